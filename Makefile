@@ -1,0 +1,22 @@
+# The two set-up commands from the README. Each bootstraps what it needs on a fresh machine.
+.PHONY: demo test lint bench
+
+VENV := .venv/bin
+
+demo:
+	@.ci/bootstrap demo
+	@mkdir -p out
+	$(VENV)/gpu-advisor report --profile advisor/examples/seed-001-qlora-70b.yaml -o out/report.pdf
+	@echo "wrote out/report.pdf"
+
+lint:
+	$(VENV)/ruff check tools advisor reports tests bench evals
+	$(VENV)/mypy tools advisor reports
+
+test:
+	@.ci/bootstrap test
+	$(MAKE) --no-print-directory lint
+	$(VENV)/python -m pytest
+
+bench:
+	@for f in bench/*.py; do echo "== $$f"; $(VENV)/python $$f || exit 1; done

@@ -1,0 +1,89 @@
+"""`WorkloadProfile`: the recommender's input, filled by advisor/ extraction or a YAML file.
+
+Pure data. `None` means unknown; the recommender applies defaults and records them as assumed.
+Each field's provenance (stated by the user, inferred from their words, assumed by default) and the
+words it came from live in `provenance`, keyed by field name.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Workload = Literal["fine_tuning", "continual_pretraining", "pretraining", "inference"]
+Method = Literal["full", "lora", "qlora"]
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
+DataLocation = Literal["aws", "gcp", "azure", "on_prem", "other"]
+Objective = Literal["cheapest", "fastest", "balanced"]
+OpsCapacity = Literal["none", "limited", "dedicated"]
+Deployment = Literal["cloud", "on_prem", "consumer"]
+Status = Literal["stated", "inferred", "assumed"]
+
+
+class Provenance(BaseModel):
+    """Where a field's value came from: `status` and the user's words (`evidence`), if any."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    status: Status
+    evidence: str | None = None
+
+
+class WorkloadProfile(BaseModel):
+    """A workload as the user described it. Units are in the field names."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    workload: Workload | None = None
+    model_id: str | None = Field(default=None, description="catalog model id, e.g. llama-3-70b")
+    params_b: float | None = Field(default=None, gt=0, description="parameters, billions")
+    method: Method | None = None
+    precision: Precision | None = Field(default=None, description="weight precision")
+    dataset_tokens: float | None = Field(default=None, gt=0, description="training tokens per epoch")
+    dataset_gb: float | None = Field(default=None, gt=0, description="dataset size on storage, GB (1e9)")
+    epochs: float | None = Field(default=None, gt=0)
+    seq_len: int | None = Field(default=None, gt=0, description="training sequence length, tokens")
+    batch_size: int | None = Field(default=None, gt=0, description="micro-batch per GPU, sequences")
+    lora_rank: int | None = Field(default=None, gt=0)
+    data_location: DataLocation | None = None
+    data_region: str | None = Field(default=None, description="e.g. us-east-1")
+    data_cached: bool | None = Field(default=None, description="dataset cached at the provider after one pull")
+    runs_per_month: float | None = Field(default=None, gt=0)
+    budget_usd: float | None = Field(default=None, gt=0)
+    deadline_hours: float | None = Field(default=None, gt=0, description="wall-clock hours until due")
+    concurrency: int | None = Field(default=None, gt=0, description="concurrent sequences (inference)")
+    context_len: int | None = Field(default=None, gt=0, description="tokens per sequence (inference)")
+    target_tokens_per_s: float | None = Field(default=None, gt=0, description="aggregate decode rate")
+    latency_ms_per_token: float | None = Field(default=None, gt=0)
+    utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
+    horizon_months: float | None = Field(default=None, gt=0)
+    eu_only: bool | None = None
+    ops_capacity: OpsCapacity | None = None
+    deployment_preference: Deployment | None = None
+    providers_preferred: list[str] = Field(default_factory=list)
+    providers_excluded: list[str] = Field(default_factory=list)
+    objective: Objective | None = None
+    claimed_gpu: str | None = Field(default=None, description="GPU in a claim the user makes")
+    claimed_gpu_count: int | None = Field(default=None, gt=0)
+    claimed_hours: float | None = Field(default=None, gt=0, description="hours the user expects")
+    provenance: dict[str, Provenance] = Field(default_factory=dict)
+
+    def status_of(self, field: str) -> Status | None:
+        """stated / inferred / assumed for a field, or None when the field is unset and unrecorded."""
+        p = self.provenance.get(field)
+        return p.status if p else None
+
+    def with_values(self, status: Status, evidence: dict[str, str] | None = None, **values: object) -> WorkloadProfile:
+        """A copy with `values` set and their provenance recorded (evidence keyed by field)."""
+        evidence = evidence or {}
+        prov = dict(self.provenance)
+        for k in values:
+            prov[k] = Provenance(status=status, evidence=evidence.get(k))
+        data = self.model_dump()
+        data.update(values)
+        data["provenance"] = prov
+        return WorkloadProfile.model_validate(data)
+
+
+PROFILE_FIELDS: tuple[str, ...] = tuple(f for f in WorkloadProfile.model_fields if f != "provenance")

@@ -1,0 +1,80 @@
+"""Unit conversions: the only place where bytes, GiB, GB, TFLOPS and hours are converted.
+
+Memory is reported in GiB (2**30 bytes). Data volumes and prices per GB use GB (10**9 bytes).
+"""
+
+from __future__ import annotations
+
+BYTES_PER_GIB = 2**30
+BYTES_PER_GB = 10**9
+BYTES_PER_MIB = 2**20
+FLOPS_PER_TFLOPS = 10**12
+SECONDS_PER_HOUR = 3600.0
+HOURS_PER_DAY = 24.0
+HOURS_PER_MONTH = 730.0  # 8760 h / 12, the convention cloud price sheets use
+WATTS_PER_KW = 1000.0
+
+
+def bytes_to_gib(n_bytes: float) -> float:
+    """Bytes -> GiB (2**30)."""
+    return n_bytes / BYTES_PER_GIB
+
+
+def gib_to_bytes(gib: float) -> float:
+    """GiB (2**30) -> bytes."""
+    return gib * BYTES_PER_GIB
+
+
+def bytes_to_gb(n_bytes: float) -> float:
+    """Bytes -> GB (10**9)."""
+    return n_bytes / BYTES_PER_GB
+
+
+def gb_to_bytes(gb: float) -> float:
+    """GB (10**9) -> bytes."""
+    return gb * BYTES_PER_GB
+
+
+def gb_to_gib(gb: float) -> float:
+    """GB (10**9 bytes) -> GiB (2**30 bytes)."""
+    return gb * BYTES_PER_GB / BYTES_PER_GIB
+
+
+def gib_to_gb(gib: float) -> float:
+    """GiB (2**30 bytes) -> GB (10**9 bytes)."""
+    return gib * BYTES_PER_GIB / BYTES_PER_GB
+
+
+def mib_to_gib(mib: float) -> float:
+    """MiB (2**20 bytes) -> GiB (2**30 bytes)."""
+    return mib * BYTES_PER_MIB / BYTES_PER_GIB
+
+
+def tflops_to_flops(tflops: float) -> float:
+    """TFLOPS (10**12 FLOP/s) -> FLOP/s."""
+    return tflops * FLOPS_PER_TFLOPS
+
+
+def seconds_to_hours(seconds: float) -> float:
+    """Seconds -> hours."""
+    return seconds / SECONDS_PER_HOUR
+
+
+def hours_to_days(hours: float) -> float:
+    """Hours -> days (24 h)."""
+    return hours / HOURS_PER_DAY
+
+
+def days_to_hours(days: float) -> float:
+    """Days -> hours (24 h)."""
+    return days * HOURS_PER_DAY
+
+
+def months_to_hours(months: float) -> float:
+    """Months -> hours at 730 h per month."""
+    return months * HOURS_PER_MONTH
+
+
+def watts_to_kw(watts: float) -> float:
+    """W -> kW."""
+    return watts / WATTS_PER_KW
