@@ -1,0 +1,120 @@
+"""The extraction seam: free text -> `WorkloadProfile`, behind one small interface.
+
+Every backend (the offline `rules` extractor, the `openai` one in advisor/llm/) implements
+`Extractor.extract(text, prior)`. The result is `prior` with the new facts merged in, and every field it
+sets carries a `Provenance`: `stated` (the user gave the value), `inferred` (derived from their words by
+a named conversion, recorded in the evidence) or `assumed` (a default; extractors never assume, the
+recommender's tools/defaults.py does).
+
+Merge rules (shared by all backends through `merge_findings`):
+- a value stated in the new text replaces whatever `prior` held ("actually 8 epochs" replaces 3);
+- a value inferred from the new text replaces a prior inferred or assumed value, never a prior stated one;
+- within one text, a stated value beats an inferred one for the same field; among equals the later
+  statement (or one flagged as a correction) wins;
+- provider preferences and exclusions accumulate across turns, and naming a provider in one list removes
+  it from the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from tools.profile import PROFILE_FIELDS, Provenance, Status, WorkloadProfile
+
+LIST_FIELDS: tuple[str, ...] = ("providers_preferred", "providers_excluded")
+EVIDENCE_MAX_CHARS = 160
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Turns text into a workload profile merged into `prior` (None: start from an empty profile)."""
+
+    name: str
+
+    def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile: ...
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One fact read from text: the field, its value, how it was obtained and the words it came from.
+
+    `position` is the character offset of the evidence in the text (later statements win);
+    `correction` marks explicit corrections ("actually", "instead"), which win over earlier values.
+    """
+
+    field: str
+    value: Any
+    status: Status
+    evidence: str
+    position: int = 0
+    correction: bool = False
+
+    def __post_init__(self) -> None:
+        if self.field not in PROFILE_FIELDS:
+            raise ValueError(f"unknown profile field {self.field!r}")
+        if self.status == "assumed":
+            raise ValueError("extractors record stated or inferred values, never defaults")
+
+
+def clip_evidence(text: str, limit: int = EVIDENCE_MAX_CHARS) -> str:
+    """Evidence as one line of at most `limit` characters (whitespace collapsed)."""
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1].rstrip() + "…"
+
+
+def _rank(f: Finding) -> tuple[int, int, int]:
+    return (1 if f.status == "stated" else 0, 1 if f.correction else 0, f.position)
+
+
+def select_findings(findings: Iterable[Finding]) -> dict[str, Finding]:
+    """The winning finding per scalar field: stated over inferred, then corrections, then the latest."""
+    best: dict[str, Finding] = {}
+    for f in findings:
+        if f.field in LIST_FIELDS:
+            continue
+        cur = best.get(f.field)
+        if cur is None or _rank(f) >= _rank(cur):
+            best[f.field] = f
+    return best
+
+
+def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -> WorkloadProfile:
+    """`prior` updated with `findings` under the module's merge rules; a new validated profile."""
+    findings = list(findings)
+    base = prior if prior is not None else WorkloadProfile()
+    data: dict[str, Any] = base.model_dump()
+    prov: dict[str, Provenance] = dict(base.provenance)
+
+    for name, f in select_findings(findings).items():
+        old = prov.get(name)
+        prior_stated = old is not None and old.status == "stated" and data.get(name) is not None
+        if f.status == "inferred" and prior_stated:
+            continue  # an inference never overrides what the user stated earlier
+        data[name] = f.value
+        prov[name] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
+
+    # Lists accumulate; a provider moves between preferred and excluded when the user says so.
+    for f in sorted((f for f in findings if f.field in LIST_FIELDS), key=lambda f: f.position):
+        other = "providers_excluded" if f.field == "providers_preferred" else "providers_preferred"
+        values = [f.value] if isinstance(f.value, str) else list(f.value)
+        for v in values:
+            if v in data[other]:
+                data[other] = [x for x in data[other] if x != v]
+            if v not in data[f.field]:
+                data[f.field] = [*data[f.field], v]
+        prov[f.field] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
+    for name in LIST_FIELDS:
+        if not data[name]:
+            prov.pop(name, None)
+
+    data["provenance"] = prov
+    return WorkloadProfile.model_validate(data)
+
+
+def changed_fields(before: WorkloadProfile | None, after: WorkloadProfile) -> list[str]:
+    """Profile fields whose value differs between two profiles (for 'I understood: ...' summaries)."""
+    b = before.model_dump() if before is not None else WorkloadProfile().model_dump()
+    a = after.model_dump()
+    return [k for k in PROFILE_FIELDS if a.get(k) != b.get(k)]
