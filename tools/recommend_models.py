@@ -1,0 +1,257 @@
+"""Result types of the recommender (`tools.recommend.recommend`).
+
+Pure data, frozen pydantic models. Units are in the field names (GiB for memory, USD, hours).
+`recommendation_json(rec)` gives the design.md `recommendation` object (primary, alternatives,
+rejected) with every Option key the command-line contract names, plus the extra keys added here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tools.profile import WorkloadProfile
+from tools.ranges import Range
+from tools.trace import Traced
+
+OptionPricing = Literal["on_demand", "spot", "reserved", "owned"]
+Deployment = Literal["cloud", "managed", "bare_metal", "colocation", "owned"]
+Label = Literal["primary", "cheapest", "fastest", "lowest operational risk", "owned hardware", "alternative"]
+Verdict = Literal["holds", "tight", "cannot_hold", "unknown"]
+RejectionKind = Literal[
+    "memory", "interconnect", "constraint", "budget", "deadline", "throughput", "no_price"
+]
+CostBasis = Literal["per_job", "per_month"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MemoryFit(_Frozen):
+    """Per-GPU memory of one candidate against the GPU's usable memory.
+
+    `breakdown_gib` has the keys of tools.memory's breakdown (weights, gradients, optimizer,
+    activations, kv_cache, adapters, overhead), GiB per GPU.
+    """
+
+    peak_gib_per_gpu: float
+    usable_gib_per_gpu: float
+    headroom_gib: float = Field(description="usable - peak, GiB per GPU (negative when it does not fit)")
+    required_headroom_fraction: float = Field(description="headroom the fit demands, fraction of usable")
+    sharding: str = "none"
+    breakdown_gib: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def fits(self) -> bool:
+        return self.peak_gib_per_gpu <= self.usable_gib_per_gpu * (1 - self.required_headroom_fraction)
+
+
+class TopologySummary(_Frozen):
+    """How the GPUs are laid out and talk to each other."""
+
+    nodes: int
+    gpus_per_node: int
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    sharding: str = "none"
+    interconnect_intra: str = ""
+    interconnect_inter: str = Field(default="none", description="scale-out fabric of the offer")
+    interconnect_inter_required: str = Field(default="none", description="what the parallelism needs")
+    notes: tuple[str, ...] = ()
+    nccl_checklist: tuple[str, ...] = ()
+
+    @property
+    def multi_node(self) -> bool:
+        return self.nodes > 1
+
+
+class TcoScenario(_Frozen):
+    """The four TCO rows (seed 001) for one data-movement scenario.
+
+    Scope: compute for one training job (or one month of serving), one month of storage, and the
+    dataset pulls of one month (`data_pulls`: 1 when cached at the provider after the first pull,
+    runs_per_month when every run re-reads the source; 0 pulls cost nothing when same-cloud).
+    """
+
+    scenario: str = Field(description="e.g. 'data cached after first pull', 'pulled every run'")
+    data_pulls: float
+    compute_usd: Range
+    storage_usd: float
+    egress_usd: float
+    managed_usd: Range = Field(description="managed-service premium (an estimate); 0 when self-managed")
+    total_usd: Range
+    same_cloud: bool = False
+
+
+class Option(_Frozen):
+    """One feasible configuration with its price, time and cost ranges.
+
+    The first eleven fields are the design.md command-line contract keys.
+    `wall_hours`/`cost_usd` are per training job (`cost_basis='per_job'`) or, for inference, one
+    month of serving (`cost_basis='per_month'`). `cost_usd` is compute (+ managed premium) only;
+    the four TCO rows per data scenario are in `tco`.
+    """
+
+    gpu: str = Field(description="catalog GPU id")
+    gpus_per_node: int
+    nodes: int
+    total_gpus: int
+    vram_gib_per_gpu: float = Field(description="usable memory per GPU, GiB")
+    peak_gib_per_gpu: float
+    provider: str
+    pricing: OptionPricing
+    usd_per_gpu_hour: float
+    wall_hours: Range
+    cost_usd: Range
+    # --- beyond the contract -------------------------------------------------------------------
+    gpu_name: str = ""
+    deployment: Deployment = "cloud"
+    tier: str = ""
+    region: str | None = None
+    eu: bool = False
+    label: Label = "alternative"
+    why: tuple[str, ...] = ()
+    cost_basis: CostBasis = "per_job"
+    gpu_hours: Range | None = None
+    tco: tuple[TcoScenario, ...] = ()
+    memory: MemoryFit | None = None
+    topology: TopologySummary | None = None
+    risks: tuple[str, ...] = ()
+    decode_tokens_per_s: Range | None = Field(default=None, description="inference: aggregate decode rate")
+    meets_deadline: bool | None = None
+    meets_budget: bool | None = None
+    price_as_of: dt.date | None = None
+    price_source: str = ""
+    score: float | None = Field(default=None, description="ranking score, lower is better (see recommend)")
+
+    @property
+    def key(self) -> str:
+        """Identity of the configuration: gpu x count @ provider/pricing/region."""
+        return f"{self.gpu}x{self.total_gpus}@{self.provider}/{self.pricing}/{self.region or '-'}"
+
+    @property
+    def summary(self) -> str:
+        """One line for chat and Slack, e.g. '1x H100 SXM at lambda (on demand): 90-160 h, $400-700'."""
+        unit = "per month" if self.cost_basis == "per_month" else ""
+        cost = f"${self.cost_usd.low:,.0f}-{self.cost_usd.high:,.0f}{' ' + unit if unit else ''}"
+        hours = ""
+        if self.cost_basis == "per_job":
+            hours = f"{self.wall_hours.low:,.0f}-{self.wall_hours.high:,.0f} h, "
+        name = self.gpu_name or self.gpu
+        pricing = self.pricing.replace("_", " ")
+        return f"{self.total_gpus}x {name} at {self.provider} ({pricing}): {hours}{cost}"
+
+
+class Rejection(_Frozen):
+    """Why a GPU type (or a configuration of it) was not recommended, in one line."""
+
+    gpu: str
+    reason: str
+    kind: RejectionKind = "memory"
+    gpu_name: str = ""
+
+
+class SensitivityItem(_Frozen):
+    """One uncertain input moved to its low and high value, and what happened to the primary pick."""
+
+    input: str = Field(description="profile field or assumption name, e.g. 'mfu', 'epochs'")
+    base: str = ""
+    low: str
+    high: str
+    changes_primary: bool
+    primary_at_low: str | None = Field(default=None, description="Option.key of the pick at low")
+    primary_at_high: str | None = None
+    cost_usd_at_low: Range | None = None
+    cost_usd_at_high: Range | None = None
+    note: str = ""
+
+
+class ExpectationCheck(_Frozen):
+    """A user's expectation (deadline, budget, claimed speed) against the physics.
+
+    `factor` is how far off the expectation is: needed / expected (e.g. 3.2 = needs 3.2x the time
+    or money the user expects); None when not computable.
+    """
+
+    claim: str
+    verdict: Verdict
+    factor: float | None = None
+    explanation: str
+
+
+class Recommendation(Traced):
+    """The recommender's answer. `primary` is None when nothing in the catalog is feasible."""
+
+    profile: WorkloadProfile
+    primary: Option | None
+    alternatives: tuple[Option, ...] = ()
+    rejected: tuple[Rejection, ...] = ()
+    sensitivity: tuple[SensitivityItem, ...] = ()
+    expectation_checks: tuple[ExpectationCheck, ...] = ()
+    infeasible_advice: tuple[str, ...] = ()
+    notes: tuple[str, ...] = Field(default=(), description="plain statements, e.g. 'nothing meets budget'")
+    workload_class: str | None = None
+    deployment_advice: str | None = None
+    candidates_considered: int = 0
+    catalog_as_of: dict[str, dt.date] = Field(default_factory=dict)
+
+    @property
+    def feasible(self) -> bool:
+        return self.primary is not None
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """Primary first, then alternatives."""
+        return ((self.primary,) if self.primary else ()) + self.alternatives
+
+
+def _range_json(r: Range | None) -> dict[str, float] | None:
+    return None if r is None else {"low": r.low, "high": r.high}
+
+
+def option_json(opt: Option) -> dict[str, Any]:
+    """An Option as a JSON-ready dict (contract keys first; Ranges as {low, high}; dates ISO)."""
+    data = opt.model_dump(mode="json")
+    data["key"] = opt.key
+    data["summary"] = opt.summary
+    if opt.memory is not None:
+        data["memory"]["fits"] = opt.memory.fits
+    return data
+
+
+def recommendation_json(rec: Recommendation) -> dict[str, Any]:
+    """The design.md `recommendation` object: primary, alternatives, rejected [{gpu, reason}], plus
+    sensitivity, expectation_checks, infeasible_advice, notes and catalog_as_of."""
+    return {
+        "primary": option_json(rec.primary) if rec.primary else None,
+        "alternatives": [option_json(o) for o in rec.alternatives],
+        "rejected": [{"gpu": r.gpu, "reason": r.reason, "kind": r.kind} for r in rec.rejected],
+        "sensitivity": [s.model_dump(mode="json") for s in rec.sensitivity],
+        "expectation_checks": [c.model_dump(mode="json") for c in rec.expectation_checks],
+        "infeasible_advice": list(rec.infeasible_advice),
+        "notes": list(rec.notes),
+        "workload_class": rec.workload_class,
+        "deployment_advice": rec.deployment_advice,
+        "candidates_considered": rec.candidates_considered,
+        "catalog_as_of": {k: v.isoformat() for k, v in rec.catalog_as_of.items()},
+    }
+
+
+class RecommendSettings(_Frozen):
+    """Knobs of one recommender run. Defaults are the engine's named assumptions; a field set here
+    overrides the calculators (e.g. seed 001's 6ND at 100% MFU: flops_factor=6, mfu=Range(1, 1))."""
+
+    headroom_fraction: float = Field(default=0.10, ge=0, lt=1, description="free share of usable memory")
+    mfu: Range | None = Field(default=None, description="override the calculators' MFU range")
+    flops_factor: float | None = Field(default=None, gt=0, description="FLOPs per param per token")
+    active_params: float | None = Field(default=None, gt=0, description="override params used for FLOPs")
+    storage_usd_per_month: float | None = Field(default=None, ge=0, description="override storage row")
+    stored_gb: float | None = Field(default=None, gt=0, description="override GB kept in storage")
+    managed_premium_fraction: float | None = Field(default=None, ge=0)
+    max_nodes: int = Field(default=16, gt=0)
+    max_alternatives: int = Field(default=4, ge=0)
+    sensitivity: bool = Field(default=True, description="re-run at each uncertain input's low/high")
