@@ -1,0 +1,313 @@
+"""The repository: the only code that talks to the database.
+
+Every write commits before the call returns, so a crash after it loses nothing; a report job left
+in `rendering` by a crashed worker is claimed again once it is stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from advisor.store.models import (
+    Base,
+    BriefRow,
+    MessageRow,
+    RateRow,
+    ReportRow,
+    SessionRow,
+    SlackEventRow,
+    utcnow,
+)
+
+DEFAULT_DATA_DIR = "data"
+REPORT_STALE_AFTER_S = 300.0  # a rendering job older than this is assumed lost with its worker
+
+
+@dataclass(frozen=True)
+class MessageRecord:
+    id: int
+    role: str
+    text: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReportJob:
+    id: str
+    session_id: str
+    status: str
+    profile: dict[str, Any]
+    path: str | None
+    error: str | None
+    attempts: int
+
+
+def data_dir() -> Path:
+    """The data directory (GPU_ADVISOR_DATA_DIR, default ./data), created if missing."""
+    path = Path(os.environ.get("GPU_ADVISOR_DATA_DIR", DEFAULT_DATA_DIR))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def database_url() -> str:
+    """DATABASE_URL when set (PostgreSQL: postgresql+psycopg://...), else SQLite in the data dir."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        if url.startswith("postgres://"):
+            url = "postgresql+psycopg://" + url[len("postgres://") :]
+        elif url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url[len("postgresql://") :]
+        return url
+    return f"sqlite:///{data_dir() / 'gpu-advisor.db'}"
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer; safe across processes
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+
+def open_repository(url: str | None = None) -> Repository:
+    """Open (and create the tables of) the database at `url` or `database_url()`."""
+    url = url or database_url()
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+        _configure_sqlite(engine)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    Base.metadata.create_all(engine)
+    return Repository(engine)
+
+
+class Repository:
+    """Sessions, messages, briefs, report jobs, rate counters and Slack event ids."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def _db(self) -> Session:
+        return self._sessions()
+
+    # --- sessions --------------------------------------------------------------------------
+    def create_session(self, channel: str = "web", external_key: str | None = None) -> tuple[str, str]:
+        """A new session: returns (id, token). Only the token's SHA-256 is stored."""
+        session_id = secrets.token_urlsafe(16)
+        token = secrets.token_urlsafe(32)
+        with self._db() as db, db.begin():
+            db.add(
+                SessionRow(
+                    id=session_id, token_sha256=_sha256(token), channel=channel, external_key=external_key
+                )
+            )
+        return session_id, token
+
+    def session_for_key(self, channel: str, external_key: str) -> str:
+        """The session bound to an external key (a Slack thread), created on first use."""
+        key = f"{channel}:{external_key}"
+        with self._db() as db:
+            found = db.scalar(select(SessionRow.id).where(SessionRow.external_key == key))
+        if found:
+            return found
+        try:
+            return self.create_session(channel=channel, external_key=key)[0]
+        except IntegrityError:  # another worker created it first
+            with self._db() as db:
+                found = db.scalar(select(SessionRow.id).where(SessionRow.external_key == key))
+            assert found is not None
+            return found
+
+    def authorize(self, session_id: str, token: str) -> bool:
+        """True when the token belongs to the session (constant-time comparison)."""
+        with self._db() as db:
+            digest = db.scalar(select(SessionRow.token_sha256).where(SessionRow.id == session_id))
+        return digest is not None and hmac.compare_digest(digest, _sha256(token))
+
+    def exists(self, session_id: str) -> bool:
+        with self._db() as db:
+            return db.scalar(select(func.count()).where(SessionRow.id == session_id)) == 1
+
+    def load_state(self, session_id: str) -> dict[str, Any]:
+        with self._db() as db:
+            raw = db.scalar(select(SessionRow.state_json).where(SessionRow.id == session_id))
+        return json.loads(raw) if raw else {}
+
+    def save_state(self, session_id: str, state: dict[str, Any]) -> None:
+        with self._db() as db, db.begin():
+            db.execute(
+                update(SessionRow)
+                .where(SessionRow.id == session_id)
+                .values(state_json=json.dumps(state), updated_at=utcnow())
+            )
+
+    # --- messages and briefs ---------------------------------------------------------------
+    def add_message(
+        self, session_id: str, role: str, text: str, payload: dict[str, Any] | None = None
+    ) -> int:
+        with self._db() as db, db.begin():
+            row = MessageRow(
+                session_id=session_id, role=role, text=text, payload_json=json.dumps(payload or {})
+            )
+            db.add(row)
+            db.flush()
+            return row.id
+
+    def messages(self, session_id: str) -> list[MessageRecord]:
+        with self._db() as db:
+            rows = db.scalars(
+                select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.id)
+            ).all()
+        return [MessageRecord(r.id, r.role, r.text, json.loads(r.payload_json)) for r in rows]
+
+    def add_brief(self, session_id: str, filename: str, text: str) -> int:
+        with self._db() as db, db.begin():
+            row = BriefRow(session_id=session_id, filename=filename, text=text)
+            db.add(row)
+            db.flush()
+            return row.id
+
+    def briefs(self, session_id: str) -> list[tuple[str, str]]:
+        """(filename, text) of each brief uploaded to the session, oldest first."""
+        with self._db() as db:
+            rows = db.scalars(select(BriefRow).where(BriefRow.session_id == session_id).order_by(BriefRow.id))
+            return [(r.filename, r.text) for r in rows]
+
+    # --- report jobs -----------------------------------------------------------------------
+    def create_report_job(self, session_id: str, profile: dict[str, Any]) -> str:
+        report_id = secrets.token_urlsafe(16)
+        with self._db() as db, db.begin():
+            db.add(ReportRow(id=report_id, session_id=session_id, profile_json=json.dumps(profile)))
+        return report_id
+
+    def claim_report_job(self, stale_after_s: float = REPORT_STALE_AFTER_S) -> ReportJob | None:
+        """Atomically take the oldest pending job (or a stale rendering one); None when there is none.
+
+        Optimistic: the UPDATE only succeeds if the row is still in the state we read, so two workers
+        never claim the same job, on SQLite or PostgreSQL.
+        """
+        now = time.time()
+        with self._db() as db:
+            candidates = db.execute(
+                select(ReportRow.id, ReportRow.status, ReportRow.claimed_at_epoch_s)
+                .where(
+                    (ReportRow.status == "pending")
+                    | (
+                        (ReportRow.status == "rendering")
+                        & (ReportRow.claimed_at_epoch_s < now - stale_after_s)
+                    )
+                )
+                .order_by(ReportRow.created_at)
+                .limit(5)
+            ).all()
+        for report_id, status, claimed in candidates:
+            with self._db() as db, db.begin():
+                cond = (ReportRow.id == report_id) & (ReportRow.status == status)
+                cond = cond & (
+                    ReportRow.claimed_at_epoch_s.is_(None)
+                    if claimed is None
+                    else ReportRow.claimed_at_epoch_s == claimed
+                )
+                result = db.execute(
+                    update(ReportRow)
+                    .where(cond)
+                    .values(status="rendering", claimed_at_epoch_s=now, attempts=ReportRow.attempts + 1)
+                )
+                if getattr(result, "rowcount", 0) == 1:
+                    row = db.get(ReportRow, report_id)
+                    assert row is not None
+                    return self._job(row)
+        return None
+
+    def finish_report(self, report_id: str, path: str) -> None:
+        with self._db() as db, db.begin():
+            db.execute(
+                update(ReportRow)
+                .where(ReportRow.id == report_id)
+                .values(status="done", path=path, error=None, finished_at=utcnow())
+            )
+
+    def fail_report(self, report_id: str, error: str) -> None:
+        with self._db() as db, db.begin():
+            db.execute(
+                update(ReportRow)
+                .where(ReportRow.id == report_id)
+                .values(status="failed", error=error[:2000], finished_at=utcnow())
+            )
+
+    def get_report(self, report_id: str, session_id: str) -> ReportJob | None:
+        """The job, only if it belongs to `session_id` (else None: callers answer 404)."""
+        with self._db() as db:
+            row = db.get(ReportRow, report_id)
+            return self._job(row) if row is not None and row.session_id == session_id else None
+
+    def reports(self, session_id: str) -> list[ReportJob]:
+        with self._db() as db:
+            rows = db.scalars(
+                select(ReportRow).where(ReportRow.session_id == session_id).order_by(ReportRow.created_at)
+            ).all()
+            return [self._job(r) for r in rows]
+
+    @staticmethod
+    def _job(row: ReportRow) -> ReportJob:
+        return ReportJob(
+            id=row.id,
+            session_id=row.session_id,
+            status=row.status,
+            profile=json.loads(row.profile_json),
+            path=row.path,
+            error=row.error,
+            attempts=row.attempts,
+        )
+
+    # --- rate limiting and Slack dedup -----------------------------------------------------
+    def hit_rate_limit(self, key: str, limit: int, window_s: int, now: float | None = None) -> bool:
+        """Count one request for `key`; True when it exceeds `limit` in the current fixed window."""
+        window = int((now if now is not None else time.time()) // window_s)
+        for _ in range(3):
+            try:
+                with self._db() as db, db.begin():
+                    result = db.execute(
+                        update(RateRow)
+                        .where((RateRow.key == key) & (RateRow.window_start == window))
+                        .values(count=RateRow.count + 1)
+                    )
+                    if getattr(result, "rowcount", 0) == 0:
+                        db.add(RateRow(key=key, window_start=window, count=1))
+                        db.flush()
+                    count = db.scalar(
+                        select(RateRow.count).where((RateRow.key == key) & (RateRow.window_start == window))
+                    )
+                return (count or 0) > limit
+            except IntegrityError:  # a concurrent first insert: retry as an update
+                continue
+        return False
+
+    def first_time_event(self, event_id: str) -> bool:
+        """Record a Slack event id; True only the first time it is seen."""
+        try:
+            with self._db() as db, db.begin():
+                db.add(SlackEventRow(event_id=event_id))
+            return True
+        except IntegrityError:
+            return False

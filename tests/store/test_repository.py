@@ -1,0 +1,104 @@
+"""The repository on SQLite and on a real PostgreSQL server: same behaviour on both."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from advisor.store import Repository, open_repository
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Repository]:
+    if request.param == "sqlite":
+        r = open_repository(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    else:
+        url = request.getfixturevalue("postgres_url")
+        r = open_repository(url)
+        from advisor.store.models import Base
+
+        with r.engine.begin() as conn:  # a clean schema per test
+            for table in reversed(Base.metadata.sorted_tables):
+                conn.execute(table.delete())
+    yield r
+    r.engine.dispose()
+
+
+def test_session_token_is_required_and_unguessable(repo: Repository) -> None:
+    sid, token = repo.create_session()
+    other_sid, other_token = repo.create_session()
+    assert repo.authorize(sid, token)
+    assert not repo.authorize(sid, other_token)
+    assert not repo.authorize("no-such-session", token)
+    assert len(sid) >= 20 and len(token) >= 40 and sid != other_sid
+
+
+def test_messages_and_state_survive_reopening(repo: Repository) -> None:
+    sid, _ = repo.create_session()
+    repo.add_message(sid, "user", "QLoRA Llama 3 70B <b>now</b>")
+    repo.add_message(sid, "assistant", "ok", {"questions": ["epochs?"]})
+    repo.save_state(sid, {"profile": {"epochs": 3}})
+    reopened = Repository(repo.engine)  # a new process would see the same rows
+    msgs = reopened.messages(sid)
+    assert [(m.role, m.text) for m in msgs] == [("user", "QLoRA Llama 3 70B <b>now</b>"), ("assistant", "ok")]
+    assert msgs[1].payload == {"questions": ["epochs?"]}
+    assert reopened.load_state(sid) == {"profile": {"epochs": 3}}
+
+
+def test_report_belongs_to_its_session_only(repo: Repository) -> None:
+    sid, _ = repo.create_session()
+    other, _ = repo.create_session()
+    rid = repo.create_report_job(sid, {"model_id": "llama-3-70b"})
+    assert repo.get_report(rid, sid) is not None
+    assert repo.get_report(rid, other) is None
+
+
+def test_report_job_claimed_once_and_reclaimed_when_stale(repo: Repository) -> None:
+    sid, _ = repo.create_session()
+    rid = repo.create_report_job(sid, {})
+    job = repo.claim_report_job()
+    assert job is not None and job.id == rid and job.status == "rendering" and job.attempts == 1
+    assert repo.claim_report_job() is None  # fresh rendering job is not stolen
+    again = repo.claim_report_job(stale_after_s=-1)  # worker crashed: job is stale
+    assert again is not None and again.id == rid and again.attempts == 2
+    repo.finish_report(rid, "/tmp/x.pdf")
+    done = repo.get_report(rid, sid)
+    assert done is not None and done.status == "done" and done.path == "/tmp/x.pdf"
+    assert repo.claim_report_job(stale_after_s=-1) is None
+
+
+def test_concurrent_claims_never_share_a_job(repo: Repository) -> None:
+    sid, _ = repo.create_session()
+    ids = {repo.create_report_job(sid, {"n": i}) for i in range(6)}
+    claimed: list[str] = []
+    lock = threading.Lock()
+
+    def worker() -> None:
+        while (job := repo.claim_report_job()) is not None:
+            with lock:
+                claimed.append(job.id)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(claimed) == sorted(ids)
+
+
+def test_rate_limit_counts_per_key_and_window(repo: Repository) -> None:
+    hits = [repo.hit_rate_limit("client:1.2.3.4", limit=3, window_s=60, now=1000.0) for _ in range(5)]
+    assert hits == [False, False, False, True, True]
+    assert repo.hit_rate_limit("client:5.6.7.8", limit=3, window_s=60, now=1000.0) is False
+    assert repo.hit_rate_limit("client:1.2.3.4", limit=3, window_s=60, now=1060.0) is False  # next window
+
+
+def test_slack_thread_maps_to_one_session_and_events_dedupe(repo: Repository) -> None:
+    a = repo.session_for_key("slack", "C1:1700000000.1")
+    assert repo.session_for_key("slack", "C1:1700000000.1") == a
+    assert repo.session_for_key("slack", "C1:1700000000.2") != a
+    assert repo.first_time_event("Ev1") is True
+    assert repo.first_time_event("Ev1") is False
