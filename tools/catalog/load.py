@@ -1,0 +1,493 @@
+"""Load and query the bundled catalogs (GPUs, models, prices, egress, storage, estimates).
+
+The data lives in YAML files beside this module and is validated record by record with the types in
+tools.catalog.schema; a malformed record raises InputError naming the file, the record and the field.
+The bundled catalog is read once per process (immutable data, cached). A user's price file
+(`--prices FILE`, YAML or CSV) overrides bundled records by key and may add new ones:
+
+- prices by (provider, gpu, pricing, region)
+- egress schedules by cloud, storage prices by (provider, tier), estimates by name.
+
+Ids and aliases resolve case-, space-, dash- and dot-insensitively, with organisation prefixes
+("meta-llama/"), a "Meta-" prefix and "-Instruct"/"-chat"/"-hf"/"-it"/"-base" tokens ignored.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import difflib
+import functools
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from tools.catalog.schema import (
+    EgressSchedule,
+    Estimate,
+    GpuSpec,
+    ModelArch,
+    PriceRecord,
+    StoragePrice,
+)
+from tools.errors import InputError
+
+CATALOG_DIR = Path(__file__).resolve().parent
+GPUS_FILE = CATALOG_DIR / "gpus.yaml"
+MODELS_FILE = CATALOG_DIR / "models.yaml"
+PRICES_FILE = CATALOG_DIR / "prices.yaml"
+COSTS_FILE = CATALOG_DIR / "costs.yaml"
+
+# Provider whose storage price stands in when a provider has no storage record of its own.
+DEFAULT_STORAGE_PROVIDER = "default"
+
+# Words that name a variant of the same weights/architecture, dropped when matching names.
+_IGNORED_TOKENS = frozenset({"instruct", "chat", "hf", "it", "base", "pt"})
+_VENDOR_PREFIXES = ("meta", "nvidia", "amd", "intel")
+
+M = TypeVar("M", bound=BaseModel)
+Record = GpuSpec | ModelArch | PriceRecord | EgressSchedule | StoragePrice | Estimate
+
+
+# --------------------------------------------------------------------------- name normalisation
+def normalize_name(name: str) -> str:
+    """Matching key of an id or alias: 'meta-llama/Meta-Llama-3-70B-Instruct' -> 'llama370b'.
+
+    Lower-cases; drops an organisation prefix ('org/'), a leading vendor word ('Meta-', 'NVIDIA '),
+    variant words (instruct, chat, hf, it, base, pt); then removes every character that is not a letter
+    or digit (spaces, dashes, dots, underscores).
+    """
+    s = name.strip().lower()
+    if "/" in s:
+        s = s.rsplit("/", 1)[1]
+    tokens = [t for t in re.split(r"[\s_\-]+", s) if t]
+    while len(tokens) > 1 and tokens[0] in _VENDOR_PREFIXES:
+        tokens = tokens[1:]
+    kept = [t for t in tokens if t not in _IGNORED_TOKENS] or tokens
+    return re.sub(r"[^a-z0-9]", "", "".join(kept))
+
+
+# --------------------------------------------------------------------------- file reading
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{_display(path)}: file not found; check the path") from None
+    except OSError as exc:
+        raise InputError(f"{_display(path)}: cannot read ({exc.strerror}); check the path") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise InputError(f"{_display(path)}:{where}: {problem}; fix the YAML syntax") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        kind = type(data).__name__
+        raise InputError(f"{_display(path)}: expected a mapping of sections (e.g. 'prices:'), got a {kind}")
+    return data
+
+
+_CSV_LIST_FIELDS = {"gpus_per_node"}
+_CSV_BOOL_FIELDS = {"eu", "managed", "egress_free"}
+
+
+def _read_price_csv(path: Path) -> dict[str, Any]:
+    """A CSV of price records: one row per record, header = PriceRecord field names; empty cell = unset.
+
+    gpus_per_node takes several values separated by ';' (e.g. '1;8').
+    """
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    except FileNotFoundError:
+        raise InputError(f"{_display(path)}: file not found; check the path") from None
+    except (OSError, csv.Error, UnicodeDecodeError) as exc:
+        raise InputError(f"{_display(path)}: cannot read as CSV ({exc}); save it as UTF-8 CSV") from None
+    records: list[dict[str, Any]] = []
+    for row in rows:
+        rec: dict[str, Any] = {}
+        for key, value in row.items():
+            if key is None or value is None or value.strip() == "":
+                continue
+            key, value = key.strip(), value.strip()
+            if key in _CSV_LIST_FIELDS:
+                rec[key] = [v.strip() for v in value.split(";") if v.strip()]
+            elif key in _CSV_BOOL_FIELDS:
+                rec[key] = value.lower() in {"1", "true", "yes", "y"} if value.lower() in {
+                    "1", "true", "yes", "y", "0", "false", "no", "n"
+                } else value
+            else:
+                rec[key] = value
+        records.append(rec)
+    return {"prices": records}
+
+
+def _record_label(raw: object, index: int, key_fields: Sequence[str]) -> str:
+    label = f"record {index + 1}"
+    if isinstance(raw, Mapping):
+        parts = [f"{k}={raw[k]!r}" for k in key_fields if k in raw and raw[k] is not None]
+        if parts:
+            label += f" ({', '.join(parts)})"
+    return label
+
+
+def _validate_records(
+    model: type[M], raw: object, path: Path, section: str, key_fields: Sequence[str]
+) -> tuple[M, ...]:
+    """Validate a section's list of records; the first error names file, section, record and field."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise InputError(f"{_display(path)}: section '{section}' must be a list of records")
+    out: list[M] = []
+    for i, item in enumerate(raw):
+        label = _record_label(item, i, key_fields)
+        if not isinstance(item, Mapping):
+            raise InputError(f"{_display(path)}: {section} {label}: expected a mapping of fields")
+        try:
+            out.append(model.model_validate(dict(item)))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(p) for p in err["loc"]) or "(record)"
+            msg = err["msg"]
+            if err["type"] == "missing":
+                msg = "missing (required)"
+            elif err["type"] == "extra_forbidden":
+                msg = "unknown field (check the spelling)"
+            more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+            raise InputError(f"{_display(path)}: {section} {label}: field '{loc}': {msg}{more}") from None
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- the catalog
+def _closest(query: str, names: Mapping[str, str], kind: str, ids: Iterable[str]) -> InputError:
+    """InputError for an unknown id, listing up to three close ids (difflib on normalised names)."""
+    key = normalize_name(query)
+    matches = difflib.get_close_matches(key, list(names), n=8, cutoff=0.5)
+    close: list[str] = []
+    for m in matches:
+        if names[m] not in close:
+            close.append(names[m])
+    if not close:  # fall back to ids sharing a prefix, then to a few ids
+        close = [i for i in ids if normalize_name(i)[:4] == key[:4]] or list(ids)
+    listed = ", ".join(close[:3])
+    return InputError(
+        f"unknown {kind} '{query}'; closest: {listed} (list all with `gpu-advisor catalog {kind}s`)"
+    )
+
+
+def _index(records: Iterable[GpuSpec | ModelArch], path: Path, kind: str) -> dict[str, str]:
+    """Normalised name -> id for ids and aliases; two records claiming one name is a data error."""
+    index: dict[str, str] = {}
+    for rec in records:
+        for name in (rec.id, rec.name, *rec.aliases):
+            key = normalize_name(name)
+            if not key:
+                continue
+            owner = index.setdefault(key, rec.id)
+            if owner != rec.id:
+                raise InputError(
+                    f"{_display(path)}: {kind} '{rec.id}': name '{name}' also names '{owner}'; "
+                    "make aliases unique"
+                )
+    return index
+
+
+@dataclass(frozen=True, eq=False)
+class Catalog:
+    """All catalog records, immutable, with lookups. Build with `load_catalog()`."""
+
+    gpus: tuple[GpuSpec, ...]
+    models: tuple[ModelArch, ...]
+    prices: tuple[PriceRecord, ...]
+    egress: tuple[EgressSchedule, ...]
+    storage: tuple[StoragePrice, ...]
+    estimates: tuple[Estimate, ...]
+    files: tuple[str, ...] = ()
+    _gpu_index: dict[str, str] = field(default_factory=dict, repr=False)
+    _model_index: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self._gpu_index:
+            object.__setattr__(self, "_gpu_index", _index(self.gpus, GPUS_FILE, "gpu"))
+        if not self._model_index:
+            object.__setattr__(self, "_model_index", _index(self.models, MODELS_FILE, "model"))
+
+    # ---- lookups ------------------------------------------------------------------------
+    def gpu(self, id_or_alias: str) -> GpuSpec:
+        """The GPU with this id or alias ('H100 SXM', 'h100-sxm', 'NVIDIA H100 80GB HBM3')."""
+        gid = self._gpu_index.get(normalize_name(id_or_alias))
+        if gid is None:
+            raise _closest(id_or_alias, self._gpu_index, "gpu", (g.id for g in self.gpus))
+        return next(g for g in self.gpus if g.id == gid)
+
+    def model(self, id_or_alias: str) -> ModelArch:
+        """The model with this id or alias ('Llama 3 70B', 'meta-llama/Meta-Llama-3-70B-Instruct')."""
+        mid = self._model_index.get(normalize_name(id_or_alias))
+        if mid is None:
+            raise _closest(id_or_alias, self._model_index, "model", (m.id for m in self.models))
+        return next(m for m in self.models if m.id == mid)
+
+    def has_gpu(self, id_or_alias: str) -> bool:
+        return normalize_name(id_or_alias) in self._gpu_index
+
+    def has_model(self, id_or_alias: str) -> bool:
+        return normalize_name(id_or_alias) in self._model_index
+
+    def prices_for(
+        self,
+        gpu_id: str,
+        *,
+        pricing: str | None = None,
+        eu: bool | None = None,
+        provider: str | None = None,
+    ) -> list[PriceRecord]:
+        """Price records for a GPU (id or alias), cheapest first; optional filters.
+
+        `eu=True` keeps only EU-region offers; `provider` matches case-insensitively.
+        """
+        gid = self.gpu(gpu_id).id
+        recs = [
+            p
+            for p in self.prices
+            if p.gpu == gid
+            and (pricing is None or p.pricing == pricing)
+            and (eu is None or p.eu == eu)
+            and (provider is None or p.provider.lower() == provider.lower())
+        ]
+        return sorted(recs, key=lambda p: (p.usd_per_gpu_hour, p.provider, p.region or ""))
+
+    def egress_for(self, cloud: str) -> EgressSchedule:
+        """The internet-egress schedule of a cloud ('aws', 'gcp', 'azure', ...)."""
+        key = cloud.strip().lower()
+        for e in self.egress:
+            if e.cloud.lower() == key:
+                return e
+        known = ", ".join(e.cloud for e in self.egress)
+        raise InputError(f"no egress schedule for '{cloud}'; known: {known}")
+
+    def storage_for(self, provider: str, tier: str = "standard") -> StoragePrice:
+        """Object-storage price of a provider (any tier if `tier` has no record).
+
+        A provider without a record gets the 'default' record (an S3-Standard-like rate, named in the
+        record's source) so that a TCO can still be drawn; the caller should record it as an assumption.
+        """
+        key = provider.strip().lower()
+        mine = [s for s in self.storage if s.provider.lower() == key]
+        for s in mine:
+            if s.tier == tier:
+                return s
+        if mine:
+            return mine[0]
+        for s in self.storage:
+            if s.provider == DEFAULT_STORAGE_PROVIDER:
+                return s
+        raise InputError(
+            f"no storage price for '{provider}' and no 'default' record; add one to the price file"
+        )
+
+    def estimate(self, name: str) -> Estimate:
+        """A named estimate, e.g. 'managed_premium_fraction' (0.30, seed 001)."""
+        for e in self.estimates:
+            if e.name == name:
+                return e
+        known = ", ".join(sorted(e.name for e in self.estimates))
+        raise InputError(f"unknown estimate '{name}'; known: {known}")
+
+    def as_of_dates(self) -> dict[str, dt.date]:
+        """Newest as_of per section ('gpus', 'models', 'prices', ...) plus 'prices_oldest'."""
+        out: dict[str, dt.date] = {}
+        sections: dict[str, Sequence[Record]] = {
+            "gpus": self.gpus,
+            "models": self.models,
+            "prices": self.prices,
+            "egress": self.egress,
+            "storage": self.storage,
+            "estimates": self.estimates,
+        }
+        for name, recs in sections.items():
+            if recs:
+                out[name] = max(r.as_of for r in recs)
+        if self.prices:
+            out["prices_oldest"] = min(p.as_of for p in self.prices)
+        return out
+
+
+# --------------------------------------------------------------------------- loading
+def _check_prices(
+    prices: Iterable[PriceRecord], gpu_ids: set[str], path_of: Callable[[PriceRecord], Path]
+) -> None:
+    for p in prices:
+        if p.gpu not in gpu_ids:
+            close = difflib.get_close_matches(p.gpu, sorted(gpu_ids), n=3, cutoff=0.4)
+            hint = f"; closest: {', '.join(close)}" if close else ""
+            raise InputError(
+                f"{_display(path_of(p))}: prices record (provider={p.provider!r}, gpu={p.gpu!r}): "
+                f"field 'gpu': unknown GPU id{hint}"
+            )
+
+
+def _check_egress(schedules: Iterable[EgressSchedule], path: Path) -> None:
+    for e in schedules:
+        bounds = [t.up_to_gb for t in e.tiers]
+        finite = [b for b in bounds if b is not None]
+        if finite != sorted(finite) or None in bounds[:-1]:
+            raise InputError(
+                f"{_display(path)}: egress record (cloud={e.cloud!r}): field 'tiers': "
+                "tiers must ascend by up_to_gb with only the last one open-ended"
+            )
+
+
+def _check_models(models: Iterable[ModelArch], path: Path) -> None:
+    for m in models:
+        if m.n_heads % m.n_kv_heads:
+            raise InputError(
+                f"{_display(path)}: models record (id={m.id!r}): field 'n_kv_heads': "
+                f"{m.n_kv_heads} does not divide n_heads {m.n_heads}"
+            )
+        if (m.n_experts is None) != (m.moe_intermediate_size is None):
+            raise InputError(
+                f"{_display(path)}: models record (id={m.id!r}): field 'moe_intermediate_size': "
+                "set it together with n_experts (and n_active_experts)"
+            )
+
+
+def _unique(records: Iterable[Any], key: Callable[[Any], object], path: Path, section: str) -> None:
+    seen: set[object] = set()
+    for r in records:
+        k = key(r)
+        if k in seen:
+            raise InputError(f"{_display(path)}: {section}: duplicate record {k!r}; keep one")
+        seen.add(k)
+
+
+def price_key(p: PriceRecord) -> tuple[str, str, str, str]:
+    """The key a user price file overrides by: (provider, gpu, pricing, region), case-insensitive."""
+    return (p.provider.lower(), p.gpu, p.pricing, (p.region or "").lower())
+
+
+def _read_sections(path: Path) -> dict[str, Any]:
+    if path.suffix.lower() == ".csv":
+        return _read_price_csv(path)
+    return _read_yaml(path)
+
+
+_SECTIONS = {"gpus", "models", "prices", "egress", "storage", "estimates"}
+
+
+CostSections = tuple[
+    tuple[PriceRecord, ...], tuple[EgressSchedule, ...], tuple[StoragePrice, ...], tuple[Estimate, ...]
+]
+
+
+def _parse_cost_sections(data: dict[str, Any], path: Path) -> CostSections:
+    unknown = set(data) - _SECTIONS
+    if unknown:
+        raise InputError(
+            f"{_display(path)}: unknown section(s) {', '.join(sorted(unknown))}; "
+            "use prices, egress, storage, estimates"
+        )
+    prices = _validate_records(
+        PriceRecord, data.get("prices"), path, "prices", ("provider", "gpu", "pricing", "region")
+    )
+    egress = _validate_records(EgressSchedule, data.get("egress"), path, "egress", ("cloud",))
+    storage = _validate_records(StoragePrice, data.get("storage"), path, "storage", ("provider", "tier"))
+    estimates = _validate_records(Estimate, data.get("estimates"), path, "estimates", ("name",))
+    _check_egress(egress, path)
+    _unique(prices, price_key, path, "prices")
+    _unique(egress, lambda e: e.cloud.lower(), path, "egress")
+    _unique(storage, lambda s: (s.provider.lower(), s.tier), path, "storage")
+    _unique(estimates, lambda e: e.name, path, "estimates")
+    return prices, egress, storage, estimates
+
+
+@functools.cache
+def _bundled() -> Catalog:
+    gpus_data = _read_yaml(GPUS_FILE)
+    models_data = _read_yaml(MODELS_FILE)
+    gpus = _validate_records(GpuSpec, gpus_data.get("gpus"), GPUS_FILE, "gpus", ("id",))
+    models = _validate_records(ModelArch, models_data.get("models"), MODELS_FILE, "models", ("id",))
+    _unique(gpus, lambda g: g.id, GPUS_FILE, "gpus")
+    _unique(models, lambda m: m.id, MODELS_FILE, "models")
+    _check_models(models, MODELS_FILE)
+    prices, egress, storage, estimates = _parse_cost_sections(_read_yaml(PRICES_FILE), PRICES_FILE)
+    p2, egress2, storage2, estimates2 = _parse_cost_sections(_read_yaml(COSTS_FILE), COSTS_FILE)
+    prices += p2
+    egress += egress2
+    storage += storage2
+    estimates += estimates2
+    for recs, key, section in (
+        (prices, price_key, "prices"),
+        (egress, lambda e: e.cloud.lower(), "egress"),
+        (storage, lambda s: (s.provider.lower(), s.tier), "storage"),
+        (estimates, lambda e: e.name, "estimates"),
+    ):
+        _unique(recs, key, COSTS_FILE, section)
+    _check_prices(prices, {g.id for g in gpus}, lambda p: PRICES_FILE)
+    return Catalog(
+        gpus=gpus,
+        models=models,
+        prices=prices,
+        egress=egress,
+        storage=storage,
+        estimates=estimates,
+        files=tuple(str(p) for p in (GPUS_FILE, MODELS_FILE, PRICES_FILE, COSTS_FILE)),
+    )
+
+
+def _override(bundled: tuple[M, ...], user: tuple[M, ...], key: Callable[[M], object]) -> tuple[M, ...]:
+    """Bundled records with same-key user records replaced in place; new user records appended."""
+    by_key = {key(u): u for u in user}
+    out = [by_key.pop(key(b), b) for b in bundled]
+    out.extend(u for u in user if key(u) in by_key)
+    return tuple(out)
+
+
+def load_catalog(prices_file: str | Path | None = None) -> Catalog:
+    """The bundled catalog, optionally with a user's price file (YAML or CSV) applied on top.
+
+    The user file may hold any of the sections prices, egress, storage, estimates (a CSV holds price
+    records). Each record replaces the bundled record with the same key - prices by (provider, gpu,
+    pricing, region), egress by cloud, storage by (provider, tier), estimates by name - or is added.
+    Price records may name GPUs by id or alias. Errors name the file, the record and the field.
+    """
+    base = _bundled()
+    if prices_file is None:
+        return base
+    path = Path(prices_file).expanduser()
+    data = _read_sections(path)
+    if "prices" in data and isinstance(data["prices"], list):  # let users write GPU aliases
+        fixed = []
+        for item in data["prices"]:
+            if isinstance(item, Mapping) and isinstance(item.get("gpu"), str) and base.has_gpu(item["gpu"]):
+                item = {**item, "gpu": base.gpu(item["gpu"]).id}
+            fixed.append(item)
+        data = {**data, "prices": fixed}
+    prices, egress, storage, estimates = _parse_cost_sections(data, path)
+    _check_prices(prices, {g.id for g in base.gpus}, lambda p: path)
+    return Catalog(
+        gpus=base.gpus,
+        models=base.models,
+        prices=_override(base.prices, prices, price_key),
+        egress=_override(base.egress, egress, lambda e: e.cloud.lower()),
+        storage=_override(base.storage, storage, lambda s: (s.provider.lower(), s.tier)),
+        estimates=_override(base.estimates, estimates, lambda e: e.name),
+        files=(*base.files, str(path)),
+        _gpu_index=base._gpu_index,
+        _model_index=base._model_index,
+    )
