@@ -1,0 +1,146 @@
+"""Presentation-only formatting: the one place where the report rounds numbers.
+
+The engine keeps full precision; every number a reader sees (PDF, HTML, Markdown) goes through one of
+these functions, and the report tests format the engine's values with the same functions before they
+look for them in the PDF text. Rules:
+- money: whole dollars with thousands separators; cents below $10 (a $2.80/h price, a $0.09/GB rate);
+  three significant figures with a suffix from $1M up ("$1.26M");
+- hours: one decimal below 10 h, whole hours up to 10,000 h, days shown alongside from 48 h;
+- memory: GiB with one decimal;
+- None (unknown) prints as an em dash, never as 0.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+UNKNOWN = "—"
+EN_DASH = "–"
+
+
+def _is_num(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(float(x))
+
+
+def usd(x: float | None) -> str:
+    """Dollars: '$0.09', '$2.80', '$45', '$1,064', '$1.26M'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    v = float(x)
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    if v >= 1_000_000:
+        return f"{sign}${v / 1_000_000:,.3g}M" if v < 1e9 else f"{sign}${v / 1e9:,.3g}B"
+    if v >= 10:
+        return f"{sign}${round(v):,}"
+    if v == 0:
+        return "$0"
+    return f"{sign}${v:,.2f}"
+
+
+def usd_range(r: Any) -> str:
+    """A low-high money range; a single value when both ends round to the same text."""
+    if r is None:
+        return UNKNOWN
+    lo, hi = usd(r.low), usd(r.high)
+    return lo if lo == hi else f"{lo} {EN_DASH} {hi}"
+
+
+def usd_rate(x: float | None, per: str = "GPU-h") -> str:
+    """A price per unit: '$2.80/GPU-h', '$0.09/GB'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    v = float(x)
+    body = f"${v:,.3f}".rstrip("0") if v < 0.1 else f"${v:,.2f}"
+    if body.endswith("."):
+        body += "00"
+    return f"{body}/{per}"
+
+
+def hours(x: float | None) -> str:
+    """Hours: '7.5 h', '354 h', '12,480 h'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    v = float(x)
+    if v < 10:
+        return f"{v:.1f} h"
+    return f"{round(v):,} h"
+
+
+def days(hours_value: float | None) -> str:
+    """Hours as days: '14.8 days'."""
+    if hours_value is None or not _is_num(hours_value):
+        return UNKNOWN
+    d = float(hours_value) / 24.0
+    return f"{d:.1f} days" if d < 100 else f"{round(d):,} days"
+
+
+def days_range(r: Any) -> str:
+    """'14.8 – 32.8 days'."""
+    if r is None:
+        return UNKNOWN
+    lo, hi = days(r.low), days(r.high)
+    return lo if lo == hi else f"{lo.removesuffix(' days')} {EN_DASH} {hi}"
+
+
+def hours_range(r: Any, with_days: bool = True) -> str:
+    """'354 – 590 h (14.8 – 24.6 days)'; days only when the high end reaches 48 h."""
+    if r is None:
+        return UNKNOWN
+    lo, hi = hours(r.low), hours(r.high)
+    text = lo if lo == hi else f"{lo.removesuffix(' h')} {EN_DASH} {hi}"
+    if with_days and _is_num(r.high) and float(r.high) >= 48:
+        text += f" ({days_range(r)})"
+    return text
+
+
+def gib(x: float | None) -> str:
+    """Memory in GiB with one decimal: '47.3 GiB'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    return f"{float(x):,.1f} GiB"
+
+
+def gb(x: float | None) -> str:
+    """Data volume in GB (1e9): '500 GB', '1.2 TB' from 1,000 GB."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    v = float(x)
+    if v >= 1000:
+        return f"{v / 1000:,.3g} TB"
+    return f"{v:,.3g} GB" if v < 100 else f"{round(v):,} GB"
+
+
+def pct(x: float | None, digits: int = 0) -> str:
+    """A fraction as a percentage: 0.3 -> '30%'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    return f"{float(x) * 100:.{digits}f}%"
+
+
+def count(x: float | None) -> str:
+    """A large count with a suffix: 70.6e9 -> '70.6B', 1e9 -> '1B', 2048 -> '2,048'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    v = float(x)
+    for div, suf in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(v) >= div:
+            return f"{v / div:.3g}{suf}"
+    return f"{round(v):,}" if v == round(v) else f"{v:,.3g}"
+
+
+def number(x: Any) -> str:
+    """Any trace value: numbers to 4 significant figures (large ones with a suffix), text as is."""
+    if x is None:
+        return UNKNOWN
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if _is_num(x):
+        v = float(x)
+        if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
+            return f"{v:.4g}"
+        if v == round(v):
+            return f"{round(v):,}"
+        return f"{v:,.4g}" if abs(v) < 1000 else f"{v:,.1f}"
+    return str(x)
