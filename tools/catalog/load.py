@@ -284,11 +284,15 @@ class Catalog:
     def storage_for(self, provider: str, tier: str = "standard") -> StoragePrice:
         """Object-storage price of a provider (any tier if `tier` has no record).
 
-        A provider without a record gets the 'default' record (an S3-Standard-like rate, named in the
+        Product names fall back to their provider ('runpod-secure' -> 'runpod'). A provider without a
+        record gets the 'default' record (an S3-Standard-like rate, named in the
         record's source) so that a TCO can still be drawn; the caller should record it as an assumption.
         """
         key = provider.strip().lower()
         mine = [s for s in self.storage if s.provider.lower() == key]
+        if not mine:  # 'runpod-secure' -> 'runpod', 'aws-sagemaker' -> 'aws'
+            base = key.split("-", 1)[0]
+            mine = [s for s in self.storage if s.provider.lower() == base]
         for s in mine:
             if s.tier == tier:
                 return s
@@ -396,7 +400,7 @@ CostSections = tuple[
 
 
 def _parse_cost_sections(data: dict[str, Any], path: Path) -> CostSections:
-    unknown = set(data) - _SECTIONS
+    unknown = {k for k in data if not str(k).startswith("_")} - _SECTIONS  # "_x": YAML anchors only
     if unknown:
         raise InputError(
             f"{_display(path)}: unknown section(s) {', '.join(sorted(unknown))}; "
