@@ -1,0 +1,48 @@
+"""The chat-model factory: one place that builds a LangChain chat model from `LLMSettings`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from advisor.llm.settings import LLMSettings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+
+def make_chat_model(settings: LLMSettings | None = None, **overrides: Any) -> BaseChatModel:
+    """A `langchain_openai.ChatOpenAI` for `settings` (default: from the environment).
+
+    `overrides` go to ChatOpenAI as-is (e.g. streaming=True). Raises InputError when no key or base URL
+    is configured.
+    """
+    from langchain_openai import ChatOpenAI
+
+    s = settings or LLMSettings.from_env()
+    kwargs: dict[str, Any] = {
+        "model": s.model,
+        "api_key": s.resolved_api_key(),
+        "timeout": s.timeout_s,
+        "max_retries": s.max_retries,
+        "temperature": s.temperature,
+    }
+    if s.base_url:
+        kwargs["base_url"] = s.base_url
+    kwargs.update(overrides)
+    return ChatOpenAI(**kwargs)
+
+
+def llm_error_reason(exc: BaseException) -> str:
+    """A short, user-readable reason for a failed model call (no traceback, no secrets)."""
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    if "Timeout" in name:
+        return "the request timed out"
+    if status == 429 or "RateLimit" in name:
+        return "the model server is rate limiting (HTTP 429)"
+    if isinstance(status, int):
+        return f"the model server answered HTTP {status}"
+    if "Connection" in name:
+        return "the model server could not be reached"
+    msg = " ".join(str(exc).split())[:120]
+    return f"{name}: {msg}" if msg else name

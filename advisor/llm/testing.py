@@ -1,0 +1,306 @@
+"""Test doubles for the LLM seam, shipped with the package so tests, benches and front ends share them.
+
+- `FakeOpenAIServer`: a threaded OpenAI-compatible HTTP server on 127.0.0.1 answering
+  POST /v1/chat/completions with scripted replies (text, tool calls, JSON content, HTTP errors, delays,
+  malformed bodies), streaming them as server-sent events when the request asks for it, and recording
+  every request body. Point `LLMSettings(base_url=server.url)` at it and the real openai client and
+  langchain-openai run end to end without the network.
+- `FakeToolChatModel`: LangChain's GenericFakeChatModel with `bind_tools` returning itself, so agents
+  can run on canned AIMessages (tool calls included), recording the messages it was sent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+# ---------------------------------------------------------------------------------------------------
+# Scripted replies
+
+
+@dataclass(frozen=True)
+class Scripted:
+    """One scripted answer of the fake server. Build with the helpers below."""
+
+    content: str | None = None
+    tool_calls: tuple[tuple[str, str], ...] = ()  # (name, arguments JSON text)
+    status: int = 200
+    raw_body: bytes | None = None  # sent as-is (malformed JSON etc.)
+    delay_s: float = 0.0
+    error_message: str = ""
+
+
+def text(content: str) -> Scripted:
+    """An assistant message with `content`."""
+    return Scripted(content=content)
+
+
+def json_reply(obj: Any) -> Scripted:
+    """An assistant message whose content is `obj` as JSON (structured output, json_schema method)."""
+    return Scripted(content=json.dumps(obj))
+
+
+def tool_call(name: str, args: dict[str, Any] | str, *more: tuple[str, dict[str, Any] | str]) -> Scripted:
+    """An assistant message calling one or more tools; `args` may be a raw (even broken) JSON string."""
+    calls = [(name, args), *more]
+    return Scripted(tool_calls=tuple((n, a if isinstance(a, str) else json.dumps(a)) for n, a in calls))
+
+
+def http_error(status: int, message: str = "scripted failure") -> Scripted:
+    """An HTTP error answer in OpenAI's error shape (500, 429, ...)."""
+    return Scripted(status=status, error_message=message)
+
+
+def malformed(body: bytes = b'{"id": "x", "choices": [ {"message": ') -> Scripted:
+    """A 200 answer whose body is not valid JSON."""
+    return Scripted(raw_body=body)
+
+
+def delayed(seconds: float, then: Scripted | None = None) -> Scripted:
+    """Wait `seconds` before answering (longer than the client's timeout: a timeout)."""
+    base = then or text("late")
+    return Scripted(
+        content=base.content, tool_calls=base.tool_calls, status=base.status, raw_body=base.raw_body,
+        delay_s=seconds, error_message=base.error_message,
+    )
+
+
+Handler = Callable[[dict[str, Any]], Scripted]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The server
+
+
+@dataclass
+class _State:
+    queue: list[Scripted] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    default: Handler | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+
+def _completion(reply: Scripted, model: str, ident: int) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    finish = "stop"
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {"id": f"call_{ident}_{i}", "type": "function", "function": {"name": n, "arguments": a}}
+            for i, (n, a) in enumerate(reply.tool_calls)
+        ]
+        finish = "tool_calls"
+    return {
+        "id": f"chatcmpl-{ident}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+    }
+
+
+def _chunks(reply: Scripted, model: str, ident: int) -> Iterator[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {
+            "id": f"chatcmpl-{ident}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+        }
+
+    yield chunk({"role": "assistant", "content": ""})
+    if reply.content:
+        words = reply.content.split(" ")
+        for i, w in enumerate(words):
+            yield chunk({"content": w + (" " if i < len(words) - 1 else "")})
+    for i, (n, a) in enumerate(reply.tool_calls):
+        yield chunk({"tool_calls": [{"index": i, "id": f"call_{ident}_{i}", "type": "function",
+                                     "function": {"name": n, "arguments": ""}}]})
+        yield chunk({"tool_calls": [{"index": i, "function": {"arguments": a}}]})
+    yield chunk({}, "tool_calls" if reply.tool_calls else "stop")
+
+
+class FakeOpenAIServer:
+    """An OpenAI-compatible chat-completions endpoint on 127.0.0.1 with a queue of scripted replies.
+
+    Use as a context manager. `enqueue(...)` appends replies; when the queue is empty, `default(body)`
+    decides (or a plain "OK" text). `requests` holds every request body received, in order.
+    """
+
+    def __init__(self, *replies: Scripted, default: Handler | None = None, model: str = "fake-model") -> None:
+        self._state = _State(queue=list(replies), default=default)
+        self.model = model
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- scripting ------------------------------------------------------------------------------
+    def enqueue(self, *replies: Scripted) -> None:
+        with self._state.lock:
+            self._state.queue.extend(replies)
+
+    def set_default(self, handler: Handler | None) -> None:
+        self._state.default = handler
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        with self._state.lock:
+            return list(self._state.requests)
+
+    @property
+    def url(self) -> str:
+        assert self._httpd is not None, "server not started"
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> FakeOpenAIServer:
+        state = self._state
+        model = self.model
+
+        class _Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence the log
+                return
+
+            def _send(self, status: int, body: bytes, ctype: str = "application/json") -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    body = {"_unparsed": raw.decode("utf-8", "replace")}
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}).encode())
+                    return
+                with state.lock:
+                    state.requests.append(body)
+                    reply = state.queue.pop(0) if state.queue else None
+                    ident = next(state.ids)
+                if reply is None:
+                    reply = state.default(body) if state.default else text("OK")
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # client gave up (timeouts)
+                    self._answer(reply, body, ident)
+
+            def _answer(self, reply: Scripted, body: dict[str, Any], ident: int) -> None:
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                if reply.status != 200:
+                    err = {"error": {"message": reply.error_message, "type": "scripted",
+                                     "code": reply.status}}
+                    self._send(reply.status, json.dumps(err).encode())
+                    return
+                if reply.raw_body is not None:
+                    self._send(200, reply.raw_body)
+                    return
+                if body.get("stream"):
+                    payload = b"".join(
+                        b"data: " + json.dumps(c).encode() + b"\n\n" for c in _chunks(reply, model, ident)
+                    ) + b"data: [DONE]\n\n"
+                    self._send(200, payload, "text/event-stream")
+                    return
+                self._send(200, json.dumps(_completion(reply, model, ident)).encode())
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-openai", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def kind_of(body: dict[str, Any]) -> str:
+    """What a request asks for: 'structured' (json_schema / forced tool), 'tools' or 'chat'."""
+    if body.get("response_format") or body.get("tool_choice") not in (None, "auto", "none"):
+        return "structured"
+    if body.get("tools"):
+        return "tools"
+    return "chat"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Fake chat model for agent logic
+
+
+def fake_tool_chat_model(messages: list[Any]) -> Any:
+    """A GenericFakeChatModel that accepts `bind_tools` and records what it was sent (`.received`).
+
+    `messages` are AIMessages (tool calls allowed) or strings, answered in order.
+    """
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+
+    class FakeToolChatModel(GenericFakeChatModel):
+        received: list[list[Any]] = []
+
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self
+
+        def _generate(
+            self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any
+        ) -> Any:
+            self.received.append(list(messages))
+            return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    model = FakeToolChatModel(messages=iter(messages))
+    model.received = []
+    return model
+
+
+# ---------------------------------------------------------------------------------------------------
+# A tiny rules extractor: a stand-in with known behaviour for tests of the LLM merge logic
+
+
+class TinyRulesExtractor:
+    """Reads a handful of fields with regular expressions (model size, method, epochs, budget in $).
+    Deliberately small: tests of the openai extractor and the conversation need a rules result with
+    known gaps for the model to fill."""
+
+    name = "tiny-rules"
+
+    def extract(self, text: str, prior: Any = None) -> Any:
+        import re
+
+        from advisor.extract.base import Finding, merge_findings
+
+        found: list[Finding] = []
+        for m in re.finditer(r"(\d+(?:\.\d+)?)\s?B\b", text):
+            found.append(Finding("params_b", float(m.group(1)), "stated", m.group(0), m.start()))
+        for m in re.finditer(r"\b(qlora|lora|full fine-?tun\w*)\b", text, re.IGNORECASE):
+            word = m.group(1).lower()
+            method = "qlora" if word == "qlora" else "lora" if word == "lora" else "full"
+            found.append(Finding("method", method, "stated", m.group(0), m.start()))
+            found.append(Finding("workload", "fine_tuning", "inferred", m.group(0), m.start()))
+        for m in re.finditer(r"(\d+(?:\.\d+)?)\s+epochs?\b", text, re.IGNORECASE):
+            corr = "actually" in text[max(0, m.start() - 20) : m.start()].lower()
+            found.append(Finding("epochs", float(m.group(1)), "stated", m.group(0), m.start(), corr))
+        for m in re.finditer(r"\$\s?(\d+(?:\.\d+)?)\s?(k)?\b", text, re.IGNORECASE):
+            value = float(m.group(1)) * (1000 if m.group(2) else 1)
+            found.append(Finding("budget_usd", value, "stated", m.group(0), m.start()))
+        return merge_findings(prior, found)
