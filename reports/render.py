@@ -565,7 +565,7 @@ def _catalog_sources(rec: Recommendation, catalog: Any) -> list[dict[str, str]]:
     return rows
 
 
-METHOD_TEXT = {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tuning"}
+METHOD_TEXT = {"qlora": "QLoRA", "lora": "LoRA", "full": "full"}
 
 
 def _model_name(prof: Any, catalog: Any) -> str:

@@ -261,3 +261,41 @@ def make_infeasible_rec() -> Recommendation:
         ),
         notes=("nothing in the catalog fits",),
     )
+
+
+OWN_EXAMPLE = """\
+description: Seed 001's example - QLoRA fine-tune of Llama 3 70B on a 500 GB corpus held in AWS S3.
+workload: fine_tuning
+model_id: llama-3-70b
+method: qlora
+dataset_tokens: 1000000000
+dataset_gb: 500
+epochs: 3
+data_location: aws
+data_region: us-east-1
+runs_per_month: 20
+provenance:
+  model_id: {status: stated, evidence: "LLaMA-3 70B"}
+  dataset_tokens: {status: stated, evidence: "1B training tokens"}
+"""
+
+
+def engine_available() -> bool:
+    """The recommender runs (it lands in pieces: tools.recommend needs memory, compute, topology, cost)."""
+    try:
+        import tools.recommend  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture
+def example_profile(tmp_path: Path) -> Path:
+    """The bundled seed 001 example profile, or an equivalent written here until it lands."""
+    if not engine_available():
+        pytest.skip("tools.recommend is not importable yet")
+    if EXAMPLE.is_file():
+        return EXAMPLE
+    path = tmp_path / "seed-001.yaml"
+    path.write_text(OWN_EXAMPLE)
+    return path

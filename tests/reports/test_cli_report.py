@@ -1,0 +1,105 @@
+"""`gpu-advisor report`: profile YAML errors are one line naming the field (exit 2); the command writes
+the report file in the asked format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from advisor.cli import main
+from advisor.cli.report import load_profile, profile_from_mapping, resolve_format
+from tools.errors import InputError
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from advisor.cli import _register
+    from advisor.cli.app import app
+
+    _register()
+    if len(app.registered_commands) == 1 and argv[:1] == ["report"]:
+        argv = argv[1:]  # typer runs a lone command without its name (until the other commands land)
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "field"),
+    [
+        ("model_id: llama-3-70b\nepochs: three\n", "epochs"),
+        ("model_id: llama-3-70b\nepoch: 3\n", "epoch"),
+        ("model_id: llama-3-70b\nmethod: qlora4\n", "method"),
+        ("profile:\n  eu_only: maybe\n", "eu_only"),
+        ("model_id: x\nprovenance:\n  epochs: {status: guessed}\n", "provenance.epochs"),
+        ("settings:\n  headroom_fraction: 2\nmodel_id: x\n", "headroom_fraction"),
+    ],
+)
+def test_bad_profile_exits_2_naming_the_field(
+    yaml_text: str, field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prof = tmp_path / "p.yaml"
+    prof.write_text(yaml_text)
+    code, _out, err = run(["report", "--profile", str(prof), "-o", str(tmp_path / "r.pdf")], capsys)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1, err  # one line, no traceback
+    assert field in err
+    assert not (tmp_path / "r.pdf").exists()
+
+
+def test_unknown_field_suggests_the_closest(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"unknown field 'epoch' \(did you mean 'epochs'\?\)"):
+        profile_from_mapping({"epoch": 3})
+
+
+def test_missing_profile_and_yaml_syntax(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _o, err = run(
+        ["report", "--profile", str(tmp_path / "none.yaml"), "-o", str(tmp_path / "r.pdf")], capsys
+    )
+    assert code == 2 and "not found" in err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("model_id: [unclosed\n")
+    with pytest.raises(InputError, match="YAML syntax error at line"):
+        load_profile(bad)
+    code, _o, err = run(["report", "-o", str(tmp_path / "r.pdf")], capsys)
+    assert code == 2 and "--profile" in err
+
+
+def test_profile_fields_without_provenance_count_as_stated() -> None:
+    prof, settings = profile_from_mapping(
+        {
+            "model_id": "llama-3-70b",
+            "epochs": 3,
+            "provenance": {"epochs": {"status": "inferred", "evidence": "3x"}},
+        }
+    )
+    assert prof.status_of("model_id") == "stated"
+    assert prof.status_of("epochs") == "inferred"
+    assert settings is None
+
+
+def test_format_from_suffix_or_flag() -> None:
+    assert resolve_format(None, Path("a.md")) == "md"
+    assert resolve_format(None, Path("a.out")) == "pdf"
+    assert resolve_format("JSON", Path("a.pdf")) == "json"
+    with pytest.raises(InputError, match="--format"):
+        resolve_format("docx", Path("a.pdf"))
+
+
+def test_cli_writes_the_report(
+    example_profile: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.json"
+    code, stdout, err = run(["report", "--profile", str(example_profile), "-o", str(out)], capsys)
+    assert code == 0, err
+    assert f"wrote {out}" in stdout
+    data = json.loads(out.read_text())
+    assert data["recommendation"]["primary"]["gpu"]
+    assert data["trace"]
+    md = tmp_path / "r.txt"
+    code, _o, err = run(
+        ["report", "--profile", str(example_profile), "-o", str(md), "--format", "md"], capsys
+    )
+    assert code == 0, err
+    assert md.read_text().startswith("# GPU recommendation")

@@ -1,0 +1,153 @@
+"""Report rendering: the PDF's text carries the engine's figures, user text is escaped, every format
+carries the same numbers, and an infeasible workload gets a report that says what would make it work."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from reports import format as f
+from reports.render import (
+    build_context,
+    option_title,
+    render_html,
+    render_markdown,
+    render_report,
+    report_json,
+)
+from tools.errors import InputError
+from tools.profile import Provenance
+from tools.recommend_models import Recommendation, recommendation_json
+
+
+def pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    text = " ".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+    return " ".join(text.split())
+
+
+def flat(s: str) -> str:
+    return " ".join(s.split())
+
+
+def test_pdf_shows_primary_and_engine_figures(handmade_rec: Recommendation, tmp_path: Path) -> None:
+    out = render_report(handmade_rec, "pdf", tmp_path / "r.pdf")
+    assert out.read_bytes().startswith(b"%PDF")
+    text = pdf_text(out)
+    p = handmade_rec.primary
+    assert p is not None
+    assert option_title(p) in text
+    assert f.usd_range(p.cost_usd) in text  # "$991 – $2,203": seed 001's $991 at the low end
+    assert f.hours_range(p.wall_hours, with_days=False) in text
+    assert f.gib(p.peak_gib_per_gpu) in text
+    for scenario in p.tco:  # the TCO totals per data scenario
+        assert f.usd_range(scenario.total_usd) in text
+    assert "Page 1 of" in text  # footer page numbers
+    assert "catalog prices as of 2026-10-01 to 2026-11-09" in text
+    assert "A100 40GB" in text and "needs 47.3 GiB per GPU, has 39.5" in text  # rejected with reason
+
+
+def test_pdf_embeds_fonts(handmade_rec: Recommendation, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    out = render_report(handmade_rec, "pdf", tmp_path / "r.pdf")
+    fonts = set()
+    for page in PdfReader(str(out)).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            obj = font.get_object()
+            for desc in obj.get("/DescendantFonts", [obj]):
+                d = desc.get_object().get("/FontDescriptor")
+                if d is not None:
+                    d = d.get_object()
+                    fonts.add(
+                        (str(d["/FontName"]), any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3")))
+                    )
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+    assert any("DejaVu" in name for name, _ in fonts)
+
+
+def test_infeasible_pdf_says_so_and_what_would_help(
+    infeasible_handmade: Recommendation, tmp_path: Path
+) -> None:
+    text = pdf_text(render_report(infeasible_handmade, "pdf", tmp_path / "inf.pdf"))
+    assert "no feasible configuration" in text.lower()
+    assert "Nothing in the catalog can run this workload as described" in text
+    for advice in infeasible_handmade.infeasible_advice:
+        assert flat(advice) in text
+    assert "needs 1,953 GiB per GPU" in text
+
+
+def test_html_escapes_user_text(handmade_rec: Recommendation) -> None:
+    evil = "<script>alert('x')</script> & <b>bold</b>"
+    prof = handmade_rec.profile
+    prov = dict(prof.provenance)
+    prov["workload"] = Provenance(status="stated", evidence=evil)
+    rec = handmade_rec.model_copy(update={"profile": prof.model_copy(update={"provenance": prov})})
+    html = render_html(rec)
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html and "&lt;b&gt;bold&lt;/b&gt;" in html
+    md = render_markdown(rec)
+    assert "<script>" not in md
+
+
+def test_markdown_carries_the_same_numbers(handmade_rec: Recommendation) -> None:
+    md = render_markdown(handmade_rec)
+    p = handmade_rec.primary
+    assert p is not None
+    assert f"**Recommended configuration: {option_title(p)}**" in md
+    assert f.usd_range(p.cost_usd) in md
+    for scenario in p.tco:
+        assert f.usd_range(scenario.total_usd) in md
+    assert "## 8. Calculation appendix" in md
+    assert "flops = 6 × params × tokens × epochs" in md
+    # every table row has as many cells as its header
+    for block in re.findall(r"((?:^\|.*\|\n)+)", md, flags=re.M):
+        lines = [ln for ln in block.splitlines() if ln.strip()]
+        widths = {len(re.split(r"(?<!\\)\|", ln)) for ln in lines}
+        assert len(widths) == 1, block
+
+
+def test_json_is_recommendation_json_plus_profile_and_trace(
+    handmade_rec: Recommendation, tmp_path: Path
+) -> None:
+    out = render_report(handmade_rec, "json", tmp_path / "r.json")
+    data = json.loads(out.read_text())
+    assert data["recommendation"] == json.loads(json.dumps(recommendation_json(handmade_rec)))
+    assert data["profile"]["model_id"] == "llama-3-70b"
+    assert data["profile"]["provenance"]["dataset_tokens"]["status"] == "inferred"
+    assert [s["step"] for s in data["trace"]] == [s.step for s in handmade_rec.trace]
+    assert data["trace"][0]["output"] == pytest.approx(1.26e21)  # unrounded
+    assert {a["name"] for a in data["assumptions"]} == {"headroom_fraction", "egress_usd_per_gb"}
+    assert report_json(handmade_rec)["recommendation"]["primary"]["cost_usd"]["low"] == pytest.approx(991.2)
+
+
+def test_context_lists_each_assumption_once_and_flags_pick_changers(handmade_rec: Recommendation) -> None:
+    dup = handmade_rec.model_copy(update={"assumptions": handmade_rec.assumptions * 2})
+    ctx = build_context(dup)
+    names = [a["name"] for a in ctx["assumptions"]]
+    assert len(names) == len(set(names)) == 2
+    assert ctx["sensitivity"][0]["changes"] is True  # pick-changers first
+    assert "aws-sagemaker" in ctx["what_changes"][0]
+    assert "1× H100 SXM 80GB" in ctx["what_changes"][0]  # an option key shown as words
+    statuses = {r["key"]: r["status"] for r in ctx["profile_rows"]}
+    assert statuses["seq_len"] == "assumed" and statuses["dataset_tokens"] == "inferred"
+
+
+def test_charts_are_well_formed_svg(handmade_rec: Recommendation) -> None:
+    ctx = build_context(handmade_rec)
+    for key in ("memory_chart", "cost_chart", "time_chart"):
+        root = ET.fromstring(ctx[key])
+        assert root.tag.endswith("svg")
+        assert root.findall(".//{http://www.w3.org/2000/svg}text"), key  # direct labels
+
+
+def test_bad_format_and_missing_folder(handmade_rec: Recommendation, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="unknown report format"):
+        render_report(handmade_rec, "docx", tmp_path / "r.docx")
+    with pytest.raises(InputError, match="does not exist"):
+        render_report(handmade_rec, "md", tmp_path / "nope" / "r.md")
