@@ -647,6 +647,10 @@ def estimate_memory(
         else:
             a_opt = a_state * 0.05  # factored: (r + d) per r x d matrix, a few % of the values
         per_param = a_bytes + a_bytes + a_opt
+        tb.assume("training_precision", training_precision, "",
+                  "mixed: fp32 adapters, grads and states" if training_precision == "mixed" else
+                  "pure 16-bit adapters, grads and states")  # fmt: skip
+        tb.assume("adapter_optimizer_bytes_per_param", a_opt, "B/param", optimizer)
         tb.assume(
             "lora_adapter_dtype_bytes",
             a_bytes,

@@ -1,0 +1,153 @@
+"""Python API: the same results as the command line, as plain dicts (design.md "Python API").
+
+`size(**flags)` returns what `gpu-advisor size --format json` prints. User errors raise
+tools.errors.InputError (a ValueError) with the one-line message the CLI prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def _size_arch(model: str | None, config: str | Path | None, params_b: float | None) -> Any:
+    """The architecture named by exactly one of --model, --config, --params-b."""
+    from tools.errors import InputError
+
+    given = [
+        n for n, v in (("--model", model), ("--config", config), ("--params-b", params_b)) if v is not None
+    ]
+    if len(given) != 1:
+        if not given:
+            raise InputError("say which model: give --model ID, --config path/to/config.json or --params-b N")
+        raise InputError(f"give only one of --model, --config, --params-b (got {', '.join(given)})")
+    if model is not None:
+        from tools.catalog.load import load_catalog
+
+        return load_catalog().model(model)
+    if config is not None:
+        try:
+            from tools.catalog.hf_config import arch_from_hf_config
+        except ModuleNotFoundError as exc:  # pragma: no cover - only before the reader lands
+            raise InputError("--config is not available in this build: use --model or --params-b") from exc
+        return arch_from_hf_config(config)
+    from tools.catalog.synthetic import synthetic_arch
+
+    assert params_b is not None
+    return synthetic_arch(float(params_b))
+
+
+def size(
+    *,
+    model: str | None = None,
+    config: str | Path | None = None,
+    params_b: float | None = None,
+    method: str = "full",
+    precision: str | None = None,
+    training_precision: str = "mixed",
+    optimizer: str = "adamw",
+    lora_rank: int = 16,
+    lora_targets: str = "all-linear",
+    seq_len: int = 2048,
+    batch_size: int = 1,
+    grad_checkpointing: bool = True,
+    flash_attention: bool = True,
+    gpus: int = 1,
+    sharding: str = "none",
+    tp: int = 1,
+    pp: int = 1,
+    offload: str = "none",
+    concurrency: int = 1,
+    context_len: int | None = None,
+    loss_chunking: bool = False,
+    gpu: str | None = None,
+) -> dict[str, Any]:
+    """Peak GPU memory of one configuration as the `size --format json` dict.
+
+    Keys: peak_gib_per_gpu, total_gib, breakdown_gib {weights, gradients, optimizer, activations,
+    kv_cache, adapters, overhead}, assumptions (list of {name, value, unit, source}), trace (list of
+    {step, formula, inputs, output, unit, source}), the resolved inputs, and `fit` when `gpu` names a
+    catalog GPU (usable GiB, fits, headroom).
+    """
+    from tools.memory import estimate_memory, seed_rule_gb
+
+    arch = _size_arch(model, config, params_b)
+    est = estimate_memory(
+        arch=arch,
+        method=method,
+        precision=precision,
+        training_precision=training_precision,
+        optimizer=optimizer,
+        lora_rank=lora_rank,
+        lora_targets=lora_targets,
+        seq_len=seq_len,
+        batch_size=batch_size,
+        grad_checkpointing=grad_checkpointing,
+        flash_attention=flash_attention,
+        gpus=gpus,
+        sharding=sharding,
+        tp=tp,
+        pp=pp,
+        offload=offload,
+        concurrency=concurrency,
+        context_len=context_len,
+        loss_chunking=loss_chunking,
+    )
+    out: dict[str, Any] = {
+        "peak_gib_per_gpu": est.peak_gib_per_gpu,
+        "total_gib": est.total_gib,
+        "breakdown_gib": est.breakdown_gib.model_dump(),
+        "assumptions": [a.model_dump() for a in est.assumptions],
+        "trace": [s.model_dump() for s in est.trace],
+        "model": {
+            "id": arch.id,
+            "name": arch.name,
+            "synthetic": arch.family == "synthetic",
+            "params": est.params,
+            "layers": arch.n_layers,
+            "hidden_size": arch.hidden_size,
+            "vocab_size": arch.vocab_size,
+        },
+        "inputs": {
+            "method": est.method,
+            "precision": est.precision,
+            "training_precision": est.training_precision,
+            "optimizer": est.optimizer,
+            "lora_rank": est.lora_rank,
+            "lora_targets": list(est.lora_targets),
+            "seq_len": est.seq_len,
+            "batch_size": est.batch_size,
+            "grad_checkpointing": est.grad_checkpointing,
+            "flash_attention": est.flash_attention,
+            "gpus": est.gpus,
+            "sharding": est.sharding,
+            "tp": est.tp,
+            "pp": est.pp,
+            "dp": est.dp,
+            "offload": est.offload,
+            "concurrency": est.concurrency,
+            "context_len": est.context_len,
+            "loss_chunking": est.loss_chunking,
+        },
+        "params": est.params,
+        "trainable_params": est.trainable_params,
+        "cpu_offload_gib_per_gpu": est.cpu_offload_gib_per_gpu,
+        "paged_optimizer_gib": est.paged_optimizer_gib,
+        "seed_rule_gb": seed_rule_gb(params=est.params, method=est.method),
+        "fit": None,
+    }
+    if gpu is not None:
+        from tools.catalog.load import load_catalog
+
+        spec = load_catalog().gpu(gpu)
+        usable = spec.usable_memory_gib
+        out["fit"] = {
+            "gpu": spec.id,
+            "name": spec.name,
+            "usable_memory_gib": usable,
+            "fits": est.peak_gib_per_gpu <= usable,
+            "headroom_gib": usable - est.peak_gib_per_gpu,
+            # a paged optimizer lets a run that is short by less than its state page to host memory
+            "fits_with_paging": est.peak_gib_per_gpu - est.paged_optimizer_gib <= usable,
+        }
+    return out

@@ -1,0 +1,95 @@
+"""A Llama-like architecture for a bare parameter count (`gpu-advisor size --params-b N`).
+
+When a user gives only "a 20B model", the memory calculator still needs layers, hidden size, heads
+and vocabulary for activations and logits. This module interpolates them from published Llama 2/3
+shapes (anchors below, from each model's config.json), then solves the MLP width so that the
+derived parameter count matches the requested one:
+
+1. hidden size and layer count are interpolated linearly in log(parameters) between anchors
+   (hidden rounded to a multiple of 128 = one head of 128; both never decrease as parameters grow);
+   beyond the largest anchor the depth grows in proportion to the parameters;
+2. heads = hidden / 128, 8 KV heads (GQA as in Llama 3 from 8B up), head_dim 128;
+3. vocabulary 128,256 (Llama 3 tokenizer), untied embeddings, SwiGLU MLP, 2 RMSNorms per layer;
+4. intermediate (MLP) width = (target - embeddings - layers x (attention + norms) - final norm)
+   / (layers x 3 x hidden), rounded to a multiple of 64.
+
+The result is an estimate's input, not a real model: the report says it is synthetic.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from tools.catalog.schema import ModelArch
+from tools.errors import InputError
+
+SYNTHETIC_AS_OF = dt.date(2026, 11, 22)
+SYNTHETIC_VOCAB = 128256
+SYNTHETIC_HEAD_DIM = 128
+SYNTHETIC_KV_HEADS = 8
+MIN_PARAMS_B = 0.5
+MAX_PARAMS_B = 10000.0
+
+# (parameters in billions, layers, hidden) from Llama config.json files (Llama 3.2 1B/3B, Llama 3.1
+# 8B/70B/405B, Llama 2 13B, CodeLlama 34B); the 0.5B anchor extends the family's aspect ratio down.
+ANCHORS: tuple[tuple[float, int, int], ...] = (
+    (0.5, 16, 1024),
+    (1.2, 16, 2048),
+    (3.2, 28, 3072),
+    (8.0, 32, 4096),
+    (13.0, 40, 5120),
+    (34.0, 48, 8192),
+    (70.0, 80, 8192),
+    (405.0, 126, 16384),
+)
+
+
+def _interpolate(params_b: float) -> tuple[int, int]:
+    """(layers, hidden) for a parameter count, log-linear between anchors."""
+    if params_b >= ANCHORS[-1][0]:
+        _, layers, hidden = ANCHORS[-1]
+        return max(layers, math.floor(layers * params_b / ANCHORS[-1][0])), hidden
+    for (p0, l0, h0), (p1, l1, h1) in zip(ANCHORS, ANCHORS[1:], strict=False):
+        if p0 <= params_b <= p1:
+            t = (math.log(params_b) - math.log(p0)) / (math.log(p1) - math.log(p0))
+            layers = math.floor(l0 + t * (l1 - l0))
+            hidden = 128 * math.floor((h0 + t * (h1 - h0)) / 128)
+            return layers, hidden
+    return ANCHORS[0][1], ANCHORS[0][2]
+
+
+def synthetic_arch(params_b: float) -> ModelArch:
+    """A Llama-like decoder whose derived parameter count is within ~1% of `params_b` billion."""
+    if not math.isfinite(params_b) or params_b < MIN_PARAMS_B or params_b > MAX_PARAMS_B:
+        raise InputError(
+            f"--params-b must be between {MIN_PARAMS_B} and {MAX_PARAMS_B:g} (got {params_b}); "
+            "for other models use --model or --config"
+        )
+    target = params_b * 1e9
+    layers, hidden = _interpolate(params_b)
+    heads = hidden // SYNTHETIC_HEAD_DIM
+    kv = min(SYNTHETIC_KV_HEADS, heads)
+    q = heads * SYNTHETIC_HEAD_DIM
+    kvd = kv * SYNTHETIC_HEAD_DIM
+    attention = hidden * q + 2 * hidden * kvd + q * hidden
+    embeddings = 2 * SYNTHETIC_VOCAB * hidden
+    budget = target - embeddings - layers * (attention + 2 * hidden) - hidden
+    ffn = max(64, 64 * round(budget / (layers * 3 * hidden) / 64))
+    return ModelArch(
+        id=f"synthetic-{params_b:g}b",
+        name=f"Synthetic {params_b:g}B (Llama-like)",
+        family="synthetic",
+        hf_architecture="LlamaForCausalLM",
+        n_layers=layers,
+        hidden_size=hidden,
+        n_heads=heads,
+        n_kv_heads=kv,
+        head_dim=SYNTHETIC_HEAD_DIM,
+        intermediate_size=ffn,
+        vocab_size=SYNTHETIC_VOCAB,
+        max_context=131072,
+        published_params_b=params_b,
+        source="synthetic: shapes interpolated from Llama 2/3 config.json anchors (catalog/synthetic.py)",
+        as_of=SYNTHETIC_AS_OF,
+    )
