@@ -249,9 +249,17 @@ class RecommendSettings(_Frozen):
     mfu: Range | None = Field(default=None, description="override the calculators' MFU range")
     flops_factor: float | None = Field(default=None, gt=0, description="FLOPs per param per token")
     active_params: float | None = Field(default=None, gt=0, description="override params used for FLOPs")
+    qlora_slowdown: Range | None = Field(default=None, description="override QLoRA dequantisation slowdown")
+    attention_flops: bool = Field(default=True, description="add the attention term to 6ND/4ND FLOPs")
     storage_usd_per_month: float | None = Field(default=None, ge=0, description="override storage row")
     stored_gb: float | None = Field(default=None, gt=0, description="override GB kept in storage")
     managed_premium_fraction: float | None = Field(default=None, ge=0)
+    range_point: Literal["mid", "low", "high"] = Field(
+        default="mid", description="which end of time/cost ranges ranks options (sensitivity uses low/high)"
+    )
+    on_demand_only: bool = Field(
+        default=False, description="drop spot, reserved, community/marketplace offers"
+    )
     max_nodes: int = Field(default=16, gt=0)
     max_alternatives: int = Field(default=4, ge=0)
     sensitivity: bool = Field(default=True, description="re-run at each uncertain input's low/high")

@@ -1,0 +1,182 @@
+"""Candidate enumeration for the recommender: offers (price records, owned hardware) x GPU counts,
+with the memory and interconnect checks that decide whether a configuration works at all.
+
+Memory depends on the GPU count and sharding, not on the GPU type or provider, so it is computed
+once per (count, sharding) and reused across every offer (seed 001: fit first, then price).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tools.catalog.schema import GpuSpec, PriceRecord
+from tools.defaults import ResolvedWorkload
+from tools.recommend_models import Deployment, MemoryFit, OptionPricing, TopologySummary
+
+HEADROOM_FRACTION_DEFAULT = 0.10
+"""A configuration fits when peak <= 90% of usable memory: allocator fragmentation and spikes
+(issue 3; PyTorch caching allocator fragmentation is commonly 5-10%)."""
+
+NODE_COUNTS = (2, 4, 8, 16, 32, 64)
+"""Multi-node cluster sizes considered (whole nodes of the offer's largest GPUs-per-node)."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A way to get one GPU type: a provider's price record, or owned hardware at an amortised rate."""
+
+    provider: str
+    gpu_id: str
+    pricing: OptionPricing
+    usd_per_gpu_hour: float
+    deployment: Deployment
+    tier: str
+    gpus_per_node: tuple[int, ...]
+    scale_out: str
+    region: str | None = None
+    eu: bool = False
+    cloud: str | None = None
+    managed: bool = False
+    commitment_months: float | None = None
+    as_of: dt.date | None = None
+    source: str = ""
+
+    @classmethod
+    def from_record(cls, r: PriceRecord) -> Offer:
+        if r.managed:
+            deployment: Deployment = "managed"
+        elif r.tier in ("bare_metal", "bare-metal", "dedicated"):
+            deployment = "bare_metal"
+        else:
+            deployment = "cloud"
+        return cls(
+            provider=r.provider,
+            gpu_id=r.gpu,
+            pricing=r.pricing,
+            usd_per_gpu_hour=r.usd_per_gpu_hour,
+            deployment=deployment,
+            tier=r.tier,
+            gpus_per_node=tuple(sorted(set(r.gpus_per_node))),
+            scale_out=r.scale_out,
+            region=r.region,
+            eu=r.eu,
+            cloud=r.cloud,
+            managed=r.managed,
+            commitment_months=r.commitment_months,
+            as_of=r.as_of,
+            source=r.source,
+        )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a GPU count is used: sharding / tensor / pipeline parallel degrees."""
+
+    n_gpus: int
+    gpus_per_node: int
+    nodes: int
+    sharding: str
+    tp: int = 1
+    pp: int = 1
+
+
+@dataclass
+class MemoryCache:
+    """estimate_memory results keyed by (n_gpus, sharding, tp, pp): shared by every GPU type/offer."""
+
+    compute: Callable[[Layout], Any]
+    hits: int = 0
+    store: dict[tuple[int, str, int, int], Any] = field(default_factory=dict)
+
+    def get(self, layout: Layout) -> Any:
+        key = (layout.n_gpus, layout.sharding, layout.tp, layout.pp)
+        if key in self.store:
+            self.hits += 1
+            return self.store[key]
+        est = self.compute(layout)
+        self.store[key] = est
+        return est
+
+
+def memory_method(w: ResolvedWorkload) -> str:
+    """tools.memory's method name for the workload."""
+    p = w.profile
+    if p.workload == "inference":
+        return "inference"
+    if p.workload in ("pretraining", "continual_pretraining"):
+        return "pretraining"
+    return p.method or "lora"
+
+
+def layouts_for(w: ResolvedWorkload, gpus_per_node: int, nodes: int) -> list[Layout]:
+    """Parallel layouts to try for a GPU count, cheapest in communication first.
+
+    Inference: tensor parallel within a node, pipeline across nodes. Full fine-tuning/pre-training:
+    ZeRO-3/FSDP over all GPUs (seed 001). LoRA/QLoRA: plain data parallel (each GPU a full copy of
+    the frozen base), then ZeRO-3/FSDP when the copy does not fit.
+    """
+    n = gpus_per_node * nodes
+    method = memory_method(w)
+    if method == "inference":
+        tp = gpus_per_node
+        while tp > 1 and w.arch.n_heads % tp:
+            tp //= 2
+        return [Layout(n, gpus_per_node, nodes, "none", tp=tp, pp=n // tp)]
+    if n == 1:
+        return [Layout(1, 1, 1, "none")]
+    if method in ("full", "pretraining"):
+        return [Layout(n, gpus_per_node, nodes, "zero3")]
+    return [Layout(n, gpus_per_node, nodes, "ddp"), Layout(n, gpus_per_node, nodes, "zero3")]
+
+
+def memory_fit(est: Any, gpu: GpuSpec, headroom_fraction: float, sharding: str) -> MemoryFit:
+    """A MemoryEstimate against one GPU's usable memory."""
+    b = est.breakdown_gib
+    breakdown = {
+        k: float(getattr(b, k))
+        for k in ("weights", "gradients", "optimizer", "activations", "kv_cache", "adapters", "overhead")
+        if hasattr(b, k)
+    }
+    return MemoryFit(
+        peak_gib_per_gpu=float(est.peak_gib_per_gpu),
+        usable_gib_per_gpu=gpu.usable_memory_gib,
+        headroom_gib=gpu.usable_memory_gib - float(est.peak_gib_per_gpu),
+        required_headroom_fraction=headroom_fraction,
+        sharding=sharding,
+        breakdown_gib=breakdown,
+    )
+
+
+def topology_summary(plan: Any, scale_out: str) -> TopologySummary:
+    """tools.topology's TopologyPlan as the recommender's summary."""
+    return TopologySummary(
+        nodes=int(plan.nodes),
+        gpus_per_node=int(plan.gpus_per_node),
+        tp=int(plan.tp),
+        pp=int(plan.pp),
+        dp=int(plan.dp),
+        sharding=str(plan.sharding),
+        interconnect_intra=str(plan.interconnect_intra),
+        interconnect_inter=scale_out if int(plan.nodes) > 1 else "none",
+        interconnect_inter_required=str(plan.interconnect_inter_required),
+        notes=tuple(str(r) for r in (*plan.reasons, *getattr(plan, "warnings", ()))),
+        nccl_checklist=tuple(str(c) for c in plan.nccl_checklist),
+    )
+
+
+def gpu_counts(offer: Offer, gpu: GpuSpec, max_nodes: int) -> list[tuple[int, int]]:
+    """(gpus_per_node, nodes) pairs an offer can provide, smallest first."""
+    per_node = [g for g in offer.gpus_per_node if 0 < g <= gpu.max_gpus_per_node] or [1]
+    pairs = [(g, 1) for g in per_node]
+    if offer.scale_out != "none":
+        top = max(per_node)
+        pairs += [(top, k) for k in NODE_COUNTS if k <= max_nodes]
+    return sorted(set(pairs), key=lambda p: (p[0] * p[1], p[1]))
+
+
+def log2(n: float) -> float:
+    return math.log2(n) if n > 0 else 0.0

@@ -1,0 +1,212 @@
+"""Resolve a WorkloadProfile's unknowns into named defaults, each marked "assumed" with its source.
+
+The recommender never guesses silently: every default below is a named constant with the reason it
+was chosen, recorded as a TraceBuilder assumption and as provenance "assumed" on the profile, so the
+report can list it and the conversation can ask about it when it matters (tools.sensitivity).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from pydantic import ConfigDict
+
+from tools.catalog.schema import EgressSchedule, Estimate, GpuSpec, ModelArch, PriceRecord, StoragePrice
+from tools.errors import InputError
+from tools.profile import Method, WorkloadProfile
+from tools.trace import TraceBuilder, Traced
+
+
+class CatalogView(Protocol):
+    """What the recommender reads from a catalog (tools.catalog.load.Catalog satisfies it)."""
+
+    @property
+    def gpus(self) -> Sequence[GpuSpec]: ...
+    @property
+    def models(self) -> Sequence[ModelArch]: ...
+    @property
+    def prices(self) -> Sequence[PriceRecord]: ...
+    def gpu(self, id_or_alias: str) -> GpuSpec: ...
+    def model(self, id_or_alias: str) -> ModelArch: ...
+    def prices_for(self, gpu_id: str) -> Sequence[PriceRecord]: ...
+    def egress_for(self, cloud: str) -> EgressSchedule: ...
+    def storage_for(self, provider: str) -> StoragePrice: ...
+    def estimate(self, name: str) -> Estimate: ...
+    def as_of_dates(self) -> Any: ...
+
+
+# --- named defaults (value, source) -----------------------------------------------------------
+BYTES_PER_TOKEN = 4.0
+"""Bytes of raw text per BPE token for English prose (OpenAI tokenizer guidance: ~4 characters/token)."""
+FINE_TUNING_TOKENS_DEFAULT = 100e6
+"""An instruction-tuning / domain corpus of ~100M tokens: an assumption to replace with the real size."""
+CONTINUAL_PRETRAINING_TOKENS_DEFAULT = 10e9
+"""Seed 000: fine-tuning class ends at ~10B tokens; continual pre-training starts there."""
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+"""Hoffmann et al. 2022 (Chinchilla): compute-optimal pre-training at ~20 tokens per parameter."""
+EPOCHS_DEFAULT = 1.0
+"""One pass: the common default for large fine-tuning corpora (seed 001 uses 3; sensitivity covers 1-3)."""
+SEQ_LEN_DEFAULT = 2048
+"""Training sequence length (seed 001's scenario and tools.memory's default)."""
+BATCH_SIZE_DEFAULT = 1
+"""Micro-batch per GPU, with gradient accumulation for the global batch (tools.memory default)."""
+LORA_RANK_DEFAULT = 16
+"""LoRA rank 16 (PEFT examples; seed 000: ranks 16-64)."""
+RUNS_PER_MONTH_DEFAULT = 1.0
+"""One training run a month."""
+CONCURRENCY_DEFAULT = 8
+"""Concurrent sequences for an inference service when not stated (a small internal deployment)."""
+CONTEXT_LEN_DEFAULT = 4096
+"""Tokens per sequence served when not stated (capped at the model's maximum context)."""
+HORIZON_MONTHS_DEFAULT = 12.0
+"""Planning horizon for owned hardware and reserved capacity comparisons."""
+DATA_CACHED_DEFAULT = True
+"""Dataset copied to the GPU provider once and reused (seed 001: caching turns $900 of egress into $45)."""
+DATA_LOCATION_DEFAULT = "on_prem"
+"""Unknown data location: treated as uploaded from the user's own machines (cloud ingress is free)."""
+
+
+class ResolvedWorkload(Traced):
+    """A profile with every field the recommender needs filled, the architecture it sizes, and the
+    parameter count used for FLOPs."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    profile: WorkloadProfile
+    arch: ModelArch
+    params_for_flops: float
+    assumed_fields: tuple[str, ...] = ()
+
+    @property
+    def training_tokens(self) -> float:
+        """dataset tokens x epochs (0 for inference)."""
+        p = self.profile
+        if p.workload == "inference" or p.dataset_tokens is None:
+            return 0.0
+        return p.dataset_tokens * (p.epochs or 1.0)
+
+
+def _nearest_arch(catalog: CatalogView, params: float) -> ModelArch:
+    dense = [m for m in catalog.models if not m.is_moe] or list(catalog.models)
+    if not dense:
+        raise InputError("The model catalog is empty: cannot size a model from its parameter count alone.")
+    return min(dense, key=lambda m: abs(math.log(m.param_count() / params)))
+
+
+def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> ResolvedWorkload:
+    """Fill the profile's unknown fields with the named defaults above (provenance "assumed").
+
+    Raises InputError when neither a model id nor a parameter count is given.
+    """
+    tb = TraceBuilder()
+    p = profile
+    assumed: dict[str, Any] = {}
+    src_default = "tools/defaults.py"
+
+    def default(field: str, value: object, why: str, unit: str = "") -> None:
+        if getattr(p, field) is None:
+            assumed[field] = value
+            scalar = value if isinstance(value, int | float | str | bool) else str(value)
+            tb.assume(f"{field} (default)", scalar, unit, f"{why} [{src_default}]")
+
+    # --- model -------------------------------------------------------------------------------
+    if p.model_id:
+        arch = catalog.model(p.model_id)
+        params_for_flops = float(arch.active_param_count())
+        if p.params_b is None:
+            assumed["params_b"] = round(arch.param_count() / 1e9, 3)
+            tb.assume("params_b (from catalog)", float(assumed["params_b"]), "B", f"{arch.id} architecture")
+    elif p.params_b:
+        arch = _nearest_arch(catalog, p.params_b * 1e9)
+        params_for_flops = p.params_b * 1e9
+        tb.assume(
+            "architecture (nearest catalog size)",
+            arch.id,
+            "",
+            f"layer shapes of {arch.name} ({arch.param_count() / 1e9:.1f}B) stand in for a "
+            f"{p.params_b:g}B model; FLOPs use the stated {p.params_b:g}B",
+        )
+    else:
+        raise InputError("Say which model to size: a catalog model id (e.g. llama-3-8b) or params_b.")
+
+    # --- workload and method -----------------------------------------------------------------
+    serving = (p.concurrency, p.target_tokens_per_s, p.latency_ms_per_token)
+    inference_hint = any(v is not None for v in serving)
+    workload = p.workload or ("inference" if inference_hint and p.method is None else "fine_tuning")
+    default("workload", workload, "fine-tuning unless serving terms appear")
+    method: Method | None
+    if workload == "fine_tuning":
+        method = p.method or "lora"
+        default("method", method, "LoRA: the usual parameter-efficient fine-tuning method (seed 000)")
+    elif workload in ("pretraining", "continual_pretraining"):
+        method = p.method or "full"
+        default("method", method, "pre-training updates every weight")
+    else:
+        method = p.method
+    precision = p.precision or ("nf4" if method == "qlora" else "bf16")
+    default("precision", precision, "QLoRA stores the base in NF4; otherwise BF16 (seed 001)")
+
+    if workload == "inference":
+        default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT.__doc__ or "", "sequences")
+        ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
+        default("context_len", ctx, "4096 tokens, capped at the model's maximum context", "tokens")
+    else:
+        default(
+            "seq_len", min(SEQ_LEN_DEFAULT, arch.max_context), "seed 001 / tools.memory default", "tokens"
+        )
+        default("batch_size", BATCH_SIZE_DEFAULT, "micro-batch 1 with gradient accumulation", "sequences")
+        if method in ("lora", "qlora"):
+            default("lora_rank", LORA_RANK_DEFAULT, "PEFT examples; seed 000 ranks 16-64")
+        default("epochs", EPOCHS_DEFAULT, "one pass; seed 001 uses 3 (see sensitivity)")
+        tokens = p.dataset_tokens
+        if tokens is None:
+            if p.dataset_gb is not None:
+                tokens = p.dataset_gb * 1e9 / BYTES_PER_TOKEN
+                default(
+                    "dataset_tokens",
+                    tokens,
+                    f"dataset_gb x 1e9 / {BYTES_PER_TOKEN:g} bytes per token",
+                    "tokens",
+                )
+            elif workload == "pretraining":
+                tokens = CHINCHILLA_TOKENS_PER_PARAM * params_for_flops
+                default("dataset_tokens", tokens, "Chinchilla: 20 tokens per parameter", "tokens")
+            elif workload == "continual_pretraining":
+                tokens = CONTINUAL_PRETRAINING_TOKENS_DEFAULT
+                default(
+                    "dataset_tokens",
+                    tokens,
+                    "seed 000: continual pre-training starts near 10B tokens",
+                    "tokens",
+                )
+            else:
+                tokens = FINE_TUNING_TOKENS_DEFAULT
+                default(
+                    "dataset_tokens",
+                    tokens,
+                    "a ~100M-token fine-tuning corpus (replace with yours)",
+                    "tokens",
+                )
+        if p.dataset_gb is None:
+            default(
+                "dataset_gb", tokens * BYTES_PER_TOKEN / 1e9, f"{BYTES_PER_TOKEN:g} bytes per token", "GB"
+            )
+        default("runs_per_month", RUNS_PER_MONTH_DEFAULT, "one run a month", "runs")
+        default("data_cached", DATA_CACHED_DEFAULT, "copy once to the provider, reuse (seed 001)")
+        default("data_location", DATA_LOCATION_DEFAULT, "uploads from your machines: cloud ingress is free")
+    default("horizon_months", HORIZON_MONTHS_DEFAULT, "owned-hardware and reserved comparisons", "months")
+    default("eu_only", False, "no data-residency constraint stated")
+    default("ops_capacity", "limited", "a small team without dedicated cluster operations")
+    default("deployment_preference", "cloud", "rent unless a reason to own is stated")
+    default("objective", "balanced", "cost and time weighed together")
+
+    resolved = p.with_values("assumed", None, **assumed) if assumed else p
+    return ResolvedWorkload(
+        profile=resolved,
+        arch=arch,
+        params_for_flops=params_for_flops,
+        assumed_fields=tuple(k for k in assumed if k != "params_b"),
+        **tb.fields(),
+    )

@@ -1,0 +1,208 @@
+"""Sanity checks of the user's own expectations (deadline, budget, claimed speed, throughput target)
+against the physics the recommender computed. Each says plainly whether it can hold and by how much.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tools import compute as compute_mod
+from tools.candidates import layouts_for, memory_fit
+from tools.defaults import CatalogView, ResolvedWorkload
+from tools.errors import InputError
+from tools.recommend_models import ExpectationCheck, RecommendSettings
+
+if TYPE_CHECKING:
+    from tools.recommend import Candidate, Outcome
+
+
+def _hours(h: float) -> str:
+    return f"{h:,.0f} h" if h < 72 else f"{h:,.0f} h ({h / 24:,.1f} days)"
+
+
+def check_deadline(outcome: Outcome, deadline_hours: float) -> ExpectationCheck:
+    """Can anything in the catalog finish within the deadline? Compares the fastest feasible option."""
+    claim = f"finish within {_hours(deadline_hours)}"
+    cands = [c for c in outcome.all_feasible if c.deadline_status is not None]
+    if not cands:
+        return ExpectationCheck(
+            claim=claim, verdict="unknown", explanation="No feasible configuration to time."
+        )
+    fastest = min(cands, key=lambda c: c.wall_hours.low)
+    sure = [c for c in cands if c.wall_hours.high <= deadline_hours]
+    cfg = f"{fastest.layout.n_gpus}x {fastest.gpu.name}"
+    w = fastest.wall_hours
+    if sure:
+        best = min(sure, key=lambda c: c.total_usd.mid)
+        return ExpectationCheck(
+            claim=claim,
+            verdict="holds",
+            factor=best.wall_hours.high / deadline_hours,
+            explanation=f"{best.layout.n_gpus}x {best.gpu.name} finishes in {_hours(best.wall_hours.low)}-"
+            f"{_hours(best.wall_hours.high)}, within the deadline even at low MFU.",
+        )
+    if w.low <= deadline_hours:
+        return ExpectationCheck(
+            claim=claim,
+            verdict="tight",
+            factor=w.high / deadline_hours,
+            explanation=f"Only at the high end of the MFU range: the fastest option ({cfg}) takes "
+            f"{_hours(w.low)}-{_hours(w.high)}; at low MFU it is {w.high / deadline_hours:.1f}x "
+            "the deadline.",
+        )
+    return ExpectationCheck(
+        claim=claim,
+        verdict="cannot_hold",
+        factor=w.low / deadline_hours,
+        explanation=f"Even the fastest option in the catalog ({cfg}) needs {_hours(w.low)}-{_hours(w.high)}: "
+        f"{w.low / deadline_hours:.1f}x the deadline at best. Reduce tokens or epochs, or allow longer.",
+    )
+
+
+def check_budget(outcome: Outcome, budget_usd: float) -> ExpectationCheck:
+    """Can anything in the catalog run within the budget? Compares the cheapest feasible option."""
+    claim = f"spend at most ${budget_usd:,.0f}"
+    cands = outcome.all_feasible
+    if not cands:
+        return ExpectationCheck(
+            claim=claim, verdict="unknown", explanation="No feasible configuration to price."
+        )
+    cheapest = min(cands, key=lambda c: c.total_usd.low)
+    t = cheapest.total_usd
+    cfg = f"{cheapest.layout.n_gpus}x {cheapest.gpu.name} at {cheapest.offer.provider}"
+    if t.high <= budget_usd:
+        return ExpectationCheck(
+            claim=claim,
+            verdict="holds",
+            factor=t.high / budget_usd,
+            explanation=f"The cheapest option ({cfg}) totals ${t.low:,.0f}-{t.high:,.0f}, within budget "
+            f"even at low MFU.",
+        )
+    if t.low <= budget_usd:
+        return ExpectationCheck(
+            claim=claim,
+            verdict="tight",
+            factor=t.high / budget_usd,
+            explanation=f"The cheapest option ({cfg}) totals ${t.low:,.0f}-{t.high:,.0f}: within budget only "
+            f"at high MFU; at low MFU it is {t.high / budget_usd:.1f}x the budget.",
+        )
+    return ExpectationCheck(
+        claim=claim,
+        verdict="cannot_hold",
+        factor=t.low / budget_usd,
+        explanation=f"The cheapest option in the catalog ({cfg}) totals ${t.low:,.0f}-{t.high:,.0f}: "
+        f"{t.low / budget_usd:.1f}x the budget at best.",
+    )
+
+
+def check_claimed_speed(
+    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
+) -> ExpectationCheck | None:
+    """'N tokens in H hours on k x GPU' against the GPUs' peak FLOPs (tools.compute.check_claim) and
+    whether the model even fits on those GPUs (tools.memory via the engine's memory cache)."""
+    p = w.profile
+    if p.claimed_hours is None or p.workload == "inference":
+        return None
+    n = p.claimed_gpu_count or 1
+    tokens = w.training_tokens
+    gpu_name = p.claimed_gpu
+    if gpu_name is None:
+        if outcome.primary is None:
+            return None
+        gpu = outcome.primary.gpu
+        n = p.claimed_gpu_count or outcome.primary.layout.n_gpus
+    else:
+        try:
+            gpu = catalog.gpu(gpu_name)
+        except InputError as exc:
+            return ExpectationCheck(
+                claim=f"{tokens:.3g} tokens in {p.claimed_hours:g} h on {n}x {gpu_name}",
+                verdict="unknown",
+                explanation=str(exc),
+            )
+    method = outcome.engine.method
+    res = compute_mod.check_claim(
+        tokens=tokens,
+        hours=p.claimed_hours,
+        gpu=gpu,
+        n_gpus=n,
+        active_params=settings.active_params or w.params_for_flops,
+        method=method,  # type: ignore[arg-type]
+        flops_factor=settings.flops_factor,
+    )
+    outcome.engine.tb.extend(res, prefix="claim check: ")
+    claim = f"{tokens:.3g} tokens in {p.claimed_hours:g} h on {n}x {gpu.name}"
+    per_node = min(n, gpu.max_gpus_per_node)
+    nodes = max(1, -(-n // per_node))
+    fit_note = ""
+    fits = True
+    for layout in layouts_for(w, per_node, nodes):
+        fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
+        fits = fit.fits
+        if fits:
+            break
+    if not fits:
+        fit_note = (
+            f" It also does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
+            f"{gpu.usable_memory_gib:.1f} usable."
+        )
+    band_high = res.mfu_band.high
+    if res.verdict == "impossible" or not fits:
+        factor = res.exceeds_peak_by if res.exceeds_peak_by else res.implied_mfu / band_high
+        return ExpectationCheck(
+            claim=claim,
+            verdict="cannot_hold",
+            factor=factor,
+            explanation=f"{res.message}{fit_note} Realistically it takes "
+            f"{res.implied_mfu / band_high * p.claimed_hours:,.0f} h or more.",
+        )
+    if res.verdict == "implausible":
+        return ExpectationCheck(
+            claim=claim,
+            verdict="tight",
+            factor=res.implied_mfu / band_high,
+            explanation=f"{res.message} Plan for {res.implied_mfu / band_high:.1f}x longer.",
+        )
+    return ExpectationCheck(
+        claim=claim, verdict="holds", factor=res.implied_mfu / band_high, explanation=res.message
+    )
+
+
+def check_throughput(primary: Candidate | None, target_tokens_per_s: float) -> ExpectationCheck:
+    claim = f"serve {target_tokens_per_s:,.0f} tokens/s"
+    if primary is None or primary.decode_tokens_per_s is None:
+        return ExpectationCheck(
+            claim=claim, verdict="unknown", explanation="No feasible serving configuration."
+        )
+    d = primary.decode_tokens_per_s
+    cfg = f"{primary.layout.n_gpus}x {primary.gpu.name}"
+    if d.low >= target_tokens_per_s:
+        verdict, text = "holds", "meets it even at low efficiency"
+    elif d.high >= target_tokens_per_s:
+        verdict, text = "tight", "meets it only at high efficiency"
+    else:
+        verdict, text = "cannot_hold", f"falls short by {target_tokens_per_s / d.high:.1f}x; add replicas"
+    return ExpectationCheck(
+        claim=claim,
+        verdict=verdict,
+        factor=target_tokens_per_s / d.mid,
+        explanation=f"{cfg} decodes {d.low:,.0f}-{d.high:,.0f} tokens/s in aggregate: {text}.",
+    )
+
+
+def check_expectations(
+    *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
+) -> list[ExpectationCheck]:
+    """All checks that apply to the profile: deadline, budget, claimed speed, throughput target."""
+    p = workload.profile
+    out: list[ExpectationCheck] = []
+    if p.deadline_hours and p.workload != "inference":
+        out.append(check_deadline(outcome, p.deadline_hours))
+    if p.budget_usd:
+        out.append(check_budget(outcome, p.budget_usd))
+    claimed = check_claimed_speed(workload, catalog, settings, outcome)
+    if claimed is not None:
+        out.append(claimed)
+    if p.workload == "inference" and p.target_tokens_per_s:
+        out.append(check_throughput(outcome.primary, p.target_tokens_per_s))
+    return out

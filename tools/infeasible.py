@@ -1,0 +1,131 @@
+"""What would make an infeasible workload feasible, computed by re-running the engine on changed
+inputs (QLoRA instead of LoRA, 4-bit weights, shorter context, more GPUs, relaxed constraints).
+
+Each line states the change and the numbers it yields (per-GPU peak, the configuration that then
+fits, its cost), so the advice is as traceable as the recommendation itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tools.candidates import layouts_for
+from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
+from tools.errors import InputError
+from tools.recommend_models import RecommendSettings
+
+if TYPE_CHECKING:
+    from tools.recommend import Outcome
+
+LARGE_CLUSTER_NODES = 64
+"""The cluster size tried when advising 'shard over more GPUs' (whole nodes)."""
+
+
+def _changes(w: ResolvedWorkload) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(advice text, profile changes, settings changes) to try, most conventional first."""
+    p = w.profile
+    out: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    if p.workload == "inference":
+        if p.precision in (None, "fp32", "bf16", "fp16"):
+            out.append(("Quantise the weights to int8", {"precision": "int8"}, {}))
+            out.append(("Quantise the weights to int4 (GPTQ/AWQ; check accuracy)", {"precision": "int4"}, {}))
+        if p.context_len and p.context_len > 1024:
+            out.append(
+                (
+                    f"Shorten the context to {p.context_len // 2:,} tokens",
+                    {"context_len": p.context_len // 2},
+                    {},
+                )
+            )
+        if p.concurrency and p.concurrency > 1:
+            out.append(
+                (
+                    f"Serve {max(1, p.concurrency // 4)} concurrent sequences per replica",
+                    {"concurrency": max(1, p.concurrency // 4)},
+                    {},
+                )
+            )
+    else:
+        if p.method == "full" and p.workload == "fine_tuning":
+            out.append(("Use LoRA instead of full fine-tuning", {"method": "lora", "precision": "bf16"}, {}))
+        if p.method in ("full", "lora") and p.workload == "fine_tuning":
+            out.append(
+                (
+                    "Use QLoRA (4-bit NF4 base) instead of "
+                    + ("LoRA" if p.method == "lora" else "full fine-tuning"),
+                    {"method": "qlora", "precision": "nf4"},
+                    {},
+                )
+            )
+        if p.seq_len and p.seq_len > 512:
+            out.append(
+                (
+                    f"Shorten the training sequence length to {p.seq_len // 2:,} tokens",
+                    {"seq_len": p.seq_len // 2},
+                    {},
+                )
+            )
+        if p.batch_size and p.batch_size > 1:
+            out.append(("Use micro-batch 1 with gradient accumulation", {"batch_size": 1}, {}))
+    out.append(
+        (f"Shard over more GPUs (up to {LARGE_CLUSTER_NODES} nodes)", {}, {"max_nodes": LARGE_CLUSTER_NODES})
+    )
+    if p.eu_only:
+        out.append(("Allow regions outside the EU", {"eu_only": False}, {}))
+    if p.providers_excluded:
+        out.append(("Allow the excluded providers", {"providers_excluded": []}, {}))
+    if p.deployment_preference in ("consumer", "on_prem"):
+        out.append(("Rent data-centre GPUs in the cloud", {"deployment_preference": "cloud"}, {}))
+    return out
+
+
+def infeasible_advice(
+    *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
+) -> list[str]:
+    """Advice lines for a workload nothing in the catalog can run (empty when something can)."""
+    from tools.recommend import run_engine
+
+    if outcome.primary is not None:
+        return []
+    eng = outcome.engine
+    single = eng.mem.get(layouts_for(workload, 1, 1)[0])
+    gpus = list(catalog.gpus)
+    advice: list[str] = []
+    if gpus:
+        biggest = max(gpus, key=lambda g: g.usable_memory_gib)
+        limit = biggest.usable_memory_gib * (1 - settings.headroom_fraction)
+        advice.append(
+            f"Nothing in the catalog fits: one GPU would need {float(single.peak_gib_per_gpu):.1f} GiB; the "
+            f"largest, {biggest.name}, has {biggest.usable_memory_gib:.1f} GiB usable ({limit:.1f} with "
+            f"{settings.headroom_fraction:.0%} headroom)."
+        )
+    quiet = settings.model_copy(update={"sensitivity": False})
+    worked = 0
+    for text, prof_changes, set_changes in _changes(workload):
+        try:
+            w = workload
+            if prof_changes:
+                w = resolve_workload(
+                    profile=workload.profile.with_values("assumed", None, **prof_changes), catalog=catalog
+                )
+            out = run_engine(w, catalog, quiet.model_copy(update=set_changes) if set_changes else quiet)
+        except (InputError, ValueError):
+            continue
+        if out.primary is None:
+            peak = float(out.engine.mem.get(layouts_for(w, 1, 1)[0]).peak_gib_per_gpu)
+            if prof_changes:
+                advice.append(f"{text}: not enough on its own (one GPU would still need {peak:.1f} GiB).")
+            continue
+        c = out.primary
+        worked += 1
+        advice.append(
+            f"{text}: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU; {c.layout.n_gpus}x {c.gpu.name} at "
+            f"{c.offer.provider} then fits ({c.fit.usable_gib_per_gpu:.1f} GiB usable), "
+            f"about ${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}."
+        )
+    if not worked:
+        advice.append(
+            "No single change above makes it fit: combine them (e.g. QLoRA with a shorter sequence), offload "
+            "optimizer state or parameters to CPU memory, or choose a smaller model."
+        )
+    return advice

@@ -1,0 +1,987 @@
+"""The recommender: a workload profile and the catalogs in, a ranked GPU recommendation out.
+
+    recommend(profile=..., catalog=...) -> Recommendation
+
+Pipeline (seed 001: "whether it works" before "what it costs"):
+1. Resolve unknown profile fields into named defaults (tools.defaults), each marked assumed.
+2. Enumerate offers: every price record of every GPU type (provider x pricing x region), plus owned
+   and colocated hardware when the horizon and utilisation make buying plausible (seed 000:
+   > 30% sustained utilisation over >= 12 months) or the user wants on-premises hardware.
+3. For each offer, GPU counts as offered (1, 2, 4, 8 per node) and whole-node clusters. A count is
+   feasible when the per-GPU peak memory (tools.memory, sharded: ZeRO-3/FSDP for full training,
+   data parallel for LoRA/QLoRA, tensor parallel for inference) is at most (1 - headroom) of usable
+   memory, and tools.topology accepts the interconnect (no cross-node tensor parallelism over
+   Ethernet). Per offer we keep the smallest feasible count, the largest single node, and the
+   smallest count that meets the deadline.
+4. Constraints: eu_only keeps EU-region records only; excluded providers are dropped; a consumer
+   or on-premises wish keeps consumer GPUs or owned hardware only; budget and deadline reject what
+   surely misses them (low end beyond the limit). If nothing meets them, the answer says so plainly
+   and shows the closest configurations.
+5. Cost: wall-clock and GPU-hour ranges from the MFU range (tools.compute); cost range = GPU-hours x
+   price (+ the managed premium for managed services); four TCO rows (tools.cost) per data scenario:
+   dataset cached after the first pull vs pulled on every run (egress is zero same-cloud).
+
+Ranking (lower is better; `cost` = the TCO total of the expected data scenario, mid of its range;
+`hours` = wall-clock mid; `risk` = operational-risk points, below):
+- objective "cheapest": cost, then hours, among options that meet the deadline.
+- objective "fastest": hours, then cost, among options within budget.
+- objective "balanced" (default): score = ln(cost) + 0.3 x ln(hours) + risk. A 2x speed-up is worth
+  paying 2**0.3 = 23% more; one risk point weighs like e = 2.7x the cost.
+Operational risk points: spot/preemptible +0.30, +0.15 per doubling of wall-clock beyond a day;
+any run +0.05 per doubling beyond a week; community/marketplace tier +0.20; multi-node
++0.10 + 0.10 x log2(nodes); owned or colocated hardware +0.30 (+0.05 with dedicated ops staff);
+managed service -0.05; reserved capacity +0.10 (a commitment). Preferred providers: when one of
+them has a feasible option, the primary is chosen among them.
+
+The primary is the best by the objective; alternatives differ in a way a buyer cares about:
+cheapest, fastest, lowest operational risk, owned hardware. Every number comes from a calculator
+in tools/ and its trace is kept; the recommender itself only compares, filters and sums rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tools import compute as compute_mod
+from tools import memory as memory_mod
+from tools import topology as topology_mod
+from tools.candidates import (
+    Layout,
+    MemoryCache,
+    Offer,
+    gpu_counts,
+    layouts_for,
+    memory_fit,
+    memory_method,
+    topology_summary,
+)
+from tools.catalog.schema import GpuSpec
+from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.ranges import Range
+from tools.recommend_models import (
+    Label,
+    MemoryFit,
+    Option,
+    Recommendation,
+    RecommendSettings,
+    Rejection,
+    RejectionKind,
+    TcoScenario,
+    TopologySummary,
+)
+from tools.trace import TraceBuilder
+from tools.units import HOURS_PER_MONTH, bytes_to_gb
+
+TIME_WEIGHT = 0.3
+"""Balanced score exponent on wall-clock hours (see module docstring)."""
+RISK_SPOT = 0.30
+RISK_SPOT_PER_DOUBLING_DAY = 0.15
+"""Spot risk grows with job length (seed 000: acceptable for short fine-tuning, damaging for runs
+measured in weeks): +0.15 per doubling of wall-clock beyond one day."""
+RISK_LONG_JOB_PER_DOUBLING_WEEK = 0.05
+"""Any job: +0.05 per doubling of wall-clock beyond one week (more failures and restarts to absorb)."""
+RISK_COMMUNITY = 0.20
+RISK_MULTI_NODE = 0.10
+RISK_OWNED = 0.30
+RISK_OWNED_DEDICATED_OPS = 0.05
+RISK_MANAGED = -0.05
+RISK_RESERVED = 0.10
+COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
+OWNED_UTILIZATION_MIN = 0.30
+"""Seed 000: below ~30% sustained utilisation the cloud premium is justified; buying is implausible."""
+OWNED_HORIZON_MONTHS_MIN = 12.0
+"""Owned hardware is amortised over years; under a year of use renting wins (seed 000, seed 002)."""
+ARTIFACT_WEIGHT_COPIES = 2.0
+"""Storage: the dataset plus two copies of the model weights in BF16 (base download + one checkpoint
+or merged output). An assumption; override with RecommendSettings.stored_gb."""
+MANAGED_PREMIUM_ESTIMATE = "managed_premium_fraction"
+DEFAULT_MANAGED_PREMIUM = 0.30
+"""Seed 001: SageMaker carries roughly 30% over self-managed compute (used if the catalog lacks it)."""
+
+
+def _cost() -> Any:
+    """tools.cost, imported on first use (sys.modules caches it)."""
+    import tools.cost
+
+    return tools.cost
+
+
+# --------------------------------------------------------------------------------------------
+@dataclass
+class Candidate:
+    """One offer at one GPU count, with its checks, ranges and ranking figures."""
+
+    gpu: GpuSpec
+    offer: Offer
+    layout: Layout
+    fit: MemoryFit
+    topo: TopologySummary
+    gpu_hours: Range
+    wall_hours: Range
+    cost_usd: Range
+    total_usd: Range
+    scenarios: tuple[TcoScenario, ...]
+    decode_tokens_per_s: Range | None = None
+    risk: float = 0.0
+    risks: list[str] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)
+    deadline_status: str | None = None  # meets | maybe | misses
+    budget_status: str | None = None
+    score: float = 0.0
+
+    @property
+    def key(self) -> str:
+        o = self.offer
+        return f"{self.gpu.id}x{self.layout.n_gpus}@{o.provider}/{o.pricing}/{o.region or '-'}"
+
+    point: str = "mid"
+
+    @property
+    def cost_mid(self) -> float:
+        """Expected total at the ranking point (mid, or an end of the range for sensitivity)."""
+        return _at(self.total_usd, self.point)
+
+    @property
+    def hours_mid(self) -> float:
+        return _at(self.wall_hours, self.point)
+
+    @property
+    def misses(self) -> bool:
+        return self.deadline_status == "misses" or self.budget_status == "misses"
+
+
+def _at(r: Range, point: str) -> float:
+    return r.low if point == "low" else r.high if point == "high" else r.mid
+
+
+@dataclass
+class _GpuNotes:
+    """Why a GPU type produced no usable candidate (the most informative reason wins)."""
+
+    memory: str | None = None
+    interconnect: str | None = None
+    constraint: str | None = None
+    throughput: str | None = None
+    no_price: bool = False
+
+
+@dataclass
+class Outcome:
+    """One engine run before sensitivity and expectation checks (also used by those re-runs)."""
+
+    workload: ResolvedWorkload
+    ranked: list[Candidate]
+    primary: Candidate | None
+    alternatives: list[tuple[Candidate, Label]]
+    rejected: list[Rejection]
+    notes: list[str]
+    all_feasible: list[Candidate]
+    engine: Engine
+    smallest_peak_gib: float | None = None
+    considered: int = 0
+
+
+# --------------------------------------------------------------------------------------------
+class Engine:
+    """State of one recommender run: the catalog, the resolved workload and per-run caches."""
+
+    def __init__(self, w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings) -> None:
+        self.w = w
+        self.p: WorkloadProfile = w.profile
+        self.catalog = catalog
+        self.s = settings
+        self.tb = TraceBuilder()
+        self.tb.extend(w)
+        self.headroom = settings.headroom_fraction
+        self.tb.assume(
+            "memory headroom",
+            self.headroom,
+            "fraction of usable memory",
+            "issue 3: at least 10% of usable memory left free (allocator fragmentation, spikes)",
+        )
+        self.method = memory_method(w)
+        self.inference = self.method == "inference"
+        self.mem = MemoryCache(self._estimate_memory)
+        self._time_cache: dict[tuple[Any, ...], Any] = {}
+        self._topo_cache: dict[tuple[str, int, int, str, str], Any] = {}
+        self._egress_cache: dict[tuple[bool, float], float] = {}
+        self._storage_cache: dict[str, float] = {}
+        self.premium = self._managed_premium()
+        self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
+
+    # --- calculators (thin wrappers; each formula lives in its tools/ module) ----------------
+    def _estimate_memory(self, layout: Layout) -> Any:
+        p = self.p
+        kw: dict[str, Any] = dict(
+            arch=self.w.arch,
+            method=self.method,
+            precision=p.precision,
+            gpus=layout.n_gpus,
+            sharding=layout.sharding,
+            tp=layout.tp,
+            pp=layout.pp,
+        )
+        if self.inference:
+            kw.update(concurrency=p.concurrency or 1, context_len=p.context_len)
+        else:
+            kw.update(seq_len=p.seq_len or 2048, batch_size=p.batch_size or 1, grad_checkpointing=True)
+            if p.lora_rank and self.method in ("lora", "qlora"):
+                kw["lora_rank"] = p.lora_rank
+        return memory_mod.estimate_memory(**kw)
+
+    def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str) -> Any:
+        key = (gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
+        if key not in self._time_cache:
+            s = self.s
+            self._time_cache[key] = compute_mod.estimate_training_time(
+                active_params=s.active_params or self.w.params_for_flops,
+                tokens=self.w.training_tokens,
+                method=self.method,  # type: ignore[arg-type]
+                grad_checkpointing=True,
+                gpu=gpu,
+                n_gpus=layout.n_gpus,
+                precision="fp8" if self.p.precision == "fp8" else "bf16",
+                mfu_range=s.mfu,
+                flops_factor=s.flops_factor,
+                gpus_per_node=layout.gpus_per_node,
+                scale_out=scale_out,  # type: ignore[arg-type]
+                qlora_slowdown=s.qlora_slowdown,
+                arch=self.w.arch if s.attention_flops else None,
+                seq_len=self.p.seq_len if s.attention_flops else None,
+            )
+        return self._time_cache[key]
+
+    def inference_perf(self, gpu: GpuSpec, n: int) -> Any:
+        key = (gpu.id, n)
+        if key not in self._time_cache:
+            p = self.p
+            self._time_cache[key] = compute_mod.estimate_inference(
+                arch=self.w.arch,
+                gpu=gpu,
+                n_gpus=n,
+                precision=p.precision or "bf16",
+                concurrency=p.concurrency or 1,
+                context_len=p.context_len or 4096,
+                target_tokens_per_s=p.target_tokens_per_s,
+            )
+        return self._time_cache[key]
+
+    def topology(self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str) -> Any:
+        key = (gpu.id, layout.gpus_per_node, layout.n_gpus, scale_out, layout.sharding)
+        if key not in self._topo_cache:
+            self._topo_cache[key] = topology_mod.plan_topology(
+                gpu=gpu,
+                gpus_per_node=layout.gpus_per_node,
+                n_gpus=layout.n_gpus,
+                peak_gib_per_gpu=peak_gib,
+                weights_gib_total=self.weights_total_gib,
+                method=self.method,  # type: ignore[arg-type]
+                scale_out=scale_out,  # type: ignore[arg-type]
+                tp=layout.tp,
+                pp=layout.pp,
+                sharding=layout.sharding,  # type: ignore[arg-type]
+            )
+        return self._topo_cache[key]
+
+    def _managed_premium(self) -> float:
+        if self.s.managed_premium_fraction is not None:
+            return self.tb.assume(  # type: ignore[return-value]
+                "managed-service premium", self.s.managed_premium_fraction, "fraction", "override"
+            )
+        try:
+            est = self.catalog.estimate(MANAGED_PREMIUM_ESTIMATE)
+            return float(self.tb.assume("managed-service premium", est.value, est.unit, est.source) or 0.0)
+        except (InputError, KeyError, LookupError):
+            return float(
+                self.tb.assume("managed-service premium", DEFAULT_MANAGED_PREMIUM, "fraction", "seed 001")
+                or 0.0
+            )
+
+    def egress_usd(self, same_cloud: bool, pulls: float) -> float:
+        """Egress for `pulls` dataset pulls from the data's cloud (0 when same-cloud or not a cloud)."""
+        key = (same_cloud, pulls)
+        if key in self._egress_cache:
+            return self._egress_cache[key]
+        loc = self.p.data_location
+        usd = 0.0
+        if loc in ("aws", "gcp", "azure") and not same_cloud and self.p.dataset_gb and pulls > 0:
+            res = _cost().egress_cost(
+                dataset_gb=self.p.dataset_gb,
+                pulls=pulls,
+                schedule=self.catalog.egress_for(loc),
+                same_cloud=same_cloud,
+            )
+            self.tb.extend(res, prefix=f"egress ({pulls:g} pulls): ")
+            usd = float(res.cost_usd)
+        self._egress_cache[key] = usd
+        return usd
+
+    def stored_gb(self) -> float:
+        if self.s.stored_gb is not None:
+            return self.s.stored_gb
+        weights_gb = bytes_to_gb(self.w.params_for_flops * 2.0)
+        data_gb = 0.0 if self.inference else (self.p.dataset_gb or 0.0)
+        self.tb.assume(
+            "stored artifacts", ARTIFACT_WEIGHT_COPIES, "copies of BF16 weights", "tools/recommend.py"
+        )
+        return data_gb + ARTIFACT_WEIGHT_COPIES * weights_gb
+
+    def storage_usd(self, offer: Offer) -> float:
+        if self.s.storage_usd_per_month is not None:
+            return self.s.storage_usd_per_month
+        where = offer.cloud or offer.provider
+        if where in self._storage_cache:
+            return self._storage_cache[where]
+        price = None
+        for name in (offer.cloud, offer.provider, self.p.data_location, "aws"):
+            if not name:
+                continue
+            try:
+                price = self.catalog.storage_for(name)
+                break
+            except (InputError, KeyError, LookupError):
+                continue
+        usd = 0.0
+        if price is not None:
+            res = _cost().storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
+            usd = float(res.cost_usd)
+        self._storage_cache[where] = usd
+        return usd
+
+    def scenarios(self, offer: Offer, gpu_hours: Range, all_of_them: bool) -> tuple[TcoScenario, ...]:
+        """The four TCO rows for each data scenario (the expected one first)."""
+        p = self.p
+        same_cloud = offer.cloud is not None and offer.cloud == p.data_location
+        premium = self.premium if offer.managed else None
+        runs = p.runs_per_month or 1.0
+        plans: list[tuple[str, float]]
+        if self.inference:
+            plans = [("one month of serving", 0.0)]
+        else:
+            cached = ("data cached after first pull", 1.0)
+            uncached = (f"data pulled every run ({runs:g} runs)", runs)
+            plans = [cached, uncached] if p.data_cached is not False else [uncached, cached]
+            if runs <= 1:
+                plans = plans[:1]
+            if not all_of_them:
+                plans = plans[:1]
+        storage = self.storage_usd(offer)
+        out = []
+        for name, pulls in plans:
+            egress = self.egress_usd(same_cloud, pulls)
+            lo = _cost().tco(
+                gpu_hours=gpu_hours.low,
+                usd_per_gpu_hour=offer.usd_per_gpu_hour,
+                storage_usd=storage,
+                egress_usd=egress,
+                managed_premium_fraction=premium,
+            )
+            hi = _cost().tco(
+                gpu_hours=gpu_hours.high,
+                usd_per_gpu_hour=offer.usd_per_gpu_hour,
+                storage_usd=storage,
+                egress_usd=egress,
+                managed_premium_fraction=premium,
+            )
+            out.append(
+                TcoScenario(
+                    scenario=name,
+                    data_pulls=0.0 if same_cloud else pulls,
+                    compute_usd=Range(low=lo.compute_usd, high=hi.compute_usd),
+                    storage_usd=storage,
+                    egress_usd=egress,
+                    managed_usd=Range(low=lo.managed_usd or 0.0, high=hi.managed_usd or 0.0),
+                    total_usd=Range(low=lo.total_usd, high=hi.total_usd),
+                    same_cloud=same_cloud,
+                )
+            )
+        return tuple(out)
+
+    # --- offers and constraints --------------------------------------------------------------
+    def offers_for(self, gpu: GpuSpec, notes: _GpuNotes) -> list[Offer]:
+        p = self.p
+        excluded = {x.lower() for x in p.providers_excluded}
+        records = list(self.catalog.prices_for(gpu.id))
+        if p.deployment_preference == "consumer" and not gpu.consumer:
+            notes.constraint = "not a consumer GPU (consumer hardware requested)"
+            return []
+        offers: list[Offer] = []
+        if p.deployment_preference != "on_prem":
+            dropped_eu = dropped_excl = 0
+            for r in records:
+                if p.eu_only and not r.eu:
+                    dropped_eu += 1
+                    continue
+                if r.provider.lower() in excluded:
+                    dropped_excl += 1
+                    continue
+                if self.s.on_demand_only and (r.pricing != "on_demand" or r.tier.lower() in COMMUNITY_TIERS):
+                    continue
+                offers.append(Offer.from_record(r))
+            if not offers and records:
+                if dropped_eu and not dropped_excl:
+                    notes.constraint = "no EU-region offer in the catalog (EU-only data residency)"
+                elif dropped_excl and not dropped_eu:
+                    notes.constraint = f"offered only by excluded providers ({', '.join(sorted(excluded))})"
+                else:
+                    notes.constraint = "no offer left after the EU-only and excluded-provider constraints"
+            offers = [o for o in offers if self._reserved_plausible(o)]
+        offers += self.owned_offers(gpu)
+        if not records and not offers:
+            notes.no_price = True
+        if p.deployment_preference == "on_prem" and not offers:
+            notes.constraint = "no purchase price in the catalog (on-premises hardware requested)"
+        return offers
+
+    def _reserved_plausible(self, o: Offer) -> bool:
+        """Reserved capacity only when the stated horizon covers the commitment and use is sustained."""
+        if o.pricing != "reserved":
+            return True
+        horizon_stated = self.p.status_of("horizon_months") in ("stated", "inferred")
+        util = self.p.utilization
+        term = o.commitment_months or 1.0
+        return bool(horizon_stated and (self.p.horizon_months or 0) >= term and util and util >= 0.5)
+
+    def owned_offers(self, gpu: GpuSpec) -> list[Offer]:
+        """Owned (on-premises) and colocated hardware at an amortised $/GPU-hour, when plausible."""
+        p = self.p
+        if gpu.purchase_price_usd is None:
+            return []
+        util = p.utilization if p.utilization is not None else (1.0 if self.inference else None)
+        horizon = p.horizon_months or 0.0
+        plausible = util is not None and util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
+        if p.deployment_preference != "on_prem" and not plausible:
+            return []
+        out: list[Offer] = []
+        kinds: tuple[str, ...] = (
+            ("owned",) if p.deployment_preference == "on_prem" else ("owned", "colocation")
+        )
+        for kind in kinds:
+            rate = owned_rate(
+                self.catalog,
+                gpu,
+                utilization=util or OWNED_UTILIZATION_MIN,
+                horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
+                colocation=kind == "colocation",
+            )
+            if rate is None:
+                continue
+            self.tb.extend(rate, prefix=f"{kind} {gpu.id}: ")
+            per_node = tuple(g for g in (1, 2, 4, 8) if g <= gpu.max_gpus_per_node)
+            out.append(
+                Offer(
+                    provider="your data centre" if kind == "owned" else "colocation",
+                    gpu_id=gpu.id,
+                    pricing="owned",
+                    usd_per_gpu_hour=float(rate.usd_per_gpu_hour),
+                    deployment="owned" if kind == "owned" else "colocation",
+                    tier=kind,
+                    gpus_per_node=per_node,
+                    scale_out="infiniband" if gpu.max_gpus_per_node >= 8 else "none",
+                    eu=True,
+                    as_of=gpu.as_of,
+                    source=gpu.purchase_price_source or gpu.source,
+                )
+            )
+        return out
+
+    # --- enumeration -------------------------------------------------------------------------
+    def fit_layout(self, gpu: GpuSpec, gpn: int, nodes: int) -> tuple[Layout, Any, MemoryFit] | None:
+        """First layout (in order of preference) whose per-GPU peak fits with headroom."""
+        for layout in layouts_for(self.w, gpn, nodes):
+            est = self.mem.get(layout)
+            fit = memory_fit(est, gpu, self.headroom, layout.sharding)
+            if fit.fits:
+                return layout, est, fit
+        return None
+
+    def smallest_peak(self, gpu: GpuSpec, pairs: Iterable[tuple[int, int]]) -> tuple[float, Layout]:
+        best: tuple[float, Layout] | None = None
+        for gpn, nodes in pairs:
+            for layout in layouts_for(self.w, gpn, nodes):
+                peak = float(self.mem.get(layout).peak_gib_per_gpu)
+                if best is None or peak < best[0]:
+                    best = (peak, layout)
+        assert best is not None
+        return best
+
+    def candidates_for(self, gpu: GpuSpec, offers: Sequence[Offer], notes: _GpuNotes) -> list[Candidate]:
+        out: list[Candidate] = []
+        for offer in offers:
+            pairs = gpu_counts(offer, gpu, self.s.max_nodes)
+            feasible: list[Candidate] = []
+            for gpn, nodes in pairs:
+                got = self.fit_layout(gpu, gpn, nodes)
+                if got is None:
+                    continue
+                layout, _est, fit = got
+                plan = self.topology(
+                    gpu, layout, fit.peak_gib_per_gpu, offer.scale_out if nodes > 1 else "none"
+                )
+                if not plan.feasible:
+                    notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
+                    continue
+                feasible.append(self.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out)))
+                if not self._want_more(feasible):
+                    break
+            out += self._prune(feasible)
+            if not feasible and notes.memory is None:
+                single = self.mem.get(layouts_for(self.w, 1, 1)[0])
+                peak1 = float(single.peak_gib_per_gpu)
+                best_peak, best_layout = self.smallest_peak(gpu, pairs)
+                limit = gpu.usable_memory_gib * (1 - self.headroom)
+                msg = (
+                    f"needs {peak1:.1f} GiB per GPU, has {gpu.usable_memory_gib:.1f} (usable; {limit:.1f} "
+                    f"with {self.headroom:.0%} headroom)"
+                )
+                if best_layout.n_gpus > 1 and best_peak < peak1:
+                    msg += f"; even over {best_layout.n_gpus} GPUs ({best_layout.sharding}): {best_peak:.1f}"
+                notes.memory = msg
+        return out
+
+    def _want_more(self, feasible: list[Candidate]) -> bool:
+        """Keep enumerating larger counts only while the deadline is unmet or a full node is ahead."""
+        last = feasible[-1]
+        if self.p.deadline_hours and last.wall_hours.high > self.p.deadline_hours:
+            return True
+        return last.layout.nodes == 1
+
+    def _prune(self, feasible: list[Candidate]) -> list[Candidate]:
+        """Smallest feasible count, the largest single node, the smallest count meeting the deadline."""
+        if not feasible:
+            return []
+        keep = {id(feasible[0]): feasible[0]}
+        single = [c for c in feasible if c.layout.nodes == 1]
+        if single:
+            keep[id(single[-1])] = single[-1]
+        if self.p.deadline_hours:
+            for c in feasible:
+                if c.wall_hours.high <= self.p.deadline_hours:
+                    keep[id(c)] = c
+                    break
+            else:
+                keep[id(feasible[-1])] = feasible[-1]
+        return list(keep.values())
+
+    def build(
+        self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
+    ) -> Candidate:
+        n = layout.n_gpus
+        decode: Range | None = None
+        if self.inference:
+            perf = self.inference_perf(gpu, n)
+            d = perf.decode_tokens_per_s
+            decode = d if isinstance(d, Range) else Range(low=float(d), high=float(d))
+            util = self.p.utilization if self.p.utilization is not None else 1.0
+            serving_hours = HOURS_PER_MONTH * util
+            wall = Range(low=serving_hours, high=serving_hours)
+            gpu_hours = Range(low=serving_hours * n, high=serving_hours * n)
+        else:
+            t = self.training_time(gpu, layout, offer.scale_out if layout.nodes > 1 else "none")
+            wall, gpu_hours = t.wall_hours, t.gpu_hours
+        scen = self.scenarios(offer, gpu_hours, all_of_them=False)
+        exp = scen[0]
+        cost = Range(
+            low=exp.compute_usd.low + exp.managed_usd.low, high=exp.compute_usd.high + exp.managed_usd.high
+        )
+        c = Candidate(
+            gpu=gpu,
+            offer=offer,
+            layout=layout,
+            fit=fit,
+            topo=topo,
+            gpu_hours=gpu_hours,
+            wall_hours=wall,
+            cost_usd=cost,
+            total_usd=exp.total_usd,
+            scenarios=scen,
+            decode_tokens_per_s=decode,
+            point=self.s.range_point,
+        )
+        self._risk(c)
+        self._limits(c)
+        return c
+
+    def _risk(self, c: Candidate) -> None:
+        o = c.offer
+        risk = 0.0
+        days = c.wall_hours.mid / 24.0
+        if o.pricing == "spot":
+            risk += RISK_SPOT + RISK_SPOT_PER_DOUBLING_DAY * max(0.0, math.log2(max(days, 1e-9)))
+            c.risks.append("spot capacity can be preempted: checkpoint often")
+        if not self.inference and days > 7:
+            risk += RISK_LONG_JOB_PER_DOUBLING_WEEK * math.log2(days / 7)
+            c.risks.append(f"long run ({days:,.0f} days of wall-clock): plan checkpoints and restarts")
+        if o.tier.lower() in COMMUNITY_TIERS:
+            risk += RISK_COMMUNITY
+            c.risks.append(f"{o.tier} tier: host reliability and availability vary")
+        if c.layout.nodes > 1:
+            risk += RISK_MULTI_NODE + RISK_MULTI_NODE * math.log2(c.layout.nodes)
+            c.risks.append(
+                f"{c.layout.nodes} nodes: needs {c.topo.interconnect_inter_required} and NCCL tuning"
+            )
+        if o.deployment in ("owned", "colocation"):
+            risk += RISK_OWNED_DEDICATED_OPS if self.p.ops_capacity == "dedicated" else RISK_OWNED
+            c.risks.append("you run the hardware: procurement lead time, failures, staff")
+        if o.managed:
+            risk += RISK_MANAGED
+        if o.pricing == "reserved":
+            risk += RISK_RESERVED
+            c.risks.append(f"reserved: {o.commitment_months or 1:g}-month commitment")
+        c.risk = risk
+
+    def _limits(self, c: Candidate) -> None:
+        p = self.p
+        if p.deadline_hours and not self.inference:
+            if c.wall_hours.high <= p.deadline_hours:
+                c.deadline_status = "meets"
+            elif c.wall_hours.low > p.deadline_hours:
+                c.deadline_status = "misses"
+            else:
+                c.deadline_status = "maybe"
+                c.risks.append(
+                    f"meets the {p.deadline_hours:g} h deadline only at the high end of the MFU range"
+                )
+        if p.budget_usd:
+            if c.total_usd.high <= p.budget_usd:
+                c.budget_status = "meets"
+            elif c.total_usd.low > p.budget_usd:
+                c.budget_status = "misses"
+            else:
+                c.budget_status = "maybe"
+                c.risks.append(f"may exceed the ${p.budget_usd:,.0f} budget at low MFU")
+
+    # --- ranking -----------------------------------------------------------------------------
+    def score(self, c: Candidate) -> float:
+        obj = self.p.objective or "balanced"
+        if self.inference:
+            speed = 1.0 / max(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 1.0, 1e-9)
+        else:
+            speed = max(c.hours_mid, 1e-9)
+        if obj == "cheapest":
+            return c.cost_mid + 1e-6 * speed
+        if obj == "fastest":
+            return speed + 1e-9 * c.cost_mid
+        return math.log(max(c.cost_mid, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk
+
+    def rank(self, cands: list[Candidate]) -> list[Candidate]:
+        for c in cands:
+            c.score = self.score(c)
+        return sorted(cands, key=lambda c: (c.score, c.cost_mid, c.key))
+
+
+def owned_rate(
+    catalog: CatalogView, gpu: GpuSpec, *, utilization: float, horizon_months: float, colocation: bool
+) -> Any:
+    """Amortised $/GPU-hour of owned hardware from tools.cost (None when the catalog lacks inputs)."""
+    fn = getattr(_cost(), "owned_usd_per_gpu_hour", None)
+    if fn is None:
+        return None
+    try:
+        return fn(
+            gpu=gpu,
+            catalog=catalog,
+            utilization=utilization,
+            horizon_months=horizon_months,
+            colocation=colocation,
+        )
+    except (InputError, KeyError, LookupError, TypeError):
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+def run_engine(w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings) -> Outcome:
+    """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend)."""
+    eng = Engine(w, catalog, settings)
+    p = eng.p
+    notes_by_gpu: dict[str, _GpuNotes] = {}
+    feasible: list[Candidate] = []
+    considered = 0
+    for gpu in catalog.gpus:
+        notes = _GpuNotes()
+        notes_by_gpu[gpu.id] = notes
+        offers = eng.offers_for(gpu, notes)
+        considered += len(offers)
+        cands = eng.candidates_for(gpu, offers, notes)
+        if p.target_tokens_per_s and eng.inference:
+            slow = [
+                c
+                for c in cands
+                if c.decode_tokens_per_s and c.decode_tokens_per_s.high < p.target_tokens_per_s
+            ]
+            if slow and len(slow) == len(cands):
+                best = max(slow, key=lambda c: c.decode_tokens_per_s.high if c.decode_tokens_per_s else 0.0)
+                rate = best.decode_tokens_per_s.high if best.decode_tokens_per_s else 0.0
+                notes.throughput = (
+                    f"{best.layout.n_gpus} GPU(s) decode at most {rate:,.0f} tokens/s, "
+                    f"target {p.target_tokens_per_s:,.0f}"
+                )
+            cands = [c for c in cands if c not in slow]
+        feasible += cands
+
+    notes_out: list[str] = []
+    pool = [c for c in feasible if not c.misses]
+    limit_rejections: dict[str, Rejection] = {}
+    for c in feasible:
+        if c.misses and c.gpu.id not in {x.gpu.id for x in pool}:
+            limit_rejections.setdefault(c.gpu.id, _limit_rejection(c, p))
+    if feasible and not pool:
+        pool = sorted(feasible, key=lambda c: _closeness(c, p))
+        which = " and ".join(
+            x for x, v in (("budget", p.budget_usd), ("deadline", p.deadline_hours)) if v is not None
+        )
+        best = pool[0]
+        notes_out.append(
+            f"Nothing in the catalog meets the {which}: the closest is {best.layout.n_gpus}x "
+            f"{best.gpu.name} at {best.offer.provider} ({_limit_text(best, p)}). "
+            "Shown below as the closest options, not a fit."
+        )
+        limit_rejections = {}
+        ranked = pool
+    else:
+        ranked = eng.rank(pool)
+
+    primary: Candidate | None = None
+    if ranked:
+        preferred = {x.lower() for x in p.providers_preferred}
+        pref = [c for c in ranked if c.offer.provider.lower() in preferred]
+        primary = pref[0] if pref else ranked[0]
+        if preferred and not pref:
+            notes_out.append(
+                "None of your preferred providers has a feasible offer; showing the best of the rest."
+            )
+    alternatives = _alternatives(primary, ranked, eng, settings.max_alternatives) if primary else []
+
+    rejected: list[Rejection] = []
+    kept = {c.gpu.id for c in ranked}
+    for gpu in catalog.gpus:
+        if gpu.id in kept:
+            continue
+        r = limit_rejections.get(gpu.id) or _gpu_rejection(gpu, notes_by_gpu[gpu.id])
+        if r is not None:
+            rejected.append(r)
+
+    smallest: float | None = None
+    if not feasible:
+        smallest = float(eng.mem.get(layouts_for(w, 1, 1)[0]).peak_gib_per_gpu)
+    return Outcome(
+        workload=w,
+        ranked=ranked,
+        primary=primary,
+        alternatives=alternatives,
+        rejected=rejected,
+        notes=notes_out,
+        all_feasible=feasible,
+        engine=eng,
+        smallest_peak_gib=smallest,
+        considered=considered,
+    )
+
+
+def _closeness(c: Candidate, p: WorkloadProfile) -> float:
+    ratios = [1.0]
+    if p.budget_usd:
+        ratios.append(c.total_usd.low / p.budget_usd)
+    if p.deadline_hours and c.deadline_status is not None:
+        ratios.append(c.wall_hours.low / p.deadline_hours)
+    return max(ratios)
+
+
+def _limit_text(c: Candidate, p: WorkloadProfile) -> str:
+    parts = []
+    if p.budget_usd and c.budget_status == "misses":
+        parts.append(
+            f"${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}, {c.total_usd.low / p.budget_usd:.1f}x the "
+            f"${p.budget_usd:,.0f} budget"
+        )
+    if p.deadline_hours and c.deadline_status == "misses":
+        parts.append(
+            f"{c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h, {c.wall_hours.low / p.deadline_hours:.1f}x "
+            f"the {p.deadline_hours:g} h deadline"
+        )
+    return "; ".join(parts) or "within limits"
+
+
+def _limit_rejection(c: Candidate, p: WorkloadProfile) -> Rejection:
+    kind: RejectionKind = "budget" if c.budget_status == "misses" else "deadline"
+    return Rejection(
+        gpu=c.gpu.id,
+        gpu_name=c.gpu.name,
+        kind=kind,
+        reason=f"{c.gpu.name}: fits ({c.layout.n_gpus} GPU(s)) but misses the {kind}: {_limit_text(c, p)}",
+    )
+
+
+def _gpu_rejection(gpu: GpuSpec, n: _GpuNotes) -> Rejection | None:
+    if n.constraint:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="constraint", reason=f"{gpu.name}: {n.constraint}"
+        )
+    if n.memory:
+        return Rejection(gpu=gpu.id, gpu_name=gpu.name, kind="memory", reason=f"{gpu.name}: {n.memory}")
+    if n.interconnect:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="interconnect", reason=f"{gpu.name}: {n.interconnect}"
+        )
+    if n.throughput:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="throughput", reason=f"{gpu.name}: {n.throughput}"
+        )
+    if n.no_price:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="no_price", reason=f"{gpu.name}: no price in the catalog"
+        )
+    return None
+
+
+def _alternatives(
+    primary: Candidate, ranked: list[Candidate], eng: Engine, limit: int
+) -> list[tuple[Candidate, Label]]:
+    """Alternatives that differ in a way a buyer cares about, then the next best of other GPUs/providers."""
+    chosen: list[tuple[Candidate, Label]] = []
+    seen = {primary.key}
+
+    def add(c: Candidate | None, label: Label) -> None:
+        if c is None or c.key in seen or len(chosen) >= limit:
+            return
+        seen.add(c.key)
+        chosen.append((c, label))
+
+    def speed(c: Candidate) -> float:
+        if eng.inference:
+            return -(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 0.0)
+        return c.hours_mid
+
+    add(min(ranked, key=lambda c: (c.cost_mid, speed(c))), "cheapest")
+    add(min(ranked, key=lambda c: (speed(c), c.cost_mid)), "fastest")
+    add(min(ranked, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
+    owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
+    add(owned[0] if owned else None, "owned hardware")
+    if len(chosen) < 2:
+        distinct = {(primary.gpu.id, primary.offer.provider)} | {
+            (c.gpu.id, c.offer.provider) for c, _ in chosen
+        }
+        for c in ranked:
+            if len(chosen) >= min(2, limit):
+                break
+            if (c.gpu.id, c.offer.provider) not in distinct:
+                distinct.add((c.gpu.id, c.offer.provider))
+                add(c, "alternative")
+    return chosen
+
+
+# --------------------------------------------------------------------------------------------
+def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Option:
+    """A Candidate as the public Option (all TCO scenarios filled)."""
+    scen = eng.scenarios(c.offer, c.gpu_hours, all_of_them=True)
+    why = list(c.why) or _why(c, label, p)
+    return Option(
+        gpu=c.gpu.id,
+        gpus_per_node=c.layout.gpus_per_node,
+        nodes=c.layout.nodes,
+        total_gpus=c.layout.n_gpus,
+        vram_gib_per_gpu=c.gpu.usable_memory_gib,
+        peak_gib_per_gpu=c.fit.peak_gib_per_gpu,
+        provider=c.offer.provider,
+        pricing=c.offer.pricing,
+        usd_per_gpu_hour=c.offer.usd_per_gpu_hour,
+        wall_hours=c.wall_hours,
+        cost_usd=c.cost_usd,
+        gpu_name=c.gpu.name,
+        deployment=c.offer.deployment,
+        tier=c.offer.tier,
+        region=c.offer.region,
+        eu=c.offer.eu,
+        label=label,
+        why=tuple(why),
+        cost_basis="per_month" if p.workload == "inference" else "per_job",
+        gpu_hours=c.gpu_hours,
+        tco=scen,
+        memory=c.fit,
+        topology=c.topo,
+        risks=tuple(c.risks),
+        decode_tokens_per_s=c.decode_tokens_per_s,
+        meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
+        meets_budget=None if c.budget_status is None else c.budget_status != "misses",
+        price_as_of=c.offer.as_of,
+        price_source=c.offer.source,
+        score=c.score,
+    )
+
+
+def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+    out = [
+        f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
+        f"({c.fit.headroom_gib:.1f} GiB free)"
+    ]
+    if c.layout.nodes == 1:
+        out.append("single node: no InfiniBand or multi-node NCCL set-up")
+    if label == "cheapest":
+        out.append(f"lowest expected total (${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f})")
+    elif label == "fastest":
+        out.append(f"shortest wall-clock ({c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h)")
+    elif label == "lowest operational risk":
+        out.append("fewest moving parts: on-demand, single node, established tier")
+    elif label == "owned hardware":
+        out.append(f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at your utilisation and horizon")
+    elif label == "primary":
+        out.append(f"best {p.objective or 'balanced'} choice among feasible options")
+    if c.deadline_status == "meets":
+        out.append(f"meets the {p.deadline_hours:g} h deadline even at low MFU")
+    if c.budget_status == "meets":
+        out.append(f"within the ${p.budget_usd:,.0f} budget even at low MFU")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+def recommend(
+    *, profile: WorkloadProfile, catalog: CatalogView, settings: RecommendSettings | None = None
+) -> Recommendation:
+    """Recommend GPU configurations for a workload (see the module docstring for the method).
+
+    Returns a Recommendation whose `primary` is None when nothing in the catalog can run the
+    workload; then `rejected` says why per GPU type and `infeasible_advice` what would make it fit.
+    Raises InputError for a profile the engine cannot size (no model, unknown model id).
+    """
+    from tools.expectations import check_expectations
+    from tools.infeasible import infeasible_advice
+    from tools.sensitivity import run_sensitivity
+
+    settings = settings or RecommendSettings()
+    w = resolve_workload(profile=profile, catalog=catalog)
+    out = run_engine(w, catalog, settings)
+    eng = out.engine
+    p = w.profile
+    primary = to_option(out.primary, eng, "primary", p) if out.primary else None
+    alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
+    sensitivity = (
+        run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
+        if settings.sensitivity and out.primary
+        else ()
+    )
+    checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
+    advice = (
+        infeasible_advice(workload=w, catalog=catalog, settings=settings, outcome=out)
+        if out.primary is None
+        else ()
+    )
+    tb = eng.tb
+    as_of = catalog.as_of_dates()
+    return Recommendation(
+        profile=p,
+        primary=primary,
+        alternatives=alternatives,
+        rejected=tuple(out.rejected),
+        sensitivity=tuple(sensitivity),
+        expectation_checks=tuple(checks),
+        infeasible_advice=tuple(advice),
+        notes=tuple(out.notes),
+        candidates_considered=out.considered,
+        catalog_as_of=dict(as_of) if as_of else {},
+        **tb.fields(),
+    )

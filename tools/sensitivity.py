@@ -1,0 +1,200 @@
+"""Sensitivity of the primary pick: re-run the engine with each uncertain input at its low and high.
+
+Inputs varied (only those that are uncertain for this profile):
+- mfu: rank on the pessimistic (low MFU: high ends of time and cost) and optimistic ends.
+- pricing tier: on-demand in established tiers only (no spot, community or marketplace offers).
+- dataset_tokens (when not stated): x0.5 and x2.
+- epochs (when not stated): 1 and 3 (seed 001 uses 3).
+- method (when assumed): LoRA and QLoRA.
+- seq_len / context_len (when assumed): half and four times (capped at the model's context).
+- data_cached and data_location (when not stated): cached vs pulled every run; on-premises vs S3.
+- runs_per_month (when not stated): 1 and 20 (seed 001's 20 experiments).
+- concurrency (inference, when assumed): 1 and 32.
+`changes_primary` is true when either end picks a different configuration (Option.key); the
+conversation asks only about inputs that change the pick.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
+from tools.errors import InputError
+from tools.recommend_models import RecommendSettings, SensitivityItem
+
+if TYPE_CHECKING:
+    from tools.recommend import Outcome
+
+
+def _uncertain(w: ResolvedWorkload, field: str) -> bool:
+    """Assumed by default (a value set without provenance counts as stated, e.g. from a YAML file)."""
+    return w.profile.status_of(field) == "assumed" or field in w.assumed_fields
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    return str(v)
+
+
+def _variants(
+    w: ResolvedWorkload,
+) -> list[tuple[str, str, tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]]:
+    """(input, base text, (low text, profile changes), (high text, profile changes))."""
+    p = w.profile
+    out: list[tuple[str, str, tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]] = []
+    inference = p.workload == "inference"
+    if not inference:
+        if p.dataset_tokens and _uncertain(w, "dataset_tokens"):
+            t = p.dataset_tokens
+            out.append(
+                (
+                    "dataset_tokens",
+                    _fmt(t),
+                    (_fmt(t / 2), {"dataset_tokens": t / 2}),
+                    (_fmt(t * 2), {"dataset_tokens": t * 2}),
+                )
+            )
+        if _uncertain(w, "epochs"):
+            out.append(("epochs", _fmt(p.epochs), ("1", {"epochs": 1.0}), ("3", {"epochs": 3.0})))
+        if p.workload == "fine_tuning" and _uncertain(w, "method"):
+            out.append(
+                (
+                    "method",
+                    str(p.method),
+                    ("qlora", {"method": "qlora", "precision": "nf4"}),
+                    ("lora", {"method": "lora", "precision": "bf16"}),
+                )
+            )
+        if p.seq_len and _uncertain(w, "seq_len"):
+            hi = min(p.seq_len * 4, w.arch.max_context)
+            out.append(
+                (
+                    "seq_len",
+                    str(p.seq_len),
+                    (str(max(256, p.seq_len // 2)), {"seq_len": max(256, p.seq_len // 2)}),
+                    (str(hi), {"seq_len": hi}),
+                )
+            )
+        if _uncertain(w, "data_location"):
+            out.append(
+                (
+                    "data_location",
+                    str(p.data_location),
+                    ("on_prem", {"data_location": "on_prem"}),
+                    ("aws", {"data_location": "aws"}),
+                )
+            )
+        if (
+            _uncertain(w, "data_cached")
+            and p.data_location in ("aws", "gcp", "azure", None)
+            or (_uncertain(w, "data_cached") and _uncertain(w, "data_location"))
+        ):
+            out.append(
+                (
+                    "data_cached",
+                    str(p.data_cached),
+                    ("cached", {"data_cached": True}),
+                    ("pulled every run", {"data_cached": False}),
+                )
+            )
+        if _uncertain(w, "runs_per_month"):
+            out.append(
+                (
+                    "runs_per_month",
+                    _fmt(p.runs_per_month),
+                    ("1", {"runs_per_month": 1.0}),
+                    ("20", {"runs_per_month": 20.0}),
+                )
+            )
+    else:
+        if p.concurrency and _uncertain(w, "concurrency"):
+            out.append(
+                ("concurrency", str(p.concurrency), ("1", {"concurrency": 1}), ("32", {"concurrency": 32}))
+            )
+        if p.context_len and _uncertain(w, "context_len"):
+            hi = min(p.context_len * 4, w.arch.max_context)
+            out.append(
+                (
+                    "context_len",
+                    str(p.context_len),
+                    (str(max(256, p.context_len // 2)), {"context_len": max(256, p.context_len // 2)}),
+                    (str(hi), {"context_len": hi}),
+                )
+            )
+    return out
+
+
+def run_sensitivity(
+    *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, base: Outcome
+) -> list[SensitivityItem]:
+    """One SensitivityItem per uncertain input; those that change the pick first."""
+    from tools.recommend import run_engine
+
+    quiet = settings.model_copy(update={"sensitivity": False})
+    base_key = base.primary.key if base.primary else None
+    base_cost = base.primary.total_usd if base.primary else None
+    items: list[SensitivityItem] = []
+
+    def outcome_for(changes: dict[str, Any] | None, s: RecommendSettings) -> Outcome | None:
+        w = workload
+        if changes:
+            try:
+                w = resolve_workload(
+                    profile=workload.profile.with_values("assumed", None, **changes), catalog=catalog
+                )
+            except (InputError, ValueError):
+                return None
+        return run_engine(w, catalog, s)
+
+    def item(
+        name: str,
+        base_txt: str,
+        lo_txt: str,
+        lo: Outcome | None,
+        hi_txt: str,
+        hi: Outcome | None,
+        note: str = "",
+    ) -> SensitivityItem:
+        lo_key = lo.primary.key if lo and lo.primary else None
+        hi_key = hi.primary.key if hi and hi.primary else None
+        return SensitivityItem(
+            input=name,
+            base=base_txt,
+            low=lo_txt,
+            high=hi_txt,
+            changes_primary=lo_key != base_key or hi_key != base_key,
+            primary_at_low=lo_key,
+            primary_at_high=hi_key,
+            cost_usd_at_low=lo.primary.total_usd if lo and lo.primary else None,
+            cost_usd_at_high=hi.primary.total_usd if hi and hi.primary else None,
+            note=note,
+        )
+
+    # MFU: rank on the ends of the ranges instead of their mids.
+    lo = outcome_for(None, quiet.model_copy(update={"range_point": "high"}))
+    hi = outcome_for(None, quiet.model_copy(update={"range_point": "low"}))
+    items.append(
+        item(
+            "mfu",
+            "mid of range",
+            "low MFU (slow end)",
+            lo,
+            "high MFU (fast end)",
+            hi,
+            "ranking on the pessimistic and optimistic ends of every time and cost range",
+        )
+    )
+    # Price tier: established on-demand offers only.
+    base_pricing = base.primary.offer.pricing if base.primary else ""
+    od = outcome_for(None, quiet.model_copy(update={"on_demand_only": True}))
+    items.append(
+        item("pricing tier", base_pricing, "any tier (as ranked)", base, "on-demand, established tiers", od)
+    )
+    for name, base_txt, (lo_txt, lo_ch), (hi_txt, hi_ch) in _variants(workload):
+        items.append(
+            item(name, base_txt, lo_txt, outcome_for(lo_ch, quiet), hi_txt, outcome_for(hi_ch, quiet))
+        )
+    del base_cost
+    items.sort(key=lambda i: not i.changes_primary)
+    return items
