@@ -7,6 +7,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,8 @@ def test_pdf_embeds_fonts(handmade_rec: Recommendation, tmp_path: Path) -> None:
     out = render_report(handmade_rec, "pdf", tmp_path / "r.pdf")
     fonts = set()
     for page in PdfReader(str(out)).pages:
-        for font in (page["/Resources"].get("/Font") or {}).values():
+        resources: Any = page["/Resources"]
+        for font in (resources.get("/Font") or {}).values():
             obj = font.get_object()
             for desc in obj.get("/DescendantFonts", [obj]):
                 d = desc.get_object().get("/FontDescriptor")
