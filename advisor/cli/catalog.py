@@ -1,0 +1,291 @@
+"""`gpu-advisor catalog gpus|models|prices`: list the bundled catalogs with their as-of dates and sources.
+
+`prices` also lists egress schedules, storage prices and the named cost estimates; `--prices FILE`
+shows the catalog with a user's price file applied. `models --config FILE` shows the architecture and
+derived parameter count read from a Hugging Face config.json.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from advisor.cli.app import app
+from tools.errors import InputError
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from tools.catalog.load import Catalog
+    from tools.catalog.schema import ModelArch
+
+SECTIONS = ("gpus", "models", "prices", "egress", "storage", "estimates")
+FORMATS = ("table", "json")
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def _table(title: str, columns: list[tuple[str, str]], caption: str = "") -> Table:
+    from rich.table import Table
+
+    table = Table(title=title, caption=caption or None, show_lines=False, header_style="bold")
+    for name, justify in columns:
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    return table
+
+
+def _gpus_table(cat: Catalog) -> Table:
+    t = _table(
+        f"GPUs ({len(cat.gpus)}): dense TFLOPS, marketed GB vs usable GiB",
+        [
+            ("id", "left"),
+            ("GB", "right"),
+            ("usable GiB", "right"),
+            ("TB/s", "right"),
+            ("BF16 TF", "right"),
+            ("FP8 TF", "right"),
+            ("scale-up", "left"),
+            ("TDP W", "right"),
+            ("form", "left"),
+            ("price USD", "right"),
+            ("as of", "left"),
+            ("source", "left"),
+        ],
+        caption="TFLOPS are dense (no 2:4 sparsity). Scale-up bandwidth is per GPU, bidirectional.",
+    )
+    for g in cat.gpus:
+        link = (
+            g.scale_up_link
+            if g.scale_up_bandwidth_gb_per_s is None
+            else (f"{g.scale_up_link} {g.scale_up_bandwidth_gb_per_s:g} GB/s")
+        )
+        t.add_row(
+            g.id,
+            _fmt(g.memory_gb, 0),
+            _fmt(g.usable_memory_gib),
+            _fmt(g.memory_bandwidth_tb_per_s, 2),
+            _fmt(g.bf16_dense_tflops, 0),
+            _fmt(g.fp8_dense_tflops, 0),
+            link,
+            _fmt(g.tdp_w, 0),
+            g.form_factor,
+            _fmt(g.purchase_price_usd, 0),
+            g.as_of.isoformat(),
+            g.source,
+        )
+    return t
+
+
+def _model_row(m: ModelArch) -> dict[str, Any]:
+    return {
+        **m.model_dump(mode="json"),
+        "params_b_derived": m.param_count() / 1e9,
+        "active_params_b_derived": m.active_param_count() / 1e9,
+    }
+
+
+def _models_table(models: tuple[ModelArch, ...] | list[ModelArch]) -> Table:
+    t = _table(
+        f"Models ({len(models)}): parameters derived from the architecture",
+        [
+            ("id", "left"),
+            ("params B", "right"),
+            ("active B", "right"),
+            ("published B", "right"),
+            ("layers", "right"),
+            ("hidden", "right"),
+            ("heads/kv", "right"),
+            ("head_dim", "right"),
+            ("ffn", "right"),
+            ("vocab", "right"),
+            ("experts", "right"),
+            ("context", "right"),
+            ("as of", "left"),
+            ("source", "left"),
+        ],
+        caption="params B = ModelArch.param_count(); published B = the authors' count (models.yaml header).",
+    )
+    for m in models:
+        experts = f"{m.n_active_experts}/{m.n_experts}" if m.is_moe else "-"
+        ffn = m.moe_intermediate_size if m.is_moe else m.intermediate_size
+        t.add_row(
+            m.id,
+            _fmt(m.param_count() / 1e9, 2),
+            _fmt(m.active_param_count() / 1e9, 2),
+            _fmt(m.published_params_b, 2),
+            str(m.n_layers),
+            str(m.hidden_size),
+            f"{m.n_heads}/{m.n_kv_heads}" + (" MLA" if m.uses_mla else ""),
+            str(m.head_dim),
+            str(ffn),
+            f"{m.vocab_size:,}",
+            experts,
+            f"{m.max_context:,}",
+            m.as_of.isoformat(),
+            m.source,
+        )
+    return t
+
+
+def _cost_tables(cat: Catalog, sections: tuple[str, ...], gpu: str | None, eu_only: bool) -> list[Table]:
+    tables: list[Table] = []
+    if "prices" in sections:
+        recs = (
+            cat.prices_for(gpu, eu=True if eu_only else None)
+            if gpu
+            else sorted(
+                (p for p in cat.prices if p.eu or not eu_only), key=lambda p: (p.gpu, p.usd_per_gpu_hour)
+            )
+        )
+        t = _table(
+            f"Prices ({len(recs)}): USD per GPU-hour",
+            [
+                ("provider", "left"),
+                ("gpu", "left"),
+                ("pricing", "left"),
+                ("USD/GPU-h", "right"),
+                ("tier", "left"),
+                ("region", "left"),
+                ("EU", "left"),
+                ("GPUs/node", "left"),
+                ("fabric", "left"),
+                ("as of", "left"),
+                ("source", "left"),
+            ],
+            caption="Prices move weekly; override with --prices FILE (key: provider, gpu, pricing, region).",
+        )
+        for p in recs:
+            t.add_row(
+                p.provider + (" (managed)" if p.managed else ""),
+                p.gpu,
+                p.pricing,
+                f"{p.usd_per_gpu_hour:.3f}".rstrip("0").rstrip("."),
+                p.tier,
+                p.region or "-",
+                "yes" if p.eu else "",
+                ",".join(str(n) for n in p.gpus_per_node),
+                p.scale_out,
+                p.as_of.isoformat(),
+                p.source,
+            )
+        tables.append(t)
+    if "egress" in sections:
+        t = _table(
+            "Internet egress (USD per GB, by monthly volume)",
+            [
+                ("cloud", "left"),
+                ("free GB/month", "right"),
+                ("tiers", "left"),
+                ("as of", "left"),
+                ("source", "left"),
+            ],
+        )
+        for e in cat.egress:
+            tiers = "; ".join(
+                (f"up to {tr.up_to_gb:,.0f} GB" if tr.up_to_gb else "above") + f": {tr.usd_per_gb:g}"
+                for tr in e.tiers
+            )
+            t.add_row(e.cloud, _fmt(e.free_gb_per_month, 0), tiers, e.as_of.isoformat(), e.source)
+        tables.append(t)
+    if "storage" in sections:
+        t = _table(
+            "Object storage (USD per GB-month)",
+            [
+                ("provider", "left"),
+                ("tier", "left"),
+                ("USD/GB-month", "right"),
+                ("as of", "left"),
+                ("source", "left"),
+            ],
+        )
+        for s in cat.storage:
+            t.add_row(s.provider, s.tier, f"{s.usd_per_gb_month:g}", s.as_of.isoformat(), s.source)
+        tables.append(t)
+    if "estimates" in sections:
+        t = _table(
+            "Estimates (editable: override by name in a --prices file)",
+            [("name", "left"), ("value", "right"), ("unit", "left"), ("as of", "left"), ("source", "left")],
+        )
+        for est in cat.estimates:
+            t.add_row(est.name, f"{est.value:g}", est.unit, est.as_of.isoformat(), est.source)
+        tables.append(t)
+    return tables
+
+
+def _json_payload(
+    cat: Catalog, what: str, gpu: str | None, eu_only: bool, config_model: ModelArch | None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"as_of": {k: v.isoformat() for k, v in cat.as_of_dates().items()}}
+    if what == "gpus":
+        out["gpus"] = [g.model_dump(mode="json") for g in cat.gpus]
+    elif what == "models":
+        models = [config_model] if config_model else list(cat.models)
+        out["models"] = [_model_row(m) for m in models]
+    else:
+        sections = ("prices", "egress", "storage", "estimates") if what == "prices" else (what,)
+        if "prices" in sections:
+            recs = (
+                cat.prices_for(gpu, eu=True if eu_only else None)
+                if gpu
+                else [p for p in cat.prices if p.eu or not eu_only]
+            )
+            out["prices"] = [p.model_dump(mode="json") for p in recs]
+        for name in ("egress", "storage", "estimates"):
+            if name in sections:
+                out[name] = [r.model_dump(mode="json") for r in getattr(cat, name)]
+    return out
+
+
+@app.command("catalog")
+def catalog_command(
+    what: str = typer.Argument(..., help="gpus | models | prices (with egress, storage, estimates)"),
+    fmt: str = typer.Option("table", "--format", "-f", help="table | json"),
+    prices: Path | None = typer.Option(None, "--prices", help="your price file (YAML or CSV) applied on top"),
+    gpu: str | None = typer.Option(None, "--gpu", help="prices: only this GPU (id or alias)"),
+    eu_only: bool = typer.Option(False, "--eu-only", help="prices: only EU-region offers"),
+    config: Path | None = typer.Option(None, "--config", help="models: show a Hugging Face config.json"),
+) -> None:
+    """List the catalogs (GPUs, models, prices) with their as-of dates and sources."""
+    what = what.strip().lower()
+    if what not in SECTIONS:
+        raise InputError(f"unknown catalog '{what}'; use one of: {', '.join(SECTIONS)}")
+    if fmt not in FORMATS:
+        raise InputError(f"unknown format '{fmt}'; use one of: {', '.join(FORMATS)}")
+    from tools.catalog.load import load_catalog
+
+    cat = load_catalog(prices)
+    config_model = None
+    if config is not None:
+        from tools.catalog.hf_config import arch_from_hf_config
+
+        config_model = arch_from_hf_config(config)
+        what = "models"
+    if gpu:
+        cat.gpu(gpu)  # unknown GPU -> InputError listing the closest ids
+    if fmt == "json":
+        typer.echo(json.dumps(_json_payload(cat, what, gpu, eu_only, config_model), indent=2))
+        return
+
+    from rich.console import Console
+
+    console = Console()
+    if what == "gpus":
+        tables = [_gpus_table(cat)]
+    elif what == "models":
+        tables = [_models_table([config_model] if config_model else cat.models)]
+    else:
+        sections = ("prices", "egress", "storage", "estimates") if what == "prices" else (what,)
+        tables = _cost_tables(cat, sections, gpu, eu_only)
+    for t in tables:
+        console.print(t)
+    dates = cat.as_of_dates()
+    summary = ", ".join(f"{k} {v.isoformat()}" for k, v in dates.items())
+    console.print(f"as of (newest record per section): {summary}", highlight=False)
+    console.print("files: " + ", ".join(Path(f).name for f in cat.files), highlight=False)
