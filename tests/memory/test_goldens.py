@@ -1,0 +1,110 @@
+"""Seed 001's worked example and seed 000's table bands, under the seeds' stated assumptions."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.catalog.load import Catalog
+from tools.catalog.schema import ModelArch
+from tools.memory import estimate_memory, seed_rule_gb
+from tools.units import gib_to_gb
+
+
+def test_seed001_qlora_70b_peak_on_one_h100(llama70b: ModelArch, catalog: Catalog) -> None:
+    # Seed 001: "NF4-quantized base ~35 GB, LoRA adapter + paged Adam ~12 GB. Peak: ~47 GB", and "real-world
+    # peak typically lands between 45-65 GB depending on LoRA rank and batch size". Seed defaults: batch 1,
+    # gradient checkpointing; we take r16 all-linear at 2048 tokens. Tolerance: inside the seed's own
+    # 45-65 GB band and within 10% of the 47 GB point figure.
+    est = estimate_memory(arch=llama70b, method="qlora", optimizer="paged-adamw-8bit")
+    peak_gb = gib_to_gb(est.peak_gib_per_gpu)
+    assert 45 <= peak_gb <= 65
+    assert peak_gb == pytest.approx(47, rel=0.10)
+    # "One H100 80GB clears it with 33 GB to spare"
+    assert est.peak_gib_per_gpu < catalog.gpu("h100-sxm").usable_memory_gib
+
+
+def test_seed001_nf4_base_weighs_about_35_gb(llama70b: ModelArch) -> None:
+    # Seed 001: "70B x 0.5 bytes = 35 GB". Our NF4 is 0.516 B on linear weights with 16-bit embeddings
+    # (+2.1 GB for Llama 3's 128k-vocabulary embedding and head), so 35-40 GB; 15% tolerance on 35.
+    est = estimate_memory(arch=llama70b, method="qlora")
+    weights_gb = gib_to_gb(est.breakdown_gib.weights)
+    assert weights_gb == pytest.approx(35, rel=0.15)
+    assert weights_gb > 35  # the seed's 0.5 B/param ignores the quantisation constants and the embeddings
+
+
+def test_seed001_kv_cache_70b_8k(llama70b: ModelArch) -> None:
+    # Seed 001: 2 x 80 layers x 8 KV heads x 128 head_dim x 8192 tokens x 2 B = 2.68e9 B, "roughly 2.5 GB"
+    # (the seed's GB is GiB here: 2.5 GiB exactly); 10 concurrent -> "25 GB". Exact arithmetic: 0.1%.
+    one = estimate_memory(arch=llama70b, method="inference", concurrency=1, context_len=8192)
+    ten = estimate_memory(arch=llama70b, method="inference", concurrency=10, context_len=8192)
+    assert one.breakdown_gib.kv_cache == pytest.approx(2.5, rel=1e-3)
+    assert ten.breakdown_gib.kv_cache == pytest.approx(25.0, rel=1e-3)
+    kv_step = next(s for s in one.trace if s.step == "kv_cache_per_sequence")
+    assert kv_step.output == 2 * 80 * 8 * 128 * 8192 * 2
+
+
+def test_seed001_full_finetune_rule_is_1260_gb() -> None:
+    # Seed 001: "18 bytes/param x 70B = 1,260 GB aggregate"; ceil(1260/80) = 16 GPUs. Exact.
+    assert seed_rule_gb(params=70e9, method="full") == pytest.approx(1260)
+    assert seed_rule_gb(params=70e9, method="qlora") == pytest.approx(35 + 12)
+    assert seed_rule_gb(params=70e9, method="inference") == pytest.approx(140)
+
+
+def test_seed001_full_finetune_70b_aggregate_needs_two_nodes(llama70b: ModelArch) -> None:
+    # Our model counts 16 B/param (see tools/memory.py) plus activations and overhead over 16 GPUs with
+    # ZeRO-3: the aggregate stays above 1 TB ("1 TB+", seed 000) and needs more than one 8x80 GB node.
+    est = estimate_memory(arch=llama70b, method="full", gpus=16, sharding="zero3")
+    assert gib_to_gb(est.total_gib) > 1000
+    assert est.peak_gib_per_gpu < 80  # fits per GPU on H100 80GB once sharded over 16
+
+
+@pytest.mark.parametrize(
+    ("model", "low_gb", "high_gb", "kwargs"),
+    [
+        # Seed 000 table, "Full Fine-Tuning (bf16 + Adam)" column, totals. Its 13B prose adds "activations
+        # typically 20 to 40 GB", i.e. realistic micro-batches: batch 8 x 2048 with checkpointing here.
+        ("llama-2-7b", 120, 160, {"method": "full", "batch_size": 8}),
+        ("llama-2-13b", 200, 300, {"method": "full", "batch_size": 8}),
+        # "LoRA / QLoRA per GPU": 13B LoRA 24-48 GB per GPU
+        ("llama-2-13b", 24, 48, {"method": "lora", "batch_size": 4}),
+        # 7B LoRA/QLoRA 12-24 GB per GPU
+        ("llama-2-7b", 12, 24, {"method": "lora", "batch_size": 2}),
+    ],
+)
+def test_seed000_table_bands(
+    catalog: Catalog, model: str, low_gb: float, high_gb: float, kwargs: dict
+) -> None:
+    est = estimate_memory(arch=catalog.model(model), **kwargs)
+    value = est.total_gib if kwargs["method"] == "full" else est.peak_gib_per_gpu
+    assert low_gb <= gib_to_gb(value) <= high_gb
+
+
+def test_seed000_70b_full_is_1tb_plus(llama70b: ModelArch) -> None:
+    # Seed 000: "70B | ~1 TB+ total" for full fine-tuning.
+    est = estimate_memory(arch=llama70b, method="full", gpus=16, sharding="fsdp")
+    assert gib_to_gb(est.total_gib) >= 1000
+
+
+def test_seed000_70b_lora_band_and_its_inconsistency(llama70b: ModelArch) -> None:
+    # Seed 000 gives "70B LoRA / QLoRA: 80-160 GB per GPU". 16-bit LoRA holds (140 GB of weights alone);
+    # QLoRA does not: seed 001 and seed 003 put 70B QLoRA at 41-47 GB on ONE 80 GB GPU, so the band is the
+    # LoRA band only. We test what holds: LoRA inside, QLoRA well below 80 GB.
+    lora = estimate_memory(arch=llama70b, method="lora")
+    qlora = estimate_memory(arch=llama70b, method="qlora")
+    assert 80 <= gib_to_gb(lora.peak_gib_per_gpu) <= 160
+    assert gib_to_gb(qlora.peak_gib_per_gpu) < 60
+
+
+def test_seed003_unsloth_70b_qlora_41_gb_band(llama70b: ModelArch) -> None:
+    # Seed 003 quoting Unsloth: 70B QLoRA with 4-bit + gradient checkpointing "consumes 41 GB". Unsloth's
+    # fused kernels save activations and its batch/sequence are unstated, so only a band: within 25%.
+    est = estimate_memory(arch=llama70b, method="qlora", lora_targets="all-linear", loss_chunking=True)
+    assert gib_to_gb(est.peak_gib_per_gpu) == pytest.approx(41, rel=0.25)
+
+
+def test_mixed_precision_is_16_bytes_and_seed_rule_is_18(llama7b: ModelArch) -> None:
+    # ZeRO paper: 2 + 2 + 12 = 16 B/param for mixed-precision Adam; seed 001 uses 18 (fp32 gradients).
+    est = estimate_memory(arch=llama7b, method="full")
+    states = est.breakdown_gib.weights + est.breakdown_gib.gradients + est.breakdown_gib.optimizer
+    assert states * 2**30 / est.params == pytest.approx(16, rel=1e-3)
+    assert seed_rule_gb(params=est.params, method="full") == pytest.approx(est.params * 18 / 1e9)

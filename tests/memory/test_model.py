@@ -1,0 +1,232 @@
+"""Components of the memory model: bytes per parameter, sharding, LoRA, activations, inference."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.catalog.load import Catalog
+from tools.catalog.schema import ModelArch
+from tools.errors import InputError
+from tools.memory import (
+    NF4_BYTES_PER_PARAM,
+    estimate_memory,
+    lora_param_count,
+    resolve_lora_targets,
+)
+
+GIB = 2**30
+MakeArch = Callable[..., ModelArch]
+
+
+def _states_bytes_per_param(arch: ModelArch, **kw: object) -> float:
+    est = estimate_memory(arch=arch, method="full", **kw)  # type: ignore[arg-type]
+    b = est.breakdown_gib
+    return (b.weights + b.gradients + b.optimizer) * GIB / est.params
+
+
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({}, 16.0),  # ZeRO paper mixed precision: 2 + 2 + 4 master + 8 Adam
+        ({"training_precision": "pure-bf16"}, 8.0),  # LLaMA-Factory's 8x rule: bf16 weights, grads, m, v
+        ({"precision": "fp32"}, 16.0),  # 4 + 4 + 8
+        ({"optimizer": "sgd"}, 12.0),  # 2 + 2 + 4 master + 4 momentum
+        ({"optimizer": "adamw-8bit"}, 10.0),  # 2 + 2 + 4 master + 2 x 1 B (+ absmax)
+    ],
+)
+def test_model_state_bytes_per_param(make_arch: MakeArch, kw: dict, expected: float) -> None:
+    assert _states_bytes_per_param(make_arch(), **kw) == pytest.approx(expected, rel=0.01)
+
+
+def test_adafactor_factored_moments_are_tiny(make_arch: MakeArch) -> None:
+    adafactor = _states_bytes_per_param(make_arch(), optimizer="adafactor")
+    assert 8.0 < adafactor < 8.5  # 2 + 2 + 4 master + factored second moments (~0.05 B)
+
+
+@pytest.mark.parametrize(
+    ("sharding", "weights", "grads", "opt"),
+    [
+        ("ddp", 2.0, 2.0, 12.0),
+        ("zero1", 2.0, 2.0, 12.0 / 8),
+        ("zero2", 2.0, 2.0 / 8, 12.0 / 8),
+        ("zero3", 2.0 / 8, 2.0 / 8, 12.0 / 8),
+    ],
+)
+def test_zero_partitioning(
+    make_arch: MakeArch, sharding: str, weights: float, grads: float, opt: float
+) -> None:
+    # ZeRO paper Figure 1: Pos 4P + 12P/N, Pos+g 2P + 14P/N, Pos+g+p 16P/N (+ gathered layers for stage 3).
+    arch = make_arch()
+    est = estimate_memory(arch=arch, method="full", gpus=8, sharding=sharding)
+    p = est.params
+    gathered = 0.0
+    if sharding == "zero3":
+        layer = arch.layer_params() / arch.n_layers
+        gathered = (2 * 2 + 2) * layer / p  # two gathered layers + one unsharded gradient, 16-bit
+    assert est.breakdown_gib.weights * GIB / p == pytest.approx(weights + gathered, rel=1e-6)
+    assert est.breakdown_gib.gradients * GIB / p == pytest.approx(grads, rel=1e-6)
+    assert est.breakdown_gib.optimizer * GIB / p == pytest.approx(opt, rel=1e-6)
+
+
+def test_fsdp_equals_zero3(llama7b: ModelArch) -> None:
+    a = estimate_memory(arch=llama7b, method="full", gpus=8, sharding="fsdp")
+    b = estimate_memory(arch=llama7b, method="full", gpus=8, sharding="zero3")
+    assert a.peak_gib_per_gpu == pytest.approx(b.peak_gib_per_gpu)
+
+
+def test_offload_moves_state_to_cpu(llama7b: ModelArch) -> None:
+    base = estimate_memory(arch=llama7b, method="full", gpus=8, sharding="zero3")
+    opt = estimate_memory(arch=llama7b, method="full", gpus=8, sharding="zero3", offload="optimizer")
+    par = estimate_memory(arch=llama7b, method="full", gpus=8, sharding="zero3", offload="params")
+    assert opt.breakdown_gib.optimizer == 0 and opt.cpu_offload_gib_per_gpu == pytest.approx(
+        base.breakdown_gib.optimizer
+    )
+    assert par.peak_gib_per_gpu < opt.peak_gib_per_gpu < base.peak_gib_per_gpu
+    assert par.breakdown_gib.gradients == 0
+
+
+def test_tensor_and_pipeline_parallel_split_the_weights(llama70b: ModelArch) -> None:
+    one = estimate_memory(arch=llama70b, method="inference")
+    tp8 = estimate_memory(arch=llama70b, method="inference", gpus=8, tp=8)
+    pp4 = estimate_memory(arch=llama70b, method="inference", gpus=4, pp=4)
+    assert tp8.breakdown_gib.weights == pytest.approx(one.breakdown_gib.weights / 8, rel=1e-6)
+    # a pipeline stage holds ceil(80/4) = 20 layers plus one 128k x 8192 embedding matrix
+    assert one.breakdown_gib.weights / 4 < pp4.breakdown_gib.weights < one.breakdown_gib.weights / 3.5
+
+
+def test_nf4_keeps_embeddings_16_bit(llama70b: ModelArch) -> None:
+    est = estimate_memory(arch=llama70b, method="qlora")
+    expected = (
+        llama70b.linear_params() * NF4_BYTES_PER_PARAM
+        + (llama70b.param_count() - llama70b.linear_params()) * 2
+    )
+    assert est.breakdown_gib.weights * GIB == pytest.approx(expected)
+    assert pytest.approx(0.516, abs=1e-3) == NF4_BYTES_PER_PARAM
+
+
+def test_lora_param_count_and_targets(llama7b: ModelArch) -> None:
+    # Llama 2 7B, r=8 on q,v: 32 layers x 2 x 8 x (4096 + 4096) = 4,194,304 (PEFT prints this number).
+    assert lora_param_count(llama7b, rank=8, targets=("q_proj", "v_proj")) == 4_194_304
+    assert resolve_lora_targets(llama7b, "attention") == ("q_proj", "k_proj", "v_proj", "o_proj")
+    assert len(resolve_lora_targets(llama7b, "all-linear")) == 7
+    assert resolve_lora_targets(llama7b, "q_proj, output_proj") == ("q_proj", "o_proj")
+    with pytest.raises(InputError, match="unknown LoRA target"):
+        resolve_lora_targets(llama7b, "q_proj,c_attn")
+
+
+def test_moe_lora_adapts_every_expert(catalog: Catalog) -> None:
+    mixtral = catalog.model("mixtral-8x7b")
+    attn = lora_param_count(mixtral, rank=16, targets=("q_proj",))
+    mlp = lora_param_count(mixtral, rank=16, targets=("gate_proj",))
+    assert mlp == 32 * 8 * 16 * (4096 + 14336)  # 32 layers x 8 experts
+    assert attn == 32 * 16 * (4096 + 4096)
+
+
+def test_lora_adapters_line_holds_params_grads_and_states(llama7b: ModelArch) -> None:
+    est = estimate_memory(arch=llama7b, method="lora", lora_rank=8, lora_targets="q_proj,v_proj")
+    # fp32 adapter 4 + fp32 grad 4 + Adam 8 = 16 B per trainable parameter
+    assert est.breakdown_gib.adapters * GIB == pytest.approx(4_194_304 * 16)
+    assert est.breakdown_gib.gradients == 0 and est.breakdown_gib.optimizer == 0
+    assert est.trainable_params == 4_194_304
+
+
+def test_checkpointing_and_flash_attention_cut_activations(llama7b: ModelArch) -> None:
+    kw = dict(arch=llama7b, method="full", seq_len=4096, batch_size=2)
+    ckpt = estimate_memory(**kw).breakdown_gib.activations
+    no_ckpt = estimate_memory(**kw, grad_checkpointing=False).breakdown_gib.activations
+    eager = estimate_memory(**kw, grad_checkpointing=False, flash_attention=False).breakdown_gib.activations
+    assert ckpt < no_ckpt / 5
+    assert eager > no_ckpt * 1.5  # the a x s x s scores dominate at 4k tokens
+
+
+def test_no_checkpointing_matches_korthikanti_scale(llama7b: ModelArch) -> None:
+    # Korthikanti Table 2 (GPT, dropout): 34 sbh per layer. Our SwiGLU/no-dropout count for Llama 2 7B
+    # (h 4096, f 11008, MHA) is 4h + 4q + 4kv + 4h + 8f = ~37.5 h: within 15% of 34 h.
+    from tools.memory_activations import layer_bytes_per_token
+
+    per_token = layer_bytes_per_token(llama7b, seq_len=2048, flash_attention=True)
+    assert per_token / llama7b.hidden_size == pytest.approx(34, rel=0.15)
+
+
+def test_logits_grow_with_vocabulary(make_arch: MakeArch) -> None:
+    small = estimate_memory(
+        arch=make_arch(vocab_size=32000), method="lora", seq_len=4096, grad_checkpointing=False
+    )
+    big = estimate_memory(
+        arch=make_arch(vocab_size=256000), method="lora", seq_len=4096, grad_checkpointing=False
+    )
+    logits = lambda e: next(s.output for s in e.trace if s.step == "logits")  # noqa: E731
+    assert logits(big) / logits(small) == pytest.approx(8, rel=0.02)
+    # estimators.md: "for a 128k vocabulary this alone is ~1 GB per 2k tokens" (bf16 logits only); with the
+    # fp32 upcast and gradient it is 5x that.
+    assert logits(big) - 4096 * 2 * 1024 == 4096 * 256000 * 10
+
+
+def test_qlora_adds_dequant_buffer(llama70b: ModelArch) -> None:
+    est = estimate_memory(arch=llama70b, method="qlora")
+    step = next(s for s in est.trace if s.step == "dequant_buffer")
+    assert step.output == 2 * 8192 * 28672 * 2
+
+
+def test_pretraining_memory_equals_full(llama7b: ModelArch) -> None:
+    a = estimate_memory(arch=llama7b, method="pretraining", batch_size=4)
+    b = estimate_memory(arch=llama7b, method="full", batch_size=4)
+    assert a.peak_gib_per_gpu == b.peak_gib_per_gpu
+
+
+def test_mla_and_sliding_window_kv(catalog: Catalog) -> None:
+    ds = catalog.model("deepseek-v3")
+    est = estimate_memory(arch=ds, method="inference", context_len=4096, gpus=8, tp=8)
+    assert est.breakdown_gib.kv_cache * GIB == pytest.approx(
+        ds.kv_cache_bytes(4096, 2.0)
+    )  # latent: no TP split
+    gemma = catalog.model("gemma-2-9b")
+    long = estimate_memory(arch=gemma, method="inference", context_len=32768)
+    assert long.breakdown_gib.kv_cache * GIB == pytest.approx(gemma.kv_cache_bytes(32768, 2.0))
+
+
+def test_paged_optimizer_state_is_reported(llama70b: ModelArch) -> None:
+    est = estimate_memory(arch=llama70b, method="qlora", optimizer="paged-adamw-8bit")
+    assert 0 < est.paged_optimizer_gib < est.breakdown_gib.adapters
+    plain = estimate_memory(arch=llama70b, method="qlora", optimizer="adamw-8bit")
+    assert plain.paged_optimizer_gib == 0
+
+
+def test_every_step_is_traced_and_constants_are_assumptions(llama70b: ModelArch) -> None:
+    est = estimate_memory(arch=llama70b, method="qlora", gpus=2, sharding="fsdp")
+    names = {s.step for s in est.trace}
+    assert {"params", "weights_per_gpu", "adapters_per_gpu", "activations_per_gpu", "overhead_gib"} <= names
+    assert {a.name for a in est.assumptions} >= {
+        "cuda_context_gib",
+        "nccl_buffers_gib",
+        "allocator_fragmentation_fraction",
+        "logits_bytes_per_value",
+        "nf4_bytes_per_param",
+    }
+    assert est.breakdown_gib.total() == pytest.approx(est.peak_gib_per_gpu)
+    assert est.total_gib == pytest.approx(2 * est.peak_gib_per_gpu)
+
+
+@pytest.mark.parametrize(
+    ("kw", "match"),
+    [
+        ({"method": "lora", "lora_rank": 5000}, "exceeds the model's hidden size"),
+        ({"method": "full", "gpus": 0}, "gpus must be"),
+        ({"method": "full", "seq_len": -1}, "seq-len must be"),
+        ({"method": "full", "gpus": 6, "tp": 4}, "must divide the number of GPUs"),
+        ({"method": "full", "gpus": 3, "tp": 3}, "attention heads"),
+        ({"method": "qlora", "precision": "bf16"}, "use --method lora"),
+        ({"method": "full", "precision": "nf4"}, "cannot update"),
+        ({"method": "lora", "precision": "int4"}, "use --method qlora"),
+        ({"method": "full", "offload": "params"}, "needs --sharding zero3"),
+        ({"method": "inference", "sharding": "zero3"}, "applies to training"),
+        ({"method": "finetune"}, "unknown method"),
+        ({"method": "full", "optimizer": "lion"}, "unknown optimizer"),
+        ({"method": "inference", "context_len": 0}, "context-len must be"),
+    ],
+)
+def test_bad_inputs_raise_input_error(make_arch: MakeArch, kw: dict, match: str) -> None:
+    with pytest.raises(InputError, match=match):
+        estimate_memory(arch=make_arch(), **kw)
