@@ -67,8 +67,12 @@ def delayed(seconds: float, then: Scripted | None = None) -> Scripted:
     """Wait `seconds` before answering (longer than the client's timeout: a timeout)."""
     base = then or text("late")
     return Scripted(
-        content=base.content, tool_calls=base.tool_calls, status=base.status, raw_body=base.raw_body,
-        delay_s=seconds, error_message=base.error_message,
+        content=base.content,
+        tool_calls=base.tool_calls,
+        status=base.status,
+        raw_body=base.raw_body,
+        delay_s=seconds,
+        error_message=base.error_message,
     )
 
 
@@ -123,8 +127,18 @@ def _chunks(reply: Scripted, model: str, ident: int) -> Iterator[dict[str, Any]]
         for i, w in enumerate(words):
             yield chunk({"content": w + (" " if i < len(words) - 1 else "")})
     for i, (n, a) in enumerate(reply.tool_calls):
-        yield chunk({"tool_calls": [{"index": i, "id": f"call_{ident}_{i}", "type": "function",
-                                     "function": {"name": n, "arguments": ""}}]})
+        yield chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": i,
+                        "id": f"call_{ident}_{i}",
+                        "type": "function",
+                        "function": {"name": n, "arguments": ""},
+                    }
+                ]
+            }
+        )
         yield chunk({"tool_calls": [{"index": i, "function": {"arguments": a}}]})
     yield chunk({}, "tool_calls" if reply.tool_calls else "stop")
 
@@ -202,17 +216,21 @@ class FakeOpenAIServer:
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 if reply.status != 200:
-                    err = {"error": {"message": reply.error_message, "type": "scripted",
-                                     "code": reply.status}}
+                    err = {
+                        "error": {"message": reply.error_message, "type": "scripted", "code": reply.status}
+                    }
                     self._send(reply.status, json.dumps(err).encode())
                     return
                 if reply.raw_body is not None:
                     self._send(200, reply.raw_body)
                     return
                 if body.get("stream"):
-                    payload = b"".join(
-                        b"data: " + json.dumps(c).encode() + b"\n\n" for c in _chunks(reply, model, ident)
-                    ) + b"data: [DONE]\n\n"
+                    payload = (
+                        b"".join(
+                            b"data: " + json.dumps(c).encode() + b"\n\n" for c in _chunks(reply, model, ident)
+                        )
+                        + b"data: [DONE]\n\n"
+                    )
                     self._send(200, payload, "text/event-stream")
                     return
                 self._send(200, json.dumps(_completion(reply, model, ident)).encode())
@@ -304,3 +322,127 @@ class TinyRulesExtractor:
             value = float(m.group(1)) * (1000 if m.group(2) else 1)
             found.append(Finding("budget_usd", value, "stated", m.group(0), m.start()))
         return merge_findings(prior, found)
+
+
+# ---------------------------------------------------------------------------------------------------
+# A stand-in recommender with the real result types, for tests that must not depend on the engine
+
+
+def sample_recommendation(profile: Any) -> Any:
+    """A `tools.recommend_models.Recommendation` shaped like the engine's, with numbers that follow
+    the profile (hours scale with epochs x dataset tokens), sensitivity items for epochs and dataset
+    size (they change the pick) and seq_len (it does not). Raises InputError without a model, as the
+    engine does."""
+    from tools.errors import InputError
+    from tools.profile import Provenance
+    from tools.ranges import Range
+    from tools.recommend_models import Option, Recommendation, Rejection, SensitivityItem
+    from tools.trace import TraceBuilder
+
+    if profile.model_id is None and profile.params_b is None:
+        raise InputError(
+            "no model given: name a model (e.g. llama-3-8b) or its size in billions of parameters"
+        )
+    tb = TraceBuilder()
+    params_b = profile.params_b or 8.0
+    epochs = profile.epochs or 3.0
+    tokens = profile.dataset_tokens or 1e9
+    if profile.epochs is None:
+        tb.assume("epochs", epochs, "", "default: 3 epochs")
+    if profile.dataset_tokens is None:
+        tb.assume("dataset_tokens", tokens, "tokens", "default corpus")
+    gpu_hours = tb.step(
+        "gpu_hours",
+        "6 x N x D / (peak x mfu)",
+        6 * params_b * 1e9 * tokens * epochs / 989e12 / 3600 / 0.4,
+        "h",
+        "seed 001",
+        params=params_b * 1e9,
+        tokens=tokens * epochs,
+        peak_tflops=989.0,
+        mfu=0.4,
+    )
+    rate = 2.49
+    wall = Range(low=gpu_hours * 0.8, high=gpu_hours * 1.4)
+    cost = Range(low=wall.low * rate, high=wall.high * rate)
+    tb.step(
+        "cost_usd_low",
+        "wall_hours_low x usd_per_gpu_hour",
+        cost.low,
+        "USD",
+        wall_hours=wall.low,
+        usd_per_gpu_hour=rate,
+    )
+    tb.step(
+        "cost_usd_high",
+        "wall_hours_high x usd_per_gpu_hour",
+        cost.high,
+        "USD",
+        wall_hours=wall.high,
+        usd_per_gpu_hour=rate,
+    )
+    peak = tb.step(
+        "peak_gib_per_gpu",
+        "weights + adapters + activations",
+        0.5 * params_b / 1.0737 + 12,
+        "GiB",
+        params_b=params_b,
+    )
+    primary = Option(
+        gpu="h100-sxm",
+        gpus_per_node=1,
+        nodes=1,
+        total_gpus=1,
+        vram_gib_per_gpu=79.1,
+        peak_gib_per_gpu=peak,
+        provider="lambda",
+        pricing="on_demand",
+        usd_per_gpu_hour=rate,
+        wall_hours=wall,
+        cost_usd=cost,
+        gpu_name="H100 SXM",
+        label="primary",
+        why=("fits one GPU with room to spare",),
+    )
+    alt = Option(
+        gpu="a100-80gb",
+        gpus_per_node=1,
+        nodes=1,
+        total_gpus=1,
+        vram_gib_per_gpu=79.1,
+        peak_gib_per_gpu=peak,
+        provider="runpod",
+        pricing="on_demand",
+        usd_per_gpu_hour=1.19,
+        wall_hours=wall.scale(2.5),
+        cost_usd=Range(low=wall.low * 2.5 * 1.19, high=wall.high * 2.5 * 1.19),
+        gpu_name="A100 80GB",
+        label="cheapest",
+    )
+    prov = dict(profile.provenance)
+    data = profile.model_dump()
+    for name, value in (("epochs", epochs), ("dataset_tokens", tokens)):
+        if getattr(profile, name) is None:
+            data[name] = value
+            prov[name] = Provenance(status="assumed", evidence=None)
+    data["provenance"] = prov
+    resolved = type(profile).model_validate(data)
+    return Recommendation(
+        profile=resolved,
+        primary=primary,
+        alternatives=(alt,),
+        rejected=(Rejection(gpu="l4", reason="24 GiB per GPU is less than the 47 GiB peak", kind="memory"),),
+        sensitivity=(
+            SensitivityItem(
+                input="dataset_tokens",
+                base=f"{tokens:,.0f}",
+                low="100,000,000",
+                high="10,000,000,000",
+                changes_primary=True,
+            ),
+            SensitivityItem(input="epochs", base=f"{epochs:g}", low="1", high="10", changes_primary=True),
+            SensitivityItem(input="seq_len", base="2048", low="1024", high="8192", changes_primary=False),
+            SensitivityItem(input="mfu", base="0.4", low="0.3", high="0.5", changes_primary=True),
+        ),
+        **tb.fields(),
+    )

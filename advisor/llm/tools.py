@@ -1,0 +1,262 @@
+"""Thin LangChain tool adapters over the tools/ calculators and the recommender.
+
+Each adapter takes plain JSON arguments (a model id rather than a ModelArch), looks the objects up in
+the catalog, calls one calculator and returns its result as JSON. Its description is the calculator's
+own docstring, so the agent reads what the engineer wrote. Every result is also recorded in an
+`AllowedNumbers` ledger for the number check; errors come back to the model as text ("error: ...")
+instead of ending the conversation.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.llm.numbers import AllowedNumbers
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+
+log = logging.getLogger(__name__)
+
+CatalogLoader = Callable[[], Any]
+Recommender = Callable[[WorkloadProfile], Any]
+
+WHAT_IF_FIELDS = (
+    "model_id", "params_b", "method", "precision", "dataset_tokens", "epochs", "seq_len", "lora_rank",
+    "budget_usd", "deadline_hours", "concurrency", "context_len", "utilization", "horizon_months",
+    "eu_only", "runs_per_month", "data_location", "objective",
+)
+
+
+def default_catalog() -> Any:
+    """The bundled catalog (tools.catalog.load, cached there)."""
+    from tools.catalog.load import load_catalog
+
+    return load_catalog()
+
+
+def default_recommender(profile: WorkloadProfile) -> Any:
+    """tools.recommend.recommend on the bundled catalog."""
+    from tools.recommend import recommend
+
+    return recommend(profile=profile, catalog=default_catalog())
+
+
+def recommendation_brief(rec: Any) -> dict[str, Any]:
+    """The parts of a Recommendation an explanation needs (primary, alternatives, rejections, checks),
+    small enough for a prompt. Numbers are the recommender's, untouched."""
+    try:
+        from tools.recommend_models import option_json
+    except ImportError:  # pragma: no cover - the types module is part of the repo
+        return {}
+
+    def opt(o: Any) -> dict[str, Any]:
+        d = option_json(o)
+        keep = ("gpu", "gpu_name", "label", "total_gpus", "nodes", "gpus_per_node", "provider", "pricing",
+                "region", "usd_per_gpu_hour", "wall_hours", "cost_usd", "cost_basis", "peak_gib_per_gpu",
+                "vram_gib_per_gpu", "why", "risks", "meets_deadline", "meets_budget", "summary", "tco")
+        return {k: d[k] for k in keep if k in d and d[k] not in (None, [], ())}
+
+    return {
+        "primary": opt(rec.primary) if rec.primary is not None else None,
+        "alternatives": [opt(o) for o in rec.alternatives[:3]],
+        "rejected": [{"gpu": r.gpu, "reason": r.reason} for r in rec.rejected[:6]],
+        "expectation_checks": [c.model_dump(mode="json") for c in rec.expectation_checks],
+        "infeasible_advice": list(rec.infeasible_advice),
+        "notes": list(getattr(rec, "notes", ())),
+        "workload_class": getattr(rec, "workload_class", None),
+    }
+
+
+def _doc(fn: Callable[..., Any], extra: str = "") -> str:
+    doc = inspect.getdoc(fn) or fn.__name__
+    return f"{doc}\n\n{extra}".strip() if extra else doc
+
+
+class _WhatIf(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    changes: dict[str, Any] = Field(
+        default_factory=dict,
+        description="profile fields to change for this what-if, e.g. {\"epochs\": 8} or "
+        "{\"method\": \"lora\"}; allowed: " + ", ".join(WHAT_IF_FIELDS),
+    )
+
+
+class _Memory(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(description="catalog model id or alias, e.g. llama-3-70b")
+    method: str = Field(description="full | lora | qlora | pretraining | inference")
+    precision: str | None = None
+    seq_len: int = 2048
+    batch_size: int = 1
+    gpus: int = 1
+    sharding: str = "none"
+    lora_rank: int = 16
+    concurrency: int = 1
+    context_len: int | None = None
+
+
+class _Training(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(description="catalog model id or alias")
+    gpu: str = Field(description="catalog GPU id or alias, e.g. h100-sxm")
+    n_gpus: int = Field(ge=1)
+    method: Literal["full", "lora", "qlora", "pretraining"]
+    dataset_tokens: float = Field(gt=0, description="tokens per epoch")
+    epochs: float = Field(default=1, gt=0)
+
+
+class _Inference(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    gpu: str
+    n_gpus: int = Field(default=1, ge=1)
+    precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    concurrency: int = Field(default=1, ge=1)
+    context_len: int = Field(default=4096, ge=1)
+
+
+class _Gpu(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str = Field(description="catalog GPU id or alias")
+
+
+class ToolBox:
+    """The agent's tools for one conversation turn, sharing a catalog, the current profile and a ledger."""
+
+    def __init__(
+        self,
+        profile: WorkloadProfile,
+        ledger: AllowedNumbers,
+        *,
+        catalog: CatalogLoader = default_catalog,
+        recommender: Recommender = default_recommender,
+    ) -> None:
+        self.profile = profile
+        self.ledger = ledger
+        self._catalog = catalog
+        self._recommender = recommender
+        self.calls: list[str] = []
+
+    def _run(self, name: str, fn: Callable[[], Any]) -> str:
+        self.calls.append(name)
+        try:
+            result = fn()
+        except (InputError, ValueError) as exc:
+            return f"error: {exc}"
+        except Exception as exc:  # a calculator bug must not end the conversation
+            log.exception("tool %s failed", name)
+            return f"error: the {name} tool failed ({type(exc).__name__}); answer without it"
+        self.ledger.add_tool_result(result)
+        if isinstance(result, BaseModel):
+            data: Any = result.model_dump(mode="json", exclude={"trace"})
+        else:
+            data = result
+        return json.dumps(data, default=str)
+
+    # -- adapters ------------------------------------------------------------------------------------
+    def recommend_gpus(self, changes: dict[str, Any] | None = None) -> str:
+        def run() -> Any:
+            bad = sorted(set(changes or {}) - set(WHAT_IF_FIELDS))
+            if bad:
+                raise InputError(f"cannot change {', '.join(bad)}; allowed: {', '.join(WHAT_IF_FIELDS)}")
+            profile = self.profile.with_values("stated", **(changes or {})) if changes else self.profile
+            rec = self._recommender(profile)
+            self.ledger.add_tool_result(rec)
+            return recommendation_brief(rec)
+
+        return self._run("recommend_gpus", run)
+
+    def estimate_memory(self, **kw: Any) -> str:
+        def run() -> Any:
+            from tools.memory import estimate_memory
+
+            args = _Memory.model_validate(kw)
+            arch = self._catalog().model(args.model)
+            return estimate_memory(**{**args.model_dump(exclude={"model"}), "arch": arch})
+
+        return self._run("estimate_memory", run)
+
+    def estimate_training_time(self, **kw: Any) -> str:
+        def run() -> Any:
+            from tools.compute import estimate_training_time
+
+            args = _Training.model_validate(kw)
+            cat = self._catalog()
+            arch = cat.model(args.model)
+            return estimate_training_time(
+                active_params=float(arch.active_param_count()), tokens=args.dataset_tokens * args.epochs,
+                method=args.method, grad_checkpointing=True, gpu=cat.gpu(args.gpu), n_gpus=args.n_gpus,
+                arch=arch,
+            )
+
+        return self._run("estimate_training_time", run)
+
+    def estimate_inference(self, **kw: Any) -> str:
+        def run() -> Any:
+            from tools.compute import estimate_inference
+
+            args = _Inference.model_validate(kw)
+            cat = self._catalog()
+            return estimate_inference(
+                arch=cat.model(args.model), gpu=cat.gpu(args.gpu), n_gpus=args.n_gpus,
+                precision=args.precision, concurrency=args.concurrency, context_len=args.context_len,
+            )
+
+        return self._run("estimate_inference", run)
+
+    def gpu_spec(self, gpu: str) -> str:
+        return self._run("gpu_spec", lambda: self._catalog().gpu(gpu))
+
+    # -- LangChain tools -------------------------------------------------------------------------------
+    def langchain_tools(self) -> list[Any]:
+        """StructuredTools whose descriptions are the calculators' docstrings (missing calculators are
+        left out, so the agent only sees what exists)."""
+        from langchain_core.tools import StructuredTool
+
+        Spec = tuple[str, Callable[..., str], type[BaseModel], Callable[[], Callable[..., Any]], str]
+        specs: list[Spec] = [
+            ("recommend_gpus", self.recommend_gpus, _WhatIf, _calc("tools.recommend", "recommend"),
+             "Re-runs the recommender on the user's current workload with `changes` applied (a what-if)."),
+            ("estimate_memory", self.estimate_memory, _Memory, _calc("tools.memory", "estimate_memory"),
+             "Call with a catalog model id instead of an architecture."),
+            ("estimate_training_time", self.estimate_training_time, _Training,
+             _calc("tools.compute", "estimate_training_time"),
+             "Call with a catalog model id and GPU id; tokens = dataset_tokens x epochs."),
+            ("estimate_inference", self.estimate_inference, _Inference,
+             _calc("tools.compute", "estimate_inference"),
+             "Call with a catalog model id and GPU id."),
+            ("gpu_spec", self.gpu_spec, _Gpu, _calc("tools.catalog.load", "Catalog.gpu"),
+             "Returns the catalog's datasheet record of the GPU (memory, TFLOPS, bandwidth, sources)."),
+        ]
+        out = []
+        for name, fn, schema, calc, extra in specs:
+            try:
+                target = calc()
+            except (ImportError, AttributeError):
+                continue
+            out.append(StructuredTool.from_function(func=fn, name=name, description=_doc(target, extra),
+                                                    args_schema=schema))
+        return out
+
+
+def _calc(module: str, attr: str) -> Callable[[], Callable[..., Any]]:
+    def get() -> Callable[..., Any]:
+        import importlib
+
+        obj: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        return obj  # type: ignore[no-any-return]
+
+    return get
