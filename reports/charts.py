@@ -59,19 +59,24 @@ def _f(x: float) -> str:
     return f"{x:.1f}"
 
 
-def text_width(s: str, font_size: float) -> float:
-    """Approximate rendered width of DejaVu Sans text (0.6 em per character on average)."""
-    return len(s) * font_size * 0.6
+EM_PER_CHAR = 0.62
+"""Average advance of DejaVu Sans per character, in em (capitals and digits run wider than 0.5)."""
+EM_PER_CHAR_BOLD = 0.70
 
 
-def clip_text(s: str, max_width: float, font_size: float) -> str:
+def text_width(s: str, font_size: float, bold: bool = False) -> float:
+    """Approximate rendered width of DejaVu Sans text."""
+    return len(s) * font_size * (EM_PER_CHAR_BOLD if bold else EM_PER_CHAR)
+
+
+def clip_text(s: str, max_width: float, font_size: float, bold: bool = False) -> str:
     """Shorten with an ellipsis so the text fits max_width (labels must never run off the chart)."""
-    limit = max(int(max_width / (font_size * 0.6)), 4)
+    limit = max(int(max_width / (font_size * (EM_PER_CHAR_BOLD if bold else EM_PER_CHAR))), 4)
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
 
 
 def _label_width(labels: Sequence[tuple[str, str]], lo: float, hi: float) -> float:
-    need = max((max(text_width(a, 10), text_width(b, 8)) for a, b in labels), default=lo)
+    need = max((max(text_width(a, 10, bold=True), text_width(b, 8)) for a, b in labels), default=lo)
     return min(max(need + 10, lo), hi)
 
 
@@ -250,7 +255,7 @@ def range_chart_svg(
     if not rows:
         return ""
     width, right_w = 680.0, 130.0
-    label_w = _label_width([(r.label, r.sublabel) for r in rows], 120.0, 230.0)
+    label_w = _label_width([(r.label, r.sublabel) for r in rows], 120.0, 240.0)
     bar_h, gap, top = 14.0, 14.0, 12.0
     plot_w = width - label_w - right_w
     vmax = max(r.high for r in rows)

@@ -95,6 +95,14 @@ def hours_range(r: Any, with_days: bool = True) -> str:
     return text
 
 
+def gpu_hours_range(r: Any) -> str:
+    """'658 – 2,210 GPU-h'."""
+    if r is None:
+        return UNKNOWN
+    text = hours_range(r, with_days=False)
+    return text.removesuffix(" h") + " GPU-h"
+
+
 def gib(x: float | None) -> str:
     """Memory in GiB with one decimal: '47.3 GiB'."""
     if x is None or not _is_num(x):

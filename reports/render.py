@@ -8,6 +8,7 @@ most of a second).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 from collections.abc import Callable
@@ -137,7 +138,7 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "where": option_where(opt),
         "deployment": DEPLOYMENT_TEXT.get(opt.deployment, opt.deployment),
         "rate": f.usd_rate(opt.usd_per_gpu_hour),
-        "gpu_hours": f.hours_range(opt.gpu_hours, with_days=False) if opt.gpu_hours else f.UNKNOWN,
+        "gpu_hours": f.gpu_hours_range(opt.gpu_hours) if opt.gpu_hours else f.UNKNOWN,
         "wall": f.hours_range(opt.wall_hours) if opt.cost_basis == "per_job" else "continuous",
         "wall_short": f.hours_range(opt.wall_hours, with_days=False)
         if opt.cost_basis == "per_job"
@@ -230,6 +231,13 @@ def _tco_table(options: tuple[Option, ...]) -> dict[str, Any] | None:
     return {"heads": heads, "rows": rows, "scenarios": scenarios}
 
 
+def _scenario_short(s: TcoScenario) -> str:
+    if s.same_cloud:
+        return f"{s.scenario} (same cloud)" if len(s.scenario) < 24 else "same cloud"
+    pulls = f.number(s.data_pulls)
+    return f"data pulled {pulls}× a month" if s.data_pulls != 1 else "data pulled once, cached"
+
+
 def _cost_chart(options: tuple[Option, ...], budget: float | None) -> str:
     bars: list[charts.RangeBar] = []
     for o in options:
@@ -238,7 +246,7 @@ def _cost_chart(options: tuple[Option, ...], budget: float | None) -> str:
                 bars.append(
                     charts.RangeBar(
                         label=_short(o),
-                        sublabel=f"{o.provider} · {s.scenario}",
+                        sublabel=f"{o.provider} · {_scenario_short(s)}",
                         low=s.total_usd.low,
                         high=s.total_usd.high,
                         highlight=o.label == "primary",
@@ -405,7 +413,25 @@ def _trace_rows(rec: Recommendation) -> list[dict[str, Any]]:
     return rows
 
 
-def _sensitivity_rows(rec: Recommendation) -> list[dict[str, Any]]:
+REJECTION_ORDER = ("memory", "interconnect", "budget", "deadline", "throughput", "constraint", "no_price")
+
+
+def _closest_misses(rec: Recommendation, n: int = 8) -> list[dict[str, str]]:
+    """Rejections a buyer can act on first (memory, interconnect, budget...), 'no price' last."""
+    order = {k: i for i, k in enumerate(REJECTION_ORDER)}
+    ranked = sorted(rec.rejected, key=lambda r: order.get(r.kind, len(order)))
+    return [
+        {"gpu": r.gpu_name or r.gpu, "kind": r.kind.replace("_", " "), "reason": r.reason} for r in ranked[:n]
+    ]
+
+
+def _pretty(text: str) -> str:
+    """Engine value strings as words: True/False -> yes/no, snake_case -> spaces."""
+    mapped = {"True": "yes", "False": "no", "None": f.UNKNOWN}.get(text.strip(), text)
+    return mapped.replace("_", " ") if " " not in mapped else mapped
+
+
+def _sensitivity_rows(rec: Recommendation, catalog: Any = None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for s in rec.sensitivity:
         rows.append(
@@ -415,8 +441,8 @@ def _sensitivity_rows(rec: Recommendation) -> list[dict[str, Any]]:
                 "low": s.low,
                 "high": s.high,
                 "changes": s.changes_primary,
-                "at_low": option_key_text(s.primary_at_low, rec.options),
-                "at_high": option_key_text(s.primary_at_high, rec.options),
+                "at_low": option_key_text(s.primary_at_low, rec.options, catalog),
+                "at_high": option_key_text(s.primary_at_high, rec.options, catalog),
                 "cost_low": f.usd_range(s.cost_usd_at_low) if s.cost_usd_at_low else f.UNKNOWN,
                 "cost_high": f.usd_range(s.cost_usd_at_high) if s.cost_usd_at_high else f.UNKNOWN,
                 "note": s.note,
@@ -426,7 +452,7 @@ def _sensitivity_rows(rec: Recommendation) -> list[dict[str, Any]]:
     return rows
 
 
-def option_key_text(key: str | None, options: tuple[Option, ...] = ()) -> str:
+def option_key_text(key: str | None, options: tuple[Option, ...] = (), catalog: Any = None) -> str:
     """An Option.key ('h100-sxmx1@lambda/on_demand/-') as words; the option's own title when it is listed."""
     if not key:
         return ""
@@ -439,20 +465,27 @@ def option_key_text(key: str | None, options: tuple[Option, ...] = ()) -> str:
     if not gpu or not n.isdigit() or len(parts) < 2:
         return key
     pricing = PRICING_TEXT.get(parts[1], parts[1])
+    if catalog is not None:
+        with contextlib.suppress(ValueError, KeyError, AttributeError):
+            gpu = str(catalog.gpu(gpu).name)
     return f"{n}× {gpu} at {parts[0]} ({pricing})"
 
 
-def _what_changes(rec: Recommendation) -> list[str]:
+def _what_changes(rec: Recommendation, catalog: Any = None) -> list[str]:
     out = []
     for s in rec.sensitivity:
         if not s.changes_primary:
             continue
         ends = []
         if s.primary_at_low:
-            ends.append(f"at {s.low} the pick becomes {option_key_text(s.primary_at_low, rec.options)}")
+            ends.append(
+                f"at {s.low} the pick becomes {option_key_text(s.primary_at_low, rec.options, catalog)}"
+            )
         if s.primary_at_high:
-            ends.append(f"at {s.high} the pick becomes {option_key_text(s.primary_at_high, rec.options)}")
-        text = f"{s.input.replace('_', ' ')} (now {s.base or 'unknown'}): " + (
+            ends.append(
+                f"at {s.high} the pick becomes {option_key_text(s.primary_at_high, rec.options, catalog)}"
+            )
+        text = f"{s.input.replace('_', ' ')} (now {_pretty(s.base) or 'unknown'}): " + (
             "; ".join(ends) or "changes the pick"
         )
         if s.note:
@@ -638,12 +671,13 @@ def build_context(
             {"gpu": r.gpu_name or r.gpu, "kind": r.kind.replace("_", " "), "reason": r.reason}
             for r in rec.rejected
         ],
+        "closest_misses": _closest_misses(rec),
         "infeasible_advice": list(rec.infeasible_advice),
         "notes": list(rec.notes),
         "risks": risks[:5],
-        "what_changes": _what_changes(rec),
+        "what_changes": _what_changes(rec, catalog),
         "sensitivity_count": len(rec.sensitivity),
-        "sensitivity": _sensitivity_rows(rec),
+        "sensitivity": _sensitivity_rows(rec, catalog),
         "checks": checks,
         "workload_class": rec.workload_class,
         "deployment_advice": rec.deployment_advice,

@@ -32,6 +32,25 @@ def pdf_text(path: Path) -> str:
     return " ".join(text.split())
 
 
+def embedded_fonts(path: Path) -> set[tuple[str, bool]]:
+    """(font name, embedded?) for every font the PDF uses."""
+    from pypdf import PdfReader
+
+    fonts = set()
+    for page in PdfReader(str(path)).pages:
+        resources: Any = page["/Resources"]
+        for font in (resources.get("/Font") or {}).values():
+            obj = font.get_object()
+            for desc in obj.get("/DescendantFonts", [obj]):
+                d = desc.get_object().get("/FontDescriptor")
+                if d is not None:
+                    d = d.get_object()
+                    fonts.add(
+                        (str(d["/FontName"]), any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3")))
+                    )
+    return fonts
+
+
 def flat(s: str) -> str:
     return " ".join(s.split())
 
@@ -51,24 +70,7 @@ def test_pdf_shows_primary_and_engine_figures(handmade_rec: Recommendation, tmp_
     assert "Page 1 of" in text  # footer page numbers
     assert "catalog prices as of 2026-10-01 to 2026-11-09" in text
     assert "A100 40GB" in text and "needs 47.3 GiB per GPU, has 39.5" in text  # rejected with reason
-
-
-def test_pdf_embeds_fonts(handmade_rec: Recommendation, tmp_path: Path) -> None:
-    from pypdf import PdfReader
-
-    out = render_report(handmade_rec, "pdf", tmp_path / "r.pdf")
-    fonts = set()
-    for page in PdfReader(str(out)).pages:
-        resources: Any = page["/Resources"]
-        for font in (resources.get("/Font") or {}).values():
-            obj = font.get_object()
-            for desc in obj.get("/DescendantFonts", [obj]):
-                d = desc.get_object().get("/FontDescriptor")
-                if d is not None:
-                    d = d.get_object()
-                    fonts.add(
-                        (str(d["/FontName"]), any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3")))
-                    )
+    fonts = embedded_fonts(out)
     assert fonts and all(embedded for _, embedded in fonts), fonts
     assert any("DejaVu" in name for name, _ in fonts)
 

@@ -1,0 +1,47 @@
+"""The report of the real recommender on seed 001's example: the PDF text carries the engine's primary
+pick and figures (formatted with the report's own presentation functions) and both TCO scenarios."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.cli.report import load_profile, recommend_for
+from reports import format as f
+from reports.render import option_title, render_markdown, render_report
+
+
+def pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(str(path)).pages).split())
+
+
+@pytest.fixture
+def engine_ready(example_profile: Path) -> Path:
+    try:
+        import tools.cost  # noqa: F401
+    except ImportError:
+        pytest.skip("tools.cost (H3) has not landed yet")
+    return example_profile
+
+
+def test_seed001_pdf_carries_engine_figures(engine_ready: Path, tmp_path: Path) -> None:
+    profile, settings = load_profile(engine_ready)
+    rec, catalog = recommend_for(profile, settings=settings)
+    assert rec.primary is not None
+    p = rec.primary
+    text = pdf_text(render_report(rec, "pdf", tmp_path / "seed001.pdf", catalog=catalog))
+    assert option_title(p) in text
+    assert f.usd_range(p.cost_usd) in text
+    assert f.hours_range(p.wall_hours, with_days=False) in text
+    assert f.gib(p.peak_gib_per_gpu) in text
+    assert len(p.tco) >= 2  # seed 001: data cached vs pulled every run
+    for scenario in p.tco:
+        assert f.usd_range(scenario.total_usd) in text
+        assert f.usd(scenario.egress_usd) in text
+    for alt in rec.alternatives:
+        assert f.usd_range(alt.cost_usd) in text
+    md = render_markdown(rec, catalog=catalog)
+    assert f.usd_range(p.cost_usd) in md and option_title(p) in md
