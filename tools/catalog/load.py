@@ -18,6 +18,7 @@ import csv
 import datetime as dt
 import difflib
 import functools
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,20 @@ Record = GpuSpec | ModelArch | PriceRecord | EgressSchedule | StoragePrice | Est
 
 
 # --------------------------------------------------------------------------- name normalisation
+def _tokens(name: str) -> list[str]:
+    s = name.strip().lower()
+    if "/" in s:
+        s = s.rsplit("/", 1)[1]
+    tokens = [t for t in re.split(r"[\s_\-]+", s) if t]
+    while len(tokens) > 1 and tokens[0] in _VENDOR_PREFIXES:
+        tokens = tokens[1:]
+    return [t for t in tokens if t not in _IGNORED_TOKENS] or tokens
+
+
+def _key(tokens: Iterable[str]) -> str:
+    return re.sub(r"[^a-z0-9]", "", "".join(tokens))
+
+
 def normalize_name(name: str) -> str:
     """Matching key of an id or alias: 'meta-llama/Meta-Llama-3-70B-Instruct' -> 'llama370b'.
 
@@ -62,14 +77,34 @@ def normalize_name(name: str) -> str:
     variant words (instruct, chat, hf, it, base, pt); then removes every character that is not a letter
     or digit (spaces, dashes, dots, underscores).
     """
-    s = name.strip().lower()
-    if "/" in s:
-        s = s.rsplit("/", 1)[1]
-    tokens = [t for t in re.split(r"[\s_\-]+", s) if t]
-    while len(tokens) > 1 and tokens[0] in _VENDOR_PREFIXES:
-        tokens = tokens[1:]
-    kept = [t for t in tokens if t not in _IGNORED_TOKENS] or tokens
-    return re.sub(r"[^a-z0-9]", "", "".join(kept))
+    return _key(_tokens(name))
+
+
+_SIZE_TOKEN = re.compile(r"^(\d+(?:\.\d+)?)b$")
+
+
+def _split_size(name: str) -> tuple[str, float | None]:
+    """('llama3', 70.0) for 'Llama-3-70B': the name without its size token, and the size in billions."""
+    tokens = _tokens(name)
+    for i, t in enumerate(tokens):
+        m = _SIZE_TOKEN.match(t)
+        if m:
+            return _key(tokens[:i] + tokens[i + 1 :]), float(m.group(1))
+    return _key(tokens), None
+
+
+def _similarity(query: str, candidate: str) -> float:
+    """0..2: name similarity, plus closeness of the parameter size when both names carry one.
+
+    'llama-3-7b' is closer to llama-3-8b (same name, size 8 vs 7) than to llama-3-70b, which plain
+    string distance would pick.
+    """
+    q_base, q_size = _split_size(query)
+    c_base, c_size = _split_size(candidate)
+    if q_size is not None and c_size is not None:
+        size_closeness = max(0.0, 1.0 - abs(math.log10(q_size / c_size))) if q_size and c_size else 0.0
+        return difflib.SequenceMatcher(None, q_base, c_base).ratio() + size_closeness
+    return 2 * difflib.SequenceMatcher(None, normalize_name(query), normalize_name(candidate)).ratio() - 0.5
 
 
 # --------------------------------------------------------------------------- file reading
@@ -175,19 +210,15 @@ def _validate_records(
 
 
 # --------------------------------------------------------------------------- the catalog
-def _closest(query: str, names: Mapping[str, str], kind: str, ids: Iterable[str]) -> InputError:
-    """InputError for an unknown id, listing up to three close ids (difflib on normalised names)."""
-    key = normalize_name(query)
-    matches = difflib.get_close_matches(key, list(names), n=8, cutoff=0.5)
-    close: list[str] = []
-    for m in matches:
-        if names[m] not in close:
-            close.append(names[m])
-    if not close:  # fall back to ids sharing a prefix, then to a few ids
-        close = [i for i in ids if normalize_name(i)[:4] == key[:4]] or list(ids)
-    listed = ", ".join(close[:3])
+def _closest(query: str, records: Iterable[GpuSpec | ModelArch], kind: str) -> InputError:
+    """InputError for an unknown id, listing the three most similar record ids."""
+    best: dict[str, float] = {}
+    for rec in records:
+        score = max(_similarity(query, n) for n in (rec.id, rec.name, *rec.aliases))
+        best[rec.id] = score
+    close = sorted(best, key=lambda i: -best[i])[:3]
     return InputError(
-        f"unknown {kind} '{query}'; closest: {listed} (list all with `gpu-advisor catalog {kind}s`)"
+        f"unknown {kind} '{query}'; closest: {', '.join(close)} (list all with `gpu-advisor catalog {kind}s`)"
     )
 
 
@@ -224,23 +255,23 @@ class Catalog:
 
     def __post_init__(self) -> None:
         if not self._gpu_index:
-            object.__setattr__(self, "_gpu_index", _index(self.gpus, GPUS_FILE, "gpu"))
+            object.__setattr__(self, "_gpu_index", _index(self.gpus, Path("gpus"), "gpu"))
         if not self._model_index:
-            object.__setattr__(self, "_model_index", _index(self.models, MODELS_FILE, "model"))
+            object.__setattr__(self, "_model_index", _index(self.models, Path("models"), "model"))
 
     # ---- lookups ------------------------------------------------------------------------
     def gpu(self, id_or_alias: str) -> GpuSpec:
         """The GPU with this id or alias ('H100 SXM', 'h100-sxm', 'NVIDIA H100 80GB HBM3')."""
         gid = self._gpu_index.get(normalize_name(id_or_alias))
         if gid is None:
-            raise _closest(id_or_alias, self._gpu_index, "gpu", (g.id for g in self.gpus))
+            raise _closest(id_or_alias, self.gpus, "gpu")
         return next(g for g in self.gpus if g.id == gid)
 
     def model(self, id_or_alias: str) -> ModelArch:
         """The model with this id or alias ('Llama 3 70B', 'meta-llama/Meta-Llama-3-70B-Instruct')."""
         mid = self._model_index.get(normalize_name(id_or_alias))
         if mid is None:
-            raise _closest(id_or_alias, self._model_index, "model", (m.id for m in self.models))
+            raise _closest(id_or_alias, self.models, "model")
         return next(m for m in self.models if m.id == mid)
 
     def has_gpu(self, id_or_alias: str) -> bool:
@@ -333,15 +364,13 @@ class Catalog:
 
 
 # --------------------------------------------------------------------------- loading
-def _check_prices(
-    prices: Iterable[PriceRecord], gpu_ids: set[str], path_of: Callable[[PriceRecord], Path]
-) -> None:
+def _check_prices(prices: Iterable[PriceRecord], gpu_ids: set[str], path: Path) -> None:
     for p in prices:
         if p.gpu not in gpu_ids:
             close = difflib.get_close_matches(p.gpu, sorted(gpu_ids), n=3, cutoff=0.4)
             hint = f"; closest: {', '.join(close)}" if close else ""
             raise InputError(
-                f"{_display(path_of(p))}: prices record (provider={p.provider!r}, gpu={p.gpu!r}): "
+                f"{_display(path)}: prices record (provider={p.provider!r}, gpu={p.gpu!r}): "
                 f"field 'gpu': unknown GPU id{hint}"
             )
 
@@ -420,17 +449,26 @@ def _parse_cost_sections(data: dict[str, Any], path: Path) -> CostSections:
     return prices, egress, storage, estimates
 
 
-@functools.cache
-def _bundled() -> Catalog:
-    gpus_data = _read_yaml(GPUS_FILE)
-    models_data = _read_yaml(MODELS_FILE)
-    gpus = _validate_records(GpuSpec, gpus_data.get("gpus"), GPUS_FILE, "gpus", ("id",))
-    models = _validate_records(ModelArch, models_data.get("models"), MODELS_FILE, "models", ("id",))
-    _unique(gpus, lambda g: g.id, GPUS_FILE, "gpus")
-    _unique(models, lambda m: m.id, MODELS_FILE, "models")
-    _check_models(models, MODELS_FILE)
-    prices, egress, storage, estimates = _parse_cost_sections(_read_yaml(PRICES_FILE), PRICES_FILE)
-    p2, egress2, storage2, estimates2 = _parse_cost_sections(_read_yaml(COSTS_FILE), COSTS_FILE)
+def load_catalog_files(
+    *,
+    gpus_file: Path = GPUS_FILE,
+    models_file: Path = MODELS_FILE,
+    prices_file: Path = PRICES_FILE,
+    costs_file: Path = COSTS_FILE,
+) -> Catalog:
+    """Read and validate a full set of catalog files (uncached; `load_catalog` caches the bundled set).
+
+    Cross-checks: unique ids and names, price records naming known GPUs, egress tiers ascending,
+    MoE fields set together, KV heads dividing query heads.
+    """
+    gpus = _validate_records(GpuSpec, _read_yaml(gpus_file).get("gpus"), gpus_file, "gpus", ("id",))
+    raw_models = _read_yaml(models_file).get("models")
+    models = _validate_records(ModelArch, raw_models, models_file, "models", ("id",))
+    _unique(gpus, lambda g: g.id, gpus_file, "gpus")
+    _unique(models, lambda m: m.id, models_file, "models")
+    _check_models(models, models_file)
+    prices, egress, storage, estimates = _parse_cost_sections(_read_yaml(prices_file), prices_file)
+    p2, egress2, storage2, estimates2 = _parse_cost_sections(_read_yaml(costs_file), costs_file)
     prices += p2
     egress += egress2
     storage += storage2
@@ -441,8 +479,10 @@ def _bundled() -> Catalog:
         (storage, lambda s: (s.provider.lower(), s.tier), "storage"),
         (estimates, lambda e: e.name, "estimates"),
     ):
-        _unique(recs, key, COSTS_FILE, section)
-    _check_prices(prices, {g.id for g in gpus}, lambda p: PRICES_FILE)
+        _unique(recs, key, costs_file, section)
+    gpu_ids = {g.id for g in gpus}
+    _check_prices(prices[: len(prices) - len(p2)], gpu_ids, prices_file)
+    _check_prices(p2, gpu_ids, costs_file)
     return Catalog(
         gpus=gpus,
         models=models,
@@ -450,8 +490,15 @@ def _bundled() -> Catalog:
         egress=egress,
         storage=storage,
         estimates=estimates,
-        files=tuple(str(p) for p in (GPUS_FILE, MODELS_FILE, PRICES_FILE, COSTS_FILE)),
+        files=tuple(str(p) for p in (gpus_file, models_file, prices_file, costs_file)),
+        _gpu_index=_index(gpus, gpus_file, "gpu"),
+        _model_index=_index(models, models_file, "model"),
     )
+
+
+@functools.cache
+def _bundled() -> Catalog:
+    return load_catalog_files()
 
 
 def _override(bundled: tuple[M, ...], user: tuple[M, ...], key: Callable[[M], object]) -> tuple[M, ...]:
@@ -483,7 +530,7 @@ def load_catalog(prices_file: str | Path | None = None) -> Catalog:
             fixed.append(item)
         data = {**data, "prices": fixed}
     prices, egress, storage, estimates = _parse_cost_sections(data, path)
-    _check_prices(prices, {g.id for g in base.gpus}, lambda p: path)
+    _check_prices(prices, {g.id for g in base.gpus}, path)
     return Catalog(
         gpus=base.gpus,
         models=base.models,
