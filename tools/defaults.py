@@ -7,7 +7,6 @@ report can list it and the conversation can ask about it when it matters (tools.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -88,13 +87,6 @@ class ResolvedWorkload(Traced):
         return p.dataset_tokens * (p.epochs or 1.0)
 
 
-def _nearest_arch(catalog: CatalogView, params: float) -> ModelArch:
-    dense = [m for m in catalog.models if not m.is_moe] or list(catalog.models)
-    if not dense:
-        raise InputError("The model catalog is empty: cannot size a model from its parameter count alone.")
-    return min(dense, key=lambda m: abs(math.log(m.param_count() / params)))
-
-
 def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> ResolvedWorkload:
     """Fill the profile's unknown fields with the named defaults above (provenance "assumed").
 
@@ -119,14 +111,16 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
             assumed["params_b"] = round(arch.param_count() / 1e9, 3)
             tb.assume("params_b (from catalog)", float(assumed["params_b"]), "B", f"{arch.id} architecture")
     elif p.params_b:
-        arch = _nearest_arch(catalog, p.params_b * 1e9)
+        from tools.catalog.synthetic import synthetic_arch
+
+        arch = synthetic_arch(p.params_b)
         params_for_flops = p.params_b * 1e9
         tb.assume(
-            "architecture (nearest catalog size)",
+            "architecture (synthetic)",
             arch.id,
             "",
-            f"layer shapes of {arch.name} ({arch.param_count() / 1e9:.1f}B) stand in for a "
-            f"{p.params_b:g}B model; FLOPs use the stated {p.params_b:g}B",
+            f"Llama-like layer shapes for {p.params_b:g}B parameters (tools/catalog/synthetic.py); "
+            "give the model id for exact shapes",
         )
     else:
         raise InputError("Say which model to size: a catalog model id (e.g. llama-3-8b) or params_b.")

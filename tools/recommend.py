@@ -30,8 +30,9 @@ Ranking (lower is better; `cost` = the TCO total of the expected data scenario, 
 Operational risk points: spot/preemptible +0.30, +0.15 per doubling of wall-clock beyond a day;
 any run +0.05 per doubling beyond a week; community/marketplace tier +0.20; multi-node
 +0.10 + 0.10 x log2(nodes); owned or colocated hardware +0.30 (+0.05 with dedicated ops staff);
-managed service -0.05; reserved capacity +0.10 (a commitment). Preferred providers: when one of
-them has a feasible option, the primary is chosen among them.
+managed service -0.05; reserved capacity +0.10 (a commitment); meeting the budget or deadline
+only at the favourable end of the range +0.30 (cheapest/fastest: ranked after sure ones).
+Preferred providers: when one of them has a feasible option, the primary is chosen among them.
 
 The primary is the best by the objective; alternatives differ in a way a buyer cares about:
 cheapest, fastest, lowest operational risk, owned hardware. Every number comes from a calculator
@@ -91,14 +92,15 @@ RISK_OWNED = 0.30
 RISK_OWNED_DEDICATED_OPS = 0.05
 RISK_MANAGED = -0.05
 RISK_RESERVED = 0.10
+RISK_LIMIT_MAYBE = 0.30
+"""Balanced score: meeting the budget or deadline only at the favourable end of the range."""
 COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
 OWNED_UTILIZATION_MIN = 0.30
 """Seed 000: below ~30% sustained utilisation the cloud premium is justified; buying is implausible."""
 OWNED_HORIZON_MONTHS_MIN = 12.0
 """Owned hardware is amortised over years; under a year of use renting wins (seed 000, seed 002)."""
-ARTIFACT_WEIGHT_COPIES = 2.0
-"""Storage: the dataset plus two copies of the model weights in BF16 (base download + one checkpoint
-or merged output). An assumption; override with RecommendSettings.stored_gb."""
+BF16_BYTES = 2.0
+"""Bytes per parameter of the stored base model download (BF16 safetensors)."""
 MANAGED_PREMIUM_ESTIMATE = "managed_premium_fraction"
 DEFAULT_MANAGED_PREMIUM = 0.30
 """Seed 001: SageMaker carries roughly 30% over self-managed compute (used if the catalog lacks it)."""
@@ -149,6 +151,11 @@ class Candidate:
     @property
     def hours_mid(self) -> float:
         return _at(self.wall_hours, self.point)
+
+    @property
+    def limit_maybe(self) -> bool:
+        """Meets the budget or deadline only at the favourable end of its range."""
+        return self.deadline_status == "maybe" or self.budget_status == "maybe"
 
     @property
     def misses(self) -> bool:
@@ -211,6 +218,7 @@ class Engine:
         self._topo_cache: dict[tuple[str, int, int, str, str], Any] = {}
         self._egress_cache: dict[tuple[bool, float], float] = {}
         self._storage_cache: dict[str, float] = {}
+        self._stored_gb: float | None = None
         self.premium = self._managed_premium()
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
 
@@ -310,26 +318,49 @@ class Engine:
         loc = self.p.data_location
         usd = 0.0
         if loc in ("aws", "gcp", "azure") and not same_cloud and self.p.dataset_gb and pulls > 0:
+            kw: dict[str, Any] = {}
+            if self.s.other_egress_gb_per_month is not None:
+                kw["other_egress_gb_per_month"] = self.s.other_egress_gb_per_month
             res = _cost().egress_cost(
                 dataset_gb=self.p.dataset_gb,
                 pulls=pulls,
                 schedule=self.catalog.egress_for(loc),
                 same_cloud=same_cloud,
+                **kw,
             )
             self.tb.extend(res, prefix=f"egress ({pulls:g} pulls): ")
-            usd = float(res.cost_usd)
+            usd = float(res.total_usd)
         self._egress_cache[key] = usd
         return usd
 
     def stored_gb(self) -> float:
+        """Dataset + one BF16 copy of the base weights + one resumable checkpoint (tools.cost)."""
         if self.s.stored_gb is not None:
             return self.s.stored_gb
-        weights_gb = bytes_to_gb(self.w.params_for_flops * 2.0)
-        data_gb = 0.0 if self.inference else (self.p.dataset_gb or 0.0)
-        self.tb.assume(
-            "stored artifacts", ARTIFACT_WEIGHT_COPIES, "copies of BF16 weights", "tools/recommend.py"
-        )
-        return data_gb + ARTIFACT_WEIGHT_COPIES * weights_gb
+        if self._stored_gb is None:
+            est = self.mem.get(Layout(1, 1, 1, "none"))
+            weights_gb = bytes_to_gb(float(est.params) * BF16_BYTES)
+            ckpt_gb = 0.0
+            if not self.inference:
+                ckpt_gb = float(
+                    _cost().checkpoint_size_gb(
+                        total_params=float(est.params),
+                        trainable_params=float(est.trainable_params),
+                        method=self.method,
+                    )
+                )
+            data_gb = 0.0 if self.inference else (self.p.dataset_gb or 0.0)
+            self._stored_gb = self.tb.step(
+                "stored_gb",
+                "dataset_gb + base weights (BF16) + one checkpoint",
+                data_gb + weights_gb + ckpt_gb,
+                "GB",
+                "seed 001: corpus + checkpoints + artifacts",
+                dataset_gb=data_gb,
+                weights_gb=weights_gb,
+                checkpoint_gb=ckpt_gb,
+            )
+        return self._stored_gb
 
     def storage_usd(self, offer: Offer) -> float:
         if self.s.storage_usd_per_month is not None:
@@ -349,7 +380,8 @@ class Engine:
         usd = 0.0
         if price is not None:
             res = _cost().storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
-            usd = float(res.cost_usd)
+            self.tb.extend(res, prefix=f"storage ({where}): ")
+            usd = float(res.total_usd)
         self._storage_cache[where] = usd
         return usd
 
@@ -374,15 +406,8 @@ class Engine:
         out = []
         for name, pulls in plans:
             egress = self.egress_usd(same_cloud, pulls)
-            lo = _cost().tco(
-                gpu_hours=gpu_hours.low,
-                usd_per_gpu_hour=offer.usd_per_gpu_hour,
-                storage_usd=storage,
-                egress_usd=egress,
-                managed_premium_fraction=premium,
-            )
-            hi = _cost().tco(
-                gpu_hours=gpu_hours.high,
+            t = _cost().tco(
+                gpu_hours=gpu_hours,
                 usd_per_gpu_hour=offer.usd_per_gpu_hour,
                 storage_usd=storage,
                 egress_usd=egress,
@@ -392,11 +417,11 @@ class Engine:
                 TcoScenario(
                     scenario=name,
                     data_pulls=0.0 if same_cloud else pulls,
-                    compute_usd=Range(low=lo.compute_usd, high=hi.compute_usd),
+                    compute_usd=t.compute_usd,
                     storage_usd=storage,
                     egress_usd=egress,
-                    managed_usd=Range(low=lo.managed_usd or 0.0, high=hi.managed_usd or 0.0),
-                    total_usd=Range(low=lo.total_usd, high=hi.total_usd),
+                    managed_usd=t.managed_usd,
+                    total_usd=t.total_usd,
                     same_cloud=same_cloud,
                 )
             )
@@ -667,30 +692,39 @@ class Engine:
             return c.cost_mid + 1e-6 * speed
         if obj == "fastest":
             return speed + 1e-9 * c.cost_mid
-        return math.log(max(c.cost_mid, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk
+        maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
+        return math.log(max(c.cost_mid, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
 
     def rank(self, cands: list[Candidate]) -> list[Candidate]:
+        """Best first; for cheapest/fastest, options that meet the limits only at one end of their
+        range come after those that surely meet them."""
+        strict = (self.p.objective or "balanced") != "balanced"
         for c in cands:
             c.score = self.score(c)
-        return sorted(cands, key=lambda c: (c.score, c.cost_mid, c.key))
+        return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
 
 
 def owned_rate(
     catalog: CatalogView, gpu: GpuSpec, *, utilization: float, horizon_months: float, colocation: bool
 ) -> Any:
-    """Amortised $/GPU-hour of owned hardware from tools.cost (None when the catalog lacks inputs)."""
-    fn = getattr(_cost(), "owned_usd_per_gpu_hour", None)
-    if fn is None:
+    """Amortised $/GPU-hour of owned hardware (tools.cost.owned_usd_per_gpu_hour, catalog estimates);
+    None when the GPU has no purchase price or TDP, or the catalog lacks an estimate."""
+    if gpu.purchase_price_usd is None or gpu.tdp_w is None:
         return None
     try:
-        return fn(
-            gpu=gpu,
-            catalog=catalog,
+        est = catalog.estimate
+        return _cost().owned_usd_per_gpu_hour(
+            purchase_price_usd=gpu.purchase_price_usd,
             utilization=utilization,
-            horizon_months=horizon_months,
-            colocation=colocation,
+            tdp_w=gpu.tdp_w,
+            amortization_months=est("hardware_amortization_months"),
+            server_overhead_fraction=est("server_overhead_fraction"),
+            pue=est("pue"),
+            power_usd_per_kwh=est("power_usd_per_kwh"),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+            colo_usd_per_kw_month=est("colo_usd_per_kw_month") if colocation else None,
         )
-    except (InputError, KeyError, LookupError, TypeError):
+    except (InputError, KeyError, LookupError):
         return None
 
 
@@ -862,6 +896,12 @@ def _alternatives(
     add(min(ranked, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
     add(owned[0] if owned else None, "owned hardware")
+    limit += len(eng.s.compare_providers)
+    for name in eng.s.compare_providers:
+        mine = [c for c in ranked if c.offer.provider.lower() == name.lower()]
+        if mine and primary.offer.provider.lower() != name.lower():
+            mine[0].why.append(f"on your shortlist ({name})")
+            add(mine[0], "alternative")
     if len(chosen) < 2:
         distinct = {(primary.gpu.id, primary.offer.provider)} | {
             (c.gpu.id, c.offer.provider) for c, _ in chosen
@@ -879,7 +919,7 @@ def _alternatives(
 def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Option:
     """A Candidate as the public Option (all TCO scenarios filled)."""
     scen = eng.scenarios(c.offer, c.gpu_hours, all_of_them=True)
-    why = list(c.why) or _why(c, label, p)
+    why = _why(c, label, p) + list(c.why)
     return Option(
         gpu=c.gpu.id,
         gpus_per_node=c.layout.gpus_per_node,
@@ -985,3 +1025,55 @@ def recommend(
         catalog_as_of=dict(as_of) if as_of else {},
         **tb.fields(),
     )
+
+
+def evaluate_configuration(
+    *,
+    profile: WorkloadProfile,
+    catalog: CatalogView,
+    gpu: str,
+    provider: str,
+    gpus: int = 1,
+    pricing: str | None = None,
+    settings: RecommendSettings | None = None,
+) -> Option:
+    """One named configuration ("1x H100 at provider X") through the engine's fit, time and TCO path.
+
+    Returns the Option even when it does not fit (then `memory.fits` is False and `risks` says so),
+    so a user's own proposal can be shown next to the recommendation. Raises InputError when the
+    provider has no price for that GPU (and pricing model).
+    """
+    settings = settings or RecommendSettings()
+    w = resolve_workload(profile=profile, catalog=catalog)
+    eng = Engine(w, catalog, settings)
+    spec = catalog.gpu(gpu)
+    records = [
+        r
+        for r in catalog.prices_for(spec.id)
+        if r.provider.lower() == provider.lower() and (pricing is None or r.pricing == pricing)
+    ]
+    if not records:
+        raise InputError(
+            f"no {pricing or 'any'} price for {spec.name} at '{provider}' in the catalog; "
+            "add it with a price file (--prices)"
+        )
+    offer = Offer.from_record(records[0])
+    per_node = max([g for g in offer.gpus_per_node if g <= gpus] or [min(offer.gpus_per_node)])
+    nodes = max(1, math.ceil(gpus / per_node))
+    got = eng.fit_layout(spec, per_node, nodes)
+    if got is None:
+        layout = layouts_for(w, per_node, nodes)[-1]
+        fit = memory_fit(eng.mem.get(layout), spec, eng.headroom, layout.sharding)
+    else:
+        layout, _est, fit = got
+    scale_out = offer.scale_out if nodes > 1 else "none"
+    plan = eng.topology(spec, layout, fit.peak_gib_per_gpu, scale_out)
+    c = eng.build(spec, offer, layout, fit, topology_summary(plan, offer.scale_out))
+    if not fit.fits:
+        c.risks.insert(
+            0, f"does not fit: needs {fit.peak_gib_per_gpu:.1f} GiB per GPU, has {fit.usable_gib_per_gpu:.1f}"
+        )
+    if not plan.feasible:
+        c.risks.insert(0, "; ".join(str(r) for r in plan.reasons))
+    c.score = eng.score(c)
+    return to_option(c, eng, "alternative", w.profile)

@@ -260,6 +260,15 @@ class RecommendSettings(_Frozen):
     on_demand_only: bool = Field(
         default=False, description="drop spot, reserved, community/marketplace offers"
     )
+    compare_providers: tuple[str, ...] = Field(
+        default=(),
+        description="a buyer's shortlist: always show each provider's best option as an alternative",
+    )
+    other_egress_gb_per_month: float | None = Field(
+        default=None,
+        ge=0,
+        description="egress already used this month (eats the free tier; seed 001 ignores it)",
+    )
     max_nodes: int = Field(default=16, gt=0)
     max_alternatives: int = Field(default=4, ge=0)
     sensitivity: bool = Field(default=True, description="re-run at each uncertain input's low/high")

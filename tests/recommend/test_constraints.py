@@ -1,0 +1,95 @@
+"""Each constraint changes the pick the way it should (issue 3, 'It must show')."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tools.catalog.load import Catalog
+from tools.recommend_models import Recommendation
+
+Runner = Callable[..., Recommendation]
+
+
+def test_eu_only_keeps_eu_offers_only(run: Runner, catalog: Catalog) -> None:
+    base = run()
+    assert base.primary is not None and not base.primary.eu  # else the test proves nothing
+    rec = run(eu_only=True)
+    assert rec.primary is not None
+    assert all(o.eu for o in rec.options)
+    assert rec.primary.key != base.primary.key
+
+
+def test_excluded_provider_never_appears(run: Runner, catalog: Catalog) -> None:
+    base = run()
+    assert base.primary is not None
+    banned = base.primary.provider
+    rec = run(providers_excluded=[banned])
+    assert rec.primary is not None
+    assert all(o.provider != banned for o in rec.options)
+
+
+def test_preferred_provider_wins_primary_when_feasible(run: Runner, catalog: Catalog) -> None:
+    rec = run(providers_preferred=["lambda"])
+    assert rec.primary is not None and rec.primary.provider == "lambda"
+
+
+def test_budget_moves_the_fastest_pick_to_one_within_budget(run: Runner, catalog: Catalog) -> None:
+    fast = run(objective="fastest")
+    assert fast.primary is not None
+    cheap_low = min(o.tco[0].total_usd.high for o in fast.options)
+    budget = (cheap_low + fast.primary.tco[0].total_usd.low) / 2
+    assert cheap_low < budget < fast.primary.tco[0].total_usd.low
+    rec = run(objective="fastest", budget_usd=budget)
+    assert rec.primary is not None
+    assert rec.primary.key != fast.primary.key
+    assert rec.primary.tco[0].total_usd.low <= budget
+    assert rec.primary.meets_budget is True
+    assert any(r.kind == "budget" for r in rec.rejected) or rec.primary.tco[0].total_usd.high <= budget
+
+
+def test_deadline_moves_the_cheapest_pick_to_one_that_finishes(run: Runner, catalog: Catalog) -> None:
+    cheap = run(objective="cheapest")
+    assert cheap.primary is not None
+    deadline = cheap.primary.wall_hours.low / 2
+    rec = run(objective="cheapest", deadline_hours=deadline)
+    assert rec.primary is not None
+    assert rec.primary.wall_hours.high <= deadline
+    assert rec.primary.total_gpus > cheap.primary.total_gpus
+
+
+def test_impossible_deadline_says_so_and_shows_the_closest(run: Runner, catalog: Catalog) -> None:
+    rec = run(deadline_hours=0.001)
+    assert rec.primary is not None
+    assert any("Nothing in the catalog meets the deadline" in n for n in rec.notes)
+    assert rec.primary.meets_deadline is False
+    check = next(c for c in rec.expectation_checks if "finish within" in c.claim)
+    assert check.verdict == "cannot_hold" and check.factor is not None and check.factor > 1
+
+
+def test_consumer_wish_keeps_consumer_gpus(run: Runner, catalog: Catalog) -> None:
+    rec = run(deployment_preference="consumer")
+    assert rec.primary is not None
+    consumer = {g.id for g in catalog.gpus if g.consumer}
+    assert all(o.gpu in consumer for o in rec.options)
+    assert any("consumer hardware requested" in r.reason for r in rec.rejected)
+
+
+def test_on_prem_wish_gives_owned_hardware(run: Runner, catalog: Catalog) -> None:
+    rec = run(deployment_preference="on_prem")
+    assert rec.primary is not None
+    assert all(o.pricing == "owned" and o.deployment == "owned" for o in rec.options)
+
+
+def test_high_sustained_use_over_years_offers_owned_hardware(run: Runner, catalog: Catalog) -> None:
+    rec = run(utilization=0.8, horizon_months=36)
+    assert any(o.pricing == "owned" for o in rec.options)
+    low_use = run(utilization=0.1, horizon_months=36)
+    assert all(o.pricing != "owned" for o in low_use.options)
+
+
+def test_objectives_order_cost_and_time(run: Runner, catalog: Catalog) -> None:
+    cheap = run(objective="cheapest")
+    fast = run(objective="fastest")
+    assert cheap.primary is not None and fast.primary is not None
+    assert cheap.primary.tco[0].total_usd.mid <= fast.primary.tco[0].total_usd.mid
+    assert fast.primary.wall_hours.mid <= cheap.primary.wall_hours.mid
