@@ -1,0 +1,203 @@
+"""Names in text -> catalog ids: models (with sizes), GPUs, providers.
+
+Models and GPUs resolve through the bundled catalog (tools.catalog.load, ids and aliases matched
+case-, space-, dash- and dot-insensitively). A model name the catalog does not know still yields its
+size when the name carries one ("gpt-oss 20b" -> 20B parameters, no model id); a family name with a
+size but no version ("llama 70b") maps to the newest catalog model of that family and size, marked
+inferred.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# Family words that start a model name; the capture continues over version, size and variant tokens.
+_FAMILIES = (
+    r"code\s?llama|llama|mistral|mixtral|ministral|codestral|qwen|qwq|gemma|phi|deepseek|falcon|gpt[\s-]?oss|"
+    r"gpt-?j|gpt-?neox|olmo|granite|command[\s-]?r|yi|starcoder|smollm|nemotron|mpt|bloom|pythia|opt"
+)
+_TOKEN = (
+    r"(?:[\s_-]*(?:v?\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[bm]?|a\d+(?:\.\d+)?b|mini|small|medium|large|nemo|"
+    r"instruct|chat|base|it|hf|coder|r1|v\d(?:\.\d)?)(?![a-z]))"
+)
+MODEL_RE = re.compile(rf"\b(?:meta[\s-]?)?(?P<family>{_FAMILIES})(?P<rest>{_TOKEN}{{0,4}})", re.I)
+SIZE_IN_NAME = re.compile(r"(?<![x\d.])(\d+(?:\.\d+)?)\s*([bm])\b", re.I)
+
+# Sizes of models named without a size, for when the catalog lacks them (from their model cards).
+KNOWN_SIZES_B: dict[str, float] = {
+    "gptoss20b": 20.9,  # openai/gpt-oss-20b model card: 21B total parameters
+    "gptoss120b": 116.8,  # openai/gpt-oss-120b model card: 117B total parameters
+    "deepseekr1": 671.0,  # deepseek-ai/DeepSeek-R1 model card: 671B total parameters
+}
+
+GPU_RE = re.compile(
+    r"\b(?:nvidia\s+|amd\s+|intel\s+)?(?P<gpu>(?:geforce\s+)?rtx\s?(?:a?\d{4}|pro\s?\d{4})(?:\s?ti)?|"
+    r"[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l4|l40s?|a10g?|t4|v100|p100|"
+    r"gh200|gb200|mi\d{3}x?|gaudi\s?\d)(?:s|'s)?\b",
+    re.I,
+)
+
+# Provider names as written -> provider id (lower-case, as the price catalog spells them).
+PROVIDERS: dict[str, str] = {
+    r"aws|amazon(?: web services)?|sagemaker|ec2": "aws",
+    r"gcp|google cloud(?: platform)?|vertex(?: ai)?": "gcp",
+    r"azure|microsoft azure|azure ml": "azure",
+    r"lambda(?: labs| cloud)?": "lambda",
+    r"runpod": "runpod",
+    r"coreweave": "coreweave",
+    r"nebius": "nebius",
+    r"vast(?:\.ai| ai)?": "vastai",
+    r"ovh(?:cloud)?": "ovhcloud",
+    r"scaleway": "scaleway",
+    r"hetzner": "hetzner",
+    r"oracle(?: cloud)?|oci": "oci",
+    r"paperspace": "paperspace",
+    r"together(?: ai|\.ai)": "together",
+    r"fluidstack": "fluidstack",
+    r"datacrunch|verda": "datacrunch",
+    r"hyperstack": "hyperstack",
+    r"crusoe": "crusoe",
+    r"tensordock": "tensordock",
+    r"genesis cloud": "genesiscloud",
+    r"jarvis ?labs": "jarvislabs",
+}
+HYPERSCALERS = ("aws", "gcp", "azure")
+PROVIDER_RE = re.compile(
+    r"\b(?:" + "|".join(f"(?P<p{i}>{k})" for i, k in enumerate(PROVIDERS)) + r")\b", re.I
+)
+_PROVIDER_IDS = list(PROVIDERS.values())
+
+
+_VARIANTS = frozenset({"instruct", "chat", "base", "it", "hf"})
+
+
+@dataclass(frozen=True)
+class ModelMention:
+    """A model named in text: catalog id (None when unknown), size in billions and where it came from."""
+
+    text: str
+    start: int
+    end: int
+    model_id: str | None
+    params_b: float | None
+    size_stated: bool
+    id_inferred: bool = False
+    catalog_params_b: float | None = None
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog() -> Any:
+    try:
+        from tools.catalog.load import load_catalog
+    except ImportError:  # pragma: no cover - the catalog ships with the package
+        return None
+    return load_catalog()
+
+
+def _normalize(name: str) -> str:
+    from tools.catalog.load import normalize_name
+
+    return normalize_name(name)
+
+
+def _params_b(arch: Any) -> float:
+    return float(arch.published_params_b or arch.param_count() / 1e9)
+
+
+def _family_key(family: str) -> str:
+    return re.sub(r"[^a-z]", "", family.lower())
+
+
+def find_models(text: str) -> list[ModelMention]:
+    """Every model name in `text`, resolved against the catalog where possible."""
+    cat = _catalog()
+    out: list[ModelMention] = []
+    for m in MODEL_RE.finditer(text):
+        rest = m.group("rest")
+        tokens = re.findall(r"[^\s_-]+", rest)
+        size = None
+        sm = SIZE_IN_NAME.search(rest)
+        if sm:
+            size = float(sm.group(1)) * (1e-3 if sm.group(2).lower() == "m" else 1.0)
+        if not tokens and size is None and _family_key(m.group("family")) in ("phi", "yi", "opt", "mpt"):
+            continue  # a bare short word, not a model name
+        model_id = None
+        cat_params = None
+        inferred = False
+        if cat is not None:
+            # the longest prefix of the mention that the catalog knows
+            for k in range(len(tokens), -1, -1):
+                candidate = m.group("family") + " " + " ".join(tokens[:k])
+                if k == 0 and size is not None:
+                    break
+                if cat.has_model(candidate):
+                    arch = cat.model(candidate)
+                    model_id, cat_params = arch.id, _params_b(arch)
+                    break
+            versioned = any(not SIZE_IN_NAME.fullmatch(t) and t.lower() not in _VARIANTS for t in tokens)
+            if model_id is None and size is not None and not versioned:
+                fam = _family_key(m.group("family"))
+                same = [
+                    a
+                    for a in cat.models
+                    if _normalize(a.id).startswith(fam) and abs(_params_b(a) - size) <= 0.1 * size
+                ]
+                if same:
+                    model_id, cat_params, inferred = same[-1].id, _params_b(same[-1]), True
+        if model_id is None and size is None:
+            size = KNOWN_SIZES_B.get(_normalize(m.group(0)))
+            if size is None:
+                if not tokens:
+                    continue
+                # a family and version without size: still a model mention (e.g. an unknown release)
+        out.append(
+            ModelMention(
+                text=m.group(0).strip(),
+                start=m.start(),
+                end=m.end(),
+                model_id=model_id,
+                params_b=size if (sm is not None) else (cat_params if cat_params is not None else size),
+                size_stated=sm is not None,
+                id_inferred=inferred,
+                catalog_params_b=cat_params,
+            )
+        )
+    return out
+
+
+def resolve_gpu(name: str) -> str:
+    """Catalog id of a GPU name ('H100s' -> 'h100-sxm'), or the cleaned name when the catalog lacks it."""
+    cleaned = (
+        re.sub(r"(?:'s|s)$", "", name.strip(), flags=re.I) if not name.lower().endswith("l40s") else name
+    )
+    cat = _catalog()
+    if cat is not None:
+        for cand in (cleaned, name):
+            if cat.has_gpu(cand):
+                return str(cat.gpu(cand).id)
+    return re.sub(r"\s+", "-", cleaned.lower())
+
+
+def provider_id(name: str) -> str:
+    """Provider id for a provider name as written ('Lambda Labs' -> 'lambda')."""
+    m = PROVIDER_RE.fullmatch(name.strip())
+    if m is None:
+        return name.strip().lower()
+    for i, pid in enumerate(_PROVIDER_IDS):
+        if m.group(f"p{i}"):
+            return pid
+    return name.strip().lower()
+
+
+def find_providers(text: str) -> list[tuple[str, int, int]]:
+    """(provider id, start, end) of every provider named in `text`."""
+    out = []
+    for m in PROVIDER_RE.finditer(text):
+        for i, pid in enumerate(_PROVIDER_IDS):
+            if m.group(f"p{i}"):
+                out.append((pid, m.start(), m.end()))
+                break
+    return out

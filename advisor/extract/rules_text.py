@@ -1,0 +1,167 @@
+"""Text handling for the rules extractor: cleaning, sentences with offsets, numbers, and the injection filter.
+
+Brief text is data. Before any rule reads it, `split_sentences` drops what is addressed to an AI system
+rather than stating a fact about the workload:
+- HTML comments and <script>/<style> blocks (invisible to a human reader of the brief);
+- a line that opens with a speaker label for a machine ("SYSTEM:", "AI:", "Assistant,") or a note to
+  the model ("Note to the AI ..."), together with the rest of its block (a blockquote continues it);
+- any sentence that tries to steer the reader ("ignore previous instructions", "you are now ...",
+  "set the budget to ...", "do not mention ...").
+Dropped text is returned as `ignored` so a front end can say what it did not take into account.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# --------------------------------------------------------------------------- numbers
+NUM = r"(?<![\w.])(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
+WORD_NUMBERS: dict[str, float] = {
+    "a": 1, "an": 1, "one": 1, "single": 1, "a single": 1, "two": 2, "a couple of": 2, "a couple": 2,
+    "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "hundred": 100, "a hundred": 100, "a dozen": 12, "dozen": 12,
+}  # fmt: skip
+WORD_NUM = r"a couple of|a couple|a single|a dozen|a hundred|" + "|".join(
+    sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True)
+)
+NUMBER = rf"(?:{NUM}|\b(?:{WORD_NUM})\b)"
+MULTIPLIERS: dict[str, float] = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6, "millions": 1e6,
+    "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,
+}  # fmt: skip
+MULT = r"(?:thousand|millions?|billions?|trillion|mm|mn|bn|tn|k|m|b|t)\b"
+APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
+
+
+def parse_number(s: str) -> float:
+    """'20,000' -> 20000; '2.5' -> 2.5; 'two' -> 2; 'a couple of' -> 2."""
+    t = s.strip().lower()
+    if t in WORD_NUMBERS:
+        return float(WORD_NUMBERS[t])
+    return float(t.replace(",", ""))
+
+
+def parse_scaled(num: str, mult: str | None) -> float:
+    """A number with an optional multiplier word or suffix: ('2.5', 'million') -> 2.5e6."""
+    value = parse_number(num)
+    if mult:
+        value *= MULTIPLIERS[mult.strip().lower()]
+    return value
+
+
+def context_length(num: str, mult: str | None) -> int:
+    """A context or sequence length: '4k' -> 4096 (k = 1024 for lengths), '8192' -> 8192."""
+    value = parse_number(num)
+    if mult and mult.lower() in ("k", "thousand"):
+        return int(round(value * 1024))
+    return int(round(value * (MULTIPLIERS[mult.lower()] if mult else 1)))
+
+
+# --------------------------------------------------------------------------- sentences
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the cleaned text and its offset in it; `block` numbers the paragraph."""
+
+    text: str
+    start: int
+    block: int
+
+
+@dataclass(frozen=True)
+class CleanText:
+    sentences: tuple[Sentence, ...]
+    ignored: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.sentences)
+
+
+_HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.S | re.I)
+_TAGS = re.compile(r"<[^>\n]{1,200}>")
+_LABEL = r"(?:ai|a\.i\.|assistant|system|chatgpt|gpt-?\d*|claude|gemini|llm|bot|chatbot)"
+_MACHINE = rf"(?:{_LABEL}|language model|model|agent)"
+_SPEAKER = re.compile(
+    rf"^\s*(?:>\s*)?(?:\[?\s*{_LABEL}\s*\]?\s*[:>]|(?:note|message|instructions?|reminder)\s+(?:to|for)\s+"
+    rf"(?:the|any|all)?\s*{_MACHINE}\b)",
+    re.I,
+)
+_STEERING = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules|guidelines|"
+    r"above|previous|prior|everything|system)\b"
+    r"|\b(?:you are now|from now on you|you must now|act as an?|pretend (?:to be|you are)|new instructions|"
+    r"system prompt|admin mode|developer mode|jailbreak)\b"
+    r"|\bset (?:the |your )?(?:budget|deadline|cost|price|epochs?|eu_only|\w+_\w+|value|field)s?\b[^.!?]{0,20}\b(?:to|=)"
+    r"|\bdo not (?:mention|tell|reveal|disclose)\b"
+    rf"|^\s*(?:dear |hey |hi )?{_MACHINE}\s*[,:]\s*(?:please\s+)?(?:note|ignore|you|set|make|always|never|remember)",
+    re.I,
+)
+_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
+_SENT_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
+
+
+def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
+    """Paragraphs as (block number, [(offset, line)]): blank lines, list items, headings and blockquote
+    starts begin a new block; wrapped lines of one paragraph stay together."""
+    blocks: list[list[tuple[int, str]]] = []
+    cur: list[tuple[int, str]] = []
+    pos = 0
+    prev_quote = False
+    prev_heading = False
+    for line in text.split("\n"):
+        start = pos
+        pos += len(line) + 1
+        stripped = line.strip()
+        quote = stripped.startswith(">")
+        new = (
+            not stripped
+            or _BLOCK_START.match(line)
+            or quote != prev_quote
+            or _SPEAKER.match(line)
+            or prev_heading
+        )
+        prev_heading = stripped.startswith("#")
+        if new and cur:
+            blocks.append(cur)
+            cur = []
+        prev_quote = quote
+        if stripped:
+            cur.append((start, line))
+    if cur:
+        blocks.append(cur)
+    return list(enumerate(blocks))
+
+
+def clean(text: str) -> str:
+    """Remove hidden HTML (comments, scripts, styles) and tags; keep offsets of the rest stable enough."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _HIDDEN.sub(
+        lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
+    )
+    return _TAGS.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def split_sentences(text: str) -> CleanText:
+    """Sentences of `text` with offsets, after dropping hidden HTML and text addressed to a machine."""
+    text = clean(text)
+    sentences: list[Sentence] = []
+    ignored: list[str] = []
+    for number, lines in _blocks(text):
+        if _SPEAKER.match(lines[0][1]):
+            ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
+            continue
+        start = lines[0][0]
+        joined = " ".join(line.strip().lstrip(">").strip() for _, line in lines)
+        offset = 0
+        for part in _SENT_END.split(joined):
+            idx = joined.find(part, offset)
+            offset = idx + len(part)
+            if not part.strip():
+                continue
+            if _STEERING.search(part):
+                ignored.append(part.strip())
+                continue
+            sentences.append(Sentence(text=part.strip(), start=start + idx, block=number))
+    return CleanText(sentences=tuple(sentences), ignored=tuple(ignored))

@@ -1,0 +1,146 @@
+"""Conversions from the units people write in (words, pages, GB of text, euros, weeks) to profile units.
+
+These are extraction assumptions, not calculator formulas: each is a named constant with its source,
+and every conversion returns the value together with a one-line account of the arithmetic, which the
+extractor records as the field's evidence (status "inferred"), so the user can see and correct it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH
+
+# OpenAI, "What are tokens and how to count them?" (help.openai.com): for common English text one token
+# is about 4 characters, or about 3/4 of a word. Other tokenizers (Llama 3, Qwen2.5) are within ~15%.
+BYTES_PER_TOKEN_ENGLISH = 4.0
+TOKENS_PER_WORD_ENGLISH = 4.0 / 3.0
+# Publishing rule of thumb: a single-spaced page of 12-pt text holds about 500 words.
+WORDS_PER_PAGE = 500.0
+# Reference exchange rates to USD (ECB reference rates, order of magnitude for 2025-2026; edit if needed).
+USD_PER_CURRENCY: dict[str, float] = {"USD": 1.0, "EUR": 1.10, "GBP": 1.30, "CHF": 1.20}
+FX_SOURCE = "ECB euro reference rates, 2025-2026 range, rounded"
+HOURS_PER_WEEK = 7 * HOURS_PER_DAY
+DAYS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_DAY  # 30.42, the price-sheet month of tools.units
+WEEKS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_WEEK  # 4.345
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A converted value and the arithmetic that produced it (recorded as evidence)."""
+
+    value: float
+    how: str
+
+
+def _g(x: float) -> str:
+    """Compact number for evidence text (not for presentation of results)."""
+    if x >= 1e9:
+        return f"{x / 1e9:g}B"
+    if x >= 1e6:
+        return f"{x / 1e6:g}M"
+    if x >= 1e3:
+        return f"{x / 1e3:g}k"
+    return f"{x:g}"
+
+
+def tokens_from_gb(gb: float) -> Converted:
+    """Tokens in `gb` GB (1e9 bytes) of English text at BYTES_PER_TOKEN_ENGLISH bytes per token."""
+    tokens = gb * BYTES_PER_GB / BYTES_PER_TOKEN_ENGLISH
+    return Converted(
+        tokens, f"{_g(gb)} GB x 1e9 B/GB / {BYTES_PER_TOKEN_ENGLISH:g} B/token = {_g(tokens)} tokens"
+    )
+
+
+def tokens_from_words(words: float) -> Converted:
+    """Tokens in `words` English words at TOKENS_PER_WORD_ENGLISH."""
+    tokens = words * TOKENS_PER_WORD_ENGLISH
+    return Converted(
+        tokens, f"{_g(words)} words x {TOKENS_PER_WORD_ENGLISH:.2f} tokens/word = {_g(tokens)} tokens"
+    )
+
+
+def tokens_from_pages(pages: float) -> Converted:
+    """Tokens in `pages` pages at WORDS_PER_PAGE words per page."""
+    words = pages * WORDS_PER_PAGE
+    tokens = words * TOKENS_PER_WORD_ENGLISH
+    return Converted(
+        tokens,
+        f"{_g(pages)} pages x {WORDS_PER_PAGE:g} words/page x {TOKENS_PER_WORD_ENGLISH:.2f} tokens/word"
+        f" = {_g(tokens)} tokens",
+    )
+
+
+def tokens_from_items(count: float, tokens_each: float, item: str = "examples") -> Converted:
+    """Tokens in `count` items of `tokens_each` tokens."""
+    tokens = count * tokens_each
+    return Converted(tokens, f"{_g(count)} {item} x {_g(tokens_each)} tokens = {_g(tokens)} tokens")
+
+
+def tokens_from_items_words(count: float, words_each: float, item: str = "documents") -> Converted:
+    """Tokens in `count` items of `words_each` words."""
+    tokens = count * words_each * TOKENS_PER_WORD_ENGLISH
+    return Converted(
+        tokens,
+        f"{_g(count)} {item} x {_g(words_each)} words x {TOKENS_PER_WORD_ENGLISH:.2f} tokens/word = {_g(tokens)} tokens",
+    )
+
+
+def usd_from(amount: float, currency: str) -> Converted:
+    """`amount` in `currency` (USD, EUR, GBP, CHF) as USD at the reference rate."""
+    rate = USD_PER_CURRENCY[currency]
+    usd = amount * rate
+    if currency == "USD":
+        return Converted(usd, f"{_g(amount)} USD")
+    return Converted(usd, f"{_g(amount)} {currency} x {rate:g} USD/{currency} ({FX_SOURCE}) = {_g(usd)} USD")
+
+
+def hours_from(amount: float, unit: str) -> Converted:
+    """A duration in hours: unit is hour, day, week or month (30.42 days) or year."""
+    per = {
+        "hour": 1.0,
+        "day": HOURS_PER_DAY,
+        "week": HOURS_PER_WEEK,
+        "month": HOURS_PER_MONTH,
+        "year": 12 * HOURS_PER_MONTH,
+    }[unit]
+    hours = amount * per
+    if unit == "hour":
+        return Converted(hours, f"{amount:g} hours")
+    return Converted(hours, f"{amount:g} {unit}s x {per:g} h/{unit} = {hours:g} h")
+
+
+def months_from(amount: float, unit: str) -> Converted:
+    """A horizon in months: unit is month or year."""
+    months = amount * (12.0 if unit == "year" else 1.0)
+    return Converted(months, f"{amount:g} {unit}s = {months:g} months")
+
+
+def runs_per_month_from(count: float, per: str) -> Converted:
+    """A cadence ('count per day/week/month/quarter/year') as runs per month."""
+    per_month = {
+        "day": DAYS_PER_MONTH,
+        "week": WEEKS_PER_MONTH,
+        "month": 1.0,
+        "quarter": 1 / 3,
+        "year": 1 / 12,
+    }[per]
+    runs = count * per_month
+    if per == "month":
+        return Converted(runs, f"{count:g} per month")
+    return Converted(runs, f"{count:g} per {per} x {per_month:.3g} {per}s/month = {runs:.3g} runs/month")
+
+
+def hours_until(reference: dt.datetime, due: dt.datetime, label: str) -> Converted:
+    """Wall-clock hours from `reference` to `due` (both timezone-aware or both naive)."""
+    hours = (due - reference).total_seconds() / 3600.0
+    return Converted(hours, f"{label}: {reference:%Y-%m-%d %H:%M} -> {due:%Y-%m-%d %H:%M} = {hours:.0f} h")
+
+
+def utilization_from_schedule(hours_per_day: float, days_per_week: float) -> Converted:
+    """Share of the week in use when running `hours_per_day` on `days_per_week` days."""
+    u = hours_per_day * days_per_week / HOURS_PER_WEEK
+    return Converted(
+        u, f"{hours_per_day:g} h/day x {days_per_week:g} days/week / {HOURS_PER_WEEK:g} h/week = {u:.2f}"
+    )

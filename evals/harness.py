@@ -1,0 +1,406 @@
+"""Extraction evals: run an extractor over the cases in evals/cases/*.yaml and score it field by field.
+
+A case gives the user's words (`text`, a `brief` file read through advisor.ingest, or several `turns`
+extracted one after another with the previous profile as prior) and what a careful reader would take
+from them:
+
+- `expect`: profile fields. A number matches within 1% (or lies in a [low, high] range); a string
+  matches exactly (or is one of a list); a provider list must contain the listed providers; `null`
+  means the field must stay unknown (nothing invented, nothing injected). Model and GPU names compare
+  through the catalog, so "mistral-7b" and "mistral-7b-v0.3" are the same model.
+- `recommendation`: properties of tools.recommend.recommend's answer for the extracted profile
+  (primary present, single node, EU provider, ...), checked only when tools/recommend.py exists.
+
+`run_eval(backend)` returns an `EvalReport`; `report.summary()` is the text `gpu-advisor eval` prints.
+Relative deadlines are anchored at REFERENCE_TIME (or a case's `reference_time`) so runs reproduce.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from advisor.extract.base import Extractor
+from tools.profile import PROFILE_FIELDS, WorkloadProfile
+
+CASES_DIR = Path(__file__).resolve().parent / "cases"
+REFERENCE_TIME = dt.datetime(2026, 11, 18, 9, 0, tzinfo=dt.UTC)  # a Wednesday morning
+NUMBER_TOLERANCE = 0.01  # relative, for a scalar expected number
+FIELD_GOAL = 0.95  # issue 4: the rules backend gets at least 95% of expected fields right
+LIST_FIELDS = ("providers_preferred", "providers_excluded")
+REC_KEYS = (
+    "primary", "single_node", "max_total_gpus", "min_total_gpus", "min_vram_gib", "eu_provider",
+    "provider_not_in", "provider_in", "gpu_in", "max_nodes",
+)  # fmt: skip
+
+
+class EvalCase(BaseModel):
+    """One eval case as written in a cases file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: str | None = None
+    brief: str | None = None
+    turns: list[str] | None = None
+    reference_time: dt.datetime | None = None
+    expect: dict[str, Any] = Field(default_factory=dict)
+    recommendation: dict[str, Any] = Field(default_factory=dict)
+    source_file: str = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> EvalCase:
+        given = [x for x in (self.text, self.brief, self.turns) if x]
+        if len(given) != 1:
+            raise ValueError(f"case {self.id}: give exactly one of text, brief, turns")
+        unknown = [k for k in self.expect if k not in PROFILE_FIELDS]
+        if unknown:
+            raise ValueError(f"case {self.id}: unknown profile fields {unknown}")
+        bad = [k for k in self.recommendation if k not in REC_KEYS]
+        if bad:
+            raise ValueError(
+                f"case {self.id}: unknown recommendation checks {bad} (known: {', '.join(REC_KEYS)})"
+            )
+        return self
+
+
+@dataclass(frozen=True)
+class FieldResult:
+    field: str
+    expected: Any
+    actual: Any
+    ok: bool
+    status: str | None = None  # provenance of the actual value
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    check: str
+    expected: Any
+    actual: Any
+    ok: bool
+
+
+@dataclass
+class CaseResult:
+    id: str
+    fields: list[FieldResult] = field(default_factory=list)
+    checks: list[CheckResult] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+    profile: WorkloadProfile | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(f.ok for f in self.fields) and all(c.ok for c in self.checks)
+
+
+@dataclass
+class EvalReport:
+    backend: str
+    cases: list[CaseResult]
+    recommendation_checked: bool
+    recommendation_note: str = ""
+
+    @property
+    def field_results(self) -> list[FieldResult]:
+        return [f for c in self.cases for f in c.fields]
+
+    @property
+    def field_accuracy(self) -> float:
+        results = self.field_results
+        errors = sum(len(c.fields) == 0 and c.error is not None for c in self.cases)
+        total = len(results) + errors
+        return sum(f.ok for f in results) / total if total else 0.0
+
+    @property
+    def per_field(self) -> dict[str, tuple[int, int]]:
+        """field -> (right, expected)."""
+        out: dict[str, tuple[int, int]] = {}
+        for f in self.field_results:
+            right, total = out.get(f.field, (0, 0))
+            out[f.field] = (right + f.ok, total + 1)
+        return dict(sorted(out.items()))
+
+    @property
+    def check_accuracy(self) -> float | None:
+        checks = [c for case in self.cases for c in case.checks]
+        return sum(c.ok for c in checks) / len(checks) if checks else None
+
+    @property
+    def meets_goal(self) -> bool:
+        return self.field_accuracy >= FIELD_GOAL
+
+    def failures(self) -> list[tuple[str, FieldResult | CheckResult | str]]:
+        out: list[tuple[str, FieldResult | CheckResult | str]] = []
+        for c in self.cases:
+            if c.error:
+                out.append((c.id, c.error))
+            out.extend((c.id, f) for f in c.fields if not f.ok)
+            out.extend((c.id, k) for k in c.checks if not k.ok)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "backend": self.backend,
+            "cases": len(self.cases),
+            "cases_passed": sum(c.ok for c in self.cases),
+            "field_accuracy": self.field_accuracy,
+            "field_goal": FIELD_GOAL,
+            "per_field": {k: {"right": r, "expected": t} for k, (r, t) in self.per_field.items()},
+            "recommendation_checked": self.recommendation_checked,
+            "recommendation_note": self.recommendation_note,
+            "check_accuracy": self.check_accuracy,
+            "failures": [{"case": cid, "what": _describe(item)} for cid, item in self.failures()],
+        }
+
+    def summary(self) -> str:
+        """Per-field accuracy, per-case results and failures, as plain text."""
+        lines = [f"Extraction eval — backend {self.backend}: {len(self.cases)} cases, "
+                 f"{sum(c.ok for c in self.cases)} fully right"]  # fmt: skip
+        right = sum(f.ok for f in self.field_results)
+        lines.append(
+            f"Fields: {right}/{len(self.field_results)} right = {self.field_accuracy:.1%} "
+            f"(goal {FIELD_GOAL:.0%}: {'met' if self.meets_goal else 'NOT met'})"
+        )
+        if self.recommendation_checked:
+            acc = self.check_accuracy
+            n = sum(len(c.checks) for c in self.cases)
+            lines.append(
+                f"Recommendation checks: {n} run, " + (f"{acc:.1%} right" if acc is not None else "none")
+            )
+        else:
+            lines.append(f"Recommendation checks: skipped ({self.recommendation_note})")
+        lines.append("")
+        lines.append("Per field:")
+        for name, (r, t) in self.per_field.items():
+            lines.append(f"  {name:<24} {r:>3}/{t:<3} {r / t:6.1%}")
+        lines.append("")
+        lines.append("Per case:")
+        for c in self.cases:
+            nf = sum(f.ok for f in c.fields)
+            mark = "ok  " if c.ok else "FAIL"
+            extra = f", checks {sum(k.ok for k in c.checks)}/{len(c.checks)}" if c.checks else ""
+            lines.append(f"  {mark} {c.id:<36} fields {nf}/{len(c.fields)}{extra}  {c.seconds * 1000:.1f} ms")
+        fails = self.failures()
+        if fails:
+            lines.append("")
+            lines.append("Failures:")
+            for cid, item in fails:
+                lines.append(f"  {cid}: {_describe(item)}")
+        return "\n".join(lines)
+
+
+def _describe(item: FieldResult | CheckResult | str) -> str:
+    if isinstance(item, str):
+        return f"error: {item}"
+    if isinstance(item, FieldResult):
+        ev = f" [{item.status}: {item.evidence}]" if item.evidence else ""
+        return f"{item.field}: expected {item.expected!r}, got {item.actual!r}{ev}"
+    return f"recommendation {item.check}: expected {item.expected!r}, got {item.actual!r}"
+
+
+# --------------------------------------------------------------------------- loading
+def load_cases(cases_dir: Path | None = None) -> list[EvalCase]:
+    """Every case in `cases_dir`/*.yaml (a list of cases per file), ids unique."""
+    root = cases_dir or CASES_DIR
+    cases: list[EvalCase] = []
+    for path in sorted(root.glob("*.yaml")):
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        if not isinstance(raw, list):
+            raise ValueError(f"{path}: expected a list of cases")
+        for item in raw:
+            cases.append(EvalCase.model_validate({**item, "source_file": path.name}))
+    ids = [c.id for c in cases]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ValueError(f"duplicate case ids: {dupes}")
+    return cases
+
+
+def case_turns(case: EvalCase, cases_dir: Path | None = None) -> list[str]:
+    """The texts the extractor sees for a case, in order."""
+    if case.turns:
+        return list(case.turns)
+    if case.brief:
+        from advisor.ingest import read_brief
+
+        return [read_brief((cases_dir or CASES_DIR) / case.brief)]
+    return [case.text or ""]
+
+
+# --------------------------------------------------------------------------- matching
+@dataclass
+class _Names:
+    model: Callable[[str], str]
+    gpu: Callable[[str], str]
+
+
+def _names() -> _Names:
+    try:
+        from tools.catalog.load import load_catalog
+
+        cat = load_catalog()
+    except Exception:  # noqa: BLE001 - matching falls back to plain strings
+        return _Names(model=lambda s: s.lower(), gpu=lambda s: s.lower())
+
+    def model(s: str) -> str:
+        return str(cat.model(s).id) if cat.has_model(s) else s.lower()
+
+    def gpu(s: str) -> str:
+        return str(cat.gpu(s).id) if cat.has_gpu(s) else s.lower()
+
+    return _Names(model=model, gpu=gpu)
+
+
+def match_field(name: str, expected: Any, actual: Any, names: _Names | None = None) -> bool:
+    """Whether an extracted value meets the expectation (see the module docstring)."""
+    names = names or _names()
+    if expected is None:
+        return actual is None or actual == []
+    if name in LIST_FIELDS:
+        want = expected if isinstance(expected, list) else [expected]
+        return all(w in (actual or []) for w in want)
+    if actual is None:
+        return False
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    if isinstance(expected, list) and expected and all(isinstance(x, int | float) for x in expected):
+        lo, hi = expected
+        return float(lo) <= float(actual) <= float(hi)
+    if isinstance(expected, int | float):
+        return isinstance(actual, int | float) and math.isclose(
+            float(actual), float(expected), rel_tol=NUMBER_TOLERANCE
+        )
+    options = expected if isinstance(expected, list) else [expected]
+    norm = names.model if name == "model_id" else names.gpu if name == "claimed_gpu" else (lambda s: s)
+    return any(norm(str(o)) == norm(str(actual)) for o in options)
+
+
+# --------------------------------------------------------------------------- recommendation checks
+def recommender_available() -> bool:
+    return importlib.util.find_spec("tools.recommend") is not None
+
+
+def check_recommendation(profile: WorkloadProfile, expected: dict[str, Any]) -> list[CheckResult]:
+    """Run the recommender on `profile` and check the expected properties of its answer."""
+    from tools.catalog.load import load_catalog
+    from tools.recommend import recommend
+
+    try:
+        rec = recommend(profile=profile, catalog=load_catalog())
+    except Exception as exc:  # noqa: BLE001 - a failing recommender fails the checks, not the eval
+        return [
+            CheckResult(k, v, f"recommend failed: {type(exc).__name__}: {exc}", False)
+            for k, v in expected.items()
+        ]
+    p = rec.primary
+    out: list[CheckResult] = []
+    for key, want in expected.items():
+        if key == "primary":
+            out.append(CheckResult(key, want, p is not None, (p is not None) == bool(want)))
+            continue
+        if p is None:
+            out.append(CheckResult(key, want, "no primary", False))
+            continue
+        actual: Any
+        if key == "single_node":
+            actual, ok = p.nodes, (p.nodes == 1) == bool(want)
+        elif key == "max_nodes":
+            actual, ok = p.nodes, p.nodes <= want
+        elif key == "max_total_gpus":
+            actual, ok = p.total_gpus, p.total_gpus <= want
+        elif key == "min_total_gpus":
+            actual, ok = p.total_gpus, p.total_gpus >= want
+        elif key == "min_vram_gib":
+            actual, ok = p.vram_gib_per_gpu, p.vram_gib_per_gpu >= want
+        elif key == "eu_provider":
+            actual = getattr(p, "eu", None)
+            ok = actual is bool(want)
+        elif key == "provider_not_in":
+            actual, ok = p.provider, p.provider not in want
+        elif key == "provider_in":
+            actual, ok = p.provider, p.provider in want
+        else:  # gpu_in
+            actual, ok = p.gpu, p.gpu in want
+        out.append(CheckResult(key, want, actual, ok))
+    return out
+
+
+# --------------------------------------------------------------------------- running
+def _anchor(extractor: Extractor, when: dt.datetime) -> Extractor:
+    """The extractor pinned at `when` when it supports it (`with_reference_time`), else as is."""
+    pin = getattr(extractor, "with_reference_time", None)
+    return pin(when) if callable(pin) else extractor
+
+
+def run_case(
+    case: EvalCase, extractor: Extractor, cases_dir: Path | None = None, check_rec: bool = False
+) -> CaseResult:
+    result = CaseResult(id=case.id)
+    names = _names()
+    ex = _anchor(extractor, case.reference_time or REFERENCE_TIME)
+    try:
+        texts = case_turns(case, cases_dir)
+        t0 = time.perf_counter()
+        profile: WorkloadProfile | None = None
+        for text in texts:
+            profile = ex.extract(text, profile)
+        result.seconds = time.perf_counter() - t0
+    except Exception as exc:  # noqa: BLE001 - one broken case must not stop the eval
+        result.error = f"{type(exc).__name__}: {exc}"
+        return result
+    assert profile is not None
+    result.profile = profile
+    for name, want in case.expect.items():
+        actual = getattr(profile, name)
+        prov = profile.provenance.get(name)
+        result.fields.append(
+            FieldResult(
+                field=name,
+                expected=want,
+                actual=actual,
+                ok=match_field(name, want, actual, names),
+                status=prov.status if prov else None,
+                evidence=prov.evidence if prov else None,
+            )
+        )
+    if check_rec and case.recommendation:
+        result.checks = check_recommendation(profile, case.recommendation)
+    return result
+
+
+def run_eval(
+    backend: str = "rules", extractor: Extractor | None = None, cases_dir: Path | None = None
+) -> EvalReport:
+    """Score `extractor` (or the one registered as `backend`) on every case; see EvalReport.summary()."""
+    if extractor is None:
+        from advisor.extract import get_extractor
+
+        extractor = get_extractor(backend)
+    cases = load_cases(cases_dir)
+    check_rec = recommender_available()
+    note = "" if check_rec else "tools/recommend.py is not in the tree yet"
+    results = [run_case(c, extractor, cases_dir, check_rec) for c in cases]
+    return EvalReport(
+        backend=getattr(extractor, "name", backend), cases=results, recommendation_checked=check_rec,
+        recommendation_note=note,
+    )  # fmt: skip
+
+
+if __name__ == "__main__":  # python -m evals.harness [backend]
+    import sys
+
+    report = run_eval(sys.argv[1] if len(sys.argv) > 1 else "rules")
+    print(report.summary())
+    sys.exit(0 if report.meets_goal else 1)
