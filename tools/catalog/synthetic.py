@@ -6,9 +6,10 @@ shapes (anchors below, from each model's config.json), then solves the MLP width
 derived parameter count matches the requested one:
 
 1. hidden size and layer count are interpolated linearly in log(parameters) between anchors
-   (hidden rounded to a multiple of 128 = one head of 128; both never decrease as parameters grow);
+   (hidden rounded to the nearest multiple of 512; both never decrease as parameters grow);
    beyond the largest anchor the depth grows in proportion to the parameters;
-2. heads = hidden / 128, 8 KV heads (GQA as in Llama 3 from 8B up), head_dim 128;
+2. head_dim 128 when hidden is a multiple of 1024, else 64, so the head count is a multiple of 8 and
+   any tensor-parallel degree up to 8 divides it; 8 KV heads (GQA as in Llama 3 from 8B up);
 3. vocabulary 128,256 (Llama 3 tokenizer), untied embeddings, SwiGLU MLP, 2 RMSNorms per layer;
 4. intermediate (MLP) width = (target - embeddings - layers x (attention + norms) - final norm)
    / (layers x 3 x hidden), rounded to a multiple of 64.
@@ -54,7 +55,7 @@ def _interpolate(params_b: float) -> tuple[int, int]:
         if p0 <= params_b <= p1:
             t = (math.log(params_b) - math.log(p0)) / (math.log(p1) - math.log(p0))
             layers = math.floor(l0 + t * (l1 - l0))
-            hidden = 128 * math.floor((h0 + t * (h1 - h0)) / 128)
+            hidden = 512 * round((h0 + t * (h1 - h0)) / 512)
             return layers, hidden
     return ANCHORS[0][1], ANCHORS[0][2]
 
@@ -68,10 +69,11 @@ def synthetic_arch(params_b: float) -> ModelArch:
         )
     target = params_b * 1e9
     layers, hidden = _interpolate(params_b)
-    heads = hidden // SYNTHETIC_HEAD_DIM
+    head_dim = SYNTHETIC_HEAD_DIM if hidden % 1024 == 0 else SYNTHETIC_HEAD_DIM // 2
+    heads = hidden // head_dim
     kv = min(SYNTHETIC_KV_HEADS, heads)
-    q = heads * SYNTHETIC_HEAD_DIM
-    kvd = kv * SYNTHETIC_HEAD_DIM
+    q = heads * head_dim
+    kvd = kv * head_dim
     attention = hidden * q + 2 * hidden * kvd + q * hidden
     embeddings = 2 * SYNTHETIC_VOCAB * hidden
     budget = target - embeddings - layers * (attention + 2 * hidden) - hidden
@@ -85,7 +87,7 @@ def synthetic_arch(params_b: float) -> ModelArch:
         hidden_size=hidden,
         n_heads=heads,
         n_kv_heads=kv,
-        head_dim=SYNTHETIC_HEAD_DIM,
+        head_dim=head_dim,
         intermediate_size=ffn,
         vocab_size=SYNTHETIC_VOCAB,
         max_context=131072,
