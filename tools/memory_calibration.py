@@ -416,3 +416,14 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         ),
     ),  # fmt: skip
 )
+
+EXCLUDED_ROWS: tuple[tuple[str, str], ...] = (
+    ("torchtune Llama-3.1-8B full, 4090, 18.9 GiB", "paged 8-bit AdamW state evicted to host (24 GiB)"),
+    ("torchtune Llama-3.1-8B LoRA, A6000, 30.3 GiB", "allocator cache on a 48 GiB card; it needs 16.2"),
+    ("torchtune #1398 Llama-3.1-8B QLoRA init, 6.19 GiB", "a bug report after loading, not a training peak"),
+    ("PEFT README T0_3B / mt0-xxl", "encoder-decoder models (ModelArch is decoder-only)"),
+    ("PEFT README bloomz-7b1 LoRA, 32 GB", "batch size and sequence length not published"),
+    ("GLM-4-9B QLoRA ~72 GB (#4772)", "the LoRA row's logits gap plus kbit training's fp32 norms/head"),
+    ("Seed 003 Unsloth 70B QLoRA, 41 GB", "no batch/sequence given; tested as a band in test_goldens.py"),
+)
+"""Measured figures not used as calibration rows, with the reason (see the module docstring)."""
