@@ -65,7 +65,8 @@ def read_brief(source: str | Path | bytes, filename: str | None = None) -> str:
     text = _tidy(text)
     if len(text) < MIN_TEXT_CHARS:
         raise InputError(
-            f"{name} has almost no text ({len(text)} characters); paste the brief as text or attach the full document"
+            f"{name} has almost no text ({len(text)} characters); "
+            "paste the brief as text or attach the full document"
         )  # noqa: E501
     return text
 
@@ -103,7 +104,8 @@ def _check_label(name: str, suffix: str, kind: str) -> None:
         what = {"pdf": "a PDF", "docx": "a Word document", "zip": "a ZIP archive", "binary": "binary data",
                 "text": "plain text"}[kind]  # fmt: skip
         raise InputError(
-            f"{name} is named {suffix} but contains {what}; save it again as a real {suffix} file or rename it"
+            f"{name} is named {suffix} but contains {what}; "
+            f"save it again as a real {suffix} file or rename it"
         )
     if suffix == ".doc":
         raise InputError(f"{name} is an old Word .doc file; save it as .docx or PDF and upload it again")
@@ -120,10 +122,11 @@ def _pdf_text(data: bytes, name: str) -> str:
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
+            ok: bool
             try:
-                ok = reader.decrypt("")  # owner-password-only PDFs open with an empty user password
+                ok = bool(reader.decrypt(""))  # owner-password-only PDFs open with an empty user password
             except Exception:  # noqa: BLE001 - missing crypto backend or unsupported scheme
-                ok = 0
+                ok = False
             if not ok:
                 raise InputError(
                     f"{name} is password-protected; remove the password (print to PDF) and upload it again"
@@ -178,8 +181,10 @@ def _looks_html(text: str) -> bool:
 class _TextParser(HTMLParser):
     """Visible text of an HTML document: scripts, styles, templates and comments are dropped."""
 
-    BLOCKS = frozenset({"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article", "h1", "h2", "h3",
-                        "h4", "h5", "h6", "header", "footer", "blockquote", "pre", "hr", "title"})  # fmt: skip
+    BLOCKS = frozenset(
+        {"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article", "h1", "h2", "h3", "h4", "h5",
+         "h6", "header", "footer", "blockquote", "pre", "hr", "title"}
+    )  # fmt: skip
     HIDDEN = frozenset({"script", "style", "template", "noscript", "head"})
 
     def __init__(self) -> None:

@@ -149,10 +149,8 @@ def find_models(text: str) -> list[ModelMention]:
                     model_id, cat_params, inferred = same[-1].id, _params_b(same[-1]), True
         if model_id is None and size is None:
             size = KNOWN_SIZES_B.get(_normalize(m.group(0)))
-            if size is None:
-                if not tokens:
-                    continue
-                # a family and version without size: still a model mention (e.g. an unknown release)
+            if size is None and not tokens:
+                continue  # a bare family word; a family and version without size is still a mention
         out.append(
             ModelMention(
                 text=m.group(0).strip(),

@@ -89,13 +89,16 @@ _SPEAKER = re.compile(
     re.I,
 )
 _STEERING = re.compile(
-    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules|guidelines|"
+    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules"
+    r"|guidelines|"
     r"above|previous|prior|everything|system)\b"
     r"|\b(?:you are now|from now on you|you must now|act as an?|pretend (?:to be|you are)|new instructions|"
     r"system prompt|admin mode|developer mode|jailbreak)\b"
-    r"|\bset (?:the |your )?(?:budget|deadline|cost|price|epochs?|eu_only|\w+_\w+|value|field)s?\b[^.!?]{0,20}\b(?:to|=)"
+    r"|\bset (?:the |your )?(?:budget|deadline|cost|price|epochs?|eu_only|\w+_\w+|value"
+    r"|field)s?\b[^.!?]{0,20}\b(?:to|=)"
     r"|\bdo not (?:mention|tell|reveal|disclose)\b"
-    rf"|^\s*(?:dear |hey |hi )?{_MACHINE}\s*[,:]\s*(?:please\s+)?(?:note|ignore|you|set|make|always|never|remember)",
+    rf"|^\s*(?:dear |hey |hi )?{_MACHINE}\s*[,:]\s*(?:please\s+)?(?:note|ignore|you|set|make|always|never"
+    rf"|remember)",
     re.I,
 )
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")

@@ -83,7 +83,8 @@ def tokens_from_items_words(count: float, words_each: float, item: str = "docume
     tokens = count * words_each * TOKENS_PER_WORD_ENGLISH
     return Converted(
         tokens,
-        f"{_g(count)} {item} x {_g(words_each)} words x {TOKENS_PER_WORD_ENGLISH:.2f} tokens/word = {_g(tokens)} tokens",
+        f"{_g(count)} {item} x {_g(words_each)} words x {TOKENS_PER_WORD_ENGLISH:.2f} tokens/word"
+        f" = {_g(tokens)} tokens",
     )
 
 

@@ -1,0 +1,67 @@
+"""The state the rules share while reading one text, and small text helpers (negation, corrections)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.extract.base import Finding, clip_evidence
+from advisor.extract.rules_text import Sentence
+
+I = re.I  # noqa: E741
+CORRECTION = re.compile(
+    r"\b(?:actually|instead|sorry|scratch that|correction|i meant|make it|change (?:it|that) to|switch to|"
+    r"update:|rather|now)\b",
+    I,
+)
+NEGATION = re.compile(
+    r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|n't|\bnever)\s+(?:\w+\s+){0,2}$", I
+)
+
+
+@dataclass
+class Ctx:
+    """Sentences of one text, the reference time, and the findings the rules add as they read."""
+
+    sentences: tuple[Sentence, ...]
+    reference_time: dt.datetime
+    findings: list[Finding] = field(default_factory=list)
+    workload: str | None = None
+    claim_sentences: set[int] = field(default_factory=set)
+
+    def add(
+        self,
+        s: Sentence,
+        name: str,
+        value: Any,
+        evidence: str,
+        status: str = "stated",
+        offset: int = 0,
+        rank: int | None = None,
+    ) -> None:
+        pos = s.start + offset if rank is None else rank
+        self.findings.append(
+            Finding(
+                field=name,
+                value=value,
+                status="inferred" if status == "inferred" else "stated",
+                evidence=clip_evidence(evidence),
+                position=pos,
+                correction=bool(CORRECTION.search(s.text)),
+            )
+        )
+
+    def has(self, name: str) -> bool:
+        return any(f.field == name for f in self.findings)
+
+
+def negated(text: str, start: int) -> bool:
+    """Whether a negation ("not", "no", "without", "rather than" ...) closely precedes `start`."""
+    return bool(NEGATION.search(text[max(0, start - 30) : start]))
+
+
+def q(m: re.Match[str]) -> str:
+    """The matched words, trimmed (evidence)."""
+    return m.group(0).strip()

@@ -1,0 +1,197 @@
+"""Dataset size (tokens, words, pages, items, GB of text) and training-shape rules (epochs, sequence
+length, LoRA rank, batch size)."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract import units_text as U
+from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_models import GPU_RE
+from advisor.extract.rules_text import (
+    APPROX,
+    MULT,
+    NUM,
+    NUMBER,
+    context_length,
+    parse_number,
+    parse_scaled,
+)
+
+# =========================================================================== dataset and training shape
+_TOKENS = re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?tokens?\b", I)
+_RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
+_LEN_AFTER = re.compile(
+    r"^\s*(?:per\s+(?:sequence|sample|example|request|prompt|document|conversation|item)|each\b|of context"
+    r"|context|"
+    r"ctx|window|sequences?|seq|max|prompts?|long\b)",
+    I,
+)
+_ITEM_NOUNS = (
+    r"examples?|samples?|rows|records|conversations?|dialogues?|pairs|instructions|tickets|chats|prompts|"
+    r"documents?|docs|articles|papers|contracts|files|reports|emails|transcripts|q&a pairs|items"
+)
+_ITEMS_TOKENS = re.compile(
+    rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b[^.;]{{0,40}}?"
+    rf"(?:averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
+    rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
+    rf"\s*(?P<unit>tokens?|words?|pages?)\b",
+    I,
+)
+_WORDS = re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?words?\b", I)
+_PAGES = re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*pages?\b", I)
+_BYTES = re.compile(
+    rf"(?P<num>{NUMBER})\s*(?P<unit>[kmgtp]b|gigabytes?|terabytes?|megabytes?|petabytes?)\b", I
+)
+_BYTES_GB = {"kb": 1e-6, "mb": 1e-3, "gb": 1.0, "tb": 1e3, "pb": 1e6, "megabyte": 1e-3, "gigabyte": 1.0,
+             "terabyte": 1e3, "petabyte": 1e6}  # fmt: skip
+_DATA_WORDS = re.compile(
+    r"\b(?:data(?:set)?s?|corpus|corpora|text|jsonl|parquet|documents?|files|bucket|nas|stored|storage|s3"
+    r"|gcs|blob|"
+    r"tokeni[sz]ed|training set|training data|wiki|logs|papers|contracts)\b",
+    I,
+)
+_NOT_TEXT = re.compile(r"\b(?:images?|photos?|video|audio|pdfs?|scan(?:s|ned)?|pictures|binary)\b", I)
+_VRAM_WORDS = re.compile(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)
+
+
+def rule_dataset(ctx: Ctx) -> None:
+    for s in ctx.sentences:
+        t = s.text
+        claim = s.start in ctx.claim_sentences
+        rank = -1 if claim else None  # numbers inside a claim lose to any other mention
+        item_spans: list[tuple[int, int]] = []
+        for m in _ITEMS_TOKENS.finditer(t):
+            count = parse_scaled(m.group("count"), m.group("cmult"))
+            each = parse_scaled(m.group("each"), m.group("emult"))
+            unit = m.group("unit").lower()
+            noun = m.group("noun").lower()
+            if unit.startswith("token"):
+                conv = U.tokens_from_items(count, each, noun)
+            elif unit.startswith("word"):
+                conv = U.tokens_from_items_words(count, each, noun)
+            else:
+                conv = U.tokens_from_pages(count * each)
+                conv = U.Converted(conv.value, f"{count:g} {noun} x {each:g} pages; {conv.how}")
+            ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank)
+            item_spans.append((m.start(), m.end()))
+        for m in _TOKENS.finditer(t):
+            if _inside(m.start(), item_spans):
+                continue
+            after = t[m.end() :]
+            if _RATE_AFTER.match(after) or _LEN_AFTER.match(after):
+                continue
+            if re.search(
+                r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", t[: m.start()], I
+            ):
+                continue
+            value = parse_scaled(m.group("num"), m.group("mult"))
+            if value < 1e6:
+                continue  # a length, not a dataset
+            ctx.add(s, "dataset_tokens", value, q(m), "stated", m.start(), rank)
+        for m in _WORDS.finditer(t):
+            if _inside(m.start(), item_spans):
+                continue
+            words = parse_scaled(m.group("num"), m.group("mult"))
+            if words < 1000:
+                continue
+            conv = U.tokens_from_words(words)
+            ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank)
+        for m in _PAGES.finditer(t):
+            if _inside(m.start(), item_spans):
+                continue
+            pages = parse_scaled(m.group("num"), m.group("mult"))
+            if pages < 100:
+                continue
+            conv = U.tokens_from_pages(pages)
+            ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank)
+        for m in _BYTES.finditer(t):
+            unit = m.group("unit").lower().rstrip("s")
+            factor = _BYTES_GB.get(unit[:2] if len(unit) == 2 else unit)
+            if factor is None:
+                continue
+            before = t[max(0, m.start() - 25) : m.start()]
+            after = t[m.end() : m.end() + 25]
+            if (
+                GPU_RE.search(before[-12:])
+                or _VRAM_WORDS.search(after[:12])
+                or _VRAM_WORDS.search(before[-10:])
+            ):
+                continue
+            if re.match(r"\s*(?:/|per\s)", after):
+                continue
+            if not _DATA_WORDS.search(t):
+                continue
+            gb = parse_number(m.group("num")) * factor
+            ctx.add(s, "dataset_gb", gb, q(m), "stated", m.start())
+            if not _NOT_TEXT.search(t):
+                conv = U.tokens_from_gb(gb)
+                # an inference from bytes never beats tokens the user gave (rank below any stated value)
+                ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+
+
+_EPOCHS = re.compile(
+    rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|passes(?: over the data)?|pass over the data)\b", I
+)
+_EPOCHS2 = re.compile(rf"\bepochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I)
+_SEQ = re.compile(
+    rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window|\s+length)?|ctx|"
+    rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|token\s+sequences|tokens?\s+per\s+sequence|"
+    rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
+    rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
+    rf"|max(?:imum)?\s+length|"
+    rf"context\s+of)\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
+    I,
+)
+_RANK = re.compile(
+    r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
+    r"|\blora[\s-]?r?(?P<num3>\d+)\b",
+    I,
+)
+_BATCH = re.compile(
+    rf"\b(?:micro[\s-]?)?batch(?:[\s-]?size)?\s*(?:[:=]|of|is)?\s*(?P<num>{NUMBER})\b|"
+    rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)",
+    I,
+)
+
+
+def rule_training_shape(ctx: Ctx) -> None:
+    inference = ctx.workload == "inference"
+    for s in ctx.sentences:
+        t = s.text
+        for m in list(_EPOCHS.finditer(t)) + list(_EPOCHS2.finditer(t)):
+            if negated(t, m.start()) and "not" in t[max(0, m.start() - 6) : m.start()]:
+                continue
+            ctx.add(s, "epochs", parse_number(m.group("num")), q(m), "stated", m.start())
+        for m in _SEQ.finditer(t):
+            num = m.group("num") or m.group("num2")
+            mult = m.group("mult") or m.group("mult2")
+            kind = (m.group("kind") or m.group("kind2") or "").lower()
+            length = context_length(num, mult)
+            if length < 128 or length > 10_000_000:
+                continue
+            per_sequence = "sequence" in kind or "seq" in kind
+            serving_words = re.search(r"\b(?:serv|inferen|users?|requests?)", t, I)
+            undecided_context = "context" in kind and not per_sequence and ctx.workload is None
+            target = "context_len" if inference or (undecided_context and serving_words) else "seq_len"
+            if (
+                not inference
+                and "context" in kind
+                and ctx.workload is None
+                and not re.search(r"train|tun|lora", t, I)
+            ):
+                target = "context_len"
+            ctx.add(s, target, length, q(m), "stated", m.start())
+        for m in _RANK.finditer(t):
+            num = m.group("num") or m.group("num2") or m.group("num3")
+            if num and 1 <= int(num) <= 4096:
+                ctx.add(s, "lora_rank", int(num), q(m), "stated", m.start())
+        for m in _BATCH.finditer(t):
+            num = m.group("num") or m.group("num2")
+            v = parse_number(num)
+            if v >= 1 and v == int(v):
+                ctx.add(s, "batch_size", int(v), q(m), "stated", m.start())

@@ -1,0 +1,227 @@
+"""Budget (currencies, FX) and deadline (relative, weekday, calendar date, duration) rules."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from advisor.extract import units_text as U
+from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_text import (
+    APPROX,
+    MULT,
+    NUMBER,
+    parse_number,
+    parse_scaled,
+)
+
+# =========================================================================== money and time
+_CUR_SYM = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP"}
+_CUR_WORD = {
+    "usd": "USD", "dollars": "USD", "dollar": "USD", "bucks": "USD",
+    "eur": "EUR", "euro": "EUR", "euros": "EUR", "k€": "EUR",
+    "gbp": "GBP", "pounds": "GBP", "pound": "GBP", "chf": "CHF",
+}  # fmt: skip
+_MONEY = re.compile(
+    rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?"
+    rf"|(?P<num2>{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?|gbp|pounds?|chf"
+    rf"|k€|€|\$)(?!\w)",
+    I,
+)
+_RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
+_BUDGET_CUE = re.compile(
+    r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|"
+    r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
+    I,
+)
+_NOT_BUDGET = re.compile(
+    r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]? at|saves?)\b", I
+)
+
+
+def rule_budget(ctx: Ctx) -> None:
+    short = len(ctx.sentences) <= 3
+    for s in ctx.sentences:
+        t = s.text
+        for m in _MONEY.finditer(t):
+            after = t[m.end() :]
+            if _RATE.match(after):
+                continue
+            sym = (m.group("sym") or "").strip().lower()
+            word = (m.group("word") or "").lower()
+            cur = (
+                _CUR_SYM.get(sym) or _CUR_WORD.get(sym) or _CUR_SYM.get(word) or _CUR_WORD.get(word) or "USD"
+            )
+            num = m.group("num") or m.group("num2")
+            mult = m.group("mult") or m.group("mult2")
+            if word == "k€":
+                mult, cur = "k", "EUR"
+            before = t[max(0, m.start() - 60) : m.start()]
+            if not (_BUDGET_CUE.search(before) or re.search(r"\bbudget\b", t, I) or short):
+                continue
+            if _NOT_BUDGET.search(before[-25:]):
+                continue
+            amount = parse_scaled(num, mult)
+            conv = U.usd_from(amount, cur)
+            status = "stated" if cur == "USD" else "inferred"
+            ev = q(m) if cur == "USD" else f'"{q(m)}": {conv.how}'
+            ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
+        # "budget is 5000" without a currency: read as USD
+        for m in re.finditer(
+            rf"\bbudget\s*(?:is|of|:|=|around|about"
+            rf"|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])",
+            t,
+            I,
+        ):
+            amount = parse_scaled(m.group("num"), m.group("mult"))
+            if amount >= 10:
+                ctx.add(
+                    s,
+                    "budget_usd",
+                    amount,
+                    f'"{q(m)}": no currency given, read as USD',
+                    "inferred",
+                    m.start(),
+                )
+
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"]  # fmt: skip
+_MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"  # noqa: E501
+_BY_WEEKDAY = re.compile(
+    r"\b(?:by|before|until|till|due|on|for)\s+(?:this\s+|next\s+|the\s+)?(?P<day>"
+    + "|".join(_WEEKDAYS)
+    + r")\b",
+    I,
+)
+_BY_DATE = re.compile(
+    rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
+    rf"|on)\s+(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
+    rf"|th)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
+    r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
+    I,
+)
+_BY_END = re.compile(
+    r"\b(?:by|before)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<what>week|month|quarter|year)\b"
+    r"|\bby tomorrow\b|\bby tonight\b",
+    I,
+)
+_WITHIN = re.compile(
+    rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than|have|got|"
+    rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s+(?:of|is)?"
+    rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
+    rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
+    I,
+)
+_BARE_DURATION = re.compile(rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?)\b", I)
+_DEADLINE_CUE = re.compile(
+    r"\b(?:deadline|due|need|needs|needed|finish|finished|done|ready|deliver|turnaround|have)\b", I
+)
+_UNIT = {
+    "h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hours": "hour", "day": "day", "days": "day",
+    "week": "week", "weeks": "week", "month": "month", "months": "month",
+}  # fmt: skip
+
+
+def _end_of_day(d: dt.date, tz: dt.tzinfo | None) -> dt.datetime:
+    return dt.datetime.combine(d + dt.timedelta(days=1), dt.time(0, 0), tzinfo=tz)
+
+
+def _month_index(name: str) -> int:
+    name = name.lower()[:3]
+    return [m[:3] for m in _MONTHS].index(name) + 1
+
+
+def rule_deadline(ctx: Ctx) -> None:
+    ref = ctx.reference_time
+    for s in ctx.sentences:
+        if s.start in ctx.claim_sentences:
+            continue
+        t = s.text
+        for m in _BY_WEEKDAY.finditer(t):
+            target = _WEEKDAYS.index(m.group("day").lower())
+            days = (target - ref.weekday()) % 7 or 7
+            if re.search(r"\bnext\b", m.group(0), I) and days < 7:
+                days += 7
+            due = _end_of_day(ref.date() + dt.timedelta(days=days), ref.tzinfo)
+            conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
+            ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
+        for m in _BY_DATE.finditer(t):
+            if m.group("iso"):
+                d = dt.date.fromisoformat(m.group("iso"))
+            else:
+                mon = _month_index(m.group("mon") or m.group("mon2"))
+                day = int(m.group("d1") or m.group("d2"))
+                year = int(m.group("year")) if m.group("year") else ref.year
+                try:
+                    d = dt.date(year, mon, day)
+                except ValueError:
+                    continue
+                if d < ref.date() and not m.group("year"):
+                    d = d.replace(year=ref.year + 1)
+            due = _end_of_day(d, ref.tzinfo)
+            if due <= ref:
+                continue
+            conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
+            ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
+        for m in _BY_END.finditer(t):
+            what = (m.group("what") or "").lower()
+            d = ref.date()
+            if "tomorrow" in m.group(0).lower():
+                d = d + dt.timedelta(days=1)
+            elif what == "week":
+                d = d + dt.timedelta(days=(4 - d.weekday()) % 7)  # Friday
+            elif what == "month":
+                nxt = dt.date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+                d = nxt - dt.timedelta(days=1)
+            elif what == "quarter":
+                q_end_month = ((d.month - 1) // 3 + 1) * 3
+                nxt = dt.date(d.year + (q_end_month == 12), q_end_month % 12 + 1, 1)
+                d = nxt - dt.timedelta(days=1)
+            elif what == "year":
+                d = dt.date(d.year, 12, 31)
+            conv = U.hours_until(ref, _end_of_day(d, ref.tzinfo), f'"{q(m)}"')
+            ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
+        spans: list[tuple[int, int]] = []
+        for m in _WITHIN.finditer(t):
+            after = t[m.end() : m.end() + 25]
+            if re.match(
+                r"\s*(?:a|per|/|each|every)\s*(?:day|week|month)\b|\s+of\s+(?:compute|gpu|training)", after, I
+            ):
+                continue
+            if re.search(
+                r"\b(?:pays?\s+off|break[\s-]?even|amorti[sz])", t[max(0, m.start() - 30) : m.start()], I
+            ):
+                continue
+            if (
+                re.search(r"\b(?:runs?|train(?:ing)?s?|experiments?|jobs?)\s+(?:takes?|took|lasts?)\b", t, I)
+                and "have" in m.group(0).lower()
+            ):
+                continue
+            unit = _UNIT[m.group("unit").lower()]
+            conv = U.hours_from(parse_number(m.group("num")), unit)
+            status = "stated" if unit == "hour" else "inferred"
+            ctx.add(
+                s,
+                "deadline_hours",
+                conv.value,
+                q(m) if status == "stated" else f'"{q(m)}": {conv.how}',
+                status,
+                m.start(),
+            )
+            spans.append((m.start(), m.end()))
+        if _DEADLINE_CUE.search(t):
+            for m in _BARE_DURATION.finditer(t):
+                if any(a <= m.start() < b for a, b in spans):
+                    continue
+                after = t[m.end() : m.end() + 20]
+                before = t[max(0, m.start() - 20) : m.start()]
+                if re.match(r"\s*(?:a|per|/|each|every|of\s+(?:gpu|compute|training))\b", after, I):
+                    continue
+                if re.search(r"\b(?:in|takes?|took|for|over|on)\s+$", before, I):
+                    continue
+                unit = _UNIT[m.group("unit").lower()]
+                conv = U.hours_from(parse_number(m.group("num")), unit)
+                ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())

@@ -1,0 +1,178 @@
+"""Workload, method, precision, model and size rules."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import CORRECTION, Ctx, I, negated, q
+from advisor.extract.rules_models import find_models
+from advisor.extract.rules_text import (
+    NUMBER,
+    Sentence,
+    parse_number,
+)
+
+# =========================================================================== workload and method
+_DONE = re.compile(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
+_SCRATCH = re.compile(
+    r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I
+)
+_CONTINUED = re.compile(
+    r"\b(?:continued|continual|continuing|further|domain[- ]adaptive|extended"
+    r"|additional)[\s-]+pre-?train(?:ing|ed)?\b",
+    I,
+)
+_PRETRAIN = re.compile(r"\bpre-?train(?:ing|ed)?\b", I)
+_FINETUNE = re.compile(
+    r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
+    r"|\bfull[- ]?FT\b|\bre-?train",
+    I,
+)
+_PEFT = re.compile(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
+_INFER = re.compile(
+    r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
+    r"|simultaneous|"
+    r"at the same time|per user|each user|chat ?bot|endpoint)\b",
+    I,
+)
+
+
+def rule_workload(ctx: Ctx) -> None:
+    hits: dict[str, list[tuple[Sentence, re.Match[str], str]]] = {}
+    for s in ctx.sentences:
+        done = bool(_DONE.search(s.text))
+        for kind, rx, status in (
+            ("continual_pretraining", _CONTINUED, "stated"),
+            ("pretraining", _SCRATCH, "stated"),
+            ("fine_tuning", _FINETUNE, "stated"),
+            ("fine_tuning", _PEFT, "inferred"),
+            ("inference", _INFER, "stated"),
+        ):
+            for m in rx.finditer(s.text):
+                if done and kind != "inference":
+                    continue
+                if kind == "fine_tuning" and negated(s.text, m.start()):
+                    continue
+                hits.setdefault(kind, []).append((s, m, status))
+        if "continual_pretraining" not in hits or not any(h[0] is s for h in hits["continual_pretraining"]):
+            for m in _PRETRAIN.finditer(s.text):
+                if not done and not _CONTINUED.search(s.text):
+                    hits.setdefault("pretraining", []).append((s, m, "stated"))
+    for kind in ("continual_pretraining", "pretraining", "fine_tuning", "inference"):
+        if kind in hits:
+            best = next((h for h in hits[kind] if h[2] == "stated"), hits[kind][0])
+            s, m, status = best
+            ev = q(m) if status == "stated" else f'"{q(m)}" -> fine-tuning'
+            ctx.add(s, "workload", kind, ev, status, m.start())
+            ctx.workload = kind
+            return
+
+
+_FULL = re.compile(
+    r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
+    r"\ball (?:the )?weights\b|\bfull[- ]parameter\b",
+    I,
+)
+_QLORA = re.compile(r"\bQ-?LoRA\b", I)
+_FOURBIT = re.compile(r"\b(?:4|four)[- ]?bit\b|\bnf4\b|\bbitsandbytes\b", I)
+_LORA = re.compile(r"(?<![Qq-])\bLoRA\b|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I)
+
+
+def rule_method(ctx: Ctx) -> None:
+    if ctx.workload == "inference":
+        return
+    found: list[tuple[int, int, Sentence, str, str, str, int]] = []  # (correction, priority, ...)
+    for s in ctx.sentences:
+        corr = 1 if CORRECTION.search(s.text) else 0
+        for rx, method, status, prio in (
+            (_QLORA, "qlora", "stated", 3),
+            (_FOURBIT, "qlora", "inferred", 2),
+            (_FULL, "full", "stated", 2),
+            (_LORA, "lora", "stated", 1),
+        ):
+            for m in rx.finditer(s.text):
+                if negated(s.text, m.start()):
+                    continue
+                if method == "lora" and m.group(0).lower() != "lora":
+                    status = "inferred"
+                ev = q(m) if status == "stated" else f'"{q(m)}" -> {method}'
+                found.append((corr, prio, s, method, status, ev, m.start()))
+    if found:
+        corr, prio, s, method, status, ev, off = max(found, key=lambda t: (t[0], t[1], t[2].start))
+        ctx.add(s, "method", method, ev, status, off)
+    elif ctx.workload in ("pretraining", "continual_pretraining"):
+        s = ctx.sentences[0]
+        ctx.add(s, "method", "full", f"{ctx.workload.replace('_', ' ')} trains all weights", "inferred")
+
+
+_PRECISION = (
+    (re.compile(r"\bfp8\b|\bfloat8\b", I), "fp8"),
+    (re.compile(r"\bint8\b|\b8[- ]?bit\b", I), "int8"),
+    (re.compile(r"\bnf4\b", I), "nf4"),
+    (re.compile(r"\bint4\b|\b(?:4|four)[- ]?bit\b|\bawq\b|\bgptq\b|\bq4_k_m\b", I), "int4"),
+    (re.compile(r"\bbf16\b|\bbfloat16\b", I), "bf16"),
+    (re.compile(r"\bfp16\b|\bfloat16\b|\bhalf precision\b", I), "fp16"),
+    (re.compile(r"\bfp32\b|\bfloat32\b|\bfull precision\b", I), "fp32"),
+)
+
+
+def rule_precision(ctx: Ctx) -> None:
+    for s in ctx.sentences:
+        for rx, prec in _PRECISION:
+            for m in rx.finditer(s.text):
+                if prec in ("int4", "nf4") and ctx.workload != "inference":
+                    continue  # 4-bit in training means QLoRA (the method rule); its base precision follows
+                if prec == "int8" and re.search(r"optimi[sz]er|adam", s.text[m.end() : m.end() + 20], I):
+                    continue
+                ctx.add(s, "precision", prec, q(m), "stated", m.start())
+
+
+# =========================================================================== model and size
+_SIZE_ALONE = re.compile(
+    rf"(?<![\w$€£.])(?P<num>{NUMBER})\s*(?P<unit>b|bn|billion|m|million)(?![\w])"
+    rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:open[\s-]+|base[\s-]+)?models?)?)",
+    I,
+)
+_NOT_PARAMS = re.compile(
+    r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|words?|examples?|samples?|documents?"
+    r"|docs|rows|"
+    r"records|pages|chars|characters|bytes|users|requests|dollars|usd|eur|euros|gb|tb)\b",
+    I,
+)
+
+
+def rule_model(ctx: Ctx) -> None:
+    for s in ctx.sentences:
+        mentions = find_models(s.text)
+        spans = [(m.start, m.end) for m in mentions]
+        for mm in mentions:
+            if mm.model_id:
+                status = "inferred" if mm.id_inferred else "stated"
+                ev = mm.text if not mm.id_inferred else f'"{mm.text}" -> closest catalog model {mm.model_id}'
+                ctx.add(s, "model_id", mm.model_id, ev, status, mm.start)
+            if mm.params_b is not None:
+                if mm.size_stated:
+                    ctx.add(s, "params_b", mm.params_b, mm.text, "stated", mm.start)
+                else:
+                    ev = f'"{mm.text}" -> catalog: {mm.params_b:g}B parameters'
+                    ctx.add(s, "params_b", mm.params_b, ev, "inferred", mm.start)
+        for m in _SIZE_ALONE.finditer(s.text):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            unit = m.group("unit").lower()
+            tail = m.group("tail") or ""
+            after = s.text[m.end("unit") :]
+            if _NOT_PARAMS.match(after):
+                continue
+            if unit in ("m", "million") and not re.search(r"param|model", tail, I):
+                continue
+            if not tail.strip() and re.match(r"\s*(?:x\b|\w)", after):
+                continue
+            if not tail.strip() and not re.search(
+                r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", s.text, I
+            ):
+                continue
+            value = parse_number(m.group("num")) * (1e-3 if unit in ("m", "million") else 1.0)
+            ctx.add(s, "params_b", value, q(m), "stated", m.start())
+            if not ctx.has("model_id"):
+                pass
