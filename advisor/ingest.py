@@ -182,8 +182,8 @@ class _TextParser(HTMLParser):
     """Visible text of an HTML document: scripts, styles, templates and comments are dropped."""
 
     BLOCKS = frozenset(
-        {"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article", "h1", "h2", "h3", "h4", "h5",
-         "h6", "header", "footer", "blockquote", "pre", "hr", "title"}
+        {"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article", "h1", "h2", "h3", "h4",
+         "h5", "h6", "header", "footer", "blockquote", "pre", "hr", "title"}
     )  # fmt: skip
     HIDDEN = frozenset({"script", "style", "template", "noscript", "head"})
 
