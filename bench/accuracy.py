@@ -21,73 +21,12 @@ from __future__ import annotations
 
 import statistics
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.memory import seed_rule_gb  # noqa: E402
-from tools.memory_calibration import CALIBRATION_ROWS, EXCLUDED_ROWS, CalibrationRow  # noqa: E402
+from tools.memory_calibration import CALIBRATION_ROWS, EXCLUDED_ROWS, SIMPLE_RULES  # noqa: E402
 from tools.units import gb_to_gib  # noqa: E402
-
-SIZES_B = (7, 13, 34, 70)
-# seed 000: Model Size | Full Fine-Tuning (total) | LoRA / QLoRA (per GPU), GB
-SEED_000 = {
-    7: ((120, 160), (12, 24)),
-    13: ((200, 300), (24, 48)),
-    34: ((500, 600), (40, 80)),
-    70: ((1000, 1000), (80, 160)),
-}
-# seed 004: minimum VRAM, GB: full, LoRA, QLoRA
-SEED_004 = {7: (64, 16, 8), 13: (120, 24, 10), 34: (280, 48, 16), 70: (560, 80, 24)}
-
-
-def _nearest(params_b: float) -> int:
-    return min(SIZES_B, key=lambda s: abs(s - params_b))
-
-
-def _gpus(row: CalibrationRow) -> int:
-    return int(row.inputs.get("gpus", 1))
-
-
-def _method(row: CalibrationRow) -> str:
-    return str(row.inputs["method"])
-
-
-def rule_seed001(row: CalibrationRow) -> float:
-    return seed_rule_gb(params=row.arch.param_count(), method=_method(row)) / _gpus(row)
-
-
-def rule_seed000(row: CalibrationRow) -> float:
-    full, peft = SEED_000[_nearest(row.arch.param_count() / 1e9)]
-    if _method(row) in ("full", "pretraining"):
-        return sum(full) / 2 / _gpus(row)
-    return sum(peft) / 2
-
-
-def rule_seed002(row: CalibrationRow) -> float:
-    per_b = {"full": 16.0, "pretraining": 16.0, "lora": 2.0, "qlora": 0.5, "inference": 2.0}[_method(row)]
-    return per_b * row.arch.param_count() / 1e9 / _gpus(row)
-
-
-def rule_seed004(row: CalibrationRow) -> float:
-    full, lora, qlora = SEED_004[_nearest(row.arch.param_count() / 1e9)]
-    m = _method(row)
-    return (full / _gpus(row)) if m in ("full", "pretraining") else (lora if m == "lora" else qlora)
-
-
-def rule_accelerate(row: CalibrationRow) -> float:
-    dtype_bytes = 0.5 if _method(row) == "qlora" else 2.0
-    return 4 * dtype_bytes * row.arch.param_count() / 1e9 / _gpus(row)
-
-
-RULES: dict[str, Callable[[CalibrationRow], float]] = {
-    "seed 001 (18 B/param)": rule_seed001,
-    "seed 000 table": rule_seed000,
-    "seed 002 GB/B": rule_seed002,
-    "seed 004 table": rule_seed004,
-    "accelerate 4x": rule_accelerate,
-}
 
 
 def main() -> int:
@@ -108,12 +47,12 @@ def main() -> int:
           f"(mean {statistics.mean(errors) * 100:.1f}%, max {max(errors) * 100:.1f}%)")  # fmt: skip
 
     print("\nSimple rules on the same rows (signed error %, rule GB converted to GiB):")
-    header = f"{'row':28s} " + " ".join(f"{name:>22s}" for name in RULES)
+    header = f"{'row':28s} " + " ".join(f"{name:>22s}" for name in SIMPLE_RULES)
     print(header)
-    rule_errors: dict[str, list[float]] = {name: [] for name in RULES}
+    rule_errors: dict[str, list[float]] = {name: [] for name in SIMPLE_RULES}
     for row in CALIBRATION_ROWS:
         cells = []
-        for name, rule in RULES.items():
+        for name, rule in SIMPLE_RULES.items():
             err = gb_to_gib(rule(row)) / row.measured_gib - 1
             rule_errors[name].append(abs(err))
             cells.append(f"{err * 100:+21.1f}%")

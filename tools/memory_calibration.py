@@ -25,12 +25,13 @@ Rows left out, and why (kept here so the choice is visible):
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from tools.catalog.schema import ModelArch
-from tools.memory import MemoryEstimate, estimate_memory
+from tools.memory import MemoryEstimate, estimate_memory, seed_rule_gb
 from tools.units import gb_to_gib
 
 Basis = Literal["reserved", "device", "allocated"]
@@ -427,3 +428,72 @@ EXCLUDED_ROWS: tuple[tuple[str, str], ...] = (
     ("Seed 003 Unsloth 70B QLoRA, 41 GB", "no batch/sequence given; tested as a band in test_goldens.py"),
 )
 """Measured figures not used as calibration rows, with the reason (see the module docstring)."""
+
+
+# --- simple rules of thumb, for comparison (bench/accuracy.py, tests/memory/test_calibration.py) ---------
+# Each returns GB (1e9) per GPU for a row; aggregate rules are divided by the GPU count (as if perfectly
+# sharded, which flatters them on multi-GPU rows).
+SIZES_B = (7, 13, 34, 70)
+# seed 000: Model Size | Full Fine-Tuning (total) | LoRA / QLoRA (per GPU), GB
+SEED_000 = {
+    7: ((120, 160), (12, 24)),
+    13: ((200, 300), (24, 48)),
+    34: ((500, 600), (40, 80)),
+    70: ((1000, 1000), (80, 160)),
+}
+# seed 004: minimum VRAM, GB: full, LoRA, QLoRA
+SEED_004 = {7: (64, 16, 8), 13: (120, 24, 10), 34: (280, 48, 16), 70: (560, 80, 24)}
+
+
+def _nearest(params_b: float) -> int:
+    return min(SIZES_B, key=lambda s: abs(s - params_b))
+
+
+def _gpus(row: CalibrationRow) -> int:
+    return int(row.inputs.get("gpus", 1))
+
+
+def _method(row: CalibrationRow) -> str:
+    return str(row.inputs["method"])
+
+
+def rule_seed001(row: CalibrationRow) -> float:
+    """Seed 001: 18 B/param full, 2 B + 9 GB LoRA, 0.5 B + 12 GB QLoRA (tools.memory.seed_rule_gb)."""
+    return seed_rule_gb(params=row.arch.param_count(), method=_method(row)) / _gpus(row)
+
+
+def rule_seed000(row: CalibrationRow) -> float:
+    """Seed 000's table, middle of the band for the nearest size (sizes above 70B use the 70B row)."""
+    full, peft = SEED_000[_nearest(row.arch.param_count() / 1e9)]
+    if _method(row) in ("full", "pretraining"):
+        return sum(full) / 2 / _gpus(row)
+    return sum(peft) / 2
+
+
+def rule_seed002(row: CalibrationRow) -> float:
+    """Seed 002: 16 GB per billion full, 2 GB/B LoRA, 0.4-0.6 (0.5) GB/B QLoRA, 2 GB/B inference."""
+    per_b = {"full": 16.0, "pretraining": 16.0, "lora": 2.0, "qlora": 0.5, "inference": 2.0}[_method(row)]
+    return per_b * row.arch.param_count() / 1e9 / _gpus(row)
+
+
+def rule_seed004(row: CalibrationRow) -> float:
+    """Seed 004's minimum-VRAM column for the nearest size."""
+    full, lora, qlora = SEED_004[_nearest(row.arch.param_count() / 1e9)]
+    m = _method(row)
+    return (full / _gpus(row)) if m in ("full", "pretraining") else (lora if m == "lora" else qlora)
+
+
+def rule_accelerate(row: CalibrationRow) -> float:
+    """accelerate estimate-memory: training with Adam = 4 x the weights in the load dtype (int4 for 4-bit)."""
+    dtype_bytes = 0.5 if _method(row) == "qlora" else 2.0
+    return 4 * dtype_bytes * row.arch.param_count() / 1e9 / _gpus(row)
+
+
+SIMPLE_RULES: dict[str, Callable[[CalibrationRow], float]] = {
+    "seed 001 (18 B/param)": rule_seed001,
+    "seed 000 table": rule_seed000,
+    "seed 002 GB/B": rule_seed002,
+    "seed 004 table": rule_seed004,
+    "accelerate 4x": rule_accelerate,
+}
+"""Rules of thumb from the seeds and from accelerate, each sizing a row in GB per GPU."""
