@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 SECTIONS = ("gpus", "models", "prices", "egress", "storage", "estimates")
 FORMATS = ("table", "json")
+_KEY_COLUMNS = {"id", "provider", "gpu", "cloud", "name", "as of", "pricing"}
+# Below this terminal width the source column is left out of tables (JSON always has it).
+SOURCE_COLUMN_MIN_WIDTH = 150
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -37,7 +40,8 @@ def _table(title: str, columns: list[tuple[str, str]], caption: str = "") -> Tab
 
     table = Table(title=title, caption=caption or None, show_lines=False, header_style="bold")
     for name, justify in columns:
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        key = name in _KEY_COLUMNS
+        table.add_column(name, justify=justify, overflow="fold", no_wrap=key)  # type: ignore[arg-type]
     return table
 
 
@@ -283,8 +287,17 @@ def catalog_command(
     else:
         sections = ("prices", "egress", "storage", "estimates") if what == "prices" else (what,)
         tables = _cost_tables(cat, sections, gpu, eu_only)
+    narrow = console.width < SOURCE_COLUMN_MIN_WIDTH
     for t in tables:
+        if narrow and t.columns and str(t.columns[-1].header) == "source":
+            t.columns.pop()
         console.print(t)
+    if narrow:
+        console.print(
+            f"sources: widen the terminal to {SOURCE_COLUMN_MIN_WIDTH}+ columns (e.g. COLUMNS=200) "
+            "or use --format json",
+            highlight=False,
+        )
     dates = cat.as_of_dates()
     summary = ", ".join(f"{k} {v.isoformat()}" for k, v in dates.items())
     console.print(f"as of (newest record per section): {summary}", highlight=False)

@@ -293,6 +293,11 @@ def arch_from_hf_config(
             "(or give --model ID / --params-b N)"
         )
     fields = builder(_Cfg(raw, family, where))
+    if fields["n_kv_heads"] > 0 and fields["n_heads"] % fields["n_kv_heads"]:
+        raise InputError(
+            f"{where}: num_key_value_heads {fields['n_kv_heads']} does not divide "
+            f"num_attention_heads {fields['n_heads']}; check the config.json"
+        )
     arch_list = raw.get("architectures")
     hf_arch = str(arch_list[0]) if isinstance(arch_list, list) and arch_list else ""
     mid = model_id or default_id.rstrip("/").rsplit("/", 1)[-1] or f"custom-{family}"
