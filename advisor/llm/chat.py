@@ -33,16 +33,24 @@ def make_chat_model(settings: LLMSettings | None = None, **overrides: Any) -> Ba
 
 
 def llm_error_reason(exc: BaseException) -> str:
-    """A short, user-readable reason for a failed model call (no traceback, no secrets)."""
+    """A short, user-readable reason for a failed model call: no traceback, no secrets, and no digits
+    (it is shown in replies, where every number must come from a tool)."""
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     if "Timeout" in name:
         return "the request timed out"
     if status == 429 or "RateLimit" in name:
-        return "the model server is rate limiting (HTTP 429)"
+        return "the model server is rate limiting requests"
+    if isinstance(status, int) and status >= 500:
+        return "the model server reported an internal error"
+    if status in (401, 403):
+        return "the model server rejected the credentials"
     if isinstance(status, int):
-        return f"the model server answered HTTP {status}"
+        return "the model server refused the request"
     if "Connection" in name:
         return "the model server could not be reached"
-    msg = " ".join(str(exc).split())[:120]
-    return f"{name}: {msg}" if msg else name
+    if "Recursion" in name:
+        return "the model kept calling tools without answering"
+    if isinstance(exc, ValueError):
+        return "the model server sent a reply that could not be read"
+    return f"the model call failed ({name})"

@@ -116,7 +116,8 @@ def test_unparseable_structured_answer_is_retried(server: FakeOpenAIServer, sett
 def test_transport_faults_fall_back_to_rules(settings: LLMSettings, server: FakeOpenAIServer,
                                              rules: TinyRulesExtractor) -> None:
     expected = rules.extract(ASK)
-    for fault, word in ((http_error(500), "500"), (http_error(429), "429"), (malformed(), ""),
+    for fault, word in ((http_error(500), "internal error"), (http_error(429), "rate limiting"),
+                        (malformed(), "could not be read"),
                         (delayed(3.0), "timed out")):
         server.enqueue(fault)
         ex = make(settings, rules)

@@ -1,0 +1,293 @@
+"""The conversation: one object the CLI chat, the web page and Slack drive turn by turn.
+
+Each `send(text, brief_text=None)`:
+1. reads the message (and an uploaded brief) into the profile kept across turns, through the injected
+   extractor: corrections ("actually 8 epochs") replace earlier values, instruction-like lines in a brief
+   are data, not facts;
+2. runs the recommender (deterministic tools/), which applies defaults and marks them assumed;
+3. asks at most `max_questions` questions, only about inputs the user has not given whose plausible range
+   changes the primary pick (the recommender's sensitivity items with `changes_primary`), each at most
+   once: after that the default stands and the reply says so. "Use your defaults" stops the questions;
+4. replies: offline with templates (prompts/summary.md, prompts/questions.md); with a chat model, the
+   agent explains the recommendation under the number check, the template being its fallback;
+5. offers the report once the profile is good enough (a recommendation and no open question).
+
+`state` is a JSON-serialisable dict; `Conversation.from_state(state, ...)` resumes it, so front ends can
+persist conversations between requests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from advisor.extract.base import Extractor, changed_fields
+from tools.errors import InputError
+from tools.profile import PROFILE_FIELDS, WorkloadProfile
+
+STATE_VERSION = 1
+MAX_QUESTIONS = 3
+HISTORY_LIMIT = 40  # messages kept in state (the profile, not the transcript, carries the facts)
+
+_DEFAULTS_RE = re.compile(
+    r"\b(use|go with|take|apply|stick with)\s+(your|the|sensible)?\s*defaults?\b"
+    r"|\bjust (assume|go ahead|pick)\b|\bwhatever you (think|suggest|recommend)\b"
+    r"|\bdefaults? (are|is) fine\b|\bassume the rest\b"
+    r"|\bdon'?t ask\b|\bno more questions\b",
+    re.IGNORECASE,
+)
+# fields a user cannot be asked about (internal assumptions of the engine)
+_ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_count", "claimed_hours"}
+
+Recommender = Callable[[WorkloadProfile], Any]
+ReplySource = Literal["template", "model", "regenerated"]
+
+
+@dataclass
+class Turn:
+    """One exchange. `profile` holds what the user told us (stated/inferred); the recommendation's own
+    `profile` adds the assumed defaults. `questions` are at most three, most decision-relevant first."""
+
+    reply: str
+    profile: WorkloadProfile
+    recommendation: Any | None
+    questions: list[str] = field(default_factory=list)
+    question_fields: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    report_ready: bool = False
+    error: str | None = None
+    source: ReplySource = "template"
+    llm_calls: int = 0
+    llm_error: str | None = None
+
+    def recommendation_json(self) -> dict[str, Any] | None:
+        """The design.md `recommendation` object, or None."""
+        if self.recommendation is None:
+            return None
+        from tools.recommend_models import recommendation_json
+
+        return recommendation_json(self.recommendation)
+
+
+class Conversation:
+    """A multi-turn conversation about one workload.
+
+    extractor: text -> profile (default: `advisor.extract.get_extractor(backend)`).
+    recommender: profile -> Recommendation (default: tools.recommend on the bundled catalog).
+    chat_model: a LangChain chat model for explanations (default: none with the rules backend, ChatOpenAI
+      from the environment with the openai backend). Without one, replies are templated.
+    stream: called with reply text as it becomes available (sentence by sentence with a model).
+    """
+
+    def __init__(
+        self,
+        extractor: Extractor | None = None,
+        *,
+        backend: str = "rules",
+        recommender: Recommender | None = None,
+        chat_model: Any | None = None,
+        stream: Callable[[str], None] | None = None,
+        max_questions: int = MAX_QUESTIONS,
+    ) -> None:
+        if extractor is None:
+            from advisor.extract import get_extractor
+
+            extractor = get_extractor(backend)
+        self.extractor = extractor
+        self.backend = backend
+        self._recommender = recommender
+        if chat_model is None and backend == "openai":
+            chat_model = getattr(extractor, "model", None) if hasattr(extractor, "extract_parts") else None
+            if chat_model is None:
+                from advisor.llm.chat import make_chat_model
+
+                chat_model = make_chat_model()
+        self.chat_model = chat_model
+        self.stream = stream
+        self.max_questions = max_questions
+        self.profile = WorkloadProfile()
+        self.asked: dict[str, int] = {}
+        self.use_defaults = False
+        self.history: list[dict[str, str]] = []
+        self.turns = 0
+        self.last: Turn | None = None
+
+    # -- persistence -------------------------------------------------------------------------------------
+    @property
+    def state(self) -> dict[str, Any]:
+        """Everything needed to resume: JSON-serialisable (json.dumps works on it)."""
+        return {
+            "version": STATE_VERSION,
+            "backend": self.backend,
+            "profile": self.profile.model_dump(mode="json"),
+            "asked": dict(self.asked),
+            "use_defaults": self.use_defaults,
+            "history": list(self.history),
+            "turns": self.turns,
+        }
+
+    @classmethod
+    def from_state(
+        cls, state: dict[str, Any], extractor: Extractor | None = None, **kwargs: Any
+    ) -> Conversation:
+        """A conversation resumed from `state` (as produced by `.state`)."""
+        if state.get("version") != STATE_VERSION:
+            raise InputError(f"conversation state version {state.get('version')!r} is not {STATE_VERSION}: "
+                             "start a new conversation")
+        kwargs.setdefault("backend", state.get("backend", "rules"))
+        conv = cls(extractor, **kwargs)
+        conv.profile = WorkloadProfile.model_validate(state.get("profile") or {})
+        conv.asked = {str(k): int(v) for k, v in (state.get("asked") or {}).items()}
+        conv.use_defaults = bool(state.get("use_defaults"))
+        conv.history = [dict(m) for m in state.get("history") or []]
+        conv.turns = int(state.get("turns") or 0)
+        return conv
+
+    # -- one turn -----------------------------------------------------------------------------------------
+    def recommend(self, profile: WorkloadProfile) -> Any:
+        if self._recommender is None:
+            from advisor.llm.tools import default_recommender
+
+            self._recommender = default_recommender
+        return self._recommender(profile)
+
+    def send(self, text: str, brief_text: str | None = None) -> Turn:
+        """Process one user message (and optionally an uploaded brief's text) and answer it."""
+        from advisor.llm import templates
+        from advisor.llm.extractor import drop_instructed
+
+        text = text or ""
+        defaults_now = bool(_DEFAULTS_RE.search(text))
+        self.use_defaults = self.use_defaults or defaults_now
+        before = self.profile
+        profile, extract_calls, extract_error = self._extract(text, brief_text, before)
+        full = text if not brief_text else f"{text}\n\n{brief_text}"
+        profile = drop_instructed(profile, full, before)
+        self.profile = profile
+        changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
+
+        rec, error = None, None
+        try:
+            rec = self.recommend(profile)
+        except InputError as exc:
+            error = str(exc)
+
+        fields, questions = self._questions(profile, rec)
+        for f in fields:
+            self.asked[f] = self.asked.get(f, 0) + 1
+        assumed = templates.assumptions(rec)
+        report_ready = rec is not None and not questions
+
+        def template(note: str | None, include_body: bool = True) -> str:
+            return templates.summary_reply(
+                profile=profile, changed=changed, rec=rec, error=error, questions=questions, assumed=assumed,
+                report_ready=report_ready, defaults_ack=defaults_now, note=note, include_body=include_body,
+            )
+
+        source: ReplySource = "template"
+        llm_calls, llm_error = extract_calls, extract_error
+        if self.chat_model is not None and rec is not None:
+            reply_text, source, calls, err = self._explain(text, brief_text, profile, rec, assumed, questions,
+                                                           template)
+            llm_calls += calls
+            llm_error = llm_error or err
+        else:
+            reply_text = template(None)
+            if self.stream is not None:
+                self.stream(reply_text)
+
+        self.turns += 1
+        said = text + (f"\n\n[brief]\n{brief_text}" if brief_text else "")
+        self.history.append({"role": "user", "text": said})
+        self.history.append({"role": "assistant", "text": reply_text})
+        self.history = self.history[-HISTORY_LIMIT:]
+        turn = Turn(reply=reply_text, profile=profile, recommendation=rec, questions=questions,
+                    question_fields=fields, assumptions=assumed, report_ready=report_ready, error=error,
+                    source=source, llm_calls=llm_calls, llm_error=llm_error)
+        self.last = turn
+        return turn
+
+    # -- internals ----------------------------------------------------------------------------------------
+    def _extract(
+        self, text: str, brief: str | None, prior: WorkloadProfile
+    ) -> tuple[WorkloadProfile, int, str | None]:
+        ex: Any = self.extractor
+        if brief is not None and hasattr(ex, "extract_parts"):
+            profile = ex.extract_parts(text, brief, prior)
+        else:
+            full = text if not brief else f"{text}\n\n{brief}"
+            profile = ex.extract(full, prior)
+        return profile, int(getattr(ex, "calls", 0) or 0), getattr(ex, "last_error", None)
+
+    def _questions(self, profile: WorkloadProfile, rec: Any) -> tuple[list[str], list[str]]:
+        """(fields, question texts): unknown inputs that change the pick, each asked at most once."""
+        from advisor.llm import templates
+
+        if rec is None:  # nothing to recommend yet: the essentials, whatever the defaults say
+            fields = []
+            if profile.model_id is None and profile.params_b is None:
+                fields.append("model_id")
+            if profile.workload is None and profile.method is None:
+                fields.append("workload")
+            fields = fields[: self.max_questions]
+            return fields, [templates.question(f) for f in fields]
+        if self.use_defaults:
+            return [], []
+        fields, texts = [], []
+        for item in getattr(rec, "sensitivity", ()):
+            name = getattr(item, "input", None)
+            if not getattr(item, "changes_primary", False) or name not in _ASKABLE or name in fields:
+                continue
+            if profile.status_of(name) in ("stated", "inferred") or self.asked.get(name, 0) >= 1:
+                continue
+            fields.append(name)
+            texts.append(templates.question(name, getattr(item, "base", "") or None))
+            if len(fields) >= self.max_questions:
+                break
+        return fields, texts
+
+    def _explain(
+        self,
+        text: str,
+        brief: str | None,
+        profile: WorkloadProfile,
+        rec: Any,
+        assumed: list[str],
+        questions: list[str],
+        template: Callable[..., str],
+    ) -> tuple[str, ReplySource, int, str | None]:
+        from advisor.llm.agent import explain
+        from advisor.llm.numbers import AllowedNumbers
+        from advisor.llm.tools import ToolBox, recommendation_brief
+
+        allowed = AllowedNumbers()
+        for m in self.history:
+            if m.get("role") == "user":
+                allowed.add_user_text(m.get("text", ""))
+        allowed.add_user_text(text)
+        if brief:
+            allowed.add_user_text(brief)
+        allowed.add_tool_result(profile)
+        allowed.add_tool_result(rec)
+        if profile.params_b is not None:
+            allowed.add_values([profile.params_b * 1e9])
+        box = ToolBox(profile, allowed, recommender=self.recommend)
+        tail = template(None, include_body=False)
+
+        def fallback(note: str | None) -> str:
+            return template(note)
+
+        stream = self.stream
+        reply = explain(
+            self.chat_model, tools=box.langchain_tools(), allowed=allowed, user_text=text,
+            recommendation=recommendation_brief(rec), assumptions=assumed, questions=questions,
+            fallback=fallback, stream=stream,
+        )
+        body = reply.text
+        if reply.source != "template" and tail:
+            body = f"{body}\n\n{tail}"
+            if stream is not None:
+                stream("\n\n" + tail)
+        return body, reply.source, reply.llm_calls, reply.error

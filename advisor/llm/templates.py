@@ -1,0 +1,157 @@
+"""Templated answers: the offline conversation's replies and the LLM fallback, from prompts/ templates.
+
+No arithmetic happens here: values are the profile's and the recommender's, only formatted for reading
+(thousands separators, k/M/B for token counts, a fraction shown as a percentage).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import prompts
+from tools.profile import WorkloadProfile
+
+_COUNT_SCALES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def _count(x: float) -> str:
+    """1.2e9 -> '1.2B' (presentation only)."""
+    for scale, suffix in _COUNT_SCALES:
+        if abs(x) >= scale:
+            return f"{x / scale:,.3g}{suffix}"
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.3g}"
+
+
+def _num(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.4g}"
+
+
+def format_value(field: str, value: Any) -> str:
+    """A profile value for reading: '$5,000', '1B tokens', '80%', 'QLoRA', '120 h'."""
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) or "none"
+    if field == "budget_usd":
+        return f"${_num(value)}"
+    if field == "dataset_tokens":
+        return f"{_count(value)} tokens"
+    if field == "params_b":
+        return f"{_num(value)}B parameters"
+    if field == "utilization":
+        return f"{_num(value * 100)}%"
+    if field in ("deadline_hours", "claimed_hours"):
+        return f"{_num(value)} h"
+    if field == "dataset_gb":
+        return f"{_num(value)} GB"
+    if field == "horizon_months":
+        return f"{_num(value)} months"
+    if field in ("seq_len", "context_len"):
+        return f"{_num(value)} tokens"
+    if field == "method":
+        return {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tuning"}.get(value, str(value))
+    if field in ("workload", "data_location", "ops_capacity", "deployment_preference", "pricing"):
+        return str(value).replace("_", " ")
+    if isinstance(value, float):
+        return _num(value)
+    return str(value)
+
+
+def label(field: str) -> str:
+    return prompts.sections("field_labels").get(field, field.replace("_", " "))
+
+
+def understood(profile: WorkloadProfile, fields: Sequence[str]) -> str:
+    """'I understood: method QLoRA, model size 70B parameters.' for the fields set this turn."""
+    items = [
+        f"{label(f)} {format_value(f, getattr(profile, f))}"
+        for f in fields
+        if getattr(profile, f) not in (None, [])
+    ]
+    if not items:
+        return ""
+    return prompts.fill(prompts.sections("summary")["understood"], items="; ".join(items))
+
+
+def question(field: str, base: str | None = None) -> str:
+    """The question for a field (prompts/questions.md), with what was assumed meanwhile."""
+    qs = prompts.sections("questions")
+    text = qs.get(field) or prompts.fill(qs["generic"], field=label(field))
+    if base:
+        text += " " + prompts.fill(qs["assumed_suffix"], base=base)
+    return text
+
+
+def assumptions(rec: Any) -> list[str]:
+    """The profile fields the recommender assumed, as 'label value' strings (most relevant first)."""
+    if rec is None:
+        return []
+    prof = rec.profile
+    out = []
+    for name, p in prof.provenance.items():
+        if p.status == "assumed" and getattr(prof, name, None) not in (None, []):
+            out.append(f"{label(name)} {format_value(name, getattr(prof, name))}")
+    return out
+
+
+def summary_reply(
+    *,
+    profile: WorkloadProfile,
+    changed: Sequence[str],
+    rec: Any,
+    error: str | None,
+    questions: Sequence[str],
+    assumed: Sequence[str],
+    report_ready: bool,
+    defaults_ack: bool = False,
+    note: str | None = None,
+    include_body: bool = True,
+) -> str:
+    """The templated reply. With include_body=False only the parts that follow an LLM explanation
+    (questions, report offer, note) are returned."""
+    s = prompts.sections("summary")
+    parts: list[str] = []
+    if include_body:
+        if defaults_ack:
+            parts.append(s["defaults_ack"])
+        got = understood(profile, changed)
+        if got:
+            parts.append(got)
+        elif not defaults_ack:
+            parts.append(s["nothing_understood"])
+        if error:
+            parts.append(prompts.fill(s["input_error"], message=error))
+        if rec is not None:
+            parts.extend(_recommendation_lines(rec))
+        if assumed:
+            parts.append(prompts.fill(s["assumptions"], items="; ".join(assumed)))
+    if questions:
+        parts.append(s["questions"] + "\n" + "\n".join(f"{i}. {q}" for i, q in enumerate(questions, 1)))
+    if include_body or questions or report_ready:
+        parts.append(s["report_offer"] if report_ready else s["not_ready"])
+    if note:
+        parts.append(note)
+    return "\n\n".join(p for p in parts if p)
+
+
+def _recommendation_lines(rec: Any) -> list[str]:
+    s = prompts.sections("summary")
+    lines = []
+    if rec.primary is not None:
+        lines.append(prompts.fill(s["primary"], summary=rec.primary.summary))
+        if rec.primary.why:
+            lines.append(prompts.fill(s["primary_reasons"], reasons="; ".join(rec.primary.why)))
+        if rec.alternatives:
+            alts = [f"{o.label}: {o.summary}" for o in rec.alternatives[:3]]
+            lines.append(prompts.fill(s["alternatives"], items="; ".join(alts)))
+    else:
+        lines.append(s["infeasible"])
+        if rec.infeasible_advice:
+            lines.append(prompts.fill(s["infeasible_advice"], items="; ".join(rec.infeasible_advice)))
+    for check in getattr(rec, "expectation_checks", ()):
+        if check.verdict in ("tight", "cannot_hold"):
+            lines.append(prompts.fill(s["expectation"], text=check.explanation))
+    return lines
