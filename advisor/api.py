@@ -26,10 +26,8 @@ def _size_arch(model: str | None, config: str | Path | None, params_b: float | N
 
         return load_catalog().model(model)
     if config is not None:
-        try:
-            from tools.catalog.hf_config import arch_from_hf_config
-        except ModuleNotFoundError as exc:  # pragma: no cover - only before the reader lands
-            raise InputError("--config is not available in this build: use --model or --params-b") from exc
+        from tools.catalog.hf_config import arch_from_hf_config
+
         return arch_from_hf_config(config)
     from tools.catalog.synthetic import synthetic_arch
 

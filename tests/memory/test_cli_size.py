@@ -105,3 +105,18 @@ def test_api_raises_input_error() -> None:
         size(model="no-such-model-xyz")
     with pytest.raises(ValueError):  # InputError is a ValueError (design.md)
         size(params_b=7, tp=3, gpus=3)
+
+
+def test_config_json_gives_the_same_answer_as_the_catalog(tmp_path: Path) -> None:
+    # Llama 3.1 8B's config.json fields (huggingface.co/meta-llama/Llama-3.1-8B): same architecture as the
+    # catalog entry, so the same estimate to the byte.
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps({
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+        "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32,
+        "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072,
+        "tie_word_embeddings": False, "rms_norm_eps": 1e-5,
+    }))  # fmt: skip
+    from_config = size(config=cfg, method="lora")
+    from_catalog = size(model="llama-3.1-8b", method="lora")
+    assert from_config["peak_gib_per_gpu"] == pytest.approx(from_catalog["peak_gib_per_gpu"])
