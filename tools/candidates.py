@@ -85,20 +85,38 @@ class Layout:
 
 
 @dataclass
+class Caches:
+    """Calculator results reused within a run and across the sensitivity re-runs of one request.
+
+    Every key carries the inputs its calculator depends on, so a re-run with a changed input misses
+    and recomputes while unchanged inputs hit (memory does not depend on price or data location).
+    """
+
+    memory: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    time: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    topology: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    fit: dict[tuple[Any, ...], MemoryFit] = field(default_factory=dict)
+    tco: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    hits: int = 0
+
+
+@dataclass
 class MemoryCache:
-    """estimate_memory results keyed by (n_gpus, sharding, tp, pp): shared by every GPU type/offer."""
+    """estimate_memory results keyed by (workload signature, n_gpus, sharding, tp, pp): shared by
+    every GPU type and offer."""
 
     compute: Callable[[Layout], Any]
-    hits: int = 0
-    store: dict[tuple[int, str, int, int], Any] = field(default_factory=dict)
+    signature: tuple[Any, ...]
+    caches: Caches
 
     def get(self, layout: Layout) -> Any:
-        key = (layout.n_gpus, layout.sharding, layout.tp, layout.pp)
-        if key in self.store:
-            self.hits += 1
-            return self.store[key]
+        key = (self.signature, layout.n_gpus, layout.sharding, layout.tp, layout.pp)
+        store = self.caches.memory
+        if key in store:
+            self.caches.hits += 1
+            return store[key]
         est = self.compute(layout)
-        self.store[key] = est
+        store[key] = est
         return est
 
 

@@ -175,7 +175,9 @@ def check_throughput(primary: Candidate | None, target_tokens_per_s: float) -> E
             claim=claim, verdict="unknown", explanation="No feasible serving configuration."
         )
     d = primary.decode_tokens_per_s
-    cfg = f"{primary.layout.n_gpus}x {primary.gpu.name}"
+    cfg = f"{primary.layout.n_gpus * primary.replicas}x {primary.gpu.name}"
+    if primary.replicas > 1:
+        cfg += f" ({primary.replicas} replicas of {primary.layout.n_gpus})"
     if d.low >= target_tokens_per_s:
         verdict, text = "holds", "meets it even at low efficiency"
     elif d.high >= target_tokens_per_s:

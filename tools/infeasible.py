@@ -108,7 +108,9 @@ def infeasible_advice(
                 w = resolve_workload(
                     profile=workload.profile.with_values("assumed", None, **prof_changes), catalog=catalog
                 )
-            out = run_engine(w, catalog, quiet.model_copy(update=set_changes) if set_changes else quiet)
+            out = run_engine(
+                w, catalog, quiet.model_copy(update=set_changes) if set_changes else quiet, eng.caches
+            )
         except (InputError, ValueError):
             continue
         if out.primary is None:

@@ -43,13 +43,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tools import compute as compute_mod
 from tools import memory as memory_mod
 from tools import topology as topology_mod
 from tools.candidates import (
+    Caches,
     Layout,
     MemoryCache,
     Offer,
@@ -59,7 +60,7 @@ from tools.candidates import (
     memory_method,
     topology_summary,
 )
-from tools.catalog.schema import GpuSpec
+from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -92,6 +93,8 @@ RISK_OWNED = 0.30
 RISK_OWNED_DEDICATED_OPS = 0.05
 RISK_MANAGED = -0.05
 RISK_RESERVED = 0.10
+MAX_REPLICAS = 16
+"""Inference: most replicas of one configuration considered to reach a throughput target."""
 RISK_LIMIT_MAYBE = 0.30
 """Balanced score: meeting the budget or deadline only at the favourable end of the range."""
 COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
@@ -139,9 +142,12 @@ class Candidate:
     @property
     def key(self) -> str:
         o = self.offer
-        return f"{self.gpu.id}x{self.layout.n_gpus}@{o.provider}/{o.pricing}/{o.region or '-'}"
+        return (
+            f"{self.gpu.id}x{self.layout.n_gpus * self.replicas}@{o.provider}/{o.pricing}/{o.region or '-'}"
+        )
 
     point: str = "mid"
+    replicas: int = 1
 
     @property
     def cost_mid(self) -> float:
@@ -191,13 +197,20 @@ class Outcome:
     engine: Engine
     smallest_peak_gib: float | None = None
     considered: int = 0
+    notes_by_gpu: dict[str, _GpuNotes] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------------------------
 class Engine:
     """State of one recommender run: the catalog, the resolved workload and per-run caches."""
 
-    def __init__(self, w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings) -> None:
+    def __init__(
+        self,
+        w: ResolvedWorkload,
+        catalog: CatalogView,
+        settings: RecommendSettings,
+        caches: Caches | None = None,
+    ) -> None:
         self.w = w
         self.p: WorkloadProfile = w.profile
         self.catalog = catalog
@@ -213,9 +226,37 @@ class Engine:
         )
         self.method = memory_method(w)
         self.inference = self.method == "inference"
-        self.mem = MemoryCache(self._estimate_memory)
-        self._time_cache: dict[tuple[Any, ...], Any] = {}
-        self._topo_cache: dict[tuple[str, int, int, str, str], Any] = {}
+        self.caches = caches if caches is not None else Caches()
+        p = self.p
+        self.mem_signature: tuple[Any, ...] = (
+            w.arch.id,
+            self.method,
+            p.precision,
+            p.seq_len,
+            p.batch_size,
+            p.lora_rank,
+            p.concurrency,
+            p.context_len,
+        )
+        s = settings
+        self.time_signature: tuple[Any, ...] = (
+            w.arch.id,
+            self.method,
+            p.precision,
+            p.seq_len,
+            w.training_tokens,
+            s.active_params or w.params_for_flops,
+            s.mfu,
+            s.flops_factor,
+            s.qlora_slowdown,
+            s.attention_flops,
+            p.concurrency,
+            p.context_len,
+            p.target_tokens_per_s,
+        )
+        self.mem = MemoryCache(self._estimate_memory, self.mem_signature, self.caches)
+        self._time_cache = self.caches.time
+        self._topo_cache = self.caches.topology
         self._egress_cache: dict[tuple[bool, float], float] = {}
         self._storage_cache: dict[str, float] = {}
         self._stored_gb: float | None = None
@@ -243,7 +284,7 @@ class Engine:
         return memory_mod.estimate_memory(**kw)
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str) -> Any:
-        key = (gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
+        key = (self.time_signature, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
         if key not in self._time_cache:
             s = self.s
             self._time_cache[key] = compute_mod.estimate_training_time(
@@ -265,7 +306,7 @@ class Engine:
         return self._time_cache[key]
 
     def inference_perf(self, gpu: GpuSpec, n: int) -> Any:
-        key = (gpu.id, n)
+        key = (self.time_signature, gpu.id, n)
         if key not in self._time_cache:
             p = self.p
             self._time_cache[key] = compute_mod.estimate_inference(
@@ -280,7 +321,18 @@ class Engine:
         return self._time_cache[key]
 
     def topology(self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str) -> Any:
-        key = (gpu.id, layout.gpus_per_node, layout.n_gpus, scale_out, layout.sharding)
+        key = (
+            gpu.id,
+            layout.gpus_per_node,
+            layout.n_gpus,
+            scale_out,
+            layout.sharding,
+            layout.tp,
+            layout.pp,
+            self.method,
+            round(peak_gib, 6),
+            round(self.weights_total_gib, 6),
+        )
         if key not in self._topo_cache:
             self._topo_cache[key] = topology_mod.plan_topology(
                 gpu=gpu,
@@ -406,13 +458,16 @@ class Engine:
         out = []
         for name, pulls in plans:
             egress = self.egress_usd(same_cloud, pulls)
-            t = _cost().tco(
-                gpu_hours=gpu_hours,
-                usd_per_gpu_hour=offer.usd_per_gpu_hour,
-                storage_usd=storage,
-                egress_usd=egress,
-                managed_premium_fraction=premium,
-            )
+            key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
+            t = self.caches.tco.get(key)
+            if t is None:
+                t = self.caches.tco[key] = _cost().tco(
+                    gpu_hours=gpu_hours,
+                    usd_per_gpu_hour=offer.usd_per_gpu_hour,
+                    storage_usd=storage,
+                    egress_usd=egress,
+                    managed_premium_fraction=premium,
+                )
             out.append(
                 TcoScenario(
                     scenario=name,
@@ -428,10 +483,9 @@ class Engine:
         return tuple(out)
 
     # --- offers and constraints --------------------------------------------------------------
-    def offers_for(self, gpu: GpuSpec, notes: _GpuNotes) -> list[Offer]:
+    def offers_for(self, gpu: GpuSpec, notes: _GpuNotes, records: Sequence[PriceRecord]) -> list[Offer]:
         p = self.p
         excluded = {x.lower() for x in p.providers_excluded}
-        records = list(self.catalog.prices_for(gpu.id))
         if p.deployment_preference == "consumer" and not gpu.consumer:
             notes.constraint = "not a consumer GPU (consumer hardware requested)"
             return []
@@ -455,13 +509,39 @@ class Engine:
                     notes.constraint = f"offered only by excluded providers ({', '.join(sorted(excluded))})"
                 else:
                     notes.constraint = "no offer left after the EU-only and excluded-provider constraints"
-            offers = [o for o in offers if self._reserved_plausible(o)]
+            offers = self._undominated([o for o in offers if self._reserved_plausible(o)])
         offers += self.owned_offers(gpu)
         if not records and not offers:
             notes.no_price = True
         if p.deployment_preference == "on_prem" and not offers:
             notes.constraint = "no purchase price in the catalog (on-premises hardware requested)"
         return offers
+
+    def _undominated(self, offers: list[Offer]) -> list[Offer]:
+        """Drop offers a cheaper one of the same kind dominates: same pricing, tier class, managed,
+        cloud, EU flag, node sizes and fabric give the same fit, time and risk, so only the price
+        differs. Preferred and shortlisted providers are always kept."""
+        keep_names = {x.lower() for x in (*self.p.providers_preferred, *self.s.compare_providers)}
+        best: dict[tuple[Any, ...], Offer] = {}
+        kept: list[Offer] = []
+        for o in offers:
+            if o.provider.lower() in keep_names:
+                kept.append(o)
+                continue
+            key = (
+                o.pricing,
+                o.tier.lower() in COMMUNITY_TIERS,
+                o.managed,
+                o.cloud,
+                o.eu,
+                o.gpus_per_node,
+                o.scale_out,
+                o.deployment,
+                o.commitment_months,
+            )
+            if key not in best or o.usd_per_gpu_hour < best[key].usd_per_gpu_hour:
+                best[key] = o
+        return kept + list(best.values())
 
     def _reserved_plausible(self, o: Offer) -> bool:
         """Reserved capacity only when the stated horizon covers the commitment and use is sustained."""
@@ -477,8 +557,10 @@ class Engine:
         p = self.p
         if gpu.purchase_price_usd is None:
             return []
-        util = p.utilization if p.utilization is not None else (1.0 if self.inference else None)
-        horizon = p.horizon_months or 0.0
+        # Buying is considered on the user's own figures only, never on assumed defaults.
+        known = {"stated", "inferred", None}
+        util = p.utilization if p.status_of("utilization") in known else None
+        horizon = (p.horizon_months or 0.0) if p.status_of("horizon_months") in known else 0.0
         plausible = util is not None and util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
         if p.deployment_preference != "on_prem" and not plausible:
             return []
@@ -507,7 +589,7 @@ class Engine:
                     deployment="owned" if kind == "owned" else "colocation",
                     tier=kind,
                     gpus_per_node=per_node,
-                    scale_out="infiniband" if gpu.max_gpus_per_node >= 8 else "none",
+                    scale_out=_owned_fabric(gpu),
                     eu=True,
                     as_of=gpu.as_of,
                     source=gpu.purchase_price_source or gpu.source,
@@ -520,7 +602,10 @@ class Engine:
         """First layout (in order of preference) whose per-GPU peak fits with headroom."""
         for layout in layouts_for(self.w, gpn, nodes):
             est = self.mem.get(layout)
-            fit = memory_fit(est, gpu, self.headroom, layout.sharding)
+            key = (self.mem_signature, gpu.id, self.headroom, layout)
+            fit = self.caches.fit.get(key)
+            if fit is None:
+                fit = self.caches.fit[key] = memory_fit(est, gpu, self.headroom, layout.sharding)
             if fit.fits:
                 return layout, est, fit
         return None
@@ -551,10 +636,17 @@ class Engine:
                 if not plan.feasible:
                     notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
                     continue
-                feasible.append(self.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out)))
+                c = self.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
+                if c.replicas > MAX_REPLICAS:
+                    notes.throughput = (
+                        f"needs {c.replicas} replicas of {layout.n_gpus} GPU(s) for "
+                        f"{self.p.target_tokens_per_s:,.0f} tokens/s (more than {MAX_REPLICAS})"
+                    )
+                    continue
+                feasible.append(c)
                 if not self._want_more(feasible):
                     break
-            out += self._prune(feasible)
+            out += [self.price(c) for c in self._prune(feasible)]
             if not feasible and notes.memory is None:
                 single = self.mem.get(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
@@ -596,24 +688,26 @@ class Engine:
     def build(
         self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
     ) -> Candidate:
+        """A candidate with its time (or throughput) and risk; `price` adds the costs."""
         n = layout.n_gpus
         decode: Range | None = None
+        replicas = 1
         if self.inference:
             perf = self.inference_perf(gpu, n)
-            d = perf.decode_tokens_per_s
-            decode = d if isinstance(d, Range) else Range(low=float(d), high=float(d))
+            decode = perf.decode_tokens_per_s
+            target = self.p.target_tokens_per_s
+            needed = perf.replicas_needed_for_target
+            if target and decode is not None and decode.low < target and needed is not None:
+                replicas = max(1, int(math.ceil(needed.high)))
+                decode = decode.scale(replicas)
             util = self.p.utilization if self.p.utilization is not None else 1.0
             serving_hours = HOURS_PER_MONTH * util
             wall = Range(low=serving_hours, high=serving_hours)
-            gpu_hours = Range(low=serving_hours * n, high=serving_hours * n)
+            gpu_hours = Range(low=serving_hours * n * replicas, high=serving_hours * n * replicas)
         else:
             t = self.training_time(gpu, layout, offer.scale_out if layout.nodes > 1 else "none")
             wall, gpu_hours = t.wall_hours, t.gpu_hours
-        scen = self.scenarios(offer, gpu_hours, all_of_them=False)
-        exp = scen[0]
-        cost = Range(
-            low=exp.compute_usd.low + exp.managed_usd.low, high=exp.compute_usd.high + exp.managed_usd.high
-        )
+        zero = Range(low=0.0, high=0.0)
         c = Candidate(
             gpu=gpu,
             offer=offer,
@@ -622,13 +716,27 @@ class Engine:
             topo=topo,
             gpu_hours=gpu_hours,
             wall_hours=wall,
-            cost_usd=cost,
-            total_usd=exp.total_usd,
-            scenarios=scen,
+            cost_usd=zero,
+            total_usd=zero,
+            scenarios=(),
             decode_tokens_per_s=decode,
             point=self.s.range_point,
+            replicas=replicas,
         )
         self._risk(c)
+        if not self.inference:
+            c.deadline_status = self._deadline_status(c)
+        return c
+
+    def price(self, c: Candidate) -> Candidate:
+        """Expected-scenario TCO, cost range and the budget check."""
+        scen = self.scenarios(c.offer, c.gpu_hours, all_of_them=False)
+        exp = scen[0]
+        c.scenarios = scen
+        c.cost_usd = Range(
+            low=exp.compute_usd.low + exp.managed_usd.low, high=exp.compute_usd.high + exp.managed_usd.high
+        )
+        c.total_usd = exp.total_usd
         self._limits(c)
         return c
 
@@ -660,18 +768,19 @@ class Engine:
             c.risks.append(f"reserved: {o.commitment_months or 1:g}-month commitment")
         c.risk = risk
 
+    def _deadline_status(self, c: Candidate) -> str | None:
+        d = self.p.deadline_hours
+        if not d:
+            return None
+        if c.wall_hours.high <= d:
+            return "meets"
+        if c.wall_hours.low > d:
+            return "misses"
+        c.risks.append(f"meets the {d:g} h deadline only at the high end of the MFU range")
+        return "maybe"
+
     def _limits(self, c: Candidate) -> None:
         p = self.p
-        if p.deadline_hours and not self.inference:
-            if c.wall_hours.high <= p.deadline_hours:
-                c.deadline_status = "meets"
-            elif c.wall_hours.low > p.deadline_hours:
-                c.deadline_status = "misses"
-            else:
-                c.deadline_status = "maybe"
-                c.risks.append(
-                    f"meets the {p.deadline_hours:g} h deadline only at the high end of the MFU range"
-                )
         if p.budget_usd:
             if c.total_usd.high <= p.budget_usd:
                 c.budget_status = "meets"
@@ -704,6 +813,12 @@ class Engine:
         return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
 
 
+def _owned_fabric(gpu: GpuSpec) -> str:
+    """Fabric assumed for owned clusters: InfiniBand for 8-GPU data-centre nodes (seed 000: +10-20% of
+    cluster cost, in server_overhead_fraction), Ethernet for consumer or small boxes."""
+    return "infiniband" if gpu.max_gpus_per_node >= 8 and not gpu.consumer else "ethernet"
+
+
 def owned_rate(
     catalog: CatalogView, gpu: GpuSpec, *, utilization: float, horizon_months: float, colocation: bool
 ) -> Any:
@@ -729,17 +844,23 @@ def owned_rate(
 
 
 # --------------------------------------------------------------------------------------------
-def run_engine(w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings) -> Outcome:
-    """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend)."""
-    eng = Engine(w, catalog, settings)
+def run_engine(
+    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, caches: Caches | None = None
+) -> Outcome:
+    """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend).
+    `caches` shares calculator results with other runs of the same request (sensitivity)."""
+    eng = Engine(w, catalog, settings, caches)
     p = eng.p
+    by_gpu: dict[str, list[PriceRecord]] = {}
+    for rec in catalog.prices:
+        by_gpu.setdefault(rec.gpu, []).append(rec)
     notes_by_gpu: dict[str, _GpuNotes] = {}
     feasible: list[Candidate] = []
     considered = 0
     for gpu in catalog.gpus:
         notes = _GpuNotes()
         notes_by_gpu[gpu.id] = notes
-        offers = eng.offers_for(gpu, notes)
+        offers = eng.offers_for(gpu, notes, by_gpu.get(gpu.id, []))
         considered += len(offers)
         cands = eng.candidates_for(gpu, offers, notes)
         if p.target_tokens_per_s and eng.inference:
@@ -758,6 +879,14 @@ def run_engine(w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSet
             cands = [c for c in cands if c not in slow]
         feasible += cands
 
+    return select(eng, feasible, notes_by_gpu, considered)
+
+
+def select(
+    eng: Engine, feasible: list[Candidate], notes_by_gpu: dict[str, _GpuNotes], considered: int
+) -> Outcome:
+    """Limits, ranking, primary, alternatives and rejections over the feasible candidates."""
+    p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
     pool = [c for c in feasible if not c.misses]
     limit_rejections: dict[str, Rejection] = {}
@@ -814,7 +943,21 @@ def run_engine(w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSet
         engine=eng,
         smallest_peak_gib=smallest,
         considered=considered,
+        notes_by_gpu=notes_by_gpu,
     )
+
+
+def rerank(base: Outcome, *, range_point: str | None = None, on_demand_only: bool = False) -> Outcome:
+    """The base run's candidates ranked at another point of their ranges, or restricted to
+    established on-demand offers, without recomputing anything (sensitivity to MFU and price tier)."""
+    cands = [
+        replace(c, point=range_point or c.point, risks=list(c.risks), why=list(c.why))
+        for c in base.all_feasible
+        if not on_demand_only
+        or c.offer.pricing == "owned"
+        or (c.offer.pricing == "on_demand" and c.offer.tier.lower() not in COMMUNITY_TIERS)
+    ]
+    return select(base.engine, cands, base.notes_by_gpu, base.considered)
 
 
 def _closeness(c: Candidate, p: WorkloadProfile) -> float:
@@ -923,8 +1066,9 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
     return Option(
         gpu=c.gpu.id,
         gpus_per_node=c.layout.gpus_per_node,
-        nodes=c.layout.nodes,
-        total_gpus=c.layout.n_gpus,
+        nodes=c.layout.nodes * c.replicas,
+        total_gpus=c.layout.n_gpus * c.replicas,
+        replicas=c.replicas,
         vram_gib_per_gpu=c.gpu.usable_memory_gib,
         peak_gib_per_gpu=c.fit.peak_gib_per_gpu,
         provider=c.offer.provider,
@@ -1068,7 +1212,7 @@ def evaluate_configuration(
         layout, _est, fit = got
     scale_out = offer.scale_out if nodes > 1 else "none"
     plan = eng.topology(spec, layout, fit.peak_gib_per_gpu, scale_out)
-    c = eng.build(spec, offer, layout, fit, topology_summary(plan, offer.scale_out))
+    c = eng.price(eng.build(spec, offer, layout, fit, topology_summary(plan, offer.scale_out)))
     if not fit.fits:
         c.risks.insert(
             0, f"does not fit: needs {fit.peak_gib_per_gpu:.1f} GiB per GPU, has {fit.usable_gib_per_gpu:.1f}"

@@ -116,6 +116,7 @@ class Option(_Frozen):
     label: Label = "alternative"
     why: tuple[str, ...] = ()
     cost_basis: CostBasis = "per_job"
+    replicas: int = Field(default=1, description="inference: copies of the configuration for the target rate")
     gpu_hours: Range | None = None
     tco: tuple[TcoScenario, ...] = ()
     memory: MemoryFit | None = None

@@ -129,23 +129,21 @@ def run_sensitivity(
     *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, base: Outcome
 ) -> list[SensitivityItem]:
     """One SensitivityItem per uncertain input; those that change the pick first."""
-    from tools.recommend import run_engine
+    from tools.recommend import rerank, run_engine
 
     quiet = settings.model_copy(update={"sensitivity": False})
     base_key = base.primary.key if base.primary else None
     base_cost = base.primary.total_usd if base.primary else None
     items: list[SensitivityItem] = []
 
-    def outcome_for(changes: dict[str, Any] | None, s: RecommendSettings) -> Outcome | None:
-        w = workload
-        if changes:
-            try:
-                w = resolve_workload(
-                    profile=workload.profile.with_values("assumed", None, **changes), catalog=catalog
-                )
-            except (InputError, ValueError):
-                return None
-        return run_engine(w, catalog, s)
+    def outcome_for(changes: dict[str, Any], s: RecommendSettings) -> Outcome | None:
+        try:
+            w = resolve_workload(
+                profile=workload.profile.with_values("assumed", None, **changes), catalog=catalog
+            )
+        except (InputError, ValueError):
+            return None
+        return run_engine(w, catalog, s, base.engine.caches)
 
     def item(
         name: str,
@@ -171,9 +169,9 @@ def run_sensitivity(
             note=note,
         )
 
-    # MFU: rank on the ends of the ranges instead of their mids.
-    lo = outcome_for(None, quiet.model_copy(update={"range_point": "high"}))
-    hi = outcome_for(None, quiet.model_copy(update={"range_point": "low"}))
+    # MFU: rank the same candidates on the ends of their ranges instead of the mids.
+    lo = rerank(base, range_point="high")
+    hi = rerank(base, range_point="low")
     items.append(
         item(
             "mfu",
@@ -187,7 +185,7 @@ def run_sensitivity(
     )
     # Price tier: established on-demand offers only.
     base_pricing = base.primary.offer.pricing if base.primary else ""
-    od = outcome_for(None, quiet.model_copy(update={"on_demand_only": True}))
+    od = rerank(base, on_demand_only=True)
     items.append(
         item("pricing tier", base_pricing, "any tier (as ranked)", base, "on-demand, established tiers", od)
     )
