@@ -120,3 +120,51 @@ def test_more_frequent_checkpoints_lose_less() -> None:
 def test_bad_utilisation(u: float) -> None:
     with pytest.raises(InputError):
         owned_usd_per_gpu_hour(utilization=u, **OWN)
+
+
+def test_four_row_tco_for_every_deployment_kind() -> None:
+    # One 354 GPU-hour job (seed 001) priced five ways; rates are prices.md points for an H100 SXM.
+    from tools.cost import DeploymentRate, compare_deployments
+
+    od = 4.29  # Lambda 1x H100 SXM on-demand
+    reserved = reserved_rate(on_demand_usd_per_gpu_hour=od)
+    spot = spot_exposure(
+        wall_hours=354,
+        n_gpus=1,
+        spot_usd_per_gpu_hour=2.60,
+        checkpoint_interval_hours=1,
+        on_demand_usd_per_gpu_hour=od,
+    )
+    colo = owned_usd_per_gpu_hour(utilization=0.8, **OWN)
+    rows = [
+        DeploymentRate(name="cloud on-demand", kind="cloud_on_demand", usd_per_gpu_hour=od, egress_usd=45),
+        DeploymentRate(
+            name="cloud spot",
+            kind="cloud_spot",
+            usd_per_gpu_hour=spot.spot_total_usd.high / 354,
+            egress_usd=45,
+        ),
+        DeploymentRate(
+            name="cloud reserved", kind="cloud_reserved", usd_per_gpu_hour=reserved.high, egress_usd=45
+        ),
+        DeploymentRate(name="bare metal", kind="bare_metal", usd_per_gpu_hour=2.80, egress_usd=45),
+        DeploymentRate(
+            name="colocation (owned)",
+            kind="colocation",
+            usd_per_gpu_hour=colo.usd_per_gpu_hour,
+            egress_usd=45,
+        ),
+        DeploymentRate(
+            name="SageMaker", kind="managed", usd_per_gpu_hour=2.80, managed_premium_fraction=0.30
+        ),
+    ]
+    cmp = compare_deployments(gpu_hours=354, storage_usd=28, deployments=rows)
+    assert len(cmp.rows) == 6
+    for r in cmp.rows:
+        t = r.table
+        assert t.total_usd.low == pytest.approx(
+            t.compute_usd.low + t.storage_usd + t.egress_usd + t.managed_usd.low
+        )
+    totals = {r.deployment.name: r.table.total_usd.mid for r in cmp.rows}
+    assert cmp.cheapest == min(totals, key=totals.__getitem__)
+    assert totals["cloud reserved"] < totals["cloud on-demand"]
