@@ -32,6 +32,9 @@ from tools.errors import InputError
         ("Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"),
         ("tiiuae/falcon-40b", "falcon-40b"),
         ("Qwen3-30B-A3B", "qwen3-30b-a3b"),
+        ("unsloth/Meta-Llama-3.1-8B-bnb-4bit", "llama-3.1-8b"),  # quantised variants share the architecture
+        ("TheBloke/Llama-2-70B-Chat-AWQ", "llama-2-70b"),
+        ("70B Llama 3", "llama-3-70b"),
     ],
 )
 def test_model_aliases(catalog: Catalog, name: str, model_id: str) -> None:
@@ -55,6 +58,8 @@ def test_model_aliases(catalog: Catalog, name: str, model_id: str) -> None:
         ("AMD MI300X", "mi300x"),
         ("Gaudi 3", "gaudi3"),
         ("B200 192GB", "b200"),
+        ("A100 80GB PCIe", "a100-80gb-pcie"),  # word order forgiven
+        ("SXM5 H100", "h100-sxm"),
     ],
 )
 def test_gpu_aliases(catalog: Catalog, name: str, gpu_id: str) -> None:

@@ -48,7 +48,11 @@ COSTS_FILE = CATALOG_DIR / "costs.yaml"
 DEFAULT_STORAGE_PROVIDER = "default"
 
 # Words that name a variant of the same weights/architecture, dropped when matching names.
-_IGNORED_TOKENS = frozenset({"instruct", "chat", "hf", "it", "base", "pt"})
+# (quantised and fine-tuned variants share the base model's architecture)
+_IGNORED_TOKENS = frozenset(
+    {"instruct", "chat", "hf", "it", "base", "pt"}
+    | {"awq", "gptq", "gguf", "bnb", "4bit", "8bit", "fp8", "int4"}
+)
 _VENDOR_PREFIXES = ("meta", "nvidia", "amd", "intel")
 
 M = TypeVar("M", bound=BaseModel)
@@ -239,6 +243,20 @@ def _index(records: Iterable[GpuSpec | ModelArch], path: Path, kind: str) -> dic
     return index
 
 
+def _loose_key(name: str) -> str:
+    """Word-order-insensitive key: 'A100 80GB PCIe' and 'A100 PCIe 80GB' -> same key."""
+    return "|".join(sorted(re.sub(r"[^a-z0-9]", "", t) for t in _tokens(name)))
+
+
+def _loose_index(records: Iterable[GpuSpec | ModelArch]) -> dict[str, str]:
+    """Loose key -> id, keeping only keys that name one record."""
+    owners: dict[str, set[str]] = {}
+    for rec in records:
+        for name in (rec.id, rec.name, *rec.aliases):
+            owners.setdefault(_loose_key(name), set()).add(rec.id)
+    return {k: next(iter(v)) for k, v in owners.items() if len(v) == 1}
+
+
 @dataclass(frozen=True, eq=False)
 class Catalog:
     """All catalog records, immutable, with lookups. Build with `load_catalog()`."""
@@ -260,25 +278,42 @@ class Catalog:
             object.__setattr__(self, "_model_index", _index(self.models, Path("models"), "model"))
 
     # ---- lookups ------------------------------------------------------------------------
+    @functools.cached_property
+    def _gpu_loose(self) -> dict[str, str]:
+        return _loose_index(self.gpus)
+
+    @functools.cached_property
+    def _model_loose(self) -> dict[str, str]:
+        return _loose_index(self.models)
+
+    def _gpu_id(self, name: str) -> str | None:
+        return self._gpu_index.get(normalize_name(name)) or self._gpu_loose.get(_loose_key(name))
+
+    def _model_id(self, name: str) -> str | None:
+        return self._model_index.get(normalize_name(name)) or self._model_loose.get(_loose_key(name))
+
     def gpu(self, id_or_alias: str) -> GpuSpec:
-        """The GPU with this id or alias ('H100 SXM', 'h100-sxm', 'NVIDIA H100 80GB HBM3')."""
-        gid = self._gpu_index.get(normalize_name(id_or_alias))
+        """The GPU with this id or alias ('H100 SXM', 'h100-sxm', 'NVIDIA H100 80GB HBM3').
+
+        Word order is forgiven when unambiguous ('A100 PCIe 80GB' = 'A100 80GB PCIe').
+        """
+        gid = self._gpu_id(id_or_alias)
         if gid is None:
             raise _closest(id_or_alias, self.gpus, "gpu")
         return next(g for g in self.gpus if g.id == gid)
 
     def model(self, id_or_alias: str) -> ModelArch:
         """The model with this id or alias ('Llama 3 70B', 'meta-llama/Meta-Llama-3-70B-Instruct')."""
-        mid = self._model_index.get(normalize_name(id_or_alias))
+        mid = self._model_id(id_or_alias)
         if mid is None:
             raise _closest(id_or_alias, self.models, "model")
         return next(m for m in self.models if m.id == mid)
 
     def has_gpu(self, id_or_alias: str) -> bool:
-        return normalize_name(id_or_alias) in self._gpu_index
+        return self._gpu_id(id_or_alias) is not None
 
     def has_model(self, id_or_alias: str) -> bool:
-        return normalize_name(id_or_alias) in self._model_index
+        return self._model_id(id_or_alias) is not None
 
     def prices_for(
         self,
