@@ -267,10 +267,11 @@ def catalog_command(
     cat = load_catalog(prices)
     config_model = None
     if config is not None:
+        if what != "models":
+            raise InputError("--config applies to 'gpu-advisor catalog models' only")
         from tools.catalog.hf_config import arch_from_hf_config
 
         config_model = arch_from_hf_config(config)
-        what = "models"
     if gpu:
         cat.gpu(gpu)  # unknown GPU -> InputError listing the closest ids
     if fmt == "json":

@@ -108,6 +108,7 @@ def test_config_file(capsys: pytest.CaptureFixture[str], write: Write) -> None:
         (["gpus", "--format", "xml"], "unknown format 'xml'"),
         (["prices", "--gpu", "H1000"], "unknown gpu 'H1000'; closest:"),
         (["prices", "--prices", "/nonexistent/p.yaml"], "file not found"),
+        (["gpus", "--config", "config.json"], "--config applies to"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(
