@@ -175,7 +175,9 @@ _HORIZON = re.compile(
     rf"amorti[sz]ed?\s+over|depreciat\w+\s+over|lifetime\s+of|for)\s+(?:a\s+"
     rf"|the\s+)?{APPROX}(?P<num>{NUMBER})[\s-]*"
     rf"(?P<unit>years?|yrs?|months?)\b(?P<tail>[\s-]*horizon)?"
-    rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|months?)[\s-]+(?:planning\s+)?horizon\b",
+    rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|months?)[\s-]+(?:planning\s+)?horizon\b"
+    rf"|\b(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?|covers?)\s+"
+    rf"(?:for\s+)?{APPROX}(?P<num3>{NUMBER})[\s-]*(?P<unit3>years?|months?)\b",
     I,
 )
 
@@ -214,8 +216,8 @@ def rule_utilisation(ctx: Ctx) -> None:
             ):
                 ctx.add(s, "utilization", 1.0, f'"{q(m)}" -> in use all the time', "inferred", m.start())
         for m in _HORIZON.finditer(t):
-            num = m.group("num") or m.group("num2")
-            unit = (m.group("unit") or m.group("unit2")).lower()
+            num = m.group("num") or m.group("num2") or m.group("num3")
+            unit = (m.group("unit") or m.group("unit2") or m.group("unit3")).lower()
             bare_for = re.match(r"for\s+(?!the\s+next)", m.group(0), I) is not None
             if (
                 bare_for
@@ -240,7 +242,7 @@ _CONC = re.compile(
     rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:(?:concurrent|simultaneous|parallel|active)\s+(?:users?"
     rf"|requests?|sessions?|"
     rf"sequences?|connections?|streams?|chats?|conversations?)|(?:users?|requests?|sessions?|people"
-    rf"|employees)\s+"
+    rf"|employees|analysts|agents|developers|customers)\s+(?:\w+\s+){{0,3}}?"
     rf"(?:at\s+(?:the\s+same|any|one)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
     rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
     rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
@@ -320,8 +322,10 @@ _EU = re.compile(
     r"|european union|eea|europe)|"
     r"(?:leave|leaves|leaving)\s+(?:the\s+)?(?:eu|european union|eea|europe)|european (?:providers?"
     r"|clouds?|data ?cent(?:er|re)s?) only|"
-    r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)|(?:in"
-    r"|outside)\s+(?:the\s+)?eu\b)",
+    r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
+    r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
+    r"|(?:outside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
+    r"|eea)\b(?!-))",
     I,
 )
 _EU_NO = re.compile(
@@ -355,12 +359,14 @@ _OPS_DEDICATED = re.compile(
 _OBJ_CHEAP = re.compile(
     r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-]cost|least expensive"
     r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters"
-    r"|we care)|budget[\s-]conscious|not in a hurry)\b",
+    r"|we care)|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
+    r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring)\b",
     I,
 )
 _OBJ_FAST = re.compile(
     r"\b(?:as fast as possible|fastest|as quickly as possible|quickest|speed matters|time matters most"
-    r"|asap|time[\s-]to[\s-]result)\b",
+    r"|asap|time[\s-]to[\s-]result|money is no object|cost is no (?:object|issue)|speed (?:is the priority"
+    r"|is more important|matters more)|time is (?:critical|of the essence|more important))\b",
     I,
 )
 _PREFER = re.compile(
@@ -370,7 +376,8 @@ _PREFER = re.compile(
 )
 _EXCLUDE = re.compile(
     r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
-    r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than)\b",
+    r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
+    r"|excluded|exclusions?|blacklist\w*|rule[sd]? out)\b",
     I,
 )
 _HYPER = re.compile(
@@ -380,27 +387,36 @@ _HYPER = re.compile(
 )
 _CONSUMER = re.compile(
     r"\b(?:my|our|a)\s+(?:own\s+)?(?:gaming\s+(?:pc|rig)|home\s+(?:pc|server|rig)|workstation|desktop"
-    r"|laptop)\b|\bat home\b|\bmy\s+(?:rtx\s?)?\d{4}\b|\bmy\s+rtx\b",
+    r"|laptop)\b|\bat home\b|\bmy\s+(?:rtx\s?)?\d{4}\b|\bmy\s+rtx\b"
+    r"|\b(?:a|one|two|my|our|single)\s+(?:geforce\s+)?(?:rtx\s?)?(?:3090|4090|5090)s?\b",
     I,
 )
 _ONPREM_DEPLOY = re.compile(
     r"\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
-    r"|own)\s+(?:our\s+own\s+)?(?:the\s+)?(?:gpus|servers|hardware|nodes|machines)\b",
+    r"|own)\s+(?:our\s+own\s+)?(?:the\s+)?(?:gpus|servers|hardware|nodes|machines)\b"
+    r"|\b(?:don't|do not|won't|can't|cannot)\s+(?:want to\s+)?(?:pay for|use|go to)\s+(?:the\s+|a\s+)?cloud\b"
+    r"|\bno cloud\b",
     I,
 )
+
+
+# weighing options is not a preference: "compare buying with renting", "consider buying if it pays off"
+_WEIGHING = re.compile(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|might|maybe)\b", I)
 
 
 def rule_constraints(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
-        for m in _EU.finditer(t):
+        eu = list(_EU.finditer(t))
+        if eu:
             if _EU_NO.search(t):
-                ctx.add(s, "eu_only", False, q(m), "stated", m.start())
-                break
-            status = "inferred" if m.group(0).lower() in ("gdpr", "schrems", "data residency") else "stated"
-            ev = q(m) if status == "stated" else f'"{q(m)}" -> keep data and processing in the EU'
-            ctx.add(s, "eu_only", True, ev, status, m.start())
-            break
+                ctx.add(s, "eu_only", False, q(eu[0]), "stated", eu[0].start())
+            else:
+                weak = ("gdpr", "schrems", "data residency")
+                m = next((x for x in eu if x.group(0).lower() not in weak), eu[0])
+                status = "inferred" if m.group(0).lower() in weak else "stated"
+                ev = q(m) if status == "stated" else f'"{q(m)}" -> keep data and processing in the EU'
+                ctx.add(s, "eu_only", True, ev, status, m.start())
         none = _OPS_NONE.search(t)
         if none:
             ctx.add(s, "ops_capacity", "none", q(none), "stated", none.start())
@@ -422,7 +438,7 @@ def rule_constraints(ctx: Ctx) -> None:
         cons = _CONSUMER.search(t)
         if cons:
             ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
-        elif (op := _ONPREM_DEPLOY.search(t)) and not re.search(r"\b(?:or|vs\.?|versus|whether)\b", t, I):
+        elif (op := _ONPREM_DEPLOY.search(t)) and not _WEIGHING.search(t):
             ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
         rule_providers(ctx, s)
 
@@ -437,7 +453,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
         return
     # clauses: a cue applies to the providers of its own clause
     offset = 0
-    for clause in re.split(r"(?<=[,;:])\s+|\s+(?:while|whereas)\s+", t):
+    for clause in re.split(r"(?<=[,;])\s+|\s+(?:while|whereas)\s+", t):
         idx = t.find(clause, offset)
         offset = idx + len(clause)
         in_clause = [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]

@@ -104,13 +104,15 @@ _BY_DATE = re.compile(
     I,
 )
 _BY_END = re.compile(
-    r"\b(?:by|before)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<what>week|month|quarter|year)\b"
+    r"\b(?:by|before|deadline(?:\s+is)?:?|due(?:\s+by)?|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+"
+    r"|(?P<next>next)\s+)?(?P<what>week|month|quarter|year)\b"
     r"|\bby tomorrow\b|\bby tonight\b",
     I,
 )
 _WITHIN = re.compile(
     rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than|have|got|"
-    rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s+(?:of|is)?"
+    rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
+    rf"|time\s?frame\s*(?:is|:|of)?"
     rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
     rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
     I,
@@ -127,6 +129,11 @@ _UNIT = {
 
 def _end_of_day(d: dt.date, tz: dt.tzinfo | None) -> dt.datetime:
     return dt.datetime.combine(d + dt.timedelta(days=1), dt.time(0, 0), tzinfo=tz)
+
+
+def _next_quarter_start(d: dt.date) -> dt.date:
+    start = ((d.month - 1) // 3) * 3 + 1 + 3
+    return dt.date(d.year + (start > 12), (start - 1) % 12 + 1, 1)
 
 
 def _month_index(name: str) -> int:
@@ -169,6 +176,13 @@ def rule_deadline(ctx: Ctx) -> None:
         for m in _BY_END.finditer(t):
             what = (m.group("what") or "").lower()
             d = ref.date()
+            if m.group("next"):  # move into the next period, then take its end
+                d = {
+                    "week": d + dt.timedelta(days=7),
+                    "month": dt.date(d.year + (d.month == 12), d.month % 12 + 1, 1),
+                    "quarter": _next_quarter_start(d),
+                    "year": dt.date(d.year + 1, 1, 1),
+                }[what]
             if "tomorrow" in m.group(0).lower():
                 d = d + dt.timedelta(days=1)
             elif what == "week":

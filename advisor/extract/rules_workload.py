@@ -70,7 +70,7 @@ def rule_workload(ctx: Ctx) -> None:
 
 _FULL = re.compile(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
-    r"\ball (?:the )?weights\b|\bfull[- ]parameter\b",
+    r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b",
     I,
 )
 _QLORA = re.compile(r"\bQ-?LoRA\b", I)
