@@ -43,6 +43,8 @@ SPOT_INTERRUPTIONS_SOURCE = (
     "estimate: AWS Spot Instance Advisor frequency bands (<5% to >20% per month) "
     "to GCP preemptible VMs' 24 h cap"
 )
+# Lost hours are capped at 10 x the run: past that point nobody keeps restarting on spot.
+SPOT_LOST_HOURS_CAP_FACTOR = 10.0
 # Re-acquire capacity, pull the image, load the checkpoint and warm up.
 SPOT_RESTART_OVERHEAD_HOURS = Range(low=0.1, high=0.5)
 SPOT_RESTART_SOURCE = "estimate: capacity re-acquisition + container start + checkpoint load, 6-30 min"
@@ -404,15 +406,15 @@ def spot_exposure(
     loss_low = lam.low * (tau / 2 + restart.low)  # fraction of time lost per hour worked
     loss_high = lam.high * (tau / 2 + restart.high)
     viable = loss_high < 1
+    cap = SPOT_LOST_HOURS_CAP_FACTOR * wall_hours
     extra = Range(
-        low=wall_hours * loss_low / (1 - loss_low) if loss_low < 1 else math.inf,
-        high=wall_hours * loss_high / (1 - loss_high) if loss_high < 1 else math.inf,
+        low=min(cap, wall_hours * loss_low / (1 - loss_low)) if loss_low < 1 else cap,
+        high=min(cap, wall_hours * loss_high / (1 - loss_high)) if loss_high < 1 else cap,
     )
     if not viable:
-        extra = Range(low=extra.low if math.isfinite(extra.low) else wall_hours * 10, high=wall_hours * 10)
         tb.step(
             "spot_not_viable",
-            "lambda x (tau/2 + R) >= 1: work lost faster than saved; capped at 10 x T",
+            "lambda x (tau/2 + R) >= 1: work lost faster than saved; lost hours capped at 10 x T",
             loss_high,
             "fraction",
             checkpoint_interval_hours=tau,
