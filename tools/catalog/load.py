@@ -55,6 +55,9 @@ _IGNORED_TOKENS = frozenset(
 )
 _VENDOR_PREFIXES = ("meta", "nvidia", "amd", "intel")
 
+# libyaml's safe loader when available (about 10x faster than the pure-Python one); same semantics.
+_YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 M = TypeVar("M", bound=BaseModel)
 Record = GpuSpec | ModelArch | PriceRecord | EgressSchedule | StoragePrice | Estimate
 
@@ -127,7 +130,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise InputError(f"{_display(path)}: cannot read ({exc.strerror}); check the path") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
