@@ -78,6 +78,7 @@ class Conversation:
     recommender: profile -> Recommendation (default: tools.recommend on the bundled catalog).
     chat_model: a LangChain chat model for explanations (default: none with the rules backend, ChatOpenAI
       from the environment with the openai backend). Without one, replies are templated.
+    explain: False skips the model's explanation (templated replies; one model call per turn at most).
     stream: called with reply text as it becomes available (sentence by sentence with a model).
     """
 
@@ -90,6 +91,7 @@ class Conversation:
         chat_model: Any | None = None,
         stream: Callable[[str], None] | None = None,
         max_questions: int = MAX_QUESTIONS,
+        explain: bool = True,
     ) -> None:
         if extractor is None:
             from advisor.extract import get_extractor
@@ -98,13 +100,13 @@ class Conversation:
         self.extractor = extractor
         self.backend = backend
         self._recommender = recommender
-        if chat_model is None and backend == "openai":
+        if chat_model is None and backend == "openai" and explain:
             chat_model = getattr(extractor, "model", None) if hasattr(extractor, "extract_parts") else None
             if chat_model is None:
                 from advisor.llm.chat import make_chat_model
 
                 chat_model = make_chat_model()
-        self.chat_model = chat_model
+        self.chat_model = chat_model if explain else None
         self.stream = stream
         self.max_questions = max_questions
         self.profile = WorkloadProfile()

@@ -108,6 +108,8 @@ class OpenAIExtractor:
         rules: Extractor | None = None,
         method: Literal["json_schema", "function_calling"] = "json_schema",
     ) -> None:
+        if model is None:  # fail now, with the one-line fix, rather than silently falling back to rules
+            (settings or LLMSettings.from_env()).resolved_api_key()
         self._model = model
         self._settings = settings
         self._rules = rules
@@ -132,6 +134,12 @@ class OpenAIExtractor:
 
             self._model = make_chat_model(self._settings)
         return self._model
+
+    def with_reference_time(self, when: Any) -> OpenAIExtractor:
+        """A copy with the rules extractor anchored at `when` (relative deadlines, evals); same model."""
+        pin = getattr(self.rules, "with_reference_time", None)
+        rules = pin(when) if callable(pin) else self.rules
+        return OpenAIExtractor(self.model, rules=rules, method=self.method)
 
     # -- the Extractor protocol -----------------------------------------------------------------------
     def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
