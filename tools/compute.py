@@ -50,6 +50,9 @@ RECOMPUTE_FLOPS_PER_PARAM_TOKEN = 2.0
 # 12 x layers x attention width x sequence length FLOPs per trained token (forward + backward,
 # causal mask not discounted, as PaLM counts it).
 ATTENTION_TRAIN_FLOPS_COEFF = 12.0
+# Attention has no weights, so LoRA saves nothing there: forward 4 x L x width x s, backward twice
+# that (the 12). Full recompute re-runs the forward: 16 / 12.
+ATTENTION_RECOMPUTE_FACTOR = 16.0 / 12.0
 
 # --- QLoRA dequantisation slowdown (time, relative to 16-bit LoRA on the same card) ---------------
 # Seed 004: QLoRA "2-3x slower"; RahulSChand/gpu_poor applies 1.75-3x. A named range, not FLOPs.
@@ -372,7 +375,7 @@ def estimate_training_time(
         _check_positive(seq_len=seq_len)
         attn = attention_flops_per_token(arch=arch, seq_len=seq_len)
         if grad_checkpointing and flops_factor is None:
-            attn *= k / (k - RECOMPUTE_FLOPS_PER_PARAM_TOKEN)  # recompute re-runs the forward part too
+            attn *= ATTENTION_RECOMPUTE_FACTOR
         per_token = tb.step(
             "flops_per_token",
             "k x N_active + 12 x layers x attn_width x seq_len",

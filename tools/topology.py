@@ -91,7 +91,11 @@ class TopologyPlan(Traced):
     dp: int
     sharding: Sharding
     interconnect_intra: str
+    interconnect_intra_required: Literal["none", "pcie", "nvlink"] = Field(
+        description="what the in-node parallelism needs: nvlink for TP or ZeRO-3/FSDP, pcie for DDP"
+    )
     interconnect_inter_required: Literal["none", "infiniband", "infiniband_or_roce", "any"]
+    interconnect_why: list[str] = Field(default_factory=list, description="why each interconnect is needed")
     scale_out: ScaleOut
     feasible: bool
     reasons: list[str] = Field(default_factory=list)
@@ -263,6 +267,30 @@ def plan_topology(
             "GPU utilisation falling below 20%"
         )
 
+    # Inside the node: TP needs NVLink-class links; ZeRO-3/FSDP gathers want them; DDP of adapters
+    # and independent replicas are fine over PCIe.
+    why_list: list[str] = []
+    intra_required: Literal["none", "pcie", "nvlink"] = "none"
+    if per_node > 1:
+        if tp > 1:
+            intra_required = "nvlink"
+            why_list.append(
+                f"tensor parallel {tp} all-reduces activations in every layer: NVLink-class "
+                "bandwidth (seed 001: 900 GB/s NVLink 4 vs ~25 GB/s per InfiniBand HDR port)"
+            )
+        elif sharding in ("zero3", "fsdp"):
+            intra_required = "nvlink"
+            why_list.append(
+                "ZeRO-3/FSDP gathers every layer's weights each step: NVLink keeps it off the "
+                "critical path (seed 003: without it utilisation can fall below 20%)"
+            )
+        else:
+            intra_required = "pcie"
+            why_list.append(
+                "data parallel replicas exchange only gradients (adapters for LoRA): PCIe is enough"
+            )
+    _note(tb, "interconnect_intra_required", "; ".join(why_list) or "single GPU", intra_required)
+
     required: Literal["none", "infiniband", "infiniband_or_roce", "any"] = "none"
     if nodes > 1:
         if tp_cross_node:
@@ -288,6 +316,7 @@ def plan_topology(
             required = "any"
             why = "independent replicas: any network"
         _note(tb, "interconnect_inter_required", why, required)
+        why_list.append(why)
         if scale_out == "none":
             reasons.append(
                 f"{nodes} nodes need a scale-out network and this offer has none: "
@@ -333,7 +362,9 @@ def plan_topology(
         dp=dp,
         sharding=sharding,
         interconnect_intra=intra if per_node > 1 else "none (single GPU)",
+        interconnect_intra_required=intra_required,
         interconnect_inter_required=required,
+        interconnect_why=why_list,
         scale_out=scale_out,
         feasible=not reasons,
         reasons=reasons,

@@ -40,6 +40,8 @@ def test_seed_001_full_ft_plan_two_nodes_zero3_needs_infiniband(gpus: dict[str, 
     assert (plan.nodes, plan.gpus_per_node, plan.tp, plan.pp, plan.dp) == (2, 8, 1, 1, 16)
     assert plan.sharding == "zero3"
     assert plan.interconnect_inter_required == "infiniband_or_roce"
+    assert plan.interconnect_intra_required == "nvlink"
+    assert len(plan.interconnect_why) == 2 and "InfiniBand required" in plan.interconnect_why[1]
     assert plan.feasible and not plan.reasons
     joined = " ".join(plan.nccl_checklist)
     for item in (
@@ -238,3 +240,17 @@ def test_plan_invariants(n_gpus: int, per_node: int, weights: float, method: str
     assert (plan.nodes > 1) == bool(
         plan.nccl_checklist and "NCCL_SOCKET_IFNAME" in " ".join(plan.nccl_checklist)
     )
+
+
+def test_lora_data_parallel_inside_a_node_needs_only_pcie(gpus: dict[str, GpuSpec]) -> None:
+    plan = plan_topology(
+        gpu=gpus["l40s"],
+        gpus_per_node=4,
+        n_gpus=4,
+        peak_gib_per_gpu=30.0,
+        weights_gib_total=15.0,
+        method="lora",
+        scale_out="none",
+    )
+    assert (plan.tp, plan.dp, plan.sharding) == (1, 4, "ddp")
+    assert plan.interconnect_intra_required == "pcie" and plan.feasible and not plan.warnings
