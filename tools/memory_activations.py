@@ -13,14 +13,17 @@ Transformer Models" (arXiv:2205.05198), Section 4.1 / Table 2, to today's decode
 - Memory-efficient attention (FlashAttention / SDPA) stores no a*s*s score matrix; it keeps the output
   and a fp32 log-sum-exp per head and token (Dao et al. 2022, FlashAttention, Section 3.1).
 
-Everything here is bytes per token for ONE layer at 16-bit activations; callers multiply by tokens
-and layers and divide by the tensor-parallel degree (sequence parallelism assumed with TP, as in
-Korthikanti's Table 2 "sbh(34/t + 5as/(ht))").
+The per-token functions give bytes for ONE layer at 16-bit activations; `training_activations` and
+`inference_memory` multiply by tokens and layers and divide by the tensor-parallel degree (sequence
+parallelism assumed with TP, as in Korthikanti's Table 2 "sbh(34/t + 5as/(ht))").
 """
 
 from __future__ import annotations
 
 from tools.catalog.schema import ModelArch
+from tools.memory_states import adapted_linears, largest_linear_params
+from tools.memory_types import Plan
+from tools.trace import TraceBuilder
 
 ACTIVATION_BYTES = 2
 """Activations are stored in 16-bit (bf16/fp16 autocast) in every mode, fp32-master mixed precision too."""
@@ -32,6 +35,28 @@ ATTENTION_SCORE_BYTES = 2 + 4
 """Eager attention per score element: the bf16 softmax probabilities kept for backward (2 B) plus the
 fp32 softmax that HF eager attention computes before casting down (4 B, transformers
 `softmax(..., dtype=torch.float32)`); Korthikanti's 5 B/element assumed dropout instead of the upcast."""
+
+LOGITS_BYTES_PER_VALUE = 2 + 4 + 4
+"""Peak logits memory per (token, vocab) value: the bf16 lm_head output (2 B), its fp32 upcast for the
+loss (4 B, transformers >= 4.45 `logits.float()`) and the fp32 gradient of the logits (4 B) during the
+loss backward; the fp32 log-softmax saved by cross-entropy replaces the upcast once that is freed.
+Checked against Qwen-7B LoRA memory rising ~2 GB per 1k tokens of a 152k vocabulary (Qwen README)."""
+
+CHUNKED_LOSS_CHUNKS = 8
+"""torchtune CEWithChunkedOutputLoss splits the logits into 8 chunks and upcasts one chunk at a time."""
+
+LOGITS_BYTES_PER_VALUE_CHUNKED = 2 + 2 + (4 + 4) / CHUNKED_LOSS_CHUNKS
+"""Chunked cross-entropy: bf16 logits and their bf16 gradient, plus one fp32 chunk and its gradient."""
+
+KV_CACHE_BYTES_PER_VALUE = 2.0
+"""16-bit KV cache (vLLM kv_cache_dtype='auto' follows the model's 16-bit activation dtype)."""
+
+PREFILL_CHUNK_TOKENS = 8192
+"""Inference prefill is processed in chunks of at most 8192 tokens (vLLM chunked prefill,
+max_num_batched_tokens default for online serving)."""
+
+SAMPLING_LOGITS_BYTES = 4.0
+"""Inference keeps one fp32 logits row per sequence for sampling (vLLM computes logits in fp32)."""
 
 LORA_DROPOUT_BYTES_PER_INPUT = 2 + 1
 """PEFT applies lora_dropout to the adapter input: it keeps the dropped-out copy (2 B) and a 1-byte mask
@@ -119,3 +144,141 @@ def prefill_bytes_per_token(arch: ModelArch) -> float:
     )
     active = (arch.n_active_experts or 1) if arch.is_moe else 1
     return float(4 * arch.hidden_size + 3 * ACTIVATION_BYTES * width * active)
+
+
+def training_activations(plan: Plan, tb: TraceBuilder) -> float:
+    """Peak activation bytes per GPU of one training step.
+
+    Without checkpointing every layer's activations are stored and the logits come on top at the start
+    of the backward pass. With full checkpointing (HF gradient_checkpointing: one checkpoint per decoder
+    layer) only the layer inputs stay; the backward then holds either the logits (loss backward) or one
+    recomputed layer, never both. Pipeline parallelism: the first stage holds pp micro-batches in flight
+    under 1F1B (Narayanan et al. 2021), so it stores ceil(L/pp) x pp layers' worth.
+    """
+    arch, tp, tokens = plan.arch, plan.tp, plan.tokens
+    per_layer = tb.step(
+        "layer_activation_bytes_per_token",
+        "attention (4h + 2 x proj outputs + 2 x o_in + lse|scores) + MLP (4h + 8f gated | 4f)",
+        layer_bytes_per_token(arch, seq_len=plan.seq_len, flash_attention=plan.flash_attention),
+        "B/token",
+        flash_attention=plan.flash_attention,
+        seq_len=plan.seq_len,
+        source="Korthikanti et al. 2022 Table 2, adapted to SwiGLU/GQA, no dropout",
+    )
+    if plan.adapters:
+        attn, mlp = adapted_linears(arch, plan.lora_targets)
+        experts = float(arch.n_active_experts or 1) if arch.is_moe else 1.0
+        lora = lora_bytes_per_token(attn, plan.lora_rank) + lora_bytes_per_token(mlp, plan.lora_rank, experts)
+        tb.assume(
+            "lora_dropout_bytes_per_input", LORA_DROPOUT_BYTES_PER_INPUT, "B", "PEFT lora_dropout copy + mask"
+        )
+        per_layer += tb.step(
+            "lora_activation_bytes_per_token", "sum over adapted linears of 3 x d_in + 2r", lora, "B/token"
+        )
+    layers = plan.layers_per_stage * plan.pp if plan.pp > 1 else arch.n_layers
+    if plan.grad_checkpointing:
+        kept = tb.step(
+            "checkpointed_inputs",
+            "layers x tokens x 2h / tp",
+            checkpoint_bytes_per_token(arch) * tokens * layers / tp,
+            "B",
+            layers=layers,
+            tokens=tokens,
+            hidden=arch.hidden_size,
+            tp=tp,
+        )
+        recompute = tb.step(
+            "recomputed_layer",
+            "one layer's activations x tokens / tp (during its backward)",
+            per_layer * tokens / tp,
+            "B",
+        )
+    else:
+        kept = tb.step(
+            "stored_activations",
+            "layers x tokens x layer_bytes_per_token / tp",
+            per_layer * tokens * layers / tp,
+            "B",
+            layers=layers,
+            tokens=tokens,
+            tp=tp,
+        )
+        recompute = 0.0
+    per_value = LOGITS_BYTES_PER_VALUE_CHUNKED if plan.loss_chunking else LOGITS_BYTES_PER_VALUE
+    tb.assume(
+        "logits_bytes_per_value",
+        per_value,
+        "B",
+        "chunked cross-entropy (torchtune)"
+        if plan.loss_chunking
+        else "bf16 logits + fp32 upcast + fp32 gradient (transformers loss)",
+    )
+    logits = tb.step(
+        "logits",
+        "tokens x vocab x bytes / tp + final hidden (2h)",
+        tokens * arch.vocab_size * per_value / tp + tokens * ACTIVATION_BYTES * arch.hidden_size,
+        "B",
+        tokens=tokens,
+        vocab=arch.vocab_size,
+        bytes_per_value=per_value,
+    )
+    dequant = 0.0
+    if plan.method == "qlora":
+        dequant = tb.step(
+            "dequant_buffer",
+            "2 x largest linear dequantised to bf16 (forward + backward) / tp",
+            2 * largest_linear_params(arch) * ACTIVATION_BYTES / tp,
+            "B",
+            source="bitsandbytes matmul_4bit: dequantize_4bit then a 16-bit matmul",
+        )
+    if plan.grad_checkpointing:
+        return tb.step(
+            "activations_per_gpu",
+            "kept + max(logits, recomputed layer) + dequant",
+            kept + max(logits, recompute) + dequant,
+            "B",
+        )
+    return tb.step("activations_per_gpu", "stored + logits + dequant", kept + logits + dequant, "B")
+
+
+def inference_memory(plan: Plan, tb: TraceBuilder) -> tuple[float, float]:
+    """(activation bytes, KV-cache bytes) per GPU for serving `concurrency` sequences of `context_len`.
+
+    KV cache: ModelArch.kv_cache_bytes (2 x L x kv_heads x head_dim x tokens x bytes; MLA caches the
+    latent; sliding-window layers capped at the window), split over min(tp, kv_heads) (KV heads are
+    replicated beyond that; MLA's latent is replicated) and over pipeline stages by layers.
+    """
+    arch, tp = plan.arch, plan.tp
+    tb.assume("kv_cache_bytes_per_value", KV_CACHE_BYTES_PER_VALUE, "B", "16-bit KV cache")
+    one = tb.step(
+        "kv_cache_per_sequence",
+        "2 x L x kv_heads x head_dim x tokens x bytes (MLA: L x (latent + rope))",
+        arch.kv_cache_bytes(plan.context_len, KV_CACHE_BYTES_PER_VALUE),
+        "B",
+        layers=arch.n_layers,
+        kv_heads=arch.n_kv_heads,
+        head_dim=arch.head_dim,
+        context_tokens=plan.context_len,
+        source="seed 001 KV formula",
+    )
+    split = 1 if arch.uses_mla else min(tp, arch.n_kv_heads)
+    kv = tb.step(
+        "kv_cache_per_gpu",
+        "per_sequence x concurrency / min(tp, kv_heads) x stage layers / L",
+        one * plan.concurrency / split * plan.layers_per_stage / arch.n_layers,
+        "B",
+        concurrency=plan.concurrency,
+        tp=tp,
+        pp=plan.pp,
+    )
+    prefill = min(plan.context_len, PREFILL_CHUNK_TOKENS)
+    tb.assume("prefill_chunk_tokens", PREFILL_CHUNK_TOKENS, "tokens", "vLLM chunked prefill")
+    act = tb.step(
+        "inference_activations",
+        "prefill_tokens x (4h + 6f) / tp + concurrency x vocab x 4 B",
+        prefill * prefill_bytes_per_token(arch) / tp
+        + plan.concurrency * arch.vocab_size * SAMPLING_LOGITS_BYTES,
+        "B",
+        prefill_tokens=prefill,
+    )
+    return act, kv

@@ -1,0 +1,405 @@
+"""Model states per GPU: weights, gradients, optimizer states and LoRA adapters, with sharding,
+tensor/pipeline splits and CPU offload (part of the memory calculator, tools.memory).
+
+Bytes per parameter, mixed precision Adam (ZeRO paper, Rajbhandari et al. 2020, Section 3.1):
+16-bit weights 2 + 16-bit gradients 2 + fp32 master 4 + fp32 m 4 + fp32 v 4 = 16 B. Pure bf16
+training keeps everything 16-bit: 2 + 2 + 2 + 2 = 8 B (LLaMA-Factory's 8x rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tools.catalog.schema import ModelArch
+from tools.errors import InputError
+from tools.memory_types import Plan
+from tools.trace import TraceBuilder
+
+NF4_BYTES_PER_PARAM = (4 + 0.127) / 8
+"""NF4 with double quantisation: 4 bits + 0.127 bits of constants per weight (Dettmers et al. 2023,
+QLoRA, Section 3: blocksize 64, fp8 second-level constants, blocksize 256) = 0.516 B."""
+INT4_BYTES_PER_PARAM = (4 + (16 + 4) / 128) / 8
+"""GPTQ/AWQ int4 with group size 128: one fp16 scale and one 4-bit zero point per 128 weights = 0.52 B."""
+INT8_BYTES_PER_PARAM = 1.0
+"""LLM.int8()/per-channel int8: 1 B plus one fp32 scale per output row (negligible)."""
+FP8_BYTES_PER_PARAM = 1.0
+"""FP8 (E4M3) weights with per-tensor or per-channel scales (negligible)."""
+WEIGHT_BYTES: dict[str, float] = {
+    "fp32": 4.0,
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": FP8_BYTES_PER_PARAM,
+    "int8": INT8_BYTES_PER_PARAM,
+    "int4": INT4_BYTES_PER_PARAM,
+    "nf4": NF4_BYTES_PER_PARAM,
+}
+UNQUANTIZED_BYTES = 2.0
+"""Embeddings, lm_head and norms stay 16-bit under 4/8-bit quantisation (bitsandbytes and GPTQ quantise
+only the transformer's linear layers)."""
+FP32_MASTER_BYTES = 4.0
+"""Mixed precision keeps an fp32 master copy of every trained 16-bit weight (ZeRO paper, Section 3.1)."""
+ADAM_STATE_COUNT = 2
+"""Adam/AdamW keeps two states per parameter, m and v (Loshchilov & Hutter 2019)."""
+EIGHT_BIT_STATE_BYTES = 1.0 + 4 / 2048
+"""bitsandbytes 8-bit optimizer state: 1 B per value plus one fp32 absmax per 2048-value block
+(Dettmers et al. 2022, 8-bit Optimizers via Block-wise Quantization)."""
+ADAFACTOR_LORA_STATE_FRACTION = 0.05
+"""Adafactor on LoRA matrices (r x d): factored moments hold r + d values, a few % of r x d."""
+LORA_ADAPTER_BYTES_MIXED = 4.0
+"""PEFT keeps LoRA adapters in fp32 when the base is 16-bit (peft >= 0.12 autocast_adapter_dtype=True);
+their gradients are fp32 too."""
+GATHERED_UNITS_IN_FLIGHT = 2
+"""ZeRO-3/FSDP keep the current layer's gathered weights and prefetch the next one (FSDP forward/backward
+prefetch; DeepSpeed stage3_prefetch_bucket_size)."""
+
+_TARGET_ALIASES = {"output_proj": "o_proj", "w1": "gate_proj", "w3": "up_proj", "w2": "down_proj"}
+
+
+# --- architecture helpers -------------------------------------------------------------------------
+def _mlp_width(arch: ModelArch) -> int:
+    return (
+        arch.moe_intermediate_size if arch.is_moe and arch.moe_intermediate_size else arch.intermediate_size
+    )
+
+
+def largest_layer_params(arch: ModelArch) -> int:
+    """Parameters of the largest transformer layer (an MoE layer with all its experts when MoE)."""
+    if arch.is_moe:
+        moe = arch.model_copy(update={"first_dense_layers": 0})
+        return moe.layer_params() // moe.n_layers
+    return arch.layer_params() // arch.n_layers
+
+
+def largest_linear_params(arch: ModelArch) -> int:
+    """Parameters of the largest single linear projection (what QLoRA dequantises at once)."""
+    shapes = dict(arch.attention_linears())
+    shapes.update(arch.mlp_linears(arch.intermediate_size))
+    if arch.is_moe and arch.moe_intermediate_size:
+        shapes.update({f"expert_{k}": v for k, v in arch.mlp_linears(arch.moe_intermediate_size).items()})
+    return max(i * o for i, o in shapes.values())
+
+
+def adafactor_state_values(arch: ModelArch) -> float:
+    """Adafactor (Shazeer & Stern 2018) without momentum keeps factored second moments: one row and one
+    column vector per matrix (d_in + d_out values) and a full vector for 1-D parameters."""
+    per_layer = sum(i + o for i, o in arch.attention_linears().values())
+    if arch.is_moe and arch.moe_intermediate_size and arch.n_experts:
+        per_layer += arch.n_experts * sum(
+            i + o for i, o in arch.mlp_linears(arch.moe_intermediate_size).values()
+        )
+    else:
+        per_layer += sum(i + o for i, o in arch.mlp_linears(arch.intermediate_size).values())
+    per_layer += arch.norms_per_layer * arch.hidden_size
+    embeddings = (1 if arch.tied_embeddings else 2) * (arch.vocab_size + arch.hidden_size)
+    return float(arch.n_layers * per_layer + embeddings + arch.hidden_size)
+
+
+# --- LoRA ----------------------------------------------------------------------------------------
+def resolve_lora_targets(arch: ModelArch, targets: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Module names LoRA adapts: 'attention' (q, k, v, o; MLA's projections), 'all-linear' (attention +
+    MLP), 'mlp', or explicit names as a comma list (torchtune/Qwen names output_proj, w1-w3 accepted)."""
+    attention = tuple(arch.attention_linears())
+    mlp = tuple(arch.mlp_linears(_mlp_width(arch)))
+    if isinstance(targets, str):
+        key = targets.strip().lower()
+        if key == "attention":
+            return attention
+        if key in ("all-linear", "all_linear", "all"):
+            return attention + mlp
+        if key == "mlp":
+            return mlp
+        names = [t.strip() for t in targets.split(",") if t.strip()]
+    else:
+        names = [t.strip() for t in targets if t.strip()]
+    valid = attention + mlp
+    out: list[str] = []
+    for raw in names:
+        name = _TARGET_ALIASES.get(raw, raw)
+        if name not in valid:
+            raise InputError(
+                f"unknown LoRA target {name!r} for {arch.id}: use attention, all-linear, mlp or names from "
+                f"{', '.join(valid)}"
+            )
+        if name not in out:
+            out.append(name)
+    if not out:
+        raise InputError("--lora-targets is empty: use attention, all-linear or a comma list of module names")
+    return tuple(out)
+
+
+def adapted_linears(
+    arch: ModelArch, targets: tuple[str, ...]
+) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """(attention shapes, MLP shapes) of the adapted linears in one layer; MLP shapes are per expert."""
+    attn = {k: v for k, v in arch.attention_linears().items() if k in targets}
+    mlp = {k: v for k, v in arch.mlp_linears(_mlp_width(arch)).items() if k in targets}
+    return attn, mlp
+
+
+def lora_param_count(arch: ModelArch, *, rank: int, targets: tuple[str, ...]) -> int:
+    """LoRA trainable parameters: r x (d_in + d_out) per adapted matrix (Hu et al. 2021), over all
+    layers; MoE expert linears are adapted in every expert (PEFT target_modules matches each expert's
+    projections), shared experts and dense layers once."""
+    attn, mlp = adapted_linears(arch, targets)
+    per_attn = sum(rank * (i + o) for i, o in attn.values())
+    per_mlp = sum(rank * (i + o) for i, o in mlp.values())
+    if not arch.is_moe:
+        return arch.n_layers * (per_attn + per_mlp)
+    assert arch.n_experts is not None
+    shared_width = (
+        arch.shared_expert_intermediate_size or (arch.moe_intermediate_size or 0) * arch.n_shared_experts
+    )
+    shared = sum(rank * (i + o) for n, (i, o) in arch.mlp_linears(shared_width).items() if n in targets)
+    dense = sum(
+        rank * (i + o) for n, (i, o) in arch.mlp_linears(arch.intermediate_size).items() if n in targets
+    )
+    moe_layers = arch.n_moe_layers
+    return (
+        arch.n_layers * per_attn
+        + moe_layers * (arch.n_experts * per_mlp + (shared if shared_width else 0))
+        + (arch.n_layers - moe_layers) * dense
+    )
+
+
+# --- model states per GPU ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StateBytes:
+    """Model-state bytes on one GPU, what went to the CPU, and the paged (spillable) part."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    adapters: float
+    cpu: float
+    paged: float
+    trainable: int
+
+
+def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
+    """Share of the parameters on the pipeline stage holding the most: ceil(L/pp) layers + one V x h
+    embedding (first stage) or head (last stage) + the final norm."""
+    arch = plan.arch
+    if plan.pp == 1:
+        return 1.0
+    stage = plan.layers_per_stage * arch.layer_params() / arch.n_layers + arch.vocab_size * arch.hidden_size
+    fraction = min(1.0, (stage + arch.hidden_size) / arch.param_count())
+    tb.step(
+        "pp_stage_fraction",
+        "(ceil(L/pp) x layer_params + V x h) / params",
+        fraction,
+        "",
+        layers_per_stage=plan.layers_per_stage,
+        pp=plan.pp,
+    )
+    return fraction
+
+
+def _weight_bytes(plan: Plan, tb: TraceBuilder) -> float:
+    """All weights in their storage precision; quantisation touches only the layers' linear weights."""
+    arch = plan.arch
+    total, linear = arch.param_count(), arch.linear_params()
+    tb.step(
+        "params",
+        "embeddings + layers + final norm (ModelArch.param_count)",
+        total,
+        "params",
+        model=arch.id,
+        layers=arch.n_layers,
+        hidden=arch.hidden_size,
+        vocab=arch.vocab_size,
+    )
+    w = WEIGHT_BYTES[plan.precision]
+    if not plan.quantized:
+        return tb.step(
+            "weights_bytes", "params x bytes(precision)", total * w, "B", params=total, bytes_per_param=w
+        )
+    src = "NF4 + double quantisation (QLoRA paper)" if plan.precision == "nf4" else "quantised linear weights"
+    tb.assume(f"{plan.precision}_bytes_per_param", round(w, 4), "B/param", src)
+    tb.assume(
+        "unquantized_bytes_per_param",
+        UNQUANTIZED_BYTES,
+        "B/param",
+        "embeddings, lm_head and norms stay 16-bit under bitsandbytes/GPTQ",
+    )
+    value = linear * w + (total - linear) * UNQUANTIZED_BYTES
+    return tb.step(
+        "weights_bytes",
+        "linear_params x bytes(precision) + other_params x 2 B",
+        value,
+        "B",
+        linear_params=linear,
+        bytes_per_linear_param=w,
+        other_params=total - linear,
+    )
+
+
+def _optimizer_state_bytes(plan: Plan, params: float, tb: TraceBuilder) -> tuple[float, str]:
+    """Optimizer states (without the fp32 master copy) for `params` trained parameters."""
+    dtype = 4.0 if (plan.mixed or plan.precision == "fp32") else 2.0
+    if plan.optimizer == "adamw":
+        return ADAM_STATE_COUNT * dtype * params, f"params x 2 states x {dtype:g} B"
+    if plan.optimizer in ("adamw-8bit", "paged-adamw-8bit"):
+        tb.assume(
+            "eight_bit_state_bytes", round(EIGHT_BIT_STATE_BYTES, 4), "B/value", "bitsandbytes block-wise"
+        )
+        return ADAM_STATE_COUNT * EIGHT_BIT_STATE_BYTES * params, "params x 2 states x 8-bit (+ block absmax)"
+    if plan.optimizer == "sgd":
+        return dtype * params, f"params x 1 momentum x {dtype:g} B"
+    return dtype * adafactor_state_values(
+        plan.arch
+    ), "(rows + cols per matrix + 1-D params) x dtype (factored)"
+
+
+def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
+    """Weights, gradients, optimizer states and adapters on one GPU, after TP/PP splits, ZeRO sharding
+    and CPU offload."""
+    arch = plan.arch
+    total = arch.param_count()
+    split = _stage_fraction(plan, tb) / plan.tp  # share of the model on one GPU before ZeRO sharding
+    weights = _weight_bytes(plan, tb) * split / plan.shard("weights")
+    cpu = 0.0
+    gathered = 0.0
+    if plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
+        unit = largest_layer_params(arch)
+        unit_bytes = (
+            WEIGHT_BYTES[plan.precision] if plan.quantized else (4.0 if plan.precision == "fp32" else 2.0)
+        )
+        gathered = GATHERED_UNITS_IN_FLIGHT * unit * unit_bytes / plan.tp
+        if plan.full_training:  # the layer's unsharded gradient before its reduce-scatter
+            gathered += unit * unit_bytes / plan.tp
+        tb.assume("gathered_units_in_flight", GATHERED_UNITS_IN_FLIGHT, "layers", "FSDP/ZeRO-3 prefetch")
+        tb.step(
+            "zero3_gathered",
+            "units_in_flight x largest_layer_params x bytes / tp (+ its gradient if trained)",
+            gathered,
+            "B",
+            largest_layer_params=unit,
+            tp=plan.tp,
+        )
+    if plan.offload == "params":
+        cpu += weights
+        tb.step(
+            "params_offloaded", "weight shard moved to CPU (ZeRO-Infinity / FSDP CPUOffload)", weights, "B"
+        )
+        weights = 0.0
+    weights = tb.step(
+        "weights_per_gpu",
+        "weights x stage_fraction / tp / shard_w + gathered",
+        weights + gathered,
+        "B",
+        tp=plan.tp,
+        dp=plan.dp,
+        sharding=plan.sharding,
+    )
+
+    grads = opt = adapters = paged = 0.0
+    trainable = 0
+    if plan.full_training:
+        trainable = total
+        tb.assume(
+            "training_precision",
+            plan.training_precision,
+            "",
+            "mixed: 16-bit weights and grads, fp32 master + states (ZeRO paper 2+2+12 B)"
+            if plan.mixed
+            else "pure 16-bit: weights, grads and optimizer states all 16-bit",
+        )
+        g_bytes = WEIGHT_BYTES[plan.precision]
+        grads = total * g_bytes * split / plan.shard("gradients")
+        if plan.optimizer_in_backward:
+            grads = largest_layer_params(arch) * g_bytes / plan.tp
+            tb.assume("optimizer_in_backward", True, "", "each gradient is applied and freed during backward")
+        tb.step(
+            "gradients_per_gpu",
+            "params x grad bytes x stage_fraction / tp / shard_g",
+            grads,
+            "B",
+            grad_bytes_per_param=g_bytes,
+            shard_g=plan.shard("gradients"),
+        )
+        master = FP32_MASTER_BYTES if plan.mixed else 0.0
+        states, formula = _optimizer_state_bytes(plan, total, tb)
+        opt_full = tb.step(
+            "optimizer_bytes",
+            f"fp32 master ({master:g} B/param) + {formula}",
+            master * total + states,
+            "B",
+            optimizer=plan.optimizer,
+        )
+        opt = opt_full * split / plan.shard("optimizer")
+        if plan.optimizer == "paged-adamw-8bit":
+            paged = states * split / plan.shard("optimizer")
+        if plan.offload in ("optimizer", "params"):
+            cpu += opt
+            paged = 0.0
+            tb.step("optimizer_offloaded", "optimizer shard moved to CPU (ZeRO-Offload)", opt, "B")
+            opt = 0.0
+        if plan.offload == "params":
+            cpu += grads
+            grads = 0.0
+        tb.step(
+            "optimizer_per_gpu",
+            "optimizer x stage_fraction / tp / shard_o (0 when offloaded)",
+            opt,
+            "B",
+            shard_o=plan.shard("optimizer"),
+            offload=plan.offload,
+        )
+
+    if plan.adapters:
+        trainable = lora_param_count(arch, rank=plan.lora_rank, targets=plan.lora_targets)
+        tb.step(
+            "lora_params",
+            "sum over adapted matrices of r x (d_in + d_out) x layers (x experts)",
+            trainable,
+            "params",
+            rank=plan.lora_rank,
+            targets=",".join(plan.lora_targets),
+        )
+        mixed = plan.training_precision == "mixed"
+        a_bytes = LORA_ADAPTER_BYTES_MIXED if mixed else 2.0
+        if plan.optimizer == "adafactor":
+            a_opt = (4.0 if mixed else 2.0) * ADAFACTOR_LORA_STATE_FRACTION
+        else:
+            a_opt = _optimizer_state_bytes(plan, 1.0, tb)[0]  # bytes per adapter parameter
+        tb.assume(
+            "training_precision",
+            plan.training_precision,
+            "",
+            "mixed: fp32 adapters, grads and states" if mixed else "pure 16-bit adapters, grads and states",
+        )
+        tb.assume(
+            "lora_adapter_dtype_bytes",
+            a_bytes,
+            "B/param",
+            "peft autocast_adapter_dtype: fp32 adapters" if mixed else "pure bf16 adapters",
+        )
+        tb.assume("adapter_optimizer_bytes_per_param", round(a_opt, 4), "B/param", plan.optimizer)
+        per_param = 2 * a_bytes + a_opt
+        full = tb.step(
+            "adapters_bytes",
+            "lora_params x (weight + grad + optimizer bytes)",
+            trainable * per_param,
+            "B",
+            lora_params=trainable,
+            bytes_per_param=per_param,
+        )
+        shard = plan.shard("optimizer")
+        adapters = full * split / shard
+        states = trainable * a_opt * split / shard
+        if plan.optimizer == "paged-adamw-8bit":
+            paged = states
+        if plan.offload in ("optimizer", "params"):
+            cpu += states
+            adapters -= states
+            paged = 0.0
+        tb.step("adapters_per_gpu", "adapters x stage_fraction / tp / shard", adapters, "B")
+    return StateBytes(
+        weights=weights,
+        gradients=grads,
+        optimizer=opt,
+        adapters=adapters,
+        cpu=cpu,
+        paged=paged,
+        trainable=trainable,
+    )

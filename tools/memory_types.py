@@ -1,0 +1,174 @@
+"""Inputs and results of the memory calculator (tools.memory): option names, the resolved plan the
+calculator works from, and the frozen result types. Memory in GiB (2**30 bytes) in results."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tools.catalog.schema import ModelArch
+from tools.trace import Traced
+
+Method = Literal["full", "lora", "qlora", "pretraining", "inference"]
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
+TrainingPrecision = Literal["mixed", "pure-bf16"]
+Optimizer = Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"]
+Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
+Offload = Literal["none", "optimizer", "params"]
+
+METHODS: tuple[str, ...] = ("full", "lora", "qlora", "pretraining", "inference")
+PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
+TRAINING_PRECISIONS: tuple[str, ...] = ("mixed", "pure-bf16")
+OPTIMIZERS: tuple[str, ...] = ("adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor")
+SHARDINGS: tuple[str, ...] = ("none", "ddp", "zero1", "zero2", "zero3", "fsdp")
+OFFLOADS: tuple[str, ...] = ("none", "optimizer", "params")
+QUANTIZED: tuple[str, ...] = ("fp8", "int8", "int4", "nf4")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One validated configuration (tools.memory.estimate_memory builds it; local to one call)."""
+
+    arch: ModelArch
+    method: str
+    precision: str
+    training_precision: str
+    optimizer: str
+    lora_rank: int
+    lora_targets: tuple[str, ...]
+    seq_len: int
+    batch_size: int
+    grad_checkpointing: bool
+    flash_attention: bool
+    gpus: int
+    sharding: str  # effective: "none" with several data-parallel ranks becomes "ddp"
+    tp: int
+    pp: int
+    offload: str
+    concurrency: int
+    context_len: int
+    loss_chunking: bool
+    optimizer_in_backward: bool
+
+    @property
+    def dp(self) -> int:
+        """Data-parallel ranks: gpus / (tp x pp)."""
+        return self.gpus // (self.tp * self.pp)
+
+    @property
+    def training(self) -> bool:
+        return self.method != "inference"
+
+    @property
+    def full_training(self) -> bool:
+        return self.method in ("full", "pretraining")
+
+    @property
+    def adapters(self) -> bool:
+        return self.method in ("lora", "qlora")
+
+    @property
+    def quantized(self) -> bool:
+        return self.precision in QUANTIZED
+
+    @property
+    def mixed(self) -> bool:
+        """Mixed precision: 16-bit weights with an fp32 master copy and fp32 optimizer states."""
+        return self.training_precision == "mixed" and self.precision != "fp32"
+
+    @property
+    def tokens(self) -> int:
+        """Tokens per micro-batch per data-parallel rank."""
+        return self.batch_size * self.seq_len
+
+    @property
+    def layers_per_stage(self) -> int:
+        """Layers on the pipeline stage holding the most: ceil(L / pp)."""
+        return math.ceil(self.arch.n_layers / self.pp)
+
+    def shard(self, what: Literal["weights", "gradients", "optimizer"]) -> int:
+        """ZeRO partitioning (Rajbhandari et al. 2020, Section 5.1): stage 1 shards optimizer states over
+        the data-parallel ranks, stage 2 also gradients, stage 3 / FSDP also weights."""
+        stages = {
+            "weights": ("zero3", "fsdp"),
+            "gradients": ("zero2", "zero3", "fsdp"),
+            "optimizer": ("zero1", "zero2", "zero3", "fsdp"),
+        }
+        return self.dp if self.sharding in stages[what] else 1
+
+
+class MemoryBreakdown(BaseModel):
+    """Per-GPU peak memory by component, GiB (2**30 bytes)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    kv_cache: float
+    adapters: float
+    overhead: float
+
+    def total(self) -> float:
+        """Sum of the lines: the per-GPU peak."""
+        return (
+            self.weights
+            + self.gradients
+            + self.optimizer
+            + self.activations
+            + self.kv_cache
+            + self.adapters
+            + self.overhead
+        )
+
+
+class MemoryEstimate(Traced):
+    """Peak GPU memory of one configuration. All memory in GiB (2**30 bytes).
+
+    `cuda_context_gib` (CUDA context + NCCL buffers) and `fragmentation_gib` (allocator) together make
+    the `overhead` line; `cpu_offload_gib_per_gpu` is what offloading moved to host memory per rank;
+    `paged_optimizer_gib` is the paged optimizer state that may spill to host under memory pressure.
+    """
+
+    peak_gib_per_gpu: float
+    total_gib: float
+    breakdown_gib: MemoryBreakdown
+    cuda_context_gib: float
+    fragmentation_gib: float
+    cpu_offload_gib_per_gpu: float
+    paged_optimizer_gib: float
+    gpus: int
+    tp: int
+    pp: int
+    dp: int
+    params: int
+    trainable_params: int
+    method: str
+    model_id: str
+    precision: str
+    training_precision: str
+    optimizer: str
+    lora_rank: int | None
+    lora_targets: tuple[str, ...]
+    seq_len: int
+    batch_size: int
+    grad_checkpointing: bool
+    flash_attention: bool
+    sharding: str
+    offload: str
+    concurrency: int
+    context_len: int
+    loss_chunking: bool
+    optimizer_in_backward: bool
+
+    def peak_without_context_gib(self) -> float:
+        """Peak minus the CUDA context and NCCL buffers: what PyTorch's memory_reserved() would show."""
+        return self.peak_gib_per_gpu - self.cuda_context_gib
+
+    def peak_allocated_gib(self) -> float:
+        """Peak minus all overhead: what PyTorch's max_memory_allocated() would show."""
+        return self.peak_gib_per_gpu - self.breakdown_gib.overhead
