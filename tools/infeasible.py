@@ -89,15 +89,22 @@ def infeasible_advice(
         return []
     eng = outcome.engine
     single = eng.mem.get(layouts_for(workload, 1, 1)[0])
-    gpus = list(catalog.gpus)
+    notes = outcome.notes_by_gpu
+    allowed = [
+        g for g in catalog.gpus if not (notes.get(g.id) and (notes[g.id].constraint or notes[g.id].no_price))
+    ]
+    gpus = allowed or list(catalog.gpus)
     advice: list[str] = []
     if gpus:
         biggest = max(gpus, key=lambda g: g.usable_memory_gib)
         limit = biggest.usable_memory_gib * (1 - settings.headroom_fraction)
+        scope = (
+            "the largest GPU your constraints allow" if len(allowed) < len(catalog.gpus) else "the largest"
+        )
         advice.append(
-            f"Nothing in the catalog fits: one GPU would need {float(single.peak_gib_per_gpu):.1f} GiB; the "
-            f"largest, {biggest.name}, has {biggest.usable_memory_gib:.1f} GiB usable ({limit:.1f} with "
-            f"{settings.headroom_fraction:.0%} headroom)."
+            f"Nothing in the catalog fits: one GPU would need {float(single.peak_gib_per_gpu):.1f} GiB; "
+            f"{scope}, {biggest.name}, has {biggest.usable_memory_gib:.1f} GiB usable ({limit:.1f} with "
+            f"{settings.headroom_fraction:.0%} headroom), and sharding over the GPUs offered is not enough."
         )
     quiet = settings.model_copy(update={"sensitivity": False})
     worked = 0

@@ -260,6 +260,7 @@ class Engine:
         self._egress_cache: dict[tuple[bool, float], float] = {}
         self._storage_cache: dict[str, float] = {}
         self._stored_gb: float | None = None
+        self._storage_results: dict[str, Any] = {}
         self.premium = self._managed_premium()
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
 
@@ -432,7 +433,7 @@ class Engine:
         usd = 0.0
         if price is not None:
             res = _cost().storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
-            self.tb.extend(res, prefix=f"storage ({where}): ")
+            self._storage_results[where] = res
             usd = float(res.total_usd)
         self._storage_cache[where] = usd
         return usd
@@ -1155,6 +1156,8 @@ def recommend(
         else ()
     )
     tb = eng.tb
+    if out.primary is not None:
+        trace_primary(eng, out.primary, tb)
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
@@ -1169,6 +1172,34 @@ def recommend(
         catalog_as_of=dict(as_of) if as_of else {},
         **tb.fields(),
     )
+
+
+def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
+    """Append the primary's own calculations (memory, time or throughput, topology, TCO) to the
+    recommendation's trace: the report's calculation appendix reads them."""
+    tb.extend(eng.mem.get(c.layout), prefix="memory: ")
+    scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
+    if eng.inference:
+        tb.extend(eng.inference_perf(c.gpu, c.layout.n_gpus), prefix="throughput: ")
+    else:
+        tb.extend(eng.training_time(c.gpu, c.layout, scale_out), prefix="time: ")
+    tb.extend(eng.topology(c.gpu, c.layout, c.fit.peak_gib_per_gpu, scale_out), prefix="topology: ")
+    stored = eng._storage_results.get(c.offer.cloud or c.offer.provider)
+    if stored is not None:
+        tb.extend(stored, prefix=f"storage ({c.offer.provider}): ")
+    for scen in c.scenarios:
+        premium = eng.premium if c.offer.managed else None
+        key = (
+            c.gpu_hours.low,
+            c.gpu_hours.high,
+            c.offer.usd_per_gpu_hour,
+            scen.storage_usd,
+            scen.egress_usd,
+            premium,
+        )
+        t = eng.caches.tco.get(key)
+        if t is not None:
+            tb.extend(t, prefix=f"tco ({scen.scenario}): ")
 
 
 def evaluate_configuration(

@@ -164,6 +164,9 @@ class SensitivityItem(_Frozen):
     low: str
     high: str
     changes_primary: bool
+    changes_configuration: bool = Field(
+        default=False, description="the GPU type or count changes (not only the provider or pricing)"
+    )
     primary_at_low: str | None = Field(default=None, description="Option.key of the pick at low")
     primary_at_high: str | None = None
     cost_usd_at_low: Range | None = None

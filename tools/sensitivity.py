@@ -156,7 +156,13 @@ def run_sensitivity(
     ) -> SensitivityItem:
         lo_key = lo.primary.key if lo and lo.primary else None
         hi_key = hi.primary.key if hi and hi.primary else None
+
+        def config(key: str | None) -> str | None:
+            return key.split("@", 1)[0] if key else None
+
+        base_cfg = config(base_key)
         return SensitivityItem(
+            changes_configuration=config(lo_key) != base_cfg or config(hi_key) != base_cfg,
             input=name,
             base=base_txt,
             low=lo_txt,
