@@ -24,7 +24,7 @@ from tools.trace import TraceBuilder, Traced, TraceStep
 
 PlanMethod = Literal["full", "lora", "qlora", "pretraining", "inference"]
 ScaleOut = Literal["infiniband", "roce", "ethernet", "none"]
-Sharding = Literal["none", "ddp", "zero3", "fsdp"]
+Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
 
 # Share of a GPU's usable memory the weights of one TP x PP shard may take: training keeps room
 # for gradients, optimizer shards and activations; inference for KV cache and runtime.
@@ -166,6 +166,8 @@ def plan_topology(
     for name, v in (("n_gpus", n_gpus), ("gpus_per_node", gpus_per_node)):
         if not isinstance(v, int) or v < 1:
             raise InputError(f"{name} must be a whole number >= 1, got {v!r}")
+    if sharding is not None and sharding not in get_args(Sharding):
+        raise InputError(f"unknown sharding {sharding!r}: use one of {', '.join(get_args(Sharding))}")
     for name, f in (("peak_gib_per_gpu", peak_gib_per_gpu), ("weights_gib_total", weights_gib_total)):
         if not (isinstance(f, int | float) and math.isfinite(f) and f >= 0):
             raise InputError(f"{name} must be a non-negative number, got {f!r}")

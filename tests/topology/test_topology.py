@@ -180,6 +180,7 @@ def test_tensor_parallel_over_pcie_warns(gpus: dict[str, GpuSpec]) -> None:
         {"method": "rlhf"},
         {"scale_out": "wifi"},
         {"peak_gib_per_gpu": float("nan")},
+        {"sharding": "zero4"},
     ],
 )
 def test_bad_input(gpus: dict[str, GpuSpec], bad: dict[str, object]) -> None:
