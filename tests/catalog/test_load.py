@@ -143,3 +143,9 @@ def test_as_of_dates(catalog: Catalog) -> None:
     dates = catalog.as_of_dates()
     assert {"gpus", "models", "prices", "prices_oldest"} <= set(dates)
     assert dates["prices_oldest"] <= dates["prices"]
+
+
+def test_price_node_sizes_fit_the_gpu(catalog: Catalog) -> None:
+    # An offer cannot put more GPUs in a node than the part's baseboard/NVLink domain holds.
+    for p in catalog.prices:
+        assert max(p.gpus_per_node) <= catalog.gpu(p.gpu).max_gpus_per_node, (p.provider, p.gpu)
