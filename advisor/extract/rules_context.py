@@ -144,7 +144,8 @@ def rule_cadence(ctx: Ctx) -> None:
             per = m.group("per").lower()
             conv = U.runs_per_month_from(n, per)
             status = "stated" if per == "month" else "inferred"
-            ctx.add(s, "runs_per_month", conv.value, f'"{q(m)}": {conv.how}', status, m.start())
+            ev = q(m) if status == "stated" else f'"{q(m)}": {conv.how}'
+            ctx.add(s, "runs_per_month", conv.value, ev, status, m.start())
         for m in _CADENCE_ADV.finditer(t):
             n, per = _ADV[m.group("adv").lower()]
             conv = U.runs_per_month_from(n, per)

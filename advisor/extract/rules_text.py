@@ -148,9 +148,11 @@ def clean(text: str) -> str:
 
 def split_sentences(text: str) -> CleanText:
     """Sentences of `text` with offsets, after dropping hidden HTML and text addressed to a machine."""
+    ignored: list[str] = [
+        " ".join(m.group(0).split()) for m in _HIDDEN.finditer(text) if m.group(0).startswith("<!--")
+    ]
     text = clean(text)
     sentences: list[Sentence] = []
-    ignored: list[str] = []
     for number, lines in _blocks(text):
         if _SPEAKER.match(lines[0][1]):
             ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
