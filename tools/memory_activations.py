@@ -156,6 +156,15 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
     under 1F1B (Narayanan et al. 2021), so it stores ceil(L/pp) x pp layers' worth.
     """
     arch, tp, tokens = plan.arch, plan.tp, plan.tokens
+    tb.assume("activation_bytes", ACTIVATION_BYTES, "B/value", "16-bit activations under autocast")
+    if plan.flash_attention:
+        tb.assume(
+            "flash_attention_lse_bytes_per_head", LSE_BYTES_PER_HEAD, "B", "FlashAttention (Dao et al. 2022)"
+        )
+    else:
+        tb.assume(
+            "attention_score_bytes", ATTENTION_SCORE_BYTES, "B/score", "bf16 probs + fp32 softmax (eager)"
+        )
     per_layer = tb.step(
         "layer_activation_bytes_per_token",
         "attention (4h + 2 x proj outputs + 2 x o_in + lse|scores) + MLP (4h + 8f gated | 4f)",
@@ -272,6 +281,9 @@ def inference_memory(plan: Plan, tb: TraceBuilder) -> tuple[float, float]:
         pp=plan.pp,
     )
     prefill = min(plan.context_len, PREFILL_CHUNK_TOKENS)
+    tb.assume(
+        "sampling_logits_bytes", SAMPLING_LOGITS_BYTES, "B/value", "fp32 logits row per sequence (vLLM)"
+    )
     tb.assume("prefill_chunk_tokens", PREFILL_CHUNK_TOKENS, "tokens", "vLLM chunked prefill")
     act = tb.step(
         "inference_activations",

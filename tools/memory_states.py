@@ -318,6 +318,8 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             shard_g=plan.shard("gradients"),
         )
         master = FP32_MASTER_BYTES if plan.mixed else 0.0
+        if plan.mixed:
+            tb.assume("fp32_master_bytes_per_param", FP32_MASTER_BYTES, "B/param", "ZeRO paper, Section 3.1")
         states, formula = _optimizer_state_bytes(plan, total, tb)
         opt_full = tb.step(
             "optimizer_bytes",

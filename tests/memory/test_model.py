@@ -230,3 +230,25 @@ def test_every_step_is_traced_and_constants_are_assumptions(llama70b: ModelArch)
 def test_bad_inputs_raise_input_error(make_arch: MakeArch, kw: dict, match: str) -> None:
     with pytest.raises(InputError, match=match):
         estimate_memory(arch=make_arch(), **kw)
+
+
+def test_tensor_parallel_divides_activations_and_pipeline_keeps_in_flight(llama70b: ModelArch) -> None:
+    # Korthikanti Table 2 with sequence parallelism: activations / t. 1F1B pipeline: the first stage holds
+    # pp micro-batches of L/pp layers, i.e. as many layer activations as without pipelining (Narayanan 2021).
+    kw = dict(arch=llama70b, method="full", grad_checkpointing=False, seq_len=4096)
+
+    def stored(**more: int) -> float:
+        est = estimate_memory(**kw, **more)
+        return float(next(s.output for s in est.trace if s.step == "stored_activations"))
+
+    one, tp8, pp4 = stored(), stored(gpus=8, tp=8), stored(gpus=4, pp=4)
+    assert tp8 == pytest.approx(one / 8, rel=1e-6)
+    assert pp4 == pytest.approx(one, rel=1e-6)  # 80 layers = 20 per stage x 4 in flight
+
+
+def test_inference_kv_split_by_tp_up_to_kv_heads(llama70b: ModelArch) -> None:
+    # 8 KV heads: tp 8 splits the cache 8 ways; beyond that heads are replicated.
+    kw = dict(arch=llama70b, method="inference", concurrency=4, context_len=8192)
+    one = estimate_memory(**kw).breakdown_gib.kv_cache
+    assert estimate_memory(**kw, gpus=8, tp=8).breakdown_gib.kv_cache == pytest.approx(one / 8)
+    assert estimate_memory(**kw, gpus=16, tp=16).breakdown_gib.kv_cache == pytest.approx(one / 8)
