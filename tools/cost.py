@@ -30,6 +30,7 @@ from tools.cost_owned import (
 from tools.errors import InputError
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced
+from tools.units import bytes_to_gb
 
 __all__ = [
     "RESERVED_DISCOUNT",
@@ -62,7 +63,6 @@ RESERVED_DISCOUNT_SOURCE = "seed 000: reserved 30-50% below on-demand (seed 004:
 # Checkpoint bytes per parameter: bf16 weights (2) + fp32 master weights, Adam m and v (4 + 4 + 4).
 CHECKPOINT_BYTES_PER_WEIGHT = 2.0
 CHECKPOINT_BYTES_PER_TRAINABLE_STATE = 12.0
-BYTES_PER_GB = 1e9  # data volumes in GB (1e9), as clouds bill
 
 
 def _finite_non_negative(**values: float) -> None:
@@ -291,7 +291,7 @@ def checkpoint_size_gb(*, total_params: float, trainable_params: float, method: 
     _finite_non_negative(total_params=total_params, trainable_params=trainable_params)
     weights = total_params * CHECKPOINT_BYTES_PER_WEIGHT if method in ("full", "pretraining") else 0.0
     adapters = trainable_params * CHECKPOINT_BYTES_PER_WEIGHT if method in ("lora", "qlora") else 0.0
-    return (weights + adapters + trainable_params * CHECKPOINT_BYTES_PER_TRAINABLE_STATE) / BYTES_PER_GB
+    return bytes_to_gb(weights + adapters + trainable_params * CHECKPOINT_BYTES_PER_TRAINABLE_STATE)
 
 
 # --- TCO ----------------------------------------------------------------------------------------------

@@ -159,3 +159,14 @@ def test_bundled_catalog_reproduces_seed_egress() -> None:
     )
     assert sm.total_usd.low == pytest.approx(1316, abs=0.5)
     assert "seed 001" in next(a.source for a in sm.assumptions if a.name == "managed_premium_fraction")
+
+
+def test_checkpoint_sizes() -> None:
+    from tools.cost import checkpoint_size_gb
+
+    # Seed 000: "a typical pre-training checkpoint for a 70B model written in fp16 is ~140 GB" (weights
+    # only); a resumable one adds fp32 master weights and Adam m, v: 2 + 12 = 14 B/param = 980 GB.
+    assert checkpoint_size_gb(total_params=70e9, trainable_params=0, method="full") == pytest.approx(140)
+    assert checkpoint_size_gb(total_params=70e9, trainable_params=70e9, method="full") == pytest.approx(980)
+    # LoRA saves only the adapters and their optimizer state: 200M x 14 B = 2.8 GB.
+    assert checkpoint_size_gb(total_params=70e9, trainable_params=2e8, method="lora") == pytest.approx(2.8)
