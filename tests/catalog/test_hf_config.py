@@ -149,6 +149,34 @@ DEEPSEEK_V3: dict[str, Any] = {
     "max_position_embeddings": 163840,
     "tie_word_embeddings": False,
 }
+# microsoft/Phi-3.5-MoE-instruct/config.json
+PHIMOE: dict[str, Any] = {
+    "architectures": ["PhiMoEForCausalLM"],
+    "model_type": "phimoe",
+    "hidden_size": 4096,
+    "intermediate_size": 6400,
+    "num_attention_heads": 32,
+    "num_hidden_layers": 32,
+    "num_key_value_heads": 8,
+    "num_local_experts": 16,
+    "num_experts_per_tok": 2,
+    "attention_bias": True,
+    "vocab_size": 32064,
+    "max_position_embeddings": 131072,
+}
+# mistralai/Mistral-Nemo-Base-2407/config.json: head_dim 128 although 5120 / 32 = 160
+MISTRAL_NEMO: dict[str, Any] = {
+    "architectures": ["MistralForCausalLM"],
+    "model_type": "mistral",
+    "hidden_size": 5120,
+    "head_dim": 128,
+    "intermediate_size": 14336,
+    "num_attention_heads": 32,
+    "num_hidden_layers": 40,
+    "num_key_value_heads": 8,
+    "vocab_size": 131072,
+    "max_position_embeddings": 1024000,
+}
 # tiiuae/falcon-7b/config.json (current) and the legacy RefinedWebModel naming
 FALCON_7B: dict[str, Any] = {
     "architectures": ["FalconForCausalLM"],
@@ -202,6 +230,8 @@ FALCON_40B: dict[str, Any] = {
         (FALCON_7B, "falcon-7b"),
         (FALCON_7B_LEGACY, "falcon-7b"),
         (FALCON_40B, "falcon-40b"),
+        (PHIMOE, "phi-3.5-moe"),
+        (MISTRAL_NEMO, "mistral-nemo-12b"),
     ],
 )
 def test_real_configs_match_catalog(catalog: Catalog, config: dict[str, Any], catalog_id: str) -> None:

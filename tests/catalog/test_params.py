@@ -36,6 +36,7 @@ ACTIVE_PUBLISHED_B = {
     "qwen3-30b-a3b": 3.3,  # Qwen3 model card
     "qwen3-235b-a22b": 22.0,  # Qwen3 model card
     "deepseek-v3": 37.0,  # DeepSeek-V3 technical report, arXiv 2412.19437
+    "phi-3.5-moe": 6.6,  # Phi-3.5-MoE model card
 }
 
 _CAT = load_catalog()

@@ -1,7 +1,7 @@
 """Build a ModelArch from a Hugging Face `config.json`, so a user's own model needs no catalog entry.
 
 Supported `model_type`s (the families in the catalog): llama, mistral, mixtral, qwen2, qwen2_moe, qwen3,
-qwen3_moe, gemma, gemma2, gemma3 / gemma3_text, phi3, deepseek_v3 (and deepseek_v2), falcon (and its
+qwen3_moe, gemma, gemma2, gemma3 / gemma3_text, phi3, phimoe, deepseek_v3 (and deepseek_v2), falcon (and its
 legacy RefinedWeb / RefinedWebModel names). Field names and defaults follow each family's
 transformers configuration class; `head_dim` is taken from the config when it is given (Gemma, Qwen3
 and others set it independently of hidden_size / num_attention_heads).
@@ -38,6 +38,8 @@ _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
     "gemma3_text": {"tie_word_embeddings": True, "max_position_embeddings": 131072, "head_dim": 256,
                     "sliding_window": 4096, "sliding_window_pattern": 6, "vocab_size": 262208},
     "phi3": {"tie_word_embeddings": False, "max_position_embeddings": 4096, "vocab_size": 32064},
+    "phimoe": {"tie_word_embeddings": False, "max_position_embeddings": 131072, "vocab_size": 32064,
+               "attention_bias": True, "num_local_experts": 16, "num_experts_per_tok": 2},
     "deepseek_v3": {"tie_word_embeddings": False, "max_position_embeddings": 4096, "first_k_dense_replace": 0,
                     "n_shared_experts": 0},
     "falcon": {"tie_word_embeddings": True, "max_position_embeddings": 2048, "vocab_size": 65024,
@@ -49,7 +51,7 @@ _ALIASES = {"refinedweb": "falcon", "refinedwebmodel": "falcon", "gemma3": "gemm
 
 SUPPORTED_MODEL_TYPES = (
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3",
-    "gemma3_text", "phi3", "deepseek_v3", "deepseek_v2", "falcon",
+    "gemma3_text", "phi3", "phimoe", "deepseek_v3", "deepseek_v2", "falcon",
 )
 
 
@@ -124,6 +126,13 @@ def _moe_mixtral(c: _Cfg) -> dict[str, Any]:
         n_active_experts=c.int_("num_experts_per_tok"),
         moe_intermediate_size=out["intermediate_size"],
     )
+    return out
+
+
+def _phimoe(c: _Cfg) -> dict[str, Any]:
+    """Phi-3.5-MoE: Mixtral-style experts, biased attention, LayerNorms with bias (4 vectors per layer)."""
+    out = _moe_mixtral(c)
+    out["norms_per_layer"] = 4
     return out
 
 
@@ -222,6 +231,7 @@ _BUILDERS: dict[str, Callable[[_Cfg], dict[str, Any]]] = {
     "qwen3": _dense,
     "phi3": _dense,
     "mixtral": _moe_mixtral,
+    "phimoe": _phimoe,
     "qwen2_moe": _moe_qwen,
     "qwen3_moe": _moe_qwen,
     "gemma": _gemma,
@@ -339,7 +349,7 @@ def hf_config_from_arch(arch: ModelArch) -> dict[str, Any]:
         "max_position_embeddings": arch.max_context,
         "attention_bias": arch.qkv_bias,
     }
-    if family == "mixtral":
+    if family in ("mixtral", "phimoe"):
         cfg.update(num_local_experts=arch.n_experts, num_experts_per_tok=arch.n_active_experts)
     elif family in ("qwen2_moe", "qwen3_moe"):
         cfg.update(num_experts=arch.n_experts, num_experts_per_tok=arch.n_active_experts,
