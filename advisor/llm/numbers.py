@@ -77,16 +77,16 @@ class NumberMention:
 
 def _is_identifier_digit(text: str, start: int, end: int) -> bool:
     """Digits glued to letters are part of a name: H100, L40S, gpt-4o, llama-3.1, us-east-1, 8x7B, 1st."""
-    before = text[start - 1] if start > 0 else ""
-    if before.isalpha() or before in "_":
+    before = text[start - 1] if start > 0 else " "
+    if before.isalpha() or before == "_":
         return True
-    if before in "-/." and start > 1 and text[start - 2].isalpha():
+    if before in ("-", "/", ".") and start > 1 and text[start - 2].isalpha():
         return True
-    after = text[end] if end < len(text) else ""
-    if after in ("_",) or (after == "-" and end + 1 < len(text) and text[end + 1].isalpha()):
+    after = text[end] if end < len(text) else " "
+    if after == "_" or (after == "-" and end + 1 < len(text) and text[end + 1].isalpha()):
         return True
     # "8x7B": a multiplier glued to another number and a letter
-    return after in "xX" and end + 1 < len(text) and text[end + 1].isdigit()
+    return after in ("x", "X") and end + 1 < len(text) and text[end + 1].isdigit()
 
 
 def _ulp(num: str) -> float:
