@@ -303,6 +303,8 @@ def test_reads_file_and_folder(write: Write) -> None:
     assert arch.id == "Meta-Llama-3-8B" and arch.param_count() == arch_from_hf_config(LLAMA3_8B).param_count()
     assert str(path) in arch.source
     assert arch_from_hf_config(path.parent).param_count() == arch.param_count()
+    other = write("my-llama.json", json.dumps(LLAMA3_8B))
+    assert arch_from_hf_config(other).id == "my-llama"  # named after the file when not config.json
 
 
 def test_unsupported_model_type_one_line() -> None:

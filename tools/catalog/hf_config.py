@@ -273,7 +273,8 @@ def arch_from_hf_config(
     """The ModelArch described by a Hugging Face config.json (a path, a model folder, or the parsed dict).
 
     Raises InputError (one line) for unreadable or invalid JSON, an unsupported `model_type`, or a
-    missing/invalid field. `model_id` defaults to the config's `_name_or_path`, else the folder name.
+    missing/invalid field. `model_id` defaults to the config's `_name_or_path`, else the model folder's
+    name (for a file named config.json) or the file's stem.
     `as_of` defaults to the file's modification date (today for a dict).
     """
     if isinstance(path_or_dict, Mapping):
@@ -286,8 +287,10 @@ def arch_from_hf_config(
         path = Path(path_or_dict).expanduser()
         raw, where = _read(path)
         source = f"user config.json: {where}"
-        folder = (path if path.is_dir() else path.parent).name
-        default_id = str(raw.get("_name_or_path") or folder or "")
+        # a model folder names the model ('.../Meta-Llama-3-8B/config.json'); otherwise the file does
+        file = Path(where)
+        label = file.parent.name if file.name == "config.json" else file.stem
+        default_id = str(raw.get("_name_or_path") or label or "")
         date = as_of or dt.date.fromtimestamp(Path(where).stat().st_mtime)
 
     model_type = str(raw.get("model_type") or "").strip()
