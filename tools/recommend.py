@@ -93,6 +93,9 @@ RISK_OWNED = 0.30
 RISK_OWNED_DEDICATED_OPS = 0.05
 RISK_MANAGED = -0.05
 RISK_RESERVED = 0.10
+PRACTICAL_WALL_HOURS = 720.0
+"""The 'cheapest' alternative must finish within a month (or the primary's time, if longer): a
+cheaper configuration that runs for half a year is not a plan a buyer would take."""
 MAX_REPLICAS = 16
 """Inference: most replicas of one configuration considered to reach a throughput target."""
 RISK_LIMIT_MAYBE = 0.30
@@ -1035,7 +1038,9 @@ def _alternatives(
             return -(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 0.0)
         return c.hours_mid
 
-    add(min(ranked, key=lambda c: (c.cost_mid, speed(c))), "cheapest")
+    practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
+    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical] or ranked
+    add(min(in_time, key=lambda c: (c.cost_mid, speed(c))), "cheapest")
     add(min(ranked, key=lambda c: (speed(c), c.cost_mid)), "fastest")
     add(min(ranked, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
@@ -1044,8 +1049,9 @@ def _alternatives(
     for name in eng.s.compare_providers:
         mine = [c for c in ranked if c.offer.provider.lower() == name.lower()]
         if mine and primary.offer.provider.lower() != name.lower():
-            mine[0].why.append(f"on your shortlist ({name})")
-            add(mine[0], "alternative")
+            pick = min(mine, key=lambda c: (c.cost_mid, speed(c)))
+            pick.why.append(f"on your shortlist ({name}): its lowest-cost configuration")
+            add(pick, "alternative")
     if len(chosen) < 2:
         distinct = {(primary.gpu.id, primary.offer.provider)} | {
             (c.gpu.id, c.offer.provider) for c, _ in chosen
@@ -1158,6 +1164,7 @@ def recommend(
     tb = eng.tb
     if out.primary is not None:
         trace_primary(eng, out.primary, tb)
+    workload_class, deployment_advice = _classify(eng, out.primary)
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
@@ -1168,10 +1175,46 @@ def recommend(
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
         notes=tuple(out.notes),
+        workload_class=workload_class,
+        deployment_advice=deployment_advice,
         candidates_considered=out.considered,
         catalog_as_of=dict(as_of) if as_of else {},
         **tb.fields(),
     )
+
+
+def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str | None]:
+    """Seed 000's workload class and deployment model (tools.classify), recorded in the trace.
+    The deployment model needs the user's own utilisation figure; without it, None."""
+    from tools.classify import classify_workload, deployment_model
+
+    p = eng.p
+    hours = primary.wall_hours.mid if primary is not None and not eng.inference else None
+    workload_class: str | None = None
+    advice: str | None = None
+    try:
+        cls = classify_workload(
+            dataset_tokens=eng.w.training_tokens or None,
+            duration_hours=hours,
+            method=eng.method,
+            from_scratch=p.workload == "pretraining",
+        )
+        eng.tb.extend(cls, prefix="classify: ")
+        workload_class = f"{cls.workload} ({cls.infrastructure_class.replace('_', '-')}-class infrastructure)"
+    except InputError:
+        pass
+    if p.utilization is not None and p.status_of("utilization") != "assumed":
+        known = p.status_of("horizon_months") != "assumed"
+        dep = deployment_model(
+            utilization=p.utilization,
+            horizon_months=p.horizon_months if known else None,
+            ops_capacity=p.ops_capacity if p.status_of("ops_capacity") != "assumed" else None,
+            job_hours=hours,
+        )
+        eng.tb.extend(dep, prefix="deployment: ")
+        lean = f", leaning {dep.leaning}" if dep.leaning else ""
+        advice = f"{dep.model}{lean}: " + "; ".join(dep.reasons)
+    return workload_class, advice
 
 
 def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:

@@ -55,3 +55,20 @@ def test_primary_is_first_in_options_and_labels_differ(catalog: Catalog) -> None
     assert len(keys) == len(set(keys))
     assert rec.primary.why and rec.primary.tco and rec.primary.memory is not None
     assert rec.trace and any(s.step.startswith("memory: ") for s in rec.trace)
+
+
+def test_workload_class_and_deployment_advice(catalog: Catalog) -> None:
+    quiet = RecommendSettings(sensitivity=False)
+    rec = recommend(
+        profile=WorkloadProfile(model_id="llama-3-8b", dataset_tokens=1e8), catalog=catalog, settings=quiet
+    )
+    assert rec.workload_class is not None and rec.workload_class.startswith("fine_tuning")
+    assert rec.deployment_advice is None  # no utilisation figure from the user: no buy/rent call
+    busy = recommend(
+        profile=WorkloadProfile(
+            model_id="llama-3-8b", dataset_tokens=1e8, utilization=0.9, horizon_months=36
+        ),
+        catalog=catalog,
+        settings=quiet,
+    )
+    assert busy.deployment_advice is not None and busy.deployment_advice.startswith("dedicated")

@@ -97,5 +97,7 @@ def test_bundled_example_profile_shows_both_seed_columns(catalog: Catalog) -> No
     rec = recommend(profile=WorkloadProfile(**fields), catalog=catalog, settings=settings)
     providers = {o.provider for o in rec.options}
     assert {BARE_METAL, SAGEMAKER} <= providers
+    seed_cols = [o for o in rec.options if o.provider in (BARE_METAL, SAGEMAKER)]
+    assert all(o.total_gpus == 1 and o.gpu == "h100-sxm" for o in seed_cols)  # seed: one H100 clears it
     for o in rec.options:
         assert o.memory is not None and o.memory.fits
