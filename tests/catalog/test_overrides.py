@@ -85,7 +85,7 @@ def test_csv_price_file(catalog: Catalog, write: Write) -> None:
         "seed-001-bare-metal,h100-sxm,on_demand,2.5,negotiated,,false,1;8,infiniband,contract,2026-11-20\n"
         "homelab,RTX 4090,on_demand,0.12,owned,,no,1;2,none,power bill,2026-11-20\n"
     )
-    mine = load_catalog(write("mine.csv", csv_text))
+    mine = load_catalog(write("mine.csv", "\ufeff" + csv_text))  # Excel writes a byte-order mark
     assert _seed_record(mine) == pytest.approx(2.5)
     lab = mine.prices_for("rtx-4090", provider="homelab")
     assert len(lab) == 1 and lab[0].gpus_per_node == (1, 2) and lab[0].eu is False

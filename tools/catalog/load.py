@@ -9,7 +9,9 @@ The bundled catalog is read once per process (immutable data, cached). A user's 
 - egress schedules by cloud, storage prices by (provider, tier), estimates by name.
 
 Ids and aliases resolve case-, space-, dash- and dot-insensitively, with organisation prefixes
-("meta-llama/"), a "Meta-" prefix and "-Instruct"/"-chat"/"-hf"/"-it"/"-base" tokens ignored.
+("meta-llama/"), a "Meta-" prefix, variant tokens ("-Instruct", "-chat", "-hf", "-it", "-base") and
+quantisation tokens ("-AWQ", "-bnb-4bit", ...) ignored, and word order forgiven when unambiguous.
+Unknown names raise InputError listing the three closest ids.
 """
 
 from __future__ import annotations
@@ -146,6 +148,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 _CSV_LIST_FIELDS = {"gpus_per_node"}
 _CSV_BOOL_FIELDS = {"eu", "managed", "egress_free"}
+_CSV_TRUE = {"1", "true", "yes", "y"}
+_CSV_FALSE = {"0", "false", "no", "n"}
 
 
 def _read_price_csv(path: Path) -> dict[str, Any]:
@@ -154,7 +158,7 @@ def _read_price_csv(path: Path) -> dict[str, Any]:
     gpus_per_node takes several values separated by ';' (e.g. '1;8').
     """
     try:
-        with path.open(newline="", encoding="utf-8") as fh:
+        with path.open(newline="", encoding="utf-8-sig") as fh:  # -sig: Excel's byte-order mark
             rows = list(csv.DictReader(fh))
     except FileNotFoundError:
         raise InputError(f"{_display(path)}: file not found; check the path") from None
@@ -169,10 +173,8 @@ def _read_price_csv(path: Path) -> dict[str, Any]:
             key, value = key.strip(), value.strip()
             if key in _CSV_LIST_FIELDS:
                 rec[key] = [v.strip() for v in value.split(";") if v.strip()]
-            elif key in _CSV_BOOL_FIELDS:
-                rec[key] = value.lower() in {"1", "true", "yes", "y"} if value.lower() in {
-                    "1", "true", "yes", "y", "0", "false", "no", "n"
-                } else value
+            elif key in _CSV_BOOL_FIELDS and value.lower() in _CSV_TRUE | _CSV_FALSE:
+                rec[key] = value.lower() in _CSV_TRUE  # anything else goes to pydantic, which names it
             else:
                 rec[key] = value
         records.append(rec)
