@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.catalog.schema import EgressSchedule, Estimate, StoragePrice
+from tools.catalog.schema import EgressSchedule, Estimate, PriceRecord, StoragePrice
 from tools.cost_owned import (
     BreakEven,
     OwnedHourlyCost,
@@ -321,16 +321,26 @@ def _as_range(x: float | Range, name: str) -> Range:
 def tco(
     *,
     gpu_hours: float | Range,
-    usd_per_gpu_hour: float,
+    usd_per_gpu_hour: float | PriceRecord,
     storage_usd: float,
     egress_usd: float,
     managed_premium_fraction: float | Estimate | None = None,
 ) -> TcoTable:
     """compute = GPU-hours x rate; managed = compute x premium (None: self-managed, $0);
-    total = compute + storage + egress + managed (seed 001 section 5)."""
+    total = compute + storage + egress + managed (seed 001 section 5). A PriceRecord as the rate
+    records its provider, pricing model, date and source as an assumption."""
     hours = _as_range(gpu_hours, "gpu_hours")
-    _finite_non_negative(usd_per_gpu_hour=usd_per_gpu_hour, storage_usd=storage_usd, egress_usd=egress_usd)
     tb = TraceBuilder()
+    if isinstance(usd_per_gpu_hour, PriceRecord):
+        rec = usd_per_gpu_hour
+        usd_per_gpu_hour = rec.usd_per_gpu_hour
+        tb.assume(
+            f"price {rec.provider} {rec.gpu} {rec.pricing}{' ' + rec.region if rec.region else ''}",
+            usd_per_gpu_hour,
+            "USD/GPU-hour",
+            f"{rec.source} (as of {rec.as_of})",
+        )
+    _finite_non_negative(usd_per_gpu_hour=usd_per_gpu_hour, storage_usd=storage_usd, egress_usd=egress_usd)
     compute = hours.scale(usd_per_gpu_hour)
     tb.step(
         "compute_usd",

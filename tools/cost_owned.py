@@ -30,6 +30,9 @@ from tools.units import HOURS_PER_MONTH, watts_to_kw
 # (CPUs, NVSwitches, NICs, fans, storage).
 NODE_POWER_PER_GPU_TDP = 10.2 / (8 * 0.7)
 NODE_POWER_SOURCE = "NVIDIA DGX H100 datasheet: 10.2 kW max for 8 x 700 W GPUs (1.82 x GPU TDP)"
+# Seed 000: "InfiniBand adds roughly 10 to 20 percent to total cluster cost at smaller scales".
+INFINIBAND_COST_FRACTION = Range(low=0.10, high=0.20)
+INFINIBAND_COST_SOURCE = "seed 000: InfiniBand adds ~10-20% to cluster cost at small scale"
 # An idle GPU server still draws power: roughly a quarter to a third of its maximum.
 IDLE_POWER_FRACTION = 0.3
 IDLE_POWER_SOURCE = "estimate: idle 8-GPU servers draw ~25-35% of max power"
@@ -98,8 +101,12 @@ def owned_usd_per_gpu_hour(
     colo_usd_per_kw_month: float | Estimate | None = None,
     node_power_factor: float = NODE_POWER_PER_GPU_TDP,
     idle_power_fraction: float = IDLE_POWER_FRACTION,
+    fabric_cost_fraction: float = 0.0,
 ) -> OwnedHourlyCost:
-    """Owned GPU cost: colocation when colo_usd_per_kw_month is given, own facility (on-prem) otherwise."""
+    """Owned GPU cost: colocation when colo_usd_per_kw_month is given, own facility (on-prem) otherwise.
+
+    fabric_cost_fraction: share added to the hardware price for a multi-node fabric (0 for one node;
+    INFINIBAND_COST_FRACTION, 0.10-0.20, for a small InfiniBand cluster, seed 000)."""
     u = _utilization(utilization)
     _check(purchase_price_usd=purchase_price_usd, tdp_w=tdp_w)
     tb = TraceBuilder()
@@ -107,6 +114,16 @@ def owned_usd_per_gpu_hour(
     if months <= 0:
         raise InputError("hardware_amortization_months must be positive")
     overhead = _val(tb, "server_overhead_fraction", server_overhead_fraction, "fraction of GPU price")
+    _check(fabric_cost_fraction=fabric_cost_fraction)
+    if fabric_cost_fraction:
+        tb.assume(
+            "fabric_cost_fraction",
+            fabric_cost_fraction,
+            "fraction of hardware price",
+            INFINIBAND_COST_SOURCE
+            if INFINIBAND_COST_FRACTION.low <= fabric_cost_fraction <= INFINIBAND_COST_FRACTION.high
+            else "caller",
+        )
     pue_v = _val(tb, "pue", pue, "ratio")
     kwh = _val(tb, "power_usd_per_kwh", power_usd_per_kwh, "USD/kWh")
     ops = _val(tb, "ops_usd_per_gpu_month", ops_usd_per_gpu_month, "USD/GPU-month")
@@ -121,11 +138,12 @@ def owned_usd_per_gpu_hour(
 
     capex = tb.step(
         "capex_usd_per_gpu_month",
-        "purchase_price x (1 + server_overhead) / amortization_months",
-        purchase_price_usd * (1 + overhead) / months,
+        "purchase_price x (1 + server_overhead) x (1 + fabric) / amortization_months",
+        purchase_price_usd * (1 + overhead) * (1 + fabric_cost_fraction) / months,
         "USD/GPU-month",
         purchase_price_usd=purchase_price_usd,
         server_overhead_fraction=overhead,
+        fabric_cost_fraction=fabric_cost_fraction,
         amortization_months=months,
     )
     it_kw = tb.step(
@@ -222,6 +240,7 @@ def buy_vs_rent(
     ops_usd_per_gpu_month: float | Estimate,
     colo_usd_per_kw_month: float | Estimate | None = None,
     n_gpus: int = 1,
+    fabric_cost_fraction: float = 0.0,
 ) -> BreakEven:
     """Renting (pay per used hour) vs owning (capex + fixed + energy) over `horizon_months`.
 
@@ -243,13 +262,14 @@ def buy_vs_rent(
         power_usd_per_kwh=power_usd_per_kwh,
         ops_usd_per_gpu_month=ops_usd_per_gpu_month,
         colo_usd_per_kw_month=colo_usd_per_kw_month,
+        fabric_cost_fraction=fabric_cost_fraction,
     )
     at_u = owned_usd_per_gpu_hour(utilization=u, **common)  # type: ignore[arg-type]
     full = owned_usd_per_gpu_hour(utilization=1.0, **common)  # type: ignore[arg-type]
     tb = TraceBuilder()
     tb.extend(at_u, prefix="owned.")
     amort_months = _num(amortization_months)
-    capex_total = purchase_price_usd * (1 + _num(server_overhead_fraction))  # per GPU, paid up front
+    capex_total = at_u.capex_usd_per_gpu_month * amort_months  # per GPU, paid up front
     fixed = at_u.ops_usd_per_gpu_month + at_u.colo_usd_per_gpu_month
     e_full = full.energy_usd_per_gpu_month  # energy(u) = e_full x (idle + (1 - idle) x u)
     idle = e_full * IDLE_POWER_FRACTION

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from tools.ranges import Range
 
 # H100 SXM ownership inputs: the bundled catalog's estimates (tools/catalog/costs.yaml, 2026-11-22)
 # and a $30,000 street price, passed as plain numbers so the test does not move with the catalog.
-OWN = dict(
+OWN: dict[str, Any] = dict(
     purchase_price_usd=30000.0,
     tdp_w=700.0,
     amortization_months=48.0,
@@ -35,7 +36,7 @@ def test_owned_cost_rows() -> None:
     # Idle hardware still costs: per used hour the price rises as utilisation falls.
     half = owned_usd_per_gpu_hour(utilization=0.5, **OWN)
     assert half.usd_per_gpu_hour > 1.8 * o.usd_per_gpu_hour
-    on_prem = owned_usd_per_gpu_hour(utilization=1.0, **{**OWN, "colo_usd_per_kw_month": None})  # type: ignore[arg-type]
+    on_prem = owned_usd_per_gpu_hour(utilization=1.0, **{**OWN, "colo_usd_per_kw_month": None})
     assert on_prem.facility == "on_prem" and on_prem.colo_usd_per_gpu_month == 0
 
 
@@ -46,14 +47,14 @@ def test_seed_000_break_even_between_30_and_70_percent_utilisation() -> None:
     # rents, and moves out of it only at the extremes (cheap marketplace / hyperscaler list).
     found = {}
     for rent in (2.69, 3.50, 4.29, 6.88):
-        b = buy_vs_rent(rent_usd_per_gpu_hour=rent, utilization=0.5, horizon_months=48, **OWN)  # type: ignore[arg-type]
+        b = buy_vs_rent(rent_usd_per_gpu_hour=rent, utilization=0.5, horizon_months=48, **OWN)
         assert b.break_even_utilization is not None
         found[rent] = b.break_even_utilization
     assert 0.30 <= found[3.50] <= 0.70 and 0.30 <= found[4.29] <= 0.70
     assert found[2.69] > found[3.50] > found[4.29] > found[6.88]  # dearer rent -> owning pays sooner
     # Above 70% buying wins at a $3.50 rent; below 30% renting wins (the seed's rule holds here).
-    hi = buy_vs_rent(rent_usd_per_gpu_hour=3.50, utilization=0.75, horizon_months=48, **OWN)  # type: ignore[arg-type]
-    lo = buy_vs_rent(rent_usd_per_gpu_hour=3.50, utilization=0.25, horizon_months=48, **OWN)  # type: ignore[arg-type]
+    hi = buy_vs_rent(rent_usd_per_gpu_hour=3.50, utilization=0.75, horizon_months=48, **OWN)
+    lo = buy_vs_rent(rent_usd_per_gpu_hour=3.50, utilization=0.25, horizon_months=48, **OWN)
     assert hi.cheaper == "buy" and lo.cheaper == "rent"
 
 
@@ -63,7 +64,7 @@ def test_break_even_consistency_and_never() -> None:
     assert u is not None
     at = buy_vs_rent(rent_usd_per_gpu_hour=4.29, utilization=u, horizon_months=48, n_gpus=8, **OWN)
     assert at.rent_total_usd == pytest.approx(at.own_total_usd, rel=1e-9)
-    cheap = buy_vs_rent(rent_usd_per_gpu_hour=0.30, utilization=1.0, horizon_months=48, **OWN)  # type: ignore[arg-type]
+    cheap = buy_vs_rent(rent_usd_per_gpu_hour=0.30, utilization=1.0, horizon_months=48, **OWN)
     assert (
         cheap.break_even_utilization is None and cheap.break_even_months is None and cheap.cheaper == "rent"
     )
@@ -109,9 +110,9 @@ def test_seed_000_spot_fine_for_short_fine_tunes_damaging_for_long_pretraining()
 
 
 def test_more_frequent_checkpoints_lose_less() -> None:
-    kw = dict(wall_hours=200, n_gpus=8, spot_usd_per_gpu_hour=2.0)
-    often = spot_exposure(checkpoint_interval_hours=0.5, **kw)  # type: ignore[arg-type]
-    rarely = spot_exposure(checkpoint_interval_hours=4, **kw)  # type: ignore[arg-type]
+    kw: dict[str, Any] = dict(wall_hours=200, n_gpus=8, spot_usd_per_gpu_hour=2.0)
+    often = spot_exposure(checkpoint_interval_hours=0.5, **kw)
+    rarely = spot_exposure(checkpoint_interval_hours=4, **kw)
     assert often.lost_usd.high < rarely.lost_usd.high
     assert any(a.name == "spot_interruptions_per_node_hour" for a in often.assumptions)
 
@@ -168,3 +169,20 @@ def test_four_row_tco_for_every_deployment_kind() -> None:
     totals = {r.deployment.name: r.table.total_usd.mid for r in cmp.rows}
     assert cmp.cheapest == min(totals, key=totals.__getitem__)
     assert totals["cloud reserved"] < totals["cloud on-demand"]
+
+
+def test_infiniband_adds_10_to_20_percent_to_owned_hardware() -> None:
+    # Seed 000: "InfiniBand adds roughly 10 to 20 percent to total cluster cost at smaller scales".
+    from tools.cost_owned import INFINIBAND_COST_FRACTION
+
+    base = owned_usd_per_gpu_hour(utilization=1.0, **OWN)
+    ib = owned_usd_per_gpu_hour(utilization=1.0, fabric_cost_fraction=INFINIBAND_COST_FRACTION.high, **OWN)
+    assert ib.capex_usd_per_gpu_month == pytest.approx(base.capex_usd_per_gpu_month * 1.2)
+    assert any(a.name == "fabric_cost_fraction" and "seed 000" in a.source for a in ib.assumptions)
+    b = buy_vs_rent(
+        rent_usd_per_gpu_hour=4.0, utilization=0.6, horizon_months=48, fabric_cost_fraction=0.15, **OWN
+    )
+    plain = buy_vs_rent(rent_usd_per_gpu_hour=4.0, utilization=0.6, horizon_months=48, **OWN)
+    assert b.own_cash_usd > plain.own_cash_usd
+    assert b.break_even_utilization is not None and plain.break_even_utilization is not None
+    assert b.break_even_utilization > plain.break_even_utilization

@@ -170,3 +170,20 @@ def test_checkpoint_sizes() -> None:
     assert checkpoint_size_gb(total_params=70e9, trainable_params=70e9, method="full") == pytest.approx(980)
     # LoRA saves only the adapters and their optimizer state: 200M x 14 B = 2.8 GB.
     assert checkpoint_size_gb(total_params=70e9, trainable_params=2e8, method="lora") == pytest.approx(2.8)
+
+
+def test_tco_takes_a_price_record_and_records_its_source() -> None:
+    from tools.catalog.schema import PriceRecord
+
+    rec = PriceRecord(
+        provider="example-bare-metal",
+        gpu="h100-sxm",
+        pricing="on_demand",
+        usd_per_gpu_hour=2.80,
+        tier="bare metal",
+        source="seed 001 (bare metal H100 at $2.80/hr)",
+        as_of="2026-01-01",
+    )
+    t = tco(gpu_hours=seed_gpu_hours(), usd_per_gpu_hour=rec, storage_usd=28, egress_usd=45)
+    assert t.total_usd.low == pytest.approx(1064, abs=0.5)
+    assert any("example-bare-metal" in a.name and "seed 001" in a.source for a in t.assumptions)
