@@ -210,3 +210,36 @@ def test_ask_json_contract_with_the_real_engine(capsys: pytest.CaptureFixture[st
     assert all(k in primary for k in OPTION_KEYS)
     assert primary["pricing"] in ("on_demand", "spot", "reserved", "owned")
     assert primary["cost_usd"]["low"] <= primary["cost_usd"]["high"]
+
+
+def test_chat_openai_streams_through_sse(
+    server: FakeOpenAIServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stand_in_engine: None,
+) -> None:
+    server.set_default(_scripted)
+    monkeypatch.setattr("sys.stdin", io.StringIO("QLoRA fine-tune of a 70B model, budget $5k\nquit\n"))
+    assert main(["chat", "--backend", "openai"]) == 0
+    out = capsys.readouterr().out
+    assert "The pick fits on one GPU." in out
+    chats = [r for r in server.requests if kind_of(r) != "structured"]
+    assert chats and all(r.get("stream") for r in chats)
+
+
+def test_eval_openai_backend_through_local_server(
+    server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "cases.yaml").write_text(
+        "- id: gdpr\n  text: LoRA fine-tune of Mistral 7B, 2 epochs, data must stay in the EU\n"
+        "  expect:\n    method: lora\n    eu_only: true\n"
+    )
+    server.set_default(
+        lambda body: json_reply(
+            {"eu_only": True, "evidence": [{"field": "eu_only", "quote": "stay in the EU"}]}
+        )
+    )
+    assert main(["eval", "--backend", "openai", "--cases", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "backend openai" in out and "gdpr" in out
+    assert len(server.requests) == 1
