@@ -5,14 +5,17 @@
 Pipeline (seed 001: "whether it works" before "what it costs"):
 1. Resolve unknown profile fields into named defaults (tools.defaults), each marked assumed.
 2. Enumerate offers: every price record of every GPU type (provider x pricing x region), plus owned
-   and colocated hardware when the horizon and utilisation make buying plausible (seed 000:
-   > 30% sustained utilisation over >= 12 months) or the user wants on-premises hardware.
+   and colocated hardware when the user's own utilisation and horizon make buying plausible (seed
+   000: >= 30% sustained utilisation over >= 12 months) or the user wants on-premises hardware.
+   Reserved capacity only when a stated horizon covers its term at >= 50% utilisation. Among offers
+   of the same kind (pricing, tier class, managed, cloud, EU, node sizes, fabric) only the cheapest
+   is kept: the others give the same fit, time and risk at a higher price.
 3. For each offer, GPU counts as offered (1, 2, 4, 8 per node) and whole-node clusters. A count is
    feasible when the per-GPU peak memory (tools.memory, sharded: ZeRO-3/FSDP for full training,
    data parallel for LoRA/QLoRA, tensor parallel for inference) is at most (1 - headroom) of usable
    memory, and tools.topology accepts the interconnect (no cross-node tensor parallelism over
    Ethernet). Per offer we keep the smallest feasible count, the largest single node, and the
-   smallest count that meets the deadline.
+   smallest count that meets the deadline. Serving with a throughput target adds replicas.
 4. Constraints: eu_only keeps EU-region records only; excluded providers are dropped; a consumer
    or on-premises wish keeps consumer GPUs or owned hardware only; budget and deadline reject what
    surely misses them (low end beyond the limit). If nothing meets them, the answer says so plainly
@@ -35,7 +38,11 @@ only at the favourable end of the range +0.30 (cheapest/fastest: ranked after su
 Preferred providers: when one of them has a feasible option, the primary is chosen among them.
 
 The primary is the best by the objective; alternatives differ in a way a buyer cares about:
-cheapest, fastest, lowest operational risk, owned hardware. Every number comes from a calculator
+cheapest (>= 5% cheaper, finishing within a month), fastest (>= 5% faster), lowest operational
+risk, owned hardware, and the lowest-cost option of each shortlisted provider
+(RecommendSettings.compare_providers); at least two when the catalog allows.
+Sensitivity (tools.sensitivity), expectation checks (tools.expectations) and infeasible advice
+(tools.infeasible) re-use this engine with shared calculator caches. Every number comes from a calculator
 in tools/ and its trace is kept; the recommender itself only compares, filters and sums rows.
 """
 
@@ -93,6 +100,8 @@ RISK_OWNED = 0.30
 RISK_OWNED_DEDICATED_OPS = 0.05
 RISK_MANAGED = -0.05
 RISK_RESERVED = 0.10
+MEANINGFUL_DIFFERENCE = 0.05
+"""'cheapest' / 'fastest' alternatives must beat the primary by at least 5% on their own measure."""
 PRACTICAL_WALL_HOURS = 720.0
 """The 'cheapest' alternative must finish within a month (or the primary's time, if longer): a
 cheaper configuration that runs for half a year is not a plan a buyer would take."""
@@ -1040,8 +1049,12 @@ def _alternatives(
 
     practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
     in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical] or ranked
-    add(min(in_time, key=lambda c: (c.cost_mid, speed(c))), "cheapest")
-    add(min(ranked, key=lambda c: (speed(c), c.cost_mid)), "fastest")
+    cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)))
+    if cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
+        add(cheapest, "cheapest")
+    fastest = min(ranked, key=lambda c: (speed(c), c.cost_mid))
+    if speed(fastest) < speed(primary) - MEANINGFUL_DIFFERENCE * abs(speed(primary)):
+        add(fastest, "fastest")
     add(min(ranked, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
     add(owned[0] if owned else None, "owned hardware")
