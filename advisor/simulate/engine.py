@@ -161,8 +161,19 @@ def simulate_training_memory(
             # Sorted-token grouped GEMMs: data-independent shapes (the per-expert loop needs nonzero(),
             # which fake tensors cannot size), and what efficient MoE training kernels allocate.
             build_kwargs["experts_implementation"] = "grouped_mm"
-        with torch.device("meta"):
-            model = AutoModelForCausalLM.from_config(config, **build_kwargs)  # type: ignore[no-untyped-call]
+        attention_used = attention
+        try:
+            with torch.device("meta"):
+                model = AutoModelForCausalLM.from_config(config, **build_kwargs)  # type: ignore[no-untyped-call]
+        except ValueError as exc:
+            # Some architectures (Gemma 2: logit soft-capping) have no SDPA path in transformers;
+            # training them without flash-attn runs eager attention, so that is what is simulated.
+            if attention != "sdpa" or "attention implementation" not in str(exc):
+                raise
+            attention_used = "eager"
+            config._attn_implementation = "eager"
+            with torch.device("meta"):
+                model = AutoModelForCausalLM.from_config(config, **build_kwargs)  # type: ignore[no-untyped-call]
         if grad_checkpointing:
             ckpt_kwargs = {"use_reentrant": False}
             if hasattr(model, "activation_checkpointing_enable"):  # transformers >= 5.x name
@@ -196,7 +207,7 @@ def simulate_training_memory(
         tracker = StorageTracker()
         fake_mode = FakeTensorMode(allow_non_fake_inputs=True)
         with fake_mode, tracker:
-            model.to_empty(device="cpu")
+            _materialize_fake(model, torch)
             model.train()
             params = list(model.parameters())
             trainable = [p for p in params if p.requires_grad]
@@ -251,7 +262,8 @@ def simulate_training_memory(
         if phase not in PHASES:
             continue
         gib = bytes_to_gib(n_bytes)
-        step_peaks.append(PhasePeak(step=step, phase=phase, peak_gib=gib))
+        start = bytes_to_gib(tracker.phase_starts.get((step, phase), 0))
+        step_peaks.append(PhasePeak(step=step, phase=phase, start_gib=start, peak_gib=gib))
         phase_peaks[phase] = max(phase_peaks.get(phase, 0.0), gib)
     peak_tensor_gib = bytes_to_gib(tracker.peak_bytes)
     peak_allocated_gib = bytes_to_gib(tracker.peak_rounded_bytes)
@@ -306,8 +318,10 @@ def simulate_training_memory(
         fragmentation_gib=fragmentation_gib,
     )
     program = _describe_program(
-        method, training_precision, optimizer, optimizer_impl, attention, grad_checkpointing
+        method, training_precision, optimizer, optimizer_impl, attention_used, grad_checkpointing
     )
+    if attention_used != attention:
+        program += (f"{model_type} has no {attention} attention in transformers: eager attention simulated",)
     return SimulationResult(
         model_id=arch.id,
         model_type=model_type,
@@ -320,7 +334,7 @@ def simulate_training_memory(
         seq_len=seq_len,
         batch_size=batch_size,
         grad_checkpointing=grad_checkpointing,
-        attention=attention,
+        attention=attention_used,
         steps=steps,
         params=n_params,
         trainable_params=n_trainable,
@@ -340,6 +354,30 @@ def simulate_training_memory(
         program=program,
         **tb.fields(),
     )
+
+
+def _materialize_fake(model: Any, torch: Any) -> None:
+    """Give every meta parameter and buffer a fake CPU storage, keeping shared (tied) tensors shared.
+
+    Module.to_empty() would replace a tied parameter once per module that holds it, silently untying
+    the input embedding and the output head (one extra vocab x hidden matrix, its gradient and its
+    optimizer state); this keeps one new tensor per original tensor instead.
+    """
+    memo: dict[int, Any] = {}
+    for module in model.modules():
+        for name, p in list(module._parameters.items()):
+            if p is None:
+                continue
+            if id(p) not in memo:
+                empty = torch.empty(p.shape, dtype=p.dtype, device="cpu")
+                memo[id(p)] = torch.nn.Parameter(empty, requires_grad=p.requires_grad)
+            module._parameters[name] = memo[id(p)]
+        for name, b in list(module._buffers.items()):
+            if b is None:
+                continue
+            if id(b) not in memo:
+                memo[id(b)] = torch.empty(b.shape, dtype=b.dtype, device="cpu")
+            module._buffers[name] = memo[id(b)]
 
 
 def _describe_program(

@@ -44,12 +44,14 @@ class CudaLine(BaseModel):
 
 
 class PhasePeak(BaseModel):
-    """Peak of live tensor memory during one phase of one training step (step 0 = building)."""
+    """Live tensor memory when one phase of one training step began, and its peak during the phase
+    (step 0 = building the model and the optimizer)."""
 
     model_config = ConfigDict(frozen=True)
 
     step: int
     phase: str
+    start_gib: float
     peak_gib: float
 
 

@@ -51,6 +51,7 @@ class StorageTracker(TorchDispatchMode):  # type: ignore[no-untyped-call]
         self.peak_phase = "weights"
         self.peak_step = 0
         self.phase_peaks: dict[tuple[int, str], int] = {}
+        self.phase_starts: dict[tuple[int, str], int] = {(0, "weights"): 0}
         self.default_category = "weights"
         self.param_storages: set[int] = set()
         self.ops = 0
@@ -105,6 +106,7 @@ class StorageTracker(TorchDispatchMode):  # type: ignore[no-untyped-call]
         self.step = step
         self.phase = phase
         self.default_category = default_category
+        self.phase_starts[(step, phase)] = self.live_bytes
         self._note_peak()
 
     # --- the dispatch hook --------------------------------------------------------------------
