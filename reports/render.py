@@ -528,7 +528,7 @@ def _topology(rec: Recommendation) -> list[dict[str, Any]]:
         t = o.topology
         if t is None:
             continue
-        if not (t.multi_node or t.tp > 1 or t.pp > 1 or t.notes or t.nccl_checklist or o.label == "primary"):
+        if not (t.multi_node or t.tp > 1 or t.pp > 1 or o.label == "primary"):
             continue
         out.append(
             {
@@ -566,7 +566,7 @@ def _catalog_sources(rec: Recommendation, catalog: Any) -> list[dict[str, str]]:
             }
         )
     if catalog is not None:
-        gpu_ids = {o.gpu for o in rec.options} | {r.gpu for r in rec.rejected}
+        gpu_ids = {o.gpu for o in rec.options}
         for gid in sorted(gpu_ids):
             try:
                 g = catalog.gpu(gid)
@@ -722,13 +722,38 @@ def _css_string(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def render_html(rec: Recommendation, *, catalog: Any = None, generated: dt.datetime | None = None) -> str:
-    """The report as one self-contained HTML document (CSS and SVG inline)."""
-    ctx = build_context(rec, catalog=catalog, generated=generated)
-    css = (STYLES / "report.css").read_text(encoding="utf-8")
-    footer = f"Generated {ctx['generated']} · catalog prices as of {ctx['catalog_date']}"
-    css += "\n@page { @bottom-left { content: " + _css_string(footer) + "; } }\n"
+def _footer_css(footer: str) -> str:
+    return "@page { @bottom-left { content: " + _css_string(footer) + "; } }\n"
+
+
+def footer_text(ctx: dict[str, Any]) -> str:
+    """The running footer: generation time and catalog price dates (page numbers come from CSS)."""
+    return f"Generated {ctx['generated']} · catalog prices as of {ctx['catalog_date']}"
+
+
+def _html(ctx: dict[str, Any], inline_css: bool) -> str:
+    css = ""
+    if inline_css:
+        css = (STYLES / "report.css").read_text(encoding="utf-8") + "\n" + _footer_css(footer_text(ctx))
     return _env().get_template("report.html.j2").render(css=css, **ctx)
+
+
+def render_html(
+    rec: Recommendation,
+    *,
+    catalog: Any = None,
+    generated: dt.datetime | None = None,
+) -> str:
+    """The report as one self-contained HTML document (CSS and SVG inline)."""
+    return _html(build_context(rec, catalog=catalog, generated=generated), inline_css=True)
+
+
+def render_pdf(
+    rec: Recommendation, out_path: str | Path, *, catalog: Any = None, generated: dt.datetime | None = None
+) -> Path:
+    """The report as PDF (the stylesheet is parsed once per process and reused)."""
+    ctx = build_context(rec, catalog=catalog, generated=generated)
+    return html_to_pdf(_html(ctx, inline_css=False), Path(out_path), footer=footer_text(ctx))
 
 
 def render_markdown(rec: Recommendation, *, catalog: Any = None, generated: dt.datetime | None = None) -> str:
@@ -752,15 +777,33 @@ def report_json(rec: Recommendation, *, generated: dt.datetime | None = None) ->
     }
 
 
-def html_to_pdf(html: str, out_path: Path) -> Path:
-    """HTML -> PDF with WeasyPrint (imported here: its import is slow). Fonts are embedded (subset)."""
+@lru_cache(maxsize=1)
+def _weasy() -> tuple[Any, Any]:
+    """WeasyPrint's font configuration and the parsed report stylesheet, built once per process
+    (imported here: WeasyPrint's import alone takes most of a second)."""
     import logging
 
     import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    weasyprint.HTML(string=html, base_url=str(_HERE)).write_pdf(str(out_path))
+    fonts = FontConfiguration()
+    css = weasyprint.CSS(string=(STYLES / "report.css").read_text(encoding="utf-8"), font_config=fonts)
+    return fonts, css
+
+
+def html_to_pdf(html: str, out_path: Path, *, footer: str | None = None) -> Path:
+    """HTML -> PDF with WeasyPrint; fonts are embedded (subset). `html` from render_html carries its CSS
+    inline; pass `footer` with html from render_html(..., inline_css=False) to use the cached stylesheet."""
+    import weasyprint
+
+    fonts, css = _weasy()
+    sheets = [css]
+    if footer is not None:
+        sheets.append(weasyprint.CSS(string=_footer_css(footer), font_config=fonts))
+    doc = weasyprint.HTML(string=html, base_url=str(_HERE))
+    doc.write_pdf(str(out_path), stylesheets=sheets if footer is not None else None, font_config=fonts)
     return out_path
 
 
@@ -787,5 +830,5 @@ def render_report(
     elif fmt == "html":
         out.write_text(render_html(rec, catalog=catalog, generated=generated), encoding="utf-8")
     else:
-        html_to_pdf(render_html(rec, catalog=catalog, generated=generated), out)
+        render_pdf(rec, out, catalog=catalog, generated=generated)
     return out
