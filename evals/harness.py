@@ -381,16 +381,26 @@ def run_case(
 
 
 def run_eval(
-    backend: str = "rules", extractor: Extractor | None = None, cases_dir: Path | None = None
+    backend: str = "rules",
+    extractor: Extractor | None = None,
+    cases_dir: Path | None = None,
+    *,
+    recommendations: bool = True,
 ) -> EvalReport:
-    """Score `extractor` (or the one registered as `backend`) on every case; see EvalReport.summary()."""
+    """Score `extractor` (or the one registered as `backend`) on every case; see EvalReport.summary().
+
+    `recommendations=False` skips the recommendation checks (extraction only, faster).
+    """
     if extractor is None:
         from advisor.extract import get_extractor
 
         extractor = get_extractor(backend)
     cases = load_cases(cases_dir)
-    check_rec = recommender_available()
-    note = "" if check_rec else "tools/recommend.py is not in the tree yet"
+    check_rec = recommendations and recommender_available()
+    if not recommendations:
+        note = "not requested"
+    else:
+        note = "" if check_rec else "tools/recommend.py is not in the tree yet"
     results = [run_case(c, extractor, cases_dir, check_rec) for c in cases]
     return EvalReport(
         backend=getattr(extractor, "name", backend), cases=results, recommendation_checked=check_rec,

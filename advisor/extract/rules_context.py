@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract import units_text as U
-from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_models import GPU_RE, HYPERSCALERS, find_providers, resolve_gpu
 from advisor.extract.rules_text import (
     APPROX,
@@ -98,20 +98,39 @@ _RUN_NOUN = (
     r"(?:experiments?|runs?|training runs?|fine[\s-]?tun(?:es|ing runs?)|jobs?|retrains?|re-trains?"
     r"|iterations)"
 )
-_CADENCE_NUM = re.compile(
-    rf"(?P<num>{NUMBER})\s*(?:\w+\s+){{0,2}}?{_RUN_NOUN}\s*(?:a|per|each|every|/)\s*(?P<per>day|week|month"
-    rf"|quarter|year)\b",
-    I,
+_CADENCE_NUM = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?:\w+\s+){{0,2}}?{_RUN_NOUN}\s*(?:a|per|each|every|/)\s*(?P<per>day|week"
+        rf"|month"
+        rf"|quarter|year)\b",
+        I,
+    ),
+    "day",
+    "week",
+    "month",
+    "quarter",
+    "year",
 )
-_CADENCE_TIMES = re.compile(
-    rf"\b(?P<times>once|twice|thrice|(?:{NUMBER})\s+times)\s+(?:a|per|each|every)\s+(?P<per>day|week|month"
-    rf"|quarter|year)\b",
-    I,
+_CADENCE_TIMES = Gated(
+    re.compile(
+        rf"\b(?P<times>once|twice|thrice|(?:{NUMBER})\s+times)\s+(?:a|per|each|every)\s+(?P<per>day|week"
+        rf"|month"
+        rf"|quarter|year)\b",
+        I,
+    ),
+    "once",
+    "twice",
+    "thrice",
+    "times",
 )
-_CADENCE_ADV = re.compile(
-    r"\b(?P<adv>daily|nightly|weekly|biweekly|bi-weekly|fortnightly|monthly|quarterly|every (?:day|night"
-    r"|week|month|quarter|other week|two weeks))\b",
-    I,
+_CADENCE_ADV = Gated(
+    re.compile(
+        r"\b(?P<adv>daily|nightly|weekly|biweekly|bi-weekly|fortnightly|monthly|quarterly|every (?:day|night"
+        r"|week|month|quarter|other week|two weeks))\b",
+        I,
+    ),
+    "ly",
+    "every",
 )
 _ADV: dict[str, tuple[float, str]] = {
     "daily": (1, "day"), "nightly": (1, "day"), "every day": (1, "day"), "every night": (1, "day"),
@@ -152,34 +171,54 @@ def rule_cadence(ctx: Ctx) -> None:
             ctx.add(s, "runs_per_month", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
 
 
-_PERCENT = re.compile(r"(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|percent)", I)
+_PERCENT = Gated(re.compile(r"(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|percent)", I), "%", "percent")
 _UTIL_CUE = re.compile(
     r"\b(?:utili[sz](?:ation|ed)|busy|in use|loaded|occupied|duty cycle|of the time|usage|used)\b", I
 )
-_FRACTION_TIME = re.compile(
-    r"\b(?P<frac>half|a third|a quarter|two thirds|three quarters|most|all)\s+(?:of\s+)?the\s+time\b", I
+_FRACTION_TIME = Gated(
+    re.compile(
+        r"\b(?P<frac>half|a third|a quarter|two thirds|three quarters|most|all)\s+(?:of\s+)?the\s+time\b", I
+    ),
+    "the time",
 )
 _FRACTIONS = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75,
               "most": 0.8, "all": 1.0}  # fmt: skip
-_ALWAYS_ON = re.compile(
-    r"\b24\s*/\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
+_ALWAYS_ON = Gated(
+    re.compile(
+        r"\b24\s*/\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
+    ),
+    "24",
+    "clock",
+    "always",
+    "continuous",
 )
-_SCHEDULE = re.compile(
-    rf"(?P<h>{NUMBER})\s*(?:hours?|h|hrs?)\s*(?:a|per|/)\s*day(?:\s*(?:on|,)?\s*(?P<wk>weekdays|work ?days"
-    rf"|business days|"
-    rf"(?P<d>{NUMBER})\s*days\s*(?:a|per)\s*week))?",
-    I,
+_SCHEDULE = Gated(
+    re.compile(
+        rf"(?P<h>{NUMBER})\s*(?:hours?|h|hrs?)\s*(?:a|per|/)\s*day(?:\s*(?:on|,)?\s*(?P<wk>weekdays"
+        rf"|work ?days"
+        rf"|business days|"
+        rf"(?P<d>{NUMBER})\s*days\s*(?:a|per)\s*week))?",
+        I,
+    ),
+    "day",
 )
-_HORIZON = re.compile(
-    rf"\b(?:over|across|for\s+the\s+next|in\s+the\s+next|next|horizon\s+of|pays?\s+off\s+(?:with)?in"
-    rf"|break[\s-]?even\s+(?:with)?in|"
-    rf"amorti[sz]ed?\s+over|depreciat\w+\s+over|lifetime\s+of|for)\s+(?:a\s+"
-    rf"|the\s+)?{APPROX}(?P<num>{NUMBER})[\s-]*"
-    rf"(?P<unit>years?|yrs?|months?)\b(?P<tail>[\s-]*horizon)?"
-    rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|months?)[\s-]+(?:planning\s+)?horizon\b"
-    rf"|\b(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?|covers?)\s+"
-    rf"(?:for\s+)?{APPROX}(?P<num3>{NUMBER})[\s-]*(?P<unit3>years?|months?)\b",
-    I,
+_HORIZON = Gated(
+    re.compile(
+        rf"\b(?:over|across|for\s+the\s+next|in\s+the\s+next|next|horizon\s+of|pays?\s+off\s+(?:with)?in"
+        rf"|break[\s-]?even\s+(?:with)?in|"
+        rf"amorti[sz]ed?\s+over|depreciat\w+\s+over|lifetime\s+of|for)\s+(?:a\s+"
+        rf"|the\s+)?{APPROX}(?P<num>{NUMBER})[\s-]*"
+        rf"(?P<unit>years?|yrs?|months?)\b(?P<tail>[\s-]*horizon)?"
+        rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|months?)[\s-]+(?:planning\s+)?horizon\b"
+        rf"|\b(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?"
+        rf"|covers?)\s+"
+        rf"(?:for\s+)?{APPROX}(?P<num3>{NUMBER})[\s-]*(?P<unit3>years?|months?)\b",
+        I,
+    ),
+    "year",
+    "month",
+    "horizon",
+    "yr",
 )
 
 
@@ -239,32 +278,54 @@ def rule_utilisation(ctx: Ctx) -> None:
 
 
 # =========================================================================== inference serving
-_CONC = re.compile(
-    rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:(?:concurrent|simultaneous|parallel|active)\s+(?:users?"
-    rf"|requests?|sessions?|"
-    rf"sequences?|connections?|streams?|chats?|conversations?)|(?:users?|requests?|sessions?|people"
-    rf"|employees|analysts|agents|developers|customers)\s+(?:\w+\s+){{0,3}}?"
-    rf"(?:at\s+(?:the\s+same|any|one)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
-    rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
-    rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
-    I,
+_CONC = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:(?:concurrent|simultaneous|parallel|active)\s+(?:users?"
+        rf"|requests?|sessions?|"
+        rf"sequences?|connections?|streams?|chats?|conversations?)|(?:users?|requests?|sessions?|people"
+        rf"|employees|analysts|agents|developers|customers)\s+(?:\w+\s+){{0,3}}?"
+        rf"(?:at\s+(?:the\s+same|any|one)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
+        rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
+        rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
+        I,
+    ),
+    "concurren",
+    "simultan",
+    "parallel",
+    "same time",
+    "at once",
+    "active",
 )
-_USERS = re.compile(
-    rf"\b(?:for|serve|serving|support|handle)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:users"
-    rf"|requests|customers|clients|people)\b|(?P<num2>{NUMBER})\s+users\b",
-    I,
+_USERS = Gated(
+    re.compile(
+        rf"\b(?:for|serve|serving|support|handle)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:users"
+        rf"|requests|customers|clients|people)\b|(?P<num2>{NUMBER})\s+users\b",
+        I,
+    ),
+    "user",
+    "request",
+    "customer",
+    "client",
+    "people",
 )
-_LATENCY = re.compile(
-    rf"(?P<num>{NUMBER})\s*(?:ms|milliseconds?)\s*(?:/|per)\s*(?:output\s+)?token"
-    rf"|(?:latency|tpot|time per (?:output )?token"
-    rf"|inter-token latency)\b[^.]{{0,30}}?(?P<num2>{NUMBER})\s*(?:ms|milliseconds?)\b",
-    I,
+_LATENCY = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?:ms|milliseconds?)\s*(?:/|per)\s*(?:output\s+)?token"
+        rf"|(?:latency|tpot|time per (?:output )?token"
+        rf"|inter-token latency)\b[^.]{{0,30}}?(?P<num2>{NUMBER})\s*(?:ms|milliseconds?)\b",
+        I,
+    ),
+    "ms",
+    "millisec",
 )
-_RATE_TOKENS = re.compile(
-    rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:output\s+)?(?:tokens?|tok)\s*(?:/\s*s(?:ec)?"
-    rf"|per\s+s(?:ec(?:ond)?)?|a\s+second)\b"
-    rf"(?P<tail>[^.;]{{0,30}})",
-    I,
+_RATE_TOKENS = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:output\s+)?(?:tokens?|tok)\s*(?:/\s*s(?:ec)?"
+        rf"|per\s+s(?:ec(?:ond)?)?|a\s+second)\b"
+        rf"(?P<tail>[^.;]{{0,30}})",
+        I,
+    ),
+    "tok",
 )
 _PER_USER = re.compile(
     r"^\W*(?:for\s+)?(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation)", I

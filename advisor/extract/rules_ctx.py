@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,3 +66,25 @@ def negated(text: str, start: int) -> bool:
 def q(m: re.Match[str]) -> str:
     """The matched words, trimmed (evidence)."""
     return m.group(0).strip()
+
+
+class Gated:
+    """A compiled pattern that runs only when the text contains one of `keys` (lower-case substrings).
+
+    Most sentences mention none of a rule's words; a substring test is far cheaper than a regex scan
+    with look-behinds and alternations, which keeps long briefs fast.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], *keys: str) -> None:
+        self.pattern = pattern
+        self.keys = keys
+
+    def _open(self, text: str) -> bool:
+        low = text.lower()
+        return any(k in low for k in self.keys)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self._open(text) else iter(())
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self._open(text) else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract import units_text as U
-from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_models import GPU_RE
 from advisor.extract.rules_text import (
     APPROX,
@@ -19,7 +19,9 @@ from advisor.extract.rules_text import (
 )
 
 # =========================================================================== dataset and training shape
-_TOKENS = re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?tokens?\b", I)
+_TOKENS = Gated(
+    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?tokens?\b", I), "token"
+)
 _RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
 _LEN_AFTER = re.compile(
     r"^\s*(?:per\s+(?:sequence|sample|example|request|prompt|document|conversation|item)|each\b|of context"
@@ -31,17 +33,28 @@ _ITEM_NOUNS = (
     r"examples?|samples?|rows|records|conversations?|dialogues?|pairs|instructions|tickets|chats|prompts|"
     r"documents?|docs|articles|papers|contracts|files|reports|emails|transcripts|q&a pairs|items"
 )
-_ITEMS_TOKENS = re.compile(
-    rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b[^.;]{{0,40}}?"
-    rf"(?:averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
-    rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
-    rf"\s*(?P<unit>tokens?|words?|pages?)\b",
-    I,
+_ITEMS_TOKENS = Gated(
+    re.compile(
+        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b[^.;]{{0,40}}?"
+        rf"(?:averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
+        rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
+        rf"\s*(?P<unit>tokens?|words?|pages?)\b",
+        I,
+    ),
+    "token",
+    "word",
+    "page",
 )
-_WORDS = re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?words?\b", I)
-_PAGES = re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*pages?\b", I)
-_BYTES = re.compile(
-    rf"(?P<num>{NUMBER})\s*(?P<unit>[kmgtp]b|gigabytes?|terabytes?|megabytes?|petabytes?)\b", I
+_WORDS = Gated(re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?words?\b", I), "word")
+_PAGES = Gated(re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*pages?\b", I), "page")
+_BYTES = Gated(
+    re.compile(rf"(?P<num>{NUMBER})\s*(?P<unit>[kmgtp]b|gigabytes?|terabytes?|megabytes?|petabytes?)\b", I),
+    "gb",
+    "tb",
+    "mb",
+    "kb",
+    "pb",
+    "byte",
 )
 _BYTES_GB = {"kb": 1e-6, "mb": 1e-3, "gb": 1.0, "tb": 1e3, "pb": 1e6, "megabyte": 1e-3, "gigabyte": 1.0,
              "terabyte": 1e3, "petabyte": 1e6}  # fmt: skip
@@ -134,28 +147,49 @@ def rule_dataset(ctx: Ctx) -> None:
                 ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
 
 
-_EPOCHS = re.compile(
-    rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|passes(?: over the data)?|pass over the data)\b", I
+_EPOCHS = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|passes(?: over the data)?|pass over the data)\b", I
+    ),
+    "epoch",
+    "pass",
 )
-_EPOCHS2 = re.compile(rf"\bepochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I)
-_SEQ = re.compile(
-    rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window|\s+length)?|ctx|"
-    rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|token\s+sequences|tokens?\s+per\s+sequence|"
-    rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
-    rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
-    rf"|max(?:imum)?\s+length|"
-    rf"context\s+of)\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
-    I,
+_EPOCHS2 = Gated(re.compile(rf"\bepochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch")
+_SEQ = Gated(
+    re.compile(
+        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window|\s+length)?|ctx|"
+        rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|token\s+sequences|tokens?\s+per\s+sequence|"
+        rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
+        rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
+        rf"|max(?:imum)?\s+length|"
+        rf"context\s+of)\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
+        I,
+    ),
+    "context",
+    "seq",
+    "length",
+    "ctx",
+    "token",
 )
-_RANK = re.compile(
-    r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
-    r"|\blora[\s-]?r?(?P<num3>\d+)\b",
-    I,
+_RANK = Gated(
+    re.compile(
+        r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
+        r"|\blora[\s-]?r?(?P<num3>\d+)\b",
+        I,
+    ),
+    "rank",
+    "r=",
+    "r =",
+    "lora",
 )
-_BATCH = re.compile(
-    rf"\b(?:micro[\s-]?)?batch(?:[\s-]?size)?\s*(?:[:=]|of|is)?\s*(?P<num>{NUMBER})\b|"
-    rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)",
-    I,
+_BATCH = Gated(
+    re.compile(
+        rf"\b(?:micro[\s-]?)?batch(?:[\s-]?size)?\s*(?:[:=]|of|is)?\s*(?P<num>{NUMBER})\b|"
+        rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)",
+        I,
+    ),
+    "batch",
+    "sequences per",
 )
 
 

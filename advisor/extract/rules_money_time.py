@@ -6,7 +6,7 @@ import datetime as dt
 import re
 
 from advisor.extract import units_text as U
-from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import (
     APPROX,
     MULT,
@@ -22,11 +22,24 @@ _CUR_WORD = {
     "eur": "EUR", "euro": "EUR", "euros": "EUR", "k€": "EUR",
     "gbp": "GBP", "pounds": "GBP", "pound": "GBP", "chf": "CHF",
 }  # fmt: skip
-_MONEY = re.compile(
-    rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?"
-    rf"|(?P<num2>{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?|gbp|pounds?|chf"
-    rf"|k€|€|\$)(?!\w)",
-    I,
+_MONEY = Gated(
+    re.compile(
+        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?"
+        rf"|(?P<num2>{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?|gbp|pounds?|chf"
+        rf"|k€|€|\$)(?!\w)",
+        I,
+    ),
+    "$",
+    "€",
+    "£",
+    "usd",
+    "eur",
+    "gbp",
+    "chf",
+    "dollar",
+    "euro",
+    "pound",
+    "buck",
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
 _BUDGET_CUE = re.compile(
@@ -89,11 +102,14 @@ _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december"]  # fmt: skip
 _MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"  # noqa: E501
-_BY_WEEKDAY = re.compile(
-    r"\b(?:by|before|until|till|due|on|for)\s+(?:this\s+|next\s+|the\s+)?(?P<day>"
-    + "|".join(_WEEKDAYS)
-    + r")\b",
-    I,
+_BY_WEEKDAY = Gated(
+    re.compile(
+        r"\b(?:by|before|until|till|due|on|for)\s+(?:this\s+|next\s+|the\s+)?(?P<day>"
+        + "|".join(_WEEKDAYS)
+        + r")\b",
+        I,
+    ),
+    "day",
 )
 _BY_DATE = re.compile(
     rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
@@ -103,21 +119,40 @@ _BY_DATE = re.compile(
     r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
     I,
 )
-_BY_END = re.compile(
-    r"\b(?:by|before|deadline(?:\s+is)?:?|due(?:\s+by)?|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+"
-    r"|(?P<next>next)\s+)?(?P<what>week|month|quarter|year)\b"
-    r"|\bby tomorrow\b|\bby tonight\b",
-    I,
+_BY_END = Gated(
+    re.compile(
+        r"\b(?:by|before|deadline(?:\s+is)?:?|due(?:\s+by)?|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+"
+        r"|(?P<next>next)\s+)?(?P<what>week|month|quarter|year)\b"
+        r"|\bby tomorrow\b|\bby tonight\b",
+        I,
+    ),
+    "end of",
+    "tomorrow",
+    "tonight",
 )
-_WITHIN = re.compile(
-    rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than|have|got|"
-    rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
-    rf"|time\s?frame\s*(?:is|:|of)?"
-    rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-    rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
-    I,
+_WITHIN = Gated(
+    re.compile(
+        rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than|have|got|"
+        rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
+        rf"|time\s?frame\s*(?:is|:|of)?"
+        rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
+        rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
+        I,
+    ),
+    "hour",
+    "hr",
+    "h",
+    "day",
+    "week",
+    "month",
 )
-_BARE_DURATION = re.compile(rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?)\b", I)
+_BARE_DURATION = Gated(
+    re.compile(rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?)\b", I),
+    "hour",
+    "hr",
+    "day",
+    "week",
+)
 _DEADLINE_CUE = re.compile(
     r"\b(?:deadline|due|need|needs|needed|finish|finished|done|ready|deliver|turnaround|have)\b", I
 )

@@ -1,0 +1,79 @@
+"""Rules extraction speed: milliseconds per brief over every eval case (goal: under 20 ms per brief).
+
+Each case's text (briefs read once, outside the timing) goes through RulesExtractor.extract; multi-turn
+cases are timed per turn. Every text is extracted REPEATS times after one warm-up call (the first call
+pays for regex compilation and the catalog load, reported separately); the figure per text is its
+median. Prints per-text figures for the slowest ten, then median, p90 and max over all texts, and the
+characters per text for context, and one long brief (all eval briefs concatenated).
+
+Run: .venv/bin/python bench/extraction_speed.py [--repeats N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from advisor.extract.rules import RulesExtractor  # noqa: E402
+from evals.harness import REFERENCE_TIME, case_turns, load_cases  # noqa: E402
+
+GOAL_MS = 20.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=20)
+    args = parser.parse_args()
+
+    texts: list[tuple[str, str]] = []
+    for case in load_cases():
+        for i, text in enumerate(case_turns(case)):
+            texts.append((case.id if len(case_turns(case)) == 1 else f"{case.id}#{i + 1}", text))
+
+    t0 = time.perf_counter()
+    extractor = RulesExtractor(reference_time=REFERENCE_TIME)
+    extractor.extract(texts[0][1])
+    first_ms = (time.perf_counter() - t0) * 1000
+
+    rows: list[tuple[float, str, int]] = []
+    for name, text in texts:
+        extractor.extract(text)  # warm
+        samples = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            extractor.extract(text)
+            samples.append((time.perf_counter() - start) * 1000)
+        rows.append((statistics.median(samples), name, len(text)))
+
+    # a long brief: every brief in the eval set, one after another (a ~5-page document)
+    long_text = "\n\n".join(text for case in load_cases() if case.brief for text in case_turns(case))
+    samples = []
+    for _ in range(max(3, args.repeats // 4)):
+        start = time.perf_counter()
+        extractor.extract(long_text)
+        samples.append((time.perf_counter() - start) * 1000)
+    long_ms = statistics.median(samples)
+
+    rows.sort(reverse=True)
+    times = [r[0] for r in rows]
+    n_cases = len(load_cases())
+    print(f"rules extraction, {len(rows)} texts from {n_cases} eval cases, {args.repeats} repeats each")
+    print(f"first call (regex compile + catalog load): {first_ms:.1f} ms")
+    print("slowest texts (median ms, chars):")
+    for ms, name, chars in rows[:10]:
+        print(f"  {ms:7.2f} ms  {chars:6d} chars  {name}")
+    p90 = statistics.quantiles(times, n=10)[-1] if len(times) >= 10 else max(times)
+    print(f"median {statistics.median(times):.2f} ms, p90 {p90:.2f} ms, max {max(times):.2f} ms per text")
+    print(f"long brief (all {len(long_text)} chars of the eval briefs at once): {long_ms:.1f} ms")
+    verdict = "met" if max(times) < GOAL_MS else "NOT met"
+    print(f"goal: under {GOAL_MS:.0f} ms per brief: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
