@@ -43,23 +43,37 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except SystemExit as exc:  # typer/click exit inside commands
-        return int(exc.code or 0) if isinstance(exc.code, int) else 1
-    except Exception as exc:  # click usage errors and internal failures
-        import click
-
-        if isinstance(exc, click.exceptions.Abort):
-            print("aborted", file=sys.stderr)
-            return 1
-        if isinstance(exc, click.ClickException):
-            msg = exc.format_message().replace("\n", " ")
-            print(f"error: {msg} (see gpu-advisor --help)", file=sys.stderr)
-            return 2
-        if os.environ.get("GPU_ADVISOR_DEBUG"):
-            raise
-        print(f"internal error: {type(exc).__name__}: {exc} (set GPU_ADVISOR_DEBUG=1 for details)", file=sys.stderr)
-        return 1
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except Exception as exc:
+        return _exit_code_for(exc)
     return 0
+
+
+def _exit_code_for(exc: Exception) -> int:
+    """Typer (which vendors its own click) and click exceptions -> exit codes; others are internal."""
+    import click
+    import typer
+    from typer._click import exceptions as typer_click
+
+    if isinstance(exc, typer.Exit):
+        return int(exc.exit_code)
+    if isinstance(exc, typer.Abort | click.exceptions.Abort):
+        print("aborted", file=sys.stderr)
+        return 1
+    if isinstance(exc, typer_click.NoArgsIsHelpError):
+        print(exc.ctx.get_help() if exc.ctx else "see gpu-advisor --help")
+        return 0
+    if isinstance(exc, typer_click.ClickException | click.ClickException):
+        msg = " ".join(exc.format_message().split())
+        print(f"error: {msg} (see gpu-advisor --help)", file=sys.stderr)
+        return 2
+    if os.environ.get("GPU_ADVISOR_DEBUG"):
+        raise exc
+    print(
+        f"internal error: {type(exc).__name__}: {exc} (set GPU_ADVISOR_DEBUG=1 for details)", file=sys.stderr
+    )
+    return 1
 
 
 def run() -> None:

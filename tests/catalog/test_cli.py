@@ -142,11 +142,6 @@ def test_cli_module_imports_are_light() -> None:
     assert out == ""
 
 
-@pytest.mark.xfail(
-    reason="advisor/cli/__init__.py (lead) catches click.ClickException, but typer 0.29 raises its vendored "
-    "typer._click exceptions, so usage errors exit 1; passes once main() catches those too",
-    strict=False,
-)
 @pytest.mark.parametrize("args", [["gpus", "--bogus"], []])
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     code, _, err = _run(capsys, *args)

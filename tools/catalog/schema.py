@@ -118,7 +118,8 @@ class ModelArch(Sourced):
             else:
                 shapes["q_proj"] = (h, self.n_heads * qk)
             shapes["kv_a_proj_with_mqa"] = (h, self.kv_lora_rank + self.qk_rope_head_dim)
-            shapes["kv_b_proj"] = (self.kv_lora_rank, self.n_heads * (self.qk_nope_head_dim + self.v_head_dim))
+            kv_b_out = self.n_heads * (self.qk_nope_head_dim + self.v_head_dim)
+            shapes["kv_b_proj"] = (self.kv_lora_rank, kv_b_out)
             shapes["o_proj"] = (self.n_heads * self.v_head_dim, h)
             return shapes
         q = self.n_heads * self.head_dim
