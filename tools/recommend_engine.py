@@ -1,0 +1,813 @@
+"""Engine of the recommender (tools.recommend): candidates, their checks, costs, risk and score.
+
+One `Engine` per run holds the resolved workload, the catalog, the settings and the calculator
+caches (shared with the sensitivity re-runs of the same request). Every number comes from a
+calculator in tools/ (memory, compute, topology, cost); this module only wires them together,
+compares and filters. The ranking rules and risk points are documented in tools/recommend.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tools import compute as compute_mod
+from tools import memory as memory_mod
+from tools import topology as topology_mod
+from tools.candidates import (
+    Caches,
+    Layout,
+    MemoryCache,
+    Offer,
+    gpu_counts,
+    layouts_for,
+    memory_fit,
+    memory_method,
+    topology_summary,
+)
+from tools.catalog.schema import GpuSpec, PriceRecord
+from tools.defaults import CatalogView, ResolvedWorkload
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.ranges import Range
+from tools.recommend_models import (
+    Label,
+    MemoryFit,
+    RecommendSettings,
+    Rejection,
+    TcoScenario,
+    TopologySummary,
+)
+from tools.trace import TraceBuilder
+from tools.units import HOURS_PER_MONTH, bytes_to_gb
+
+TIME_WEIGHT = 0.3
+"""Balanced score exponent on wall-clock hours (see module docstring)."""
+RISK_SPOT = 0.30
+RISK_SPOT_PER_DOUBLING_DAY = 0.15
+"""Spot risk grows with job length (seed 000: acceptable for short fine-tuning, damaging for runs
+measured in weeks): +0.15 per doubling of wall-clock beyond one day."""
+RISK_LONG_JOB_PER_DOUBLING_WEEK = 0.05
+"""Any job: +0.05 per doubling of wall-clock beyond one week (more failures and restarts to absorb)."""
+RISK_COMMUNITY = 0.20
+RISK_MULTI_NODE = 0.10
+RISK_OWNED = 0.30
+RISK_OWNED_DEDICATED_OPS = 0.05
+RISK_MANAGED = -0.05
+RISK_RESERVED = 0.10
+MEANINGFUL_DIFFERENCE = 0.05
+"""'cheapest' / 'fastest' alternatives must beat the primary by at least 5% on their own measure."""
+PRACTICAL_WALL_HOURS = 720.0
+"""The 'cheapest' alternative must finish within a month (or the primary's time, if longer): a
+cheaper configuration that runs for half a year is not a plan a buyer would take."""
+MAX_REPLICAS = 16
+"""Inference: most replicas of one configuration considered to reach a throughput target."""
+RISK_LIMIT_MAYBE = 0.30
+"""Balanced score: meeting the budget or deadline only at the favourable end of the range."""
+COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
+OWNED_UTILIZATION_MIN = 0.30
+"""Seed 000: below ~30% sustained utilisation the cloud premium is justified; buying is implausible."""
+OWNED_HORIZON_MONTHS_MIN = 12.0
+"""Owned hardware is amortised over years; under a year of use renting wins (seed 000, seed 002)."""
+BF16_BYTES = 2.0
+"""Bytes per parameter of the stored base model download (BF16 safetensors)."""
+MANAGED_PREMIUM_ESTIMATE = "managed_premium_fraction"
+DEFAULT_MANAGED_PREMIUM = 0.30
+"""Seed 001: SageMaker carries roughly 30% over self-managed compute (used if the catalog lacks it)."""
+
+
+def _cost() -> Any:
+    """tools.cost, imported on first use (sys.modules caches it)."""
+    import tools.cost
+
+    return tools.cost
+
+
+# --------------------------------------------------------------------------------------------
+@dataclass
+class Candidate:
+    """One offer at one GPU count, with its checks, ranges and ranking figures."""
+
+    gpu: GpuSpec
+    offer: Offer
+    layout: Layout
+    fit: MemoryFit
+    topo: TopologySummary
+    gpu_hours: Range
+    wall_hours: Range
+    cost_usd: Range
+    total_usd: Range
+    scenarios: tuple[TcoScenario, ...]
+    decode_tokens_per_s: Range | None = None
+    risk: float = 0.0
+    risks: list[str] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)
+    deadline_status: str | None = None  # meets | maybe | misses
+    budget_status: str | None = None
+    score: float = 0.0
+
+    @property
+    def key(self) -> str:
+        o = self.offer
+        return (
+            f"{self.gpu.id}x{self.layout.n_gpus * self.replicas}@{o.provider}/{o.pricing}/{o.region or '-'}"
+        )
+
+    point: str = "mid"
+    replicas: int = 1
+
+    @property
+    def cost_mid(self) -> float:
+        """Expected total at the ranking point (mid, or an end of the range for sensitivity)."""
+        return _at(self.total_usd, self.point)
+
+    @property
+    def hours_mid(self) -> float:
+        return _at(self.wall_hours, self.point)
+
+    @property
+    def limit_maybe(self) -> bool:
+        """Meets the budget or deadline only at the favourable end of its range."""
+        return self.deadline_status == "maybe" or self.budget_status == "maybe"
+
+    @property
+    def misses(self) -> bool:
+        return self.deadline_status == "misses" or self.budget_status == "misses"
+
+
+def _at(r: Range, point: str) -> float:
+    return r.low if point == "low" else r.high if point == "high" else r.mid
+
+
+@dataclass
+class GpuNotes:
+    """Why a GPU type produced no usable candidate (the most informative reason wins)."""
+
+    memory: str | None = None
+    interconnect: str | None = None
+    constraint: str | None = None
+    throughput: str | None = None
+    no_price: bool = False
+
+
+@dataclass
+class Outcome:
+    """One engine run before sensitivity and expectation checks (also used by those re-runs)."""
+
+    workload: ResolvedWorkload
+    ranked: list[Candidate]
+    primary: Candidate | None
+    alternatives: list[tuple[Candidate, Label]]
+    rejected: list[Rejection]
+    notes: list[str]
+    all_feasible: list[Candidate]
+    engine: Engine
+    smallest_peak_gib: float | None = None
+    considered: int = 0
+    notes_by_gpu: dict[str, GpuNotes] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------
+class Engine:
+    """State of one recommender run: the catalog, the resolved workload and per-run caches."""
+
+    def __init__(
+        self,
+        w: ResolvedWorkload,
+        catalog: CatalogView,
+        settings: RecommendSettings,
+        caches: Caches | None = None,
+    ) -> None:
+        self.w = w
+        self.p: WorkloadProfile = w.profile
+        self.catalog = catalog
+        self.s = settings
+        self.tb = TraceBuilder()
+        self.tb.extend(w)
+        self.headroom = settings.headroom_fraction
+        self.tb.assume(
+            "memory headroom",
+            self.headroom,
+            "fraction of usable memory",
+            "issue 3: at least 10% of usable memory left free (allocator fragmentation, spikes)",
+        )
+        self.method = memory_method(w)
+        self.inference = self.method == "inference"
+        self.caches = caches if caches is not None else Caches()
+        p = self.p
+        self.mem_signature: tuple[Any, ...] = (
+            w.arch.id,
+            self.method,
+            p.precision,
+            p.seq_len,
+            p.batch_size,
+            p.lora_rank,
+            p.concurrency,
+            p.context_len,
+        )
+        s = settings
+        self.time_signature: tuple[Any, ...] = (
+            w.arch.id,
+            self.method,
+            p.precision,
+            p.seq_len,
+            w.training_tokens,
+            s.active_params or w.params_for_flops,
+            s.mfu,
+            s.flops_factor,
+            s.qlora_slowdown,
+            s.attention_flops,
+            p.concurrency,
+            p.context_len,
+            p.target_tokens_per_s,
+        )
+        self.mem = MemoryCache(self._estimate_memory, self.mem_signature, self.caches)
+        self._time_cache = self.caches.time
+        self._topo_cache = self.caches.topology
+        self._egress_cache: dict[tuple[bool, float], float] = {}
+        self._storage_cache: dict[str, float] = {}
+        self._stored_gb: float | None = None
+        self._storage_results: dict[str, Any] = {}
+        self.premium = self._managed_premium()
+        self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
+
+    # --- calculators (thin wrappers; each formula lives in its tools/ module) ----------------
+    def _estimate_memory(self, layout: Layout) -> Any:
+        p = self.p
+        kw: dict[str, Any] = dict(
+            arch=self.w.arch,
+            method=self.method,
+            precision=p.precision,
+            gpus=layout.n_gpus,
+            sharding=layout.sharding,
+            tp=layout.tp,
+            pp=layout.pp,
+        )
+        if self.inference:
+            kw.update(concurrency=p.concurrency or 1, context_len=p.context_len)
+        else:
+            kw.update(seq_len=p.seq_len or 2048, batch_size=p.batch_size or 1, grad_checkpointing=True)
+            if p.lora_rank and self.method in ("lora", "qlora"):
+                kw["lora_rank"] = p.lora_rank
+        return memory_mod.estimate_memory(**kw)
+
+    def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str) -> Any:
+        key = (self.time_signature, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
+        if key not in self._time_cache:
+            s = self.s
+            self._time_cache[key] = compute_mod.estimate_training_time(
+                active_params=s.active_params or self.w.params_for_flops,
+                tokens=self.w.training_tokens,
+                method=self.method,  # type: ignore[arg-type]
+                grad_checkpointing=True,
+                gpu=gpu,
+                n_gpus=layout.n_gpus,
+                precision="fp8" if self.p.precision == "fp8" else "bf16",
+                mfu_range=s.mfu,
+                flops_factor=s.flops_factor,
+                gpus_per_node=layout.gpus_per_node,
+                scale_out=scale_out,  # type: ignore[arg-type]
+                qlora_slowdown=s.qlora_slowdown,
+                arch=self.w.arch if s.attention_flops else None,
+                seq_len=self.p.seq_len if s.attention_flops else None,
+            )
+        return self._time_cache[key]
+
+    def inference_perf(self, gpu: GpuSpec, n: int) -> Any:
+        key = (self.time_signature, gpu.id, n)
+        if key not in self._time_cache:
+            p = self.p
+            self._time_cache[key] = compute_mod.estimate_inference(
+                arch=self.w.arch,
+                gpu=gpu,
+                n_gpus=n,
+                precision=p.precision or "bf16",
+                concurrency=p.concurrency or 1,
+                context_len=p.context_len or 4096,
+                target_tokens_per_s=p.target_tokens_per_s,
+            )
+        return self._time_cache[key]
+
+    def topology(self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str) -> Any:
+        key = (
+            gpu.id,
+            layout.gpus_per_node,
+            layout.n_gpus,
+            scale_out,
+            layout.sharding,
+            layout.tp,
+            layout.pp,
+            self.method,
+            round(peak_gib, 6),
+            round(self.weights_total_gib, 6),
+        )
+        if key not in self._topo_cache:
+            self._topo_cache[key] = topology_mod.plan_topology(
+                gpu=gpu,
+                gpus_per_node=layout.gpus_per_node,
+                n_gpus=layout.n_gpus,
+                peak_gib_per_gpu=peak_gib,
+                weights_gib_total=self.weights_total_gib,
+                method=self.method,  # type: ignore[arg-type]
+                scale_out=scale_out,  # type: ignore[arg-type]
+                tp=layout.tp,
+                pp=layout.pp,
+                sharding=layout.sharding,  # type: ignore[arg-type]
+            )
+        return self._topo_cache[key]
+
+    def _managed_premium(self) -> float:
+        if self.s.managed_premium_fraction is not None:
+            return self.tb.assume(  # type: ignore[return-value]
+                "managed-service premium", self.s.managed_premium_fraction, "fraction", "override"
+            )
+        try:
+            est = self.catalog.estimate(MANAGED_PREMIUM_ESTIMATE)
+            return float(self.tb.assume("managed-service premium", est.value, est.unit, est.source) or 0.0)
+        except (InputError, KeyError, LookupError):
+            return float(
+                self.tb.assume("managed-service premium", DEFAULT_MANAGED_PREMIUM, "fraction", "seed 001")
+                or 0.0
+            )
+
+    def egress_usd(self, same_cloud: bool, pulls: float) -> float:
+        """Egress for `pulls` dataset pulls from the data's cloud (0 when same-cloud or not a cloud)."""
+        key = (same_cloud, pulls)
+        if key in self._egress_cache:
+            return self._egress_cache[key]
+        loc = self.p.data_location
+        usd = 0.0
+        if loc in ("aws", "gcp", "azure") and not same_cloud and self.p.dataset_gb and pulls > 0:
+            kw: dict[str, Any] = {}
+            if self.s.other_egress_gb_per_month is not None:
+                kw["other_egress_gb_per_month"] = self.s.other_egress_gb_per_month
+            res = _cost().egress_cost(
+                dataset_gb=self.p.dataset_gb,
+                pulls=pulls,
+                schedule=self.catalog.egress_for(loc),
+                same_cloud=same_cloud,
+                **kw,
+            )
+            self.tb.extend(res, prefix=f"egress ({pulls:g} pulls): ")
+            usd = float(res.total_usd)
+        self._egress_cache[key] = usd
+        return usd
+
+    def stored_gb(self) -> float:
+        """Dataset + one BF16 copy of the base weights + one resumable checkpoint (tools.cost)."""
+        if self.s.stored_gb is not None:
+            return self.s.stored_gb
+        if self._stored_gb is None:
+            est = self.mem.get(Layout(1, 1, 1, "none"))
+            weights_gb = bytes_to_gb(float(est.params) * BF16_BYTES)
+            ckpt_gb = 0.0
+            if not self.inference:
+                ckpt_gb = float(
+                    _cost().checkpoint_size_gb(
+                        total_params=float(est.params),
+                        trainable_params=float(est.trainable_params),
+                        method=self.method,
+                    )
+                )
+            data_gb = 0.0 if self.inference else (self.p.dataset_gb or 0.0)
+            self._stored_gb = self.tb.step(
+                "stored_gb",
+                "dataset_gb + base weights (BF16) + one checkpoint",
+                data_gb + weights_gb + ckpt_gb,
+                "GB",
+                "seed 001: corpus + checkpoints + artifacts",
+                dataset_gb=data_gb,
+                weights_gb=weights_gb,
+                checkpoint_gb=ckpt_gb,
+            )
+        return self._stored_gb
+
+    def storage_usd(self, offer: Offer) -> float:
+        if self.s.storage_usd_per_month is not None:
+            return self.s.storage_usd_per_month
+        where = offer.cloud or offer.provider
+        if where in self._storage_cache:
+            return self._storage_cache[where]
+        price = None
+        for name in (offer.cloud, offer.provider, self.p.data_location, "aws"):
+            if not name:
+                continue
+            try:
+                price = self.catalog.storage_for(name)
+                break
+            except (InputError, KeyError, LookupError):
+                continue
+        usd = 0.0
+        if price is not None:
+            res = _cost().storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
+            self._storage_results[where] = res
+            usd = float(res.total_usd)
+        self._storage_cache[where] = usd
+        return usd
+
+    def scenarios(self, offer: Offer, gpu_hours: Range, all_of_them: bool) -> tuple[TcoScenario, ...]:
+        """The four TCO rows for each data scenario (the expected one first)."""
+        p = self.p
+        same_cloud = offer.cloud is not None and offer.cloud == p.data_location
+        premium = self.premium if offer.managed else None
+        runs = p.runs_per_month or 1.0
+        plans: list[tuple[str, float]]
+        if self.inference:
+            plans = [("one month of serving", 0.0)]
+        else:
+            cached = ("data cached after first pull", 1.0)
+            uncached = (f"data pulled every run ({runs:g} runs)", runs)
+            plans = [cached, uncached] if p.data_cached is not False else [uncached, cached]
+            if runs <= 1:
+                plans = plans[:1]
+            if not all_of_them:
+                plans = plans[:1]
+        storage = self.storage_usd(offer)
+        out = []
+        for name, pulls in plans:
+            egress = self.egress_usd(same_cloud, pulls)
+            key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
+            t = self.caches.tco.get(key)
+            if t is None:
+                t = self.caches.tco[key] = _cost().tco(
+                    gpu_hours=gpu_hours,
+                    usd_per_gpu_hour=offer.usd_per_gpu_hour,
+                    storage_usd=storage,
+                    egress_usd=egress,
+                    managed_premium_fraction=premium,
+                )
+            out.append(
+                TcoScenario(
+                    scenario=name,
+                    data_pulls=0.0 if same_cloud else pulls,
+                    compute_usd=t.compute_usd,
+                    storage_usd=storage,
+                    egress_usd=egress,
+                    managed_usd=t.managed_usd,
+                    total_usd=t.total_usd,
+                    same_cloud=same_cloud,
+                )
+            )
+        return tuple(out)
+
+    # --- offers and constraints --------------------------------------------------------------
+    def offers_for(self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord]) -> list[Offer]:
+        p = self.p
+        excluded = {x.lower() for x in p.providers_excluded}
+        if p.deployment_preference == "consumer" and not gpu.consumer:
+            notes.constraint = "not a consumer GPU (consumer hardware requested)"
+            return []
+        offers: list[Offer] = []
+        if p.deployment_preference != "on_prem":
+            dropped_eu = dropped_excl = 0
+            for r in records:
+                if p.eu_only and not r.eu:
+                    dropped_eu += 1
+                    continue
+                if r.provider.lower() in excluded:
+                    dropped_excl += 1
+                    continue
+                if self.s.on_demand_only and (r.pricing != "on_demand" or r.tier.lower() in COMMUNITY_TIERS):
+                    continue
+                offers.append(Offer.from_record(r))
+            if not offers and records:
+                if dropped_eu and not dropped_excl:
+                    notes.constraint = "no EU-region offer in the catalog (EU-only data residency)"
+                elif dropped_excl and not dropped_eu:
+                    notes.constraint = f"offered only by excluded providers ({', '.join(sorted(excluded))})"
+                else:
+                    notes.constraint = "no offer left after the EU-only and excluded-provider constraints"
+            offers = self._undominated([o for o in offers if self._reserved_plausible(o)])
+        offers += self.owned_offers(gpu)
+        if not records and not offers:
+            notes.no_price = True
+        if p.deployment_preference == "on_prem" and not offers:
+            notes.constraint = "no purchase price in the catalog (on-premises hardware requested)"
+        return offers
+
+    def _undominated(self, offers: list[Offer]) -> list[Offer]:
+        """Drop offers a cheaper one of the same kind dominates: same pricing, tier class, managed,
+        cloud, EU flag, node sizes and fabric give the same fit, time and risk, so only the price
+        differs. Preferred and shortlisted providers are always kept."""
+        keep_names = {x.lower() for x in (*self.p.providers_preferred, *self.s.compare_providers)}
+        best: dict[tuple[Any, ...], Offer] = {}
+        kept: list[Offer] = []
+        for o in offers:
+            if o.provider.lower() in keep_names:
+                kept.append(o)
+                continue
+            key = (
+                o.pricing,
+                o.tier.lower() in COMMUNITY_TIERS,
+                o.managed,
+                o.cloud,
+                o.eu,
+                o.gpus_per_node,
+                o.scale_out,
+                o.deployment,
+                o.commitment_months,
+            )
+            if key not in best or o.usd_per_gpu_hour < best[key].usd_per_gpu_hour:
+                best[key] = o
+        return kept + list(best.values())
+
+    def _reserved_plausible(self, o: Offer) -> bool:
+        """Reserved capacity only when the stated horizon covers the commitment and use is sustained."""
+        if o.pricing != "reserved":
+            return True
+        horizon_stated = self.p.status_of("horizon_months") in ("stated", "inferred")
+        util = self.p.utilization
+        term = o.commitment_months or 1.0
+        return bool(horizon_stated and (self.p.horizon_months or 0) >= term and util and util >= 0.5)
+
+    def owned_offers(self, gpu: GpuSpec) -> list[Offer]:
+        """Owned (on-premises) and colocated hardware at an amortised $/GPU-hour, when plausible."""
+        p = self.p
+        if gpu.purchase_price_usd is None:
+            return []
+        # Buying is considered on the user's own figures only, never on assumed defaults.
+        known = {"stated", "inferred", None}
+        util = p.utilization if p.status_of("utilization") in known else None
+        horizon = (p.horizon_months or 0.0) if p.status_of("horizon_months") in known else 0.0
+        plausible = util is not None and util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
+        if p.deployment_preference != "on_prem" and not plausible:
+            return []
+        out: list[Offer] = []
+        kinds: tuple[str, ...] = (
+            ("owned",) if p.deployment_preference == "on_prem" else ("owned", "colocation")
+        )
+        for kind in kinds:
+            rate = owned_rate(
+                self.catalog,
+                gpu,
+                utilization=util or OWNED_UTILIZATION_MIN,
+                horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
+                colocation=kind == "colocation",
+            )
+            if rate is None:
+                continue
+            self.tb.extend(rate, prefix=f"{kind} {gpu.id}: ")
+            per_node = tuple(g for g in (1, 2, 4, 8) if g <= gpu.max_gpus_per_node)
+            out.append(
+                Offer(
+                    provider="your data centre" if kind == "owned" else "colocation",
+                    gpu_id=gpu.id,
+                    pricing="owned",
+                    usd_per_gpu_hour=float(rate.usd_per_gpu_hour),
+                    deployment="owned" if kind == "owned" else "colocation",
+                    tier=kind,
+                    gpus_per_node=per_node,
+                    scale_out=_owned_fabric(gpu),
+                    eu=True,
+                    as_of=gpu.as_of,
+                    source=gpu.purchase_price_source or gpu.source,
+                )
+            )
+        return out
+
+    # --- enumeration -------------------------------------------------------------------------
+    def fit_layout(self, gpu: GpuSpec, gpn: int, nodes: int) -> tuple[Layout, Any, MemoryFit] | None:
+        """First layout (in order of preference) whose per-GPU peak fits with headroom."""
+        for layout in layouts_for(self.w, gpn, nodes):
+            est = self.mem.get(layout)
+            key = (self.mem_signature, gpu.id, self.headroom, layout)
+            fit = self.caches.fit.get(key)
+            if fit is None:
+                fit = self.caches.fit[key] = memory_fit(est, gpu, self.headroom, layout.sharding)
+            if fit.fits:
+                return layout, est, fit
+        return None
+
+    def smallest_peak(self, gpu: GpuSpec, pairs: Iterable[tuple[int, int]]) -> tuple[float, Layout]:
+        best: tuple[float, Layout] | None = None
+        for gpn, nodes in pairs:
+            for layout in layouts_for(self.w, gpn, nodes):
+                peak = float(self.mem.get(layout).peak_gib_per_gpu)
+                if best is None or peak < best[0]:
+                    best = (peak, layout)
+        assert best is not None
+        return best
+
+    def candidates_for(self, gpu: GpuSpec, offers: Sequence[Offer], notes: GpuNotes) -> list[Candidate]:
+        out: list[Candidate] = []
+        for offer in offers:
+            pairs = gpu_counts(offer, gpu, self.s.max_nodes)
+            feasible: list[Candidate] = []
+            for gpn, nodes in pairs:
+                got = self.fit_layout(gpu, gpn, nodes)
+                if got is None:
+                    continue
+                layout, _est, fit = got
+                plan = self.topology(
+                    gpu, layout, fit.peak_gib_per_gpu, offer.scale_out if nodes > 1 else "none"
+                )
+                if not plan.feasible:
+                    notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
+                    continue
+                c = self.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
+                if c.replicas > MAX_REPLICAS:
+                    notes.throughput = (
+                        f"needs {c.replicas} replicas of {layout.n_gpus} GPU(s) for "
+                        f"{self.p.target_tokens_per_s:,.0f} tokens/s (more than {MAX_REPLICAS})"
+                    )
+                    continue
+                feasible.append(c)
+                if not self._want_more(feasible):
+                    break
+            out += [self.price(c) for c in self._prune(feasible)]
+            if not feasible and notes.memory is None:
+                single = self.mem.get(layouts_for(self.w, 1, 1)[0])
+                peak1 = float(single.peak_gib_per_gpu)
+                best_peak, best_layout = self.smallest_peak(gpu, pairs)
+                limit = gpu.usable_memory_gib * (1 - self.headroom)
+                msg = (
+                    f"needs {peak1:.1f} GiB per GPU, has {gpu.usable_memory_gib:.1f} (usable; {limit:.1f} "
+                    f"with {self.headroom:.0%} headroom)"
+                )
+                if best_layout.n_gpus > 1 and best_peak < peak1:
+                    msg += f"; even over {best_layout.n_gpus} GPUs ({best_layout.sharding}): {best_peak:.1f}"
+                notes.memory = msg
+        return out
+
+    def _want_more(self, feasible: list[Candidate]) -> bool:
+        """Keep enumerating larger counts only while the deadline is unmet or a full node is ahead."""
+        last = feasible[-1]
+        if self.p.deadline_hours and last.wall_hours.high > self.p.deadline_hours:
+            return True
+        return last.layout.nodes == 1
+
+    def _prune(self, feasible: list[Candidate]) -> list[Candidate]:
+        """Smallest feasible count, the largest single node, the smallest count meeting the deadline."""
+        if not feasible:
+            return []
+        keep = {id(feasible[0]): feasible[0]}
+        single = [c for c in feasible if c.layout.nodes == 1]
+        if single:
+            keep[id(single[-1])] = single[-1]
+        if self.p.deadline_hours:
+            for c in feasible:
+                if c.wall_hours.high <= self.p.deadline_hours:
+                    keep[id(c)] = c
+                    break
+            else:
+                keep[id(feasible[-1])] = feasible[-1]
+        return list(keep.values())
+
+    def build(
+        self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
+    ) -> Candidate:
+        """A candidate with its time (or throughput) and risk; `price` adds the costs."""
+        n = layout.n_gpus
+        decode: Range | None = None
+        replicas = 1
+        if self.inference:
+            perf = self.inference_perf(gpu, n)
+            decode = perf.decode_tokens_per_s
+            target = self.p.target_tokens_per_s
+            needed = perf.replicas_needed_for_target
+            if target and decode is not None and decode.low < target and needed is not None:
+                replicas = max(1, int(math.ceil(needed.high)))
+                decode = decode.scale(replicas)
+            util = self.p.utilization if self.p.utilization is not None else 1.0
+            serving_hours = HOURS_PER_MONTH * util
+            wall = Range(low=serving_hours, high=serving_hours)
+            gpu_hours = Range(low=serving_hours * n * replicas, high=serving_hours * n * replicas)
+        else:
+            t = self.training_time(gpu, layout, offer.scale_out if layout.nodes > 1 else "none")
+            wall, gpu_hours = t.wall_hours, t.gpu_hours
+        zero = Range(low=0.0, high=0.0)
+        c = Candidate(
+            gpu=gpu,
+            offer=offer,
+            layout=layout,
+            fit=fit,
+            topo=topo,
+            gpu_hours=gpu_hours,
+            wall_hours=wall,
+            cost_usd=zero,
+            total_usd=zero,
+            scenarios=(),
+            decode_tokens_per_s=decode,
+            point=self.s.range_point,
+            replicas=replicas,
+        )
+        self._risk(c)
+        if not self.inference:
+            c.deadline_status = self._deadline_status(c)
+        return c
+
+    def price(self, c: Candidate) -> Candidate:
+        """Expected-scenario TCO, cost range and the budget check."""
+        scen = self.scenarios(c.offer, c.gpu_hours, all_of_them=False)
+        exp = scen[0]
+        c.scenarios = scen
+        c.cost_usd = Range(
+            low=exp.compute_usd.low + exp.managed_usd.low, high=exp.compute_usd.high + exp.managed_usd.high
+        )
+        c.total_usd = exp.total_usd
+        self._limits(c)
+        return c
+
+    def _risk(self, c: Candidate) -> None:
+        o = c.offer
+        risk = 0.0
+        days = c.wall_hours.mid / 24.0
+        if o.pricing == "spot":
+            risk += RISK_SPOT + RISK_SPOT_PER_DOUBLING_DAY * max(0.0, math.log2(max(days, 1e-9)))
+            c.risks.append("spot capacity can be preempted: checkpoint often")
+        if not self.inference and days > 7:
+            risk += RISK_LONG_JOB_PER_DOUBLING_WEEK * math.log2(days / 7)
+            c.risks.append(f"long run ({days:,.0f} days of wall-clock): plan checkpoints and restarts")
+        if o.tier.lower() in COMMUNITY_TIERS:
+            risk += RISK_COMMUNITY
+            c.risks.append(f"{o.tier} tier: host reliability and availability vary")
+        if c.layout.nodes > 1:
+            risk += RISK_MULTI_NODE + RISK_MULTI_NODE * math.log2(c.layout.nodes)
+            c.risks.append(
+                f"{c.layout.nodes} nodes: needs {c.topo.interconnect_inter_required} and NCCL tuning"
+            )
+        if o.deployment in ("owned", "colocation"):
+            risk += RISK_OWNED_DEDICATED_OPS if self.p.ops_capacity == "dedicated" else RISK_OWNED
+            c.risks.append("you run the hardware: procurement lead time, failures, staff")
+        if o.managed:
+            risk += RISK_MANAGED
+        if o.pricing == "reserved":
+            risk += RISK_RESERVED
+            c.risks.append(f"reserved: {o.commitment_months or 1:g}-month commitment")
+        c.risk = risk
+
+    def _deadline_status(self, c: Candidate) -> str | None:
+        d = self.p.deadline_hours
+        if not d:
+            return None
+        if c.wall_hours.high <= d:
+            return "meets"
+        if c.wall_hours.low > d:
+            return "misses"
+        c.risks.append(f"meets the {d:g} h deadline only at the high end of the MFU range")
+        return "maybe"
+
+    def _limits(self, c: Candidate) -> None:
+        p = self.p
+        if p.budget_usd:
+            if c.total_usd.high <= p.budget_usd:
+                c.budget_status = "meets"
+            elif c.total_usd.low > p.budget_usd:
+                c.budget_status = "misses"
+            else:
+                c.budget_status = "maybe"
+                c.risks.append(f"may exceed the ${p.budget_usd:,.0f} budget at low MFU")
+
+    # --- ranking -----------------------------------------------------------------------------
+    def score(self, c: Candidate) -> float:
+        obj = self.p.objective or "balanced"
+        if self.inference:
+            speed = 1.0 / max(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 1.0, 1e-9)
+        else:
+            speed = max(c.hours_mid, 1e-9)
+        if obj == "cheapest":
+            return c.cost_mid + 1e-6 * speed
+        if obj == "fastest":
+            return speed + 1e-9 * c.cost_mid
+        maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
+        return math.log(max(c.cost_mid, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
+
+    def rank(self, cands: list[Candidate]) -> list[Candidate]:
+        """Best first; for cheapest/fastest, options that meet the limits only at one end of their
+        range come after those that surely meet them."""
+        strict = (self.p.objective or "balanced") != "balanced"
+        for c in cands:
+            c.score = self.score(c)
+        return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
+
+
+def _owned_fabric(gpu: GpuSpec) -> str:
+    """Fabric assumed for owned clusters: InfiniBand for 8-GPU data-centre nodes (seed 000: +10-20% of
+    cluster cost, in server_overhead_fraction), Ethernet for consumer or small boxes."""
+    return "infiniband" if gpu.max_gpus_per_node >= 8 and not gpu.consumer else "ethernet"
+
+
+def owned_rate(
+    catalog: CatalogView, gpu: GpuSpec, *, utilization: float, horizon_months: float, colocation: bool
+) -> Any:
+    """Amortised $/GPU-hour of owned hardware (tools.cost.owned_usd_per_gpu_hour, catalog estimates);
+    None when the GPU has no purchase price or TDP, or the catalog lacks an estimate."""
+    if gpu.purchase_price_usd is None or gpu.tdp_w is None:
+        return None
+    try:
+        est = catalog.estimate
+        return _cost().owned_usd_per_gpu_hour(
+            purchase_price_usd=gpu.purchase_price_usd,
+            utilization=utilization,
+            tdp_w=gpu.tdp_w,
+            amortization_months=est("hardware_amortization_months"),
+            server_overhead_fraction=est("server_overhead_fraction"),
+            pue=est("pue"),
+            power_usd_per_kwh=est("power_usd_per_kwh"),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+            colo_usd_per_kw_month=est("colo_usd_per_kw_month") if colocation else None,
+        )
+    except (InputError, KeyError, LookupError):
+        return None
