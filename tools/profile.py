@@ -48,7 +48,9 @@ class WorkloadProfile(BaseModel):
     lora_rank: int | None = Field(default=None, gt=0)
     data_location: DataLocation | None = None
     data_region: str | None = Field(default=None, description="e.g. us-east-1")
-    data_cached: bool | None = Field(default=None, description="dataset cached at the provider after one pull")
+    data_cached: bool | None = Field(
+        default=None, description="dataset cached at the provider after one pull"
+    )
     runs_per_month: float | None = Field(default=None, gt=0)
     budget_usd: float | None = Field(default=None, gt=0)
     deadline_hours: float | None = Field(default=None, gt=0, description="wall-clock hours until due")
@@ -74,7 +76,9 @@ class WorkloadProfile(BaseModel):
         p = self.provenance.get(field)
         return p.status if p else None
 
-    def with_values(self, status: Status, evidence: dict[str, str] | None = None, **values: object) -> WorkloadProfile:
+    def with_values(
+        self, status: Status, evidence: dict[str, str] | None = None, **values: object
+    ) -> WorkloadProfile:
         """A copy with `values` set and their provenance recorded (evidence keyed by field)."""
         evidence = evidence or {}
         prov = dict(self.provenance)

@@ -71,7 +71,9 @@ class TraceBuilder:
     ) -> float:
         """Record a step and return its output, so a formula reads as one expression."""
         self.steps.append(
-            TraceStep(step=step, formula=formula, inputs=dict(inputs), output=output, unit=unit, source=source)
+            TraceStep(
+                step=step, formula=formula, inputs=dict(inputs), output=output, unit=unit, source=source
+            )
         )
         return output
 
