@@ -106,10 +106,14 @@ class OpenAIExtractor:
         *,
         settings: LLMSettings | None = None,
         rules: Extractor | None = None,
-        method: Literal["json_schema", "function_calling"] = "json_schema",
+        method: Literal["json_schema", "function_calling"] | None = None,
     ) -> None:
         if model is None:  # fail now, with the one-line fix, rather than silently falling back to rules
-            (settings or LLMSettings.from_env()).resolved_api_key()
+            settings = settings or LLMSettings.from_env()
+            settings.resolved_api_key()
+        if method is None:
+            chosen = settings.structured_method if settings is not None else "json_schema"
+            method = "function_calling" if chosen == "function_calling" else "json_schema"
         self._model = model
         self._settings = settings
         self._rules = rules

@@ -18,6 +18,16 @@ DEFAULT_MAX_RETRIES = 2
 LOCAL_PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers accept any key
 
 
+STRUCTURED_METHODS = ("json_schema", "function_calling")
+
+
+def _method(value: str) -> str:
+    v = value.strip().lower()
+    if v not in STRUCTURED_METHODS:
+        raise InputError(f"GPU_ADVISOR_STRUCTURED_OUTPUT={value!r}: use json_schema or function_calling")
+    return v
+
+
 @dataclass(frozen=True)
 class LLMSettings:
     """Where and how to reach the chat model. `timeout_s` bounds one HTTP request."""
@@ -28,11 +38,12 @@ class LLMSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_retries: int = DEFAULT_MAX_RETRIES
     temperature: float = 0.0
+    structured_method: str = "json_schema"  # or function_calling, for servers without json_schema
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> LLMSettings:
-        """Settings from environment variables (GPU_ADVISOR_LLM_TIMEOUT_S and GPU_ADVISOR_LLM_MAX_RETRIES
-        are optional knobs)."""
+        """Settings from environment variables. Optional knobs: GPU_ADVISOR_LLM_TIMEOUT_S,
+        GPU_ADVISOR_LLM_MAX_RETRIES, GPU_ADVISOR_STRUCTURED_OUTPUT (json_schema | function_calling)."""
         e = dict(os.environ) if env is None else env
         try:
             timeout = float(e.get("GPU_ADVISOR_LLM_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
@@ -45,6 +56,7 @@ class LLMSettings:
             base_url=e.get("OPENAI_BASE_URL") or None,
             timeout_s=timeout,
             max_retries=retries,
+            structured_method=_method(e.get("GPU_ADVISOR_STRUCTURED_OUTPUT") or "json_schema"),
         )
 
     @property

@@ -29,7 +29,8 @@ Recommender = Callable[[WorkloadProfile], Any]
 WHAT_IF_FIELDS = (
     "model_id", "params_b", "method", "precision", "dataset_tokens", "epochs", "seq_len", "lora_rank",
     "budget_usd", "deadline_hours", "concurrency", "context_len", "utilization", "horizon_months",
-    "eu_only", "runs_per_month", "data_location", "objective",
+    "eu_only", "runs_per_month", "data_location", "data_cached", "objective", "ops_capacity",
+    "deployment_preference", "providers_excluded", "providers_preferred", "target_tokens_per_s",
 )
 
 
@@ -125,6 +126,15 @@ class _Inference(BaseModel):
     context_len: int = Field(default=4096, ge=1)
 
 
+class _Egress(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dataset_gb: float = Field(ge=0, description="dataset size, GB (1e9 bytes)")
+    pulls: float = Field(ge=0, description="full reads of the dataset per month (runs that re-read it)")
+    cloud: str = Field(description="where the data lives: aws | gcp | azure")
+    same_cloud: bool = Field(default=False, description="the GPUs are in the same cloud as the data")
+
+
 class _Gpu(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -215,6 +225,16 @@ class ToolBox:
 
         return self._run("estimate_inference", run)
 
+    def egress_cost(self, **kw: Any) -> str:
+        def run() -> Any:
+            from tools.cost import egress_cost
+
+            args = _Egress.model_validate(kw)
+            return egress_cost(dataset_gb=args.dataset_gb, pulls=args.pulls, same_cloud=args.same_cloud,
+                               schedule=self._catalog().egress_for(args.cloud))
+
+        return self._run("egress_cost", run)
+
     def gpu_spec(self, gpu: str) -> str:
         return self._run("gpu_spec", lambda: self._catalog().gpu(gpu))
 
@@ -236,6 +256,8 @@ class ToolBox:
             ("estimate_inference", self.estimate_inference, _Inference,
              _calc("tools.compute", "estimate_inference"),
              "Call with a catalog model id and GPU id."),
+            ("egress_cost", self.egress_cost, _Egress, _calc("tools.cost", "egress_cost"),
+             "Call with the cloud name; the catalog's tiered egress schedule is used."),
             ("gpu_spec", self.gpu_spec, _Gpu, _calc("tools.catalog.load", "Catalog.gpu"),
              "Returns the catalog's datasheet record of the GPU (memory, TFLOPS, bandwidth, sources)."),
         ]
