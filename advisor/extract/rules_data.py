@@ -157,8 +157,10 @@ _EPOCHS = Gated(
 _EPOCHS2 = Gated(re.compile(rf"\bepochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch")
 _SEQ = Gated(
     re.compile(
-        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window|\s+length)?|ctx|"
-        rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|token\s+sequences|tokens?\s+per\s+sequence|"
+        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
+        rf"|\s+length)?|ctx|"
+        rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|token\s+sequences"
+        rf"|tokens?\s+per\s+sequence|"
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         rf"|max(?:imum)?\s+length|"

@@ -9,8 +9,11 @@ from advisor.extract import units_text as U
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import (
     APPROX,
+    MONEY_NUM,
     MULT,
+    MULTIPLIERS,
     NUMBER,
+    parse_money,
     parse_number,
     parse_scaled,
 )
@@ -24,8 +27,10 @@ _CUR_WORD = {
 }  # fmt: skip
 _MONEY = Gated(
     re.compile(
-        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?"
-        rf"|(?P<num2>{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?|gbp|pounds?|chf"
+        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{MONEY_NUM}"
+        rf"|{NUMBER})\s*(?P<mult>{MULT})?"
+        rf"|(?P<num2>{MONEY_NUM}|{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?"
+        rf"|gbp|pounds?|chf"
         rf"|k€|€|\$)(?!\w)",
         I,
     ),
@@ -74,7 +79,7 @@ def rule_budget(ctx: Ctx) -> None:
                 continue
             if _NOT_BUDGET.search(before[-25:]):
                 continue
-            amount = parse_scaled(num, mult)
+            amount = parse_money(num) * (MULTIPLIERS[mult.lower()] if mult else 1.0)
             conv = U.usd_from(amount, cur)
             status = "stated" if cur == "USD" else "inferred"
             ev = q(m) if cur == "USD" else f'"{q(m)}": {conv.how}'
@@ -132,7 +137,8 @@ _BY_END = Gated(
 )
 _WITHIN = Gated(
     re.compile(
-        rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than|have|got|"
+        rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than"
+        rf"|have|got|"
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"

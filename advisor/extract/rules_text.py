@@ -16,7 +16,13 @@ import re
 from dataclasses import dataclass
 
 # --------------------------------------------------------------------------- numbers
-NUM = r"(?<![\w.])(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
+# 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
+NUM = (
+    r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}(?![\d])|\d+,\d{1,2}(?![\d])"
+    r"|\d+(?:\.\d+)?|\.\d+)"
+)
+# money also takes single-group European thousands and spaced thousands: €15.000, 5 000 €
+MONEY_NUM = r"(?<![\w.,])\d{1,3}(?:[. \u00a0\u202f]\d{3})+(?![\d,])"
 WORD_NUMBERS: dict[str, float] = {
     "a": 1, "an": 1, "one": 1, "single": 1, "a single": 1, "two": 2, "a couple of": 2, "a couple": 2,
     "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -36,11 +42,24 @@ APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.
 
 
 def parse_number(s: str) -> float:
-    """'20,000' -> 20000; '2.5' -> 2.5; 'two' -> 2; 'a couple of' -> 2."""
+    """'20,000' -> 20000; '2.5' -> 2.5; '1,5' -> 1.5; '1.200.000' -> 1200000; 'two' -> 2."""
     t = s.strip().lower()
     if t in WORD_NUMBERS:
         return float(WORD_NUMBERS[t])
+    if re.fullmatch(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+", t) and not re.fullmatch(r"\d{1,3}\.\d{3}", t):
+        return float(re.sub(r"[. \u00a0\u202f]", "", t))  # 1.200.000 or 5 000
+    if re.fullmatch(r"\d+,\d{1,2}", t):
+        return float(t.replace(",", "."))  # 1,5 (decimal comma)
     return float(t.replace(",", ""))
+
+
+def parse_money(s: str) -> float:
+    """An amount of money: like parse_number, but '15.000' is fifteen thousand (no currency has
+    three decimals, so a single dot group is a European thousands separator)."""
+    t = s.strip()
+    if re.fullmatch(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+", t):
+        return float(re.sub(r"[. \u00a0\u202f]", "", t))
+    return parse_number(t)
 
 
 def parse_scaled(num: str, mult: str | None) -> float:

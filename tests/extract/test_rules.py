@@ -460,3 +460,30 @@ def test_dataset_amounts_scale_exactly(unit: str, n: int, mult: tuple[str, float
     p = RulesExtractor(reference_time=dt.datetime(2026, 11, 18, tzinfo=dt.UTC)).extract(text)
     want = n * mult[1] * (4 / 3 if unit == "words" else 1)
     assert p.dataset_tokens == pytest.approx(want)
+
+
+# --------------------------------------------------------------------------- European number formats
+@pytest.mark.parametrize(
+    ("text", "usd"),
+    [
+        ("Budget: €15.000 for the first version", 16_500),  # dot as thousands separator
+        ("Budget 5 000 € max", 5500),  # space as thousands separator
+        ("our budget is $1,200", 1200),
+        ("A bare metal H100 is $2.80/hr; our budget is $3.5k", 3500),
+    ],
+)
+def test_money_in_european_formats(extract: Extract, text: str, usd: float) -> None:
+    assert extract(text).budget_usd == pytest.approx(usd)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("LoRA on 2,5B tokens", 2.5e9),  # decimal comma
+        ("we have 1,5 million words of text", 1.5e6 * 4 / 3),
+        ("1.200.000 words of manuals", 1.2e6 * 4 / 3),
+        ("2,048-token sequences on 20,000 documents of about 3 pages each", 20_000 * 3 * 500 * 4 / 3),
+    ],
+)
+def test_european_decimal_and_thousands_in_amounts(extract: Extract, text: str, tokens: float) -> None:
+    assert extract(text).dataset_tokens == pytest.approx(tokens)
