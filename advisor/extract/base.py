@@ -13,6 +13,12 @@ Merge rules (shared by all backends through `merge_findings`):
   statement (or one flagged as a correction) wins;
 - provider preferences and exclusions accumulate across turns, and naming a provider in one list removes
   it from the other.
+
+Optional conventions a backend may add (callers check with getattr):
+- `with_reference_time(when) -> Extractor`: a copy that resolves relative dates ("by Friday") against
+  `when` instead of the current time; the eval harness pins one so results reproduce.
+- `analyse(text)` (rules backend): the findings before merging and the sentences ignored because they
+  address an AI system rather than state a fact.
 """
 
 from __future__ import annotations
