@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tools import compute as compute_mod
+from tools import cost as cost_mod
 from tools import memory as memory_mod
 from tools import topology as topology_mod
 from tools.candidates import (
@@ -76,13 +77,6 @@ BF16_BYTES = 2.0
 MANAGED_PREMIUM_ESTIMATE = "managed_premium_fraction"
 DEFAULT_MANAGED_PREMIUM = 0.30
 """Seed 001: SageMaker carries roughly 30% over self-managed compute (used if the catalog lacks it)."""
-
-
-def _cost() -> Any:
-    """tools.cost, imported on first use (sys.modules caches it)."""
-    import tools.cost
-
-    return tools.cost
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,7 +337,7 @@ class Engine:
             kw: dict[str, Any] = {}
             if self.s.other_egress_gb_per_month is not None:
                 kw["other_egress_gb_per_month"] = self.s.other_egress_gb_per_month
-            res = _cost().egress_cost(
+            res = cost_mod.egress_cost(
                 dataset_gb=self.p.dataset_gb,
                 pulls=pulls,
                 schedule=self.catalog.egress_for(loc),
@@ -365,7 +359,7 @@ class Engine:
             ckpt_gb = 0.0
             if not self.inference:
                 ckpt_gb = float(
-                    _cost().checkpoint_size_gb(
+                    cost_mod.checkpoint_size_gb(
                         total_params=float(est.params),
                         trainable_params=float(est.trainable_params),
                         method=self.method,
@@ -401,7 +395,7 @@ class Engine:
                 continue
         usd = 0.0
         if price is not None:
-            res = _cost().storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
+            res = cost_mod.storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
             self._storage_results[where] = res
             usd = float(res.total_usd)
         self._storage_cache[where] = usd
@@ -431,7 +425,7 @@ class Engine:
             key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
             t = self.caches.tco.get(key)
             if t is None:
-                t = self.caches.tco[key] = _cost().tco(
+                t = self.caches.tco[key] = cost_mod.tco(
                     gpu_hours=gpu_hours,
                     usd_per_gpu_hour=offer.usd_per_gpu_hour,
                     storage_usd=storage,
@@ -798,7 +792,7 @@ def owned_rate(
         return None
     try:
         est = catalog.estimate
-        return _cost().owned_usd_per_gpu_hour(
+        return cost_mod.owned_usd_per_gpu_hour(
             purchase_price_usd=gpu.purchase_price_usd,
             utilization=utilization,
             tdp_w=gpu.tdp_w,

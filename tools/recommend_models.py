@@ -137,14 +137,19 @@ class Option(_Frozen):
     @property
     def summary(self) -> str:
         """One line for chat and Slack, e.g. '1x H100 SXM at lambda (on demand): 90-160 h, $400-700'."""
-        unit = "per month" if self.cost_basis == "per_month" else ""
-        cost = f"${self.cost_usd.low:,.0f}-{self.cost_usd.high:,.0f}{' ' + unit if unit else ''}"
-        hours = ""
-        if self.cost_basis == "per_job":
-            hours = f"{self.wall_hours.low:,.0f}-{self.wall_hours.high:,.0f} h, "
+        cost = "$" + _span(self.cost_usd, "{:,.0f}")
+        if self.cost_basis == "per_month":
+            cost += " per month"
+        hours = f"{_span(self.wall_hours, '{:,.0f}')} h, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         pricing = self.pricing.replace("_", " ")
         return f"{self.total_gpus}x {name} at {self.provider} ({pricing}): {hours}{cost}"
+
+
+def _span(r: Range, fmt: str) -> str:
+    """'a-b' for a range, or one figure when both ends print the same."""
+    lo, hi = fmt.format(r.low), fmt.format(r.high)
+    return lo if lo == hi else f"{lo}-{hi}"
 
 
 class Rejection(_Frozen):
@@ -211,6 +216,26 @@ class Recommendation(Traced):
     def options(self) -> tuple[Option, ...]:
         """Primary first, then alternatives."""
         return ((self.primary,) if self.primary else ()) + self.alternatives
+
+    @property
+    def summary(self) -> str:
+        """A few lines for chat, web and Slack: the pick, the alternatives, and what to know."""
+        if self.primary is None:
+            lines = ["Nothing in the catalog can run this workload as described."]
+            lines += [f"- {a}" for a in self.infeasible_advice[:3]]
+            return "\n".join(lines)
+        lines = [f"Recommended: {self.primary.summary}"]
+        lines += [f"- {o.label}: {o.summary}" for o in self.alternatives]
+        lines += list(self.notes)
+        lines += [
+            f"Expectation ({c.claim}): {c.explanation}"
+            for c in self.expectation_checks
+            if c.verdict != "holds"
+        ]
+        changing = [s.input for s in self.sensitivity if s.changes_configuration]
+        if changing:
+            lines.append("The pick depends on: " + ", ".join(changing))
+        return "\n".join(lines)
 
 
 def _range_json(r: Range | None) -> dict[str, float] | None:

@@ -72,3 +72,21 @@ def test_workload_class_and_deployment_advice(catalog: Catalog) -> None:
         settings=quiet,
     )
     assert busy.deployment_advice is not None and busy.deployment_advice.startswith("dedicated")
+
+
+def test_summaries_for_chat(catalog: Catalog) -> None:
+    quiet = RecommendSettings(sensitivity=False)
+    rec = recommend(
+        profile=WorkloadProfile(model_id="llama-3-8b", dataset_tokens=1e8), catalog=catalog, settings=quiet
+    )
+    assert rec.primary is not None
+    assert rec.summary.startswith("Recommended: ") and rec.primary.summary in rec.summary
+    assert rec.primary.gpu_name in rec.primary.summary and "$" in rec.primary.summary
+    none = recommend(
+        profile=WorkloadProfile(
+            model_id="llama-3.1-405b", method="full", dataset_tokens=1e9, deployment_preference="consumer"
+        ),
+        catalog=catalog,
+        settings=quiet,
+    )
+    assert none.summary.startswith("Nothing in the catalog can run this workload")
