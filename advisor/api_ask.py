@@ -80,17 +80,7 @@ def ask_turn(
 
 def turn_json(turn: Turn) -> dict[str, Any]:
     """The design.md `ask --format json` object: profile, recommendation, questions (+ a few extras)."""
-    profile = turn.profile.model_dump(mode="json")
-    return {
-        "profile": profile,
-        "recommendation": turn.recommendation_json(),
-        "questions": list(turn.questions),
-        "question_fields": list(turn.question_fields),
-        "assumptions": list(turn.assumptions),
-        "report_ready": turn.report_ready,
-        "error": turn.error,
-        "reply": turn.reply,
-    }
+    return turn.to_dict()
 
 
 def ask(text: str | None, brief: str | Path | None = None, backend: str = "rules") -> dict[str, Any]:

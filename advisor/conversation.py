@@ -38,6 +38,11 @@ _DEFAULTS_RE = re.compile(
     r"|\bdon'?t ask\b|\bno more questions\b",
     re.IGNORECASE,
 )
+_REPORT_RE = re.compile(
+    r"^\s*(the\s+)?(report|pdf)\b|\b(write|make|generate|create|send|give me|get|want|need)\b[^.?!\n]{0,30}"
+    r"\b(report|pdf)\b",
+    re.IGNORECASE,
+)
 # fields a user cannot be asked about (internal assumptions of the engine)
 _ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_count", "claimed_hours"}
 
@@ -48,7 +53,9 @@ ReplySource = Literal["template", "model", "regenerated"]
 @dataclass
 class Turn:
     """One exchange. `profile` holds what the user told us (stated/inferred); the recommendation's own
-    `profile` adds the assumed defaults. `questions` are at most three, most decision-relevant first."""
+    `profile` adds the assumed defaults. `questions` are at most three, most decision-relevant first.
+    `report_requested`: the user asked for the report ("send me the PDF"); front ends render it when
+    `report_ready` (else the reply already says what is missing)."""
 
     reply: str
     profile: WorkloadProfile
@@ -61,6 +68,23 @@ class Turn:
     source: ReplySource = "template"
     llm_calls: int = 0
     llm_error: str | None = None
+    report_requested: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the design.md ask keys (profile, recommendation, questions) and the turn's extras."""
+        return {
+            "profile": self.profile.model_dump(mode="json"),
+            "recommendation": self.recommendation_json(),
+            "questions": list(self.questions),
+            "question_fields": list(self.question_fields),
+            "assumptions": list(self.assumptions),
+            "report_ready": self.report_ready,
+            "report_requested": self.report_requested,
+            "error": self.error,
+            "reply": self.reply,
+            "source": self.source,
+            "llm_calls": self.llm_calls,
+        }
 
     def recommendation_json(self) -> dict[str, Any] | None:
         """The design.md `recommendation` object, or None."""
@@ -207,7 +231,8 @@ class Conversation:
         self.history = self.history[-HISTORY_LIMIT:]
         turn = Turn(reply=reply_text, profile=profile, recommendation=rec, questions=questions,
                     question_fields=fields, assumptions=assumed, report_ready=report_ready, error=error,
-                    source=source, llm_calls=llm_calls, llm_error=llm_error)
+                    source=source, llm_calls=llm_calls, llm_error=llm_error,
+                    report_requested=bool(_REPORT_RE.search(text)))
         self.last = turn
         return turn
 

@@ -186,3 +186,18 @@ def test_openai_backend_server_down_still_answers(server: FakeOpenAIServer, sett
     assert t.llm_error and "internal error" in t.llm_error
     assert "Recommended:" in t.reply and "not available" in t.reply
     assert_numbers_traceable(c, t.reply)
+
+
+def test_report_request_is_flagged() -> None:
+    c = conv()
+    t = c.send("QLoRA fine-tune of a 70B model, 2 epochs, 1B tokens")
+    assert not t.report_requested
+    t = c.send("great, send me the PDF report")
+    assert t.report_requested and t.report_ready
+    assert conv().send("report").report_requested
+
+
+def test_turn_to_dict_is_json() -> None:
+    t = conv().send("QLoRA fine-tune of a 70B model")
+    d = json.loads(json.dumps(t.to_dict()))
+    assert d["questions"] == t.questions and d["recommendation"]["primary"]["gpu"] == "h100-sxm"
