@@ -26,6 +26,7 @@ GREY = "#8C8C8C"
 LIGHT_GREY = "#D9D9D9"
 
 FONT = "DejaVu Sans, sans-serif"
+DARK_FILLS = frozenset({BLUE, VERMILLION, GREEN, BLACK})
 
 # Memory components in stacking order: colour and a pattern id (None = plain). Neighbours alternate
 # between dark and light fills so the boundaries stay visible in greyscale.
@@ -36,7 +37,7 @@ MEMORY_COMPONENTS: tuple[tuple[str, str, str, str | None], ...] = (
     ("activations", "Activations", SKY_BLUE, "dots"),
     ("kv_cache", "KV cache", GREEN, "cross"),
     ("adapters", "Adapters", ORANGE, "hatch-rev"),
-    ("overhead", "Runtime overhead", PURPLE, "dots"),
+    ("overhead", "Runtime overhead", PURPLE, "vert"),
 )
 
 _PATTERNS = """<defs>
@@ -46,6 +47,8 @@ _PATTERNS = """<defs>
 <path d="M-1,5 l2,2 M0,0 l6,6 M5,-1 l2,2" stroke="#000" stroke-width="1" stroke-opacity="0.55"/></pattern>
 <pattern id="cross" width="7" height="7" patternUnits="userSpaceOnUse">
 <path d="M0,3.5 h7 M3.5,0 v7" stroke="#fff" stroke-width="1.1" stroke-opacity="0.8"/></pattern>
+<pattern id="vert" width="4" height="4" patternUnits="userSpaceOnUse">
+<path d="M2,0 v4" stroke="#000" stroke-width="1" stroke-opacity="0.5"/></pattern>
 <pattern id="dots" width="5" height="5" patternUnits="userSpaceOnUse">
 <circle cx="2.5" cy="2.5" r="1" fill="#000" fill-opacity="0.5"/></pattern>
 </defs>"""
@@ -173,6 +176,12 @@ def memory_fit_svg(bars: Sequence[MemoryBar], value_fmt: Callable[[float], str])
                 out.append(
                     f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(bar_h)}" '
                     f'fill="url(#{pattern})"/>'
+                )
+            elif w >= 34:  # direct label on plain (unpatterned) segments wide enough to hold it
+                ink = "#fff" if colour in DARK_FILLS else "#000"
+                out.append(
+                    f'<text x="{_f(x + w / 2)}" y="{_f(y + bar_h / 2 + 3.5)}" text-anchor="middle" '
+                    f'fill="{ink}" font-size="9">{_t(f"{v:.1f}")}</text>'
                 )
             x += w
         cap_x = x0 + b.capacity_gib * scale

@@ -45,3 +45,26 @@ def test_seed001_pdf_carries_engine_figures(engine_ready: Path, tmp_path: Path) 
         assert f.usd_range(alt.cost_usd) in text
     md = render_markdown(rec, catalog=catalog)
     assert f.usd_range(p.cost_usd) in md and option_title(p) in md
+
+
+def test_infeasible_workload_report_says_what_would_make_it_feasible(
+    engine_ready: Path, tmp_path: Path
+) -> None:
+    from advisor.cli.report import profile_from_mapping
+
+    profile, _ = profile_from_mapping(
+        {
+            "workload": "fine_tuning",
+            "model_id": "llama-3.1-405b",
+            "method": "full",
+            "dataset_tokens": 5e9,
+            "deployment_preference": "consumer",
+        }
+    )
+    rec, catalog = recommend_for(profile)
+    assert rec.primary is None and rec.infeasible_advice
+    md = render_markdown(rec, catalog=catalog)
+    assert "No feasible configuration" in md
+    for advice in rec.infeasible_advice:
+        assert " ".join(advice.split()).replace("|", "\\|") in md
+    assert rec.rejected and (rec.rejected[0].gpu_name or rec.rejected[0].gpu) in md
