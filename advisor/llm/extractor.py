@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
 LIST_FIELDS = ("providers_preferred", "providers_excluded")
+# Characters of a brief sent to the model (~12k tokens): beyond it a brief risks the context window of
+# small local models; the rules extractor reads everything, so facts past the cut are still found.
+MAX_MODEL_TEXT_CHARS = 48_000
 
 # Scale factors a copied number may carry into a field (unit words, never new arithmetic):
 # 1 (as written), 1e3/1e6/1e9/1e12 (k, M, B, T), hours per day / week / month, 1/100 (percent -> fraction).
@@ -161,7 +164,7 @@ class OpenAIExtractor:
         if message.strip():
             blocks.append(wrap_user_text(message, "user_message"))
         if brief:
-            blocks.append(wrap_user_text(brief, "user_brief"))
+            blocks.append(wrap_user_text(clip_for_model(brief), "user_brief"))
         user = prompts.render(
             "extraction_user",
             rules_json=_profile_json(base),
@@ -243,6 +246,16 @@ class OpenAIExtractor:
             if f.field not in LIST_FIELDS:
                 WorkloadProfile.model_validate({f.field: f.value})
         return findings
+
+
+def clip_for_model(text: str, limit: int = MAX_MODEL_TEXT_CHARS) -> str:
+    """`text` cut to `limit` characters for the model's context window, with prompts/truncated.md's note
+    (the rules extractor and the evidence check still read the whole text)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    cut = cut[: cut.rfind("\n")] if "\n" in cut[limit // 2 :] else cut
+    return cut + "\n" + prompts.render("truncated", kept=len(cut), total=len(text))
 
 
 def drop_instructed(profile: WorkloadProfile, text: str, prior: WorkloadProfile | None) -> WorkloadProfile:

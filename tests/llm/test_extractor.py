@@ -231,3 +231,18 @@ def test_function_calling_method_for_servers_without_json_schema(
     assert ex.method == "function_calling" and p.data_location == "aws"
     body = server.requests[0]
     assert "response_format" not in body and body["tools"][0]["function"]["name"] == "ExtractionResult"
+
+
+def test_long_brief_is_clipped_for_the_model(
+    server: FakeOpenAIServer, settings: LLMSettings, rules: TinyRulesExtractor
+) -> None:
+    from advisor.llm.extractor import MAX_MODEL_TEXT_CHARS
+
+    brief = (
+        "Background paragraph about the company and its plans.\n" * 3000
+    ) + "We use LoRA on a 7B model.\n"
+    server.enqueue(json_reply({}))
+    p = make(settings, rules).extract_parts("size it", brief)
+    assert p.method == "lora"  # the rules extractor still read the end of the brief
+    sent = server.requests[0]["messages"][-1]["content"]
+    assert len(sent) < MAX_MODEL_TEXT_CHARS + 2000 and "brief continues" in sent
