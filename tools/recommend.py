@@ -123,6 +123,12 @@ def select(
     """Limits, ranking, primary, alternatives and rejections over the feasible candidates."""
     p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
+    if eng.inference and p.budget_usd:
+        notes_out.append(
+            f"Serving costs are per month; the ${p.budget_usd:,.0f} budget is compared with one month."
+        )
+    if not eng.inference and p.data_location == "other" and p.dataset_gb:
+        notes_out.append("Data location 'other': no egress schedule known, so egress is counted as $0.")
     pool = [c for c in feasible if not c.misses]
     limit_rejections: dict[str, Rejection] = {}
     for c in feasible:

@@ -714,6 +714,7 @@ class Engine:
         if not self.inference and days > 7:
             risk += RISK_LONG_JOB_PER_DOUBLING_WEEK * math.log2(days / 7)
             c.risks.append(f"long run ({days:,.0f} days of wall-clock): plan checkpoints and restarts")
+        c.risks.extend(c.topo.notes)  # topology warnings: PCIe tensor parallel, Ethernet all-reduce
         if o.tier.lower() in COMMUNITY_TIERS:
             risk += RISK_COMMUNITY
             c.risks.append(f"{o.tier} tier: host reliability and availability vary")
