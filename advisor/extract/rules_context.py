@@ -298,7 +298,8 @@ _CONC = Gated(
 )
 _USERS = Gated(
     re.compile(
-        rf"\b(?:for|serve|serving|support|handle)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:users"
+        rf"\b(?:for|serve|serving|support|handle|to)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*"
+        rf"(?:(?:internal|active|daily|external|paying|concurrent|simultaneous)\s+)?(?:users"
         rf"|requests|customers|clients|people)\b|(?P<num2>{NUMBER})\s+users\b",
         I,
     ),

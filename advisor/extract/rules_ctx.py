@@ -22,6 +22,9 @@ NEGATION = re.compile(
 )
 
 
+QUOTED_PENALTY = 10**9  # quoted text ranks below every unquoted statement, keeping its own order
+
+
 @dataclass
 class Ctx:
     """Sentences of one text, the reference time, and the findings the rules add as they read."""
@@ -42,7 +45,7 @@ class Ctx:
         offset: int = 0,
         rank: int | None = None,
     ) -> None:
-        pos = s.start + offset if rank is None else rank
+        pos = s.start + offset - (QUOTED_PENALTY if s.quoted else 0) if rank is None else rank
         self.findings.append(
             Finding(
                 field=name,

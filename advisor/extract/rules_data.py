@@ -20,7 +20,8 @@ from advisor.extract.rules_text import (
 
 # =========================================================================== dataset and training shape
 _TOKENS = Gated(
-    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?tokens?\b", I), "token"
+    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?(?:tokens?|toks?)\b", I),
+    "tok",
 )
 _RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
 _LEN_AFTER = re.compile(

@@ -86,6 +86,7 @@ class Sentence:
     text: str
     start: int
     block: int
+    quoted: bool = False  # inside a "> " quote (an older e-mail, a citation): weaker than the user's own text
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,20 @@ def clean(text: str) -> str:
     text = _HIDDEN.sub(
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
-    return _TAGS.sub(lambda m: " " * len(m.group(0)), text)
+    text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
+    return _TABLE_ROW.sub(_table_row, text)
+
+
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M)
+
+
+def _table_row(m: re.Match[str]) -> str:
+    """'| Epochs | 2 |' -> '| Epochs: 2' (a key and its value read as one statement); rules rows vanish."""
+    cells = [c.strip() for c in m.group(1).split("|")]
+    if all(re.fullmatch(r":?-{2,}:?", c) or not c for c in cells):
+        return ""
+    body = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else "; ".join(cells)
+    return f"| {body}"
 
 
 def split_sentences(text: str) -> CleanText:
@@ -177,6 +191,7 @@ def split_sentences(text: str) -> CleanText:
             ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
             continue
         start = lines[0][0]
+        quoted = lines[0][1].lstrip().startswith(">")
         joined = " ".join(line.strip().lstrip(">").strip() for _, line in lines)
         offset = 0
         for part in _SENT_END.split(joined):
@@ -187,5 +202,6 @@ def split_sentences(text: str) -> CleanText:
             if _STEERING.search(part):
                 ignored.append(part.strip())
                 continue
-            sentences.append(Sentence(text=part.strip(), start=start + idx, block=number))
+            sentences.append(Sentence(text=part.strip().lstrip("|").strip(), start=start + idx, block=number,
+                                      quoted=quoted))  # fmt: skip
     return CleanText(sentences=tuple(sentences), ignored=tuple(ignored))
