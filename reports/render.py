@@ -242,7 +242,11 @@ def _cost_chart(options: tuple[Option, ...], budget: float | None) -> str:
     bars: list[charts.RangeBar] = []
     for o in options:
         if o.tco:
+            shown: set[tuple[float, float]] = set()
             for s in o.tco:
+                if (s.total_usd.low, s.total_usd.high) in shown:
+                    continue  # same totals (e.g. same cloud: no egress in any scenario)
+                shown.add((s.total_usd.low, s.total_usd.high))
                 bars.append(
                     charts.RangeBar(
                         label=_short(o),
@@ -477,11 +481,12 @@ def _what_changes(rec: Recommendation, catalog: Any = None) -> list[str]:
         if not s.changes_primary:
             continue
         ends = []
-        if s.primary_at_low:
+        current = rec.primary.key if rec.primary else None
+        if s.primary_at_low and s.primary_at_low != current:
             ends.append(
                 f"at {s.low} the pick becomes {option_key_text(s.primary_at_low, rec.options, catalog)}"
             )
-        if s.primary_at_high:
+        if s.primary_at_high and s.primary_at_high != current:
             ends.append(
                 f"at {s.high} the pick becomes {option_key_text(s.primary_at_high, rec.options, catalog)}"
             )
@@ -624,7 +629,12 @@ def _load_catalog_quietly() -> Any:
 
 
 def build_context(
-    rec: Recommendation, *, catalog: Any = None, generated: dt.datetime | None = None
+    rec: Recommendation,
+    *,
+    catalog: Any = None,
+    generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
 ) -> dict[str, Any]:
     """Everything the templates print, formatted. `catalog` (tools.catalog.load.Catalog) adds the GPU and
     model spec sources to the sources table; when None the bundled catalog is loaded if available."""
@@ -658,6 +668,8 @@ def build_context(
     method = f" ({METHOD_TEXT.get(prof.method, prof.method)})" if prof.method else ""
     return {
         "title": f"GPU recommendation: {model_name}, {workload}{method}",
+        "subtitle": title or "",
+        "description": " ".join(description.split()) if description else "",
         "generated": generated.strftime("%Y-%m-%d %H:%M UTC"),
         "generated_date": generated.date().isoformat(),
         "catalog_date": catalog_date,
@@ -742,26 +754,50 @@ def render_html(
     *,
     catalog: Any = None,
     generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
 ) -> str:
     """The report as one self-contained HTML document (CSS and SVG inline)."""
-    return _html(build_context(rec, catalog=catalog, generated=generated), inline_css=True)
+    return _html(
+        build_context(rec, catalog=catalog, generated=generated, title=title, description=description),
+        inline_css=True,
+    )
 
 
 def render_pdf(
-    rec: Recommendation, out_path: str | Path, *, catalog: Any = None, generated: dt.datetime | None = None
+    rec: Recommendation,
+    out_path: str | Path,
+    *,
+    catalog: Any = None,
+    generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
 ) -> Path:
     """The report as PDF (the stylesheet is parsed once per process and reused)."""
-    ctx = build_context(rec, catalog=catalog, generated=generated)
+    ctx = build_context(rec, catalog=catalog, generated=generated, title=title, description=description)
     return html_to_pdf(_html(ctx, inline_css=False), Path(out_path), footer=footer_text(ctx))
 
 
-def render_markdown(rec: Recommendation, *, catalog: Any = None, generated: dt.datetime | None = None) -> str:
+def render_markdown(
+    rec: Recommendation,
+    *,
+    catalog: Any = None,
+    generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
+) -> str:
     """The report as Markdown: same sections and the same formatted numbers, no charts."""
-    ctx = build_context(rec, catalog=catalog, generated=generated)
+    ctx = build_context(rec, catalog=catalog, generated=generated, title=title, description=description)
     return _env().get_template("report.md.j2").render(**ctx)
 
 
-def report_json(rec: Recommendation, *, generated: dt.datetime | None = None) -> dict[str, Any]:
+def report_json(
+    rec: Recommendation,
+    *,
+    generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
+) -> dict[str, Any]:
     """recommendation_json + the resolved profile + assumptions + the full trace (unrounded)."""
     from tools.recommend_models import recommendation_json
     from tools.trace import as_mapping
@@ -769,6 +805,8 @@ def report_json(rec: Recommendation, *, generated: dt.datetime | None = None) ->
     generated = generated or dt.datetime.now(dt.UTC)
     return {
         "generated": generated.isoformat(timespec="seconds"),
+        "title": title,
+        "description": description,
         "profile": rec.profile.model_dump(mode="json"),
         "recommendation": recommendation_json(rec),
         "assumptions": [a.model_dump(mode="json") for a in rec.assumptions],
@@ -813,6 +851,8 @@ def render_report(
     *,
     catalog: Any = None,
     generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
 ) -> Path:
     """Write the report for `rec` in `fmt` (pdf, html, md, json) to `out_path`; returns the path."""
     from tools.errors import InputError
@@ -823,11 +863,21 @@ def render_report(
     if out.parent and not out.parent.exists():
         raise InputError(f"output folder {out.parent} does not exist: create it or choose another -o path")
     if fmt == "json":
-        out.write_text(json.dumps(report_json(rec, generated=generated), indent=2) + "\n", encoding="utf-8")
+        out.write_text(
+            json.dumps(report_json(rec, generated=generated, title=title, description=description), indent=2)
+            + "\n",
+            encoding="utf-8",
+        )
     elif fmt == "md":
-        out.write_text(render_markdown(rec, catalog=catalog, generated=generated), encoding="utf-8")
+        out.write_text(
+            render_markdown(rec, catalog=catalog, generated=generated, title=title, description=description),
+            encoding="utf-8",
+        )
     elif fmt == "html":
-        out.write_text(render_html(rec, catalog=catalog, generated=generated), encoding="utf-8")
+        out.write_text(
+            render_html(rec, catalog=catalog, generated=generated, title=title, description=description),
+            encoding="utf-8",
+        )
     else:
-        render_pdf(rec, out, catalog=catalog, generated=generated)
+        render_pdf(rec, out, catalog=catalog, generated=generated, title=title, description=description)
     return out

@@ -120,6 +120,14 @@ def profile_from_mapping(
 
 def load_profile(path: str | Path) -> tuple[WorkloadProfile, RecommendSettings | None]:
     """Read a profile YAML file. Missing file, YAML syntax, wrong types, unknown fields -> InputError."""
+    profile, settings, _title, _description = read_profile_file(path)
+    return profile, settings
+
+
+def read_profile_file(
+    path: str | Path,
+) -> tuple[WorkloadProfile, RecommendSettings | None, str | None, str | None]:
+    """load_profile plus the file's optional `title` and `description` (shown in the report)."""
     import yaml
 
     p = Path(path)
@@ -135,7 +143,10 @@ def load_profile(path: str | Path) -> tuple[WorkloadProfile, RecommendSettings |
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark is not None else ""
         raise InputError(f"profile {p}: YAML syntax error{line}: fix the file") from None
-    return profile_from_mapping(data, where=f"profile {p}")
+    profile, settings = profile_from_mapping(data, where=f"profile {p}")
+    title = data.get("title") if isinstance(data.get("title"), str) else None
+    description = data.get("description") if isinstance(data.get("description"), str) else None
+    return profile, settings, title, description
 
 
 def resolve_format(fmt: str | None, out: Path) -> str:
@@ -171,15 +182,18 @@ def write_report(
     fmt: str | None = None,
     prices: str | Path | None = None,
     settings: RecommendSettings | None = None,
+    title: str | None = None,
+    description: str | None = None,
 ) -> Path:
     """Profile -> recommendation -> report file; returns the path written. The one step every input
-    form (profile file, text, brief) ends in."""
+    form (profile file, text, brief) ends in. `description` is the user's own words (a profile file's
+    description, the text of a request or brief), printed in the workload section."""
     from reports.render import render_report
 
     out_path = Path(out)
     f = resolve_format(fmt, out_path)
     rec, catalog = recommend_for(profile, prices=prices, settings=settings)
-    return render_report(rec, f, out_path, catalog=catalog)
+    return render_report(rec, f, out_path, catalog=catalog, title=title, description=description)
 
 
 @app.command()
@@ -198,6 +212,8 @@ def report(
     """Write the recommendation report for a workload (PDF by default)."""
     if profile is None:
         raise InputError("give the workload: --profile FILE.yaml (examples in advisor/examples/)")
-    prof, settings = load_profile(profile)
-    path = write_report(prof, out, fmt=fmt, prices=prices, settings=settings)
+    prof, settings, title, description = read_profile_file(profile)
+    path = write_report(
+        prof, out, fmt=fmt, prices=prices, settings=settings, title=title, description=description
+    )
     typer.echo(f"wrote {path}")
