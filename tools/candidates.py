@@ -17,10 +17,6 @@ from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import ResolvedWorkload
 from tools.recommend_models import Deployment, MemoryFit, OptionPricing, TopologySummary
 
-HEADROOM_FRACTION_DEFAULT = 0.10
-"""A configuration fits when peak <= 90% of usable memory: allocator fragmentation and spikes
-(issue 3; PyTorch caching allocator fragmentation is commonly 5-10%)."""
-
 NODE_COUNTS = (2, 4, 8, 16, 32, 64)
 """Multi-node cluster sizes considered (whole nodes of the offer's largest GPUs-per-node)."""
 

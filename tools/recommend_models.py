@@ -274,7 +274,13 @@ class RecommendSettings(_Frozen):
     """Knobs of one recommender run. Defaults are the engine's named assumptions; a field set here
     overrides the calculators (e.g. seed 001's 6ND at 100% MFU: flops_factor=6, mfu=Range(1, 1))."""
 
-    headroom_fraction: float = Field(default=0.10, ge=0, lt=1, description="free share of usable memory")
+    headroom_fraction: float = Field(
+        default=0.10,
+        ge=0,
+        lt=1,
+        description="share of usable memory left free: a configuration fits when peak <= (1 - this) x usable "
+        "(issue 3; allocator fragmentation and transient spikes). Recorded as an assumption on every run.",
+    )
     mfu: Range | None = Field(default=None, description="override the calculators' MFU range")
     flops_factor: float | None = Field(default=None, gt=0, description="FLOPs per param per token")
     active_params: float | None = Field(default=None, gt=0, description="override params used for FLOPs")
