@@ -8,7 +8,10 @@ recommender's tools/defaults.py does).
 
 Merge rules (shared by all backends through `merge_findings`):
 - a value stated in the new text replaces whatever `prior` held ("actually 8 epochs" replaces 3);
-- a value inferred from the new text replaces a prior inferred or assumed value, never a prior stated one;
+- a value inferred from the new text replaces a prior inferred or assumed value; it replaces a prior
+  stated value only when it is a conversion of something the new text states (`converted`: "20k EUR"
+  -> USD, "by Friday" -> hours, "Mixtral 8x7B" -> its catalog size), not an estimate from another
+  quantity (tokens guessed from GB on disk never override tokens the user gave);
 - within one text, a stated value beats an inferred one for the same field; among equals the later
   statement (or one flagged as a correction) wins;
 - provider preferences and exclusions accumulate across turns, and naming a provider in one list removes
@@ -48,6 +51,8 @@ class Finding:
 
     `position` is the character offset of the evidence in the text (later statements win);
     `correction` marks explicit corrections ("actually", "instead"), which win over earlier values.
+    `converted` marks an inferred value that is the new text's own statement in profile units (see the
+    module docstring): it may replace a value stated in an earlier turn.
     """
 
     field: str
@@ -56,6 +61,7 @@ class Finding:
     evidence: str
     position: int = 0
     correction: bool = False
+    converted: bool = False
 
     def __post_init__(self) -> None:
         if self.field not in PROFILE_FIELDS:
@@ -96,8 +102,8 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
     for name, f in select_findings(findings).items():
         old = prov.get(name)
         prior_stated = old is not None and old.status == "stated" and data.get(name) is not None
-        if f.status == "inferred" and prior_stated:
-            continue  # an inference never overrides what the user stated earlier
+        if f.status == "inferred" and prior_stated and not f.converted:
+            continue  # an estimate never overrides what the user stated earlier
         data[name] = f.value
         prov[name] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
 

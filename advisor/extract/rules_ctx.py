@@ -44,7 +44,10 @@ class Ctx:
         status: str = "stated",
         offset: int = 0,
         rank: int | None = None,
+        estimate: bool = False,
     ) -> None:
+        """Record a finding. Inferred values are conversions of what the sentence states unless
+        `estimate` (a value guessed from another quantity, e.g. tokens from GB on disk)."""
         pos = s.start + offset - (QUOTED_PENALTY if s.quoted else 0) if rank is None else rank
         self.findings.append(
             Finding(
@@ -54,6 +57,7 @@ class Ctx:
                 evidence=clip_evidence(evidence),
                 position=pos,
                 correction=bool(CORRECTION.search(s.text)),
+                converted=status == "inferred" and not estimate,
             )
         )
 

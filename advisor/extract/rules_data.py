@@ -145,7 +145,8 @@ def rule_dataset(ctx: Ctx) -> None:
             if not _NOT_TEXT.search(t):
                 conv = U.tokens_from_gb(gb)
                 # an inference from bytes never beats tokens the user gave (rank below any stated value)
-                ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+                ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(),
+                        estimate=True)  # fmt: skip
 
 
 _EPOCHS = Gated(

@@ -88,3 +88,12 @@ def test_changed_fields_and_clip_evidence() -> None:
     assert clip_evidence("a\n  b") == "a b"
     long = clip_evidence("x" * 500)
     assert len(long) <= 160 and long.endswith("…")
+
+
+def test_a_converted_inference_replaces_a_prior_statement_but_an_estimate_does_not() -> None:
+    prior = merge_findings(None, [f("budget_usd", 5000.0), f("dataset_tokens", 2e9)])
+    eur = Finding("budget_usd", 22_000.0, "inferred", "20k EUR -> USD", converted=True)
+    guess = Finding("dataset_tokens", 1.25e11, "inferred", "500 GB / 4 B per token")
+    out = merge_findings(prior, [eur, guess])
+    assert out.budget_usd == 22_000 and out.status_of("budget_usd") == "inferred"
+    assert out.dataset_tokens == 2e9 and out.status_of("dataset_tokens") == "stated"

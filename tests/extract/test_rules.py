@@ -515,3 +515,11 @@ def test_version_numbers_and_company_facts_are_not_workload_numbers(extract: Ext
     p = extract("Founded in 2019, we are 45 people using Python 3.11 and CUDA 12.4; LoRA on Mistral 7B.")
     assert (p.epochs, p.seq_len, p.concurrency, p.budget_usd, p.deadline_hours) == (None,) * 5
     assert p.params_b == 7 and p.model_id == "mistral-7b-v0.3"
+
+
+def test_later_turns_replace_stated_values_through_conversions(extract: Extract) -> None:
+    p = extract("LoRA on Llama 3.1 8B, budget $5k, we have 48 hours, 2B tokens")
+    p = extract("Actually make it DeepSeek V3, budget 20k EUR, by Friday. The corpus is 500 GB.", p)
+    assert p.model_id == "deepseek-v3" and p.params_b == 671  # catalog size follows the new model
+    assert p.budget_usd == pytest.approx(22_000) and p.deadline_hours == pytest.approx(63)
+    assert p.dataset_tokens == 2e9 and p.dataset_gb == 500  # a GB estimate never replaces stated tokens
