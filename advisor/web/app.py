@@ -1,0 +1,334 @@
+"""The FastAPI application factory and the one function every front end uses to run a turn.
+
+`create_app(...)` wires the repository, the conversation factory, the JSON API (advisor.web.api), the
+chat page (advisor.web.pages), security middleware (advisor.web.security) and the report worker thread
+(advisor.web.worker). Extra routers (Slack's /slack/events) are included as given.
+
+`run_turn(...)` is the persistence discipline of a turn: the user's message is stored before anything
+else happens, the conversation is resumed from the stored state (never from process memory), and the
+new state and the reply are stored after. A crash in the middle loses no message: the user's text is
+in the database, marked unanswered until a reply follows it, and can be retried.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tools.errors import InputError
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from fastapi import APIRouter, FastAPI
+
+    from advisor.conversation import Conversation, Turn
+    from advisor.store import Repository
+
+log = logging.getLogger("gpu_advisor.web")
+
+StreamCallback = Callable[[str], None]
+# (stored conversation state, or None for a new conversation; stream callback or None) -> Conversation
+ConversationFactory = Callable[[dict[str, Any] | None, StreamCallback | None], "Conversation"]
+
+BACKENDS_THAT_STREAM = ("openai",)
+
+
+def _env_int(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise InputError(f"{name}={raw!r} is not a whole number; set it to e.g. {default}") from exc
+    if value <= 0:
+        raise InputError(f"{name} must be positive (got {value})")
+    return value
+
+
+def _env_float(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise InputError(f"{name}={raw!r} is not a number; set it to e.g. {default}") from exc
+    if value <= 0:
+        raise InputError(f"{name} must be positive (got {value})")
+    return value
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """Knobs of the web app; `from_env` reads them from GPU_ADVISOR_* variables (secrets never live here:
+    the LLM key stays in OPENAI_API_KEY, read by advisor.llm.settings)."""
+
+    backend: str = "rules"  # GPU_ADVISOR_BACKEND: extraction/explanation backend (rules | openai)
+    session_requests_per_window: int = 60  # GPU_ADVISOR_RATE_SESSION: API calls per session per window
+    client_requests_per_window: int = 600  # GPU_ADVISOR_RATE_CLIENT: API calls per client address per window
+    sessions_per_client_per_window: int = 30  # GPU_ADVISOR_RATE_NEW_SESSIONS: new sessions per address
+    rate_window_s: int = 60  # GPU_ADVISOR_RATE_WINDOW_S
+    max_message_chars: int = 20_000
+    max_brief_pages: int = 200  # GPU_ADVISOR_MAX_BRIEF_PAGES (PDF pages); size limit is advisor.ingest's
+    report_poll_s: float = 0.5  # how often an idle worker looks for a pending report job
+    report_stale_after_s: float = 300.0  # GPU_ADVISOR_REPORT_STALE_S: a rendering job older is taken over
+    render_in_subprocess: bool = True  # render PDFs in a child process so a render never holds the GIL
+    trust_forwarded_for: bool = False  # GPU_ADVISOR_TRUST_PROXY=1: client address from X-Forwarded-For
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> WebSettings:
+        e = dict(os.environ) if env is None else env
+        return cls(
+            backend=(e.get("GPU_ADVISOR_BACKEND") or "rules").strip().lower(),
+            session_requests_per_window=_env_int(
+                e, "GPU_ADVISOR_RATE_SESSION", cls.session_requests_per_window
+            ),
+            client_requests_per_window=_env_int(e, "GPU_ADVISOR_RATE_CLIENT", cls.client_requests_per_window),
+            sessions_per_client_per_window=_env_int(
+                e, "GPU_ADVISOR_RATE_NEW_SESSIONS", cls.sessions_per_client_per_window
+            ),
+            rate_window_s=_env_int(e, "GPU_ADVISOR_RATE_WINDOW_S", cls.rate_window_s),
+            max_brief_pages=_env_int(e, "GPU_ADVISOR_MAX_BRIEF_PAGES", cls.max_brief_pages),
+            report_stale_after_s=_env_float(e, "GPU_ADVISOR_REPORT_STALE_S", cls.report_stale_after_s),
+            trust_forwarded_for=(e.get("GPU_ADVISOR_TRUST_PROXY") or "").strip() in ("1", "true", "yes"),
+        )
+
+    @property
+    def streams(self) -> bool:
+        """True when replies arrive in pieces (a chat model is configured): the page streams them."""
+        return self.backend in BACKENDS_THAT_STREAM
+
+
+def default_conversation_factory(backend: str = "rules") -> ConversationFactory:
+    """Conversation.from_state for a stored state, a new Conversation(backend=...) otherwise."""
+
+    def make(state: dict[str, Any] | None, stream: StreamCallback | None) -> Conversation:
+        from advisor.conversation import Conversation
+
+        if state:
+            return Conversation.from_state(state, stream=stream)
+        return Conversation(backend=backend, stream=stream)
+
+    return make
+
+
+def reports_dir_from_env() -> Path:
+    """GPU_ADVISOR_REPORTS_DIR, else <data dir>/reports; created if missing."""
+    raw = os.environ.get("GPU_ADVISOR_REPORTS_DIR")
+    if raw:
+        path = Path(raw)
+    else:
+        from advisor.store.repository import data_dir
+
+        path = data_dir() / "reports"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# --- turn views ------------------------------------------------------------------------------------------
+
+
+def profile_view(profile: Any) -> list[dict[str, Any]]:
+    """The profile as the page shows it: one row per known field, with its status and the user's words."""
+    from reports.render import FIELD_LABELS, field_value
+    from tools.profile import PROFILE_FIELDS
+
+    rows: list[dict[str, Any]] = []
+    for name in PROFILE_FIELDS:
+        value = getattr(profile, name, None)
+        if value is None or value == []:
+            continue
+        prov = profile.provenance.get(name)
+        rows.append(
+            {
+                "field": name,
+                "label": FIELD_LABELS.get(name, name.replace("_", " ").capitalize()),
+                "value": field_value(name, value),
+                "status": prov.status if prov is not None else "stated",
+                "evidence": prov.evidence if prov is not None else None,
+            }
+        )
+    return rows
+
+
+def _option_view(opt: Any) -> dict[str, Any]:
+    from reports.render import option_title, option_where
+
+    return {
+        "label": opt.label,
+        "title": option_title(opt),
+        "where": option_where(opt),
+        "summary": opt.summary,
+        "gpu": opt.gpu,
+        "total_gpus": opt.total_gpus,
+        "provider": opt.provider,
+        "pricing": opt.pricing,
+        "cost_basis": opt.cost_basis,
+        "why": list(opt.why),
+    }
+
+
+def recommendation_view(rec: Any) -> dict[str, Any] | None:
+    """The recommendation summary for the page and the API: primary, alternatives, advice."""
+    if rec is None:
+        return None
+    return {
+        "primary": _option_view(rec.primary) if rec.primary is not None else None,
+        "alternatives": [_option_view(o) for o in rec.alternatives],
+        "infeasible_advice": list(rec.infeasible_advice),
+        "workload_class": rec.workload_class,
+        "deployment_advice": rec.deployment_advice,
+    }
+
+
+def turn_view(turn: Turn) -> dict[str, Any]:
+    """A Turn as JSON: reply, questions, the profile (resolved, with assumed defaults) and the summary."""
+    rec = turn.recommendation
+    resolved = getattr(rec, "profile", None) if rec is not None else None
+    return {
+        "reply": turn.reply,
+        "questions": list(turn.questions),
+        "question_fields": list(turn.question_fields),
+        "assumptions": list(turn.assumptions),
+        "report_ready": turn.report_ready,
+        "error": turn.error,
+        "source": turn.source,
+        "profile": profile_view(resolved if resolved is not None else turn.profile),
+        "recommendation": recommendation_view(rec),
+    }
+
+
+def run_turn(
+    repo: Repository,
+    factory: ConversationFactory,
+    session_id: str,
+    text: str,
+    *,
+    brief_text: str | None = None,
+    brief_name: str | None = None,
+    stream: StreamCallback | None = None,
+    retry_of: int | None = None,
+) -> dict[str, Any]:
+    """Store the user's message, resume the conversation from the repository, answer, store the reply.
+
+    Returns the turn view plus `message_id` (the reply) and `reply_to` (the user's message). With
+    `retry_of` the user's message is already stored (an unanswered one) and is not stored again.
+    Exceptions propagate after the user's message is safely stored.
+    """
+    if retry_of is None:
+        payload: dict[str, Any] = {"brief": brief_name} if brief_name else {}
+        user_id = repo.add_message(session_id, "user", text, payload)
+    else:
+        user_id = retry_of
+    state = repo.load_state(session_id) or None
+    conv = factory(state, stream)
+    turn = conv.send(text, brief_text=brief_text)
+    view = turn_view(turn)
+    full = turn.recommendation_json()
+    repo.save_state(session_id, conv.state)
+    view["reply_to"] = user_id
+    view["message_id"] = repo.add_message(
+        session_id, "assistant", turn.reply, {"turn": view, "recommendation": full, "reply_to": user_id}
+    )
+    return view
+
+
+# --- the app ---------------------------------------------------------------------------------------------
+
+
+def create_app(
+    *,
+    repo: Repository | None = None,
+    conversation_factory: ConversationFactory | None = None,
+    extra_routers: Sequence[APIRouter] = (),
+    reports_dir: Path | None = None,
+    start_worker: bool = True,
+    settings: WebSettings | None = None,
+) -> FastAPI:
+    """The web app. Defaults come from the environment: DATABASE_URL / GPU_ADVISOR_DATA_DIR for the
+    repository, GPU_ADVISOR_REPORTS_DIR for PDFs, GPU_ADVISOR_BACKEND for the conversation."""
+    from fastapi import FastAPI
+    from fastapi.staticfiles import StaticFiles
+
+    from advisor.web import api, pages
+    from advisor.web.security import SecurityMiddleware
+    from advisor.web.worker import ReportWorker
+
+    settings = settings or WebSettings.from_env()
+    if repo is None:
+        from advisor.store import open_repository
+
+        repo = open_repository()
+    factory = conversation_factory or default_conversation_factory(settings.backend)
+    out_dir = Path(reports_dir) if reports_dir is not None else reports_dir_from_env()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    worker = ReportWorker(
+        repo,
+        out_dir,
+        poll_s=settings.report_poll_s,
+        stale_after_s=settings.report_stale_after_s,
+        in_subprocess=settings.render_in_subprocess,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if start_worker:
+            worker.start()
+        try:
+            yield
+        finally:
+            worker.stop()
+
+    app = FastAPI(
+        title="GPU Advisor",
+        version="0.1.0",
+        summary="Chat about an LLM workload, upload a brief, get a GPU recommendation and its PDF report.",
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        lifespan=lifespan,
+    )
+    app.state.repo = repo
+    app.state.conversation_factory = factory
+    app.state.reports_dir = out_dir
+    app.state.settings = settings
+    app.state.worker = worker
+    app.add_middleware(SecurityMiddleware)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
+    for extra in extra_routers:
+        app.include_router(extra)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """Factory for `uvicorn --factory advisor.web.app:app_from_env` (what `gpu-advisor serve` runs)."""
+    logging.basicConfig(level=os.environ.get("GPU_ADVISOR_LOG_LEVEL", "INFO").upper())
+    return create_app(extra_routers=integration_routers())
+
+
+def integration_routers() -> list[APIRouter]:
+    """Routers of optional integrations configured in the environment (Slack's HTTP events endpoint:
+    `advisor.slack.http.router_from_env()`, None when Slack is not configured for HTTP)."""
+    import importlib
+
+    routers: list[APIRouter] = []
+    try:
+        module = importlib.import_module("advisor.slack.http")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("advisor.slack", "advisor.slack.http"):
+            raise
+        return routers
+    router = module.router_from_env()
+    if router is not None:
+        routers.append(router)
+    return routers
