@@ -152,7 +152,12 @@ def _plan(
             gpus % (tp * pp) != 0,
             f"tp x pp = {tp * pp} must divide the number of GPUs ({gpus}): adjust --tp, --pp or --gpus",
         ),
-        (arch.n_heads % tp != 0, f"--tp {tp} must divide the model's {arch.n_heads} attention heads"),
+        # Megatron/vLLM split whole heads: tp must divide them. A synthetic (--params-b) shape's head count
+        # is invented, so there only tp <= heads is required.
+        (
+            tp > arch.n_heads or (arch.n_heads % tp != 0 and arch.family != "synthetic"),
+            f"--tp {tp} must divide the model's {arch.n_heads} attention heads",
+        ),
         (pp > arch.n_layers, f"--pp {pp} is more pipeline stages than the model's {arch.n_layers} layers"),
         (
             method == "qlora" and prec not in QUANTIZED,

@@ -104,7 +104,7 @@ def test_api_raises_input_error() -> None:
     with pytest.raises(InputError, match="closest"):
         size(model="no-such-model-xyz")
     with pytest.raises(ValueError):  # InputError is a ValueError (design.md)
-        size(params_b=7, tp=3, gpus=3)
+        size(model="llama-3-8b", tp=3, gpus=3)  # 32 heads: tp 3 does not divide them
 
 
 def test_config_json_gives_the_same_answer_as_the_catalog(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from tools.memory import estimate_memory
 def test_parameter_count_within_one_percent(params_b: float) -> None:
     arch = synthetic_arch(params_b)
     assert arch.param_count() / 1e9 == pytest.approx(params_b, rel=0.01)
-    assert arch.n_heads % 8 == 0  # any tp up to 8 divides the heads
+    assert arch.head_dim == 128 and arch.n_heads == arch.hidden_size // 128 and arch.n_kv_heads == 8
     assert 1.0 < arch.intermediate_size / arch.hidden_size < 6.0
 
 
@@ -41,3 +41,9 @@ def test_shapes_never_shrink() -> None:
 def test_out_of_range_raises(bad: float) -> None:
     with pytest.raises(InputError, match="--params-b"):
         synthetic_arch(bad)
+
+
+def test_tp_on_a_synthetic_shape_needs_only_tp_up_to_heads() -> None:
+    arch = synthetic_arch(1.0)  # 1792 wide: 14 invented heads
+    assert arch.n_heads % 8 != 0
+    assert estimate_memory(arch=arch, method="inference", gpus=8, tp=8).peak_gib_per_gpu > 0
