@@ -456,7 +456,10 @@ class Engine:
         offers: list[Offer] = []
         if p.deployment_preference != "on_prem":
             dropped_eu = dropped_excl = 0
+            shortlisted = {x.lower() for x in self.s.compare_providers}
             for r in records:
+                if r.reference_only and r.provider.lower() not in shortlisted:
+                    continue  # a worked example's quote, not a provider a buyer can sign with
                 if p.eu_only and not r.eu:
                     dropped_eu += 1
                     continue

@@ -227,6 +227,11 @@ class PriceRecord(Sourced):
     scale_out: ScaleOut = "none"
     commitment_months: float | None = Field(default=None, gt=0, description="reserved term")
     egress_free: bool = Field(default=False, description="provider charges no egress")
+    reference_only: bool = Field(
+        default=False,
+        description="a price quoted for a worked example (e.g. seed 001's unnamed bare-metal provider): "
+        "offered only when a profile shortlists its provider, never as a market option",
+    )
     notes: str = ""
 
 
