@@ -494,7 +494,7 @@ def _what_changes(rec: Recommendation, catalog: Any = None) -> list[str]:
             "; ".join(ends) or "changes the pick"
         )
         if s.note:
-            text += f". {s.note}"
+            text += f". {s.note[:1].upper()}{s.note[1:]}"
         out.append(text)
     return out
 

@@ -1,0 +1,50 @@
+"""Presentation rounding: the only place the report rounds (the engine keeps full precision)."""
+
+from __future__ import annotations
+
+import pytest
+
+from reports import format as f
+from reports.charts import clip_text, nice_ticks
+from tools.ranges import Range
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0.09, "$0.09"),
+        (2.8, "$2.80"),
+        (45, "$45"),
+        (991.2, "$991"),
+        (1063.6, "$1,064"),
+        (1.26e6, "$1.26M"),
+        (0, "$0"),
+        (None, "—"),
+    ],
+)
+def test_usd(value: float | None, text: str) -> None:
+    assert f.usd(value) == text
+
+
+def test_ranges_collapse_when_ends_round_alike() -> None:
+    assert f.usd_range(Range(low=991.2, high=2203.4)) == "$991 – $2,203"
+    assert f.usd_range(Range(low=45.1, high=44.9 + 0.3)) == "$45"
+    assert f.hours_range(Range(low=354, high=787)) == "354 – 787 h (14.8 – 32.8 days)"
+    assert f.hours_range(Range(low=7.25, high=9.5)) == "7.2 – 9.5 h"  # no days under 48 h
+    assert f.gpu_hours_range(Range(low=654, high=2197)) == "654 – 2,197 GPU-h"
+
+
+def test_units_and_unknowns() -> None:
+    assert f.gib(47.34) == "47.3 GiB"
+    assert f.gb(500) == "500 GB" and f.gb(1260) == "1.26 TB"
+    assert f.pct(0.3) == "30%"
+    assert f.count(70.6e9) == "70.6B" and f.count(2048) == "2,048"
+    assert f.usd_rate(2.8) == "$2.80/GPU-h" and f.usd_rate(0.09, "GB") == "$0.09/GB"
+    assert f.number(1.26e21) == "1.26e+21" and f.number(True) == "yes" and f.number(None) == "—"
+
+
+def test_chart_helpers() -> None:
+    assert nice_ticks(179.1) == [0, 50, 100, 150, 200]
+    assert nice_ticks(0) == [0.0, 1.0]
+    assert clip_text("8× NVIDIA B200 (HGX, 180GB)", 60, 10).endswith("…")
+    assert clip_text("short", 200, 10) == "short"
