@@ -43,7 +43,7 @@ _LOCATIONS = (
     ),
     (
         re.compile(
-            r"\b(?:on[\s-]?prem(?:ise|ises)?|in[\s-]house|our own (?:nas|servers?|storage|data ?cent(?:er"
+            r"\b(?:on[\s-]?prem(?:ise|ises)?|our own (?:nas|servers?|storage|data ?cent(?:er"
             r"|re))|"
             r"nas\b|local (?:file ?system|disks?|storage)|university cluster)",
             I,
@@ -69,7 +69,9 @@ _AZURE_REGION = re.compile(
     r"|centralindia)\b",
     I,
 )
-_DATA_CONTEXT = re.compile(r"\b(?:data|dataset|corpus|stored|storage|sits|lives|bucket|files|text|nas)\b", I)
+_DATA_CONTEXT = re.compile(
+    r"\b(?:data(?!\s+scien)|dataset|corpus|stored|storage|sits|lives|bucket|files|text|nas)\b", I
+)
 
 
 def rule_location(ctx: Ctx) -> None:

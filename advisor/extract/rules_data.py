@@ -138,7 +138,7 @@ def rule_dataset(ctx: Ctx) -> None:
                 continue
             if re.match(r"\s*(?:/|per\s)", after):
                 continue
-            if not _DATA_WORDS.search(t):
+            if not (_DATA_WORDS.search(t) or re.match(r"\s*(?:of|worth of)\s+\w", after)):
                 continue
             gb = parse_number(m.group("num")) * factor
             ctx.add(s, "dataset_gb", gb, q(m), "stated", m.start())

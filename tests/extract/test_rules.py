@@ -523,3 +523,23 @@ def test_later_turns_replace_stated_values_through_conversions(extract: Extract)
     assert p.model_id == "deepseek-v3" and p.params_b == 671  # catalog size follows the new model
     assert p.budget_usd == pytest.approx(22_000) and p.deadline_hours == pytest.approx(63)
     assert p.dataset_tokens == 2e9 and p.dataset_gb == 500  # a GB estimate never replaces stated tokens
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 8 A100s in-house and 3 data scientists.",
+        "We need 99.9% uptime and must reduce costs by 30%.",
+        "The model must answer in under 2 seconds.",
+        "The 2024 budget was spent; budget: TBD.",
+        "Our H100 cluster has 64 GPUs across 8 nodes with InfiniBand.",
+    ],
+)
+def test_sentences_without_workload_facts_set_nothing(extract: Extract, text: str) -> None:
+    p = extract(text)
+    assert {k: v for k, v in p.model_dump(exclude={"provenance"}).items() if v not in (None, [])} == {}
+
+
+def test_gb_of_documents_is_a_dataset_without_a_token_guess_for_pdfs(extract: Extract) -> None:
+    p = extract("We want to fine-tune a model on 5 GB of PDFs.")
+    assert p.dataset_gb == 5 and p.dataset_tokens is None
