@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from advisor.cli.app import app
 from tools.errors import InputError
+
+
+def _harness() -> Any:
+    """evals.harness.run_eval; from a checkout, the repository root is put on the path (the console
+    script does not add it, and evals/ is not an installed package)."""
+    import importlib
+    import sys
+
+    try:
+        return importlib.import_module("evals.harness").run_eval
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("evals", "evals.harness"):
+            raise
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "evals" / "harness.py").is_file():
+        raise InputError("the evals/ cases are not installed here: run gpu-advisor eval from the repository")
+    sys.path.insert(0, str(root))
+    return importlib.import_module("evals.harness").run_eval
 
 
 @app.command("eval")
@@ -27,11 +46,7 @@ def evaluate(
         raise InputError(f"unknown --format {fmt!r}: use text or json")
     if cases is not None and not cases.is_dir():
         raise InputError(f"eval cases directory {cases} not found")
-    try:
-        from evals.harness import run_eval
-    except ModuleNotFoundError as exc:
-        raise InputError("the evals/ package is not installed here: run from the repository") from exc
-
+    run_eval = _harness()
     report = run_eval(backend, cases_dir=cases)
     typer.echo(json.dumps(report.to_dict(), indent=2) if fmt == "json" else report.summary())
     if strict and not report.meets_goal:
