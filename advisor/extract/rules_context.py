@@ -11,6 +11,7 @@ from advisor.extract.rules_models import GPU_RE, HYPERSCALERS, find_providers, r
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
+    RANGE_FROM,
     Sentence,
     parse_number,
 )
@@ -209,7 +210,7 @@ _HORIZON = Gated(
         rf"\b(?:over|across|for\s+the\s+next|in\s+the\s+next|next|horizon\s+of|pays?\s+off\s+(?:with)?in"
         rf"|break[\s-]?even\s+(?:with)?in|"
         rf"amorti[sz]ed?\s+over|depreciat\w+\s+over|lifetime\s+of|for)\s+(?:a\s+"
-        rf"|the\s+)?{APPROX}(?P<num>{NUMBER})[\s-]*"
+        rf"|the\s+)?{APPROX}{RANGE_FROM}(?P<num>{NUMBER})[\s-]*"
         rf"(?P<unit>years?|yrs?|months?)\b(?P<tail>[\s-]*horizon)?"
         rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|months?)[\s-]+(?:planning\s+)?horizon\b"
         rf"|\b(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?"

@@ -13,6 +13,7 @@ from advisor.extract.rules_text import (
     MULT,
     MULTIPLIERS,
     NUMBER,
+    RANGE_FROM,
     parse_money,
     parse_number,
     parse_scaled,
@@ -142,7 +143,7 @@ _WITHIN = Gated(
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-        rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
+        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
         I,
     ),
     "hour",

@@ -33,6 +33,8 @@ WORD_NUM = r"a couple of|a couple|a single|a dozen|a hundred|" + "|".join(
     sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True)
 )
 NUMBER = rf"(?:{NUM}|\b(?:{WORD_NUM})\b)"
+# the lower end of a range ("2-3 weeks", "2 to 3 years"): skipped, the rule reads the upper end
+RANGE_FROM = rf"(?:{NUMBER}\s*(?:-|–|—|to)\s*)?"
 MULTIPLIERS: dict[str, float] = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6, "millions": 1e6,
     "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,

@@ -543,3 +543,9 @@ def test_sentences_without_workload_facts_set_nothing(extract: Extract, text: st
 def test_gb_of_documents_is_a_dataset_without_a_token_guess_for_pdfs(extract: Extract) -> None:
     p = extract("We want to fine-tune a model on 5 GB of PDFs.")
     assert p.dataset_gb == 5 and p.dataset_tokens is None
+
+
+def test_ranges_read_their_upper_end(extract: Extract) -> None:
+    p = extract("LoRA, 2–3 epochs on 500M-1B tokens, budget $5k-$10k, within 2-3 weeks")
+    assert (p.epochs, p.dataset_tokens, p.budget_usd, p.deadline_hours) == (3, 1e9, 10_000, 504)
+    assert extract("over 2 to 3 years").horizon_months == 36
