@@ -188,6 +188,7 @@ class Conversation:
         defaults_now = bool(_DEFAULTS_RE.search(text))
         self.use_defaults = self.use_defaults or defaults_now
         before = self.profile
+        followup = self.turns > 0 and before != WorkloadProfile()
         profile, extract_calls, extract_error = self._extract(text, brief_text, before)
         full = text if not brief_text else f"{text}\n\n{brief_text}"
         profile = drop_instructed(profile, full, before)
@@ -210,6 +211,7 @@ class Conversation:
             return templates.summary_reply(
                 profile=profile, changed=changed, rec=rec, error=error, questions=questions, assumed=assumed,
                 report_ready=report_ready, defaults_ack=defaults_now, note=note, include_body=include_body,
+                followup=followup,
             )
 
         source: ReplySource = "template"

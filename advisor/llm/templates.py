@@ -109,9 +109,11 @@ def summary_reply(
     defaults_ack: bool = False,
     note: str | None = None,
     include_body: bool = True,
+    followup: bool = False,
 ) -> str:
     """The templated reply. With include_body=False only the parts that follow an LLM explanation
-    (questions, report offer, note) are returned."""
+    (questions, report offer, note) are returned. followup: an earlier turn already described the
+    workload (a message with no new facts then keeps the picture rather than 'understood nothing')."""
     s = prompts.sections("summary")
     parts: list[str] = []
     if include_body:
@@ -121,7 +123,7 @@ def summary_reply(
         if got:
             parts.append(got)
         elif not defaults_ack:
-            parts.append(s["nothing_understood"])
+            parts.append(s["nothing_new"] if followup and rec is not None else s["nothing_understood"])
         if error:
             parts.append(prompts.fill(s["input_error"], message=error))
         if rec is not None:

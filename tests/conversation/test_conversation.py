@@ -74,8 +74,9 @@ def test_use_your_defaults_stops_questions_and_offers_report() -> None:
 def test_a_question_is_asked_once_then_assumed() -> None:
     c = conv()
     c.send("QLoRA fine-tune of a 70B model")
-    t = c.send("ok")
+    t = c.send("no idea")
     assert t.questions == [] and t.report_ready
+    assert "nothing changes" in t.reply
     assert any(a.startswith("epochs") for a in t.assumptions)
     assert "Assumed" in t.reply
 
