@@ -497,3 +497,40 @@ SIMPLE_RULES: dict[str, Callable[[CalibrationRow], float]] = {
     "accelerate 4x": rule_accelerate,
 }
 """Rules of thumb from the seeds and from accelerate, each sizing a row in GB per GPU."""
+
+
+class CalibrationSummary(BaseModel):
+    """The memory estimator's measured accuracy against the published rows (for the report)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rows: int
+    median_abs_error_pct: float
+    worst_abs_error_pct: float
+    within_tolerance: int
+    sources: tuple[str, ...]
+
+    def sentence(self) -> str:
+        """One line for a report's assumptions section."""
+        return (
+            f"Memory estimator accuracy: median absolute error {self.median_abs_error_pct:.1f}% "
+            f"(worst {self.worst_abs_error_pct:.1f}%) against {self.rows} published peak-memory "
+            "measurements of real fine-tuning runs (bench/accuracy.py prints every row)."
+        )
+
+
+def calibration_summary() -> CalibrationSummary:
+    """Median and worst |estimate / measured - 1| over CALIBRATION_ROWS, in percent."""
+    errors = [abs(row.error()) * 100 for row in CALIBRATION_ROWS]
+    within = sum(1 for row in CALIBRATION_ROWS if abs(row.error()) <= row.tolerance)
+    ordered = sorted(errors)
+    n = len(ordered)
+    median = ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+    sources = tuple(dict.fromkeys(row.source.split(" (")[0] for row in CALIBRATION_ROWS))
+    return CalibrationSummary(
+        rows=n,
+        median_abs_error_pct=median,
+        worst_abs_error_pct=ordered[-1],
+        within_tolerance=within,
+        sources=sources,
+    )
