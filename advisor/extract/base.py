@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from pydantic import ValidationError
+
 from tools.profile import PROFILE_FIELDS, Provenance, Status, WorkloadProfile
 
 LIST_FIELDS: tuple[str, ...] = ("providers_preferred", "providers_excluded")
@@ -76,15 +78,24 @@ def clip_evidence(text: str, limit: int = EVIDENCE_MAX_CHARS) -> str:
     return one if len(one) <= limit else one[: limit - 1].rstrip() + "…"
 
 
+def valid_value(field: str, value: Any) -> bool:
+    """Whether `value` is acceptable for profile `field` ("0 epochs" or "$0" are not: they are dropped)."""
+    try:
+        WorkloadProfile.model_validate({field: value})
+    except ValidationError:
+        return False
+    return True
+
+
 def _rank(f: Finding) -> tuple[int, int, int]:
     return (1 if f.status == "stated" else 0, 1 if f.correction else 0, f.position)
 
 
 def select_findings(findings: Iterable[Finding]) -> dict[str, Finding]:
-    """The winning finding per scalar field: stated over inferred, then corrections, then the latest."""
+    """The winning valid finding per scalar field: stated over inferred, then corrections, then the latest."""
     best: dict[str, Finding] = {}
     for f in findings:
-        if f.field in LIST_FIELDS:
+        if f.field in LIST_FIELDS or not valid_value(f.field, f.value):
             continue
         cur = best.get(f.field)
         if cur is None or _rank(f) >= _rank(cur):

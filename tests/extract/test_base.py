@@ -76,11 +76,6 @@ def test_provider_lists_accumulate_and_move_between_preferred_and_excluded() -> 
     assert p.providers_excluded == ["aws", "lambda"]
 
 
-def test_merge_validates_values() -> None:
-    with pytest.raises(ValueError):
-        merge_findings(None, [f("utilization", 1.7)])
-
-
 def test_changed_fields_and_clip_evidence() -> None:
     before = merge_findings(None, [f("epochs", 3.0)])
     after = merge_findings(before, [f("epochs", 4.0), f("budget_usd", 5000.0)])
@@ -97,3 +92,10 @@ def test_a_converted_inference_replaces_a_prior_statement_but_an_estimate_does_n
     out = merge_findings(prior, [eur, guess])
     assert out.budget_usd == 22_000 and out.status_of("budget_usd") == "inferred"
     assert out.dataset_tokens == 2e9 and out.status_of("dataset_tokens") == "stated"
+
+
+def test_invalid_values_are_dropped_not_raised() -> None:
+    out = merge_findings(None, [f("budget_usd", 0.0), f("epochs", 2.0), f("utilization", 1.5)])
+    assert out.budget_usd is None and out.utilization is None and out.epochs == 2
+    # a valid earlier value survives an invalid later one
+    assert merge_findings(None, [f("epochs", 3.0, pos=1), f("epochs", -1.0, pos=5)]).epochs == 3
