@@ -4,6 +4,7 @@ pick and figures (formatted with the report's own presentation functions) and bo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,25 @@ def pdf_text(path: Path) -> str:
     from pypdf import PdfReader
 
     return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(str(path)).pages).split())
+
+
+def embedded_fonts(path: Path) -> set[tuple[str, bool]]:
+    """(font name, has an embedded font file) for every font the PDF uses."""
+    from pypdf import PdfReader
+
+    fonts = set()
+    for page in PdfReader(str(path)).pages:
+        resources: Any = page["/Resources"]
+        for font in (resources.get("/Font") or {}).values():
+            obj = font.get_object()
+            for desc in obj.get("/DescendantFonts", [obj]):
+                d = desc.get_object().get("/FontDescriptor")
+                if d is not None:
+                    d = d.get_object()
+                    fonts.add(
+                        (str(d["/FontName"]), any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3")))
+                    )
+    return fonts
 
 
 @pytest.fixture
@@ -32,7 +52,9 @@ def test_seed001_pdf_carries_engine_figures(engine_ready: Path, tmp_path: Path) 
     rec, catalog = recommend_for(profile, settings=settings)
     assert rec.primary is not None
     p = rec.primary
-    text = pdf_text(render_report(rec, "pdf", tmp_path / "seed001.pdf", catalog=catalog))
+    out = render_report(rec, "pdf", tmp_path / "seed001.pdf", catalog=catalog)
+    assert out.read_bytes().startswith(b"%PDF")
+    text = pdf_text(out)
     assert option_title(p) in text
     assert f.usd_range(p.cost_usd) in text
     assert f.hours_range(p.wall_hours, with_days=False) in text
@@ -43,6 +65,13 @@ def test_seed001_pdf_carries_engine_figures(engine_ready: Path, tmp_path: Path) 
         assert f.usd(scenario.egress_usd) in text
     for alt in rec.alternatives:
         assert f.usd_range(alt.cost_usd) in text
+    for rej in rec.rejected:  # every rejected option with its reason
+        assert " ".join(rej.reason.split()) in text
+    assert "Page 1 of" in text  # footer: page numbers, generation and catalog dates
+    assert "catalog prices as of" in text and min(rec.catalog_as_of.values()).isoformat() in text
+    fonts = embedded_fonts(out)
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+    assert any("DejaVu" in name for name, _ in fonts)
     md = render_markdown(rec, catalog=catalog)
     assert f.usd_range(p.cost_usd) in md and option_title(p) in md
 
