@@ -177,7 +177,8 @@ def test_openapi_documents_the_api(client: Any) -> None:
 def test_sse_stream_sends_deltas_then_the_turn(api: Any) -> None:
     import json
 
-    with api.client.stream("POST", api.base + "/messages/stream", json={"text": ANSWER}, headers=api.auth) as r:
+    url = api.base + "/messages/stream"
+    with api.client.stream("POST", url, json={"text": ANSWER}, headers=api.auth) as r:
         assert r.headers["content-type"].startswith("text/event-stream")
         raw = "".join(r.iter_text())
     events = []

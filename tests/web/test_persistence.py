@@ -56,7 +56,8 @@ def test_crash_mid_request_then_restart_loses_nothing(
     after = make_client(repo=open_repository(url))
     again = type(api)(after, api.session_id, api.token)
     messages = again.get("/messages").json()
-    assert [m["text"] for m in messages if m["role"] == "user"] == ["Llama 3 8B with LoRA", "3 epochs please CRASH"]
+    said = [m["text"] for m in messages if m["role"] == "user"]
+    assert said == ["Llama 3 8B with LoRA", "3 epochs please CRASH"]
     lost = messages[-1]
     assert lost["role"] == "user" and lost["answered"] is False
 
@@ -136,7 +137,9 @@ def test_render_in_a_child_process(make_client: Any, open_session: Any) -> None:
     assert "llama" in text.lower() or "8B" in text
 
 
-def test_api_flow_on_postgresql(postgres_url: str, reports_dir: Path, make_client: Any, open_session: Any) -> None:
+def test_api_flow_on_postgresql(
+    postgres_url: str, reports_dir: Path, make_client: Any, open_session: Any
+) -> None:
     repo = open_repository(postgres_url)
     try:
         client = make_client(repo=repo)
