@@ -149,3 +149,9 @@ def size(
             "fits_with_paging": est.peak_gib_per_gpu - est.paged_optimizer_gib <= usable,
         }
     return out
+
+
+# One conversation turn as the design.md JSON contract (profile, recommendation, questions).
+from advisor.api_ask import ask  # noqa: E402
+
+__all__ = ["ask", "size"]
