@@ -382,7 +382,8 @@ def rule_serving(ctx: Ctx) -> None:
 
 # =========================================================================== constraints
 _EU = re.compile(
-    r"\b(?:eu[\s-]only|eu[\s-]based|eu data residency|data residency|gdpr|schrems|within the (?:eu"
+    r"\b(?:eu[\s-]only|eu[\s-]based|eu[\s-](?:headquartered|owned)|european[\s-](?:headquartered|owned)"
+    r"|(?:eu|european) (?:data )?sovereign\w*|eu data residency|data residency|gdpr|schrems|within the (?:eu"
     r"|european union|eea)|"
     r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains)\s+(?:with)?in\s+(?:the\s+)?(?:eu"
     r"|european union|eea|europe)|"
@@ -443,11 +444,13 @@ _PREFER = re.compile(
 _EXCLUDE = re.compile(
     r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
     r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
-    r"|excluded|exclusions?|blacklist\w*|rule[sd]? out)\b",
+    r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out)\b",
     I,
 )
 _HYPER = re.compile(
-    r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:big\s+(?:three\s+)?)?hyperscalers?\b"
+    r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
+    r"|major)\s+)*"
+    r"hyperscalers?\b"
     r"|\bno big (?:three|3) clouds?\b",
     I,
 )
@@ -517,25 +520,60 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     named = find_providers(t)
     if not named:
         return
-    # clauses: a cue applies to the providers of its own clause
-    offset = 0
-    for clause in re.split(r"(?<=[,;])\s+|\s+(?:while|whereas)\s+", t):
-        idx = t.find(clause, offset)
-        offset = idx + len(clause)
-        in_clause = [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]
-        if not in_clause:
-            continue
-        ex = _EXCLUDE.search(clause)
-        pref = _PREFER.search(clause)
-        data_like = re.compile(r"\b(?:s3|gcs|blob|bucket|data|dataset|corpus|stored|sits|lives)\b", I)
-        for pid, a, _b in in_clause:
+    # clauses: a cue applies to the providers of its own clause (lists in parentheses stay together)
+    data_like = re.compile(r"\b(?:s3|gcs|blob|bucket|data|dataset|corpus|stored|sits|lives)\b", I)
+    for idx, clause in _clauses(t):
+        for pid, a, _b in [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]:
             local = clause[: a - idx]
-            if ex and ex.start() < a - idx and not (pref and pref.start() > ex.end()):
-                ctx.add(s, "providers_excluded", [pid], clause, "stated", a)
-            elif (pref or (re.search(r"\bor\b", clause) and _preferred_in(ctx, s))) and not data_like.search(
-                local
-            ):
-                ctx.add(s, "providers_preferred", [pid], clause, "stated", a)
+            ex = _last(_EXCLUDE, local)
+            pref = _last(_PREFER, local)
+            if (
+                pref is None and ex is None
+            ):  # a cue after the name: "Lambda or Nebius would be our first choices"
+                rest = clause[a - idx :]
+                pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
+            if pref is not None and (ex is None or pref.start() > ex.start()):
+                kind = "providers_preferred"
+            elif ex is not None:
+                kind = "providers_excluded"
+            elif _LIST_CUE.search(local) and re.search(r"\bonly\b", local, I):
+                kind = "providers_preferred"  # "only EU providers (e.g. Scaleway, OVHcloud)"
+            elif re.search(r"\bor\b", clause) and _preferred_in(ctx, s):
+                kind = "providers_preferred"  # "we'd prefer Lambda, or RunPod"
+            else:
+                continue
+            if kind == "providers_preferred" and data_like.search(local):
+                continue  # "our data is in S3" names a location, not a preference
+            ctx.add(s, kind, [pid], clause, "stated", a)
+
+
+_LIST_CUE = re.compile(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)
+
+
+def _last(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+    found = None
+    for found in rx.finditer(text):  # noqa: B007 - keep the last match
+        pass
+    return found
+
+
+def _clauses(text: str) -> list[tuple[int, str]]:
+    """(offset, clause): split at , and ; outside parentheses, and at 'while' / 'whereas'."""
+    out: list[tuple[int, str]] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if ch in ",;" and depth <= 0:
+            out.append((start, text[start : i + 1]))
+            start = i + 1
+    out.append((start, text[start:]))
+    result: list[tuple[int, str]] = []
+    for off, clause in out:
+        pos = 0
+        for part in re.split(r"(\s+(?:while|whereas)\s+)", clause):
+            result.append((off + pos, part))
+            pos += len(part)
+    return result
 
 
 def _preferred_in(ctx: Ctx, s: Sentence) -> bool:

@@ -175,6 +175,14 @@ _SEQ = Gated(
     "ctx",
     "token",
 )
+_SEQ_ITEMS = Gated(
+    re.compile(
+        rf"(?P<num>{NUM})\s*(?P<mult>k)?-tokens?\s+(?:long\s+)?(?:documents?|examples?|samples?|inputs?"
+        rf"|records?|texts?)",
+        I,
+    ),
+    "-token",
+)
 _RANK = Gated(
     re.compile(
         r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
@@ -205,6 +213,10 @@ def rule_training_shape(ctx: Ctx) -> None:
             if negated(t, m.start()) and "not" in t[max(0, m.start() - 6) : m.start()]:
                 continue
             ctx.add(s, "epochs", parse_number(m.group("num")), q(m), "stated", m.start())
+        for m in _SEQ_ITEMS.finditer(t):
+            length = context_length(m.group("num"), m.group("mult"))
+            if 128 <= length <= 10_000_000:
+                ctx.add(s, "context_len" if inference else "seq_len", length, q(m), "stated", m.start())
         for m in _SEQ.finditer(t):
             num = m.group("num") or m.group("num2")
             mult = m.group("mult") or m.group("mult2")

@@ -153,6 +153,21 @@ _WITHIN = Gated(
     "week",
     "month",
 )
+_DURATION_LABEL = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?|months?)[\s-]+(?:timeline|deadline"
+        rf"|turnaround"
+        rf"|window|time ?frame|schedule|sprint)\b",
+        I,
+    ),
+    "timeline",
+    "deadline",
+    "turnaround",
+    "window",
+    "frame",
+    "schedule",
+    "sprint",
+)
 _BARE_DURATION = Gated(
     re.compile(rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?)\b", I),
     "hour",
@@ -267,6 +282,10 @@ def rule_deadline(ctx: Ctx) -> None:
                 status,
                 m.start(),
             )
+            spans.append((m.start(), m.end()))
+        for m in _DURATION_LABEL.finditer(t):
+            conv = U.hours_from(parse_number(m.group("num")), _UNIT[m.group("unit").lower()])
+            ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
             spans.append((m.start(), m.end()))
         if _DEADLINE_CUE.search(t):
             for m in _BARE_DURATION.finditer(t):

@@ -124,7 +124,10 @@ _STEERING = re.compile(
     re.I,
 )
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
-_SENT_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
+_ABBREV = (
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
+)
+_SENT_END = re.compile(_ABBREV + r"(?<=[.!?;])\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
 
 
 def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]]]]:

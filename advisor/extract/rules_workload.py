@@ -32,7 +32,8 @@ _PEFT = re.compile(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
 _INFER = re.compile(
     r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
     r"|simultaneous|"
-    r"at the same time|per user|each user|chat ?bot|endpoint)\b",
+    r"at the same time|per user|each user|chat ?bot|endpoint|batch (?:job|inference|processing|predictions?)"
+    r"|offline inference|summari[sz](?:e|es|ing|ation))\b",
     I,
 )
 

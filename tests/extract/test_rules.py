@@ -549,3 +549,23 @@ def test_ranges_read_their_upper_end(extract: Extract) -> None:
     p = extract("LoRA, 2–3 epochs on 500M-1B tokens, budget $5k-$10k, within 2-3 weeks")
     assert (p.epochs, p.dataset_tokens, p.budget_usd, p.deadline_hours) == (3, 1e9, 10_000, 504)
     assert extract("over 2 to 3 years").horizon_months == 36
+
+
+def test_provider_lists_and_cues_after_the_name(extract: Extract) -> None:
+    p = extract("Only EU-headquartered providers (e.g. Scaleway, OVHcloud), no US hyperscalers.")
+    assert p.providers_preferred == ["scaleway", "ovhcloud"] and p.eu_only is True
+    assert sorted(p.providers_excluded) == ["aws", "azure", "gcp"]
+    assert extract("Lambda or Nebius would be our first choices.").providers_preferred == ["lambda", "nebius"]
+    p = extract("We prefer Lambda over AWS.")
+    assert p.providers_preferred == ["lambda"] and p.providers_excluded == ["aws"]
+    assert extract("We can't use hyperscalers such as AWS.").providers_excluded == ["aws"]
+
+
+def test_batch_inference_long_documents_and_timelines(extract: Extract) -> None:
+    p = extract(
+        "Nightly batch job: run Mistral 7B over 2 million product descriptions; "
+        "it must finish within 6 hours."
+    )
+    assert p.workload == "inference" and p.deadline_hours == 6 and p.runs_per_month is None
+    assert extract("LoRA on Qwen2.5 7B for 32k-token documents").seq_len == 32768
+    assert extract("pre-train a 13B model on an 8-week timeline").deadline_hours == 8 * 168
