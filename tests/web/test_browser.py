@@ -117,7 +117,12 @@ def test_user_text_renders_inert(browser: Any, server: Any) -> None:
     page = browser.new_page()
     page.set_default_timeout(60_000)
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     page.goto(server.url + "/")
     page.get_by_label("Your message").fill(XSS)
     page.get_by_role("button", name="Send").click()
