@@ -99,6 +99,7 @@ class CaseResult:
     error: str | None = None
     seconds: float = 0.0
     profile: WorkloadProfile | None = None
+    source_file: str = ""
 
     @property
     def ok(self) -> bool:
@@ -133,6 +134,15 @@ class EvalReport:
         return dict(sorted(out.items()))
 
     @property
+    def per_file(self) -> dict[str, tuple[int, int]]:
+        """cases file -> (fields right, fields expected): shows how held-out batches fare."""
+        out: dict[str, tuple[int, int]] = {}
+        for c in self.cases:
+            right, total = out.get(c.source_file, (0, 0))
+            out[c.source_file] = (right + sum(f.ok for f in c.fields), total + len(c.fields))
+        return out
+
+    @property
     def check_accuracy(self) -> float | None:
         checks = [c for case in self.cases for c in case.checks]
         return sum(c.ok for c in checks) / len(checks) if checks else None
@@ -158,6 +168,7 @@ class EvalReport:
             "field_accuracy": self.field_accuracy,
             "field_goal": FIELD_GOAL,
             "per_field": {k: {"right": r, "expected": t} for k, (r, t) in self.per_field.items()},
+            "per_file": {k: {"right": r, "expected": t} for k, (r, t) in self.per_file.items()},
             "recommendation_checked": self.recommendation_checked,
             "recommendation_note": self.recommendation_note,
             "check_accuracy": self.check_accuracy,
@@ -185,6 +196,10 @@ class EvalReport:
         lines.append("Per field:")
         for name, (r, t) in self.per_field.items():
             lines.append(f"  {name:<24} {r:>3}/{t:<3} {r / t:6.1%}")
+        lines.append("")
+        lines.append("Per cases file:")
+        for name, (r, t) in self.per_file.items():
+            lines.append(f"  {name:<28} {r:>3}/{t:<3} {r / t if t else 0:6.1%}")
         lines.append("")
         lines.append("Per case:")
         for c in self.cases:
@@ -347,7 +362,7 @@ def _anchor(extractor: Extractor, when: dt.datetime) -> Extractor:
 def run_case(
     case: EvalCase, extractor: Extractor, cases_dir: Path | None = None, check_rec: bool = False
 ) -> CaseResult:
-    result = CaseResult(id=case.id)
+    result = CaseResult(id=case.id, source_file=case.source_file)
     names = _names()
     ex = _anchor(extractor, case.reference_time or REFERENCE_TIME)
     try:

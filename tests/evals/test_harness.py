@@ -52,6 +52,7 @@ def test_summary_lists_fields_cases_and_failures(rules_report: EvalReport) -> No
     d = rules_report.to_dict()
     assert d["cases"] == len(rules_report.cases) and 0 <= d["field_accuracy"] <= 1
     assert set(d["per_field"]["model_id"]) == {"right", "expected"}
+    assert "holdout.yaml" in d["per_file"] and "Per cases file:" in text
 
 
 class EmptyExtractor:
