@@ -103,6 +103,18 @@ def gpu_hours_range(r: Any) -> str:
     return text.removesuffix(" h") + " GPU-h"
 
 
+def tokens_per_s_range(r: Any) -> str:
+    """'1,860 – 2,870 tokens/s' (three significant figures, thousands separators)."""
+    if r is None:
+        return UNKNOWN
+
+    def one(v: float) -> str:
+        return f"{float(f'{v:.3g}'):,.0f}" if v >= 100 else f"{v:.3g}"
+
+    lo, hi = one(r.low), one(r.high)
+    return f"{lo} tokens/s" if lo == hi else f"{lo} {EN_DASH} {hi} tokens/s"
+
+
 def gib(x: float | None) -> str:
     """Memory in GiB with one decimal: '47.3 GiB'."""
     if x is None or not _is_num(x):

@@ -132,20 +132,22 @@ def _cost_suffix(opt: Option) -> str:
 
 
 def _option_row(opt: Option) -> dict[str, Any]:
+    per_job = opt.cost_basis == "per_job"
+    decode = f.tokens_per_s_range(opt.decode_tokens_per_s) if opt.decode_tokens_per_s else "continuous"
     return {
         "label": opt.label,
         "title": option_title(opt),
         "where": option_where(opt),
         "deployment": DEPLOYMENT_TEXT.get(opt.deployment, opt.deployment),
         "rate": f.usd_rate(opt.usd_per_gpu_hour),
-        "gpu_hours": f.gpu_hours_range(opt.gpu_hours) if opt.gpu_hours else f.UNKNOWN,
-        "wall": f.hours_range(opt.wall_hours) if opt.cost_basis == "per_job" else "continuous",
-        "wall_short": f.hours_range(opt.wall_hours, with_days=False)
-        if opt.cost_basis == "per_job"
-        else "continuous",
-        "wall_days": (
-            f.days_range(opt.wall_hours) if opt.cost_basis == "per_job" and opt.wall_hours.high >= 48 else ""
-        ),
+        "gpu_hours": (f.gpu_hours_range(opt.gpu_hours) + ("" if per_job else " a month"))
+        if opt.gpu_hours
+        else f.UNKNOWN,
+        # per-month options (serving) have no job duration: their "time" cell is the decode rate
+        "time_label": "Time" if per_job else "Decode rate",
+        "wall": f.hours_range(opt.wall_hours) if per_job else decode,
+        "wall_short": f.hours_range(opt.wall_hours, with_days=False) if per_job else decode,
+        "wall_days": f.days_range(opt.wall_hours) if per_job and opt.wall_hours.high >= 48 else "",
         "cost": f.usd_range(opt.cost_usd),
         "cost_basis": _cost_suffix(opt).strip(),
         "peak": f.gib(opt.peak_gib_per_gpu),
@@ -156,11 +158,7 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "meets_budget": _yes_no(opt.meets_budget),
         "tier": opt.tier,
         "eu": opt.eu,
-        "decode": (
-            f"{f.count(opt.decode_tokens_per_s.low)} – {f.count(opt.decode_tokens_per_s.high)} tokens/s"
-            if opt.decode_tokens_per_s
-            else None
-        ),
+        "decode": decode if opt.decode_tokens_per_s else None,
         "price_as_of": opt.price_as_of.isoformat() if opt.price_as_of else f.UNKNOWN,
         "price_source": opt.price_source or f.UNKNOWN,
     }
@@ -420,10 +418,14 @@ def _trace_rows(rec: Recommendation) -> list[dict[str, Any]]:
 REJECTION_ORDER = ("memory", "interconnect", "budget", "deadline", "throughput", "constraint", "no_price")
 
 
-def _closest_misses(rec: Recommendation, n: int = 8) -> list[dict[str, str]]:
+def _sorted_rejections(rec: Recommendation) -> list[Any]:
     """Rejections a buyer can act on first (memory, interconnect, budget...), 'no price' last."""
     order = {k: i for i, k in enumerate(REJECTION_ORDER)}
-    ranked = sorted(rec.rejected, key=lambda r: order.get(r.kind, len(order)))
+    return sorted(rec.rejected, key=lambda r: order.get(r.kind, len(order)))
+
+
+def _closest_misses(rec: Recommendation, n: int = 8) -> list[dict[str, str]]:
+    ranked = _sorted_rejections(rec)
     return [
         {"gpu": r.gpu_name or r.gpu, "kind": r.kind.replace("_", " "), "reason": r.reason} for r in ranked[:n]
     ]
@@ -501,9 +503,9 @@ def _what_changes(rec: Recommendation, catalog: Any = None) -> list[str]:
 
 def _egress(rec: Recommendation) -> dict[str, Any] | None:
     p = rec.primary
-    if p is None or not p.tco:
-        return None
     prof = rec.profile
+    if p is None or not p.tco or (prof.dataset_gb is None and all(t.egress_usd == 0 for t in p.tco)):
+        return None
     scen = [
         {
             "name": s.scenario,
@@ -680,7 +682,7 @@ def build_context(
         "options": [_option_row(o) for o in options],
         "rejected": [
             {"gpu": r.gpu_name or r.gpu, "kind": r.kind.replace("_", " "), "reason": r.reason}
-            for r in rec.rejected
+            for r in _sorted_rejections(rec)
         ],
         "closest_misses": _closest_misses(rec),
         "infeasible_advice": list(rec.infeasible_advice),
