@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -393,11 +394,27 @@ def _assumptions(rec: Recommendation) -> list[dict[str, str]]:
     return list(seen.values())
 
 
-def _trace_rows(rec: Recommendation) -> list[dict[str, Any]]:
+_GPU_STEP = re.compile(r"^[a-z_ ]+ ([a-z0-9][a-z0-9._-]*): ")
+"""Trace steps the recommender prefixes with a GPU id ('owned h100-sxm: ...', 'colocation l4: ...')."""
+
+
+def _trace_rows(rec: Recommendation, catalog: Any = None) -> tuple[list[dict[str, Any]], int]:
+    """Trace steps for the appendix, numbered as in the JSON trace. Steps of GPUs that are not among
+    the options shown (the recommender prices owned hardware for every GPU it checks) are left out;
+    the JSON output keeps all of them. Returns (rows, number left out)."""
+    shown = {o.gpu for o in rec.options}
+    others = {r.gpu for r in rec.rejected}
+    if catalog is not None:
+        others |= {g.id for g in getattr(catalog, "gpus", ())}
+    others -= shown
     rows = []
+    left_out = 0
     seen: set[tuple[str, str, str]] = set()
     for i, s in enumerate(rec.trace, start=1):
-        inputs = [(k, f.number(v)) for k, v in s.inputs.items()]
+        m = _GPU_STEP.match(s.step)
+        if m and m.group(1) in others:
+            left_out += 1
+            continue
         key = (s.step, s.formula, repr(sorted(s.inputs.items(), key=lambda kv: kv[0])) + repr(s.output))
         if key in seen:
             continue
@@ -407,12 +424,12 @@ def _trace_rows(rec: Recommendation) -> list[dict[str, Any]]:
                 "n": i,
                 "step": s.step,
                 "formula": s.formula,
-                "inputs": inputs,
+                "inputs": [(k, f.number(v)) for k, v in s.inputs.items()],
                 "output": f"{f.number(s.output)} {s.unit}".strip(),
                 "source": s.source,
             }
         )
-    return rows
+    return rows, left_out
 
 
 REJECTION_ORDER = ("memory", "interconnect", "budget", "deadline", "throughput", "constraint", "no_price")
@@ -666,6 +683,7 @@ def build_context(
     risks = list(p.risks) if p else []
     risks += [f"{c['claim']}: {c['explanation']}" for c in checks if c["raw"] in ("cannot_hold", "tight")]
     model_name = _model_name(prof, catalog)
+    trace_rows, trace_left_out = _trace_rows(rec, catalog)
     workload = field_value("workload", prof.workload) if prof.workload else "workload"
     method = f" ({METHOD_TEXT.get(prof.method, prof.method)})" if prof.method else ""
     return {
@@ -704,7 +722,8 @@ def build_context(
         "egress": _egress(rec),
         "topology": _topology(rec),
         "assumptions": _assumptions(rec),
-        "trace": _trace_rows(rec),
+        "trace": trace_rows,
+        "trace_left_out": trace_left_out,
         "sources": _catalog_sources(rec, catalog),
     }
 

@@ -115,3 +115,19 @@ def test_bad_format_and_missing_folder(handmade_rec: Recommendation, tmp_path: P
         render_report(handmade_rec, "docx", tmp_path / "r.docx")
     with pytest.raises(InputError, match="does not exist"):
         render_report(handmade_rec, "md", tmp_path / "nope" / "r.md")
+
+
+def test_appendix_leaves_out_steps_of_gpus_not_shown(handmade_rec: Recommendation) -> None:
+    from tools.trace import TraceStep
+
+    extra = (
+        TraceStep(step="owned a100-40gb: usd_per_gpu_hour", formula="capex / hours + power", output=1.1),
+        TraceStep(step="owned h100-sxm: usd_per_gpu_hour", formula="capex / hours + power", output=2.2),
+    )
+    rec = handmade_rec.model_copy(update={"trace": handmade_rec.trace + extra})
+    ctx = build_context(rec)
+    steps = [r["step"] for r in ctx["trace"]]
+    assert "owned h100-sxm: usd_per_gpu_hour" in steps  # the shown GPU keeps its steps
+    assert "owned a100-40gb: usd_per_gpu_hour" not in steps and ctx["trace_left_out"] == 1
+    assert ctx["trace"][-1]["n"] == len(rec.trace)  # numbered as in the JSON trace
+    assert len(report_json(rec)["trace"]) == len(rec.trace)  # the JSON keeps every step
