@@ -160,9 +160,14 @@ def profile_view(profile: Any) -> list[dict[str, Any]]:
 
 
 def _option_view(opt: Any) -> dict[str, Any]:
+    from reports import format as fmt
     from reports.render import option_title, option_where
 
+    per_month = opt.cost_basis == "per_month"
     return {
+        "cost": fmt.usd_range(opt.cost_usd) + (" per month" if per_month else ""),
+        "time": None if per_month else fmt.hours_range(opt.wall_hours),
+        "rate": fmt.usd_rate(opt.usd_per_gpu_hour),
         "label": opt.label,
         "title": option_title(opt),
         "where": option_where(opt),

@@ -79,7 +79,7 @@ def test_chat_upload_answer_and_download_the_pdf(browser: Any, server: Any, tmp_
     assert "×" in page.locator(".primary-pick .title").inner_text()
     profile = page.locator("#profile-rows")
     assert "llama-3-8b" in profile.inner_text()
-    assert page.locator("#profile-rows .badge.assumed").count() > 0
+    assert page.locator("#assumed-rows .badge.assumed").count() > 0  # defaults, folded away
     assert page.locator("#profile-rows .badge.stated").count() > 0
 
     # Upload a brief with the file picker.

@@ -122,8 +122,14 @@
       li.appendChild(note);
     }
     $("transcript").appendChild(li);
-    li.scrollIntoView({ block: "end" });
+    showLatest(li);
     return li;
+  }
+
+  // Scroll the transcript (not the page) so the start of the newest message is in view.
+  function showLatest(li) {
+    const list = $("transcript");
+    list.scrollTop = Math.max(0, li.offsetTop - list.offsetTop - 8);
   }
 
   // --- profile, recommendation, questions -------------------------------------------------------------
@@ -135,24 +141,34 @@
     if (announce && turn.report) watchReport(turn.report.report_id);
   }
 
+  function profileRow(r) {
+    const tr = el("tr");
+    const th = el("th", null, r.label);
+    th.scope = "row";
+    tr.appendChild(th);
+    const td = el("td", null, r.value);
+    if (r.evidence && r.status === "stated") td.appendChild(el("span", "evidence", "“" + r.evidence + "”"));
+    else if (r.evidence && r.status === "inferred") td.appendChild(el("span", "evidence", "from " + r.evidence));
+    tr.appendChild(td);
+    const st = el("td");
+    st.appendChild(el("span", "badge " + (r.status || "stated"), r.status || "stated"));
+    tr.appendChild(st);
+    return tr;
+  }
+
+  // What the user said (stated, inferred) in the table; the defaults in a collapsible list below it.
   function renderProfile(rows) {
-    const tbody = $("profile-rows");
-    while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
-    $("profile").hidden = rows.length === 0;
-    $("profile-empty").hidden = rows.length !== 0;
-    for (const r of rows) {
-      const tr = el("tr");
-      const th = el("th", null, r.label);
-      th.scope = "row";
-      tr.appendChild(th);
-      const td = el("td", null, r.value);
-      if (r.evidence && r.status !== "assumed") td.appendChild(el("span", "evidence", "“" + r.evidence + "”"));
-      tr.appendChild(td);
-      const st = el("td");
-      st.appendChild(el("span", "badge " + (r.status || "stated"), r.status || "stated"));
-      tr.appendChild(st);
-      tbody.appendChild(tr);
+    const known = rows.filter((r) => r.status !== "assumed");
+    const assumed = rows.filter((r) => r.status === "assumed");
+    for (const [id, list] of [["profile-rows", known], ["assumed-rows", assumed]]) {
+      const tbody = $(id);
+      while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+      for (const r of list) tbody.appendChild(profileRow(r));
     }
+    $("profile").hidden = known.length === 0;
+    $("profile-empty").hidden = rows.length !== 0;
+    $("assumed").hidden = assumed.length === 0;
+    $("assumed-summary").textContent = "Assumed defaults (" + assumed.length + "): say in the chat if one is wrong";
   }
 
   function renderRecommendation(rec) {
@@ -163,7 +179,13 @@
       const p = el("div", "primary-pick");
       p.appendChild(el("div", "title", rec.primary.title));
       p.appendChild(el("div", "where", rec.primary.where));
-      p.appendChild(el("p", "rec-summary", rec.primary.summary));
+      const facts = el("dl", "facts");
+      for (const [k, v] of [["Time", rec.primary.time], ["Cost", rec.primary.cost], ["Price", rec.primary.rate]]) {
+        if (!v) continue;
+        facts.appendChild(el("dt", null, k));
+        facts.appendChild(el("dd", null, v));
+      }
+      p.appendChild(facts);
       if (rec.primary.why && rec.primary.why.length) {
         const ul = el("ul", "why");
         for (const w of rec.primary.why) ul.appendChild(el("li", null, w));
@@ -283,6 +305,7 @@
     }
     reply.classList.remove("pending");
     textNode.textContent = turn.reply;
+    showLatest(reply);
     applyTurn(turn, true);
     setStatus(turn.questions && turn.questions.length
       ? "The advisor replied and asks " + turn.questions.length + " question(s)."
