@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,6 +191,21 @@ def gpu_counts(offer: Offer, gpu: GpuSpec, max_nodes: int) -> list[tuple[int, in
         top = max(per_node)
         pairs += [(top, k) for k in NODE_COUNTS if k <= max_nodes]
     return sorted(set(pairs), key=lambda p: (p[0] * p[1], p[1]))
+
+
+def _provider_key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def provider_matches(provider: str, names: Iterable[str]) -> bool:
+    """Whether a catalog provider id is one the user named: the same id ignoring case and
+    punctuation ('vastai' = 'vast-ai'), or its family, the part before the first '-' ('runpod'
+    covers runpod-community and runpod-secure, 'aws' covers aws-sagemaker, 'lambda' covers
+    lambda-cluster). The extractor writes provider names as a user says them ('RunPod', 'Lambda'),
+    not as the price catalog splits them by tier."""
+    full = _provider_key(provider)
+    family = _provider_key(provider.split("-", 1)[0])
+    return any(_provider_key(n) in (full, family) for n in names if _provider_key(n))
 
 
 def log2(n: float) -> float:

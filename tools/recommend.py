@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tools.candidates import Caches, Offer, layouts_for, memory_fit, topology_summary
+from tools.candidates import Caches, Offer, layouts_for, memory_fit, provider_matches, topology_summary
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
@@ -152,8 +152,8 @@ def select(
 
     primary: Candidate | None = None
     if ranked:
-        preferred = {x.lower() for x in p.providers_preferred}
-        pref = [c for c in ranked if c.offer.provider.lower() in preferred]
+        preferred = p.providers_preferred
+        pref = [c for c in ranked if provider_matches(c.offer.provider, preferred)]
         primary = pref[0] if pref else ranked[0]
         if preferred and not pref:
             notes_out.append(
@@ -288,8 +288,8 @@ def _alternatives(
     add(owned[0] if owned else None, "owned hardware")
     limit += len(eng.s.compare_providers)
     for name in eng.s.compare_providers:
-        mine = [c for c in ranked if c.offer.provider.lower() == name.lower()]
-        if mine and primary.offer.provider.lower() != name.lower():
+        mine = [c for c in ranked if provider_matches(c.offer.provider, [name])]
+        if mine and not provider_matches(primary.offer.provider, [name]):
             pick = min(mine, key=lambda c: (c.cost_mid, speed(c)))
             pick.why.append(f"on your shortlist ({name}): its lowest-cost configuration")
             add(pick, "alternative")

@@ -26,6 +26,7 @@ from tools.candidates import (
     layouts_for,
     memory_fit,
     memory_method,
+    provider_matches,
     topology_summary,
 )
 from tools.catalog.schema import GpuSpec, PriceRecord
@@ -449,21 +450,21 @@ class Engine:
     # --- offers and constraints --------------------------------------------------------------
     def offers_for(self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord]) -> list[Offer]:
         p = self.p
-        excluded = {x.lower() for x in p.providers_excluded}
+        excluded = sorted({x.lower() for x in p.providers_excluded})
         if p.deployment_preference == "consumer" and not gpu.consumer:
             notes.constraint = "not a consumer GPU (consumer hardware requested)"
             return []
         offers: list[Offer] = []
         if p.deployment_preference != "on_prem":
             dropped_eu = dropped_excl = 0
-            shortlisted = {x.lower() for x in self.s.compare_providers}
+            shortlisted = self.s.compare_providers
             for r in records:
-                if r.reference_only and r.provider.lower() not in shortlisted:
+                if r.reference_only and not provider_matches(r.provider, shortlisted):
                     continue  # a worked example's quote, not a provider a buyer can sign with
                 if p.eu_only and not r.eu:
                     dropped_eu += 1
                     continue
-                if r.provider.lower() in excluded:
+                if provider_matches(r.provider, excluded):
                     dropped_excl += 1
                     continue
                 if self.s.on_demand_only and (r.pricing != "on_demand" or r.tier.lower() in COMMUNITY_TIERS):
@@ -488,11 +489,11 @@ class Engine:
         """Drop offers a cheaper one of the same kind dominates: same pricing, tier class, managed,
         cloud, EU flag, node sizes and fabric give the same fit, time and risk, so only the price
         differs. Preferred and shortlisted providers are always kept."""
-        keep_names = {x.lower() for x in (*self.p.providers_preferred, *self.s.compare_providers)}
+        keep_names = (*self.p.providers_preferred, *self.s.compare_providers)
         best: dict[tuple[Any, ...], Offer] = {}
         kept: list[Offer] = []
         for o in offers:
-            if o.provider.lower() in keep_names:
+            if provider_matches(o.provider, keep_names):
                 kept.append(o)
                 continue
             key = (
