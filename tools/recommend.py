@@ -15,7 +15,9 @@ Pipeline (seed 001: "whether it works" before "what it costs"):
    data parallel for LoRA/QLoRA, tensor parallel for inference) is at most (1 - headroom) of usable
    memory, and tools.topology accepts the interconnect (no cross-node tensor parallelism over
    Ethernet). Per offer we keep the smallest feasible count, the largest single node, and the
-   smallest count that meets the deadline. Serving with a throughput target adds replicas.
+   smallest count that meets the deadline (without one: finishes within a month, so a long job is
+   also offered on a cluster). Excluded and preferred providers match by family ('runpod' covers
+   runpod-community and runpod-secure). Serving with a throughput target adds replicas.
 4. Constraints: eu_only keeps EU-region records only; excluded providers are dropped; a consumer
    or on-premises wish keeps consumer GPUs or owned hardware only; budget and deadline reject what
    surely misses them (low end beyond the limit). If nothing meets them, the answer says so plainly

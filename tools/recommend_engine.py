@@ -629,24 +629,35 @@ class Engine:
                 notes.memory = msg
         return out
 
+    def _target_hours(self) -> float | None:
+        """Wall-clock a larger cluster should bring the job within: the deadline, or, without one, a
+        month (PRACTICAL_WALL_HOURS) so a long job (pre-training) is also offered on enough nodes to
+        finish in weeks rather than only on one node for months. None for serving."""
+        if self.inference:
+            return None
+        return self.p.deadline_hours or PRACTICAL_WALL_HOURS
+
     def _want_more(self, feasible: list[Candidate]) -> bool:
-        """Keep enumerating larger counts only while the deadline is unmet or a full node is ahead."""
+        """Keep enumerating larger counts while the target wall-clock is unmet or a full node is ahead."""
         last = feasible[-1]
-        if self.p.deadline_hours and last.wall_hours.high > self.p.deadline_hours:
+        target = self._target_hours()
+        if target and last.wall_hours.high > target:
             return True
         return last.layout.nodes == 1
 
     def _prune(self, feasible: list[Candidate]) -> list[Candidate]:
-        """Smallest feasible count, the largest single node, the smallest count meeting the deadline."""
+        """Smallest feasible count, the largest single node, the smallest count meeting the target
+        wall-clock (the deadline, else a month)."""
         if not feasible:
             return []
         keep = {id(feasible[0]): feasible[0]}
         single = [c for c in feasible if c.layout.nodes == 1]
         if single:
             keep[id(single[-1])] = single[-1]
-        if self.p.deadline_hours:
+        target = self._target_hours()
+        if target:
             for c in feasible:
-                if c.wall_hours.high <= self.p.deadline_hours:
+                if c.wall_hours.high <= target:
                     keep[id(c)] = c
                     break
             else:

@@ -1,0 +1,33 @@
+"""A long job with no deadline is still offered on enough nodes to finish within about a month.
+
+Before the fix, without a deadline the enumeration stopped at the largest single node, so pre-training
+a 7B model on 1T tokens came back as 8x B200 for 73-151 days with no multi-node option at all. Hand
+check of the expectation: 6 x 7e9 x 1e12 = 4.2e22 FLOPs; one 8x B200 node at 2.25 PFLOPS dense BF16 x
+~35% MFU delivers ~6.3e15 FLOP/s -> ~1,850 h (77 days); 8 nodes bring it to ~10 days.
+"""
+
+from __future__ import annotations
+
+from tools.catalog.load import Catalog
+from tools.profile import WorkloadProfile
+from tools.recommend import recommend
+from tools.recommend_engine import PRACTICAL_WALL_HOURS
+from tools.recommend_models import RecommendSettings
+
+
+def test_pretraining_without_deadline_offers_a_cluster_that_finishes_in_weeks(catalog: Catalog) -> None:
+    profile = WorkloadProfile(workload="pretraining", params_b=7, dataset_tokens=1e12)
+    rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None
+    within = [o for o in rec.options if o.wall_hours.high <= PRACTICAL_WALL_HOURS]
+    assert within, [(o.key, o.wall_hours) for o in rec.options]
+    assert any(o.nodes > 1 for o in within)
+    # the primary is not the months-long single node when a cluster does it in weeks at a similar cost
+    assert rec.primary.wall_hours.high <= PRACTICAL_WALL_HOURS
+
+
+def test_short_job_without_deadline_stays_small(catalog: Catalog) -> None:
+    profile = WorkloadProfile(model_id="llama-3-8b", method="lora", dataset_tokens=200e6)
+    rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None
+    assert all(o.nodes == 1 for o in rec.options)  # nothing gains from a cluster here
