@@ -455,17 +455,23 @@ def _pretty(text: str) -> str:
 
 
 def _sensitivity_rows(rec: Recommendation, catalog: Any = None) -> list[dict[str, Any]]:
+    current = rec.primary.key if rec.primary else None
     rows: list[dict[str, Any]] = []
     for s in rec.sensitivity:
         rows.append(
             {
                 "input": s.input.replace("_", " "),
-                "base": s.base or f.UNKNOWN,
-                "low": s.low,
-                "high": s.high,
+                "base": _pretty(s.base) or f.UNKNOWN,
+                "low": _pretty(s.low),
+                "high": _pretty(s.high),
                 "changes": s.changes_primary,
-                "at_low": option_key_text(s.primary_at_low, rec.options, catalog),
-                "at_high": option_key_text(s.primary_at_high, rec.options, catalog),
+                # only an end whose pick differs from the primary is worth naming
+                "at_low": option_key_text(s.primary_at_low, rec.options, catalog)
+                if s.primary_at_low != current
+                else "",
+                "at_high": option_key_text(s.primary_at_high, rec.options, catalog)
+                if s.primary_at_high != current
+                else "",
                 "cost_low": f.usd_range(s.cost_usd_at_low) if s.cost_usd_at_low else f.UNKNOWN,
                 "cost_high": f.usd_range(s.cost_usd_at_high) if s.cost_usd_at_high else f.UNKNOWN,
                 "note": s.note,
