@@ -443,7 +443,11 @@ def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str |
             from_scratch=p.workload == "pretraining",
         )
         eng.tb.extend(cls, prefix="classify: ")
-        workload_class = f"{cls.workload} ({cls.infrastructure_class.replace('_', '-')}-class infrastructure)"
+        if eng.inference:  # seed 000's classes are about training; serving has no training class
+            workload_class = "inference (serving)"
+        else:
+            infra = cls.infrastructure_class.replace("_", "-")
+            workload_class = f"{cls.workload} ({infra}-class infrastructure)"
     except InputError:
         pass
     if p.utilization is not None and p.status_of("utilization") != "assumed":

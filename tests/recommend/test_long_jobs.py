@@ -31,3 +31,10 @@ def test_short_job_without_deadline_stays_small(catalog: Catalog) -> None:
     rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
     assert rec.primary is not None
     assert all(o.nodes == 1 for o in rec.options)  # nothing gains from a cluster here
+
+
+def test_serving_is_not_labelled_fine_tuning_class(catalog: Catalog) -> None:
+    # before the fix: 'inference (fine-tuning-class infrastructure)' in the report and summary
+    profile = WorkloadProfile(workload="inference", model_id="llama-3.1-8b", concurrency=8, context_len=4096)
+    rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.workload_class == "inference (serving)"
