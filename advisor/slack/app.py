@@ -13,6 +13,7 @@ in the store, so a retry or a replayed request is acknowledged and dropped, acro
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ def build_slack_app(
         repo, conversation_factory=conversation_factory, reports_dir=reports_dir, api_url=settings.api_url
     )
     client = WebClient(token=settings.bot_token, base_url=settings.api_url)
+    _quiet_client_token_warning()
     app = App(
         name="gpu-advisor",
         client=client,
@@ -108,6 +110,19 @@ def build_slack_app(
     app.use(drop_retries(service))
     register_listeners(app)
     return app
+
+
+class _DropClientTokenWarning(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN itself and warns that the client's token wins: the same token here."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "`token` will be unused" not in record.getMessage()
+
+
+def _quiet_client_token_warning() -> None:
+    bolt_logger = logging.getLogger("slack_bolt.App")
+    if not any(isinstance(f, _DropClientTokenWarning) for f in bolt_logger.filters):
+        bolt_logger.addFilter(_DropClientTokenWarning())
 
 
 def attach_service(service: SlackAdvisor) -> Callable[..., Any]:

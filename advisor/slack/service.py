@@ -149,6 +149,11 @@ class SlackAdvisor:
             text = ""
         turn = self.run_turn(session_id, text, brief_text, user=user)
         self.post_turn(client, channel=channel, thread_ts=thread_ts, turn=turn, note=" ".join(notes) or None)
+        if getattr(turn, "report_requested", False) and turn.recommendation is not None:
+            # "... and send me the PDF": the summary first, then the report of this very recommendation
+            self.send_report(
+                client, channel=channel, thread_ts=thread_ts, session_id=session_id, rec=turn.recommendation
+            )
 
     def handle_file_shared(self, client: Any, *, file_id: str, channel: str, user: str | None = None) -> None:
         """A file shared in a channel: ingest it when it was shared into a thread where a conversation runs
@@ -247,23 +252,25 @@ class SlackAdvisor:
 
     # --- the report ------------------------------------------------------------------------------
     def send_report(
-        self, client: Any, *, channel: str, thread_ts: str, session_id: str | None = None
+        self, client: Any, *, channel: str, thread_ts: str, session_id: str | None = None, rec: Any = None
     ) -> Path | None:
-        """Render the thread's recommendation to PDF and upload it to the thread (files_upload_v2:
-        files.getUploadURLExternal -> upload -> files.completeUploadExternal)."""
+        """Render the thread's recommendation (`rec`, or recomputed from the saved profile) to PDF and
+        upload it to the thread (files_upload_v2: files.getUploadURLExternal -> upload ->
+        files.completeUploadExternal)."""
         session_id = session_id or self.session(channel, thread_ts)
-        state = self.repo.load_state(session_id)
-        if not state:
-            msg = "Nothing to report yet: describe the workload in this thread first."
-            self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
-            return None
-        conv = self.factory(state, None)
-        try:
-            rec = conv.recommend(conv.profile)
-        except InputError as exc:
-            msg = f"I cannot write the report yet: {exc}"
-            self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
-            return None
+        if rec is None:
+            state = self.repo.load_state(session_id)
+            if not state:
+                msg = "Nothing to report yet: describe the workload in this thread first."
+                self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
+                return None
+            conv = self.factory(state, None)
+            try:
+                rec = conv.recommend(conv.profile)
+            except InputError as exc:
+                msg = f"I cannot write the report yet: {exc}"
+                self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
+                return None
         path = self._render(rec)
         primary = rec.primary
         title = "GPU Advisor report" + (f": {primary.summary}" if primary is not None else "")

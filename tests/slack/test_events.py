@@ -339,3 +339,24 @@ def test_oversized_body_is_refused_before_dispatch(serve_slack: Any) -> None:
     srv = serve_slack(process_before_response=True)
     big = {"type": "event_callback", "padding": "x" * (1024 * 1024 + 10)}
     assert srv.post_json(big).status_code == 413
+
+
+def test_description_and_pdf_request_in_one_message(serve_slack: Any) -> None:
+    srv = serve_slack(process_before_response=True)
+    srv.post_json(
+        srv.event(
+            {
+                "type": "message",
+                "channel_type": "im",
+                "channel": "D7",
+                "user": "U1",
+                "ts": "1.8",
+                "text": f"{QLORA_70B}. Please send me the PDF report.",
+            },
+            "EvP1",
+        )
+    )
+    reply = srv.stub.named("chat.postMessage")[0]
+    assert "Primary pick" in _blocks_text(reply)
+    done = srv.stub.named("files.completeUploadExternal")
+    assert len(done) == 1 and done[0].params["thread_ts"] == "1.8"

@@ -1,0 +1,250 @@
+"""GPU Advisor as tools for other assistants.
+
+Three plain functions return JSON-ready dicts: `size_workload` (peak GPU memory of one configuration,
+what `gpu-advisor size --format json` prints), `recommend_gpus` (a description or a profile -> the
+design.md profile/recommendation/questions object) and `generate_report` (the PDF/HTML/Markdown/JSON
+report written to a folder). The MCP server (advisor/mcp_server.py) serves these same functions; `get_tools()`
+wraps them as LangChain tools, beside the conversation agent's calculator adapters (advisor/llm/tools.py),
+so another agent gets the same numbers as our own chat.
+
+Nothing here computes: each function hands its arguments to the deterministic tools/ calculators and
+returns their results unchanged. User errors raise tools.errors.InputError (LangChain tools hand its
+message back to the calling model instead of raising).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field
+
+from tools.errors import InputError
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
+
+Method = Literal["full", "lora", "qlora", "pretraining", "inference"]
+ReportFormat = Literal["pdf", "html", "md", "json"]
+Backend = Literal["rules", "openai"]
+INLINE_REPORT_CHARS = 200_000  # md/json reports up to this size are also returned inline
+
+
+def size_workload(
+    model: Annotated[str | None, Field(description="catalog model id or alias, e.g. llama-3-70b")] = None,
+    params_b: Annotated[
+        float | None,
+        Field(
+            description="model size in billions of parameters (when the model is not in the catalog)", gt=0
+        ),
+    ] = None,
+    config: Annotated[str | None, Field(description="path to a Hugging Face config.json")] = None,
+    method: Annotated[Method, Field(description="training method, or inference")] = "full",
+    precision: Annotated[
+        str | None, Field(description="bf16 | fp16 | fp32 | fp8 | int8 | int4 | nf4")
+    ] = None,
+    optimizer: Annotated[
+        str, Field(description="adamw | adamw-8bit | paged-adamw-8bit | sgd | adafactor")
+    ] = "adamw",
+    lora_rank: Annotated[int, Field(ge=1)] = 16,
+    seq_len: Annotated[int, Field(ge=1, description="tokens per training sequence")] = 2048,
+    batch_size: Annotated[int, Field(ge=1, description="micro-batch per GPU")] = 1,
+    grad_checkpointing: bool = True,
+    gpus: Annotated[int, Field(ge=1)] = 1,
+    sharding: Annotated[str, Field(description="none | ddp | zero1 | zero2 | zero3 | fsdp")] = "none",
+    tp: Annotated[int, Field(ge=1, description="tensor-parallel degree")] = 1,
+    pp: Annotated[int, Field(ge=1, description="pipeline-parallel degree")] = 1,
+    offload: Annotated[str, Field(description="none | optimizer | params")] = "none",
+    concurrency: Annotated[int, Field(ge=1, description="concurrent sequences (inference)")] = 1,
+    context_len: Annotated[int | None, Field(ge=1, description="tokens per sequence (inference)")] = None,
+    gpu: Annotated[str | None, Field(description="catalog GPU id: also say whether it fits")] = None,
+) -> dict[str, Any]:
+    """Peak GPU memory per GPU for one model/method/parallelism configuration, with the breakdown
+    (weights, gradients, optimizer, activations, kv_cache, adapters, overhead; GiB), the assumptions and
+    the calculation trace. Give exactly one of model, params_b, config."""
+    from advisor.api import size
+
+    return size(
+        model=model,
+        params_b=params_b,
+        config=config,
+        method=method,
+        precision=precision,
+        optimizer=optimizer,
+        lora_rank=lora_rank,
+        seq_len=seq_len,
+        batch_size=batch_size,
+        grad_checkpointing=grad_checkpointing,
+        gpus=gpus,
+        sharding=sharding,
+        tp=tp,
+        pp=pp,
+        offload=offload,
+        concurrency=concurrency,
+        context_len=context_len,
+        gpu=gpu,
+    )
+
+
+def _profile_and_settings(description: str | None, profile: dict[str, Any] | None, backend: str) -> Any:
+    if (description is None) == (profile is None):
+        raise InputError("give either a description of the workload or a profile (not both)")
+    if profile is not None:
+        from advisor.cli.report import profile_from_mapping
+
+        return profile_from_mapping(profile, where="profile")
+    from advisor.api_ask import profile_from_text_or_brief
+
+    return profile_from_text_or_brief(description, backend=backend), None
+
+
+def recommend_gpus(
+    description: Annotated[
+        str | None,
+        Field(
+            description="the workload in plain language, e.g. 'QLoRA "
+            "fine-tune Llama 3 70B on 50M tokens, 3 epochs, budget $2,000'"
+        ),
+    ] = None,
+    profile: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="or a workload profile: design.md profile "
+            "keys (workload, model_id, params_b, method, dataset_tokens, "
+            "epochs, budget_usd, deadline_hours, ...)"
+        ),
+    ] = None,
+    backend: Annotated[
+        Backend, Field(description="how a description is read: rules (offline) or openai")
+    ] = "rules",
+) -> dict[str, Any]:
+    """Recommend GPU configurations for an LLM workload: the primary option, alternatives (cheapest,
+    fastest, lowest operational risk, owned hardware), rejected GPUs with reasons, wall-time and cost
+    ranges (USD), and the questions whose answers could change the pick. Every number comes from the
+    deterministic calculators (memory, compute, cost) on the bundled catalog."""
+    if description is not None and profile is None:
+        from advisor.api import ask
+
+        return ask(description, backend=backend)
+    prof, settings = _profile_and_settings(description, profile, backend)
+    from advisor.cli.report import recommend_for
+    from tools.recommend_models import recommendation_json
+
+    rec, _catalog = recommend_for(prof, settings=settings)
+    return {
+        "profile": prof.model_dump(mode="json"),
+        "recommendation": recommendation_json(rec),
+        "questions": [],
+    }
+
+
+def reports_folder() -> Path:
+    """GPU_ADVISOR_REPORTS_DIR, else the data directory's reports/ (created)."""
+    env = os.environ.get("GPU_ADVISOR_REPORTS_DIR")
+    if env:
+        folder = Path(env)
+    else:
+        from advisor.store.repository import data_dir
+
+        folder = data_dir() / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def generate_report(
+    description: Annotated[str | None, Field(description="the workload in plain language")] = None,
+    profile: Annotated[
+        dict[str, Any] | None, Field(description="or a workload profile (design.md keys)")
+    ] = None,
+    format: Annotated[ReportFormat, Field(description="pdf (for a buyer), html, md or json")] = "pdf",
+    output_dir: Annotated[
+        str | None,
+        Field(description="folder to write into (default: the reports folder, GPU_ADVISOR_REPORTS_DIR)"),
+    ] = None,
+    backend: Annotated[Backend, Field(description="how a description is read: rules or openai")] = "rules",
+) -> dict[str, Any]:
+    """Write the GPU recommendation report (primary configuration, alternatives, cost and time ranges,
+    assumptions and the full calculation trace with sources) and return its path. Markdown and JSON
+    reports are also returned inline as `content`."""
+    from advisor.cli.report import write_report
+
+    prof, settings = _profile_and_settings(description, profile, backend)
+    folder = Path(output_dir).expanduser() if output_dir else reports_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"gpu-advisor-report-{secrets.token_hex(4)}.{format}"
+    path = write_report(prof, out, fmt=format, settings=settings, description=description)
+    result: dict[str, Any] = {"path": str(path.resolve()), "format": format, "bytes": path.stat().st_size}
+    if format in ("md", "json") and result["bytes"] <= INLINE_REPORT_CHARS:
+        result["content"] = path.read_text(encoding="utf-8")
+    return result
+
+
+PLUGIN_FUNCTIONS = (
+    ("gpu_advisor_size", size_workload),
+    ("gpu_advisor_recommend", recommend_gpus),
+    ("gpu_advisor_report", generate_report),
+)
+# the conversation agent's adapters reused as-is (recommend_gpus there is a what-if on a chat's profile,
+# which gpu_advisor_recommend covers for a caller without one)
+CALCULATOR_ADAPTERS = (
+    "estimate_memory",
+    "estimate_training_time",
+    "estimate_inference",
+    "egress_cost",
+    "gpu_spec",
+)
+
+
+def get_tools(*, calculators: bool = True) -> list[BaseTool]:
+    """The LangChain tools: gpu_advisor_size, gpu_advisor_recommend, gpu_advisor_report, plus (calculators=
+    True) the calculator adapters estimate_memory, estimate_training_time, estimate_inference, egress_cost
+    and gpu_spec. Descriptions are the functions' and calculators' docstrings; a user error comes back to
+    the model as the tool's answer ("error: ..."), not as an exception."""
+    import json
+
+    from langchain_core.tools import StructuredTool
+
+    def wrap(fn: Any) -> Any:
+        def run(**kwargs: Any) -> str:
+            try:
+                return json.dumps(fn(**kwargs), default=str)
+            except (InputError, ValueError) as exc:
+                return f"error: {exc}"
+
+        run.__name__ = fn.__name__
+        run.__doc__ = fn.__doc__
+        run.__annotations__ = {**fn.__annotations__, "return": str}
+        run.__signature__ = _signature(fn)  # type: ignore[attr-defined]
+        return run
+
+    tools: list[BaseTool] = [
+        StructuredTool.from_function(func=wrap(fn), name=name, description=(fn.__doc__ or name).strip())
+        for name, fn in PLUGIN_FUNCTIONS
+    ]
+    if calculators:
+        from advisor.llm.numbers import AllowedNumbers
+        from advisor.llm.tools import ToolBox
+        from tools.profile import WorkloadProfile
+
+        box = ToolBox(WorkloadProfile(), AllowedNumbers())
+        tools.extend(t for t in box.langchain_tools() if t.name in CALCULATOR_ADAPTERS)
+    return tools
+
+
+def _signature(fn: Any) -> Any:
+    import inspect
+
+    sig = inspect.signature(fn)
+    return sig.replace(return_annotation=str)
+
+
+class GpuAdvisorToolkit:
+    """A LangChain-style toolkit object (`.get_tools()`), for frameworks that take toolkits."""
+
+    def __init__(self, *, calculators: bool = True) -> None:
+        self.calculators = calculators
+
+    def get_tools(self) -> list[BaseTool]:
+        return get_tools(calculators=self.calculators)
