@@ -716,7 +716,7 @@ def build_context(
         "sensitivity_count": len(rec.sensitivity),
         "sensitivity": _sensitivity_rows(rec, catalog),
         "checks": checks,
-        "workload_class": rec.workload_class,
+        "workload_class": rec.workload_class.replace("_", " ") if rec.workload_class else None,
         "deployment_advice": rec.deployment_advice,
         "candidates_considered": rec.candidates_considered,
         "profile_rows": _profile_rows(rec),

@@ -103,3 +103,19 @@ def test_cli_writes_the_report(
     )
     assert code == 0, err
     assert md.read_text().startswith("# GPU recommendation")
+
+
+def test_missing_price_file_exits_2(
+    example_profile: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "report",
+        "--profile",
+        str(example_profile),
+        "-o",
+        str(tmp_path / "r.md"),
+        "--prices",
+        "nope.yaml",
+    ]
+    code, _o, err = run(argv, capsys)
+    assert code == 2 and "price file nope.yaml not found" in err
