@@ -56,6 +56,9 @@ def size(
     ),
     gpu: str | None = typer.Option(None, "--gpu", help="catalog GPU id: show fit against its usable memory"),
     fmt: str = typer.Option("table", "--format", help="table | json"),
+    simulate: bool = typer.Option(
+        False, "--simulate", help="also run 2 training steps on fake tensors (needs gpu-advisor[simulate])"
+    ),
 ) -> None:
     """Estimate peak GPU memory (GiB) per GPU and in total, with the trace of every step."""
     from tools.errors import InputError
@@ -89,10 +92,18 @@ def size(
     from advisor.api import size as api_size
 
     result = api_size(**flags)
+    if simulate:
+        from advisor.simulate.cli import simulate_for_size
+
+        result["simulation"] = simulate_for_size(flags, result)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2, default=str))
     else:
         print_size_table(result)
+        if simulate:
+            from advisor.simulate.cli import print_simulation
+
+            print_simulation(result["simulation"])
 
 
 def print_size_table(result: dict[str, Any]) -> None:
