@@ -1,0 +1,121 @@
+"""`gpu-advisor size --simulate`: run the simulator on the same configuration and set it beside the
+analytic estimate. The size command calls `simulate_for_size` and, for tables, `print_simulation`.
+
+Light at import time (no torch); the simulator imports torch/transformers/peft when it runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tools.catalog.schema import ModelArch
+from tools.errors import InputError
+
+
+def _arch(flags: dict[str, Any]) -> ModelArch:
+    model, config, params_b = flags.get("model"), flags.get("config"), flags.get("params_b")
+    if model:
+        from tools.catalog.load import load_catalog
+
+        return load_catalog().model(str(model))
+    if config:
+        from tools.catalog.hf_config import arch_from_hf_config
+
+        return arch_from_hf_config(Path(config))
+    if params_b:
+        from tools.catalog.synthetic import synthetic_arch
+
+        return synthetic_arch(float(params_b))
+    raise InputError("--simulate needs --model, --config or --params-b")
+
+
+def _check_simulable(flags: dict[str, Any]) -> None:
+    """The simulator runs one GPU's program, unsharded: say which flag to change otherwise."""
+    if flags.get("method") not in ("full", "lora"):
+        raise InputError(f"--simulate runs --method full or lora, not {flags.get('method')}")
+    if flags.get("precision") not in (None, "bf16"):
+        raise InputError(f"--simulate runs 16-bit weights: drop --precision {flags.get('precision')}")
+    if flags.get("gpus", 1) != 1 or flags.get("tp", 1) != 1 or flags.get("pp", 1) != 1:
+        raise InputError("--simulate runs one GPU's program: use --gpus 1 (no --tp/--pp)")
+    if flags.get("sharding", "none") not in ("none", "ddp") or flags.get("offload", "none") != "none":
+        raise InputError("--simulate does not model sharding or offload: use --sharding none --offload none")
+    if flags.get("loss_chunking"):
+        raise InputError("--simulate runs transformers' standard loss: drop --chunked-loss")
+
+
+def simulate_for_size(flags: dict[str, Any], analytic: dict[str, Any]) -> dict[str, Any]:
+    """Simulate the configuration of `gpu-advisor size` and compare it with its analytic result.
+
+    `flags` are the size command's keyword flags; `analytic` is advisor.api.size()'s dict. Returns a
+    JSON-ready dict (the `simulation` key of `size --format json`), all memory in GiB.
+    """
+    from advisor.simulate import simulate_training_memory
+
+    _check_simulable(flags)
+    arch = _arch(flags)
+    sim = simulate_training_memory(
+        arch=arch,
+        method=flags["method"],
+        training_precision=flags.get("training_precision", "mixed"),
+        optimizer=flags.get("optimizer", "adamw"),
+        lora_rank=flags.get("lora_rank", 16),
+        lora_targets=flags.get("lora_targets", "all-linear"),
+        seq_len=flags.get("seq_len", 2048),
+        batch_size=flags.get("batch_size", 1),
+        grad_checkpointing=flags.get("grad_checkpointing", True),
+        attention="sdpa" if flags.get("flash_attention", True) else "eager",
+    )
+    analytic_peak = float(analytic["peak_gib_per_gpu"])
+    analytic_allocated = analytic_peak - float(analytic["breakdown_gib"]["overhead"])
+    return {
+        "peak_tensor_gib": sim.peak_tensor_gib,
+        "peak_allocated_gib": sim.peak_allocated_gib,
+        "total_gib": sim.total_gib,
+        "peak_phase": sim.peak_phase,
+        "peak_step": sim.peak_step,
+        "phase_peaks_gib": sim.phase_peaks_gib,
+        "breakdown_at_peak_gib": sim.breakdown_at_peak_gib,
+        "cuda_lines": [line.model_dump() for line in sim.cuda_lines],
+        "attention": sim.attention,
+        "program": list(sim.program),
+        "wall_seconds": sim.wall_seconds,
+        "versions": sim.versions,
+        "analytic_peak_gib_per_gpu": analytic_peak,
+        "analytic_allocated_gib": analytic_allocated,
+        "difference_gib": analytic_peak - sim.total_gib,
+        "difference_fraction": analytic_peak / sim.total_gib - 1.0,
+        "allocated_difference_fraction": analytic_allocated / sim.peak_allocated_gib - 1.0,
+    }
+
+
+def print_simulation(sim: dict[str, Any]) -> None:
+    """The simulated peak beside the analytic one, with the CUDA-only lines and the difference."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    table = Table(title="Simulated (fake tensors, 2 training steps) vs analytic, GiB per GPU")
+    table.add_column("line")
+    table.add_column("simulated", justify="right")
+    table.add_column("analytic", justify="right")
+    table.add_row(
+        "tensor peak (max_memory_allocated)",
+        f"{sim['peak_allocated_gib']:,.2f}",
+        f"{sim['analytic_allocated_gib']:,.2f}",
+    )
+    for line in sim["cuda_lines"]:
+        table.add_row(f"  + {line['name']}", f"{line['memory_gib']:,.2f}", "")
+    table.add_row("[bold]peak per GPU[/bold]", f"[bold]{sim['total_gib']:,.2f}[/bold]",
+                  f"[bold]{sim['analytic_peak_gib_per_gpu']:,.2f}[/bold]")  # fmt: skip
+    console.print(table)
+    console.print(
+        f"difference (analytic - simulated): {sim['difference_gib']:+,.2f} GiB "
+        f"({sim['difference_fraction'] * 100:+.1f}%); "
+        f"tensor peak {sim['allocated_difference_fraction'] * 100:+.1f}%"
+    )
+    phases = ", ".join(f"{k} {v:,.2f}" for k, v in sim["phase_peaks_gib"].items())
+    console.print(
+        f"simulated peak during {sim['peak_phase']} of step {sim['peak_step']}; phase peaks: {phases}"
+    )
+    console.print(f"simulated in {sim['wall_seconds']:.1f} s: " + "; ".join(sim["program"]))
