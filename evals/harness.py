@@ -39,7 +39,7 @@ FIELD_GOAL = 0.95  # issue 4: the rules backend gets at least 95% of expected fi
 LIST_FIELDS = ("providers_preferred", "providers_excluded")
 REC_KEYS = (
     "primary", "single_node", "max_total_gpus", "min_total_gpus", "min_vram_gib", "eu_provider",
-    "provider_not_in", "provider_in", "gpu_in", "max_nodes",
+    "provider_not_in", "provider_in", "gpu_in", "max_nodes", "pricing_in",
 )  # fmt: skip
 
 
@@ -346,6 +346,8 @@ def check_recommendation(profile: WorkloadProfile, expected: dict[str, Any]) -> 
             actual, ok = p.provider, p.provider not in want
         elif key == "provider_in":
             actual, ok = p.provider, p.provider in want
+        elif key == "pricing_in":
+            actual, ok = p.pricing, p.pricing in want
         else:  # gpu_in
             actual, ok = p.gpu, p.gpu in want
         out.append(CheckResult(key, want, actual, ok))

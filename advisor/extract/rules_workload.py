@@ -121,8 +121,10 @@ def rule_precision(ctx: Ctx) -> None:
     for s in ctx.sentences:
         for rx, prec in _PRECISION:
             for m in rx.finditer(s.text):
-                if prec in ("int4", "nf4") and ctx.workload != "inference":
-                    continue  # 4-bit in training means QLoRA (the method rule); its base precision follows
+                if prec in ("int4", "nf4", "int8", "fp8") and ctx.workload != "inference":
+                    # `precision` is the stored weights' precision. In training, 4-bit means QLoRA (the
+                    # method rule); "train in fp8" is compute precision on bf16 master weights.
+                    continue
                 if prec == "int8" and re.search(r"optimi[sz]er|adam", s.text[m.end() : m.end() + 20], I):
                     continue
                 ctx.add(s, "precision", prec, q(m), "stated", m.start())
@@ -167,7 +169,7 @@ def rule_model(ctx: Ctx) -> None:
                 continue
             if unit in ("m", "million") and not re.search(r"param|model", tail, I):
                 continue
-            if not tail.strip() and re.match(r"\s*(?:x\b|\w)", after):
+            if not tail.strip() and re.match(r"\s*x\b", after):
                 continue
             if not tail.strip() and not re.search(
                 r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", s.text, I

@@ -106,6 +106,7 @@ def test_finished_fine_tuning_is_not_the_workload(extract: Extract) -> None:
 def test_precision_for_inference_but_not_for_qlora_training(extract: Extract) -> None:
     assert extract("serve llama 3.1 70b at 4-bit (AWQ)").precision == "int4"
     assert extract("deploy it in fp8 for 10 concurrent users").precision == "fp8"
+    assert extract("Full FT of Llama 3.1 8B in fp8 on 500M tokens").precision is None  # compute, not weights
     p = extract("QLoRA, 4-bit, Mixtral 8x7B")
     assert p.precision is None and p.method == "qlora"
 
