@@ -14,12 +14,6 @@ from tools.errors import InputError
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    from advisor.cli import _register
-    from advisor.cli.app import app
-
-    _register()
-    if len(app.registered_commands) == 1 and argv[:1] == ["report"]:
-        argv = argv[1:]  # typer runs a lone command without its name (until the other commands land)
     code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
