@@ -26,6 +26,8 @@ from pydantic import Field
 
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.errors import InputError
+from tools.memory_states import UNQUANTIZED_BYTES, WEIGHT_BYTES, stored_weight_bytes
+from tools.memory_types import QUANTIZED
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, TraceStep
 from tools.units import SECONDS_PER_HOUR, gb_to_bytes, seconds_to_hours, tflops_to_flops
@@ -125,18 +127,10 @@ INFERENCE_MFU_SOURCE = "estimate: vLLM / TensorRT-LLM prefill on long prompts re
 DECODE_BANDWIDTH_EFFICIENCY = Range(low=0.55, high=0.85)
 DECODE_BANDWIDTH_EFFICIENCY_SOURCE = "estimate: decode kernels achieve 55-85% of datasheet HBM bandwidth"
 
-# Bytes per stored weight value. nf4/int4: 4 bits + ~0.127 bits of quantisation constants with
-# double quantisation (QLoRA paper) -> 0.516 B; int8/fp8 1 B (+ per-channel scales, ignored).
-BYTES_PER_WEIGHT: dict[str, float] = {
-    "fp32": 4.0,
-    "bf16": 2.0,
-    "fp16": 2.0,
-    "fp8": 1.0,
-    "int8": 1.0,
-    "int4": 0.516,
-    "nf4": 0.516,
-}
-QUANTISED_WEIGHT_FORMATS = frozenset({"fp8", "int8", "int4", "nf4"})
+# Bytes per stored weight value: one table for the whole engine, tools.memory_states.WEIGHT_BYTES
+# (nf4 with double quantisation 0.516 B, QLoRA paper; GPTQ int4 g128 0.52 B; int8/fp8 1 B).
+BYTES_PER_WEIGHT: dict[str, float] = WEIGHT_BYTES
+QUANTISED_WEIGHT_FORMATS = frozenset(QUANTIZED)
 # TF32 tensor-core peak is half the BF16 dense peak on A100/H100 (NVIDIA datasheets).
 TF32_FRACTION_OF_BF16 = 0.5
 
@@ -691,11 +685,7 @@ def weight_bytes(*, arch: ModelArch, precision: str) -> float:
     head and norms stay 16-bit (bitsandbytes / GPTQ / AWQ practice)."""
     if precision not in BYTES_PER_WEIGHT:
         raise InputError(f"unknown precision {precision!r}: use one of {', '.join(BYTES_PER_WEIGHT)}")
-    total = arch.param_count()
-    if precision in QUANTISED_WEIGHT_FORMATS:
-        linear = arch.linear_params()
-        return linear * BYTES_PER_WEIGHT[precision] + (total - linear) * BYTES_PER_WEIGHT["bf16"]
-    return total * BYTES_PER_WEIGHT[precision]
+    return stored_weight_bytes(arch, precision)  # the formula lives in tools.memory_states
 
 
 def _moe_fraction_touched(*, arch: ModelArch, tokens_per_step: int) -> float:
@@ -794,7 +784,9 @@ def estimate_inference(
     # Decode: bytes per step.
     w_total = weight_bytes(arch=arch, precision=precision)
     if not arch.tied_embeddings:  # the input embedding is a row lookup, not a full read
-        w_total -= arch.vocab_size * arch.hidden_size * BYTES_PER_WEIGHT["bf16"]
+        quantised = precision in QUANTISED_WEIGHT_FORMATS
+        emb_bytes = UNQUANTIZED_BYTES if quantised else BYTES_PER_WEIGHT[precision]
+        w_total -= arch.vocab_size * arch.hidden_size * emb_bytes
     if arch.is_moe and arch.n_experts and arch.n_active_experts and arch.n_active_experts < arch.n_experts:
         total_p, active_p = float(arch.param_count()), active
         e, k = arch.n_experts, arch.n_active_experts

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
-from tools.memory_types import Plan
+from tools.memory_types import QUANTIZED, Plan
 from tools.trace import TraceBuilder
 
 NF4_BYTES_PER_PARAM = (4 + 0.127) / 8
@@ -194,6 +194,19 @@ def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
     return fraction
 
 
+def stored_weight_bytes(arch: ModelArch, precision: str) -> float:
+    """Bytes of all weights stored in `precision`: quantised formats (fp8/int8/int4/nf4) apply to the
+    layers' linear weights only, embeddings, lm_head and norms stay 16-bit (bitsandbytes / GPTQ / AWQ
+    practice). The one place this formula lives: the memory calculator and tools.compute's decode
+    bandwidth model both call it."""
+    w = WEIGHT_BYTES[precision]
+    total = arch.param_count()
+    if precision in QUANTIZED:
+        linear = arch.linear_params()
+        return linear * w + (total - linear) * UNQUANTIZED_BYTES
+    return total * w
+
+
 def _weight_bytes(plan: Plan, tb: TraceBuilder) -> float:
     """All weights in their storage precision; quantisation touches only the layers' linear weights."""
     arch = plan.arch
@@ -221,7 +234,7 @@ def _weight_bytes(plan: Plan, tb: TraceBuilder) -> float:
         "B/param",
         "embeddings, lm_head and norms stay 16-bit under bitsandbytes/GPTQ",
     )
-    value = linear * w + (total - linear) * UNQUANTIZED_BYTES
+    value = stored_weight_bytes(arch, plan.precision)
     return tb.step(
         "weights_bytes",
         "linear_params x bytes(precision) + other_params x 2 B",
