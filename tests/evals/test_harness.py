@@ -21,7 +21,9 @@ from tools.profile import WorkloadProfile
 
 @pytest.fixture(scope="module")
 def rules_report() -> EvalReport:
-    return run_eval("rules")
+    # extraction only: the recommendation checks run the recommender ~170 times (see the test below
+    # for that path, and `gpu-advisor eval` for the full run)
+    return run_eval("rules", recommendations=False)
 
 
 def test_cases_are_many_varied_and_valid() -> None:
@@ -149,3 +151,25 @@ def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text("- {id: same, text: one}\n- {id: same, text: two}\n", encoding="utf-8")
     with pytest.raises(ValueError, match="duplicate"):
         load_cases(tmp_path)
+
+
+def test_recommendation_checks_run_when_the_recommender_exists(tmp_path: Path) -> None:
+    if not harness.recommender_available():
+        pytest.skip("tools/recommend.py not in the tree")
+    (tmp_path / "rec.yaml").write_text(
+        "- id: small-lora\n"
+        "  text: 'LoRA on Llama 3.1 8B, 20M tokens, data must stay in the EU'\n"
+        "  expect: {method: lora}\n"
+        "  recommendation: {primary: true, eu_provider: true, min_vram_gib: 10}\n"
+        "- id: impossible\n"
+        "  text: 'It has to run on our own two RTX 4090s at home, nothing in the cloud: full fine-tune of "
+        "Llama 3.1 70B on 1B tokens.'\n"
+        "  recommendation: {primary: false}\n",
+        encoding="utf-8",
+    )
+    report = run_eval("rules", cases_dir=tmp_path)
+    assert report.recommendation_checked
+    checks = {(c.id, k.check): k for c in report.cases for k in c.checks}
+    assert len(checks) == 4
+    assert all(isinstance(k.ok, bool) for k in checks.values())
+    assert checks[("small-lora", "primary")].actual is True
