@@ -16,6 +16,7 @@ from tools.catalog.schema import EgressSchedule, Estimate, GpuSpec, ModelArch, P
 from tools.errors import InputError
 from tools.profile import Method, WorkloadProfile
 from tools.trace import TraceBuilder, Traced
+from tools.units import bytes_to_gb, gb_to_bytes
 
 
 class CatalogView(Protocol):
@@ -157,7 +158,7 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
         tokens = p.dataset_tokens
         if tokens is None:
             if p.dataset_gb is not None:
-                tokens = p.dataset_gb * 1e9 / BYTES_PER_TOKEN
+                tokens = gb_to_bytes(p.dataset_gb) / BYTES_PER_TOKEN
                 default(
                     "dataset_tokens",
                     tokens,
@@ -185,7 +186,10 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
                 )
         if p.dataset_gb is None:
             default(
-                "dataset_gb", tokens * BYTES_PER_TOKEN / 1e9, f"{BYTES_PER_TOKEN:g} bytes per token", "GB"
+                "dataset_gb",
+                bytes_to_gb(tokens * BYTES_PER_TOKEN),
+                f"{BYTES_PER_TOKEN:g} bytes per token",
+                "GB",
             )
         default("runs_per_month", RUNS_PER_MONTH_DEFAULT, "one run a month", "runs")
         default("data_cached", DATA_CACHED_DEFAULT, "copy once to the provider, reuse (seed 001)")
