@@ -44,7 +44,9 @@ class Extractor(Protocol):
 
     name: str
 
-    def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile: ...
+    def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
+        """`prior` merged with the facts of `text`; every field set carries provenance."""
+        ...
 
 
 @dataclass(frozen=True)

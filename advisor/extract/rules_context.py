@@ -76,6 +76,7 @@ _DATA_CONTEXT = re.compile(
 
 
 def rule_location(ctx: Ctx) -> None:
+    """data_location and data_region from storage names (S3, GCS, Azure Blob, on-prem) and regions."""
     for s in ctx.sentences:
         t = s.text
         for rx, loc in _LOCATIONS:
@@ -148,6 +149,7 @@ _TRAIN_WORD = re.compile(
 
 
 def rule_cadence(ctx: Ctx) -> None:
+    """runs_per_month from training cadence ("20 experiments a month", "weekly retrain")."""
     for s in ctx.sentences:
         t = s.text
         if ctx.workload == "inference" and not re.search(r"re-?train|fine[\s-]?tun|experiment", t, I):
@@ -226,6 +228,7 @@ _HORIZON = Gated(
 
 
 def rule_utilisation(ctx: Ctx) -> None:
+    """utilization ("busy 80% of the time", schedules, 24/7) and horizon_months ("over 3 years")."""
     for s in ctx.sentences:
         t = s.text
         for m in _PERCENT.finditer(t):
@@ -337,6 +340,7 @@ _PER_USER = re.compile(
 
 
 def rule_serving(ctx: Ctx) -> None:
+    """concurrency, latency_ms_per_token (also from per-user tokens/s), target_tokens_per_s."""
     for s in ctx.sentences:
         t = s.text
         conc_spans: list[int] = []
@@ -474,6 +478,7 @@ _WEIGHING = re.compile(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|ren
 
 
 def rule_constraints(ctx: Ctx) -> None:
+    """eu_only, ops_capacity, objective, deployment_preference, then providers."""
     for s in ctx.sentences:
         t = s.text
         eu = list(_EU.finditer(t))
@@ -513,6 +518,7 @@ def rule_constraints(ctx: Ctx) -> None:
 
 
 def rule_providers(ctx: Ctx, s: Sentence) -> None:
+    """providers_preferred / providers_excluded: the cue of each clause applies to its providers."""
     t = s.text
     hyper = _HYPER.search(t)
     if hyper:
@@ -551,10 +557,9 @@ _LIST_CUE = re.compile(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\
 
 
 def _last(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
-    found = None
-    for found in rx.finditer(text):  # noqa: B007 - keep the last match
-        pass
-    return found
+    """The last match of `rx` in `text` (the cue nearest before a provider name)."""
+    matches = list(rx.finditer(text))
+    return matches[-1] if matches else None
 
 
 def _clauses(text: str) -> list[tuple[int, str]]:
@@ -597,6 +602,7 @@ _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
 
 
 def rule_claims(ctx: Ctx) -> None:
+    """claimed_gpu, claimed_gpu_count, claimed_hours from a reported claim; marks claim sentences."""
     for s in ctx.sentences:
         t = s.text
         if not _CLAIM_CUE.search(t):

@@ -62,6 +62,7 @@ class Ctx:
         )
 
     def has(self, name: str) -> bool:
+        """Whether any finding for `name` was recorded."""
         return any(f.field == name for f in self.findings)
 
 
@@ -91,7 +92,9 @@ class Gated:
         return any(k in low for k in self.keys)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """Matches of the pattern, or none without running it when no key word occurs."""
         return self.pattern.finditer(text) if self._open(text) else iter(())
 
     def search(self, text: str) -> re.Match[str] | None:
+        """First match of the pattern, or None without running it when no key word occurs."""
         return self.pattern.search(text) if self._open(text) else None

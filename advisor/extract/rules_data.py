@@ -74,6 +74,7 @@ def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
 
 
 def rule_dataset(ctx: Ctx) -> None:
+    """dataset_tokens (tokens stated; words, pages, items x size, GB of text converted) and dataset_gb."""
     for s in ctx.sentences:
         t = s.text
         claim = s.start in ctx.claim_sentences
@@ -206,6 +207,7 @@ _BATCH = Gated(
 
 
 def rule_training_shape(ctx: Ctx) -> None:
+    """epochs, seq_len (context_len when serving), lora_rank, batch_size."""
     inference = ctx.workload == "inference"
     for s in ctx.sentences:
         t = s.text

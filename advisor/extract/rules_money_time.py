@@ -59,6 +59,7 @@ _NOT_BUDGET = re.compile(
 
 
 def rule_budget(ctx: Ctx) -> None:
+    """budget_usd from amounts with a budget cue (or a short ask); rates such as $/hr are skipped."""
     short = len(ctx.sentences) <= 3
     for s in ctx.sentences:
         t = s.text
@@ -199,6 +200,7 @@ def _month_index(name: str) -> int:
 
 
 def rule_deadline(ctx: Ctx) -> None:
+    """deadline_hours from weekdays, dates, "end of the month", durations ("within two weeks")."""
     ref = ctx.reference_time
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:

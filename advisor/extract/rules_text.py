@@ -98,6 +98,7 @@ class CleanText:
 
     @property
     def text(self) -> str:
+        """The kept sentences joined by spaces."""
         return " ".join(s.text for s in self.sentences)
 
 

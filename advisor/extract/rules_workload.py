@@ -39,6 +39,7 @@ _INFER = re.compile(
 
 
 def rule_workload(ctx: Ctx) -> None:
+    """workload: continual pretraining > pretraining > fine-tuning > inference signals."""
     hits: dict[str, list[tuple[Sentence, re.Match[str], str]]] = {}
     for s in ctx.sentences:
         done = bool(_DONE.search(s.text))
@@ -80,6 +81,7 @@ _LORA = re.compile(r"(?<![Qq-])\bLoRA\b|\bPEFT\b|\badapters?\b|\bparameter[- ]ef
 
 
 def rule_method(ctx: Ctx) -> None:
+    """method by priority (QLoRA/4-bit > full > LoRA/PEFT), corrections first; none for inference."""
     if ctx.workload == "inference":
         return
     found: list[tuple[int, int, Sentence, str, str, str, int]] = []  # (correction, priority, ...)
@@ -118,6 +120,7 @@ _PRECISION = (
 
 
 def rule_precision(ctx: Ctx) -> None:
+    """precision of the stored weights (serving only for 8/4-bit and fp8)."""
     for s in ctx.sentences:
         for rx, prec in _PRECISION:
             for m in rx.finditer(s.text):
@@ -145,6 +148,7 @@ _NOT_PARAMS = re.compile(
 
 
 def rule_model(ctx: Ctx) -> None:
+    """model_id and params_b from model names (catalog) and bare sizes ("a 13B model")."""
     for s in ctx.sentences:
         mentions = find_models(s.text)
         spans = [(m.start, m.end) for m in mentions]
@@ -177,5 +181,3 @@ def rule_model(ctx: Ctx) -> None:
                 continue
             value = parse_number(m.group("num")) * (1e-3 if unit in ("m", "million") else 1.0)
             ctx.add(s, "params_b", value, q(m), "stated", m.start())
-            if not ctx.has("model_id"):
-                pass
