@@ -47,6 +47,10 @@ from tools.units import HOURS_PER_MONTH, bytes_to_gb
 
 TIME_WEIGHT = 0.3
 """Balanced score exponent on wall-clock hours (see module docstring)."""
+MIN_SCORED_WALL_HOURS = 1.0
+"""Balanced score: a run shorter than an hour counts as an hour. Provisioning, pulling the image and
+the base model and loading it take tens of minutes whatever the GPU count, so finishing a 40-minute
+LoRA run in 5 minutes on 8 GPUs is no gain worth ranking a bigger configuration first for."""
 RISK_SPOT = 0.30
 RISK_SPOT_PER_DOUBLING_DAY = 0.15
 """Spot risk grows with job length (seed 000: acceptable for short fine-tuning, damaging for runs
@@ -781,6 +785,8 @@ class Engine:
             return c.cost_mid + 1e-6 * speed
         if obj == "fastest":
             return speed + 1e-9 * c.cost_mid
+        if not self.inference:
+            speed = max(speed, MIN_SCORED_WALL_HOURS)
         maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
         return math.log(max(c.cost_mid, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
 
