@@ -12,6 +12,7 @@ at most 50 blocks per message, fallback `text` (notifications, screen readers) a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,7 @@ MAX_ASSUMPTIONS = 8
 TWO_DAYS_HOURS = 48.0  # past this, wall time is also shown in days
 
 Block = dict[str, Any]
+_MD_BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 def escape(text: str) -> str:
@@ -163,6 +165,7 @@ def summary_blocks(
     error: str | None = None,
     report_ready: bool = False,
     note: str | None = None,
+    explanation: str | None = None,
 ) -> list[Block]:
     """The Block Kit summary of one conversation turn.
 
@@ -170,7 +173,8 @@ def summary_blocks(
     questions: the advisor's open questions, most decision-relevant first; understood: 'label value'
     strings of what the user told us; assumptions: 'label value' strings of the defaults applied;
     error: why no recommendation (a user-facing message); note: a line shown first (e.g. a brief that
-    could not be read).
+    could not be read); explanation: the language model's number-checked explanation (LLM backend), shown
+    before the figures, its Markdown bold turned into Slack's.
     """
     blocks: list[Block] = [
         {"type": "header", "text": {"type": "plain_text", "text": "GPU Advisor"[:MAX_HEADER_CHARS]}}
@@ -179,6 +183,8 @@ def summary_blocks(
         blocks.append(_section(f":information_source: {escape(note)}"))
     if understood:
         blocks.append(_context("*Understood:* " + escape("; ".join(understood))))
+    if explanation:
+        blocks.append(_section(_MD_BOLD.sub(r"*\1*", escape(explanation.strip()))))
     primary = (recommendation or {}).get("primary")
     if primary:
         blocks.extend(primary_blocks(primary))

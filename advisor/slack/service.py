@@ -247,6 +247,7 @@ class SlackAdvisor:
             error=turn.error,
             report_ready=turn.report_ready,
             note=note,
+            explanation=turn.reply if turn.source != "template" else None,
         )
         self._post(client, channel, thread_ts, blocks, bk.fallback_text(rec_json, turn.questions, turn.error))
 

@@ -210,6 +210,14 @@ class SlackServer:
     repo: Repository
     reports_dir: Path
 
+    @staticmethod
+    def sign(body: str, timestamp: int | None = None) -> dict[str, str]:
+        return sign(body, timestamp)
+
+    def post_raw(self, body: str, headers: dict[str, str]) -> httpx.Response:
+        """The exact bytes and headers again (a replayed request)."""
+        return httpx.post(self.url, content=body, headers=headers, timeout=WAIT_S)
+
     def post_json(
         self,
         payload: dict[str, Any],

@@ -229,3 +229,9 @@ def test_router_from_env_only_when_http_is_configured(
     monkeypatch.setenv("SLACK_SIGNING_SECRET", "s")
     router = router_from_env()
     assert router is not None and [r.path for r in router.routes] == ["/slack/events"]  # type: ignore[attr-defined]
+
+
+def test_a_models_explanation_leads_in_slack_bold_and_escaped() -> None:
+    blocks = bk.summary_blocks(None, explanation="**8x H100** fits <!here> & more")
+    assert blocks[1]["text"]["text"] == "*8x H100* fits &lt;!here&gt; &amp; more"
+    assert "explanation" not in _all_text(bk.summary_blocks(None))

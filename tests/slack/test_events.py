@@ -128,7 +128,9 @@ def test_retries_and_replays_are_deduplicated(serve_slack: Any) -> None:
     assert srv.post_json(payload).status_code == 200
     assert len(srv.stub.named("chat.postMessage")) == 1
     retry = srv.post_json(payload, extra={"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})
-    replay = srv.post_json(payload)  # the same signed event again (a replay within the 5-minute window)
+    body = json.dumps(payload)
+    headers = {"Content-Type": "application/json", **srv.sign(body)}
+    replay = srv.post_raw(body, headers)  # byte-identical and validly signed (inside the 5-minute window)
     assert retry.status_code == 200 and replay.status_code == 200
     assert len(srv.stub.named("chat.postMessage")) == 1
     session = srv.repo.session_for_key("slack", "C1:1.3")

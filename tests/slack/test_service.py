@@ -1,0 +1,60 @@
+"""The Slack service without HTTP: a recording client stands in for slack_sdk's WebClient."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from advisor.conversation import Conversation
+from advisor.llm.testing import fake_tool_chat_model
+from advisor.slack.service import SlackAdvisor
+from advisor.store import Repository
+
+QLORA_70B = "QLoRA fine-tune Llama 3 70B on 50M tokens for 3 epochs, data in AWS"
+
+
+class RecordingClient:
+    token = "xoxb-test"
+
+    def __init__(self) -> None:
+        self.posts: list[dict[str, Any]] = []
+
+    def chat_postMessage(self, **kwargs: Any) -> dict[str, Any]:  # noqa: N802 (slack_sdk's name)
+        self.posts.append(kwargs)
+        return {"ok": True, "ts": f"2.{len(self.posts)}"}
+
+
+def test_a_chat_models_explanation_is_shown_with_the_figures(repo: Repository, tmp_path: Path) -> None:
+    said = "The primary pick keeps the whole run on **one node**, so no InfiniBand set-up is needed."
+
+    def factory(state: dict[str, Any] | None, stream: Any) -> Conversation:
+        model = fake_tool_chat_model([said])
+        if state:
+            return Conversation.from_state(state, chat_model=model)
+        return Conversation(chat_model=model)
+
+    service = SlackAdvisor(repo, conversation_factory=factory, reports_dir=tmp_path)
+    client = RecordingClient()
+    service.handle_message(client, channel="C1", thread_ts="1.1", text=QLORA_70B, user="U1")
+    (post,) = client.posts
+    blocks = json.dumps(post["blocks"], ensure_ascii=False)
+    assert "keeps the whole run on *one node*" in blocks
+    assert "Primary pick" in blocks  # the figures still come from the recommendation itself
+
+
+def test_state_survives_between_messages_of_a_thread(repo: Repository, tmp_path: Path) -> None:
+    service = SlackAdvisor(repo, reports_dir=tmp_path)
+    client = RecordingClient()
+    service.handle_message(
+        client, channel="C1", thread_ts="9.9", text="we want to fine-tune a model", user="U1"
+    )
+    first = json.dumps(client.posts[0]["blocks"])
+    assert "No recommendation yet" in first
+    # a second service (another process) on the same store continues the same thread's conversation
+    again = SlackAdvisor(repo, reports_dir=tmp_path)
+    again.handle_message(client, channel="C1", thread_ts="9.9", text="Llama 3 8B with LoRA, 100M tokens")
+    assert "Primary pick" in json.dumps(client.posts[1]["blocks"])
+    # another thread starts from scratch
+    again.handle_message(client, channel="C1", thread_ts="7.7", text="LoRA please")
+    assert "Primary pick" not in json.dumps(client.posts[2]["blocks"])
