@@ -140,10 +140,20 @@ class Option(_Frozen):
         cost = "$" + _span(self.cost_usd, "{:,.0f}")
         if self.cost_basis == "per_month":
             cost += " per month"
-        hours = f"{_span(self.wall_hours, '{:,.0f}')} h, " if self.cost_basis == "per_job" else ""
+        hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         pricing = self.pricing.replace("_", " ")
         return f"{self.total_gpus}x {name} at {self.provider} ({pricing}): {hours}{cost}"
+
+
+def _hours_span(r: Range) -> str:
+    """Wall-clock for a summary line: minutes under an hour, one decimal under ten hours ('0 h' for a
+    10-minute run read as 'nothing' or as a rounding error)."""
+    if r.high < 1.0:
+        return f"{_span(Range(low=r.low * 60, high=r.high * 60), '{:,.0f}')} min"
+    if r.high < 10.0:
+        return f"{_span(r, '{:,.1f}')} h"
+    return f"{_span(r, '{:,.0f}')} h"
 
 
 def _span(r: Range, fmt: str) -> str:
