@@ -200,6 +200,17 @@ def _plan(
         )
     if not training and context_len is None:
         tb.assume("context_len", seq_len, "tokens", "no --context-len given: the sequence length is used")
+    tokens = seq_len if training else (context_len if context_len is not None else seq_len)
+    if arch.max_context and tokens > arch.max_context:
+        # Not an error (RoPE scaling and long-context fine-tunes exist), but the figure is for a length
+        # the model was not trained for: say so where the report lists assumptions.
+        tb.assume(
+            "tokens_beyond_model_max_context",
+            tokens,
+            "tokens",
+            f"above {arch.id}'s max context of {arch.max_context:,} tokens: needs RoPE scaling or a "
+            "long-context variant",
+        )
     return Plan(
         arch=arch,
         method=method,
