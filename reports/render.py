@@ -660,6 +660,7 @@ def build_context(
     generated: dt.datetime | None = None,
     title: str | None = None,
     description: str | None = None,
+    appendix: bool = True,
 ) -> dict[str, Any]:
     """Everything the templates print, formatted. `catalog` (tools.catalog.load.Catalog) adds the GPU and
     model spec sources to the sources table; when None the bundled catalog is loaded if available."""
@@ -728,6 +729,7 @@ def build_context(
         "egress": _egress(rec),
         "topology": _topology(rec),
         "assumptions": _assumptions(rec),
+        "appendix": appendix,
         "trace": trace_rows,
         "trace_left_out": trace_left_out,
         "sources": _catalog_sources(rec, catalog),
@@ -783,10 +785,13 @@ def render_html(
     generated: dt.datetime | None = None,
     title: str | None = None,
     description: str | None = None,
+    appendix: bool = True,
 ) -> str:
     """The report as one self-contained HTML document (CSS and SVG inline)."""
     return _html(
-        build_context(rec, catalog=catalog, generated=generated, title=title, description=description),
+        build_context(
+            rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+        ),
         inline_css=True,
     )
 
@@ -799,9 +804,12 @@ def render_pdf(
     generated: dt.datetime | None = None,
     title: str | None = None,
     description: str | None = None,
+    appendix: bool = True,
 ) -> Path:
     """The report as PDF (the stylesheet is parsed once per process and reused)."""
-    ctx = build_context(rec, catalog=catalog, generated=generated, title=title, description=description)
+    ctx = build_context(
+        rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+    )
     return html_to_pdf(_html(ctx, inline_css=False), Path(out_path), footer=footer_text(ctx))
 
 
@@ -812,9 +820,12 @@ def render_markdown(
     generated: dt.datetime | None = None,
     title: str | None = None,
     description: str | None = None,
+    appendix: bool = True,
 ) -> str:
     """The report as Markdown: same sections and the same formatted numbers, no charts."""
-    ctx = build_context(rec, catalog=catalog, generated=generated, title=title, description=description)
+    ctx = build_context(
+        rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+    )
     return _env().get_template("report.md.j2").render(**ctx)
 
 
@@ -880,8 +891,11 @@ def render_report(
     generated: dt.datetime | None = None,
     title: str | None = None,
     description: str | None = None,
+    appendix: bool = True,
 ) -> Path:
-    """Write the report for `rec` in `fmt` (pdf, html, md, json) to `out_path`; returns the path."""
+    """Write the report for `rec` in `fmt` (pdf, html, md, json) to `out_path`; returns the path.
+    `appendix=False` leaves the calculation appendix out of pdf/html/md (a shorter, faster document;
+    the JSON always carries the full trace)."""
     from tools.errors import InputError
 
     if fmt not in FORMATS:
@@ -891,20 +905,45 @@ def render_report(
         raise InputError(f"output folder {out.parent} does not exist: create it or choose another -o path")
     if fmt == "json":
         out.write_text(
-            json.dumps(report_json(rec, generated=generated, title=title, description=description), indent=2)
+            json.dumps(
+                report_json(rec, generated=generated, title=title, description=description),
+                indent=2,
+            )
             + "\n",
             encoding="utf-8",
         )
     elif fmt == "md":
         out.write_text(
-            render_markdown(rec, catalog=catalog, generated=generated, title=title, description=description),
+            render_markdown(
+                rec,
+                catalog=catalog,
+                generated=generated,
+                title=title,
+                description=description,
+                appendix=appendix,
+            ),
             encoding="utf-8",
         )
     elif fmt == "html":
         out.write_text(
-            render_html(rec, catalog=catalog, generated=generated, title=title, description=description),
+            render_html(
+                rec,
+                catalog=catalog,
+                generated=generated,
+                title=title,
+                description=description,
+                appendix=appendix,
+            ),
             encoding="utf-8",
         )
     else:
-        render_pdf(rec, out, catalog=catalog, generated=generated, title=title, description=description)
+        render_pdf(
+            rec,
+            out,
+            catalog=catalog,
+            generated=generated,
+            title=title,
+            description=description,
+            appendix=appendix,
+        )
     return out

@@ -184,6 +184,7 @@ def write_report(
     settings: RecommendSettings | None = None,
     title: str | None = None,
     description: str | None = None,
+    appendix: bool = True,
 ) -> Path:
     """Profile -> recommendation -> report file; returns the path written. The one step every input
     form (profile file, text, brief) ends in. `description` is the user's own words (a profile file's
@@ -193,7 +194,9 @@ def write_report(
     out_path = Path(out)
     f = resolve_format(fmt, out_path)
     rec, catalog = recommend_for(profile, prices=prices, settings=settings)
-    return render_report(rec, f, out_path, catalog=catalog, title=title, description=description)
+    return render_report(
+        rec, f, out_path, catalog=catalog, title=title, description=description, appendix=appendix
+    )
 
 
 @app.command()
@@ -208,12 +211,22 @@ def report(
     prices: Path = typer.Option(
         None, "--prices", help="your own price file (YAML or CSV) overriding the catalog"
     ),
+    appendix: bool = typer.Option(
+        True, "--appendix/--no-appendix", help="include the calculation appendix (pdf, html, md)"
+    ),
 ) -> None:
     """Write the recommendation report for a workload (PDF by default)."""
     if profile is None:
         raise InputError("give the workload: --profile FILE.yaml (examples in advisor/examples/)")
     prof, settings, title, description = read_profile_file(profile)
     path = write_report(
-        prof, out, fmt=fmt, prices=prices, settings=settings, title=title, description=description
+        prof,
+        out,
+        fmt=fmt,
+        prices=prices,
+        settings=settings,
+        title=title,
+        description=description,
+        appendix=appendix,
     )
     typer.echo(f"wrote {path}")
