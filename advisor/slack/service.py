@@ -8,12 +8,14 @@ The user's message is stored before the turn runs and the reply after it, as in 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
 import secrets
+import threading
 import urllib.request
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +34,8 @@ CHANNEL = "slack"
 DEFAULT_API_URL = "https://slack.com/api/"
 DOWNLOAD_TIMEOUT_S = 30
 REPORT_FILENAME = "gpu-advisor-report.pdf"
+LOCK_STRIPES = 64
+MAX_FILES_PER_MESSAGE = 3  # briefs read from one message; each is also capped by advisor.ingest.MAX_BYTES
 
 ConversationFactory = Callable[[dict[str, Any] | None, Callable[[str], None] | None], "Conversation"]
 
@@ -102,8 +106,16 @@ class SlackAdvisor:
         self.factory: ConversationFactory = conversation_factory or default_conversation_factory
         self.reports_dir = reports_dir
         self.api_url = api_url
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
     # --- sessions --------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _serialized(self, session_id: str) -> Iterator[None]:
+        """One turn at a time per thread in this process, so two quick messages do not both resume the
+        same saved state and lose one update. (Across processes the later save wins.)"""
+        with self._locks[hash(session_id) % len(self._locks)]:  # striped: bounded memory, no eviction
+            yield
+
     def session(self, channel: str, thread_ts: str) -> str:
         return self.repo.session_for_key(CHANNEL, thread_key(channel, thread_ts))
 
@@ -137,6 +149,22 @@ class SlackAdvisor:
         reply in the thread; 'report' uploads the PDF instead."""
         text = strip_mentions(text)
         session_id = self.session(channel, thread_ts)
+        with self._serialized(session_id):
+            self._handle(
+                client, session_id, channel=channel, thread_ts=thread_ts, text=text, files=files, user=user
+            )
+
+    def _handle(
+        self,
+        client: Any,
+        session_id: str,
+        *,
+        channel: str,
+        thread_ts: str,
+        text: str,
+        files: Sequence[Mapping[str, Any]],
+        user: str | None,
+    ) -> None:
         brief_text, notes = self._briefs(client, files)
         if brief_text is None and is_report_request(text):
             self.repo.add_message(session_id, "user", text, {"slack_user": user} if user else None)
@@ -173,7 +201,8 @@ class SlackAdvisor:
             self._post(client, channel, thread_ts, bk.text_blocks(" ".join(notes)), " ".join(notes))
             return
         session_id = self.session(channel, thread_ts)
-        turn = self.run_turn(session_id, "", brief_text, user=user, filename=str(file.get("name") or ""))
+        with self._serialized(session_id):
+            turn = self.run_turn(session_id, "", brief_text, user=user, filename=str(file.get("name") or ""))
         self.post_turn(client, channel=channel, thread_ts=thread_ts, turn=turn)
 
     def start_from_command(
@@ -307,7 +336,9 @@ class SlackAdvisor:
         about files that could not be read."""
         texts: list[str] = []
         notes: list[str] = []
-        for f in files:
+        if len(files) > MAX_FILES_PER_MESSAGE:
+            notes.append(f"I read the first {MAX_FILES_PER_MESSAGE} files of this message only.")
+        for f in list(files)[:MAX_FILES_PER_MESSAGE]:
             file_id = str(f.get("id") or "")
             if not file_id or not self.repo.first_time_event(f"file:{file_id}"):
                 continue

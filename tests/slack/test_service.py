@@ -58,3 +58,26 @@ def test_state_survives_between_messages_of_a_thread(repo: Repository, tmp_path:
     # another thread starts from scratch
     again.handle_message(client, channel="C1", thread_ts="7.7", text="LoRA please")
     assert "Primary pick" not in json.dumps(client.posts[2]["blocks"])
+
+
+def test_two_messages_at_once_in_a_thread_both_count(repo: Repository, tmp_path: Path) -> None:
+    import threading
+
+    service = SlackAdvisor(repo, reports_dir=tmp_path)
+    client = RecordingClient()
+    texts = ["Llama 3 8B with LoRA", "on 100M tokens for 4 epochs"]
+    workers = [
+        threading.Thread(
+            target=service.handle_message,
+            args=(client,),
+            kwargs={"channel": "C1", "thread_ts": "5.5", "text": t},
+        )
+        for t in texts
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    state = repo.load_state(repo.session_for_key("slack", "C1:5.5"))
+    assert state["turns"] == 2
+    assert state["profile"]["method"] == "lora" and state["profile"]["epochs"] == 4
