@@ -61,7 +61,7 @@ def test_gqa_kv_cache_llama31_70b_32_users_32k() -> None:
 def test_mla_kv_cache_deepseek_v3_32_users_32k() -> None:
     # MLA caches the compressed latent (kv_lora_rank 512) + the decoupled RoPE key (64) per layer:
     # (512 + 64) x 2 B x 61 layers = 70,272 B per token (vs ~4.4 MB/token for 128 full heads);
-    # x 32 x 32,768 tokens = 73,685,417,984 B = 68.625 GiB.
+    # x 32 x 32,768 tokens = 73,685,532,672 B = 68.625 GiB.
     arch = load_catalog().model("deepseek-v3")
     assert (arch.n_layers, arch.kv_lora_rank, arch.qk_rope_head_dim) == (61, 512, 64)
     est = estimate_memory(arch=arch, method="inference", precision="fp8", concurrency=32, context_len=32768)
