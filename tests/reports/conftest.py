@@ -1,9 +1,10 @@
 """Fixtures for the report tests.
 
-`handmade_rec` is a stand-in Recommendation shaped like seed 001's QLoRA Llama 3 70B example (figures
-from the seed: 354 GPU-hours at $2.80 -> $991 compute; 500 GB x $0.09 = $45 egress per pull, 20 runs
--> $900), built from the real result types so the templates are exercised without the engine.
-`engine_rec` runs the real recommender on the bundled example profile when it exists.
+`handmade_rec` is a Recommendation shaped like seed 001's QLoRA Llama 3 70B example (figures from the
+seed: 354 GPU-hours at $2.80 -> $991 compute; 500 GB x $0.09 = $45 egress per pull, 20 runs -> $900),
+built from the real result types so template details (escaping, dedup, edge cases) are tested without
+the engine; `infeasible_handmade` has no primary. `example_profile` is the bundled seed 001 profile
+that tests of the real engine (test_engine_report.py, test_cli_report.py) run.
 """
 
 from __future__ import annotations
@@ -263,39 +264,9 @@ def make_infeasible_rec() -> Recommendation:
     )
 
 
-OWN_EXAMPLE = """\
-description: Seed 001's example - QLoRA fine-tune of Llama 3 70B on a 500 GB corpus held in AWS S3.
-workload: fine_tuning
-model_id: llama-3-70b
-method: qlora
-dataset_tokens: 1000000000
-dataset_gb: 500
-epochs: 3
-data_location: aws
-data_region: us-east-1
-runs_per_month: 20
-provenance:
-  model_id: {status: stated, evidence: "LLaMA-3 70B"}
-  dataset_tokens: {status: stated, evidence: "1B training tokens"}
-"""
-
-
-def engine_available() -> bool:
-    """The recommender runs (it lands in pieces: tools.recommend needs memory, compute, topology, cost)."""
-    try:
-        import tools.recommend  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture
-def example_profile(tmp_path: Path) -> Path:
-    """The bundled seed 001 example profile, or an equivalent written here until it lands."""
-    if not engine_available():
-        pytest.skip("tools.recommend is not importable yet")
-    if EXAMPLE.is_file():
-        return EXAMPLE
-    path = tmp_path / "seed-001.yaml"
-    path.write_text(OWN_EXAMPLE)
-    return path
+def example_profile() -> Path:
+    """The bundled seed 001 example profile (advisor/examples, H4a)."""
+    if not EXAMPLE.is_file():
+        pytest.skip(f"{EXAMPLE} is missing")
+    return EXAMPLE

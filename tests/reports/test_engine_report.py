@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from advisor.cli.report import load_profile, recommend_for
 from reports import format as f
 from reports.render import option_title, render_markdown, render_report
@@ -38,17 +36,8 @@ def embedded_fonts(path: Path) -> set[tuple[str, bool]]:
     return fonts
 
 
-@pytest.fixture
-def engine_ready(example_profile: Path) -> Path:
-    try:
-        import tools.cost  # noqa: F401
-    except ImportError:
-        pytest.skip("tools.cost (H3) has not landed yet")
-    return example_profile
-
-
-def test_seed001_pdf_carries_engine_figures(engine_ready: Path, tmp_path: Path) -> None:
-    profile, settings = load_profile(engine_ready)
+def test_seed001_pdf_carries_engine_figures(example_profile: Path, tmp_path: Path) -> None:
+    profile, settings = load_profile(example_profile)
     rec, catalog = recommend_for(profile, settings=settings)
     assert rec.primary is not None
     p = rec.primary
@@ -77,7 +66,7 @@ def test_seed001_pdf_carries_engine_figures(engine_ready: Path, tmp_path: Path) 
 
 
 def test_infeasible_workload_report_says_what_would_make_it_feasible(
-    engine_ready: Path, tmp_path: Path
+    example_profile: Path, tmp_path: Path
 ) -> None:
     from advisor.cli.report import profile_from_mapping
 
