@@ -65,9 +65,7 @@ def test_seed001_pdf_carries_engine_figures(example_profile: Path, tmp_path: Pat
     assert f.usd_range(p.cost_usd) in md and option_title(p) in md
 
 
-def test_infeasible_workload_report_says_what_would_make_it_feasible(
-    example_profile: Path, tmp_path: Path
-) -> None:
+def test_infeasible_workload_report_says_what_would_make_it_feasible() -> None:
     from advisor.cli.report import profile_from_mapping
 
     profile, _ = profile_from_mapping(
