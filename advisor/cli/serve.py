@@ -28,9 +28,10 @@ def serve(
 
     import uvicorn
 
-    from advisor.web.app import WebSettings
+    from advisor.web.app import WebSettings, open_repository_retrying
 
     WebSettings.from_env()  # fail now, with one line, on a bad GPU_ADVISOR_* setting
+    open_repository_retrying().engine.dispose()  # tables created once, before the workers start
     if proxy_headers:
         os.environ["GPU_ADVISOR_TRUST_PROXY"] = "1"
     typer.echo(f"GPU Advisor on http://{host}:{port}/  (API docs: http://{host}:{port}/api/docs)", err=True)

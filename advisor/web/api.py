@@ -162,7 +162,14 @@ def _report_json(job: Any, session_id: str) -> dict[str, Any]:
 
 def _turn(request: Request, session_id: str, text: str, **kwargs: Any) -> dict[str, Any]:
     try:
-        view = run_turn(_repo(request), request.app.state.conversation_factory, session_id, text, **kwargs)
+        view = run_turn(
+            _repo(request),
+            request.app.state.conversation_factory,
+            session_id,
+            text,
+            gate=request.app.state.turn_gate,
+            **kwargs,
+        )
     except InputError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from exc
     except Exception as exc:

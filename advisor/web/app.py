@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,10 @@ class WebSettings:
     report_stale_after_s: float = 300.0  # GPU_ADVISOR_REPORT_STALE_S: a rendering job older is taken over
     render_in_subprocess: bool = True  # render PDFs in a child process so a render never holds the GIL
     trust_forwarded_for: bool = False  # GPU_ADVISOR_TRUST_PROXY=1: client address from X-Forwarded-For
+    # GPU_ADVISOR_TURN_CONCURRENCY: turns computed at once per process (0: automatic). The recommender is
+    # CPU-bound Python: more threads than CPUs only interleave under the GIL, and starve the short database
+    # transactions of the other requests (seen as "database is locked" on SQLite under load).
+    turn_concurrency: int = 0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -99,7 +104,16 @@ class WebSettings:
             max_brief_pages=_env_int(e, "GPU_ADVISOR_MAX_BRIEF_PAGES", cls.max_brief_pages),
             report_stale_after_s=_env_float(e, "GPU_ADVISOR_REPORT_STALE_S", cls.report_stale_after_s),
             trust_forwarded_for=(e.get("GPU_ADVISOR_TRUST_PROXY") or "").strip() in ("1", "true", "yes"),
+            turn_concurrency=int(e.get("GPU_ADVISOR_TURN_CONCURRENCY") or 0),
         )
+
+    @property
+    def turn_slots(self) -> int:
+        """Concurrent turns per process: the setting, else one per CPU (rules backend: CPU-bound) or 32
+        with a chat model (turns then mostly wait on the model's HTTP replies)."""
+        if self.turn_concurrency > 0:
+            return self.turn_concurrency
+        return 32 if self.streams else (os.cpu_count() or 2)
 
     @property
     def streams(self) -> bool:
@@ -221,11 +235,13 @@ def run_turn(
     brief_name: str | None = None,
     stream: StreamCallback | None = None,
     retry_of: int | None = None,
+    gate: AbstractContextManager[Any] | None = None,
 ) -> dict[str, Any]:
     """Store the user's message, resume the conversation from the repository, answer, store the reply.
 
     Returns the turn view plus `message_id` (the reply) and `reply_to` (the user's message). With
     `retry_of` the user's message is already stored (an unanswered one) and is not stored again.
+    `gate` (a semaphore) bounds how many turns compute at once; database writes stay outside it.
     Exceptions propagate after the user's message is safely stored.
     """
     if retry_of is None:
@@ -234,10 +250,11 @@ def run_turn(
     else:
         user_id = retry_of
     state = repo.load_state(session_id) or None
-    conv = factory(state, stream)
-    turn = conv.send(text, brief_text=brief_text)
-    view = turn_view(turn)
-    full = turn.recommendation_json()
+    with gate if gate is not None else nullcontext():
+        conv = factory(state, stream)
+        turn = conv.send(text, brief_text=brief_text)
+        view = turn_view(turn)
+        full = turn.recommendation_json()
     repo.save_state(session_id, conv.state)
     view["reply_to"] = user_id
     view["message_id"] = repo.add_message(
@@ -247,6 +264,26 @@ def run_turn(
 
 
 # --- the app ---------------------------------------------------------------------------------------------
+
+
+def open_repository_retrying(url: str | None = None, attempts: int = 3) -> Repository:
+    """open_repository, tolerating the race of several workers creating the tables at the same moment
+    (SQLAlchemy's create_all checks, then creates: a second process can lose in between)."""
+    import time
+
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+
+    from advisor.store import open_repository
+
+    for attempt in range(1, attempts + 1):
+        try:
+            return open_repository(url)
+        except (OperationalError, ProgrammingError) as exc:
+            if "already exists" not in str(exc) or attempt == attempts:
+                raise
+            time.sleep(0.2 * attempt)
+    raise AssertionError("unreachable")
+
 
 
 def create_app(
@@ -269,9 +306,7 @@ def create_app(
 
     settings = settings or WebSettings.from_env()
     if repo is None:
-        from advisor.store import open_repository
-
-        repo = open_repository()
+        repo = open_repository_retrying()
     factory = conversation_factory or default_conversation_factory(settings.backend)
     out_dir = Path(reports_dir) if reports_dir is not None else reports_dir_from_env()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -306,6 +341,7 @@ def create_app(
     app.state.reports_dir = out_dir
     app.state.settings = settings
     app.state.worker = worker
+    app.state.turn_gate = threading.BoundedSemaphore(settings.turn_slots)
     app.add_middleware(SecurityMiddleware)
     app.include_router(api.router)
     app.include_router(pages.router)

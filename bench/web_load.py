@@ -1,0 +1,205 @@
+"""Load on the web API: N concurrent chat sessions against a server on loopback.
+
+Starts its own server (uvicorn, rules backend, a throwaway SQLite database, rate limits raised for
+the run) unless --url points at one, drives `--sessions` concurrent sessions with an httpx async
+client, each sending a short scripted conversation, and prints reply latency percentiles and errors.
+Bounded: at most sessions x messages requests, and everything stops after --max-seconds (requests not
+sent by then are reported as not run). Report rendering is excluded (no report is requested).
+
+Goal (issue 5): no errors and p95 under 1 s per reply with the rules backend.
+
+    .venv/bin/python bench/web_load.py                       # 50 sessions x 3 messages, no think time
+    .venv/bin/python bench/web_load.py --think-s 5 --workers 2
+    .venv/bin/python bench/web_load.py --url http://127.0.0.1:8000 --sessions 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+MODELS = ("Llama 3 8B", "Mistral 7B", "Llama 3 70B", "Qwen2.5 14B", "Llama 3.1 8B")
+METHODS = ("LoRA", "QLoRA", "full fine-tuning")
+
+
+def script(i: int) -> list[str]:
+    """A short conversation, different per session so no two profiles are the same."""
+    rng = random.Random(i)
+    model, method = MODELS[i % len(MODELS)], METHODS[(i // len(MODELS)) % len(METHODS)]
+    tokens = rng.choice((20, 50, 100, 200, 500))
+    return [
+        "We want to fine-tune a model for our support team",
+        f"{model} with {method} on {tokens}M tokens, {rng.randint(1, 4)} epochs",
+        f"our budget is ${rng.randint(5, 60) * 100:,}",
+    ]
+
+
+@dataclass
+class Results:
+    latencies_s: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    not_run: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), int(-(-q * len(ordered) // 100))))
+    return ordered[rank - 1]
+
+
+async def one_session(
+    client: httpx.AsyncClient, i: int, think_s: float, deadline: float, out: Results
+) -> None:
+    messages = script(i)
+    if time.monotonic() > deadline:
+        out.not_run += len(messages)
+        return
+    try:
+        r = await client.post("/api/sessions")
+        r.raise_for_status()
+    except Exception as exc:
+        out.errors.append(f"session {i}: create: {exc!r}"[:200])
+        out.not_run += len(messages)
+        return
+    sid, token = r.json()["session_id"], r.json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(1000 + i)
+    for n, text in enumerate(messages):
+        if think_s > 0:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think_s)
+        if time.monotonic() > deadline:
+            out.not_run += len(messages) - n
+            return
+        t0 = time.perf_counter()
+        try:
+            r = await client.post(f"/api/sessions/{sid}/messages", json={"text": text}, headers=headers)
+        except Exception as exc:
+            out.errors.append(f"session {i} message {n}: {exc!r}"[:200])
+            continue
+        elapsed = time.perf_counter() - t0
+        if r.status_code != 200 or not r.json().get("reply"):
+            out.errors.append(f"session {i} message {n}: HTTP {r.status_code} {r.text[:120]}")
+        else:
+            out.latencies_s.append(elapsed)
+
+
+async def drive(url: str, sessions: int, think_s: float, max_seconds: float) -> tuple[Results, float]:
+    out = Results()
+    deadline = time.monotonic() + max_seconds
+    limits = httpx.Limits(max_connections=sessions + 5, max_keepalive_connections=sessions + 5)
+    async with httpx.AsyncClient(base_url=url, timeout=max_seconds, limits=limits) as client:
+        t0 = time.perf_counter()
+        tasks = [asyncio.create_task(one_session(client, i, think_s, deadline, out)) for i in range(sessions)]
+        done, pending = await asyncio.wait(tasks, timeout=max_seconds + 5)
+        for task in pending:  # stop ourselves: whatever is still running is abandoned
+            task.cancel()
+        wall = time.perf_counter() - t0
+    return out, wall
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(workers: int, data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        GPU_ADVISOR_DATA_DIR=str(data_dir),
+        GPU_ADVISOR_BACKEND="rules",
+        GPU_ADVISOR_RATE_SESSION="100000",
+        GPU_ADVISOR_RATE_CLIENT="100000",
+        GPU_ADVISOR_RATE_NEW_SESSIONS="100000",
+        GPU_ADVISOR_LOG_LEVEL="warning",
+    )
+    env.pop("DATABASE_URL", None)
+    cmd = [sys.executable, "-m", "uvicorn", "advisor.web.app:app_from_env", "--factory",
+           "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, env=env, cwd=Path(__file__).resolve().parents[1])
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited with {proc.returncode}")
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.terminate()
+    raise SystemExit("server did not start in 60 s")
+
+
+def warm_up(url: str, workers: int) -> None:
+    """One conversation per worker first, so imports and catalog loading are not measured."""
+    with httpx.Client(base_url=url, timeout=60) as c:
+        for i in range(workers * 2):
+            s = c.post("/api/sessions").json()
+            h = {"Authorization": f"Bearer {s['token']}"}
+            for text in script(10_000 + i):
+                c.post(f"/api/sessions/{s['session_id']}/messages", json={"text": text}, headers=h)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--url", help="an already running server (default: start one)")
+    p.add_argument("--sessions", type=int, default=50, help="concurrent sessions (default 50)")
+    p.add_argument("--think-s", type=float, default=0.0, help="mean pause before each message (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server")
+    p.add_argument("--max-seconds", type=float, default=180.0, help="stop after this long (default 180)")
+    args = p.parse_args(argv)
+    if not 1 <= args.sessions <= 500:
+        p.error("--sessions must be 1..500")
+
+    proc = None
+    tmp = tempfile.TemporaryDirectory(prefix="gpu-advisor-load-")
+    try:
+        url = args.url
+        if url is None:
+            proc, url = start_server(args.workers, Path(tmp.name))
+        warm_up(url, args.workers)
+        out, wall = asyncio.run(drive(url, args.sessions, args.think_s, args.max_seconds))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+
+    lat = out.latencies_s
+    print(f"sessions {args.sessions}, messages per session {len(script(0))}, think {args.think_s:g} s, "
+          f"server workers {args.workers if args.url is None else '?'}, cpus {os.cpu_count()}")
+    print(f"replies ok {len(lat)}, errors {len(out.errors)}, not run (time bound) {out.not_run}, "
+          f"wall {wall:.1f} s, {len(lat) / wall if wall else 0:.1f} replies/s")
+    if lat:
+        ms = {q: percentile(lat, q) * 1000 for q in (50, 95, 99)}
+        print(f"reply latency: p50 {ms[50]:.0f} ms, p95 {ms[95]:.0f} ms, p99 {ms[99]:.0f} ms, "
+              f"max {max(lat) * 1000:.0f} ms")
+        goal = not out.errors and percentile(lat, 95) < 1.0
+        print(f"goal (no errors, p95 < 1 s): {'met' if goal else 'not met'}")
+    for e in out.errors[:5]:
+        print("error:", e)
+    return 0 if not out.errors else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
