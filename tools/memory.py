@@ -339,6 +339,7 @@ def estimate_memory(
         "weights + gradients + optimizer + activations + kv_cache + adapters + overhead",
         breakdown.total(),
         "GiB",
+        **{f"{k}_gib": v for k, v in breakdown.model_dump().items()},
     )
     total = tb.step("total_gib", "peak_gib_per_gpu x gpus", peak * gpus, "GiB", gpus=gpus)
     return MemoryEstimate(

@@ -182,7 +182,12 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
             "lora_dropout_bytes_per_input", LORA_DROPOUT_BYTES_PER_INPUT, "B", "PEFT lora_dropout copy + mask"
         )
         per_layer += tb.step(
-            "lora_activation_bytes_per_token", "sum over adapted linears of 3 x d_in + 2r", lora, "B/token"
+            "lora_activation_bytes_per_token",
+            "sum over adapted linears of 3 x d_in + 2r",
+            lora,
+            "B/token",
+            rank=plan.lora_rank,
+            targets=",".join(plan.lora_targets),
         )
     layers = plan.layers_per_stage * plan.pp if plan.pp > 1 else arch.n_layers
     if plan.grad_checkpointing:
@@ -201,6 +206,9 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
             "one layer's activations x tokens / tp (during its backward)",
             per_layer * tokens / tp,
             "B",
+            layer_bytes_per_token=per_layer,
+            tokens=tokens,
+            tp=tp,
         )
     else:
         kept = tb.step(
@@ -239,6 +247,9 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
             2 * largest_linear_params(arch) * ACTIVATION_BYTES / tp,
             "B",
             source="bitsandbytes matmul_4bit: dequantize_4bit then a 16-bit matmul",
+            largest_linear_params=largest_linear_params(arch),
+            bytes_per_value=ACTIVATION_BYTES,
+            tp=tp,
         )
     if plan.grad_checkpointing:
         return tb.step(
@@ -246,8 +257,20 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
             "kept + max(logits, recomputed layer) + dequant",
             kept + max(logits, recompute) + dequant,
             "B",
+            kept_bytes=kept,
+            logits_bytes=logits,
+            recomputed_layer_bytes=recompute,
+            dequant_bytes=dequant,
         )
-    return tb.step("activations_per_gpu", "stored + logits + dequant", kept + logits + dequant, "B")
+    return tb.step(
+        "activations_per_gpu",
+        "stored + logits + dequant",
+        kept + logits + dequant,
+        "B",
+        stored_bytes=kept,
+        logits_bytes=logits,
+        dequant_bytes=dequant,
+    )
 
 
 def inference_memory(plan: Plan, tb: TraceBuilder) -> tuple[float, float]:

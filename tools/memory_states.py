@@ -187,7 +187,7 @@ def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
         "pp_stage_fraction",
         "(ceil(L/pp) x layer_params + V x h) / params",
         fraction,
-        "",
+        "fraction",
         layers_per_stage=plan.layers_per_stage,
         pp=plan.pp,
     )
@@ -408,7 +408,16 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             cpu += states
             adapters -= states
             paged = 0.0
-        tb.step("adapters_per_gpu", "adapters x stage_fraction / tp / shard", adapters, "B")
+        tb.step(
+            "adapters_per_gpu",
+            "adapters x stage_fraction / tp / shard (- offloaded states)",
+            adapters,
+            "B",
+            adapters_bytes=full,
+            share_per_gpu=split,
+            shard_optimizer=shard,
+            offloaded_states_bytes=states if plan.offload in ("optimizer", "params") else 0.0,
+        )
     return StateBytes(
         weights=weights,
         gradients=grads,
