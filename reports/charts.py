@@ -256,6 +256,7 @@ def range_chart_svg(
     tick_fmt: Callable[[float], str] | None = None,
     limit: float | None = None,
     limit_label: str = "",
+    range_fmt: Callable[[float, float], str] | None = None,
 ) -> str:
     """Horizontal low-high bars on a shared axis from 0, with both ends labelled; an optional limit
     line (a budget, a deadline). The highlighted row (the primary pick) is dark and bold, the others
@@ -265,7 +266,8 @@ def range_chart_svg(
         return ""
     width, right_w = 680.0, 130.0
     label_w = _label_width([(r.label, r.sublabel) for r in rows], 120.0, 240.0)
-    bar_h, gap, top = 14.0, 14.0, 12.0
+    bar_h, gap = 14.0, 14.0
+    top = 24.0 if limit is not None else 12.0  # room above the bars for the limit's label
     plot_w = width - label_w - right_w
     vmax = max(r.high for r in rows)
     if limit is not None:
@@ -319,20 +321,26 @@ def range_chart_svg(
             out.append(
                 f'<rect x="{_f(x1)}" y="{_f(y)}" width="{_f(w)}" height="{_f(bar_h)}" fill="url(#hatch)"/>'
             )
-        lo, hi = value_fmt(r.low), value_fmt(r.high)
-        text = lo if lo == hi else f"{lo} – {hi}"
+        if range_fmt is not None:
+            text = range_fmt(r.low, r.high)
+        else:
+            lo, hi = value_fmt(r.low), value_fmt(r.high)
+            text = lo if lo == hi else f"{lo} – {hi}"
         out.append(
             f'<text x="{_f(width - right_w + 6)}" y="{_f(y + 10)}" font-weight="{weight}">{_t(text)}</text>'
         )
     if limit is not None:
         lx = x0 + limit * scale
         out.append(
-            f'<line x1="{_f(lx)}" y1="{_f(top - 8)}" x2="{_f(lx)}" y2="{_f(top + plot_h - 4)}" '
+            f'<line x1="{_f(lx)}" y1="{_f(top - 20)}" x2="{_f(lx)}" y2="{_f(top + plot_h - 4)}" '
             f'stroke="{VERMILLION}" stroke-width="1.6" stroke-dasharray="5,3"/>'
         )
+        # label above the bars, on whichever side of the line keeps it inside the plot
+        end_anchor = lx + text_width(limit_label, 9, bold=True) > x0 + plot_w
         out.append(
-            f'<text x="{_f(lx + 3)}" y="{_f(top - 1)}" fill="{VERMILLION}" font-size="9" '
-            f'font-weight="bold">{_t(limit_label)}</text>'
+            f'<text x="{_f(lx - 3 if end_anchor else lx + 3)}" y="{_f(top - 12)}" fill="{VERMILLION}" '
+            f'font-size="9" font-weight="bold" text-anchor="{"end" if end_anchor else "start"}">'
+            f"{_t(limit_label)}</text>"
         )
     out.append("</svg>")
     return "".join(out)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from reports import charts
 from reports import format as f
+from tools.ranges import Range
 
 if TYPE_CHECKING:
     import jinja2
@@ -274,6 +275,7 @@ def _cost_chart(options: tuple[Option, ...], budget: float | None) -> str:
         tick_fmt=f.usd,
         limit=budget,
         limit_label=f"budget {f.usd(budget)}" if budget else "",
+        range_fmt=lambda lo, hi: f.usd_range(Range(low=lo, high=hi)),
     )
 
 
@@ -296,6 +298,7 @@ def _time_chart(options: tuple[Option, ...], deadline: float | None) -> str:
         tick_fmt=lambda v: f"{v:,.0f}",
         limit=deadline,
         limit_label=f"deadline {f.hours(deadline)}" if deadline else "",
+        range_fmt=lambda lo, hi: f.hours_range(Range(low=lo, high=hi), with_days=False),
     )
 
 
@@ -569,8 +572,8 @@ def _topology(rec: Recommendation) -> list[dict[str, Any]]:
                 "layout": f"{_plural(t.nodes, 'node')} × {_plural(t.gpus_per_node, 'GPU')}",
                 "parallel": f"TP {t.tp} · PP {t.pp} · DP {t.dp} · sharding {t.sharding}",
                 "intra": t.interconnect_intra or f.UNKNOWN,
-                "inter": t.interconnect_inter,
-                "inter_required": t.interconnect_inter_required,
+                "inter": _pretty(t.interconnect_inter),
+                "inter_required": _pretty(t.interconnect_inter_required),
                 "notes": list(t.notes),
                 "nccl": list(t.nccl_checklist),
             }
