@@ -46,6 +46,9 @@ _REPORT_RE = re.compile(
 # fields a user cannot be asked about (internal assumptions of the engine)
 _ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_count", "claimed_hours"}
 
+# Inferred by a rough conversion (tokens from GB of text): still worth asking when it changes the pick.
+_ESTIMATED = {"dataset_tokens"}
+
 Recommender = Callable[[WorkloadProfile], Any]
 ReplySource = Literal["template", "model", "regenerated"]
 
@@ -269,7 +272,9 @@ class Conversation:
             name = getattr(item, "input", None)
             if not getattr(item, "changes_primary", False) or name not in _ASKABLE or name in fields:
                 continue
-            if profile.status_of(name) in ("stated", "inferred") or self.asked.get(name, 0) >= 1:
+            status = profile.status_of(name)
+            known = status == "stated" or (status == "inferred" and name not in _ESTIMATED)
+            if known or self.asked.get(name, 0):
                 continue
             fields.append(name)
             texts.append(templates.question(name, getattr(item, "base", "") or None))

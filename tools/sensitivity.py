@@ -3,7 +3,7 @@
 Inputs varied (only those that are uncertain for this profile):
 - mfu: rank on the pessimistic (low MFU: high ends of time and cost) and optimistic ends.
 - pricing tier: on-demand in established tiers only (no spot, community or marketplace offers).
-- dataset_tokens (when not stated): x0.5 and x2.
+- dataset_tokens (when assumed or estimated from a size on disk): x0.5 and x2.
 - epochs (when not stated): 1 and 3 (seed 001 uses 3).
 - method (when assumed): LoRA and QLoRA.
 - seq_len / context_len (when assumed): half and four times (capped at the model's context).
@@ -31,6 +31,11 @@ def _uncertain(w: ResolvedWorkload, field: str) -> bool:
     return w.profile.status_of(field) == "assumed" or field in w.assumed_fields
 
 
+def _estimated(w: ResolvedWorkload, field: str) -> bool:
+    """Assumed, or inferred by a conversion (e.g. tokens from GB of text at ~4 bytes/token)."""
+    return _uncertain(w, field) or w.profile.status_of(field) == "inferred"
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3g}"
@@ -45,7 +50,7 @@ def _variants(
     out: list[tuple[str, str, tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]] = []
     inference = p.workload == "inference"
     if not inference:
-        if p.dataset_tokens and _uncertain(w, "dataset_tokens"):
+        if p.dataset_tokens and _estimated(w, "dataset_tokens"):
             t = p.dataset_tokens
             out.append(
                 (

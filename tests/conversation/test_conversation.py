@@ -202,3 +202,24 @@ def test_turn_to_dict_is_json() -> None:
     t = conv().send("QLoRA fine-tune of a 70B model")
     d = json.loads(json.dumps(t.to_dict()))
     assert d["questions"] == t.questions and d["recommendation"]["primary"]["gpu"] == "h100-sxm"
+
+
+def test_tokens_estimated_from_disk_size_are_still_asked_when_they_change_the_pick() -> None:
+    def flips_on_tokens(profile: WorkloadProfile) -> Any:
+        rec = sample_recommendation(profile)
+        item = SensitivityItem(input="dataset_tokens", low="x0.5", high="x2", changes_primary=True)
+        return rec.model_copy(update={"sensitivity": (item,)})
+
+    c = conv(recommender=flips_on_tokens)
+    base = WorkloadProfile(params_b=70, method="qlora")
+    inferred = base.with_values(
+        "inferred", {"dataset_tokens": "500 GB at 4 bytes/token"}, dataset_tokens=1.25e11
+    )
+    assert c._questions(inferred, flips_on_tokens(inferred))[0] == ["dataset_tokens"]
+    stated = base.with_values("stated", dataset_tokens=1e9)
+    assert c._questions(stated, flips_on_tokens(stated))[0] == []
+    # an inferred field that is not a rough estimate (e.g. a deadline from "by Friday") is not re-asked
+    other = SensitivityItem(input="deadline_hours", low="1", high="2", changes_primary=True)
+    dl = base.with_values("inferred", deadline_hours=48.0)
+    rec = sample_recommendation(dl).model_copy(update={"sensitivity": (other,)})
+    assert c._questions(dl, rec)[0] == []
