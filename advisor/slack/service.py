@@ -35,6 +35,7 @@ DEFAULT_API_URL = "https://slack.com/api/"
 DOWNLOAD_TIMEOUT_S = 30
 REPORT_FILENAME = "gpu-advisor-report.pdf"
 LOCK_STRIPES = 64
+USER_MESSAGES_PER_MINUTE = 20  # per Slack user, counted in the store (so across processes)
 MAX_FILES_PER_MESSAGE = 3  # briefs read from one message; each is also capped by advisor.ingest.MAX_BYTES
 
 ConversationFactory = Callable[[dict[str, Any] | None, Callable[[str], None] | None], "Conversation"]
@@ -101,11 +102,13 @@ class SlackAdvisor:
         conversation_factory: ConversationFactory | None = None,
         reports_dir: Path | None = None,
         api_url: str = DEFAULT_API_URL,
+        user_messages_per_minute: int = USER_MESSAGES_PER_MINUTE,
     ) -> None:
         self.repo = repo
         self.factory: ConversationFactory = conversation_factory or default_conversation_factory
         self.reports_dir = reports_dir
         self.api_url = api_url
+        self.user_messages_per_minute = user_messages_per_minute
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
     # --- sessions --------------------------------------------------------------------------------
@@ -148,6 +151,10 @@ class SlackAdvisor:
         """A user's message in a thread (an @mention, a DM, a slash command's text): run one turn and
         reply in the thread; 'report' uploads the PDF instead."""
         text = strip_mentions(text)
+        if user and self.repo.hit_rate_limit(f"slack-user:{user}", self.user_messages_per_minute, 60):
+            msg = "You are sending messages faster than I can size workloads: wait a minute and try again."
+            self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
+            return
         session_id = self.session(channel, thread_ts)
         with self._serialized(session_id):
             self._handle(

@@ -362,3 +362,15 @@ def test_description_and_pdf_request_in_one_message(serve_slack: Any) -> None:
     assert "Primary pick" in _blocks_text(reply)
     done = srv.stub.named("files.completeUploadExternal")
     assert len(done) == 1 and done[0].params["thread_ts"] == "1.8"
+
+
+def test_url_verification_challenge_is_answered_only_when_signed(serve_slack: Any) -> None:
+    srv = serve_slack(process_before_response=True)
+    challenge = {
+        "token": "legacy",
+        "challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+        "type": "url_verification",
+    }
+    ok = srv.post_json(challenge)
+    assert ok.status_code == 200 and ok.json()["challenge"] == challenge["challenge"]
+    assert srv.post_json(challenge, signed=False).status_code == 401

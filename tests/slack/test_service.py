@@ -81,3 +81,14 @@ def test_two_messages_at_once_in_a_thread_both_count(repo: Repository, tmp_path:
     state = repo.load_state(repo.session_for_key("slack", "C1:5.5"))
     assert state["turns"] == 2
     assert state["profile"]["method"] == "lora" and state["profile"]["epochs"] == 4
+
+
+def test_a_user_flooding_the_bot_is_asked_to_wait(repo: Repository, tmp_path: Path) -> None:
+    service = SlackAdvisor(repo, reports_dir=tmp_path, user_messages_per_minute=2)
+    client = RecordingClient()
+    for i in range(3):
+        service.handle_message(client, channel="C1", thread_ts=f"3.{i}", text="Llama 3 8B LoRA", user="UFAST")
+    assert "Primary pick" in json.dumps(client.posts[1]["blocks"])
+    assert "wait a minute" in client.posts[2]["text"]
+    service.handle_message(client, channel="C1", thread_ts="3.9", text="Llama 3 8B LoRA", user="UOTHER")
+    assert "Primary pick" in json.dumps(client.posts[3]["blocks"])  # per user, not global
