@@ -10,6 +10,7 @@ BYTES_PER_GB = 10**9
 BYTES_PER_MIB = 2**20
 FLOPS_PER_TFLOPS = 10**12
 SECONDS_PER_HOUR = 3600.0
+MINUTES_PER_HOUR = 60.0
 HOURS_PER_DAY = 24.0
 HOURS_PER_MONTH = 730.0  # 8760 h / 12, the convention cloud price sheets use
 WATTS_PER_KW = 1000.0
@@ -58,6 +59,11 @@ def tflops_to_flops(tflops: float) -> float:
 def seconds_to_hours(seconds: float) -> float:
     """Seconds -> hours."""
     return seconds / SECONDS_PER_HOUR
+
+
+def tb_to_bytes(tb: float) -> float:
+    """TB (10**12 bytes) -> bytes (memory bandwidth in TB/s -> bytes/s)."""
+    return tb * 10**12
 
 
 def hours_to_days(hours: float) -> float:

@@ -17,13 +17,13 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel
 
 from tools.trace import TraceStep, trace_numbers
-from tools.units import BYTES_PER_GB, BYTES_PER_GIB, HOURS_PER_DAY, HOURS_PER_MONTH
+from tools.units import BYTES_PER_GB, BYTES_PER_GIB, HOURS_PER_DAY, HOURS_PER_MONTH, MINUTES_PER_HOUR
 
 REL_TOLERANCE = 0.005  # 0.5 %: a model may truncate instead of round (1,063.6 -> "1,063")
 GIB_PER_GB = BYTES_PER_GB / BYTES_PER_GIB
@@ -48,7 +48,7 @@ _UNITS: dict[str, str] = {
     "gib": "GiB", "gb": "GB", "g": "GB", "tb": "TB", "tib": "TiB", "mb": "MB", "mib": "MiB", "pb": "PB",
     "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "gpu-hours": "h", "gpu-hour": "h",
     "d": "day", "day": "day", "days": "day", "week": "week", "weeks": "week", "wk": "week",
-    "month": "month", "months": "month", "mo": "month",
+    "month": "month", "months": "month", "mo": "month", "min": "min", "mins": "min", "minutes": "min",
     "x": "x", "×": "x", "ms": "ms", "s": "s",
 }
 
@@ -57,7 +57,7 @@ _NUMBER_RE = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbBtT])(?![A-Za-z]))?"
     r"(?:\s?(?P<unit>%|percent|pct|GiB|GB|TiB|TB|MiB|MB|PB|gpu-hours?|hours?|hrs?|days?|weeks?|wk|"
-    r"months?|mo|ms|[hdgsx×])(?![A-Za-z]))?",
+    r"months?|mo|minutes|mins?|ms|[hdgsx×])(?![A-Za-z]))?",
 )
 _LIST_MARKER_RE = re.compile(r"^\s*(?:[-*]\s*)?\d{1,2}[.)]\s", re.MULTILINE)
 _WORD_RE = re.compile(r"[A-Za-z]+")
@@ -104,6 +104,7 @@ def extract_numbers(text: str, *, skip_identifiers: bool = True) -> list[NumberM
     the allowed side, which may be generous)."""
     list_markers = {m.end() - 2 for m in _LIST_MARKER_RE.finditer(text)} if skip_identifiers else set()
     out: list[NumberMention] = []
+    ends: list[int] = []
     for m in _NUMBER_RE.finditer(text):
         num = m.group("num")
         n_start, n_end = m.start("num"), m.end("num")
@@ -124,6 +125,17 @@ def extract_numbers(text: str, *, skip_identifiers: bool = True) -> list[NumberM
             NumberMention(raw=m.group(0).strip(), value=value * scale, ulp=_ulp(num) * scale, unit=unit,
                           start=m.start())
         )
+        ends.append(m.end())
+    return _share_range_units(text, out, ends)
+
+
+def _share_range_units(text: str, found: list[NumberMention], ends: list[int]) -> list[NumberMention]:
+    """In a range written "30-59 min" or "2 to 3 days", the first number takes the second's unit."""
+    out = list(found)
+    for i in range(len(out) - 1):
+        gap = text[ends[i] : out[i + 1].start].strip()
+        if out[i].unit is None and out[i + 1].unit is not None and gap in ("-", "–", "to"):
+            out[i] = replace(out[i], unit=out[i + 1].unit)
     return out
 
 
@@ -206,6 +218,8 @@ def _variants(a: float, unit: str | None) -> Iterable[float]:
         yield a / HOURS_PER_MONTH
     elif unit == "h":
         yield a * HOURS_PER_DAY
+    elif unit == "min":
+        yield a * MINUTES_PER_HOUR  # hours shown as minutes
 
 
 def _matches(m: NumberMention, allowed: Iterable[float]) -> bool:

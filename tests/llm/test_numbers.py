@@ -116,3 +116,11 @@ def test_any_value_presented_with_thousands_separators_passes(x: float) -> None:
 @given(st.floats(min_value=1, max_value=1e6), st.floats(min_value=1.05, max_value=3))
 def test_a_value_off_by_more_than_rounding_fails(x: float, factor: float) -> None:
     assert not check_numbers(f"{x * factor:,.2f}", [x]).ok
+
+
+def test_minutes_and_ranges_take_their_unit() -> None:
+    allowed = AllowedNumbers()
+    allowed.add_tool_result({"wall_hours_low": 0.5, "wall_hours_high": 0.98})
+    assert allowed.check("fastest: 30-59 min").ok
+    assert not allowed.check("fastest: 30-75 min").ok  # 75 min is 1.25 h: no tool said so
+    assert not allowed.check("fastest: 31-59 min").ok
