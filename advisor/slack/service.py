@@ -172,7 +172,7 @@ class SlackAdvisor:
         files: Sequence[Mapping[str, Any]],
         user: str | None,
     ) -> None:
-        brief_text, notes = self._briefs(client, files)
+        brief_text, names, notes = self._briefs(client, files)
         if brief_text is None and is_report_request(text):
             self.repo.add_message(session_id, "user", text, {"slack_user": user} if user else None)
             self.send_report(client, channel=channel, thread_ts=thread_ts, session_id=session_id)
@@ -182,7 +182,7 @@ class SlackAdvisor:
                 self._post(client, channel, thread_ts, bk.text_blocks(" ".join(notes)), " ".join(notes))
                 return
             text = ""
-        turn = self.run_turn(session_id, text, brief_text, user=user)
+        turn = self.run_turn(session_id, text, brief_text, user=user, filename=", ".join(names) or None)
         self.post_turn(client, channel=channel, thread_ts=thread_ts, turn=turn, note=" ".join(notes) or None)
         if getattr(turn, "report_requested", False) and turn.recommendation is not None:
             # "... and send me the PDF": the summary first, then the report of this very recommendation
@@ -191,15 +191,15 @@ class SlackAdvisor:
             )
 
     def handle_file_shared(self, client: Any, *, file_id: str, channel: str, user: str | None = None) -> None:
-        """A file shared in a channel: ingest it when it was shared into a thread where a conversation runs
-        (or anywhere in a DM with the app); other channels' files are none of our business."""
+        """A file shared in a channel: ingest it when it was shared into a thread where a conversation runs;
+        other threads' files are none of our business. In a DM the message event carries the file with the
+        user's words, so it is handled there (one reply, not two)."""
+        if channel.startswith("D"):
+            return
         info = client.files_info(file=file_id)
         file = info.get("file") or {}
         thread_ts = _share_thread(file, channel)
-        if thread_ts is None:
-            return
-        is_dm = channel.startswith("D")
-        if not is_dm and self.existing_session(channel, thread_ts) is None:
+        if thread_ts is None or self.existing_session(channel, thread_ts) is None:
             return
         if not self.repo.first_time_event(f"file:{file_id}"):
             return  # the message event carrying this file handled it already
@@ -338,10 +338,13 @@ class SlackAdvisor:
         return render_report(rec, "pdf", folder / f"slack-{secrets.token_urlsafe(12)}.pdf")
 
     # --- files -----------------------------------------------------------------------------------
-    def _briefs(self, client: Any, files: Sequence[Mapping[str, Any]]) -> tuple[str | None, list[str]]:
-        """Text of the files attached to a message (each file handled once across events), and notes
-        about files that could not be read."""
+    def _briefs(
+        self, client: Any, files: Sequence[Mapping[str, Any]]
+    ) -> tuple[str | None, list[str], list[str]]:
+        """Text of the files attached to a message (each file handled once across events), their names,
+        and notes about files that could not be read."""
         texts: list[str] = []
+        names: list[str] = []
         notes: list[str] = []
         if len(files) > MAX_FILES_PER_MESSAGE:
             notes.append(f"I read the first {MAX_FILES_PER_MESSAGE} files of this message only.")
@@ -353,7 +356,8 @@ class SlackAdvisor:
             notes.extend(file_notes)
             if text is not None:
                 texts.append(text)
-        return ("\n\n".join(texts) if texts else None), notes
+                names.append(str(f.get("name") or "slack-file"))
+        return ("\n\n".join(texts) if texts else None), names, notes
 
     def _read_file(self, client: Any, file: Mapping[str, Any]) -> tuple[str | None, list[str]]:
         from advisor.ingest import read_brief

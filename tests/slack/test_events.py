@@ -203,7 +203,8 @@ def test_dm_with_a_brief_file_is_ingested(serve_slack: Any) -> None:
     reply = srv.stub.wait_for("chat.postMessage", where=_in_thread("1700000001.000100"))[0]
     assert _expected_primary(QLORA_70B).gpu_name in _blocks_text(reply)
     session = srv.repo.session_for_key("slack", "D1:1700000001.000100")
-    assert srv.repo.briefs(session)[0][1].startswith("# Project brief")
+    ((name, stored),) = srv.repo.briefs(session)
+    assert name == "brief.md" and stored.startswith("# Project brief")
     # the file_shared event for the same file does not ingest it a second time
     srv.post_json(
         srv.event(
