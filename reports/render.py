@@ -727,7 +727,8 @@ def build_context(
         "memory_chart": _memory_chart(options),
         "memory_table": _memory_table(options),
         "cost_chart": _cost_chart(options, prof.budget_usd),
-        "time_chart": _time_chart(options, prof.deadline_hours),
+        # the time chart earns its place (and its render cost) when there is a deadline to compare with
+        "time_chart": _time_chart(options, prof.deadline_hours) if prof.deadline_hours else "",
         "tco": _tco_table(options),
         "egress": _egress(rec),
         "topology": _topology(rec),

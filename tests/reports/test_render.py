@@ -103,7 +103,12 @@ def test_context_lists_each_assumption_once_and_flags_pick_changers(handmade_rec
 
 
 def test_charts_are_well_formed_svg(handmade_rec: Recommendation) -> None:
-    ctx = build_context(handmade_rec)
+    rec = handmade_rec.model_copy(
+        update={"profile": handmade_rec.profile.model_copy(update={"deadline_hours": 500})}
+    )
+    ctx = build_context(rec)
+    assert "deadline 500 h" in ctx["time_chart"]  # the limit line is labelled
+    assert build_context(handmade_rec)["time_chart"] == ""  # no deadline: the table says it all
     for key in ("memory_chart", "cost_chart", "time_chart"):
         root = ET.fromstring(ctx[key])
         assert root.tag.endswith("svg")
