@@ -354,12 +354,14 @@ def create_app(
 def app_from_env() -> FastAPI:
     """Factory for `uvicorn --factory advisor.web.app:app_from_env` (what `gpu-advisor serve` runs)."""
     logging.basicConfig(level=os.environ.get("GPU_ADVISOR_LOG_LEVEL", "INFO").upper())
-    return create_app(extra_routers=integration_routers())
+    repo = open_repository_retrying()
+    return create_app(repo=repo, extra_routers=integration_routers(repo))
 
 
-def integration_routers() -> list[APIRouter]:
+def integration_routers(repo: Repository | None = None) -> list[APIRouter]:
     """Routers of optional integrations configured in the environment (Slack's HTTP events endpoint:
-    `advisor.slack.http.router_from_env()`, None when Slack is not configured for HTTP)."""
+    `advisor.slack.http.router_from_env(repo=...)`, None when Slack is not configured for HTTP), sharing
+    the web app's repository."""
     import importlib
 
     routers: list[APIRouter] = []
@@ -369,7 +371,7 @@ def integration_routers() -> list[APIRouter]:
         if exc.name not in ("advisor.slack", "advisor.slack.http"):
             raise
         return routers
-    router = module.router_from_env()
+    router = module.router_from_env(repo=repo)
     if router is not None:
         routers.append(router)
     return routers

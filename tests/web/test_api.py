@@ -270,3 +270,26 @@ def test_two_app_instances_share_one_database(make_client: Any, open_session: An
     turn = b.say(ANSWER).json()
     assert turn["recommendation"] is not None
     assert [m["role"] for m in a.get("/messages").json()] == ["user", "assistant"] * 2
+
+
+def test_extra_routers_are_mounted(make_client: Any) -> None:
+    """How Slack's /slack/events joins the app (advisor.web.app.integration_routers)."""
+    from fastapi import APIRouter
+
+    extra = APIRouter()
+
+    @extra.post("/slack/events")
+    def events() -> dict[str, str]:
+        return {"ok": "slack"}
+
+    client = make_client(extra_routers=[extra])
+    assert client.post("/slack/events").json() == {"ok": "slack"}
+    assert client.get("/").status_code == 200
+
+
+def test_no_integration_routers_without_slack_settings(monkeypatch: pytest.MonkeyPatch, repo: Any) -> None:
+    from advisor.web.app import integration_routers
+
+    for name in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    assert integration_routers(repo) == []
