@@ -96,3 +96,22 @@ def test_size_function_matches_the_cli_contract_keys() -> None:
     out = size_workload(params_b=7, method="inference", concurrency=4, context_len=8192)
     assert {"peak_gib_per_gpu", "total_gib", "breakdown_gib", "assumptions", "trace"} <= set(out)
     assert out["breakdown_gib"]["kv_cache"] > 0
+
+
+def test_a_langchain_agent_calls_the_tools_offline() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from advisor.api import size
+    from advisor.llm.testing import fake_tool_chat_model
+
+    call = {"name": "gpu_advisor_size", "args": {"model": "llama-3-8b", "method": "qlora"}, "id": "c1"}
+    model = fake_tool_chat_model([AIMessage(content="", tool_calls=[call]), AIMessage(content="done")])
+    agent = create_agent(model, get_tools())
+    out = agent.invoke(
+        {"messages": [{"role": "user", "content": "how much memory for QLoRA on Llama 3 8B?"}]}
+    )
+    (result,) = [m for m in out["messages"] if isinstance(m, ToolMessage)]
+    got = json.loads(str(result.content))
+    assert got["peak_gib_per_gpu"] == size(model="llama-3-8b", method="qlora")["peak_gib_per_gpu"]
+    assert out["messages"][-1].content == "done"
