@@ -709,16 +709,29 @@ def estimate_inference(
     kv_precision: Literal["bf16", "fp16", "fp8", "fp32"] = "bf16",
     inference_mfu: Range | None = None,
     bandwidth_efficiency: Range | None = None,
+    pipeline_stages: int = 1,
 ) -> InferenceEstimate:
-    """Prefill and decode throughput of one replica of `n_gpus` (tensor parallel) GPUs.
+    """Prefill and decode throughput of one replica of `n_gpus` GPUs: tensor parallel inside each of
+    `pipeline_stages` pipeline stages (n_gpus / pipeline_stages GPUs per stage).
 
     Decode step time = max(bytes read / (n x bandwidth x eff), FLOPs / (n x peak x mfu)), where
-    bytes = weights read once per step (MoE: the experts the step's tokens touch) + concurrency x
-    KV cache of `context_len` tokens (the worst case, at the end of each sequence).
+    bytes = pipeline_stages x weights read once per step (MoE: the experts the step's tokens touch)
+    + concurrency x KV cache of `context_len` tokens (the worst case, at the end of each sequence).
+    Pipeline parallelism does not shorten a token's trip through the model: with the concurrent
+    sequences split into pp micro-batches, each stage reads its 1/pp of the weights once per
+    micro-batch, pp times per step, so the weights cost pp x W over all GPUs' bandwidth (tensor
+    parallelism across the same GPUs would read W once). pp = 1 is the tensor-parallel case.
     """
-    for name, v in (("n_gpus", n_gpus), ("concurrency", concurrency), ("context_len", context_len)):
+    for name, v in (
+        ("n_gpus", n_gpus),
+        ("concurrency", concurrency),
+        ("context_len", context_len),
+        ("pipeline_stages", pipeline_stages),
+    ):
         if not isinstance(v, int) or v < 1:
             raise InputError(f"{name} must be a whole number >= 1, got {v!r}")
+    if n_gpus % pipeline_stages:
+        raise InputError(f"pipeline_stages ({pipeline_stages}) must divide n_gpus ({n_gpus})")
     prompt = prompt_tokens if prompt_tokens is not None else context_len
     if not isinstance(prompt, int) or prompt < 1:
         raise InputError(f"prompt_tokens must be a whole number >= 1, got {prompt!r}")
@@ -824,14 +837,16 @@ def estimate_inference(
         kv_bytes_per_value=kv_bytes_value,
     )
     bw = n_gpus * gb_to_bytes(1000 * gpu.memory_bandwidth_tb_per_s)  # TB/s -> bytes/s (1 TB = 1000 GB)
-    mem_s = Range(low=(w_read + kv_read) / (bw * eff.high), high=(w_read + kv_read) / (bw * eff.low))
+    step_bytes = pipeline_stages * w_read + kv_read
+    mem_s = Range(low=step_bytes / (bw * eff.high), high=step_bytes / (bw * eff.low))
     tb.step(
         "decode_step_memory_s",
-        "(weight_bytes + kv_bytes) / (n_gpus x bandwidth x efficiency)",
+        "(pipeline_stages x weight_bytes + kv_bytes) / (n_gpus x bandwidth x efficiency)",
         mem_s.mid,
         "s",
         bandwidth_tb_per_s=gpu.memory_bandwidth_tb_per_s,
         n_gpus=n_gpus,
+        pipeline_stages=pipeline_stages,
         low=mem_s.low,
         high=mem_s.high,
     )

@@ -471,7 +471,7 @@ def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
     tb.extend(eng.mem.get(c.layout), prefix="memory: ")
     scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
     if eng.inference:
-        tb.extend(eng.inference_perf(c.gpu, c.layout.n_gpus), prefix="throughput: ")
+        tb.extend(eng.inference_perf(c.gpu, c.layout.n_gpus, c.layout.pp), prefix="throughput: ")
     else:
         tb.extend(eng.training_time(c.gpu, c.layout, scale_out), prefix="time: ")
     tb.extend(eng.topology(c.gpu, c.layout, c.fit.peak_gib_per_gpu, scale_out), prefix="topology: ")

@@ -274,8 +274,8 @@ class Engine:
             )
         return self._time_cache[key]
 
-    def inference_perf(self, gpu: GpuSpec, n: int) -> Any:
-        key = (self.time_signature, gpu.id, n)
+    def inference_perf(self, gpu: GpuSpec, n: int, pp: int = 1) -> Any:
+        key = (self.time_signature, gpu.id, n, pp)
         if key not in self._time_cache:
             p = self.p
             self._time_cache[key] = compute_mod.estimate_inference(
@@ -286,6 +286,7 @@ class Engine:
                 concurrency=p.concurrency or 1,
                 context_len=p.context_len or 4096,
                 target_tokens_per_s=p.target_tokens_per_s,
+                pipeline_stages=pp,
             )
         return self._time_cache[key]
 
@@ -597,10 +598,12 @@ class Engine:
         for offer in offers:
             pairs = gpu_counts(offer, gpu, self.s.max_nodes)
             feasible: list[Candidate] = []
+            memory_fits = False  # some count fits memory (then a rejection names the other reason)
             for gpn, nodes in pairs:
                 got = self.fit_layout(gpu, gpn, nodes)
                 if got is None:
                     continue
+                memory_fits = True
                 layout, _est, fit = got
                 plan = self.topology(
                     gpu, layout, fit.peak_gib_per_gpu, offer.scale_out if nodes > 1 else "none"
@@ -615,11 +618,15 @@ class Engine:
                         f"{self.p.target_tokens_per_s:,.0f} tokens/s (more than {MAX_REPLICAS})"
                     )
                     continue
+                slow = self._too_slow_per_sequence(gpu, c)
+                if slow:
+                    notes.throughput = slow
+                    continue
                 feasible.append(c)
                 if not self._want_more(feasible):
                     break
             out += [self.price(c) for c in self._prune(feasible)]
-            if not feasible and notes.memory is None:
+            if not feasible and not memory_fits and notes.memory is None:
                 single = self.mem.get(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
                 best_peak, best_layout = self.smallest_peak(gpu, pairs)
@@ -640,6 +647,27 @@ class Engine:
         if self.inference:
             return None
         return self.p.deadline_hours or PRACTICAL_WALL_HOURS
+
+    def _too_slow_per_sequence(self, gpu: GpuSpec, c: Candidate) -> str | None:
+        """Serving with a latency target (ms per output token, per user): why this count cannot meet it
+        even at the fast end of the decode range, or None. Meeting it only at the fast end is a risk."""
+        latency = self.p.latency_ms_per_token
+        if not self.inference or not latency:
+            return None
+        per_seq = self.inference_perf(gpu, c.layout.n_gpus, c.layout.pp).decode_tokens_per_s_per_sequence
+        need = 1000.0 / latency
+        if per_seq.high < need:
+            return (
+                f"decodes {per_seq.low:,.0f}-{per_seq.high:,.0f} tokens/s per sequence on {c.layout.n_gpus} "
+                f"GPU(s) at {self.p.concurrency or 1} concurrent sequences; the {latency:g} ms/token "
+                f"latency target needs {need:,.0f}"
+            )
+        if per_seq.low < need:
+            c.risks.append(
+                f"meets the {latency:g} ms/token latency target only at the fast end of the decode range"
+            )
+            c.risk += RISK_LIMIT_MAYBE
+        return None
 
     def _want_more(self, feasible: list[Candidate]) -> bool:
         """Keep enumerating larger counts while the target wall-clock is unmet or a full node is ahead."""
@@ -676,7 +704,7 @@ class Engine:
         decode: Range | None = None
         replicas = 1
         if self.inference:
-            perf = self.inference_perf(gpu, n)
+            perf = self.inference_perf(gpu, n, layout.pp)
             decode = perf.decode_tokens_per_s
             target = self.p.target_tokens_per_s
             needed = perf.replicas_needed_for_target
@@ -739,9 +767,9 @@ class Engine:
             c.risks.append(f"{o.tier} tier: host reliability and availability vary")
         if c.layout.nodes > 1:
             risk += RISK_MULTI_NODE + RISK_MULTI_NODE * math.log2(c.layout.nodes)
-            c.risks.append(
-                f"{c.layout.nodes} nodes: needs {c.topo.interconnect_inter_required} and NCCL tuning"
-            )
+            fabric = c.topo.interconnect_inter_required
+            need = "any scale-out fabric" if fabric in ("any", "none", "") else fabric.replace("_", " ")
+            c.risks.append(f"{c.layout.nodes} nodes: needs {need} and NCCL tuning")
         if o.deployment in ("owned", "colocation"):
             risk += RISK_OWNED_DEDICATED_OPS if self.p.ops_capacity == "dedicated" else RISK_OWNED
             c.risks.append("you run the hardware: procurement lead time, failures, staff")

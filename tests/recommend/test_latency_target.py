@@ -1,0 +1,55 @@
+"""A per-user latency target (ms per output token) constrains serving picks (auditor H8).
+
+Before: `latency_ms_per_token` (extracted from 'each user needs 30 tokens/s' and printed in the
+report as the latency target) was ignored by the recommender.
+Llama 3.1 70B, 200 users at 8k context: 8x H200 decodes ~31-48 tokens/s per user (bandwidth bound:
+(131 GiB weights + 500 GiB KV) / (8 x 4.8 TB/s x 55-85%)); 15 ms/token needs 67 tokens/s.
+"""
+
+from __future__ import annotations
+
+from tools.catalog.load import Catalog
+from tools.profile import WorkloadProfile
+from tools.recommend import recommend
+from tools.recommend_models import RecommendSettings
+
+QUIET = RecommendSettings(sensitivity=False)
+SERVE = {"workload": "inference", "model_id": "llama-3.1-70b", "concurrency": 200, "context_len": 8192}
+
+
+def test_latency_target_removes_options_that_cannot_meet_it(catalog: Catalog) -> None:
+    base = recommend(profile=WorkloadProfile(**SERVE), catalog=catalog, settings=QUIET)
+    assert base.primary is not None and base.primary.decode_tokens_per_s is not None
+    assert base.primary.decode_tokens_per_s.high / 200 < 1000 / 15  # else this test proves nothing
+    rec = recommend(
+        profile=WorkloadProfile(**SERVE, latency_ms_per_token=15), catalog=catalog, settings=QUIET
+    )
+    assert rec.primary is not None
+    for o in rec.options:
+        assert o.decode_tokens_per_s is not None
+        assert o.decode_tokens_per_s.high / 200 >= 1000 / 15, o.key
+
+
+def test_gpu_too_slow_for_the_latency_target_is_rejected_with_the_figures(catalog: Catalog) -> None:
+    # Llama 3.1 8B bf16 (~16 GB of weights) on one A10 (0.6 TB/s, sold one per node): at most
+    # 0.6e12 x 0.85 / 16e9 = ~32 tokens/s per sequence; 10 ms/token needs 100.
+    profile = WorkloadProfile(
+        workload="inference",
+        model_id="llama-3.1-8b",
+        concurrency=8,
+        context_len=4096,
+        latency_ms_per_token=10,
+    )
+    rec = recommend(profile=profile, catalog=catalog, settings=QUIET)
+    a10 = [r for r in rec.rejected if r.gpu == "a10"]
+    assert a10 and a10[0].kind == "throughput", a10
+    assert "10 ms/token" in a10[0].reason and "needs 100" in a10[0].reason
+
+
+def test_loose_latency_target_changes_nothing(catalog: Catalog) -> None:
+    base = recommend(profile=WorkloadProfile(**SERVE), catalog=catalog, settings=QUIET)
+    rec = recommend(
+        profile=WorkloadProfile(**SERVE, latency_ms_per_token=200), catalog=catalog, settings=QUIET
+    )
+    assert base.primary is not None and rec.primary is not None
+    assert rec.primary.key == base.primary.key
