@@ -34,6 +34,7 @@ CHANNEL = "slack"
 DEFAULT_API_URL = "https://slack.com/api/"
 DOWNLOAD_TIMEOUT_S = 30
 REPORT_FILENAME = "gpu-advisor-report.pdf"
+DESCRIPTION_CHARS = 1500  # the user's words printed in the report
 LOCK_STRIPES = 64
 USER_MESSAGES_PER_MINUTE = 20  # per Slack user, counted in the store (so across processes)
 MAX_FILES_PER_MESSAGE = 3  # briefs read from one message; each is also capped by advisor.ingest.MAX_BYTES
@@ -308,7 +309,7 @@ class SlackAdvisor:
                 msg = f"I cannot write the report yet: {exc}"
                 self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
                 return None
-        path = self._render(rec)
+        path = self._render(rec, description=self._users_words(session_id))
         primary = rec.primary
         title = "GPU Advisor report" + (f": {primary.summary}" if primary is not None else "")
         client.files_upload_v2(
@@ -322,20 +323,25 @@ class SlackAdvisor:
         self.repo.add_message(session_id, "assistant", "report uploaded", {"report_path": str(path)})
         return path
 
-    def _render(self, rec: Any) -> Path:
+    def _users_words(self, session_id: str) -> str | None:
+        """What the user wrote in the thread (not briefs, not report requests), for the report's workload
+        section, so the buyer sees the request in its author's words."""
+        said = [
+            m.text.strip()
+            for m in self.repo.messages(session_id)
+            if m.role == "user" and m.text.strip() and not is_report_request(m.text)
+        ]
+        text = " / ".join(said)
+        return text[: DESCRIPTION_CHARS - 1] + "…" if len(text) > DESCRIPTION_CHARS else (text or None)
+
+    def _render(self, rec: Any, *, description: str | None = None) -> Path:
+        from advisor.toolkit import reports_folder
         from reports.render import render_report
 
-        folder = self.reports_dir
-        if folder is None:
-            env = os.environ.get("GPU_ADVISOR_REPORTS_DIR")
-            if env:
-                folder = Path(env)
-            else:
-                from advisor.store.repository import data_dir
-
-                folder = data_dir() / "reports"
+        folder = self.reports_dir or reports_folder()
         folder.mkdir(parents=True, exist_ok=True)
-        return render_report(rec, "pdf", folder / f"slack-{secrets.token_urlsafe(12)}.pdf")
+        out = folder / f"slack-{secrets.token_urlsafe(12)}.pdf"
+        return render_report(rec, "pdf", out, description=description)
 
     # --- files -----------------------------------------------------------------------------------
     def _briefs(

@@ -86,6 +86,7 @@ def test_mention_gets_block_kit_reply_in_thread_and_report_uploads_pdf(serve_sla
     assert int(get_url.params["length"]) == len(upload.body)
     text = " ".join(p.extract_text() or "" for p in pypdf.PdfReader(io.BytesIO(upload.body)).pages)
     assert expected.gpu_name in " ".join(text.split())
+    assert "50M tokens for 3 epochs" in " ".join(text.split())  # the request, in the user's words
     # persisted: the thread's session holds both user messages and the replies
     session = srv.repo.session_for_key("slack", f"C1:{ts}")
     roles = [m.role for m in srv.repo.messages(session)]
