@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 router = APIRouter(include_in_schema=False)
 
 _HERE = Path(__file__).parent
-ASSET_VERSION = "2"  # bump when static files change, so browsers fetch them again
+ASSET_VERSION = "3"  # bump when static files change, so browsers fetch them again
 
 
 @lru_cache(maxsize=1)

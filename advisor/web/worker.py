@@ -128,7 +128,16 @@ class ReportWorker:
 
         for attempt in (1, 2):
             try:
-                return self._executor().submit(render_profile_pdf, profile, str(out)).result()
+                future = self._executor().submit(render_profile_pdf, profile, str(out))
+            except RuntimeError:
+                # spawn refused (a __main__ without the `if __name__ == "__main__"` guard, as in some
+                # embedding scripts): render in this thread from now on rather than fail every report
+                log.warning("report worker: cannot start a render process; rendering in-process")
+                self.in_subprocess = False
+                self._pool = None
+                return render_profile_pdf(profile, str(out))
+            try:
+                return future.result()
             except BrokenProcessPool:  # the child died (killed, out of memory): start a fresh one once
                 self._pool = None
                 if attempt == 2:

@@ -247,6 +247,7 @@
       addMessage("user", text);
       const reply = addMessage("assistant", "");
       reply.classList.add("pending");
+      reply.setAttribute("aria-busy", "true"); // screen readers read it once it is complete
       reply.querySelector(".text").textContent = "Thinking…";
       await streamTurn(text, reply);
     } catch (e) {
@@ -305,11 +306,12 @@
     }
     reply.classList.remove("pending");
     textNode.textContent = turn.reply;
+    reply.setAttribute("aria-busy", "false");
     showLatest(reply);
     applyTurn(turn, true);
-    setStatus(turn.questions && turn.questions.length
-      ? "The advisor replied and asks " + turn.questions.length + " question(s)."
-      : "The advisor replied.");
+    const n = (turn.questions || []).length;
+    setStatus(n === 0 ? "The advisor replied."
+      : n === 1 ? "The advisor replied and asks a question." : "The advisor replied and asks " + n + " questions.");
   }
 
   async function retryMessage(id, li) {
