@@ -42,7 +42,8 @@ Preferred providers: when one of them has a feasible option, the primary is chos
 
 The primary is the best by the objective; alternatives differ in a way a buyer cares about:
 cheapest (>= 5% cheaper, finishing within a month), fastest (>= 5% faster), lowest operational
-risk, owned hardware, and the lowest-cost option of each shortlisted provider
+risk (also finishing within a month, or the primary's time if longer), owned hardware, and the
+lowest-cost option of each shortlisted provider
 (RecommendSettings.compare_providers); at least two when the catalog allows.
 Sensitivity (tools.sensitivity), expectation checks (tools.expectations) and infeasible advice
 (tools.infeasible) re-use this engine with shared calculator caches. Every number comes from a calculator
@@ -286,7 +287,8 @@ def _alternatives(
     fastest = min(ranked, key=lambda c: (speed(c), c.cost_mid))
     if speed(fastest) < speed(primary) - MEANINGFUL_DIFFERENCE * abs(speed(primary)):
         add(fastest, "fastest")
-    add(min(ranked, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
+    # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
+    add(min(in_time, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
     add(owned[0] if owned else None, "owned hardware")
     limit += len(eng.s.compare_providers)

@@ -49,3 +49,15 @@ def test_sub_hour_job_is_not_ranked_onto_eight_gpus_for_minutes_saved(catalog: C
     assert rec.primary is not None
     assert rec.primary.total_gpus == 1, rec.primary.key
     assert any(o.label == "fastest" and o.total_gpus > 1 for o in rec.alternatives)  # still on offer
+
+
+def test_lowest_risk_alternative_is_not_a_months_long_run(catalog: Catalog) -> None:
+    # before: 'lowest operational risk' was the single 8x B200 node for 73-151 days next to a
+    # 9-19-day primary (the long-run risk points are small next to multi-node points)
+    profile = WorkloadProfile(workload="pretraining", params_b=7, dataset_tokens=1e12)
+    rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None
+    limit = max(PRACTICAL_WALL_HOURS, rec.primary.wall_hours.high)
+    for o in rec.alternatives:
+        if o.label in ("lowest operational risk", "cheapest"):
+            assert o.wall_hours.high <= limit, o.key
