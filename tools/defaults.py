@@ -38,6 +38,11 @@ class CatalogView(Protocol):
 
 
 # --- named defaults (value, source) -----------------------------------------------------------
+NATIVE_SERVING_PRECISION: dict[str, str] = {"deepseek_v3": "fp8"}
+"""Model families whose published weights are not BF16, served as published unless the user says
+otherwise: DeepSeek-V3/R1 ship FP8 weights (config.json quantization_config fp8, block-wise 128x128
+scales; DeepSeek-V3 technical report, arXiv 2412.19437, Section 3.3). Serving them in BF16 doubles the
+weights to ~1.3 TB."""
 BYTES_PER_TOKEN = 4.0
 """Bytes of raw text per BPE token for English prose (OpenAI tokenizer guidance: ~4 characters/token)."""
 FINE_TUNING_TOKENS_DEFAULT = 100e6
@@ -140,8 +145,12 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
         default("method", method, "pre-training updates every weight")
     else:
         method = p.method
-    precision = p.precision or ("nf4" if method == "qlora" else "bf16")
-    default("precision", precision, "QLoRA stores the base in NF4; otherwise BF16 (seed 001)")
+    native = NATIVE_SERVING_PRECISION.get(arch.family) if workload == "inference" else None
+    precision = p.precision or ("nf4" if method == "qlora" else native or "bf16")
+    if native and p.precision is None:
+        default("precision", precision, f"{arch.name} is published and served in {native.upper()}")
+    else:
+        default("precision", precision, "QLoRA stores the base in NF4; otherwise BF16 (seed 001)")
 
     if workload == "inference":
         default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT.__doc__ or "", "sequences")
