@@ -1,9 +1,11 @@
-"""Sanity checks of the user's own expectations (deadline, budget, claimed speed, throughput target)
-against the physics the recommender computed. Each says plainly whether it can hold and by how much.
+"""Sanity checks of the user's own expectations (deadline, budget, claimed speed, throughput target,
+runs per month) against the physics the recommender computed. Each says plainly whether it can hold
+and by how much.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from tools import compute as compute_mod
@@ -11,6 +13,7 @@ from tools.candidates import layouts_for, memory_fit
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.recommend_models import ExpectationCheck, RecommendSettings
+from tools.units import HOURS_PER_MONTH
 
 if TYPE_CHECKING:
     from tools.recommend import Candidate, Outcome
@@ -192,6 +195,36 @@ def check_throughput(primary: Candidate | None, target_tokens_per_s: float) -> E
     )
 
 
+def check_runs_per_month(primary: Candidate | None, runs_per_month: float) -> ExpectationCheck:
+    """Do `runs_per_month` back-to-back runs of the primary fit in a month (HOURS_PER_MONTH)?"""
+    claim = f"{runs_per_month:g} runs a month"
+    if primary is None:
+        return ExpectationCheck(
+            claim=claim, verdict="unknown", explanation="No feasible configuration to time."
+        )
+    w = primary.wall_hours
+    busy = w.scale(runs_per_month)
+    cfg = f"{primary.layout.n_gpus}x {primary.gpu.name}"
+    if busy.high <= HOURS_PER_MONTH:
+        verdict, text = "holds", "fits in a month even at low MFU"
+    elif busy.low <= HOURS_PER_MONTH:
+        verdict, text = "tight", "fits in a month only at high MFU"
+    else:
+        parallel = math.ceil(busy.low / HOURS_PER_MONTH)
+        verdict, text = (
+            "cannot_hold",
+            f"more than a month: run at least {parallel} configurations in parallel, or fewer or "
+            "shorter runs",
+        )
+    return ExpectationCheck(
+        claim=claim,
+        verdict=verdict,
+        factor=busy.mid / HOURS_PER_MONTH,
+        explanation=f"{runs_per_month:g} runs of {w.low:,.0f}-{w.high:,.0f} h on {cfg} keep it busy "
+        f"{busy.low:,.0f}-{busy.high:,.0f} h a month ({HOURS_PER_MONTH:g} h): {text}.",
+    )
+
+
 def check_expectations(
     *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
 ) -> list[ExpectationCheck]:
@@ -205,6 +238,10 @@ def check_expectations(
     claimed = check_claimed_speed(workload, catalog, settings, outcome)
     if claimed is not None:
         out.append(claimed)
+    if p.workload != "inference" and p.runs_per_month and p.status_of("runs_per_month") != "assumed":
+        cadence = check_runs_per_month(outcome.primary, p.runs_per_month)
+        if cadence.verdict in ("tight", "cannot_hold"):  # say it only when the cadence is a problem
+            out.append(cadence)
     if p.workload == "inference" and p.target_tokens_per_s:
         out.append(check_throughput(outcome.primary, p.target_tokens_per_s))
     return out
