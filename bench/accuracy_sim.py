@@ -5,16 +5,10 @@ published measurements, with the simple rules people use instead on the same row
     .venv/bin/python bench/accuracy_sim.py --quick    # 8 small configurations (about a minute)
     .venv/bin/python bench/accuracy_sim.py --json out.json
 
-Estimators compared on every row:
-- analytic: tools.memory.estimate_memory (H2).
-- seed001:  seed 001's bytes-per-parameter rule (18 B/param full; 2 B/param + ~9 GB adapters LoRA),
-            via tools.memory.seed_rule_gb.
-- accelerate: Hugging Face `accelerate estimate-memory`, "Training using Adam (Peak vRAM)" for a
-            16-bit model = max(model, gradients, optimizer, step) = 8 B/param (its
-            estimate_training_usage: optimizer = 2 x fp32 size); applied to LoRA rows too, as users do.
-- seed000:  seed 000's reference table (7B / 13B / 34B / 70B: full fine-tuning 120-160 / 200-300 /
-            500-600 / 1000+ GB total; LoRA 12-24 / 24-48 / 40-80 / 80-160 GB per GPU), the midpoint
-            of the nearest size class scaled linearly to the model's parameter count.
+Estimators compared on every row: the analytic model (tools.memory.estimate_memory) and the simple
+rules people use instead, exactly as H2 defines them for bench/accuracy.py
+(tools.memory_calibration.SIMPLE_RULES: seed 001's 18 B/param, seed 000's table, seed 002's GB per
+billion, seed 004's table, accelerate estimate-memory's 4 x weights), applied to the same rows.
 
 Two references:
 (a) published measurements: tools.memory_calibration.CALIBRATION_ROWS (H2's rows, reused as they
@@ -34,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -45,35 +38,30 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tools.catalog.schema import ModelArch  # noqa: E402
-from tools.units import BYTES_PER_GIB, gb_to_gib  # noqa: E402
-
-# ---- simple rules ------------------------------------------------------------------------------
-ACCELERATE_ADAM_16BIT_BYTES_PER_PARAM = 8.0
-"""accelerate estimate-memory, 16-bit row: max(model 4, grads 6, optimizer 8, step 8) B/param."""
-SEED000_TABLE_GB: tuple[tuple[float, float, float], ...] = (
-    # (params, full fine-tuning total GB midpoint, LoRA/QLoRA per-GPU GB midpoint) - seed 000's table
-    (7e9, 140.0, 18.0),
-    (13e9, 250.0, 36.0),
-    (34e9, 550.0, 60.0),
-    (70e9, 1000.0, 120.0),
-)
+from tools.units import gb_to_gib  # noqa: E402
 
 
-def seed000_rule_gib(params: float, method: str) -> float:
-    """Seed 000's table: nearest size class (in log space), midpoint, scaled linearly to `params`."""
-    size, full_gb, lora_gb = min(SEED000_TABLE_GB, key=lambda row: abs(math.log(params / row[0])))
-    gb = (full_gb if method in ("full", "pretraining") else lora_gb) * params / size
-    return gb_to_gib(gb)
+# ---- simple rules (H2's definitions, reused) ----------------------------------------------------
+def _short(rule_name: str) -> str:
+    """'seed 001 (18 B/param)' -> 'seed001', 'accelerate 4x' -> 'accelerate'."""
+    return rule_name.split(" (")[0].split(" table")[0].split(" GB/B")[0].split(" 4x")[0].replace(" ", "")
 
 
-def accelerate_rule_gib(params: float) -> float:
-    return params * ACCELERATE_ADAM_16BIT_BYTES_PER_PARAM / BYTES_PER_GIB
+def rules_gib(arch: ModelArch, inputs: dict[str, Any]) -> dict[str, float]:
+    """Every simple rule on one configuration, GiB per GPU (H2's rules take a CalibrationRow)."""
+    from tools.memory_calibration import SIMPLE_RULES, CalibrationRow
+
+    row = CalibrationRow(
+        id="grid", config="grid", arch=arch, inputs=inputs, measured=1.0, unit="GiB", basis="allocated",
+        tolerance=1.0, source="simulator grid",
+    )  # fmt: skip
+    return {_short(name): gb_to_gib(rule(row)) for name, rule in SIMPLE_RULES.items()}
 
 
-def seed001_rule_gib(params: float, method: str) -> float:
-    from tools.memory import seed_rule_gb
+def rule_names() -> list[str]:
+    from tools.memory_calibration import SIMPLE_RULES
 
-    return gb_to_gib(seed_rule_gb(params=params, method=method))
+    return [_short(name) for name in SIMPLE_RULES]
 
 
 # ---- grid --------------------------------------------------------------------------------------
@@ -198,9 +186,7 @@ def run_grid(configs: tuple[GridConfig, ...]) -> list[Row]:
             extra={
                 "sim_total_gib": sim.total_gib,
                 "analytic_total_gib": est.peak_gib_per_gpu,
-                "seed001_gib": seed001_rule_gib(p, cfg.method),
-                "accelerate_gib": accelerate_rule_gib(p),
-                "seed000_gib": seed000_rule_gib(p, cfg.method),
+                "rules_gib": rules_gib(arch, {"method": cfg.method}),
                 "sim_peak_phase": f"{sim.peak_phase}/{sim.peak_step}",
                 "sim_breakdown_gib": sim.breakdown_at_peak_gib,
                 "analytic_breakdown_gib": bd.model_dump(),
@@ -263,15 +249,8 @@ def run_published(with_sim: bool) -> list[Row]:
     for cal in CALIBRATION_ROWS:
         est = cal.estimate()
         p = cal.arch.param_count()
-        method = cal.inputs["method"]
-        gpus = cal.inputs.get("gpus", 1)
-        # the rules give the whole job; per GPU for multi-GPU rows means dividing by the GPU count
-        estimates: dict[str, float | None] = {
-            "analytic": cal.comparable_gib(est),
-            "seed001": seed001_rule_gib(p, method) / gpus,
-            "accelerate": None if method == "qlora" else accelerate_rule_gib(p) / gpus,
-            "seed000": seed000_rule_gib(p, method) / (gpus if method == "full" else 1),
-        }
+        estimates: dict[str, float | None] = {"analytic": cal.comparable_gib(est)}
+        estimates.update(rules_gib(cal.arch, cal.inputs))
         extra: dict[str, Any] = {"basis": cal.basis, "source": cal.source}
         sim_inputs = _sim_inputs(cal) if with_sim else None
         sim_arch = _sim_arch(cal.arch) if sim_inputs else None
@@ -345,12 +324,7 @@ def grid_rule_rows(grid: list[Row]) -> list[Row]:
                 reference_gib=r.extra["sim_total_gib"],
                 reference_kind="simulator total (tensor peak + CUDA lines)",
                 params=r.params,
-                estimates_gib={
-                    "analytic": r.extra["analytic_total_gib"],
-                    "seed001": r.extra["seed001_gib"],
-                    "accelerate": r.extra["accelerate_gib"],
-                    "seed000": r.extra["seed000_gib"],
-                },
+                estimates_gib={"analytic": r.extra["analytic_total_gib"], **r.extra["rules_gib"]},
             )
         )
     return out
@@ -389,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         "published": print_table(
             "(a) Published measurements: error of each estimator vs the measured peak",
             published,
-            ["analytic", "simulator", "seed001", "accelerate", "seed000"],
+            ["analytic", "simulator", *rule_names()],
         ),
         "grid_allocated": print_table(
             "(b) Simulator grid, tensor memory: analytic (peak minus overhead) vs simulated allocated peak",
@@ -399,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         "grid_total": print_table(
             "(c) Simulator grid, whole GPU: every estimator vs simulated total (with CUDA lines)",
             grid_rule_rows(grid),
-            ["analytic", "seed001", "accelerate", "seed000"],
+            ["analytic", *rule_names()],
         ),
     }
     print_components(grid)
