@@ -636,7 +636,13 @@ class Engine:
                     f"with {self.headroom:.0%} headroom)"
                 )
                 if best_layout.n_gpus > 1 and best_peak < peak1:
-                    msg += f"; even over {best_layout.n_gpus} GPUs ({best_layout.sharding}): {best_peak:.1f}"
+                    how = (
+                        f"tensor parallel {best_layout.tp}"
+                        + (f" x pipeline {best_layout.pp}" if best_layout.pp > 1 else "")
+                        if self.inference
+                        else best_layout.sharding
+                    )
+                    msg += f"; even over {best_layout.n_gpus} GPUs ({how}): {best_peak:.1f}"
                 notes.memory = msg
         return out
 

@@ -1,0 +1,35 @@
+"""Rejection reasons read like issue 3's example ('A100 40GB: needs 47 GiB per GPU, has 39.5') and name
+the parallel layout in words a buyer's engineer uses (auditor H8: serving said '(none)')."""
+
+from __future__ import annotations
+
+import re
+
+from tools.catalog.load import Catalog
+from tools.profile import WorkloadProfile
+from tools.recommend import recommend
+from tools.recommend_models import RecommendSettings
+
+QUIET = RecommendSettings(sensitivity=False)
+PATTERN = re.compile(r"^.+: needs [\d.]+ GiB per GPU, has [\d.]+ \(usable; [\d.]+ with 10% headroom\)")
+
+
+def test_serving_memory_rejections_name_tensor_parallel(catalog: Catalog) -> None:
+    p = WorkloadProfile(workload="inference", model_id="llama-3.1-70b", concurrency=200, context_len=8192)
+    rec = recommend(profile=p, catalog=catalog, settings=QUIET)
+    memory = [r for r in rec.rejected if r.kind == "memory"]
+    assert memory
+    for r in memory:
+        assert PATTERN.match(r.reason), r.reason
+        assert "(none)" not in r.reason
+    assert any("(tensor parallel 8)" in r.reason for r in memory)
+
+
+def test_training_memory_rejection_matches_the_issue_example(catalog: Catalog) -> None:
+    # seed 001: Llama 3 70B QLoRA peaks at ~47 GiB on one GPU; an A10 (24 GB, sold one per node)
+    # cannot hold it (A100 40GB can, sharded over several GPUs, so it is not rejected)
+    p = WorkloadProfile(model_id="llama-3-70b", method="qlora", dataset_tokens=1e8)
+    rec = recommend(profile=p, catalog=catalog, settings=QUIET)
+    r = next(r for r in rec.rejected if r.gpu == "a10")
+    assert PATTERN.match(r.reason), r.reason
+    assert r.reason.startswith("NVIDIA A10: needs 47.1 GiB per GPU, has 22.4")
