@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "advisor.cli.ask",
     "advisor.cli.evaluate",
     "advisor.cli.serve",
+    "advisor.cli.integrations",
 )
 
 

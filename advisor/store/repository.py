@@ -123,6 +123,13 @@ class Repository:
             )
         return session_id, token
 
+    def find_session(self, channel: str, external_key: str) -> str | None:
+        """The session bound to an external key, or None (never creates one)."""
+        with self._db() as db:
+            return db.scalar(
+                select(SessionRow.id).where(SessionRow.external_key == f"{channel}:{external_key}")
+            )
+
     def session_for_key(self, channel: str, external_key: str) -> str:
         """The session bound to an external key (a Slack thread), created on first use."""
         key = f"{channel}:{external_key}"

@@ -102,3 +102,10 @@ def test_slack_thread_maps_to_one_session_and_events_dedupe(repo: Repository) ->
     assert repo.session_for_key("slack", "C1:1700000000.2") != a
     assert repo.first_time_event("Ev1") is True
     assert repo.first_time_event("Ev1") is False
+
+
+def test_find_session_never_creates(repo: Repository) -> None:
+    assert repo.find_session("slack", "C9:1.0") is None
+    sid = repo.session_for_key("slack", "C9:1.0")
+    assert repo.find_session("slack", "C9:1.0") == sid
+    assert repo.find_session("web", "C9:1.0") is None
