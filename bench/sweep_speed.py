@@ -9,6 +9,7 @@ Run: .venv/bin/python bench/sweep_speed.py [--runs N]
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import time
@@ -76,12 +77,13 @@ def main() -> int:
     for name, profile in workloads.items():
         w = resolve_workload(profile=profile, catalog=catalog)
         run_engine(w, catalog, quiet)  # warm imports
-        wall, cpu = _timed(lambda w=w: run_engine(w, catalog, quiet), args.runs)
+        wall, cpu = _timed(functools.partial(run_engine, w, catalog, quiet), args.runs)
         out = run_engine(w, catalog, quiet)
         worst = max(worst, statistics.median(cpu))
         print(f"\n{name}: {out.considered} offers, {len(out.all_feasible)} feasible candidates")
         print(f"  sweep (run_engine)        wall {_fmt(wall)}   cpu {_fmt(cpu)}")
-        wall, cpu = _timed(lambda p=profile: recommend(profile=p, catalog=catalog), max(3, args.runs // 3))
+        one = functools.partial(recommend, profile=profile, catalog=catalog)
+        wall, cpu = _timed(one, max(3, args.runs // 3))
         rec = recommend(profile=profile, catalog=catalog)
         print(
             f"  recommend() + {len(rec.sensitivity)} sensitivity items  wall {_fmt(wall)}   cpu {_fmt(cpu)}"
