@@ -15,8 +15,10 @@ The program simulated (what real trainers do; the README and `SimulationResult.p
   LLaMA-Factory's "pure_bf16"): 8 B/param.
 - lora + mixed: bf16 frozen base, fp32 adapters (peft's autocast_adapter_dtype default), autocast
   bf16, AdamW fp32 states on the adapters. lora + pure-bf16: bf16 adapters, no autocast.
-- Inputs are a packed batch without padding (input_ids and labels, no attention mask): the loss is
-  transformers' ForCausalLMLoss, which upcasts the logits to fp32 before the cross-entropy.
+- Inputs are a packed batch without padding (input_ids and labels, no attention mask: on real data
+  transformers drops an all-ones mask and runs causal SDPA, but a fake tensor cannot show that the
+  mask is all ones, so passing one would simulate a materialised s x s mask that real runs never
+  build). The loss is transformers' ForCausalLMLoss, which upcasts the logits to fp32.
 - `use_cache=False`; dropout 0; gradient checkpointing is transformers' non-reentrant
   `torch.utils.checkpoint` per decoder layer; attention is "sdpa" (fused, no s x s matrix) or "eager".
 - The optimizer is torch AdamW (fused by default, as HF Trainer's default `adamw_torch_fused`);
