@@ -552,7 +552,7 @@ class Engine:
             if rate is None:
                 continue
             self.tb.extend(rate, prefix=f"{kind} {gpu.id}: ")
-            per_node = tuple(g for g in (1, 2, 4, 8) if g <= gpu.max_gpus_per_node)
+            per_node = owned_node_sizes(gpu)
             out.append(
                 Offer(
                     provider="your data centre" if kind == "owned" else "colocation",
@@ -831,6 +831,20 @@ class Engine:
         for c in cands:
             c.score = self.score(c)
         return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
+
+
+def owned_node_sizes(gpu: GpuSpec) -> tuple[int, ...]:
+    """GPUs per server a buyer can actually purchase. SXM and OAM modules are sold mounted on 8-GPU
+    baseboards (HGX, AMD UBB, Gaudi 3 HLB: the catalog's form_factor says so), so one owns them 8 at a
+    time; bridged PCIe pairs (H100 NVL) come in twos; other PCIe cards one by one."""
+    form = gpu.form_factor.lower()
+    if "baseboard" in form or "ubb" in form:
+        sizes: tuple[int, ...] = (8,)
+    elif "pairs" in form:
+        sizes = (2, 4, 8)
+    else:
+        sizes = (1, 2, 4, 8)
+    return tuple(g for g in sizes if g <= gpu.max_gpus_per_node) or (gpu.max_gpus_per_node,)
 
 
 def _owned_fabric(gpu: GpuSpec) -> str:
