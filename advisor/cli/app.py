@@ -11,3 +11,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def _root() -> None:
+    """Size LLM workloads and recommend GPU configurations with traceable costs."""
+    # A callback keeps subcommand names required even if only one command were registered.
