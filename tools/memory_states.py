@@ -350,6 +350,21 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             tb.step("optimizer_offloaded", "optimizer shard moved to CPU (ZeRO-Offload)", opt, "B")
             opt = 0.0
         if plan.offload == "params":
+            tb.assume(
+                "offload_params_scope",
+                "parameters, gradients and optimizer states",
+                "",
+                "ZeRO-Infinity offload_param with offload_optimizer / FSDP CPUOffload(offload_params=True): "
+                "gradient shards go to host memory for the CPU optimizer step",
+            )
+            tb.step(
+                "gradients_offloaded",
+                "gradient shard moved to CPU with the parameters; gradients on GPU = 0",
+                grads,
+                "B",
+                gradients_per_gpu_before_offload_bytes=grads,
+                offload=plan.offload,
+            )
             cpu += grads
             grads = 0.0
         tb.step(

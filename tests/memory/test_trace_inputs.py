@@ -37,3 +37,15 @@ def test_numeric_steps_have_inputs_and_units(kw: dict[str, object]) -> None:
     peak = next(s for s in est.trace if s.step == "peak_gib_per_gpu")
     parts = [v for k, v in peak.inputs.items() if k.endswith("_gib")]
     assert len(parts) == 7 and sum(parts) == pytest.approx(est.peak_gib_per_gpu)  # type: ignore[arg-type]
+
+
+def test_offload_params_trace_explains_the_zero_gradients() -> None:
+    # before: the trace showed gradients_per_gpu = 1.87 GiB while the breakdown said 0 (moved to CPU
+    # afterwards without a step or an assumption saying so)
+    est = estimate_memory(
+        arch=load_catalog().model("llama-3-8b"), method="full", gpus=8, sharding="zero3", offload="params"
+    )
+    assert est.breakdown_gib.gradients == 0.0
+    steps = {s.step: s for s in est.trace}
+    assert steps["gradients_offloaded"].output == steps["gradients_per_gpu"].output > 0
+    assert any(a.name == "offload_params_scope" for a in est.assumptions)
