@@ -420,12 +420,26 @@ def recommend(
         sensitivity=tuple(sensitivity),
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
-        notes=tuple(out.notes),
+        notes=tuple(out.notes) + _context_notes(w),
         workload_class=workload_class,
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,
         catalog_as_of=dict(as_of) if as_of else {},
         **tb.fields(),
+    )
+
+
+def _context_notes(w: ResolvedWorkload) -> tuple[str, ...]:
+    """Say so when the sequence or context length is beyond what the model was trained for: the sizing
+    holds for the length asked, but the model itself needs RoPE scaling or a long-context variant."""
+    p, arch = w.profile, w.arch
+    tokens = p.context_len if p.workload == "inference" else p.seq_len
+    if not tokens or not arch.max_context or tokens <= arch.max_context:
+        return ()
+    what = "context" if p.workload == "inference" else "training sequence length"
+    return (
+        f"The {what} of {tokens:,} tokens is beyond {arch.name}'s {arch.max_context:,}-token maximum: "
+        "sized as asked, but the model needs RoPE scaling or a long-context variant.",
     )
 
 

@@ -30,3 +30,12 @@ def test_stated_precision_wins_and_other_models_stay_bf16(catalog: Catalog) -> N
     assert recommend(profile=p, catalog=catalog, settings=QUIET).profile.precision == "bf16"
     q = WorkloadProfile(workload="inference", model_id="llama-3.1-70b", concurrency=8)
     assert recommend(profile=q, catalog=catalog, settings=QUIET).profile.precision == "bf16"
+
+
+def test_context_beyond_the_model_maximum_is_noted(catalog: Catalog) -> None:
+    # before: 100k tokens of context on Llama 3 8B (trained to 8,192) was priced without a word
+    p = WorkloadProfile(workload="inference", model_id="llama-3-8b", concurrency=4, context_len=100_000)
+    rec = recommend(profile=p, catalog=catalog, settings=QUIET)
+    assert any("beyond Llama 3 8B's 8,192-token maximum" in n for n in rec.notes), rec.notes
+    ok = WorkloadProfile(workload="inference", model_id="llama-3.1-8b", concurrency=4, context_len=100_000)
+    assert not any("maximum" in n for n in recommend(profile=ok, catalog=catalog, settings=QUIET).notes)
