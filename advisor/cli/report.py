@@ -1,8 +1,9 @@
 """`gpu-advisor report`: a workload profile -> the recommendation report (pdf, html, md, json).
 
-Today the input is `--profile FILE.yaml`. The pipeline is split so that other inputs are one small
-step each: anything that yields a `WorkloadProfile` (a YAML file here; free text or a brief through an
-extractor later) hands it to `write_report`, which runs the recommender and renders.
+The workload comes from exactly one of: `--profile FILE.yaml`, free text (`report "TEXT"`), a brief
+(`--brief FILE`: pdf, docx, md, txt, html), or text and a brief together. Text and briefs go through
+`advisor.api_ask.profile_from_text_or_brief` (rules extractor by default, `--backend openai` for the
+model); every input form ends in `write_report`, which runs the recommender and renders.
 
 Profile YAML: the WorkloadProfile fields at the top level (optionally under `profile:`), plus an optional
 `settings:` mapping of recommender knobs (tools.recommend_models.RecommendSettings) and a free-text
@@ -199,10 +200,61 @@ def write_report(
     )
 
 
+DESCRIPTION_CHARS = 600
+"""How much of a brief the workload section quotes as the user's words (the full brief is the user's file)."""
+
+
+def describe_request(text: str | None, brief_text: str | None, brief_name: str | None = None) -> str | None:
+    """The user's own words for the report's workload section: the request text, then the brief's first
+    lines (whitespace collapsed, cut at a word boundary after DESCRIPTION_CHARS characters)."""
+    parts: list[str] = []
+    if text and text.strip():
+        parts.append(" ".join(text.split()))
+    if brief_text and brief_text.strip():
+        words = " ".join(brief_text.split())
+        if len(words) > DESCRIPTION_CHARS:
+            cut = words[:DESCRIPTION_CHARS].rsplit(" ", 1)[0]
+            words = f"{cut} …"
+        parts.append(f"[brief {brief_name}] {words}" if brief_name else words)
+    return " ".join(parts) or None
+
+
+def profile_from_request(
+    text: str | None, brief: Path | None, backend: str
+) -> tuple[WorkloadProfile, str | None]:
+    """Free text and/or a brief -> (profile, description for the report). Unreadable brief -> InputError."""
+    from advisor.api_ask import profile_from_text_or_brief
+
+    if brief is not None and brief.is_dir():
+        raise InputError(f"--brief {brief} is a folder: give a .pdf, .docx, .md, .txt or .html file")
+    profile = profile_from_text_or_brief(text, brief, backend)
+    brief_text = None
+    if brief is not None:
+        from advisor.ingest import read_brief
+
+        brief_text = read_brief(brief)
+    return profile, describe_request(text, brief_text, brief.name if brief is not None else None)
+
+
+_NO_INPUT = (
+    'describe the workload: gpu-advisor report "TEXT" -o out.pdf, --brief FILE, or --profile FILE.yaml '
+    "(examples in advisor/examples/)"
+)
+
+
 @app.command()
 def report(
+    text: str = typer.Argument(
+        None, help='the workload in your words, e.g. "QLoRA Llama 3 70B on 1B tokens, 3 epochs"'
+    ),
     profile: Path = typer.Option(
         None, "--profile", "-p", help="workload profile YAML (see advisor/examples/)"
+    ),
+    brief: Path = typer.Option(
+        None, "--brief", "-b", help="a brief to read: .pdf, .docx, .md, .txt, .html (with or without TEXT)"
+    ),
+    backend: str = typer.Option(
+        None, "--backend", help="extractor for TEXT / --brief: rules (offline, default) | openai"
     ),
     out: Path = typer.Option(..., "--out", "-o", help="output file (report.pdf, report.html, report.md ...)"),
     fmt: str = typer.Option(
@@ -215,10 +267,22 @@ def report(
         True, "--appendix/--no-appendix", help="include the calculation appendix (pdf, html, md)"
     ),
 ) -> None:
-    """Write the recommendation report for a workload (PDF by default)."""
-    if profile is None:
-        raise InputError("give the workload: --profile FILE.yaml (examples in advisor/examples/)")
-    prof, settings, title, description = read_profile_file(profile)
+    """Write the recommendation report for a workload (PDF by default): from TEXT, --brief or --profile."""
+    has_text = text is not None and bool(text.strip())
+    if text is not None and not has_text and brief is None and profile is None:
+        raise InputError('TEXT is empty: describe the workload, e.g. "QLoRA Llama 3 70B, 1B tokens"')
+    if profile is not None and (has_text or brief is not None):
+        raise InputError("give one workload: --profile FILE.yaml, or TEXT and/or --brief FILE, not both")
+    if profile is None and not has_text and brief is None:
+        raise InputError(_NO_INPUT)
+    resolve_format(fmt, out)  # a bad --format fails before any extraction work
+    if profile is not None:
+        if backend is not None:
+            raise InputError("--backend reads TEXT or --brief; a --profile file needs no extractor")
+        prof, settings, title, description = read_profile_file(profile)
+    else:
+        prof, description = profile_from_request(text if has_text else None, brief, backend or "rules")
+        settings, title = None, None
     path = write_report(
         prof,
         out,

@@ -114,3 +114,114 @@ def test_missing_price_file_exits_2(
     ]
     code, _o, err = run(argv, capsys)
     assert code == 2 and "price file nope.yaml not found" in err
+
+
+# --- report "TEXT" / --brief FILE (issue 4's command-line forms) ---------------------------------------
+
+
+def pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(str(path)).pages).split())
+
+
+REQUEST = "QLoRA fine-tune Llama 3 70B on 1B tokens for 3 epochs; the data sits in S3 us-east-1"
+
+
+def _primary_title(text: str | None, brief: Path | None = None) -> str:
+    """The primary pick the engine makes for the same words (the report must name this one)."""
+    from advisor.api_ask import profile_from_text_or_brief
+    from advisor.cli.report import recommend_for
+    from reports.render import option_title
+
+    rec, _catalog = recommend_for(profile_from_text_or_brief(text, brief, "rules"))
+    assert rec.primary is not None
+    return option_title(rec.primary)
+
+
+def test_report_from_text_names_the_primary_pick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "text.pdf"
+    code, stdout, err = run(["report", REQUEST, "-o", str(out)], capsys)
+    assert code == 0, err
+    assert f"wrote {out}" in stdout
+    text = pdf_text(out)
+    assert _primary_title(REQUEST) in text
+    assert "As described:" in text and "QLoRA fine-tune Llama 3 70B" in text  # the user's words, quoted
+    assert "Llama 3 70B" in text or "Llama-3 70B" in text
+
+
+def test_report_from_markdown_brief(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    brief = tmp_path / "brief.md"
+    brief.write_text(
+        "# Fine-tuning brief\n\nWe want to fine-tune Llama 3 8B with LoRA on 200M tokens, 2 epochs.\n"
+        "Budget under $2,000. Data in GCS.\n"
+    )
+    out = tmp_path / "brief.pdf"
+    code, _stdout, err = run(["report", "--brief", str(brief), "-o", str(out), "--backend", "rules"], capsys)
+    assert code == 0, err
+    text = pdf_text(out)
+    assert _primary_title(None, brief) in text
+    assert "[brief brief.md] # Fine-tuning brief" in text  # the brief's first lines as the user's words
+
+
+def test_text_and_brief_together(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    brief = tmp_path / "brief.txt"
+    brief.write_text("Dataset: 1B tokens of support tickets, 3 epochs.\n")
+    out = tmp_path / "both.json"
+    code, _o, err = run(["report", "QLoRA Llama 3 70B", "--brief", str(brief), "-o", str(out)], capsys)
+    assert code == 0, err
+    data = json.loads(out.read_text())
+    assert data["profile"]["method"] == "qlora"  # from the text
+    assert data["profile"]["epochs"] == 3  # from the brief
+    assert data["description"].startswith("QLoRA Llama 3 70B [brief brief.txt] Dataset: 1B tokens")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("empty.md", b"", "empty"),
+        ("fake.pdf", b"Just some plain text pretending to be a PDF.\n", "fake.pdf"),
+    ],
+)
+def test_broken_brief_exits_2_with_one_line(
+    name: str, content: bytes, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    brief = tmp_path / name
+    brief.write_bytes(content)
+    out = tmp_path / "r.pdf"
+    code, _o, err = run(["report", "--brief", str(brief), "-o", str(out)], capsys)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert expected in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], "describe the workload"),
+        (["   "], "TEXT is empty"),
+        (["QLoRA 70B", "--profile", "PROFILE"], "not both"),
+        (["--brief", "BRIEF", "--profile", "PROFILE"], "not both"),
+        (["--profile", "PROFILE", "--backend", "openai"], "--backend"),
+        (["QLoRA 70B", "--backend", "claude"], "unknown backend"),
+        (["--brief", "nowhere.md"], "not found"),
+        (["QLoRA 70B", "--format", "docx"], "--format"),
+    ],
+)
+def test_wrong_input_combinations_exit_2(
+    argv: list[str],
+    expected: str,
+    example_profile: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    brief = tmp_path / "b.md"
+    brief.write_text("LoRA Llama 3 8B on 10M tokens\n")
+    argv = [str(example_profile) if a == "PROFILE" else str(brief) if a == "BRIEF" else a for a in argv]
+    out = tmp_path / "r.pdf"
+    code, _o, err = run(["report", *argv, "-o", str(out)], capsys)
+    assert code == 2, err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert expected in err
+    assert not out.exists()
