@@ -316,6 +316,8 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
     """A Candidate as the public Option (all TCO scenarios filled)."""
     scen = eng.scenarios(c.offer, c.gpu_hours, all_of_them=True)
     why = _why(c, label, p) + list(c.why)
+    if c.offer.deployment in ("owned", "colocation"):
+        why += _break_even(c, eng, p)
     return Option(
         gpu=c.gpu.id,
         gpus_per_node=c.layout.gpus_per_node,
@@ -351,6 +353,68 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
     )
 
 
+def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
+    """Buy vs rent for an owned option (tools.cost.buy_vs_rent) against the cheapest on-demand rental of
+    the same GPU in the catalog, at the profile's utilisation and horizon; [] when the GPU has no rental
+    price, purchase price or TDP to compare with."""
+    from tools.cost import buy_vs_rent
+
+    rents = [r.usd_per_gpu_hour for r in eng.catalog.prices_for(c.gpu.id) if r.pricing == "on_demand"]
+    if not rents or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
+        return []
+    rent = min(rents)
+    util = p.utilization if p.utilization is not None else 0.5
+    horizon = p.horizon_months or 36.0
+    est = eng.catalog.estimate
+    try:
+        be = buy_vs_rent(
+            rent_usd_per_gpu_hour=rent,
+            utilization=util,
+            horizon_months=horizon,
+            purchase_price_usd=c.gpu.purchase_price_usd,
+            tdp_w=c.gpu.tdp_w,
+            amortization_months=est("hardware_amortization_months"),
+            server_overhead_fraction=est("server_overhead_fraction"),
+            pue=est("pue"),
+            power_usd_per_kwh=est("power_usd_per_kwh"),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+            colo_usd_per_kw_month=est("colo_usd_per_kw_month")
+            if c.offer.deployment == "colocation"
+            else None,
+            n_gpus=c.layout.n_gpus,
+        )
+    except (InputError, KeyError, LookupError):
+        return []
+    eng.tb.extend(be, prefix=f"buy vs rent {c.gpu.id}: ")
+    text = (
+        f"buy vs rent ({c.layout.n_gpus} GPUs, {util:.0%} use, {horizon:g} months, vs ${rent:.2f}/GPU-hour "
+        f"on demand): owning ${be.own_total_usd:,.0f} vs renting ${be.rent_total_usd:,.0f}"
+    )
+    if be.break_even_utilization is not None:
+        text += f"; buying wins above {be.break_even_utilization:.0%} utilisation"
+    return [text]
+
+
+def _risk_traits(c: Candidate) -> list[str]:
+    """What makes an option low-risk, in words true of that option (it said 'on-demand' of owned kit)."""
+    o = c.offer
+    traits = []
+    if o.deployment in ("owned", "colocation"):
+        traits.append("hardware you control (no provider capacity to wait for)")
+    elif o.pricing == "on_demand":
+        traits.append("on-demand (no preemption, no commitment)")
+    elif o.pricing == "reserved":
+        traits.append("reserved capacity (no preemption)")
+    elif o.pricing == "spot":
+        traits.append("spot (short enough to restart cheaply)")
+    if o.managed:
+        traits.append("managed service")
+    if o.deployment not in ("owned", "colocation") and o.tier.lower() not in COMMUNITY_TIERS:
+        traits.append("established tier")
+    traits.append("single node" if c.layout.nodes == 1 else f"{c.layout.nodes} nodes")
+    return traits
+
+
 def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     out = [
         f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
@@ -363,7 +427,7 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     elif label == "fastest":
         out.append(f"shortest wall-clock ({c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h)")
     elif label == "lowest operational risk":
-        out.append("fewest moving parts: on-demand, single node, established tier")
+        out.append("fewest moving parts: " + ", ".join(_risk_traits(c)))
     elif label == "owned hardware":
         out.append(f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at your utilisation and horizon")
     elif label == "primary":
