@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import threading
+import time
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -104,12 +105,14 @@ class SlackAdvisor:
         reports_dir: Path | None = None,
         api_url: str = DEFAULT_API_URL,
         user_messages_per_minute: int = USER_MESSAGES_PER_MINUTE,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.repo = repo
         self.factory: ConversationFactory = conversation_factory or default_conversation_factory
         self.reports_dir = reports_dir
         self.api_url = api_url
         self.user_messages_per_minute = user_messages_per_minute
+        self.clock = clock  # injectable so a test's messages never straddle a rate window
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
     # --- sessions --------------------------------------------------------------------------------
@@ -152,7 +155,8 @@ class SlackAdvisor:
         """A user's message in a thread (an @mention, a DM, a slash command's text): run one turn and
         reply in the thread; 'report' uploads the PDF instead."""
         text = strip_mentions(text)
-        if user and self.repo.hit_rate_limit(f"slack-user:{user}", self.user_messages_per_minute, 60):
+        key = f"slack-user:{user}"
+        if user and self.repo.hit_rate_limit(key, self.user_messages_per_minute, 60, now=self.clock()):
             msg = "You are sending messages faster than I can size workloads: wait a minute and try again."
             self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
             return

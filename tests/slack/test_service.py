@@ -84,7 +84,7 @@ def test_two_messages_at_once_in_a_thread_both_count(repo: Repository, tmp_path:
 
 
 def test_a_user_flooding_the_bot_is_asked_to_wait(repo: Repository, tmp_path: Path) -> None:
-    service = SlackAdvisor(repo, reports_dir=tmp_path, user_messages_per_minute=2)
+    service = SlackAdvisor(repo, reports_dir=tmp_path, user_messages_per_minute=2, clock=lambda: 1_000_000.0)
     client = RecordingClient()
     for i in range(3):
         service.handle_message(client, channel="C1", thread_ts=f"3.{i}", text="Llama 3 8B LoRA", user="UFAST")
