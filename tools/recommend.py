@@ -318,6 +318,9 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
     why = _why(c, label, p) + list(c.why)
     if c.offer.deployment in ("owned", "colocation"):
         why += _break_even(c, eng, p)
+    risks = list(c.risks)
+    if c.offer.pricing == "spot" and not eng.inference:
+        risks += _spot_exposure(c, eng)
     return Option(
         gpu=c.gpu.id,
         gpus_per_node=c.layout.gpus_per_node,
@@ -343,7 +346,7 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
         tco=scen,
         memory=c.fit,
         topology=c.topo,
-        risks=tuple(c.risks),
+        risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
@@ -351,6 +354,40 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
         price_source=c.offer.source,
         score=c.score,
     )
+
+
+SPOT_CHECKPOINT_INTERVAL_HOURS = 1.0
+"""Checkpoint interval assumed when pricing spot interruptions (an hourly checkpoint is the usual
+trainer setting for multi-hour runs; tools.cost.spot_exposure also reports the Young/Daly optimum)."""
+
+
+def _spot_exposure(c: Candidate, eng: Engine) -> list[str]:
+    """Expected interruptions and rework of a spot training run (tools.cost.spot_exposure), in words."""
+    from tools.cost import spot_exposure
+
+    try:
+        ex = spot_exposure(
+            wall_hours=c.wall_hours.high,
+            n_gpus=c.layout.n_gpus,
+            gpus_per_node=c.layout.gpus_per_node,
+            spot_usd_per_gpu_hour=c.offer.usd_per_gpu_hour,
+            checkpoint_interval_hours=SPOT_CHECKPOINT_INTERVAL_HOURS,
+        )
+    except InputError:
+        return []
+    eng.tb.assume(
+        "spot_checkpoint_interval_hours",
+        SPOT_CHECKPOINT_INTERVAL_HOURS,
+        "h",
+        "hourly checkpoints (usual trainer setting) when pricing spot interruptions",
+    )
+    eng.tb.extend(ex, prefix=f"spot exposure {c.key}: ")
+    p = ex.probability_interrupted
+    return [
+        f"spot over {c.wall_hours.high:,.0f} h: {p.low:.0%}-{p.high:.0%} chance of an interruption, "
+        f"expected rework +{ex.lost_hours.low:,.1f}-{ex.lost_hours.high:,.1f} h "
+        f"(${ex.lost_usd.low:,.0f}-{ex.lost_usd.high:,.0f}) with hourly checkpoints"
+    ]
 
 
 def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
