@@ -380,13 +380,23 @@ def _profile_rows(rec: Recommendation) -> list[dict[str, Any]]:
     return rows
 
 
+TRAINING_CLASS_ASSUMPTIONS = frozenset({"fine_tuning_max_tokens", "fine_tuning_max_duration_hours"})
+"""Seed 000's training-class thresholds: the recommender records them for every workload, but a serving
+report has no training class, so listing them there reads as if the job were sized as fine-tuning."""
+
+
+def _is_serving(rec: Recommendation) -> bool:
+    return rec.profile.workload == "inference" or (rec.workload_class or "").startswith("inference")
+
+
 def _assumptions(rec: Recommendation) -> list[dict[str, str]]:
     seen: dict[str, dict[str, str]] = {}
     items = list(rec.assumptions)
     for o in rec.options:  # options carry none, but keep the door open for per-option traces
         items.extend(getattr(o, "assumptions", ()) or ())
+    skip = TRAINING_CLASS_ASSUMPTIONS if _is_serving(rec) else frozenset()
     for a in items:
-        if a.name in seen:
+        if a.name in seen or a.name in skip:
             continue
         val = f.number(a.value) if not isinstance(a.value, str) else a.value
         seen[a.name] = {
@@ -645,6 +655,25 @@ def _model_name(prof: Any, catalog: Any) -> str:
     return f"{f.count(prof.params_b * 1e9)}-parameter model" if prof.params_b else "unnamed model"
 
 
+@lru_cache(maxsize=1)
+def calibration_sentence() -> str:
+    """The memory estimator's measured accuracy (tools.memory_calibration, computed from the published
+    rows each process, never typed in), for the assumptions section; "" when the module is absent."""
+    try:
+        from tools.memory_calibration import calibration_summary
+    except ImportError:
+        return ""
+    return calibration_summary().sentence()
+
+
+def _workload_class(rec: Recommendation) -> str | None:
+    """The recommender's class, worded for the summary; serving never gets a training class."""
+    text = rec.workload_class.replace("_", " ") if rec.workload_class else None
+    if _is_serving(rec) and (text is None or "fine-tuning" in text or "pretraining" in text):
+        return "inference (serving)"
+    return text
+
+
 def _load_catalog_quietly() -> Any:
     try:
         from tools.catalog.load import load_catalog  # type: ignore[import-not-found,unused-ignore]
@@ -720,7 +749,7 @@ def build_context(
         "sensitivity_count": len(rec.sensitivity),
         "sensitivity": _sensitivity_rows(rec, catalog),
         "checks": checks,
-        "workload_class": rec.workload_class.replace("_", " ") if rec.workload_class else None,
+        "workload_class": _workload_class(rec),
         "deployment_advice": rec.deployment_advice,
         "candidates_considered": rec.candidates_considered,
         "profile_rows": _profile_rows(rec),
@@ -733,6 +762,7 @@ def build_context(
         "egress": _egress(rec),
         "topology": _topology(rec),
         "assumptions": _assumptions(rec),
+        "calibration": calibration_sentence(),
         "appendix": appendix,
         "trace": trace_rows,
         "trace_left_out": trace_left_out,

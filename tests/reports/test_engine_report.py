@@ -8,7 +8,8 @@ from typing import Any
 
 from advisor.cli.report import load_profile, recommend_for
 from reports import format as f
-from reports.render import option_title, render_markdown, render_report
+from reports.render import option_title, render_html, render_markdown, render_report
+from tools.memory_calibration import calibration_summary
 
 
 def pdf_text(path: Path) -> str:
@@ -63,6 +64,9 @@ def test_seed001_pdf_carries_engine_figures(example_profile: Path, tmp_path: Pat
     assert any("DejaVu" in name for name, _ in fonts)
     md = render_markdown(rec, catalog=catalog)
     assert f.usd_range(p.cost_usd) in md and option_title(p) in md
+    # issue 6: the estimator's measured accuracy, computed from the calibration rows, not typed in
+    median = f"median absolute error {calibration_summary().median_abs_error_pct:.1f}%"
+    assert median in text and median in md
 
 
 def test_infeasible_workload_report_says_what_would_make_it_feasible() -> None:
@@ -84,3 +88,20 @@ def test_infeasible_workload_report_says_what_would_make_it_feasible() -> None:
     for advice in rec.infeasible_advice:
         assert " ".join(advice.split()).replace("|", "\\|") in md
     assert rec.rejected and (rec.rejected[0].gpu_name or rec.rejected[0].gpu) in md
+
+
+def test_serving_report_is_not_worded_as_fine_tuning(example_profile: Path) -> None:
+    """advisor/examples/eu-inference-70b.yaml: the summary names the serving class, and seed 000's
+    training-class thresholds (recorded by the classifier for every workload) stay out of the report."""
+    profile, settings = load_profile(example_profile.parent / "eu-inference-70b.yaml")
+    rec, catalog = recommend_for(profile, settings=settings)
+    assert rec.primary is not None
+    html = render_html(rec, catalog=catalog)
+    summary = html.split('<section class="page">')[0]
+    assert "Workload class: <b>inference (serving)</b>" in summary
+    md = render_markdown(rec, catalog=catalog)
+    for doc in (html, md):
+        assert "fine-tuning-class" not in doc and "fine tuning max" not in doc
+    assert "Workload class: **inference (serving)**" in md
+    median = f"{calibration_summary().median_abs_error_pct:.1f}%"
+    assert median in html.split("Assumptions (")[1]  # stated in the assumptions section

@@ -136,3 +136,28 @@ def test_appendix_leaves_out_steps_of_gpus_not_shown(handmade_rec: Recommendatio
     assert "owned a100-40gb: usd_per_gpu_hour" not in steps and ctx["trace_left_out"] == 1
     assert ctx["trace"][-1]["n"] == len(rec.trace)  # numbered as in the JSON trace
     assert len(report_json(rec)["trace"]) == len(rec.trace)  # the JSON keeps every step
+
+
+def test_serving_profile_gets_a_serving_class_whatever_the_engine_says(handmade_rec: Recommendation) -> None:
+    """A recommendation for an inference profile that carries a training class (older engines did) is
+    still summarised as serving, without the training-class thresholds in the assumptions."""
+    from tools.trace import Assumption
+
+    prof = handmade_rec.profile.model_copy(update={"workload": "inference"})
+    rec = handmade_rec.model_copy(
+        update={
+            "profile": prof,
+            "workload_class": "fine-tuning (fine-tuning-class infrastructure)",
+            "assumptions": (
+                *handmade_rec.assumptions,
+                Assumption(name="fine_tuning_max_tokens", value=1e10, unit="tokens", source="seed 000"),
+            ),
+        }
+    )
+    ctx = build_context(rec)
+    assert ctx["workload_class"] == "inference (serving)"
+    assert all("fine tuning max" not in a["name"] for a in ctx["assumptions"])
+    trained = build_context(
+        handmade_rec.model_copy(update={"workload_class": "fine-tuning (fine-tuning-class infrastructure)"})
+    )
+    assert trained["workload_class"] == "fine-tuning (fine-tuning-class infrastructure)"
