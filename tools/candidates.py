@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tools import cost as cost_mod
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import ResolvedWorkload
+from tools.ranges import Range
 from tools.recommend_models import Deployment, MemoryFit, OptionPricing, TopologySummary
 
 NODE_COUNTS = (2, 4, 8, 16, 32, 64)
@@ -93,8 +95,31 @@ class Caches:
     time: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     topology: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     fit: dict[tuple[Any, ...], MemoryFit] = field(default_factory=dict)
-    tco: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    tco: TcoCache = field(default_factory=lambda: TcoCache())
     hits: int = 0
+    time_untraced: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Training times without trace steps: the sweep compares hundreds of them and keeps the trace
+    of the primary only (`time` holds the traced ones)."""
+    tco_untraced: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    topology_summary: dict[tuple[Any, ...], TopologySummary] = field(default_factory=dict)
+
+
+class TcoCache(dict[tuple[Any, ...], Any]):
+    """Traced tools.cost.tco tables keyed by their inputs (gpu_hours low, high, usd_per_gpu_hour,
+    storage_usd, egress_usd, managed premium or None). `get` computes a missing table from its key: the
+    sweep prices candidates with untraced tables and asks here only for the ones it reports."""
+
+    def get(self, key: tuple[Any, ...], default: Any = None) -> Any:
+        if key not in self:
+            low, high, rate, storage, egress, premium = key
+            self[key] = cost_mod.tco(
+                gpu_hours=Range(low=low, high=high),
+                usd_per_gpu_hour=rate,
+                storage_usd=storage,
+                egress_usd=egress,
+                managed_premium_fraction=premium,
+            )
+        return self[key]
 
 
 @dataclass

@@ -32,6 +32,32 @@ from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, TraceStep
 from tools.units import SECONDS_PER_HOUR, gb_to_bytes, seconds_to_hours, tflops_to_flops
 
+
+class UntracedBuilder(TraceBuilder):
+    """A TraceBuilder that records nothing: `step` and `assume` return their value as usual, so a
+    calculator run with it computes exactly the same numbers through the same code, without building
+    trace steps. For callers that only compare numbers (the recommender's sweep over hundreds of
+    candidates); the result then has an empty trace. Never for a result that is shown or reported."""
+
+    def step(
+        self,
+        step: str,
+        formula: str,
+        output: float,
+        unit: str = "",
+        source: str = "",
+        **inputs: float | int | str | bool | None,
+    ) -> float:
+        return output
+
+    def assume(
+        self, name: str, value: float | int | str | bool | None, unit: str = "", source: str = ""
+    ) -> float | int | str | bool | None:
+        return value
+
+    def extend(self, other: Traced | TraceBuilder, prefix: str = "") -> None:
+        return None
+
 TrainingMethod = Literal["full", "lora", "qlora", "pretraining"]
 ComputePrecision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 GpuClass = Literal["consumer", "datacenter_pcie", "sxm", "amd", "gaudi"]
@@ -322,13 +348,15 @@ def estimate_training_time(
     qlora_slowdown: Range | None = None,
     arch: ModelArch | None = None,
     seq_len: int | None = None,
+    traced: bool = True,
 ) -> TrainingTime:
     """GPU-hours and wall-clock hours of a training run, as Ranges, plus seed 001's 100%-MFU bound.
 
     active_params: parameters used per token (MoE: active, not total). tokens: dataset tokens x
     epochs. flops_factor overrides k (seed 001 uses 6 even for QLoRA). With `arch` and `seq_len`
     the PaLM attention term is added to the FLOPs (the 6ND rule omits it). QLoRA's dequantisation
-    slowdown multiplies time, not FLOPs.
+    slowdown multiplies time, not FLOPs. `traced=False`: the same numbers with an empty trace and no
+    assumptions (UntracedBuilder), for callers that only compare figures.
     """
     method = _check_method(method)
     _check_positive(active_params=active_params, tokens=tokens)
@@ -337,7 +365,7 @@ def estimate_training_time(
     per_node = gpus_per_node or min(n_gpus, gpu.max_gpus_per_node)
     if per_node < 1:
         raise InputError(f"gpus_per_node must be >= 1, got {gpus_per_node!r}")
-    tb = TraceBuilder()
+    tb = TraceBuilder() if traced else UntracedBuilder()
 
     if flops_factor is None:
         k = training_flops_factor(method=method, grad_checkpointing=grad_checkpointing)

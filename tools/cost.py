@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.catalog.schema import EgressSchedule, Estimate, PriceRecord, StoragePrice
+from tools.compute import UntracedBuilder
 from tools.cost_owned import (
     BreakEven,
     OwnedHourlyCost,
@@ -325,12 +326,14 @@ def tco(
     storage_usd: float,
     egress_usd: float,
     managed_premium_fraction: float | Estimate | None = None,
+    traced: bool = True,
 ) -> TcoTable:
     """compute = GPU-hours x rate; managed = compute x premium (None: self-managed, $0);
     total = compute + storage + egress + managed (seed 001 section 5). A PriceRecord as the rate
-    records its provider, pricing model, date and source as an assumption."""
+    records its provider, pricing model, date and source as an assumption. `traced=False`: the same
+    numbers with an empty trace (tools.compute.UntracedBuilder), for callers that only compare totals."""
     hours = _as_range(gpu_hours, "gpu_hours")
-    tb = TraceBuilder()
+    tb = TraceBuilder() if traced else UntracedBuilder()
     if isinstance(usd_per_gpu_hour, PriceRecord):
         rec = usd_per_gpu_hour
         usd_per_gpu_hour = rec.usd_per_gpu_hour

@@ -252,11 +252,13 @@ class Engine:
                 kw["lora_rank"] = p.lora_rank
         return memory_mod.estimate_memory(**kw)
 
-    def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str) -> Any:
+    def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
+        """tools.compute's training time; `traced=False` for the sweep (same numbers, no trace steps)."""
         key = (self.time_signature, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
-        if key not in self._time_cache:
+        cache = self._time_cache if traced else self.caches.time_untraced
+        if key not in cache:
             s = self.s
-            self._time_cache[key] = compute_mod.estimate_training_time(
+            cache[key] = compute_mod.estimate_training_time(
                 active_params=s.active_params or self.w.params_for_flops,
                 tokens=self.w.training_tokens,
                 method=self.method,  # type: ignore[arg-type]
@@ -271,8 +273,9 @@ class Engine:
                 qlora_slowdown=s.qlora_slowdown,
                 arch=self.w.arch if s.attention_flops else None,
                 seq_len=self.p.seq_len if s.attention_flops else None,
+                traced=traced,
             )
-        return self._time_cache[key]
+        return cache[key]
 
     def inference_perf(self, gpu: GpuSpec, n: int, pp: int = 1) -> Any:
         key = (self.time_signature, gpu.id, n, pp)
@@ -429,14 +432,15 @@ class Engine:
         for name, pulls in plans:
             egress = self.egress_usd(same_cloud, pulls)
             key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
-            t = self.caches.tco.get(key)
-            if t is None:
-                t = self.caches.tco[key] = cost_mod.tco(
+            t = self.caches.tco_untraced.get(key)
+            if t is None:  # the traced table of a reported option: caches.tco.get(key)
+                t = self.caches.tco_untraced[key] = cost_mod.tco(
                     gpu_hours=gpu_hours,
                     usd_per_gpu_hour=offer.usd_per_gpu_hour,
                     storage_usd=storage,
                     egress_usd=egress,
                     managed_premium_fraction=premium,
+                    traced=False,
                 )
             out.append(
                 TcoScenario(
@@ -722,7 +726,7 @@ class Engine:
             wall = Range(low=serving_hours, high=serving_hours)
             gpu_hours = Range(low=serving_hours * n * replicas, high=serving_hours * n * replicas)
         else:
-            t = self.training_time(gpu, layout, offer.scale_out if layout.nodes > 1 else "none")
+            t = self.training_time(gpu, layout, offer.scale_out if layout.nodes > 1 else "none", traced=False)
             wall, gpu_hours = t.wall_hours, t.gpu_hours
         zero = Range(low=0.0, high=0.0)
         c = Candidate(
