@@ -136,6 +136,11 @@ def simulate_training_memory(
         raise InputError(f"attention must be sdpa or eager, not {attention!r}")
     if seq_len < 2 or batch_size < 1 or steps < 1 or lora_rank < 1:
         raise InputError("seq_len must be >= 2, batch_size, steps and lora_rank >= 1")
+    if arch.is_moe and method == "full" and training_precision == "mixed":
+        raise InputError(
+            "the simulator cannot run MoE full fine-tuning with fp32 master weights (grouped expert "
+            "GEMMs take bf16 only): use --training-precision pure-bf16 or the analytic estimate"
+        )
     targets = _resolve_targets(lora_targets) if method == "lora" else None
 
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -138,6 +139,24 @@ def test_moe_runs_with_grouped_experts(tiny_moe: ModelArch) -> None:
     )
     assert result.params == tiny_moe.param_count()
     assert _start(result, 1, "forward") <= tiny_moe.param_count() * 2 + SMALL_EXTRA_BYTES
+
+
+def test_moe_full_mixed_is_refused_with_a_way_out(tiny_moe: ModelArch) -> None:
+    with pytest.raises(InputError, match="pure-bf16"):
+        simulate_training_memory(arch=tiny_moe, method="full", training_precision="mixed", seq_len=64)
+
+
+def test_deepseek_mla_and_shared_experts_build_to_the_catalog_count(
+    arch_factory: Callable[..., ModelArch],
+) -> None:
+    arch = arch_factory(
+        id="tiny-deepseek", family="deepseek_v3", hf_architecture="DeepseekV3ForCausalLM", n_layers=3,
+        first_dense_layers=1, n_experts=8, n_active_experts=2, moe_intermediate_size=128, n_shared_experts=1,
+        q_lora_rank=64, kv_lora_rank=32, qk_rope_head_dim=16, qk_nope_head_dim=32, v_head_dim=32,
+        n_heads=4, n_kv_heads=4, head_dim=48,
+    )  # fmt: skip
+    result = simulate_training_memory(arch=arch, method="full", training_precision="pure-bf16", seq_len=64)
+    assert result.params == arch.param_count()
 
 
 # ---- agreement with the analytic estimate ------------------------------------------------------
