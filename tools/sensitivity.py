@@ -36,6 +36,15 @@ def _estimated(w: ResolvedWorkload, field: str) -> bool:
     return _uncertain(w, field) or w.profile.status_of(field) == "inferred"
 
 
+def _run_key(w: ResolvedWorkload) -> str:
+    """What an engine run depends on: the resolved profile's values and each field's status (stated /
+    inferred / assumed: owned hardware and reserved capacity read them), not the evidence quoted. Two
+    workloads with the same key give the same outcome (the catalog and settings being the same)."""
+    p = w.profile
+    statuses = {f: p.status_of(f) for f in sorted(p.provenance)}
+    return f"{p.model_dump_json(exclude={'provenance'})}|{statuses}"
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3g}"
@@ -141,6 +150,10 @@ def run_sensitivity(
     base_cost = base.primary.total_usd if base.primary else None
     items: list[SensitivityItem] = []
 
+    # A variant whose resolved profile equals the base's (the assumed default is an end of its own range:
+    # epochs 1, data cached, one run a month) or another variant's is not run again.
+    runs: dict[str, Outcome] = {_run_key(base.workload): base}
+
     def outcome_for(changes: dict[str, Any], s: RecommendSettings) -> Outcome | None:
         try:
             w = resolve_workload(
@@ -148,7 +161,10 @@ def run_sensitivity(
             )
         except (InputError, ValueError):
             return None
-        return run_engine(w, catalog, s, base.engine.caches)
+        key = _run_key(w)
+        if key not in runs:
+            runs[key] = run_engine(w, catalog, s, base.engine.caches)
+        return runs[key]
 
     def item(
         name: str,
