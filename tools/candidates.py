@@ -8,6 +8,7 @@ once per (count, sharding) and reused across every offer (seed 001: fit first, t
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -102,6 +103,13 @@ class Caches:
     of the primary only (`time` holds the traced ones)."""
     tco_untraced: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     topology_summary: dict[tuple[Any, ...], TopologySummary] = field(default_factory=dict)
+    scenarios: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """TCO scenario rows (and the expected cost range) by every input they depend on."""
+    signatures: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    """Workload signatures numbered once per request: cache keys carry the number, not the tuple."""
+
+    def signature_id(self, signature: tuple[Any, ...]) -> int:
+        return self.signatures.setdefault(signature, len(self.signatures))
 
 
 class TcoCache(dict[tuple[Any, ...], Any]):
@@ -131,8 +139,11 @@ class MemoryCache:
     signature: tuple[Any, ...]
     caches: Caches
 
+    def __post_init__(self) -> None:
+        self._sig = self.caches.signature_id(self.signature)
+
     def get(self, layout: Layout) -> Any:
-        key = (self.signature, layout.n_gpus, layout.sharding, layout.tp, layout.pp)
+        key = (self._sig, layout.n_gpus, layout.sharding, layout.tp, layout.pp)
         store = self.caches.memory
         if key in store:
             self.caches.hits += 1
@@ -218,6 +229,7 @@ def gpu_counts(offer: Offer, gpu: GpuSpec, max_nodes: int) -> list[tuple[int, in
     return sorted(set(pairs), key=lambda p: (p[0] * p[1], p[1]))
 
 
+@functools.lru_cache(maxsize=1024)
 def _provider_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 

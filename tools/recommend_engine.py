@@ -84,6 +84,9 @@ DEFAULT_MANAGED_PREMIUM = 0.30
 """Seed 001: SageMaker carries roughly 30% over self-managed compute (used if the catalog lacks it)."""
 
 
+_ZERO_RANGE = Range(low=0.0, high=0.0)  # frozen: shared by every unpriced candidate
+
+
 # --------------------------------------------------------------------------------------------
 @dataclass
 class Candidate:
@@ -222,6 +225,9 @@ class Engine:
             p.context_len,
             p.target_tokens_per_s,
         )
+        self._time_sig = self.caches.signature_id(self.time_signature)
+        self._mem_sig = self.caches.signature_id(self.mem_signature)
+        self._layouts: dict[tuple[int, int], list[Layout]] = {}
         self.mem = MemoryCache(self._estimate_memory, self.mem_signature, self.caches)
         self._time_cache = self.caches.time
         self._topo_cache = self.caches.topology
@@ -254,7 +260,7 @@ class Engine:
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
         """tools.compute's training time; `traced=False` for the sweep (same numbers, no trace steps)."""
-        key = (self.time_signature, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
+        key = (self._time_sig, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
         cache = self._time_cache if traced else self.caches.time_untraced
         if key not in cache:
             s = self.s
@@ -278,7 +284,7 @@ class Engine:
         return cache[key]
 
     def inference_perf(self, gpu: GpuSpec, n: int, pp: int = 1) -> Any:
-        key = (self.time_signature, gpu.id, n, pp)
+        key = (self._time_sig, gpu.id, n, pp)
         if key not in self._time_cache:
             p = self.p
             self._time_cache[key] = compute_mod.estimate_inference(
@@ -577,15 +583,30 @@ class Engine:
     # --- enumeration -------------------------------------------------------------------------
     def fit_layout(self, gpu: GpuSpec, gpn: int, nodes: int) -> tuple[Layout, Any, MemoryFit] | None:
         """First layout (in order of preference) whose per-GPU peak fits with headroom."""
-        for layout in layouts_for(self.w, gpn, nodes):
+        for layout in self.layouts(gpn, nodes):
             est = self.mem.get(layout)
-            key = (self.mem_signature, gpu.id, self.headroom, layout)
+            key = (self._mem_sig, gpu.id, self.headroom, layout)
             fit = self.caches.fit.get(key)
             if fit is None:
                 fit = self.caches.fit[key] = memory_fit(est, gpu, self.headroom, layout.sharding)
             if fit.fits:
                 return layout, est, fit
         return None
+
+    def layouts(self, gpn: int, nodes: int) -> list[Layout]:
+        """tools.candidates.layouts_for, once per count in a run (read-only lists)."""
+        got = self._layouts.get((gpn, nodes))
+        if got is None:
+            got = self._layouts[(gpn, nodes)] = layouts_for(self.w, gpn, nodes)
+        return got
+
+    def topology_summary(self, plan: Any, scale_out: str) -> TopologySummary:
+        """tools.candidates.topology_summary, once per plan (plans live in caches.topology)."""
+        key = (id(plan), scale_out)
+        got = self.caches.topology_summary.get(key)
+        if got is None:
+            got = self.caches.topology_summary[key] = topology_summary(plan, scale_out)
+        return got
 
     def smallest_peak(self, gpu: GpuSpec, pairs: Iterable[tuple[int, int]]) -> tuple[float, Layout]:
         best: tuple[float, Layout] | None = None
@@ -615,7 +636,7 @@ class Engine:
                 if not plan.feasible:
                     notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
                     continue
-                c = self.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
+                c = self.build(gpu, offer, layout, fit, self.topology_summary(plan, offer.scale_out))
                 if c.replicas > MAX_REPLICAS:
                     notes.throughput = (
                         f"needs {c.replicas} replicas of {layout.n_gpus} GPU(s) for "
@@ -728,7 +749,7 @@ class Engine:
         else:
             t = self.training_time(gpu, layout, offer.scale_out if layout.nodes > 1 else "none", traced=False)
             wall, gpu_hours = t.wall_hours, t.gpu_hours
-        zero = Range(low=0.0, high=0.0)
+        zero = _ZERO_RANGE
         c = Candidate(
             gpu=gpu,
             offer=offer,
