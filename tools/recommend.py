@@ -135,9 +135,10 @@ def select(
         notes_out.append("Data location 'other': no egress schedule known, so egress is counted as $0.")
     pool = [c for c in feasible if not c.misses]
     limit_rejections: dict[str, Rejection] = {}
-    for c in feasible:
-        if c.misses and c.gpu.id not in {x.gpu.id for x in pool}:
-            limit_rejections.setdefault(c.gpu.id, _limit_rejection(c, p))
+    in_pool = {x.gpu.id for x in pool}
+    for c in feasible:  # the first miss of each GPU type that has no candidate within the limits
+        if c.misses and c.gpu.id not in in_pool and c.gpu.id not in limit_rejections:
+            limit_rejections[c.gpu.id] = _limit_rejection(c, p)
     if feasible and not pool:
         pool = sorted(feasible, key=lambda c: _closeness(c, p))
         which = " and ".join(

@@ -434,9 +434,22 @@ class Engine:
             if not all_of_them:
                 plans = plans[:1]
         storage = self.storage_usd(offer)
+        egress_by_plan = tuple((name, pulls, self.egress_usd(same_cloud, pulls)) for name, pulls in plans)
+        # the rows depend on nothing else: shared by every candidate (and re-run) with the same inputs
+        cache_key = (
+            gpu_hours.low,
+            gpu_hours.high,
+            offer.usd_per_gpu_hour,
+            storage,
+            premium,
+            same_cloud,
+            egress_by_plan,
+        )
+        cached = self.caches.scenarios.get(cache_key)
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
         out = []
-        for name, pulls in plans:
-            egress = self.egress_usd(same_cloud, pulls)
+        for name, pulls, egress in egress_by_plan:
             key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
             t = self.caches.tco_untraced.get(key)
             if t is None:  # the traced table of a reported option: caches.tco.get(key)
@@ -460,7 +473,8 @@ class Engine:
                     same_cloud=same_cloud,
                 )
             )
-        return tuple(out)
+        self.caches.scenarios[cache_key] = result = tuple(out)
+        return result
 
     # --- offers and constraints --------------------------------------------------------------
     def offers_for(self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord]) -> list[Offer]:
