@@ -445,9 +445,9 @@ class Engine:
             same_cloud,
             egress_by_plan,
         )
-        cached = self.caches.scenarios.get(cache_key)
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
+        hit: tuple[TcoScenario, ...] | None = self.caches.scenarios.get(cache_key)
+        if hit is not None:
+            return hit
         out = []
         for name, pulls, egress in egress_by_plan:
             key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
