@@ -136,9 +136,12 @@ def size(
     }
     if gpu is not None:
         from tools.catalog.load import load_catalog
+        from tools.recommend_models import RecommendSettings
 
         spec = load_catalog().gpu(gpu)
         usable = spec.usable_memory_gib
+        # the recommender's fit rule: peak <= (1 - headroom) x usable (issue 3: at least 10% left free)
+        headroom = float(RecommendSettings.model_fields["headroom_fraction"].default)
         out["fit"] = {
             "gpu": spec.id,
             "name": spec.name,
@@ -147,6 +150,8 @@ def size(
             "headroom_gib": usable - est.peak_gib_per_gpu,
             # a paged optimizer lets a run that is short by less than its state page to host memory
             "fits_with_paging": est.peak_gib_per_gpu - est.paged_optimizer_gib <= usable,
+            "required_headroom_fraction": headroom,
+            "fits_with_headroom": est.peak_gib_per_gpu <= usable * (1 - headroom),
         }
     return out
 

@@ -63,3 +63,16 @@ def test_broken_price_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, n
     path = tmp_path / name
     path.write_text(text)
     _one_line_exit_2(capsys, ["catalog", "prices", "--prices", str(path)], str(path))
+
+
+def test_size_fit_reports_the_recommenders_headroom_rule() -> None:
+    # Llama 3 8B full FT with ZeRO-2 over 2 GPUs peaks at ~72.3 GiB: inside an H100's 79.6 usable, but
+    # above the recommender's 90% line (71.6), so `size --gpu` and `recommend` disagreed without saying why
+    from advisor.api import size
+
+    out = size(model="llama-3-8b", method="full", gpus=2, sharding="zero2", gpu="h100-sxm")
+    fit = out["fit"]
+    assert fit["required_headroom_fraction"] == pytest.approx(0.10)
+    limit = fit["usable_memory_gib"] * 0.9
+    assert fit["fits_with_headroom"] == (out["peak_gib_per_gpu"] <= limit)
+    assert fit["fits"] == (out["peak_gib_per_gpu"] <= fit["usable_memory_gib"])
