@@ -391,7 +391,8 @@ def tco(
         low=total.low,
         high=total.high,
     )
-    return TcoTable(
+    # untraced: the same values, not re-validated (each was computed or checked above)
+    return (TcoTable if traced else TcoTable.model_construct)(
         gpu_hours=hours,
         usd_per_gpu_hour=usd_per_gpu_hour,
         compute_usd=compute,

@@ -299,7 +299,10 @@ class Engine:
             )
         return self._time_cache[key]
 
-    def topology(self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str) -> Any:
+    def topology(
+        self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str, traced: bool = True
+    ) -> Any:
+        """tools.topology's plan; `traced=False` for the sweep (the same plan, no trace steps)."""
         key = (
             gpu.id,
             layout.gpus_per_node,
@@ -312,8 +315,9 @@ class Engine:
             round(peak_gib, 6),
             round(self.weights_total_gib, 6),
         )
-        if key not in self._topo_cache:
-            self._topo_cache[key] = topology_mod.plan_topology(
+        cache = self._topo_cache if traced else self.caches.topology_untraced
+        if key not in cache:
+            cache[key] = topology_mod.plan_topology(
                 gpu=gpu,
                 gpus_per_node=layout.gpus_per_node,
                 n_gpus=layout.n_gpus,
@@ -324,8 +328,9 @@ class Engine:
                 tp=layout.tp,
                 pp=layout.pp,
                 sharding=layout.sharding,  # type: ignore[arg-type]
+                traced=traced,
             )
-        return self._topo_cache[key]
+        return cache[key]
 
     def _managed_premium(self) -> float:
         if self.s.managed_premium_fraction is not None:
@@ -645,7 +650,7 @@ class Engine:
                 memory_fits = True
                 layout, _est, fit = got
                 plan = self.topology(
-                    gpu, layout, fit.peak_gib_per_gpu, offer.scale_out if nodes > 1 else "none"
+                    gpu, layout, fit.peak_gib_per_gpu, offer.scale_out if nodes > 1 else "none", traced=False
                 )
                 if not plan.feasible:
                     notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"

@@ -19,6 +19,7 @@ from typing import Literal, get_args
 from pydantic import Field
 
 from tools.catalog.schema import GpuSpec
+from tools.compute import UntracedBuilder
 from tools.errors import InputError
 from tools.trace import TraceBuilder, Traced, TraceStep
 
@@ -128,7 +129,8 @@ def nodes_required(*, total_gb: float, vram_gb_per_node: float) -> NodesRequired
 
 def _note(tb: TraceBuilder, step: str, formula: str, output: str) -> None:
     """A trace step whose output is a word (the schema allows it; TraceBuilder.step takes numbers)."""
-    tb.steps.append(TraceStep(step=step, formula=formula, output=output))
+    if not isinstance(tb, UntracedBuilder):
+        tb.steps.append(TraceStep(step=step, formula=formula, output=output))
 
 
 def _pow2_at_least(x: float) -> int:
@@ -150,12 +152,14 @@ def plan_topology(
     tp: int | None = None,
     pp: int | None = None,
     sharding: Sharding | None = None,
+    traced: bool = True,
 ) -> TopologyPlan:
     """Lay n_gpus out over nodes and choose TP / PP / DP and sharding; say what fabric it needs.
 
     peak_gib_per_gpu: the memory estimate per GPU under this plan (tools.memory); checked against
     the GPU's usable memory. weights_gib_total: the model weights at their stored precision, used to
-    decide whether TP/PP are needed. tp/pp/sharding override the automatic choice.
+    decide whether TP/PP are needed. tp/pp/sharding override the automatic choice. `traced=False`:
+    the same plan with an empty trace (tools.compute.UntracedBuilder), for callers that compare plans.
     """
     if method not in get_args(PlanMethod):
         raise InputError(f"unknown method {method!r}: use one of {', '.join(get_args(PlanMethod))}")
@@ -176,7 +180,7 @@ def plan_topology(
             f"{gpus_per_node} GPUs per node exceeds the {gpu.max_gpus_per_node} a {gpu.name} node holds: "
             f"use --gpus-per-node {gpu.max_gpus_per_node} or fewer"
         )
-    tb = TraceBuilder()
+    tb = TraceBuilder() if traced else UntracedBuilder()
     reasons: list[str] = []
     warnings: list[str] = []
     per_node = min(gpus_per_node, n_gpus)
@@ -355,7 +359,8 @@ def plan_topology(
     elif per_node > 1:
         checklist = list(NCCL_CHECKLIST_SINGLE_NODE)
 
-    return TopologyPlan(
+    # untraced: the same plan, not re-validated (each field was computed or checked above)
+    return (TopologyPlan if traced else TopologyPlan.model_construct)(
         n_gpus=n_gpus,
         nodes=nodes,
         gpus_per_node=per_node,
