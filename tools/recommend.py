@@ -303,7 +303,7 @@ def _alternatives(
         distinct = {(primary.gpu.id, primary.offer.provider)} | {
             (c.gpu.id, c.offer.provider) for c, _ in chosen
         }
-        for c in ranked:
+        for c in in_time:  # fillers too must be plans a buyer would take (within a month or the primary)
             if len(chosen) >= min(2, limit):
                 break
             if (c.gpu.id, c.offer.provider) not in distinct:

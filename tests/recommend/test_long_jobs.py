@@ -61,3 +61,12 @@ def test_lowest_risk_alternative_is_not_a_months_long_run(catalog: Catalog) -> N
     for o in rec.alternatives:
         if o.label in ("lowest operational risk", "cheapest"):
             assert o.wall_hours.high <= limit, o.key
+
+
+def test_filler_alternatives_are_practical_too(catalog: Catalog) -> None:
+    # before: the 'alternative' added to reach two options was the 8x B200 run of 73-151 days
+    profile = WorkloadProfile(workload="pretraining", params_b=7, dataset_tokens=1e12)
+    rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None
+    limit = max(PRACTICAL_WALL_HOURS, rec.primary.wall_hours.high)
+    assert all(o.wall_hours.high <= limit for o in rec.alternatives), [o.key for o in rec.alternatives]
