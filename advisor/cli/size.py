@@ -142,6 +142,9 @@ def print_size_table(result: dict[str, Any]) -> None:
         verdict = "fits" if fit["fits"] else "does NOT fit"
         console.print(f"{fit['name']}: {fit['usable_memory_gib']:.1f} GiB usable -> {verdict} "
                       f"(headroom {fit['headroom_gib']:+.1f} GiB)")  # fmt: skip
+        if fit["fits"] and not fit.get("fits_with_headroom", True):
+            share = fit.get("required_headroom_fraction", 0.1)
+            console.print(f"  but the recommender keeps {share:.0%} of usable memory free: not a pick there")
         if not fit["fits"] and fit["fits_with_paging"]:
             console.print("  fits only if the paged optimizer state spills to host memory (slower)")
     console.print(f"seed 001 rule of thumb: {result['seed_rule_gb']:,.1f} GB in total")

@@ -76,3 +76,10 @@ def test_size_fit_reports_the_recommenders_headroom_rule() -> None:
     limit = fit["usable_memory_gib"] * 0.9
     assert fit["fits_with_headroom"] == (out["peak_gib_per_gpu"] <= limit)
     assert fit["fits"] == (out["peak_gib_per_gpu"] <= fit["usable_memory_gib"])
+
+
+def test_size_table_says_when_a_fit_is_inside_the_headroom(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["size", "--model", "llama-3-8b", "--method", "full", "--gpus", "2", "--sharding", "zero2",
+               "--gpu", "h100-sxm"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0 and "-> fits" in out and "keeps 10% of usable memory free" in out
