@@ -93,6 +93,8 @@ class Caches:
     """
 
     memory: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Memory estimates without trace steps (numbers only); `memory_traced` for reported options."""
+    memory_traced: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     time: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     topology: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     fit: dict[tuple[Any, ...], MemoryFit] = field(default_factory=dict)
@@ -134,9 +136,10 @@ class TcoCache(dict[tuple[Any, ...], Any]):
 @dataclass
 class MemoryCache:
     """estimate_memory results keyed by (workload signature, n_gpus, sharding, tp, pp): shared by
-    every GPU type and offer."""
+    every GPU type and offer. `get`: numbers only (no trace steps); `traced`: with its trace, for the
+    calculation appendix. `compute(layout, traced)` runs tools.memory."""
 
-    compute: Callable[[Layout], Any]
+    compute: Callable[[Layout, bool], Any]
     signature: tuple[Any, ...]
     caches: Caches
 
@@ -149,9 +152,16 @@ class MemoryCache:
         if key in store:
             self.caches.hits += 1
             return store[key]
-        est = self.compute(layout)
+        est = self.compute(layout, False)
         store[key] = est
         return est
+
+    def traced(self, layout: Layout) -> Any:
+        key = (self._sig, layout.n_gpus, layout.sharding, layout.tp, layout.pp)
+        store = self.caches.memory_traced
+        if key not in store:
+            store[key] = self.compute(layout, True)
+        return store[key]
 
 
 def memory_method(w: ResolvedWorkload) -> str:

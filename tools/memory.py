@@ -39,6 +39,7 @@ failing, at a speed cost (the result's `paged_optimizer_gib` says how much could
 from __future__ import annotations
 
 from tools.catalog.schema import ModelArch
+from tools.compute import UntracedBuilder
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
 from tools.memory_states import (
@@ -258,6 +259,7 @@ def estimate_memory(
     context_len: int | None = None,
     loss_chunking: bool = False,
     optimizer_in_backward: bool = False,
+    traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
 
@@ -269,8 +271,10 @@ def estimate_memory(
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
     them (torchtune). Raises InputError on impossible inputs. Memory in GiB (2**30 bytes).
+    `traced=False`: the same numbers with an empty trace (tools.compute.UntracedBuilder), for callers that
+    only compare peaks (the recommender's sweep).
     """
-    tb = TraceBuilder()
+    tb = TraceBuilder() if traced else UntracedBuilder()
     plan = _plan(
         arch,
         method,

@@ -586,7 +586,7 @@ def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str |
 def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
     """Append the primary's own calculations (memory, time or throughput, topology, TCO) to the
     recommendation's trace: the report's calculation appendix reads them."""
-    tb.extend(eng.mem.get(c.layout), prefix="memory: ")
+    tb.extend(eng.mem.traced(c.layout), prefix="memory: ")
     scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
     if eng.inference:
         tb.extend(eng.inference_perf(c.gpu, c.layout.n_gpus, c.layout.pp), prefix="throughput: ")

@@ -239,7 +239,7 @@ class Engine:
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
 
     # --- calculators (thin wrappers; each formula lives in its tools/ module) ----------------
-    def _estimate_memory(self, layout: Layout) -> Any:
+    def _estimate_memory(self, layout: Layout, traced: bool) -> Any:
         p = self.p
         kw: dict[str, Any] = dict(
             arch=self.w.arch,
@@ -256,7 +256,7 @@ class Engine:
             kw.update(seq_len=p.seq_len or 2048, batch_size=p.batch_size or 1, grad_checkpointing=True)
             if p.lora_rank and self.method in ("lora", "qlora"):
                 kw["lora_rank"] = p.lora_rank
-        return memory_mod.estimate_memory(**kw)
+        return memory_mod.estimate_memory(**kw, traced=traced)
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
         """tools.compute's training time; `traced=False` for the sweep (same numbers, no trace steps)."""
