@@ -519,8 +519,7 @@ def estimate_training_time(
     tb.step("wall_hours_low", "gpu_hours_low / n_gpus", wall.low, "h", n_gpus=n_gpus)
     tb.step("wall_hours_high", "gpu_hours_high / n_gpus", wall.high, "h", n_gpus=n_gpus)
 
-    # untraced: the same values, not re-validated (every field was computed or checked above)
-    return (TrainingTime if traced else TrainingTime.model_construct)(
+    return TrainingTime(
         flops=flops,
         flops_per_token=per_token,
         flops_factor=k,

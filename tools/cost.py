@@ -391,8 +391,7 @@ def tco(
         low=total.low,
         high=total.high,
     )
-    # untraced: the same values, not re-validated (each was computed or checked above)
-    return (TcoTable if traced else TcoTable.model_construct)(
+    return TcoTable(
         gpu_hours=hours,
         usd_per_gpu_hour=usd_per_gpu_hour,
         compute_usd=compute,

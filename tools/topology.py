@@ -359,8 +359,7 @@ def plan_topology(
     elif per_node > 1:
         checklist = list(NCCL_CHECKLIST_SINGLE_NODE)
 
-    # untraced: the same plan, not re-validated (each field was computed or checked above)
-    return (TopologyPlan if traced else TopologyPlan.model_construct)(
+    return TopologyPlan(
         n_gpus=n_gpus,
         nodes=nodes,
         gpus_per_node=per_node,
