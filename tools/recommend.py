@@ -84,10 +84,18 @@ __all__ = ["Candidate", "Engine", "Outcome", "evaluate_configuration", "recommen
 
 # --------------------------------------------------------------------------------------------
 def run_engine(
-    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, caches: Caches | None = None
+    w: ResolvedWorkload,
+    catalog: CatalogView,
+    settings: RecommendSettings,
+    caches: Caches | None = None,
+    *,
+    reprice: Outcome | None = None,
 ) -> Outcome:
     """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend).
-    `caches` shares calculator results with other runs of the same request (sensitivity)."""
+    `caches` shares calculator results with other runs of the same request (sensitivity).
+    `reprice`: a run whose workload differs from this one only in cost inputs (data location and
+    caching, runs per month, dataset size on disk, budget): its enumerated candidates are priced again
+    instead of enumerating the catalog (the same candidates, fits and times)."""
     eng = Engine(w, catalog, settings, caches)
     p = eng.p
     by_gpu: dict[str, list[PriceRecord]] = {}
@@ -97,11 +105,16 @@ def run_engine(
     feasible: list[Candidate] = []
     considered = 0
     for gpu in catalog.gpus:
-        notes = GpuNotes()
-        notes_by_gpu[gpu.id] = notes
-        offers = eng.offers_for(gpu, notes, by_gpu.get(gpu.id, []))
-        considered += len(offers)
-        cands = eng.candidates_for(gpu, offers, notes)
+        if reprice is not None:
+            cands, notes, n_offers = eng.repriced(reprice.engine, gpu)
+            notes_by_gpu[gpu.id] = notes
+            considered += n_offers
+        else:
+            notes = GpuNotes()
+            notes_by_gpu[gpu.id] = notes
+            offers = eng.offers_for(gpu, notes, by_gpu.get(gpu.id, []))
+            considered += len(offers)
+            cands = eng.candidates_for(gpu, offers, notes)
         if p.target_tokens_per_s and eng.inference:
             slow = [
                 c

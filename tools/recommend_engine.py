@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tools import compute as compute_mod
@@ -139,6 +139,11 @@ class Candidate:
         return self.deadline_status == "misses" or self.budget_status == "misses"
 
 
+def _unpriced_copy(c: Candidate) -> Candidate:
+    """A candidate as build() left it, its lists copied (price and ranking append to them)."""
+    return replace(c, risks=list(c.risks), why=list(c.why))
+
+
 def _at(r: Range, point: str) -> float:
     return r.low if point == "low" else r.high if point == "high" else r.mid
 
@@ -236,6 +241,11 @@ class Engine:
         self._stored_gb: float | None = None
         self._storage_results: dict[str, Any] = {}
         self.premium = self._managed_premium()
+        self.unpriced: dict[str, list[Candidate]] = {}
+        """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
+        (data location, caching, runs per month) re-prices them instead of enumerating again."""
+        self.enumerated: dict[str, tuple[GpuNotes, int]] = {}
+        """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
 
     # --- calculators (thin wrappers; each formula lives in its tools/ module) ----------------
@@ -638,7 +648,7 @@ class Engine:
         return best
 
     def candidates_for(self, gpu: GpuSpec, offers: Sequence[Offer], notes: GpuNotes) -> list[Candidate]:
-        out: list[Candidate] = []
+        pending: list[Candidate] = []
         for offer in offers:
             pairs = gpu_counts(offer, gpu, self.s.max_nodes)
             feasible: list[Candidate] = []
@@ -669,7 +679,7 @@ class Engine:
                 feasible.append(c)
                 if not self._want_more(feasible):
                     break
-            out += [self.price(c) for c in self._prune(feasible)]
+            pending += self._prune(feasible)
             if not feasible and not memory_fits and notes.memory is None:
                 single = self.mem.get(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
@@ -688,7 +698,18 @@ class Engine:
                     )
                     msg += f"; even over {best_layout.n_gpus} GPUs ({how}): {best_peak:.1f}"
                 notes.memory = msg
-        return out
+        self.unpriced[gpu.id] = [_unpriced_copy(c) for c in pending]
+        self.enumerated[gpu.id] = (replace(notes), len(offers))
+        return [self.price(c) for c in pending]
+
+    def repriced(self, base: Engine, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
+        """`base`'s candidates of one GPU type priced under this run's cost inputs, with its notes and
+        offer count: for a run whose workload differs from `base`'s only in what price() reads."""
+        notes, offers = base.enumerated[gpu.id]
+        cands = [self.price(_unpriced_copy(c)) for c in base.unpriced[gpu.id]]
+        self.unpriced[gpu.id] = base.unpriced[gpu.id]
+        self.enumerated[gpu.id] = (notes, offers)
+        return cands, replace(notes), offers
 
     def _target_hours(self) -> float | None:
         """Wall-clock a larger cluster should bring the job within: the deadline, or, without one, a

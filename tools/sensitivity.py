@@ -45,6 +45,25 @@ def _run_key(w: ResolvedWorkload) -> str:
     return f"{p.model_dump_json(exclude={'provenance'})}|{statuses}"
 
 
+COST_ONLY_FIELDS = frozenset({"data_location", "data_cached", "runs_per_month", "dataset_gb", "budget_usd"})
+"""Profile fields the engine reads only when pricing a candidate (storage, egress, TCO scenarios, the
+budget check), never when enumerating, fitting or timing it."""
+
+
+def _cost_only(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:
+    """Whether two resolved workloads differ only in COST_ONLY_FIELDS (values or provenance)."""
+    da = a.profile.model_dump(exclude=set(COST_ONLY_FIELDS) | {"provenance"})
+    db = b.profile.model_dump(exclude=set(COST_ONLY_FIELDS) | {"provenance"})
+    if da != db or a.arch != b.arch or a.params_for_flops != b.params_for_flops:
+        return False
+    sa, sb = a.profile.provenance, b.profile.provenance
+    return all(
+        (sa[f].status if f in sa else None) == (sb[f].status if f in sb else None)
+        for f in set(sa) | set(sb)
+        if f not in COST_ONLY_FIELDS
+    )
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3g}"
@@ -163,7 +182,9 @@ def run_sensitivity(
             return None
         key = _run_key(w)
         if key not in runs:
-            runs[key] = run_engine(w, catalog, s, base.engine.caches)
+            # only cost inputs changed: the base's candidates (fits, times) priced again
+            reprice = base if _cost_only(base.workload, w) else None
+            runs[key] = run_engine(w, catalog, s, base.engine.caches, reprice=reprice)
         return runs[key]
 
     def item(
