@@ -1,0 +1,170 @@
+"""The recommender's fast paths give exactly the results of the plain ones.
+
+Why: a chat turn must cost tens of milliseconds (issue 5), so the sweep uses calculators without trace
+steps, shares results across sensitivity re-runs, skips variants whose resolved profile equals another
+run's, and re-prices the base run's candidates when a variant changes only cost inputs. Each of these is
+compared here with its reference path (traced calculators, a full engine run per variant), to the bit:
+a faster answer that differs is a different answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+
+import tools.recommend as recommend_mod
+import tools.sensitivity as sensitivity
+from tools.catalog.load import Catalog
+from tools.compute import estimate_training_time
+from tools.cost import tco
+from tools.memory import estimate_memory
+from tools.profile import WorkloadProfile
+from tools.ranges import Range
+from tools.recommend import recommend
+from tools.recommend_models import recommendation_json
+from tools.topology import plan_topology
+
+PROFILES: dict[str, dict[str, Any]] = {
+    # seed 001's shape with a deadline and budget nothing meets (closest-options path)
+    "qlora 70B, S3, deadline, budget": {
+        "model_id": "llama-3-70b",
+        "method": "qlora",
+        "dataset_gb": 500,
+        "data_location": "aws",
+        "deadline_hours": 140,
+        "budget_usd": 5000,
+    },
+    # everything else assumed: every sensitivity variant, several of them cost-only or no-ops
+    "lora 7B, budget": {"model_id": "mistral-7b-v0.3", "method": "lora", "epochs": 3, "budget_usd": 500},
+    "full 8B, cheapest, excluded provider": {
+        "model_id": "llama-3-8b",
+        "method": "full",
+        "dataset_tokens": 2e9,
+        "objective": "cheapest",
+        "providers_excluded": ["runpod"],
+    },
+    "fine-tuning, method assumed, data on gcp": {
+        "model_id": "qwen2.5-72b",
+        "workload": "fine_tuning",
+        "dataset_gb": 200,
+        "data_location": "gcp",
+        "objective": "fastest",
+    },
+    "serving, EU": {
+        "model_id": "llama-3.1-70b",
+        "workload": "inference",
+        "concurrency": 200,
+        "context_len": 8192,
+        "eu_only": True,
+    },
+}
+
+
+def _dump(rec: Any) -> str:
+    """Everything the recommender returns, trace included, as canonical JSON."""
+    return json.dumps(
+        {"json": recommendation_json(rec), "full": rec.model_dump(mode="json")}, sort_keys=True, default=str
+    )
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_sensitivity_shortcuts_match_full_reruns(
+    name: str, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    known = {m.id for m in catalog.models}
+    fields = PROFILES[name]
+    if fields["model_id"] not in known:
+        pytest.skip(f"{fields['model_id']} not in the bundled catalog")
+    profile = WorkloadProfile(**fields)
+    runs: list[bool] = []  # one entry per engine run: True when it re-priced another run's candidates
+    real_run_engine = recommend_mod.run_engine
+
+    def counting(*args: Any, **kw: Any) -> Any:
+        runs.append(kw.get("reprice") is not None)
+        return real_run_engine(*args, **kw)
+
+    monkeypatch.setattr(recommend_mod, "run_engine", counting)
+    fast = recommend(profile=profile, catalog=catalog)
+    fast_runs, runs[:] = list(runs), []
+    assert fast.sensitivity, "the profile should have uncertain inputs"
+
+    # reference: every variant runs the whole engine (no shared outcome, no re-pricing)
+    counter = itertools.count()
+    monkeypatch.setattr(sensitivity, "_run_key", lambda w: str(next(counter)))
+    monkeypatch.setattr(sensitivity, "_cost_only", lambda a, b: False)
+    slow = recommend(profile=profile, catalog=catalog)
+    assert not any(runs) and len(runs) >= len(fast_runs)
+    assert _dump(fast) == _dump(slow)
+
+
+def test_cost_only_detects_a_data_change_and_not_a_token_change(catalog: Catalog) -> None:
+    from tools.defaults import resolve_workload
+
+    base = resolve_workload(profile=WorkloadProfile(**PROFILES["lora 7B, budget"]), catalog=catalog)
+    data = resolve_workload(
+        profile=base.profile.with_values("assumed", None, data_location="aws", data_cached=False),
+        catalog=catalog,
+    )
+    tokens = resolve_workload(
+        profile=base.profile.with_values("assumed", None, dataset_tokens=5e7), catalog=catalog
+    )
+    assert sensitivity._cost_only(base, data)
+    assert not sensitivity._cost_only(base, tokens)
+    assert sensitivity._run_key(base) != sensitivity._run_key(data)
+
+
+def _numbers(result: Any) -> dict[str, Any]:
+    return dict(result.model_dump(exclude={"trace", "assumptions"}))
+
+
+def test_untraced_calculators_give_the_traced_numbers(catalog: Catalog) -> None:
+    arch = catalog.model("llama-3-70b")
+    gpus = [catalog.gpu(g.id) for g in catalog.gpus[:6]]
+    for gpu, (n, per_node), method in itertools.product(gpus, [(1, 1), (8, 8), (16, 8)], ["qlora", "full"]):
+        if per_node > gpu.max_gpus_per_node:
+            continue
+        kw: dict[str, Any] = dict(
+            active_params=70e9,
+            tokens=3e9,
+            method=method,
+            grad_checkpointing=True,
+            gpu=gpu,
+            n_gpus=n,
+            gpus_per_node=per_node,
+            scale_out="infiniband",
+            arch=arch,
+            seq_len=2048,
+        )
+        traced = estimate_training_time(**kw)
+        plain = estimate_training_time(**kw, traced=False)
+        assert traced.trace and not plain.trace and not plain.assumptions
+        assert _numbers(traced) == _numbers(plain)
+
+        mem_kw: dict[str, Any] = dict(
+            arch=arch, method=method, gpus=n, sharding="zero3" if n > 1 else "none", seq_len=2048
+        )
+        assert _numbers(estimate_memory(**mem_kw)) == _numbers(estimate_memory(**mem_kw, traced=False))
+
+        topo_kw: dict[str, Any] = dict(
+            gpu=gpu,
+            gpus_per_node=per_node,
+            n_gpus=n,
+            peak_gib_per_gpu=60.0,
+            weights_gib_total=130.0,
+            method=method,
+            scale_out="infiniband" if n > per_node else "none",
+        )
+        assert _numbers(plan_topology(**topo_kw)) == _numbers(plan_topology(**topo_kw, traced=False))
+
+    for premium in (None, 0.3):
+        kw = dict(
+            gpu_hours=Range(low=100.0, high=250.0),
+            usd_per_gpu_hour=2.49,
+            storage_usd=11.5,
+            egress_usd=45.0,
+            managed_premium_fraction=premium,
+        )
+        assert _numbers(tco(**kw)) == _numbers(tco(**kw, traced=False))
