@@ -35,6 +35,13 @@ def _size_arch(model: str | None, config: str | Path | None, params_b: float | N
     return synthetic_arch(float(params_b))
 
 
+_SIZE_FLAGS = (
+    "model", "config", "params_b", "method", "precision", "training_precision", "optimizer", "lora_rank",
+    "lora_targets", "seq_len", "batch_size", "grad_checkpointing", "flash_attention", "gpus", "sharding",
+    "tp", "pp", "offload", "concurrency", "context_len", "loss_chunking", "gpu",
+)
+
+
 def size(
     *,
     model: str | None = None,
@@ -59,6 +66,7 @@ def size(
     context_len: int | None = None,
     loss_chunking: bool = False,
     gpu: str | None = None,
+    simulate: bool = False,
 ) -> dict[str, Any]:
     """Peak GPU memory of one configuration as the `size --format json` dict.
 
@@ -153,6 +161,11 @@ def size(
             "required_headroom_fraction": headroom,
             "fits_with_headroom": est.peak_gib_per_gpu <= usable * (1 - headroom),
         }
+    if simulate:  # needs the `simulate` extra (torch, transformers, peft); imported only here
+        from advisor.simulate.cli import simulate_for_size
+
+        flags = {k: v for k, v in locals().items() if k in _SIZE_FLAGS}
+        out["simulation"] = simulate_for_size(flags, out)
     return out
 
 

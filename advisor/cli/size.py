@@ -91,11 +91,7 @@ def size(
     }
     from advisor.api import size as api_size
 
-    result = api_size(**flags)
-    if simulate:
-        from advisor.simulate.cli import simulate_for_size
-
-        result["simulation"] = simulate_for_size(flags, result)
+    result = api_size(**flags, simulate=simulate)
     if fmt == "json":
         typer.echo(json.dumps(result, indent=2, default=str))
     else:

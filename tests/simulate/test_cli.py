@@ -62,3 +62,18 @@ def test_unsimulable_settings_exit_2(
     assert main(["size", "--config", str(tiny_config), "--simulate", *extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:")
+
+
+def test_api_size_with_simulate_equals_the_cli_json(
+    tiny_config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from advisor.api import size
+
+    args = ["size", "--config", str(tiny_config), "--method", "lora", "--seq-len", "128", "--format", "json"]
+    assert main([*args, "--simulate"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    api = json.loads(
+        json.dumps(size(config=tiny_config, method="lora", seq_len=128, simulate=True), default=str)
+    )
+    assert api["simulation"]["peak_tensor_gib"] == cli["simulation"]["peak_tensor_gib"]
+    assert api["peak_gib_per_gpu"] == cli["peak_gib_per_gpu"]
