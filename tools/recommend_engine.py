@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from tools import compute as compute_mod
 from tools import cost as cost_mod
@@ -139,6 +139,28 @@ class Candidate:
         return self.deadline_status == "misses" or self.budget_status == "misses"
 
 
+class _Timed(Protocol):
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def wall_hours(self) -> Range: ...
+
+
+_T = TypeVar("_T", bound=_Timed)
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """A training GPU count of one offer that fits and whose interconnect works, timed, before its
+    Candidate is built: enumeration and pruning read only its layout and wall-clock, so only the
+    counts kept are built (the same candidates as building every count and pruning them)."""
+
+    layout: Layout
+    fit: MemoryFit
+    plan: Any
+    wall_hours: Range
+
+
 def _unpriced_copy(c: Candidate) -> Candidate:
     """A candidate as build() left it, its lists copied (price and ranking append to them)."""
     return replace(c, risks=list(c.risks), why=list(c.why))
@@ -242,8 +264,9 @@ class Engine:
         self._storage_results: dict[str, Any] = {}
         self.premium = self._managed_premium()
         self.unpriced: dict[str, list[Candidate]] = {}
-        """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
-        (data location, caching, runs per month) re-prices them instead of enumerating again."""
+        """Per GPU type, its candidates before pricing (copies; kept when settings.sensitivity): a run that
+        differs only in cost inputs (data location, caching, runs per month) re-prices them instead of
+        enumerating again."""
         self.enumerated: dict[str, tuple[GpuNotes, int]] = {}
         """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
@@ -652,6 +675,7 @@ class Engine:
         for offer in offers:
             pairs = gpu_counts(offer, gpu, self.s.max_nodes)
             feasible: list[Candidate] = []
+            counted: list[_Counted] = []
             memory_fits = False  # some count fits memory (then a rejection names the other reason)
             for gpn, nodes in pairs:
                 got = self.fit_layout(gpu, gpn, nodes)
@@ -664,6 +688,13 @@ class Engine:
                 )
                 if not plan.feasible:
                     notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
+                    continue
+                if not self.inference:  # training: time the count now, build a candidate only if kept
+                    scale_out = offer.scale_out if nodes > 1 else "none"
+                    t = self.training_time(gpu, layout, scale_out, traced=False)
+                    counted.append(_Counted(layout, fit, plan, t.wall_hours))
+                    if not self._want_more(counted):
+                        break
                     continue
                 c = self.build(gpu, offer, layout, fit, self.topology_summary(plan, offer.scale_out))
                 if c.replicas > MAX_REPLICAS:
@@ -679,7 +710,14 @@ class Engine:
                 feasible.append(c)
                 if not self._want_more(feasible):
                     break
-            pending += self._prune(feasible)
+            if counted:
+                feasible = [
+                    self.build(gpu, offer, k.layout, k.fit, self.topology_summary(k.plan, offer.scale_out))
+                    for k in self._prune(counted)
+                ]
+                pending += feasible
+            else:
+                pending += self._prune(feasible)
             if not feasible and not memory_fits and notes.memory is None:
                 single = self.mem.get(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
@@ -698,8 +736,9 @@ class Engine:
                     )
                     msg += f"; even over {best_layout.n_gpus} GPUs ({how}): {best_peak:.1f}"
                 notes.memory = msg
-        self.unpriced[gpu.id] = [_unpriced_copy(c) for c in pending]
-        self.enumerated[gpu.id] = (replace(notes), len(offers))
+        if self.s.sensitivity:  # only a run with sensitivity variants is re-priced (see `unpriced`)
+            self.unpriced[gpu.id] = [_unpriced_copy(c) for c in pending]
+            self.enumerated[gpu.id] = (replace(notes), len(offers))
         return [self.price(c) for c in pending]
 
     def repriced(self, base: Engine, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
@@ -740,7 +779,7 @@ class Engine:
             c.risk += RISK_LIMIT_MAYBE
         return None
 
-    def _want_more(self, feasible: list[Candidate]) -> bool:
+    def _want_more(self, feasible: Sequence[_Timed]) -> bool:
         """Keep enumerating larger counts while the target wall-clock is unmet or a full node is ahead."""
         last = feasible[-1]
         target = self._target_hours()
@@ -748,7 +787,7 @@ class Engine:
             return True
         return last.layout.nodes == 1
 
-    def _prune(self, feasible: list[Candidate]) -> list[Candidate]:
+    def _prune(self, feasible: list[_T]) -> list[_T]:
         """Smallest feasible count, the largest single node, the smallest count meeting the target
         wall-clock (the deadline, else a month)."""
         if not feasible:

@@ -183,7 +183,7 @@ def run_sensitivity(
         key = _run_key(w)
         if key not in runs:
             # only cost inputs changed: the base's candidates (fits, times) priced again
-            reprice = base if _cost_only(base.workload, w) else None
+            reprice = base if base.engine.enumerated and _cost_only(base.workload, w) else None
             runs[key] = run_engine(w, catalog, s, base.engine.caches, reprice=reprice)
         return runs[key]
 
