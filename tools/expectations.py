@@ -171,6 +171,51 @@ def check_claimed_speed(
     )
 
 
+def check_own_gpus(
+    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
+) -> ExpectationCheck | None:
+    """'Can I do this on my RTX 4090?': the GPUs the user names (claimed_gpu, no claimed time) checked
+    for memory fit (tools.memory via the engine's cache) and timed (tools.compute), whatever the
+    recommender picks from the catalog's offers."""
+    p = w.profile
+    if p.claimed_gpu is None or p.claimed_hours is not None or p.workload == "inference":
+        return None
+    n = p.claimed_gpu_count or 1
+    try:
+        gpu = catalog.gpu(p.claimed_gpu)
+    except InputError as exc:
+        return ExpectationCheck(
+            claim=f"run it on {n}x {p.claimed_gpu}", verdict="unknown", explanation=str(exc)
+        )
+    claim = f"run it on {n}x {gpu.name}"
+    per_node = min(n, gpu.max_gpus_per_node)
+    nodes = max(1, -(-n // per_node))
+    fit = None
+    chosen = None
+    for layout in layouts_for(w, per_node, nodes):
+        fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
+        chosen = layout
+        if fit.fits:
+            break
+    assert fit is not None and chosen is not None
+    if not fit.fits:
+        return ExpectationCheck(
+            claim=claim,
+            verdict="cannot_hold",
+            factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
+            explanation=f"It does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
+            f"{gpu.usable_memory_gib:.1f} usable ({fit.required_headroom_fraction:.0%} kept free).",
+        )
+    t = outcome.engine.training_time(gpu, chosen, "none" if nodes == 1 else "ethernet")
+    return ExpectationCheck(
+        claim=claim,
+        verdict="holds",
+        factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
+        explanation=f"It fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of {gpu.usable_memory_gib:.1f} usable; "
+        f"it takes {_hours(t.wall_hours.low)}-{_hours(t.wall_hours.high)} on your GPUs.",
+    )
+
+
 def check_throughput(primary: Candidate | None, target_tokens_per_s: float) -> ExpectationCheck:
     claim = f"serve {target_tokens_per_s:,.0f} tokens/s"
     if primary is None or primary.decode_tokens_per_s is None:
@@ -235,9 +280,10 @@ def check_expectations(
         out.append(check_deadline(outcome, p.deadline_hours))
     if p.budget_usd:
         out.append(check_budget(outcome, p.budget_usd))
-    claimed = check_claimed_speed(workload, catalog, settings, outcome)
-    if claimed is not None:
-        out.append(claimed)
+    for check in (check_claimed_speed, check_own_gpus):
+        found = check(workload, catalog, settings, outcome)
+        if found is not None:
+            out.append(found)
     if p.workload != "inference" and p.runs_per_month and p.status_of("runs_per_month") != "assumed":
         cadence = check_runs_per_month(outcome.primary, p.runs_per_month)
         if cadence.verdict in ("tight", "cannot_hold"):  # say it only when the cadence is a problem

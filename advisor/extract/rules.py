@@ -23,6 +23,7 @@ from advisor.extract.rules_context import (
     rule_claims,
     rule_constraints,
     rule_location,
+    rule_own_gpus,
     rule_serving,
     rule_utilisation,
 )
@@ -44,6 +45,7 @@ class Analysis:
 
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
+    rule_own_gpus,
     rule_workload,
     rule_method,
     rule_precision,
