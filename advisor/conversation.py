@@ -19,6 +19,8 @@ persist conversations between requests.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -50,6 +52,65 @@ _ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_coun
 _ESTIMATED = {"dataset_tokens"}
 
 Recommender = Callable[[WorkloadProfile], Any]
+
+RECOMMENDATION_CACHE_SIZE = 128
+"""Recommendations kept per process (see _RecommendationCache): a turn that leaves the profile as it was
+("send me the PDF", an answer the extractor finds nothing in) does not run the recommender again."""
+
+
+class _RecommendationCache:
+    """A bounded LRU of the default recommender's results keyed by the catalog object and the canonical
+    profile JSON (values and provenance: the recommender reads both). A cache, not state: the
+    recommender is a pure function of these, and its result is a frozen model shared read-only.
+    Thread-safe (the web server runs turns in worker threads); a miss computes outside the lock."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, profile: WorkloadProfile, catalog: Any, compute: Callable[[], Any]) -> Any:
+        key = (id(catalog), profile.model_dump_json())
+        with self._lock:
+            got = self._items.get(key)
+            if got is not None and got[0] is catalog:  # the catalog is held, so its id is not reused
+                self._items.move_to_end(key)
+                self.hits += 1
+                return got[1]
+            self.misses += 1
+        rec = compute()
+        with self._lock:
+            self._items[key] = (catalog, rec)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return rec
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
+
+
+_RECOMMENDATIONS = _RecommendationCache(RECOMMENDATION_CACHE_SIZE)
+
+
+def clear_recommendation_cache() -> None:
+    """Empty the per-process recommendation cache (benchmarks measuring the recommender's cost)."""
+    _RECOMMENDATIONS.clear()
+
+
+def _default_recommendation(profile: WorkloadProfile) -> Any:
+    """advisor.llm.tools.default_recommender (tools.recommend on the bundled catalog) through the cache;
+    a replaced default_recommender (a test's stand-in) is called as it is, uncached."""
+    from advisor.llm import tools as adapters
+
+    fn = adapters.default_recommender
+    if getattr(fn, "__module__", None) != adapters.__name__ or fn.__name__ != "default_recommender":
+        return fn(profile)
+    return _RECOMMENDATIONS.get(profile, adapters.default_catalog(), lambda: fn(profile))
 ReplySource = Literal["template", "model", "regenerated"]
 
 
@@ -176,10 +237,8 @@ class Conversation:
 
     # -- one turn -----------------------------------------------------------------------------------------
     def recommend(self, profile: WorkloadProfile) -> Any:
-        if self._recommender is None:
-            from advisor.llm.tools import default_recommender
-
-            self._recommender = default_recommender
+        if self._recommender is None:  # the default recommender, through the per-process cache
+            self._recommender = _default_recommendation
         return self._recommender(profile)
 
     def send(self, text: str, brief_text: str | None = None) -> Turn:

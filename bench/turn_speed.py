@@ -4,16 +4,19 @@ for realistic first turns and a second-turn correction.
 Why: issue 5's web goal (50 concurrent sessions, p95 under 1 s per reply on 2 cores) needs a chat turn of
 roughly 40 ms CPU or less. Each sample is a fresh Conversation (the correction turn: a conversation that has
 had its first turn, timed on the second). Median of several runs; CPU time is the steadier figure on a shared
-machine. `--cold` clears the in-process recommendation cache before every sample, so the figure is the full
-recommender cost (a web worker sees that for every new profile); without it a repeated identical profile
-is served from the cache, as in a long-running server.
+machine. The conversation's per-process recommendation cache is cleared before every sample, so the figure is
+the full cost of a turn that changes the profile (every new profile a web worker sees); `--warm` keeps it, so
+a repeated profile is served from the cache (a turn that changes nothing, e.g. "send me the PDF").
+`--gc-freeze` calls gc.freeze() after start-up (what a server can do once its imports and catalog are
+loaded: the collector then skips those objects), to show what the cyclic garbage collector costs.
 Prints figures; asserts nothing.
-Run: .venv/bin/python bench/turn_speed.py [--runs N] [--cold]
+Run: .venv/bin/python bench/turn_speed.py [--runs N] [--warm] [--gc-freeze]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -52,15 +55,20 @@ def _clear_caches() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--cold", action="store_true", help="clear the recommendation cache before every sample")
+    ap.add_argument("--warm", action="store_true", help="keep the recommendation cache between samples")
+    ap.add_argument("--gc-freeze", action="store_true", help="gc.freeze() after start-up")
     args = ap.parse_args()
 
     from advisor.conversation import Conversation
 
     Conversation().send(TURNS[0][1][0])  # warm imports and the catalog
+    if args.gc_freeze:
+        gc.collect()
+        gc.freeze()
     worst = 0.0
-    cache = "cold" if args.cold else "warm"
-    print(f"per-turn CPU time, median of {args.runs} ({cache} recommendation cache)")
+    cache = "warm" if args.warm else "cold"
+    gc_note = ", gc.freeze() after start-up" if args.gc_freeze else ""
+    print(f"per-turn CPU time, median of {args.runs} ({cache} recommendation cache{gc_note})")
     for name, messages in TURNS:
         cpu: list[float] = []
         wall: list[float] = []
@@ -68,7 +76,7 @@ def main() -> int:
             conv = Conversation()
             for m in messages[:-1]:
                 conv.send(m)
-            if args.cold:
+            if not args.warm:
                 _clear_caches()
             w0, c0 = time.perf_counter(), time.process_time()
             conv.send(messages[-1])
