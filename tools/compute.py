@@ -32,6 +32,9 @@ from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, TraceStep
 from tools.units import SECONDS_PER_HOUR, gb_to_bytes, seconds_to_hours, tflops_to_flops
 
+_UNITY = Range(low=1.0, high=1.0)
+"""The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
+
 
 class UntracedBuilder(TraceBuilder):
     """A TraceBuilder that records nothing: `step` and `assume` return their value as usual, so a
@@ -296,7 +299,7 @@ def scaling_efficiency_for(
     """Multi-GPU scaling efficiency and the (name, value, source) assumptions it rests on."""
     used: list[tuple[str, str, str]] = []
     if n_gpus == 1:
-        return Range(low=1.0, high=1.0), used
+        return _UNITY, used
     fast = gpu.scale_up_link in FAST_SCALE_UP_LINKS
     if fast:
         intra = SCALING_INTRA_NODE_FAST
@@ -464,13 +467,13 @@ def estimate_training_time(
         high=scaling.high,
     )
 
-    goodput = Range(low=1.0, high=1.0)
+    goodput = _UNITY
     if method == "pretraining":
         goodput = PRETRAINING_GOODPUT
         tb.assume(
             "pretraining_goodput", f"{goodput.low}-{goodput.high}", "fraction", PRETRAINING_GOODPUT_SOURCE
         )
-    slowdown = Range(low=1.0, high=1.0)
+    slowdown = _UNITY
     if method == "qlora":
         slowdown = qlora_slowdown or QLORA_DEQUANT_SLOWDOWN
         tb.assume(

@@ -53,7 +53,6 @@ in tools/ and its trace is kept; the recommender itself only compares, filters a
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from tools.candidates import Caches, Offer, layouts_for, memory_fit, provider_matches, topology_summary
 from tools.catalog.schema import GpuSpec, PriceRecord
@@ -210,7 +209,7 @@ def rerank(base: Outcome, *, range_point: str | None = None, on_demand_only: boo
     """The base run's candidates ranked at another point of their ranges, or restricted to
     established on-demand offers, without recomputing anything (sensitivity to MFU and price tier)."""
     cands = [
-        replace(c, point=range_point or c.point, risks=list(c.risks), why=list(c.why))
+        c.copy(point=range_point or c.point, risks=list(c.risks), why=list(c.why))
         for c in base.all_feasible
         if not on_demand_only
         or c.offer.pricing == "owned"
