@@ -89,12 +89,14 @@ def run_engine(
     caches: Caches | None = None,
     *,
     reprice: Outcome | None = None,
+    primary_only: bool = False,
 ) -> Outcome:
     """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend).
     `caches` shares calculator results with other runs of the same request (sensitivity).
     `reprice`: a run whose workload differs from this one only in cost inputs (data location and
     caching, runs per month, dataset size on disk, budget): its enumerated candidates are priced again
-    instead of enumerating the catalog (the same candidates, fits and times)."""
+    instead of enumerating the catalog (the same candidates, fits and times). `primary_only`: no
+    alternatives or rejections (a sensitivity re-run reads the primary only)."""
     eng = Engine(w, catalog, settings, caches)
     p = eng.p
     by_gpu: dict[str, list[PriceRecord]] = {}
@@ -130,13 +132,19 @@ def run_engine(
             cands = [c for c in cands if c not in slow]
         feasible += cands
 
-    return select(eng, feasible, notes_by_gpu, considered)
+    return select(eng, feasible, notes_by_gpu, considered, primary_only=primary_only)
 
 
 def select(
-    eng: Engine, feasible: list[Candidate], notes_by_gpu: dict[str, GpuNotes], considered: int
+    eng: Engine,
+    feasible: list[Candidate],
+    notes_by_gpu: dict[str, GpuNotes],
+    considered: int,
+    *,
+    primary_only: bool = False,
 ) -> Outcome:
-    """Limits, ranking, primary, alternatives and rejections over the feasible candidates."""
+    """Limits, ranking, primary, alternatives and rejections over the feasible candidates
+    (`primary_only`: the primary and ranking, without alternatives and rejections)."""
     p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
     if eng.inference and p.budget_usd:
@@ -176,12 +184,15 @@ def select(
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
             )
-    alternatives = _alternatives(primary, ranked, eng, settings.max_alternatives) if primary else []
+    if primary_only:
+        alternatives: list[tuple[Candidate, Label]] = []
+    else:
+        alternatives = _alternatives(primary, ranked, eng, settings.max_alternatives) if primary else []
 
     rejected: list[Rejection] = []
     kept = {c.gpu.id for c in ranked}
     for gpu in catalog.gpus:
-        if gpu.id in kept:
+        if primary_only or gpu.id in kept:
             continue
         r = limit_rejections.get(gpu.id) or _gpu_rejection(gpu, notes_by_gpu[gpu.id])
         if r is not None:
@@ -205,7 +216,9 @@ def select(
     )
 
 
-def rerank(base: Outcome, *, range_point: str | None = None, on_demand_only: bool = False) -> Outcome:
+def rerank(
+    base: Outcome, *, range_point: str | None = None, on_demand_only: bool = False, primary_only: bool = False
+) -> Outcome:
     """The base run's candidates ranked at another point of their ranges, or restricted to
     established on-demand offers, without recomputing anything (sensitivity to MFU and price tier)."""
     cands = [
@@ -215,7 +228,7 @@ def rerank(base: Outcome, *, range_point: str | None = None, on_demand_only: boo
         or c.offer.pricing == "owned"
         or (c.offer.pricing == "on_demand" and c.offer.tier.lower() not in COMMUNITY_TIERS)
     ]
-    return select(base.engine, cands, base.notes_by_gpu, base.considered)
+    return select(base.engine, cands, base.notes_by_gpu, base.considered, primary_only=primary_only)
 
 
 def _closeness(c: Candidate, p: WorkloadProfile) -> float:

@@ -184,7 +184,7 @@ def run_sensitivity(
         if key not in runs:
             # only cost inputs changed: the base's candidates (fits, times) priced again
             reprice = base if base.engine.enumerated and _cost_only(base.workload, w) else None
-            runs[key] = run_engine(w, catalog, s, base.engine.caches, reprice=reprice)
+            runs[key] = run_engine(w, catalog, s, base.engine.caches, reprice=reprice, primary_only=True)
         return runs[key]
 
     def item(
@@ -218,8 +218,8 @@ def run_sensitivity(
         )
 
     # MFU: rank the same candidates on the ends of their ranges instead of the mids.
-    lo = rerank(base, range_point="high")
-    hi = rerank(base, range_point="low")
+    lo = rerank(base, range_point="high", primary_only=True)
+    hi = rerank(base, range_point="low", primary_only=True)
     items.append(
         item(
             "mfu",
@@ -233,7 +233,7 @@ def run_sensitivity(
     )
     # Price tier: established on-demand offers only.
     base_pricing = base.primary.offer.pricing if base.primary else ""
-    od = rerank(base, on_demand_only=True)
+    od = rerank(base, on_demand_only=True, primary_only=True)
     items.append(
         item("pricing tier", base_pricing, "any tier (as ranked)", base, "on-demand, established tiers", od)
     )

@@ -91,10 +91,20 @@ def test_sensitivity_shortcuts_match_full_reruns(
     fast_runs, runs[:] = list(runs), []
     assert fast.sensitivity, "the profile should have uncertain inputs"
 
-    # reference: every variant runs the whole engine (no shared outcome, no re-pricing)
+    # reference: every variant runs the whole engine (no shared outcome, no re-pricing, full selection)
     counter = itertools.count()
     monkeypatch.setattr(sensitivity, "_run_key", lambda w: str(next(counter)))
     monkeypatch.setattr(sensitivity, "_cost_only", lambda a, b: False)
+    real_rerank = recommend_mod.rerank
+
+    def full(*args: Any, **kw: Any) -> Any:
+        runs.append(kw.get("reprice") is not None)
+        return real_run_engine(*args, **{**kw, "primary_only": False})
+
+    monkeypatch.setattr(recommend_mod, "run_engine", full)
+    monkeypatch.setattr(
+        recommend_mod, "rerank", lambda *a, **kw: real_rerank(*a, **{**kw, "primary_only": False})
+    )
     slow = recommend(profile=profile, catalog=catalog)
     assert not any(runs) and len(runs) >= len(fast_runs)
     assert _dump(fast) == _dump(slow)
