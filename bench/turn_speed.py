@@ -38,6 +38,14 @@ TURNS: list[tuple[str, list[str]]] = [
         "correction: actually 8 epochs",
         ["LoRA Mistral 7B, 3 epochs, budget $500", "actually 8 epochs"],
     ),
+    (  # bench/web_load.py's script: the second and third messages each change the profile
+        "web_load: 8B LoRA 50M tok, then budget",
+        [
+            "We want to fine-tune a model for our support team",
+            "Llama 3 8B with LoRA on 50M tokens, 2 epochs",
+            "our budget is $2,000",
+        ],
+    ),
 ]
 
 
