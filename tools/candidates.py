@@ -90,6 +90,9 @@ class Caches:
 
     Every key carries the inputs its calculator depends on, so a re-run with a changed input misses
     and recomputes while unchanged inputs hit (memory does not depend on price or data location).
+    GPUs are keyed by id: one Caches serves one catalog. A caller may keep it across requests on the
+    same catalog (recommend(caches=...)); entries are immutable results, and concurrent use at worst
+    computes an entry twice. `size()` counts entries, so a long-lived holder can bound it.
     """
 
     memory: dict[tuple[Any, ...], Any] = field(default_factory=dict)
@@ -108,11 +111,17 @@ class Caches:
     topology_summary: dict[tuple[Any, ...], TopologySummary] = field(default_factory=dict)
     scenarios: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """TCO scenario rows (and the expected cost range) by every input they depend on."""
-    signatures: dict[tuple[Any, ...], int] = field(default_factory=dict)
-    """Workload signatures numbered once per request: cache keys carry the number, not the tuple."""
+    signatures: dict[tuple[Any, ...], object] = field(default_factory=dict)
+    """Workload signatures, each with a token made once: cache keys carry the token, not the tuple."""
 
-    def signature_id(self, signature: tuple[Any, ...]) -> int:
-        return self.signatures.setdefault(signature, len(self.signatures))
+    def signature_id(self, signature: tuple[Any, ...]) -> object:
+        """The signature's token (dict.setdefault keeps one per signature, even across threads)."""
+        got = self.signatures.get(signature)
+        return got if got is not None else self.signatures.setdefault(signature, object())
+
+    def size(self) -> int:
+        """Entries held, over every store."""
+        return sum(len(v) for v in vars(self).values() if isinstance(v, dict))
 
 
 class TcoCache(dict[tuple[Any, ...], Any]):

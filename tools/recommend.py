@@ -504,13 +504,19 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
 
 # --------------------------------------------------------------------------------------------
 def recommend(
-    *, profile: WorkloadProfile, catalog: CatalogView, settings: RecommendSettings | None = None
+    *,
+    profile: WorkloadProfile,
+    catalog: CatalogView,
+    settings: RecommendSettings | None = None,
+    caches: Caches | None = None,
 ) -> Recommendation:
     """Recommend GPU configurations for a workload (see the module docstring for the method).
 
     Returns a Recommendation whose `primary` is None when nothing in the catalog can run the
     workload; then `rejected` says why per GPU type and `infeasible_advice` what would make it fit.
     Raises InputError for a profile the engine cannot size (no model, unknown model id).
+    `caches`: calculator results to reuse and fill (tools.candidates.Caches), kept by the caller across
+    requests on this same catalog; the result is the same with or without.
     """
     from tools.expectations import check_expectations
     from tools.infeasible import infeasible_advice
@@ -518,7 +524,7 @@ def recommend(
 
     settings = settings or RecommendSettings()
     w = resolve_workload(profile=profile, catalog=catalog)
-    out = run_engine(w, catalog, settings)
+    out = run_engine(w, catalog, settings, caches)
     eng = out.engine
     p = w.profile
     primary = to_option(out.primary, eng, "primary", p) if out.primary else None

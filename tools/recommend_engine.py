@@ -235,7 +235,7 @@ class Engine:
         self.caches = caches if caches is not None else Caches()
         p = self.p
         self.mem_signature: tuple[Any, ...] = (
-            w.arch.id,
+            w.arch,  # the architecture itself, not its id: keys stay exact across requests
             self.method,
             p.precision,
             p.seq_len,
@@ -246,7 +246,7 @@ class Engine:
         )
         s = settings
         self.time_signature: tuple[Any, ...] = (
-            w.arch.id,
+            w.arch,
             self.method,
             p.precision,
             p.seq_len,
@@ -353,8 +353,8 @@ class Engine:
             layout.tp,
             layout.pp,
             self.method,
-            round(peak_gib, 6),
-            round(self.weights_total_gib, 6),
+            peak_gib,
+            self.weights_total_gib,
         )
         cache = self._topo_cache if traced else self.caches.topology_untraced
         if key not in cache:

@@ -178,3 +178,23 @@ def test_untraced_calculators_give_the_traced_numbers(catalog: Catalog) -> None:
             managed_premium_fraction=premium,
         )
         assert _numbers(tco(**kw)) == _numbers(tco(**kw, traced=False))
+
+
+def test_caches_kept_across_requests_change_nothing(catalog: Catalog) -> None:
+    """One Caches through a sequence of different requests (as the conversation keeps it per process)
+    gives each request exactly what a fresh run gives (synthetic shapes from params_b included)."""
+    from tools.candidates import Caches
+
+    known = {m.id for m in catalog.models}
+    profiles = [WorkloadProfile(**f) for f in PROFILES.values() if f["model_id"] in known]
+    profiles += [
+        WorkloadProfile(params_b=13, method="lora", dataset_tokens=1e8),
+        WorkloadProfile(params_b=13.4, method="lora", dataset_tokens=1e8),
+        WorkloadProfile(**{**PROFILES["lora 7B, budget"], "model_id": "mistral-7b-v0.3", "budget_usd": 900}),
+    ]
+    shared = Caches()
+    for profile in profiles + profiles[::-1]:
+        kept = recommend(profile=profile, catalog=catalog, caches=shared)
+        fresh = recommend(profile=profile, catalog=catalog)
+        assert _dump(kept) == _dump(fresh)
+    assert shared.hits > 0 and shared.size() > 0
