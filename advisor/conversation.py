@@ -97,20 +97,49 @@ class _RecommendationCache:
 _RECOMMENDATIONS = _RecommendationCache(RECOMMENDATION_CACHE_SIZE)
 
 
-def clear_recommendation_cache() -> None:
-    """Empty the per-process recommendation cache (benchmarks measuring the recommender's cost)."""
+def clear_recommendation_cache(*, calculators: bool = True) -> None:
+    """Empty the per-process recommendation cache and (unless calculators=False) the calculator caches
+    (benchmarks measuring the recommender's cost)."""
+    global _engine_caches
     _RECOMMENDATIONS.clear()
+    if calculators:
+        _engine_caches = None
+
+
+ENGINE_CACHE_MAX_ENTRIES = 30_000
+"""Calculator results (tools.candidates.Caches) kept per process for the bundled catalog: memory, topology
+and time estimates recur across turns and sessions (same model, method and sequence length); a turn adds
+about 1,500 entries, and the whole store starts afresh past this many."""
+
+_engine_caches: tuple[Any, Any] | None = None  # (catalog, Caches): replaced, never mutated in place
+
+
+def _engine_caches_for(catalog: Any) -> Any:
+    global _engine_caches
+    from tools.candidates import Caches
+
+    held = _engine_caches
+    if held is None or held[0] is not catalog or held[1].size() > ENGINE_CACHE_MAX_ENTRIES:
+        held = _engine_caches = (catalog, Caches())
+    return held[1]
 
 
 def _default_recommendation(profile: WorkloadProfile) -> Any:
-    """advisor.llm.tools.default_recommender (tools.recommend on the bundled catalog) through the cache;
-    a replaced default_recommender (a test's stand-in) is called as it is, uncached."""
+    """advisor.llm.tools.default_recommender (tools.recommend on the bundled catalog) through the caches:
+    the recommendation by profile, the calculators' results by their inputs; the result is the same.
+    A replaced default_recommender (a test's stand-in) is called as it is, uncached."""
     from advisor.llm import tools as adapters
+    from tools.recommend import recommend
 
     fn = adapters.default_recommender
     if getattr(fn, "__module__", None) != adapters.__name__ or fn.__name__ != "default_recommender":
         return fn(profile)
-    return _RECOMMENDATIONS.get(profile, adapters.default_catalog(), lambda: fn(profile))
+    catalog = adapters.default_catalog()
+    return _RECOMMENDATIONS.get(
+        profile,
+        catalog,
+        lambda: recommend(profile=profile, catalog=catalog, caches=_engine_caches_for(catalog)),
+    )
 ReplySource = Literal["template", "model", "regenerated"]
 
 

@@ -4,9 +4,10 @@ for realistic first turns and a second-turn correction.
 Why: issue 5's web goal (50 concurrent sessions, p95 under 1 s per reply on 2 cores) needs a chat turn of
 roughly 40 ms CPU or less. Each sample is a fresh Conversation (the correction turn: a conversation that has
 had its first turn, timed on the second). Median of several runs; CPU time is the steadier figure on a shared
-machine. The conversation's per-process recommendation cache is cleared before every sample, so the figure is
-the full cost of a turn that changes the profile (every new profile a web worker sees); `--warm` keeps it, so
-a repeated profile is served from the cache (a turn that changes nothing, e.g. "send me the PDF").
+machine. The conversation's per-process caches (recommendations by profile, calculator results by their
+inputs) are emptied at the start of every sample, so a timed turn reuses only what its own conversation's
+earlier turns computed, as in a server that has seen nothing else; `--warm` keeps them, so a repeated
+profile is served from the cache (a turn that changes nothing, e.g. "send me the PDF").
 `--gc-freeze` calls gc.freeze() after start-up (what a server can do once its imports and catalog are
 loaded: the collector then skips those objects), to show what the cyclic garbage collector costs.
 Prints figures; asserts nothing.
@@ -81,11 +82,11 @@ def main() -> int:
         cpu: list[float] = []
         wall: list[float] = []
         for _ in range(args.runs):
+            if not args.warm:
+                _clear_caches()
             conv = Conversation()
             for m in messages[:-1]:
                 conv.send(m)
-            if not args.warm:
-                _clear_caches()
             w0, c0 = time.perf_counter(), time.process_time()
             conv.send(messages[-1])
             cpu.append((time.process_time() - c0) * 1000)
