@@ -18,10 +18,12 @@ persist conversations between requests.
 
 from __future__ import annotations
 
+import gc
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -135,11 +137,30 @@ def _default_recommendation(profile: WorkloadProfile) -> Any:
     if getattr(fn, "__module__", None) != adapters.__name__ or fn.__name__ != "default_recommender":
         return fn(profile)
     catalog = adapters.default_catalog()
-    return _RECOMMENDATIONS.get(
-        profile,
-        catalog,
-        lambda: recommend(profile=profile, catalog=catalog, caches=_engine_caches_for(catalog)),
-    )
+
+    def compute() -> Any:
+        with _collector_paused():
+            return recommend(profile=profile, catalog=catalog, caches=_engine_caches_for(catalog))
+
+    return _RECOMMENDATIONS.get(profile, catalog, compute)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the recommender runs, back on after (if it was on).
+
+    Why: a recommendation allocates tens of thousands of short-lived objects, which trigger collections
+    that each scan every live object (the catalog, the calculator caches): measured on web_load's
+    script, 30% of the CPU went to the collector and a reply's p95 was 160 ms instead of 50 ms. The
+    recommender leaves little cyclic garbage; the first collection after it frees that. With threads,
+    whichever call paused the collector switches it back on when it ends, so it is never left off."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 ReplySource = Literal["template", "model", "regenerated"]
 
 

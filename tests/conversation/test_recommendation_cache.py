@@ -75,3 +75,22 @@ def test_a_replaced_default_recommender_is_called_uncached(monkeypatch: pytest.M
     conv.send("send me the PDF")
     assert len(seen) == 2
     assert conversation._RECOMMENDATIONS.hits == 0
+
+
+def test_collector_paused_during_the_recommender_only() -> None:
+    import gc
+
+    seen: list[bool] = []
+    with conversation._collector_paused():
+        seen.append(gc.isenabled())
+    assert seen == [False] and gc.isenabled()
+    conversation.clear_recommendation_cache()
+    Conversation().send(FIRST)
+    assert gc.isenabled()
+    gc.disable()  # a caller that keeps it off keeps it off
+    try:
+        with conversation._collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
