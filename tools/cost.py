@@ -309,6 +309,11 @@ class TcoTable(Traced):
     managed_usd: Range = Field(description="managed-service premium (an estimate); 0 when self-managed")
     managed_premium_fraction: float | None
     total_usd: Range
+    usd_per_gpu_hour_high: float | None = Field(
+        default=None,
+        description="top of the price spread (spot, marketplace) the compute range's high end uses; "
+        "None: the quoted price is firm",
+    )
 
 
 def _as_range(x: float | Range, name: str) -> Range:
@@ -327,11 +332,15 @@ def tco(
     egress_usd: float,
     managed_premium_fraction: float | Estimate | None = None,
     traced: bool = True,
+    usd_per_gpu_hour_high: float | None = None,
 ) -> TcoTable:
     """compute = GPU-hours x rate; managed = compute x premium (None: self-managed, $0);
     total = compute + storage + egress + managed (seed 001 section 5). A PriceRecord as the rate
     records its provider, pricing model, date and source as an assumption. `traced=False`: the same
-    numbers with an empty trace (tools.compute.UntracedBuilder), for callers that only compare totals."""
+    numbers with an empty trace (tools.compute.UntracedBuilder), for callers that only compare totals.
+    `usd_per_gpu_hour_high`: the top of a price spread (a spot or marketplace price that may rise);
+    compute then runs from gpu_hours.low x rate (fast end, quoted price) to gpu_hours.high x
+    usd_per_gpu_hour_high (slow end, high price). None or equal to the rate: the price is firm."""
     hours = _as_range(gpu_hours, "gpu_hours")
     tb = TraceBuilder() if traced else UntracedBuilder()
     if isinstance(usd_per_gpu_hour, PriceRecord):
@@ -344,19 +353,42 @@ def tco(
             f"{rec.source} (as of {rec.as_of})",
         )
     _finite_non_negative(usd_per_gpu_hour=usd_per_gpu_hour, storage_usd=storage_usd, egress_usd=egress_usd)
-    compute = hours.scale(usd_per_gpu_hour)
-    tb.step(
-        "compute_usd",
-        "gpu_hours x usd_per_gpu_hour",
-        compute.mid,
-        "USD",
-        "seed 001: exact",
-        gpu_hours_low=hours.low,
-        gpu_hours_high=hours.high,
-        usd_per_gpu_hour=usd_per_gpu_hour,
-        low=compute.low,
-        high=compute.high,
-    )
+    if usd_per_gpu_hour_high is None or usd_per_gpu_hour_high == usd_per_gpu_hour:
+        usd_per_gpu_hour_high = None
+        compute = hours.scale(usd_per_gpu_hour)
+        tb.step(
+            "compute_usd",
+            "gpu_hours x usd_per_gpu_hour",
+            compute.mid,
+            "USD",
+            "seed 001: exact",
+            gpu_hours_low=hours.low,
+            gpu_hours_high=hours.high,
+            usd_per_gpu_hour=usd_per_gpu_hour,
+            low=compute.low,
+            high=compute.high,
+        )
+    else:
+        _finite_non_negative(usd_per_gpu_hour_high=usd_per_gpu_hour_high)
+        if usd_per_gpu_hour_high < usd_per_gpu_hour:
+            raise InputError(
+                f"usd_per_gpu_hour_high ({usd_per_gpu_hour_high:g}) is below usd_per_gpu_hour "
+                f"({usd_per_gpu_hour:g}): give the top of the price range"
+            )
+        compute = Range(low=hours.low * usd_per_gpu_hour, high=hours.high * usd_per_gpu_hour_high)
+        tb.step(
+            "compute_usd",
+            "low: gpu_hours_low x usd_per_gpu_hour; high: gpu_hours_high x usd_per_gpu_hour_high",
+            compute.mid,
+            "USD",
+            "seed 001 (GPU-hours x rate) over the MFU range and the price spread (issue 3)",
+            gpu_hours_low=hours.low,
+            gpu_hours_high=hours.high,
+            usd_per_gpu_hour=usd_per_gpu_hour,
+            usd_per_gpu_hour_high=usd_per_gpu_hour_high,
+            low=compute.low,
+            high=compute.high,
+        )
     fraction: float | None = None
     if managed_premium_fraction is None:
         managed = Range(low=0.0, high=0.0)
@@ -400,6 +432,7 @@ def tco(
         managed_usd=managed,
         managed_premium_fraction=fraction,
         total_usd=total,
+        usd_per_gpu_hour_high=usd_per_gpu_hour_high,
         **tb.fields(),
     )
 
