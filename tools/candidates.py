@@ -108,7 +108,7 @@ class Caches:
     of the primary only (`time` holds the traced ones)."""
     tco_untraced: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     topology_untraced: dict[tuple[Any, ...], Any] = field(default_factory=dict)
-    topology_summary: dict[tuple[Any, ...], TopologySummary] = field(default_factory=dict)
+    topology_summary: dict[tuple[Any, ...], tuple[Any, TopologySummary]] = field(default_factory=dict)
     scenarios: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """TCO scenario rows (and the expected cost range) by every input they depend on."""
     signatures: dict[tuple[Any, ...], object] = field(default_factory=dict)

@@ -661,12 +661,13 @@ class Engine:
         return got
 
     def topology_summary(self, plan: Any, scale_out: str) -> TopologySummary:
-        """tools.candidates.topology_summary, once per plan (plans live in caches.topology)."""
+        """tools.candidates.topology_summary, once per plan. Keyed by the plan's id, and the entry holds
+        the plan itself: while it is cached no other object can take that id (caches may be shared)."""
         key = (id(plan), scale_out)
         got = self.caches.topology_summary.get(key)
-        if got is None:
-            got = self.caches.topology_summary[key] = topology_summary(plan, scale_out)
-        return got
+        if got is None or got[0] is not plan:
+            got = self.caches.topology_summary[key] = (plan, topology_summary(plan, scale_out))
+        return got[1]
 
     def smallest_peak(self, gpu: GpuSpec, pairs: Iterable[tuple[int, int]]) -> tuple[float, Layout]:
         best: tuple[float, Layout] | None = None
