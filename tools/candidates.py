@@ -44,6 +44,16 @@ class Offer:
     commitment_months: float | None = None
     as_of: dt.date | None = None
     source: str = ""
+    usd_per_gpu_hour_high: float | None = None
+    """Top of the price spread (tools.recommend_pricing) for a floating spot, community or marketplace
+    quote; None for a firm list price. `usd_per_gpu_hour` stays the quoted price."""
+    price_spread_name: str = "firm"
+
+    @property
+    def usd_per_gpu_hour_mid(self) -> float:
+        """Middle of the price range (the quoted price when firm): what offers are compared on."""
+        high = self.usd_per_gpu_hour_high
+        return self.usd_per_gpu_hour if high is None else (self.usd_per_gpu_hour + high) / 2
 
     @classmethod
     def from_record(cls, r: PriceRecord) -> Offer:
@@ -126,18 +136,20 @@ class Caches:
 
 class TcoCache(dict[tuple[Any, ...], Any]):
     """Traced tools.cost.tco tables keyed by their inputs (gpu_hours low, high, usd_per_gpu_hour,
-    storage_usd, egress_usd, managed premium or None). `get` computes a missing table from its key: the
-    sweep prices candidates with untraced tables and asks here only for the ones it reports."""
+    storage_usd, egress_usd, managed premium or None, then optionally usd_per_gpu_hour_high). `get`
+    computes a missing table from its key: the sweep prices candidates with untraced tables and asks
+    here only for the ones it reports."""
 
     def get(self, key: tuple[Any, ...], default: Any = None) -> Any:
         if key not in self:
-            low, high, rate, storage, egress, premium = key
+            low, high, rate, storage, egress, premium, *rest = key
             self[key] = cost_mod.tco(
                 gpu_hours=Range(low=low, high=high),
                 usd_per_gpu_hour=rate,
                 storage_usd=storage,
                 egress_usd=egress,
                 managed_premium_fraction=premium,
+                usd_per_gpu_hour_high=rest[0] if rest else None,
             )
         return self[key]
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 
-from tools.candidates import Caches, Offer, layouts_for, memory_fit, provider_matches, topology_summary
+from tools.candidates import Caches, layouts_for, memory_fit, provider_matches, topology_summary
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
@@ -67,6 +67,7 @@ from tools.recommend_engine import (
     Engine,
     GpuNotes,
     Outcome,
+    tco_key,
 )
 from tools.recommend_models import (
     Label,
@@ -345,6 +346,8 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
     if c.offer.deployment in ("owned", "colocation"):
         why += _break_even(c, eng, p)
     risks = list(c.risks)
+    if c.offer.usd_per_gpu_hour_high is not None:
+        risks.append(_spread_text(c))
     if c.offer.pricing == "spot" and not eng.inference:
         risks += _spot_exposure(c, eng)
     return Option(
@@ -379,6 +382,20 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
         price_as_of=c.offer.as_of,
         price_source=c.offer.source,
         score=c.score,
+        usd_per_gpu_hour_high=c.offer.usd_per_gpu_hour_high,
+    )
+
+
+def _spread_text(c: Candidate) -> str:
+    """The price spread in words: the quote is a floor, the cost range's high end uses the top."""
+    o = c.offer
+    high = o.usd_per_gpu_hour_high or o.usd_per_gpu_hour
+    what = {"price_spread_spot_fraction": "spot", "price_spread_marketplace_fraction": "marketplace"}.get(
+        o.price_spread_name, o.tier
+    )
+    return (
+        f"${o.usd_per_gpu_hour:.2f}/GPU-hour is a {what} quote that floats: the cost range allows up to "
+        f"${high:.2f} (+{high / o.usd_per_gpu_hour - 1:.0%}, {o.price_spread_name})"
     )
 
 
@@ -629,15 +646,7 @@ def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
         tb.extend(stored, prefix=f"storage ({c.offer.provider}): ")
     for scen in c.scenarios:
         premium = eng.premium if c.offer.managed else None
-        key = (
-            c.gpu_hours.low,
-            c.gpu_hours.high,
-            c.offer.usd_per_gpu_hour,
-            scen.storage_usd,
-            scen.egress_usd,
-            premium,
-        )
-        t = eng.caches.tco.get(key)
+        t = eng.caches.tco.get(tco_key(c.gpu_hours, c.offer, scen.storage_usd, scen.egress_usd, premium))
         if t is not None:
             tb.extend(t, prefix=f"tco ({scen.scenario}): ")
 
@@ -672,7 +681,7 @@ def evaluate_configuration(
             f"no {pricing or 'any'} price for {spec.name} at '{provider}' in the catalog; "
             "add it with a price file (--prices)"
         )
-    offer = Offer.from_record(records[0])
+    offer = eng.offer_from_record(records[0])
     per_node = max([g for g in offer.gpus_per_node if g <= gpus] or [min(offer.gpus_per_node)])
     nodes = max(1, math.ceil(gpus / per_node))
     got = eng.fit_layout(spec, per_node, nodes)

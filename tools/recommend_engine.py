@@ -42,6 +42,7 @@ from tools.recommend_models import (
     TcoScenario,
     TopologySummary,
 )
+from tools.recommend_pricing import price_spread
 from tools.trace import TraceBuilder
 from tools.units import HOURS_PER_MONTH, bytes_to_gb
 
@@ -490,13 +491,14 @@ class Engine:
             premium,
             same_cloud,
             egress_by_plan,
+            offer.usd_per_gpu_hour_high,
         )
         hit: tuple[TcoScenario, ...] | None = self.caches.scenarios.get(cache_key)
         if hit is not None:
             return hit
         out = []
         for name, pulls, egress in egress_by_plan:
-            key = (gpu_hours.low, gpu_hours.high, offer.usd_per_gpu_hour, storage, egress, premium)
+            key = tco_key(gpu_hours, offer, storage, egress, premium)
             t = self.caches.tco_untraced.get(key)
             if t is None:  # the traced table of a reported option: caches.tco.get(key)
                 t = self.caches.tco_untraced[key] = cost_mod.tco(
@@ -506,6 +508,7 @@ class Engine:
                     egress_usd=egress,
                     managed_premium_fraction=premium,
                     traced=False,
+                    usd_per_gpu_hour_high=offer.usd_per_gpu_hour_high,
                 )
             out.append(
                 TcoScenario(
@@ -544,7 +547,7 @@ class Engine:
                     continue
                 if self.s.on_demand_only and (r.pricing != "on_demand" or r.tier.lower() in COMMUNITY_TIERS):
                     continue
-                offers.append(Offer.from_record(r))
+                offers.append(self.offer_from_record(r))
             if not offers and records:
                 if dropped_eu and not dropped_excl:
                     notes.constraint = "no EU-region offer in the catalog (EU-only data residency)"
@@ -559,6 +562,16 @@ class Engine:
         if p.deployment_preference == "on_prem" and not offers:
             notes.constraint = "no purchase price in the catalog (on-premises hardware requested)"
         return offers
+
+    def offer_from_record(self, r: PriceRecord) -> Offer:
+        """A price record as an Offer with its price spread (tools.recommend_pricing: firm for list
+        on-demand and reserved prices; a named fraction above a spot, community or marketplace quote)."""
+        o = Offer.from_record(r)
+        spread = price_spread(self.catalog, pricing=r.pricing, tier=r.tier, tb=self.tb)
+        if spread.fraction <= 0:
+            return o
+        high = spread.high(o.usd_per_gpu_hour)
+        return replace(o, usd_per_gpu_hour_high=high, price_spread_name=spread.name)
 
     def _undominated(self, offers: list[Offer]) -> list[Offer]:
         """Drop offers a cheaper one of the same kind dominates: same pricing, tier class, managed,
@@ -582,7 +595,7 @@ class Engine:
                 o.deployment,
                 o.commitment_months,
             )
-            if key not in best or o.usd_per_gpu_hour < best[key].usd_per_gpu_hour:
+            if key not in best or o.usd_per_gpu_hour_mid < best[key].usd_per_gpu_hour_mid:
                 best[key] = o
         return kept + list(best.values())
 
@@ -944,6 +957,21 @@ class Engine:
         for c in cands:
             c.score = self.score(c)
         return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
+
+
+def tco_key(
+    gpu_hours: Range, offer: Offer, storage_usd: float, egress_usd: float, premium: float | None
+) -> tuple[Any, ...]:
+    """Key of a TCO table in Caches.tco / tco_untraced (tools.candidates.TcoCache reads it back)."""
+    return (
+        gpu_hours.low,
+        gpu_hours.high,
+        offer.usd_per_gpu_hour,
+        storage_usd,
+        egress_usd,
+        premium,
+        offer.usd_per_gpu_hour_high,
+    )
 
 
 def owned_node_sizes(gpu: GpuSpec) -> tuple[int, ...]:

@@ -128,6 +128,11 @@ class Option(_Frozen):
     price_as_of: dt.date | None = None
     price_source: str = ""
     score: float | None = Field(default=None, description="ranking score, lower is better (see recommend)")
+    usd_per_gpu_hour_high: float | None = Field(
+        default=None,
+        description="top of the price spread for a floating spot, community or marketplace quote (the "
+        "high end of cost_usd uses it); None: usd_per_gpu_hour is a firm list price",
+    )
 
     @property
     def key(self) -> str:

@@ -33,7 +33,9 @@ def test_assumed_inputs_are_varied_and_stated_ones_are_not(
 
 def test_method_assumption_changes_the_pick(unstated_method: Recommendation) -> None:
     item = next(s for s in unstated_method.sensitivity if s.input == "method")
-    assert item.changes_primary and item.changes_configuration
+    # QLoRA costs ~2x the GPU-hours of LoRA here: the pick moves (since the price spread made floating spot
+    # quotes lose to list prices, both ends land on 8x B200, at different providers)
+    assert item.changes_primary
     assert item.primary_at_low != item.primary_at_high
 
 
