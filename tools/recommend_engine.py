@@ -74,6 +74,10 @@ MAX_REPLICAS = 16
 RISK_LIMIT_MAYBE = 0.30
 """Balanced score: meeting the budget or deadline only at the favourable end of the range."""
 COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
+ALWAYS_ON_SOURCE = (
+    "an endpoint on rented GPUs pays for every hour it holds them, busy or idle, unless it scales to zero "
+    "(provider per-hour billing); utilisation still sets owned hardware's amortised rate"
+)
 OWNED_UTILIZATION_MIN = 0.30
 """Seed 000: below ~30% sustained utilisation the cloud premium is justified; buying is implausible."""
 OWNED_HORIZON_MONTHS_MIN = 12.0
@@ -279,6 +283,51 @@ class Engine:
         self.enumerated: dict[str, tuple[GpuNotes, int]] = {}
         """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
+        self._serving_hours: dict[bool, float] = {}
+
+    def serving_hours(self, offer: Offer) -> float:
+        """Hours a month one serving GPU is paid for. Rented: all HOURS_PER_MONTH (endpoint kept up all
+        month) unless settings.serving_scales_to_zero, then HOURS_PER_MONTH x utilisation. Owned and
+        colocated: HOURS_PER_MONTH x utilisation, since their amortised rate is per busy hour."""
+        busy_only = offer.deployment in ("owned", "colocation") or bool(self.s.serving_scales_to_zero)
+        got = self._serving_hours.get(busy_only)
+        if got is not None:
+            return got
+        util = self.p.utilization if self.p.utilization is not None else 1.0
+        if busy_only:
+            got = self.tb.step(
+                "serving_hours_per_month_busy",
+                "HOURS_PER_MONTH x utilization",
+                HOURS_PER_MONTH * util,
+                "h",
+                "owned: amortised rate per busy hour; rented: scale-to-zero endpoint",
+                hours_per_month=HOURS_PER_MONTH,
+                utilization=util,
+            )
+        else:
+            self.tb.assume("endpoint kept up all month", HOURS_PER_MONTH, "h per month", ALWAYS_ON_SOURCE)
+            got = HOURS_PER_MONTH
+        self._serving_hours[busy_only] = got
+        return got
+
+    def idle_endpoint_note(self, offer: Offer) -> str | None:
+        """Serving on rented GPUs billed all month while the profile says they are busy less than that,
+        and the user said nothing about scaling: what idles and what would lower the cost (a ratio, no
+        new figure). None otherwise."""
+        util = self.p.utilization
+        if (
+            not self.inference
+            or util is None
+            or util >= 1.0
+            or offer.deployment in ("owned", "colocation")
+            or self.s.serving_scales_to_zero is not None
+        ):
+            return None
+        return (
+            f"endpoint kept up all month ({HOURS_PER_MONTH:g} h billed) but busy {util:.0%} of the time: it "
+            f"idles {1 - util:.0%} of the hours you pay for; scale-to-zero or a shared endpoint would bill "
+            f"about {util:.0%} of this compute cost"
+        )
 
     # --- calculators (thin wrappers; each formula lives in its tools/ module) ----------------
     def _estimate_memory(self, layout: Layout, traced: bool) -> Any:
@@ -843,8 +892,7 @@ class Engine:
             if target and decode is not None and decode.low < target and needed is not None:
                 replicas = max(1, int(math.ceil(needed.high)))
                 decode = decode.scale(replicas)
-            util = self.p.utilization if self.p.utilization is not None else 1.0
-            serving_hours = HOURS_PER_MONTH * util
+            serving_hours = self.serving_hours(offer)
             wall = Range(low=serving_hours, high=serving_hours)
             gpu_hours = Range(low=serving_hours * n * replicas, high=serving_hours * n * replicas)
         else:
@@ -867,6 +915,9 @@ class Engine:
             replicas=replicas,
         )
         self._risk(c)
+        idle = self.idle_endpoint_note(offer)
+        if idle:
+            c.risks.append(idle)
         if not self.inference:
             c.deadline_status = self._deadline_status(c)
         return c

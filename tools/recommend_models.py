@@ -322,3 +322,9 @@ class RecommendSettings(_Frozen):
     max_nodes: int = Field(default=16, gt=0)
     max_alternatives: int = Field(default=4, ge=0)
     sensitivity: bool = Field(default=True, description="re-run at each uncertain input's low/high")
+    serving_scales_to_zero: bool | None = Field(
+        default=None,
+        description="serving on rented GPUs: True bills only the busy hours (730 h x utilisation: a "
+        "scale-to-zero or shared endpoint); False or None (the user said nothing) bills every hour of the "
+        "month, as an endpoint kept up all month does; None also says so in the option's risks",
+    )
