@@ -18,7 +18,7 @@ from pydantic import Field
 
 from tools.errors import InputError
 from tools.trace import TraceBuilder, Traced, TraceStep
-from tools.units import HOURS_PER_DAY
+from tools.units import HOURS_PER_DAY, HOURS_PER_MONTH
 
 WorkloadClass = Literal["fine_tuning", "continual_pretraining", "pretraining", "inference"]
 InfrastructureClass = Literal["fine_tuning", "pretraining"]
@@ -245,4 +245,90 @@ def deployment_model(
     )
     return DeploymentAdvice(
         model=model, leaning=leaning, options=options, reasons=reasons, depends_on=depends_on, **tb.fields()
+    )
+
+
+UTILIZATION_DISAGREEMENT_RATIO = 2.0
+"""Stated utilisation at least this many times what the runs fill: say so (other work must fill it)."""
+
+
+class UtilizationCheck(Traced):
+    """The utilisation a training workload itself implies on one configuration, against the stated one."""
+
+    stated_utilization: float
+    implied_utilization: float = Field(
+        description="runs_per_month x wall hours per run / hours per month (mid of the wall-clock range)"
+    )
+    implied_utilization_range: tuple[float, float] = Field(description="at the fast and slow ends")
+    effective_utilization: float = Field(description="min(stated, implied): what owned hardware can count on")
+    disagrees: bool = Field(description=f"stated >= {UTILIZATION_DISAGREEMENT_RATIO:g}x implied")
+    note: str | None = None
+
+
+def implied_utilization(
+    *,
+    runs_per_month: float,
+    wall_hours_low: float,
+    wall_hours_high: float,
+    stated_utilization: float,
+    hours_per_month: float = HOURS_PER_MONTH,
+) -> UtilizationCheck:
+    """How busy the runs keep one configuration: runs_per_month x wall hours per run / hours_per_month.
+
+    Buying hardware pays only for hours it is busy (seed 000: bare metal above ~70% sustained use, cloud
+    below ~30%). A stated utilisation the workload does not fill (8 one-hour runs a month on hardware
+    'busy 80%') must come from other work; the lower of the two is what the purchase can count on."""
+    for name, v in (
+        ("runs_per_month", runs_per_month),
+        ("wall_hours_low", wall_hours_low),
+        ("wall_hours_high", wall_hours_high),
+        ("hours_per_month", hours_per_month),
+    ):
+        if not (math.isfinite(v) and v >= 0):
+            raise InputError(f"{name} must be a finite number >= 0, got {v!r}")
+    if not (math.isfinite(stated_utilization) and 0 <= stated_utilization <= 1):
+        raise InputError(
+            f"utilization must lie between 0 and 1 (e.g. 0.5 for 50%), got {stated_utilization!r}"
+        )
+    tb = TraceBuilder()
+    low = runs_per_month * wall_hours_low / hours_per_month
+    high = runs_per_month * wall_hours_high / hours_per_month
+    mid = tb.step(
+        "implied_utilization",
+        "runs_per_month x (wall_hours_low + wall_hours_high) / 2 / hours_per_month",
+        runs_per_month * (wall_hours_low + wall_hours_high) / 2 / hours_per_month,
+        "fraction",
+        "issue 3 audit: the workload's own use of the hardware",
+        runs_per_month=runs_per_month,
+        wall_hours_low=wall_hours_low,
+        wall_hours_high=wall_hours_high,
+        hours_per_month=hours_per_month,
+        low=low,
+        high=high,
+    )
+    effective = tb.step(
+        "effective_utilization",
+        "min(stated_utilization, implied_utilization)",
+        min(stated_utilization, mid),
+        "fraction",
+        "the purchase can count only on hours some work fills",
+        stated_utilization=stated_utilization,
+        implied_utilization=mid,
+    )
+    disagrees = stated_utilization >= UTILIZATION_DISAGREEMENT_RATIO * mid
+    note = None
+    if disagrees:
+        filled = f"{mid:.1%}" if mid < 0.1 else f"{mid:.0%}"
+        note = (
+            f"you said {stated_utilization:.0%} busy; these runs ({runs_per_month:g} a month) fill {filled}: "
+            "other work must fill the rest for buying to pay"
+        )
+    return UtilizationCheck(
+        stated_utilization=stated_utilization,
+        implied_utilization=mid,
+        implied_utilization_range=(low, high),
+        effective_utilization=effective,
+        disagrees=disagrees,
+        note=note,
+        **tb.fields(),
     )
