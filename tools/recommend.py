@@ -62,6 +62,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend_engine import (
     COMMUNITY_TIERS,
     MEANINGFUL_DIFFERENCE,
+    OWNED_UTILIZATION_MIN,
     PRACTICAL_WALL_HOURS,
     Candidate,
     Engine,
@@ -154,6 +155,13 @@ def select(
         )
     if not eng.inference and p.data_location == "other" and p.dataset_gb:
         notes_out.append("Data location 'other': no egress schedule known, so egress is counted as $0.")
+    if eng.owned_idle_note:
+        some = any(c.offer.deployment in ("owned", "colocation") for c in feasible)
+        notes_out.append(
+            f"{'Some owned configurations' if some else 'Owned hardware'} left out, e.g. "
+            f"{eng.owned_idle_note} (buying is plausible above {OWNED_UTILIZATION_MIN:.0%} sustained use, "
+            "seed 000)."
+        )
     pool = [c for c in feasible if not c.misses]
     limit_rejections: dict[str, Rejection] = {}
     in_pool = {x.gpu.id for x in pool}
@@ -345,6 +353,8 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
     why = _why(c, label, p) + list(c.why)
     if c.offer.deployment in ("owned", "colocation"):
         why += _break_even(c, eng, p)
+        if c.owned_check is not None:
+            eng.tb.extend(c.owned_check, prefix=f"owned use {c.key}: ")
     risks = list(c.risks)
     if c.offer.usd_per_gpu_hour_high is not None:
         risks.append(_spread_text(c))
@@ -509,7 +519,14 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     elif label == "lowest operational risk":
         out.append("fewest moving parts: " + ", ".join(_risk_traits(c)))
     elif label == "owned hardware":
-        out.append(f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at your utilisation and horizon")
+        chk = c.owned_check
+        if chk is not None and chk.effective_utilization < chk.stated_utilization:
+            out.append(
+                f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at {chk.effective_utilization:.0%} use "
+                f"(what these runs fill; you said {chk.stated_utilization:.0%}) over your horizon"
+            )
+        else:
+            out.append(f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at your utilisation and horizon")
     elif label == "primary":
         out.append(f"best {p.objective or 'balanced'} choice among feasible options")
     if c.deadline_status == "meets":

@@ -124,6 +124,10 @@ class Candidate:
 
     point: str = "mid"
     replicas: int = 1
+    owned_check: Any = None
+    """tools.classify.UtilizationCheck of an owned training candidate (runs per month stated)."""
+    dropped: str | None = None
+    """Why price() ruled the candidate out (owned hardware the runs would leave idle)."""
 
     def copy(self, **changes: Any) -> Candidate:
         """dataclasses.replace(self, **changes) without re-running __init__ (a plain dataclass: the same
@@ -284,6 +288,9 @@ class Engine:
         """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
         self._serving_hours: dict[bool, float] = {}
+        self._owned_rates: dict[tuple[Any, ...], Any] = {}
+        self.owned_idle_note: str | None = None
+        """Why owned hardware was left out (its runs would leave it idle), for the recommendation's notes."""
 
     def serving_hours(self, offer: Offer) -> float:
         """Hours a month one serving GPU is paid for. Rented: all HOURS_PER_MONTH (endpoint kept up all
@@ -810,13 +817,15 @@ class Engine:
         if self.s.sensitivity:  # only a run with sensitivity variants is re-priced (see `unpriced`)
             self.unpriced[gpu.id] = [_unpriced_copy(c) for c in pending]
             self.enumerated[gpu.id] = (replace(notes), len(offers))
-        return [self.price(c) for c in pending]
+        return [c for c in map(self.price, pending) if c.dropped is None]
 
     def repriced(self, base: Engine, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
         """`base`'s candidates of one GPU type priced under this run's cost inputs, with its notes and
         offer count: for a run whose workload differs from `base`'s only in what price() reads."""
         notes, offers = base.enumerated[gpu.id]
-        cands = [self.price(_unpriced_copy(c)) for c in base.unpriced[gpu.id]]
+        cands = [
+            c for c in (self.price(_unpriced_copy(c)) for c in base.unpriced[gpu.id]) if c.dropped is None
+        ]
         self.unpriced[gpu.id] = base.unpriced[gpu.id]
         self.enumerated[gpu.id] = (notes, offers)
         return cands, replace(notes), offers
@@ -924,6 +933,10 @@ class Engine:
 
     def price(self, c: Candidate) -> Candidate:
         """Expected-scenario TCO, cost range and the budget check."""
+        if c.offer.deployment in ("owned", "colocation") and not self.inference:
+            self._owned_use(c)
+            if c.dropped is not None:
+                return c
         scen = self.scenarios(c.offer, c.gpu_hours, all_of_them=False)
         exp = scen[0]
         c.scenarios = scen
@@ -933,6 +946,48 @@ class Engine:
         c.total_usd = exp.total_usd
         self._limits(c)
         return c
+
+    def _owned_use(self, c: Candidate) -> None:
+        """Owned training hardware against the use its runs imply (tools.classify.implied_utilization):
+        the amortised rate and the plausibility test use the lower of the stated and implied
+        utilisation; a large gap is said in the option's risks; hardware the runs would leave idle below
+        OWNED_UTILIZATION_MIN is dropped unless the user asked for on-premises hardware."""
+        p = self.p
+        known = ("stated", "inferred", None)
+        if p.runs_per_month is None or p.status_of("runs_per_month") not in known:
+            return
+        util = (p.utilization if p.status_of("utilization") in known else None) or OWNED_UTILIZATION_MIN
+        horizon = (p.horizon_months or 0.0) if p.status_of("horizon_months") in known else 0.0
+        from tools.classify import implied_utilization
+
+        chk = implied_utilization(
+            runs_per_month=p.runs_per_month,
+            wall_hours_low=c.wall_hours.low,
+            wall_hours_high=c.wall_hours.high,
+            stated_utilization=util,
+        )
+        c.owned_check = chk
+        eff = chk.effective_utilization
+        if eff < OWNED_UTILIZATION_MIN and p.deployment_preference != "on_prem":
+            c.dropped = chk.note or f"the runs fill {eff:.1%} of the hardware's month"
+            if self.owned_idle_note is None:
+                self.owned_idle_note = f"{c.layout.n_gpus}x {c.gpu.name} {c.offer.deployment}: {c.dropped}"
+            return
+        if eff < util and eff > 0:
+            key = (c.gpu.id, eff, horizon, c.offer.deployment)
+            rate = self._owned_rates.get(key)
+            if rate is None:
+                rate = self._owned_rates[key] = owned_rate(
+                    self.catalog,
+                    c.gpu,
+                    utilization=eff,
+                    horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
+                    colocation=c.offer.deployment == "colocation",
+                )
+            if rate is not None:
+                c.offer = replace(c.offer, usd_per_gpu_hour=float(rate.usd_per_gpu_hour))
+        if chk.note:
+            c.risks = [*c.risks, chk.note]
 
     def _risk(self, c: Candidate) -> None:
         o = c.offer
