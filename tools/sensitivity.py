@@ -1,8 +1,10 @@
 """Sensitivity of the primary pick: re-run the engine with each uncertain input at its low and high.
 
 Inputs varied (only those that are uncertain for this profile):
-- mfu: rank on the pessimistic (low MFU: high ends of time and cost) and optimistic ends.
-- pricing tier: on-demand in established tiers only (no spot, community or marketplace offers).
+- mfu: rank on the pessimistic (low MFU: high ends of time and cost, the cost's high end also at the top
+  of a floating price's spread) and optimistic ends.
+- pricing tier: on-demand in established tiers only (no spot, community or marketplace offers, whose
+  quotes float: tools.recommend_pricing).
 - dataset_tokens (when assumed or estimated from a size on disk): x0.5 and x2.
 - epochs (when not stated): 1 and 3 (seed 001 uses 3).
 - method (when assumed): LoRA and QLoRA.
@@ -228,7 +230,8 @@ def run_sensitivity(
             lo,
             "high MFU (fast end)",
             hi,
-            "ranking on the pessimistic and optimistic ends of every time and cost range",
+            "ranking on the pessimistic and optimistic ends of every time and cost range (cost: MFU and "
+            "price spread)",
         )
     )
     # Price tier: established on-demand offers only.
