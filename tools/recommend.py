@@ -454,6 +454,8 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
         return []
     rent = min(rents)
     util = p.utilization if p.utilization is not None else 0.5
+    if c.owned_check is not None:  # what these runs fill, when lower than the stated figure
+        util = float(c.owned_check.effective_utilization)
     horizon = p.horizon_months or 36.0
     est = eng.catalog.estimate
     try:

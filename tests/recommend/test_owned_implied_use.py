@@ -59,6 +59,7 @@ def test_amortised_rate_uses_the_lower_utilisation(catalog: Catalog) -> None:
             colocation=o.deployment == "colocation",
         )
         assert o.usd_per_gpu_hour == pytest.approx(float(rate.usd_per_gpu_hour))
+        assert any(w.startswith("buy vs rent") and f"{eff:.0%} use" in w for w in o.why)
     steps = {s.step for s in rec.trace}
     assert any(s.endswith("implied_utilization") for s in steps)
 
