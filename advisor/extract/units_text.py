@@ -10,11 +10,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from tools.defaults import BYTES_PER_TOKEN
 from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH
 
 # OpenAI, "What are tokens and how to count them?" (help.openai.com): for common English text one token
 # is about 4 characters, or about 3/4 of a word. Other tokenizers (Llama 3, Qwen2.5) are within ~15%.
-BYTES_PER_TOKEN_ENGLISH = 4.0
+# The bytes-per-token figure is the recommender's own (tools.defaults), so both read GB the same way.
+BYTES_PER_TOKEN_ENGLISH = BYTES_PER_TOKEN
 TOKENS_PER_WORD_ENGLISH = 4.0 / 3.0
 # Publishing rule of thumb: a single-spaced page of 12-pt text holds about 500 words.
 WORDS_PER_PAGE = 500.0
