@@ -535,6 +535,8 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"meets the {p.deadline_hours:g} h deadline even at low MFU")
     if c.budget_status == "meets":
         out.append(f"within the ${p.budget_usd:,.0f} budget even at low MFU")
+    elif c.budget_status == "maybe":
+        out.append(f"within the ${p.budget_usd:,.0f} budget only at the favourable end of its cost range")
     return out
 
 

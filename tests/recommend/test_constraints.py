@@ -94,3 +94,19 @@ def test_objectives_order_cost_and_time(run: Runner, catalog: Catalog) -> None:
     assert cheap.primary is not None and fast.primary is not None
     assert cheap.primary.tco[0].total_usd.mid <= fast.primary.tco[0].total_usd.mid
     assert fast.primary.wall_hours.mid <= cheap.primary.wall_hours.mid
+
+
+def test_a_budget_met_only_at_the_favourable_end_is_said_in_the_why(catalog: Catalog) -> None:
+    from tools.profile import WorkloadProfile
+    from tools.recommend import recommend
+    from tools.recommend_models import RecommendSettings
+
+    p = WorkloadProfile(
+        model_id="llama-3-70b", method="qlora", dataset_tokens=2e9, deadline_hours=240, budget_usd=8000
+    )
+    rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None
+    total = rec.primary.tco[0].total_usd
+    assert total.low <= 8000 < total.high  # the setting: the pick straddles the budget
+    assert any("budget only at the favourable end" in w for w in rec.primary.why)
+    assert not any("budget even at low MFU" in w for w in rec.primary.why)
