@@ -61,6 +61,7 @@ class UntracedBuilder(TraceBuilder):
     def extend(self, other: Traced | TraceBuilder, prefix: str = "") -> None:
         return None
 
+
 TrainingMethod = Literal["full", "lora", "qlora", "pretraining"]
 ComputePrecision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 GpuClass = Literal["consumer", "datacenter_pcie", "sxm", "amd", "gaudi"]
@@ -543,6 +544,22 @@ def estimate_training_time(
     )
 
 
+def _available_flops_at_peak(
+    *, gpu: GpuSpec, precision: str, n_gpus: int, hours: float, tb: TraceBuilder
+) -> float:
+    """FLOPs that n_gpus can do in `hours` at 100% MFU (dense datasheet peak; seed 001's bound)."""
+    peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
+    return tb.step(
+        "available_flops_at_peak",
+        "n_gpus x peak_flops x hours x 3600",
+        n_gpus * tflops_to_flops(peak) * hours * SECONDS_PER_HOUR,
+        "FLOPs",
+        n_gpus=n_gpus,
+        peak_tflops=peak,
+        hours=hours,
+    )
+
+
 def max_training_tokens(
     *,
     hours: float,
@@ -570,16 +587,7 @@ def max_training_tokens(
         method=method,
         grad_checkpointing=grad_checkpointing,
     )
-    peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
-    available = tb.step(
-        "available_flops_at_peak",
-        "n_gpus x peak_flops x hours x 3600",
-        n_gpus * tflops_to_flops(peak) * hours * SECONDS_PER_HOUR,
-        "FLOPs",
-        n_gpus=n_gpus,
-        peak_tflops=peak,
-        hours=hours,
-    )
+    available = _available_flops_at_peak(gpu=gpu, precision=precision, n_gpus=n_gpus, hours=hours, tb=tb)
     at_peak = tb.step(
         "tokens_at_peak",
         "available_flops / (k x N_active)",
@@ -645,16 +653,7 @@ def check_claim(
         active_params=active_params,
         tokens=tokens,
     )
-    peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
-    available = tb.step(
-        "available_flops_at_peak",
-        "n_gpus x peak_flops x hours x 3600",
-        n_gpus * tflops_to_flops(peak) * hours * SECONDS_PER_HOUR,
-        "FLOPs",
-        n_gpus=n_gpus,
-        peak_tflops=peak,
-        hours=hours,
-    )
+    available = _available_flops_at_peak(gpu=gpu, precision=precision, n_gpus=n_gpus, hours=hours, tb=tb)
     implied = tb.step(
         "implied_mfu",
         "required_flops / available_flops_at_peak",
