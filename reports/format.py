@@ -150,6 +150,17 @@ def count(x: float | None) -> str:
     return f"{round(v):,}" if v == round(v) else f"{v:,.3g}"
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def scientific(v: float) -> str:
+    """4 significant figures as a power of ten a reader can take in: 7.055e10 -> '7.055 × 10¹⁰'."""
+    mantissa, _, exponent = f"{v:.4g}".partition("e")
+    if not exponent:  # .4g keeps fixed notation down to 1e-4: 0.00015 stays '0.00015'
+        return mantissa
+    return f"{mantissa} \u00d7 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 def number(x: Any) -> str:
     """Any trace value: numbers to 4 significant figures (large ones with a suffix), text as is."""
     if x is None:
@@ -159,7 +170,7 @@ def number(x: Any) -> str:
     if _is_num(x):
         v = float(x)
         if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
-            return f"{v:.4g}"
+            return scientific(v)
         if v == round(v):
             return f"{round(v):,}"
         return f"{v:,.4g}" if abs(v) < 1000 else f"{v:,.1f}"

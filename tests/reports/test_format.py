@@ -40,7 +40,9 @@ def test_units_and_unknowns() -> None:
     assert f.pct(0.3) == "30%"
     assert f.count(70.6e9) == "70.6B" and f.count(2048) == "2,048"
     assert f.usd_rate(2.8) == "$2.80/GPU-h" and f.usd_rate(0.09, "GB") == "$0.09/GB"
-    assert f.number(1.26e21) == "1.26e+21" and f.number(True) == "yes" and f.number(None) == "—"
+    assert f.number(7.055e10) == "7.055 × 10¹⁰" and f.number(-3.2e-7) == "-3.2 × 10⁻⁷"
+    assert f.number(0.00015) == "0.00015" and f.number(2048) == "2,048"
+    assert f.number(1.26e21) == "1.26 × 10²¹" and f.number(True) == "yes" and f.number(None) == "—"
 
 
 def test_chart_helpers() -> None:
