@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tools import wording
+
 UNKNOWN = "—"
 EN_DASH = "–"
 
@@ -143,22 +145,7 @@ def count(x: float | None) -> str:
     """A large count with a suffix: 70.6e9 -> '70.6B', 1e9 -> '1B', 2048 -> '2,048'."""
     if x is None or not _is_num(x):
         return UNKNOWN
-    v = float(x)
-    for div, suf in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if abs(v) >= div:
-            return f"{v / div:.3g}{suf}"
-    return f"{round(v):,}" if v == round(v) else f"{v:,.3g}"
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
-
-
-def scientific(v: float) -> str:
-    """4 significant figures as a power of ten a reader can take in: 7.055e10 -> '7.055 × 10¹⁰'."""
-    mantissa, _, exponent = f"{v:.4g}".partition("e")
-    if not exponent:  # .4g keeps fixed notation down to 1e-4: 0.00015 stays '0.00015'
-        return mantissa
-    return f"{mantissa} \u00d7 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return wording.count(float(x))
 
 
 def number(x: Any) -> str:
@@ -170,7 +157,7 @@ def number(x: Any) -> str:
     if _is_num(x):
         v = float(x)
         if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
-            return scientific(v)
+            return wording.scientific(v)
         if v == round(v):
             return f"{round(v):,}"
         return f"{v:,.4g}" if abs(v) < 1000 else f"{v:,.1f}"

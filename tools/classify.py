@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tools import wording
 from tools.errors import InputError
 from tools.trace import TraceBuilder, Traced, TraceStep
 from tools.units import HOURS_PER_DAY, HOURS_PER_MONTH
@@ -107,6 +108,7 @@ def classify_workload(
         workload = "pretraining"
         reasons.append("trains a model from scratch")
     elif big:
+        assert dataset_tokens is not None  # big is only true for a known token count
         workload = "continual_pretraining"
         how = (
             "adapters (LoRA/QLoRA)"
@@ -114,7 +116,7 @@ def classify_workload(
             else "further training of an existing model"
         )
         reasons.append(
-            f"{how} on {dataset_tokens:.3g} tokens, at or above seed 000's 10B: continual "
+            f"{how} on {wording.count(dataset_tokens)} tokens, at or above seed 000's 10B: continual "
             "pre-training / domain adaptation, the middle ground"
         )
     else:
@@ -122,7 +124,8 @@ def classify_workload(
         if dataset_tokens is None:
             reasons.append("dataset size unknown: treated as fine-tuning until stated")
         else:
-            reasons.append(f"{dataset_tokens:.3g} tokens is under seed 000's 10B fine-tuning bound")
+            tokens = wording.count(dataset_tokens)
+            reasons.append(f"{tokens} tokens is under seed 000's 10B fine-tuning bound")
     _word(
         tb,
         "workload",

@@ -17,6 +17,9 @@ def test_seed_004_ten_billion_tokens_in_15_hours_on_one_l40s_is_impossible(gpus:
     assert c.verdict == "impossible"
     assert c.exceeds_peak_by == pytest.approx(14.3, rel=0.01)
     assert "impossible" in c.message and "14.3x" in c.message
+    # read as a person writes it, not as Python's 1e+10 / 2.8e+20
+    assert c.message.startswith("10B tokens in 15 h on 1x ") and "e+" not in c.message
+    assert "2.8 × 10²⁰ FLOPs needed" in c.message
 
 
 def test_seed_004_rtx4090_480_tokens_per_s_is_plausible(gpus: dict[str, GpuSpec]) -> None:
