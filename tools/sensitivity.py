@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tools import wording
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.recommend_models import RecommendSettings, SensitivityItem
@@ -67,8 +68,9 @@ def _cost_only(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:
 
 
 def _fmt(v: Any) -> str:
+    """A variant's value as the conversation and the report print it: 1e8 -> '100M', 2.0 -> '2'."""
     if isinstance(v, float):
-        return f"{v:.3g}"
+        return wording.count(v)
     return str(v)
 
 
