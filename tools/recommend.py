@@ -189,7 +189,8 @@ def select(
     if ranked:
         preferred = p.providers_preferred
         pref = [c for c in ranked if provider_matches(c.offer.provider, preferred)]
-        primary = pref[0] if pref else ranked[0]
+        named = _named_gpu_first(pref or ranked, p, catalog)
+        primary = named[0] if named else pref[0] if pref else ranked[0]
         if preferred and not pref:
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
@@ -224,6 +225,30 @@ def select(
         considered=considered,
         notes_by_gpu=notes_by_gpu,
     )
+
+
+def _named_gpu_first(ranked: list[Candidate], p: WorkloadProfile, catalog: CatalogView) -> list[Candidate]:
+    """The options on the GPU the user asked about ('can a 4090 handle ...?', 'we have 2 A100s') at the
+    count nearest the one named (that count; else the most below it, which suffice; else the fewest
+    above it), best first. When no configuration of it is feasible and it is a consumer card, the
+    consumer-card options at that count instead: someone asking about a 4090 is not shopping for an
+    8x B200 server. Empty when no GPU was named or the GPU comes with a speed claim."""
+    if not p.claimed_gpu or p.claimed_hours is not None:
+        return []  # a speed claim ('10B tokens in 15 h on one L40S') is checked, not taken as a wish
+    named = next((g for g in catalog.gpus if g.id == p.claimed_gpu), None)
+    pool = [c for c in ranked if c.gpu.id == p.claimed_gpu]
+    if not pool and named is not None and named.consumer:
+        pool = [c for c in ranked if c.gpu.consumer]
+    if not pool:
+        return []
+    want = p.claimed_gpu_count or 1
+    # the named count; else the most GPUs under it that suffice; else the fewest above it
+    count = min((_total_gpus(c) for c in pool), key=lambda n: (n != want, n > want, -n if n < want else n))
+    return [c for c in pool if _total_gpus(c) == count]
+
+
+def _total_gpus(c: Candidate) -> int:
+    return c.layout.n_gpus * c.replicas
 
 
 def rerank(
@@ -530,6 +555,15 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
             )
         else:
             out.append(f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at your utilisation and horizon")
+    elif label == "primary" and p.claimed_gpu == c.gpu.id and p.claimed_hours is None:
+        named, total = p.claimed_gpu_count or 1, _total_gpus(c)
+        out.append(
+            "the GPU and count you named"
+            if total == named
+            else f"the GPU you named: {total} of them, the nearest feasible option to the {named} you named"
+        )
+    elif label == "primary" and p.claimed_gpu and p.claimed_hours is None and c.gpu.consumer:
+        out.append(f"a consumer card like the {p.claimed_gpu} you named, which has no feasible option here")
     elif label == "primary":
         out.append(f"best {p.objective or 'balanced'} choice among feasible options")
     if c.deadline_status == "meets":
