@@ -284,6 +284,7 @@ class Engine:
         self._time_sig = self.caches.signature_id(self.time_signature)
         self._mem_sig = self.caches.signature_id(self.mem_signature)
         self._layouts: dict[tuple[int, int], list[Layout]] = {}
+        self._sweeps: dict[tuple[Any, ...], tuple[list[_Counted], bool, str | None]] = {}
         self.mem = MemoryCache(self._estimate_memory, self.mem_signature, self.caches)
         self._time_cache = self.caches.time
         self._topo_cache = self.caches.topology
@@ -760,6 +761,38 @@ class Engine:
         assert best is not None
         return best
 
+    def _training_counts(
+        self, gpu: GpuSpec, pairs: list[tuple[int, int]], scale_out: str
+    ) -> tuple[list[_Counted], bool, str | None]:
+        """The training sweep of one GPU type over `pairs` (its counts that fit memory and whose
+        interconnect works, timed, until `_want_more` stops): (counted, whether some count fits memory,
+        the last interconnect reason met or None). It depends on the GPU, the pairs and the offer's
+        scale-out fabric only, so offers of one GPU type that share them share one sweep per run."""
+        key = (gpu.id, tuple(pairs), scale_out)
+        got = self._sweeps.get(key)
+        if got is not None:
+            return got
+        counted: list[_Counted] = []
+        memory_fits = False
+        interconnect: str | None = None
+        for gpn, nodes in pairs:
+            fitted = self.fit_layout(gpu, gpn, nodes)
+            if fitted is None:
+                continue
+            memory_fits = True
+            layout, _est, fit = fitted
+            fabric = scale_out if nodes > 1 else "none"
+            plan = self.topology(gpu, layout, fit.peak_gib_per_gpu, fabric, traced=False)
+            if not plan.feasible:
+                interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
+                continue
+            t = self.training_time(gpu, layout, fabric, traced=False)
+            counted.append(_Counted(layout, fit, plan, t.wall_hours))
+            if not self._want_more(counted):
+                break
+        got = self._sweeps[key] = (counted, memory_fits, interconnect)
+        return got
+
     def candidates_for(self, gpu: GpuSpec, offers: Sequence[Offer], notes: GpuNotes) -> list[Candidate]:
         pending: list[Candidate] = []
         for offer in offers:
@@ -767,7 +800,14 @@ class Engine:
             feasible: list[Candidate] = []
             counted: list[_Counted] = []
             memory_fits = False  # some count fits memory (then a rejection names the other reason)
-            for gpn, nodes in pairs:
+            if not self.inference:  # training: time the counts now, build a candidate only if kept
+                counted, memory_fits, interconnect = self._training_counts(gpu, pairs, offer.scale_out)
+                if interconnect is not None:
+                    notes.interconnect = interconnect
+                pairs_left: list[tuple[int, int]] = []
+            else:
+                pairs_left = pairs
+            for gpn, nodes in pairs_left:
                 got = self.fit_layout(gpu, gpn, nodes)
                 if got is None:
                     continue
@@ -778,13 +818,6 @@ class Engine:
                 )
                 if not plan.feasible:
                     notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
-                    continue
-                if not self.inference:  # training: time the count now, build a candidate only if kept
-                    scale_out = offer.scale_out if nodes > 1 else "none"
-                    t = self.training_time(gpu, layout, scale_out, traced=False)
-                    counted.append(_Counted(layout, fit, plan, t.wall_hours))
-                    if not self._want_more(counted):
-                        break
                     continue
                 c = self.build(gpu, offer, layout, fit, self.topology_summary(plan, offer.scale_out))
                 if c.replicas > MAX_REPLICAS:
