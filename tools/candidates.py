@@ -123,6 +123,9 @@ class Caches:
     """TCO scenario rows (and the expected cost range) by every input they depend on."""
     signatures: dict[tuple[Any, ...], object] = field(default_factory=dict)
     """Workload signatures, each with a token made once: cache keys carry the token, not the tuple."""
+    enumerations: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Engine runs' enumerations before pricing (tools.recommend_engine.Enumeration) by
+    Engine.enumeration_key: a later run differing only in cost inputs prices them again."""
 
     def signature_id(self, signature: tuple[Any, ...]) -> object:
         """The signature's token (dict.setdefault keeps one per signature, even across threads)."""
@@ -130,8 +133,9 @@ class Caches:
         return got if got is not None else self.signatures.setdefault(signature, object())
 
     def size(self) -> int:
-        """Entries held, over every store."""
-        return sum(len(v) for v in vars(self).values() if isinstance(v, dict))
+        """Entries held, over every store (an enumeration counts its candidates)."""
+        held = sum(len(v) for k, v in vars(self).items() if isinstance(v, dict) and k != "enumerations")
+        return held + sum(int(e.entries) for e in list(self.enumerations.values()))
 
 
 class TcoCache(dict[tuple[Any, ...], Any]):

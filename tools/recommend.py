@@ -95,10 +95,11 @@ def run_engine(
     primary_only: bool = False,
 ) -> Outcome:
     """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend).
-    `caches` shares calculator results with other runs of the same request (sensitivity).
-    `reprice`: a run whose workload differs from this one only in cost inputs (data location and
-    caching, runs per month, dataset size on disk, budget): its enumerated candidates are priced again
-    instead of enumerating the catalog (the same candidates, fits and times). `primary_only`: no
+    `caches` shares calculator results with other runs (sensitivity, later requests); among them the
+    enumerated candidates before pricing (Engine.enumeration_key): a run whose workload differs from an
+    earlier one only in cost inputs (data location and caching, runs per month, dataset size on disk,
+    budget) prices that run's candidates again, with its enumeration's trace, instead of enumerating the
+    catalog (the same candidates, fits and times). `reprice`: such a run, named explicitly. `primary_only`: no
     alternatives or rejections (a sensitivity re-run reads the primary only)."""
     eng = Engine(w, catalog, settings, caches)
     p = eng.p
@@ -108,17 +109,14 @@ def run_engine(
     notes_by_gpu: dict[str, GpuNotes] = {}
     feasible: list[Candidate] = []
     considered = 0
+    stored = reprice.engine.enumeration if reprice is not None else eng.stored_enumeration()
     for gpu in catalog.gpus:
-        if reprice is not None:
-            cands, notes, n_offers = eng.repriced(reprice.engine, gpu)
-            notes_by_gpu[gpu.id] = notes
-            considered += n_offers
+        if stored is not None:
+            cands, notes, n_offers = eng.repriced(stored, gpu)
         else:
-            notes = GpuNotes()
-            notes_by_gpu[gpu.id] = notes
-            offers = eng.offers_for(gpu, notes, by_gpu.get(gpu.id, []))
-            considered += len(offers)
-            cands = eng.candidates_for(gpu, offers, notes)
+            cands, notes, n_offers = eng.enumerate_gpu(gpu, by_gpu.get(gpu.id, []))
+        notes_by_gpu[gpu.id] = notes
+        considered += n_offers
         if p.target_tokens_per_s and eng.inference:
             slow = [
                 c
@@ -135,6 +133,8 @@ def run_engine(
             cands = [c for c in cands if c not in slow]
         feasible += cands
 
+    if stored is None:
+        eng.store_enumeration()
     return select(eng, feasible, notes_by_gpu, considered, primary_only=primary_only)
 
 

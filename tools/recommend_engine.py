@@ -96,6 +96,10 @@ DEFAULT_MANAGED_PREMIUM = 0.30
 
 _ZERO_RANGE = Range(low=0.0, high=0.0)  # frozen: shared by every unpriced candidate
 
+COST_ONLY_FIELDS = frozenset({"data_location", "data_cached", "runs_per_month", "dataset_gb", "budget_usd"})
+"""Profile fields the engine reads only when pricing a candidate (storage, egress, TCO scenarios, the
+budget check, owned hardware's use), never when enumerating, fitting or timing it."""
+
 
 # --------------------------------------------------------------------------------------------
 @dataclass
@@ -159,6 +163,27 @@ class Candidate:
     @property
     def misses(self) -> bool:
         return self.deadline_status == "misses" or self.budget_status == "misses"
+
+
+EnumeratedGpu = tuple[list["Candidate"], "GpuNotes", int, TraceBuilder]
+"""One GPU type's enumeration: its candidates before pricing (read-only: pricing works on copies), its
+notes, how many offers it had, and the trace steps and assumptions enumerating it recorded."""
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """A run's enumeration of the catalog before pricing, per GPU type (Engine.enumeration_key says
+    what it depends on). A run with the same key (another request, or a sensitivity variant, whose
+    workload differs only in COST_ONLY_FIELDS) prices these candidates instead of enumerating again, and
+    replays their trace, so its result is the same as enumerating."""
+
+    catalog: Any
+    per_gpu: dict[str, EnumeratedGpu]
+
+    @property
+    def entries(self) -> int:
+        """Candidates held (what Caches.size counts for it)."""
+        return sum(len(v[0]) for v in self.per_gpu.values()) + 1
 
 
 class _Timed(Protocol):
@@ -294,11 +319,12 @@ class Engine:
         self._storage_results: dict[str, Any] = {}
         self.premium = self._managed_premium()
         self.unpriced: dict[str, list[Candidate]] = {}
-        """Per GPU type, its candidates before pricing (copies; kept when settings.sensitivity): a run that
-        differs only in cost inputs (data location, caching, runs per month) re-prices them instead of
-        enumerating again."""
+        """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
+        (data location, caching, runs per month) re-prices them instead of enumerating again."""
         self.enumerated: dict[str, tuple[GpuNotes, int]] = {}
         """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
+        self.enumeration = Enumeration(catalog, {})
+        """This run's enumeration (filled GPU by GPU by `enumerate_gpu` or `repriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
         self._serving_hours: dict[bool, float] = {}
         self._owned_rates: dict[tuple[Any, ...], Any] = {}
@@ -859,21 +885,69 @@ class Engine:
                     )
                     msg += f"; even over {best_layout.n_gpus} GPUs ({how}): {best_peak:.1f}"
                 notes.memory = msg
-        if self.s.sensitivity:  # only a run with sensitivity variants is re-priced (see `unpriced`)
-            self.unpriced[gpu.id] = [_unpriced_copy(c) for c in pending]
-            self.enumerated[gpu.id] = (replace(notes), len(offers))
-        return [c for c in map(self.price, pending) if c.dropped is None]
+        return pending
 
-    def repriced(self, base: Engine, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
+    def enumerate_gpu(
+        self, gpu: GpuSpec, records: Sequence[PriceRecord]
+    ) -> tuple[list[Candidate], GpuNotes, int]:
+        """One GPU type's offers and candidates, priced: (candidates, notes, offers considered). The
+        trace steps and assumptions that enumerating records go to a TraceBuilder kept in
+        `enumeration` (then appended to this run's trace, in the same order as before pricing), so a run
+        that re-prices these candidates replays them."""
+        notes = GpuNotes()
+        main, sub = self.tb, TraceBuilder()
+        self.tb = sub
+        try:
+            offers = self.offers_for(gpu, notes, records)
+            pending = self.candidates_for(gpu, offers, notes)
+        finally:
+            self.tb = main
+        main.extend(sub)
+        entry: EnumeratedGpu = ([_unpriced_copy(c) for c in pending], replace(notes), len(offers), sub)
+        self._keep(gpu, entry)
+        return [c for c in map(self.price, pending) if c.dropped is None], notes, len(offers)
+
+    def repriced(self, base: Engine | Enumeration, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
         """`base`'s candidates of one GPU type priced under this run's cost inputs, with its notes and
-        offer count: for a run whose workload differs from `base`'s only in what price() reads."""
-        notes, offers = base.enumerated[gpu.id]
-        cands = [
-            c for c in (self.price(_unpriced_copy(c)) for c in base.unpriced[gpu.id]) if c.dropped is None
-        ]
-        self.unpriced[gpu.id] = base.unpriced[gpu.id]
-        self.enumerated[gpu.id] = (notes, offers)
+        offer count (its enumeration's trace replayed first): for a run whose workload differs from
+        `base`'s only in what price() reads."""
+        entry = (base.enumeration if isinstance(base, Engine) else base).per_gpu[gpu.id]
+        unpriced, notes, offers, sub = entry
+        self.tb.extend(sub)
+        cands = [c for c in (self.price(_unpriced_copy(c)) for c in unpriced) if c.dropped is None]
+        self._keep(gpu, entry)
         return cands, replace(notes), offers
+
+    def _keep(self, gpu: GpuSpec, entry: EnumeratedGpu) -> None:
+        self.enumeration.per_gpu[gpu.id] = entry
+        self.unpriced[gpu.id] = entry[0]
+        self.enumerated[gpu.id] = (entry[1], entry[2])
+
+    def enumeration_key(self) -> tuple[Any, ...]:
+        """Everything enumeration reads: the catalog, the resolved profile's values and statuses except
+        COST_ONLY_FIELDS (price() alone reads those), the architecture, the FLOPs parameter count and the
+        settings (but whether sensitivity runs). Two runs with the same key enumerate the same candidates."""
+        p = self.p
+        statuses = tuple(
+            sorted((f, prov.status) for f, prov in p.provenance.items() if f not in COST_ONLY_FIELDS)
+        )
+        return (
+            id(self.catalog),
+            p.model_dump_json(exclude=set(COST_ONLY_FIELDS) | {"provenance"}),
+            statuses,
+            self.w.arch,
+            self.w.params_for_flops,
+            self.s.model_dump_json(exclude={"sensitivity"}),
+        )
+
+    def stored_enumeration(self) -> Enumeration | None:
+        """An enumeration with this run's key kept in the caches (by an earlier run), or None."""
+        got: Enumeration | None = self.caches.enumerations.get(self.enumeration_key())
+        return got if got is not None and got.catalog is self.catalog else None
+
+    def store_enumeration(self) -> None:
+        """Keep this run's enumeration in the caches for later runs with the same key."""
+        self.caches.enumerations[self.enumeration_key()] = self.enumeration
 
     def _target_hours(self) -> float | None:
         """Wall-clock a larger cluster should bring the job within: the deadline, or, without one, a

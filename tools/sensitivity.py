@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tools import wording
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
+from tools.recommend_engine import COST_ONLY_FIELDS
 from tools.recommend_models import RecommendSettings, SensitivityItem
 
 if TYPE_CHECKING:
@@ -46,11 +47,6 @@ def _run_key(w: ResolvedWorkload) -> str:
     p = w.profile
     statuses = {f: p.status_of(f) for f in sorted(p.provenance)}
     return f"{p.model_dump_json(exclude={'provenance'})}|{statuses}"
-
-
-COST_ONLY_FIELDS = frozenset({"data_location", "data_cached", "runs_per_month", "dataset_gb", "budget_usd"})
-"""Profile fields the engine reads only when pricing a candidate (storage, egress, TCO scenarios, the
-budget check), never when enumerating, fitting or timing it."""
 
 
 def _cost_only(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:

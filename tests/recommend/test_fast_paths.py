@@ -2,7 +2,8 @@
 
 Why: a chat turn must cost tens of milliseconds (issue 5), so the sweep uses calculators without trace
 steps, shares results across sensitivity re-runs, skips variants whose resolved profile equals another
-run's, and re-prices the base run's candidates when a variant changes only cost inputs. Each of these is
+run's, and re-prices an earlier run's candidates (a sensitivity variant's, or another request's) when
+a run changes only cost inputs. Each of these is
 compared here with its reference path (traced calculators, a full engine run per variant), to the bit:
 a faster answer that differs is a different answer.
 """
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 import tools.recommend as recommend_mod
+import tools.recommend_engine as recommend_engine
 import tools.sensitivity as sensitivity
 from tools.catalog.load import Catalog
 from tools.compute import estimate_training_time
@@ -95,6 +97,7 @@ def test_sensitivity_shortcuts_match_full_reruns(
     counter = itertools.count()
     monkeypatch.setattr(sensitivity, "_run_key", lambda w: str(next(counter)))
     monkeypatch.setattr(sensitivity, "_cost_only", lambda a, b: False)
+    monkeypatch.setattr(recommend_engine.Engine, "stored_enumeration", lambda self: None)
     real_rerank = recommend_mod.rerank
 
     def full(*args: Any, **kw: Any) -> Any:
@@ -198,3 +201,51 @@ def test_caches_kept_across_requests_change_nothing(catalog: Catalog) -> None:
         fresh = recommend(profile=profile, catalog=catalog)
         assert _dump(kept) == _dump(fresh)
     assert shared.hits > 0 and shared.size() > 0
+
+
+def test_a_request_differing_only_in_cost_inputs_reprices_an_earlier_enumeration(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept caches hold each run's enumeration before pricing: a later request whose profile differs only
+    in cost inputs (budget, data location and caching, runs per month) prices those candidates again and
+    replays their trace, instead of enumerating the catalog. Its result, trace included, is what a fresh
+    run gives, for training (owned hardware included) and serving."""
+    from tools.candidates import Caches
+
+    known = {m.id for m in catalog.models}
+    owned = {
+        "model_id": "llama-3-8b",
+        "method": "lora",
+        "dataset_tokens": 2e8,
+        "utilization": 0.6,
+        "horizon_months": 24,
+        "runs_per_month": 4,
+    }
+    pairs = [
+        (PROFILES["lora 7B, budget"], {"budget_usd": 2000}),
+        (PROFILES["qlora 70B, S3, deadline, budget"], {"data_location": "gcp", "data_cached": False}),
+        (owned, {"runs_per_month": 20}),
+        (owned, {"budget_usd": 800}),
+        (PROFILES["serving, EU"], {"budget_usd": 30000}),
+    ]
+    enumerated: list[bool] = []
+    real = recommend_engine.Engine.enumerate_gpu
+
+    def counting(self: Any, *a: Any, **kw: Any) -> Any:
+        enumerated.append(True)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(recommend_engine.Engine, "enumerate_gpu", counting)
+    for first, change in pairs:
+        if first["model_id"] not in known:
+            continue
+        shared = Caches()
+        recommend(profile=WorkloadProfile(**first), catalog=catalog, caches=shared)
+        enumerated.clear()
+        later = WorkloadProfile(**{**first, **change})
+        kept = recommend(profile=later, catalog=catalog, caches=shared)
+        base_enumerations = len(enumerated)
+        fresh = recommend(profile=later, catalog=catalog)
+        assert _dump(kept) == _dump(fresh), change
+        assert len(enumerated) > base_enumerations  # the fresh run enumerated
+        assert base_enumerations < len(enumerated) - base_enumerations, change
