@@ -123,6 +123,12 @@ class Caches:
     """TCO scenario rows (and the expected cost range) by every input they depend on."""
     signatures: dict[tuple[Any, ...], object] = field(default_factory=dict)
     """Workload signatures, each with a token made once: cache keys carry the token, not the tuple."""
+    fitted: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict)
+    """Per (memory signature, GPU, headroom, GPUs per node, nodes, fabric): the first layout that fits
+    with its MemoryFit and topology plan, or () when none fits."""
+    offers: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict)
+    """Offers of a GPU type under the constraints that select them, with the notes and the trace their
+    selection made (tools.recommend_engine.Engine._offers_kept)."""
     enumerations: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """Engine runs' enumerations before pricing (tools.recommend_engine.Enumeration) by
     Engine.enumeration_key: a later run differing only in cost inputs prices them again."""

@@ -317,6 +317,7 @@ class Engine:
         self._storage_cache: dict[str, float] = {}
         self._stored_gb: float | None = None
         self._storage_results: dict[str, Any] = {}
+        self._scenario_basis: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.premium = self._managed_premium()
         self.unpriced: dict[str, list[Candidate]] = {}
         """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
@@ -558,8 +559,12 @@ class Engine:
         self._storage_cache[where] = usd
         return usd
 
-    def scenarios(self, offer: Offer, gpu_hours: Range, all_of_them: bool) -> tuple[TcoScenario, ...]:
-        """The four TCO rows for each data scenario (the expected one first)."""
+    def _scenario_inputs(
+        self, offer: Offer, all_of_them: bool
+    ) -> tuple[float, float | None, bool, tuple[tuple[str, float, float], ...]]:
+        """What an offer's TCO rows take besides its GPU-hours and rate: (storage USD, managed premium
+        or None, same cloud, (scenario, pulls, egress USD) per data scenario). The same for every offer
+        of one cloud, provider and management (`scenarios` keeps them per run)."""
         p = self.p
         same_cloud = offer.cloud is not None and offer.cloud == p.data_location
         premium = self.premium if offer.managed else None
@@ -577,6 +582,15 @@ class Engine:
                 plans = plans[:1]
         storage = self.storage_usd(offer)
         egress_by_plan = tuple((name, pulls, self.egress_usd(same_cloud, pulls)) for name, pulls in plans)
+        return storage, premium, same_cloud, egress_by_plan
+
+    def scenarios(self, offer: Offer, gpu_hours: Range, all_of_them: bool) -> tuple[TcoScenario, ...]:
+        """The four TCO rows for each data scenario (the expected one first)."""
+        basis_key = (offer.cloud, offer.provider, offer.managed, all_of_them)
+        basis = self._scenario_basis.get(basis_key)
+        if basis is None:
+            basis = self._scenario_basis[basis_key] = self._scenario_inputs(offer, all_of_them)
+        storage, premium, same_cloud, egress_by_plan = basis
         # the rows depend on nothing else: shared by every candidate (and re-run) with the same inputs
         cache_key = (
             gpu_hours.low,
@@ -801,14 +815,24 @@ class Engine:
         counted: list[_Counted] = []
         memory_fits = False
         interconnect: str | None = None
+        fitted_store = self.caches.fitted
         for gpn, nodes in pairs:
-            fitted = self.fit_layout(gpu, gpn, nodes)
+            fabric = scale_out if nodes > 1 else "none"
+            # the fitting layout and its topology depend on the memory signature, not on time or price
+            fitted_key = (self._mem_sig, gpu.id, self.headroom, gpn, nodes, fabric)
+            fitted = fitted_store.get(fitted_key)
             if fitted is None:
+                found = self.fit_layout(gpu, gpn, nodes)
+                if found is None:
+                    fitted = fitted_store[fitted_key] = ()
+                else:
+                    layout, _est, fit = found
+                    plan = self.topology(gpu, layout, fit.peak_gib_per_gpu, fabric, traced=False)
+                    fitted = fitted_store[fitted_key] = (layout, fit, plan)
+            if not fitted:
                 continue
             memory_fits = True
-            layout, _est, fit = fitted
-            fabric = scale_out if nodes > 1 else "none"
-            plan = self.topology(gpu, layout, fit.peak_gib_per_gpu, fabric, traced=False)
+            layout, fit, plan = fitted
             if not plan.feasible:
                 interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
                 continue
@@ -896,9 +920,9 @@ class Engine:
         that re-prices these candidates replays them."""
         notes = GpuNotes()
         main, sub = self.tb, TraceBuilder()
+        offers = self._offers_kept(gpu, notes, records, sub)
         self.tb = sub
         try:
-            offers = self.offers_for(gpu, notes, records)
             pending = self.candidates_for(gpu, offers, notes)
         finally:
             self.tb = main
@@ -906,6 +930,44 @@ class Engine:
         entry: EnumeratedGpu = ([_unpriced_copy(c) for c in pending], replace(notes), len(offers), sub)
         self._keep(gpu, entry)
         return [c for c in map(self.price, pending) if c.dropped is None], notes, len(offers)
+
+    def _offers_kept(
+        self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord], tb: TraceBuilder
+    ) -> list[Offer]:
+        """`offers_for` through the caches: offers depend on the catalog, the GPU, the constraints
+        (excluded and preferred providers, EU only, deployment preference), the stated utilisation and
+        horizon (owned hardware, reserved capacity) and the settings that filter offers, so runs that
+        share these share one list. The notes offers_for sets and the trace it records are kept with
+        it and given to `notes` and `tb` on every use, as if offers_for had run."""
+        p, s = self.p, self.s
+        key = (
+            id(self.catalog),
+            gpu.id,
+            tuple(p.providers_excluded),
+            tuple(p.providers_preferred),
+            p.eu_only,
+            p.deployment_preference,
+            p.utilization,
+            p.status_of("utilization"),
+            p.horizon_months,
+            p.status_of("horizon_months"),
+            p.ops_capacity,
+            tuple(s.compare_providers),
+            s.on_demand_only,
+        )
+        got = self.caches.offers.get(key)
+        if got is None or got[0] is not self.catalog:
+            made, main = TraceBuilder(), self.tb
+            self.tb = made
+            try:
+                offers = self.offers_for(gpu, notes, records)
+            finally:
+                self.tb = main
+            got = self.caches.offers[key] = (self.catalog, tuple(offers), replace(notes), made)
+        _catalog, kept, kept_notes, kept_trace = got
+        vars(notes).update(vars(kept_notes))
+        tb.extend(kept_trace)
+        return list(kept)
 
     def repriced(self, base: Engine | Enumeration, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
         """`base`'s candidates of one GPU type priced under this run's cost inputs, with its notes and
