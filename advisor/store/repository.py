@@ -168,6 +168,24 @@ class Repository:
                 .values(state_json=json.dumps(state), updated_at=utcnow())
             )
 
+    def save_reply(
+        self, session_id: str, state: dict[str, Any], text: str, payload: dict[str, Any] | None = None
+    ) -> int:
+        """Store a turn's outcome in one transaction: the conversation's new state and the assistant's
+        message. Returns the message id."""
+        with self._db() as db, db.begin():
+            db.execute(
+                update(SessionRow)
+                .where(SessionRow.id == session_id)
+                .values(state_json=json.dumps(state), updated_at=utcnow())
+            )
+            row = MessageRow(
+                session_id=session_id, role="assistant", text=text, payload_json=json.dumps(payload or {})
+            )
+            db.add(row)
+            db.flush()
+            return row.id
+
     # --- messages and briefs ---------------------------------------------------------------
     def add_message(
         self, session_id: str, role: str, text: str, payload: dict[str, Any] | None = None

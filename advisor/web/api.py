@@ -168,6 +168,7 @@ def _turn(request: Request, session_id: str, text: str, **kwargs: Any) -> dict[s
             session_id,
             text,
             gate=request.app.state.turn_gate,
+            processes=getattr(request.app.state, "turn_processes", None),
             **kwargs,
         )
     except InputError as exc:

@@ -86,13 +86,19 @@ class WebSettings:
     # CPU-bound Python: more threads than CPUs only interleave under the GIL, and starve the short database
     # transactions of the other requests (seen as "database is locked" on SQLite under load).
     turn_concurrency: int = 0
+    # GPU_ADVISOR_TURN_PROCESSES: worker processes that compute the default conversation's turns when
+    # replies do not stream (0: in the web process, under turn_concurrency). Turns are CPU-bound Python:
+    # threads of one process share one interpreter lock, processes use every CPU. from_env's default is
+    # one per CPU for the rules backend, 0 with a chat model.
+    turn_processes: int = 0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> WebSettings:
         e = dict(os.environ) if env is None else env
+        backend = (e.get("GPU_ADVISOR_BACKEND") or "rules").strip().lower()
         return cls(
-            backend=(e.get("GPU_ADVISOR_BACKEND") or "rules").strip().lower(),
+            backend=backend,
             session_requests_per_window=_env_int(
                 e, "GPU_ADVISOR_RATE_SESSION", cls.session_requests_per_window
             ),
@@ -105,6 +111,7 @@ class WebSettings:
             report_stale_after_s=_env_float(e, "GPU_ADVISOR_REPORT_STALE_S", cls.report_stale_after_s),
             trust_forwarded_for=(e.get("GPU_ADVISOR_TRUST_PROXY") or "").strip() in ("1", "true", "yes"),
             turn_concurrency=int(e.get("GPU_ADVISOR_TURN_CONCURRENCY") or 0),
+            turn_processes=_turn_processes(e, backend),
         )
 
     @property
@@ -119,6 +126,22 @@ class WebSettings:
     def streams(self) -> bool:
         """True when replies arrive in pieces (a chat model is configured): the page streams them."""
         return self.backend in BACKENDS_THAT_STREAM
+
+
+def _turn_processes(env: dict[str, str], backend: str) -> int:
+    """GPU_ADVISOR_TURN_PROCESSES (0 or more), default one per CPU unless replies stream."""
+    raw = (env.get("GPU_ADVISOR_TURN_PROCESSES") or "").strip()
+    if not raw:
+        return 0 if backend in BACKENDS_THAT_STREAM else (os.cpu_count() or 1)
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise InputError(
+            f"GPU_ADVISOR_TURN_PROCESSES={raw!r} is not a whole number; set it to e.g. 2"
+        ) from exc
+    if value < 0:
+        raise InputError(f"GPU_ADVISOR_TURN_PROCESSES must be 0 or more (got {value})")
+    return value
 
 
 def default_conversation_factory(backend: str = "rules") -> ConversationFactory:
@@ -236,13 +259,16 @@ def run_turn(
     stream: StreamCallback | None = None,
     retry_of: int | None = None,
     gate: AbstractContextManager[Any] | None = None,
+    processes: TurnProcesses | None = None,
 ) -> dict[str, Any]:
     """Store the user's message, resume the conversation from the repository, answer, store the reply.
 
     Returns the turn view plus `message_id` (the reply) and `reply_to` (the user's message). With
     `retry_of` the user's message is already stored (an unanswered one) and is not stored again.
     `gate` (a semaphore) bounds how many turns compute at once; database writes stay outside it.
-    Exceptions propagate after the user's message is safely stored.
+    `processes`: compute the turn in a worker process instead (the default conversation, no stream).
+    The new state and the reply are stored in one transaction. Exceptions propagate after the user's
+    message is safely stored.
     """
     if retry_of is None:
         payload: dict[str, Any] = {"brief": brief_name} if brief_name else {}
@@ -250,17 +276,151 @@ def run_turn(
     else:
         user_id = retry_of
     state = repo.load_state(session_id) or None
-    with gate if gate is not None else nullcontext():
-        conv = factory(state, stream)
-        turn = conv.send(text, brief_text=brief_text)
-        view = turn_view(turn)
-        full = turn.recommendation_json()
-    repo.save_state(session_id, conv.state)
+    if processes is not None and stream is None:
+        done = processes.compute(session_id, state, text, brief_text)
+    else:
+        with gate if gate is not None else nullcontext():
+            done = compute_turn(factory, state, text, brief_text, stream)
+    view = done.view
     view["reply_to"] = user_id
-    view["message_id"] = repo.add_message(
-        session_id, "assistant", turn.reply, {"turn": view, "recommendation": full, "reply_to": user_id}
+    view["message_id"] = repo.save_reply(
+        session_id,
+        done.state,
+        done.reply,
+        {"turn": view, "recommendation": done.recommendation, "reply_to": user_id},
     )
     return view
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    """What a computed turn gives the web layer to store and return: the turn view, the full
+    recommendation JSON (or None), the conversation's new state and the reply text."""
+
+    view: dict[str, Any]
+    recommendation: dict[str, Any] | None
+    state: dict[str, Any]
+    reply: str
+
+
+def compute_turn(
+    factory: ConversationFactory,
+    state: dict[str, Any] | None,
+    text: str,
+    brief_text: str | None = None,
+    stream: StreamCallback | None = None,
+) -> TurnDone:
+    """Resume the conversation from `state`, answer `text`: no database access (run_turn stores it)."""
+    conv = factory(state, stream)
+    turn = conv.send(text, brief_text=brief_text)
+    return TurnDone(turn_view(turn), turn.recommendation_json(), conv.state, turn.reply)
+
+
+_WORKER_FACTORY: tuple[str, ConversationFactory] | None = None
+
+
+def _worker_compute(
+    backend: str, state: dict[str, Any] | None, text: str, brief_text: str | None
+) -> TurnDone:
+    """compute_turn with the default conversation of `backend`, in a TurnProcesses worker."""
+    global _WORKER_FACTORY
+    if _WORKER_FACTORY is None or _WORKER_FACTORY[0] != backend:
+        _WORKER_FACTORY = (backend, default_conversation_factory(backend))
+    return compute_turn(_WORKER_FACTORY[1], state, text, brief_text)
+
+
+def _worker_start(backend: str) -> None:
+    """A TurnProcesses worker's start: import the conversation and load the bundled catalog, so the
+    first turn it computes does not pay for them."""
+    from advisor.conversation import Conversation
+    from advisor.llm.tools import default_catalog
+
+    default_catalog()
+    Conversation(backend=backend)
+
+
+class TurnProcesses:
+    """Worker processes computing the default conversation's turns (GPU_ADVISOR_TURN_PROCESSES).
+
+    Why: a turn is CPU-bound Python, and threads of one process share one interpreter lock, so a web
+    process computes one turn at a time whatever its thread count; worker processes use every CPU while
+    the web process stores messages and answers requests. Each worker keeps its own caches (the
+    recommender's calculator results and enumerations), so a session's turns go to the same worker
+    (a stable hash of its id) unless that worker has `REBALANCE_AFTER` more turns queued than the least
+    busy one. The results are those of computing the turn in the web process (compute_turn).
+    A worker that dies fails the turns it had (the user's message stays stored, marked unanswered) and
+    is started again for the next."""
+
+    REBALANCE_AFTER = 3
+
+    def __init__(self, count: int, backend: str) -> None:
+        self.backend = backend
+        self._executors: list[Any] = [None] * max(1, count)
+        self._queued = [0] * len(self._executors)
+        self._lock = threading.Lock()
+
+    def _executor(self, i: int) -> Any:
+        ex = self._executors[i]
+        if ex is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            ex = self._executors[i] = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),  # the web process has threads: no fork
+                initializer=_worker_start,
+                initargs=(self.backend,),
+            )
+        return ex
+
+    def start(self) -> None:
+        """Start every worker now (each loads the catalog in the background)."""
+        with self._lock:
+            for i in range(len(self._executors)):
+                self._executor(i).submit(int)
+
+    def _pick(self, key: str) -> int:
+        import zlib
+
+        n = len(self._executors)
+        home = zlib.crc32(key.encode()) % n
+        least = min(range(n), key=lambda i: self._queued[i])
+        return least if self._queued[home] - self._queued[least] >= self.REBALANCE_AFTER else home
+
+    def compute(self, key: str, state: dict[str, Any] | None, text: str, brief_text: str | None) -> TurnDone:
+        """The turn computed by a worker (exceptions, InputError included, are raised here)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        with self._lock:
+            i = self._pick(key)
+            self._queued[i] += 1
+            ex = self._executor(i)
+        try:
+            result: TurnDone = ex.submit(_worker_compute, self.backend, state, text, brief_text).result()
+            return result
+        except BrokenProcessPool:
+            with self._lock:
+                if self._executors[i] is ex:
+                    self._executors[i] = None  # started afresh for the next turn
+            ex.shutdown(wait=False, cancel_futures=True)
+            raise
+        finally:
+            with self._lock:
+                self._queued[i] -= 1
+
+    def stop(self) -> None:
+        """Stop the workers (a turn still computing is abandoned: its user message stays stored)."""
+        with self._lock:
+            executors, self._executors = self._executors, [None] * len(self._executors)
+        for ex in executors:
+            if ex is None:
+                continue
+            procs = list(getattr(ex, "_processes", {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:  # shutdown(wait=False) alone can leave a worker waiting for work
+                proc.terminate()
+            for proc in procs:
+                proc.join(5)
 
 
 # --- the app ---------------------------------------------------------------------------------------------
@@ -283,7 +443,6 @@ def open_repository_retrying(url: str | None = None, attempts: int = 3) -> Repos
                 raise
             time.sleep(0.2 * attempt)
     raise AssertionError("unreachable")
-
 
 
 def create_app(
@@ -318,14 +477,24 @@ def create_app(
         in_subprocess=settings.render_in_subprocess,
     )
 
+    processes = (
+        TurnProcesses(settings.turn_processes, settings.backend)
+        if conversation_factory is None and settings.turn_processes > 0 and not settings.streams
+        else None
+    )
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if start_worker:
             worker.start()
+        if processes is not None:
+            processes.start()
         try:
             yield
         finally:
             worker.stop()
+            if processes is not None:
+                processes.stop()
 
     app = FastAPI(
         title="GPU Advisor",
@@ -342,6 +511,7 @@ def create_app(
     app.state.settings = settings
     app.state.worker = worker
     app.state.turn_gate = threading.BoundedSemaphore(settings.turn_slots)
+    app.state.turn_processes = processes
     app.add_middleware(SecurityMiddleware)
     app.include_router(api.router)
     app.include_router(pages.router)
