@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -115,9 +115,9 @@ class Repository:
         """A new session: returns (id, token). Only the token's SHA-256 is stored."""
         session_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
-        with self._db() as db, db.begin():
-            db.add(
-                SessionRow(
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(SessionRow).values(
                     id=session_id, token_sha256=_sha256(token), channel=channel, external_key=external_key
                 )
             )
@@ -147,8 +147,8 @@ class Repository:
 
     def authorize(self, session_id: str, token: str) -> bool:
         """True when the token belongs to the session (constant-time comparison)."""
-        with self._db() as db:
-            digest = db.scalar(select(SessionRow.token_sha256).where(SessionRow.id == session_id))
+        with self.engine.connect() as conn:
+            digest = conn.execute(select(SessionRow.token_sha256).where(SessionRow.id == session_id)).scalar()
         return digest is not None and hmac.compare_digest(digest, _sha256(token))
 
     def exists(self, session_id: str) -> bool:
@@ -156,8 +156,8 @@ class Repository:
             return db.scalar(select(func.count()).where(SessionRow.id == session_id)) == 1
 
     def load_state(self, session_id: str) -> dict[str, Any]:
-        with self._db() as db:
-            raw = db.scalar(select(SessionRow.state_json).where(SessionRow.id == session_id))
+        with self.engine.connect() as conn:
+            raw = conn.execute(select(SessionRow.state_json).where(SessionRow.id == session_id)).scalar()
         return json.loads(raw) if raw else {}
 
     def save_state(self, session_id: str, state: dict[str, Any]) -> None:
@@ -173,30 +173,31 @@ class Repository:
     ) -> int:
         """Store a turn's outcome in one transaction: the conversation's new state and the assistant's
         message. Returns the message id."""
-        with self._db() as db, db.begin():
-            db.execute(
+        with self.engine.begin() as conn:
+            conn.execute(
                 update(SessionRow)
                 .where(SessionRow.id == session_id)
                 .values(state_json=json.dumps(state), updated_at=utcnow())
             )
-            row = MessageRow(
-                session_id=session_id, role="assistant", text=text, payload_json=json.dumps(payload or {})
+            return self._insert_message(conn, session_id, "assistant", text, payload)
+
+    @staticmethod
+    def _insert_message(
+        conn: Any, session_id: str, role: str, text: str, payload: dict[str, Any] | None
+    ) -> int:
+        result = conn.execute(
+            insert(MessageRow).values(
+                session_id=session_id, role=role, text=text, payload_json=json.dumps(payload or {})
             )
-            db.add(row)
-            db.flush()
-            return row.id
+        )
+        return int(result.inserted_primary_key[0])
 
     # --- messages and briefs ---------------------------------------------------------------
     def add_message(
         self, session_id: str, role: str, text: str, payload: dict[str, Any] | None = None
     ) -> int:
-        with self._db() as db, db.begin():
-            row = MessageRow(
-                session_id=session_id, role=role, text=text, payload_json=json.dumps(payload or {})
-            )
-            db.add(row)
-            db.flush()
-            return row.id
+        with self.engine.begin() as conn:
+            return self._insert_message(conn, session_id, role, text, payload)
 
     def messages(self, session_id: str) -> list[MessageRecord]:
         with self._db() as db:
@@ -309,6 +310,22 @@ class Repository:
     def hit_rate_limit(self, key: str, limit: int, window_s: int, now: float | None = None) -> bool:
         """Count one request for `key`; True when it exceeds `limit` in the current fixed window."""
         window = int((now if now is not None else time.time()) // window_s)
+        dialect = self.engine.dialect.name
+        if dialect in ("sqlite", "postgresql"):  # one statement: insert the counter or add one to it
+            from sqlalchemy.dialects import postgresql, sqlite
+
+            upsert: Any = sqlite.insert if dialect == "sqlite" else postgresql.insert
+            stmt = (
+                upsert(RateRow)
+                .values(key=key, window_start=window, count=1)
+                .on_conflict_do_update(
+                    index_elements=["key", "window_start"], set_={"count": RateRow.count + 1}
+                )
+                .returning(RateRow.count)
+            )
+            with self.engine.begin() as conn:
+                counted = int(conn.execute(stmt).scalar_one())
+            return counted > limit
         for _ in range(3):
             try:
                 with self._db() as db, db.begin():
