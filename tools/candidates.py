@@ -138,6 +138,22 @@ class Caches:
         got = self.signatures.get(signature)
         return got if got is not None else self.signatures.setdefault(signature, object())
 
+    SHAPE_STORES = ("memory", "memory_traced", "fit", "fitted", "offers", "topology", "topology_untraced")
+    """Stores keyed by the model's shape and the constraints (a few hundred entries per model, method and
+    sequence length), not by a workload's tokens or prices: `trimmed` keeps them."""
+
+    def trimmed(self, keep_enumerations: int) -> Caches:
+        """A new Caches with this one's shape stores (and workload signatures, their keys) and its
+        `keep_enumerations` newest enumerations; the stores that grow with every new workload (times,
+        TCO tables, scenario rows) start empty. For a long-lived holder over its bound: what recurs
+        across requests is kept, and this object is left as it was for runs still using it."""
+        new = Caches()
+        for name in (*self.SHAPE_STORES, "signatures"):
+            setattr(new, name, dict(getattr(self, name)))
+        newest = list(self.enumerations.items())[-keep_enumerations:] if keep_enumerations > 0 else []
+        new.enumerations = dict(newest)
+        return new
+
     def size(self) -> int:
         """Entries held, over every store (an enumeration counts its candidates)."""
         held = sum(len(v) for k, v in vars(self).items() if isinstance(v, dict) and k != "enumerations")

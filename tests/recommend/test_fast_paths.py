@@ -249,3 +249,21 @@ def test_a_request_differing_only_in_cost_inputs_reprices_an_earlier_enumeration
         assert _dump(kept) == _dump(fresh), change
         assert len(enumerated) > base_enumerations  # the fresh run enumerated
         assert base_enumerations < len(enumerated) - base_enumerations, change
+
+
+def test_trimmed_caches_keep_shapes_and_newest_enumerations_and_change_nothing(catalog: Catalog) -> None:
+    """Caches.trimmed (what the conversation does past its bound) keeps the shape stores and the newest
+    enumerations, empties the per-workload stores, and a run on the trimmed caches is a fresh run."""
+    from tools.candidates import Caches
+
+    first = WorkloadProfile(**PROFILES["lora 7B, budget"])
+    later = WorkloadProfile(**{**PROFILES["lora 7B, budget"], "budget_usd": 1500})
+    shared = Caches()
+    recommend(profile=first, catalog=catalog, caches=shared)
+    trimmed = shared.trimmed(keep_enumerations=2)
+    assert len(trimmed.enumerations) == 2 and list(trimmed.enumerations) == list(shared.enumerations)[-2:]
+    assert trimmed.memory == shared.memory and not trimmed.scenarios and not trimmed.time_untraced
+    assert trimmed.size() < shared.size()
+    assert _dump(recommend(profile=later, catalog=catalog, caches=trimmed)) == _dump(
+        recommend(profile=later, catalog=catalog)
+    )
