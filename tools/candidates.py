@@ -129,6 +129,8 @@ class Caches:
     offers: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict)
     """Offers of a GPU type under the constraints that select them, with the notes and the trace their
     selection made (tools.recommend_engine.Engine._offers_kept)."""
+    storage: dict[tuple[Any, ...], tuple[Any, Any]] = field(default_factory=dict)
+    """Storage prices by the names looked up (with the catalog), and storage costs by price and GB."""
     enumerations: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """Engine runs' enumerations before pricing (tools.recommend_engine.Enumeration) by
     Engine.enumeration_key: a later run differing only in cost inputs prices them again."""
@@ -157,7 +159,7 @@ class Caches:
     def size(self) -> int:
         """Entries held, over every store (an enumeration counts its candidates)."""
         held = sum(len(v) for k, v in vars(self).items() if isinstance(v, dict) and k != "enumerations")
-        return held + sum(int(e.entries) for e in list(self.enumerations.values()))
+        return held + sum(int(e.candidates) for e in list(self.enumerations.values()))
 
 
 class TcoCache(dict[tuple[Any, ...], Any]):

@@ -170,7 +170,7 @@ EnumeratedGpu = tuple[list["Candidate"], "GpuNotes", int, TraceBuilder]
 notes, how many offers it had, and the trace steps and assumptions enumerating it recorded."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Enumeration:
     """A run's enumeration of the catalog before pricing, per GPU type (Engine.enumeration_key says
     what it depends on). A run with the same key (another request, or a sensitivity variant, whose
@@ -179,11 +179,8 @@ class Enumeration:
 
     catalog: Any
     per_gpu: dict[str, EnumeratedGpu]
-
-    @property
-    def entries(self) -> int:
-        """Candidates held (what Caches.size counts for it)."""
-        return sum(len(v[0]) for v in self.per_gpu.values()) + 1
+    candidates: int = 0
+    """Candidates held, plus one (what Caches.size counts for it), set when it is stored."""
 
 
 class _Timed(Protocol):
@@ -542,18 +539,31 @@ class Engine:
         where = offer.cloud or offer.provider
         if where in self._storage_cache:
             return self._storage_cache[where]
-        price = None
-        for name in (offer.cloud, offer.provider, self.p.data_location, "aws"):
-            if not name:
-                continue
-            try:
-                price = self.catalog.storage_for(name)
-                break
-            except (InputError, KeyError, LookupError):
-                continue
+        names = (offer.cloud, offer.provider, self.p.data_location, "aws")
+        found = self.caches.storage.get(names)  # (catalog, price or None): lookups cost exceptions
+        if found is None or found[0] is not self.catalog:
+            price = None
+            for name in names:
+                if not name:
+                    continue
+                try:
+                    price = self.catalog.storage_for(name)
+                    break
+                except (InputError, KeyError, LookupError):
+                    continue
+            found = self.caches.storage[names] = (self.catalog, price)
+        price = found[1]
         usd = 0.0
         if price is not None:
-            res = cost_mod.storage_cost(stored_gb=self.stored_gb(), months=1.0, price=price)
+            stored_gb = self.stored_gb()
+            cost_key = (id(price), stored_gb)
+            kept = self.caches.storage.get(cost_key)
+            if kept is None or kept[0] is not price:
+                kept = self.caches.storage[cost_key] = (
+                    price,
+                    cost_mod.storage_cost(stored_gb=stored_gb, months=1.0, price=price),
+                )
+            res = kept[1]
             self._storage_results[where] = res
             usd = float(res.total_usd)
         self._storage_cache[where] = usd
@@ -1009,7 +1019,9 @@ class Engine:
 
     def store_enumeration(self) -> None:
         """Keep this run's enumeration in the caches for later runs with the same key."""
-        self.caches.enumerations[self.enumeration_key()] = self.enumeration
+        enum = self.enumeration
+        enum.candidates = sum(len(v[0]) for v in enum.per_gpu.values()) + 1
+        self.caches.enumerations[self.enumeration_key()] = enum
 
     def _target_hours(self) -> float | None:
         """Wall-clock a larger cluster should bring the job within: the deadline, or, without one, a
