@@ -15,8 +15,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -339,6 +340,79 @@ def _worker_start(backend: str) -> None:
     Conversation(backend=backend)
 
 
+def _worker_main(conn: Any, backend: str) -> None:
+    """A TurnProcesses worker: turns in from the pipe, ("ok", TurnDone) or ("error", exception) out,
+    until the pipe closes or None arrives."""
+    _worker_start(backend)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        state, text, brief_text = task
+        try:
+            reply: tuple[str, Any] = ("ok", _worker_compute(backend, state, text, brief_text))
+        except Exception as exc:  # the web process raises it (InputError -> 422, others -> 500)
+            reply = ("error", exc)
+        try:
+            conn.send(reply)
+        except Exception as exc:  # an exception that does not pickle
+            conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+class _TurnWorker:
+    """One worker process and its pipe; turns wait their turn in arrival order (FIFO hand-over)."""
+
+    def __init__(self, backend: str) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")  # the web process has threads: no fork
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(
+            target=_worker_main, args=(child, backend), daemon=True, name="gpu-advisor-turns"
+        )
+        self.proc.start()
+        child.close()
+        self._lock = threading.Lock()
+        self._busy = False
+        self._waiting: deque[threading.Event] = deque()
+        self.queued = 0  # turns sent or waiting
+
+    def run(self, task: tuple[Any, ...]) -> tuple[str, Any]:
+        with self._lock:
+            self.queued += 1
+            wait = None
+            if self._busy:
+                wait = threading.Event()
+                self._waiting.append(wait)
+            else:
+                self._busy = True
+        try:
+            if wait is not None:
+                wait.wait()
+            self.conn.send(task)
+            result: tuple[str, Any] = self.conn.recv()
+            return result
+        finally:
+            with self._lock:
+                self.queued -= 1
+                if self._waiting:
+                    self._waiting.popleft().set()  # still busy: handed to the next in line
+                else:
+                    self._busy = False
+
+    def stop(self) -> None:
+        with suppress(OSError, ValueError):
+            self.conn.send(None)
+        self.proc.join(2)
+        if self.proc.is_alive():
+            self.proc.terminate()
+            self.proc.join(2)
+        self.conn.close()
+
+
 class TurnProcesses:
     """Worker processes computing the default conversation's turns (GPU_ADVISOR_TURN_PROCESSES).
 
@@ -347,83 +421,63 @@ class TurnProcesses:
     the web process stores messages and answers requests. Each worker keeps its own caches (the
     recommender's calculator results and enumerations), so a session's turns go to the same worker
     (a stable hash of its id) unless that worker has `REBALANCE_AFTER` more turns queued than the least
-    busy one. The results are those of computing the turn in the web process (compute_turn).
-    A worker that dies fails the turns it had (the user's message stays stored, marked unanswered) and
-    is started again for the next."""
+    busy one. A worker takes one turn at a time over a pipe, in arrival order. The results are those of
+    computing the turn in the web process (compute_turn). A worker that dies fails the turns it had (the
+    user's message stays stored, marked unanswered) and is started again for the next."""
 
     REBALANCE_AFTER = 3
 
     def __init__(self, count: int, backend: str) -> None:
         self.backend = backend
-        self._executors: list[Any] = [None] * max(1, count)
-        self._queued = [0] * len(self._executors)
+        self._workers: list[_TurnWorker | None] = [None] * max(1, count)
         self._lock = threading.Lock()
 
-    def _executor(self, i: int) -> Any:
-        ex = self._executors[i]
-        if ex is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            ex = self._executors[i] = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),  # the web process has threads: no fork
-                initializer=_worker_start,
-                initargs=(self.backend,),
-            )
-        return ex
+    def _worker(self, i: int) -> _TurnWorker:
+        w = self._workers[i]
+        if w is None or not w.proc.is_alive():
+            w = self._workers[i] = _TurnWorker(self.backend)
+        return w
 
     def start(self) -> None:
         """Start every worker now (each loads the catalog in the background)."""
         with self._lock:
-            for i in range(len(self._executors)):
-                self._executor(i).submit(int)
+            for i in range(len(self._workers)):
+                self._worker(i)
+
+    def _queued(self, i: int) -> int:
+        w = self._workers[i]
+        return w.queued if w is not None else 0
 
     def _pick(self, key: str) -> int:
         import zlib
 
-        n = len(self._executors)
+        n = len(self._workers)
         home = zlib.crc32(key.encode()) % n
-        least = min(range(n), key=lambda i: self._queued[i])
-        return least if self._queued[home] - self._queued[least] >= self.REBALANCE_AFTER else home
+        least = min(range(n), key=self._queued)
+        return least if self._queued(home) - self._queued(least) >= self.REBALANCE_AFTER else home
 
     def compute(self, key: str, state: dict[str, Any] | None, text: str, brief_text: str | None) -> TurnDone:
         """The turn computed by a worker (exceptions, InputError included, are raised here)."""
-        from concurrent.futures.process import BrokenProcessPool
-
         with self._lock:
-            i = self._pick(key)
-            self._queued[i] += 1
-            ex = self._executor(i)
+            w = self._worker(self._pick(key))
         try:
-            result: TurnDone = ex.submit(_worker_compute, self.backend, state, text, brief_text).result()
-            return result
-        except BrokenProcessPool:
-            with self._lock:
-                if self._executors[i] is ex:
-                    self._executors[i] = None  # started afresh for the next turn
-            ex.shutdown(wait=False, cancel_futures=True)
-            raise
-        finally:
-            with self._lock:
-                self._queued[i] -= 1
+            status, value = w.run((state, text, brief_text))
+        except (EOFError, OSError) as exc:
+            raise RuntimeError(
+                "the turn worker process exited; it is started again for the next turn"
+            ) from exc
+        if status == "error":
+            raise value
+        result: TurnDone = value
+        return result
 
     def stop(self) -> None:
         """Stop the workers (a turn still computing is abandoned: its user message stays stored)."""
         with self._lock:
-            executors, self._executors = self._executors, [None] * len(self._executors)
-        for ex in executors:
-            if ex is None:
-                continue
-            procs = list(getattr(ex, "_processes", {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
-            for proc in procs:  # shutdown(wait=False) alone can leave a worker waiting for work
-                proc.terminate()
-            for proc in procs:
-                proc.join(5)
-
-
-# --- the app ---------------------------------------------------------------------------------------------
+            workers, self._workers = self._workers, [None] * len(self._workers)
+        for w in workers:
+            if w is not None:
+                w.stop()
 
 
 def open_repository_retrying(url: str | None = None, attempts: int = 3) -> Repository:

@@ -52,8 +52,27 @@ def test_turn_processes_default_one_per_cpu_for_the_rules_backend() -> None:
 
 
 def test_sessions_stay_with_their_worker_unless_it_is_far_busier() -> None:
-    pool = TurnProcesses(2, "rules")
+    from types import SimpleNamespace
+
+    pool = TurnProcesses(2, "rules")  # no process started: _pick reads queue lengths only
     home = pool._pick("session-a")
     assert pool._pick("session-a") == home
-    pool._queued[home] = TurnProcesses.REBALANCE_AFTER
+    pool._workers = [SimpleNamespace(queued=0), SimpleNamespace(queued=0)]  # type: ignore[list-item]
+    pool._workers[home].queued = TurnProcesses.REBALANCE_AFTER - 1  # type: ignore[union-attr]
+    assert pool._pick("session-a") == home
+    pool._workers[home].queued = TurnProcesses.REBALANCE_AFTER  # type: ignore[union-attr]
     assert pool._pick("session-a") == 1 - home
+
+
+def test_a_worker_that_died_is_started_again(make_client: Callable[..., Any]) -> None:
+    client = make_client(settings=WebSettings(render_in_subprocess=False, turn_processes=1))
+    pool = client.app.state.turn_processes
+    api = new_api(client)
+    assert api.say(SCRIPT[0]).status_code == 200
+    worker = pool._workers[0]
+    worker.proc.kill()
+    worker.proc.join(5)
+    r = api.say(SCRIPT[1])
+    assert r.status_code == 200, r.text
+    assert r.json()["recommendation"]["primary"] is not None
+    assert pool._workers[0] is not worker
