@@ -486,14 +486,14 @@ class Engine:
         key = (same_cloud, pulls)
         if key in self._egress_cache:
             return self._egress_cache[key]
-        loc = self.p.data_location
+        loc, gb = self.p.data_location, self.p.dataset_gb
         usd = 0.0
-        if loc in ("aws", "gcp", "azure") and not same_cloud and self.p.dataset_gb and pulls > 0:
+        if egress_possible(self.p) and loc and gb and not same_cloud and pulls > 0:
             kw: dict[str, Any] = {}
             if self.s.other_egress_gb_per_month is not None:
                 kw["other_egress_gb_per_month"] = self.s.other_egress_gb_per_month
             res = cost_mod.egress_cost(
-                dataset_gb=self.p.dataset_gb,
+                dataset_gb=gb,
                 pulls=pulls,
                 schedule=self.catalog.egress_for(loc),
                 same_cloud=same_cloud,
@@ -1258,6 +1258,16 @@ class Engine:
         for c in cands:
             c.score = self.score(c)
         return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
+
+
+EGRESS_CLOUDS = ("aws", "gcp", "azure")
+"""Data locations whose provider charges egress on a pull (tools.catalog's egress schedules)."""
+
+
+def egress_possible(p: WorkloadProfile) -> bool:
+    """Whether any dataset pull can cost egress: the data sits in a cloud with an egress schedule and
+    has a size. When not, how often it is pulled (data_cached, runs_per_month) costs nothing."""
+    return p.data_location in EGRESS_CLOUDS and bool(p.dataset_gb)
 
 
 def tco_key(

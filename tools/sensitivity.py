@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tools import wording
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
-from tools.recommend_engine import COST_ONLY_FIELDS
+from tools.recommend_engine import COST_ONLY_FIELDS, egress_possible
 from tools.recommend_models import RecommendSettings, SensitivityItem
 
 if TYPE_CHECKING:
@@ -60,6 +60,33 @@ def _cost_only(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:
         (sa[f].status if f in sa else None) == (sb[f].status if f in sb else None)
         for f in set(sa) | set(sb)
         if f not in COST_ONLY_FIELDS
+    )
+
+
+PULL_FIELDS = frozenset({"data_cached", "runs_per_month"})
+"""How often the dataset is pulled: priced only through egress (and, when stated, owned hardware's use)."""
+
+
+def _same_costs(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:
+    """Whether b prices every candidate exactly as a does: they differ only in PULL_FIELDS, no pull can
+    cost egress in either (tools.recommend_engine.egress_possible), and runs per month is assumed in both
+    (owned hardware's use reads it only when given). Then every candidate's cost, and so the pick and its
+    cost, are a's; only the name of the data scenario differs."""
+    pa, pb = a.profile, b.profile
+    if pa.workload == "inference" or egress_possible(pa) or egress_possible(pb):
+        return False
+    if pa.status_of("runs_per_month") != "assumed" or pb.status_of("runs_per_month") != "assumed":
+        return False
+    if a.arch != b.arch or a.params_for_flops != b.params_for_flops:
+        return False
+    skip = set(PULL_FIELDS) | {"provenance"}
+    if pa.model_dump(exclude=skip) != pb.model_dump(exclude=skip):
+        return False
+    sa, sb = pa.provenance, pb.provenance
+    return all(
+        (sa[f].status if f in sa else None) == (sb[f].status if f in sb else None)
+        for f in set(sa) | set(sb)
+        if f not in PULL_FIELDS
     )
 
 
@@ -181,6 +208,8 @@ def run_sensitivity(
         except (InputError, ValueError):
             return None
         key = _run_key(w)
+        if key not in runs and _same_costs(base.workload, w):
+            runs[key] = base  # only how often free pulls happen changed: the same pick at the same cost
         if key not in runs:
             # only cost inputs changed: the base's candidates (fits, times) priced again
             reprice = base if base.engine.enumerated and _cost_only(base.workload, w) else None

@@ -97,6 +97,7 @@ def test_sensitivity_shortcuts_match_full_reruns(
     counter = itertools.count()
     monkeypatch.setattr(sensitivity, "_run_key", lambda w: str(next(counter)))
     monkeypatch.setattr(sensitivity, "_cost_only", lambda a, b: False)
+    monkeypatch.setattr(sensitivity, "_same_costs", lambda a, b: False)
     monkeypatch.setattr(recommend_engine.Engine, "stored_enumeration", lambda self: None)
     real_rerank = recommend_mod.rerank
 
@@ -267,3 +268,23 @@ def test_trimmed_caches_keep_shapes_and_newest_enumerations_and_change_nothing(c
     assert _dump(recommend(profile=later, catalog=catalog, caches=trimmed)) == _dump(
         recommend(profile=later, catalog=catalog)
     )
+
+
+def test_pull_frequency_variants_are_shared_only_when_no_pull_costs_egress(catalog: Catalog) -> None:
+    from tools.defaults import resolve_workload
+
+    def variant(fields: dict[str, Any], **changes: Any) -> Any:
+        base = resolve_workload(profile=WorkloadProfile(**fields), catalog=catalog)
+        return base, resolve_workload(
+            profile=base.profile.with_values("assumed", None, **changes), catalog=catalog
+        )
+
+    local = {**PROFILES["lora 7B, budget"], "dataset_tokens": 5e7}  # data on premises (the default)
+    assert sensitivity._same_costs(*variant(local, data_cached=False))
+    assert sensitivity._same_costs(*variant(local, runs_per_month=20.0))
+    assert not sensitivity._same_costs(*variant(local, data_location="aws"))  # egress from S3
+    assert not sensitivity._same_costs(*variant(local, epochs=1.0))  # not a pull frequency
+    in_s3 = PROFILES["qlora 70B, S3, deadline, budget"]  # 500 GB in S3: each pull costs egress
+    assert not sensitivity._same_costs(*variant(in_s3, data_cached=False))
+    stated = {**local, "runs_per_month": 4.0}  # owned hardware's use reads a stated figure
+    assert not sensitivity._same_costs(*variant(stated, data_cached=False))
