@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
@@ -419,18 +419,22 @@ class TurnProcesses:
     Why: a turn is CPU-bound Python, and threads of one process share one interpreter lock, so a web
     process computes one turn at a time whatever its thread count; worker processes use every CPU while
     the web process stores messages and answers requests. Each worker keeps its own caches (the
-    recommender's calculator results and enumerations), so a session's turns go to the same worker
-    (a stable hash of its id) unless that worker has `REBALANCE_AFTER` more turns queued than the least
-    busy one. A worker takes one turn at a time over a pipe, in arrival order. The results are those of
-    computing the turn in the web process (compute_turn). A worker that dies fails the turns it had (the
-    user's message stays stored, marked unanswered) and is started again for the next."""
+    recommender's calculator results and enumerations), so a session's turns go to the worker its first
+    turn went to (the least busy then; remembered for the last HOMES_KEPT sessions, a hint that is
+    harmless to lose) unless that worker has `REBALANCE_AFTER` more turns queued than the least busy.
+    A worker takes one turn at a time over a pipe, in arrival order. The results are those of computing
+    the turn in the web process (compute_turn). A worker that dies fails the turns it had (the user's
+    message stays stored, marked unanswered) and is started again for the next."""
 
     REBALANCE_AFTER = 3
+    HOMES_KEPT = 10_000
 
     def __init__(self, count: int, backend: str) -> None:
         self.backend = backend
         self._workers: list[_TurnWorker | None] = [None] * max(1, count)
         self._lock = threading.Lock()
+        self._homes: OrderedDict[str, int] = OrderedDict()  # a routing hint for the caches, not state
+        self._rotation = 0
 
     def _worker(self, i: int) -> _TurnWorker:
         w = self._workers[i]
@@ -449,11 +453,20 @@ class TurnProcesses:
         return w.queued if w is not None else 0
 
     def _pick(self, key: str) -> int:
-        import zlib
-
+        """The session's worker: the one its first turn went to (then the least busy, in rotation on a
+        tie), unless that one has REBALANCE_AFTER more turns queued than the least busy (called under
+        the lock)."""
         n = len(self._workers)
-        home = zlib.crc32(key.encode()) % n
-        least = min(range(n), key=self._queued)
+        self._rotation = (self._rotation + 1) % n
+        order = [(self._rotation + k) % n for k in range(n)]
+        least = min(order, key=self._queued)
+        home = self._homes.get(key)
+        if home is None or home >= n:
+            home = self._homes[key] = least
+            while len(self._homes) > self.HOMES_KEPT:
+                self._homes.popitem(last=False)
+        else:
+            self._homes.move_to_end(key)
         return least if self._queued(home) - self._queued(least) >= self.REBALANCE_AFTER else home
 
     def compute(self, key: str, state: dict[str, Any] | None, text: str, brief_text: str | None) -> TurnDone:

@@ -55,9 +55,10 @@ def test_sessions_stay_with_their_worker_unless_it_is_far_busier() -> None:
     from types import SimpleNamespace
 
     pool = TurnProcesses(2, "rules")  # no process started: _pick reads queue lengths only
-    home = pool._pick("session-a")
-    assert pool._pick("session-a") == home
     pool._workers = [SimpleNamespace(queued=0), SimpleNamespace(queued=0)]  # type: ignore[list-item]
+    home = pool._pick("session-a")
+    assert pool._pick("session-b") == 1 - home  # new sessions alternate between equally busy workers
+    assert pool._pick("session-a") == home and pool._pick("session-b") == 1 - home
     pool._workers[home].queued = TurnProcesses.REBALANCE_AFTER - 1  # type: ignore[union-attr]
     assert pool._pick("session-a") == home
     pool._workers[home].queued = TurnProcesses.REBALANCE_AFTER  # type: ignore[union-attr]
