@@ -256,8 +256,11 @@ def rerank(
 ) -> Outcome:
     """The base run's candidates ranked at another point of their ranges, or restricted to
     established on-demand offers, without recomputing anything (sensitivity to MFU and price tier)."""
+    # selection appends to `why` only when it picks alternatives: a primary-only one shares the lists
     cands = [
-        c.copy(point=range_point or c.point, risks=list(c.risks), why=list(c.why))
+        c.copy(point=range_point or c.point)
+        if primary_only
+        else c.copy(point=range_point or c.point, risks=list(c.risks), why=list(c.why))
         for c in base.all_feasible
         if not on_demand_only
         or c.offer.pricing == "owned"

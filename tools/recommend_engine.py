@@ -1133,8 +1133,11 @@ class Engine:
         scen = self.scenarios(c.offer, c.gpu_hours, all_of_them=False)
         exp = scen[0]
         c.scenarios = scen
-        c.cost_usd = Range(
-            low=exp.compute_usd.low + exp.managed_usd.low, high=exp.compute_usd.high + exp.managed_usd.high
+        managed = exp.managed_usd
+        c.cost_usd = (
+            exp.compute_usd  # self-managed: adding the zero premium changes no value
+            if managed.low == 0.0 and managed.high == 0.0
+            else Range(low=exp.compute_usd.low + managed.low, high=exp.compute_usd.high + managed.high)
         )
         c.total_usd = exp.total_usd
         self._limits(c)
