@@ -199,6 +199,16 @@ class Repository:
         with self.engine.begin() as conn:
             return self._insert_message(conn, session_id, role, text, payload)
 
+    def add_user_message(
+        self, session_id: str, text: str, payload: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """Store a user's message (committed before this returns) and read the conversation's state in
+        the same transaction: (message id, state or {})."""
+        with self.engine.begin() as conn:
+            message_id = self._insert_message(conn, session_id, "user", text, payload)
+            raw = conn.execute(select(SessionRow.state_json).where(SessionRow.id == session_id)).scalar()
+        return message_id, json.loads(raw) if raw else {}
+
     def messages(self, session_id: str) -> list[MessageRecord]:
         with self._db() as db:
             rows = db.scalars(

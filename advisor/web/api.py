@@ -230,10 +230,15 @@ def list_messages(request: Request, session_id: Authed) -> list[dict[str, Any]]:
     return _messages(_repo(request), session_id)
 
 
-@router.post("/sessions/{session_id}/messages", summary="Send a message; returns the advisor's turn")
-def post_message(request: Request, session_id: Authed, body: MessageIn) -> dict[str, Any]:
+@router.post(
+    "/sessions/{session_id}/messages",
+    summary="Send a message; returns the advisor's turn",
+    response_model=dict[str, Any],
+)
+def post_message(request: Request, session_id: Authed, body: MessageIn) -> Any:
     text = _check_text(body.text, _settings(request))
-    return _turn(request, session_id, text)
+    # the turn view is plain JSON already: rendered as it is, without FastAPI's re-validation and encoding
+    return JSONResponse(_turn(request, session_id, text))
 
 
 @router.post(

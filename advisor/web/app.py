@@ -273,10 +273,10 @@ def run_turn(
     """
     if retry_of is None:
         payload: dict[str, Any] = {"brief": brief_name} if brief_name else {}
-        user_id = repo.add_message(session_id, "user", text, payload)
+        user_id, stored = repo.add_user_message(session_id, text, payload)
     else:
-        user_id = retry_of
-    state = repo.load_state(session_id) or None
+        user_id, stored = retry_of, repo.load_state(session_id)
+    state = stored or None
     if processes is not None and stream is None:
         done = processes.compute(session_id, state, text, brief_text)
     else:

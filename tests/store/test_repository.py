@@ -109,3 +109,34 @@ def test_find_session_never_creates(repo: Repository) -> None:
     sid = repo.session_for_key("slack", "C9:1.0")
     assert repo.find_session("slack", "C9:1.0") == sid
     assert repo.find_session("web", "C9:1.0") is None
+
+
+def test_user_message_stored_with_the_state_read_and_reply_saved_with_the_state(repo: Repository) -> None:
+    sid, _ = repo.create_session()
+    first, state = repo.add_user_message(sid, "LoRA Llama 3 8B", {"brief": "b.md"})
+    assert state == {}
+    reply = repo.save_reply(sid, {"turns": 1}, "ok", {"reply_to": first})
+    second, state = repo.add_user_message(sid, "budget $2,000")
+    assert state == {"turns": 1} and first < reply < second
+    msgs = repo.messages(sid)
+    assert [(m.role, m.text, m.payload) for m in msgs] == [
+        ("user", "LoRA Llama 3 8B", {"brief": "b.md"}),
+        ("assistant", "ok", {"reply_to": first}),
+        ("user", "budget $2,000", {}),
+    ]
+    assert repo.load_state(sid) == {"turns": 1}
+
+
+def test_rate_limit_upsert_counts_from_concurrent_threads(repo: Repository) -> None:
+    results: list[bool] = []
+
+    def hit() -> None:
+        for _ in range(5):
+            results.append(repo.hit_rate_limit("client:1.2.3.4", 20, 60, now=120.0))
+
+    threads = [threading.Thread(target=hit) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results).count(True) == 10  # 30 hits against a limit of 20 in one window
