@@ -8,6 +8,9 @@ sent by then are reported as not run). Report rendering is excluded (no report i
 
 Goal (issue 5): no errors and p95 under 1 s per reply with the rules backend.
 
+The started server computes turns as `gpu-advisor serve` does: in GPU_ADVISOR_TURN_PROCESSES worker
+processes per uvicorn worker (default one per CPU; set it to 0 to compute them in the web process).
+
     .venv/bin/python bench/web_load.py                       # 50 sessions x 3 messages, no think time
     .venv/bin/python bench/web_load.py --think-s 5 --workers 2
     .venv/bin/python bench/web_load.py --url http://127.0.0.1:8000 --sessions 10
