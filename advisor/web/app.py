@@ -419,9 +419,10 @@ class TurnProcesses:
     Why: a turn is CPU-bound Python, and threads of one process share one interpreter lock, so a web
     process computes one turn at a time whatever its thread count; worker processes use every CPU while
     the web process stores messages and answers requests. Each worker keeps its own caches (the
-    recommender's calculator results and enumerations), so a session's turns go to the worker its first
-    turn went to (the least busy then; remembered for the last HOMES_KEPT sessions, a hint that is
-    harmless to lose) unless that worker has `REBALANCE_AFTER` more turns queued than the least busy.
+    recommender's calculator results and enumerations), so a session's turns go to the worker its last
+    turn went to (the least busy for a first turn; remembered for the last HOMES_KEPT sessions, a hint
+    that is harmless to lose) unless that worker has `REBALANCE_AFTER` more turns queued than the least
+    busy, which then becomes the session's worker.
     A worker takes one turn at a time over a pipe, in arrival order. The results are those of computing
     the turn in the web process (compute_turn). A worker that dies fails the turns it had (the user's
     message stays stored, marked unanswered) and is started again for the next."""
@@ -453,9 +454,9 @@ class TurnProcesses:
         return w.queued if w is not None else 0
 
     def _pick(self, key: str) -> int:
-        """The session's worker: the one its first turn went to (then the least busy, in rotation on a
-        tie), unless that one has REBALANCE_AFTER more turns queued than the least busy (called under
-        the lock)."""
+        """The session's worker: the one its last turn went to (for a first turn the least busy, in
+        rotation on a tie), unless that one has REBALANCE_AFTER more turns queued than the least busy:
+        then the least busy, which becomes its worker (called under the lock)."""
         n = len(self._workers)
         self._rotation = (self._rotation + 1) % n
         order = [(self._rotation + k) % n for k in range(n)]
@@ -467,7 +468,9 @@ class TurnProcesses:
                 self._homes.popitem(last=False)
         else:
             self._homes.move_to_end(key)
-        return least if self._queued(home) - self._queued(least) >= self.REBALANCE_AFTER else home
+        if self._queued(home) - self._queued(least) >= self.REBALANCE_AFTER:
+            home = self._homes[key] = least  # its next turn re-uses what this one computes there
+        return home
 
     def compute(self, key: str, state: dict[str, Any] | None, text: str, brief_text: str | None) -> TurnDone:
         """The turn computed by a worker (exceptions, InputError included, are raised here)."""

@@ -63,6 +63,8 @@ def test_sessions_stay_with_their_worker_unless_it_is_far_busier() -> None:
     assert pool._pick("session-a") == home
     pool._workers[home].queued = TurnProcesses.REBALANCE_AFTER  # type: ignore[union-attr]
     assert pool._pick("session-a") == 1 - home
+    pool._workers[home].queued = 0  # type: ignore[union-attr]
+    assert pool._pick("session-a") == 1 - home  # its caches are now on the worker of its last turn
 
 
 def test_a_worker_that_died_is_started_again(make_client: Callable[..., Any]) -> None:
