@@ -108,16 +108,13 @@ def clear_recommendation_cache(*, calculators: bool = True) -> None:
         _engine_caches = None
 
 
-ENGINE_CACHE_MAX_ENTRIES = 50_000
+ENGINE_CACHE_MAX_ENTRIES = 100_000
 """Calculator results (tools.candidates.Caches) kept per process for the bundled catalog: memory, topology
 and time estimates recur across turns and sessions (same model, method and sequence length), and each
 run's enumeration lets a later turn that changes only cost inputs (a budget) re-price it. A turn adds
-about 1,000 entries (about 2 KB each); past this many the store is trimmed (Caches.trimmed: the shape
-stores and the ENGINE_CACHE_KEEP_ENUMERATIONS newest enumerations stay), and started afresh when what
-stays is itself over half of it."""
-ENGINE_CACHE_KEEP_ENUMERATIONS = 150
-"""Enumerations kept by a trim: the last turns' (three per full turn), which the next turn of each of
-those conversations can re-price."""
+about 1,000 entries (about 2 KB each: some 200 MB at the bound); past this many the store is trimmed
+(Caches.trimmed: the shape stores and the newest half of the others stay: the latest conversations'
+results, which their next turns re-use), and started afresh when what stays is over three quarters."""
 
 _engine_caches: tuple[Any, Any] | None = None  # (catalog, Caches): replaced, never mutated in place
 
@@ -130,8 +127,8 @@ def _engine_caches_for(catalog: Any) -> Any:
     if held is None or held[0] is not catalog:
         held = _engine_caches = (catalog, Caches())
     elif held[1].size() > ENGINE_CACHE_MAX_ENTRIES:
-        kept = held[1].trimmed(ENGINE_CACHE_KEEP_ENUMERATIONS)
-        if kept.size() > ENGINE_CACHE_MAX_ENTRIES // 2:
+        kept = held[1].trimmed(0.5)
+        if kept.size() > ENGINE_CACHE_MAX_ENTRIES * 3 // 4:
             kept = Caches()
         held = _engine_caches = (catalog, kept)
     return held[1]

@@ -132,6 +132,9 @@ class Caches:
     storage: dict[tuple[Any, ...], tuple[Any, Any]] = field(default_factory=dict)
     """Storage prices by the names looked up (with the catalog), and storage costs by price and GB."""
     enumerations: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    costed: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """Primary-only runs' candidates costed before the budget check (tools.recommend_engine.CostedRun)
+    by Engine.costing_key."""
     """Engine runs' enumerations before pricing (tools.recommend_engine.Enumeration) by
     Engine.enumeration_key: a later run differing only in cost inputs prices them again."""
 
@@ -144,22 +147,26 @@ class Caches:
     """Stores keyed by the model's shape and the constraints (a few hundred entries per model, method and
     sequence length), not by a workload's tokens or prices: `trimmed` keeps them."""
 
-    def trimmed(self, keep_enumerations: int) -> Caches:
-        """A new Caches with this one's shape stores (and workload signatures, their keys) and its
-        `keep_enumerations` newest enumerations; the stores that grow with every new workload (times,
-        TCO tables, scenario rows) start empty. For a long-lived holder over its bound: what recurs
-        across requests is kept, and this object is left as it was for runs still using it."""
+    def trimmed(self, keep_fraction: float = 0.5) -> Caches:
+        """A new Caches with this one's shape stores and workload signatures (their keys), and the newest
+        `keep_fraction` of every other store (times, TCO tables, scenario rows, enumerations, costed
+        runs: the latest requests', which the next turns of those conversations re-use). For a
+        long-lived holder over its bound; this object is left as it was for runs still using it."""
         new = Caches()
-        for name in (*self.SHAPE_STORES, "signatures"):
-            setattr(new, name, dict(getattr(self, name)))
-        newest = list(self.enumerations.items())[-keep_enumerations:] if keep_enumerations > 0 else []
-        new.enumerations = dict(newest)
+        for name, store in vars(self).items():
+            if not isinstance(store, dict):
+                continue
+            items = list(store.items())
+            if name not in (*self.SHAPE_STORES, "signatures"):
+                items = items[len(items) - int(len(items) * keep_fraction) :]
+            setattr(new, name, type(store)(items))
         return new
 
     def size(self) -> int:
         """Entries held, over every store (an enumeration counts its candidates)."""
-        held = sum(len(v) for k, v in vars(self).items() if isinstance(v, dict) and k != "enumerations")
-        return held + sum(int(e.candidates) for e in list(self.enumerations.values()))
+        runs = ("enumerations", "costed")
+        held = sum(len(v) for k, v in vars(self).items() if isinstance(v, dict) and k not in runs)
+        return held + sum(int(e.candidates) for k in runs for e in list(getattr(self, k).values()))
 
 
 class TcoCache(dict[tuple[Any, ...], Any]):

@@ -109,9 +109,18 @@ def run_engine(
     notes_by_gpu: dict[str, GpuNotes] = {}
     feasible: list[Candidate] = []
     considered = 0
+    # a primary-only run differing from an earlier one only in the budget: its costed candidates
+    costed = eng.stored_costing() if primary_only else None
     stored = reprice.engine.enumeration if reprice is not None else eng.stored_enumeration()
+    if costed is not None:
+        eng.owned_idle_note = costed.owned_idle_note
+        stored = costed.enumeration
+    elif primary_only:
+        eng.start_costing()
     for gpu in catalog.gpus:
-        if stored is not None:
+        if costed is not None:
+            cands, notes, n_offers = eng.limited(costed, gpu)
+        elif stored is not None:
             cands, notes, n_offers = eng.repriced(stored, gpu)
         else:
             cands, notes, n_offers = eng.enumerate_gpu(gpu, by_gpu.get(gpu.id, []))
@@ -135,6 +144,8 @@ def run_engine(
 
     if stored is None:
         eng.store_enumeration()
+    if costed is None and primary_only:
+        eng.store_costing()
     return select(eng, feasible, notes_by_gpu, considered, primary_only=primary_only)
 
 

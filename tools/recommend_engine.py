@@ -183,6 +183,20 @@ class Enumeration:
     """Candidates held, plus one (what Caches.size counts for it), set when it is stored."""
 
 
+@dataclass
+class CostedRun:
+    """A primary-only run's candidates after costing and before the budget check, per GPU type, with
+    its enumeration and the owned-hardware note costing left. A sensitivity run whose workload differs
+    from it only in the budget (a later turn's variant after the user gives one) applies its own
+    budget check to copies of these instead of pricing every candidate again: the budget is the one
+    input price() reads after the costs."""
+
+    enumeration: Enumeration
+    per_gpu: dict[str, list[Candidate]]
+    owned_idle_note: str | None
+    candidates: int = 0
+
+
 class _Timed(Protocol):
     @property
     def layout(self) -> Layout: ...
@@ -322,6 +336,7 @@ class Engine:
         self.enumerated: dict[str, tuple[GpuNotes, int]] = {}
         """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
         self.enumeration = Enumeration(catalog, {})
+        self._costed_sink: dict[str, list[Candidate]] | None = None
         """This run's enumeration (filled GPU by GPU by `enumerate_gpu` or `repriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
         self._serving_hours: dict[bool, float] = {}
@@ -1012,6 +1027,46 @@ class Engine:
             self.s.model_dump_json(exclude={"sensitivity"}),
         )
 
+    def costing_key(self) -> tuple[Any, ...]:
+        """Everything price() reads but the budget: the enumeration key and the other cost inputs with
+        their statuses."""
+        p = self.p
+        inputs = tuple(
+            (f, getattr(p, f), p.status_of(f)) for f in sorted(COST_ONLY_FIELDS) if f != "budget_usd"
+        )
+        return (self.enumeration_key(), inputs)
+
+    def stored_costing(self) -> CostedRun | None:
+        """A primary-only run's costed candidates with this run's costing key, or None."""
+        got: CostedRun | None = self.caches.costed.get(self.costing_key())
+        return got if got is not None and got.enumeration.catalog is self.catalog else None
+
+    def start_costing(self) -> None:
+        """Keep a copy of every candidate price() costs from now on, before its budget check."""
+        self._costed_sink = {}
+
+    def store_costing(self) -> None:
+        """Keep this run's costed candidates in the caches for runs that differ only in the budget."""
+        sink, self._costed_sink = self._costed_sink, None
+        if sink is not None:
+            run = CostedRun(self.enumeration, sink, self.owned_idle_note)
+            run.candidates = sum(len(v) for v in sink.values()) + 1
+            self.caches.costed[self.costing_key()] = run
+
+    def limited(self, run: CostedRun, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
+        """`run`'s costed candidates of one GPU type with this run's budget check (copies), its notes and
+        offer count (its enumeration's trace replayed first, as `repriced` does)."""
+        entry = run.enumeration.per_gpu[gpu.id]
+        _unpriced, notes, offers, sub = entry
+        self.tb.extend(sub)
+        self._keep(gpu, entry)
+        cands = []
+        for kept in run.per_gpu.get(gpu.id, ()):
+            c = kept.copy(risks=list(kept.risks), why=list(kept.why))
+            self._limits(c)
+            cands.append(c)
+        return cands, replace(notes), offers
+
     def stored_enumeration(self) -> Enumeration | None:
         """An enumeration with this run's key kept in the caches (by an earlier run), or None."""
         got: Enumeration | None = self.caches.enumerations.get(self.enumeration_key())
@@ -1126,10 +1181,20 @@ class Engine:
 
     def price(self, c: Candidate) -> Candidate:
         """Expected-scenario TCO, cost range and the budget check."""
+        self._cost(c)
+        if c.dropped is None:
+            sink = self._costed_sink
+            if sink is not None:  # kept before the budget check (see CostedRun)
+                sink.setdefault(c.gpu.id, []).append(c.copy(risks=list(c.risks), why=list(c.why)))
+            self._limits(c)
+        return c
+
+    def _cost(self, c: Candidate) -> None:
+        """price() without the budget check: owned hardware's use, TCO scenarios and cost ranges."""
         if c.offer.deployment in ("owned", "colocation") and not self.inference:
             self._owned_use(c)
             if c.dropped is not None:
-                return c
+                return
         scen = self.scenarios(c.offer, c.gpu_hours, all_of_them=False)
         exp = scen[0]
         c.scenarios = scen
@@ -1140,8 +1205,6 @@ class Engine:
             else Range(low=exp.compute_usd.low + managed.low, high=exp.compute_usd.high + managed.high)
         )
         c.total_usd = exp.total_usd
-        self._limits(c)
-        return c
 
     def _owned_use(self, c: Candidate) -> None:
         """Owned training hardware against the use its runs imply (tools.classify.implied_utilization):

@@ -99,6 +99,7 @@ def test_sensitivity_shortcuts_match_full_reruns(
     monkeypatch.setattr(sensitivity, "_cost_only", lambda a, b: False)
     monkeypatch.setattr(sensitivity, "_same_costs", lambda a, b: False)
     monkeypatch.setattr(recommend_engine.Engine, "stored_enumeration", lambda self: None)
+    monkeypatch.setattr(recommend_engine.Engine, "stored_costing", lambda self: None)
     real_rerank = recommend_mod.rerank
 
     def full(*args: Any, **kw: Any) -> Any:
@@ -254,16 +255,19 @@ def test_a_request_differing_only_in_cost_inputs_reprices_an_earlier_enumeration
 
 def test_trimmed_caches_keep_shapes_and_newest_enumerations_and_change_nothing(catalog: Catalog) -> None:
     """Caches.trimmed (what the conversation does past its bound) keeps the shape stores and the newest
-    enumerations, empties the per-workload stores, and a run on the trimmed caches is a fresh run."""
+    half of the others, and a run on the trimmed caches is a fresh run."""
     from tools.candidates import Caches
 
     first = WorkloadProfile(**PROFILES["lora 7B, budget"])
     later = WorkloadProfile(**{**PROFILES["lora 7B, budget"], "budget_usd": 1500})
     shared = Caches()
     recommend(profile=first, catalog=catalog, caches=shared)
-    trimmed = shared.trimmed(keep_enumerations=2)
-    assert len(trimmed.enumerations) == 2 and list(trimmed.enumerations) == list(shared.enumerations)[-2:]
-    assert trimmed.memory == shared.memory and not trimmed.scenarios and not trimmed.time_untraced
+    trimmed = shared.trimmed(0.5)
+    half = len(shared.enumerations) // 2
+    assert list(trimmed.enumerations) == list(shared.enumerations)[len(shared.enumerations) - half :]
+    assert trimmed.memory == shared.memory and trimmed.fitted == shared.fitted
+    assert len(trimmed.scenarios) == len(shared.scenarios) // 2
+    assert list(trimmed.scenarios)[-1] == list(shared.scenarios)[-1]
     assert trimmed.size() < shared.size()
     assert _dump(recommend(profile=later, catalog=catalog, caches=trimmed)) == _dump(
         recommend(profile=later, catalog=catalog)
