@@ -337,6 +337,7 @@ class Engine:
         """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
         self.enumeration = Enumeration(catalog, {})
         self._costed_sink: dict[str, list[Candidate]] | None = None
+        self._enumeration_key: tuple[Any, ...] | None = None  # the run's inputs do not change
         """This run's enumeration (filled GPU by GPU by `enumerate_gpu` or `repriced`)."""
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
         self._serving_hours: dict[bool, float] = {}
@@ -1014,11 +1015,13 @@ class Engine:
         """Everything enumeration reads: the catalog, the resolved profile's values and statuses except
         COST_ONLY_FIELDS (price() alone reads those), the architecture, the FLOPs parameter count and the
         settings (but whether sensitivity runs). Two runs with the same key enumerate the same candidates."""
+        if self._enumeration_key is not None:
+            return self._enumeration_key
         p = self.p
         statuses = tuple(
             sorted((f, prov.status) for f, prov in p.provenance.items() if f not in COST_ONLY_FIELDS)
         )
-        return (
+        self._enumeration_key = (
             id(self.catalog),
             p.model_dump_json(exclude=set(COST_ONLY_FIELDS) | {"provenance"}),
             statuses,
@@ -1026,6 +1029,7 @@ class Engine:
             self.w.params_for_flops,
             self.s.model_dump_json(exclude={"sensitivity"}),
         )
+        return self._enumeration_key
 
     def costing_key(self) -> tuple[Any, ...]:
         """Everything price() reads but the budget: the enumeration key and the other cost inputs with
