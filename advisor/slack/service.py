@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from advisor.slack import blocks as bk
+from advisor.store.repository import TURN_ATTEMPTS, StateConflict, TurnConflict
 from tools.errors import InputError
 
 if TYPE_CHECKING:
@@ -263,18 +264,25 @@ class SlackAdvisor:
         if brief_text is not None:
             payload["brief_chars"] = len(brief_text)
             self.repo.add_brief(session_id, filename or "slack-file", brief_text)
-        self.repo.add_message(session_id, "user", text, payload)
-        state = self.repo.load_state(session_id) or None
-        conv = self.factory(state, None)
-        turn = conv.send(text, brief_text=brief_text)
-        self.repo.save_state(session_id, conv.state)
-        self.repo.add_message(
-            session_id,
-            "assistant",
-            turn.reply,
-            {"questions": turn.questions, "report_ready": turn.report_ready, "error": turn.error},
+        _, snapshot = self.repo.add_user_message_snapshot(session_id, text, payload)
+        for _attempt in range(TURN_ATTEMPTS):
+            conv = self.factory(snapshot.state or None, None)
+            turn = conv.send(text, brief_text=brief_text)
+            try:  # saved only over the state it was computed from (two messages racing in one thread)
+                self.repo.save_reply(
+                    session_id,
+                    conv.state,
+                    turn.reply,
+                    {"questions": turn.questions, "report_ready": turn.report_ready, "error": turn.error},
+                    expected=snapshot,
+                )
+            except StateConflict:
+                snapshot = self.repo.load_snapshot(session_id)
+                continue
+            return turn
+        raise TurnConflict(
+            f"session {session_id}: other answers kept being saved while this one was computed"
         )
-        return turn
 
     def post_turn(
         self, client: Any, *, channel: str, thread_ts: str, turn: Turn, note: str | None = None

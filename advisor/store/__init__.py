@@ -4,6 +4,13 @@ SQLite (a file in the data directory) by default; `DATABASE_URL` switches to Pos
 lives only in a worker's memory, so several workers or hosts can share one database.
 """
 
-from advisor.store.repository import Repository, open_repository
+from advisor.store.repository import (
+    TURN_ATTEMPTS,
+    Repository,
+    StateConflict,
+    StateSnapshot,
+    TurnConflict,
+    open_repository,
+)
 
-__all__ = ["Repository", "open_repository"]
+__all__ = ["TURN_ATTEMPTS", "Repository", "StateConflict", "StateSnapshot", "TurnConflict", "open_repository"]

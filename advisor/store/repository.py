@@ -1,7 +1,10 @@
 """The repository: the only code that talks to the database.
 
 Every write commits before the call returns, so a crash after it loses nothing; a report job left
-in `rendering` by a crashed worker is claimed again once it is stale.
+in `rendering` by a crashed worker is claimed again once it is stale. A conversation's state is
+saved with compare-and-set against the text it was computed from (`StateSnapshot`), so two turns of
+one session computed at once (two tabs, two workers, two hosts) cannot overwrite each other: the
+later save raises `StateConflict` and its caller computes the turn again on the newer state.
 """
 
 from __future__ import annotations
@@ -41,6 +44,28 @@ class MessageRecord:
     role: str
     text: str
     payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StateSnapshot:
+    """A conversation's state as read, with the stored JSON text it came from: the token a save
+    compares against (compare-and-set), so a save over a state another turn changed meanwhile fails."""
+
+    state: dict[str, Any]
+    stored_json: str
+
+
+class StateConflict(RuntimeError):
+    """Another turn saved the session's state after this one read it: nothing was written."""
+
+
+TURN_ATTEMPTS = 4
+"""How often a front end computes one turn when other turns of the same session keep saving first."""
+
+
+class TurnConflict(RuntimeError):
+    """Other turns of the session kept changing its state while this one was computed, TURN_ATTEMPTS
+    times: the user's message is stored and unanswered, and sending it again answers it."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +111,12 @@ def _configure_sqlite(engine: Engine) -> None:
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
+
+
+def _snapshot(raw: str | None) -> StateSnapshot:
+    # a missing session reads as {} and compares against "{}": its save then updates no row and
+    # conflicts instead of creating state out of nothing
+    return StateSnapshot(state=json.loads(raw) if raw else {}, stored_json=raw if raw is not None else "{}")
 
 
 def open_repository(url: str | None = None) -> Repository:
@@ -156,29 +187,48 @@ class Repository:
             return db.scalar(select(func.count()).where(SessionRow.id == session_id)) == 1
 
     def load_state(self, session_id: str) -> dict[str, Any]:
+        return self.load_snapshot(session_id).state
+
+    def load_snapshot(self, session_id: str) -> StateSnapshot:
+        """The session's state and its stored text (the compare-and-set token for a later save)."""
         with self.engine.connect() as conn:
             raw = conn.execute(select(SessionRow.state_json).where(SessionRow.id == session_id)).scalar()
-        return json.loads(raw) if raw else {}
+        return _snapshot(raw)
 
-    def save_state(self, session_id: str, state: dict[str, Any]) -> None:
-        with self._db() as db, db.begin():
-            db.execute(
-                update(SessionRow)
-                .where(SessionRow.id == session_id)
-                .values(state_json=json.dumps(state), updated_at=utcnow())
-            )
+    def _write_state(
+        self, conn: Any, session_id: str, state: dict[str, Any], expected: StateSnapshot | None
+    ) -> None:
+        """Update the state; with `expected`, only if the stored text is still the one read, else
+        raise StateConflict (the caller's transaction then rolls back)."""
+        stmt = update(SessionRow).where(SessionRow.id == session_id)
+        if expected is not None:
+            stmt = stmt.where(SessionRow.state_json == expected.stored_json)
+        result = conn.execute(stmt.values(state_json=json.dumps(state), updated_at=utcnow()))
+        if expected is not None and result.rowcount != 1:
+            raise StateConflict(f"session {session_id}: its state changed since it was read")
+
+    def save_state(
+        self, session_id: str, state: dict[str, Any], *, expected: StateSnapshot | None = None
+    ) -> None:
+        """Store the conversation's state; `expected` makes it a compare-and-set (StateConflict)."""
+        with self.engine.begin() as conn:
+            self._write_state(conn, session_id, state, expected)
 
     def save_reply(
-        self, session_id: str, state: dict[str, Any], text: str, payload: dict[str, Any] | None = None
+        self,
+        session_id: str,
+        state: dict[str, Any],
+        text: str,
+        payload: dict[str, Any] | None = None,
+        *,
+        expected: StateSnapshot | None = None,
     ) -> int:
         """Store a turn's outcome in one transaction: the conversation's new state and the assistant's
-        message. Returns the message id."""
+        message. Returns the message id. With `expected` (the snapshot the turn was computed from) the
+        state is saved only over that same state; otherwise StateConflict is raised and nothing is
+        written."""
         with self.engine.begin() as conn:
-            conn.execute(
-                update(SessionRow)
-                .where(SessionRow.id == session_id)
-                .values(state_json=json.dumps(state), updated_at=utcnow())
-            )
+            self._write_state(conn, session_id, state, expected)
             return self._insert_message(conn, session_id, "assistant", text, payload)
 
     @staticmethod
@@ -204,10 +254,17 @@ class Repository:
     ) -> tuple[int, dict[str, Any]]:
         """Store a user's message (committed before this returns) and read the conversation's state in
         the same transaction: (message id, state or {})."""
+        message_id, snapshot = self.add_user_message_snapshot(session_id, text, payload)
+        return message_id, snapshot.state
+
+    def add_user_message_snapshot(
+        self, session_id: str, text: str, payload: dict[str, Any] | None = None
+    ) -> tuple[int, StateSnapshot]:
+        """add_user_message, with the state as a StateSnapshot for a compare-and-set save."""
         with self.engine.begin() as conn:
             message_id = self._insert_message(conn, session_id, "user", text, payload)
             raw = conn.execute(select(SessionRow.state_json).where(SessionRow.id == session_id)).scalar()
-        return message_id, json.loads(raw) if raw else {}
+        return message_id, _snapshot(raw)
 
     def messages(self, session_id: str) -> list[MessageRecord]:
         with self._db() as db:

@@ -20,6 +20,7 @@ from fastapi import APIRouter, Depends, File, Form, Header, HTTPException, Path,
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from advisor.store import TurnConflict
 from advisor.web.app import WebSettings, run_turn
 from advisor.web.security import client_address, enforce_rate_limit, read_upload, safe_filename
 from tools.errors import InputError
@@ -37,6 +38,11 @@ _REPORT_WORDS = re.compile(
 )
 CRASH_DETAIL = (
     "the advisor failed on this message; it is saved and marked unanswered: retry it or send another"
+)
+
+BUSY_DETAIL = (
+    "other messages of this conversation were being answered at the same time; this one is saved and "
+    "unanswered: send it again"
 )
 
 
@@ -173,6 +179,9 @@ def _turn(request: Request, session_id: str, text: str, **kwargs: Any) -> dict[s
         )
     except InputError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from exc
+    except TurnConflict as exc:
+        log.warning("%s", exc)
+        raise HTTPException(status_code=409, detail=BUSY_DETAIL) from exc
     except Exception as exc:
         log.exception("turn failed in session %s", session_id)
         raise HTTPException(status_code=500, detail=CRASH_DETAIL) from exc

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from advisor.store.repository import TURN_ATTEMPTS, StateConflict, TurnConflict
 from tools.errors import InputError
 
 if TYPE_CHECKING:
@@ -268,29 +269,42 @@ def run_turn(
     `retry_of` the user's message is already stored (an unanswered one) and is not stored again.
     `gate` (a semaphore) bounds how many turns compute at once; database writes stay outside it.
     `processes`: compute the turn in a worker process instead (the default conversation, no stream).
-    The new state and the reply are stored in one transaction. Exceptions propagate after the user's
-    message is safely stored.
+    The new state and the reply are stored in one transaction, and only over the state the turn was
+    computed from: when another message of the same session was answered meanwhile (two tabs, two
+    workers), the turn is computed again on that newer state (without streaming it a second time), so
+    neither message's effect is lost. After TURN_ATTEMPTS such races it raises TurnConflict.
+    Exceptions propagate after the user's message is safely stored.
     """
     if retry_of is None:
         payload: dict[str, Any] = {"brief": brief_name} if brief_name else {}
-        user_id, stored = repo.add_user_message(session_id, text, payload)
+        user_id, snapshot = repo.add_user_message_snapshot(session_id, text, payload)
     else:
-        user_id, stored = retry_of, repo.load_state(session_id)
-    state = stored or None
-    if processes is not None and stream is None:
-        done = processes.compute(session_id, state, text, brief_text)
-    else:
-        with gate if gate is not None else nullcontext():
-            done = compute_turn(factory, state, text, brief_text, stream)
-    view = done.view
-    view["reply_to"] = user_id
-    view["message_id"] = repo.save_reply(
-        session_id,
-        done.state,
-        done.reply,
-        {"turn": view, "recommendation": done.recommendation, "reply_to": user_id},
+        user_id, snapshot = retry_of, repo.load_snapshot(session_id)
+    for attempt in range(TURN_ATTEMPTS):
+        state = snapshot.state or None
+        if processes is not None and stream is None:
+            done = processes.compute(session_id, state, text, brief_text)
+        else:
+            with gate if gate is not None else nullcontext():
+                done = compute_turn(factory, state, text, brief_text, stream if attempt == 0 else None)
+        view = done.view
+        view["reply_to"] = user_id
+        try:
+            view["message_id"] = repo.save_reply(
+                session_id,
+                done.state,
+                done.reply,
+                {"turn": view, "recommendation": done.recommendation, "reply_to": user_id},
+                expected=snapshot,
+            )
+        except StateConflict:
+            log.info("session %s: its state changed during a turn; computing the turn again", session_id)
+            snapshot = repo.load_snapshot(session_id)
+            continue
+        return view
+    raise TurnConflict(
+        f"session {session_id}: {TURN_ATTEMPTS} other answers were saved while this message was answered"
     )
-    return view
 
 
 @dataclass(frozen=True)

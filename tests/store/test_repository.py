@@ -140,3 +140,51 @@ def test_rate_limit_upsert_counts_from_concurrent_threads(repo: Repository) -> N
     for t in threads:
         t.join()
     assert sorted(results).count(True) == 10  # 30 hits against a limit of 20 in one window
+
+
+def test_a_save_over_a_state_changed_meanwhile_conflicts_and_writes_nothing(repo: Repository) -> None:
+    """Two turns of one session read the same state; the first save wins, the second raises
+    StateConflict (its reply is not stored either) and succeeds once computed on the newer state."""
+    from advisor.store import StateConflict
+
+    sid, _ = repo.create_session()
+    a_id, a_read = repo.add_user_message_snapshot(sid, "budget $2,000")
+    b_id, b_read = repo.add_user_message_snapshot(sid, "deadline 48 hours")
+    assert a_read == b_read and a_read.state == {}
+    repo.save_reply(sid, {"said": ["budget"]}, "noted the budget", expected=a_read)
+    with pytest.raises(StateConflict):
+        repo.save_reply(sid, {"said": ["deadline"]}, "noted the deadline", expected=b_read)
+    assert repo.load_state(sid) == {"said": ["budget"]}
+    assert [m.text for m in repo.messages(sid) if m.role == "assistant"] == ["noted the budget"]
+    fresh = repo.load_snapshot(sid)
+    repo.save_reply(sid, {"said": [*fresh.state["said"], "deadline"]}, "noted the deadline", expected=fresh)
+    assert repo.load_state(sid) == {"said": ["budget", "deadline"]}
+    with pytest.raises(StateConflict):  # save_state compares the same way
+        repo.save_state(sid, {"said": []}, expected=fresh)
+    assert a_id < b_id
+
+
+def test_compare_and_set_lets_exactly_one_of_many_racing_saves_win(repo: Repository) -> None:
+    from advisor.store import StateConflict
+
+    sid, _ = repo.create_session()
+    read = repo.load_snapshot(sid)
+    outcomes: list[str] = []
+    start = threading.Barrier(6)
+
+    def save(i: int) -> None:
+        start.wait()
+        try:
+            repo.save_reply(sid, {"winner": i}, f"reply {i}", expected=read)
+            outcomes.append("saved")
+        except StateConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=save, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict"] * 5 + ["saved"]
+    winner = repo.load_state(sid)["winner"]
+    assert [m.text for m in repo.messages(sid)] == [f"reply {winner}"]

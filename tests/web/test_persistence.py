@@ -159,3 +159,90 @@ def test_api_flow_on_postgresql(
         assert len(again.get("/messages").json()) == 6
     finally:
         repo.engine.dispose()
+
+
+def test_two_messages_answered_at_once_both_count(repo: Any) -> None:
+    """Two tabs send a message to one session at the same instant: both turns read the same state.
+    The later save must not overwrite the earlier one; it is computed again on top of it, so the
+    profile ends with the budget and the deadline and each message has its own reply."""
+    import threading
+
+    from advisor.web.app import run_turn
+
+    real = default_conversation_factory()
+    both_computed = threading.Barrier(2, timeout=60)
+    first_pass = {"budget": True, "deadline": True}
+
+    def racing(state: dict[str, Any] | None, stream: Any) -> Any:
+        conv = real(state, stream)
+        send = conv.send
+
+        def send_then_wait(text: str, brief_text: str | None = None) -> Any:
+            turn = send(text, brief_text=brief_text)
+            key = "budget" if "budget" in text else "deadline"
+            if first_pass[key]:  # hold both first computations until each has read the old state
+                first_pass[key] = False
+                both_computed.wait()
+            return turn
+
+        conv.send = send_then_wait  # type: ignore[method-assign]
+        return conv
+
+    sid, _ = repo.create_session()
+    run_turn(repo, real, sid, ANSWER)
+    views: dict[str, dict[str, Any]] = {}
+
+    def say(text: str) -> None:
+        views[text] = run_turn(repo, racing, sid, text)
+
+    texts = ("our budget is $2,000", "the deadline is 48 hours")
+    threads = [threading.Thread(target=say, args=(t,)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    profile = repo.load_state(sid)["profile"]
+    assert profile["budget_usd"] == 2000 and profile["deadline_hours"] == 48
+    assert profile["model_id"] == "llama-3-8b"  # the first message's effect is kept too
+    replies = [m for m in repo.messages(sid) if m.role == "assistant"]
+    assert len(replies) == 3
+    assert {v["reply_to"] for v in views.values()} == {
+        m.id for m in repo.messages(sid) if m.role == "user" and m.text != ANSWER
+    }
+    # one of the two was computed again on the other's state: its view already shows both
+    later = max(views.values(), key=lambda v: v["message_id"])
+    assert {"budget_usd", "deadline_hours"} <= {row["field"] for row in later["profile"]}
+
+
+def test_a_message_that_keeps_losing_the_race_is_saved_and_answered_409(
+    repo: Any, make_client: Any, open_session: Any
+) -> None:
+    """Another writer changes the session's state during every computation of this turn: after
+    TURN_ATTEMPTS tries the API answers 409 with a clear message, and the user's message is kept."""
+    from advisor.store import TURN_ATTEMPTS
+
+    real = default_conversation_factory()
+    computed: list[str] = []
+    holder: dict[str, str] = {}
+
+    def always_overtaken(state: dict[str, Any] | None, stream: Any) -> Any:
+        conv = real(state, stream)
+        send = conv.send
+
+        def send_and_be_overtaken(text: str, brief_text: str | None = None) -> Any:
+            turn = send(text, brief_text=brief_text)
+            computed.append(text)
+            # a racing turn saves first: a valid state that differs from the one this turn read
+            repo.save_state(holder["sid"], {**conv.state, "overtaken": len(computed)})
+            return turn
+
+        conv.send = send_and_be_overtaken  # type: ignore[method-assign]
+        return conv
+
+    api = open_session(make_client(conversation_factory=always_overtaken))
+    holder["sid"] = api.session_id
+    r = api.say(ANSWER)
+    assert r.status_code == 409 and "send it again" in r.json()["detail"], r.json()
+    assert computed == [ANSWER] * TURN_ATTEMPTS
+    said = [m["text"] for m in api.get("/messages").json()]
+    assert said == [ANSWER]  # stored, unanswered
