@@ -7,7 +7,9 @@ Prints figures; asserts nothing about time. Run: .venv/bin/python bench/report_s
 from __future__ import annotations
 
 import argparse
+import html as html_lib
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -28,6 +30,17 @@ def _median_ms(samples: list[float]) -> str:
     return f"{statistics.median(samples) * 1000:7.1f} ms (min {lo:.1f}, max {hi:.1f})"
 
 
+def plain_paragraphs(report_html: str) -> tuple[str, int]:
+    """The report's visible words (no tables, charts or styling) as 40-word paragraphs, and the
+    word count: what WeasyPrint costs for the text alone."""
+    body = report_html[report_html.find("<body>") :]
+    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
+    words = html_lib.unescape(re.sub(r"<[^>]+>", " ", body)).split()
+    paras = (" ".join(words[i : i + 40]) for i in range(0, len(words), 40))
+    doc = "<html><body>" + "".join(f"<p>{html_lib.escape(p)}</p>" for p in paras) + "</body></html>"
+    return doc, len(words)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=7)
@@ -38,7 +51,7 @@ def main() -> int:
         return 1
 
     from advisor.cli.report import load_profile, recommend_for
-    from reports.render import render_html, render_pdf
+    from reports.render import _html, build_context, footer_text, html_to_pdf, render_html, render_pdf
 
     t0 = time.perf_counter()
     import weasyprint  # noqa: F401  (measured separately: the CLI pays it once per start)
@@ -75,6 +88,25 @@ def main() -> int:
             short_s.append(time.perf_counter() - t0)
         short_pages = len(PdfReader(str(out)).pages)
 
+        # the lean default stylesheet against WeasyPrint's own, interleaved so both see the same load
+        ctx = build_context(rec, catalog=catalog)
+        html, footer = _html(ctx, inline_css=False), footer_text(ctx)
+        ua_s: dict[bool, list[float]] = {True: [], False: []}
+        for _ in range(args.runs):
+            for lean in (True, False):
+                t0 = time.perf_counter()
+                html_to_pdf(html, out, footer=footer, lean_ua=lean)
+                ua_s[lean].append(time.perf_counter() - t0)
+
+        # WeasyPrint's floor for this report: its words alone, as plain paragraphs in the same fonts
+        plain, words = plain_paragraphs(html)
+        floor_s = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            html_to_pdf(plain, out, footer=footer)
+            floor_s.append(time.perf_counter() - t0)
+        floor_pages = len(PdfReader(str(out)).pages)
+
         cli_s = []
         exe = REPO / ".venv" / "bin" / "gpu-advisor"
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "advisor"]
@@ -104,6 +136,12 @@ def main() -> int:
     print(f"  recommendation -> PDF      {_median_ms(pdf_s)}")
     print(f"  profile -> PDF, CPU time   {_median_ms(cpu_s)}")
     print(f"  rec -> PDF, --no-appendix  {_median_ms(short_s)} ({short_pages} pages)")
+    print(f"  HTML -> PDF, lean UA css   {_median_ms(ua_s[True])}")
+    print(f"  HTML -> PDF, WeasyPrint's  {_median_ms(ua_s[False])} (its default stylesheet)")
+    print(
+        f"  same words, no structure   {_median_ms(floor_s)} ({words:,} words as plain paragraphs, "
+        f"{floor_pages} pages: WeasyPrint's floor for this text)"
+    )
     print(
         f"  profile -> PDF, median     {med * 1000:7.1f} ms   goal < {IN_PROCESS_GOAL_S * 1000:.0f} ms: "
         f"{'met' if med < IN_PROCESS_GOAL_S else 'MISSED'}"

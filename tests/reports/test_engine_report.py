@@ -105,3 +105,24 @@ def test_serving_report_is_not_worded_as_fine_tuning(example_profile: Path) -> N
     assert "Workload class: **inference (serving)**" in md
     median = f"{calibration_summary().median_abs_error_pct:.1f}%"
     assert median in html.split("Assumptions (")[1]  # stated in the assumptions section
+
+
+def test_lean_default_stylesheet_renders_the_same_pages(example_profile: Path, tmp_path: Path) -> None:
+    """The PDF is rendered with WeasyPrint's default stylesheet less its footnote rules (render cost);
+    it is active with the installed WeasyPrint, and every page's text equals the default's."""
+    from pypdf import PdfReader
+
+    from reports.render import _html, _weasy, build_context, footer_text, html_to_pdf
+
+    _fonts, _css, report_html = _weasy()
+    assert report_html.__name__ == "ReportHTML", "WeasyPrint's default stylesheet changed: lean copy off"
+    profile, settings = load_profile(example_profile)
+    rec, catalog = recommend_for(profile, settings=settings)
+    ctx = build_context(rec, catalog=catalog)
+    html, footer = _html(ctx, inline_css=False), footer_text(ctx)
+    pages = {}
+    for lean in (True, False):
+        out = html_to_pdf(html, tmp_path / f"lean-{lean}.pdf", footer=footer, lean_ua=lean)
+        pages[lean] = [p.extract_text() for p in PdfReader(str(out)).pages]
+    assert len(pages[True]) >= 8 and pages[True] == pages[False]
+    assert "•" in " ".join(pages[True])  # the compared text includes the list markers (::marker kept on li)
