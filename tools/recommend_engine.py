@@ -700,9 +700,12 @@ class Engine:
 
     def offer_from_record(self, r: PriceRecord) -> Offer:
         """A price record as an Offer with its price spread (tools.recommend_pricing: firm for list
-        on-demand and reserved prices; a named fraction above a spot, community or marketplace quote)."""
+        on-demand and reserved prices and negotiated rates; a named fraction above a spot, community or
+        marketplace quote)."""
         o = Offer.from_record(r)
-        spread = price_spread(self.catalog, pricing=r.pricing, tier=r.tier, tb=self.tb)
+        spread = price_spread(
+            self.catalog, pricing=r.pricing, tier=r.tier, tb=self.tb, negotiated=r.negotiated
+        )
         if spread.fraction <= 0:
             return o
         high = spread.high(o.usd_per_gpu_hour)

@@ -66,9 +66,21 @@ def spread_names(pricing: str, tier: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def price_spread(catalog: CatalogView, *, pricing: str, tier: str, tb: TraceBuilder) -> PriceSpread:
+NEGOTIATED_PRICE_SOURCE = (
+    "a rate agreed with the provider (negotiated: true; every record of a --prices file unless it says "
+    "false) is what the run pays, spot or not: 0% spread"
+)
+
+
+def price_spread(
+    catalog: CatalogView, *, pricing: str, tier: str, tb: TraceBuilder, negotiated: bool = False
+) -> PriceSpread:
     """The widest spread that applies (a spot price on a marketplace floats like a marketplace price),
-    each estimate used recorded as an assumption in `tb`; owned hardware and list prices are firm."""
+    each estimate used recorded as an assumption in `tb`; owned hardware, list prices and negotiated
+    rates are firm."""
+    if negotiated:
+        tb.assume("price spread (negotiated rate)", FIRM_PRICE_SPREAD, "fraction", NEGOTIATED_PRICE_SOURCE)
+        return FIRM
     names = spread_names(pricing, tier)
     if not names:
         tb.assume("price spread (list on-demand, reserved)", FIRM_PRICE_SPREAD, "fraction", FIRM_PRICE_SOURCE)

@@ -76,3 +76,33 @@ def test_spread_is_recorded_in_the_recommendation(catalog: Catalog) -> None:
         high_rate = o.usd_per_gpu_hour_high or o.usd_per_gpu_hour
         premium = 1.0 + (0.30 if o.deployment == "managed" else 0.0)
         assert o.cost_usd.high == pytest.approx(o.gpu_hours.high * high_rate * premium, rel=1e-9)
+
+
+NEGOTIATED_SPOT = """
+prices:
+  - {provider: gcp, gpu: h100-sxm, pricing: spot, usd_per_gpu_hour: 4.10, tier: hyperscaler,
+     region: us-central1, cloud: gcp, source: "our GCP agreement", as_of: 2026-11-20}
+"""
+
+
+def test_a_spot_rate_from_the_users_price_file_is_firm_unless_marked_a_market_quote(tmp_path: Any) -> None:
+    """A --prices file holds the rates the buyer pays: a negotiated spot rate gets no spread (the high
+    end is the slow end at that rate); `negotiated: false` marks a copied market quote, which floats."""
+    from tools.catalog.load import load_catalog
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(NEGOTIATED_SPOT)
+    mine = load_catalog(path)
+    o = _option(mine, "gcp", "spot")
+    assert o.usd_per_gpu_hour == pytest.approx(4.10) and o.usd_per_gpu_hour_high is None
+    assert o.gpu_hours is not None
+    assert o.cost_usd.high == pytest.approx(o.gpu_hours.high * 4.10)
+    assert not any("floats" in r for r in o.risks)
+    rec = recommend(profile=WorkloadProfile(**BASE_8B_LORA), catalog=mine, settings=QUIET)
+    assert "price spread (negotiated rate)" in {a.name for a in rec.assumptions}  # the report lists it
+
+    path.write_text(NEGOTIATED_SPOT.replace("as_of: 2026-11-20}", "as_of: 2026-11-20, negotiated: false}"))
+    quote = _option(load_catalog(path), "gcp", "spot")
+    frac = mine.estimate("price_spread_spot_fraction").value
+    assert quote.usd_per_gpu_hour_high == pytest.approx(4.10 * (1 + frac))
+    assert all(not p.negotiated for p in load_catalog().prices)  # the bundled catalog's are market prices

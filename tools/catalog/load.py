@@ -147,7 +147,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 
 _CSV_LIST_FIELDS = {"gpus_per_node"}
-_CSV_BOOL_FIELDS = {"eu", "managed", "egress_free"}
+_CSV_BOOL_FIELDS = {"eu", "managed", "egress_free", "negotiated"}
 _CSV_TRUE = {"1", "true", "yes", "y"}
 _CSV_FALSE = {"0", "false", "no", "n"}
 
@@ -555,18 +555,23 @@ def load_catalog(prices_file: str | Path | None = None) -> Catalog:
     The user file may hold any of the sections prices, egress, storage, estimates (a CSV holds price
     records). Each record replaces the bundled record with the same key - prices by (provider, gpu,
     pricing, region), egress by cloud, storage by (provider, tier), estimates by name - or is added.
-    Price records may name GPUs by id or alias. Errors name the file, the record and the field.
+    Price records may name GPUs by id or alias, and are negotiated rates (no price spread) unless they
+    say `negotiated: false`. Errors name the file, the record and the field.
     """
     base = _bundled()
     if prices_file is None:
         return base
     path = Path(prices_file).expanduser()
     data = _read_sections(path)
-    if "prices" in data and isinstance(data["prices"], list):  # let users write GPU aliases
+    if "prices" in data and isinstance(data["prices"], list):
         fixed = []
         for item in data["prices"]:
-            if isinstance(item, Mapping) and isinstance(item.get("gpu"), str) and base.has_gpu(item["gpu"]):
-                item = {**item, "gpu": base.gpu(item["gpu"]).id}
+            if isinstance(item, Mapping):
+                # a user's file holds the rates they pay (README: "your negotiated rates"): firm, no
+                # price spread, unless a record says negotiated: false (a market quote copied in)
+                item = {"negotiated": True, **item}
+                if isinstance(item.get("gpu"), str) and base.has_gpu(item["gpu"]):  # GPU aliases
+                    item = {**item, "gpu": base.gpu(item["gpu"]).id}
             fixed.append(item)
         data = {**data, "prices": fixed}
     prices, egress, storage, estimates = _parse_cost_sections(data, path)

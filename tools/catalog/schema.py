@@ -232,6 +232,12 @@ class PriceRecord(Sourced):
         description="a price quoted for a worked example (e.g. seed 001's unnamed bare-metal provider): "
         "offered only when a profile shortlists its provider, never as a market option",
     )
+    negotiated: bool = Field(
+        default=False,
+        description="a rate agreed with the provider (the buyer's contract or written quote): the run "
+        "pays it, so no price spread applies whatever the pricing model (records of a --prices file "
+        "are negotiated unless they say negotiated: false)",
+    )
     notes: str = ""
 
 
