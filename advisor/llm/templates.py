@@ -64,13 +64,21 @@ def label(field: str) -> str:
     return prompts.sections("field_labels").get(field, field.replace("_", " "))
 
 
+PRETRAINING_WORKLOADS = ("pretraining", "continual_pretraining")
+
+
+def _value_text(profile: WorkloadProfile, field: str) -> str:
+    """format_value, except that training all weights is not 'fine-tuning' when the workload is
+    (continual) pre-training."""
+    value = getattr(profile, field)
+    if field == "method" and value == "full" and profile.workload in PRETRAINING_WORKLOADS:
+        return "full training (all weights)"
+    return format_value(field, value)
+
+
 def understood(profile: WorkloadProfile, fields: Sequence[str]) -> str:
     """'I understood: method QLoRA, model size 70B parameters.' for the fields set this turn."""
-    items = [
-        f"{label(f)} {format_value(f, getattr(profile, f))}"
-        for f in fields
-        if getattr(profile, f) not in (None, [])
-    ]
+    items = [f"{label(f)} {_value_text(profile, f)}" for f in fields if getattr(profile, f) not in (None, [])]
     if not items:
         return ""
     return prompts.fill(prompts.sections("summary")["understood"], items="; ".join(items))

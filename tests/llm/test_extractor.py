@@ -246,3 +246,14 @@ def test_long_brief_is_clipped_for_the_model(
     assert p.method == "lora"  # the rules extractor still read the end of the brief
     sent = server.requests[0]["messages"][-1]["content"]
     assert len(sent) < MAX_MODEL_TEXT_CHARS + 2000 and "brief continues" in sent
+
+
+def test_understood_says_full_training_for_pretraining_and_full_fine_tuning_otherwise() -> None:
+    from advisor.llm.templates import understood
+    from tools.profile import WorkloadProfile
+
+    pre = WorkloadProfile(workload="pretraining", method="full", params_b=7)
+    ft = WorkloadProfile(workload="fine_tuning", method="full", params_b=7)
+    assert "full training (all weights)" in understood(pre, ["workload", "method"])
+    assert "fine-tuning" not in understood(pre, ["workload", "method"])
+    assert "full fine-tuning" in understood(ft, ["method"])
