@@ -228,7 +228,9 @@ def _tco_table(options: tuple[Option, ...]) -> dict[str, Any] | None:
         }
         for o in opts
     ]
-    return {"heads": heads, "rows": rows, "scenarios": scenarios}
+    # columns priced at a floating (spot, community, marketplace) quote: their high end adds the spread
+    floating = [f"{_short(o)} at {o.provider}" for o in opts if o.usd_per_gpu_hour_high is not None]
+    return {"heads": heads, "rows": rows, "scenarios": scenarios, "floating": floating}
 
 
 def _scenario_short(s: TcoScenario) -> str:

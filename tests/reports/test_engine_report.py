@@ -55,6 +55,9 @@ def test_seed001_pdf_carries_engine_figures(example_profile: Path, tmp_path: Pat
         assert f.usd(scenario.egress_usd) in text
     for alt in rec.alternatives:
         assert f.usd_range(alt.cost_usd) in text
+    floating = [o for o in rec.options if o.usd_per_gpu_hour_high is not None and o.tco]
+    assert floating  # seed 001's cheapest is a spot quote: the TCO note says why its range is wider
+    assert f"{option_title(floating[0])} at {floating[0].provider}, priced at a quote that floats" in text
     for rej in rec.rejected:  # every rejected option with its reason
         assert " ".join(rej.reason.split()) in text
     assert "Page 1 of" in text  # footer: page numbers, generation and catalog dates
