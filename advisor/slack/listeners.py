@@ -14,6 +14,7 @@ from typing import Any
 
 from advisor.slack import blocks as bk
 from advisor.slack.service import SlackAdvisor
+from advisor.store.repository import TurnConflict
 from tools.errors import InputError
 
 SERVICE_KEY = "gpu_advisor"
@@ -29,6 +30,12 @@ def _service(context: Any) -> SlackAdvisor:
     return service
 
 
+BUSY_TEXT = (
+    "Other messages in this thread were being answered at the same time as yours, so I could not fold "
+    "it in: it is saved; send it again."
+)
+
+
 def _guarded(
     client: Any, channel: str, thread_ts: str, logger: logging.Logger, work: Callable[[], Any]
 ) -> None:
@@ -37,6 +44,9 @@ def _guarded(
         work()
     except InputError as exc:
         _notice(client, channel, thread_ts, str(exc), logger)
+    except TurnConflict:
+        logger.warning("turn in %s/%s kept losing to other messages of the thread", channel, thread_ts)
+        _notice(client, channel, thread_ts, BUSY_TEXT, logger)
     except Exception as exc:
         logger.exception("GPU Advisor failed in %s/%s", channel, thread_ts)
         _notice(

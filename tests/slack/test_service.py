@@ -92,3 +92,59 @@ def test_a_user_flooding_the_bot_is_asked_to_wait(repo: Repository, tmp_path: Pa
     assert "wait a minute" in client.posts[2]["text"]
     service.handle_message(client, channel="C1", thread_ts="3.9", text="Llama 3 8B LoRA", user="UOTHER")
     assert "Primary pick" in json.dumps(client.posts[3]["blocks"])  # per user, not global
+
+
+def test_two_processes_answering_one_thread_at_once_both_count(repo: Repository, tmp_path: Path) -> None:
+    """Two app processes (two SlackAdvisor objects: no shared lock) answer two messages of one thread at
+    the same instant, both reading the same state: the later save is computed again, nothing is lost."""
+    import threading
+
+    both_read = threading.Barrier(2, timeout=60)
+    held: set[str] = set()
+
+    def racing(state: dict[str, Any] | None, stream: Any) -> Conversation:
+        conv = Conversation.from_state(state) if state else Conversation()
+        send = conv.send
+
+        def send_then_wait(text: str, brief_text: str | None = None) -> Any:
+            turn = send(text, brief_text=brief_text)
+            if text not in held:  # each message's first computation waits for the other's
+                held.add(text)
+                both_read.wait()
+            return turn
+
+        conv.send = send_then_wait  # type: ignore[method-assign]
+        return conv
+
+    client = RecordingClient()
+    texts = ["Llama 3 8B with LoRA on 100M tokens", "our budget is $3,000"]
+    workers = [
+        threading.Thread(
+            target=SlackAdvisor(repo, conversation_factory=racing, reports_dir=tmp_path).handle_message,
+            args=(client,),
+            kwargs={"channel": "C1", "thread_ts": "6.6", "text": t},
+        )
+        for t in texts
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    state = repo.load_state(repo.session_for_key("slack", "C1:6.6"))
+    assert state["profile"]["method"] == "lora" and state["profile"]["budget_usd"] == 3000
+    assert len(client.posts) == 2
+
+
+def test_a_turn_that_keeps_losing_the_race_gets_a_clear_notice() -> None:
+    import logging
+
+    from advisor.slack.listeners import BUSY_TEXT, _guarded
+    from advisor.store import TurnConflict
+
+    client = RecordingClient()
+
+    def overtaken() -> None:
+        raise TurnConflict("session s: 4 other answers were saved")
+
+    _guarded(client, "C1", "1.1", logging.getLogger("test"), overtaken)
+    assert [p["text"] for p in client.posts] == [BUSY_TEXT] and "send it again" in BUSY_TEXT
