@@ -60,24 +60,29 @@ def test_state_survives_between_messages_of_a_thread(repo: Repository, tmp_path:
     assert "Primary pick" not in json.dumps(client.posts[2]["blocks"])
 
 
-def test_two_messages_at_once_in_a_thread_both_count(repo: Repository, tmp_path: Path) -> None:
+def _answer_at_once(client: RecordingClient, thread_ts: str, calls: list[tuple[SlackAdvisor, str]]) -> None:
+    """Each (service, text) handled in its own thread, all started together, in channel C1."""
     import threading
 
-    service = SlackAdvisor(repo, reports_dir=tmp_path)
-    client = RecordingClient()
-    texts = ["Llama 3 8B with LoRA", "on 100M tokens for 4 epochs"]
     workers = [
         threading.Thread(
             target=service.handle_message,
             args=(client,),
-            kwargs={"channel": "C1", "thread_ts": "5.5", "text": t},
+            kwargs={"channel": "C1", "thread_ts": thread_ts, "text": text},
         )
-        for t in texts
+        for service, text in calls
     ]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
+
+
+def test_two_messages_at_once_in_a_thread_both_count(repo: Repository, tmp_path: Path) -> None:
+    service = SlackAdvisor(repo, reports_dir=tmp_path)
+    client = RecordingClient()
+    texts = ["Llama 3 8B with LoRA", "on 100M tokens for 4 epochs"]
+    _answer_at_once(client, "5.5", [(service, t) for t in texts])
     state = repo.load_state(repo.session_for_key("slack", "C1:5.5"))
     assert state["turns"] == 2
     assert state["profile"]["method"] == "lora" and state["profile"]["epochs"] == 4
@@ -118,18 +123,9 @@ def test_two_processes_answering_one_thread_at_once_both_count(repo: Repository,
 
     client = RecordingClient()
     texts = ["Llama 3 8B with LoRA on 100M tokens", "our budget is $3,000"]
-    workers = [
-        threading.Thread(
-            target=SlackAdvisor(repo, conversation_factory=racing, reports_dir=tmp_path).handle_message,
-            args=(client,),
-            kwargs={"channel": "C1", "thread_ts": "6.6", "text": t},
-        )
-        for t in texts
-    ]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    # two services: two processes' worth of objects, no lock shared between them
+    services = [SlackAdvisor(repo, conversation_factory=racing, reports_dir=tmp_path) for _ in texts]
+    _answer_at_once(client, "6.6", list(zip(services, texts, strict=True)))
     state = repo.load_state(repo.session_for_key("slack", "C1:6.6"))
     assert state["profile"]["method"] == "lora" and state["profile"]["budget_usd"] == 3000
     assert len(client.posts) == 2
