@@ -18,15 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
-from advisor.extract.rules_context import (
-    rule_cadence,
-    rule_claims,
-    rule_constraints,
-    rule_location,
-    rule_own_gpus,
-    rule_serving,
-    rule_utilisation,
-)
+from advisor.extract.rules_claims import rule_claims, rule_own_gpus
+from advisor.extract.rules_constraints import rule_constraints
+from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_money_time import rule_budget, rule_deadline

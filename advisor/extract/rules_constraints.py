@@ -1,0 +1,213 @@
+"""Constraint rules: EU residency, operations capacity, objective, providers preferred or excluded."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_models import HYPERSCALERS, find_providers
+from advisor.extract.rules_text import (
+    NUMBER,
+    Sentence,
+)
+
+# =========================================================================== constraints
+_EU = re.compile(
+    r"\b(?:eu[\s-]only|eu[\s-]based|eu[\s-](?:headquartered|owned)|european[\s-](?:headquartered|owned)"
+    r"|(?:eu|european) (?:data )?sovereign\w*|eu data residency|data residency|gdpr|schrems|within the (?:eu"
+    r"|european union|eea)|"
+    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains)\s+(?:with)?in\s+(?:the\s+)?(?:eu"
+    r"|european union|eea|europe)|"
+    r"(?:leave|leaves|leaving)\s+(?:the\s+)?(?:eu|european union|eea|europe)|european (?:providers?"
+    r"|clouds?|data ?cent(?:er|re)s?) only|"
+    r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
+    r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
+    r"|(?:outside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
+    r"|eea)\b(?!-))",
+    I,
+)
+_EU_NO = re.compile(
+    r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
+    r"|\bnot eu[\s-]only\b",
+    I,
+)
+_OPS_NONE = re.compile(
+    r"\b(?:no|without(?:\s+an?)?|zero|lack\s+(?:an?\s+)?|don't have (?:an?\s+)?|do not have (?:an?\s+)?)\s*"
+    r"(?:dedicated\s+|in-house\s+|real\s+)?(?:infra(?:structure)?|devops|dev ops|ops|operations|mlops"
+    r"|platform|sre|"
+    r"it|sysadmin|cluster)\s*(?:team|staff|people|engineers?|support|capacity|experience|person|folks)?\b"
+    r"|\b(?:don't|do not|can't|cannot)\s+(?:want to\s+)?(?:manage|run|operate"
+    r"|maintain)\s+(?:our own\s+)?(?:infra|infrastructure|servers|clusters?|hardware)\b"
+    r"|\bfully managed\b",
+    I,
+)
+_OPS_LIMITED = re.compile(
+    r"\b(?:one|a single|1|a)\s+(?:part[\s-]time\s+)?(?:devops|ops|sre|infra(?:structure)?|platform"
+    r"|mlops)\s*(?:engineer|person|guy)?\b"
+    r"|\blimited\s+(?:ops|operations|devops|infra)\b|\bpart[\s-]time\s+(?:ops|devops|sre|admin)\b",
+    I,
+)
+_OPS_DEDICATED = re.compile(
+    rf"\b(?:(?:{NUMBER})[\s-]*(?:person|people)\s+)?(?:infra(?:structure)?|devops|ops|platform|sre|mlops"
+    rf"|hpc)\s+team\b"
+    rf"|\b(?:{NUMBER})\s+(?:sres|devops engineers|infra engineers|platform engineers)\b|\bsres\b"
+    r"|\brun(?:s|ning)?\s+(?:our own\s+)?(?:kubernetes|slurm|k8s)\b|\bhave run\s+\w+\s+clusters\b",
+    I,
+)
+_OBJ_CHEAP = re.compile(
+    r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-]cost|least expensive"
+    r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters"
+    r"|we care)|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
+    r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring)\b",
+    I,
+)
+_OBJ_FAST = re.compile(
+    r"\b(?:as fast as possible|fastest|as quickly as possible|quickest|speed matters|time matters most"
+    r"|asap|time[\s-]to[\s-]result|money is no object|cost is no (?:object|issue)|speed (?:is the priority"
+    r"|is more important|matters more)|time is (?:critical|of the essence|more important))\b",
+    I,
+)
+_PREFER = re.compile(
+    r"\b(?:prefer\w*|first choices?|would like to use|we'd like to use|like to use|favou?r|have credits"
+    r"|credits (?:on|with)|happy with|our (?:usual|current) provider|if we rent)\b",
+    I,
+)
+_EXCLUDE = re.compile(
+    r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
+    r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
+    r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out)\b",
+    I,
+)
+_HYPER = re.compile(
+    r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
+    r"|major)\s+)*"
+    r"hyperscalers?\b"
+    r"|\bno big (?:three|3) clouds?\b",
+    I,
+)
+_CONSUMER = re.compile(
+    r"\b(?:my|our|a)\s+(?:own\s+)?(?:gaming\s+(?:pc|rig)|home\s+(?:pc|server|rig)|workstation|desktop"
+    r"|laptop)\b|\bat home\b|\bmy\s+(?:rtx\s?)?\d{4}\b|\bmy\s+rtx\b"
+    r"|\b(?:a|one|two|my|our|single)\s+(?:geforce\s+)?(?:rtx\s?)?(?:3090|4090|5090)s?\b",
+    I,
+)
+_ONPREM_DEPLOY = re.compile(
+    r"\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
+    r"|own)\s+(?:our\s+own\s+)?(?:the\s+)?(?:gpus|servers|hardware|nodes|machines)\b"
+    r"|\b(?:don't|do not|won't|can't|cannot)\s+(?:want to\s+)?(?:pay for|use|go to)\s+(?:the\s+|a\s+)?cloud\b"
+    r"|\bno cloud\b",
+    I,
+)
+
+
+# weighing options is not a preference: "compare buying with renting", "consider buying if it pays off"
+_WEIGHING = re.compile(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|might|maybe)\b", I)
+
+
+def rule_constraints(ctx: Ctx) -> None:
+    """eu_only, ops_capacity, objective, deployment_preference, then providers."""
+    for s in ctx.sentences:
+        t = s.text
+        eu = list(_EU.finditer(t))
+        if eu:
+            if _EU_NO.search(t):
+                ctx.add(s, "eu_only", False, q(eu[0]), "stated", eu[0].start())
+            else:
+                weak = ("gdpr", "schrems", "data residency")
+                m = next((x for x in eu if x.group(0).lower() not in weak), eu[0])
+                status = "inferred" if m.group(0).lower() in weak else "stated"
+                ev = q(m) if status == "stated" else f'"{q(m)}" -> keep data and processing in the EU'
+                ctx.add(s, "eu_only", True, ev, status, m.start())
+        none = _OPS_NONE.search(t)
+        if none:
+            ctx.add(s, "ops_capacity", "none", q(none), "stated", none.start())
+        else:
+            lim = _OPS_LIMITED.search(t)
+            if lim:
+                ctx.add(s, "ops_capacity", "limited", q(lim), "stated", lim.start())
+            else:
+                ded = _OPS_DEDICATED.search(t)
+                if ded and not negated(t, ded.start()):
+                    ctx.add(s, "ops_capacity", "dedicated", q(ded), "inferred", ded.start())
+        cheap, fast = _OBJ_CHEAP.search(t), _OBJ_FAST.search(t)
+        if cheap and fast:
+            ctx.add(s, "objective", "balanced", f"{q(cheap)} / {q(fast)}", "stated", cheap.start())
+        elif cheap:
+            ctx.add(s, "objective", "cheapest", q(cheap), "stated", cheap.start())
+        elif fast:
+            ctx.add(s, "objective", "fastest", q(fast), "stated", fast.start())
+        cons = _CONSUMER.search(t)
+        if cons:
+            ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
+        elif (op := _ONPREM_DEPLOY.search(t)) and not _WEIGHING.search(t):
+            ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
+        rule_providers(ctx, s)
+
+
+def rule_providers(ctx: Ctx, s: Sentence) -> None:
+    """providers_preferred / providers_excluded: the cue of each clause applies to its providers."""
+    t = s.text
+    hyper = _HYPER.search(t)
+    if hyper:
+        ctx.add(s, "providers_excluded", list(HYPERSCALERS), q(hyper), "stated", hyper.start())
+    named = find_providers(t)
+    if not named:
+        return
+    # clauses: a cue applies to the providers of its own clause (lists in parentheses stay together)
+    data_like = re.compile(r"\b(?:s3|gcs|blob|bucket|data|dataset|corpus|stored|sits|lives)\b", I)
+    for idx, clause in _clauses(t):
+        for pid, a, _b in [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]:
+            local = clause[: a - idx]
+            ex = _last(_EXCLUDE, local)
+            pref = _last(_PREFER, local)
+            if (
+                pref is None and ex is None
+            ):  # a cue after the name: "Lambda or Nebius would be our first choices"
+                rest = clause[a - idx :]
+                pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
+            if pref is not None and (ex is None or pref.start() > ex.start()):
+                kind = "providers_preferred"
+            elif ex is not None:
+                kind = "providers_excluded"
+            elif _LIST_CUE.search(local) and re.search(r"\bonly\b", local, I):
+                kind = "providers_preferred"  # "only EU providers (e.g. Scaleway, OVHcloud)"
+            elif re.search(r"\bor\b", clause) and _preferred_in(ctx, s):
+                kind = "providers_preferred"  # "we'd prefer Lambda, or RunPod"
+            else:
+                continue
+            if kind == "providers_preferred" and data_like.search(local):
+                continue  # "our data is in S3" names a location, not a preference
+            ctx.add(s, kind, [pid], clause, "stated", a)
+
+
+_LIST_CUE = re.compile(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)
+
+
+def _last(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of `rx` in `text` (the cue nearest before a provider name)."""
+    matches = list(rx.finditer(text))
+    return matches[-1] if matches else None
+
+
+def _clauses(text: str) -> list[tuple[int, str]]:
+    """(offset, clause): split at , and ; outside parentheses, and at 'while' / 'whereas'."""
+    out: list[tuple[int, str]] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if ch in ",;" and depth <= 0:
+            out.append((start, text[start : i + 1]))
+            start = i + 1
+    out.append((start, text[start:]))
+    result: list[tuple[int, str]] = []
+    for off, clause in out:
+        pos = 0
+        for part in re.split(r"(\s+(?:while|whereas)\s+)", clause):
+            result.append((off + pos, part))
+            pos += len(part)
+    return result
+
+
+def _preferred_in(ctx: Ctx, s: Sentence) -> bool:
+    """Whether a preference was already read in sentence `s` ("prefer Lambda, or RunPod")."""
+    return any(f.field == "providers_preferred" and f.position >= s.start for f in ctx.findings)
