@@ -11,7 +11,7 @@ demo:
 
 lint:
 	$(VENV)/ruff check tools advisor reports tests bench evals
-	$(VENV)/mypy tools advisor reports
+	$(VENV)/mypy tools advisor reports prompts evals bench
 
 test:
 	@.ci/bootstrap test

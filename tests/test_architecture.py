@@ -1,7 +1,9 @@
 """Dependencies point one way: tools/ is pure and imports no front-end, LLM or rendering library."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 FORBIDDEN = (
     "langchain",
@@ -43,3 +45,141 @@ def test_cli_start_does_not_import_heavy_libraries() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"CLI start imports {out.stdout.strip()}"
+
+
+# ----------------------------------------------------------------------------- layering (issue 11)
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tools", "advisor", "reports", "prompts", "evals")
+MODULE_LINES_MAX = 600  # "no module over ~600 lines in tools/, advisor/ or reports/"
+CLASS_LINES_MAX = 400  # "no class over ~400 lines"
+SIZE_CHECKED = ("tools", "advisor", "reports")
+
+
+def _module_files() -> dict[str, Path]:
+    files: dict[str, Path] = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            files[".".join(parts)] = path
+    return files
+
+
+def import_graph(files: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> project modules it imports, counting every import statement: module-level,
+    function-level and TYPE_CHECKING ones alike (a cycle hidden inside a function is still a cycle)."""
+
+    def resolve(name: str) -> str | None:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {m: set() for m in files}
+    for mod, path in files.items():
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package
+                    for _ in range(node.level - 1):
+                        anchor = anchor.rpartition(".")[0]
+                    base = f"{anchor}.{base}" if base else anchor
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            for target in targets:
+                found = resolve(target)
+                if found and found != mod:
+                    graph[mod].add(found)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    cycles.append(sorted(component))
+    return cycles
+
+
+def test_cycle_finder_finds_a_cycle_through_a_function_level_import() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_anywhere_in_the_project() -> None:
+    cycles = import_cycles(import_graph(_module_files()))
+    assert cycles == [], f"import cycles: {cycles}"
+
+
+def test_tools_imports_nothing_above_it() -> None:
+    graph = import_graph(_module_files())
+    up = {(m, t) for m, ts in graph.items() if m.startswith("tools") for t in ts if not t.startswith("tools")}
+    assert up == set()
+
+
+def test_no_module_or_class_over_the_size_limits() -> None:
+    too_long: list[str] = []
+    for mod, path in _module_files().items():
+        if not mod.startswith(SIZE_CHECKED):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MODULE_LINES_MAX:
+            too_long.append(f"{mod}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                length = node.end_lineno - node.lineno + 1
+                if length > CLASS_LINES_MAX:
+                    too_long.append(f"{mod}.{node.name}: class of {length} lines")
+    assert too_long == []
+
+
+def test_no_sys_path_edits() -> None:
+    edits = [
+        str(path.relative_to(ROOT))
+        for path in _module_files().values()
+        if "sys.path.insert" in path.read_text(encoding="utf-8")
+        or "sys.path.append" in path.read_text(encoding="utf-8")
+    ]
+    assert edits == []
