@@ -4,7 +4,9 @@ Each case's text (briefs read once, outside the timing) goes through RulesExtrac
 cases are timed per turn. Every text is extracted REPEATS times after one warm-up call (the first call
 pays for regex compilation and the catalog load, reported separately); the figure per text is its
 median. Prints per-text figures for the slowest ten, then median, p90 and max over all texts, and the
-characters per text for context, and one long brief (all eval briefs concatenated).
+characters per text for context, and one long brief (all eval briefs concatenated). Last, hostile
+messages of the maximum length (20,000 characters of one repeated token) with milliseconds per 1,000
+characters: reading must stay linear in the input (it was quadratic: "$5 " * 6,666 took ~27 s).
 
 Run: .venv/bin/python bench/extraction_speed.py [--repeats N]
 """
@@ -23,6 +25,8 @@ from advisor.extract.rules import RulesExtractor  # noqa: E402
 from evals.harness import REFERENCE_TIME, case_turns, load_cases  # noqa: E402
 
 GOAL_MS = 20.0
+HOSTILE_CHARS = 20_000  # the web page's and Slack's message limit
+HOSTILE_TOKENS = ("$5 ", "70B ", "500 GB ", "10 days ", "8x H100 ", "EU only. ", "1 ", "lora ", "not ", "~")
 
 
 def main() -> int:
@@ -72,6 +76,13 @@ def main() -> int:
     print(f"long brief (all {len(long_text)} chars of the eval briefs at once): {long_ms:.1f} ms")
     verdict = "met" if max(times) < GOAL_MS else "NOT met"
     print(f"goal: under {GOAL_MS:.0f} ms per brief: {verdict}")
+    print(f"hostile messages of {HOSTILE_CHARS:,} characters (one token repeated):")
+    for token in HOSTILE_TOKENS:
+        text = (token * (HOSTILE_CHARS // len(token) + 1))[:HOSTILE_CHARS]
+        start = time.perf_counter()
+        extractor.extract(text)
+        ms = (time.perf_counter() - start) * 1000
+        print(f"  {ms:8.1f} ms  {ms / (HOSTILE_CHARS / 1000):6.2f} ms per 1,000 chars  {token!r}")
     return 0
 
 

@@ -34,6 +34,14 @@ class Ctx:
     findings: list[Finding] = field(default_factory=list)
     workload: str | None = None
     claim_sentences: set[int] = field(default_factory=set)
+    _corrections: dict[int, bool] = field(default_factory=dict)  # sentence start -> says "actually"...
+
+    def is_correction(self, s: Sentence) -> bool:
+        """Whether sentence `s` corrects an earlier statement; read once per sentence, so a long
+        sentence with many findings is scanned once, not once per finding."""
+        if s.start not in self._corrections:
+            self._corrections[s.start] = bool(CORRECTION.search(s.text))
+        return self._corrections[s.start]
 
     def add(
         self,
@@ -56,7 +64,7 @@ class Ctx:
                 status="inferred" if status == "inferred" else "stated",
                 evidence=clip_evidence(evidence),
                 position=pos,
-                correction=bool(CORRECTION.search(s.text)),
+                correction=self.is_correction(s),
                 converted=status == "inferred" and not estimate,
             )
         )

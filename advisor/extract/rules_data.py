@@ -24,6 +24,8 @@ _TOKENS = Gated(
     "tok",
 )
 _RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
+_WINDOW_CHARS = 60  # how far around a number its unit cues are looked for
+_LEN_BEFORE = re.compile(r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", I)
 _LEN_AFTER = re.compile(
     r"^\s*(?:per\s+(?:sequence|sample|example|request|prompt|document|conversation|item)|each\b|of context"
     r"|context|"
@@ -97,12 +99,10 @@ def rule_dataset(ctx: Ctx) -> None:
         for m in _TOKENS.finditer(t):
             if _inside(m.start(), item_spans):
                 continue
-            after = t[m.end() :]
+            after = t[m.end() : m.end() + _WINDOW_CHARS]  # bounded windows keep the rule linear in t
             if _RATE_AFTER.match(after) or _LEN_AFTER.match(after):
                 continue
-            if re.search(
-                r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", t[: m.start()], I
-            ):
+            if _LEN_BEFORE.search(t[max(0, m.start() - _WINDOW_CHARS) : m.start()]):
                 continue
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value < 1e6:
@@ -124,6 +124,8 @@ def rule_dataset(ctx: Ctx) -> None:
                 continue
             conv = U.tokens_from_pages(pages)
             ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank)
+        data_words = _DATA_WORDS.search(t) is not None  # sentence-wide cues, read once per sentence
+        not_text = _NOT_TEXT.search(t) is not None
         for m in _BYTES.finditer(t):
             unit = m.group("unit").lower().rstrip("s")
             factor = _BYTES_GB.get(unit[:2] if len(unit) == 2 else unit)
@@ -139,11 +141,11 @@ def rule_dataset(ctx: Ctx) -> None:
                 continue
             if re.match(r"\s*(?:/|per\s)", after):
                 continue
-            if not (_DATA_WORDS.search(t) or re.match(r"\s*(?:of|worth of)\s+\w", after)):
+            if not (data_words or re.match(r"\s*(?:of|worth of)\s+\w", after)):
                 continue
             gb = parse_number(m.group("num")) * factor
             ctx.add(s, "dataset_gb", gb, q(m), "stated", m.start())
-            if not _NOT_TEXT.search(t):
+            if not not_text:
                 conv = U.tokens_from_gb(gb)
                 # an inference from bytes never beats tokens the user gave (rank below any stated value)
                 ctx.add(s, "dataset_tokens", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(),

@@ -63,9 +63,9 @@ def rule_budget(ctx: Ctx) -> None:
     short = len(ctx.sentences) <= 3
     for s in ctx.sentences:
         t = s.text
+        budget_word = re.search(r"\bbudget\b", t, I) is not None  # once per sentence: linear in its length
         for m in _MONEY.finditer(t):
-            after = t[m.end() :]
-            if _RATE.match(after):
+            if _RATE.match(t[m.end() : m.end() + 40]):  # a bounded window: '/hr', 'per month'
                 continue
             sym = (m.group("sym") or "").strip().lower()
             word = (m.group("word") or "").lower()
@@ -77,7 +77,7 @@ def rule_budget(ctx: Ctx) -> None:
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]
-            if not (_BUDGET_CUE.search(before) or re.search(r"\bbudget\b", t, I) or short):
+            if not (_BUDGET_CUE.search(before) or budget_word or short):
                 continue
             if _NOT_BUDGET.search(before[-25:]):
                 continue

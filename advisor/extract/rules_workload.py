@@ -139,6 +139,7 @@ _SIZE_ALONE = re.compile(
     rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:open[\s-]+|base[\s-]+)?models?)?)",
     I,
 )
+_MODEL_WORD = re.compile(r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", I)
 _NOT_PARAMS = re.compile(
     r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|words?|examples?|samples?|documents?"
     r"|docs|rows|"
@@ -150,6 +151,7 @@ _NOT_PARAMS = re.compile(
 def rule_model(ctx: Ctx) -> None:
     """model_id and params_b from model names (catalog) and bare sizes ("a 13B model")."""
     for s in ctx.sentences:
+        model_word = _MODEL_WORD.search(s.text) is not None  # once per sentence: linear in its length
         mentions = find_models(s.text)
         spans = [(m.start, m.end) for m in mentions]
         for mm in mentions:
@@ -168,16 +170,14 @@ def rule_model(ctx: Ctx) -> None:
                 continue
             unit = m.group("unit").lower()
             tail = m.group("tail") or ""
-            after = s.text[m.end("unit") :]
+            after = s.text[m.end("unit") : m.end("unit") + 60]  # the cues below are a few words long
             if _NOT_PARAMS.match(after):
                 continue
             if unit in ("m", "million") and not re.search(r"param|model", tail, I):
                 continue
             if not tail.strip() and re.match(r"\s*x\b", after):
                 continue
-            if not tail.strip() and not re.search(
-                r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", s.text, I
-            ):
+            if not tail.strip() and not model_word:
                 continue
             value = parse_number(m.group("num")) * (1e-3 if unit in ("m", "million") else 1.0)
             ctx.add(s, "params_b", value, q(m), "stated", m.start())
