@@ -4,7 +4,12 @@ Limits and checks, each failing with a one-line InputError that says what to do:
 - size: at most MAX_BYTES (10 MB); empty files are refused;
 - type: chosen by content, not by name: %PDF for PDF, a ZIP with word/document.xml for DOCX; a file whose
   name says one type and whose bytes say another is refused (mislabelled), as is an unknown binary;
-- PDF: encrypted files and scans without a text layer are refused (we do not OCR);
+- DOCX (a ZIP): refused before parsing when its entries would unpack to more than MAX_UNPACKED_BYTES,
+  its document part to more than MAX_DOCUMENT_XML_BYTES, it holds more than MAX_ZIP_ENTRIES entries, or a
+  large entry is compressed more than MAX_COMPRESSION_RATIO times (a zip bomb). The sizes are the ones the
+  archive declares, and zipfile never unpacks past a declared size, so the check bounds the real work;
+- PDF: encrypted files and scans without a text layer are refused (we do not OCR); at most MAX_PDF_PAGES
+  pages are read and at most MAX_TEXT_CHARS characters kept;
 - text: decoded as UTF-8 (with or without BOM), falling back to UTF-16 when it carries a BOM, then cp1252.
 
 The text is data for the extractor; nothing in it is ever treated as an instruction.
@@ -22,6 +27,15 @@ from pathlib import Path
 from tools.errors import InputError
 
 MAX_BYTES = 10 * 1024 * 1024
+# Zip-bomb limits, checked on the archive's directory before anything is unpacked. A 10 MB brief with
+# photos unpacks to about its own size (images do not compress); its text XML to a few MB at ~5-10x.
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
+MAX_DOCUMENT_XML_BYTES = 16 * 1024 * 1024  # word/document.xml: ~2,000 pages of dense text
+MAX_ZIP_ENTRIES = 2_000
+MAX_COMPRESSION_RATIO = 100  # text XML reaches ~10-20x; 8,000,000 empty paragraphs reach ~460x
+RATIO_CHECKED_BYTES = 1024 * 1024  # entries smaller than this unpack harmlessly whatever their ratio
+MAX_PDF_PAGES = 500
+MAX_TEXT_CHARS = 2_000_000  # far beyond any brief; the extractor reads the first part that matters
 MIN_TEXT_CHARS = 20  # fewer extracted characters than this: treat the document as having no text
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", "")
 HTML_SUFFIXES = (".html", ".htm")
@@ -73,9 +87,40 @@ def read_brief(source: str | Path | bytes, filename: str | None = None) -> str:
 
 def _too_big(name: str, size: int) -> str:
     return (
-        f"{name} is {size / 1024 / 1024:.1f} MB, over the {MAX_BYTES // 1024 // 1024} MB limit; "
+        f"{name} is {_megabytes(size, MAX_BYTES)}, over the {MAX_BYTES // 1024 // 1024} MB limit; "
         "send the text of the brief or a shorter document"
     )
+
+
+def _megabytes(size: int, limit: int) -> str:
+    """A size in MB with as many decimals as it takes not to read as the limit itself
+    (10.05 MB against 10 MB, not '10.0 MB')."""
+    for decimals in (1, 2, 3):
+        text = f"{size / 1024 / 1024:.{decimals}f}"
+        if float(text) != limit / 1024 / 1024:
+            return f"{text} MB"
+    return f"{size:,} bytes"
+
+
+def _check_zip_limits(z: zipfile.ZipFile, name: str) -> None:
+    """Refuse an archive whose directory says it would unpack into far more than a brief."""
+    entries = z.infolist()
+    if len(entries) > MAX_ZIP_ENTRIES:
+        raise InputError(
+            f"{name} holds {len(entries):,} files inside, over the {MAX_ZIP_ENTRIES:,} a Word document needs; "
+            "save it again as .docx or PDF"
+        )
+    unpacked = sum(e.file_size for e in entries)
+    document = next((e.file_size for e in entries if e.filename == "word/document.xml"), 0)
+    bomb = any(
+        e.file_size > RATIO_CHECKED_BYTES and e.file_size > MAX_COMPRESSION_RATIO * max(e.compress_size, 1)
+        for e in entries
+    )
+    if unpacked > MAX_UNPACKED_BYTES or document > MAX_DOCUMENT_XML_BYTES or bomb:
+        raise InputError(
+            f"{name} would unpack to {unpacked / 1024 / 1024:,.0f} MB, far more than a brief's text; "
+            "save it again as .docx or PDF, or paste the text"
+        )
 
 
 def _sniff(data: bytes) -> str:
@@ -86,7 +131,8 @@ def _sniff(data: bytes) -> str:
     if data[:4] == b"PK\x03\x04":
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as z:
-                return "docx" if "word/document.xml" in z.namelist() else "zip"
+                names = {e.filename for e in z.infolist()[: MAX_ZIP_ENTRIES + 1]}
+                return "docx" if "word/document.xml" in names else "zip"
         except zipfile.BadZipFile:
             return "binary"
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -131,14 +177,20 @@ def _pdf_text(data: bytes, name: str) -> str:
                 raise InputError(
                     f"{name} is password-protected; remove the password (print to PDF) and upload it again"
                 )
-        pages = [page.extract_text() or "" for page in reader.pages]
+        pages: list[str] = []
+        chars = 0
+        for page in reader.pages[:MAX_PDF_PAGES]:
+            pages.append(page.extract_text() or "")
+            chars += len(pages[-1])
+            if chars > MAX_TEXT_CHARS:
+                break
     except InputError:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
         raise InputError(
             f"{name} could not be read as a PDF ({type(exc).__name__}); export it again or paste the text"
         ) from exc  # noqa: E501
-    text = "\n\n".join(pages)
+    text = "\n\n".join(pages)[:MAX_TEXT_CHARS]
     if len(text.strip()) < MIN_TEXT_CHARS:
         raise InputError(
             f"{name} has no text layer (a scan or images only); run OCR on it or paste the brief as text"
@@ -150,7 +202,11 @@ def _docx_text(data: bytes, name: str) -> str:
     import docx
 
     try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            _check_zip_limits(z, name)
         document = docx.Document(io.BytesIO(data))
+    except InputError:
+        raise
     except Exception as exc:  # noqa: BLE001 - python-docx raises several types for broken files
         raise InputError(
             f"{name} could not be read as a Word document; save it again as .docx or PDF"
@@ -159,7 +215,7 @@ def _docx_text(data: bytes, name: str) -> str:
     for table in document.tables:
         for row in table.rows:
             parts.append(" | ".join(cell.text.strip() for cell in row.cells))
-    return "\n".join(parts)
+    return "\n".join(parts)[:MAX_TEXT_CHARS]
 
 
 def _decode(data: bytes, name: str) -> str:

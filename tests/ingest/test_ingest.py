@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import tracemalloc
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -160,3 +161,63 @@ def test_missing_path(tmp_path: Path) -> None:
 
 def test_pdf_maker_round_trip(pdf_maker: Any) -> None:
     assert read_brief(pdf_maker(["x" * 30]), "a.pdf").startswith("xxx")
+
+
+# --------------------------------------------------------------------------- zip bombs and limits (issue 17)
+_DOCX_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+)
+
+
+def _bomb_docx(paragraphs: int) -> bytes:
+    """A .docx whose document part holds `paragraphs` empty paragraphs: ~100 KB packed for 8,000,000."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        with z.open("word/document.xml", "w", force_zip64=True) as part:
+            part.write(_DOCX_HEAD.encode())
+            chunk = b"<w:p/>" * 100_000
+            for _ in range(paragraphs // 100_000):
+                part.write(chunk)
+            part.write(b"</w:body></w:document>")
+    return buf.getvalue()
+
+
+def test_a_docx_zip_bomb_is_refused_before_parsing() -> None:
+    bomb = _bomb_docx(8_000_000)
+    assert len(bomb) < 200_000  # the issue's 104 KB file, give or take the compressor
+    tracemalloc.start()
+    with pytest.raises(InputError) as exc:
+        read_brief(bomb, "notes.docx")
+    _, peak_bytes = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert "would unpack to 46 MB" in one_line(exc)
+    assert peak_bytes < 5 * 1024 * 1024  # only the archive's directory was read (parsing took 2.7 GB)
+
+
+def test_a_docx_with_too_many_entries_is_refused() -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("word/document.xml", _DOCX_HEAD + "</w:body></w:document>")
+        for i in range(2_001):
+            z.writestr(f"word/media/x{i}.bin", b"")
+    with pytest.raises(InputError) as exc:
+        read_brief(buf.getvalue(), "many.docx")
+    assert "2,002 files inside" in one_line(exc)
+
+
+def test_a_highly_compressed_large_part_is_refused_even_under_the_size_limits() -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", _DOCX_HEAD + "</w:body></w:document>")
+        z.writestr("word/media/pad.bin", b"\0" * (4 * 1024 * 1024))  # ~1000x: no real file does that
+    with pytest.raises(InputError, match="would unpack to 4 MB"):
+        read_brief(buf.getvalue(), "padded.docx")
+
+
+def test_a_size_just_over_the_limit_does_not_read_as_the_limit() -> None:
+    over = b"a" * (MAX_BYTES + 50 * 1024)  # 10.05 MB
+    with pytest.raises(InputError) as exc:
+        read_brief(over, "big.txt")
+    assert "is 10.05 MB, over the 10 MB limit" in one_line(exc)
