@@ -107,8 +107,8 @@ def _check_zip_limits(z: zipfile.ZipFile, name: str) -> None:
     entries = z.infolist()
     if len(entries) > MAX_ZIP_ENTRIES:
         raise InputError(
-            f"{name} holds {len(entries):,} files inside, over the {MAX_ZIP_ENTRIES:,} a Word document needs; "
-            "save it again as .docx or PDF"
+            f"{name} holds {len(entries):,} files inside, over the {MAX_ZIP_ENTRIES:,} a Word document "
+            "needs; save it again as .docx or PDF"
         )
     unpacked = sum(e.file_size for e in entries)
     document = next((e.file_size for e in entries if e.filename == "word/document.xml"), 0)
