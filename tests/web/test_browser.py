@@ -133,3 +133,45 @@ def test_user_text_renders_inert(browser: Any, server: Any) -> None:
     assert page.evaluate("window.__xss === undefined")
     assert dialogs == []
     page.close()
+
+
+def test_a_refused_message_stays_in_the_box_with_the_reason(browser: Any, server: Any) -> None:
+    """413 (too long) and 429 (rate limit) alike: the text is given back, not shown as sent (issue 17)."""
+    page = browser.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url + "/")
+    box = page.get_by_label("Your message")
+    too_long = "LoRA Llama 3 8B on 20M tokens. " + "x" * 25_000
+    box.fill(too_long)
+    box.press("Enter")
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    assert "over the 20000 limit" in error.inner_text() and "still in the box" in error.inner_text()
+    assert box.input_value() == too_long
+    assert page.locator("#transcript .msg.user").count() == 0  # not shown as if it had been sent
+
+    # Send it short: it is answered, and the error goes away.
+    box.fill("LoRA Llama 3 8B on 20M tokens")
+    box.press("Enter")
+    page.locator(".primary-pick .title").wait_for()
+    assert page.locator("#transcript .msg.user").count() == 1
+    assert box.input_value() == ""
+    page.close()
+
+
+def test_new_conversation_resets_the_report_button(browser: Any, server: Any) -> None:
+    page = browser.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url + "/")
+    report = page.locator("#make-report")
+    first_label = report.inner_text()
+    page.get_by_label("Your message").fill("LoRA Llama 3 8B on 20M tokens")
+    page.get_by_label("Your message").press("Enter")
+    page.locator(".primary-pick .title").wait_for()
+    report.click()
+    page.get_by_role("button", name="Download PDF").wait_for(state="visible", timeout=120_000)
+    assert report.inner_text() == "Create the report again"
+    page.get_by_role("button", name="New conversation").click()
+    assert report.inner_text() == first_label == "Create PDF report"
+    assert report.is_disabled()  # nothing to report on yet
+    page.close()

@@ -11,6 +11,7 @@
   let busy = false;
   let pollTimer = null;
   let currentReport = null;
+  let reportLabel = ""; // the report button's first label, read from the page; restored by New conversation
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -100,6 +101,7 @@
     applyTurn({ profile: [], recommendation: null, questions: [], report_ready: false }, false);
     stopPolling();
     currentReport = null;
+    $("make-report").textContent = reportLabel;
     $("download").hidden = true;
     $("report-status").textContent = "";
     showError("");
@@ -237,22 +239,29 @@
     $("composer").setAttribute("aria-busy", on ? "true" : "false");
   }
 
+  // Resolves true when the advisor answered. A message the server refused (too long, rate-limited, a
+  // conflict) is taken out of the transcript and given back to the message box, with the reason shown.
   async function send(text) {
-    if (busy) return;
+    if (busy) return false;
     showError("");
     setBusy(true);
     setStatus("Sending…");
+    let mine = null;
     try {
       await ensureSession();
-      addMessage("user", text);
+      mine = addMessage("user", text);
       const reply = addMessage("assistant", "");
       reply.classList.add("pending");
       reply.setAttribute("aria-busy", "true"); // screen readers read it once it is complete
       reply.querySelector(".text").textContent = "Thinking…";
       await streamTurn(text, reply);
+      return true;
     } catch (e) {
-      showError(e.message);
+      if (e.rejected && mine) mine.remove();
+      if (e.rejected && !$("message").value.trim()) $("message").value = text;
+      showError(e.rejected ? e.message + " Your message is still in the box." : e.message);
       setStatus("");
+      return false;
     } finally {
       setBusy(false);
     }
@@ -265,7 +274,10 @@
       let data = null;
       try { data = await res.json(); } catch (_e) { data = null; }
       reply.remove();
-      throw new Error(messageFor(res, data));
+      const err = new Error(messageFor(res, data));
+      err.status = res.status;
+      err.rejected = true; // refused before any answer: 413, 422, 429, 409 ...
+      throw err;
     }
     const textNode = reply.querySelector(".text");
     let started = false;
@@ -455,13 +467,14 @@
   // --- wiring -------------------------------------------------------------------------------------------
   document.addEventListener("DOMContentLoaded", () => {
     const box = $("message");
+    reportLabel = $("make-report").textContent;
     $("composer").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = box.value.trim();
       if (!text) { showError("Type a message first."); box.focus(); return; }
       box.value = "";
       box.placeholder = "";
-      send(text).then(() => box.focus());
+      send(text).then(() => box.focus());  // a refused message comes back into the box
     });
     box.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
