@@ -109,7 +109,7 @@ def clear_recommendation_cache(*, calculators: bool = True) -> None:
 
 
 ENGINE_CACHE_MAX_ENTRIES = 100_000
-"""Calculator results (tools.candidates.Caches) kept per process for the bundled catalog: memory, topology
+"""Calculator results (tools.recommend.candidates.Caches) kept per process for the bundled catalog: memory, topology
 and time estimates recur across turns and sessions (same model, method and sequence length), and each
 run's enumeration lets a later turn that changes only cost inputs (a budget) re-price it. A turn adds
 about 1,000 entries (about 2 KB each: some 200 MB at the bound); past this many the store is trimmed
@@ -121,7 +121,7 @@ _engine_caches: tuple[Any, Any] | None = None  # (catalog, Caches): replaced, ne
 
 def _engine_caches_for(catalog: Any) -> Any:
     global _engine_caches
-    from tools.candidates import Caches
+    from tools.recommend.caches import Caches
 
     held = _engine_caches
     if held is None or held[0] is not catalog:
@@ -212,7 +212,7 @@ class Turn:
         """The design.md `recommendation` object, or None."""
         if self.recommendation is None:
             return None
-        from tools.recommend_models import recommendation_json
+        from tools.recommend.models import recommendation_json
 
         return recommendation_json(self.recommendation)
 
