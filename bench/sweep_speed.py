@@ -45,8 +45,8 @@ def main() -> int:
     from tools.defaults import resolve_workload
     from tools.profile import WorkloadProfile
     from tools.recommend import recommend
-    from tools.recommend.run import run_engine
     from tools.recommend.models import RecommendSettings
+    from tools.recommend.run import run_engine
 
     catalog = load_catalog()
     workloads = {

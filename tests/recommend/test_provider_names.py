@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tools.recommend.candidates import provider_matches
 from tools.catalog.load import Catalog
+from tools.recommend.candidates import provider_matches
 from tools.recommend.models import Recommendation
 
 Runner = Callable[..., Recommendation]
