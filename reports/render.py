@@ -593,7 +593,7 @@ def _catalog_sources(rec: Recommendation, catalog: Any) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for o in rec.options:
-        key = ("price", o.key)
+        key = ("price", o.key.text())
         if key in seen:
             continue
         seen.add(key)
