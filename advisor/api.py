@@ -144,7 +144,7 @@ def size(
     }
     if gpu is not None:
         from tools.catalog.load import load_catalog
-        from tools.recommend_models import RecommendSettings
+        from tools.recommend.models import RecommendSettings
 
         spec = load_catalog().gpu(gpu)
         usable = spec.usable_memory_gib

@@ -121,7 +121,7 @@ _engine_caches: tuple[Any, Any] | None = None  # (catalog, Caches): replaced, ne
 
 def _engine_caches_for(catalog: Any) -> Any:
     global _engine_caches
-    from tools.candidates import Caches
+    from tools.recommend.caches import Caches
 
     held = _engine_caches
     if held is None or held[0] is not catalog:
@@ -212,7 +212,7 @@ class Turn:
         """The design.md `recommendation` object, or None."""
         if self.recommendation is None:
             return None
-        from tools.recommend_models import recommendation_json
+        from tools.recommend.models import recommendation_json
 
         return recommendation_json(self.recommendation)
 

@@ -130,7 +130,7 @@ def recommend_gpus(
         return ask(description, backend=backend)
     prof, settings = _profile_and_settings(description, profile, backend)
     from advisor.cli.report import recommend_for
-    from tools.recommend_models import recommendation_json
+    from tools.recommend.models import recommendation_json
 
     rec, _catalog = recommend_for(prof, settings=settings)
     return {

@@ -44,8 +44,9 @@ def main() -> int:
     from tools.catalog.load import load_catalog
     from tools.defaults import resolve_workload
     from tools.profile import WorkloadProfile
-    from tools.recommend import recommend, run_engine
-    from tools.recommend_models import RecommendSettings
+    from tools.recommend import recommend
+    from tools.recommend.models import RecommendSettings
+    from tools.recommend.run import run_engine
 
     catalog = load_catalog()
     workloads = {

@@ -24,7 +24,8 @@ from tools.ranges import Range
 if TYPE_CHECKING:
     import jinja2
 
-    from tools.recommend_models import Option, Recommendation, TcoScenario
+    from tools.recommend.models import Option, Recommendation, TcoScenario
+    from tools.recommend.option_id import OptionId
 
 Format = Literal["pdf", "html", "md", "json"]
 FORMATS: tuple[str, ...] = ("pdf", "html", "md", "json")
@@ -496,23 +497,18 @@ def _sensitivity_rows(rec: Recommendation, catalog: Any = None) -> list[dict[str
     return rows
 
 
-def option_key_text(key: str | None, options: tuple[Option, ...] = (), catalog: Any = None) -> str:
-    """An Option.key ('h100-sxmx1@lambda/on_demand/-') as words; the option's own title when it is listed."""
-    if not key:
+def option_key_text(key: OptionId | None, options: tuple[Option, ...] = (), catalog: Any = None) -> str:
+    """An Option.key (gpu, count, provider, pricing) as words; the option's own title when it is listed."""
+    if key is None:
         return ""
     for o in options:
         if o.key == key:
             return f"{_short(o)} at {o.provider} ({PRICING_TEXT.get(o.pricing, o.pricing)})"
-    head, _, where = key.partition("@")
-    gpu, _, n = head.rpartition("x")
-    parts = where.split("/")
-    if not gpu or not n.isdigit() or len(parts) < 2:
-        return key
-    pricing = PRICING_TEXT.get(parts[1], parts[1])
+    gpu = key.gpu
     if catalog is not None:
         with contextlib.suppress(ValueError, KeyError, AttributeError):
             gpu = str(catalog.gpu(gpu).name)
-    return f"{n}× {gpu} at {parts[0]} ({pricing})"
+    return f"{key.total_gpus}× {gpu} at {key.provider} ({PRICING_TEXT.get(key.pricing, key.pricing)})"
 
 
 def _what_changes(rec: Recommendation, catalog: Any = None) -> list[str]:
@@ -597,7 +593,7 @@ def _catalog_sources(rec: Recommendation, catalog: Any) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for o in rec.options:
-        key = ("price", o.key)
+        key = ("price", o.key.text())
         if key in seen:
             continue
         seen.add(key)
@@ -873,7 +869,7 @@ def report_json(
     description: str | None = None,
 ) -> dict[str, Any]:
     """recommendation_json + the resolved profile + assumptions + the full trace (unrounded)."""
-    from tools.recommend_models import recommendation_json
+    from tools.recommend.models import recommendation_json
     from tools.trace import as_mapping
 
     generated = generated or dt.datetime.now(dt.UTC)

@@ -24,7 +24,7 @@ from tools.errors import InputError
 
 if TYPE_CHECKING:
     from tools.profile import WorkloadProfile
-    from tools.recommend_models import Recommendation, RecommendSettings
+    from tools.recommend.models import Recommendation, RecommendSettings
 
 FORMATS = ("pdf", "html", "md", "json")
 _SUFFIX_FORMAT = {
@@ -61,7 +61,7 @@ def profile_from_mapping(
     from pydantic import ValidationError
 
     from tools.profile import PROFILE_FIELDS, Provenance, WorkloadProfile
-    from tools.recommend_models import RecommendSettings
+    from tools.recommend.models import RecommendSettings
 
     if not isinstance(data, dict):
         raise InputError(

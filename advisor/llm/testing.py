@@ -336,7 +336,7 @@ def sample_recommendation(profile: Any) -> Any:
     from tools.errors import InputError
     from tools.profile import Provenance
     from tools.ranges import Range
-    from tools.recommend_models import Option, Recommendation, Rejection, SensitivityItem
+    from tools.recommend.models import Option, Recommendation, Rejection, SensitivityItem
     from tools.trace import TraceBuilder
 
     if profile.model_id is None and profile.params_b is None:

@@ -52,7 +52,7 @@ def recommendation_brief(rec: Any) -> dict[str, Any]:
     """The parts of a Recommendation an explanation needs (primary, alternatives, rejections, checks),
     small enough for a prompt. Numbers are the recommender's, untouched."""
     try:
-        from tools.recommend_models import option_json
+        from tools.recommend.models import option_json
     except ImportError:  # pragma: no cover - the types module is part of the repo
         return {}
 

@@ -23,7 +23,7 @@ from advisor.llm.testing import (
     text,
 )
 from tools.profile import WorkloadProfile
-from tools.recommend_models import SensitivityItem
+from tools.recommend.models import SensitivityItem
 
 
 def conv(**kw: Any) -> Conversation:

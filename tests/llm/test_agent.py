@@ -186,7 +186,7 @@ def test_server_tool_call_round_trip(server: FakeOpenAIServer, chat: Any) -> Non
     first, second = server.requests
     tools = {t["function"]["name"]: t["function"] for t in first["tools"]}
     assert "recommend_gpus" in tools
-    from tools.recommend_models import option_json  # noqa: F401 - the types module exists
+    from tools.recommend.models import option_json  # noqa: F401 - the types module exists
 
     tool_msg = [m for m in second["messages"] if m["role"] == "tool"]
     assert tool_msg and json.loads(tool_msg[0]["content"])["primary"]["gpu"] == "h100-sxm"

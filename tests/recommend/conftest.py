@@ -10,7 +10,7 @@ import pytest
 from tools.catalog.load import Catalog, load_catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import Recommendation, RecommendSettings
+from tools.recommend.models import Recommendation, RecommendSettings
 
 QUIET = RecommendSettings(sensitivity=False)
 """Most tests do not need the sensitivity re-runs (they have their own tests)."""

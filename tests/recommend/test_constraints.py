@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tools.catalog.load import Catalog
-from tools.recommend_models import Recommendation
+from tools.recommend.models import Recommendation
 
 Runner = Callable[..., Recommendation]
 
@@ -99,7 +99,7 @@ def test_objectives_order_cost_and_time(run: Runner, catalog: Catalog) -> None:
 def test_a_budget_met_only_at_the_favourable_end_is_said_in_the_why(catalog: Catalog) -> None:
     from tools.profile import WorkloadProfile
     from tools.recommend import recommend
-    from tools.recommend_models import RecommendSettings
+    from tools.recommend.models import RecommendSettings
 
     p = WorkloadProfile(
         model_id="llama-3-70b", method="qlora", dataset_tokens=2e9, deadline_hours=240, budget_usd=8000

@@ -10,7 +10,7 @@ import yaml
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings
+from tools.recommend.models import RecommendSettings
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "advisor" / "examples").glob("*.yaml"))
 META = ("settings", "description", "name", "title")

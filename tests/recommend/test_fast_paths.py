@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-import tools.recommend as recommend_mod
-import tools.recommend_engine as recommend_engine
-import tools.sensitivity as sensitivity
+import tools.recommend.advise as recommend_mod
+import tools.recommend.engine as recommend_engine
+import tools.recommend.infeasible as infeasible
+import tools.recommend.sensitivity as sensitivity
 from tools.catalog.load import Catalog
 from tools.compute import estimate_training_time
 from tools.cost import tco
@@ -26,7 +27,7 @@ from tools.memory import estimate_memory
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend import recommend
-from tools.recommend_models import recommendation_json
+from tools.recommend.models import recommendation_json
 from tools.topology import plan_topology
 
 PROFILES: dict[str, dict[str, Any]] = {
@@ -88,7 +89,8 @@ def test_sensitivity_shortcuts_match_full_reruns(
         runs.append(kw.get("reprice") is not None)
         return real_run_engine(*args, **kw)
 
-    monkeypatch.setattr(recommend_mod, "run_engine", counting)
+    for mod in (recommend_mod, sensitivity, infeasible):  # every caller of run_engine
+        monkeypatch.setattr(mod, "run_engine", counting)
     fast = recommend(profile=profile, catalog=catalog)
     fast_runs, runs[:] = list(runs), []
     assert fast.sensitivity, "the profile should have uncertain inputs"
@@ -100,15 +102,16 @@ def test_sensitivity_shortcuts_match_full_reruns(
     monkeypatch.setattr(sensitivity, "_same_costs", lambda a, b: False)
     monkeypatch.setattr(recommend_engine.Engine, "stored_enumeration", lambda self: None)
     monkeypatch.setattr(recommend_engine.Engine, "stored_costing", lambda self: None)
-    real_rerank = recommend_mod.rerank
+    real_rerank = sensitivity.rerank
 
     def full(*args: Any, **kw: Any) -> Any:
         runs.append(kw.get("reprice") is not None)
         return real_run_engine(*args, **{**kw, "primary_only": False})
 
-    monkeypatch.setattr(recommend_mod, "run_engine", full)
+    for mod in (recommend_mod, sensitivity, infeasible):
+        monkeypatch.setattr(mod, "run_engine", full)
     monkeypatch.setattr(
-        recommend_mod, "rerank", lambda *a, **kw: real_rerank(*a, **{**kw, "primary_only": False})
+        sensitivity, "rerank", lambda *a, **kw: real_rerank(*a, **{**kw, "primary_only": False})
     )
     slow = recommend(profile=profile, catalog=catalog)
     assert not any(runs) and len(runs) >= len(fast_runs)
@@ -188,7 +191,7 @@ def test_untraced_calculators_give_the_traced_numbers(catalog: Catalog) -> None:
 def test_caches_kept_across_requests_change_nothing(catalog: Catalog) -> None:
     """One Caches through a sequence of different requests (as the conversation keeps it per process)
     gives each request exactly what a fresh run gives (synthetic shapes from params_b included)."""
-    from tools.candidates import Caches
+    from tools.recommend.caches import Caches
 
     known = {m.id for m in catalog.models}
     profiles = [WorkloadProfile(**f) for f in PROFILES.values() if f["model_id"] in known]
@@ -212,7 +215,7 @@ def test_a_request_differing_only_in_cost_inputs_reprices_an_earlier_enumeration
     in cost inputs (budget, data location and caching, runs per month) prices those candidates again and
     replays their trace, instead of enumerating the catalog. Its result, trace included, is what a fresh
     run gives, for training (owned hardware included) and serving."""
-    from tools.candidates import Caches
+    from tools.recommend.caches import Caches
 
     known = {m.id for m in catalog.models}
     owned = {
@@ -256,7 +259,7 @@ def test_a_request_differing_only_in_cost_inputs_reprices_an_earlier_enumeration
 def test_trimmed_caches_keep_shapes_and_newest_enumerations_and_change_nothing(catalog: Catalog) -> None:
     """Caches.trimmed (what the conversation does past its bound) keeps the shape stores and the newest
     half of the others, and a run on the trimmed caches is a fresh run."""
-    from tools.candidates import Caches
+    from tools.recommend.caches import Caches
 
     first = WorkloadProfile(**PROFILES["lora 7B, budget"])
     later = WorkloadProfile(**{**PROFILES["lora 7B, budget"], "budget_usd": 1500})

@@ -7,7 +7,7 @@ import re
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings, recommendation_json
+from tools.recommend.models import RecommendSettings, recommendation_json
 
 QUIET = RecommendSettings(sensitivity=False)
 

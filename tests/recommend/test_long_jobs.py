@@ -11,8 +11,8 @@ from __future__ import annotations
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_engine import PRACTICAL_WALL_HOURS
-from tools.recommend_models import RecommendSettings
+from tools.recommend.enumerate import PRACTICAL_WALL_HOURS
+from tools.recommend.models import RecommendSettings
 
 
 def test_pretraining_without_deadline_offers_a_cluster_that_finishes_in_weeks(catalog: Catalog) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import Recommendation, RecommendSettings
+from tools.recommend.models import Recommendation, RecommendSettings
 
 QUIET = RecommendSettings(sensitivity=False)
 

@@ -10,8 +10,8 @@ import pytest
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_engine import OWNED_UTILIZATION_MIN, owned_rate
-from tools.recommend_models import Recommendation, RecommendSettings
+from tools.recommend.models import Recommendation, RecommendSettings
+from tools.recommend.owned import OWNED_UTILIZATION_MIN, owned_rate
 from tools.units import HOURS_PER_MONTH
 
 QUIET = RecommendSettings(sensitivity=False)

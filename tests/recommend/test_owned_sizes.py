@@ -10,8 +10,8 @@ from __future__ import annotations
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_engine import owned_node_sizes
-from tools.recommend_models import RecommendSettings
+from tools.recommend.models import RecommendSettings
+from tools.recommend.owned import owned_node_sizes
 
 
 def test_node_sizes_follow_the_form_factor(catalog: Catalog) -> None:

@@ -11,8 +11,8 @@ import pytest
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import evaluate_configuration, recommend
-from tools.recommend_models import Option, RecommendSettings
-from tools.recommend_pricing import price_spread
+from tools.recommend.models import Option, RecommendSettings
+from tools.recommend.spread import price_spread
 from tools.trace import TraceBuilder
 
 QUIET = RecommendSettings(sensitivity=False)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from tools.catalog.load import Catalog, load_catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings
+from tools.recommend.models import RecommendSettings
 
 CATALOG: Catalog = load_catalog()
 MODELS = ["llama-3-8b", "llama-3-70b", "mistral-7b", "qwen2.5-14b", "mixtral-8x7b"]

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
-from tools.candidates import provider_matches
 from tools.catalog.load import Catalog
-from tools.recommend_models import Recommendation
+from tools.recommend.candidates import provider_matches
+from tools.recommend.models import Recommendation
 
 Runner = Callable[..., Recommendation]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings
+from tools.recommend.models import RecommendSettings
 
 REFERENCE = {"seed-001-bare-metal", "seed-001-sagemaker"}
 PROFILE = WorkloadProfile(

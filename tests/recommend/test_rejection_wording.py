@@ -8,7 +8,7 @@ import re
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings
+from tools.recommend.models import RecommendSettings
 
 QUIET = RecommendSettings(sensitivity=False)
 PATTERN = re.compile(r"^.+: needs [\d.]+ GiB per GPU, has [\d.]+ \(usable; [\d.]+ with 10% headroom\)")

@@ -7,10 +7,10 @@ that each run takes 27-92 h on 8x B200, i.e. 545-1,830 h of a 730-hour month.
 from __future__ import annotations
 
 from tools.catalog.load import Catalog
-from tools.expectations import check_runs_per_month
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings
+from tools.recommend.expectations import check_runs_per_month
+from tools.recommend.models import RecommendSettings
 
 QUIET = RecommendSettings(sensitivity=False)
 

@@ -20,7 +20,7 @@ from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend import evaluate_configuration, recommend
-from tools.recommend_models import Option, RecommendSettings
+from tools.recommend.models import Option, RecommendSettings
 
 SEED_PROFILE = WorkloadProfile(
     model_id="llama-3-70b",

@@ -7,7 +7,7 @@ import pytest
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import Recommendation
+from tools.recommend.models import Recommendation
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_items_that_change_the_pick_come_first(unstated_method: Recommendation) 
 
 
 def test_sensitivity_can_be_switched_off(catalog: Catalog) -> None:
-    from tools.recommend_models import RecommendSettings
+    from tools.recommend.models import RecommendSettings
 
     rec = recommend(
         profile=WorkloadProfile(model_id="llama-3-8b", dataset_tokens=1e8),

@@ -11,7 +11,7 @@ import pytest
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import Option, Recommendation, RecommendSettings
+from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.units import HOURS_PER_MONTH
 
 SERVING: dict[str, Any] = {

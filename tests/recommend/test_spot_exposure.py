@@ -12,7 +12,7 @@ import math
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend_models import RecommendSettings
+from tools.recommend.models import RecommendSettings
 
 
 def test_spot_options_state_interruption_odds_and_rework(catalog: Catalog) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tools.ranges import Range
-from tools.recommend_models import Option
+from tools.recommend.models import Option
 
 
 def _option(low: float, high: float) -> Option:

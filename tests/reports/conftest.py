@@ -16,7 +16,7 @@ import pytest
 
 from tools.profile import Provenance, WorkloadProfile
 from tools.ranges import Range
-from tools.recommend_models import (
+from tools.recommend.models import (
     ExpectationCheck,
     MemoryFit,
     Option,

@@ -21,7 +21,7 @@ from reports.render import (
 )
 from tools.errors import InputError
 from tools.profile import Provenance
-from tools.recommend_models import Recommendation, recommendation_json
+from tools.recommend.models import Recommendation, recommendation_json
 
 
 def pdf_text(path: Path) -> str:

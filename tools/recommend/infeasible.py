@@ -7,15 +7,14 @@ fits, its cost), so the advice is as traceable as the recommendation itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tools.candidates import layouts_for
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
-from tools.recommend_models import RecommendSettings
-
-if TYPE_CHECKING:
-    from tools.recommend import Outcome
+from tools.recommend.candidates import layouts_for
+from tools.recommend.models import RecommendSettings
+from tools.recommend.outcome import Outcome
+from tools.recommend.run import run_engine
 
 LARGE_CLUSTER_NODES = 64
 """The cluster size tried when advising 'shard over more GPUs' (whole nodes)."""
@@ -83,8 +82,6 @@ def infeasible_advice(
     *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
 ) -> list[str]:
     """Advice lines for a workload nothing in the catalog can run (empty when something can)."""
-    from tools.recommend import run_engine
-
     if outcome.primary is not None:
         return []
     eng = outcome.engine

@@ -4,7 +4,7 @@ Inputs varied (only those that are uncertain for this profile):
 - mfu: rank on the pessimistic (low MFU: high ends of time and cost, the cost's high end also at the top
   of a floating price's spread) and optimistic ends.
 - pricing tier: on-demand in established tiers only (no spot, community or marketplace offers, whose
-  quotes float: tools.recommend_pricing).
+  quotes float: tools.recommend.spread).
 - dataset_tokens (when assumed or estimated from a size on disk): x0.5 and x2.
 - epochs (when not stated): 1 and 3 (seed 001 uses 3).
 - method (when assumed): LoRA and QLoRA.
@@ -18,16 +18,18 @@ conversation asks only about inputs that change the pick.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tools import wording
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
-from tools.recommend_engine import COST_ONLY_FIELDS, egress_possible
-from tools.recommend_models import RecommendSettings, SensitivityItem
-
-if TYPE_CHECKING:
-    from tools.recommend import Outcome
+from tools.recommend.caches import COST_ONLY_FIELDS
+from tools.recommend.models import RecommendSettings, SensitivityItem
+from tools.recommend.option_id import OptionId
+from tools.recommend.outcome import Outcome
+from tools.recommend.pricing import egress_possible
+from tools.recommend.rank import rerank
+from tools.recommend.run import run_engine
 
 
 def _uncertain(w: ResolvedWorkload, field: str) -> bool:
@@ -69,7 +71,7 @@ PULL_FIELDS = frozenset({"data_cached", "runs_per_month"})
 
 def _same_costs(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:
     """Whether b prices every candidate exactly as a does: they differ only in PULL_FIELDS, no pull can
-    cost egress in either (tools.recommend_engine.egress_possible), and runs per month is assumed in both
+    cost egress in either (tools.recommend.pricing.egress_possible), and runs per month is assumed in both
     (owned hardware's use reads it only when given). Then every candidate's cost, and so the pick and its
     cost, are a's; only the name of the data scenario differs."""
     pa, pb = a.profile, b.profile
@@ -189,8 +191,6 @@ def run_sensitivity(
     *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, base: Outcome
 ) -> list[SensitivityItem]:
     """One SensitivityItem per uncertain input; those that change the pick first."""
-    from tools.recommend import rerank, run_engine
-
     quiet = settings.model_copy(update={"sensitivity": False})
     base_key = base.primary.key if base.primary else None
     base_cost = base.primary.total_usd if base.primary else None
@@ -228,8 +228,8 @@ def run_sensitivity(
         lo_key = lo.primary.key if lo and lo.primary else None
         hi_key = hi.primary.key if hi and hi.primary else None
 
-        def config(key: str | None) -> str | None:
-            return key.split("@", 1)[0] if key else None
+        def config(key: OptionId | None) -> tuple[str, int] | None:
+            return key.configuration if key else None
 
         base_cfg = config(base_key)
         return SensitivityItem(

@@ -1,4 +1,4 @@
-"""Result types of the recommender (`tools.recommend.recommend`).
+"""Result types of the recommender (`tools.recommend.recommend`) and its settings.
 
 Pure data, frozen pydantic models. Units are in the field names (GiB for memory, USD, hours).
 `recommendation_json(rec)` gives the design.md `recommendation` object (primary, alternatives,
@@ -8,12 +8,13 @@ rejected) with every Option key the command-line contract names, plus the extra 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend.option_id import OptionId, option_id_from_text
 from tools.trace import Traced
 
 OptionPricing = Literal["on_demand", "spot", "reserved", "owned"]
@@ -24,6 +25,13 @@ RejectionKind = Literal[
     "memory", "interconnect", "constraint", "budget", "deadline", "throughput", "no_price"
 ]
 CostBasis = Literal["per_job", "per_month"]
+OptionIdText = Annotated[
+    OptionId | None,
+    BeforeValidator(option_id_from_text),
+    PlainSerializer(lambda v: v.text() if v is not None else None, return_type=str | None),
+    WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+]
+"""An option's identity, written in JSON as its text ('h100-sxmx1@lambda/on_demand/-') and read back."""
 
 
 class _Frozen(BaseModel):
@@ -135,9 +143,15 @@ class Option(_Frozen):
     )
 
     @property
-    def key(self) -> str:
+    def key(self) -> OptionId:
         """Identity of the configuration: gpu x count @ provider/pricing/region."""
-        return f"{self.gpu}x{self.total_gpus}@{self.provider}/{self.pricing}/{self.region or '-'}"
+        return OptionId.of(
+            gpu=self.gpu,
+            total_gpus=self.total_gpus,
+            provider=self.provider,
+            pricing=self.pricing,
+            region=self.region,
+        )
 
     @property
     def summary(self) -> str:
@@ -187,8 +201,8 @@ class SensitivityItem(_Frozen):
     changes_configuration: bool = Field(
         default=False, description="the GPU type or count changes (not only the provider or pricing)"
     )
-    primary_at_low: str | None = Field(default=None, description="Option.key of the pick at low")
-    primary_at_high: str | None = None
+    primary_at_low: OptionIdText = Field(default=None, description="Option.key of the pick at low")
+    primary_at_high: OptionIdText = None
     cost_usd_at_low: Range | None = None
     cost_usd_at_high: Range | None = None
     note: str = ""
@@ -260,7 +274,7 @@ def _range_json(r: Range | None) -> dict[str, float] | None:
 def option_json(opt: Option) -> dict[str, Any]:
     """An Option as a JSON-ready dict (contract keys first; Ranges as {low, high}; dates ISO)."""
     data = opt.model_dump(mode="json")
-    data["key"] = opt.key
+    data["key"] = opt.key.text()
     data["summary"] = opt.summary
     if opt.memory is not None:
         data["memory"]["fits"] = opt.memory.fits

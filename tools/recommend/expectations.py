@@ -6,18 +6,15 @@ and by how much.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from tools import compute as compute_mod
 from tools import wording
-from tools.candidates import layouts_for, memory_fit
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
-from tools.recommend_models import ExpectationCheck, RecommendSettings
+from tools.recommend.candidates import Candidate, layouts_for, memory_fit
+from tools.recommend.models import ExpectationCheck, RecommendSettings
+from tools.recommend.outcome import Outcome
 from tools.units import HOURS_PER_MONTH
-
-if TYPE_CHECKING:
-    from tools.recommend import Candidate, Outcome
 
 
 def _hours(h: float) -> str:
@@ -207,7 +204,7 @@ def check_own_gpus(
             explanation=f"It does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
             f"{gpu.usable_memory_gib:.1f} usable ({fit.required_headroom_fraction:.0%} kept free).",
         )
-    t = outcome.engine.training_time(gpu, chosen, "none" if nodes == 1 else "ethernet")
+    t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else "ethernet")
     return ExpectationCheck(
         claim=claim,
         verdict="holds",

@@ -1,0 +1,203 @@
+"""The recommender's entry points: `recommend` (a profile and the catalogs in, a ranked
+Recommendation with sensitivity, expectation checks and infeasibility advice out) and
+`evaluate_configuration` (one named configuration through the same fit, time and TCO path)."""
+
+from __future__ import annotations
+
+import math
+
+from tools.classify import classify_workload, deployment_model
+from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.recommend.caches import Caches, tco_key
+from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.engine import Engine
+from tools.recommend.expectations import check_expectations
+from tools.recommend.infeasible import infeasible_advice
+from tools.recommend.models import Option, Recommendation, RecommendSettings
+from tools.recommend.options import to_option
+from tools.recommend.run import run_engine
+from tools.recommend.score import score
+from tools.recommend.sensitivity import run_sensitivity
+from tools.trace import TraceBuilder
+
+
+# --------------------------------------------------------------------------------------------
+def recommend(
+    *,
+    profile: WorkloadProfile,
+    catalog: CatalogView,
+    settings: RecommendSettings | None = None,
+    caches: Caches | None = None,
+) -> Recommendation:
+    """Recommend GPU configurations for a workload (see the module docstring for the method).
+
+    Returns a Recommendation whose `primary` is None when nothing in the catalog can run the
+    workload; then `rejected` says why per GPU type and `infeasible_advice` what would make it fit.
+    Raises InputError for a profile the engine cannot size (no model, unknown model id).
+    `caches`: calculator results to reuse and fill (tools.recommend.caches.Caches), kept by the caller across
+    requests on this same catalog; the result is the same with or without.
+    """
+    settings = settings or RecommendSettings()
+    w = resolve_workload(profile=profile, catalog=catalog)
+    out = run_engine(w, catalog, settings, caches)
+    eng = out.engine
+    p = w.profile
+    primary = to_option(out.primary, eng, "primary", p) if out.primary else None
+    alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
+    sensitivity = (
+        run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
+        if settings.sensitivity and out.primary
+        else ()
+    )
+    checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
+    advice = (
+        infeasible_advice(workload=w, catalog=catalog, settings=settings, outcome=out)
+        if out.primary is None
+        else ()
+    )
+    tb = eng.tb
+    if out.primary is not None:
+        trace_primary(eng, out.primary, tb)
+    workload_class, deployment_advice = _classify(eng, out.primary)
+    as_of = catalog.as_of_dates()
+    return Recommendation(
+        profile=p,
+        primary=primary,
+        alternatives=alternatives,
+        rejected=tuple(out.rejected),
+        sensitivity=tuple(sensitivity),
+        expectation_checks=tuple(checks),
+        infeasible_advice=tuple(advice),
+        notes=tuple(out.notes) + _context_notes(w),
+        workload_class=workload_class,
+        deployment_advice=deployment_advice,
+        candidates_considered=out.considered,
+        catalog_as_of=dict(as_of) if as_of else {},
+        **tb.fields(),
+    )
+
+
+def _context_notes(w: ResolvedWorkload) -> tuple[str, ...]:
+    """Say so when the sequence or context length is beyond what the model was trained for: the sizing
+    holds for the length asked, but the model itself needs RoPE scaling or a long-context variant."""
+    p, arch = w.profile, w.arch
+    tokens = p.context_len if p.workload == "inference" else p.seq_len
+    if not tokens or not arch.max_context or tokens <= arch.max_context:
+        return ()
+    what = "context" if p.workload == "inference" else "training sequence length"
+    return (
+        f"The {what} of {tokens:,} tokens is beyond {arch.name}'s {arch.max_context:,}-token maximum: "
+        "sized as asked, but the model needs RoPE scaling or a long-context variant.",
+    )
+
+
+def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str | None]:
+    """Seed 000's workload class and deployment model (tools.classify), recorded in the trace.
+    The deployment model needs the user's own utilisation figure; without it, None."""
+    p = eng.p
+    hours = primary.wall_hours.mid if primary is not None and not eng.inference else None
+    workload_class: str | None = None
+    advice: str | None = None
+    try:
+        cls = classify_workload(
+            dataset_tokens=eng.w.training_tokens or None,
+            duration_hours=hours,
+            method=eng.method,
+            from_scratch=p.workload == "pretraining",
+        )
+        eng.tb.extend(cls, prefix="classify: ")
+        if eng.inference:  # seed 000's classes are about training; serving has no training class
+            workload_class = "inference (serving)"
+        else:
+            infra = cls.infrastructure_class.replace("_", "-")
+            workload_class = f"{cls.workload} ({infra}-class infrastructure)"
+    except InputError:
+        pass
+    if p.utilization is not None and p.status_of("utilization") != "assumed":
+        known = p.status_of("horizon_months") != "assumed"
+        dep = deployment_model(
+            utilization=p.utilization,
+            horizon_months=p.horizon_months if known else None,
+            ops_capacity=p.ops_capacity if p.status_of("ops_capacity") != "assumed" else None,
+            job_hours=hours,
+        )
+        eng.tb.extend(dep, prefix="deployment: ")
+        lean = f", leaning {dep.leaning}" if dep.leaning else ""
+        advice = f"{dep.model}{lean}: " + "; ".join(dep.reasons)
+    return workload_class, advice
+
+
+def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
+    """Append the primary's own calculations (memory, time or throughput, topology, TCO) to the
+    recommendation's trace: the report's calculation appendix reads them."""
+    tb.extend(eng.mem.traced(c.layout), prefix="memory: ")
+    scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
+    if eng.inference:
+        tb.extend(eng.calc.inference_perf(c.gpu, c.layout.n_gpus, c.layout.pp), prefix="throughput: ")
+    else:
+        tb.extend(eng.calc.training_time(c.gpu, c.layout, scale_out), prefix="time: ")
+    tb.extend(eng.calc.topology(c.gpu, c.layout, c.fit.peak_gib_per_gpu, scale_out), prefix="topology: ")
+    stored = eng.pricer.storage_results.get(c.offer.cloud or c.offer.provider)
+    if stored is not None:
+        tb.extend(stored, prefix=f"storage ({c.offer.provider}): ")
+    for scen in c.scenarios:
+        premium = eng.pricer.premium if c.offer.managed else None
+        t = eng.caches.tco.get(tco_key(c.gpu_hours, c.offer, scen.storage_usd, scen.egress_usd, premium))
+        if t is not None:
+            tb.extend(t, prefix=f"tco ({scen.scenario}): ")
+
+
+def evaluate_configuration(
+    *,
+    profile: WorkloadProfile,
+    catalog: CatalogView,
+    gpu: str,
+    provider: str,
+    gpus: int = 1,
+    pricing: str | None = None,
+    settings: RecommendSettings | None = None,
+) -> Option:
+    """One named configuration ("1x H100 at provider X") through the engine's fit, time and TCO path.
+
+    Returns the Option even when it does not fit (then `memory.fits` is False and `risks` says so),
+    so a user's own proposal can be shown next to the recommendation. Raises InputError when the
+    provider has no price for that GPU (and pricing model).
+    """
+    settings = settings or RecommendSettings()
+    w = resolve_workload(profile=profile, catalog=catalog)
+    eng = Engine(w, catalog, settings)
+    spec = catalog.gpu(gpu)
+    records = [
+        r
+        for r in catalog.prices_for(spec.id)
+        if r.provider.lower() == provider.lower() and (pricing is None or r.pricing == pricing)
+    ]
+    if not records:
+        raise InputError(
+            f"no {pricing or 'any'} price for {spec.name} at '{provider}' in the catalog; "
+            "add it with a price file (--prices)"
+        )
+    offer = eng.offers.offer_from_record(records[0])
+    per_node = max([g for g in offer.gpus_per_node if g <= gpus] or [min(offer.gpus_per_node)])
+    nodes = max(1, math.ceil(gpus / per_node))
+    got = eng.calc.fit_layout(spec, per_node, nodes)
+    if got is None:
+        layout = layouts_for(w, per_node, nodes)[-1]
+        fit = memory_fit(eng.mem.get(layout), spec, eng.headroom, layout.sharding)
+    else:
+        layout, _est, fit = got
+    scale_out = offer.scale_out if nodes > 1 else "none"
+    plan = eng.calc.topology(spec, layout, fit.peak_gib_per_gpu, scale_out)
+    c = eng.pricer.price(
+        eng.enumerator.build(spec, offer, layout, fit, topology_summary(plan, offer.scale_out))
+    )
+    if not fit.fits:
+        c.risks.insert(
+            0, f"does not fit: needs {fit.peak_gib_per_gpu:.1f} GiB per GPU, has {fit.usable_gib_per_gpu:.1f}"
+        )
+    if not plan.feasible:
+        c.risks.insert(0, "; ".join(str(r) for r in plan.reasons))
+    c.score = score(c, eng.p, eng.inference)
+    return to_option(c, eng, "alternative", w.profile)

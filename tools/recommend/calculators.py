@@ -1,0 +1,188 @@
+"""The calculators one recommender run calls (tools.memory, tools.compute, tools.topology), each
+through the caches with keys carrying the inputs it reads. Thin wrappers: every formula lives in its
+tools/ module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tools import compute as compute_mod
+from tools import memory as memory_mod
+from tools import topology as topology_mod
+from tools.catalog.schema import GpuSpec
+from tools.recommend.caches import MemoryCache
+from tools.recommend.candidates import Layout, layouts_for, memory_fit, topology_summary
+from tools.recommend.models import MemoryFit, TopologySummary
+from tools.recommend.state import Part, RunState
+
+
+class Calculators(Part):
+    """Memory, training time, serving throughput, topology and memory fit for one run."""
+
+    def __init__(self, state: RunState) -> None:
+        super().__init__(state)
+        w, p, s = self.w, self.p, self.s
+        self.mem_signature: tuple[Any, ...] = (
+            w.arch,  # the architecture itself, not its id: keys stay exact across requests
+            self.method,
+            p.precision,
+            p.seq_len,
+            p.batch_size,
+            p.lora_rank,
+            p.concurrency,
+            p.context_len,
+        )
+        self.time_signature: tuple[Any, ...] = (
+            w.arch,
+            self.method,
+            p.precision,
+            p.seq_len,
+            w.training_tokens,
+            s.active_params or w.params_for_flops,
+            s.mfu,
+            s.flops_factor,
+            s.qlora_slowdown,
+            s.attention_flops,
+            p.concurrency,
+            p.context_len,
+            p.target_tokens_per_s,
+        )
+        self.time_sig = self.caches.signature_id(self.time_signature)
+        self.mem_sig = self.caches.signature_id(self.mem_signature)
+        self._layouts: dict[tuple[int, int], list[Layout]] = {}
+        self.mem = MemoryCache(self._estimate_memory, self.mem_signature, self.caches)
+        self._time_cache = self.caches.time
+        self._topo_cache = self.caches.topology
+        self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
+
+    def _estimate_memory(self, layout: Layout, traced: bool) -> Any:
+        p = self.p
+        kw: dict[str, Any] = dict(
+            arch=self.w.arch,
+            method=self.method,
+            precision=p.precision,
+            gpus=layout.n_gpus,
+            sharding=layout.sharding,
+            tp=layout.tp,
+            pp=layout.pp,
+        )
+        if self.inference:
+            kw.update(concurrency=p.concurrency or 1, context_len=p.context_len)
+        else:
+            kw.update(seq_len=p.seq_len or 2048, batch_size=p.batch_size or 1, grad_checkpointing=True)
+            if p.lora_rank and self.method in ("lora", "qlora"):
+                kw["lora_rank"] = p.lora_rank
+        return memory_mod.estimate_memory(**kw, traced=traced)
+
+    def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
+        """tools.compute's training time; `traced=False` for the sweep (same numbers, no trace steps)."""
+        key = (self.time_sig, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
+        cache = self._time_cache if traced else self.caches.time_untraced
+        if key not in cache:
+            s = self.s
+            cache[key] = compute_mod.estimate_training_time(
+                active_params=s.active_params or self.w.params_for_flops,
+                tokens=self.w.training_tokens,
+                method=self.method,  # type: ignore[arg-type]
+                grad_checkpointing=True,
+                gpu=gpu,
+                n_gpus=layout.n_gpus,
+                precision="fp8" if self.p.precision == "fp8" else "bf16",
+                mfu_range=s.mfu,
+                flops_factor=s.flops_factor,
+                gpus_per_node=layout.gpus_per_node,
+                scale_out=scale_out,  # type: ignore[arg-type]
+                qlora_slowdown=s.qlora_slowdown,
+                arch=self.w.arch if s.attention_flops else None,
+                seq_len=self.p.seq_len if s.attention_flops else None,
+                traced=traced,
+            )
+        return cache[key]
+
+    def inference_perf(self, gpu: GpuSpec, n: int, pp: int = 1) -> Any:
+        key = (self.time_sig, gpu.id, n, pp)
+        if key not in self._time_cache:
+            p = self.p
+            self._time_cache[key] = compute_mod.estimate_inference(
+                arch=self.w.arch,
+                gpu=gpu,
+                n_gpus=n,
+                precision=p.precision or "bf16",
+                concurrency=p.concurrency or 1,
+                context_len=p.context_len or 4096,
+                target_tokens_per_s=p.target_tokens_per_s,
+                pipeline_stages=pp,
+            )
+        return self._time_cache[key]
+
+    def topology(
+        self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str, traced: bool = True
+    ) -> Any:
+        """tools.topology's plan; `traced=False` for the sweep (the same plan, no trace steps)."""
+        key = (
+            gpu.id,
+            layout.gpus_per_node,
+            layout.n_gpus,
+            scale_out,
+            layout.sharding,
+            layout.tp,
+            layout.pp,
+            self.method,
+            peak_gib,
+            self.weights_total_gib,
+        )
+        cache = self._topo_cache if traced else self.caches.topology_untraced
+        if key not in cache:
+            cache[key] = topology_mod.plan_topology(
+                gpu=gpu,
+                gpus_per_node=layout.gpus_per_node,
+                n_gpus=layout.n_gpus,
+                peak_gib_per_gpu=peak_gib,
+                weights_gib_total=self.weights_total_gib,
+                method=self.method,  # type: ignore[arg-type]
+                scale_out=scale_out,  # type: ignore[arg-type]
+                tp=layout.tp,
+                pp=layout.pp,
+                sharding=layout.sharding,  # type: ignore[arg-type]
+                traced=traced,
+            )
+        return cache[key]
+
+    def fit_layout(self, gpu: GpuSpec, gpn: int, nodes: int) -> tuple[Layout, Any, MemoryFit] | None:
+        """First layout (in order of preference) whose per-GPU peak fits with headroom."""
+        for layout in self.layouts(gpn, nodes):
+            est = self.mem.get(layout)
+            key = (self.mem_sig, gpu.id, self.headroom, layout)
+            fit = self.caches.fit.get(key)
+            if fit is None:
+                fit = self.caches.fit[key] = memory_fit(est, gpu, self.headroom, layout.sharding)
+            if fit.fits:
+                return layout, est, fit
+        return None
+
+    def layouts(self, gpn: int, nodes: int) -> list[Layout]:
+        """tools.recommend.candidates.layouts_for, once per count in a run (read-only lists)."""
+        got = self._layouts.get((gpn, nodes))
+        if got is None:
+            got = self._layouts[(gpn, nodes)] = layouts_for(self.w, gpn, nodes)
+        return got
+
+    def topology_summary(self, plan: Any, scale_out: str) -> TopologySummary:
+        """tools.recommend.candidates.topology_summary, once per plan. Keyed by the plan's id, and the entry
+        holds the plan itself: while it is cached no other object can take that id (caches may be shared)."""
+        key = (id(plan), scale_out)
+        got = self.caches.topology_summary.get(key)
+        if got is None or got[0] is not plan:
+            got = self.caches.topology_summary[key] = (plan, topology_summary(plan, scale_out))
+        return got[1]
+
+    def smallest_peak(self, gpu: GpuSpec, pairs: Iterable[tuple[int, int]]) -> tuple[float, Layout]:
+        best: tuple[float, Layout] | None = None
+        for gpn, nodes in pairs:
+            for layout in layouts_for(self.w, gpn, nodes):
+                peak = float(self.mem.get(layout).peak_gib_per_gpu)
+                if best is None or peak < best[0]:
+                    best = (peak, layout)
+        assert best is not None
+        return best

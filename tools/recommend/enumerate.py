@@ -1,0 +1,342 @@
+"""Enumerating one run's candidates: every offer of a GPU type at the GPU counts it offers, with the
+memory fit, the interconnect check and the time (or serving throughput), pruned to the counts worth
+showing; then priced (tools.recommend.pricing). A later run re-prices a kept enumeration (`repriced`)
+or applies its own budget to kept costed candidates (`limited`) instead of enumerating again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
+
+from tools.catalog.schema import GpuSpec, PriceRecord
+from tools.ranges import Range
+from tools.recommend.caches import CostedRun, EnumeratedGpu, Enumeration
+from tools.recommend.calculators import Calculators
+from tools.recommend.candidates import Candidate, GpuNotes, Layout, Offer, gpu_counts, layouts_for
+from tools.recommend.models import MemoryFit, TopologySummary
+from tools.recommend.offers import OfferSelector
+from tools.recommend.pricing import Pricer
+from tools.recommend.risk import RISK_LIMIT_MAYBE, assess_risk, deadline_status
+from tools.recommend.state import Part, RunState
+from tools.trace import TraceBuilder
+
+PRACTICAL_WALL_HOURS = 720.0
+"""The 'cheapest' alternative must finish within a month (or the primary's time, if longer): a
+cheaper configuration that runs for half a year is not a plan a buyer would take."""
+MAX_REPLICAS = 16
+"""Inference: most replicas of one configuration considered to reach a throughput target."""
+
+_ZERO_RANGE = Range(low=0.0, high=0.0)  # frozen: shared by every unpriced candidate
+
+
+class _Timed(Protocol):
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def wall_hours(self) -> Range: ...
+
+
+_T = TypeVar("_T", bound=_Timed)
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """A training GPU count of one offer that fits and whose interconnect works, timed, before its
+    Candidate is built: enumeration and pruning read only its layout and wall-clock, so only the
+    counts kept are built (the same candidates as building every count and pruning them)."""
+
+    layout: Layout
+    fit: MemoryFit
+    plan: Any
+    wall_hours: Range
+
+
+def _unpriced_copy(c: Candidate) -> Candidate:
+    """A candidate as build() left it, its lists copied (price and ranking append to them)."""
+    return c.copy(risks=list(c.risks), why=list(c.why))
+
+
+class Enumerator(Part):
+    """One run's enumeration, GPU type by GPU type, kept in `enumeration` for later runs."""
+
+    def __init__(self, state: RunState, calc: Calculators, pricer: Pricer, offers: OfferSelector) -> None:
+        super().__init__(state)
+        self.calc = calc
+        self.pricer = pricer
+        self.offers = offers
+        self._sweeps: dict[tuple[Any, ...], tuple[list[_Counted], bool, str | None]] = {}
+        self.unpriced: dict[str, list[Candidate]] = {}
+        """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
+        (data location, caching, runs per month) re-prices them instead of enumerating again."""
+        self.enumerated: dict[str, tuple[GpuNotes, int]] = {}
+        """Per GPU type, its notes after enumeration and how many offers it had (see `unpriced`)."""
+        self.enumeration = Enumeration(self.catalog, {})
+        """This run's enumeration (filled GPU by GPU by `enumerate_gpu` or `repriced`)."""
+
+    def _training_counts(
+        self, gpu: GpuSpec, pairs: list[tuple[int, int]], scale_out: str
+    ) -> tuple[list[_Counted], bool, str | None]:
+        """The training sweep of one GPU type over `pairs` (its counts that fit memory and whose
+        interconnect works, timed, until `_want_more` stops): (counted, whether some count fits memory,
+        the last interconnect reason met or None). It depends on the GPU, the pairs and the offer's
+        scale-out fabric only, so offers of one GPU type that share them share one sweep per run."""
+        key = (gpu.id, tuple(pairs), scale_out)
+        got = self._sweeps.get(key)
+        if got is not None:
+            return got
+        counted: list[_Counted] = []
+        memory_fits = False
+        interconnect: str | None = None
+        fitted_store = self.caches.fitted
+        for gpn, nodes in pairs:
+            fabric = scale_out if nodes > 1 else "none"
+            # the fitting layout and its topology depend on the memory signature, not on time or price
+            fitted_key = (self.calc.mem_sig, gpu.id, self.headroom, gpn, nodes, fabric)
+            fitted = fitted_store.get(fitted_key)
+            if fitted is None:
+                found = self.calc.fit_layout(gpu, gpn, nodes)
+                if found is None:
+                    fitted = fitted_store[fitted_key] = ()
+                else:
+                    layout, _est, fit = found
+                    plan = self.calc.topology(gpu, layout, fit.peak_gib_per_gpu, fabric, traced=False)
+                    fitted = fitted_store[fitted_key] = (layout, fit, plan)
+            if not fitted:
+                continue
+            memory_fits = True
+            layout, fit, plan = fitted
+            if not plan.feasible:
+                interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
+                continue
+            t = self.calc.training_time(gpu, layout, fabric, traced=False)
+            counted.append(_Counted(layout, fit, plan, t.wall_hours))
+            if not self._want_more(counted):
+                break
+        got = self._sweeps[key] = (counted, memory_fits, interconnect)
+        return got
+
+    def candidates_for(self, gpu: GpuSpec, offers: Sequence[Offer], notes: GpuNotes) -> list[Candidate]:
+        pending: list[Candidate] = []
+        for offer in offers:
+            pairs = gpu_counts(offer, gpu, self.s.max_nodes)
+            feasible: list[Candidate] = []
+            counted: list[_Counted] = []
+            memory_fits = False  # some count fits memory (then a rejection names the other reason)
+            if not self.inference:  # training: time the counts now, build a candidate only if kept
+                counted, memory_fits, interconnect = self._training_counts(gpu, pairs, offer.scale_out)
+                if interconnect is not None:
+                    notes.interconnect = interconnect
+                pairs_left: list[tuple[int, int]] = []
+            else:
+                pairs_left = pairs
+            for gpn, nodes in pairs_left:
+                got = self.calc.fit_layout(gpu, gpn, nodes)
+                if got is None:
+                    continue
+                memory_fits = True
+                layout, _est, fit = got
+                plan = self.calc.topology(
+                    gpu, layout, fit.peak_gib_per_gpu, offer.scale_out if nodes > 1 else "none", traced=False
+                )
+                if not plan.feasible:
+                    notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
+                    continue
+                c = self.build(gpu, offer, layout, fit, self.calc.topology_summary(plan, offer.scale_out))
+                if c.replicas > MAX_REPLICAS:
+                    notes.throughput = (
+                        f"needs {c.replicas} replicas of {layout.n_gpus} GPU(s) for "
+                        f"{self.p.target_tokens_per_s:,.0f} tokens/s (more than {MAX_REPLICAS})"
+                    )
+                    continue
+                slow = self._too_slow_per_sequence(gpu, c)
+                if slow:
+                    notes.throughput = slow
+                    continue
+                feasible.append(c)
+                if not self._want_more(feasible):
+                    break
+            if counted:
+                feasible = [
+                    self.build(
+                        gpu, offer, k.layout, k.fit, self.calc.topology_summary(k.plan, offer.scale_out)
+                    )
+                    for k in self._prune(counted)
+                ]
+                pending += feasible
+            else:
+                pending += self._prune(feasible)
+            if not feasible and not memory_fits and notes.memory is None:
+                single = self.calc.mem.get(layouts_for(self.w, 1, 1)[0])
+                peak1 = float(single.peak_gib_per_gpu)
+                best_peak, best_layout = self.calc.smallest_peak(gpu, pairs)
+                limit = gpu.usable_memory_gib * (1 - self.headroom)
+                msg = (
+                    f"needs {peak1:.1f} GiB per GPU, has {gpu.usable_memory_gib:.1f} (usable; {limit:.1f} "
+                    f"with {self.headroom:.0%} headroom)"
+                )
+                if best_layout.n_gpus > 1 and best_peak < peak1:
+                    how = (
+                        f"tensor parallel {best_layout.tp}"
+                        + (f" x pipeline {best_layout.pp}" if best_layout.pp > 1 else "")
+                        if self.inference
+                        else best_layout.sharding
+                    )
+                    msg += f"; even over {best_layout.n_gpus} GPUs ({how}): {best_peak:.1f}"
+                notes.memory = msg
+        return pending
+
+    def enumerate_gpu(
+        self, gpu: GpuSpec, records: Sequence[PriceRecord]
+    ) -> tuple[list[Candidate], GpuNotes, int]:
+        """One GPU type's offers and candidates, priced: (candidates, notes, offers considered). The
+        trace steps and assumptions that enumerating records go to a TraceBuilder kept in
+        `enumeration` (then appended to this run's trace, in the same order as before pricing), so a run
+        that re-prices these candidates replays them."""
+        notes = GpuNotes()
+        main, sub = self.tb, TraceBuilder()
+        offers = self.offers.offers_kept(gpu, notes, records, sub)
+        self.tb = sub
+        try:
+            pending = self.candidates_for(gpu, offers, notes)
+        finally:
+            self.tb = main
+        main.extend(sub)
+        entry: EnumeratedGpu = ([_unpriced_copy(c) for c in pending], replace(notes), len(offers), sub)
+        self._keep(gpu, entry)
+        return [c for c in map(self.pricer.price, pending) if c.dropped is None], notes, len(offers)
+
+    def repriced(self, base: Enumeration, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
+        """`base`'s candidates of one GPU type priced under this run's cost inputs, with its notes and
+        offer count (its enumeration's trace replayed first): for a run whose workload differs from
+        `base`'s only in what price() reads."""
+        entry = base.per_gpu[gpu.id]
+        unpriced, notes, offers, sub = entry
+        self.tb.extend(sub)
+        cands = [c for c in (self.pricer.price(_unpriced_copy(c)) for c in unpriced) if c.dropped is None]
+        self._keep(gpu, entry)
+        return cands, replace(notes), offers
+
+    def _keep(self, gpu: GpuSpec, entry: EnumeratedGpu) -> None:
+        self.enumeration.per_gpu[gpu.id] = entry
+        self.unpriced[gpu.id] = entry[0]
+        self.enumerated[gpu.id] = (entry[1], entry[2])
+
+    def limited(self, run: CostedRun, gpu: GpuSpec) -> tuple[list[Candidate], GpuNotes, int]:
+        """`run`'s costed candidates of one GPU type with this run's budget check (copies), its notes and
+        offer count (its enumeration's trace replayed first, as `repriced` does)."""
+        entry = run.enumeration.per_gpu[gpu.id]
+        _unpriced, notes, offers, sub = entry
+        self.tb.extend(sub)
+        self._keep(gpu, entry)
+        cands = []
+        for kept in run.per_gpu.get(gpu.id, ()):
+            c = kept.copy(risks=list(kept.risks), why=list(kept.why))
+            self.pricer.limits(c)
+            cands.append(c)
+        return cands, replace(notes), offers
+
+    def _target_hours(self) -> float | None:
+        """Wall-clock a larger cluster should bring the job within: the deadline, or, without one, a
+        month (PRACTICAL_WALL_HOURS) so a long job (pre-training) is also offered on enough nodes to
+        finish in weeks rather than only on one node for months. None for serving."""
+        if self.inference:
+            return None
+        return self.p.deadline_hours or PRACTICAL_WALL_HOURS
+
+    def _too_slow_per_sequence(self, gpu: GpuSpec, c: Candidate) -> str | None:
+        """Serving with a latency target (ms per output token, per user): why this count cannot meet it
+        even at the fast end of the decode range, or None. Meeting it only at the fast end is a risk."""
+        latency = self.p.latency_ms_per_token
+        if not self.inference or not latency:
+            return None
+        per_seq = self.calc.inference_perf(gpu, c.layout.n_gpus, c.layout.pp).decode_tokens_per_s_per_sequence
+        need = 1000.0 / latency
+        if per_seq.high < need:
+            return (
+                f"decodes {per_seq.low:,.0f}-{per_seq.high:,.0f} tokens/s per sequence on {c.layout.n_gpus} "
+                f"GPU(s) at {self.p.concurrency or 1} concurrent sequences; the {latency:g} ms/token "
+                f"latency target needs {need:,.0f}"
+            )
+        if per_seq.low < need:
+            c.risks.append(
+                f"meets the {latency:g} ms/token latency target only at the fast end of the decode range"
+            )
+            c.risk += RISK_LIMIT_MAYBE
+        return None
+
+    def _want_more(self, feasible: Sequence[_Timed]) -> bool:
+        """Keep enumerating larger counts while the target wall-clock is unmet or a full node is ahead."""
+        last = feasible[-1]
+        target = self._target_hours()
+        if target and last.wall_hours.high > target:
+            return True
+        return last.layout.nodes == 1
+
+    def _prune(self, feasible: list[_T]) -> list[_T]:
+        """Smallest feasible count, the largest single node, the smallest count meeting the target
+        wall-clock (the deadline, else a month)."""
+        if not feasible:
+            return []
+        keep = {id(feasible[0]): feasible[0]}
+        single = [c for c in feasible if c.layout.nodes == 1]
+        if single:
+            keep[id(single[-1])] = single[-1]
+        target = self._target_hours()
+        if target:
+            for c in feasible:
+                if c.wall_hours.high <= target:
+                    keep[id(c)] = c
+                    break
+            else:
+                keep[id(feasible[-1])] = feasible[-1]
+        return list(keep.values())
+
+    def build(
+        self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
+    ) -> Candidate:
+        """A candidate with its time (or throughput) and risk; `price` adds the costs."""
+        n = layout.n_gpus
+        decode: Range | None = None
+        replicas = 1
+        if self.inference:
+            perf = self.calc.inference_perf(gpu, n, layout.pp)
+            decode = perf.decode_tokens_per_s
+            target = self.p.target_tokens_per_s
+            needed = perf.replicas_needed_for_target
+            if target and decode is not None and decode.low < target and needed is not None:
+                replicas = max(1, int(math.ceil(needed.high)))
+                decode = decode.scale(replicas)
+            serving_hours = self.pricer.serving_hours(offer)
+            wall = Range(low=serving_hours, high=serving_hours)
+            gpu_hours = Range(low=serving_hours * n * replicas, high=serving_hours * n * replicas)
+        else:
+            t = self.calc.training_time(
+                gpu, layout, offer.scale_out if layout.nodes > 1 else "none", traced=False
+            )
+            wall, gpu_hours = t.wall_hours, t.gpu_hours
+        zero = _ZERO_RANGE
+        c = Candidate(
+            gpu=gpu,
+            offer=offer,
+            layout=layout,
+            fit=fit,
+            topo=topo,
+            gpu_hours=gpu_hours,
+            wall_hours=wall,
+            cost_usd=zero,
+            total_usd=zero,
+            scenarios=(),
+            decode_tokens_per_s=decode,
+            point=self.s.range_point,
+            replicas=replicas,
+        )
+        assess_risk(c, self.p, self.inference)
+        idle = self.pricer.idle_endpoint_note(offer)
+        if idle:
+            c.risks.append(idle)
+        if not self.inference:
+            c.deadline_status = deadline_status(c, self.p)
+        return c

@@ -1,0 +1,195 @@
+"""The offers of a GPU type a run considers: the catalog's price records under the user's constraints
+(EU only, excluded providers, deployment preference, on-demand only), each with its price spread,
+the cheapest of each kind, reserved capacity when plausible, and owned or colocated hardware."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from tools.catalog.schema import GpuSpec, PriceRecord
+from tools.recommend.candidates import GpuNotes, Offer, provider_matches
+from tools.recommend.owned import (
+    OWNED_HORIZON_MONTHS_MIN,
+    OWNED_UTILIZATION_MIN,
+    owned_fabric,
+    owned_node_sizes,
+    owned_rate,
+)
+from tools.recommend.risk import COMMUNITY_TIERS
+from tools.recommend.spread import price_spread
+from tools.recommend.state import Part
+from tools.trace import TraceBuilder
+
+
+class OfferSelector(Part):
+    """Selects a run's offers per GPU type (through the caches: runs with the same constraints share them)."""
+
+    def offers_for(self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord]) -> list[Offer]:
+        p = self.p
+        excluded = sorted({x.lower() for x in p.providers_excluded})
+        if p.deployment_preference == "consumer" and not gpu.consumer:
+            notes.constraint = "not a consumer GPU (consumer hardware requested)"
+            return []
+        offers: list[Offer] = []
+        if p.deployment_preference != "on_prem":
+            dropped_eu = dropped_excl = 0
+            shortlisted = self.s.compare_providers
+            for r in records:
+                if r.reference_only and not provider_matches(r.provider, shortlisted):
+                    continue  # a worked example's quote, not a provider a buyer can sign with
+                if p.eu_only and not r.eu:
+                    dropped_eu += 1
+                    continue
+                if provider_matches(r.provider, excluded):
+                    dropped_excl += 1
+                    continue
+                if self.s.on_demand_only and (r.pricing != "on_demand" or r.tier.lower() in COMMUNITY_TIERS):
+                    continue
+                offers.append(self.offer_from_record(r))
+            if not offers and records:
+                if dropped_eu and not dropped_excl:
+                    notes.constraint = "no EU-region offer in the catalog (EU-only data residency)"
+                elif dropped_excl and not dropped_eu:
+                    notes.constraint = f"offered only by excluded providers ({', '.join(sorted(excluded))})"
+                else:
+                    notes.constraint = "no offer left after the EU-only and excluded-provider constraints"
+            offers = self._undominated([o for o in offers if self._reserved_plausible(o)])
+        offers += self.owned_offers(gpu)
+        if not records and not offers:
+            notes.no_price = True
+        if p.deployment_preference == "on_prem" and not offers:
+            notes.constraint = "no purchase price in the catalog (on-premises hardware requested)"
+        return offers
+
+    def offer_from_record(self, r: PriceRecord) -> Offer:
+        """A price record as an Offer with its price spread (tools.recommend.spread: firm for list
+        on-demand and reserved prices and negotiated rates; a named fraction above a spot, community or
+        marketplace quote)."""
+        o = Offer.from_record(r)
+        spread = price_spread(
+            self.catalog, pricing=r.pricing, tier=r.tier, tb=self.tb, negotiated=r.negotiated
+        )
+        if spread.fraction <= 0:
+            return o
+        high = spread.high(o.usd_per_gpu_hour)
+        return replace(o, usd_per_gpu_hour_high=high, price_spread_name=spread.name)
+
+    def _undominated(self, offers: list[Offer]) -> list[Offer]:
+        """Drop offers a cheaper one of the same kind dominates: same pricing, tier class, managed,
+        cloud, EU flag, node sizes and fabric give the same fit, time and risk, so only the price
+        differs. Preferred and shortlisted providers are always kept."""
+        keep_names = (*self.p.providers_preferred, *self.s.compare_providers)
+        best: dict[tuple[Any, ...], Offer] = {}
+        kept: list[Offer] = []
+        for o in offers:
+            if provider_matches(o.provider, keep_names):
+                kept.append(o)
+                continue
+            key = (
+                o.pricing,
+                o.tier.lower() in COMMUNITY_TIERS,
+                o.managed,
+                o.cloud,
+                o.eu,
+                o.gpus_per_node,
+                o.scale_out,
+                o.deployment,
+                o.commitment_months,
+            )
+            if key not in best or o.usd_per_gpu_hour_mid < best[key].usd_per_gpu_hour_mid:
+                best[key] = o
+        return kept + list(best.values())
+
+    def _reserved_plausible(self, o: Offer) -> bool:
+        """Reserved capacity only when the stated horizon covers the commitment and use is sustained."""
+        if o.pricing != "reserved":
+            return True
+        horizon_stated = self.p.status_of("horizon_months") in ("stated", "inferred")
+        util = self.p.utilization
+        term = o.commitment_months or 1.0
+        return bool(horizon_stated and (self.p.horizon_months or 0) >= term and util and util >= 0.5)
+
+    def owned_offers(self, gpu: GpuSpec) -> list[Offer]:
+        """Owned (on-premises) and colocated hardware at an amortised $/GPU-hour, when plausible."""
+        p = self.p
+        if gpu.purchase_price_usd is None:
+            return []
+        # Buying is considered on the user's own figures only, never on assumed defaults.
+        known = {"stated", "inferred", None}
+        util = p.utilization if p.status_of("utilization") in known else None
+        horizon = (p.horizon_months or 0.0) if p.status_of("horizon_months") in known else 0.0
+        plausible = util is not None and util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
+        if p.deployment_preference != "on_prem" and not plausible:
+            return []
+        out: list[Offer] = []
+        kinds: tuple[str, ...] = (
+            ("owned",) if p.deployment_preference == "on_prem" else ("owned", "colocation")
+        )
+        for kind in kinds:
+            rate = owned_rate(
+                self.catalog,
+                gpu,
+                utilization=util or OWNED_UTILIZATION_MIN,
+                horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
+                colocation=kind == "colocation",
+            )
+            if rate is None:
+                continue
+            self.tb.extend(rate, prefix=f"{kind} {gpu.id}: ")
+            per_node = owned_node_sizes(gpu)
+            out.append(
+                Offer(
+                    provider="your data centre" if kind == "owned" else "colocation",
+                    gpu_id=gpu.id,
+                    pricing="owned",
+                    usd_per_gpu_hour=float(rate.usd_per_gpu_hour),
+                    deployment="owned" if kind == "owned" else "colocation",
+                    tier=kind,
+                    gpus_per_node=per_node,
+                    scale_out=owned_fabric(gpu),
+                    eu=True,
+                    as_of=gpu.as_of,
+                    source=gpu.purchase_price_source or gpu.source,
+                )
+            )
+        return out
+
+    def offers_kept(
+        self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord], tb: TraceBuilder
+    ) -> list[Offer]:
+        """`offers_for` through the caches: offers depend on the catalog, the GPU, the constraints
+        (excluded and preferred providers, EU only, deployment preference), the stated utilisation and
+        horizon (owned hardware, reserved capacity) and the settings that filter offers, so runs that
+        share these share one list. The notes offers_for sets and the trace it records are kept with
+        it and given to `notes` and `tb` on every use, as if offers_for had run."""
+        p, s = self.p, self.s
+        key = (
+            id(self.catalog),
+            gpu.id,
+            tuple(p.providers_excluded),
+            tuple(p.providers_preferred),
+            p.eu_only,
+            p.deployment_preference,
+            p.utilization,
+            p.status_of("utilization"),
+            p.horizon_months,
+            p.status_of("horizon_months"),
+            p.ops_capacity,
+            tuple(s.compare_providers),
+            s.on_demand_only,
+        )
+        got = self.caches.offers.get(key)
+        if got is None or got[0] is not self.catalog:
+            made, main = TraceBuilder(), self.tb
+            self.tb = made
+            try:
+                offers = self.offers_for(gpu, notes, records)
+            finally:
+                self.tb = main
+            got = self.caches.offers[key] = (self.catalog, tuple(offers), replace(notes), made)
+        _catalog, kept, kept_notes, kept_trace = got
+        vars(notes).update(vars(kept_notes))
+        tb.extend(kept_trace)
+        return list(kept)

@@ -1,0 +1,191 @@
+"""A candidate as the public Option: all its TCO scenarios, why it was chosen, and its risks in words
+(price spread, spot interruptions, buy vs rent for owned hardware)."""
+
+from __future__ import annotations
+
+from tools.cost import buy_vs_rent, spot_exposure
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.recommend.candidates import Candidate
+from tools.recommend.engine import Engine
+from tools.recommend.models import Label, Option
+from tools.recommend.risk import risk_traits
+
+
+# --------------------------------------------------------------------------------------------
+def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Option:
+    """A Candidate as the public Option (all TCO scenarios filled)."""
+    scen = eng.pricer.scenarios(c.offer, c.gpu_hours, all_of_them=True)
+    why = _why(c, label, p) + list(c.why)
+    if c.offer.deployment in ("owned", "colocation"):
+        why += _break_even(c, eng, p)
+        if c.owned_check is not None:
+            eng.tb.extend(c.owned_check, prefix=f"owned use {c.key.text()}: ")
+    risks = list(c.risks)
+    if c.offer.usd_per_gpu_hour_high is not None:
+        risks.append(_spread_text(c))
+    if c.offer.pricing == "spot" and not eng.inference:
+        risks += _spot_exposure(c, eng)
+    return Option(
+        gpu=c.gpu.id,
+        gpus_per_node=c.layout.gpus_per_node,
+        nodes=c.layout.nodes * c.replicas,
+        total_gpus=c.layout.n_gpus * c.replicas,
+        replicas=c.replicas,
+        vram_gib_per_gpu=c.gpu.usable_memory_gib,
+        peak_gib_per_gpu=c.fit.peak_gib_per_gpu,
+        provider=c.offer.provider,
+        pricing=c.offer.pricing,
+        usd_per_gpu_hour=c.offer.usd_per_gpu_hour,
+        wall_hours=c.wall_hours,
+        cost_usd=c.cost_usd,
+        gpu_name=c.gpu.name,
+        deployment=c.offer.deployment,
+        tier=c.offer.tier,
+        region=c.offer.region,
+        eu=c.offer.eu,
+        label=label,
+        why=tuple(why),
+        cost_basis="per_month" if p.workload == "inference" else "per_job",
+        gpu_hours=c.gpu_hours,
+        tco=scen,
+        memory=c.fit,
+        topology=c.topo,
+        risks=tuple(risks),
+        decode_tokens_per_s=c.decode_tokens_per_s,
+        meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
+        meets_budget=None if c.budget_status is None else c.budget_status != "misses",
+        price_as_of=c.offer.as_of,
+        price_source=c.offer.source,
+        score=c.score,
+        usd_per_gpu_hour_high=c.offer.usd_per_gpu_hour_high,
+    )
+
+
+def _spread_text(c: Candidate) -> str:
+    """The price spread in words: the quote is a floor, the cost range's high end uses the top."""
+    o = c.offer
+    high = o.usd_per_gpu_hour_high or o.usd_per_gpu_hour
+    what = {"price_spread_spot_fraction": "spot", "price_spread_marketplace_fraction": "marketplace"}.get(
+        o.price_spread_name, o.tier
+    )
+    return (
+        f"${o.usd_per_gpu_hour:.2f}/GPU-hour is a {what} quote that floats: the cost range allows up to "
+        f"${high:.2f} (+{high / o.usd_per_gpu_hour - 1:.0%}, {o.price_spread_name})"
+    )
+
+
+SPOT_CHECKPOINT_INTERVAL_HOURS = 1.0
+"""Checkpoint interval assumed when pricing spot interruptions (an hourly checkpoint is the usual
+trainer setting for multi-hour runs; tools.cost.spot_exposure also reports the Young/Daly optimum)."""
+
+
+def _spot_exposure(c: Candidate, eng: Engine) -> list[str]:
+    """Expected interruptions and rework of a spot training run (tools.cost.spot_exposure), in words."""
+    try:
+        ex = spot_exposure(
+            wall_hours=c.wall_hours.high,
+            n_gpus=c.layout.n_gpus,
+            gpus_per_node=c.layout.gpus_per_node,
+            spot_usd_per_gpu_hour=c.offer.usd_per_gpu_hour,
+            checkpoint_interval_hours=SPOT_CHECKPOINT_INTERVAL_HOURS,
+        )
+    except InputError:
+        return []
+    eng.tb.assume(
+        "spot_checkpoint_interval_hours",
+        SPOT_CHECKPOINT_INTERVAL_HOURS,
+        "h",
+        "hourly checkpoints (usual trainer setting) when pricing spot interruptions",
+    )
+    eng.tb.extend(ex, prefix=f"spot exposure {c.key.text()}: ")
+    p = ex.probability_interrupted
+    return [
+        f"spot over {c.wall_hours.high:,.0f} h: {p.low:.0%}-{p.high:.0%} chance of an interruption, "
+        f"expected rework +{ex.lost_hours.low:,.1f}-{ex.lost_hours.high:,.1f} h "
+        f"(${ex.lost_usd.low:,.0f}-{ex.lost_usd.high:,.0f}) with hourly checkpoints"
+    ]
+
+
+def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
+    """Buy vs rent for an owned option (tools.cost.buy_vs_rent) against the cheapest on-demand rental of
+    the same GPU in the catalog, at the profile's utilisation and horizon; [] when the GPU has no rental
+    price, purchase price or TDP to compare with."""
+    rents = [r.usd_per_gpu_hour for r in eng.catalog.prices_for(c.gpu.id) if r.pricing == "on_demand"]
+    if not rents or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
+        return []
+    rent = min(rents)
+    util = p.utilization if p.utilization is not None else 0.5
+    if c.owned_check is not None:  # what these runs fill, when lower than the stated figure
+        util = float(c.owned_check.effective_utilization)
+    horizon = p.horizon_months or 36.0
+    est = eng.catalog.estimate
+    try:
+        be = buy_vs_rent(
+            rent_usd_per_gpu_hour=rent,
+            utilization=util,
+            horizon_months=horizon,
+            purchase_price_usd=c.gpu.purchase_price_usd,
+            tdp_w=c.gpu.tdp_w,
+            amortization_months=est("hardware_amortization_months"),
+            server_overhead_fraction=est("server_overhead_fraction"),
+            pue=est("pue"),
+            power_usd_per_kwh=est("power_usd_per_kwh"),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+            colo_usd_per_kw_month=est("colo_usd_per_kw_month")
+            if c.offer.deployment == "colocation"
+            else None,
+            n_gpus=c.layout.n_gpus,
+        )
+    except (InputError, KeyError, LookupError):
+        return []
+    eng.tb.extend(be, prefix=f"buy vs rent {c.gpu.id}: ")
+    text = (
+        f"buy vs rent ({c.layout.n_gpus} GPUs, {util:.0%} use, {horizon:g} months, vs ${rent:.2f}/GPU-hour "
+        f"on demand): owning ${be.own_total_usd:,.0f} vs renting ${be.rent_total_usd:,.0f}"
+    )
+    if be.break_even_utilization is not None:
+        text += f"; buying wins above {be.break_even_utilization:.0%} utilisation"
+    return [text]
+
+
+def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+    out = [
+        f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
+        f"({c.fit.headroom_gib:.1f} GiB free)"
+    ]
+    if c.layout.nodes == 1:
+        out.append("single node: no InfiniBand or multi-node NCCL set-up")
+    if label == "cheapest":
+        out.append(f"lowest expected total (${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f})")
+    elif label == "fastest":
+        out.append(f"shortest wall-clock ({c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h)")
+    elif label == "lowest operational risk":
+        out.append("fewest moving parts: " + ", ".join(risk_traits(c)))
+    elif label == "owned hardware":
+        chk = c.owned_check
+        if chk is not None and chk.effective_utilization < chk.stated_utilization:
+            out.append(
+                f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at {chk.effective_utilization:.0%} use "
+                f"(what these runs fill; you said {chk.stated_utilization:.0%}) over your horizon"
+            )
+        else:
+            out.append(f"amortised ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour at your utilisation and horizon")
+    elif label == "primary" and p.claimed_gpu == c.gpu.id and p.claimed_hours is None:
+        named, total = p.claimed_gpu_count or 1, c.total_gpus
+        out.append(
+            "the GPU and count you named"
+            if total == named
+            else f"the GPU you named: {total} of them, the nearest feasible option to the {named} you named"
+        )
+    elif label == "primary" and p.claimed_gpu and p.claimed_hours is None and c.gpu.consumer:
+        out.append(f"a consumer card like the {p.claimed_gpu} you named, which has no feasible option here")
+    elif label == "primary":
+        out.append(f"best {p.objective or 'balanced'} choice among feasible options")
+    if c.deadline_status == "meets":
+        out.append(f"meets the {p.deadline_hours:g} h deadline even at low MFU")
+    if c.budget_status == "meets":
+        out.append(f"within the ${p.budget_usd:,.0f} budget even at low MFU")
+    elif c.budget_status == "maybe":
+        out.append(f"within the ${p.budget_usd:,.0f} budget only at the favourable end of its cost range")
+    return out

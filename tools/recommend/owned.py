@@ -1,0 +1,60 @@
+"""Owned and colocated hardware: when buying is plausible, the server sizes one can buy, the fabric
+assumed, and the amortised $/GPU-hour (tools.cost)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools import cost as cost_mod
+from tools.catalog.schema import GpuSpec
+from tools.defaults import CatalogView
+from tools.errors import InputError
+
+OWNED_UTILIZATION_MIN = 0.30
+"""Seed 000: below ~30% sustained utilisation the cloud premium is justified; buying is implausible."""
+OWNED_HORIZON_MONTHS_MIN = 12.0
+"""Owned hardware is amortised over years; under a year of use renting wins (seed 000, seed 002)."""
+
+
+def owned_node_sizes(gpu: GpuSpec) -> tuple[int, ...]:
+    """GPUs per server a buyer can actually purchase. SXM and OAM modules are sold mounted on 8-GPU
+    baseboards (HGX, AMD UBB, Gaudi 3 HLB: the catalog's form_factor says so), so one owns them 8 at a
+    time; bridged PCIe pairs (H100 NVL) come in twos; other PCIe cards one by one."""
+    form = gpu.form_factor.lower()
+    if "baseboard" in form or "ubb" in form:
+        sizes: tuple[int, ...] = (8,)
+    elif "pairs" in form:
+        sizes = (2, 4, 8)
+    else:
+        sizes = (1, 2, 4, 8)
+    return tuple(g for g in sizes if g <= gpu.max_gpus_per_node) or (gpu.max_gpus_per_node,)
+
+
+def owned_fabric(gpu: GpuSpec) -> str:
+    """Fabric assumed for owned clusters: InfiniBand for 8-GPU data-centre nodes (seed 000: +10-20% of
+    cluster cost, in server_overhead_fraction), Ethernet for consumer or small boxes."""
+    return "infiniband" if gpu.max_gpus_per_node >= 8 and not gpu.consumer else "ethernet"
+
+
+def owned_rate(
+    catalog: CatalogView, gpu: GpuSpec, *, utilization: float, horizon_months: float, colocation: bool
+) -> Any:
+    """Amortised $/GPU-hour of owned hardware (tools.cost.owned_usd_per_gpu_hour, catalog estimates);
+    None when the GPU has no purchase price or TDP, or the catalog lacks an estimate."""
+    if gpu.purchase_price_usd is None or gpu.tdp_w is None:
+        return None
+    try:
+        est = catalog.estimate
+        return cost_mod.owned_usd_per_gpu_hour(
+            purchase_price_usd=gpu.purchase_price_usd,
+            utilization=utilization,
+            tdp_w=gpu.tdp_w,
+            amortization_months=est("hardware_amortization_months"),
+            server_overhead_fraction=est("server_overhead_fraction"),
+            pue=est("pue"),
+            power_usd_per_kwh=est("power_usd_per_kwh"),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+            colo_usd_per_kw_month=est("colo_usd_per_kw_month") if colocation else None,
+        )
+    except (InputError, KeyError, LookupError):
+        return None

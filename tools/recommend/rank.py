@@ -1,0 +1,253 @@
+"""Selecting from a run's feasible candidates: the limits, the order, the primary (a named GPU or a
+preferred provider first), the alternatives a buyer cares about and the rejections per GPU type;
+`rerank` orders a run's candidates again at another point of their ranges."""
+
+from __future__ import annotations
+
+from tools.catalog.schema import GpuSpec
+from tools.defaults import CatalogView
+from tools.profile import WorkloadProfile
+from tools.recommend.candidates import Candidate, GpuNotes, layouts_for, provider_matches
+from tools.recommend.engine import Engine
+from tools.recommend.enumerate import PRACTICAL_WALL_HOURS
+from tools.recommend.models import Label, Rejection, RejectionKind
+from tools.recommend.outcome import Outcome
+from tools.recommend.owned import OWNED_UTILIZATION_MIN
+from tools.recommend.risk import COMMUNITY_TIERS
+from tools.recommend.score import order
+
+MEANINGFUL_DIFFERENCE = 0.05
+"""'cheapest' / 'fastest' alternatives must beat the primary by at least 5% on their own measure."""
+
+
+def select(
+    eng: Engine,
+    feasible: list[Candidate],
+    notes_by_gpu: dict[str, GpuNotes],
+    considered: int,
+    *,
+    primary_only: bool = False,
+) -> Outcome:
+    """Limits, ranking, primary, alternatives and rejections over the feasible candidates
+    (`primary_only`: the primary and ranking, without alternatives and rejections)."""
+    p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
+    notes_out: list[str] = []
+    if eng.inference and p.budget_usd:
+        notes_out.append(
+            f"Serving costs are per month; the ${p.budget_usd:,.0f} budget is compared with one month."
+        )
+    if not eng.inference and p.data_location == "other" and p.dataset_gb:
+        notes_out.append("Data location 'other': no egress schedule known, so egress is counted as $0.")
+    if eng.owned_idle_note:
+        some = any(c.offer.deployment in ("owned", "colocation") for c in feasible)
+        notes_out.append(
+            f"{'Some owned configurations' if some else 'Owned hardware'} left out, e.g. "
+            f"{eng.owned_idle_note} (buying is plausible above {OWNED_UTILIZATION_MIN:.0%} sustained use, "
+            "seed 000)."
+        )
+    pool = [c for c in feasible if not c.misses]
+    limit_rejections: dict[str, Rejection] = {}
+    in_pool = {x.gpu.id for x in pool}
+    for c in feasible:  # the first miss of each GPU type that has no candidate within the limits
+        if c.misses and c.gpu.id not in in_pool and c.gpu.id not in limit_rejections:
+            limit_rejections[c.gpu.id] = _limit_rejection(c, p)
+    if feasible and not pool:
+        pool = sorted(feasible, key=lambda c: _closeness(c, p))
+        which = " and ".join(
+            x for x, v in (("budget", p.budget_usd), ("deadline", p.deadline_hours)) if v is not None
+        )
+        best = pool[0]
+        notes_out.append(
+            f"Nothing in the catalog meets the {which}: the closest is {best.layout.n_gpus}x "
+            f"{best.gpu.name} at {best.offer.provider} ({_limit_text(best, p)}). "
+            "Shown below as the closest options, not a fit."
+        )
+        limit_rejections = {}
+        ranked = pool
+    else:
+        ranked = order(pool, p, eng.inference)
+
+    primary: Candidate | None = None
+    if ranked:
+        preferred = p.providers_preferred
+        pref = [c for c in ranked if provider_matches(c.offer.provider, preferred)]
+        named = _named_gpu_first(pref or ranked, p, catalog)
+        primary = named[0] if named else pref[0] if pref else ranked[0]
+        if preferred and not pref:
+            notes_out.append(
+                "None of your preferred providers has a feasible offer; showing the best of the rest."
+            )
+    if primary_only:
+        alternatives: list[tuple[Candidate, Label]] = []
+    else:
+        alternatives = _alternatives(primary, ranked, eng, settings.max_alternatives) if primary else []
+
+    rejected: list[Rejection] = []
+    kept = {c.gpu.id for c in ranked}
+    for gpu in catalog.gpus:
+        if primary_only or gpu.id in kept:
+            continue
+        r = limit_rejections.get(gpu.id) or _gpu_rejection(gpu, notes_by_gpu[gpu.id])
+        if r is not None:
+            rejected.append(r)
+
+    smallest: float | None = None
+    if not feasible:
+        smallest = float(eng.mem.get(layouts_for(w, 1, 1)[0]).peak_gib_per_gpu)
+    return Outcome(
+        workload=w,
+        ranked=ranked,
+        primary=primary,
+        alternatives=alternatives,
+        rejected=rejected,
+        notes=notes_out,
+        all_feasible=feasible,
+        engine=eng,
+        smallest_peak_gib=smallest,
+        considered=considered,
+        notes_by_gpu=notes_by_gpu,
+    )
+
+
+def _named_gpu_first(ranked: list[Candidate], p: WorkloadProfile, catalog: CatalogView) -> list[Candidate]:
+    """The options on the GPU the user asked about ('can a 4090 handle ...?', 'we have 2 A100s') at the
+    count nearest the one named (that count; else the most below it, which suffice; else the fewest
+    above it), best first. When no configuration of it is feasible and it is a consumer card, the
+    consumer-card options at that count instead: someone asking about a 4090 is not shopping for an
+    8x B200 server. Empty when no GPU was named or the GPU comes with a speed claim."""
+    if not p.claimed_gpu or p.claimed_hours is not None:
+        return []  # a speed claim ('10B tokens in 15 h on one L40S') is checked, not taken as a wish
+    named = next((g for g in catalog.gpus if g.id == p.claimed_gpu), None)
+    pool = [c for c in ranked if c.gpu.id == p.claimed_gpu]
+    if not pool and named is not None and named.consumer:
+        pool = [c for c in ranked if c.gpu.consumer]
+    if not pool:
+        return []
+    want = p.claimed_gpu_count or 1
+    # the named count; else the most GPUs under it that suffice; else the fewest above it
+    count = min((c.total_gpus for c in pool), key=lambda n: (n != want, n > want, -n if n < want else n))
+    return [c for c in pool if c.total_gpus == count]
+
+
+def rerank(
+    base: Outcome, *, range_point: str | None = None, on_demand_only: bool = False, primary_only: bool = False
+) -> Outcome:
+    """The base run's candidates ranked at another point of their ranges, or restricted to
+    established on-demand offers, without recomputing anything (sensitivity to MFU and price tier)."""
+    # selection appends to `why` only when it picks alternatives: a primary-only one shares the lists
+    cands = [
+        c.copy(point=range_point or c.point)
+        if primary_only
+        else c.copy(point=range_point or c.point, risks=list(c.risks), why=list(c.why))
+        for c in base.all_feasible
+        if not on_demand_only
+        or c.offer.pricing == "owned"
+        or (c.offer.pricing == "on_demand" and c.offer.tier.lower() not in COMMUNITY_TIERS)
+    ]
+    return select(base.engine, cands, base.notes_by_gpu, base.considered, primary_only=primary_only)
+
+
+def _closeness(c: Candidate, p: WorkloadProfile) -> float:
+    ratios = [1.0]
+    if p.budget_usd:
+        ratios.append(c.total_usd.low / p.budget_usd)
+    if p.deadline_hours and c.deadline_status is not None:
+        ratios.append(c.wall_hours.low / p.deadline_hours)
+    return max(ratios)
+
+
+def _limit_text(c: Candidate, p: WorkloadProfile) -> str:
+    parts = []
+    if p.budget_usd and c.budget_status == "misses":
+        parts.append(
+            f"${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}, {c.total_usd.low / p.budget_usd:.1f}x the "
+            f"${p.budget_usd:,.0f} budget"
+        )
+    if p.deadline_hours and c.deadline_status == "misses":
+        parts.append(
+            f"{c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h, {c.wall_hours.low / p.deadline_hours:.1f}x "
+            f"the {p.deadline_hours:g} h deadline"
+        )
+    return "; ".join(parts) or "within limits"
+
+
+def _limit_rejection(c: Candidate, p: WorkloadProfile) -> Rejection:
+    kind: RejectionKind = "budget" if c.budget_status == "misses" else "deadline"
+    return Rejection(
+        gpu=c.gpu.id,
+        gpu_name=c.gpu.name,
+        kind=kind,
+        reason=f"{c.gpu.name}: fits ({c.layout.n_gpus} GPU(s)) but misses the {kind}: {_limit_text(c, p)}",
+    )
+
+
+def _gpu_rejection(gpu: GpuSpec, n: GpuNotes) -> Rejection | None:
+    if n.constraint:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="constraint", reason=f"{gpu.name}: {n.constraint}"
+        )
+    if n.memory:
+        return Rejection(gpu=gpu.id, gpu_name=gpu.name, kind="memory", reason=f"{gpu.name}: {n.memory}")
+    if n.interconnect:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="interconnect", reason=f"{gpu.name}: {n.interconnect}"
+        )
+    if n.throughput:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="throughput", reason=f"{gpu.name}: {n.throughput}"
+        )
+    if n.no_price:
+        return Rejection(
+            gpu=gpu.id, gpu_name=gpu.name, kind="no_price", reason=f"{gpu.name}: no price in the catalog"
+        )
+    return None
+
+
+def _alternatives(
+    primary: Candidate, ranked: list[Candidate], eng: Engine, limit: int
+) -> list[tuple[Candidate, Label]]:
+    """Alternatives that differ in a way a buyer cares about, then the next best of other GPUs/providers."""
+    chosen: list[tuple[Candidate, Label]] = []
+    seen = {primary.key}
+
+    def add(c: Candidate | None, label: Label) -> None:
+        if c is None or c.key in seen or len(chosen) >= limit:
+            return
+        seen.add(c.key)
+        chosen.append((c, label))
+
+    def speed(c: Candidate) -> float:
+        if eng.inference:
+            return -(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 0.0)
+        return c.hours_mid
+
+    practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
+    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical] or ranked
+    cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)))
+    if cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
+        add(cheapest, "cheapest")
+    fastest = min(ranked, key=lambda c: (speed(c), c.cost_mid))
+    if speed(fastest) < speed(primary) - MEANINGFUL_DIFFERENCE * abs(speed(primary)):
+        add(fastest, "fastest")
+    # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
+    add(min(in_time, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
+    owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
+    add(owned[0] if owned else None, "owned hardware")
+    limit += len(eng.s.compare_providers)
+    for name in eng.s.compare_providers:
+        mine = [c for c in ranked if provider_matches(c.offer.provider, [name])]
+        if mine and not provider_matches(primary.offer.provider, [name]):
+            pick = min(mine, key=lambda c: (c.cost_mid, speed(c)))
+            pick.why.append(f"on your shortlist ({name}): its lowest-cost configuration")
+            add(pick, "alternative")
+    if len(chosen) < 2:
+        distinct = {(primary.gpu.id, primary.offer.provider)} | {
+            (c.gpu.id, c.offer.provider) for c, _ in chosen
+        }
+        for c in in_time:  # fillers too must be plans a buyer would take (within a month or the primary)
+            if len(chosen) >= min(2, limit):
+                break
+            if (c.gpu.id, c.offer.provider) not in distinct:
+                distinct.add((c.gpu.id, c.offer.provider))
+                add(c, "alternative")
+    return chosen

@@ -1,0 +1,89 @@
+"""Operational risk of a candidate: risk points (named constants below), the risks said in words, the
+deadline check, and the traits that make an option low-risk."""
+
+from __future__ import annotations
+
+import math
+
+from tools.profile import WorkloadProfile
+from tools.recommend.candidates import Candidate
+
+RISK_SPOT = 0.30
+RISK_SPOT_PER_DOUBLING_DAY = 0.15
+"""Spot risk grows with job length (seed 000: acceptable for short fine-tuning, damaging for runs
+measured in weeks): +0.15 per doubling of wall-clock beyond one day."""
+RISK_LONG_JOB_PER_DOUBLING_WEEK = 0.05
+"""Any job: +0.05 per doubling of wall-clock beyond one week (more failures and restarts to absorb)."""
+RISK_COMMUNITY = 0.20
+RISK_MULTI_NODE = 0.10
+RISK_OWNED = 0.30
+RISK_OWNED_DEDICATED_OPS = 0.05
+RISK_MANAGED = -0.05
+RISK_RESERVED = 0.10
+RISK_LIMIT_MAYBE = 0.30
+"""Balanced score: meeting the budget or deadline only at the favourable end of the range."""
+COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
+
+
+def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
+    """Set the candidate's risk points and append its risks in words."""
+    o = c.offer
+    risk = 0.0
+    days = c.wall_hours.mid / 24.0
+    if o.pricing == "spot":
+        risk += RISK_SPOT + RISK_SPOT_PER_DOUBLING_DAY * max(0.0, math.log2(max(days, 1e-9)))
+        c.risks.append("spot capacity can be preempted: checkpoint often")
+    if not inference and days > 7:
+        risk += RISK_LONG_JOB_PER_DOUBLING_WEEK * math.log2(days / 7)
+        c.risks.append(f"long run ({days:,.0f} days of wall-clock): plan checkpoints and restarts")
+    c.risks.extend(c.topo.notes)  # topology warnings: PCIe tensor parallel, Ethernet all-reduce
+    if o.tier.lower() in COMMUNITY_TIERS:
+        risk += RISK_COMMUNITY
+        c.risks.append(f"{o.tier} tier: host reliability and availability vary")
+    if c.layout.nodes > 1:
+        risk += RISK_MULTI_NODE + RISK_MULTI_NODE * math.log2(c.layout.nodes)
+        fabric = c.topo.interconnect_inter_required
+        need = "any scale-out fabric" if fabric in ("any", "none", "") else fabric.replace("_", " ")
+        c.risks.append(f"{c.layout.nodes} nodes: needs {need} and NCCL tuning")
+    if o.deployment in ("owned", "colocation"):
+        risk += RISK_OWNED_DEDICATED_OPS if p.ops_capacity == "dedicated" else RISK_OWNED
+        c.risks.append("you run the hardware: procurement lead time, failures, staff")
+    if o.managed:
+        risk += RISK_MANAGED
+    if o.pricing == "reserved":
+        risk += RISK_RESERVED
+        c.risks.append(f"reserved: {o.commitment_months or 1:g}-month commitment")
+    c.risk = risk
+
+
+def deadline_status(c: Candidate, p: WorkloadProfile) -> str | None:
+    """meets | maybe | misses the profile's deadline (None without one); 'maybe' is said in the risks."""
+    d = p.deadline_hours
+    if not d:
+        return None
+    if c.wall_hours.high <= d:
+        return "meets"
+    if c.wall_hours.low > d:
+        return "misses"
+    c.risks.append(f"meets the {d:g} h deadline only at the high end of the MFU range")
+    return "maybe"
+
+
+def risk_traits(c: Candidate) -> list[str]:
+    """What makes an option low-risk, in words true of that option (it said 'on-demand' of owned kit)."""
+    o = c.offer
+    traits = []
+    if o.deployment in ("owned", "colocation"):
+        traits.append("hardware you control (no provider capacity to wait for)")
+    elif o.pricing == "on_demand":
+        traits.append("on-demand (no preemption, no commitment)")
+    elif o.pricing == "reserved":
+        traits.append("reserved capacity (no preemption)")
+    elif o.pricing == "spot":
+        traits.append("spot (short enough to restart cheaply)")
+    if o.managed:
+        traits.append("managed service")
+    if o.deployment not in ("owned", "colocation") and o.tier.lower() not in COMMUNITY_TIERS:
+        traits.append("established tier")
+    traits.append("single node" if c.layout.nodes == 1 else f"{c.layout.nodes} nodes")
+    return traits

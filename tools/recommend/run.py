@@ -1,0 +1,76 @@
+"""One engine run: enumerate (or re-price a kept enumeration), check, cost, and select."""
+
+from __future__ import annotations
+
+from tools.catalog.schema import PriceRecord
+from tools.defaults import CatalogView, ResolvedWorkload
+from tools.recommend.caches import Caches
+from tools.recommend.candidates import Candidate, GpuNotes
+from tools.recommend.engine import Engine
+from tools.recommend.models import RecommendSettings
+from tools.recommend.outcome import Outcome
+from tools.recommend.rank import select
+
+
+def run_engine(
+    w: ResolvedWorkload,
+    catalog: CatalogView,
+    settings: RecommendSettings,
+    caches: Caches | None = None,
+    *,
+    reprice: Outcome | None = None,
+    primary_only: bool = False,
+) -> Outcome:
+    """Enumerate, check, cost and rank; no sensitivity or expectation checks (see recommend).
+    `caches` shares calculator results with other runs (sensitivity, later requests); among them the
+    enumerated candidates before pricing (RunState.enumeration_key): a run whose workload differs from an
+    earlier one only in cost inputs (data location and caching, runs per month, dataset size on disk,
+    budget) prices that run's candidates again, with its enumeration's trace, instead of enumerating the
+    catalog (the same candidates, fits and times). `reprice`: such a run, named explicitly. `primary_only`: no
+    alternatives or rejections (a sensitivity re-run reads the primary only)."""
+    eng = Engine(w, catalog, settings, caches)
+    p = eng.p
+    by_gpu: dict[str, list[PriceRecord]] = {}
+    for rec in catalog.prices:
+        by_gpu.setdefault(rec.gpu, []).append(rec)
+    notes_by_gpu: dict[str, GpuNotes] = {}
+    feasible: list[Candidate] = []
+    considered = 0
+    # a primary-only run differing from an earlier one only in the budget: its costed candidates
+    costed = eng.stored_costing() if primary_only else None
+    stored = reprice.engine.enumeration if reprice is not None else eng.stored_enumeration()
+    if costed is not None:
+        eng.pricer.owned_idle_note = costed.owned_idle_note
+        stored = costed.enumeration
+    elif primary_only:
+        eng.start_costing()
+    for gpu in catalog.gpus:
+        if costed is not None:
+            cands, notes, n_offers = eng.limited(costed, gpu)
+        elif stored is not None:
+            cands, notes, n_offers = eng.repriced(stored, gpu)
+        else:
+            cands, notes, n_offers = eng.enumerate_gpu(gpu, by_gpu.get(gpu.id, []))
+        notes_by_gpu[gpu.id] = notes
+        considered += n_offers
+        if p.target_tokens_per_s and eng.inference:
+            slow = [
+                c
+                for c in cands
+                if c.decode_tokens_per_s and c.decode_tokens_per_s.high < p.target_tokens_per_s
+            ]
+            if slow and len(slow) == len(cands):
+                best = max(slow, key=lambda c: c.decode_tokens_per_s.high if c.decode_tokens_per_s else 0.0)
+                rate = best.decode_tokens_per_s.high if best.decode_tokens_per_s else 0.0
+                notes.throughput = (
+                    f"{best.layout.n_gpus} GPU(s) decode at most {rate:,.0f} tokens/s, "
+                    f"target {p.target_tokens_per_s:,.0f}"
+                )
+            cands = [c for c in cands if c not in slow]
+        feasible += cands
+
+    if stored is None:
+        eng.store_enumeration()
+    if costed is None and primary_only:
+        eng.store_costing()
+    return select(eng, feasible, notes_by_gpu, considered, primary_only=primary_only)

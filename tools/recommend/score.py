@@ -1,0 +1,50 @@
+"""The ranking score of a candidate and the order of candidates (lower is better; the rules are in
+the tools.recommend package docstring)."""
+
+from __future__ import annotations
+
+import math
+
+from tools.profile import WorkloadProfile
+from tools.recommend.candidates import Candidate
+from tools.recommend.risk import RISK_LIMIT_MAYBE
+
+TIME_WEIGHT = 0.3
+"""Balanced score exponent on wall-clock hours (see the tools.recommend docstring)."""
+MIN_SCORED_WALL_HOURS = 1.0
+"""Balanced score: a run shorter than an hour counts as an hour. Provisioning, pulling the image and
+the base model and loading it take tens of minutes whatever the GPU count, so finishing a 40-minute
+LoRA run in 5 minutes on 8 GPUs is no gain worth ranking a bigger configuration first for."""
+JOB_SETUP_HOURS = 0.5
+"""Balanced score: every training run is charged half an hour of set-up on all of its GPUs (provision,
+pull the image and the base model, load it, write the final checkpoint), billed while the GPUs do no
+training. The cost figures leave it out (it varies by team); the ranking needs it, or a 40-minute job
+looks as cheap on 8 GPUs as on 1 (seed 000: over-provisioning fine-tuning is the common mistake)."""
+
+
+def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
+    """The candidate's score under the profile's objective (cheapest, fastest or balanced)."""
+    obj = p.objective or "balanced"
+    if inference:
+        speed = 1.0 / max(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 1.0, 1e-9)
+    else:
+        speed = max(c.hours_mid, 1e-9)
+    if obj == "cheapest":
+        return c.cost_mid + 1e-6 * speed
+    if obj == "fastest":
+        return speed + 1e-9 * c.cost_mid
+    cost = c.cost_mid
+    if not inference:
+        speed = max(speed, MIN_SCORED_WALL_HOURS)
+        cost += c.layout.n_gpus * c.replicas * JOB_SETUP_HOURS * c.offer.usd_per_gpu_hour_mid
+    maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
+    return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
+
+
+def order(cands: list[Candidate], p: WorkloadProfile, inference: bool) -> list[Candidate]:
+    """Best first (each candidate's `score` set); for cheapest/fastest, options that meet the limits only
+    at one end of their range come after those that surely meet them. Ties break on the identity."""
+    strict = (p.objective or "balanced") != "balanced"
+    for c in cands:
+        c.score = score(c, p, inference)
+    return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
