@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from tools import compute as compute_mod
 from tools import wording
 from tools.candidates import layouts_for, memory_fit
+from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.recommend_models import ExpectationCheck, RecommendSettings
@@ -125,7 +125,7 @@ def check_claimed_speed(
                 explanation=str(exc),
             )
     method = outcome.engine.method
-    res = compute_mod.check_claim(
+    res = compute_claims.check_claim(
         tokens=tokens,
         hours=p.claimed_hours,
         gpu=gpu,

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
-from tools import compute as compute_mod
 from tools import cost as cost_mod
 from tools import memory as memory_mod
 from tools import topology as topology_mod
@@ -30,6 +29,8 @@ from tools.candidates import (
     topology_summary,
 )
 from tools.catalog.schema import GpuSpec, PriceRecord
+from tools.compute import inference as compute_inference
+from tools.compute import training as compute_training
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -415,7 +416,7 @@ class Engine:
         cache = self._time_cache if traced else self.caches.time_untraced
         if key not in cache:
             s = self.s
-            cache[key] = compute_mod.estimate_training_time(
+            cache[key] = compute_training.estimate_training_time(
                 active_params=s.active_params or self.w.params_for_flops,
                 tokens=self.w.training_tokens,
                 method=self.method,  # type: ignore[arg-type]
@@ -438,7 +439,7 @@ class Engine:
         key = (self._time_sig, gpu.id, n, pp)
         if key not in self._time_cache:
             p = self.p
-            self._time_cache[key] = compute_mod.estimate_inference(
+            self._time_cache[key] = compute_inference.estimate_inference(
                 arch=self.w.arch,
                 gpu=gpu,
                 n_gpus=n,

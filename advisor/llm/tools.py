@@ -199,7 +199,7 @@ class ToolBox:
 
     def estimate_training_time(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.compute import estimate_training_time
+            from tools.compute.training import estimate_training_time
 
             args = _Training.model_validate(kw)
             cat = self._catalog()
@@ -214,7 +214,7 @@ class ToolBox:
 
     def estimate_inference(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.compute import estimate_inference
+            from tools.compute.inference import estimate_inference
 
             args = _Inference.model_validate(kw)
             cat = self._catalog()
@@ -251,10 +251,10 @@ class ToolBox:
             ("estimate_memory", self.estimate_memory, _Memory, _calc("tools.memory", "estimate_memory"),
              "Call with a catalog model id instead of an architecture."),
             ("estimate_training_time", self.estimate_training_time, _Training,
-             _calc("tools.compute", "estimate_training_time"),
+             _calc("tools.compute.training", "estimate_training_time"),
              "Call with a catalog model id and GPU id; tokens = dataset_tokens x epochs."),
             ("estimate_inference", self.estimate_inference, _Inference,
-             _calc("tools.compute", "estimate_inference"),
+             _calc("tools.compute.inference", "estimate_inference"),
              "Call with a catalog model id and GPU id."),
             ("egress_cost", self.egress_cost, _Egress, _calc("tools.cost", "egress_cost"),
              "Call with the cloud name; the catalog's tiered egress schedule is used."),
