@@ -16,7 +16,7 @@ same sets as values, in the order error messages list them.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
 SimulatedMethod = Literal["full", "lora"]
 ProfileMethod = Literal[SimulatedMethod, "qlora"]
@@ -42,15 +42,15 @@ QUANTIZED: tuple[str, ...] = ("fp8", "int8", "int4", "nf4")
 """Precisions that store weights below 16 bits (a subset of PRECISIONS)."""
 
 # --- sizing defaults (one configuration when the caller says nothing) ------------------------------
-SEQ_LEN_DEFAULT = 2048
+SEQ_LEN_DEFAULT: Final = 2048
 """Training sequence length, tokens (seed 001's scenario)."""
-BATCH_SIZE_DEFAULT = 1
+BATCH_SIZE_DEFAULT: Final = 1
 """Micro-batch per GPU, sequences, with gradient accumulation for the global batch."""
-LORA_RANK_DEFAULT = 16
+LORA_RANK_DEFAULT: Final = 16
 """LoRA rank 16 (PEFT examples; seed 000: ranks 16-64)."""
-LORA_TARGETS_DEFAULT = "all-linear"
+LORA_TARGETS_DEFAULT: Final = "all-linear"
 """LoRA on every linear layer of the blocks (PEFT's "all-linear"; QLoRA paper: all layers needed)."""
-TRAINING_PRECISION_DEFAULT: TrainingPrecision = "mixed"
+TRAINING_PRECISION_DEFAULT: Final = "mixed"
 """16-bit weights with an fp32 master copy and fp32 optimizer states (AMP, DeepSpeed, FSDP default)."""
-OPTIMIZER_DEFAULT: Optimizer = "adamw"
+OPTIMIZER_DEFAULT: Final = "adamw"
 """AdamW: the fine-tuning stacks' default optimizer (HF Trainer, torchtune, LLaMA-Factory)."""
