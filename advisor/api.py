@@ -35,70 +35,23 @@ def _size_arch(model: str | None, config: str | Path | None, params_b: float | N
     return synthetic_arch(float(params_b))
 
 
-_SIZE_FLAGS = (
-    "model", "config", "params_b", "method", "precision", "training_precision", "optimizer", "lora_rank",
-    "lora_targets", "seq_len", "batch_size", "grad_checkpointing", "flash_attention", "gpus", "sharding",
-    "tp", "pp", "offload", "concurrency", "context_len", "loss_chunking", "gpu",
-)
-
-
-def size(
-    *,
-    model: str | None = None,
-    config: str | Path | None = None,
-    params_b: float | None = None,
-    method: str = "full",
-    precision: str | None = None,
-    training_precision: str = "mixed",
-    optimizer: str = "adamw",
-    lora_rank: int = 16,
-    lora_targets: str = "all-linear",
-    seq_len: int = 2048,
-    batch_size: int = 1,
-    grad_checkpointing: bool = True,
-    flash_attention: bool = True,
-    gpus: int = 1,
-    sharding: str = "none",
-    tp: int = 1,
-    pp: int = 1,
-    offload: str = "none",
-    concurrency: int = 1,
-    context_len: int | None = None,
-    loss_chunking: bool = False,
-    gpu: str | None = None,
-    simulate: bool = False,
-) -> dict[str, Any]:
+def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
     """Peak GPU memory of one configuration as the `size --format json` dict.
 
     Keys: peak_gib_per_gpu, total_gib, breakdown_gib {weights, gradients, optimizer, activations,
     kv_cache, adapters, overhead}, assumptions (list of {name, value, unit, source}), trace (list of
     {step, formula, inputs, output, unit, source}), the resolved inputs, and `fit` when `gpu` names a
     catalog GPU (usable GiB, fits, headroom).
+
+    `flags` are tools.sizing_request.SizingRequest's fields (the CLI's flags, underscored); `simulate`
+    also runs the fake-tensor simulator (the `simulate` extra).
     """
     from tools.memory import estimate_memory, seed_rule_gb
+    from tools.sizing_request import SizingRequest
 
-    arch = _size_arch(model, config, params_b)
-    est = estimate_memory(
-        arch=arch,
-        method=method,
-        precision=precision,
-        training_precision=training_precision,
-        optimizer=optimizer,
-        lora_rank=lora_rank,
-        lora_targets=lora_targets,
-        seq_len=seq_len,
-        batch_size=batch_size,
-        grad_checkpointing=grad_checkpointing,
-        flash_attention=flash_attention,
-        gpus=gpus,
-        sharding=sharding,
-        tp=tp,
-        pp=pp,
-        offload=offload,
-        concurrency=concurrency,
-        context_len=context_len,
-        loss_chunking=loss_chunking,
-    )
+    request = SizingRequest.from_flags(**flags)
+    arch = _size_arch(request.model, request.config, request.params_b)
+    est = estimate_memory(arch=arch, **request.calculator_kwargs())
     out: dict[str, Any] = {
         "peak_gib_per_gpu": est.peak_gib_per_gpu,
         "total_gib": est.total_gib,
@@ -142,11 +95,11 @@ def size(
         "seed_rule_gb": seed_rule_gb(params=est.params, method=est.method),
         "fit": None,
     }
-    if gpu is not None:
+    if request.gpu is not None:
         from tools.catalog.load import load_catalog
         from tools.recommend.models import RecommendSettings
 
-        spec = load_catalog().gpu(gpu)
+        spec = load_catalog().gpu(request.gpu)
         usable = spec.usable_memory_gib
         # the recommender's fit rule: peak <= (1 - headroom) x usable (issue 3: at least 10% left free)
         headroom = float(RecommendSettings.model_fields["headroom_fraction"].default)
@@ -164,8 +117,7 @@ def size(
     if simulate:  # needs the `simulate` extra (torch, transformers, peft); imported only here
         from advisor.simulate.cli import simulate_for_size
 
-        flags = {k: v for k, v in locals().items() if k in _SIZE_FLAGS}
-        out["simulation"] = simulate_for_size(flags, out)
+        out["simulation"] = simulate_for_size(request, out, arch)
     return out
 
 

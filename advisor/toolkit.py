@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from tools.errors import InputError
+from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, OPTIMIZER_DEFAULT, SEQ_LEN_DEFAULT, Method
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
-Method = Literal["full", "lora", "qlora", "pretraining", "inference"]
 ReportFormat = Literal["pdf", "html", "md", "json"]
 Backend = Literal["rules", "openai"]
 INLINE_REPORT_CHARS = 200_000  # md/json reports up to this size are also returned inline
@@ -47,10 +47,10 @@ def size_workload(
     ] = None,
     optimizer: Annotated[
         str, Field(description="adamw | adamw-8bit | paged-adamw-8bit | sgd | adafactor")
-    ] = "adamw",
-    lora_rank: Annotated[int, Field(ge=1)] = 16,
-    seq_len: Annotated[int, Field(ge=1, description="tokens per training sequence")] = 2048,
-    batch_size: Annotated[int, Field(ge=1, description="micro-batch per GPU")] = 1,
+    ] = OPTIMIZER_DEFAULT,
+    lora_rank: Annotated[int, Field(ge=1)] = LORA_RANK_DEFAULT,
+    seq_len: Annotated[int, Field(ge=1, description="tokens per training sequence")] = SEQ_LEN_DEFAULT,
+    batch_size: Annotated[int, Field(ge=1, description="micro-batch per GPU")] = BATCH_SIZE_DEFAULT,
     grad_checkpointing: bool = True,
     gpus: Annotated[int, Field(ge=1)] = 1,
     sharding: Annotated[str, Field(description="none | ddp | zero1 | zero2 | zero3 | fsdp")] = "none",
@@ -64,28 +64,10 @@ def size_workload(
     """Peak GPU memory per GPU for one model/method/parallelism configuration, with the breakdown
     (weights, gradients, optimizer, activations, kv_cache, adapters, overhead; GiB), the assumptions and
     the calculation trace. Give exactly one of model, params_b, config."""
+    flags = dict(locals())  # the parameters are SizingRequest fields (tests/mcp checks it)
     from advisor.api import size
 
-    return size(
-        model=model,
-        params_b=params_b,
-        config=config,
-        method=method,
-        precision=precision,
-        optimizer=optimizer,
-        lora_rank=lora_rank,
-        seq_len=seq_len,
-        batch_size=batch_size,
-        grad_checkpointing=grad_checkpointing,
-        gpus=gpus,
-        sharding=sharding,
-        tp=tp,
-        pp=pp,
-        offload=offload,
-        concurrency=concurrency,
-        context_len=context_len,
-        gpu=gpu,
-    )
+    return size(**flags)
 
 
 def _profile_and_settings(description: str | None, profile: dict[str, Any] | None, backend: str) -> Any:

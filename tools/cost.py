@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.catalog.schema import EgressSchedule, Estimate, PriceRecord, StoragePrice
-from tools.compute import UntracedBuilder
 from tools.cost_owned import (
     BreakEven,
     OwnedHourlyCost,
@@ -30,7 +29,7 @@ from tools.cost_owned import (
 )
 from tools.errors import InputError
 from tools.ranges import Range
-from tools.trace import TraceBuilder, Traced
+from tools.trace import TraceBuilder, Traced, UntracedBuilder
 from tools.units import bytes_to_gb
 
 __all__ = [
@@ -337,7 +336,7 @@ def tco(
     """compute = GPU-hours x rate; managed = compute x premium (None: self-managed, $0);
     total = compute + storage + egress + managed (seed 001 section 5). A PriceRecord as the rate
     records its provider, pricing model, date and source as an assumption. `traced=False`: the same
-    numbers with an empty trace (tools.compute.UntracedBuilder), for callers that only compare totals.
+    numbers with an empty trace (tools.trace.UntracedBuilder), for callers that only compare totals.
     `usd_per_gpu_hour_high`: the top of a price spread (a spot or marketplace price that may rise);
     compute then runs from gpu_hours.low x rate (fast end, quoted price) to gpu_hours.high x
     usd_per_gpu_hour_high (slow end, high price). None or equal to the rate: the price is firm."""

@@ -14,9 +14,10 @@ from pydantic import ConfigDict
 
 from tools.catalog.schema import EgressSchedule, Estimate, GpuSpec, ModelArch, PriceRecord, StoragePrice
 from tools.errors import InputError
-from tools.profile import Method, WorkloadProfile
+from tools.profile import WorkloadProfile
 from tools.trace import TraceBuilder, Traced
 from tools.units import bytes_to_gb, gb_to_bytes
+from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, SEQ_LEN_DEFAULT, ProfileMethod
 
 
 class CatalogView(Protocol):
@@ -53,16 +54,12 @@ CHINCHILLA_TOKENS_PER_PARAM = 20.0
 """Hoffmann et al. 2022 (Chinchilla): compute-optimal pre-training at ~20 tokens per parameter."""
 EPOCHS_DEFAULT = 1.0
 """One pass: the common default for large fine-tuning corpora (seed 001 uses 3; sensitivity covers 1-3)."""
-SEQ_LEN_DEFAULT = 2048
-"""Training sequence length (seed 001's scenario and tools.memory's default)."""
-BATCH_SIZE_DEFAULT = 1
-"""Micro-batch per GPU, with gradient accumulation for the global batch (tools.memory default)."""
-LORA_RANK_DEFAULT = 16
-"""LoRA rank 16 (PEFT examples; seed 000: ranks 16-64)."""
 RUNS_PER_MONTH_DEFAULT = 1.0
 """One training run a month."""
 CONCURRENCY_DEFAULT = 8
 """Concurrent sequences for an inference service when not stated (a small internal deployment)."""
+CONCURRENCY_DEFAULT_SOURCE = "8 sequences in flight: a small internal deployment"
+"""Where CONCURRENCY_DEFAULT comes from, as the report's assumption list prints it."""
 CONTEXT_LEN_DEFAULT = 4096
 """Tokens per sequence served when not stated (capped at the model's maximum context)."""
 HORIZON_MONTHS_DEFAULT = 12.0
@@ -136,7 +133,7 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
     inference_hint = any(v is not None for v in serving)
     workload = p.workload or ("inference" if inference_hint and p.method is None else "fine_tuning")
     default("workload", workload, "fine-tuning unless serving terms appear")
-    method: Method | None
+    method: ProfileMethod | None
     if workload == "fine_tuning":
         method = p.method or "lora"
         default("method", method, "LoRA: the usual parameter-efficient fine-tuning method (seed 000)")
@@ -153,7 +150,7 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
         default("precision", precision, "QLoRA stores the base in NF4; otherwise BF16 (seed 001)")
 
     if workload == "inference":
-        default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT.__doc__ or "", "sequences")
+        default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT_SOURCE, "sequences")
         ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
         default("context_len", ctx, "4096 tokens, capped at the model's maximum context", "tokens")
     else:

@@ -18,9 +18,10 @@ Model of the peak, per GPU, in GiB (2**30 bytes), as a sum of named lines:
 - overhead: CUDA context + framework, NCCL buffers when several GPUs talk, and the caching allocator's
   fragmentation as a named fraction of the dynamic memory.
 
-Modules: tools.memory_types (options, plan, results), tools.memory_states (weights, gradients,
-optimizer, adapters, sharding, offload), tools.memory_activations (activations, logits, KV cache),
-tools.memory_calibration (the measured rows it is checked against). This module validates the inputs,
+Modules: tools.vocabulary (option names, defaults), tools.memory_types (plan, results),
+tools.memory_states (weights, gradients, optimizer, adapters, sharding, offload),
+tools.memory_activations (activations, logits, KV cache), tools.memory_calibration (the measured rows
+it is checked against). This module validates the inputs,
 adds the overhead and assembles the result.
 
 Why 16 bytes per parameter for mixed precision, not seed 001's 18: the common fine-tuning stacks
@@ -39,7 +40,6 @@ failing, at a speed cost (the result's `paged_optimizer_gib` says how much could
 from __future__ import annotations
 
 from tools.catalog.schema import ModelArch
-from tools.compute import UntracedBuilder
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
 from tools.memory_states import (
@@ -49,20 +49,24 @@ from tools.memory_states import (
     model_states,
     resolve_lora_targets,
 )
-from tools.memory_types import (
+from tools.memory_types import MemoryBreakdown, MemoryEstimate, Plan
+from tools.trace import TraceBuilder, UntracedBuilder
+from tools.units import BYTES_PER_GB, bytes_to_gib
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    LORA_RANK_DEFAULT,
+    LORA_TARGETS_DEFAULT,
     METHODS,
     OFFLOADS,
+    OPTIMIZER_DEFAULT,
     OPTIMIZERS,
     PRECISIONS,
     QUANTIZED,
+    SEQ_LEN_DEFAULT,
     SHARDINGS,
+    TRAINING_PRECISION_DEFAULT,
     TRAINING_PRECISIONS,
-    MemoryBreakdown,
-    MemoryEstimate,
-    Plan,
 )
-from tools.trace import TraceBuilder
-from tools.units import BYTES_PER_GB, bytes_to_gib
 
 CUDA_CONTEXT_GIB = 0.5
 """CUDA context, kernels and cuBLAS/cuDNN workspaces that the PyTorch allocator does not report: about
@@ -242,12 +246,12 @@ def estimate_memory(
     arch: ModelArch,
     method: str,
     precision: str | None = None,
-    training_precision: str = "mixed",
-    optimizer: str = "adamw",
-    lora_rank: int = 16,
-    lora_targets: str | list[str] | tuple[str, ...] = "all-linear",
-    seq_len: int = 2048,
-    batch_size: int = 1,
+    training_precision: str = TRAINING_PRECISION_DEFAULT,
+    optimizer: str = OPTIMIZER_DEFAULT,
+    lora_rank: int = LORA_RANK_DEFAULT,
+    lora_targets: str | list[str] | tuple[str, ...] = LORA_TARGETS_DEFAULT,
+    seq_len: int = SEQ_LEN_DEFAULT,
+    batch_size: int = BATCH_SIZE_DEFAULT,
     grad_checkpointing: bool = True,
     flash_attention: bool = True,
     gpus: int = 1,
@@ -271,7 +275,7 @@ def estimate_memory(
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
     them (torchtune). Raises InputError on impossible inputs. Memory in GiB (2**30 bytes).
-    `traced=False`: the same numbers with an empty trace (tools.compute.UntracedBuilder), for callers that
+    `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
     tb = TraceBuilder() if traced else UntracedBuilder()
@@ -401,9 +405,7 @@ def seed_rule_gb(*, params: float, method: str, adapter_overhead_gb: float | Non
 
 
 __all__ = [
-    "METHODS",
     "NF4_BYTES_PER_PARAM",
-    "OPTIMIZERS",
     "WEIGHT_BYTES",
     "MemoryBreakdown",
     "MemoryEstimate",

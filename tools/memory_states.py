@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
-from tools.memory_types import QUANTIZED, Plan
+from tools.memory_types import Plan
 from tools.trace import TraceBuilder
+from tools.vocabulary import QUANTIZED
 
 NF4_BYTES_PER_PARAM = (4 + 0.127) / 8
 """NF4 with double quantisation: 4 bits + 0.127 bits of constants per weight (Dettmers et al. 2023,

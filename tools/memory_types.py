@@ -1,5 +1,5 @@
-"""Inputs and results of the memory calculator (tools.memory): option names, the resolved plan the
-calculator works from, and the frozen result types. Memory in GiB (2**30 bytes) in results."""
+"""Inputs and results of the memory calculator (tools.memory): the resolved plan the calculator works
+from and the frozen result types (option names: tools.vocabulary). Memory in GiB (2**30 bytes)."""
 
 from __future__ import annotations
 
@@ -11,21 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tools.catalog.schema import ModelArch
 from tools.trace import Traced
-
-Method = Literal["full", "lora", "qlora", "pretraining", "inference"]
-Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
-TrainingPrecision = Literal["mixed", "pure-bf16"]
-Optimizer = Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"]
-Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
-Offload = Literal["none", "optimizer", "params"]
-
-METHODS: tuple[str, ...] = ("full", "lora", "qlora", "pretraining", "inference")
-PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
-TRAINING_PRECISIONS: tuple[str, ...] = ("mixed", "pure-bf16")
-OPTIMIZERS: tuple[str, ...] = ("adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor")
-SHARDINGS: tuple[str, ...] = ("none", "ddp", "zero1", "zero2", "zero3", "fsdp")
-OFFLOADS: tuple[str, ...] = ("none", "optimizer", "params")
-QUANTIZED: tuple[str, ...] = ("fp8", "int8", "int4", "nf4")
+from tools.vocabulary import QUANTIZED
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.vocabulary import Precision, ProfileMethod
+
 Workload = Literal["fine_tuning", "continual_pretraining", "pretraining", "inference"]
-Method = Literal["full", "lora", "qlora"]
-Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 DataLocation = Literal["aws", "gcp", "azure", "on_prem", "other"]
 Objective = Literal["cheapest", "fastest", "balanced"]
 OpsCapacity = Literal["none", "limited", "dedicated"]
@@ -38,7 +38,7 @@ class WorkloadProfile(BaseModel):
     workload: Workload | None = None
     model_id: str | None = Field(default=None, description="catalog model id, e.g. llama-3-70b")
     params_b: float | None = Field(default=None, gt=0, description="parameters, billions")
-    method: Method | None = None
+    method: ProfileMethod | None = None
     precision: Precision | None = Field(default=None, description="weight precision")
     dataset_tokens: float | None = Field(default=None, gt=0, description="training tokens per epoch")
     dataset_gb: float | None = Field(default=None, gt=0, description="dataset size on storage, GB (1e9)")

@@ -18,14 +18,10 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from tools.catalog.schema import GpuSpec
-from tools.compute import UntracedBuilder
+from tools.catalog.schema import GpuSpec, ScaleOut
 from tools.errors import InputError
-from tools.trace import TraceBuilder, Traced, TraceStep
-
-PlanMethod = Literal["full", "lora", "qlora", "pretraining", "inference"]
-ScaleOut = Literal["infiniband", "roce", "ethernet", "none"]
-Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
+from tools.trace import TraceBuilder, Traced, TraceStep, UntracedBuilder
+from tools.vocabulary import METHODS, Method, Sharding
 
 # Share of a GPU's usable memory the weights of one TP x PP shard may take: training keeps room
 # for gradients, optimizer shards and activations; inference for KV cache and runtime.
@@ -147,7 +143,7 @@ def plan_topology(
     n_gpus: int,
     peak_gib_per_gpu: float,
     weights_gib_total: float,
-    method: PlanMethod,
+    method: Method,
     scale_out: ScaleOut,
     tp: int | None = None,
     pp: int | None = None,
@@ -159,10 +155,10 @@ def plan_topology(
     peak_gib_per_gpu: the memory estimate per GPU under this plan (tools.memory); checked against
     the GPU's usable memory. weights_gib_total: the model weights at their stored precision, used to
     decide whether TP/PP are needed. tp/pp/sharding override the automatic choice. `traced=False`:
-    the same plan with an empty trace (tools.compute.UntracedBuilder), for callers that compare plans.
+    the same plan with an empty trace (tools.trace.UntracedBuilder), for callers that compare plans.
     """
-    if method not in get_args(PlanMethod):
-        raise InputError(f"unknown method {method!r}: use one of {', '.join(get_args(PlanMethod))}")
+    if method not in METHODS:
+        raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     if scale_out not in get_args(ScaleOut):
         raise InputError(
             f"unknown scale-out network {scale_out!r}: use one of {', '.join(get_args(ScaleOut))}"

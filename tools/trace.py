@@ -98,6 +98,30 @@ class TraceBuilder:
         return {"trace": tuple(self.steps), "assumptions": tuple(self.assumptions)}
 
 
+class UntracedBuilder(TraceBuilder):
+    """A TraceBuilder that records nothing: `step` and `assume` return their value as usual, so a
+    calculator run with it computes exactly the same numbers through the same code, without building
+    trace steps. For callers that only compare numbers (the recommender's sweep over hundreds of
+    candidates); the result then has an empty trace. Never for a result that is shown or reported."""
+
+    def step(
+        self,
+        step: str,
+        formula: str,
+        output: float,
+        unit: str = "",
+        source: str = "",
+        **inputs: Scalar,
+    ) -> float:
+        return output
+
+    def assume(self, name: str, value: Scalar, unit: str = "", source: str = "") -> Scalar:
+        return value
+
+    def extend(self, other: Traced | TraceBuilder, prefix: str = "") -> None:
+        return None
+
+
 def trace_numbers(steps: tuple[TraceStep, ...] | list[TraceStep]) -> list[float]:
     """Every numeric input and output in a trace (for the LLM number check)."""
     out: list[float] = []

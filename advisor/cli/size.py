@@ -13,48 +13,39 @@ from typing import Any
 import typer
 
 from advisor.cli.app import app
+from tools.sizing_request import SizingRequest, cli_flag
+
+
+def _flag(name: str) -> Any:
+    """The typer option of a SizingRequest field: its flag, default and help text."""
+    field = SizingRequest.model_fields[name]
+    return typer.Option(field.default, cli_flag(name), help=field.description)
 
 
 @app.command()
 def size(
-    model: str | None = typer.Option(None, "--model", help="catalog model id or alias, e.g. llama-3-70b"),
-    config: Path | None = typer.Option(None, "--config", help="a Hugging Face config.json"),
-    params_b: float | None = typer.Option(
-        None, "--params-b", help="parameters in billions (Llama-like shape)"
-    ),
-    method: str = typer.Option("full", "--method", help="full | lora | qlora | pretraining | inference"),
-    precision: str | None = typer.Option(
-        None,
-        "--precision",
-        help="weights: bf16 | fp16 | fp32 | fp8 | int8 | int4 | nf4 (default nf4 for qlora)",
-    ),
-    training_precision: str = typer.Option("mixed", "--training-precision", help="mixed | pure-bf16"),
-    optimizer: str = typer.Option(
-        "adamw", "--optimizer", help="adamw | adamw-8bit | paged-adamw-8bit | sgd | adafactor"
-    ),
-    lora_rank: int = typer.Option(16, "--lora-rank", help="LoRA rank r"),
-    lora_targets: str = typer.Option(
-        "all-linear", "--lora-targets", help="attention | all-linear | mlp | q_proj,v_proj,..."
-    ),
-    seq_len: int = typer.Option(2048, "--seq-len", help="training sequence length, tokens"),
-    batch_size: int = typer.Option(1, "--batch-size", help="micro-batch per GPU, sequences"),
-    grad_checkpointing: bool = typer.Option(
-        True, "--grad-checkpointing/--no-grad-checkpointing", help="activation recomputation"
-    ),
-    flash_attention: bool = typer.Option(
-        True, "--flash-attention/--no-flash-attention", help="memory-efficient attention kernel"
-    ),
-    gpus: int = typer.Option(1, "--gpus", help="number of GPUs"),
-    sharding: str = typer.Option("none", "--sharding", help="none | ddp | zero1 | zero2 | zero3 | fsdp"),
-    tp: int = typer.Option(1, "--tp", help="tensor-parallel degree"),
-    pp: int = typer.Option(1, "--pp", help="pipeline-parallel degree"),
-    offload: str = typer.Option("none", "--offload", help="none | optimizer | params (to CPU)"),
-    concurrency: int = typer.Option(1, "--concurrency", help="inference: sequences in flight"),
-    context_len: int | None = typer.Option(None, "--context-len", help="inference: tokens per sequence"),
-    chunked_loss: bool = typer.Option(
-        False, "--chunked-loss/--no-chunked-loss", help="chunked cross-entropy (torchtune-style)"
-    ),
-    gpu: str | None = typer.Option(None, "--gpu", help="catalog GPU id: show fit against its usable memory"),
+    model: str | None = _flag("model"),
+    config: Path | None = _flag("config"),
+    params_b: float | None = _flag("params_b"),
+    method: str = _flag("method"),
+    precision: str | None = _flag("precision"),
+    training_precision: str = _flag("training_precision"),
+    optimizer: str = _flag("optimizer"),
+    lora_rank: int = _flag("lora_rank"),
+    lora_targets: str = _flag("lora_targets"),
+    seq_len: int = _flag("seq_len"),
+    batch_size: int = _flag("batch_size"),
+    grad_checkpointing: bool = _flag("grad_checkpointing"),
+    flash_attention: bool = _flag("flash_attention"),
+    gpus: int = _flag("gpus"),
+    sharding: str = _flag("sharding"),
+    tp: int = _flag("tp"),
+    pp: int = _flag("pp"),
+    offload: str = _flag("offload"),
+    concurrency: int = _flag("concurrency"),
+    context_len: int | None = _flag("context_len"),
+    loss_chunking: bool = _flag("loss_chunking"),
+    gpu: str | None = _flag("gpu"),
     fmt: str = typer.Option("table", "--format", help="table | json"),
     simulate: bool = typer.Option(
         False, "--simulate", help="also run 2 training steps on fake tensors (needs gpu-advisor[simulate])"
@@ -65,30 +56,8 @@ def size(
 
     if fmt not in ("table", "json"):
         raise InputError(f"unknown --format {fmt!r}: use table or json")
-    flags: dict[str, Any] = {
-        "model": model,
-        "config": config,
-        "params_b": params_b,
-        "method": method,
-        "precision": precision,
-        "training_precision": training_precision,
-        "optimizer": optimizer,
-        "lora_rank": lora_rank,
-        "lora_targets": lora_targets,
-        "seq_len": seq_len,
-        "batch_size": batch_size,
-        "grad_checkpointing": grad_checkpointing,
-        "flash_attention": flash_attention,
-        "gpus": gpus,
-        "sharding": sharding,
-        "tp": tp,
-        "pp": pp,
-        "offload": offload,
-        "concurrency": concurrency,
-        "context_len": context_len,
-        "loss_chunking": chunked_loss,
-        "gpu": gpu,
-    }
+    # typer passes the options as keywords named as SizingRequest's fields (tests/memory checks it)
+    flags = {name: value for name, value in locals().items() if name in SizingRequest.model_fields}
     from advisor.api import size as api_size
 
     result = api_size(**flags, simulate=simulate)

@@ -13,13 +13,15 @@ import inspect
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.llm.numbers import AllowedNumbers
+from tools.defaults import CONTEXT_LEN_DEFAULT
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
+from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, SEQ_LEN_DEFAULT, Precision, TrainingMethod
 
 log = logging.getLogger(__name__)
 
@@ -95,11 +97,11 @@ class _Memory(BaseModel):
     model: str = Field(description="catalog model id or alias, e.g. llama-3-70b")
     method: str = Field(description="full | lora | qlora | pretraining | inference")
     precision: str | None = None
-    seq_len: int = 2048
-    batch_size: int = 1
+    seq_len: int = SEQ_LEN_DEFAULT
+    batch_size: int = BATCH_SIZE_DEFAULT
     gpus: int = 1
     sharding: str = "none"
-    lora_rank: int = 16
+    lora_rank: int = LORA_RANK_DEFAULT
     concurrency: int = 1
     context_len: int | None = None
 
@@ -110,7 +112,7 @@ class _Training(BaseModel):
     model: str = Field(description="catalog model id or alias")
     gpu: str = Field(description="catalog GPU id or alias, e.g. h100-sxm")
     n_gpus: int = Field(ge=1)
-    method: Literal["full", "lora", "qlora", "pretraining"]
+    method: TrainingMethod
     dataset_tokens: float = Field(gt=0, description="tokens per epoch")
     epochs: float = Field(default=1, gt=0)
 
@@ -121,9 +123,9 @@ class _Inference(BaseModel):
     model: str
     gpu: str
     n_gpus: int = Field(default=1, ge=1)
-    precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    precision: Precision = "bf16"
     concurrency: int = Field(default=1, ge=1)
-    context_len: int = Field(default=4096, ge=1)
+    context_len: int = Field(default=CONTEXT_LEN_DEFAULT, ge=1)
 
 
 class _Egress(BaseModel):
@@ -199,7 +201,7 @@ class ToolBox:
 
     def estimate_training_time(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.compute import estimate_training_time
+            from tools.compute.training import estimate_training_time
 
             args = _Training.model_validate(kw)
             cat = self._catalog()
@@ -214,7 +216,7 @@ class ToolBox:
 
     def estimate_inference(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.compute import estimate_inference
+            from tools.compute.inference import estimate_inference
 
             args = _Inference.model_validate(kw)
             cat = self._catalog()
@@ -251,10 +253,10 @@ class ToolBox:
             ("estimate_memory", self.estimate_memory, _Memory, _calc("tools.memory", "estimate_memory"),
              "Call with a catalog model id instead of an architecture."),
             ("estimate_training_time", self.estimate_training_time, _Training,
-             _calc("tools.compute", "estimate_training_time"),
+             _calc("tools.compute.training", "estimate_training_time"),
              "Call with a catalog model id and GPU id; tokens = dataset_tokens x epochs."),
             ("estimate_inference", self.estimate_inference, _Inference,
-             _calc("tools.compute", "estimate_inference"),
+             _calc("tools.compute.inference", "estimate_inference"),
              "Call with a catalog model id and GPU id."),
             ("egress_cost", self.egress_cost, _Egress, _calc("tools.cost", "egress_cost"),
              "Call with the cloud name; the catalog's tiered egress schedule is used."),

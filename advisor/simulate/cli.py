@@ -6,65 +6,49 @@ Light at import time (no torch); the simulator imports torch/transformers/peft w
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
+from tools.sizing_request import SizingRequest
+from tools.vocabulary import SimulatedMethod
 
 
-def _arch(flags: dict[str, Any]) -> ModelArch:
-    model, config, params_b = flags.get("model"), flags.get("config"), flags.get("params_b")
-    if model:
-        from tools.catalog.load import load_catalog
-
-        return load_catalog().model(str(model))
-    if config:
-        from tools.catalog.hf_config import arch_from_hf_config
-
-        return arch_from_hf_config(Path(config))
-    if params_b:
-        from tools.catalog.synthetic import synthetic_arch
-
-        return synthetic_arch(float(params_b))
-    raise InputError("--simulate needs --model, --config or --params-b")
-
-
-def _check_simulable(flags: dict[str, Any]) -> None:
+def _check_simulable(request: SizingRequest) -> None:
     """The simulator runs one GPU's program, unsharded: say which flag to change otherwise."""
-    if flags.get("method") not in ("full", "lora"):
-        raise InputError(f"--simulate runs --method full or lora, not {flags.get('method')}")
-    if flags.get("precision") not in (None, "bf16"):
-        raise InputError(f"--simulate runs 16-bit weights: drop --precision {flags.get('precision')}")
-    if flags.get("gpus", 1) != 1 or flags.get("tp", 1) != 1 or flags.get("pp", 1) != 1:
+    if request.method not in get_args(SimulatedMethod):
+        raise InputError(f"--simulate runs --method full or lora, not {request.method}")
+    if request.precision not in (None, "bf16"):
+        raise InputError(f"--simulate runs 16-bit weights: drop --precision {request.precision}")
+    if request.gpus != 1 or request.tp != 1 or request.pp != 1:
         raise InputError("--simulate runs one GPU's program: use --gpus 1 (no --tp/--pp)")
-    if flags.get("sharding", "none") not in ("none", "ddp") or flags.get("offload", "none") != "none":
+    if request.sharding not in ("none", "ddp") or request.offload != "none":
         raise InputError("--simulate does not model sharding or offload: use --sharding none --offload none")
-    if flags.get("loss_chunking"):
+    if request.loss_chunking:
         raise InputError("--simulate runs transformers' standard loss: drop --chunked-loss")
 
 
-def simulate_for_size(flags: dict[str, Any], analytic: dict[str, Any]) -> dict[str, Any]:
+def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: ModelArch) -> dict[str, Any]:
     """Simulate the configuration of `gpu-advisor size` and compare it with its analytic result.
 
-    `flags` are the size command's keyword flags; `analytic` is advisor.api.size()'s dict. Returns a
-    JSON-ready dict (the `simulation` key of `size --format json`), all memory in GiB.
+    `request` is the size command's request, `arch` the architecture it named; `analytic` is
+    advisor.api.size()'s dict. Returns a JSON-ready dict (the `simulation` key of
+    `size --format json`), all memory in GiB.
     """
     from advisor.simulate import simulate_training_memory
 
-    _check_simulable(flags)
-    arch = _arch(flags)
+    _check_simulable(request)
     sim = simulate_training_memory(
         arch=arch,
-        method=flags["method"],
-        training_precision=flags.get("training_precision", "mixed"),
-        optimizer=flags.get("optimizer", "adamw"),
-        lora_rank=flags.get("lora_rank", 16),
-        lora_targets=flags.get("lora_targets", "all-linear"),
-        seq_len=flags.get("seq_len", 2048),
-        batch_size=flags.get("batch_size", 1),
-        grad_checkpointing=flags.get("grad_checkpointing", True),
-        attention="sdpa" if flags.get("flash_attention", True) else "eager",
+        method=request.method,  # type: ignore[arg-type]  # checked by _check_simulable
+        training_precision=request.training_precision,  # type: ignore[arg-type]  # the simulator checks
+        optimizer=request.optimizer,  # type: ignore[arg-type]  # the simulator checks it
+        lora_rank=request.lora_rank,
+        lora_targets=request.lora_targets,
+        seq_len=request.seq_len,
+        batch_size=request.batch_size,
+        grad_checkpointing=request.grad_checkpointing,
+        attention="sdpa" if request.flash_attention else "eager",
     )
     analytic_peak = float(analytic["peak_gib_per_gpu"])
     analytic_allocated = analytic_peak - float(analytic["breakdown_gib"]["overhead"])

@@ -32,7 +32,7 @@ import contextlib
 import time
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from advisor.simulate.hf_config import hf_config_kwargs
 from advisor.simulate.result import (
@@ -50,10 +50,18 @@ from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.trace import TraceBuilder
 from tools.units import bytes_to_gib
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    LORA_RANK_DEFAULT,
+    LORA_TARGETS_DEFAULT,
+    OPTIMIZER_DEFAULT,
+    SEQ_LEN_DEFAULT,
+    TRAINING_PRECISION_DEFAULT,
+    SimulatedMethod,
+    SimulatedOptimizer,
+    TrainingPrecision,
+)
 
-Method = Literal["full", "lora"]
-TrainingPrecision = Literal["mixed", "pure-bf16"]
-Optimizer = Literal["adamw", "sgd"]
 OptimizerImpl = Literal["fused", "foreach", "for-loop"]
 Attention = Literal["sdpa", "eager"]
 
@@ -101,14 +109,14 @@ def _quiet_transformers() -> Iterator[None]:
 def simulate_training_memory(
     *,
     arch: ModelArch,
-    method: Method = "full",
-    training_precision: TrainingPrecision = "mixed",
-    optimizer: Optimizer = "adamw",
+    method: SimulatedMethod = "full",
+    training_precision: TrainingPrecision = TRAINING_PRECISION_DEFAULT,
+    optimizer: SimulatedOptimizer = OPTIMIZER_DEFAULT,
     optimizer_impl: OptimizerImpl = "fused",
-    lora_rank: int = 16,
-    lora_targets: str | Sequence[str] = "all-linear",
-    seq_len: int = 2048,
-    batch_size: int = 1,
+    lora_rank: int = LORA_RANK_DEFAULT,
+    lora_targets: str | Sequence[str] = LORA_TARGETS_DEFAULT,
+    seq_len: int = SEQ_LEN_DEFAULT,
+    batch_size: int = BATCH_SIZE_DEFAULT,
     grad_checkpointing: bool = True,
     attention: Attention = "sdpa",
     steps: int = 2,
@@ -118,14 +126,14 @@ def simulate_training_memory(
     No GPU and no real allocation: a 7-8B model at seq 2048 takes seconds on a laptop CPU.
     Raises InputError for settings the simulator cannot run (QLoRA, 8-bit optimizers, inference).
     """
-    if method not in ("full", "lora"):
+    if method not in get_args(SimulatedMethod):
         raise InputError(
             f"the simulator runs method full or lora, not {method!r} "
             "(QLoRA needs bitsandbytes CUDA kernels): use the analytic estimate"
         )
-    if training_precision not in ("mixed", "pure-bf16"):
+    if training_precision not in get_args(TrainingPrecision):
         raise InputError(f"--training-precision must be mixed or pure-bf16, not {training_precision!r}")
-    if optimizer not in ("adamw", "sgd"):
+    if optimizer not in get_args(SimulatedOptimizer):
         raise InputError(
             f"the simulator supports optimizer adamw or sgd, not {optimizer!r} "
             "(8-bit and Adafactor need other libraries): use the analytic estimate"

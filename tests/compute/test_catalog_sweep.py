@@ -7,7 +7,10 @@ import math
 import pytest
 
 from tools.catalog.load import Catalog, load_catalog
-from tools.compute import MFU_RANGES, check_claim, estimate_inference, estimate_training_time, gpu_class_of
+from tools.compute.claims import check_claim
+from tools.compute.flops import MFU_RANGES, gpu_class_of
+from tools.compute.inference import estimate_inference
+from tools.compute.training import estimate_training_time
 from tools.topology import plan_topology
 
 

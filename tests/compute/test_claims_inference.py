@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tools.catalog.schema import GpuSpec, ModelArch
-from tools.compute import check_claim, estimate_inference, max_training_tokens
+from tools.compute.claims import check_claim, max_training_tokens
+from tools.compute.inference import estimate_inference
 from tools.errors import InputError
 
 

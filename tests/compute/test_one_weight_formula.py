@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tools import compute, memory_states
+from tools import memory_states
 from tools.catalog.load import load_catalog
+from tools.compute import flops, inference
 from tools.memory import estimate_memory
 from tools.units import bytes_to_gib
 
@@ -20,15 +21,15 @@ from tools.units import bytes_to_gib
 def test_compute_weight_bytes_equal_the_memory_calculators(precision: str) -> None:
     arch = load_catalog().model("llama-3-70b")
     est = estimate_memory(arch=arch, method="inference", precision=precision)
-    assert compute.weight_bytes(arch=arch, precision=precision) == memory_states.stored_weight_bytes(
+    assert inference.weight_bytes(arch=arch, precision=precision) == memory_states.stored_weight_bytes(
         arch, precision
     )
-    assert bytes_to_gib(compute.weight_bytes(arch=arch, precision=precision)) == pytest.approx(
+    assert bytes_to_gib(inference.weight_bytes(arch=arch, precision=precision)) == pytest.approx(
         est.breakdown_gib.weights, rel=1e-9
     )
 
 
 def test_one_bytes_per_weight_table() -> None:
-    assert compute.BYTES_PER_WEIGHT is memory_states.WEIGHT_BYTES
+    assert flops.BYTES_PER_WEIGHT is memory_states.WEIGHT_BYTES
     # QLoRA paper: 4 bits + 0.127 bits of double-quantised constants per weight
-    assert compute.BYTES_PER_WEIGHT["nf4"] == pytest.approx((4 + 0.127) / 8)
+    assert flops.BYTES_PER_WEIGHT["nf4"] == pytest.approx((4 + 0.127) / 8)

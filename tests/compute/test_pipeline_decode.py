@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tools.catalog.load import load_catalog
-from tools.compute import estimate_inference
+from tools.compute.inference import estimate_inference
 from tools.errors import InputError
 
 

@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tools.catalog.schema import GpuSpec
-from tools.compute import check_claim, estimate_inference, estimate_training_time
+from tools.compute.claims import check_claim
+from tools.compute.inference import estimate_inference
+from tools.compute.training import estimate_training_time
 from tools.ranges import Range
 from tools.trace import trace_numbers
 

@@ -5,13 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tools.catalog.schema import GpuSpec, ModelArch
-from tools.compute import (
-    QLORA_DEQUANT_SLOWDOWN,
-    estimate_training_time,
-    gpu_class_of,
-    max_training_tokens,
-    training_flops_factor,
-)
+from tools.compute.claims import max_training_tokens
+from tools.compute.flops import QLORA_DEQUANT_SLOWDOWN, gpu_class_of, training_flops_factor
+from tools.compute.training import estimate_training_time
 from tools.errors import InputError
 from tools.ranges import Range
 

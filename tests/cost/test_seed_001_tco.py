@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tools.catalog.schema import EgressSchedule, GpuSpec, StoragePrice
-from tools.compute import estimate_training_time
+from tools.compute.training import estimate_training_time
 from tools.cost import (
     DeploymentRate,
     compare_deployments,

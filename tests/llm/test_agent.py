@@ -196,7 +196,7 @@ def test_server_tool_call_round_trip(server: FakeOpenAIServer, chat: Any) -> Non
 def test_server_descriptions_come_from_docstrings(server: FakeOpenAIServer, chat: Any) -> None:
     import inspect
 
-    from tools.compute import estimate_training_time
+    from tools.compute.training import estimate_training_time
 
     server.enqueue(text("Fine."))
     run(chat)

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from tools.catalog.schema import ModelArch
 from tools.catalog.synthetic import synthetic_arch
-from tools.memory import OPTIMIZERS, estimate_memory
+from tools.memory import estimate_memory
+from tools.vocabulary import OPTIMIZERS
 
 SETTINGS = settings(max_examples=60, deadline=None)
 

@@ -21,7 +21,7 @@ import tools.recommend.engine as recommend_engine
 import tools.recommend.infeasible as infeasible
 import tools.recommend.sensitivity as sensitivity
 from tools.catalog.load import Catalog
-from tools.compute import estimate_training_time
+from tools.compute.training import estimate_training_time
 from tools.cost import tco
 from tools.memory import estimate_memory
 from tools.profile import WorkloadProfile

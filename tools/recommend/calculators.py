@@ -7,14 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tools import compute as compute_mod
 from tools import memory as memory_mod
 from tools import topology as topology_mod
 from tools.catalog.schema import GpuSpec
+from tools.compute import inference as compute_inference
+from tools.compute import training as compute_training
 from tools.recommend.caches import MemoryCache
 from tools.recommend.candidates import Layout, layouts_for, memory_fit, topology_summary
 from tools.recommend.models import MemoryFit, TopologySummary
 from tools.recommend.state import Part, RunState
+from tools.vocabulary import BATCH_SIZE_DEFAULT, SEQ_LEN_DEFAULT
 
 
 class Calculators(Part):
@@ -70,7 +72,11 @@ class Calculators(Part):
         if self.inference:
             kw.update(concurrency=p.concurrency or 1, context_len=p.context_len)
         else:
-            kw.update(seq_len=p.seq_len or 2048, batch_size=p.batch_size or 1, grad_checkpointing=True)
+            kw.update(
+                seq_len=p.seq_len or SEQ_LEN_DEFAULT,
+                batch_size=p.batch_size or BATCH_SIZE_DEFAULT,
+                grad_checkpointing=True,
+            )
             if p.lora_rank and self.method in ("lora", "qlora"):
                 kw["lora_rank"] = p.lora_rank
         return memory_mod.estimate_memory(**kw, traced=traced)
@@ -81,7 +87,7 @@ class Calculators(Part):
         cache = self._time_cache if traced else self.caches.time_untraced
         if key not in cache:
             s = self.s
-            cache[key] = compute_mod.estimate_training_time(
+            cache[key] = compute_training.estimate_training_time(
                 active_params=s.active_params or self.w.params_for_flops,
                 tokens=self.w.training_tokens,
                 method=self.method,  # type: ignore[arg-type]
@@ -104,7 +110,7 @@ class Calculators(Part):
         key = (self.time_sig, gpu.id, n, pp)
         if key not in self._time_cache:
             p = self.p
-            self._time_cache[key] = compute_mod.estimate_inference(
+            self._time_cache[key] = compute_inference.estimate_inference(
                 arch=self.w.arch,
                 gpu=gpu,
                 n_gpus=n,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from tools import compute as compute_mod
 from tools import wording
+from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit
@@ -122,7 +122,7 @@ def check_claimed_speed(
                 explanation=str(exc),
             )
     method = outcome.engine.method
-    res = compute_mod.check_claim(
+    res = compute_claims.check_claim(
         tokens=tokens,
         hours=p.claimed_hours,
         gpu=gpu,

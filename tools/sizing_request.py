@@ -1,0 +1,89 @@
+"""One sizing request: the flags of `gpu-advisor size`, declared once.
+
+`SizingRequest` names every input of a memory sizing (which model, the configuration, the GPU to fit
+against), with its default (tools.vocabulary) and its help text. The command line, the Python API,
+the MCP and LangChain tools and the simulator derive their flags and schemas from it.
+
+The request carries values as given: tools.memory.estimate_memory checks each one and raises the
+one-line InputError the command line prints, so `from_flags` builds the request without pydantic
+validation (whose messages would differ). Option names are str here for the same reason; their
+allowed values are tools.vocabulary's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    LORA_RANK_DEFAULT,
+    LORA_TARGETS_DEFAULT,
+    OPTIMIZER_DEFAULT,
+    SEQ_LEN_DEFAULT,
+    TRAINING_PRECISION_DEFAULT,
+)
+
+MODEL_FIELDS = ("model", "config", "params_b")
+"""Exactly one of these names the architecture."""
+CLI_FLAGS: dict[str, str] = {"loss_chunking": "--chunked-loss"}
+"""Command-line flags whose name is not the field's (otherwise --field-name)."""
+
+
+class SizingRequest(BaseModel):
+    """One model and configuration to size; memory results in GiB. Descriptions are the CLI's help."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str | None = Field(None, description="catalog model id or alias, e.g. llama-3-70b")
+    config: Path | None = Field(None, description="a Hugging Face config.json")
+    params_b: float | None = Field(None, description="parameters in billions (Llama-like shape)")
+    method: str = Field("full", description="full | lora | qlora | pretraining | inference")
+    precision: str | None = Field(
+        None, description="weights: bf16 | fp16 | fp32 | fp8 | int8 | int4 | nf4 (default nf4 for qlora)"
+    )
+    training_precision: str = Field(TRAINING_PRECISION_DEFAULT, description="mixed | pure-bf16")
+    optimizer: str = Field(
+        OPTIMIZER_DEFAULT, description="adamw | adamw-8bit | paged-adamw-8bit | sgd | adafactor"
+    )
+    lora_rank: int = Field(LORA_RANK_DEFAULT, description="LoRA rank r")
+    lora_targets: str = Field(
+        LORA_TARGETS_DEFAULT, description="attention | all-linear | mlp | q_proj,v_proj,..."
+    )
+    seq_len: int = Field(SEQ_LEN_DEFAULT, description="training sequence length, tokens")
+    batch_size: int = Field(BATCH_SIZE_DEFAULT, description="micro-batch per GPU, sequences")
+    grad_checkpointing: bool = Field(True, description="activation recomputation")
+    flash_attention: bool = Field(True, description="memory-efficient attention kernel")
+    gpus: int = Field(1, description="number of GPUs")
+    sharding: str = Field("none", description="none | ddp | zero1 | zero2 | zero3 | fsdp")
+    tp: int = Field(1, description="tensor-parallel degree")
+    pp: int = Field(1, description="pipeline-parallel degree")
+    offload: str = Field("none", description="none | optimizer | params (to CPU)")
+    concurrency: int = Field(1, description="inference: sequences in flight")
+    context_len: int | None = Field(None, description="inference: tokens per sequence")
+    loss_chunking: bool = Field(False, description="chunked cross-entropy (torchtune-style)")
+    gpu: str | None = Field(None, description="catalog GPU id: show fit against its usable memory")
+
+    @classmethod
+    def from_flags(cls, **flags: Any) -> SizingRequest:
+        """The request as given (unset flags take their defaults), unvalidated: the calculator checks
+        each value. An unknown name raises TypeError, as a keyword call would."""
+        unknown = [name for name in flags if name not in cls.model_fields]
+        if unknown:
+            raise TypeError(f"size() got an unexpected keyword argument {unknown[0]!r}")
+        return cls.model_construct(**flags)
+
+    def calculator_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of tools.memory.estimate_memory (all but the model and the GPU)."""
+        skip = (*MODEL_FIELDS, "gpu")
+        return {name: getattr(self, name) for name in type(self).model_fields if name not in skip}
+
+
+def cli_flag(name: str) -> str:
+    """The command-line flag of a field: --seq-len for seq_len; booleans also get --no-..."""
+    flag = CLI_FLAGS.get(name, "--" + name.replace("_", "-"))
+    if SizingRequest.model_fields[name].annotation in (bool, "bool"):
+        return f"{flag}/--no-{flag[2:]}"
+    return flag
