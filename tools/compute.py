@@ -24,7 +24,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from tools import wording
+from tools import present
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.errors import InputError
 from tools.memory_states import UNQUANTIZED_BYTES, WEIGHT_BYTES, stored_weight_bytes
@@ -672,13 +672,13 @@ def check_claim(
     )
     # QLoRA runs slower than its FLOPs suggest: the plausible ceiling is the band's high / slowdown.
     ceiling = band.high / (QLORA_DEQUANT_SLOWDOWN.low if method == "qlora" else 1.0)
-    claim = f"{wording.count(tokens)} tokens in {hours:g} h on {n_gpus}x {gpu.name}"
+    claim = f"{present.count(tokens)} tokens in {hours:g} h on {n_gpus}x {gpu.name}"
     if implied > 1.0:
         verdict: Verdict = "impossible"
         exceeds: float | None = implied
         msg = (
             f"{claim} is impossible: it needs {implied:.1f}x the GPUs' peak FLOPs even at 100% MFU "
-            f"({wording.scientific(required)} FLOPs needed, {wording.scientific(available)} available)."
+            f"({present.scientific(required)} FLOPs needed, {present.scientific(available)} available)."
         )
     elif implied > ceiling:
         verdict, exceeds = "implausible", None

@@ -9,7 +9,7 @@ import math
 from typing import TYPE_CHECKING
 
 from tools import compute as compute_mod
-from tools import wording
+from tools import present
 from tools.candidates import layouts_for, memory_fit
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
@@ -120,7 +120,7 @@ def check_claimed_speed(
             gpu = catalog.gpu(gpu_name)
         except InputError as exc:
             return ExpectationCheck(
-                claim=f"{wording.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu_name}",
+                claim=f"{present.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu_name}",
                 verdict="unknown",
                 explanation=str(exc),
             )
@@ -135,7 +135,7 @@ def check_claimed_speed(
         flops_factor=settings.flops_factor,
     )
     outcome.engine.tb.extend(res, prefix="claim check: ")
-    claim = f"{wording.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu.name}"
+    claim = f"{present.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu.name}"
     per_node = min(n, gpu.max_gpus_per_node)
     nodes = max(1, -(-n // per_node))
     fit_note = ""
