@@ -438,7 +438,7 @@ def understood_items(profile: Any) -> list[str]:
         value = getattr(profile, f, None)
         if value in (None, [], ()):
             continue
-        items.append(f"{templates.label(f)} {templates.format_value(f, value)}")
+        items.append(f"{templates.label(f)} {templates.format_value(f, value, profile.workload)}")
     return items
 
 
