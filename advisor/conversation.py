@@ -109,7 +109,7 @@ def clear_recommendation_cache(*, calculators: bool = True) -> None:
 
 
 ENGINE_CACHE_MAX_ENTRIES = 100_000
-"""Calculator results (tools.candidates.Caches) kept per process for the bundled catalog: memory, topology
+"""Calculator results (tools.recommend.caches) kept per process for the bundled catalog: memory, topology
 and time estimates recur across turns and sessions (same model, method and sequence length), and each
 run's enumeration lets a later turn that changes only cost inputs (a budget) re-price it. A turn adds
 about 1,000 entries (about 2 KB each: some 200 MB at the bound); past this many the store is trimmed

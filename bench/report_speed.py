@@ -51,7 +51,9 @@ def main() -> int:
         return 1
 
     from advisor.cli.report import load_profile, recommend_for
-    from reports.render import _html, build_context, footer_text, html_to_pdf, render_html, render_pdf
+    from reports.html import footer_text, page_html, render_html
+    from reports.pdf import html_to_pdf, render_pdf
+    from reports.view import build_context
 
     t0 = time.perf_counter()
     import weasyprint  # noqa: F401  (measured separately: the CLI pays it once per start)
@@ -90,7 +92,7 @@ def main() -> int:
 
         # the lean default stylesheet against WeasyPrint's own, interleaved so both see the same load
         ctx = build_context(rec, catalog=catalog)
-        html, footer = _html(ctx, inline_css=False), footer_text(ctx)
+        html, footer = page_html(ctx, inline_css=False), footer_text(ctx)
         ua_s: dict[bool, list[float]] = {True: [], False: []}
         for _ in range(args.runs):
             for lean in (True, False):

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tools import wording
+from tools import present
 from tools.errors import InputError
 from tools.trace import TraceBuilder, Traced, TraceStep
 from tools.units import HOURS_PER_DAY, HOURS_PER_MONTH
@@ -116,7 +116,7 @@ def classify_workload(
             else "further training of an existing model"
         )
         reasons.append(
-            f"{how} on {wording.count(dataset_tokens)} tokens, at or above seed 000's 10B: continual "
+            f"{how} on {present.count(dataset_tokens)} tokens, at or above seed 000's 10B: continual "
             "pre-training / domain adaptation, the middle ground"
         )
     else:
@@ -124,7 +124,7 @@ def classify_workload(
         if dataset_tokens is None:
             reasons.append("dataset size unknown: treated as fine-tuning until stated")
         else:
-            tokens = wording.count(dataset_tokens)
+            tokens = present.count(dataset_tokens)
             reasons.append(f"{tokens} tokens is under seed 000's 10B fine-tuning bound")
     _word(
         tb,

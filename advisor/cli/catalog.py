@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from advisor.cli.app import app
+from tools import present
 from tools.errors import InputError
 
 if TYPE_CHECKING:
@@ -27,12 +28,6 @@ FORMATS = ("table", "json")
 _KEY_COLUMNS = {"id", "provider", "gpu", "cloud", "name", "as of", "pricing"}
 # Below this terminal width the source column is left out of tables (JSON always has it).
 SOURCE_COLUMN_MIN_WIDTH = 150
-
-
-def _fmt(value: float | None, digits: int = 1) -> str:
-    if value is None:
-        return "-"
-    return f"{value:,.{digits}f}"
 
 
 def _table(title: str, columns: list[tuple[str, str]], caption: str = "") -> Table:
@@ -72,15 +67,15 @@ def _gpus_table(cat: Catalog) -> Table:
         )
         t.add_row(
             g.id,
-            _fmt(g.memory_gb, 0),
-            _fmt(g.usable_memory_gib),
-            _fmt(g.memory_bandwidth_tb_per_s, 2),
-            _fmt(g.bf16_dense_tflops, 0),
-            _fmt(g.fp8_dense_tflops, 0),
+            present.fixed(g.memory_gb, 0),
+            present.fixed(g.usable_memory_gib),
+            present.fixed(g.memory_bandwidth_tb_per_s, 2),
+            present.fixed(g.bf16_dense_tflops, 0),
+            present.fixed(g.fp8_dense_tflops, 0),
             link,
-            _fmt(g.tdp_w, 0),
+            present.fixed(g.tdp_w, 0),
             g.form_factor,
-            _fmt(g.purchase_price_usd, 0),
+            present.fixed(g.purchase_price_usd, 0),
             g.as_of.isoformat(),
             g.source,
         )
@@ -121,9 +116,9 @@ def _models_table(models: tuple[ModelArch, ...] | list[ModelArch]) -> Table:
         ffn = m.moe_intermediate_size if m.is_moe else m.intermediate_size
         t.add_row(
             m.id,
-            _fmt(m.param_count() / 1e9, 2),
-            _fmt(m.active_param_count() / 1e9, 2),
-            _fmt(m.published_params_b, 2),
+            present.fixed(m.param_count() / 1e9, 2),
+            present.fixed(m.active_param_count() / 1e9, 2),
+            present.fixed(m.published_params_b, 2),
             str(m.n_layers),
             str(m.hidden_size),
             f"{m.n_heads}/{m.n_kv_heads}" + (" MLA" if m.uses_mla else ""),
@@ -196,7 +191,7 @@ def _cost_tables(cat: Catalog, sections: tuple[str, ...], gpu: str | None, eu_on
                 (f"up to {tr.up_to_gb:,.0f} GB" if tr.up_to_gb else "above") + f": {tr.usd_per_gb:g}"
                 for tr in e.tiers
             )
-            t.add_row(e.cloud, _fmt(e.free_gb_per_month, 0), tiers, e.as_of.isoformat(), e.source)
+            t.add_row(e.cloud, present.fixed(e.free_gb_per_month, 0), tiers, e.as_of.isoformat(), e.source)
         tables.append(t)
     if "storage" in sections:
         t = _table(

@@ -6,7 +6,7 @@ The workload comes from exactly one of: `--profile FILE.yaml`, free text (`repor
 model); every input form ends in `write_report`, which runs the recommender and renders.
 
 Profile YAML: the WorkloadProfile fields at the top level (optionally under `profile:`), plus an optional
-`settings:` mapping of recommender knobs (tools.recommend_models.RecommendSettings) and a free-text
+`settings:` mapping of recommender knobs (tools.recommend.models.RecommendSettings) and a free-text
 `description:`. `provenance:` maps a field to {status: stated|inferred|assumed, evidence: "user's words"};
 fields given without provenance count as stated.
 """

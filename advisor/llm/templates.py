@@ -1,7 +1,7 @@
 """Templated answers: the offline conversation's replies and the LLM fallback, from prompts/ templates.
 
-No arithmetic happens here: values are the profile's and the recommender's, only formatted for reading
-(thousands separators, k/M/B for token counts, a fraction shown as a percentage).
+No arithmetic happens here: values are the profile's and the recommender's, only worded for reading by
+tools.present, as the report words them ("$1.26M", "10B tokens", "80%", "72 h (3.0 days)", "QLoRA").
 """
 
 from __future__ import annotations
@@ -10,25 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import prompts
+from tools import present
 from tools.profile import WorkloadProfile
 
-_COUNT_SCALES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
 
-
-def _count(x: float) -> str:
-    """1.2e9 -> '1.2B' (presentation only)."""
-    for scale, suffix in _COUNT_SCALES:
-        if abs(x) >= scale:
-            return f"{x / scale:,.3g}{suffix}"
-    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.3g}"
-
-
-def _num(x: float) -> str:
-    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.4g}"
-
-
-def format_value(field: str, value: Any) -> str:
-    """A profile value for reading: '$5,000', '1B tokens', '80%', 'QLoRA', '120 h'."""
+def format_value(field: str, value: Any, workload: str | None = None) -> str:
+    """A profile value for reading: '$5,000', '1B tokens', '80%', 'QLoRA', '120 h (5.0 days)'
+    (`workload` names the method of a pre-training job)."""
     if value is None:
         return "unknown"
     if isinstance(value, bool):
@@ -36,27 +24,29 @@ def format_value(field: str, value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value) or "none"
     if field == "budget_usd":
-        return f"${_num(value)}"
+        return present.usd(value)
     if field == "dataset_tokens":
-        return f"{_count(value)} tokens"
+        return f"{present.count(value)} tokens"
     if field == "params_b":
-        return f"{_num(value)}B parameters"
+        return f"{present.count(value * 1e9)} parameters"
     if field == "utilization":
-        return f"{_num(value * 100)}%"
-    if field in ("deadline_hours", "claimed_hours"):
-        return f"{_num(value)} h"
+        return present.pct(value)
+    if field == "deadline_hours":
+        return present.hours_with_days(value)
+    if field == "claimed_hours":
+        return present.hours(value)
     if field == "dataset_gb":
-        return f"{_num(value)} GB"
+        return present.gb(value)
     if field == "horizon_months":
-        return f"{_num(value)} months"
+        return f"{present.number(value)} months"
     if field in ("seq_len", "context_len"):
-        return f"{_num(value)} tokens"
+        return f"{present.number(value)} tokens"
     if field == "method":
-        return {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tuning"}.get(value, str(value))
+        return present.method_text(value, workload)
     if field in ("workload", "data_location", "ops_capacity", "deployment_preference", "pricing"):
         return str(value).replace("_", " ")
-    if isinstance(value, float):
-        return _num(value)
+    if isinstance(value, int | float):
+        return present.number(value)
     return str(value)
 
 
@@ -64,16 +54,10 @@ def label(field: str) -> str:
     return prompts.sections("field_labels").get(field, field.replace("_", " "))
 
 
-PRETRAINING_WORKLOADS = ("pretraining", "continual_pretraining")
-
-
 def _value_text(profile: WorkloadProfile, field: str) -> str:
-    """format_value, except that training all weights is not 'fine-tuning' when the workload is
-    (continual) pre-training."""
-    value = getattr(profile, field)
-    if field == "method" and value == "full" and profile.workload in PRETRAINING_WORKLOADS:
-        return "full training (all weights)"
-    return format_value(field, value)
+    """format_value with the profile's workload (training all weights is not 'fine-tuning' when the
+    workload is (continual) pre-training)."""
+    return format_value(field, getattr(profile, field), profile.workload)
 
 
 def understood(profile: WorkloadProfile, fields: Sequence[str]) -> str:
@@ -101,7 +85,7 @@ def assumptions(rec: Any) -> list[str]:
     out = []
     for name, p in prof.provenance.items():
         if p.status == "assumed" and getattr(prof, name, None) not in (None, []):
-            out.append(f"{label(name)} {format_value(name, getattr(prof, name))}")
+            out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
     return out
 
 

@@ -329,7 +329,7 @@ class TinyRulesExtractor:
 
 
 def sample_recommendation(profile: Any) -> Any:
-    """A `tools.recommend_models.Recommendation` shaped like the engine's, with numbers that follow
+    """A `tools.recommend.models.Recommendation` shaped like the engine's, with numbers that follow
     the profile (hours scale with epochs x dataset tokens), sensitivity items for epochs and dataset
     size (they change the pick) and seq_len (it does not). Raises InputError without a model, as the
     engine does."""

@@ -16,13 +16,15 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tools import present
+from tools.ranges import Range
+
 REPORT_ACTION_ID = "gpu_advisor_report"
 MAX_SECTION_CHARS = 3000
 MAX_HEADER_CHARS = 150
 MAX_BLOCKS = 50
 MAX_ALTERNATIVES = 3
 MAX_ASSUMPTIONS = 8
-TWO_DAYS_HOURS = 48.0  # past this, wall time is also shown in days
 
 Block = dict[str, Any]
 _MD_BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -45,37 +47,21 @@ def _context(text: str) -> Block:
     return {"type": "context", "elements": [{"type": "mrkdwn", "text": _clip(text)}]}
 
 
-def money(usd: float | None) -> str:
-    """$1,234 (whole dollars; cents below $10)."""
-    if usd is None:
-        return "unknown"
-    return f"${usd:,.2f}" if abs(usd) < 10 else f"${usd:,.0f}"
+def _range(rng: Mapping[str, Any] | None) -> Range | None:
+    """A design.md {low, high} object as a Range; None when an end is missing."""
+    if not rng or rng.get("low") is None or rng.get("high") is None:
+        return None
+    return Range(low=float(rng["low"]), high=float(rng["high"]))
 
 
 def money_range(rng: Mapping[str, Any] | None) -> str:
-    """'$77–$257' from a {low, high} range; one figure when both round the same."""
-    if not rng:
-        return "unknown"
-    low, high = money(rng.get("low")), money(rng.get("high"))
-    return low if low == high else f"{low}–{high}"
-
-
-def _hours(h: float) -> str:
-    return f"{h:,.1f}" if h < 10 else f"{h:,.0f}"
+    """'$77 – $257' from a {low, high} range, as the report writes it (tools.present)."""
+    return present.usd_range(_range(rng))
 
 
 def hours_range(rng: Mapping[str, Any] | None) -> str:
-    """'9–31 h', with days added past two days: '73–225 h (3.0–9.4 days)'."""
-    if not rng or rng.get("low") is None or rng.get("high") is None:
-        return "unknown"
-    low, high = float(rng["low"]), float(rng["high"])
-    text = _hours(low) if _hours(low) == _hours(high) else f"{_hours(low)}–{_hours(high)}"
-    text += " h"
-    if high >= TWO_DAYS_HOURS:
-        from tools.units import hours_to_days
-
-        text += f" ({hours_to_days(low):,.1f}–{hours_to_days(high):,.1f} days)"
-    return text
+    """'9.3 – 31 h', with days from two days: '72 – 225 h (3.0 – 9.4 days)' (tools.present)."""
+    return present.hours_range(_range(rng))
 
 
 def _pricing(pricing: str | None) -> str:
@@ -95,7 +81,7 @@ def option_where(opt: Mapping[str, Any]) -> str:
         parts[0] += f" ({opt['region']})"
     parts.append(_pricing(opt.get("pricing")))
     if opt.get("usd_per_gpu_hour") is not None:
-        parts.append(f"{money(opt['usd_per_gpu_hour'])}/GPU-h")
+        parts.append(present.usd_rate(opt["usd_per_gpu_hour"]))
     return escape(", ".join(p for p in parts if p))
 
 
@@ -107,10 +93,10 @@ def _cost_label(opt: Mapping[str, Any]) -> str:
 def _memory_text(opt: Mapping[str, Any]) -> str:
     peak, usable = opt.get("peak_gib_per_gpu"), opt.get("vram_gib_per_gpu")
     if peak is None:
-        return "unknown"
-    text = f"{peak:,.1f} GiB"
+        return present.UNKNOWN
+    text = present.gib(peak)
     if usable is not None:
-        text += f" of {usable:,.1f} usable"
+        text += f" of {present.gib(usable)} usable"
     return text
 
 

@@ -349,11 +349,12 @@ class SlackAdvisor:
     def _render(self, rec: Any, *, description: str | None = None) -> Path:
         from advisor.toolkit import reports_folder
         from reports.render import render_report
+        from tools.catalog.load import load_catalog
 
         folder = self.reports_dir or reports_folder()
         folder.mkdir(parents=True, exist_ok=True)
         out = folder / f"slack-{secrets.token_urlsafe(12)}.pdf"
-        return render_report(rec, "pdf", out, description=description)
+        return render_report(rec, "pdf", out, catalog=load_catalog(), description=description)
 
     # --- files -----------------------------------------------------------------------------------
     def _briefs(
@@ -437,7 +438,7 @@ def understood_items(profile: Any) -> list[str]:
         value = getattr(profile, f, None)
         if value in (None, [], ()):
             continue
-        items.append(f"{templates.label(f)} {templates.format_value(f, value)}")
+        items.append(f"{templates.label(f)} {templates.format_value(f, value, profile.workload)}")
     return items
 
 

@@ -132,7 +132,7 @@ def _primary_title(text: str | None, brief: Path | None = None) -> str:
     """The primary pick the engine makes for the same words (the report must name this one)."""
     from advisor.api_ask import profile_from_text_or_brief
     from advisor.cli.report import recommend_for
-    from reports.render import option_title
+    from reports.labels import option_title
 
     rec, _catalog = recommend_for(profile_from_text_or_brief(text, brief, "rules"))
     assert rec.primary is not None

@@ -7,8 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from advisor.cli.report import load_profile, recommend_for
-from reports import format as f
-from reports.render import option_title, render_html, render_markdown, render_report
+from reports.html import render_html
+from reports.labels import option_title
+from reports.markdown import render_markdown
+from reports.render import render_report
+from tools import present as f
 from tools.memory_calibration import calibration_summary
 
 
@@ -115,14 +118,16 @@ def test_lean_default_stylesheet_renders_the_same_pages(example_profile: Path, t
     it is active with the installed WeasyPrint, and every page's text equals the default's."""
     from pypdf import PdfReader
 
-    from reports.render import _html, _weasy, build_context, footer_text, html_to_pdf
+    from reports.html import footer_text, page_html
+    from reports.pdf import html_to_pdf, weasyprint_setup
+    from reports.view import build_context
 
-    _fonts, _css, report_html = _weasy()
+    _fonts, _css, report_html = weasyprint_setup()
     assert report_html.__name__ == "ReportHTML", "WeasyPrint's default stylesheet changed: lean copy off"
     profile, settings = load_profile(example_profile)
     rec, catalog = recommend_for(profile, settings=settings)
     ctx = build_context(rec, catalog=catalog)
-    html, footer = _html(ctx, inline_css=False), footer_text(ctx)
+    html, footer = page_html(ctx, inline_css=False), footer_text(ctx)
     pages = {}
     for lean in (True, False):
         out = html_to_pdf(html, tmp_path / f"lean-{lean}.pdf", footer=footer, lean_ua=lean)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reports import format as f
 from reports.charts import clip_text, nice_ticks
+from tools import present as f
 from tools.ranges import Range
 
 

@@ -10,15 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from reports import format as f
-from reports.render import (
-    build_context,
-    option_title,
-    render_html,
-    render_markdown,
-    render_report,
-    report_json,
-)
+from reports.html import render_html
+from reports.json_report import report_json
+from reports.labels import option_title
+from reports.markdown import render_markdown
+from reports.render import render_report
+from reports.view import build_context
+from tools import present as f
 from tools.errors import InputError
 from tools.profile import Provenance
 from tools.recommend.models import Recommendation, recommendation_json

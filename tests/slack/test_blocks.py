@@ -14,7 +14,9 @@ from advisor.slack import blocks as bk
 from advisor.slack.app import SlackSettings, build_slack_app
 from advisor.slack.listeners import COMMAND
 from advisor.slack.service import download_allowed, is_report_request, strip_mentions, understood_items
+from tools import present
 from tools.errors import InputError
+from tools.ranges import Range
 
 QLORA_70B = "QLoRA fine-tune Llama 3 70B on 50M tokens for 3 epochs, data in AWS"
 
@@ -34,9 +36,9 @@ def test_summary_has_pick_cost_range_and_time_from_the_recommendation(turn: Any)
     blocks = bk.summary_blocks(rec, questions=turn.questions, assumptions=turn.assumptions, report_ready=True)
     text = _all_text(blocks)
     assert f"*Primary pick:* {primary['total_gpus']}× {primary['gpu_name']}" in text
-    # the recommender's range, rounded for reading only
+    # the recommender's range, rounded for reading only, as the report words it
     low, high = primary["cost_usd"]["low"], primary["cost_usd"]["high"]
-    assert f"${low:,.0f}–${high:,.0f}" in text
+    assert present.usd_range(Range(low=low, high=high)) in text
     assert primary["provider"] in text
     assert bk.REPORT_ACTION_ID in text
     assert blocks[0]["type"] == "header"
@@ -57,7 +59,7 @@ def test_open_questions_are_numbered_and_the_button_waits_for_answers() -> None:
     text = _all_text(blocks)
     assert "1. How many epochs?" in text and "2. What budget?" in text
     assert bk.REPORT_ACTION_ID not in text and "Say `report`" in text
-    assert "$5.00–$9.00" in text  # under $10: cents shown
+    assert "$5.00 – $9.00" in text  # under $10: cents shown
 
 
 def test_user_text_is_escaped_so_it_cannot_ping_or_link() -> None:
@@ -113,10 +115,11 @@ def test_infeasible_and_no_recommendation_blocks() -> None:
 
 
 def test_hours_show_days_past_two_days() -> None:
-    assert bk.hours_range({"low": 72.0, "high": 225.0}) == "72–225 h (3.0–9.4 days)"
-    assert bk.hours_range({"low": 9.3, "high": 31.2}) == "9.3–31 h"
-    assert bk.hours_range(None) == "unknown"
+    assert bk.hours_range({"low": 72.0, "high": 225.0}) == "72 – 225 h (3.0 – 9.4 days)"
+    assert bk.hours_range({"low": 9.3, "high": 31.2}) == "9.3 – 31 h"
+    assert bk.hours_range(None) == present.UNKNOWN
     assert bk.money_range({"low": 1234.4, "high": 1234.4}) == "$1,234"
+    assert bk.money_range({"low": 1_262_345, "high": 2_010_000}) == "$1.26M – $2.01M"
 
 
 def test_understood_lists_only_what_the_user_said(turn: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tools import wording
+from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.compute.flops import (
     MFU_SOURCES,
@@ -178,13 +178,13 @@ def check_claim(
     )
     # QLoRA runs slower than its FLOPs suggest: the plausible ceiling is the band's high / slowdown.
     ceiling = band.high / (QLORA_DEQUANT_SLOWDOWN.low if method == "qlora" else 1.0)
-    claim = f"{wording.count(tokens)} tokens in {hours:g} h on {n_gpus}x {gpu.name}"
+    claim = f"{present.count(tokens)} tokens in {hours:g} h on {n_gpus}x {gpu.name}"
     if implied > 1.0:
         verdict: Verdict = "impossible"
         exceeds: float | None = implied
         msg = (
             f"{claim} is impossible: it needs {implied:.1f}x the GPUs' peak FLOPs even at 100% MFU "
-            f"({wording.scientific(required)} FLOPs needed, {wording.scientific(available)} available)."
+            f"({present.scientific(required)} FLOPs needed, {present.scientific(available)} available)."
         )
     elif implied > ceiling:
         verdict, exceeds = "implausible", None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from tools import wording
+from tools import present
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
@@ -117,7 +117,7 @@ def check_claimed_speed(
             gpu = catalog.gpu(gpu_name)
         except InputError as exc:
             return ExpectationCheck(
-                claim=f"{wording.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu_name}",
+                claim=f"{present.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu_name}",
                 verdict="unknown",
                 explanation=str(exc),
             )
@@ -132,7 +132,7 @@ def check_claimed_speed(
         flops_factor=settings.flops_factor,
     )
     outcome.engine.tb.extend(res, prefix="claim check: ")
-    claim = f"{wording.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu.name}"
+    claim = f"{present.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu.name}"
     per_node = min(n, gpu.max_gpus_per_node)
     nodes = max(1, -(-n // per_node))
     fit_note = ""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools import wording
+from tools import present
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.recommend.caches import COST_ONLY_FIELDS
@@ -95,7 +95,7 @@ def _same_costs(a: ResolvedWorkload, b: ResolvedWorkload) -> bool:
 def _fmt(v: Any) -> str:
     """A variant's value as the conversation and the report print it: 1e8 -> '100M', 2.0 -> '2'."""
     if isinstance(v, float):
-        return wording.count(v)
+        return present.count(v)
     return str(v)
 
 

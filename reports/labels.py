@@ -1,0 +1,137 @@
+"""How the report names the engine's things: profile fields and their values, options, pricing and
+deployment kinds, option keys. Numbers inside go through tools.present."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from reports import charts
+from tools import present
+from tools.recommend.models import Option
+from tools.recommend.option_id import OptionId
+
+PRICING_TEXT = {"on_demand": "on-demand", "spot": "spot", "reserved": "reserved", "owned": "owned"}
+DEPLOYMENT_TEXT = {
+    "cloud": "cloud, self-managed",
+    "managed": "managed ML service",
+    "bare_metal": "bare metal",
+    "colocation": "colocation",
+    "owned": "owned hardware",
+}
+STATUS_TEXT = {"stated": "stated", "inferred": "inferred", "assumed": "assumed"}
+
+# Profile fields as the report shows them: label and how to format the value.
+FIELD_LABELS: dict[str, str] = {
+    "workload": "Workload",
+    "model_id": "Model",
+    "params_b": "Parameters",
+    "method": "Method",
+    "precision": "Weight precision",
+    "dataset_tokens": "Training tokens per epoch",
+    "dataset_gb": "Dataset size",
+    "epochs": "Epochs",
+    "seq_len": "Sequence length",
+    "batch_size": "Micro-batch per GPU",
+    "lora_rank": "LoRA rank",
+    "data_location": "Data location",
+    "data_region": "Data region",
+    "data_cached": "Data cached at provider",
+    "runs_per_month": "Runs per month",
+    "budget_usd": "Budget",
+    "deadline_hours": "Deadline",
+    "concurrency": "Concurrent sequences",
+    "context_len": "Context length",
+    "target_tokens_per_s": "Target decode rate",
+    "latency_ms_per_token": "Latency target",
+    "utilization": "Sustained utilisation",
+    "horizon_months": "Planning horizon",
+    "eu_only": "EU-only data residency",
+    "ops_capacity": "Operations capacity",
+    "deployment_preference": "Deployment preference",
+    "providers_preferred": "Preferred providers",
+    "providers_excluded": "Excluded providers",
+    "objective": "Objective",
+    "claimed_gpu": "GPU in the user's claim",
+    "claimed_gpu_count": "GPU count in the claim",
+    "claimed_hours": "Hours the user expects",
+}
+
+MEMORY_LABELS = {key: name for key, name, _c, _p in charts.MEMORY_COMPONENTS}
+
+
+def field_value(name: str, value: Any, workload: str | None = None) -> str:
+    """A profile value as the report prints it (`workload` names the method of a pre-training job)."""
+    if value is None:
+        return present.UNKNOWN
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    formatters: dict[str, Callable[[Any], str]] = {
+        "params_b": lambda v: present.count(v * 1e9),
+        "dataset_tokens": present.count,
+        "dataset_gb": present.gb,
+        "budget_usd": present.usd,
+        "deadline_hours": present.hours_with_days,
+        "claimed_hours": present.hours,
+        "utilization": present.pct,
+        "horizon_months": lambda v: f"{present.number(v)} months",
+        "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
+        "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
+        "seq_len": lambda v: f"{present.number(v)} tokens",
+        "context_len": lambda v: f"{present.number(v)} tokens",
+        "method": lambda v: present.method_text(v, workload),
+    }
+    if name in formatters:
+        return str(formatters[name](value))
+    if isinstance(value, int | float):
+        return present.number(value)
+    return str(value).replace("_", " ") if name in ("workload", "objective", "data_location") else str(value)
+
+
+def option_title(opt: Option) -> str:
+    """'1× H100 SXM 80GB' or '16× H100 SXM 80GB (2 nodes × 8)'."""
+    name = opt.gpu_name or opt.gpu
+    text = f"{opt.total_gpus}× {name}"
+    if opt.nodes > 1:
+        text += f" ({opt.nodes} nodes × {opt.gpus_per_node})"
+    return text
+
+
+def option_where(opt: Option) -> str:
+    """'lambda · on-demand · us-east-1'."""
+    parts = [opt.provider, PRICING_TEXT.get(opt.pricing, opt.pricing)]
+    if opt.region:
+        parts.append(opt.region)
+    return " · ".join(parts)
+
+
+def option_short(opt: Option) -> str:
+    """'8× H100 SXM 80GB': the GPUs without the node layout."""
+    name = opt.gpu_name or opt.gpu
+    return f"{opt.total_gpus}× {name}"
+
+
+
+
+
+def value_words(text: str) -> str:
+    """Engine value strings as words: True/False -> yes/no, snake_case -> spaces."""
+    mapped = {"True": "yes", "False": "no", "None": present.UNKNOWN}.get(text.strip(), text)
+    return mapped.replace("_", " ") if " " not in mapped else mapped
+
+
+def option_key_text(key: OptionId | None, options: tuple[Option, ...] = (), catalog: Any = None) -> str:
+    """An Option.key (gpu, count, provider, pricing) as words; the option's own title when it is listed."""
+    if key is None:
+        return ""
+    for o in options:
+        if o.key == key:
+            return f"{option_short(o)} at {o.provider} ({PRICING_TEXT.get(o.pricing, o.pricing)})"
+    gpu = key.gpu
+    if catalog is not None:
+        with contextlib.suppress(ValueError, KeyError, AttributeError):
+            gpu = str(catalog.gpu(gpu).name)
+    return f"{key.total_gpus}× {gpu} at {key.provider} ({PRICING_TEXT.get(key.pricing, key.pricing)})"

@@ -1,0 +1,349 @@
+"""The report's view model: `build_context` turns a `tools.recommend.models.Recommendation` into a
+context of already-formatted strings and SVG charts, so the templates never compute. Every number on the
+page goes through `tools.present`; the tables and charts are built in reports.view_tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from functools import lru_cache
+from typing import Any
+
+from reports.labels import (
+    DEPLOYMENT_TEXT,
+    FIELD_LABELS,
+    STATUS_TEXT,
+    field_value,
+    option_key_text,
+    option_title,
+    option_where,
+    value_words,
+)
+from reports.view_tables import (
+    catalog_sources,
+    cost_chart,
+    egress_table,
+    memory_chart,
+    memory_table,
+    tco_table,
+    time_chart,
+    topology_rows,
+)
+from tools import present
+from tools.memory_calibration import calibration_summary
+from tools.profile import PROFILE_FIELDS
+from tools.recommend.models import Option, Recommendation
+
+
+def _cost_suffix(opt: Option) -> str:
+    return " per month" if opt.cost_basis == "per_month" else " per job"
+
+
+def _option_row(opt: Option) -> dict[str, Any]:
+    per_job = opt.cost_basis == "per_job"
+    decode = present.tokens_per_s_range(opt.decode_tokens_per_s) if opt.decode_tokens_per_s else "continuous"
+    return {
+        "label": opt.label,
+        "title": option_title(opt),
+        "where": option_where(opt),
+        "deployment": DEPLOYMENT_TEXT.get(opt.deployment, opt.deployment),
+        "rate": present.usd_rate(opt.usd_per_gpu_hour),
+        "gpu_hours": (present.gpu_hours_range(opt.gpu_hours) + ("" if per_job else " a month"))
+        if opt.gpu_hours
+        else present.UNKNOWN,
+        # per-month options (serving) have no job duration: their "time" cell is the decode rate
+        "time_label": "Time" if per_job else "Decode rate",
+        "wall": present.hours_range(opt.wall_hours) if per_job else decode,
+        "wall_short": present.hours_range(opt.wall_hours, with_days=False) if per_job else decode,
+        "wall_days": present.days_range(opt.wall_hours) if per_job and opt.wall_hours.high >= 48 else "",
+        "cost": present.usd_range(opt.cost_usd),
+        "cost_basis": _cost_suffix(opt).strip(),
+        "peak": present.gib(opt.peak_gib_per_gpu),
+        "vram": present.gib(opt.vram_gib_per_gpu),
+        "why": list(opt.why),
+        "risks": list(opt.risks),
+        "meets_deadline": _yes_no(opt.meets_deadline),
+        "meets_budget": _yes_no(opt.meets_budget),
+        "tier": opt.tier,
+        "eu": opt.eu,
+        "decode": decode if opt.decode_tokens_per_s else None,
+        "price_as_of": opt.price_as_of.isoformat() if opt.price_as_of else present.UNKNOWN,
+        "price_source": opt.price_source or present.UNKNOWN,
+    }
+
+
+def _yes_no(v: bool | None) -> str:
+    return present.UNKNOWN if v is None else ("yes" if v else "no")
+
+
+def _profile_rows(rec: Recommendation) -> list[dict[str, Any]]:
+    p = rec.profile
+    rows = []
+    for name in PROFILE_FIELDS:
+        value = getattr(p, name)
+        prov = p.provenance.get(name)
+        if (value is None or value == []) and prov is None:
+            continue
+        status = prov.status if prov else ("stated" if value not in (None, []) else "assumed")
+        rows.append(
+            {
+                "field": FIELD_LABELS.get(name, name.replace("_", " ")),
+                "key": name,
+                "value": field_value(name, value, p.workload),
+                "status": STATUS_TEXT.get(status, status),
+                "evidence": prov.evidence if prov and prov.evidence else "",
+            }
+        )
+    return rows
+
+
+TRAINING_CLASS_ASSUMPTIONS = frozenset({"fine_tuning_max_tokens", "fine_tuning_max_duration_hours"})
+"""Seed 000's training-class thresholds: the recommender records them for every workload, but a serving
+report has no training class, so listing them there reads as if the job were sized as fine-tuning."""
+
+
+def _is_serving(rec: Recommendation) -> bool:
+    return rec.profile.workload == "inference" or (rec.workload_class or "").startswith("inference")
+
+
+def _assumptions(rec: Recommendation) -> list[dict[str, str]]:
+    seen: dict[str, dict[str, str]] = {}
+    items = list(rec.assumptions)
+    for o in rec.options:  # options carry none, but keep the door open for per-option traces
+        items.extend(getattr(o, "assumptions", ()) or ())
+    skip = TRAINING_CLASS_ASSUMPTIONS if _is_serving(rec) else frozenset()
+    for a in items:
+        if a.name in seen or a.name in skip:
+            continue
+        val = present.number(a.value) if not isinstance(a.value, str) else a.value
+        seen[a.name] = {
+            "name": a.name.replace("_", " "),
+            "value": f"{val} {a.unit}".strip(),
+            "source": a.source,
+        }
+    return list(seen.values())
+
+
+_GPU_STEP = re.compile(r"^[a-z_ ]+ ([a-z0-9][a-z0-9._-]*): ")
+"""Trace steps the recommender prefixes with a GPU id ('owned h100-sxm: ...', 'colocation l4: ...')."""
+
+
+def _trace_rows(rec: Recommendation, catalog: Any = None) -> tuple[list[dict[str, Any]], int]:
+    """Trace steps for the appendix, numbered as in the JSON trace. Steps of GPUs that are not among
+    the options shown (the recommender prices owned hardware for every GPU it checks) are left out;
+    the JSON output keeps all of them. Returns (rows, number left out)."""
+    shown = {o.gpu for o in rec.options}
+    others = {r.gpu for r in rec.rejected}
+    if catalog is not None:
+        others |= {g.id for g in getattr(catalog, "gpus", ())}
+    others -= shown
+    rows = []
+    left_out = 0
+    seen: set[tuple[str, str, str]] = set()
+    for i, s in enumerate(rec.trace, start=1):
+        m = _GPU_STEP.match(s.step)
+        if m and m.group(1) in others:
+            left_out += 1
+            continue
+        key = (s.step, s.formula, repr(sorted(s.inputs.items(), key=lambda kv: kv[0])) + repr(s.output))
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append(
+            {
+                "n": i,
+                "step": s.step,
+                "formula": s.formula,
+                "inputs": [(k, present.number(v)) for k, v in s.inputs.items()],
+                "output": f"{present.number(s.output)} {s.unit}".strip(),
+                "source": s.source,
+            }
+        )
+    return rows, left_out
+
+
+REJECTION_ORDER = ("memory", "interconnect", "budget", "deadline", "throughput", "constraint", "no_price")
+
+
+def _sorted_rejections(rec: Recommendation) -> list[Any]:
+    """Rejections a buyer can act on first (memory, interconnect, budget...), 'no price' last."""
+    order = {k: i for i, k in enumerate(REJECTION_ORDER)}
+    return sorted(rec.rejected, key=lambda r: order.get(r.kind, len(order)))
+
+
+def _closest_misses(rec: Recommendation, n: int = 8) -> list[dict[str, str]]:
+    ranked = _sorted_rejections(rec)
+    return [
+        {"gpu": r.gpu_name or r.gpu, "kind": r.kind.replace("_", " "), "reason": r.reason} for r in ranked[:n]
+    ]
+
+
+def _sensitivity_rows(rec: Recommendation, catalog: Any = None) -> list[dict[str, Any]]:
+    current = rec.primary.key if rec.primary else None
+    rows: list[dict[str, Any]] = []
+    for s in rec.sensitivity:
+        rows.append(
+            {
+                "input": s.input.replace("_", " "),
+                "base": value_words(s.base) or present.UNKNOWN,
+                "low": value_words(s.low),
+                "high": value_words(s.high),
+                "changes": s.changes_primary,
+                # only an end whose pick differs from the primary is worth naming
+                "at_low": option_key_text(s.primary_at_low, rec.options, catalog)
+                if s.primary_at_low != current
+                else "",
+                "at_high": option_key_text(s.primary_at_high, rec.options, catalog)
+                if s.primary_at_high != current
+                else "",
+                "cost_low": present.usd_range(s.cost_usd_at_low) if s.cost_usd_at_low else present.UNKNOWN,
+                "cost_high": present.usd_range(s.cost_usd_at_high) if s.cost_usd_at_high else present.UNKNOWN,
+                "note": s.note,
+            }
+        )
+    rows.sort(key=lambda r: not r["changes"])
+    return rows
+
+
+def _what_changes(rec: Recommendation, catalog: Any = None) -> list[str]:
+    out = []
+    for s in rec.sensitivity:
+        if not s.changes_primary:
+            continue
+        ends = []
+        current = rec.primary.key if rec.primary else None
+        if s.primary_at_low and s.primary_at_low != current:
+            ends.append(
+                f"at {s.low} the pick becomes {option_key_text(s.primary_at_low, rec.options, catalog)}"
+            )
+        if s.primary_at_high and s.primary_at_high != current:
+            ends.append(
+                f"at {s.high} the pick becomes {option_key_text(s.primary_at_high, rec.options, catalog)}"
+            )
+        text = f"{s.input.replace('_', ' ')} (now {value_words(s.base) or 'unknown'}): " + (
+            "; ".join(ends) or "changes the pick"
+        )
+        if s.note:
+            text += f". {s.note[:1].upper()}{s.note[1:]}"
+        out.append(text)
+    return out
+
+
+def _model_name(prof: Any, catalog: Any) -> str:
+    if prof.model_id and catalog is not None:
+        try:
+            return str(catalog.model(prof.model_id).name)
+        except (ValueError, KeyError, AttributeError):
+            pass
+    if prof.model_id:
+        return str(prof.model_id)
+    return f"{present.count(prof.params_b * 1e9)}-parameter model" if prof.params_b else "unnamed model"
+
+
+@lru_cache(maxsize=1)
+def calibration_sentence() -> str:
+    """The memory estimator's measured accuracy (tools.memory_calibration, computed from the published
+    rows each process, never typed in), for the assumptions section."""
+    return calibration_summary().sentence()
+
+
+def _workload_class(rec: Recommendation) -> str | None:
+    """The recommender's class, worded for the summary; serving never gets a training class."""
+    text = rec.workload_class.replace("_", " ") if rec.workload_class else None
+    if _is_serving(rec) and (text is None or "fine-tuning" in text or "pretraining" in text):
+        return "inference (serving)"
+    return text
+
+
+def _workload_and_method(workload: str, method: str | None) -> str:
+    """'fine tuning (QLoRA)'; the method alone when its name already says the workload ('full
+    fine-tuning'); 'pretraining, full training (all weights)' rather than nested brackets."""
+    if not method:
+        return workload
+    if workload in method.replace("-", " "):
+        return method
+    return f"{workload}, {method}" if "(" in method else f"{workload} ({method})"
+
+
+def build_context(
+    rec: Recommendation,
+    *,
+    catalog: Any = None,
+    generated: dt.datetime | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    appendix: bool = True,
+) -> dict[str, Any]:
+    """Everything the templates print, formatted. `catalog` (tools.catalog.load.Catalog) adds the GPU and
+    model spec sources to the sources table and names the models and GPUs; the caller loads it (None: the
+    report goes without those)."""
+    generated = generated or dt.datetime.now(dt.UTC)
+    prof = rec.profile
+    options = rec.options
+    dates = sorted(rec.catalog_as_of.items())
+    oldest = min((d for _, d in dates), default=None)
+    newest = max((d for _, d in dates), default=None)
+    if oldest and newest and oldest != newest:
+        catalog_date = f"{oldest.isoformat()} to {newest.isoformat()}"
+    else:
+        catalog_date = oldest.isoformat() if oldest else "unknown"
+    p = rec.primary
+    checks = [
+        {
+            "claim": c.claim,
+            "verdict": c.verdict.replace("_", " "),
+            "raw": c.verdict,
+            "factor": (f"{c.factor:.2g}×" if c.factor is not None else present.UNKNOWN),
+            "explanation": c.explanation,
+        }
+        for c in rec.expectation_checks
+    ]
+    risks = list(p.risks) if p else []
+    risks += [f"{c['claim']}: {c['explanation']}" for c in checks if c["raw"] in ("cannot_hold", "tight")]
+    model_name = _model_name(prof, catalog)
+    trace_rows, trace_left_out = _trace_rows(rec, catalog)
+    workload = field_value("workload", prof.workload) if prof.workload else "workload"
+    method = present.method_text(prof.method, prof.workload) if prof.method else None
+    return {
+        "title": f"GPU recommendation: {model_name}, {_workload_and_method(workload, method)}",
+        "subtitle": title or "",
+        "description": " ".join(description.split()) if description else "",
+        "generated": generated.strftime("%Y-%m-%d %H:%M UTC"),
+        "generated_date": generated.date().isoformat(),
+        "catalog_date": catalog_date,
+        "catalog_dates": [{"name": k.replace("_", " "), "date": d.isoformat()} for k, d in dates],
+        "feasible": p is not None,
+        "primary": _option_row(p) if p else None,
+        "alternatives": [_option_row(o) for o in rec.alternatives],
+        "options": [_option_row(o) for o in options],
+        "rejected": [
+            {"gpu": r.gpu_name or r.gpu, "kind": r.kind.replace("_", " "), "reason": r.reason}
+            for r in _sorted_rejections(rec)
+        ],
+        "closest_misses": _closest_misses(rec),
+        "infeasible_advice": list(rec.infeasible_advice),
+        "notes": list(rec.notes),
+        "risks": risks[:5],
+        "what_changes": _what_changes(rec, catalog),
+        "sensitivity_count": len(rec.sensitivity),
+        "sensitivity": _sensitivity_rows(rec, catalog),
+        "checks": checks,
+        "workload_class": _workload_class(rec),
+        "deployment_advice": rec.deployment_advice,
+        "candidates_considered": rec.candidates_considered,
+        "profile_rows": _profile_rows(rec),
+        "memory_chart": memory_chart(options),
+        "memory_table": memory_table(options),
+        "cost_chart": cost_chart(options, prof.budget_usd),
+        # the time chart earns its place (and its render cost) when there is a deadline to compare with
+        "time_chart": time_chart(options, prof.deadline_hours) if prof.deadline_hours else "",
+        "tco": tco_table(options),
+        "egress": egress_table(rec),
+        "topology": topology_rows(rec),
+        "assumptions": _assumptions(rec),
+        "calibration": calibration_sentence(),
+        "appendix": appendix,
+        "trace": trace_rows,
+        "trace_left_out": trace_left_out,
+        "sources": catalog_sources(rec, catalog),
+    }
