@@ -21,7 +21,7 @@ def test_reports_folder_is_the_environment_setting(tmp_path: Path, monkeypatch: 
     assert (tmp_path / "mine").is_dir()
 
 
-def test_reports_folder_defaults_to_the_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reports_folder_defaults_to_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GPU_ADVISOR_REPORTS_DIR", raising=False)
     monkeypatch.setenv("GPU_ADVISOR_DATA_DIR", str(tmp_path / "data"))
     assert reports.reports_folder() == tmp_path / "data" / "reports"
