@@ -3,37 +3,38 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from tools.errors import InputError
 
 BACKENDS_THAT_STREAM = ("openai",)
 
+N = TypeVar("N", int, float)
 
-def _env_int(env: dict[str, str], name: str, default: int) -> int:
+
+def _env_positive(env: dict[str, str], name: str, default: N, parse: Callable[[str], N], kind: str) -> N:
+    """`name` parsed from `env` (`kind` names what it must be in the error), else `default`; InputError
+    unless positive."""
     raw = env.get(name)
     if not raw:
         return default
     try:
-        value = int(raw)
+        value = parse(raw)
     except ValueError as exc:
-        raise InputError(f"{name}={raw!r} is not a whole number; set it to e.g. {default}") from exc
+        raise InputError(f"{name}={raw!r} is not {kind}; set it to e.g. {default}") from exc
     if value <= 0:
         raise InputError(f"{name} must be positive (got {value})")
     return value
+
+
+def _env_int(env: dict[str, str], name: str, default: int) -> int:
+    return _env_positive(env, name, default, int, "a whole number")
 
 
 def _env_float(env: dict[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise InputError(f"{name}={raw!r} is not a number; set it to e.g. {default}") from exc
-    if value <= 0:
-        raise InputError(f"{name} must be positive (got {value})")
-    return value
+    return _env_positive(env, name, default, float, "a number")
 
 
 @dataclass(frozen=True)
