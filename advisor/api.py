@@ -1,13 +1,20 @@
 """Python API: the same results as the command line, as plain dicts (design.md "Python API").
 
-`size(**flags)` returns what `gpu-advisor size --format json` prints. User errors raise
-tools.errors.InputError (a ValueError) with the one-line message the CLI prints.
+`size(**flags)` returns what `gpu-advisor size --format json` prints; `ask(text, brief, backend)` what
+`gpu-advisor ask --format json` prints (one conversation turn: profile, recommendation, questions). User
+errors raise tools.errors.InputError (a ValueError) with the one-line message the CLI prints.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from tools.errors import InputError
+
+if TYPE_CHECKING:
+    from advisor.conversation import Turn
+    from advisor.service.recommending import Recommender
 
 
 def _size_arch(model: str | None, config: str | Path | None, params_b: float | None) -> Any:
@@ -121,7 +128,38 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
     return out
 
 
-# One conversation turn as the design.md JSON contract (profile, recommendation, questions).
-from advisor.api_ask import ask  # noqa: E402
+def ask_turn(
+    text: str | None,
+    brief: str | Path | None = None,
+    backend: str = "rules",
+    *,
+    explain: bool = False,
+    recommender: Recommender | None = None,
+) -> Turn:
+    """One conversation turn on `text` (+ a brief file). explain=True adds the model's checked
+    explanation with the openai backend (a second model call); the JSON contract does not need it."""
+    # lazy: the conversation loads the extractors and the recommender (~0.2 s), which size() does not need
+    from advisor.conversation import Conversation
+    from advisor.service.profiles import brief_text, check_backend
 
-__all__ = ["ask", "size"]
+    check_backend(backend)
+    message = (text or "").strip()
+    brief_words = brief_text(brief)
+    if not message and not brief_words:
+        raise InputError('describe the workload: give "TEXT" or --brief FILE')
+    conv = Conversation(backend=backend, explain=explain, recommender=recommender)
+    return conv.send(message, brief_text=brief_words)
+
+
+def turn_json(turn: Turn) -> dict[str, Any]:
+    """The design.md `ask --format json` object: profile, recommendation, questions (+ a few extras)."""
+    return turn.to_dict()
+
+
+def ask(text: str | None, brief: str | Path | None = None, backend: str = "rules") -> dict[str, Any]:
+    """What `gpu-advisor ask "TEXT" [--brief FILE] [--backend B] --format json` prints, as a dict:
+    {"profile", "recommendation", "questions", ...}. User errors raise tools.errors.InputError."""
+    return turn_json(ask_turn(text, brief, backend))
+
+
+__all__ = ["ask", "ask_turn", "size", "turn_json"]

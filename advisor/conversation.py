@@ -18,18 +18,23 @@ persist conversations between requests.
 
 from __future__ import annotations
 
-import gc
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from advisor.extract import get_extractor
 from advisor.extract.base import Extractor, changed_fields
+from advisor.llm import templates
+from advisor.llm.agent import explain
+from advisor.llm.chat import make_chat_model
+from advisor.llm.extractor import drop_instructed
+from advisor.llm.numbers import AllowedNumbers
+from advisor.llm.tools import ToolBox, recommendation_brief
+from advisor.service.recommending import Recommender, process_recommending
 from tools.errors import InputError
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
+from tools.recommend.models import recommendation_json
 
 STATE_VERSION = 1
 MAX_QUESTIONS = 3
@@ -53,122 +58,6 @@ _ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_coun
 # Inferred by a rough conversion (tokens from GB of text): still worth asking when it changes the pick.
 _ESTIMATED = {"dataset_tokens"}
 
-Recommender = Callable[[WorkloadProfile], Any]
-
-RECOMMENDATION_CACHE_SIZE = 128
-"""Recommendations kept per process (see _RecommendationCache): a turn that leaves the profile as it was
-("send me the PDF", an answer the extractor finds nothing in) does not run the recommender again."""
-
-
-class _RecommendationCache:
-    """A bounded LRU of the default recommender's results keyed by the catalog object and the canonical
-    profile JSON (values and provenance: the recommender reads both). A cache, not state: the
-    recommender is a pure function of these, and its result is a frozen model shared read-only.
-    Thread-safe (the web server runs turns in worker threads); a miss computes outside the lock."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[int, str], tuple[Any, Any]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, profile: WorkloadProfile, catalog: Any, compute: Callable[[], Any]) -> Any:
-        key = (id(catalog), profile.model_dump_json())
-        with self._lock:
-            got = self._items.get(key)
-            if got is not None and got[0] is catalog:  # the catalog is held, so its id is not reused
-                self._items.move_to_end(key)
-                self.hits += 1
-                return got[1]
-            self.misses += 1
-        rec = compute()
-        with self._lock:
-            self._items[key] = (catalog, rec)
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return rec
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.hits = self.misses = 0
-
-
-_RECOMMENDATIONS = _RecommendationCache(RECOMMENDATION_CACHE_SIZE)
-
-
-def clear_recommendation_cache(*, calculators: bool = True) -> None:
-    """Empty the per-process recommendation cache and (unless calculators=False) the calculator caches
-    (benchmarks measuring the recommender's cost)."""
-    global _engine_caches
-    _RECOMMENDATIONS.clear()
-    if calculators:
-        _engine_caches = None
-
-
-ENGINE_CACHE_MAX_ENTRIES = 100_000
-"""Calculator results (tools.recommend.caches) kept per process for the bundled catalog: memory, topology
-and time estimates recur across turns and sessions (same model, method and sequence length), and each
-run's enumeration lets a later turn that changes only cost inputs (a budget) re-price it. A turn adds
-about 1,000 entries (about 2 KB each: some 200 MB at the bound); past this many the store is trimmed
-(Caches.trimmed: the shape stores and the newest half of the others stay: the latest conversations'
-results, which their next turns re-use), and started afresh when what stays is over three quarters."""
-
-_engine_caches: tuple[Any, Any] | None = None  # (catalog, Caches): replaced, never mutated in place
-
-
-def _engine_caches_for(catalog: Any) -> Any:
-    global _engine_caches
-    from tools.recommend.caches import Caches
-
-    held = _engine_caches
-    if held is None or held[0] is not catalog:
-        held = _engine_caches = (catalog, Caches())
-    elif held[1].size() > ENGINE_CACHE_MAX_ENTRIES:
-        kept = held[1].trimmed(0.5)
-        if kept.size() > ENGINE_CACHE_MAX_ENTRIES * 3 // 4:
-            kept = Caches()
-        held = _engine_caches = (catalog, kept)
-    return held[1]
-
-
-def _default_recommendation(profile: WorkloadProfile) -> Any:
-    """advisor.llm.tools.default_recommender (tools.recommend on the bundled catalog) through the caches:
-    the recommendation by profile, the calculators' results by their inputs; the result is the same.
-    A replaced default_recommender (a test's stand-in) is called as it is, uncached."""
-    from advisor.llm import tools as adapters
-    from tools.recommend import recommend
-
-    fn = adapters.default_recommender
-    if getattr(fn, "__module__", None) != adapters.__name__ or fn.__name__ != "default_recommender":
-        return fn(profile)
-    catalog = adapters.default_catalog()
-
-    def compute() -> Any:
-        with _collector_paused():
-            return recommend(profile=profile, catalog=catalog, caches=_engine_caches_for(catalog))
-
-    return _RECOMMENDATIONS.get(profile, catalog, compute)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while the recommender runs, back on after (if it was on).
-
-    Why: a recommendation allocates tens of thousands of short-lived objects, which trigger collections
-    that each scan every live object (the catalog, the calculator caches): measured on web_load's
-    script, 30% of the CPU went to the collector and a reply's p95 was 160 ms instead of 50 ms. The
-    recommender leaves little cyclic garbage; the first collection after it frees that. With threads,
-    whichever call paused the collector switches it back on when it ends, so it is never left off."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 ReplySource = Literal["template", "model", "regenerated"]
 
 
@@ -212,8 +101,6 @@ class Turn:
         """The design.md `recommendation` object, or None."""
         if self.recommendation is None:
             return None
-        from tools.recommend.models import recommendation_json
-
         return recommendation_json(self.recommendation)
 
 
@@ -240,17 +127,14 @@ class Conversation:
         explain: bool = True,
     ) -> None:
         if extractor is None:
-            from advisor.extract import get_extractor
-
             extractor = get_extractor(backend)
         self.extractor = extractor
         self.backend = backend
-        self._recommender = recommender
+        # the process's recommender (tools.recommend on the bundled catalog, cached) unless one is given
+        self._recommender: Recommender = recommender if recommender is not None else process_recommending()
         if chat_model is None and backend == "openai" and explain:
             chat_model = getattr(extractor, "model", None) if hasattr(extractor, "extract_parts") else None
             if chat_model is None:
-                from advisor.llm.chat import make_chat_model
-
                 chat_model = make_chat_model()
         self.chat_model = chat_model if explain else None
         self.stream = stream
@@ -295,15 +179,10 @@ class Conversation:
 
     # -- one turn -----------------------------------------------------------------------------------------
     def recommend(self, profile: WorkloadProfile) -> Any:
-        if self._recommender is None:  # the default recommender, through the per-process cache
-            self._recommender = _default_recommendation
         return self._recommender(profile)
 
     def send(self, text: str, brief_text: str | None = None) -> Turn:
         """Process one user message (and optionally an uploaded brief's text) and answer it."""
-        from advisor.llm import templates
-        from advisor.llm.extractor import drop_instructed
-
         text = text or ""
         defaults_now = bool(_DEFAULTS_RE.search(text))
         self.use_defaults = self.use_defaults or defaults_now
@@ -372,8 +251,6 @@ class Conversation:
 
     def _questions(self, profile: WorkloadProfile, rec: Any) -> tuple[list[str], list[str]]:
         """(fields, question texts): unknown inputs that change the pick, each asked at most once."""
-        from advisor.llm import templates
-
         if rec is None:  # nothing to recommend yet: the essentials, whatever the defaults say
             fields = []
             if profile.model_id is None and profile.params_b is None:
@@ -409,10 +286,6 @@ class Conversation:
         questions: list[str],
         template: Callable[..., str],
     ) -> tuple[str, ReplySource, int, str | None]:
-        from advisor.llm.agent import explain
-        from advisor.llm.numbers import AllowedNumbers
-        from advisor.llm.tools import ToolBox, recommendation_brief
-
         allowed = AllowedNumbers()
         for m in self.history:
             if m.get("role") == "user":

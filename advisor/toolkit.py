@@ -14,14 +14,23 @@ message back to the calling model instead of raising).
 
 from __future__ import annotations
 
-import os
+import inspect
+import json
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
+from advisor.api import ask
+from advisor.llm.numbers import AllowedNumbers
+from advisor.llm.tools import ToolBox
+from advisor.service.profiles import profile_from_mapping, profile_from_text_or_brief
+from advisor.service.recommending import recommend_for
+from advisor.service.reports import reports_folder, write_report
 from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.recommend.models import recommendation_json
 from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, OPTIMIZER_DEFAULT, SEQ_LEN_DEFAULT, Method
 
 if TYPE_CHECKING:
@@ -74,11 +83,7 @@ def _profile_and_settings(description: str | None, profile: dict[str, Any] | Non
     if (description is None) == (profile is None):
         raise InputError("give either a description of the workload or a profile (not both)")
     if profile is not None:
-        from advisor.cli.report import profile_from_mapping
-
         return profile_from_mapping(profile, where="profile")
-    from advisor.api_ask import profile_from_text_or_brief
-
     return profile_from_text_or_brief(description, backend=backend), None
 
 
@@ -107,32 +112,14 @@ def recommend_gpus(
     ranges (USD), and the questions whose answers could change the pick. Every number comes from the
     deterministic calculators (memory, compute, cost) on the bundled catalog."""
     if description is not None and profile is None:
-        from advisor.api import ask
-
         return ask(description, backend=backend)
     prof, settings = _profile_and_settings(description, profile, backend)
-    from advisor.cli.report import recommend_for
-    from tools.recommend.models import recommendation_json
-
     rec, _catalog = recommend_for(prof, settings=settings)
     return {
         "profile": prof.model_dump(mode="json"),
         "recommendation": recommendation_json(rec),
         "questions": [],
     }
-
-
-def reports_folder() -> Path:
-    """GPU_ADVISOR_REPORTS_DIR, else the data directory's reports/ (created)."""
-    env = os.environ.get("GPU_ADVISOR_REPORTS_DIR")
-    if env:
-        folder = Path(env)
-    else:
-        from advisor.store.repository import data_dir
-
-        folder = data_dir() / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def generate_report(
@@ -150,8 +137,6 @@ def generate_report(
     """Write the GPU recommendation report (primary configuration, alternatives, cost and time ranges,
     assumptions and the full calculation trace with sources) and return its path. Markdown and JSON
     reports are also returned inline as `content`."""
-    from advisor.cli.report import write_report
-
     prof, settings = _profile_and_settings(description, profile, backend)
     folder = Path(output_dir).expanduser() if output_dir else reports_folder()
     folder.mkdir(parents=True, exist_ok=True)
@@ -184,8 +169,7 @@ def get_tools(*, calculators: bool = True) -> list[BaseTool]:
     True) the calculator adapters estimate_memory, estimate_training_time, estimate_inference, egress_cost
     and gpu_spec. Descriptions are the functions' and calculators' docstrings; a user error comes back to
     the model as the tool's answer ("error: ..."), not as an exception."""
-    import json
-
+    # lazy: LangChain loads only for a caller that asks for LangChain tools (not for the MCP server)
     from langchain_core.tools import StructuredTool
 
     def wrap(fn: Any) -> Any:
@@ -206,18 +190,12 @@ def get_tools(*, calculators: bool = True) -> list[BaseTool]:
         for name, fn in PLUGIN_FUNCTIONS
     ]
     if calculators:
-        from advisor.llm.numbers import AllowedNumbers
-        from advisor.llm.tools import ToolBox
-        from tools.profile import WorkloadProfile
-
         box = ToolBox(WorkloadProfile(), AllowedNumbers())
         tools.extend(t for t in box.langchain_tools() if t.name in CALCULATOR_ADAPTERS)
     return tools
 
 
 def _signature(fn: Any) -> Any:
-    import inspect
-
     sig = inspect.signature(fn)
     return sig.replace(return_annotation=str)
 

@@ -54,9 +54,10 @@ def main() -> int:
             fn()
             rows.append((label, len(server.requests) - before, time.perf_counter() - t0))
 
-        from advisor.api_ask import ask, ask_turn, profile_from_text_or_brief
-        from advisor.cli.report import write_report
+        from advisor.api import ask, ask_turn
         from advisor.conversation import Conversation
+        from advisor.service.profiles import profile_from_text_or_brief
+        from advisor.service.reports import write_report
 
         def one_shot_report() -> None:
             profile = profile_from_text_or_brief(None, brief, "openai")

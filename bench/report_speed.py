@@ -50,7 +50,8 @@ def main() -> int:
         print(f"profile {args.profile} not found", file=sys.stderr)
         return 1
 
-    from advisor.cli.report import load_profile, recommend_for
+    from advisor.service.profiles import load_profile
+    from advisor.service.recommending import recommend_for
     from reports.html import footer_text, page_html, render_html
     from reports.pdf import html_to_pdf, render_pdf
     from reports.view import build_context

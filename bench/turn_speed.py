@@ -52,9 +52,9 @@ TURNS: list[tuple[str, list[str]]] = [
 
 def _clear_caches() -> None:
     try:
-        from advisor import conversation
+        from advisor.service import recommending
 
-        clear = getattr(conversation, "clear_recommendation_cache", None)
+        clear = getattr(recommending, "clear_recommendation_cache", None)
         if clear is not None:
             clear()
     except ImportError:  # pragma: no cover

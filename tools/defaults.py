@@ -2,7 +2,7 @@
 
 The recommender never guesses silently: every default below is a named constant with the reason it
 was chosen, recorded as a TraceBuilder assumption and as provenance "assumed" on the profile, so the
-report can list it and the conversation can ask about it when it matters (tools.sensitivity).
+report can list it and the conversation can ask about it when it matters (tools.recommend.sensitivity).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def ask(
     fmt: str = typer.Option("text", "--format", "-f", help="text | json"),
 ) -> None:
     """Answer one question about a workload: the profile understood, the pick, and what is still unknown."""
-    from advisor.api_ask import ask_turn, turn_json
+    from advisor.api import ask_turn, turn_json  # lazy: see ask_turn (the conversation's start-up cost)
 
     if fmt not in ("text", "json"):
         raise InputError(f"unknown --format {fmt!r}: use text or json")
@@ -94,7 +94,8 @@ def _one_turn(conv: Any, console: Any, line: str, brief_text: str | None) -> Non
 
 
 def _write_report(conv: Any, console: Any, out: str) -> None:
-    from advisor.cli.report import write_report
+    # lazy: the recommender and the renderer cost ~0.4 s of the CLI's start
+    from advisor.service.reports import write_report
 
     if conv.last is None or conv.last.recommendation is None:
         console.print("Tell me about the workload first (which model, which method, how much data).")
@@ -114,19 +115,17 @@ def chat(
     backend: str = typer.Option("rules", "--backend", help=_BACKEND_HELP),
 ) -> None:
     """A conversation in the terminal: describe the workload, answer a few questions, ask for 'report'."""
+    # lazy: rich, the conversation (extractors, recommender) and the brief readers cost ~0.4 s of CLI start
     from rich.console import Console
 
-    from advisor.api_ask import BACKENDS
     from advisor.conversation import Conversation
+    from advisor.service.profiles import brief_text, check_backend
 
-    if backend not in BACKENDS:
-        raise InputError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    check_backend(backend)
     console = Console(highlight=False, soft_wrap=True)
     first: tuple[str, str | None] | None = None
     if brief is not None:
-        from advisor.ingest import read_brief
-
-        first = ("", read_brief(brief))
+        first = ("", brief_text(brief))
     conv = Conversation(backend=backend)
     console.print("Describe your workload (model, method, data, deadline, budget). "
                   "Type 'report [FILE]' for the PDF, 'quit' to leave.")

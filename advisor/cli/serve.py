@@ -7,6 +7,8 @@ with OPENAI_API_KEY / OPENAI_BASE_URL / GPU_ADVISOR_MODEL, rate limits GPU_ADVIS
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from advisor.cli.app import app
@@ -24,11 +26,11 @@ def serve(
     ),
 ) -> None:
     """Serve the chat page at / and the JSON API at /api (docs at /api/docs)."""
-    import os
-
+    # lazy: uvicorn, FastAPI and SQLAlchemy load only for this command (the CLI's start must not pay for them)
     import uvicorn
 
-    from advisor.web.app import WebSettings, open_repository_retrying
+    from advisor.web.app import open_repository_retrying
+    from advisor.web.settings import WebSettings
 
     WebSettings.from_env()  # fail now, with one line, on a bad GPU_ADVISOR_* setting
     open_repository_retrying().engine.dispose()  # tables created once, before the workers start

@@ -9,6 +9,7 @@ instead of ending the conversation.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import logging
@@ -18,15 +19,18 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.llm.numbers import AllowedNumbers
+from advisor.service.recommending import CatalogLoader, Recommender, process_recommending
+from tools.compute.inference import estimate_inference
+from tools.compute.training import estimate_training_time
+from tools.cost import egress_cost
 from tools.defaults import CONTEXT_LEN_DEFAULT
 from tools.errors import InputError
+from tools.memory import estimate_memory
 from tools.profile import WorkloadProfile
+from tools.recommend.models import option_json
 from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, SEQ_LEN_DEFAULT, Precision, TrainingMethod
 
 log = logging.getLogger(__name__)
-
-CatalogLoader = Callable[[], Any]
-Recommender = Callable[[WorkloadProfile], Any]
 
 WHAT_IF_FIELDS = (
     "model_id", "params_b", "method", "precision", "dataset_tokens", "epochs", "seq_len", "lora_rank",
@@ -36,27 +40,9 @@ WHAT_IF_FIELDS = (
 )
 
 
-def default_catalog() -> Any:
-    """The bundled catalog (tools.catalog.load, cached there)."""
-    from tools.catalog.load import load_catalog
-
-    return load_catalog()
-
-
-def default_recommender(profile: WorkloadProfile) -> Any:
-    """tools.recommend.recommend on the bundled catalog."""
-    from tools.recommend import recommend
-
-    return recommend(profile=profile, catalog=default_catalog())
-
-
 def recommendation_brief(rec: Any) -> dict[str, Any]:
     """The parts of a Recommendation an explanation needs (primary, alternatives, rejections, checks),
     small enough for a prompt. Numbers are the recommender's, untouched."""
-    try:
-        from tools.recommend.models import option_json
-    except ImportError:  # pragma: no cover - the types module is part of the repo
-        return {}
 
     def opt(o: Any) -> dict[str, Any]:
         d = option_json(o)
@@ -144,20 +130,22 @@ class _Gpu(BaseModel):
 
 
 class ToolBox:
-    """The agent's tools for one conversation turn, sharing a catalog, the current profile and a ledger."""
+    """The agent's tools for one conversation turn, sharing a catalog, the current profile and a ledger.
+    `catalog` and `recommender` default to the process's (advisor.service.recommending)."""
 
     def __init__(
         self,
         profile: WorkloadProfile,
         ledger: AllowedNumbers,
         *,
-        catalog: CatalogLoader = default_catalog,
-        recommender: Recommender = default_recommender,
+        catalog: CatalogLoader | None = None,
+        recommender: Recommender | None = None,
     ) -> None:
+        wired = process_recommending()
         self.profile = profile
         self.ledger = ledger
-        self._catalog = catalog
-        self._recommender = recommender
+        self._catalog = catalog if catalog is not None else wired.catalog
+        self._recommender = recommender if recommender is not None else wired
         self.calls: list[str] = []
 
     def _run(self, name: str, fn: Callable[[], Any]) -> str:
@@ -191,8 +179,6 @@ class ToolBox:
 
     def estimate_memory(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.memory import estimate_memory
-
             args = _Memory.model_validate(kw)
             arch = self._catalog().model(args.model)
             return estimate_memory(**{**args.model_dump(exclude={"model"}), "arch": arch})
@@ -201,8 +187,6 @@ class ToolBox:
 
     def estimate_training_time(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.compute.training import estimate_training_time
-
             args = _Training.model_validate(kw)
             cat = self._catalog()
             arch = cat.model(args.model)
@@ -216,8 +200,6 @@ class ToolBox:
 
     def estimate_inference(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.compute.inference import estimate_inference
-
             args = _Inference.model_validate(kw)
             cat = self._catalog()
             return estimate_inference(
@@ -229,8 +211,6 @@ class ToolBox:
 
     def egress_cost(self, **kw: Any) -> str:
         def run() -> Any:
-            from tools.cost import egress_cost
-
             args = _Egress.model_validate(kw)
             return egress_cost(dataset_gb=args.dataset_gb, pulls=args.pulls, same_cloud=args.same_cloud,
                                schedule=self._catalog().egress_for(args.cloud))
@@ -244,6 +224,7 @@ class ToolBox:
     def langchain_tools(self) -> list[Any]:
         """StructuredTools whose descriptions are the calculators' docstrings (missing calculators are
         left out, so the agent only sees what exists)."""
+        # lazy: LangChain loads only when a chat model asks for the tools (the rules backend never does)
         from langchain_core.tools import StructuredTool
 
         Spec = tuple[str, Callable[..., str], type[BaseModel], Callable[[], Callable[..., Any]], str]
@@ -276,8 +257,6 @@ class ToolBox:
 
 def _calc(module: str, attr: str) -> Callable[[], Callable[..., Any]]:
     def get() -> Callable[..., Any]:
-        import importlib
-
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
             obj = getattr(obj, part)

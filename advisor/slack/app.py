@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from advisor.service.turns import ConversationFactory
 from advisor.slack import listeners
 from advisor.slack.blocks import REPORT_ACTION_ID
-from advisor.slack.service import DEFAULT_API_URL, ConversationFactory, SlackAdvisor
+from advisor.slack.service import DEFAULT_API_URL, SlackAdvisor
 from tools.errors import InputError
 
 if TYPE_CHECKING:

@@ -65,8 +65,8 @@ def _notice(client: Any, channel: str, thread_ts: str, text: str, logger: loggin
         logger.exception("could not post a notice to %s", channel)
 
 
-def on_app_mention(event: dict[str, Any], client: Any, context: Any, logger: logging.Logger) -> None:
-    """@GPU Advisor in a channel: the conversation of the thread (the mention starts one when top-level)."""
+def _answer_message(event: dict[str, Any], client: Any, context: Any, logger: logging.Logger) -> None:
+    """A user's message event: the conversation of its thread (a top-level message starts one)."""
     service = _service(context)
     channel = str(event["channel"])
     thread_ts = str(event.get("thread_ts") or event["ts"])
@@ -84,29 +84,18 @@ def on_app_mention(event: dict[str, Any], client: Any, context: Any, logger: log
             user=event.get("user"),
         ),
     )
+
+
+def on_app_mention(event: dict[str, Any], client: Any, context: Any, logger: logging.Logger) -> None:
+    """@GPU Advisor in a channel: the conversation of the thread (the mention starts one when top-level)."""
+    _answer_message(event, client, context, logger)
 
 
 def on_direct_message(event: dict[str, Any], client: Any, context: Any, logger: logging.Logger) -> None:
     """A direct message to the app: the conversation of its thread (a top-level DM starts one)."""
     if event.get("channel_type") != "im" or event.get("bot_id") or event.get("subtype") not in _USER_SUBTYPES:
         return
-    service = _service(context)
-    channel = str(event["channel"])
-    thread_ts = str(event.get("thread_ts") or event["ts"])
-    _guarded(
-        client,
-        channel,
-        thread_ts,
-        logger,
-        lambda: service.handle_message(
-            client,
-            channel=channel,
-            thread_ts=thread_ts,
-            text=str(event.get("text") or ""),
-            files=event.get("files") or [],
-            user=event.get("user"),
-        ),
-    )
+    _answer_message(event, client, context, logger)
 
 
 def on_file_shared(event: dict[str, Any], client: Any, context: Any, logger: logging.Logger) -> None:

@@ -19,16 +19,23 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-from advisor.slack import blocks as bk
-from advisor.store.repository import TURN_ATTEMPTS, StateConflict, TurnConflict
-from tools.errors import InputError
+from slack_sdk.errors import SlackApiError
+from sqlalchemy import select
 
-if TYPE_CHECKING:
-    from advisor.conversation import Conversation, Turn
-    from advisor.store import Repository
+from advisor.conversation import Conversation, Turn
+from advisor.ingest import MAX_BYTES, read_brief
+from advisor.llm import templates
+from advisor.service import turns
+from advisor.service.reports import reports_folder, write_report
+from advisor.service.turns import ConversationFactory, resume_conversation
+from advisor.slack import blocks as bk
+from advisor.store import Repository
+from advisor.store.models import SessionRow
+from tools.errors import InputError
+from tools.profile import PROFILE_FIELDS
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +47,6 @@ DESCRIPTION_CHARS = 1500  # the user's words printed in the report
 LOCK_STRIPES = 64
 USER_MESSAGES_PER_MINUTE = 20  # per Slack user, counted in the store (so across processes)
 MAX_FILES_PER_MESSAGE = 3  # briefs read from one message; each is also capped by advisor.ingest.MAX_BYTES
-
-ConversationFactory = Callable[[dict[str, Any] | None, Callable[[str], None] | None], "Conversation"]
 
 _MENTION_RE = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 # "report", "pdf", "send me the report", "generate the PDF please": a request for the document, not a
@@ -57,11 +62,7 @@ def default_conversation_factory(
     state: dict[str, Any] | None, stream: Callable[[str], None] | None = None
 ) -> Conversation:
     """A new conversation (backend GPU_ADVISOR_BACKEND, default rules) or one resumed from `state`."""
-    from advisor.conversation import Conversation
-
-    if state:
-        return Conversation.from_state(state, stream=stream)
-    return Conversation(backend=os.environ.get("GPU_ADVISOR_BACKEND", "rules"), stream=stream)
+    return resume_conversation(state, stream, backend=os.environ.get("GPU_ADVISOR_BACKEND", "rules"))
 
 
 def strip_mentions(text: str) -> str:
@@ -133,10 +134,6 @@ class SlackAdvisor:
         if finder is not None:
             found_by: str | None = finder(CHANNEL, thread_key(channel, thread_ts))
             return found_by
-        from sqlalchemy import select
-
-        from advisor.store.models import SessionRow
-
         key = f"{CHANNEL}:{thread_key(channel, thread_ts)}"
         with self.repo._db() as db:  # read-only lookup; the repository has no finder for this yet
             found: str | None = db.scalar(select(SessionRow.id).where(SessionRow.external_key == key))
@@ -222,8 +219,6 @@ class SlackAdvisor:
         self, client: Any, respond: Callable[..., Any], *, channel: str, user: str, text: str
     ) -> None:
         """`/gpu-advisor [description]`: open a thread with a parent message and reply in it."""
-        from slack_sdk.errors import SlackApiError
-
         opening = f"<@{user}> asked GPU Advisor"
         opening += f": {bk.escape(text.strip())}" if text.strip() else "."
         try:
@@ -257,32 +252,23 @@ class SlackAdvisor:
         user: str | None = None,
         filename: str | None = None,
     ) -> Turn:
-        """Store the user's message, resume the conversation, run one turn, save state and the reply."""
+        """One stored turn (advisor.service.turns.run_turn: the user's message stored first, the reply
+        saved over the state it was computed from, computed again when another message of the thread was
+        answered meanwhile, TurnConflict after TURN_ATTEMPTS races)."""
         payload: dict[str, Any] = {}
         if user:
             payload["slack_user"] = user
         if brief_text is not None:
             payload["brief_chars"] = len(brief_text)
             self.repo.add_brief(session_id, filename or "slack-file", brief_text)
-        _, snapshot = self.repo.add_user_message_snapshot(session_id, text, payload)
-        for _attempt in range(TURN_ATTEMPTS):
-            conv = self.factory(snapshot.state or None, None)
+
+        def compute(state: dict[str, Any] | None, _attempt: int, _user_id: int) -> turns.Answer[Turn]:
+            conv = self.factory(state, None)
             turn = conv.send(text, brief_text=brief_text)
-            try:  # saved only over the state it was computed from (two messages racing in one thread)
-                self.repo.save_reply(
-                    session_id,
-                    conv.state,
-                    turn.reply,
-                    {"questions": turn.questions, "report_ready": turn.report_ready, "error": turn.error},
-                    expected=snapshot,
-                )
-            except StateConflict:
-                snapshot = self.repo.load_snapshot(session_id)
-                continue
-            return turn
-        raise TurnConflict(
-            f"session {session_id}: other answers kept being saved while this one was computed"
-        )
+            saved = {"questions": turn.questions, "report_ready": turn.report_ready, "error": turn.error}
+            return turns.Answer(conv.state, turn.reply, saved, turn)
+
+        return turns.run_turn(self.repo, session_id, text, compute, user_payload=payload).result
 
     def post_turn(
         self, client: Any, *, channel: str, thread_ts: str, turn: Turn, note: str | None = None
@@ -347,14 +333,10 @@ class SlackAdvisor:
         return text[: DESCRIPTION_CHARS - 1] + "…" if len(text) > DESCRIPTION_CHARS else (text or None)
 
     def _render(self, rec: Any, *, description: str | None = None) -> Path:
-        from advisor.toolkit import reports_folder
-        from reports.render import render_report
-        from tools.catalog.load import load_catalog
-
         folder = self.reports_dir or reports_folder()
         folder.mkdir(parents=True, exist_ok=True)
         out = folder / f"slack-{secrets.token_urlsafe(12)}.pdf"
-        return render_report(rec, "pdf", out, catalog=load_catalog(), description=description)
+        return write_report(None, out, fmt="pdf", description=description, recommendation=rec)
 
     # --- files -----------------------------------------------------------------------------------
     def _briefs(
@@ -379,8 +361,6 @@ class SlackAdvisor:
         return ("\n\n".join(texts) if texts else None), names, notes
 
     def _read_file(self, client: Any, file: Mapping[str, Any]) -> tuple[str | None, list[str]]:
-        from advisor.ingest import read_brief
-
         name = str(file.get("name") or file.get("title") or "brief")
         try:
             fetched = self.download(client, file)
@@ -391,8 +371,6 @@ class SlackAdvisor:
     def download(self, client: Any, file: Mapping[str, Any]) -> BriefFile:
         """Fetch a Slack file's bytes with the bot token (url_private_download), refusing files over the
         brief size limit, URLs off Slack's hosts, and Slack's HTML login page (missing files:read)."""
-        from advisor.ingest import MAX_BYTES
-
         if not (file.get("url_private_download") or file.get("url_private")):
             file = client.files_info(file=file["id"]).get("file") or {}
         name = str(file.get("name") or "brief")
@@ -428,9 +406,6 @@ class SlackAdvisor:
 
 def understood_items(profile: Any) -> list[str]:
     """'label value' strings of the fields the user stated or we inferred from their words."""
-    from advisor.llm import templates
-    from tools.profile import PROFILE_FIELDS
-
     items = []
     for f in PROFILE_FIELDS:
         if f == "provenance" or profile.status_of(f) not in ("stated", "inferred"):

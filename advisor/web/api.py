@@ -20,9 +20,11 @@ from fastapi import APIRouter, Depends, File, Form, Header, HTTPException, Path,
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from advisor.ingest import MAX_BYTES
 from advisor.store import TurnConflict
-from advisor.web.app import WebSettings, run_turn
 from advisor.web.security import client_address, enforce_rate_limit, read_upload, safe_filename
+from advisor.web.settings import WebSettings
+from advisor.web.turn_workers import run_turn
 from tools.errors import InputError
 
 log = logging.getLogger("gpu_advisor.web.api")
@@ -318,8 +320,6 @@ def upload_brief(
 ) -> dict[str, Any]:
     s = _settings(request)
     name = safe_filename(file.filename)
-    from advisor.ingest import MAX_BYTES
-
     data = file.file.read(MAX_BYTES + 1)
     try:
         brief_text = read_upload(data, name, s.max_brief_pages)

@@ -16,18 +16,19 @@ deterministic recommender on it again, so the PDF shows the same recommendation 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from advisor.service.reports import write_report
+from advisor.store import Repository
+from advisor.store.repository import ReportJob
 from tools.errors import InputError
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from advisor.store import Repository
-    from advisor.store.repository import ReportJob
+from tools.profile import WorkloadProfile
 
 log = logging.getLogger("gpu_advisor.web.worker")
 
@@ -39,16 +40,11 @@ def report_path(reports_dir: Path, report_id: str) -> Path:
 
 def render_profile_pdf(profile: dict[str, Any], out_path: str) -> str:
     """Recommend for `profile` (a WorkloadProfile as JSON) and write the PDF to `out_path` atomically."""
-    from advisor.llm.tools import default_catalog, default_recommender
-    from reports.render import render_report
-    from tools.profile import WorkloadProfile
-
     prof = WorkloadProfile.model_validate(profile)
-    rec = default_recommender(prof)
     out = Path(out_path)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
-        render_report(rec, "pdf", tmp, catalog=default_catalog())
+        write_report(prof, tmp, fmt="pdf")
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)
@@ -124,8 +120,6 @@ class ReportWorker:
         self.reports_dir.mkdir(parents=True, exist_ok=True)
         if not self.in_subprocess:
             return render_profile_pdf(profile, str(out))
-        from concurrent.futures.process import BrokenProcessPool
-
         for attempt in (1, 2):
             try:
                 future = self._executor().submit(render_profile_pdf, profile, str(out))
@@ -146,9 +140,6 @@ class ReportWorker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
             # spawn, not fork: the web process has threads (and maybe database connections)
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return self._pool

@@ -10,6 +10,7 @@ import pytest
 
 from advisor.llm.settings import LLMSettings
 from advisor.llm.testing import FakeOpenAIServer, sample_recommendation
+from advisor.service import recommending
 
 
 @pytest.fixture(autouse=True)
@@ -22,10 +23,9 @@ def _only_local_llm(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def stand_in_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    import advisor.llm.tools as adapters
-
-    monkeypatch.setattr(adapters, "default_recommender", sample_recommendation)
+def stand_in_engine() -> Iterator[None]:
+    with recommending.replaced(sample_recommendation):
+        yield
 
 
 @pytest.fixture

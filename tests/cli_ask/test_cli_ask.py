@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from advisor.api_ask import ask, profile_from_text_or_brief
+from advisor.api import ask
 from advisor.cli import main
 from advisor.llm.testing import FakeOpenAIServer, json_reply, kind_of, text
+from advisor.service.profiles import profile_from_text_or_brief
 from tools.errors import InputError
 
 # design.md: `profile` has at least these keys, null when unknown
@@ -152,7 +153,7 @@ def test_openai_backend_server_failing_still_answers(
 def test_chat_session_with_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stand_in_engine: None
 ) -> None:
-    import advisor.cli.report as report_cli
+    import advisor.service.reports as report_cli
 
     written: list[Any] = []
 

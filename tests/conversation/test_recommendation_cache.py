@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-import advisor.conversation as conversation
-from advisor.conversation import Conversation, _RecommendationCache
-from advisor.llm.tools import default_catalog
+from advisor.conversation import Conversation
+from advisor.service import recommending
+from advisor.service.recommending import RecommendationCache as _RecommendationCache
+from advisor.service.recommending import default_catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
 
@@ -18,13 +17,13 @@ FIRST = "LoRA Mistral 7B, 3 epochs, budget $500"
 
 
 def test_unchanged_profile_reuses_the_same_recommendation() -> None:
-    conversation.clear_recommendation_cache()
+    recommending.clear_recommendation_cache()
     conv = Conversation()
     first = conv.send(FIRST)
     again = conv.send("send me the PDF")  # nothing new in it: the profile stays as it was
     assert again.profile == first.profile
     assert again.recommendation is first.recommendation
-    assert conversation._RECOMMENDATIONS.hits >= 1
+    assert recommending.process_recommending().cache.hits >= 1
     # and it is what the recommender gives for that profile, uncached
     fresh = recommend(profile=first.profile, catalog=default_catalog())
     assert first.recommendation is not None
@@ -32,13 +31,13 @@ def test_unchanged_profile_reuses_the_same_recommendation() -> None:
 
 
 def test_a_changed_profile_is_recomputed() -> None:
-    conversation.clear_recommendation_cache()
+    recommending.clear_recommendation_cache()
     conv = Conversation()
     first = conv.send(FIRST)
     second = conv.send("actually 8 epochs")
     assert second.profile.epochs == 8
     assert second.recommendation is not first.recommendation
-    assert conversation._RECOMMENDATIONS.misses == 2
+    assert recommending.process_recommending().cache.misses == 2
 
 
 def test_bounded_least_recently_used_first_out() -> None:
@@ -60,36 +59,33 @@ def test_bounded_least_recently_used_first_out() -> None:
     assert cache.get(profiles[0], object(), lambda: compute(7)) == 7  # another catalog: its own entry
 
 
-def test_a_replaced_default_recommender_is_called_uncached(monkeypatch: pytest.MonkeyPatch) -> None:
-    import advisor.llm.tools as adapters
-
+def test_a_replaced_default_recommender_is_called_uncached() -> None:
     seen: list[WorkloadProfile] = []
 
     def stand_in(profile: WorkloadProfile) -> None:
         seen.append(profile)
 
-    monkeypatch.setattr(adapters, "default_recommender", stand_in)
-    conversation.clear_recommendation_cache()
-    conv = Conversation()
-    conv.send(FIRST)
-    conv.send("send me the PDF")
+    with recommending.replaced(stand_in) as wired:
+        conv = Conversation()
+        conv.send(FIRST)
+        conv.send("send me the PDF")
     assert len(seen) == 2
-    assert conversation._RECOMMENDATIONS.hits == 0
+    assert wired.cache.hits == 0 and wired.cache.misses == 0
 
 
 def test_collector_paused_during_the_recommender_only() -> None:
     import gc
 
     seen: list[bool] = []
-    with conversation._collector_paused():
+    with recommending.collector_paused():
         seen.append(gc.isenabled())
     assert seen == [False] and gc.isenabled()
-    conversation.clear_recommendation_cache()
+    recommending.clear_recommendation_cache()
     Conversation().send(FIRST)
     assert gc.isenabled()
     gc.disable()  # a caller that keeps it off keeps it off
     try:
-        with conversation._collector_paused():
+        with recommending.collector_paused():
             pass
         assert not gc.isenabled()
     finally:

@@ -43,7 +43,7 @@ def _session(tmp_path: Path, body: Callable[[Any], Awaitable[None]], args: list[
 
 def test_lists_tools_and_size_and_recommend_equal_the_tools(tmp_path: Path) -> None:
     from advisor.api import size
-    from advisor.api_ask import profile_from_text_or_brief
+    from advisor.service.profiles import profile_from_text_or_brief
     from tools.catalog.load import load_catalog
     from tools.recommend import recommend
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.cli.report import load_profile, profile_from_mapping, resolve_format
+from advisor.service.profiles import load_profile, profile_from_mapping
+from advisor.service.reports import resolve_format
 from tools.errors import InputError
 
 
@@ -130,8 +131,8 @@ REQUEST = "QLoRA fine-tune Llama 3 70B on 1B tokens for 3 epochs; the data sits 
 
 def _primary_title(text: str | None, brief: Path | None = None) -> str:
     """The primary pick the engine makes for the same words (the report must name this one)."""
-    from advisor.api_ask import profile_from_text_or_brief
-    from advisor.cli.report import recommend_for
+    from advisor.service.profiles import profile_from_text_or_brief
+    from advisor.service.recommending import recommend_for
     from reports.labels import option_title
 
     rec, _catalog = recommend_for(profile_from_text_or_brief(text, brief, "rules"))

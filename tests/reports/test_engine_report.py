@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from advisor.cli.report import load_profile, recommend_for
+from advisor.service.profiles import load_profile
+from advisor.service.recommending import recommend_for
 from reports.html import render_html
 from reports.labels import option_title
 from reports.markdown import render_markdown
@@ -76,7 +77,7 @@ def test_seed001_pdf_carries_engine_figures(example_profile: Path, tmp_path: Pat
 
 
 def test_infeasible_workload_report_says_what_would_make_it_feasible() -> None:
-    from advisor.cli.report import profile_from_mapping
+    from advisor.service.profiles import profile_from_mapping
 
     profile, _ = profile_from_mapping(
         {

@@ -277,7 +277,8 @@ def serve_slack(
     what did not happen); the default False is the production mode (Bolt acknowledges first)."""
     import uvicorn
 
-    from advisor.web.app import WebSettings, create_app
+    from advisor.web.app import create_app
+    from advisor.web.settings import WebSettings
 
     servers: list[tuple[uvicorn.Server, threading.Thread]] = []
 

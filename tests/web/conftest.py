@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from advisor.store import Repository, open_repository
-from advisor.web.app import WebSettings, create_app
+from advisor.web.app import create_app
+from advisor.web.settings import WebSettings
 
 
 def _load_store_conftest() -> Any:

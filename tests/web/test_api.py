@@ -197,7 +197,7 @@ def test_sse_streams_a_chat_models_pieces_in_order(make_client: Any, open_sessio
     pieces, in order, before the final turn."""
     import json
 
-    from advisor.web.app import default_conversation_factory
+    from advisor.service.turns import default_conversation_factory
 
     real = default_conversation_factory()
 
@@ -235,7 +235,7 @@ def test_security_headers_and_body_limit(client: Any, api: Any) -> None:
 def test_rate_limits_answer_429_with_retry_after(
     make_client: Any, open_session: Any, status_key: str
 ) -> None:
-    from advisor.web.app import WebSettings
+    from advisor.web.settings import WebSettings
 
     settings = WebSettings(
         render_in_subprocess=False,

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from advisor.store import open_repository
-from advisor.web.app import WebSettings, create_app
+from advisor.web.app import create_app
+from advisor.web.settings import WebSettings
 
 CHROMIUM = os.environ.get("GPU_ADVISOR_CHROMIUM", "/usr/bin/chromium")
 LAUNCH_ARGS = [

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from advisor.service.turns import default_conversation_factory
 from advisor.store import open_repository
-from advisor.web.app import WebSettings, default_conversation_factory
+from advisor.web.settings import WebSettings
 
 ANSWER = "Llama 3 8B with LoRA on 50M tokens, 3 epochs"
 
@@ -167,7 +168,7 @@ def test_two_messages_answered_at_once_both_count(repo: Any) -> None:
     profile ends with the budget and the deadline and each message has its own reply."""
     import threading
 
-    from advisor.web.app import run_turn
+    from advisor.web.turn_workers import run_turn
 
     real = default_conversation_factory()
     both_computed = threading.Barrier(2, timeout=60)

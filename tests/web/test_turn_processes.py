@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from advisor.web.app import TurnProcesses, WebSettings
+from advisor.web.settings import WebSettings
+from advisor.web.turn_workers import TurnProcesses
 
 from .conftest import new_api
 

@@ -54,7 +54,7 @@ def test_type_is_sniffed_from_content_not_name(api: Any) -> None:
 
 
 def test_page_limit_message(make_client: Any, open_session: Any) -> None:
-    from advisor.web.app import WebSettings
+    from advisor.web.settings import WebSettings
 
     client = make_client(settings=WebSettings(render_in_subprocess=False, max_brief_pages=5))
     api = open_session(client)

@@ -1,0 +1,79 @@
+"""Writing a report: a profile -> the recommendation -> a report file (pdf, html, md, json), the one step
+every front end ends in (the report command, the chat's `report`, the MCP toolkit, Slack, the web's report
+worker); and the folder reports go to, looked up here once.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from advisor.service.recommending import default_catalog, recommend_for
+from reports.render import render_report
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.recommend.models import RecommendSettings
+
+FORMATS = ("pdf", "html", "md", "json")
+_SUFFIX_FORMAT = {
+    ".pdf": "pdf",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".json": "json",
+}
+REPORTS_DIR_ENV = "GPU_ADVISOR_REPORTS_DIR"
+
+
+def resolve_format(fmt: str | None, out: Path) -> str:
+    """--format if given, else from the output file's suffix, else pdf."""
+    if fmt is not None:
+        f = fmt.lower().strip()
+        if f not in FORMATS:
+            raise InputError(f"unknown --format {fmt!r}: use one of {', '.join(FORMATS)}")
+        return f
+    return _SUFFIX_FORMAT.get(out.suffix.lower(), "pdf")
+
+
+def write_report(
+    profile: WorkloadProfile | None,
+    out: str | Path,
+    *,
+    fmt: str | None = None,
+    prices: str | Path | None = None,
+    settings: RecommendSettings | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    appendix: bool = True,
+    recommendation: Any = None,
+) -> Path:
+    """Profile -> recommendation -> report file; returns the path written. `description` is the user's
+    own words (a profile file's description, the text of a request or brief), printed in the workload
+    section. `recommendation`: one already computed (a conversation's, made on the bundled catalog),
+    rendered as it is; otherwise the recommender runs on `profile` (+ `prices`, `settings`)."""
+    out_path = Path(out)
+    f = resolve_format(fmt, out_path)
+    catalog: Any = default_catalog()
+    if recommendation is None:
+        if profile is None:
+            raise InputError("nothing to report: give a workload profile")
+        recommendation, catalog = recommend_for(profile, prices=prices, settings=settings)
+    return render_report(
+        recommendation, f, out_path, catalog=catalog, title=title, description=description, appendix=appendix
+    )
+
+
+def reports_folder() -> Path:
+    """GPU_ADVISOR_REPORTS_DIR, else the data directory's reports/ (created if missing)."""
+    raw = os.environ.get(REPORTS_DIR_ENV)
+    if raw:
+        folder = Path(raw)
+    else:
+        # lazy: advisor.store loads SQLAlchemy (~0.2 s), needed here only without GPU_ADVISOR_REPORTS_DIR
+        from advisor.store.repository import data_dir
+
+        folder = data_dir() / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
