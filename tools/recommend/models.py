@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
+from tools import present
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.option_id import OptionId, option_id_from_text
@@ -156,7 +157,7 @@ class Option(_Frozen):
     @property
     def summary(self) -> str:
         """One line for chat and Slack, e.g. '1x H100 SXM at lambda (on demand): 90-160 h, $400-700'."""
-        cost = "$" + _span(self.cost_usd, "{:,.0f}")
+        cost = present.usd_range(self.cost_usd)  # as the report, web and Slack write it ("$1.26M")
         if self.cost_basis == "per_month":
             cost += " per month"
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
@@ -166,19 +167,18 @@ class Option(_Frozen):
 
 
 def _hours_span(r: Range) -> str:
-    """Wall-clock for a summary line: minutes under an hour, one decimal under ten hours ('0 h' for a
-    10-minute run read as 'nothing' or as a rounding error)."""
+    """Wall-clock for a summary line: minutes under an hour ('0 h' for a 10-minute run reads as nothing
+    or as a rounding error), else hours as the report writes them."""
     if r.high < 1.0:
-        return f"{_span(Range(low=r.low * 60, high=r.high * 60), '{:,.0f}')} min"
-    if r.high < 10.0:
-        return f"{_span(r, '{:,.1f}')} h"
-    return f"{_span(r, '{:,.0f}')} h"
+        return f"{_span(Range(low=r.low * 60, high=r.high * 60), '{:,.0f}')} min"  # '3 – 6 min'
+    return present.hours_range(r, with_days=False)
 
 
 def _span(r: Range, fmt: str) -> str:
-    """'a-b' for a range, or one figure when both ends print the same."""
+    """'a – b' for a range (written as tools.present writes ranges), or one figure when both ends
+    print the same."""
     lo, hi = fmt.format(r.low), fmt.format(r.high)
-    return lo if lo == hi else f"{lo}-{hi}"
+    return lo if lo == hi else f"{lo} {present.EN_DASH} {hi}"
 
 
 class Rejection(_Frozen):
