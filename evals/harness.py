@@ -10,6 +10,11 @@ from them:
   through the catalog, so "mistral-7b" and "mistral-7b-v0.3" are the same model.
 - `recommendation`: properties of tools.recommend.recommend's answer for the extracted profile
   (primary present, single node, EU provider, ...), checked only when tools/recommend.py exists.
+  These also carry the constraints the profile has no field for, as properties of the pick:
+  `provider_in` / `provider_not_in` (provider families: "aws" covers aws-sagemaker), `pricing_in` /
+  `pricing_not` (on_demand, spot, reserved, owned), `gpu_in` / `gpu_not_in` (catalog GPU ids),
+  `max_total_gpus`, `deployment` (one of or a list of cloud, managed, bare_metal, colocation, owned),
+  `eu_provider`, and `claim_checked` (the answer checks the user's claim or question about a speed).
 
 `run_eval(backend)` returns an `EvalReport`; `report.summary()` is the text `gpu-advisor eval` prints.
 Relative deadlines are anchored at REFERENCE_TIME (or a case's `reference_time`) so runs reproduce.
@@ -39,7 +44,8 @@ FIELD_GOAL = 0.95  # issue 4: the rules backend gets at least 95% of expected fi
 LIST_FIELDS = ("providers_preferred", "providers_excluded")
 REC_KEYS = (
     "primary", "single_node", "max_total_gpus", "min_total_gpus", "min_vram_gib", "eu_provider",
-    "provider_not_in", "provider_in", "gpu_in", "max_nodes", "pricing_in",
+    "provider_not_in", "provider_in", "gpu_in", "max_nodes", "pricing_in", "pricing_not", "gpu_not_in",
+    "deployment", "claim_checked",
 )  # fmt: skip
 
 
@@ -143,6 +149,15 @@ class EvalReport:
         return out
 
     @property
+    def per_check(self) -> dict[str, tuple[int, int]]:
+        """recommendation check key -> (honoured, run)."""
+        out: dict[str, tuple[int, int]] = {}
+        for k in (k for c in self.cases for k in c.checks):
+            right, total = out.get(k.check, (0, 0))
+            out[k.check] = (right + k.ok, total + 1)
+        return dict(sorted(out.items()))
+
+    @property
     def check_accuracy(self) -> float | None:
         checks = [c for case in self.cases for c in case.checks]
         return sum(c.ok for c in checks) / len(checks) if checks else None
@@ -172,6 +187,7 @@ class EvalReport:
             "recommendation_checked": self.recommendation_checked,
             "recommendation_note": self.recommendation_note,
             "check_accuracy": self.check_accuracy,
+            "per_check": {k: {"right": r, "run": t} for k, (r, t) in self.per_check.items()},
             "failures": [{"case": cid, "what": _describe(item)} for cid, item in self.failures()],
         }
 
@@ -197,6 +213,11 @@ class EvalReport:
         for name, (r, t) in self.per_field.items():
             lines.append(f"  {name:<24} {r:>3}/{t:<3} {r / t:6.1%}")
         lines.append("")
+        if self.per_check:
+            lines.append("Per recommendation check:")
+            for name, (r, t) in self.per_check.items():
+                lines.append(f"  {name:<24} {r:>3}/{t:<3} {r / t:6.1%}")
+            lines.append("")
         lines.append("Per cases file:")
         for name, (r, t) in self.per_file.items():
             lines.append(f"  {name:<28} {r:>3}/{t:<3} {r / t if t else 0:6.1%}")
@@ -307,6 +328,9 @@ def recommender_available() -> bool:
     return importlib.util.find_spec("tools.recommend") is not None
 
 
+_LIMIT_CHECKS = ("finish within", "spend at most")  # tools.expectations' deadline and budget checks
+
+
 def check_recommendation(profile: WorkloadProfile, expected: dict[str, Any]) -> list[CheckResult]:
     """Run the recommender on `profile` and check the expected properties of its answer."""
     from tools.catalog.load import load_catalog
@@ -325,33 +349,54 @@ def check_recommendation(profile: WorkloadProfile, expected: dict[str, Any]) -> 
         if key == "primary":
             out.append(CheckResult(key, want, p is not None, (p is not None) == bool(want)))
             continue
+        if key == "claim_checked":  # the answer weighs the user's own claim about hardware and time
+            claims = [c.claim for c in rec.expectation_checks if not c.claim.startswith(_LIMIT_CHECKS)]
+            out.append(CheckResult(key, want, claims, bool(claims) == bool(want)))
+            continue
         if p is None:
             out.append(CheckResult(key, want, "no primary", False))
             continue
-        actual: Any
-        if key == "single_node":
-            actual, ok = p.nodes, (p.nodes == 1) == bool(want)
-        elif key == "max_nodes":
-            actual, ok = p.nodes, p.nodes <= want
-        elif key == "max_total_gpus":
-            actual, ok = p.total_gpus, p.total_gpus <= want
-        elif key == "min_total_gpus":
-            actual, ok = p.total_gpus, p.total_gpus >= want
-        elif key == "min_vram_gib":
-            actual, ok = p.vram_gib_per_gpu, p.vram_gib_per_gpu >= want
-        elif key == "eu_provider":
-            actual = getattr(p, "eu", None)
-            ok = actual is bool(want)
-        elif key == "provider_not_in":
-            actual, ok = p.provider, p.provider not in want
-        elif key == "provider_in":
-            actual, ok = p.provider, p.provider in want
-        elif key == "pricing_in":
-            actual, ok = p.pricing, p.pricing in want
-        else:  # gpu_in
-            actual, ok = p.gpu, p.gpu in want
-        out.append(CheckResult(key, want, actual, ok))
+        out.append(_check_option(key, want, p))
     return out
+
+
+def _options(want: Any) -> list[Any]:
+    return list(want) if isinstance(want, list | tuple) else [want]
+
+
+def _check_option(key: str, want: Any, p: Any) -> CheckResult:
+    """One property of the primary option (tools.recommend_models.Option)."""
+    from tools.candidates import provider_matches
+
+    actual: Any
+    if key == "single_node":
+        actual, ok = p.nodes, (p.nodes == 1) == bool(want)
+    elif key == "max_nodes":
+        actual, ok = p.nodes, p.nodes <= want
+    elif key == "max_total_gpus":
+        actual, ok = p.total_gpus, p.total_gpus <= want
+    elif key == "min_total_gpus":
+        actual, ok = p.total_gpus, p.total_gpus >= want
+    elif key == "min_vram_gib":
+        actual, ok = p.vram_gib_per_gpu, p.vram_gib_per_gpu >= want
+    elif key == "eu_provider":
+        actual = getattr(p, "eu", None)
+        ok = actual is bool(want)
+    elif key == "provider_not_in":
+        actual, ok = p.provider, not provider_matches(p.provider, _options(want))
+    elif key == "provider_in":
+        actual, ok = p.provider, provider_matches(p.provider, _options(want))
+    elif key == "pricing_in":
+        actual, ok = p.pricing, p.pricing in _options(want)
+    elif key == "pricing_not":
+        actual, ok = p.pricing, p.pricing not in _options(want)
+    elif key == "gpu_not_in":
+        actual, ok = p.gpu, p.gpu not in _options(want)
+    elif key == "deployment":
+        actual, ok = p.deployment, p.deployment in _options(want)
+    else:  # gpu_in
+        actual, ok = p.gpu, p.gpu in _options(want)
+    return CheckResult(key, want, actual, ok)
 
 
 # --------------------------------------------------------------------------- running

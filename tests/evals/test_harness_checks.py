@@ -1,0 +1,97 @@
+"""The recommendation check keys that carry constraints the profile has no field for (issue 12): each
+one passes on a pick that honours it and fails on one that does not. The pick is a stand-in Option, so
+these run without the recommender."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from evals import harness
+from evals.harness import EvalCase, _check_option, case_turns, load_cases
+from tools.profile import WorkloadProfile
+
+V2 = Path(harness.__file__).resolve().parent / "cases_v2"
+
+
+def _pick(**over: Any) -> SimpleNamespace:
+    base = dict(gpu="h100-sxm", gpus_per_node=8, nodes=1, total_gpus=8, vram_gib_per_gpu=79.6,
+                provider="aws-sagemaker", pricing="on_demand", deployment="managed", eu=False)  # fmt: skip
+    return SimpleNamespace(**{**base, **over})
+
+
+@pytest.mark.parametrize(
+    ("key", "want", "pick", "ok"),
+    [
+        ("provider_in", ["aws"], _pick(), True),  # the family: aws covers aws-sagemaker
+        ("provider_in", ["aws"], _pick(provider="nebius"), False),
+        ("provider_in", "gcp", _pick(provider="gcp"), True),
+        ("provider_not_in", ["azure"], _pick(provider="aws"), True),
+        ("provider_not_in", ["azure"], _pick(provider="azure"), False),
+        ("provider_not_in", ["runpod"], _pick(provider="runpod-community"), False),
+        ("pricing_not", ["spot"], _pick(pricing="on_demand"), True),
+        ("pricing_not", ["spot"], _pick(pricing="spot"), False),
+        ("pricing_not", "spot", _pick(pricing="spot"), False),
+        ("gpu_in", ["h100-sxm", "h100-pcie"], _pick(gpu="h100-pcie"), True),
+        ("gpu_in", ["h100-sxm", "h100-pcie"], _pick(gpu="b200"), False),
+        ("gpu_not_in", ["rtx-4090", "rtx-3090"], _pick(gpu="l40s"), True),
+        ("gpu_not_in", ["rtx-4090", "rtx-3090"], _pick(gpu="rtx-4090"), False),
+        ("max_total_gpus", 1, _pick(total_gpus=1), True),
+        ("max_total_gpus", 4, _pick(total_gpus=8), False),
+        ("deployment", "owned", _pick(deployment="owned", pricing="owned"), True),
+        ("deployment", "owned", _pick(), False),
+        ("deployment", ["owned", "colocation"], _pick(deployment="colocation"), True),
+        ("eu_provider", True, _pick(provider="nebius", eu=True), True),
+        ("eu_provider", True, _pick(), False),
+    ],
+)
+def test_option_checks_pass_and_fail(key: str, want: Any, pick: SimpleNamespace, ok: bool) -> None:
+    result = _check_option(key, want, pick)
+    assert result.ok is ok and result.check == key
+
+
+def _fake_recommend(monkeypatch: pytest.MonkeyPatch, claims: list[str], primary: Any = None) -> None:
+    import tools.recommend
+
+    rec = SimpleNamespace(primary=primary, expectation_checks=[SimpleNamespace(claim=c) for c in claims])
+    monkeypatch.setattr(tools.recommend, "recommend", lambda **_: rec)
+
+
+def test_claim_checked_passes_when_the_answer_weighs_the_claim(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_recommend(monkeypatch, ["10B tokens in 24 h on 8x NVIDIA H100 SXM", "finish within 24 h"])
+    [res] = harness.check_recommendation(WorkloadProfile(), {"claim_checked": True})
+    assert res.ok and res.actual == ["10B tokens in 24 h on 8x NVIDIA H100 SXM"]
+
+
+def test_claim_checked_fails_on_deadline_and_budget_checks_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_recommend(monkeypatch, ["finish within 24 h", "spend at most $5,000"], primary=_pick())
+    res = harness.check_recommendation(WorkloadProfile(), {"claim_checked": True, "pricing_not": ["spot"]})
+    assert [r.ok for r in res] == [False, True]
+
+
+def test_a_constraint_check_without_a_primary_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_recommend(monkeypatch, [])
+    [res] = harness.check_recommendation(WorkloadProfile(), {"pricing_not": ["spot"]})
+    assert not res.ok and res.actual == "no primary"
+
+
+def test_new_keys_are_accepted_in_cases() -> None:
+    checks = {"pricing_not": ["spot"], "gpu_not_in": ["rtx-4090"], "deployment": "owned",
+              "claim_checked": True}  # fmt: skip
+    case = EvalCase(id="x", text="a", recommendation=checks)
+    assert set(case.recommendation) <= set(harness.REC_KEYS)
+
+
+def test_the_v2_cases_load_and_their_briefs_read() -> None:
+    dev, held = load_cases(V2 / "dev"), load_cases(V2 / "heldout")
+    assert len(dev) + len(held) >= 60 and len(held) > len(dev)
+    assert not {c.id for c in dev} & {c.id for c in held}
+    for part, cases in (("dev", dev), ("heldout", held)):
+        briefs = [c for c in cases if c.brief]
+        assert {Path(c.brief or "").suffix for c in briefs} >= {".pdf", ".docx", ".md"}
+        for c in briefs:
+            [text] = case_turns(c, V2 / part)
+            assert len(text) > 200, c.id
