@@ -1,0 +1,233 @@
+"""Calibration data sets for the time model: published training and serving throughputs.
+
+The rows live in bench/data/training_throughput.yaml (issue 13) and bench/data/serving_throughput.yaml
+(issue 14); bench/data/README.md explains every field and the proposed fit / held-out split. Each file
+holds `split` (which source families are fitted on and which are held out) and `rows`. This module
+validates them record by record and gives them back as typed rows:
+
+    load_training_rows() -> list[TrainingRow]
+    load_serving_rows() -> list[ServingRow]
+    load_training_split() / load_serving_split() -> Split (fit and held-out family names)
+
+No model code here: a later session fits the time model on the `fit` families and reports on the
+`held_out` ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+TRAINING_FILE = DATA_DIR / "training_throughput.yaml"
+SERVING_FILE = DATA_DIR / "serving_throughput.yaml"
+
+Method = Literal["full", "lora", "qlora", "pretraining"]
+TrainingFramework = Literal[
+    "hf",
+    "deepspeed",
+    "axolotl",
+    "llama-factory",
+    "unsloth",
+    "torchtune",
+    "torchtitan",
+    "megatron",
+    "nemo",
+    "other",
+]
+ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi", "other"]
+Precision = Literal["bf16", "fp16", "fp8", "mxfp8", "fp4", "int8", "int4"]
+LoadMode = Literal["closed_loop_concurrency", "static_batch", "offline_max_throughput", "poisson_rate"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Source(_Strict):
+    url: str = Field(min_length=8)
+    document: str = Field(min_length=3, description="document / table the figures come from")
+    date: str = Field(min_length=4, description="publication date, or the version of the page")
+    version: str | None = None
+
+
+class Model(_Strict):
+    name: str = Field(min_length=2)
+    params_b: float = Field(gt=0, description="total parameters, billions")
+    active_params_b: float | None = Field(default=None, gt=0, description="active parameters per token (MoE)")
+    moe: bool
+
+    @model_validator(mode="after")
+    def _moe_has_active(self) -> Model:
+        if self.moe != (self.active_params_b is not None):
+            raise ValueError("active_params_b is required for MoE models and only for them")
+        if self.active_params_b is not None and self.active_params_b >= self.params_b:
+            raise ValueError("active_params_b must be below params_b")
+        return self
+
+
+class Figure(_Strict):
+    metric: str = Field(min_length=2, description="what was measured, e.g. tokens_per_s_per_gpu, mfu_pct")
+    value: float | str
+    unit: str = Field(min_length=1, description="the unit / column heading exactly as published")
+
+
+class _Row(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
+    family: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$", description="source family, the unit of the split")
+    model: Model
+    gpu: str = Field(description="GPU id in tools/catalog/gpus.yaml")
+    gpu_note: str | None = None
+    gpus: int = Field(ge=1)
+    published: list[Figure] = Field(min_length=1)
+    source: Source
+    ambiguous: str | None = Field(default=None, description="why part of the set-up cannot be told")
+    notes: str | None = None
+
+
+class TrainingRow(_Row):
+    method: Method
+    nodes: int = Field(ge=1)
+    precision: Precision
+    seq_len: int | None = Field(default=None, ge=1)
+    seq_len_note: str | None = None
+    micro_batch_size: int | None = Field(default=None, ge=1)
+    global_batch_size: int | None = Field(default=None, ge=1)
+    batch_unit: Literal["sequences", "tokens"]
+    gradient_checkpointing: bool | None
+    checkpointing_note: str | None = None
+    framework: TrainingFramework
+    framework_detail: str | None = None
+    parallelism: str | None = None
+    tokens_per_s_per_gpu: float | None = Field(default=None, gt=0)
+    tokens_per_s_per_gpu_basis: Literal["published", "derived"] | None = None
+    derivation: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TrainingRow:
+        if (self.tokens_per_s_per_gpu is None) != (self.tokens_per_s_per_gpu_basis is None):
+            raise ValueError("tokens_per_s_per_gpu and tokens_per_s_per_gpu_basis go together")
+        if self.tokens_per_s_per_gpu_basis == "derived" and not self.derivation:
+            raise ValueError("a derived tokens_per_s_per_gpu needs its arithmetic in `derivation`")
+        if self.nodes > self.gpus:
+            raise ValueError("more nodes than GPUs")
+        if self.framework == "other" and not self.framework_detail:
+            raise ValueError("framework 'other' needs framework_detail")
+        return self
+
+
+class ServingRow(_Row):
+    tp: int = Field(ge=1, description="tensor-parallel size")
+    pp: int = Field(default=1, ge=1, description="pipeline-parallel size")
+    weights_precision: Precision | None = Field(description="null when the source does not state it")
+    kv_precision: Precision | None = None
+    framework: ServingFramework
+    framework_detail: str | None = None
+    framework_version: str | None = None
+    load_mode: LoadMode
+    concurrency: int | None = Field(default=None, ge=1, description="concurrent requests / static batch size")
+    request_rate: str | None = Field(
+        default=None, description="requests/s as published ('inf' = all at once)"
+    )
+    prompt_tokens: int | None = Field(default=None, ge=1)
+    output_tokens: int | None = Field(default=None, ge=1)
+    dataset: str | None = None
+    output_tokens_per_s_total: float | None = Field(default=None, gt=0, description="whole replica")
+    output_tokens_per_s_per_gpu: float | None = Field(default=None, gt=0)
+    per_user_tokens_per_s: float | None = Field(default=None, gt=0)
+    itl_ms: float | None = Field(default=None, gt=0)
+    tpot_ms: float | None = Field(default=None, gt=0)
+    ttft_ms: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ServingRow:
+        figures = (
+            self.output_tokens_per_s_total,
+            self.output_tokens_per_s_per_gpu,
+            self.per_user_tokens_per_s,
+            self.itl_ms,
+            self.tpot_ms,
+            self.ttft_ms,
+        )
+        if all(f is None for f in figures):
+            raise ValueError("a serving row needs at least one figure")
+        if self.tp * self.pp > self.gpus:
+            raise ValueError("tp x pp exceeds the GPU count")
+        if self.load_mode in ("closed_loop_concurrency", "static_batch") and self.concurrency is None:
+            raise ValueError(f"load_mode {self.load_mode} needs concurrency")
+        if self.framework == "other" and not self.framework_detail:
+            raise ValueError("framework 'other' needs framework_detail")
+        return self
+
+
+class Split(_Strict):
+    fit: list[str] = Field(min_length=1, description="families the model is fitted on")
+    held_out: list[str] = Field(min_length=1, description="families reported on, never fitted")
+
+    @model_validator(mode="after")
+    def _disjoint(self) -> Split:
+        both = set(self.fit) & set(self.held_out)
+        if both:
+            raise ValueError(f"families on both sides of the split: {sorted(both)}")
+        return self
+
+
+R = TypeVar("R", TrainingRow, ServingRow)
+
+
+class CalibrationDataError(ValueError):
+    """A calibration file is malformed; the message names the file, the row and the field."""
+
+
+def _read(path: Path) -> dict[str, Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        raise CalibrationDataError(f"{path.name}: expected a mapping with a `rows` list")
+    return data
+
+
+def _rows(path: Path, kind: type[R]) -> list[R]:
+    out: list[R] = []
+    for index, raw in enumerate(_read(path)["rows"]):
+        label = raw.get("id", f"#{index}") if isinstance(raw, dict) else f"#{index}"
+        try:
+            out.append(kind.model_validate(raw))
+        except ValidationError as exc:
+            raise CalibrationDataError(f"{path.name}: row {label}: {exc}") from exc
+    return out
+
+
+def _split(path: Path) -> Split:
+    try:
+        return Split.model_validate(_read(path).get("split"))
+    except ValidationError as exc:
+        raise CalibrationDataError(f"{path.name}: split: {exc}") from exc
+
+
+def load_training_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
+    """Every published training-throughput row, validated."""
+    return _rows(path, TrainingRow)
+
+
+def load_serving_rows(path: Path = SERVING_FILE) -> list[ServingRow]:
+    """Every published serving-throughput row, validated."""
+    return _rows(path, ServingRow)
+
+
+def load_training_split(path: Path = TRAINING_FILE) -> Split:
+    """The proposed fit / held-out split of the training rows, by source family."""
+    return _split(path)
+
+
+def load_serving_split(path: Path = SERVING_FILE) -> Split:
+    """The proposed fit / held-out split of the serving rows, by source family."""
+    return _split(path)
+
+
+def rows_in(rows: list[R], families: list[str]) -> list[R]:
+    """The rows whose source family is one of `families`."""
+    wanted = set(families)
+    return [r for r in rows if r.family in wanted]

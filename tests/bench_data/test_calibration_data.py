@@ -1,0 +1,115 @@
+"""The calibration data sets (bench/data/*.yaml) validate, meet the issues' minimums and split cleanly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from bench.calibration_data import (
+    ServingRow,
+    Split,
+    TrainingRow,
+    load_serving_rows,
+    load_serving_split,
+    load_training_rows,
+    load_training_split,
+    rows_in,
+)
+from tools.catalog.load import load_catalog
+
+TRAINING_MIN = 40  # issue 13
+SERVING_MIN = 25  # issue 14
+
+
+@pytest.fixture(scope="module")
+def training() -> list[TrainingRow]:
+    return load_training_rows()
+
+
+@pytest.fixture(scope="module")
+def serving() -> list[ServingRow]:
+    return load_serving_rows()
+
+
+@pytest.fixture(scope="module")
+def gpu_ids() -> set[str]:
+    return {g.id for g in load_catalog().gpus}
+
+
+def test_counts_meet_the_issues_minimums(training: list[TrainingRow], serving: list[ServingRow]) -> None:
+    assert len(training) >= TRAINING_MIN
+    assert len(serving) >= SERVING_MIN
+
+
+@pytest.mark.parametrize("which", ["training", "serving"])
+def test_ids_are_unique(which: str, training: list[TrainingRow], serving: list[ServingRow]) -> None:
+    rows: Sequence[TrainingRow | ServingRow] = training if which == "training" else serving
+    ids = [r.id for r in rows]
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+
+
+def test_every_row_has_a_source_and_a_date(training: list[TrainingRow], serving: list[ServingRow]) -> None:
+    for row in [*training, *serving]:
+        assert row.source.url.startswith("http"), row.id
+        assert row.source.document.strip(), row.id
+        assert row.source.date.strip(), row.id
+
+
+def test_gpu_ids_exist_in_the_catalog(
+    training: list[TrainingRow], serving: list[ServingRow], gpu_ids: set[str]
+) -> None:
+    unknown = sorted({r.gpu for r in [*training, *serving]} - gpu_ids)
+    assert unknown == []
+
+
+def test_training_covers_what_issue_13_asks(training: list[TrainingRow]) -> None:
+    gpus = {r.gpu for r in training}
+    assert {"h100-sxm", "b200"} <= gpus
+    assert any(g.startswith("a100") for g in gpus)
+    assert any(g.startswith("rtx-") for g in gpus)
+    assert {r.method for r in training} == {"full", "lora", "qlora", "pretraining"}
+    assert {"bf16", "fp8"} <= {r.precision for r in training}
+    assert any(r.model.moe for r in training) and any(not r.model.moe for r in training)
+
+
+def test_serving_covers_what_issue_14_asks(serving: list[ServingRow]) -> None:
+    gpus = {r.gpu for r in serving}
+    assert {"h100-sxm", "h200", "b200", "l40s"} <= gpus
+    assert any(g.startswith("a100") for g in gpus)
+    assert any(g.startswith("rtx-") for g in gpus)
+    assert {"fp16", "fp8", "int4"} <= {r.weights_precision for r in serving}
+    sizes = [r.model.params_b for r in serving]
+    assert min(sizes) <= 8 and max(sizes) >= 400
+    assert any(r.model.moe for r in serving)
+    concurrencies = {r.concurrency for r in serving if r.concurrency is not None}
+    assert min(concurrencies) == 1 and max(concurrencies) >= 256
+    assert len({(r.prompt_tokens, r.output_tokens) for r in serving if r.prompt_tokens}) >= 5
+
+
+def test_derived_throughputs_show_their_arithmetic(training: list[TrainingRow]) -> None:
+    for row in training:
+        if row.tokens_per_s_per_gpu_basis == "derived":
+            assert row.derivation and "=" in row.derivation, row.id
+
+
+@pytest.mark.parametrize("which", ["training", "serving"])
+def test_split_is_by_family_and_spans_gpus(
+    which: str, training: list[TrainingRow], serving: list[ServingRow]
+) -> None:
+    if which == "training":
+        rows: Sequence[TrainingRow | ServingRow] = training
+        split: Split = load_training_split()
+        assert len(rows_in(training, split.fit)) + len(rows_in(training, split.held_out)) == len(training)
+    else:
+        rows, split = serving, load_serving_split()
+        assert len(rows_in(serving, split.fit)) + len(rows_in(serving, split.held_out)) == len(serving)
+    families = {r.family for r in rows}
+    assert set(split.fit) | set(split.held_out) == families, "every family on exactly one side, none unknown"
+    assert len({r.gpu for r in rows if r.family in split.fit}) >= 3
+    assert len({r.gpu for r in rows if r.family in split.held_out}) >= 3
+
+
+def test_issue_14_check_rows_are_held_out(serving: list[ServingRow]) -> None:
+    # issue 14 quotes the NIM benchmark page as its check: those rows must never be fitted on
+    assert "nvidia-nim-benchmarks" in load_serving_split().held_out
