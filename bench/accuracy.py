@@ -20,13 +20,9 @@ Run: .venv/bin/python bench/accuracy.py
 from __future__ import annotations
 
 import statistics
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tools.memory_calibration import CALIBRATION_ROWS, EXCLUDED_ROWS, SIMPLE_RULES  # noqa: E402
-from tools.units import gb_to_gib  # noqa: E402
+from tools.memory_calibration import CALIBRATION_ROWS, EXCLUDED_ROWS, SIMPLE_RULES
+from tools.units import gb_to_gib
 
 
 def main() -> int:

@@ -35,10 +35,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tools.catalog.schema import ModelArch  # noqa: E402
-from tools.units import gb_to_gib  # noqa: E402
+from tools.catalog.schema import ModelArch
+from tools.units import gb_to_gib
 
 
 # ---- simple rules (H2's definitions, reused) ----------------------------------------------------

@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from advisor.extract.rules import RulesExtractor  # noqa: E402
-from evals.harness import REFERENCE_TIME, case_turns, load_cases  # noqa: E402
+from advisor.extract.rules import RulesExtractor
+from evals.harness import REFERENCE_TIME, case_turns, load_cases
 
 GOAL_MS = 20.0
 HOSTILE_CHARS = 20_000  # the web page's and Slack's message limit

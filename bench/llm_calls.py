@@ -17,8 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 GOAL_ONE_SHOT_CALLS = 2
 BRIEF = """# Fine-tuning brief: contract-review assistant
 

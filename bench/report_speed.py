@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 EXAMPLE = REPO / "advisor" / "examples" / "seed-001-qlora-70b.yaml"
 IN_PROCESS_GOAL_S = 0.5

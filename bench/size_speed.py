@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from advisor.api import size  # noqa: E402
-from tools.catalog.load import load_catalog  # noqa: E402
-from tools.memory import estimate_memory  # noqa: E402
+from advisor.api import size
+from tools.catalog.load import load_catalog
+from tools.memory import estimate_memory
 
 
 def _timed(fn: Callable[[], object], runs: int) -> list[float]:
