@@ -9,7 +9,7 @@ from them:
   means the field must stay unknown (nothing invented, nothing injected). Model and GPU names compare
   through the catalog, so "mistral-7b" and "mistral-7b-v0.3" are the same model.
 - `recommendation`: properties of tools.recommend.recommend's answer for the extracted profile
-  (primary present, single node, EU provider, ...), checked only when tools/recommend.py exists.
+  (primary present, single node, EU provider, ...), checked only when tools/recommend/ exists.
   These also carry the constraints the profile has no field for, as properties of the pick:
   `provider_in` / `provider_not_in` (provider families: "aws" covers aws-sagemaker), `pricing_in` /
   `pricing_not` (on_demand, spot, reserved, owned), `gpu_in` / `gpu_not_in` (catalog GPU ids),
@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import math
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,8 +35,13 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from advisor.extract import get_extractor
 from advisor.extract.base import Extractor
+from advisor.ingest import read_brief
+from tools.catalog.load import load_catalog
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
+from tools.recommend import recommend
+from tools.recommend.candidates import provider_matches
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 REFERENCE_TIME = dt.datetime(2026, 11, 18, 9, 0, tzinfo=dt.UTC)  # a Wednesday morning
@@ -269,8 +275,6 @@ def case_turns(case: EvalCase, cases_dir: Path | None = None) -> list[str]:
     if case.turns:
         return list(case.turns)
     if case.brief:
-        from advisor.ingest import read_brief
-
         return [read_brief((cases_dir or CASES_DIR) / case.brief)]
     return [case.text or ""]
 
@@ -284,8 +288,6 @@ class _Names:
 
 def _names() -> _Names:
     try:
-        from tools.catalog.load import load_catalog
-
         cat = load_catalog()
     except Exception:  # noqa: BLE001 - matching falls back to plain strings
         return _Names(model=lambda s: s.lower(), gpu=lambda s: s.lower())
@@ -328,14 +330,11 @@ def recommender_available() -> bool:
     return importlib.util.find_spec("tools.recommend") is not None
 
 
-_LIMIT_CHECKS = ("finish within", "spend at most")  # tools.expectations' deadline and budget checks
+_LIMIT_CHECKS = ("finish within", "spend at most")  # tools.recommend.expectations' deadline and budget checks
 
 
 def check_recommendation(profile: WorkloadProfile, expected: dict[str, Any]) -> list[CheckResult]:
     """Run the recommender on `profile` and check the expected properties of its answer."""
-    from tools.catalog.load import load_catalog
-    from tools.recommend import recommend
-
     try:
         rec = recommend(profile=profile, catalog=load_catalog())
     except Exception as exc:  # noqa: BLE001 - a failing recommender fails the checks, not the eval
@@ -365,9 +364,7 @@ def _options(want: Any) -> list[Any]:
 
 
 def _check_option(key: str, want: Any, p: Any) -> CheckResult:
-    """One property of the primary option (tools.recommend_models.Option)."""
-    from tools.candidates import provider_matches
-
+    """One property of the primary option (tools.recommend.models.Option)."""
     actual: Any
     if key == "single_node":
         actual, ok = p.nodes, (p.nodes == 1) == bool(want)
@@ -454,15 +451,13 @@ def run_eval(
     `recommendations=False` skips the recommendation checks (extraction only, faster).
     """
     if extractor is None:
-        from advisor.extract import get_extractor
-
         extractor = get_extractor(backend)
     cases = load_cases(cases_dir)
     check_rec = recommendations and recommender_available()
     if not recommendations:
         note = "not requested"
     else:
-        note = "" if check_rec else "tools/recommend.py is not in the tree yet"
+        note = "" if check_rec else "tools/recommend/ is not in the tree yet"
     results = [run_case(c, extractor, cases_dir, check_rec) for c in cases]
     return EvalReport(
         backend=getattr(extractor, "name", backend), cases=results, recommendation_checked=check_rec,
@@ -471,8 +466,6 @@ def run_eval(
 
 
 if __name__ == "__main__":  # python -m evals.harness [backend]
-    import sys
-
     report = run_eval(sys.argv[1] if len(sys.argv) > 1 else "rules")
     print(report.summary())
     sys.exit(0 if report.meets_goal else 1)

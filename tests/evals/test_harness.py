@@ -92,7 +92,7 @@ def test_recommendation_checks_are_skipped_with_a_message_without_a_recommender(
     monkeypatch.setattr(harness, "recommender_available", lambda: False)
     report = run_eval(extractor=EmptyExtractor())
     assert not report.recommendation_checked
-    assert "skipped" in report.summary() and "tools/recommend.py" in report.summary()
+    assert "skipped" in report.summary() and "tools/recommend/" in report.summary()
     assert all(not c.checks for c in report.cases)
 
 
@@ -155,7 +155,7 @@ def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
 
 def test_recommendation_checks_run_when_the_recommender_exists(tmp_path: Path) -> None:
     if not harness.recommender_available():
-        pytest.skip("tools/recommend.py not in the tree")
+        pytest.skip("tools/recommend/ not in the tree")
     (tmp_path / "rec.yaml").write_text(
         "- id: small-lora\n"
         "  text: 'LoRA on Llama 3.1 8B, 20M tokens, data must stay in the EU'\n"
