@@ -54,10 +54,8 @@ def test_option_checks_pass_and_fail(key: str, want: Any, pick: SimpleNamespace,
 
 
 def _fake_recommend(monkeypatch: pytest.MonkeyPatch, claims: list[str], primary: Any = None) -> None:
-    import tools.recommend
-
     rec = SimpleNamespace(primary=primary, expectation_checks=[SimpleNamespace(claim=c) for c in claims])
-    monkeypatch.setattr(tools.recommend, "recommend", lambda **_: rec)
+    monkeypatch.setattr(harness, "recommend", lambda **_: rec)
 
 
 def test_claim_checked_passes_when_the_answer_weighs_the_claim(monkeypatch: pytest.MonkeyPatch) -> None:
