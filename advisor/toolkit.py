@@ -8,30 +8,47 @@ wraps them as LangChain tools, beside the conversation agent's calculator adapte
 so another agent gets the same numbers as our own chat.
 
 Nothing here computes: each function hands its arguments to the deterministic tools/ calculators and
-returns their results unchanged. User errors raise tools.errors.InputError (LangChain tools hand its
-message back to the calling model instead of raising).
+returns their results unchanged. User errors raise tools.errors.InputError with one line in the tools'
+own terms (their parameter names, never a command-line flag); LangChain tools hand it back to the calling
+model instead of raising, the MCP server as a tool error.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import re
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from advisor.api import ask
+from advisor.api import ask, size
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox
 from advisor.service.profiles import profile_from_mapping, profile_from_text_or_brief
 from advisor.service.recommending import recommend_for
-from advisor.service.reports import reports_folder, write_report
+from advisor.service.reports import REPORTS_DIR_ENV, reports_folder, write_report
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.models import recommendation_json
-from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, OPTIMIZER_DEFAULT, SEQ_LEN_DEFAULT, Method
+from tools.sizing_request import CLI_FLAGS, MODEL_FIELDS, SizingRequest
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    LORA_RANK_DEFAULT,
+    METHODS,
+    OFFLOADS,
+    OPTIMIZER_DEFAULT,
+    OPTIMIZERS,
+    PRECISIONS,
+    SEQ_LEN_DEFAULT,
+    SHARDINGS,
+    TRAINING_PRECISIONS,
+    Method,
+)
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
@@ -39,6 +56,48 @@ if TYPE_CHECKING:
 ReportFormat = Literal["pdf", "html", "md", "json"]
 Backend = Literal["rules", "openai"]
 INLINE_REPORT_CHARS = 200_000  # md/json reports up to this size are also returned inline
+
+# The calculators word their messages for the command line (`--tp 3`, `--params-b`); a tool caller knows
+# the parameters instead (`tp=3`, `params_b`).
+_CLI_FLAG = re.compile(r"--([a-z][a-z0-9-]*)(?: ([\w.-]+))?")
+_FIELD_OF_FLAG = {flag.removeprefix("--").replace("-", "_"): field for field, flag in CLI_FLAGS.items()}
+_OPTION_VALUES = frozenset((*METHODS, *PRECISIONS, *TRAINING_PRECISIONS, *OPTIMIZERS, *SHARDINGS, *OFFLOADS))
+# "(list all with `gpu-advisor catalog models`)": a command a tool caller cannot run
+_CLI_COMMAND_HINT = re.compile(r"\s*\([^()]*`gpu-advisor [^`]*`[^()]*\)")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_SOURCE_HINT = "see tools/profile.py for the field names"  # a file of this repository, not a tool's term
+_FIELDS_HINT = "the profile parameter's description names the main fields"
+
+
+def in_tool_terms(message: str) -> str:
+    """A user error's one-line message with the command line's words replaced by the tools' parameter
+    names: `--tp 3` -> `tp=3`, `--method qlora` -> `method=qlora`, `--params-b` -> `params_b`; a hint
+    naming a `gpu-advisor` command is dropped, one naming a source file replaced."""
+
+    def parameter(match: re.Match[str]) -> str:
+        name = match.group(1).replace("-", "_")
+        name = _FIELD_OF_FLAG.get(name, name)
+        value = match.group(2)
+        if name.startswith("no_") and name[3:] in SizingRequest.model_fields:  # --no-grad-checkpointing
+            return f"{name[3:]}=false" + (f" {value}" if value else "")
+        if value is None:
+            return name
+        bare = value.rstrip(".")
+        if _NUMBER.fullmatch(bare) or bare in _OPTION_VALUES:
+            return f"{name}={value}"
+        return f"{name} {value}"
+
+    text = _CLI_COMMAND_HINT.sub("", _CLI_FLAG.sub(parameter, message)).replace(_SOURCE_HINT, _FIELDS_HINT)
+    return " ".join(text.split())
+
+
+@contextmanager
+def _in_tool_terms() -> Iterator[None]:
+    """Re-raise a user error from the calculators with its message in the tools' terms."""
+    try:
+        yield
+    except InputError as exc:
+        raise InputError(in_tool_terms(str(exc))) from exc
 
 
 def size_workload(
@@ -74,17 +133,34 @@ def size_workload(
     (weights, gradients, optimizer, activations, kv_cache, adapters, overhead; GiB), the assumptions and
     the calculation trace. Give exactly one of model, params_b, config."""
     flags = dict(locals())  # the parameters are SizingRequest fields (tests/mcp checks it)
-    from advisor.api import size
-
-    return size(**flags)
+    given = [name for name in MODEL_FIELDS if flags[name] is not None]
+    if not given:
+        raise InputError(
+            "say which model: give model (a catalog id, e.g. llama-3-70b), params_b (billions of "
+            "parameters) or config (the path of a Hugging Face config.json)"
+        )
+    if len(given) > 1:
+        raise InputError(f"give only one of model, params_b, config (got {', '.join(given)})")
+    with _in_tool_terms():
+        return size(**flags)
 
 
 def _profile_and_settings(description: str | None, profile: dict[str, Any] | None, backend: str) -> Any:
-    if (description is None) == (profile is None):
-        raise InputError("give either a description of the workload or a profile (not both)")
-    if profile is not None:
-        return profile_from_mapping(profile, where="profile")
-    return profile_from_text_or_brief(description, backend=backend), None
+    if description is None and profile is None:
+        raise InputError(
+            "describe the workload: give description (the workload in plain words) or profile "
+            '(a WorkloadProfile mapping, e.g. {"model_id": "llama-3-8b", "method": "lora"})'
+        )
+    if description is not None and profile is not None:
+        raise InputError(
+            "give either description (plain words) or profile (a WorkloadProfile mapping), not both"
+        )
+    with _in_tool_terms():
+        if profile is not None:
+            return profile_from_mapping(profile, where="profile")
+        if not description or not description.strip():
+            raise InputError("description is empty: describe the workload in plain words")
+        return profile_from_text_or_brief(description, backend=backend), None
 
 
 def recommend_gpus(
@@ -111,10 +187,12 @@ def recommend_gpus(
     fastest, lowest operational risk, owned hardware), rejected GPUs with reasons, wall-time and cost
     ranges (USD), and the questions whose answers could change the pick. Every number comes from the
     deterministic calculators (memory, compute, cost) on the bundled catalog."""
-    if description is not None and profile is None:
-        return ask(description, backend=backend)
+    if description is not None and profile is None and description.strip():
+        with _in_tool_terms():
+            return ask(description, backend=backend)
     prof, settings = _profile_and_settings(description, profile, backend)
-    rec, _catalog = recommend_for(prof, settings=settings)
+    with _in_tool_terms():
+        rec, _catalog = recommend_for(prof, settings=settings)
     return {
         "profile": prof.model_dump(mode="json"),
         "recommendation": recommendation_json(rec),
@@ -130,22 +208,70 @@ def generate_report(
     format: Annotated[ReportFormat, Field(description="pdf (for a buyer), html, md or json")] = "pdf",
     output_dir: Annotated[
         str | None,
-        Field(description="folder to write into (default: the reports folder, GPU_ADVISOR_REPORTS_DIR)"),
+        Field(
+            description="a subfolder of the reports folder to write into (relative to it, or an absolute "
+            "path inside it; created if missing); default: the reports folder itself"
+        ),
     ] = None,
     backend: Annotated[Backend, Field(description="how a description is read: rules or openai")] = "rules",
 ) -> dict[str, Any]:
     """Write the GPU recommendation report (primary configuration, alternatives, cost and time ranges,
     assumptions and the full calculation trace with sources) and return its path. Markdown and JSON
-    reports are also returned inline as `content`."""
+    reports are also returned inline as `content`. Reports go only under the configured reports folder
+    (GPU_ADVISOR_REPORTS_DIR, else the data directory's reports/)."""
     prof, settings = _profile_and_settings(description, profile, backend)
-    folder = Path(output_dir).expanduser() if output_dir else reports_folder()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _report_folder(output_dir)
     out = folder / f"gpu-advisor-report-{secrets.token_hex(4)}.{format}"
-    path = write_report(prof, out, fmt=format, settings=settings, description=description)
+    try:
+        with _in_tool_terms():
+            path = write_report(prof, out, fmt=format, settings=settings, description=description)
+    except OSError as exc:
+        raise InputError(
+            f"cannot write the report into {folder} ({_reason(exc)}): make that folder writable for this "
+            f"server, or set {REPORTS_DIR_ENV} to a folder it can write"
+        ) from exc
     result: dict[str, Any] = {"path": str(path.resolve()), "format": format, "bytes": path.stat().st_size}
     if format in ("md", "json") and result["bytes"] <= INLINE_REPORT_CHARS:
         result["content"] = path.read_text(encoding="utf-8")
     return result
+
+
+def _report_folder(output_dir: str | None) -> Path:
+    """The reports folder, or `output_dir` when it resolves inside it (relative paths are taken from it,
+    symlinks followed), created there if missing; anything outside is refused."""
+    try:
+        base = reports_folder().resolve()
+    except OSError as exc:
+        raise InputError(
+            f"cannot create the reports folder ({_reason(exc)}): set {REPORTS_DIR_ENV} to a folder this "
+            "server can write"
+        ) from exc
+    if not output_dir:
+        return base
+    try:
+        folder = (base / Path(output_dir).expanduser()).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        raise InputError(
+            f"output_dir {output_dir!r} cannot be resolved ({exc}): give a plain subfolder name"
+        ) from exc
+    if not folder.is_relative_to(base):
+        raise InputError(
+            f"output_dir {output_dir!r} is outside the reports folder {base}: give a subfolder of it "
+            "(e.g. 'team-a') or leave output_dir out"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(
+            f"cannot create output_dir {output_dir!r} in the reports folder ({_reason(exc)}): give another "
+            "subfolder name or leave output_dir out"
+        ) from exc
+    return folder
+
+
+def _reason(exc: OSError) -> str:
+    """An OSError's reason without its path, e.g. 'Permission denied'."""
+    return exc.strerror or type(exc).__name__
 
 
 PLUGIN_FUNCTIONS = (

@@ -6,9 +6,21 @@ import json
 from pathlib import Path
 
 import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
-from advisor.toolkit import GpuAdvisorToolkit, generate_report, get_tools, recommend_gpus, size_workload
+from advisor.api import size
+from advisor.llm.testing import fake_tool_chat_model
+from advisor.toolkit import (
+    GpuAdvisorToolkit,
+    generate_report,
+    get_tools,
+    in_tool_terms,
+    recommend_gpus,
+    size_workload,
+)
+from tools.errors import InputError
 
 
 @pytest.fixture(autouse=True)
@@ -39,8 +51,6 @@ def test_tools_are_base_tools_with_the_calculators_docstrings() -> None:
 
 
 def test_size_tool_returns_the_calculators_numbers() -> None:
-    from advisor.api import size
-
     tool = {t.name: t for t in get_tools(calculators=False)}["gpu_advisor_size"]
     got = json.loads(tool.invoke({"model": "llama-3-8b", "method": "lora", "gpus": 2, "sharding": "ddp"}))
     want = size(model="llama-3-8b", method="lora", gpus=2, sharding="ddp")
@@ -69,9 +79,51 @@ def test_recommend_tool_from_a_description_and_from_a_profile() -> None:
 def test_user_errors_are_answers_for_the_model_not_exceptions() -> None:
     tools = {t.name: t for t in get_tools(calculators=False)}
     assert tools["gpu_advisor_size"].invoke({"model": "no-such-model"}).startswith("error: unknown model")
-    assert tools["gpu_advisor_recommend"].invoke({}).startswith("error: give either a description")
+    assert (
+        tools["gpu_advisor_recommend"].invoke({}).startswith("error: describe the workload: give description")
+    )
     with pytest.raises(ValueError, match="not both"):
         recommend_gpus(description="x", profile={"model_id": "llama-3-8b"})
+    # the calculators' command-line words come back as the tools' parameter names
+    answer = tools["gpu_advisor_size"].invoke({"model": "llama-3-8b", "tp": 3, "gpus": 3})
+    assert answer == "error: tp=3 must divide the model's 32 attention heads"
+
+
+@pytest.mark.parametrize(
+    ("cli", "tool"),
+    [
+        ("adjust --tp, --pp or --gpus", "adjust tp, pp or gpus"),
+        ("use --precision bf16, or --method qlora", "use precision=bf16, or method=qlora"),
+        (
+            "--training-precision pure-bf16 contradicts --precision fp32: pick one",
+            "training_precision=pure-bf16 contradicts precision=fp32: pick one",
+        ),
+        (
+            "--params-b must be between 0.1 and 2000; for other models use --model or --config",
+            "params_b must be between 0.1 and 2000; for other models use model or config",
+        ),
+        ("use --gpus-per-node 8 or fewer", "use gpus_per_node=8 or fewer"),
+        ("--chunked-loss needs --no-grad-checkpointing", "loss_chunking needs grad_checkpointing=false"),
+        (
+            "unknown gpu 'x'; closest: a100 (list all with `gpu-advisor catalog gpus`)",
+            "unknown gpu 'x'; closest: a100",
+        ),
+    ],
+)
+def test_messages_use_parameter_names_not_command_line_flags(cli: str, tool: str) -> None:
+    assert in_tool_terms(cli) == tool
+
+
+def test_report_folder_is_confined_to_the_reports_folder(tmp_path: Path) -> None:
+    reports = tmp_path / "data" / "reports"
+    reports.mkdir(parents=True)
+    (reports / "loop").symlink_to(reports / "loop")
+    (reports / "up").symlink_to(tmp_path)
+    for output_dir in ("..", "up/x", str(tmp_path / "x"), "loop"):
+        with pytest.raises(InputError, match="output_dir") as err:
+            generate_report(description="LoRA Llama 3 8B", format="json", output_dir=output_dir)
+        assert "\n" not in str(err.value)
+    assert not (tmp_path / "x").exists()
 
 
 def test_report_tool_writes_into_the_reports_folder(tmp_path: Path) -> None:
@@ -85,11 +137,12 @@ def test_report_tool_writes_into_the_reports_folder(tmp_path: Path) -> None:
             {
                 "description": "QLoRA fine-tune Llama 3 70B on 50M tokens",
                 "format": "md",
-                "output_dir": str(tmp_path / "mine"),
+                "output_dir": "mine",
             }
         )
     )
-    assert Path(md["path"]).parent == (tmp_path / "mine").resolve() and md["content"].startswith("#")
+    assert Path(md["path"]).parent == (tmp_path / "data" / "reports" / "mine").resolve()
+    assert md["content"].startswith("#")
 
 
 def test_size_function_matches_the_cli_contract_keys() -> None:
@@ -99,12 +152,6 @@ def test_size_function_matches_the_cli_contract_keys() -> None:
 
 
 def test_a_langchain_agent_calls_the_tools_offline() -> None:
-    from langchain.agents import create_agent
-    from langchain_core.messages import AIMessage, ToolMessage
-
-    from advisor.api import size
-    from advisor.llm.testing import fake_tool_chat_model
-
     call = {"name": "gpu_advisor_size", "args": {"model": "llama-3-8b", "method": "qlora"}, "id": "c1"}
     model = fake_tool_chat_model([AIMessage(content="", tool_calls=[call]), AIMessage(content="done")])
     agent = create_agent(model, get_tools())
