@@ -73,6 +73,17 @@ def _changes(w: ResolvedWorkload) -> list[tuple[str, dict[str, Any], dict[str, A
         out.append(("Allow regions outside the EU", {"eu_only": False}, {}))
     if p.providers_excluded:
         out.append(("Allow the excluded providers", {"providers_excluded": []}, {}))
+    if p.providers_required:
+        out.append(
+            (
+                f"Allow providers other than {', '.join(p.providers_required)}",
+                {"providers_required": []},
+                {},
+            )
+        )
+    if p.pricing_excluded:
+        kinds = ", ".join(k.replace("_", "-") for k in p.pricing_excluded)
+        out.append((f"Allow {kinds} pricing", {"pricing_excluded": []}, {}))
     if p.deployment_preference in ("consumer", "on_prem"):
         out.append(("Rent data-centre GPUs in the cloud", {"deployment_preference": "cloud"}, {}))
     return out
