@@ -103,7 +103,14 @@ def infeasible_advice(
     ]
     gpus = allowed or list(catalog.gpus)
     advice: list[str] = []
-    if gpus:
+    if not allowed and any(n.constraint for n in notes.values()):
+        # not a memory problem: the constraints left no offer of any GPU type
+        advice.append(
+            f"Nothing in the catalog is left under your constraints: every GPU type's offers are ruled out "
+            f"(the reason for each is listed with the rejected GPUs); one GPU would need "
+            f"{float(single.peak_gib_per_gpu):.1f} GiB."
+        )
+    elif gpus:
         biggest = max(gpus, key=lambda g: g.usable_memory_gib)
         limit = biggest.usable_memory_gib * (1 - settings.headroom_fraction)
         scope = (
