@@ -52,6 +52,8 @@ FIELD_LABELS: dict[str, str] = {
     "deployment_preference": "Deployment preference",
     "providers_preferred": "Preferred providers",
     "providers_excluded": "Excluded providers",
+    "providers_required": "Required providers (nothing else)",
+    "pricing_excluded": "Pricing ruled out",
     "objective": "Objective",
     "claimed_gpu": "GPU in the user's claim",
     "claimed_gpu_count": "GPU count in the claim",
@@ -66,7 +68,8 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
     if value is None:
         return present.UNKNOWN
     if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value) if value else "none"
+        words = [PRICING_TEXT.get(str(v), str(v)) if name == "pricing_excluded" else str(v) for v in value]
+        return ", ".join(words) if words else "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     formatters: dict[str, Callable[[Any], str]] = {

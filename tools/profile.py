@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.vocabulary import Precision, ProfileMethod
+from tools.vocabulary import OptionPricing, Precision, ProfileMethod
 
 Workload = Literal["fine_tuning", "continual_pretraining", "pretraining", "inference"]
 DataLocation = Literal["aws", "gcp", "azure", "on_prem", "other"]
@@ -65,6 +65,13 @@ class WorkloadProfile(BaseModel):
     deployment_preference: Deployment | None = None
     providers_preferred: list[str] = Field(default_factory=list)
     providers_excluded: list[str] = Field(default_factory=list)
+    providers_required: list[str] = Field(
+        default_factory=list,
+        description="hard requirement: only these providers ('must be on AWS', 'our AWS account')",
+    )
+    pricing_excluded: list[OptionPricing] = Field(
+        default_factory=list, description="pricing ruled out ('no spot': spot; 'reserved only': the others)"
+    )
     objective: Objective | None = None
     claimed_gpu: str | None = Field(default=None, description="GPU in a claim the user makes")
     claimed_gpu_count: int | None = Field(default=None, gt=0)

@@ -30,6 +30,9 @@ SimulatedOptimizer = Literal["adamw", "sgd"]
 Optimizer = Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"]
 Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
 Offload = Literal["none", "optimizer", "params"]
+OptionPricing = Literal["on_demand", "spot", "reserved", "owned"]
+"""How an option is paid for: rented on demand, spot (preemptible), reserved (a commitment), or owned
+hardware; also what a user may rule out (WorkloadProfile.pricing_excluded)."""
 
 METHODS: tuple[str, ...] = get_args(Method)
 TRAINING_METHODS: tuple[str, ...] = get_args(TrainingMethod)

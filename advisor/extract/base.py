@@ -14,8 +14,8 @@ Merge rules (shared by all backends through `merge_findings`):
   quantity (tokens guessed from GB on disk never override tokens the user gave);
 - within one text, a stated value beats an inferred one for the same field; among equals the later
   statement (or one flagged as a correction) wins;
-- provider preferences and exclusions accumulate across turns, and naming a provider in one list removes
-  it from the other.
+- provider preferences, requirements and exclusions and excluded pricing accumulate across turns, and
+  naming a provider as excluded removes it from the preferred and required lists (and the reverse).
 
 Optional conventions a backend may add (callers check with getattr):
 - `with_reference_time(when) -> Extractor`: a copy that resolves relative dates ("by Friday") against
@@ -34,7 +34,19 @@ from pydantic import ValidationError
 
 from tools.profile import PROFILE_FIELDS, Provenance, Status, WorkloadProfile
 
-LIST_FIELDS: tuple[str, ...] = ("providers_preferred", "providers_excluded")
+LIST_FIELDS: tuple[str, ...] = (
+    "providers_preferred",
+    "providers_excluded",
+    "providers_required",
+    "pricing_excluded",
+)
+# Naming a provider in one list takes it out of the lists it contradicts (required implies preferred).
+_CONTRADICTS: dict[str, tuple[str, ...]] = {
+    "providers_preferred": ("providers_excluded",),
+    "providers_required": ("providers_excluded",),
+    "providers_excluded": ("providers_preferred", "providers_required"),
+    "pricing_excluded": (),
+}
 EVIDENCE_MAX_CHARS = 160
 
 
@@ -120,16 +132,21 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
         data[name] = f.value
         prov[name] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
 
-    # Lists accumulate; a provider moves between preferred and excluded when the user says so.
+    # Lists accumulate; a provider moves between preferred (or required) and excluded when the user says so.
+    # A list's evidence is every distinct quote of this text that added to it ("no on-demand; no spot").
+    quotes: dict[str, list[str]] = {}
     for f in sorted((f for f in findings if f.field in LIST_FIELDS), key=lambda f: f.position):
-        other = "providers_excluded" if f.field == "providers_preferred" else "providers_preferred"
         values = [f.value] if isinstance(f.value, str) else list(f.value)
         for v in values:
-            if v in data[other]:
-                data[other] = [x for x in data[other] if x != v]
+            for other in _CONTRADICTS[f.field]:
+                if v in data[other]:
+                    data[other] = [x for x in data[other] if x != v]
             if v not in data[f.field]:
                 data[f.field] = [*data[f.field], v]
-        prov[f.field] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
+        said = quotes.setdefault(f.field, [])
+        if f.evidence not in said:
+            said.append(f.evidence)
+        prov[f.field] = Provenance(status=f.status, evidence=clip_evidence("; ".join(said)))
     for name in LIST_FIELDS:
         if not data[name]:
             prov.pop(name, None)

@@ -1,4 +1,5 @@
-"""Constraint rules: EU residency, operations capacity, objective, providers preferred or excluded."""
+"""Constraint rules: EU residency, operations capacity, objective, providers preferred, required or
+excluded."""
 
 from __future__ import annotations
 
@@ -16,14 +17,29 @@ _EU = re.compile(
     r"\b(?:eu[\s-]only|eu[\s-]based|eu[\s-](?:headquartered|owned)|european[\s-](?:headquartered|owned)"
     r"|(?:eu|european) (?:data )?sovereign\w*|eu data residency|data residency|gdpr|schrems|within the (?:eu"
     r"|european union|eea)|"
-    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains)\s+(?:with)?in\s+(?:the\s+)?(?:eu"
-    r"|european union|eea|europe)|"
+    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains)\s+(?:within|in|inside)\s+"
+    r"(?:the\s+)?(?:eu|european union|eea|europe)|"
     r"(?:leave|leaves|leaving)\s+(?:the\s+)?(?:eu|european union|eea|europe)|european (?:providers?"
     r"|clouds?|data ?cent(?:er|re)s?) only|"
     r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
     r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
-    r"|(?:outside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
-    r"|eea)\b(?!-))",
+    r"|(?:outside|inside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
+    r"|eea)\b(?!-)|\beea\b)",
+    I,
+)
+# An EU country or city as the only place data may be: the profile can say "EU only", not the place
+_EU_PLACE = (
+    r"(?:germany|deutschland|frankfurt|berlin|munich|france|paris|netherlands|amsterdam"
+    r"|ireland|dublin|sweden|stockholm|finland|helsinki|italy|milan|spain|madrid|poland|warsaw|austria"
+    r"|vienna|belgium|brussels|denmark|copenhagen|portugal|lisbon)"
+)
+_EU_PLACE_ONLY = re.compile(
+    rf"\b{_EU_PLACE}(?:\s+(?:regions?|data ?cent(?:er|re)s?|hosting))?[\s-]only\b"
+    rf"|\bonly\s+(?:be\s+)?(?:in|within|inside)\s+{_EU_PLACE}\b"
+    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|leaving|go|move)\s+(?:out of\s+)?"
+    rf"{_EU_PLACE}\b"
+    rf"|\b(?:outside(?:\s+of)?|out of)\s+{_EU_PLACE}\b"
+    rf"|\b(?:must|has to|have to|needs? to|shall)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)\s+{_EU_PLACE}\b",
     I,
 )
 _EU_NO = re.compile(
@@ -78,6 +94,21 @@ _EXCLUDE = re.compile(
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out)\b",
     I,
 )
+# A hard requirement before a provider name: "must be on AWS", "only AWS", "company policy: AWS"
+_REQUIRE = re.compile(
+    r"\b(?:must\s+(?:\w+\s+){0,3}?(?:on|in|with|use|using|through|via)|(?:has|have|need|needs)\s+to\s+"
+    r"(?:\w+\s+){0,2}?(?:on|in|with|use)|only(?:\s+(?:use|on|in|with|through|via))?"
+    r"|exclusively(?:\s+(?:on|in|with|use))?|(?:required|mandated|obliged) to (?:use|run on|be on)"
+    r"|mandatory|(?:company|corporate|security|it|procurement) policy|policy(?: says| is)?:"
+    r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?)(?=\W|$)",
+    I,
+)
+# ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
+_REQUIRE_AFTER = re.compile(
+    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$))|\s+exclusively\b|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
+    r"|enterprise agreement)s?\b)",
+    I,
+)
 _HYPER = re.compile(
     r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
     r"|major)\s+)*"
@@ -113,11 +144,14 @@ def rule_constraints(ctx: Ctx) -> None:
             if _EU_NO.search(t):
                 ctx.add(s, "eu_only", False, q(eu[0]), "stated", eu[0].start())
             else:
-                weak = ("gdpr", "schrems", "data residency")
+                weak = ("gdpr", "schrems", "data residency", "eea")
                 m = next((x for x in eu if x.group(0).lower() not in weak), eu[0])
                 status = "inferred" if m.group(0).lower() in weak else "stated"
                 ev = q(m) if status == "stated" else f'"{q(m)}" -> keep data and processing in the EU'
                 ctx.add(s, "eu_only", True, ev, status, m.start())
+        elif place := _EU_PLACE_ONLY.search(t):
+            ev = f'"{q(place)}" -> EU only (the catalog has regions by EU or not, no finer)'
+            ctx.add(s, "eu_only", True, ev, "inferred", place.start())
         none = _OPS_NONE.search(t)
         if none:
             ctx.add(s, "ops_capacity", "none", q(none), "stated", none.start())
@@ -145,7 +179,7 @@ def rule_constraints(ctx: Ctx) -> None:
 
 
 def rule_providers(ctx: Ctx, s: Sentence) -> None:
-    """providers_preferred / providers_excluded: the cue of each clause applies to its providers."""
+    """providers_preferred / _required / _excluded: the cue of each clause applies to its providers."""
     t = s.text
     hyper = _HYPER.search(t)
     if hyper:
@@ -156,10 +190,15 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     # clauses: a cue applies to the providers of its own clause (lists in parentheses stay together)
     data_like = re.compile(r"\b(?:s3|gcs|blob|bucket|data|dataset|corpus|stored|sits|lives)\b", I)
     for idx, clause in _clauses(t):
-        for pid, a, _b in [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]:
+        for pid, a, b in [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]:
             local = clause[: a - idx]
             ex = _last(_EXCLUDE, local)
             pref = _last(_PREFER, local)
+            if _required(local, t[b : idx + len(clause)], ex, pref, data_like):
+                # a requirement is also the first choice: ranked first, and nothing else is picked
+                ctx.add(s, "providers_required", [pid], clause, "stated", a)
+                ctx.add(s, "providers_preferred", [pid], clause, "stated", a)
+                continue
             if (
                 pref is None and ex is None
             ):  # a cue after the name: "Lambda or Nebius would be our first choices"
@@ -181,6 +220,33 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
 
 
 _LIST_CUE = re.compile(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)
+
+
+def _required(
+    local: str,
+    after: str,
+    ex: re.Match[str] | None,
+    pref: re.Match[str] | None,
+    data_like: re.Pattern[str],
+) -> bool:
+    """Whether the clause makes the provider named between `local` and `after` a hard requirement: a
+    requirement cue nearer the name than any exclusion or preference cue and not negated ("doesn't have
+    to be on AWS", "not only AWS"), or "AWS only" / "our AWS account" with no cue against it. Examples of
+    a class ("only EU providers, e.g. Scaleway") are preferences, not requirements."""
+    if _LIST_CUE.search(local):
+        return False
+    req = _last(_REQUIRE, local)
+    if req is not None:
+        nearest = max((m for m in (ex, pref) if m is not None), key=lambda m: m.start(), default=None)
+        if nearest is None or req.start() > nearest.start():
+            return not negated(local, req.start())
+    if ex is not None or pref is not None or negated(local, len(local)):
+        return False
+    tail = _REQUIRE_AFTER.match(after)
+    if tail is None:
+        return False
+    # "our data is in our AWS account" names where the data is, unless a requirement cue is there too
+    return "only" in tail.group(0).lower() or not data_like.search(local)
 
 
 def _last(rx: re.Pattern[str], text: str) -> re.Match[str] | None:

@@ -30,7 +30,7 @@ from tools.units import HOURS_PER_DAY, HOURS_PER_MONTH
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-LIST_FIELDS = ("providers_preferred", "providers_excluded")
+LIST_FIELDS = ("providers_preferred", "providers_excluded", "providers_required")  # provider names
 # Characters of a brief sent to the model (~12k tokens): beyond it a brief risks the context window of
 # small local models; the rules extractor reads everything, so facts past the cut are still found.
 MAX_MODEL_TEXT_CHARS = 48_000

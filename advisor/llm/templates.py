@@ -22,6 +22,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
+        if field == "pricing_excluded":  # 'on_demand' -> 'on-demand'
+            return ", ".join(str(v).replace("_", "-") for v in value) or "none"
         return ", ".join(str(v) for v in value) or "none"
     if field == "budget_usd":
         return present.usd(value)

@@ -19,8 +19,9 @@ from typing import Any
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import ResolvedWorkload
 from tools.ranges import Range
-from tools.recommend.models import Deployment, MemoryFit, OptionPricing, TcoScenario, TopologySummary
+from tools.recommend.models import Deployment, MemoryFit, TcoScenario, TopologySummary
 from tools.recommend.option_id import OptionId
+from tools.vocabulary import OptionPricing
 
 NODE_COUNTS = (2, 4, 8, 16, 32, 64)
 """Multi-node cluster sizes considered (whole nodes of the offer's largest GPUs-per-node)."""

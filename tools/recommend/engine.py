@@ -36,6 +36,7 @@ class Engine(Part):
         self.calc = Calculators(self.state)
         self.pricer = Pricer(self.state, self.calc)
         self.offers = OfferSelector(self.state)
+        self.offers.record_constraints()
         self.enumerator = Enumerator(self.state, self.calc, self.pricer, self.offers)
 
     @property

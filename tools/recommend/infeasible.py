@@ -73,6 +73,17 @@ def _changes(w: ResolvedWorkload) -> list[tuple[str, dict[str, Any], dict[str, A
         out.append(("Allow regions outside the EU", {"eu_only": False}, {}))
     if p.providers_excluded:
         out.append(("Allow the excluded providers", {"providers_excluded": []}, {}))
+    if p.providers_required:
+        out.append(
+            (
+                f"Allow providers other than {', '.join(p.providers_required)}",
+                {"providers_required": []},
+                {},
+            )
+        )
+    if p.pricing_excluded:
+        kinds = ", ".join(k.replace("_", "-") for k in p.pricing_excluded)
+        out.append((f"Allow {kinds} pricing", {"pricing_excluded": []}, {}))
     if p.deployment_preference in ("consumer", "on_prem"):
         out.append(("Rent data-centre GPUs in the cloud", {"deployment_preference": "cloud"}, {}))
     return out
@@ -92,7 +103,14 @@ def infeasible_advice(
     ]
     gpus = allowed or list(catalog.gpus)
     advice: list[str] = []
-    if gpus:
+    if not allowed and any(n.constraint for n in notes.values()):
+        # not a memory problem: the constraints left no offer of any GPU type
+        advice.append(
+            f"Nothing in the catalog is left under your constraints: every GPU type's offers are ruled out "
+            f"(the reason for each is listed with the rejected GPUs); one GPU would need "
+            f"{float(single.peak_gib_per_gpu):.1f} GiB."
+        )
+    elif gpus:
         biggest = max(gpus, key=lambda g: g.usable_memory_gib)
         limit = biggest.usable_memory_gib * (1 - settings.headroom_fraction)
         scope = (

@@ -17,8 +17,8 @@ from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.option_id import OptionId, option_id_from_text
 from tools.trace import Traced
+from tools.vocabulary import OptionPricing
 
-OptionPricing = Literal["on_demand", "spot", "reserved", "owned"]
 Deployment = Literal["cloud", "managed", "bare_metal", "colocation", "owned"]
 Label = Literal["primary", "cheapest", "fastest", "lowest operational risk", "owned hardware", "alternative"]
 Verdict = Literal["holds", "tight", "cannot_hold", "unknown"]

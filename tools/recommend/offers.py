@@ -1,6 +1,11 @@
 """The offers of a GPU type a run considers: the catalog's price records under the user's constraints
-(EU only, excluded providers, deployment preference, on-demand only), each with its price spread,
-the cheapest of each kind, reserved capacity when plausible, and owned or colocated hardware."""
+(EU only, excluded or required providers, excluded pricing, deployment preference, on-demand only),
+each with its price spread, the cheapest of each kind, reserved capacity when plausible, and owned or
+colocated hardware.
+
+Required providers and excluded pricing are hard constraints: an offer they rule out is never
+enumerated, so it can be neither the pick nor an alternative (WorkloadProfile.providers_required,
+pricing_excluded)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from tools.catalog.schema import GpuSpec, PriceRecord
+from tools.profile import WorkloadProfile
 from tools.recommend.candidates import GpuNotes, Offer, provider_matches
 from tools.recommend.owned import (
     OWNED_HORIZON_MONTHS_MIN,
@@ -29,39 +35,62 @@ class OfferSelector(Part):
     def offers_for(self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord]) -> list[Offer]:
         p = self.p
         excluded = sorted({x.lower() for x in p.providers_excluded})
+        required = sorted({x.lower() for x in p.providers_required})
         if p.deployment_preference == "consumer" and not gpu.consumer:
             notes.constraint = "not a consumer GPU (consumer hardware requested)"
             return []
         offers: list[Offer] = []
         if p.deployment_preference != "on_prem":
-            dropped_eu = dropped_excl = 0
+            dropped = dict.fromkeys(_DROP_REASONS, 0)
             shortlisted = self.s.compare_providers
             for r in records:
                 if r.reference_only and not provider_matches(r.provider, shortlisted):
                     continue  # a worked example's quote, not a provider a buyer can sign with
                 if p.eu_only and not r.eu:
-                    dropped_eu += 1
+                    dropped["EU-only"] += 1
                     continue
                 if provider_matches(r.provider, excluded):
-                    dropped_excl += 1
+                    dropped["excluded-provider"] += 1
+                    continue
+                if required and not provider_matches(r.provider, required):
+                    dropped["required-provider"] += 1
+                    continue
+                if pricing_ruled_out(r.pricing, r.tier, p.pricing_excluded):
+                    dropped["excluded-pricing"] += 1
                     continue
                 if self.s.on_demand_only and (r.pricing != "on_demand" or r.tier.lower() in COMMUNITY_TIERS):
                     continue
                 offers.append(self.offer_from_record(r))
             if not offers and records:
-                if dropped_eu and not dropped_excl:
-                    notes.constraint = "no EU-region offer in the catalog (EU-only data residency)"
-                elif dropped_excl and not dropped_eu:
-                    notes.constraint = f"offered only by excluded providers ({', '.join(sorted(excluded))})"
-                else:
-                    notes.constraint = "no offer left after the EU-only and excluded-provider constraints"
+                notes.constraint = _dropped_note(dropped, excluded, required, p.pricing_excluded)
             offers = self._undominated([o for o in offers if self._reserved_plausible(o)])
-        offers += self.owned_offers(gpu)
+        if not required and "owned" not in p.pricing_excluded:
+            offers += self.owned_offers(gpu)
         if not records and not offers:
             notes.no_price = True
         if p.deployment_preference == "on_prem" and not offers:
             notes.constraint = "no purchase price in the catalog (on-premises hardware requested)"
         return offers
+
+    def record_constraints(self) -> None:
+        """Say in the run's assumptions that the user's hard constraints on providers and pricing were
+        applied (the report's assumption list and the trace show them with the user's words)."""
+        p = self.p
+        if p.providers_required:
+            self.tb.assume(
+                "constraint applied: required providers",
+                ", ".join(p.providers_required),
+                "",
+                f"{_said(p, 'providers_required')}offers from other providers and owned hardware are never "
+                "picked or listed",
+            )
+        if p.pricing_excluded:
+            self.tb.assume(
+                "constraint applied: pricing excluded",
+                ", ".join(k.replace("_", "-") for k in p.pricing_excluded),
+                "",
+                f"{_said(p, 'pricing_excluded')}offers at that pricing are never picked or listed",
+            )
 
     def offer_from_record(self, r: PriceRecord) -> Offer:
         """A price record as an Offer with its price spread (tools.recommend.spread: firm for list
@@ -80,7 +109,7 @@ class OfferSelector(Part):
         """Drop offers a cheaper one of the same kind dominates: same pricing, tier class, managed,
         cloud, EU flag, node sizes and fabric give the same fit, time and risk, so only the price
         differs. Preferred and shortlisted providers are always kept."""
-        keep_names = (*self.p.providers_preferred, *self.s.compare_providers)
+        keep_names = (*self.p.providers_preferred, *self.p.providers_required, *self.s.compare_providers)
         best: dict[tuple[Any, ...], Offer] = {}
         kept: list[Offer] = []
         for o in offers:
@@ -103,8 +132,9 @@ class OfferSelector(Part):
         return kept + list(best.values())
 
     def _reserved_plausible(self, o: Offer) -> bool:
-        """Reserved capacity only when the stated horizon covers the commitment and use is sustained."""
-        if o.pricing != "reserved":
+        """Reserved capacity only when the stated horizon covers the commitment and use is sustained, or
+        when the user rules out both on-demand and spot ("reserved only")."""
+        if o.pricing != "reserved" or {"on_demand", "spot"} <= set(self.p.pricing_excluded):
             return True
         horizon_stated = self.p.status_of("horizon_months") in ("stated", "inferred")
         util = self.p.utilization
@@ -160,8 +190,9 @@ class OfferSelector(Part):
         self, gpu: GpuSpec, notes: GpuNotes, records: Sequence[PriceRecord], tb: TraceBuilder
     ) -> list[Offer]:
         """`offers_for` through the caches: offers depend on the catalog, the GPU, the constraints
-        (excluded and preferred providers, EU only, deployment preference), the stated utilisation and
-        horizon (owned hardware, reserved capacity) and the settings that filter offers, so runs that
+        (excluded, preferred and required providers, excluded pricing, EU only, deployment preference),
+        the stated utilisation and horizon (owned hardware, reserved capacity) and the settings that
+        filter offers, so runs that
         share these share one list. The notes offers_for sets and the trace it records are kept with
         it and given to `notes` and `tb` on every use, as if offers_for had run."""
         p, s = self.p, self.s
@@ -170,6 +201,8 @@ class OfferSelector(Part):
             gpu.id,
             tuple(p.providers_excluded),
             tuple(p.providers_preferred),
+            tuple(p.providers_required),
+            tuple(p.pricing_excluded),
             p.eu_only,
             p.deployment_preference,
             p.utilization,
@@ -193,3 +226,39 @@ class OfferSelector(Part):
         vars(notes).update(vars(kept_notes))
         tb.extend(kept_trace)
         return list(kept)
+
+
+_DROP_REASONS = ("EU-only", "excluded-provider", "required-provider", "excluded-pricing")
+"""The constraints that remove price records, as the note on a GPU type left without offers names them."""
+PREEMPTIBLE_TIERS = ("spot", "interruptible")
+"""Tiers whose capacity can be taken back: ruled out with spot pricing whatever their pricing field says."""
+
+
+def pricing_ruled_out(pricing: str, tier: str, excluded: Sequence[str]) -> bool:
+    """Whether a price record's pricing is one the user ruled out ('no spot' also rules out
+    interruptible tiers)."""
+    return pricing in excluded or ("spot" in excluded and tier.lower() in PREEMPTIBLE_TIERS)
+
+
+def _said(p: WorkloadProfile, field: str) -> str:
+    """'stated: "<the user's words>"; ' for a constraint's source, or '' without evidence."""
+    prov = p.provenance.get(field)
+    return f'{prov.status}: "{prov.evidence}"; ' if prov and prov.evidence else ""
+
+
+def _dropped_note(
+    dropped: dict[str, int], excluded: Sequence[str], required: Sequence[str], pricing: Sequence[str]
+) -> str:
+    """Why a GPU type has no offer left, naming the constraints that removed its records."""
+    hit = [name for name, n in dropped.items() if n]
+    if hit == ["EU-only"]:
+        return "no EU-region offer in the catalog (EU-only data residency)"
+    if hit == ["excluded-provider"]:
+        return f"offered only by excluded providers ({', '.join(sorted(excluded))})"
+    if hit == ["required-provider"]:
+        return f"not offered by the required providers ({', '.join(required)})"
+    if hit == ["excluded-pricing"]:
+        return f"offered only at excluded pricing ({', '.join(k.replace('_', '-') for k in pricing)})"
+    names = hit or ["EU-only", "excluded-provider"]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"no offer left after the {listed} constraints"

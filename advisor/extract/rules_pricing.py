@@ -1,0 +1,83 @@
+"""Pricing rules: the pricing a user rules out ("no spot", "can't deal with preemptions", "reserved only").
+
+`pricing_excluded` lists tools.vocabulary.OptionPricing values: spot, on_demand, reserved, owned. A
+negation right before a pricing word excludes it ("no spot instances", "no on-demand"); "X only" or
+"only ... X" excludes every other kind ("reserved only": spot, on-demand and owned hardware). Saying
+spot was fine ("we used spot before and it was fine") excludes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, Gated, I, q
+
+_SPOT = r"spot|pre-?empt(?:ible|able)|interruptible"
+_ON_DEMAND = r"on[\s-]demand"
+_RESERVED = r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
+_KINDS: tuple[tuple[str, str], ...] = (("spot", _SPOT), ("on_demand", _ON_DEMAND), ("reserved", _RESERVED))
+_ALL_KINDS: tuple[str, ...] = ("spot", "on_demand", "reserved", "owned")
+
+_NEG = (
+    r"(?:no|not|never|without|avoid|zero|can't use|cannot use|can not use|won't use|will not use"
+    r"|don't want|do not want|not allowed(?: to use)?|must not use|mustn't use|can't rely on"
+    r"|cannot rely on|rule out|ruling out)"
+)
+_NOUN = r"(?:\s+(?:instances?|capacity|pricing|nodes|gpus|vms|machines|servers|plans?))?"
+_EXCLUDED = {
+    kind: Gated(
+        re.compile(
+            rf"\b{_NEG}[\s-]+(?:any\s+|the\s+)?(?:{rx}){_NOUN}\b"
+            rf"|\b(?:{rx}){_NOUN}\s+(?:is|are)\s+(?:not (?:an option|allowed|permitted|acceptable|ok)"
+            r"|out|off the table|a no-go|unacceptable|forbidden)\b",
+            I,
+        ),
+        *keys,
+    )
+    for (kind, rx), keys in zip(
+        _KINDS,
+        (("spot", "empt", "interrupt"), ("demand",), ("reserv", "commit")),
+        strict=True,
+    )
+}
+# preemptions the user cannot absorb: spot is out whatever it is called
+_NO_PREEMPTION = Gated(
+    re.compile(
+        r"\b(?:can't|cannot|can not|won't|don't|do not|unable to|couldn't)\s+(?:\w+\s+)?(?:deal with|handle"
+        r"|tolerate|afford|accept|live with|risk|survive|cope with)\s+(?:\w+\s+){0,2}?(?:pre-?emptions?"
+        r"|interruptions?|evictions?|being (?:pre-?empted|interrupted|evicted))\b"
+        r"|\b(?:must|can)(?:\s+not|n't)\s+be\s+(?:pre-?empted|interrupted|evicted)\b"
+        r"|\bno\s+(?:pre-?emptions?|interruptions?|evictions?)\b"
+        r"|\b(?:pre-?emptions?|interruptions?) (?:is|are) (?:not (?:acceptable|an option|ok)|unacceptable"
+        r"|a no-go)\b",
+        I,
+    ),
+    "empt",
+    "interrupt",
+    "evict",
+)
+_ONLY = {
+    kind: Gated(
+        re.compile(rf"\b(?:{rx}){_NOUN}[\s-]only\b|\bonly\s+(?:\w+\s+){{0,2}}?(?:{rx})\b", I),
+        *keys,
+    )
+    for (kind, rx), keys in zip(_KINDS, (("spot",), ("demand",), ("reserv",)), strict=True)
+}
+
+
+def rule_pricing(ctx: Ctx) -> None:
+    """pricing_excluded: the kinds each sentence rules out, with the words as evidence."""
+    for s in ctx.sentences:
+        t = s.text
+        for kind, rx in _EXCLUDED.items():
+            for m in rx.finditer(t):
+                ctx.add(s, "pricing_excluded", [kind], q(m), "stated", m.start())
+        pre = _NO_PREEMPTION.search(t)
+        if pre:
+            ev = f'"{q(pre)}" -> no spot (preemptible) capacity'
+            ctx.add(s, "pricing_excluded", ["spot"], ev, "inferred", pre.start())
+        for kind, rx in _ONLY.items():
+            only = rx.search(t)
+            if only:
+                others = [k for k in _ALL_KINDS if k != kind]
+                ctx.add(s, "pricing_excluded", others, q(only), "stated", only.start())
