@@ -6,10 +6,15 @@ the user as a traceback unless GPU_ADVISOR_DEBUG is set.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
+import typer
+from typer._click import exceptions as typer_click
+
 from advisor.cli.app import app
+from tools.errors import InputError
 
 # Importing a module registers its commands on `app`. Keep imports inside commands lazy.
 COMMAND_MODULES = (
@@ -24,8 +29,6 @@ COMMAND_MODULES = (
 
 
 def _register() -> None:
-    import importlib
-
     for name in COMMAND_MODULES:
         try:
             importlib.import_module(name)
@@ -36,8 +39,6 @@ def _register() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from tools.errors import InputError
-
     _register()
     try:
         app(args=argv, prog_name="gpu-advisor", standalone_mode=False)
@@ -53,9 +54,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _exit_code_for(exc: Exception) -> int:
     """Typer (which vendors its own click) and click exceptions -> exit codes; others are internal."""
+    # lazy: the standalone click (typer uses its own copy) costs ~5 ms of every start; errors only
     import click
-    import typer
-    from typer._click import exceptions as typer_click
 
     if isinstance(exc, typer.Exit):
         return int(exc.exit_code)
