@@ -16,7 +16,8 @@ from typer._click import exceptions as typer_click
 from advisor.cli.app import app
 from tools.errors import InputError
 
-# Importing a module registers its commands on `app`. Keep imports inside commands lazy.
+# Importing a module registers its commands on `app`, so every command module loads at every start: what
+# one command alone needs is imported inside it, marked `# lazy:` with what it would cost.
 COMMAND_MODULES = (
     "advisor.cli.size",
     "advisor.cli.catalog",
