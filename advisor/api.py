@@ -10,7 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from advisor.simulate.cli import simulate_for_size
+from tools.catalog.hf_config import arch_from_hf_config
+from tools.catalog.load import load_catalog
+from tools.catalog.synthetic import synthetic_arch
 from tools.errors import InputError
+from tools.memory import estimate_memory, seed_rule_gb
+from tools.sizing_request import SizingRequest
 
 if TYPE_CHECKING:
     from advisor.conversation import Turn
@@ -19,8 +25,6 @@ if TYPE_CHECKING:
 
 def _size_arch(model: str | None, config: str | Path | None, params_b: float | None) -> Any:
     """The architecture named by exactly one of --model, --config, --params-b."""
-    from tools.errors import InputError
-
     given = [
         n for n, v in (("--model", model), ("--config", config), ("--params-b", params_b)) if v is not None
     ]
@@ -29,15 +33,9 @@ def _size_arch(model: str | None, config: str | Path | None, params_b: float | N
             raise InputError("say which model: give --model ID, --config path/to/config.json or --params-b N")
         raise InputError(f"give only one of --model, --config, --params-b (got {', '.join(given)})")
     if model is not None:
-        from tools.catalog.load import load_catalog
-
         return load_catalog().model(model)
     if config is not None:
-        from tools.catalog.hf_config import arch_from_hf_config
-
         return arch_from_hf_config(config)
-    from tools.catalog.synthetic import synthetic_arch
-
     assert params_b is not None
     return synthetic_arch(float(params_b))
 
@@ -53,9 +51,6 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
     `flags` are tools.sizing_request.SizingRequest's fields (the CLI's flags, underscored); `simulate`
     also runs the fake-tensor simulator (the `simulate` extra).
     """
-    from tools.memory import estimate_memory, seed_rule_gb
-    from tools.sizing_request import SizingRequest
-
     request = SizingRequest.from_flags(**flags)
     arch = _size_arch(request.model, request.config, request.params_b)
     est = estimate_memory(arch=arch, **request.calculator_kwargs())
@@ -103,7 +98,7 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
         "fit": None,
     }
     if request.gpu is not None:
-        from tools.catalog.load import load_catalog
+        # lazy: tools.recommend loads the whole recommender (~70 ms of `size` start); only --gpu needs it
         from tools.recommend.models import RecommendSettings
 
         spec = load_catalog().gpu(request.gpu)
@@ -121,9 +116,7 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
             "required_headroom_fraction": headroom,
             "fits_with_headroom": est.peak_gib_per_gpu <= usable * (1 - headroom),
         }
-    if simulate:  # needs the `simulate` extra (torch, transformers, peft); imported only here
-        from advisor.simulate.cli import simulate_for_size
-
+    if simulate:  # needs the `simulate` extra (torch, transformers, peft), which the simulator imports
         out["simulation"] = simulate_for_size(request, out, arch)
     return out
 

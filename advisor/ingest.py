@@ -162,6 +162,7 @@ def _check_label(name: str, suffix: str, kind: str) -> None:
 
 
 def _pdf_text(data: bytes, name: str) -> str:
+    # lazy: pypdf costs ~50 ms of every `ask`/`report` start (this module loads with the extractors)
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -199,7 +200,7 @@ def _pdf_text(data: bytes, name: str) -> str:
 
 
 def _docx_text(data: bytes, name: str) -> str:
-    import docx
+    import docx  # lazy: python-docx costs ~25 ms of every `ask`/`report` start; .docx briefs only
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:

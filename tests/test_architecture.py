@@ -185,3 +185,74 @@ def test_no_sys_path_edits() -> None:
         or "sys.path.append" in path.read_text(encoding="utf-8")
     ]
     assert edits == []
+
+
+# ----------------------------------------------------------------------------- lazy imports (issue 11)
+LAZY_CHECKED = ("tools", "advisor", "reports", "evals")
+LAZY_EXEMPT = ("evals.cases_v2",)  # generator scripts that wrote the v2 eval cases, run by hand
+LAZY_MARK = "lazy:"
+
+
+def uncommented_lazy_imports(source: str) -> list[int]:
+    """Line numbers of function-level imports without a `lazy:` comment saying why.
+
+    A run of consecutive import statements in one block counts as one group: the comment goes on its
+    first line or in the comment lines right above it."""
+    lines = source.splitlines()
+    missing: list[int] = []
+
+    def commented(stmt: ast.stmt) -> bool:
+        if LAZY_MARK in lines[stmt.lineno - 1].partition("#")[2]:
+            return True
+        above = stmt.lineno - 2
+        while above >= 0 and lines[above].lstrip().startswith("#"):
+            if LAZY_MARK in lines[above]:
+                return True
+            above -= 1
+        return False
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        inside = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for _, value in ast.iter_fields(node):
+            children = value if isinstance(value, list) else [value]
+            previous_was_import = False
+            for child in children:
+                is_import = isinstance(child, ast.Import | ast.ImportFrom)
+                if is_import and inside and not previous_was_import and not commented(child):
+                    missing.append(child.lineno)
+                previous_was_import = is_import
+                if isinstance(child, ast.AST):
+                    visit(child, inside)
+
+    visit(ast.parse(source), False)
+    return missing
+
+
+def test_lazy_import_checker_groups_consecutive_imports() -> None:
+    source = (
+        "import os\n"
+        "def f():\n"
+        "    # lazy: costs a second of start\n"
+        "    import a\n"
+        "\n"
+        "    from b import c\n"
+        "    x = 1\n"
+        "    import d\n"
+        "    if x:\n"
+        "        import e  # lazy: e is slow\n"
+        "    def g():\n"
+        "        import h\n"
+    )
+    assert uncommented_lazy_imports(source) == [8, 12]
+
+
+def test_every_function_level_import_says_why_it_is_lazy() -> None:
+    """Imports belong at module top; one inside a function stays only where start-up time needs it and
+    says so (`# lazy: WeasyPrint costs ~0.6 s of CLI start`)."""
+    missing = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for mod, path in _module_files().items()
+        if mod.startswith(LAZY_CHECKED) and not mod.startswith(LAZY_EXEMPT)
+        for line in uncommented_lazy_imports(path.read_text(encoding="utf-8"))
+    ]
+    assert missing == []

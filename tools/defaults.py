@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from pydantic import ConfigDict
 
 from tools.catalog.schema import EgressSchedule, Estimate, GpuSpec, ModelArch, PriceRecord, StoragePrice
+from tools.catalog.synthetic import synthetic_arch
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.trace import TraceBuilder, Traced
@@ -114,8 +115,6 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
             assumed["params_b"] = round(arch.param_count() / 1e9, 3)
             tb.assume("params_b (from catalog)", float(assumed["params_b"]), "B", f"{arch.id} architecture")
     elif p.params_b:
-        from tools.catalog.synthetic import synthetic_arch
-
         arch = synthetic_arch(p.params_b)
         params_for_flops = p.params_b * 1e9
         tb.assume(

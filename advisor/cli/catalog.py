@@ -31,7 +31,7 @@ SOURCE_COLUMN_MIN_WIDTH = 150
 
 
 def _table(title: str, columns: list[tuple[str, str]], caption: str = "") -> Table:
-    from rich.table import Table
+    from rich.table import Table  # lazy: rich costs ~20 ms of every command's start; tables only
 
     table = Table(title=title, caption=caption or None, show_lines=False, header_style="bold")
     for name, justify in columns:
@@ -257,6 +257,7 @@ def catalog_command(
         raise InputError(f"unknown catalog '{what}'; use one of: {', '.join(SECTIONS)}")
     if fmt not in FORMATS:
         raise InputError(f"unknown format '{fmt}'; use one of: {', '.join(FORMATS)}")
+    # lazy: loading the catalog code costs ~20 ms of every command's start
     from tools.catalog.load import load_catalog
 
     cat = load_catalog(prices)
@@ -264,7 +265,7 @@ def catalog_command(
     if config is not None:
         if what != "models":
             raise InputError("--config applies to 'gpu-advisor catalog models' only")
-        from tools.catalog.hf_config import arch_from_hf_config
+        from tools.catalog.hf_config import arch_from_hf_config  # lazy: ~10 ms of every start; --config only
 
         config_model = arch_from_hf_config(config)
     if gpu:
@@ -273,7 +274,7 @@ def catalog_command(
         typer.echo(json.dumps(_json_payload(cat, what, gpu, eu_only, config_model), indent=2))
         return
 
-    from rich.console import Console
+    from rich.console import Console  # lazy: rich costs ~20 ms of every command's start; tables only
 
     console = Console()
     if what == "gpus":

@@ -8,9 +8,12 @@ mcp: the MCP server on stdio (size, recommend, generate_report), for Claude Desk
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from advisor.cli.app import app
+from tools.errors import InputError
 
 
 @app.command()
@@ -21,22 +24,19 @@ def slack(
 ) -> None:
     """Run the Slack app: Socket Mode when SLACK_APP_TOKEN is set, else HTTP at /slack/events (with the
     web app). Set SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET for HTTP) first; see the README."""
-    import os
-
+    # lazy: Bolt, the store and the conversation cost ~0.4 s of every command's start
     from advisor.slack.app import SlackSettings, build_slack_app, start_socket_mode
 
     settings = SlackSettings.from_env()
     if settings.app_token is not None:
         if not settings.app_token.startswith("xapp-"):
-            from tools.errors import InputError
-
             raise InputError("SLACK_APP_TOKEN must be an app-level token (xapp-...) with connections:write")
         bolt_app = build_slack_app(settings=settings, socket_mode=True)  # auth.test: a bad token fails now
         typer.echo("GPU Advisor on Slack (Socket Mode); Ctrl-C to stop", err=True)
         start_socket_mode(bolt_app, settings.app_token)
         return
 
-    import uvicorn
+    import uvicorn  # lazy: ~30 ms of every command's start; HTTP mode only
 
     build_slack_app(settings=settings, socket_mode=False)  # missing secrets or a bad token fail now
     typer.echo(
@@ -55,6 +55,6 @@ def slack(
 @app.command("mcp")
 def mcp_command() -> None:
     """Serve GPU Advisor's tools (size, recommend, generate_report) over MCP on stdio."""
-    from advisor.mcp_server import main
+    from advisor.mcp_server import main  # lazy: the MCP SDK costs ~0.45 s of every command's start
 
     main()

@@ -12,6 +12,7 @@ import os
 import typer
 
 from advisor.cli.app import app
+from advisor.web.settings import WebSettings
 
 
 @app.command()
@@ -30,7 +31,6 @@ def serve(
     import uvicorn
 
     from advisor.web.app import open_repository_retrying
-    from advisor.web.settings import WebSettings
 
     WebSettings.from_env()  # fail now, with one line, on a bad GPU_ADVISOR_* setting
     open_repository_retrying().engine.dispose()  # tables created once, before the workers start

@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from advisor.cli.app import app
+from tools.errors import InputError
 from tools.sizing_request import SizingRequest, cli_flag
 
 
@@ -52,12 +53,11 @@ def size(
     ),
 ) -> None:
     """Estimate peak GPU memory (GiB) per GPU and in total, with the trace of every step."""
-    from tools.errors import InputError
-
     if fmt not in ("table", "json"):
         raise InputError(f"unknown --format {fmt!r}: use table or json")
     # typer passes the options as keywords named as SizingRequest's fields (tests/memory checks it)
     flags = {name: value for name, value in locals().items() if name in SizingRequest.model_fields}
+    # lazy: the calculators and catalogs behind advisor.api cost ~40 ms of every command's start
     from advisor.api import size as api_size
 
     result = api_size(**flags, simulate=simulate)
@@ -66,6 +66,7 @@ def size(
     else:
         print_size_table(result)
         if simulate:
+            # lazy: the simulator's modules cost ~15 ms of every command's start
             from advisor.simulate.cli import print_simulation
 
             print_simulation(result["simulation"])
@@ -73,6 +74,7 @@ def size(
 
 def print_size_table(result: dict[str, Any]) -> None:
     """Readable summary: inputs, breakdown per GPU, peak and total, GPU fit, assumptions."""
+    # lazy: rich costs ~20 ms of every command's start (only --help and tables use it)
     from rich.console import Console
     from rich.table import Table
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import prompts
+from advisor.llm.chat import llm_error_reason
 from advisor.llm.guard import wrap_user_text
 from advisor.llm.numbers import AllowedNumbers, NumberCheck
 
@@ -45,13 +46,14 @@ class AgentReply:
 
 def build_agent(model: Any, tools: list[Any]) -> Any:
     """A LangChain 1.x agent graph with the advisor's system prompt (prompts/system.md)."""
+    # lazy: langchain.agents costs ~0.7 s; the rules backend (every `ask` start) imports this module
     from langchain.agents import create_agent
 
     return create_agent(model, tools, system_prompt=prompts.load("system"))
 
 
 def _final_text(messages: list[Any]) -> str:
-    from langchain_core.messages import AIMessage
+    from langchain_core.messages import AIMessage  # lazy: LangChain, see build_agent
 
     for m in reversed(messages):
         if isinstance(m, AIMessage) and not m.tool_calls:
@@ -67,7 +69,7 @@ def _invalid_calls(messages: list[Any]) -> str:
 
 def _absorb(messages: list[Any], allowed: AllowedNumbers) -> tuple[int, list[str]]:
     """Add tool results to the allowed numbers; count model messages and tool names."""
-    from langchain_core.messages import AIMessage, ToolMessage
+    from langchain_core.messages import AIMessage, ToolMessage  # lazy: LangChain, see build_agent
 
     calls, tools = 0, []
     for m in messages:
@@ -94,7 +96,7 @@ def explain(
 ) -> AgentReply:
     """The model's explanation of `recommendation`, checked; `fallback(note)` gives the templated answer
     (note: why the template is used, or None)."""
-    from langchain_core.messages import HumanMessage
+    from langchain_core.messages import HumanMessage  # lazy: ~85 ms of LangChain, see build_agent
 
     task = prompts.render(
         "explanation",
@@ -128,8 +130,6 @@ def explain(
             messages = [*out["messages"], HumanMessage(retry)]
         note = prompts.sections("summary")["number_check_fallback"]
     except Exception as exc:  # timeouts, HTTP 429/500, malformed bodies, tool loops: answer anyway
-        from advisor.llm.chat import llm_error_reason
-
         reply.error = llm_error_reason(exc)
         log.warning("agent failed: %s", reply.error)
         note = prompts.fill(prompts.sections("summary")["llm_unavailable"], reason=reply.error)
@@ -165,8 +165,6 @@ def _streamed(
     try:
         buf = _consume(agent, messages, allowed, reply, emit, lambda: failed is not None, seen_ids)
     except Exception as exc:  # transport failure or tool loop mid-stream: the template finishes the answer
-        from advisor.llm.chat import llm_error_reason
-
         reply.error = llm_error_reason(exc)
         note = prompts.fill(prompts.sections("summary")["llm_unavailable"], reason=reply.error)
         buf = ""
@@ -195,7 +193,7 @@ def _consume(
     seen_ids: set[str],
 ) -> str:
     """Run the agent in messages-stream mode, emitting finished sentences; returns the unfinished rest."""
-    from langchain_core.messages import AIMessageChunk, ToolMessage
+    from langchain_core.messages import AIMessageChunk, ToolMessage  # lazy: LangChain, see build_agent
 
     buf = ""
     for chunk, _meta in agent.stream({"messages": messages}, config={"recursion_limit": RECURSION_LIMIT},

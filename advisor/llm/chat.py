@@ -16,6 +16,7 @@ def make_chat_model(settings: LLMSettings | None = None, **overrides: Any) -> Ba
     `overrides` go to ChatOpenAI as-is (e.g. streaming=True). Raises InputError when no key or base URL
     is configured.
     """
+    # lazy: langchain_openai + openai cost ~0.9 s; the rules backend (every `ask` start) imports this module
     from langchain_openai import ChatOpenAI
 
     s = settings or LLMSettings.from_env()

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 import prompts
+from advisor.extract import get_extractor
 from advisor.extract.base import Extractor, Finding, merge_findings
+from advisor.llm.chat import llm_error_reason, make_chat_model
 from advisor.llm.guard import find_evidence, in_instruction, instruction_spans, wrap_user_text
 from advisor.llm.numbers import user_numbers
 from advisor.llm.settings import LLMSettings
@@ -129,16 +131,12 @@ class OpenAIExtractor:
     @property
     def rules(self) -> Extractor:
         if self._rules is None:
-            from advisor.extract import get_extractor
-
             self._rules = get_extractor("rules")
         return self._rules
 
     @property
     def model(self) -> BaseChatModel:
         if self._model is None:
-            from advisor.llm.chat import make_chat_model
-
             self._model = make_chat_model(self._settings)
         return self._model
 
@@ -179,8 +177,6 @@ class OpenAIExtractor:
             try:
                 parsed, error = self._ask(messages)
             except Exception as exc:  # transport failures: the rules result stands
-                from advisor.llm.chat import llm_error_reason
-
                 self.last_error = llm_error_reason(exc)
                 return base
             if parsed is None:

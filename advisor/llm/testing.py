@@ -14,12 +14,22 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+
+from advisor.extract.base import Finding, merge_findings
+from tools.errors import InputError
+from tools.profile import Provenance
+from tools.ranges import Range
+from tools.recommend.models import Option, Recommendation, Rejection, SensitivityItem
+from tools.trace import TraceBuilder
 
 # ---------------------------------------------------------------------------------------------------
 # Scripted replies
@@ -272,8 +282,6 @@ def fake_tool_chat_model(messages: list[Any]) -> Any:
 
     `messages` are AIMessages (tool calls allowed) or strings, answered in order.
     """
-    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-
     class FakeToolChatModel(GenericFakeChatModel):
         received: list[list[Any]] = []
 
@@ -303,10 +311,6 @@ class TinyRulesExtractor:
     name = "tiny-rules"
 
     def extract(self, text: str, prior: Any = None) -> Any:
-        import re
-
-        from advisor.extract.base import Finding, merge_findings
-
         found: list[Finding] = []
         for m in re.finditer(r"(\d+(?:\.\d+)?)\s?B\b", text):
             found.append(Finding("params_b", float(m.group(1)), "stated", m.group(0), m.start()))
@@ -333,12 +337,6 @@ def sample_recommendation(profile: Any) -> Any:
     the profile (hours scale with epochs x dataset tokens), sensitivity items for epochs and dataset
     size (they change the pick) and seq_len (it does not). Raises InputError without a model, as the
     engine does."""
-    from tools.errors import InputError
-    from tools.profile import Provenance
-    from tools.ranges import Range
-    from tools.recommend.models import Option, Recommendation, Rejection, SensitivityItem
-    from tools.trace import TraceBuilder
-
     if profile.model_id is None and profile.params_b is None:
         raise InputError(
             "no model given: name a model (e.g. llama-3-8b) or its size in billions of parameters"

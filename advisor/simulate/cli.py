@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
+from advisor.simulate import simulate_training_memory
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.sizing_request import SizingRequest
@@ -35,8 +36,6 @@ def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: Mo
     advisor.api.size()'s dict. Returns a JSON-ready dict (the `simulation` key of
     `size --format json`), all memory in GiB.
     """
-    from advisor.simulate import simulate_training_memory
-
     _check_simulable(request)
     sim = simulate_training_memory(
         arch=arch,
@@ -75,6 +74,7 @@ def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: Mo
 
 def print_simulation(sim: dict[str, Any]) -> None:
     """The simulated peak beside the analytic one, with the CUDA-only lines and the difference."""
+    # lazy: rich costs ~20 ms; advisor.api (size as JSON, MCP) imports this module and needs no table
     from rich.console import Console
     from rich.table import Table
 

@@ -94,6 +94,7 @@ def _resolve_targets(targets: str | Sequence[str]) -> str | list[str]:
 @contextlib.contextmanager
 def _quiet_transformers() -> Iterator[None]:
     """Silence transformers' advisory warnings (use_cache, deprecations) for the run only."""
+    # lazy: transformers is the optional `simulate` extra (~0.7 s); advisor.api imports this package
     from transformers.utils import logging as hf_logging
 
     level = hf_logging.get_verbosity()
@@ -152,6 +153,8 @@ def simulate_training_memory(
     targets = _resolve_targets(lora_targets) if method == "lora" else None
 
     try:
+        # lazy: torch + transformers are the optional `simulate` extra (~1.7 s of import); `size` and
+        # advisor.api import this package without them. The tracker imports torch at module level.
         import torch
         import transformers
         from torch._subclasses.fake_tensor import FakeTensorMode
@@ -198,6 +201,7 @@ def simulate_training_memory(
         peft_version = ""
         if method == "lora":
             try:
+                # lazy: peft (the `simulate` extra, ~1.3 s of import) is needed for LoRA runs only
                 import peft
                 from peft import LoraConfig, get_peft_model
             except ImportError as exc:  # pragma: no cover

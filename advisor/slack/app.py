@@ -20,16 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk import WebClient
+
 from advisor.service.turns import ConversationFactory
 from advisor.slack import listeners
 from advisor.slack.blocks import REPORT_ACTION_ID
 from advisor.slack.service import DEFAULT_API_URL, SlackAdvisor
+from advisor.store import Repository, open_repository
 from tools.errors import InputError
 
 if TYPE_CHECKING:
     from slack_bolt import App
-
-    from advisor.store import Repository
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ def build_slack_app(
     thread pool); True only on FaaS platforms.
     Raises InputError naming the missing environment variable.
     """
+    # lazy: Bolt costs ~25 ms of the web app's start, which imports this module (SlackSettings) to see
+    # whether Slack is configured at all (tests/mcp/test_mcp_server.py checks this module stays light)
     from slack_bolt import App
-    from slack_sdk import WebClient
 
     settings = settings or SlackSettings.from_env()
     socket = settings.socket_mode if socket_mode is None else socket_mode
@@ -92,8 +94,6 @@ def build_slack_app(
             "for Socket Mode"
         )
     if repo is None:
-        from advisor.store import open_repository
-
         repo = open_repository()
     service = SlackAdvisor(
         repo, conversation_factory=conversation_factory, reports_dir=reports_dir, api_url=settings.api_url
@@ -139,7 +139,7 @@ def attach_service(service: SlackAdvisor) -> Callable[..., Any]:
 def drop_retries(service: SlackAdvisor) -> Callable[..., Any]:
     """Middleware acknowledging (200) and dropping an event whose event_id was seen before: Slack's
     retries (X-Slack-Retry-Num) and replayed requests. The id is recorded in the store."""
-    from slack_bolt import BoltResponse
+    from slack_bolt import BoltResponse  # lazy: Bolt, see build_slack_app
 
     def dedup(body: dict[str, Any], next: Callable[[], Any], logger: Any) -> Any:  # noqa: A002
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
@@ -162,6 +162,6 @@ def register_listeners(app: App) -> None:
 
 def start_socket_mode(app: App, app_token: str) -> None:
     """Connect over Socket Mode (no public URL needed) and serve until interrupted."""
-    from slack_bolt.adapter.socket_mode import SocketModeHandler
+    from slack_bolt.adapter.socket_mode import SocketModeHandler  # lazy: Bolt, see build_slack_app
 
     SocketModeHandler(app, app_token).start()  # type: ignore[no-untyped-call]

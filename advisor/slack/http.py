@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from advisor.slack.app import SlackSettings, build_slack_app
+
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 def router_from_env(repo: Repository | None = None) -> APIRouter | None:
     """The events router, or None when SLACK_BOT_TOKEN or SLACK_SIGNING_SECRET is unset. The token is
     checked on the first request (auth.test), so the web app starts even while Slack is unreachable."""
-    from advisor.slack.app import SlackSettings, build_slack_app
+    # lazy: the router module loads Bolt (~25 ms of every web app start); needed only when Slack is configured
     from advisor.slack.routes import slack_router
 
     settings = SlackSettings.from_env()

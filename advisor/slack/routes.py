@@ -7,27 +7,22 @@ never stalls the web app's other requests. Bodies over MAX_BODY_BYTES are refuse
 (Slack's payloads are a few kB; a large body is not from Slack).
 """
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from fastapi import APIRouter
-    from slack_bolt import App
+from fastapi import APIRouter, Request, Response
+from slack_bolt import App
+from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
+from starlette.concurrency import run_in_threadpool
 
 EVENTS_PATH = "/slack/events"
 MAX_BODY_BYTES = 1024 * 1024
 
 
-def slack_router(bolt_app: "App", path: str = EVENTS_PATH) -> "APIRouter":
+def slack_router(bolt_app: App, path: str = EVENTS_PATH) -> APIRouter:
     """An APIRouter with the Slack events endpoint (events, slash commands and interactivity all go to
     this one Request URL); mount it with create_app(extra_routers=[...]) or app.include_router(...)."""
-    from fastapi import APIRouter, Request, Response
-    from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
-    from starlette.concurrency import run_in_threadpool
-
     router = APIRouter(tags=["slack"])
 
     # No `from __future__ import annotations` in this module: FastAPI must see the real Request class
-    # (imported here, lazily) to inject the request instead of reading a query parameter.
+    # to inject the request instead of reading a query parameter.
 
     @router.post(path, include_in_schema=False)
     async def slack_events(request: Request) -> Response:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -379,8 +380,6 @@ class Repository:
         window = int((now if now is not None else time.time()) // window_s)
         dialect = self.engine.dialect.name
         if dialect in ("sqlite", "postgresql"):  # one statement: insert the counter or add one to it
-            from sqlalchemy.dialects import postgresql, sqlite
-
             upsert: Any = sqlite.insert if dialect == "sqlite" else postgresql.insert
             stmt = (
                 upsert(RateRow)

@@ -6,8 +6,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+
+from advisor.ingest import MAX_BYTES, SUPPORTED
 
 router = APIRouter(include_in_schema=False)
 
@@ -17,8 +20,6 @@ ASSET_VERSION = "3"  # bump when static files change, so browsers fetch them aga
 
 @lru_cache(maxsize=1)
 def _environment() -> Any:
-    import jinja2
-
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(_HERE / "templates"),
         autoescape=True,  # every value is HTML-escaped, attributes included
@@ -33,8 +34,6 @@ def render_page(name: str, **context: Any) -> str:
 
 @router.get("/", response_class=HTMLResponse)
 def chat_page(request: Request) -> HTMLResponse:
-    from advisor.ingest import MAX_BYTES, SUPPORTED
-
     settings = request.app.state.settings
     html = render_page(
         "index.html",

@@ -13,12 +13,17 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import time
 import unicodedata
 from typing import TYPE_CHECKING
 
+from fastapi import HTTPException
+from pypdf import PdfReader
+
+from advisor.ingest import MAX_BYTES, read_brief
 from tools.errors import InputError
 
 if TYPE_CHECKING:
@@ -31,8 +36,6 @@ MULTIPART_OVERHEAD_BYTES = 64 * 1024  # form fields and boundaries around an upl
 
 
 def max_body_bytes() -> int:
-    from advisor.ingest import MAX_BYTES
-
     return MAX_BYTES + MULTIPART_OVERHEAD_BYTES
 
 
@@ -108,8 +111,6 @@ class SecurityMiddleware:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    import json
-
     body = json.dumps(
         {"detail": f"request too large: the limit is {limit // (1024 * 1024)} MB; upload a smaller brief"}
     ).encode()
@@ -144,8 +145,6 @@ def retry_after_s(window_s: int, now: float | None = None) -> int:
 
 def enforce_rate_limit(repo: Repository, key: str, limit: int, window_s: int, what: str) -> None:
     """Count one request for `key`; raise HTTPException 429 with Retry-After when over `limit`."""
-    from fastapi import HTTPException
-
     if repo.hit_rate_limit(key, limit, window_s):
         wait = retry_after_s(window_s)
         raise HTTPException(
@@ -171,8 +170,6 @@ def safe_filename(name: str | None, default: str = "brief") -> str:
 def pdf_page_count(data: bytes) -> int | None:
     """Pages of a PDF (None when pypdf cannot read its page tree; read_brief then reports the problem)."""
     try:
-        from pypdf import PdfReader
-
         return len(PdfReader(io.BytesIO(data), strict=False).pages)
     except Exception:
         return None
@@ -180,8 +177,6 @@ def pdf_page_count(data: bytes) -> int | None:
 
 def read_upload(data: bytes, filename: str, max_pages: int) -> str:
     """The text of an uploaded brief, or InputError with a message that says what to do."""
-    from advisor.ingest import MAX_BYTES, read_brief
-
     if len(data) > MAX_BYTES:
         raise InputError(
             f"{filename} is {len(data) / 1024 / 1024:.1f} MB, over the {MAX_BYTES // 1024 // 1024} MB limit; "
