@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 from advisor.extract.base import Extractor, Finding, merge_findings
+from tools.errors import InputError
 
 # backend name -> "module:attribute" of a zero-argument factory (a class or a function)
 BACKENDS: dict[str, str] = {
@@ -20,8 +21,6 @@ BACKENDS: dict[str, str] = {
 
 def get_extractor(backend: str = "rules", **kwargs: Any) -> Extractor:
     """The extractor registered under `backend`; unknown names raise InputError listing the known ones."""
-    from tools.errors import InputError
-
     target = BACKENDS.get(backend)
     if target is None:
         raise InputError(f"unknown extraction backend {backend!r}: use one of {', '.join(sorted(BACKENDS))}")

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from tools.catalog.load import load_catalog, normalize_name
+
 # Family words that start a model name; the capture continues over version, size and variant tokens.
 _FAMILIES = (
     r"code\s?llama|llama|mistral|mixtral|ministral|codestral|qwen|qwq|gemma|phi|deepseek|falcon|gpt[\s-]?oss|"
@@ -90,16 +92,10 @@ class ModelMention:
 
 @functools.lru_cache(maxsize=1)
 def _catalog() -> Any:
-    try:
-        from tools.catalog.load import load_catalog
-    except ImportError:  # pragma: no cover - the catalog ships with the package
-        return None
     return load_catalog()
 
 
 def _normalize(name: str) -> str:
-    from tools.catalog.load import normalize_name
-
     return normalize_name(name)
 
 
