@@ -65,14 +65,12 @@ _OPTION_VALUES = frozenset((*METHODS, *PRECISIONS, *TRAINING_PRECISIONS, *OPTIMI
 # "(list all with `gpu-advisor catalog models`)": a command a tool caller cannot run
 _CLI_COMMAND_HINT = re.compile(r"\s*\([^()]*`gpu-advisor [^`]*`[^()]*\)")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
-_SOURCE_HINT = "see tools/profile.py for the field names"  # a file of this repository, not a tool's term
-_FIELDS_HINT = "the profile parameter's description names the main fields"
 
 
 def in_tool_terms(message: str) -> str:
     """A user error's one-line message with the command line's words replaced by the tools' parameter
     names: `--tp 3` -> `tp=3`, `--method qlora` -> `method=qlora`, `--params-b` -> `params_b`; a hint
-    naming a `gpu-advisor` command is dropped, one naming a source file replaced."""
+    naming a `gpu-advisor` command is dropped."""
 
     def parameter(match: re.Match[str]) -> str:
         name = match.group(1).replace("-", "_")
@@ -87,7 +85,7 @@ def in_tool_terms(message: str) -> str:
             return f"{name}={value}"
         return f"{name} {value}"
 
-    text = _CLI_COMMAND_HINT.sub("", _CLI_FLAG.sub(parameter, message)).replace(_SOURCE_HINT, _FIELDS_HINT)
+    text = _CLI_COMMAND_HINT.sub("", _CLI_FLAG.sub(parameter, message))
     return " ".join(text.split())
 
 

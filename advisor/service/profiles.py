@@ -139,7 +139,7 @@ def profile_from_mapping(
         if not isinstance(key, str) or key not in known:
             raise InputError(
                 f"{where}: unknown field '{key}'{_closest_hint(str(key), known)}; "
-                f"see tools/profile.py for the field names"
+                "it is not a WorkloadProfile field"
             )
     prov_raw = fields.pop("provenance", None) or {}
     if not isinstance(prov_raw, dict):

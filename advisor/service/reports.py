@@ -55,10 +55,11 @@ def write_report(
     rendered as it is; otherwise the recommender runs on `profile` (+ `prices`, `settings`)."""
     out_path = Path(out)
     f = resolve_format(fmt, out_path)
-    catalog: Any = default_catalog()
-    if recommendation is None:
-        if profile is None:
-            raise InputError("nothing to report: give a workload profile")
+    if recommendation is not None:
+        catalog: Any = default_catalog()
+    elif profile is None:
+        raise InputError("nothing to report: give a workload profile")
+    else:
         recommendation, catalog = recommend_for(profile, prices=prices, settings=settings)
     return render_report(
         recommendation, f, out_path, catalog=catalog, title=title, description=description, appendix=appendix
