@@ -30,6 +30,13 @@ SimulatedOptimizer = Literal["adamw", "sgd"]
 Optimizer = Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"]
 Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
 Offload = Literal["none", "optimizer", "params"]
+Framework = Literal[
+    "hf", "deepspeed", "axolotl", "llama-factory", "unsloth", "torchtune", "torchtitan", "megatron", "nemo"
+]
+"""The training stack a run uses: it sets efficiency bands (time) and memory defaults (optimizer
+implementation, loss, offloading). `hf` is Transformers Trainer / TRL / PEFT, the default."""
+ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi"]
+"""The inference server a deployment uses (serving time)."""
 OptionPricing = Literal["on_demand", "spot", "reserved", "owned"]
 """How an option is paid for: rented on demand, spot (preemptible), reserved (a commitment), or owned
 hardware; also what a user may rule out (WorkloadProfile.pricing_excluded)."""
@@ -41,6 +48,8 @@ TRAINING_PRECISIONS: tuple[str, ...] = get_args(TrainingPrecision)
 OPTIMIZERS: tuple[str, ...] = get_args(Optimizer)
 SHARDINGS: tuple[str, ...] = get_args(Sharding)
 OFFLOADS: tuple[str, ...] = get_args(Offload)
+FRAMEWORKS: tuple[str, ...] = get_args(Framework)
+SERVING_FRAMEWORKS: tuple[str, ...] = get_args(ServingFramework)
 QUANTIZED: tuple[str, ...] = ("fp8", "int8", "int4", "nf4")
 """Precisions that store weights below 16 bits (a subset of PRECISIONS)."""
 
@@ -55,5 +64,7 @@ LORA_TARGETS_DEFAULT: Final = "all-linear"
 """LoRA on every linear layer of the blocks (PEFT's "all-linear"; QLoRA paper: all layers needed)."""
 TRAINING_PRECISION_DEFAULT: Final = "mixed"
 """16-bit weights with an fp32 master copy and fp32 optimizer states (AMP, DeepSpeed, FSDP default)."""
+FRAMEWORK_DEFAULT: Final = "hf"
+"""Transformers Trainer / TRL / PEFT: what most fine-tuning teams run (seed 000)."""
 OPTIMIZER_DEFAULT: Final = "adamw"
 """AdamW: the fine-tuning stacks' default optimizer (HF Trainer, torchtune, LLaMA-Factory)."""
