@@ -207,3 +207,30 @@ def pct(x: float | None, digits: int = 0) -> str:
     if x is None or not _is_num(x):
         return UNKNOWN
     return f"{float(x) * 100:.{digits}f}%"
+
+
+FRAMEWORK_TEXT = {
+    "hf": "Transformers Trainer / TRL / PEFT",
+    "deepspeed": "DeepSpeed",
+    "axolotl": "Axolotl",
+    "llama-factory": "LLaMA-Factory",
+    "unsloth": "Unsloth",
+    "torchtune": "torchtune",
+    "torchtitan": "torchtitan",
+    "megatron": "Megatron-LM",
+    "nemo": "NeMo",
+}
+"""Training frameworks (tools.vocabulary.Framework) as a reader knows them."""
+GENERIC_FRAMEWORK_TEXT = "generic band"
+"""What an unknown framework is timed with: the efficiency band of no framework in particular."""
+
+
+def framework_text(framework: str | None) -> str:
+    """'hf, Transformers Trainer / TRL / PEFT'; 'Axolotl', 'Megatron-LM' (the name says it); None: the
+    generic band."""
+    if framework is None:
+        return GENERIC_FRAMEWORK_TEXT
+    words = FRAMEWORK_TEXT.get(framework)
+    if words is None:
+        return framework
+    return words if words.lower().startswith(framework) else f"{framework}, {words}"
