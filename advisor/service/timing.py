@@ -30,7 +30,10 @@ def resolve_framework(name: str | None) -> tuple[Framework | None, str | None]:
     None -> the default (hf); a known name (any case, '_' for '-') -> itself; another -> None (the
     generic band)."""
     if name is None or not name.strip():
-        return FRAMEWORK_DEFAULT, f"assumed {FRAMEWORK_DEFAULT} (not given; --framework NAME narrows the range)"
+        return (
+            FRAMEWORK_DEFAULT,
+            f"assumed {FRAMEWORK_DEFAULT} (not given; --framework NAME narrows the range)",
+        )
     key = name.strip().lower().replace("_", "-")
     if key in FRAMEWORKS:
         return cast(Framework, key), None
@@ -45,7 +48,9 @@ def _check(request: TimeRequest) -> None:
     if request.method not in methods:
         raise InputError(f"unknown --method {request.method!r}: use {', '.join(methods)}")
     if request.gpu is None or not str(request.gpu).strip():
-        raise InputError("say which GPU: give --gpu ID (e.g. h100-sxm; list them with `gpu-advisor catalog gpus`)")
+        raise InputError(
+            "say which GPU: give --gpu ID (e.g. h100-sxm; list them with `gpu-advisor catalog gpus`)"
+        )
     if isinstance(request.gpus, bool) or not isinstance(request.gpus, int) or request.gpus < 1:
         raise InputError(f"--gpus must be a whole number >= 1 (got {request.gpus!r})")
     if request.precision not in TIME_PRECISIONS:
@@ -81,8 +86,8 @@ def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
     """`time --method inference`. Until serving time exists, a one-line InputError (exit 2)."""
     if not serving_available():
         raise InputError(
-            "serving time (--method inference) is not available yet: use `gpu-advisor size --method "
-            "inference` for memory, or `gpu-advisor ask` for a serving recommendation"
+            "serving time (--method inference) is not available yet (its memory: `gpu-advisor size --method "
+            "inference`; a serving pick: `gpu-advisor ask`)"
         )
     # merge point: wire tools.compute.serving.estimate_serving_time here (serving-time issue)
     raise InputError("serving time (--method inference) is not wired into `time` yet")
@@ -98,7 +103,9 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
     _check(request)
     if request.method == "inference":
         if request.framework is not None and request.framework not in SERVING_FRAMEWORKS:
-            raise InputError(f"unknown serving --framework {request.framework!r}: use {', '.join(SERVING_FRAMEWORKS)}")
+            raise InputError(
+                f"unknown serving --framework {request.framework!r}: use {', '.join(SERVING_FRAMEWORKS)}"
+            )
         return serving_time_json(request, arch)
     spec = load_catalog().gpu(str(request.gpu))
     framework, note = resolve_framework(request.framework)

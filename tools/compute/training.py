@@ -323,7 +323,9 @@ def estimate_training_time(
         wall_hours_at_peak=at_peak / n_gpus,
         # PLACEHOLDER (wt-timecli) from here to the closing bracket: wt-time's merge replaces it
         framework=framework,
-        tokens_per_s_per_gpu=Range(low=tokens / (gpu_hours.high * 3600), high=tokens / (gpu_hours.low * 3600)),
+        tokens_per_s_per_gpu=Range(
+            low=tokens / (gpu_hours.high * 3600), high=tokens / (gpu_hours.low * 3600)
+        ),
         narrowing=_narrowing_placeholder(framework=framework, batch_size=batch_size),
         **tb.fields(),
     )
