@@ -13,6 +13,7 @@ Only for text: results keep full precision. Rules:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 UNKNOWN = "—"
@@ -234,3 +235,14 @@ def framework_text(framework: str | None) -> str:
     if words is None:
         return framework
     return words if words.lower().startswith(framework) else f"{framework}, {words}"
+
+
+def time_basis(framework: str | None, status: str | None, narrowing: Sequence[str]) -> str:
+    """The framework a time range assumes and what would narrow it, one sentence for the report, chat
+    and Slack: 'Time assumes hf, Transformers Trainer / TRL / PEFT (assumed: say which framework you
+    use). What would narrow it: the micro-batch size per GPU.'"""
+    said = " (assumed: say which framework you use)" if status == "assumed" else ""
+    text = f"Time assumes {framework_text(framework)}{said}."
+    if narrowing:
+        text += " What would narrow it: " + "; ".join(narrowing) + "."
+    return text
