@@ -1,6 +1,7 @@
 """Python API: the same results as the command line, as plain dicts (design.md "Python API").
 
-`size(**flags)` returns what `gpu-advisor size --format json` prints; `ask(text, brief, backend)` what
+`size(**flags)` returns what `gpu-advisor size --format json` prints; `time(**flags)` what
+`gpu-advisor time --format json` prints; `ask(text, brief, backend)` what
 `gpu-advisor ask --format json` prints (one conversation turn: profile, recommendation, questions). User
 errors raise tools.errors.InputError (a ValueError) with the one-line message the CLI prints.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from advisor.service.timing import time_json
 from advisor.simulate.cli import simulate_for_size
 from tools.catalog.hf_config import arch_from_hf_config
 from tools.catalog.load import load_catalog
@@ -17,6 +19,7 @@ from tools.catalog.synthetic import synthetic_arch
 from tools.errors import InputError
 from tools.memory import estimate_memory, seed_rule_gb
 from tools.sizing_request import SizingRequest
+from tools.time_request import TimeRequest
 
 if TYPE_CHECKING:
     from advisor.conversation import Turn
@@ -121,6 +124,15 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
     return out
 
 
+def time(**flags: Any) -> dict[str, Any]:
+    """Training time and throughput of one run as the `time --format json` dict: tokens_per_s_per_gpu,
+    wall_hours, gpu_hours, mfu ({low, high}; hours null without `tokens`), gpu_hours_at_peak,
+    framework, narrowing, assumptions, trace and the inputs. `flags` are tools.time_request.TimeRequest's
+    fields; method "inference" is serving time (not available yet: an InputError says so)."""
+    request = TimeRequest.from_flags(**flags)
+    return time_json(request, _size_arch(request.model, request.config, request.params_b))
+
+
 def ask_turn(
     text: str | None,
     brief: str | Path | None = None,
@@ -155,4 +167,4 @@ def ask(text: str | None, brief: str | Path | None = None, backend: str = "rules
     return turn_json(ask_turn(text, brief, backend))
 
 
-__all__ = ["ask", "ask_turn", "size", "turn_json"]
+__all__ = ["ask", "ask_turn", "size", "time", "turn_json"]

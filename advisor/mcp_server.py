@@ -3,6 +3,8 @@
 Tools (the functions of advisor/toolkit.py, so MCP clients, LangChain agents and our own CLI get the same
 numbers):
 - `size`: peak GPU memory of one configuration with its breakdown, assumptions and trace;
+- `estimate_time`: training time and throughput of one run (tokens/s per GPU, hours, MFU, the framework
+  assumed and what would narrow the range), with assumptions and trace;
 - `recommend`: a plain-language description (or a profile) -> primary option, alternatives, rejections,
   cost and time ranges, open questions;
 - `generate_report`: the PDF (or HTML/Markdown/JSON) report written under the reports folder; its path.
@@ -39,10 +41,12 @@ INSTRUCTIONS = (
     "GPU Advisor sizes GPU memory and recommends GPU configurations (with wall-time and cost ranges) for "
     "LLM fine-tuning, pre-training and serving. Every number comes from deterministic calculators: quote "
     "them as returned, do not recompute. Use `recommend` with the user's own description first; `size` "
-    "for one specific configuration; `generate_report` when the user wants a document."
+    "for one specific configuration's memory; `estimate_time` for its training time and throughput; "
+    "`generate_report` when the user wants a document."
 )
 TOOLS: dict[str, Callable[..., Any]] = {
     "size": toolkit.size_workload,
+    "estimate_time": toolkit.estimate_time,
     "recommend": toolkit.recommend_gpus,
     "generate_report": toolkit.generate_report,
 }
@@ -115,11 +119,17 @@ def _shown(value: Any) -> str:
 
 
 def build_server() -> MCPServer[Any]:
-    """The MCP server with the size, recommend and generate_report tools."""
+    """The MCP server with the size, estimate_time, recommend and generate_report tools."""
     server = AdvisorMCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS, version=_version())
     read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
     server.add_tool(
         _user_errors("size", TOOLS["size"]), name="size", title="Size GPU memory", annotations=read_only
+    )
+    server.add_tool(
+        _user_errors("estimate_time", TOOLS["estimate_time"]),
+        name="estimate_time",
+        title="Estimate training time",
+        annotations=read_only,
     )
     server.add_tool(
         _user_errors("recommend", TOOLS["recommend"]),

@@ -1,7 +1,8 @@
 """GPU Advisor as tools for other assistants.
 
-Three plain functions return JSON-ready dicts: `size_workload` (peak GPU memory of one configuration,
-what `gpu-advisor size --format json` prints), `recommend_gpus` (a description or a profile -> the
+Four plain functions return JSON-ready dicts: `size_workload` (peak GPU memory of one configuration,
+what `gpu-advisor size --format json` prints), `estimate_time` (training time and throughput of one run,
+what `gpu-advisor time --format json` prints), `recommend_gpus` (a description or a profile -> the
 design.md profile/recommendation/questions object) and `generate_report` (the PDF/HTML/Markdown/JSON
 report written to a folder). The MCP server (advisor/mcp_server.py) serves these same functions; `get_tools()`
 wraps them as LangChain tools, beside the conversation agent's calculator adapters (advisor/llm/tools.py),
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from advisor.api import ask, size
+from advisor.api import ask, size, time
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox
 from advisor.service.profiles import profile_from_mapping, profile_from_text_or_brief
@@ -36,8 +37,11 @@ from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.models import recommendation_json
 from tools.sizing_request import CLI_FLAGS, MODEL_FIELDS, SizingRequest
+from tools.time_request import TIME_PRECISIONS
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
+    FRAMEWORK_DEFAULT,
+    FRAMEWORKS,
     LORA_RANK_DEFAULT,
     METHODS,
     OFFLOADS,
@@ -61,7 +65,9 @@ INLINE_REPORT_CHARS = 200_000  # md/json reports up to this size are also return
 # the parameters instead (`tp=3`, `params_b`).
 _CLI_FLAG = re.compile(r"--([a-z][a-z0-9-]*)(?: ([\w.-]+))?")
 _FIELD_OF_FLAG = {flag.removeprefix("--").replace("-", "_"): field for field, flag in CLI_FLAGS.items()}
-_OPTION_VALUES = frozenset((*METHODS, *PRECISIONS, *TRAINING_PRECISIONS, *OPTIMIZERS, *SHARDINGS, *OFFLOADS))
+_OPTION_VALUES = frozenset(
+    (*METHODS, *PRECISIONS, *TRAINING_PRECISIONS, *OPTIMIZERS, *SHARDINGS, *OFFLOADS, *TIME_PRECISIONS)
+)
 # "(list all with `gpu-advisor catalog models`)": a command a tool caller cannot run
 _CLI_COMMAND_HINT = re.compile(r"\s*\([^()]*`gpu-advisor [^`]*`[^()]*\)")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -141,6 +147,55 @@ def size_workload(
         raise InputError(f"give only one of model, params_b, config (got {', '.join(given)})")
     with _in_tool_terms():
         return size(**flags)
+
+
+def estimate_time(
+    model: Annotated[str | None, Field(description="catalog model id or alias, e.g. llama-3-70b")] = None,
+    config: Annotated[str | None, Field(description="path to a Hugging Face config.json")] = None,
+    params_b: Annotated[
+        float | None, Field(description="billions of parameters (when the model is not in the catalog)", gt=0)
+    ] = None,
+    method: Annotated[Method, Field(description="training method (inference: serving time)")] = "full",
+    gpu: Annotated[str | None, Field(description="catalog GPU id, e.g. h100-sxm (required)")] = None,
+    gpus: Annotated[int, Field(ge=1, description="number of GPUs")] = 1,
+    tokens: Annotated[
+        float | None, Field(gt=0, description="training tokens per epoch; without it, throughput only")
+    ] = None,
+    epochs: Annotated[float, Field(gt=0)] = 1.0,
+    seq_len: Annotated[int, Field(ge=1, description="tokens per training sequence")] = SEQ_LEN_DEFAULT,
+    batch_size: Annotated[int | None, Field(ge=1, description="micro-batch per GPU, if known")] = None,
+    precision: Annotated[Literal["bf16", "fp8"], Field(description="compute precision")] = "bf16",
+    grad_checkpointing: bool = True,
+    framework: Annotated[
+        str | None,
+        Field(
+            description=f"training stack: {', '.join(FRAMEWORKS)} (default {FRAMEWORK_DEFAULT}); another "
+            "name is timed with the generic band, and the result says so"
+        ),
+    ] = None,
+    concurrency: Annotated[int | None, Field(ge=1, description="inference: requests in flight")] = None,
+    prompt_tokens: Annotated[
+        int | None, Field(ge=1, description="inference: input tokens per request")
+    ] = None,
+    output_tokens: Annotated[
+        int | None, Field(ge=1, description="inference: output tokens per request")
+    ] = None,
+) -> dict[str, Any]:
+    """Training time and throughput of one run: tokens_per_s_per_gpu, wall_hours and gpu_hours (low-high;
+    null without tokens), the MFU band, the 100%-MFU lower bound, the framework assumed, what would
+    narrow the range, the assumptions and the calculation trace. Give exactly one of model, params_b,
+    config, and the gpu."""
+    flags = dict(locals())  # the parameters are TimeRequest fields (tests/compute checks it)
+    given = [name for name in MODEL_FIELDS if flags[name] is not None]
+    if not given:
+        raise InputError(
+            "say which model: give model (a catalog id, e.g. llama-3-70b), params_b (billions of "
+            "parameters) or config (the path of a Hugging Face config.json)"
+        )
+    if len(given) > 1:
+        raise InputError(f"give only one of model, params_b, config (got {', '.join(given)})")
+    with _in_tool_terms():
+        return time(**flags)
 
 
 def _profile_and_settings(description: str | None, profile: dict[str, Any] | None, backend: str) -> Any:
@@ -274,6 +329,7 @@ def _reason(exc: OSError) -> str:
 
 PLUGIN_FUNCTIONS = (
     ("gpu_advisor_size", size_workload),
+    ("gpu_advisor_time", estimate_time),
     ("gpu_advisor_recommend", recommend_gpus),
     ("gpu_advisor_report", generate_report),
 )

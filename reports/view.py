@@ -314,6 +314,7 @@ def build_context(
         "catalog_dates": [{"name": k.replace("_", " "), "date": d.isoformat()} for k, d in dates],
         "feasible": p is not None,
         "primary": _option_row(p) if p else None,
+        "time_basis": rec.time_basis or "",
         "alternatives": [_option_row(o) for o in rec.alternatives],
         "options": [_option_row(o) for o in options],
         "rejected": [

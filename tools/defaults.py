@@ -18,7 +18,13 @@ from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.trace import TraceBuilder, Traced
 from tools.units import bytes_to_gb, gb_to_bytes
-from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, SEQ_LEN_DEFAULT, ProfileMethod
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    FRAMEWORK_DEFAULT,
+    LORA_RANK_DEFAULT,
+    SEQ_LEN_DEFAULT,
+    ProfileMethod,
+)
 
 
 class CatalogView(Protocol):
@@ -157,6 +163,11 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
             "seq_len", min(SEQ_LEN_DEFAULT, arch.max_context), "seed 001 / tools.memory default", "tokens"
         )
         default("batch_size", BATCH_SIZE_DEFAULT, "micro-batch 1 with gradient accumulation", "sequences")
+        default(
+            "framework",
+            FRAMEWORK_DEFAULT,
+            "Transformers Trainer / TRL / PEFT: what most teams run (seed 000)",
+        )
         if method in ("lora", "qlora"):
             default("lora_rank", LORA_RANK_DEFAULT, "PEFT examples; seed 000 ranks 16-64")
         default("epochs", EPOCHS_DEFAULT, "one pass; seed 001 uses 3 (see sensitivity)")

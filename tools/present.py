@@ -13,6 +13,7 @@ Only for text: results keep full precision. Rules:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 UNKNOWN = "—"
@@ -207,3 +208,41 @@ def pct(x: float | None, digits: int = 0) -> str:
     if x is None or not _is_num(x):
         return UNKNOWN
     return f"{float(x) * 100:.{digits}f}%"
+
+
+FRAMEWORK_TEXT = {
+    "hf": "Transformers Trainer / TRL / PEFT",
+    "deepspeed": "DeepSpeed",
+    "axolotl": "Axolotl",
+    "llama-factory": "LLaMA-Factory",
+    "unsloth": "Unsloth",
+    "torchtune": "torchtune",
+    "torchtitan": "torchtitan",
+    "megatron": "Megatron-LM",
+    "nemo": "NeMo",
+}
+"""Training frameworks (tools.vocabulary.Framework) as a reader knows them."""
+GENERIC_FRAMEWORK_TEXT = "generic band"
+"""What an unknown framework is timed with: the efficiency band of no framework in particular."""
+
+
+def framework_text(framework: str | None) -> str:
+    """'hf, Transformers Trainer / TRL / PEFT'; 'Axolotl', 'Megatron-LM' (the name says it); None: the
+    generic band."""
+    if framework is None:
+        return GENERIC_FRAMEWORK_TEXT
+    words = FRAMEWORK_TEXT.get(framework)
+    if words is None:
+        return framework
+    return words if words.lower().startswith(framework) else f"{framework}, {words}"
+
+
+def time_basis(framework: str | None, status: str | None, narrowing: Sequence[str]) -> str:
+    """The framework a time range assumes and what would narrow it, one sentence for the report, chat
+    and Slack: 'Time assumes hf, Transformers Trainer / TRL / PEFT (assumed: say which framework you
+    use). What would narrow it: the micro-batch size per GPU.'"""
+    said = " (assumed: say which framework you use)" if status == "assumed" else ""
+    text = f"Time assumes {framework_text(framework)}{said}."
+    if narrowing:
+        text += " What would narrow it: " + "; ".join(narrowing) + "."
+    return text

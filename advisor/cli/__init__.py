@@ -20,6 +20,7 @@ from tools.errors import InputError
 # one command alone needs is imported inside it, marked `# lazy:` with what it would cost.
 COMMAND_MODULES = (
     "advisor.cli.size",
+    "advisor.cli.timing",
     "advisor.cli.catalog",
     "advisor.cli.report",
     "advisor.cli.ask",

@@ -8,8 +8,8 @@ instruction inside a brief cannot change a number.
 
 Rules by topic: workload and method, model and size, dataset size and training shape, money and time,
 data location, cadence / utilisation / horizon, inference serving, constraints (EU, operations,
-providers preferred / required / excluded, objective), pricing ruled out, claims. Each rule reads
-one sentence at a time.
+providers preferred / required / excluded, objective), pricing ruled out, claims, training framework.
+Each rule reads one sentence at a time.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
+from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_text import split_sentences
@@ -56,6 +57,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_serving,
     rule_constraints,
     rule_pricing,
+    rule_framework,
 )
 
 

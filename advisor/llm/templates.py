@@ -138,6 +138,8 @@ def _recommendation_lines(rec: Any) -> list[str]:
     lines = []
     if rec.primary is not None:
         lines.append(prompts.fill(s["primary"], summary=rec.primary.summary))
+        if getattr(rec, "time_basis", None):
+            lines.append(rec.time_basis)
         if rec.primary.why:
             lines.append(prompts.fill(s["primary_reasons"], reasons="; ".join(rec.primary.why)))
         if rec.alternatives:

@@ -174,6 +174,9 @@ def summary_blocks(
     primary = (recommendation or {}).get("primary")
     if primary:
         blocks.extend(primary_blocks(primary))
+        basis = (recommendation or {}).get("time_basis")
+        if basis:
+            blocks.append(_context(escape(str(basis))))
         alts = list((recommendation or {}).get("alternatives") or [])[:MAX_ALTERNATIVES]
         if alts:
             blocks.append(_section("*Alternatives*\n" + "\n".join(alternative_line(a) for a in alts)))

@@ -4,6 +4,7 @@ and `gpu-advisor mcp`), tools listed and called, numbers equal to the tools' own
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -18,7 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from advisor.api import size
+from advisor.api import size, time
 from advisor.service.profiles import profile_from_text_or_brief
 from tools.catalog.load import load_catalog
 from tools.recommend import recommend
@@ -96,7 +97,7 @@ def test_lists_tools_and_size_and_recommend_equal_the_tools(tmp_path: Path) -> N
 
     _session(tmp_path, body)
     tools = seen["tools"]
-    assert set(tools) == {"size", "recommend", "generate_report"}
+    assert set(tools) == {"size", "estimate_time", "recommend", "generate_report"}
     assert "model" in tools["size"].input_schema["properties"]
     assert tools["size"].annotations.read_only_hint is True
     assert tools["generate_report"].annotations.read_only_hint is False
@@ -145,6 +146,23 @@ def test_generate_report_writes_a_pdf_with_the_pick(tmp_path: Path) -> None:
     assert gpu_name in md["content"] and Path(md["path"]).read_text(encoding="utf-8") == md["content"]
 
 
+def test_estimate_time_equals_the_api_and_names_the_framework(tmp_path: Path) -> None:
+    seen: dict[str, Any] = {}
+    args = {"model": "llama-3-8b", "method": "lora", "gpu": "h100-sxm", "gpus": 8, "tokens": 5e8, "epochs": 2}
+
+    async def body(client: Any) -> None:
+        seen["known"] = await client.call_tool("estimate_time", args)
+        seen["unknown"] = await client.call_tool("estimate_time", {**args, "framework": "my-own-trainer"})
+
+    _session(tmp_path, body)
+    got = seen["known"].structured_content
+    assert got == json.loads(json.dumps(time(**args), default=str))
+    assert got["framework"] == "hf" and got["wall_hours"]["low"] < got["wall_hours"]["high"]
+    other = seen["unknown"].structured_content
+    assert not seen["unknown"].is_error and other["framework"] is None
+    assert "generic efficiency band" in other["framework_note"]
+
+
 def test_user_errors_come_back_as_tool_errors_with_the_message(tmp_path: Path) -> None:
     seen: dict[str, Any] = {}
 
@@ -177,6 +195,19 @@ BAD_ARGUMENTS = [
     ("size", {"model": "llama-3-8b", "method": "qlora", "precision": "bf16"}, "use method=lora"),
     ("size", {"model": "no-such-model"}, "unknown model 'no-such-model'; closest:"),
     ("size", {"model": "llama-3-8b", "gpu": "no-such-gpu"}, "unknown gpu 'no-such-gpu'"),
+    ("estimate_time", {"model": "llama-3-8b"}, "say which GPU: give gpu"),
+    (
+        "estimate_time",
+        {"model": "llama-3-8b", "gpu": "h100-sxm", "tokens": -5},
+        "tokens must be greater than 0",
+    ),
+    (
+        "estimate_time",
+        {"params_b": 7, "gpu": "h100-sxm", "precision": "fp16"},
+        "precision must be one of bf16",
+    ),
+    ("estimate_time", {"model": "llama-3-8b", "gpu": "h100-sxm", "method": "inference"}, "not available yet"),
+    ("estimate_time", {"model": "llama-3-8b", "gpu": "h100-sxm", "concurrency": 8}, "concurrency apply to"),
     ("recommend", {"profile": "x"}, "profile must be a mapping of named fields (got 'x')"),
     (
         "recommend",
@@ -319,7 +350,7 @@ def test_the_cli_serves_the_same_tools(tmp_path: Path) -> None:
     # `gpu-advisor mcp` (the command module imported explicitly until the CLI lists it)
     cli = "import advisor.cli.integrations, sys; from advisor.cli import main; sys.exit(main(['mcp']))"
     _session(tmp_path, body, ["-c", cli])
-    assert seen["names"] == ["generate_report", "recommend", "size"]
+    assert seen["names"] == ["estimate_time", "generate_report", "recommend", "size"]
 
 
 @pytest.mark.parametrize(

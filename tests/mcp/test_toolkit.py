@@ -45,6 +45,7 @@ def test_tools_are_base_tools_with_the_calculators_docstrings() -> None:
     assert {"model", "method", "gpus", "sharding"} <= set(tools["gpu_advisor_size"].args)
     assert [t.name for t in GpuAdvisorToolkit(calculators=False).get_tools()] == [
         "gpu_advisor_size",
+        "gpu_advisor_time",
         "gpu_advisor_recommend",
         "gpu_advisor_report",
     ]

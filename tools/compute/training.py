@@ -34,7 +34,7 @@ from tools.errors import InputError
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
-from tools.vocabulary import Precision, TrainingMethod
+from tools.vocabulary import Framework, Precision, TrainingMethod
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
@@ -78,6 +78,10 @@ class TrainingTime(Traced):
     wall_hours: Range
     gpu_hours_at_peak: float = Field(description="100% MFU, one GPU: the theoretical lower bound (seed 001)")
     wall_hours_at_peak: float
+    # PLACEHOLDER (wt-timecli): the time-model branch (wt-time) defines these three; its merge replaces them
+    framework: Framework | None = Field(default=None, description="training stack; None = generic band")
+    tokens_per_s_per_gpu: Range = Field(description="training tokens per second per GPU (low = slow end)")
+    narrowing: list[str] = Field(default_factory=list, description="what would narrow the range, in words")
 
 
 def scaling_efficiency_for(
@@ -127,6 +131,8 @@ def estimate_training_time(
     qlora_slowdown: Range | None = None,
     arch: ModelArch | None = None,
     seq_len: int | None = None,
+    framework: Framework | None = None,  # PLACEHOLDER (wt-timecli): recorded, not yet in the arithmetic
+    batch_size: int | None = None,  # PLACEHOLDER (wt-timecli): recorded, not yet in the arithmetic
     traced: bool = True,
 ) -> TrainingTime:
     """GPU-hours and wall-clock hours of a training run, as Ranges, plus seed 001's 100%-MFU bound.
@@ -315,5 +321,22 @@ def estimate_training_time(
         wall_hours=wall,
         gpu_hours_at_peak=at_peak,
         wall_hours_at_peak=at_peak / n_gpus,
+        # PLACEHOLDER (wt-timecli) from here to the closing bracket: wt-time's merge replaces it
+        framework=framework,
+        tokens_per_s_per_gpu=Range(
+            low=tokens / (gpu_hours.high * 3600), high=tokens / (gpu_hours.low * 3600)
+        ),
+        narrowing=_narrowing_placeholder(framework=framework, batch_size=batch_size),
         **tb.fields(),
     )
+
+
+def _narrowing_placeholder(*, framework: Framework | None, batch_size: int | None) -> list[str]:
+    """PLACEHOLDER (wt-timecli): what would narrow the range; wt-time's model replaces this function."""
+    out = []
+    if framework is None:
+        out.append("the training framework you use (hf, deepspeed, axolotl, unsloth, megatron, ...)")
+    if batch_size is None:
+        out.append("the micro-batch size per GPU")
+    out.append("tokens/s per GPU measured over a few hundred steps of your own run")
+    return out

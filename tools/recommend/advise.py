@@ -58,8 +58,13 @@ def recommend(
         else ()
     )
     tb = eng.tb
+    narrowing: tuple[str, ...] = ()
     if out.primary is not None:
         trace_primary(eng, out.primary, tb)
+        if not eng.inference:
+            c = out.primary
+            scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
+            narrowing = tuple(eng.calc.training_time(c.gpu, c.layout, scale_out).narrowing)
     workload_class, deployment_advice = _classify(eng, out.primary)
     as_of = catalog.as_of_dates()
     return Recommendation(
@@ -75,6 +80,7 @@ def recommend(
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,
         catalog_as_of=dict(as_of) if as_of else {},
+        time_narrowing=narrowing,
         **tb.fields(),
     )
 

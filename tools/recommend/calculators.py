@@ -49,6 +49,8 @@ class Calculators(Part):
             p.concurrency,
             p.context_len,
             p.target_tokens_per_s,
+            p.framework,
+            self._stated_batch_size,
         )
         self.time_sig = self.caches.signature_id(self.time_signature)
         self.mem_sig = self.caches.signature_id(self.mem_signature)
@@ -57,6 +59,11 @@ class Calculators(Part):
         self._time_cache = self.caches.time
         self._topo_cache = self.caches.topology
         self.weights_total_gib = float(self.mem.get(Layout(1, 1, 1, "none")).breakdown_gib.weights)
+
+    @property
+    def _stated_batch_size(self) -> int | None:
+        """The micro-batch the user gave; None when it is the default (the time model then widens for it)."""
+        return self.p.batch_size if self.p.status_of("batch_size") != "assumed" else None
 
     def _estimate_memory(self, layout: Layout, traced: bool) -> Any:
         p = self.p
@@ -102,6 +109,8 @@ class Calculators(Part):
                 qlora_slowdown=s.qlora_slowdown,
                 arch=self.w.arch if s.attention_flops else None,
                 seq_len=self.p.seq_len if s.attention_flops else None,
+                framework=self.p.framework,
+                batch_size=self._stated_batch_size,
                 traced=traced,
             )
         return cache[key]

@@ -236,6 +236,17 @@ class Recommendation(Traced):
     deployment_advice: str | None = None
     candidates_considered: int = 0
     catalog_as_of: dict[str, dt.date] = Field(default_factory=dict)
+    time_narrowing: tuple[str, ...] = Field(
+        default=(), description="training: what would narrow the primary's time range, in words"
+    )
+
+    @property
+    def time_basis(self) -> str | None:
+        """Training: the framework the time range assumes and what would narrow it, in one sentence."""
+        p = self.profile
+        if self.primary is None or self.primary.cost_basis != "per_job" or p.framework is None:
+            return None
+        return present.time_basis(p.framework, p.status_of("framework"), self.time_narrowing)
 
     @property
     def feasible(self) -> bool:
@@ -254,6 +265,8 @@ class Recommendation(Traced):
             lines += [f"- {a}" for a in self.infeasible_advice[:3]]
             return "\n".join(lines)
         lines = [f"Recommended: {self.primary.summary}"]
+        if self.time_basis:
+            lines.append(self.time_basis)
         lines += [f"- {o.label}: {o.summary}" for o in self.alternatives]
         lines += list(self.notes)
         lines += [
@@ -296,6 +309,9 @@ def recommendation_json(rec: Recommendation) -> dict[str, Any]:
         "deployment_advice": rec.deployment_advice,
         "candidates_considered": rec.candidates_considered,
         "catalog_as_of": {k: v.isoformat() for k, v in rec.catalog_as_of.items()},
+        "time_basis": rec.time_basis,
+        "time_framework": rec.profile.framework if rec.time_basis else None,
+        "time_narrowing": list(rec.time_narrowing),
     }
 
 

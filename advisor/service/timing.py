@@ -1,0 +1,168 @@
+"""The time use case: one TimeRequest (tools.time_request) -> the `gpu-advisor time --format json` dict.
+
+Checks each input (one-line InputError in the command line's terms, which the MCP tool rewrites into
+its parameter names), resolves the framework (a name outside tools.vocabulary.FRAMEWORKS is not an
+error: the generic efficiency band is used and `framework_note` says so), and hands everything to
+tools.compute.training.estimate_training_time, whose figures come back unchanged. Serving time
+(`method inference`) answers that it is not available until tools.compute.serving provides it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from typing import Any, cast
+
+from tools.catalog.load import load_catalog
+from tools.catalog.schema import ModelArch
+from tools.compute.training import estimate_training_time
+from tools.errors import InputError
+from tools.present import framework_text
+from tools.time_request import INFERENCE_FIELDS, TIME_PRECISIONS, TimeRequest
+from tools.vocabulary import FRAMEWORK_DEFAULT, FRAMEWORKS, SERVING_FRAMEWORKS, TRAINING_METHODS, Framework
+
+RATE_TOKENS = 1e9
+"""Tokens timed when --tokens is not given: throughput does not depend on it, hours are left out."""
+
+
+def resolve_framework(name: str | None) -> tuple[Framework | None, str | None]:
+    """The training framework for a name as given, and a note when it was not given or not known:
+    None -> the default (hf); a known name (any case, '_' for '-') -> itself; another -> None (the
+    generic band)."""
+    if name is None or not name.strip():
+        return (
+            FRAMEWORK_DEFAULT,
+            f"assumed {FRAMEWORK_DEFAULT} (not given; --framework NAME narrows the range)",
+        )
+    key = name.strip().lower().replace("_", "-")
+    if key in FRAMEWORKS:
+        return cast(Framework, key), None
+    return None, (
+        f"unknown framework {name!r}: the generic efficiency band is used (known: {', '.join(FRAMEWORKS)})"
+    )
+
+
+def _check(request: TimeRequest) -> None:
+    """One-line InputErrors for values the calculators would refuse or misread."""
+    methods = (*TRAINING_METHODS, "inference")
+    if request.method not in methods:
+        raise InputError(f"unknown --method {request.method!r}: use {', '.join(methods)}")
+    if request.gpu is None or not str(request.gpu).strip():
+        raise InputError(
+            "say which GPU: give --gpu ID (e.g. h100-sxm; list them with `gpu-advisor catalog gpus`)"
+        )
+    if isinstance(request.gpus, bool) or not isinstance(request.gpus, int) or request.gpus < 1:
+        raise InputError(f"--gpus must be a whole number >= 1 (got {request.gpus!r})")
+    if request.precision not in TIME_PRECISIONS:
+        raise InputError(f"unknown --precision {request.precision!r}: use {' or '.join(TIME_PRECISIONS)}")
+    for name in ("tokens", "epochs"):
+        value = getattr(request, name)
+        if value is None and name == "tokens":
+            continue
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        if not ok or value <= 0:
+            raise InputError(f"--{name} must be a positive number (got {value!r})")
+    for name in ("seq_len", "batch_size", *INFERENCE_FIELDS):
+        value = getattr(request, name)
+        if value is None and name != "seq_len":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InputError(f"--{name.replace('_', '-')} must be a whole number >= 1 (got {value!r})")
+    if request.method != "inference":
+        given = [f"--{n.replace('_', '-')}" for n in INFERENCE_FIELDS if getattr(request, n) is not None]
+        if given:
+            raise InputError(f"{', '.join(given)} apply to --method inference only")
+
+
+def serving_available() -> bool:
+    """Whether tools.compute.serving provides estimate_serving_time (the serving-time issue)."""
+    if importlib.util.find_spec("tools.compute.serving") is None:
+        return False
+    module = importlib.import_module("tools.compute.serving")
+    return hasattr(module, "estimate_serving_time")
+
+
+def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
+    """`time --method inference`. Until serving time exists, a one-line InputError (exit 2)."""
+    if not serving_available():
+        raise InputError(
+            "serving time (--method inference) is not available yet (its memory: `gpu-advisor size --method "
+            "inference`; a serving pick: `gpu-advisor ask`)"
+        )
+    # merge point: wire tools.compute.serving.estimate_serving_time here (serving-time issue)
+    raise InputError("serving time (--method inference) is not wired into `time` yet")
+
+
+def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
+    """Training time of `request` on the architecture `arch` as the `time --format json` dict.
+
+    Keys: tokens_per_s_per_gpu, wall_hours, gpu_hours, mfu ({low, high} each; the hours are null
+    without --tokens), gpu_hours_at_peak (seed 001's 100%-MFU lower bound), framework (null: the
+    generic band), framework_text, framework_note, narrowing, assumptions, trace, model, gpu, inputs.
+    """
+    _check(request)
+    if request.method == "inference":
+        if request.framework is not None and request.framework not in SERVING_FRAMEWORKS:
+            raise InputError(
+                f"unknown serving --framework {request.framework!r}: use {', '.join(SERVING_FRAMEWORKS)}"
+            )
+        return serving_time_json(request, arch)
+    spec = load_catalog().gpu(str(request.gpu))
+    framework, note = resolve_framework(request.framework)
+    timed_tokens = request.tokens * request.epochs if request.tokens is not None else RATE_TOKENS
+    t = estimate_training_time(
+        active_params=float(arch.active_param_count()),
+        tokens=timed_tokens,
+        method=request.method,  # type: ignore[arg-type]  # checked above
+        grad_checkpointing=request.grad_checkpointing,
+        gpu=spec,
+        n_gpus=request.gpus,
+        precision=request.precision,  # type: ignore[arg-type]  # checked above
+        arch=arch,
+        seq_len=request.seq_len,
+        framework=framework,
+        batch_size=request.batch_size,
+    )
+    has_hours = request.tokens is not None
+    assumptions = [a.model_dump() for a in t.assumptions]
+    if not has_hours:
+        assumptions.append(
+            {
+                "name": "tokens_timed",
+                "value": RATE_TOKENS,
+                "unit": "tokens",
+                "source": "--tokens not given: rates only (tokens/s does not depend on the count); no hours",
+            }
+        )
+    return {
+        "tokens_per_s_per_gpu": t.tokens_per_s_per_gpu.model_dump(),
+        "wall_hours": t.wall_hours.model_dump() if has_hours else None,
+        "gpu_hours": t.gpu_hours.model_dump() if has_hours else None,
+        "gpu_hours_at_peak": t.gpu_hours_at_peak if has_hours else None,
+        "mfu": t.mfu.model_dump(),
+        "framework": t.framework,
+        "framework_text": framework_text(t.framework),
+        "framework_note": note,
+        "narrowing": list(t.narrowing),
+        "assumptions": assumptions,
+        "trace": [s.model_dump() for s in t.trace],
+        "model": {
+            "id": arch.id,
+            "name": arch.name,
+            "synthetic": arch.family == "synthetic",
+            "params": arch.param_count(),
+            "active_params": t.active_params,
+        },
+        "gpu": {"id": spec.id, "name": spec.name},
+        "inputs": {
+            "method": t.method,
+            "gpus": t.n_gpus,
+            "tokens": request.tokens,
+            "epochs": request.epochs,
+            "seq_len": request.seq_len,
+            "batch_size": request.batch_size,
+            "precision": request.precision,
+            "grad_checkpointing": request.grad_checkpointing,
+            "framework": request.framework,
+        },
+    }

@@ -1,0 +1,74 @@
+"""One time request: the flags of `gpu-advisor time`, declared once.
+
+`TimeRequest` names every input of a training-time (or, with method `inference`, serving-time)
+estimate: which model, how it is trained, on which GPUs, with which framework. The command line, the
+Python API (advisor.api.time) and the MCP tool `estimate_time` derive their flags and parameters from
+it (tests/compute/test_time_request.py checks they match), as tools.sizing_request does for `size`.
+
+The request carries values as given: advisor.service.timing checks each one and raises the one-line
+InputError the command line prints, so `from_flags` builds it without pydantic validation. A framework
+name outside tools.vocabulary.FRAMEWORKS is not an error: the generic efficiency band is used and the
+result says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tools.vocabulary import FRAMEWORK_DEFAULT, FRAMEWORKS, SEQ_LEN_DEFAULT, SERVING_FRAMEWORKS
+
+MODEL_FIELDS = ("model", "config", "params_b")
+"""Exactly one of these names the architecture."""
+TIME_PRECISIONS = ("bf16", "fp8")
+"""Compute precisions a training time is estimated for (the GPU's dense peak at that precision)."""
+INFERENCE_FIELDS = ("concurrency", "prompt_tokens", "output_tokens")
+"""Fields only `method inference` reads (serving time)."""
+
+
+class TimeRequest(BaseModel):
+    """One run to time; results in hours and tokens/s. Descriptions are the CLI's help."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str | None = Field(None, description="catalog model id or alias, e.g. llama-3-70b")
+    config: Path | None = Field(None, description="a Hugging Face config.json")
+    params_b: float | None = Field(None, description="parameters in billions (Llama-like shape)")
+    method: str = Field("full", description="full | lora | qlora | pretraining | inference")
+    gpu: str | None = Field(None, description="catalog GPU id, e.g. h100-sxm")
+    gpus: int = Field(1, description="number of GPUs")
+    tokens: float | None = Field(
+        None, description="training tokens per epoch (without it: throughput only, no duration)"
+    )
+    epochs: float = Field(1.0, description="passes over the tokens")
+    seq_len: int = Field(SEQ_LEN_DEFAULT, description="training sequence length, tokens")
+    batch_size: int | None = Field(None, description="micro-batch per GPU, sequences (unknown if not given)")
+    precision: str = Field("bf16", description=" | ".join(TIME_PRECISIONS) + ": compute precision")
+    grad_checkpointing: bool = Field(True, description="activation recomputation")
+    framework: str | None = Field(
+        None,
+        description=f"training: {' | '.join(FRAMEWORKS)} (default {FRAMEWORK_DEFAULT}; another name: the "
+        f"generic band); inference: {' | '.join(SERVING_FRAMEWORKS)}",
+    )
+    concurrency: int | None = Field(None, description="inference: requests in flight")
+    prompt_tokens: int | None = Field(None, description="inference: input tokens per request")
+    output_tokens: int | None = Field(None, description="inference: output tokens per request")
+
+    @classmethod
+    def from_flags(cls, **flags: Any) -> TimeRequest:
+        """The request as given (unset flags take their defaults), unvalidated: the time use case checks
+        each value. An unknown name raises TypeError, as a keyword call would."""
+        unknown = [name for name in flags if name not in cls.model_fields]
+        if unknown:
+            raise TypeError(f"time() got an unexpected keyword argument {unknown[0]!r}")
+        return cls.model_construct(**flags)
+
+
+def cli_flag(name: str) -> str:
+    """The command-line flag of a field: --seq-len for seq_len; booleans also get --no-..."""
+    flag = "--" + name.replace("_", "-")
+    if TimeRequest.model_fields[name].annotation in (bool, "bool"):
+        return f"{flag}/--no-{flag[2:]}"
+    return flag
