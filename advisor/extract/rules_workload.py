@@ -33,7 +33,8 @@ _INFER = re.compile(
     r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
     r"|simultaneous|"
     r"at the same time|per user|each user|chat ?bot|endpoint|batch (?:job|inference|processing|predictions?)"
-    r"|offline inference|summari[sz](?:e|es|ing|ation))\b",
+    r"|offline inference|summari[sz](?:e|es|ing|ation)"
+    r"|generat(?:e|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens)\b",
     I,
 )
 
