@@ -25,7 +25,7 @@ _CONTINUED = re.compile(
 _PRETRAIN = re.compile(r"\bpre-?train(?:ing|ed)?\b", I)
 _FINETUNE = re.compile(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
-    r"|\bfull[- ]?FT\b|\bre-?train",
+    r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b",
     I,
 )
 _PEFT = re.compile(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
@@ -73,7 +73,8 @@ def rule_workload(ctx: Ctx) -> None:
 
 _FULL = re.compile(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
-    r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b",
+    r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b|\bfull[- ]weights?\b"
+    r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)",
     I,
 )
 _QLORA = re.compile(r"\bQ-?LoRA\b", I)
