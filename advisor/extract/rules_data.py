@@ -193,7 +193,8 @@ _SEQ = Gated(
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         rf"|max(?:imum)?\s+length|"
-        rf"context\s+of)\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
+        rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training))?"
+        rf"\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
         I,
     ),
     "context",
@@ -263,6 +264,8 @@ def rule_training_shape(ctx: Ctx) -> None:
                 and not re.search(r"train|tun|lora", t, I)
             ):
                 target = "context_len"
+            if s.section is not None:  # a brief's section decides: serving context vs training length
+                target = "context_len" if s.section == "serving" else "seq_len"
             ctx.add(s, target, length, q(m), "stated", m.start())
         for m in _RANK.finditer(t):
             num = m.group("num") or m.group("num2") or m.group("num3")
