@@ -21,7 +21,8 @@ from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, parse_number, 
 
 _K = r"(?P<mult>k)?"
 _FILL = (
-    r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|length|size|len|each|:|=)\s*)*"
+    r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
+    r"|length|size|len|each|:|=)\s*)*"
 )
 _PROMPT_NOUN = r"(?:(?:user\s+|input\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
 _OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
@@ -56,7 +57,7 @@ _GENERATION = Gated(
 _POWER = Gated(
     re.compile(
         rf"(?P<sym>us\$|\$|€|£)?\s*(?P<num>{NUM})\s*(?P<cents>cents?|ct|¢|pence|p(?=\s*/))?\s*"
-        rf"(?P<word>usd|dollars?|eur|euros?|gbp|pounds?|chf)?\s*(?:/|per|an?|each)\s*"
+        rf"(?P<word>usd|dollars?|eur|euros?|gbp|pounds?|chf|€|\$|£)?\s*(?:/|per|an?|each)\s*"
         r"(?:kwh|kilowatt[\s-]?hours?)\b",
         I,
     ),

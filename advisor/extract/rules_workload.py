@@ -18,7 +18,7 @@ _SCRATCH = re.compile(
     r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I
 )
 _CONTINUED = re.compile(
-    r"\b(?:continued|continual|continuing|further|domain[- ]adaptive|extended"
+    r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
     r"|additional)[\s-]+pre-?train(?:ing|ed)?\b",
     I,
 )
