@@ -30,7 +30,7 @@ _COMPOUND_PREFIXES = frozenset(
      "per", "ex", "top", "day", "time", "year", "month", "week", "mixed", "data", "human", "domain",
      "instruction", "parameter", "cost", "user", "production", "large", "small", "third", "one"}
 )  # fmt: skip
-_HYPHEN_BREAK = re.compile(r"([A-Za-z]+)-[ \t]*\n[ \t]*(?=[a-z])")
+_HYPHEN_BREAK = re.compile(r"(?<![A-Za-z])([A-Za-z]{1,40})-[ \t]*\n[ \t]*(?=[a-z])")  # bounded: linear
 _BULLET_OR_PAGE = re.compile(
     r"^[ \t]*(?:[•·▪◦●■‣∙\-–*]+|(?:page|p\.|seite)\s*\d+(?:\s*(?:of|/|von)\s*\d+)?"
     r"|\d+\s*(?:of|/)\s*\d+)[ \t]*$",

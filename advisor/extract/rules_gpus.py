@@ -245,7 +245,11 @@ def rule_gpu_choice(ctx: Ctx) -> None:
 def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
     t = s.text
     comparing = None
+    seen: set[str] = set()  # one decision per GPU name and sentence: a repeated name costs one lookup
     for g in GPU_RE.finditer(t):
+        if g.group(0).lower() in seen:
+            continue
+        seen.add(g.group(0).lower())
         before = t[max(0, g.start() - 40) : g.start()]
         if re.search(r"\b(?:our|my)\s+(?:\w+\s+)?$", before, I):
             continue  # owned hardware, read by rule_owned_gpus

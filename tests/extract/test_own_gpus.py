@@ -33,7 +33,7 @@ def test_hardware_questions_are_claimed(text: str, gpu: str, count: int) -> None
     [
         ("We have 4 A100 80GB; LoRA Llama 3 70B on 100M tokens", "a100-80gb-sxm", 4),
         ("We have 8 A100s in-house and 3 data scientists.", "a100-80gb-sxm", 8),
-        ("we already own 8 A100 80GB (one DGX box). how long would a LoRA take on our box?", "a100-80gb-sxm", 8),
+        ("we already own 8 A100 80GB (one DGX box). how long on our box?", "a100-80gb-sxm", 8),
         ("We've got 2 H100 sitting under a desk.", "h100-sxm", 2),
         ("We'd like to QLoRA Llama 3 8B on our own 4090.", "rtx-4090", 1),
         ("Our cluster of 16 A100s is idle at night.", "a100-80gb-sxm", 16),
