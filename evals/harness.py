@@ -47,7 +47,10 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 REFERENCE_TIME = dt.datetime(2026, 11, 18, 9, 0, tzinfo=dt.UTC)  # a Wednesday morning
 NUMBER_TOLERANCE = 0.01  # relative, for a scalar expected number
 FIELD_GOAL = 0.95  # issue 4: the rules backend gets at least 95% of expected fields right
-LIST_FIELDS = ("providers_preferred", "providers_excluded", "providers_required", "pricing_excluded")
+LIST_FIELDS = (
+    "providers_preferred", "providers_excluded", "providers_required", "pricing_excluded", "gpus_wanted",
+    "gpus_excluded",
+)  # fmt: skip
 REC_KEYS = (
     "primary", "single_node", "max_total_gpus", "min_total_gpus", "min_vram_gib", "eu_provider",
     "provider_not_in", "provider_in", "gpu_in", "max_nodes", "pricing_in", "pricing_not", "gpu_not_in",
@@ -321,7 +324,8 @@ def match_field(name: str, expected: Any, actual: Any, names: _Names | None = No
             float(actual), float(expected), rel_tol=NUMBER_TOLERANCE
         )
     options = expected if isinstance(expected, list) else [expected]
-    norm = names.model if name == "model_id" else names.gpu if name == "claimed_gpu" else (lambda s: s)
+    gpu_field = name in ("claimed_gpu", "owned_gpu")
+    norm = names.model if name == "model_id" else names.gpu if gpu_field else (lambda s: s)
     return any(norm(str(o)) == norm(str(actual)) for o in options)
 
 

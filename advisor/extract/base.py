@@ -14,8 +14,9 @@ Merge rules (shared by all backends through `merge_findings`):
   quantity (tokens guessed from GB on disk never override tokens the user gave);
 - within one text, a stated value beats an inferred one for the same field; among equals the later
   statement (or one flagged as a correction) wins;
-- provider preferences, requirements and exclusions and excluded pricing accumulate across turns, and
-  naming a provider as excluded removes it from the preferred and required lists (and the reverse).
+- provider preferences, requirements and exclusions, excluded pricing and GPU types wanted or excluded
+  accumulate across turns; naming a provider (a GPU) as excluded removes it from the preferred and
+  required (wanted) lists, and the reverse.
 
 Optional conventions a backend may add (callers check with getattr):
 - `with_reference_time(when) -> Extractor`: a copy that resolves relative dates ("by Friday") against
@@ -39,6 +40,8 @@ LIST_FIELDS: tuple[str, ...] = (
     "providers_excluded",
     "providers_required",
     "pricing_excluded",
+    "gpus_wanted",
+    "gpus_excluded",
 )
 # Naming a provider in one list takes it out of the lists it contradicts (required implies preferred).
 _CONTRADICTS: dict[str, tuple[str, ...]] = {
@@ -46,6 +49,8 @@ _CONTRADICTS: dict[str, tuple[str, ...]] = {
     "providers_required": ("providers_excluded",),
     "providers_excluded": ("providers_preferred", "providers_required"),
     "pricing_excluded": (),
+    "gpus_wanted": ("gpus_excluded",),
+    "gpus_excluded": ("gpus_wanted",),
 }
 EVIDENCE_MAX_CHARS = 160
 

@@ -19,15 +19,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
-from advisor.extract.rules_claims import rule_claims, rule_own_gpus
+from advisor.extract.rules_claims import rule_claims
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_framework import rule_framework
+from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_pricing import rule_pricing
+from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import split_sentences
+from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
 from tools.profile import WorkloadProfile
 
@@ -38,11 +41,13 @@ class Analysis:
 
     findings: tuple[Finding, ...]
     ignored: tuple[str, ...]
+    corrected: tuple[tuple[str, str], ...] = ()  # (word as written, keyword it was read as)
 
 
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
-    rule_own_gpus,
+    rule_owned_gpus,
+    rule_gpu_choice,
     rule_workload,
     rule_method,
     rule_precision,
@@ -55,6 +60,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_cadence,
     rule_utilisation,
     rule_serving,
+    rule_serving_io,
     rule_constraints,
     rule_pricing,
     rule_framework,
@@ -77,12 +83,13 @@ class RulesExtractor:
     def analyse(self, text: str) -> Analysis:
         """All findings in `text` (before merging), and the sentences ignored as instructions to a machine."""
         cleaned = split_sentences(text)
+        sentences, corrected = fix_sentences(cleaned.sentences)
         ref = self.reference_time or dt.datetime.now(dt.UTC)
-        ctx = Ctx(sentences=cleaned.sentences, reference_time=ref)
+        ctx = Ctx(sentences=sentences, reference_time=ref)
         if ctx.sentences:
             for rule in RULES:
                 rule(ctx)
-        return Analysis(findings=tuple(ctx.findings), ignored=cleaned.ignored)
+        return Analysis(findings=tuple(ctx.findings), ignored=cleaned.ignored, corrected=tuple(corrected))
 
     def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
         """`prior` with the facts of `text` merged in (see advisor.extract.base for the merge rules)."""

@@ -131,6 +131,13 @@ _ONPREM_DEPLOY = re.compile(
 )
 
 
+# a hard on-premises requirement, even beside a comparison: "on-prem only", "must stay on our own servers"
+_ONPREM_ONLY = re.compile(
+    r"\bon[\s-]?prem(?:ise|ises)?[\s-]only\b|\bonly\s+on[\s-]?prem\w*"
+    r"|\b(?:must|has to|needs? to)\s+(?:stay|run|be|remain)\s+on[\s-]?prem\w*"
+    r"|\b(?:no|not in the|not on a|never the)\s+(?:public\s+)?cloud\b",
+    I,
+)
 # weighing options is not a preference: "compare buying with renting", "consider buying if it pays off"
 _WEIGHING = re.compile(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|might|maybe)\b", I)
 
@@ -173,7 +180,7 @@ def rule_constraints(ctx: Ctx) -> None:
         cons = _CONSUMER.search(t)
         if cons:
             ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
-        elif (op := _ONPREM_DEPLOY.search(t)) and not _WEIGHING.search(t):
+        elif (op := _ONPREM_ONLY.search(t)) or (op := _ONPREM_DEPLOY.search(t)) and not _WEIGHING.search(t):
             ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
         rule_providers(ctx, s)
 

@@ -285,8 +285,10 @@ _CONC = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:(?:concurrent|simultaneous|parallel|active)\s+(?:users?"
         rf"|requests?|sessions?|"
-        rf"sequences?|connections?|streams?|chats?|conversations?)|(?:users?|requests?|sessions?|people"
-        rf"|employees|analysts|agents|developers|customers)\s+(?:\w+\s+){{0,3}}?"
+        rf"sequences?|connections?|streams?|chats?|conversations?)|(?:[a-z]\w*\s+)?(?:users?|requests?|sessions?"
+        rf"|people|employees|analysts|agents|developers|devs|engineers|customers|handlers|lawyers|staff|seats"
+        rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues)\s+"
+        rf"(?:\w+\s+){{0,3}}?"
         rf"(?:at\s+(?:the\s+same|any|one)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
         rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
         rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
@@ -314,9 +316,11 @@ _USERS = Gated(
 )
 _LATENCY = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?:ms|milliseconds?)\s*(?:/|per)\s*(?:output\s+)?token"
-        rf"|(?:latency|tpot|time per (?:output )?token"
-        rf"|inter-token latency)\b[^.]{{0,30}}?(?P<num2>{NUMBER})\s*(?:ms|milliseconds?)\b",
+        rf"(?P<num>{NUMBER})\s*(?:ms|milliseconds?)\s*(?:/|per|between|for\s+each|each)\s*(?:generated\s+|output\s+)?"
+        rf"tokens?"
+        rf"|(?:(?<!first[\s-]token\s)latency|tpot|itl|time per (?:output )?token"
+        rf"|inter-token latency)\b[^.]{{0,30}}?(?P<num2>{NUMBER})\s*(?:ms|milliseconds?)\b(?!\s*(?:to|for)\s+"
+        rf"(?:the\s+)?first)",
         I,
     ),
     "ms",
@@ -364,8 +368,10 @@ def rule_serving(ctx: Ctx) -> None:
             before = t[max(0, m.start() - 30) : m.start()]
             if s.start in ctx.claim_sentences:
                 continue
-            if _PER_USER.match(tail) or re.search(
-                r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I
+            if (
+                _PER_USER.match(tail)
+                or re.search(r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I)
+                or re.search(r"\b(?:each|every|per)\s+(?:user|person|stream)\b[^.;]{0,25}$", before, I)
             ):
                 ms = 1000.0 / v
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'

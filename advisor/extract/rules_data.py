@@ -38,8 +38,8 @@ _ITEM_NOUNS = (
 )
 _ITEMS_TOKENS = Gated(
     re.compile(
-        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b[^.;]{{0,40}}?"
-        rf"(?:averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
+        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
+        rf"(?P<cue>averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
         rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
         rf"\s*(?P<unit>tokens?|words?|pages?)\b",
         I,
@@ -71,6 +71,26 @@ _NOT_TEXT = re.compile(r"\b(?:images?|photos?|video|audio|pdfs?|scan(?:s|ned)?|p
 _VRAM_WORDS = re.compile(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
 
 
+# Between an item count and a size, these say the size is the total ("400k documents, which is about
+# 250M tokens", "30k tickets (~15M tokens)", "100 chats, prompts around 1,500 tokens"), not per item.
+_TOTAL_GAP = re.compile(r"[(,:]|\b(?:which|that|is|are|was|were|total\w*|altogether|overall)\b", I)
+_PER_ITEM = re.compile(r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×", I)
+# "generate 2 billion tokens": an output volume (batch inference), not a training set ("we generated" is)
+_GENERATE_BEFORE = re.compile(
+    r"\b(?:generat(?:e|ing)|produc(?:e|ing)|synthesi[sz](?:e|ing)|emit)\W+(?:\w+\W+){0,3}$", I
+)
+
+
+def _total_not_each(m: re.Match[str], each: float, after: str) -> bool:
+    """Whether the size after an item count is the collection's total rather than a size per item
+    (`after`: a few characters after the match, where "each" may stand)."""
+    gap = m.group("gap") or ""
+    per_item = _PER_ITEM.search(f"{gap} {m.group('cue')} {after}") is not None
+    if per_item:
+        return False
+    return _TOTAL_GAP.search(gap) is not None or each >= 1e6  # a size per item of 1M+ tokens says "each"
+
+
 def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
 
@@ -85,6 +105,8 @@ def rule_dataset(ctx: Ctx) -> None:
         for m in _ITEMS_TOKENS.finditer(t):
             count = parse_scaled(m.group("count"), m.group("cmult"))
             each = parse_scaled(m.group("each"), m.group("emult"))
+            if _total_not_each(m, each, t[m.end() : m.end() + 12]):
+                continue  # "30k tickets (~15M tokens)": the stated figure is the total, read below
             unit = m.group("unit").lower()
             noun = m.group("noun").lower()
             if unit.startswith("token"):
@@ -104,6 +126,8 @@ def rule_dataset(ctx: Ctx) -> None:
                 continue
             if _LEN_BEFORE.search(t[max(0, m.start() - _WINDOW_CHARS) : m.start()]):
                 continue
+            if _GENERATE_BEFORE.search(t[max(0, m.start() - 40) : m.start()]):
+                continue  # tokens to generate (advisor/extract/rules_serving_io.py)
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value < 1e6:
                 continue  # a length, not a dataset
@@ -169,7 +193,8 @@ _SEQ = Gated(
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         rf"|max(?:imum)?\s+length|"
-        rf"context\s+of)\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
+        rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training))?"
+        rf"\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
         I,
     ),
     "context",
@@ -239,6 +264,8 @@ def rule_training_shape(ctx: Ctx) -> None:
                 and not re.search(r"train|tun|lora", t, I)
             ):
                 target = "context_len"
+            if s.section is not None:  # a brief's section decides: serving context vs training length
+                target = "context_len" if s.section == "serving" else "seq_len"
             ctx.add(s, target, length, q(m), "stated", m.start())
         for m in _RANK.finditer(t):
             num = m.group("num") or m.group("num2") or m.group("num3")

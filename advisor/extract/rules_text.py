@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from advisor.extract.brief_text import SectionKind, heading_kind, is_key_line, key_kind, normalise
+
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
 NUM = (
@@ -89,6 +91,7 @@ class Sentence:
     start: int
     block: int
     quoted: bool = False  # inside a "> " quote (an older e-mail, a citation): weaker than the user's own text
+    section: SectionKind | None = None  # the brief section it is under: training, serving or neither
 
 
 @dataclass(frozen=True)
@@ -131,11 +134,15 @@ _ABBREV = (
 _SENT_END = re.compile(_ABBREV + r"(?<=[.!?;])\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
 
 
-def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
-    """Paragraphs as (block number, [(offset, line)]): blank lines, list items, headings and blockquote
-    starts begin a new block; wrapped lines of one paragraph stay together."""
-    blocks: list[list[tuple[int, str]]] = []
+def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | None]]:
+    """Paragraphs as (block number, [(offset, line)], section): blank lines, list items, headings,
+    "Key: value" lines and blockquote starts begin a new block; wrapped lines of one paragraph stay
+    together. `section` is the workload of the heading the block is under (brief_text.heading_kind), or
+    the one its own key names ("Serving: ..."); None outside any training or serving section."""
+    blocks: list[tuple[list[tuple[int, str]], SectionKind | None]] = []
     cur: list[tuple[int, str]] = []
+    cur_section: SectionKind | None = None
+    section: SectionKind | None = None  # of the heading above
     pos = 0
     prev_quote = False
     prev_heading = False
@@ -144,23 +151,30 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
         pos += len(line) + 1
         stripped = line.strip()
         quote = stripped.startswith(">")
+        heading = heading_kind(line) if stripped else None
         new = (
             not stripped
             or _BLOCK_START.match(line)
             or quote != prev_quote
             or _SPEAKER.match(line)
             or prev_heading
+            or heading is not None
+            or is_key_line(line)
         )
-        prev_heading = stripped.startswith("#")
+        prev_heading = stripped.startswith("#") or heading is not None
         if new and cur:
-            blocks.append(cur)
+            blocks.append((cur, cur_section))
             cur = []
+        if new:
+            if heading is not None:
+                section = heading
+            cur_section = heading or key_kind(line) or section
         prev_quote = quote
         if stripped:
             cur.append((start, line))
     if cur:
-        blocks.append(cur)
-    return list(enumerate(blocks))
+        blocks.append((cur, cur_section))
+    return [(i, lines, None if kind == "other" else kind) for i, (lines, kind) in enumerate(blocks)]
 
 
 def clean(text: str) -> str:
@@ -170,7 +184,7 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
-    return _TABLE_ROW.sub(_table_row, text)
+    return normalise(_TABLE_ROW.sub(_table_row, text))
 
 
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M)
@@ -192,7 +206,7 @@ def split_sentences(text: str) -> CleanText:
     ]
     text = clean(text)
     sentences: list[Sentence] = []
-    for number, lines in _blocks(text):
+    for number, lines, section in _blocks(text):
         if _SPEAKER.match(lines[0][1]):
             ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
             continue
@@ -209,5 +223,5 @@ def split_sentences(text: str) -> CleanText:
                 ignored.append(part.strip())
                 continue
             sentences.append(Sentence(text=part.strip().lstrip("|").strip(), start=start + idx, block=number,
-                                      quoted=quoted))  # fmt: skip
+                                      quoted=quoted, section=section))  # fmt: skip
     return CleanText(sentences=tuple(sentences), ignored=tuple(ignored))

@@ -18,14 +18,14 @@ _SCRATCH = re.compile(
     r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I
 )
 _CONTINUED = re.compile(
-    r"\b(?:continued|continual|continuing|further|domain[- ]adaptive|extended"
+    r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
     r"|additional)[\s-]+pre-?train(?:ing|ed)?\b",
     I,
 )
 _PRETRAIN = re.compile(r"\bpre-?train(?:ing|ed)?\b", I)
 _FINETUNE = re.compile(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
-    r"|\bfull[- ]?FT\b|\bre-?train",
+    r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b",
     I,
 )
 _PEFT = re.compile(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
@@ -33,7 +33,8 @@ _INFER = re.compile(
     r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
     r"|simultaneous|"
     r"at the same time|per user|each user|chat ?bot|endpoint|batch (?:job|inference|processing|predictions?)"
-    r"|offline inference|summari[sz](?:e|es|ing|ation))\b",
+    r"|offline inference|summari[sz](?:e|es|ing|ation)"
+    r"|generat(?:e|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens)\b",
     I,
 )
 
@@ -72,7 +73,8 @@ def rule_workload(ctx: Ctx) -> None:
 
 _FULL = re.compile(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
-    r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b",
+    r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b|\bfull[- ]weights?\b"
+    r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)",
     I,
 )
 _QLORA = re.compile(r"\bQ-?LoRA\b", I)

@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from tools.defaults import BYTES_PER_TOKEN
-from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH
+from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH, SECONDS_PER_HOUR
 
 # OpenAI, "What are tokens and how to count them?" (help.openai.com): for common English text one token
 # is about 4 characters, or about 3/4 of a word. Other tokenizers (Llama 3, Qwen2.5) are within ~15%.
@@ -146,4 +146,39 @@ def utilization_from_schedule(hours_per_day: float, days_per_week: float) -> Con
     u = hours_per_day * days_per_week / HOURS_PER_WEEK
     return Converted(
         u, f"{hours_per_day:g} h/day x {days_per_week:g} days/week / {HOURS_PER_WEEK:g} h/week = {u:.2f}"
+    )
+
+
+def context_from_prompt_output(prompt_tokens: float, output_tokens: float) -> Converted:
+    """Tokens a serving sequence holds at its end: the prompt plus the answer generated after it."""
+    total = prompt_tokens + output_tokens
+    return Converted(
+        total,
+        f"{prompt_tokens:g} prompt tokens + {output_tokens:g} output tokens = {total:g} tokens per sequence",
+    )
+
+
+def rate_from_volume(tokens: float, hours: float) -> Converted:
+    """The aggregate output rate that generates `tokens` in `hours` of wall-clock time."""
+    rate = tokens / (hours * SECONDS_PER_HOUR)
+    return Converted(
+        rate, f"{_g(tokens)} tokens / ({hours:g} h x {SECONDS_PER_HOUR:g} s/h) = {rate:,.0f} tokens/s"
+    )
+
+
+CENTS_PER_UNIT = 100.0
+
+
+def usd_per_kwh_from(amount: float, currency: str, cents: bool) -> Converted:
+    """An electricity price as USD per kWh: '10 cents a kWh' (cents=True) or '€0.25/kWh' (FX as usd_from)."""
+    price = amount / CENTS_PER_UNIT if cents else amount
+    money = usd_from(price, currency)
+    unit = f"{amount:g} {currency} cents" if cents else f"{amount:g} {currency}"
+    if not cents and currency == "USD":
+        return Converted(money.value, f"{amount:g} USD/kWh")
+    rate = USD_PER_CURRENCY[currency]
+    return Converted(
+        money.value,
+        f"{unit}/kWh" + (f" / {CENTS_PER_UNIT:g}" if cents else "")
+        + (f" x {rate:g} USD/{currency}" if currency != "USD" else "") + f" = {money.value:.3f} USD/kWh",
     )

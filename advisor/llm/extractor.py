@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 import prompts
 from advisor.extract import get_extractor
 from advisor.extract.base import Extractor, Finding, merge_findings
+from advisor.extract.rules_gpus import family_ids
+from advisor.extract.rules_models import resolve_gpu
 from advisor.llm.chat import llm_error_reason, make_chat_model
 from advisor.llm.guard import find_evidence, in_instruction, instruction_spans, wrap_user_text
 from advisor.llm.numbers import user_numbers
@@ -236,12 +238,22 @@ class OpenAIExtractor:
                     self.dropped[name] = f"{value} is not a number of the quote"
                     continue
                 status = grounded
+            value = _catalog_gpus(name, value)
             findings.append(Finding(field=name, value=value, status=status, evidence=quote, position=pos))
         # validate field by field here so one bad value is named in the error sent back to the model
         for f in findings:
             if f.field not in LIST_FIELDS:
                 WorkloadProfile.model_validate({f.field: f.value})
         return findings
+
+
+def _catalog_gpus(name: str, value: Any) -> Any:
+    """GPU names as the model copied them ("H100", "A100 80GB") -> catalog ids, as the rules write them."""
+    if name in ("gpus_wanted", "gpus_excluded") and isinstance(value, list):
+        return sorted({gid for v in value for gid in family_ids(str(v))})
+    if name in ("owned_gpu", "claimed_gpu") and isinstance(value, str):
+        return resolve_gpu(value)
+    return value
 
 
 def clip_for_model(text: str, limit: int = MAX_MODEL_TEXT_CHARS) -> str:

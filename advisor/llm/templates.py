@@ -27,8 +27,12 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return ", ".join(str(v) for v in value) or "none"
     if field == "budget_usd":
         return present.usd(value)
-    if field == "dataset_tokens":
+    if field in ("dataset_tokens", "generation_tokens"):
         return f"{present.count(value)} tokens"
+    if field in ("prompt_tokens", "output_tokens"):
+        return f"{present.number(value)} tokens"
+    if field == "power_price_usd_per_kwh":
+        return present.usd_rate(value, "kWh")
     if field == "params_b":
         return f"{present.count(value * 1e9)} parameters"
     if field == "utilization":

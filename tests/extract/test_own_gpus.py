@@ -1,4 +1,10 @@
-"""'Can I do this on my 4090?': the user's own GPUs are read as claimed_gpu(_count)."""
+"""Hardware the team owns is owned_gpu(_count); a question about the job on hardware is a claim.
+
+Issue 12: "we already own 8 A100 80GB" was read as a claim about speed (or dropped). Ownership is now its
+own pair of fields; only a question about the job on the owned cards ("could our two H100s do it?") also
+becomes claimed_gpu(_count), which the recommender checks. These statements used to be claims on purpose
+of issue 12's split, so the statement rows below expect no claim.
+"""
 
 from __future__ import annotations
 
@@ -12,22 +18,60 @@ from advisor.extract.rules import RulesExtractor
     [
         ("Can I QLoRA fine-tune Llama 3 8B on my RTX 4090? 50M tokens", "rtx-4090", 1),
         ("Can a 4090 handle QLoRA on a 34b model?", "rtx-4090", 1),
-        ("We have 4 A100 80GB; LoRA Llama 3 70B on 100M tokens", "a100-80gb-sxm", 4),
         ("our two H100s could do QLoRA of 70B?", "h100-sxm", 2),
         ("I want to fine-tune on one L40S", "l40s", 1),
-        ("We have 8 A100s in-house and 3 data scientists.", "a100-80gb-sxm", 8),
     ],
 )
-def test_own_gpus_are_claimed(text: str, gpu: str, count: int) -> None:
+def test_hardware_questions_are_claimed(text: str, gpu: str, count: int) -> None:
     p = RulesExtractor().extract(text)
     assert (p.claimed_gpu, p.claimed_gpu_count) == (gpu, count)
     assert p.status_of("claimed_gpu") == "stated"
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["my budget is $5k for Llama 3 8B, our data is in S3", "Our H100 cluster has 64 GPUs across 8 nodes."],
+    ("text", "gpu", "count"),
+    [
+        ("We have 4 A100 80GB; LoRA Llama 3 70B on 100M tokens", "a100-80gb-sxm", 4),
+        ("We have 8 A100s in-house and 3 data scientists.", "a100-80gb-sxm", 8),
+        ("we already own 8 A100 80GB (one DGX box). how long on our box?", "a100-80gb-sxm", 8),
+        ("We've got 2 H100 sitting under a desk.", "h100-sxm", 2),
+        ("We'd like to QLoRA Llama 3 8B on our own 4090.", "rtx-4090", 1),
+        ("Our cluster of 16 A100s is idle at night.", "a100-80gb-sxm", 16),
+    ],
 )
-def test_a_budget_a_model_or_a_fleet_of_unknown_size_is_not_a_claimed_gpu(text: str) -> None:
+def test_owned_hardware_is_owned_not_a_claim(text: str, gpu: str, count: int) -> None:
     p = RulesExtractor().extract(text)
-    assert p.claimed_gpu is None and p.claimed_gpu_count is None
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+    assert p.provenance["owned_gpu"].evidence
+    if "?" not in text:
+        assert p.claimed_gpu is None and p.claimed_gpu_count is None
+
+
+def test_a_question_about_owned_cards_is_owned_and_claimed() -> None:
+    p = RulesExtractor().extract("Could our two H100s QLoRA Llama 3.1 70B on 20M tokens?")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("h100-sxm", 2)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == ("h100-sxm", 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 8 H100s reserved at CoreWeave for this.",
+        "we have H100 quota on AWS",
+        "we have 2 weeks and $5k",
+    ],
+)
+def test_rented_or_other_things_we_have_are_not_owned(text: str) -> None:
+    assert RulesExtractor().extract(text).owned_gpu is None
+
+
+def test_a_fleet_of_unknown_size_gives_the_type_only() -> None:
+    p = RulesExtractor().extract("Our H100 cluster has 64 GPUs across 8 nodes.")
+    assert p.owned_gpu == "h100-sxm" and p.owned_gpu_count is None
+    assert p.claimed_gpu is None
+
+
+@pytest.mark.parametrize("text", ["my budget is $5k for Llama 3 8B, our data is in S3"])
+def test_a_budget_or_a_model_is_not_a_gpu(text: str) -> None:
+    p = RulesExtractor().extract(text)
+    assert p.claimed_gpu is None and p.owned_gpu is None

@@ -1,0 +1,267 @@
+"""GPU rules: hardware the team owns, GPU types wanted or ruled out, and a limit on the GPU count.
+
+- owned_gpu / owned_gpu_count: "we already own 8 A100 80GB", "we have 2 H100", "our own 4090", "our
+  cluster of 16 A100s" (a fleet of unknown size gives the type only). Hardware the team rents is not
+  owned ("we have 8 H100s reserved at CoreWeave"). Ownership is kept apart from a claim: only a question
+  about the job on that hardware ("can we QLoRA 70B on our two H100s?") also becomes claimed_gpu(_count),
+  which the recommender checks. Other hardware questions ("can a 4090 handle ...", "on one L40S") stay
+  claims as before.
+- gpus_wanted: "serve it on H100s", "H100 only", "we need A100 80GB" (every catalog variant of a family
+  written without form factor: "H100" -> SXM, PCIe and NVL). Not in claims, comparisons ("our box vs
+  renting H100s") or the owned hardware itself.
+- gpus_excluded: "no A100s", "avoid T4", "no consumer cards", "no AMD".
+- max_gpus: "one GPU if possible", "on a single GPU", "at most 4 GPUs", "no more than 8 GPUs", "a
+  quota of 4 GPUs" (not "8 GPUs per node").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
+from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+
+_BARE_CONSUMER = re.compile(r"(?P<gpu>3090|4090|5090)s?\b")
+_OWNER = Gated(
+    re.compile(
+        r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+)?"
+        r"(?:have|own|got|bought|purchased|operate|run)(?:\s+got)?"
+        r"|(?:my|our)(?:\s+(?:own|existing|current|in-house|on-prem|local))?)\s+"
+        rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?(?:own\s+|(?:nvidia|geforce)\s+)?",
+        I,
+    ),
+    "we ", "i ", "our", "my ", "we'", "i'",
+)  # fmt: skip
+_FLEET_OF = Gated(
+    re.compile(
+        rf"\bour\s+(?:own\s+|on-prem\s+|in-house\s+)?(?:cluster|fleet|rack|servers?|nodes?|farm|box(?:es)?)\s+"
+        rf"(?:of|with)\s+(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?",
+        I,
+    ),
+    "our",
+)
+_FLEET_AFTER = re.compile(r"\s*(?:cluster|nodes?|servers?|fleet|farm|pods?|box(?:es)?)\b", I)
+_RENTED_AFTER = re.compile(
+    r"^[^.;]{0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot)\b", I
+)
+_QUESTION = re.compile(
+    r"\?|^\s*(?:can|could|would|will|is|are|does|do|should|how (?:long|fast|much))\b"
+    r"|\b(?:enough|fit|handle)\b",
+    I,
+)
+# Non-ownership hardware questions kept as claims: "can a 4090 ...", "on one L40S", "on a single A100"
+_CLAIM_HW = re.compile(
+    rf"\b(?:(?:can|could|will|would)\s+(?:a|an|one|a\s+single)|on\s+(?:a\s+single|one|a))\s+"
+    rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?",
+    I,
+)
+
+
+def _gpu_at(t: str, pos: int) -> re.Match[str] | None:
+    return GPU_RE.match(t, pos) or _BARE_CONSUMER.match(t, pos)
+
+
+def _gpu_id(name: str) -> str:
+    return resolve_gpu(f"rtx {name}" if name.isdigit() else name)
+
+
+def _asks_about(t: str, pos: int) -> bool:
+    """Whether the statement around `pos` (from the previous '.', '!' or '?' to the next) is a question
+    ("we own 8 A100s. how long ...?" states; "could our two H100s do it?" asks)."""
+    start = max(t.rfind(".", 0, pos), t.rfind("!", 0, pos), t.rfind("?", 0, pos)) + 1
+    ends = [i for i in (t.find(c, pos) for c in ".!?") if i >= 0]
+    end = min(ends) + 1 if ends else len(t)
+    return _QUESTION.search(t[start:end]) is not None
+
+
+def rule_owned_gpus(ctx: Ctx) -> None:
+    """owned_gpu(_count) from ownership phrases; claimed_gpu(_count) from hardware questions."""
+    owned_done = claimed_done = False
+    for s in ctx.sentences:
+        if s.start in ctx.claim_sentences:
+            continue
+        t = s.text
+        if not owned_done:
+            for own in _OWNER.finditer(t):
+                num = own.group("num")
+                gpu = _gpu_at(t, own.end())
+                if not gpu and num:  # "we have 4090s": the number was the card
+                    gpu, num = _BARE_CONSUMER.match(t, own.start("num")), None
+                if not gpu or _RENTED_AFTER.match(t[gpu.end() : gpu.end() + 60]):
+                    continue
+                gid = _gpu_id(gpu.group("gpu"))
+                fleet = _FLEET_AFTER.match(t, gpu.end()) is not None  # "our H100 cluster": size unknown
+                ctx.add(s, "owned_gpu", gid, t[own.start() : gpu.end()].strip(), "stated", gpu.start())
+                if not fleet:
+                    count = int(parse_number(num)) if num else 1
+                    ev = t[own.start() : gpu.end()].strip()
+                    ctx.add(s, "owned_gpu_count", count, ev, "stated" if num else "inferred", gpu.start())
+                    if _asks_about(t, gpu.start()) and not claimed_done:
+                        ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
+                        ctx.add(s, "claimed_gpu_count", count, ev, "stated" if num else "inferred",
+                                gpu.start())  # fmt: skip
+                        claimed_done = True
+                owned_done = True
+                break
+            if not owned_done:
+                for fl in _FLEET_OF.finditer(t):
+                    gpu = _gpu_at(t, fl.end())
+                    if gpu:
+                        ev = t[fl.start() : gpu.end()].strip()
+                        ctx.add(s, "owned_gpu", _gpu_id(gpu.group("gpu")), ev, "stated", gpu.start())
+                        ctx.add(s, "owned_gpu_count", int(parse_number(fl.group("num"))), ev, "stated",
+                                gpu.start())  # fmt: skip
+                        owned_done = True
+                        break
+        if claimed_done:
+            continue
+        for hw in _CLAIM_HW.finditer(t):
+            num = hw.group("num")
+            gpu = _gpu_at(t, hw.end())
+            if not gpu and num:  # "can a 4090 ...": the count was the card itself
+                gpu, num = _BARE_CONSUMER.match(t, hw.start("num")), None
+            if not gpu or _FLEET_AFTER.match(t, gpu.end()):
+                continue
+            ctx.add(s, "claimed_gpu", _gpu_id(gpu.group("gpu")), q(gpu), "stated", gpu.start())
+            count = int(parse_number(num)) if num else 1
+            ctx.add(s, "claimed_gpu_count", count, t[hw.start() : gpu.end()].strip(),
+                    "stated" if num else "inferred", gpu.start())  # fmt: skip
+            claimed_done = True
+            break
+
+
+# =========================================================================== GPUs wanted / excluded
+_WANT_CUE = re.compile(
+    r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|\brequires?|\brequired|\bstick\s+to"
+    r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on)"
+    r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
+    I,
+)
+_ONLY_AFTER = re.compile(r"(?:-only\b|\s+only\b|\s+exclusively\b)", I)
+_COMPARE = re.compile(r"\b(?:vs\.?|versus|compared?|comparison|than|instead|whether|or\s+rent\w*)\b", I)
+_EXCLUDE_CUE = re.compile(
+    r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than|\banything\s+but"
+    r"|n't\s+(?:use|want))(?:\s+(?:the|any|on|use|using|older|nvidia|amd|\w+\s+or))*\s*$",
+    I,
+)
+_CONSUMER_OUT = Gated(
+    re.compile(
+        r"\b(?:no|not|avoid|without|never|can't use|cannot use|won't use|don't want)\s+(?:any\s+)?"
+        r"(?:consumer|gaming|geforce|desktop)(?:[\s-]grade)?\s*(?:cards?|gpus?|hardware)?\b"
+        r"|\b(?:consumer|gaming|geforce)(?:[\s-]grade)?\s+(?:cards?|gpus?)\s+(?:are|is)\s+(?:out|not\s+"
+        r"(?:an\s+option|allowed|supported|ok))\b"
+        r"|\bdata[\s-]?cent(?:er|re)(?:[\s-]grade)?\s+(?:gpus?|cards?)\s+only\b"
+        r"|\bonly\s+data[\s-]?cent(?:er|re)(?:[\s-]grade)?\s+(?:gpus?|cards?)\b",
+        I,
+    ),
+    "consumer", "gaming", "geforce", "desktop", "data",
+)  # fmt: skip
+_VENDOR_OUT = Gated(
+    re.compile(r"\b(?:no|not|avoid|without)\s+(?P<vendor>amd|intel|gaudi|rocm)\b|\bnvidia[\s-]only\b"
+               r"|\bonly\s+nvidia\b|\bcuda\s+only\b", I),
+    "amd", "intel", "gaudi", "rocm", "nvidia", "cuda",
+)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=256)
+def family_ids(name: str) -> tuple[str, ...]:
+    """Catalog ids a GPU name stands for: 'H100' -> every H100 variant, 'A100 80GB' -> the 80 GB ones,
+    'H100 PCIe' -> that one. A name the catalog lacks gives its cleaned name."""
+    gid = _gpu_id(name)
+    cat = _catalog()
+    low = re.sub(r"[\s-]+", " ", name.lower().strip())
+    low = re.sub(r"(?:'s|s)$", "", low) if not low.endswith("l40s") else low
+    if cat is None or re.search(r"sxm|pcie|nvl", low):
+        return (gid,)
+    parts = low.replace("nvidia ", "").replace("geforce ", "").split()
+    if not parts:
+        return (gid,)
+    base = parts[0]
+    mem = next((p for p in parts[1:] if p.endswith("gb")), None)
+    family = re.compile(rf"(?:rtx-)?{re.escape(base)}(?:-|$)")
+    ids = [str(g.id) for g in cat.gpus if family.match(str(g.id)) and (mem is None or f"-{mem}" in str(g.id))]
+    return tuple(ids) if ids else (gid,)
+
+
+def _consumer_ids() -> list[str]:
+    cat = _catalog()
+    return [str(g.id) for g in cat.gpus if g.consumer] if cat is not None else []
+
+
+def _vendor_ids(vendor: str, keep: bool) -> list[str]:
+    """GPU ids of `vendor` (keep=False: of every other vendor)."""
+    cat = _catalog()
+    if cat is None:
+        return []
+    return [str(g.id) for g in cat.gpus if (str(g.vendor).lower() == vendor) == keep]
+
+
+_MAX_GPUS = Gated(
+    re.compile(
+        rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to|limited\s+to"
+        rf"|capped\s+at|a\s+quota\s+of|quota\s+(?:is|of)|only\s+(?:get|have|use)|only)\s+"
+        rf"(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
+        rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
+        rf"[\s-]+(?:gpus?|cards?)\b"
+        rf"|\bsingle[\s-]gpu\b"
+        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops)\b",
+        I,
+    ),
+    "gpu", "card", "accelerator",
+)  # fmt: skip
+_PER_NODE = re.compile(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
+
+
+def rule_gpu_choice(ctx: Ctx) -> None:
+    """gpus_wanted, gpus_excluded and max_gpus (claims and comparisons set none of them)."""
+    owned = next((f.value for f in ctx.findings if f.field == "owned_gpu"), None)
+    for s in ctx.sentences:
+        if s.start in ctx.claim_sentences:
+            continue
+        t = s.text
+        _gpu_types(ctx, s, owned)
+        if m := _CONSUMER_OUT.search(t):
+            ctx.add(s, "gpus_excluded", _consumer_ids(), q(m), "stated", m.start())
+        if m := _VENDOR_OUT.search(t):
+            vendor = (m.group("vendor") or "").lower()
+            if vendor:
+                vendor = {"gaudi": "intel", "rocm": "amd"}.get(vendor, vendor)
+                ids = _vendor_ids(vendor, keep=True)
+            else:
+                ids = _vendor_ids("nvidia", keep=False)
+            if ids:
+                ctx.add(s, "gpus_excluded", ids, q(m), "stated", m.start())
+        for m in _MAX_GPUS.finditer(t):
+            if _PER_NODE.match(t[m.end() : m.end() + 30]):
+                continue
+            num = m.group("num") or m.group("num2")
+            n = int(parse_number(num)) if num else 1
+            if n >= 1:
+                ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
+
+
+def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
+    t = s.text
+    comparing = None
+    seen: set[str] = set()  # one decision per GPU name and sentence: a repeated name costs one lookup
+    for g in GPU_RE.finditer(t):
+        if g.group(0).lower() in seen:
+            continue
+        seen.add(g.group(0).lower())
+        before = t[max(0, g.start() - 40) : g.start()]
+        if re.search(r"\b(?:our|my)\s+(?:\w+\s+)?$", before, I):
+            continue  # owned hardware, read by rule_owned_gpus
+        name = g.group("gpu")
+        if _EXCLUDE_CUE.search(before) or negated(t, g.start()):
+            ctx.add(s, "gpus_excluded", list(family_ids(name)), q(g), "stated", g.start())
+            continue
+        if not (_WANT_CUE.search(before) or _ONLY_AFTER.match(t, g.end())):
+            continue
+        if comparing is None:
+            comparing = _COMPARE.search(t) is not None
+        ids = list(family_ids(name))
+        if comparing or (owned is not None and owned in ids):
+            continue
+        ctx.add(s, "gpus_wanted", ids, q(g), "stated", g.start())

@@ -1,0 +1,132 @@
+"""Serving input/output rules: prompt and answer lengths, a batch generation volume, the power price.
+
+- prompt_tokens / output_tokens: "prompts around 500 tokens and answers around 2000 tokens", "2k-token
+  prompts", "responses of up to 1k tokens", "generate ~300 tokens per answer". With both, context_len
+  is inferred as their sum (the tokens a sequence holds when its answer ends; units_text).
+- generation_tokens: a batch generation job, "generate 2 billion tokens with Qwen2.5 72B within a week"
+  (one million tokens or more). With a deadline in the same text, target_tokens_per_s is inferred as the
+  aggregate rate that meets it (units_text.rate_from_volume).
+- power_price_usd_per_kwh: "our colo power is $0.10/kWh", "10 cents a kWh", "€0.25 per kWh" (FX as for
+  budgets).
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract import units_text as U
+from advisor.extract.base import select_findings
+from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, parse_number, parse_scaled
+
+_K = r"(?P<mult>k)?"
+_FILL = (
+    r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
+    r"|length|size|len|each|:|=)\s*)*"
+)
+_PROMPT_NOUN = r"(?:(?:user\s+|input\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
+_OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
+_AFTER_NOUN = rf"\b@NOUN@\s+{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tokens?\b"
+_BEFORE_NOUN = (
+    rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tokens?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
+    r"@NOUN@"
+)
+_PROMPT = Gated(
+    re.compile((_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN), I),
+    "prompt", "input", "question", "quer",
+)  # fmt: skip
+_OUTPUT = Gated(
+    re.compile(
+        (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _OUTPUT_NOUN)
+        + rf"|\bgenerat(?:e|es|ing)\s+{APPROX}(?P<num3>{NUM})\s*(?P<mult3>k)?\s*tokens?\s+"
+        r"(?:per|each|for\s+each|a)\s+(?:answer|response|request|reply|query|question|call)\b"
+        rf"|\bmax_?(?:new_)?tokens\s*[:=]?\s*(?P<num4>{NUM})\b",
+        I,
+    ),
+    "answer", "output", "respons", "complet", "repl", "generat", "max",
+)  # fmt: skip
+_GENERATION = Gated(
+    re.compile(
+        rf"\b(?:generat(?:e|ing)|produc(?:e|ing)|synthesi[sz](?:e|ing)|emit(?:ting)?|output(?:ting)?)\s+"
+        rf"(?:(?:about|around|roughly|some|~|approximately|at\s+least|over)\s*)?(?P<num>{NUMBER})\s*"
+        rf"(?P<mult>{MULT})?\s*(?:(?:output|synthetic|new|generated)\s+)?tokens?\b",
+        I,
+    ),
+    "generat", "produc", "synthesi", "emit", "output",
+)  # fmt: skip
+_POWER = Gated(
+    re.compile(
+        rf"(?P<sym>us\$|\$|€|£)?\s*(?P<num>{NUM})\s*(?P<cents>cents?|ct|¢|pence|p(?=\s*/))?\s*"
+        rf"(?P<word>usd|dollars?|eur|euros?|gbp|pounds?|chf|€|\$|£)?\s*(?:/|per|an?|each)\s*"
+        r"(?:kwh|kilowatt[\s-]?hours?)\b",
+        I,
+    ),
+    "kwh", "kilowatt",
+)  # fmt: skip
+_CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "usd": "USD", "dollar": "USD",
+             "eur": "EUR", "euro": "EUR", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "pence": "GBP",
+             "p": "GBP"}  # fmt: skip
+_MIN_GENERATION_TOKENS = 1e6  # below: a per-request length, not a batch volume
+_MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
+
+
+def _length(m: re.Match[str]) -> int | None:
+    for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None)):
+        if n in m.re.groupindex and m.group(n):
+            mult = m.group(k) if k else None
+            value = parse_number(m.group(n)) * (1000 if mult else 1)
+            return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
+    return None
+
+
+def rule_serving_io(ctx: Ctx) -> None:
+    """prompt_tokens, output_tokens (context_len from both), generation_tokens (target rate with a
+    deadline), power_price_usd_per_kwh."""
+    for s in ctx.sentences:
+        t = s.text
+        for field, rx in (("prompt_tokens", _PROMPT), ("output_tokens", _OUTPUT)):
+            for m in rx.finditer(t):
+                n = _length(m)
+                if n is not None:
+                    ctx.add(s, field, n, q(m), "stated", m.start())
+        for m in _GENERATION.finditer(t):
+            value = parse_scaled(m.group("num"), m.group("mult"))
+            if value >= _MIN_GENERATION_TOKENS:
+                ctx.add(s, "generation_tokens", value, q(m), "stated", m.start())
+        for m in _POWER.finditer(t):
+            cur = _currency(m)
+            conv = U.usd_per_kwh_from(parse_number(m.group("num")), cur, bool(m.group("cents")))
+            if 0 < conv.value < 5:  # a price per kWh, not a monthly bill
+                status = "stated" if cur == "USD" and not m.group("cents") else "inferred"
+                ev = q(m) if status == "stated" else f'"{q(m)}": {conv.how}'
+                ctx.add(s, "power_price_usd_per_kwh", conv.value, ev, status, m.start())
+    _derived(ctx)
+
+
+def _currency(m: re.Match[str]) -> str:
+    for key in (m.group("sym"), m.group("word"), m.group("cents")):
+        if key:
+            k = key.strip().lower().rstrip("s")
+            if k in _CURRENCY:
+                return _CURRENCY[k]
+    return "USD"
+
+
+def _derived(ctx: Ctx) -> None:
+    """context_len from prompt + output; target_tokens_per_s from a generation volume and a deadline."""
+    best = select_findings(
+        f for f in ctx.findings if f.field in ("prompt_tokens", "output_tokens", "generation_tokens",
+                                               "deadline_hours")
+    )  # fmt: skip
+    prompt, output = best.get("prompt_tokens"), best.get("output_tokens")
+    anchor = ctx.sentences[0]
+    if prompt is not None and output is not None:
+        conv = U.context_from_prompt_output(float(prompt.value), float(output.value))
+        ev = f'"{prompt.evidence}" + "{output.evidence}": {conv.how}'
+        rank = max(prompt.position, output.position)
+        ctx.add(anchor, "context_len", int(conv.value), ev, "inferred", rank=rank)
+    gen, deadline = best.get("generation_tokens"), best.get("deadline_hours")
+    if gen is not None and deadline is not None:
+        conv = U.rate_from_volume(float(gen.value), float(deadline.value))
+        ev = f'"{gen.evidence}" by the deadline: {conv.how}'
+        ctx.add(anchor, "target_tokens_per_s", conv.value, ev, "inferred", rank=gen.position)
