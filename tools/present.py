@@ -207,3 +207,17 @@ def pct(x: float | None, digits: int = 0) -> str:
     if x is None or not _is_num(x):
         return UNKNOWN
     return f"{float(x) * 100:.{digits}f}%"
+
+
+QUOTE_MAX_CHARS = 80
+"""A user's clause quoted back ('I did not use: ...') is cut to about this many characters."""
+
+
+def quote(text: str, limit: int = QUOTE_MAX_CHARS) -> str:
+    """A user's words quoted back: one line, cut at a word boundary near `limit` characters, in single
+    quotes ("'no spot instances'")."""
+    one = " ".join(text.split())
+    if len(one) > limit:
+        cut = one[:limit].rsplit(" ", 1)[0] if " " in one[:limit] else one[:limit]
+        one = cut.rstrip(" ,;:") + " …"
+    return f"'{one}'"
