@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
-from advisor.extract.rules_text import _SPEAKER, _STEERING, NUMBER, clean
+from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
 from advisor.llm.guard import instruction_spans
 from tools.input_account import MAX_CLAUSE_CHARS, MAX_CLAUSES, ClauseKind, InputAccount, UnusedClause
 from tools.profile import WorkloadProfile
@@ -37,7 +37,7 @@ I = re.I  # noqa: E741
 _POLICY = re.compile(
     r"\b(?:must|mustn'?t|only|no|not|never|policy|policies|complian(?:ce|t)|regulated|regulation|required?|"
     r"requirements?|mandatory|forbidden|prohibited|not allowed|cannot|can'?t|won'?t|don'?t|gdpr|hipaa|"
-    r"soc ?2|iso ?27001|residen(?:cy|t)|sovereign(?:ty)?|on-?prem(?:ises)?|at most|at least|no more than|"
+    r"soc ?2|iso ?27001|residen(?:cy|t)|sovereign(?:ty)?|on[- ]?prem(?:ises)?|at most|at least|no more than|"
     r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
     I,
 )
@@ -53,8 +53,11 @@ _UNIT = (
     r"steps?|gpus?|nodes?|servers?|boxes|cards?|x\b|%|percent|kwh|kw|w\b|watts?|usd|eur|gbp|dollars?|"
     r"euros?|bucks|ctx|context|seq|sequence|dim|layers?|per\b|/)"
 )
+# a figure: digits, or a number word other than "a"/"an" ("a small team" holds no figure)
+_FIGURE = NUM + r"|\b(?:" + "|".join(w for w in WORD_NUMBERS if w.isalpha() and len(w) > 2) + r")\b"
 _NUMBER_UNIT = re.compile(
-    rf"[$€£]\s*{NUMBER}|{NUMBER}\s*(?:thousand|million|billion|trillion|mm|mn|bn|tn|[kmbt])?\s*(?:{_UNIT})",
+    rf"[$€£]\s*{NUM}|(?:{_FIGURE})\s*(?:thousand|million|billion|trillion|mm|mn|bn|tn|[kmbt])?\s*(?:{_UNIT})"
+    rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}",
     I,
 )
 _DECORATIVE = re.compile(
@@ -63,7 +66,7 @@ _DECORATIVE = re.compile(
     r"let me know|any help|appreciate|much appreciated|ps\b|p\.s\.|sent from|--)",
     I,
 )
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s|[A-Z][^.!?]{0,60}:?\s*$)")
+_HEADING_WORDS = 6  # a line of at most this many words, alone and unpunctuated, is a heading or a signature
 _LIST_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ENDS_CLAUSE = re.compile(r"[.!?:;]\s*$")
 # inside one paragraph: sentence ends, then clause breaks ("; ", ", but", " but ", ", ")
@@ -82,6 +85,7 @@ class Clause:
     text: str
     start: int
     end: int
+    alone: bool = False  # the whole of its line, without closing punctuation (a heading, a signature)
 
 
 # --------------------------------------------------------------------------- clauses
@@ -140,12 +144,15 @@ def split_clauses(text: str) -> list[Clause]:
                     merged.append((ca, cb))
             if len(merged) > 1 and len(_WORD.findall(text[merged[0][0] : merged[0][1]])) < MIN_WORDS:
                 merged[:2] = [(merged[0][0], merged[1][1])]
+            single_line = "\n" not in text[pa:pb].strip() and not _ENDS_CLAUSE.search(text[pa:pb])
             for ca, cb in merged:
                 raw = text[ca:cb]
                 lead = len(raw) - len(raw.lstrip(" \t\n-*+•>|#"))
                 body = " ".join(raw.split()).lstrip("-*+•>|# ").rstrip(" .,;").strip()
                 if _WORD.search(body):
-                    clauses.append(Clause(text=body, start=ca + lead, end=cb))
+                    clauses.append(
+                        Clause(text=body, start=ca + lead, end=cb, alone=single_line and len(merged) == 1)
+                    )
     return clauses
 
 
@@ -199,8 +206,9 @@ def _nearest(spans: list[tuple[int, int]], position: int | None) -> list[tuple[i
 
 
 # --------------------------------------------------------------------------- kinds
-def clause_kind(text: str) -> ClauseKind:
-    """What an unused clause looks like (see the module docstring); the first match wins."""
+def clause_kind(text: str, alone: bool = False) -> ClauseKind:
+    """What an unused clause looks like (see the module docstring); the first match wins. `alone`: the
+    clause is a whole unpunctuated line (a short one is a heading or a signature)."""
     if _STEERING.search(text) or _SPEAKER.match(text):
         return "instruction"
     if text.rstrip().endswith("?") or _QUESTION_OPEN.match(text):
@@ -213,7 +221,7 @@ def clause_kind(text: str) -> ClauseKind:
         return "gpu"
     if _NUMBER_UNIT.search(text):
         return "number"
-    if _DECORATIVE.match(text) or (_HEADING.match(text) and len(text.split()) <= 6):
+    if _DECORATIVE.match(text) or (alone and len(text.split()) <= _HEADING_WORDS):
         return "decorative"
     return "context"
 
@@ -248,7 +256,7 @@ def account_input(
         elif any(a < c.end and c.start < b for a, b in spans):
             used.append(_trim(c.text))
         else:
-            unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text)))
+            unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
     for hidden in ignored:
         if hidden.startswith("<!--"):
             unused.append(UnusedClause(text=_trim(hidden), kind="instruction"))
