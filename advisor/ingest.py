@@ -302,7 +302,7 @@ HYPHEN_PREFIXES = frozenset(
     {"fine", "pre", "post", "multi", "non", "co", "self", "full", "low", "high", "long", "short", "mixed",
      "half", "real", "end", "well", "state", "sub", "cross", "open", "on", "off", "in", "out", "up", "re",
      "semi", "mid", "per", "first", "second", "third", "one", "two", "day", "week", "month", "year",
-     "large", "small", "mid", "top", "zero", "few", "instruction", "domain", "task", "human", "in-house"}
+     "large", "small", "top", "zero", "few", "instruction", "domain", "task", "human"}
 )  # fmt: skip
 FURNITURE_EDGE_LINES = 3  # a header or footer sits within this many lines of a page's top or bottom
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^-\s*\d{1,4}\s*-$", re.I)

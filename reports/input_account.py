@@ -32,7 +32,7 @@ def not_used_items(account: InputAccount | None, limit: int | None = MAX_LISTED)
     if len(cut) < len(shown):
         items.append(prompts.fill(s["more"], count=len(shown) - len(cut)))
     if grouped and (items or context):
-        items.append(prompts.fill(s["grouped"], count=grouped))
+        items.append(prompts.fill(s["grouped_one" if grouped == 1 else "grouped"], count=grouped))
     return items
 
 
