@@ -20,6 +20,7 @@ paragraph stay together).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -243,17 +244,22 @@ def account_input(
     cleaned = clean(text)
     clauses = split_clauses(cleaned)
     hay = _Haystack(cleaned)
+    found: dict[str, list[tuple[int, int]]] = {}  # a quote repeated by many findings is searched once
     spans: list[tuple[int, int]] = []
     for quote_text, position in evidence:
         for quote in evidence_quotes(quote_text):
-            spans.extend(_nearest(hay.spans(quote), position))
-    injected = instruction_spans(cleaned)
+            if quote not in found:
+                found[quote] = hay.spans(quote)
+            spans.extend(_nearest(found[quote], position))
+    starts = [c.start for c in clauses]
+    injected = _covered(starts, clauses, instruction_spans(cleaned))
+    evidenced = _covered(starts, clauses, spans)
     used: list[str] = []
     unused: list[UnusedClause] = []
-    for c in clauses:
-        if any(a < c.end and c.start < b for a, b in injected) or _STEERING.search(c.text):
+    for i, c in enumerate(clauses):
+        if i in injected or _STEERING.search(c.text):
             unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
-        elif any(a < c.end and c.start < b for a, b in spans):
+        elif i in evidenced:
             used.append(_trim(c.text))
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
@@ -265,6 +271,19 @@ def account_input(
         unused=tuple(unused[:MAX_CLAUSES]),
         more_unused=max(0, len(unused) - MAX_CLAUSES),
     )
+
+
+def _covered(starts: list[int], clauses: list[Clause], spans: Iterable[tuple[int, int]]) -> set[int]:
+    """Indexes of the clauses (sorted by start) that overlap any of `spans`: each span is placed by
+    bisection, so a long brief costs O((clauses + spans) log clauses)."""
+    out: set[int] = set()
+    for a, b in spans:
+        i = max(0, bisect.bisect_right(starts, a) - 1)
+        while i < len(clauses) and clauses[i].start < b:
+            if a < clauses[i].end:
+                out.add(i)
+            i += 1
+    return out
 
 
 def profile_evidence(
