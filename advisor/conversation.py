@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from advisor.extract import get_extractor
+from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, changed_fields
 from advisor.llm import templates
 from advisor.llm.agent import explain
@@ -32,7 +33,9 @@ from advisor.llm.extractor import drop_instructed
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox, recommendation_brief
 from advisor.service.recommending import Recommender, process_recommending
+from reports.input_account import not_used_text
 from tools.errors import InputError
+from tools.input_account import InputAccount
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
 from tools.recommend.models import recommendation_json
 
@@ -80,6 +83,7 @@ class Turn:
     llm_calls: int = 0
     llm_error: str | None = None
     report_requested: bool = False
+    input_account: InputAccount | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the design.md ask keys (profile, recommendation, questions) and the turn's extras."""
@@ -95,6 +99,7 @@ class Turn:
             "reply": self.reply,
             "source": self.source,
             "llm_calls": self.llm_calls,
+            "input_account": self.input_account.model_dump(mode="json") if self.input_account else None,
         }
 
     def recommendation_json(self) -> dict[str, Any] | None:
@@ -145,6 +150,7 @@ class Conversation:
         self.history: list[dict[str, str]] = []
         self.turns = 0
         self.last: Turn | None = None
+        self.account: InputAccount | None = None  # every turn's input, used or not (merged)
 
     # -- persistence -------------------------------------------------------------------------------------
     @property
@@ -158,6 +164,7 @@ class Conversation:
             "use_defaults": self.use_defaults,
             "history": list(self.history),
             "turns": self.turns,
+            "input_account": self.account.model_dump(mode="json") if self.account is not None else None,
         }
 
     @classmethod
@@ -175,6 +182,8 @@ class Conversation:
         conv.use_defaults = bool(state.get("use_defaults"))
         conv.history = [dict(m) for m in state.get("history") or []]
         conv.turns = int(state.get("turns") or 0)
+        if state.get("input_account"):
+            conv.account = InputAccount.model_validate(state["input_account"])
         return conv
 
     # -- one turn -----------------------------------------------------------------------------------------
@@ -192,6 +201,8 @@ class Conversation:
         full = text if not brief_text else f"{text}\n\n{brief_text}"
         profile = drop_instructed(profile, full, before)
         self.profile = profile
+        account = account_for(full, profile, before)
+        self.account = account if self.account is None else self.account.merged(account)
         changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
 
         rec, error = None, None
@@ -210,7 +221,7 @@ class Conversation:
             return templates.summary_reply(
                 profile=profile, changed=changed, rec=rec, error=error, questions=questions, assumed=assumed,
                 report_ready=report_ready, defaults_ack=defaults_now, note=note, include_body=include_body,
-                followup=followup,
+                followup=followup, not_used=not_used_text(account),
             )
 
         source: ReplySource = "template"
@@ -233,7 +244,7 @@ class Conversation:
         turn = Turn(reply=reply_text, profile=profile, recommendation=rec, questions=questions,
                     question_fields=fields, assumptions=assumed, report_ready=report_ready, error=error,
                     source=source, llm_calls=llm_calls, llm_error=llm_error,
-                    report_requested=bool(_REPORT_RE.search(text)))
+                    report_requested=bool(_REPORT_RE.search(text)), input_account=account)
         self.last = turn
         return turn
 

@@ -12,6 +12,12 @@ Limits and checks, each failing with a one-line InputError that says what to do:
   pages are read and at most MAX_TEXT_CHARS characters kept;
 - text: decoded as UTF-8 (with or without BOM), falling back to UTF-16 when it carries a BOM, then cp1252.
 
+Then normalised (`normalise`), as text extracted from a PDF or DOCX needs before the extractor reads it:
+lines repeated at the top or bottom of every PDF page (headers, footers, "Page 1 of 2") are removed and a
+sentence running across a page break is joined again; a word hyphenated across a line break is joined
+("se-/quence" -> "sequence"; "fine-/tuned" keeps its hyphen); a number split from its unit by a line break
+is joined ("20/B tokens"); bullet glyphs left alone on a line are dropped.
+
 The text is data for the extractor; nothing in it is ever treated as an instruction.
 """
 
@@ -76,7 +82,7 @@ def read_brief(source: str | Path | bytes, filename: str | None = None) -> str:
         text = _decode(data, name)
         if suffix in HTML_SUFFIXES or (suffix not in (".md", ".markdown", ".txt") and _looks_html(text)):
             text = html_to_text(text)
-    text = _tidy(text)
+    text = normalise(_tidy(text))
     if len(text) < MIN_TEXT_CHARS:
         raise InputError(
             f"{name} has almost no text ({len(text)} characters); "
@@ -191,7 +197,7 @@ def _pdf_text(data: bytes, name: str) -> str:
         raise InputError(
             f"{name} could not be read as a PDF ({type(exc).__name__}); export it again or paste the text"
         ) from exc  # noqa: E501
-    text = "\n\n".join(pages)[:MAX_TEXT_CHARS]
+    text = join_pages(strip_page_furniture(pages))[:MAX_TEXT_CHARS]
     if len(text.strip()) < MIN_TEXT_CHARS:
         raise InputError(
             f"{name} has no text layer (a scan or images only); run OCR on it or paste the brief as text"
@@ -287,3 +293,73 @@ def _tidy(text: str) -> str:
     text = re.sub(r"[ \t\f\v]+", " ", text)
     text = re.sub(r" *\n *", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+# --------------------------------------------------------------------------- normalisation
+# Words that keep their hyphen when split after it at a line end ("fine-/tuned" is "fine-tuned"); any other
+# word hyphenated at a line end was split by the typesetter ("se-/quence" is "sequence").
+HYPHEN_PREFIXES = frozenset(
+    {"fine", "pre", "post", "multi", "non", "co", "self", "full", "low", "high", "long", "short", "mixed",
+     "half", "real", "end", "well", "state", "sub", "cross", "open", "on", "off", "in", "out", "up", "re",
+     "semi", "mid", "per", "first", "second", "third", "one", "two", "day", "week", "month", "year",
+     "large", "small", "top", "zero", "few", "instruction", "domain", "task", "human"}
+)  # fmt: skip
+FURNITURE_EDGE_LINES = 3  # a header or footer sits within this many lines of a page's top or bottom
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^-\s*\d{1,4}\s*-$", re.I)
+_HYPHEN_BREAK = re.compile(r"\b([A-Za-z]+)-[ \t]*\n[ \t]*([a-z][A-Za-z]*)")
+_UNIT_AFTER = (
+    r"(?:[kKMBT]|bn|mn|thousand|million|billion|trillion|tokens?|parameters|params|GB|TB|GiB|MB|%|hours?|"
+    r"days?|weeks?|months?|epochs?|users)\b(?!\s*:)"  # not a "key: value" line's key
+)
+_NUMBER_BREAK = re.compile(rf"(\d)[ \t]*\n[ \t]*(?={_UNIT_AFTER})")
+_MULT_BREAK = re.compile(
+    r"(\d[ \t]?(?:[kKMBT]|bn|mn|thousand|million|billion|trillion))[ \t]*\n[ \t]*"
+    r"(?=(?:tokens?|parameters|params|words|rows|examples|samples)\b)"
+)
+_LONE_BULLET = re.compile(r"^[ \t]*[•▪◦·●○■□\-*][ \t]*$\n?", re.M)
+_ENDS_SENTENCE = re.compile(r"[.!?:;)\]]\s*$")
+
+
+def strip_page_furniture(pages: list[str]) -> list[str]:
+    """Pages without their headers and footers: a line (whitespace collapsed) near the top or bottom of
+    two or more pages, and page numbers ("Page 1 of 2", "- 3 -") near either edge."""
+    split = [[" ".join(line.split()) for line in page.splitlines()] for page in pages]
+    seen: dict[str, int] = {}
+    for lines in split:
+        kept = [x for x in lines if x]
+        for line in set(kept[:FURNITURE_EDGE_LINES] + kept[-FURNITURE_EDGE_LINES:]):
+            seen[line] = seen.get(line, 0) + 1
+    repeated = {line for line, n in seen.items() if n >= 2} if len(pages) >= 2 else set()
+    out = []
+    for lines in split:
+        body = [x for x in lines if x]
+        edge = set(body[:FURNITURE_EDGE_LINES] + body[-FURNITURE_EDGE_LINES:])
+        out.append("\n".join(x for x in body if not (x in edge and (x in repeated or _PAGE_NUMBER.match(x)))))
+    return out
+
+
+def join_pages(pages: list[str]) -> str:
+    """Pages joined by a blank line, except where a sentence runs on across the break (the page ends
+    without closing punctuation and the next starts in lower case or with a number's unit)."""
+    text = ""
+    for page in pages:
+        page = page.strip()
+        if not page:
+            continue
+        runs_on = text and not _ENDS_SENTENCE.search(text) and re.match(rf"[a-z]|{_UNIT_AFTER}", page)
+        text = f"{text}\n{page}" if runs_on else (f"{text}\n\n{page}" if text else page)
+    return text
+
+
+def _dehyphenate(m: re.Match[str]) -> str:
+    left, right = m.group(1), m.group(2)
+    return f"{left}-{right}" if left.lower() in HYPHEN_PREFIXES else f"{left}{right}"
+
+
+def normalise(text: str) -> str:
+    """Brief text as the extractor should read it (see the module docstring): words hyphenated across a
+    line break joined, numbers kept with their unit, lone bullet glyphs dropped."""
+    text = _LONE_BULLET.sub("", text)
+    text = _HYPHEN_BREAK.sub(_dehyphenate, text)
+    text = _MULT_BREAK.sub(r"\1 ", text)
+    return _NUMBER_BREAK.sub(r"\1 ", text)

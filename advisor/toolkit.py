@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from advisor.api import ask, size, time
+from advisor.extract.accounting import account_for
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox
 from advisor.service.profiles import profile_from_mapping, profile_from_text_or_brief
@@ -277,7 +278,10 @@ def generate_report(
     out = folder / f"gpu-advisor-report-{secrets.token_hex(4)}.{format}"
     try:
         with _in_tool_terms():
-            path = write_report(prof, out, fmt=format, settings=settings, description=description)
+            account = account_for(description, prof) if description else None
+            path = write_report(
+                prof, out, fmt=format, settings=settings, description=description, input_account=account
+            )
     except OSError as exc:
         raise InputError(
             f"cannot write the report into {folder} ({_reason(exc)}): make that folder writable for this "

@@ -9,6 +9,7 @@ from typing import Any
 
 from reports.jinja_env import environment
 from reports.view import build_context
+from tools.input_account import InputAccount
 from tools.recommend.models import Recommendation
 
 STYLES = Path(__file__).parent / "styles"
@@ -45,11 +46,18 @@ def render_html(
     title: str | None = None,
     description: str | None = None,
     appendix: bool = True,
+    input_account: InputAccount | None = None,
 ) -> str:
     """The report as one self-contained HTML document (CSS and SVG inline)."""
     return page_html(
         build_context(
-            rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+            rec,
+            catalog=catalog,
+            generated=generated,
+            title=title,
+            description=description,
+            appendix=appendix,
+            input_account=input_account,
         ),
         inline_css=True,
     )

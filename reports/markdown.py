@@ -7,6 +7,7 @@ from typing import Any
 
 from reports.jinja_env import environment
 from reports.view import build_context
+from tools.input_account import InputAccount
 from tools.recommend.models import Recommendation
 
 
@@ -18,9 +19,16 @@ def render_markdown(
     title: str | None = None,
     description: str | None = None,
     appendix: bool = True,
+    input_account: InputAccount | None = None,
 ) -> str:
     """The report as Markdown: same sections and the same formatted numbers, no charts."""
     ctx = build_context(
-        rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+        rec,
+        catalog=catalog,
+        generated=generated,
+        title=title,
+        description=description,
+        appendix=appendix,
+        input_account=input_account,
     )
     return environment().get_template("report.md.j2").render(**ctx)

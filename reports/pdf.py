@@ -16,6 +16,7 @@ from typing import Any
 
 from reports.html import STYLESHEET, footer_css, footer_text, page_html
 from reports.view import build_context
+from tools.input_account import InputAccount
 from tools.recommend.models import Recommendation
 
 BASE_URL = Path(__file__).parent
@@ -102,9 +103,16 @@ def render_pdf(
     title: str | None = None,
     description: str | None = None,
     appendix: bool = True,
+    input_account: InputAccount | None = None,
 ) -> Path:
     """The report as PDF (the stylesheet is parsed once per process and reused)."""
     ctx = build_context(
-        rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+        rec,
+        catalog=catalog,
+        generated=generated,
+        title=title,
+        description=description,
+        appendix=appendix,
+        input_account=input_account,
     )
     return html_to_pdf(page_html(ctx, inline_css=False), Path(out_path), footer=footer_text(ctx))

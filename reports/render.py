@@ -14,6 +14,7 @@ from reports.json_report import report_json
 from reports.markdown import render_markdown
 from reports.pdf import render_pdf
 from tools.errors import InputError
+from tools.input_account import InputAccount
 from tools.recommend.models import Recommendation
 
 Format = Literal["pdf", "html", "md", "json"]
@@ -30,6 +31,7 @@ def render_report(
     title: str | None = None,
     description: str | None = None,
     appendix: bool = True,
+    input_account: InputAccount | None = None,
 ) -> Path:
     """Write the report for `rec` in `fmt` (pdf, html, md, json) to `out_path`; returns the path.
     `catalog` (tools.catalog.load.Catalog, the one the recommendation was made from) names GPUs and
@@ -41,7 +43,9 @@ def render_report(
     if out.parent and not out.parent.exists():
         raise InputError(f"output folder {out.parent} does not exist: create it or choose another -o path")
     if fmt == "json":
-        document = report_json(rec, generated=generated, title=title, description=description)
+        document = report_json(
+            rec, generated=generated, title=title, description=description, input_account=input_account
+        )
         out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         return out
     if fmt == "pdf":
@@ -53,10 +57,17 @@ def render_report(
             title=title,
             description=description,
             appendix=appendix,
+            input_account=input_account,
         )
     render = render_markdown if fmt == "md" else render_html
     text = render(
-        rec, catalog=catalog, generated=generated, title=title, description=description, appendix=appendix
+        rec,
+        catalog=catalog,
+        generated=generated,
+        title=title,
+        description=description,
+        appendix=appendix,
+        input_account=input_account,
     )
     out.write_text(text, encoding="utf-8")
     return out

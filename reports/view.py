@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from reports.input_account import not_used_heading, not_used_items
 from reports.labels import (
     DEPLOYMENT_TEXT,
     FIELD_LABELS,
@@ -30,6 +31,7 @@ from reports.view_tables import (
     topology_rows,
 )
 from tools import present
+from tools.input_account import InputAccount
 from tools.memory_calibration import calibration_summary
 from tools.profile import PROFILE_FIELDS
 from tools.recommend.models import Option, Recommendation
@@ -273,6 +275,7 @@ def build_context(
     title: str | None = None,
     description: str | None = None,
     appendix: bool = True,
+    input_account: InputAccount | None = None,
 ) -> dict[str, Any]:
     """Everything the templates print, formatted. `catalog` (tools.catalog.load.Catalog) adds the GPU and
     model spec sources to the sources table and names the models and GPUs; the caller loads it (None: the
@@ -308,6 +311,8 @@ def build_context(
         "title": f"GPU recommendation: {model_name}, {_workload_and_method(workload, method)}",
         "subtitle": title or "",
         "description": " ".join(description.split()) if description else "",
+        "not_used_heading": not_used_heading(),
+        "not_used": not_used_items(input_account, limit=None),
         "generated": generated.strftime("%Y-%m-%d %H:%M UTC"),
         "generated_date": generated.date().isoformat(),
         "catalog_date": catalog_date,

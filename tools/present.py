@@ -246,3 +246,17 @@ def time_basis(framework: str | None, status: str | None, narrowing: Sequence[st
     if narrowing:
         text += " What would narrow it: " + "; ".join(narrowing) + "."
     return text
+
+
+QUOTE_MAX_CHARS = 80
+"""A user's clause quoted back ('I did not use: ...') is cut to about this many characters."""
+
+
+def quote(text: str, limit: int = QUOTE_MAX_CHARS) -> str:
+    """A user's words quoted back: one line, cut at a word boundary near `limit` characters, in single
+    quotes ("'no spot instances'")."""
+    one = " ".join(text.split())
+    if len(one) > limit:
+        cut = one[:limit].rsplit(" ", 1)[0] if " " in one[:limit] else one[:limit]
+        one = cut.rstrip(" ,;:") + " …"
+    return f"'{one}'"

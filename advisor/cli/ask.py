@@ -102,7 +102,7 @@ def _write_report(conv: Any, console: Any, out: str) -> None:
         return
     with console.status("writing the report ...", spinner="dots"):
         try:
-            path = write_report(conv.profile, out)
+            path = write_report(conv.profile, out, input_account=conv.account)
         except InputError as exc:
             console.print(f"[red]error:[/red] {exc}")
             return

@@ -49,7 +49,7 @@ def report(
 ) -> None:
     """Write the recommendation report for a workload (PDF by default): from TEXT, --brief or --profile."""
     # lazy: the extractors, the recommender and the renderer cost ~0.4 s of every command's start
-    from advisor.service.profiles import profile_from_request, read_profile_file
+    from advisor.service.profiles import read_profile_file, read_request
     from advisor.service.reports import resolve_format, write_report
 
     has_text = text is not None and bool(text.strip())
@@ -64,8 +64,9 @@ def report(
         if backend is not None:
             raise InputError("--backend reads TEXT or --brief; a --profile file needs no extractor")
         prof, settings, title, description = read_profile_file(profile)
+        account = None
     else:
-        prof, description = profile_from_request(text if has_text else None, brief, backend or "rules")
+        prof, description, account = read_request(text if has_text else None, brief, backend or "rules")
         settings, title = None, None
     path = write_report(
         prof,
@@ -76,5 +77,6 @@ def report(
         title=title,
         description=description,
         appendix=appendix,
+        input_account=account,
     )
     typer.echo(f"wrote {path}")

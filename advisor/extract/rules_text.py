@@ -219,7 +219,7 @@ def split_sentences(text: str) -> CleanText:
             offset = idx + len(part)
             if not part.strip():
                 continue
-            if _STEERING.search(part):
+            if _STEERING.search(part) or _SPEAKER.match(part):  # per sentence: 'x. SYSTEM: y'
                 ignored.append(part.strip())
                 continue
             sentences.append(Sentence(text=part.strip().lstrip("|").strip(), start=start + idx, block=number,

@@ -108,10 +108,13 @@ def summary_reply(
     note: str | None = None,
     include_body: bool = True,
     followup: bool = False,
+    not_used: str = "",
 ) -> str:
     """The templated reply. With include_body=False only the parts that follow an LLM explanation
     (questions, report offer, note) are returned. followup: an earlier turn already described the
-    workload (a message with no new facts then keeps the picture rather than 'understood nothing')."""
+    workload (a message with no new facts then keeps the picture rather than 'understood nothing').
+    not_used: what the input held that gave no fact (reports.input_account.not_used_text), right after
+    what was understood, and first in the tail after a model's explanation."""
     s = prompts.sections("summary")
     parts: list[str] = []
     if include_body:
@@ -122,6 +125,9 @@ def summary_reply(
             parts.append(got)
         elif not defaults_ack:
             parts.append(s["nothing_new"] if followup and rec is not None else s["nothing_understood"])
+    if not_used:
+        parts.append(not_used)
+    if include_body:
         if error:
             parts.append(prompts.fill(s["input_error"], message=error))
         if rec is not None:

@@ -18,9 +18,11 @@ import yaml
 from pydantic import ValidationError
 
 from advisor.extract import get_extractor
+from advisor.extract.accounting import account_for
 from advisor.ingest import read_brief
 from advisor.llm.extractor import drop_instructed
 from tools.errors import InputError
+from tools.input_account import InputAccount
 from tools.profile import PROFILE_FIELDS, Provenance, WorkloadProfile
 from tools.recommend.models import RecommendSettings
 
@@ -89,12 +91,23 @@ def profile_from_request(
     text: str | None, brief: Path | None, backend: str
 ) -> tuple[WorkloadProfile, str | None]:
     """Free text and/or a brief -> (profile, description for the report). Unreadable brief -> InputError."""
+    profile, description, _account = read_request(text, brief, backend)
+    return profile, description
+
+
+def read_request(
+    text: str | None, brief: Path | None, backend: str
+) -> tuple[WorkloadProfile, str | None, InputAccount]:
+    """profile_from_request plus the input's account (what gave no fact, for the report's workload
+    section)."""
     if brief is not None and brief.is_dir():
         raise InputError(f"--brief {brief} is a folder: give a .pdf, .docx, .md, .txt or .html file")
     check_backend(backend)
     read = brief_text(brief)
     profile = _profile_from_texts(text, read, backend)
-    return profile, describe_request(text, read, brief.name if brief is not None else None)
+    full = "\n\n".join(p for p in ((text or "").strip(), read) if p)
+    account = account_for(full, profile)
+    return profile, describe_request(text, read, brief.name if brief is not None else None), account
 
 
 def _closest_hint(name: str, choices: list[str]) -> str:

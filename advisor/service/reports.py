@@ -12,6 +12,7 @@ from typing import Any
 from advisor.service.recommending import default_catalog, recommend_for
 from reports.render import render_report
 from tools.errors import InputError
+from tools.input_account import InputAccount
 from tools.profile import WorkloadProfile
 from tools.recommend.models import RecommendSettings
 
@@ -48,11 +49,13 @@ def write_report(
     description: str | None = None,
     appendix: bool = True,
     recommendation: Any = None,
+    input_account: InputAccount | None = None,
 ) -> Path:
     """Profile -> recommendation -> report file; returns the path written. `description` is the user's
     own words (a profile file's description, the text of a request or brief), printed in the workload
     section. `recommendation`: one already computed (a conversation's, made on the bundled catalog),
-    rendered as it is; otherwise the recommender runs on `profile` (+ `prices`, `settings`)."""
+    rendered as it is; otherwise the recommender runs on `profile` (+ `prices`, `settings`).
+    `input_account`: what the request held that gave no fact, listed in the workload section."""
     out_path = Path(out)
     f = resolve_format(fmt, out_path)
     if recommendation is not None:
@@ -62,7 +65,14 @@ def write_report(
     else:
         recommendation, catalog = recommend_for(profile, prices=prices, settings=settings)
     return render_report(
-        recommendation, f, out_path, catalog=catalog, title=title, description=description, appendix=appendix
+        recommendation,
+        f,
+        out_path,
+        catalog=catalog,
+        title=title,
+        description=description,
+        appendix=appendix,
+        input_account=input_account,
     )
 
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reports.input_account import not_used_heading
 from tools import present
 from tools.ranges import Range
 
@@ -147,6 +148,7 @@ def summary_blocks(
     *,
     questions: Sequence[str] = (),
     understood: Sequence[str] = (),
+    not_used: Sequence[str] = (),
     assumptions: Sequence[str] = (),
     error: str | None = None,
     report_ready: bool = False,
@@ -157,7 +159,8 @@ def summary_blocks(
 
     recommendation: the design.md `recommendation` object (or None when none could be computed);
     questions: the advisor's open questions, most decision-relevant first; understood: 'label value'
-    strings of what the user told us; assumptions: 'label value' strings of the defaults applied;
+    strings of what the user told us; not_used: worded lines of what the message held that gave no fact
+    (reports.input_account.not_used_items); assumptions: 'label value' strings of the defaults applied;
     error: why no recommendation (a user-facing message); note: a line shown first (e.g. a brief that
     could not be read); explanation: the language model's number-checked explanation (LLM backend), shown
     before the figures, its Markdown bold turned into Slack's.
@@ -169,6 +172,10 @@ def summary_blocks(
         blocks.append(_section(f":information_source: {escape(note)}"))
     if understood:
         blocks.append(_context("*Understood:* " + escape("; ".join(understood))))
+    if not_used:
+        blocks.append(
+            _section(f"*{escape(not_used_heading())}*\n" + "\n".join(f"• {escape(i)}" for i in not_used))
+        )
     if explanation:
         blocks.append(_section(_MD_BOLD.sub(r"*\1*", escape(explanation.strip()))))
     primary = (recommendation or {}).get("primary")

@@ -34,7 +34,9 @@ from advisor.service.turns import ConversationFactory, resume_conversation
 from advisor.slack import blocks as bk
 from advisor.store import Repository
 from advisor.store.models import SessionRow
+from reports.input_account import not_used_items
 from tools.errors import InputError
+from tools.input_account import InputAccount
 from tools.profile import PROFILE_FIELDS
 
 log = logging.getLogger(__name__)
@@ -278,6 +280,7 @@ class SlackAdvisor:
             rec_json,
             questions=turn.questions,
             understood=understood_items(turn.profile),
+            not_used=not_used_items(turn.input_account),
             assumptions=turn.assumptions,
             error=turn.error,
             report_ready=turn.report_ready,
@@ -307,7 +310,7 @@ class SlackAdvisor:
                 msg = f"I cannot write the report yet: {exc}"
                 self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
                 return None
-        path = self._render(rec, description=self._users_words(session_id))
+        path = self._render(rec, description=self._users_words(session_id), account=self._account(session_id))
         primary = rec.primary
         title = "GPU Advisor report" + (f": {primary.summary}" if primary is not None else "")
         client.files_upload_v2(
@@ -332,11 +335,20 @@ class SlackAdvisor:
         text = " / ".join(said)
         return text[: DESCRIPTION_CHARS - 1] + "…" if len(text) > DESCRIPTION_CHARS else (text or None)
 
-    def _render(self, rec: Any, *, description: str | None = None) -> Path:
+    def _account(self, session_id: str) -> InputAccount | None:
+        """What the thread's messages held that gave no fact (kept in the conversation state)."""
+        raw = (self.repo.load_state(session_id) or {}).get("input_account")
+        return InputAccount.model_validate(raw) if raw else None
+
+    def _render(
+        self, rec: Any, *, description: str | None = None, account: InputAccount | None = None
+    ) -> Path:
         folder = self.reports_dir or reports_folder()
         folder.mkdir(parents=True, exist_ok=True)
         out = folder / f"slack-{secrets.token_urlsafe(12)}.pdf"
-        return write_report(None, out, fmt="pdf", description=description, recommendation=rec)
+        return write_report(
+            None, out, fmt="pdf", description=description, recommendation=rec, input_account=account
+        )
 
     # --- files -----------------------------------------------------------------------------------
     def _briefs(

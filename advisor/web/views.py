@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.conversation import Turn
+from reports.input_account import not_used_items
 from reports.labels import FIELD_LABELS, field_value, option_title, option_where
 from tools import present as fmt
 from tools.profile import PROFILE_FIELDS
@@ -77,4 +78,6 @@ def turn_view(turn: Turn) -> dict[str, Any]:
         "source": turn.source,
         "profile": profile_view(resolved if resolved is not None else turn.profile),
         "recommendation": recommendation_view(rec),
+        "not_used": not_used_items(turn.input_account),
+        "input_account": turn.input_account.model_dump(mode="json") if turn.input_account else None,
     }

@@ -18,6 +18,7 @@ from reports.render import render_report
 from reports.view import build_context
 from tools import present as f
 from tools.errors import InputError
+from tools.input_account import InputAccount, UnusedClause
 from tools.profile import Provenance
 from tools.recommend.models import Recommendation, recommendation_json
 
@@ -159,3 +160,22 @@ def test_serving_profile_gets_a_serving_class_whatever_the_engine_says(handmade_
         handmade_rec.model_copy(update={"workload_class": "fine-tuning (fine-tuning-class infrastructure)"})
     )
     assert trained["workload_class"] == "fine-tuning (fine-tuning-class infrastructure)"
+
+
+def test_workload_section_lists_what_the_request_did_not_use(
+    handmade_rec: Recommendation, tmp_path: Path
+) -> None:
+    spot = "no <b>spot</b> instances ever"
+    account = InputAccount(
+        used=("QLoRA Llama 3 70B",),
+        unused=(UnusedClause(text=spot, kind="constraint"), UnusedClause(text="Thanks!", kind="decorative")),
+    )
+    md = render_markdown(handmade_rec, input_account=account)
+    section = md.split("The workload as understood", 1)[1].split("| Field |", 1)[0]
+    assert "I did not use:" in section and "instances ever': it looks like a constraint" in section
+    assert "- 1 other sentence with no workload facts" in section
+    html = render_html(handmade_rec, input_account=account)
+    assert "no &lt;b&gt;spot&lt;/b&gt; instances ever&#39;: it looks like a constraint" in html
+    out = render_report(handmade_rec, "json", tmp_path / "r.json", input_account=account)
+    assert json.loads(out.read_text())["input_account"]["unused"][0] == {"text": spot, "kind": "constraint"}
+    assert "did not use" not in render_markdown(handmade_rec)

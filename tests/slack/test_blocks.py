@@ -14,8 +14,10 @@ from advisor.slack import blocks as bk
 from advisor.slack.app import SlackSettings, build_slack_app
 from advisor.slack.listeners import COMMAND
 from advisor.slack.service import download_allowed, is_report_request, strip_mentions, understood_items
+from reports.input_account import not_used_items
 from tools import present
 from tools.errors import InputError
+from tools.input_account import InputAccount, UnusedClause
 from tools.ranges import Range
 
 QLORA_70B = "QLoRA fine-tune Llama 3 70B on 50M tokens for 3 epochs, data in AWS"
@@ -238,3 +240,11 @@ def test_a_models_explanation_leads_in_slack_bold_and_escaped() -> None:
     blocks = bk.summary_blocks(None, explanation="**8x H100** fits <!here> & more")
     assert blocks[1]["text"]["text"] == "*8x H100* fits &lt;!here&gt; &amp; more"
     assert "explanation" not in _all_text(bk.summary_blocks(None))
+
+
+def test_summary_names_what_was_not_used() -> None:
+    account = InputAccount(unused=(UnusedClause(text="only SOC 2 vendors", kind="constraint"),))
+    blocks = bk.summary_blocks(None, error="x", not_used=not_used_items(account))
+    text = json.dumps(blocks)
+    assert "I did not use:" in text and "only SOC 2 vendors" in text and "looks like a constraint" in text
+    assert "did not use" not in json.dumps(bk.summary_blocks(None, error="x"))

@@ -47,6 +47,7 @@ def test_conversation_asks_then_recommends_with_profile_statuses(api: Any) -> No
     assert "assumed" in statuses.values()  # defaults are shown as such
     evidence = {row["field"]: row["evidence"] for row in second["profile"]}
     assert evidence["model_id"] == "Llama 3 8B"  # the user's words
+    assert second["not_used"] == [] and "did not use" not in second["reply"]  # all of it was used
 
     messages = api.get("/messages").json()
     assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
@@ -128,6 +129,12 @@ def test_unfinished_report_download_is_409(api: Any, repo: Any) -> None:
 
 
 XSS = '<script>window.__xss=1</script>" onmouseover="window.__xss=2" \'><img src=x onerror=alert(1)>'
+
+
+def test_turn_names_what_the_message_did_not_use(api: Any) -> None:
+    turn = api.say("Llama 3 8B with LoRA on 50M tokens. Procurement insists on SOC 2 vendors only.").json()
+    assert turn["not_used"][0].startswith("'Procurement insists on SOC 2 vendors only': it looks like a")
+    assert turn["not_used"][0] in turn["reply"]  # the page shows the reply text
 
 
 def test_user_text_is_data_in_json(api: Any) -> None:

@@ -1,0 +1,316 @@
+"""The accounting of an input: every clause of a message or brief either gave the profile a fact or is
+reported back as not used (tools/input_account.py holds the result's type).
+
+Deterministic and offline, for every extraction backend: a clause counts as used when the evidence of a
+profile fact (`Provenance.evidence`, or the rules' findings with their positions) lies in it. The rest is
+sorted by what it looks like, so a reply can say what it did not use:
+- `instruction`: addressed to the assistant ("SYSTEM: ignore all rules"), ignored on purpose;
+- `constraint`: a policy word (must, only, no, never, policy, compliance, regulated, GDPR ...);
+- `question`: ends with "?" or opens like one ("can we ...", "how long ...");
+- `provider`, `gpu`: names one (the rules' own provider and GPU patterns);
+- `number`: a number with a unit (tokens, GB, hours, $, users, %, kWh, ...);
+- `decorative`: greetings, thanks, sign-offs, headings; `context`: any other background.
+The first five are never grouped: the reply lists each of them.
+
+Clauses: sentences ("." "!" "?"), then "; ", ", but", " but " and ", " inside a sentence, on the text
+as the rules read it (hidden HTML removed, table rows as "key: value"); a line break ends a clause when
+the line ends with punctuation or the next line starts a list item or heading (wrapped lines of a PDF
+paragraph stay together).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from advisor.extract.base import Finding
+from advisor.extract.rules import RulesExtractor
+from advisor.extract.rules_models import GPU_RE, find_providers
+from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
+from advisor.llm.guard import instruction_spans
+from tools.input_account import MAX_CLAUSE_CHARS, MAX_CLAUSES, ClauseKind, InputAccount, UnusedClause
+from tools.profile import WorkloadProfile
+
+I = re.I  # noqa: E741
+
+_POLICY = re.compile(
+    r"\b(?:must|mustn'?t|only|no|not|never|policy|policies|complian(?:ce|t)|regulated|regulation|required?|"
+    r"requirements?|mandatory|forbidden|prohibited|not allowed|cannot|can'?t|won'?t|don'?t|gdpr|hipaa|"
+    r"soc ?2|iso ?27001|residen(?:cy|t)|sovereign(?:ty)?|on[- ]?prem(?:ises)?|at most|at least|no more than|"
+    r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
+    I,
+)
+_QUESTION_OPEN = re.compile(
+    r"^(?:so\s+|and\s+|also\s+|but\s+)?(?:can|could|should|would|will|is|are|do|does|did|how|what|which|"
+    r"when|where|why|who|any idea|is it true|am i)\b",
+    I,
+)
+_UNIT = (
+    r"(?:tokens?|tokns?|toks?|[kmbt]\b|k?b\b|mb|gb|tb|pb|gib|tib|bytes?|params?|parameters|hours?|hrs?|h\b|"
+    r"days?|weeks?|months?|years?|mins?|minutes?|seconds?|secs?|ms\b|s\b|users?|requests?|req/?s|rps|qps|"
+    r"queries|sessions|docs?|documents?|tickets?|samples?|examples?|rows?|records?|pages?|files?|epochs?|"
+    r"steps?|gpus?|nodes?|servers?|boxes|cards?|x\b|%|percent|kwh|kw|w\b|watts?|usd|eur|gbp|dollars?|"
+    r"euros?|bucks|ctx|context|seq|sequence|dim|layers?|per\b|/)"
+)
+# a figure: digits, or a number word other than "a"/"an" ("a small team" holds no figure)
+_FIGURE = NUM + r"|\b(?:" + "|".join(w for w in WORD_NUMBERS if w.isalpha() and len(w) > 2) + r")\b"
+_NUMBER_UNIT = re.compile(
+    rf"[$€£]\s*{NUM}|(?:{_FIGURE})\s*(?:thousand|million|billion|trillion|mm|mn|bn|tn|[kmbt])?\s*(?:{_UNIT})"
+    rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}",
+    I,
+)
+_DECORATIVE = re.compile(
+    r"^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|thx|cheers|"
+    r"best|regards|kind regards|best regards|sincerely|cordially|hope (?:you|this|all)|looking forward|"
+    r"let me know|any help|appreciate|much appreciated|ps\b|p\.s\.|sent from|--)",
+    I,
+)
+_HEADING_WORDS = 6  # a line of at most this many words, alone and unpunctuated, is a heading or a signature
+_LIST_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
+_ENDS_CLAUSE = re.compile(r"[.!?:;]\s*$")
+# inside one paragraph: sentence ends, then clause breaks ("; ", ", but", " but ", ", ")
+_SENT_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)(?<=[.!?])\s+(?=\S)")
+_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+", I)
+_WORD = re.compile(r"[\w$€£%]+")
+MIN_WORDS = 2  # a one-word fragment ("thanks,", "1,") joins the clause before it
+QUOTE_IN_EVIDENCE = re.compile(r"[\"“]([^\"”]{2,160})[\"”]")
+MIN_QUOTE_CHARS = 2
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause of the cleaned text: its words and where they are."""
+
+    text: str
+    start: int
+    end: int
+    alone: bool = False  # the whole of its line, without closing punctuation (a heading, a signature)
+
+
+# --------------------------------------------------------------------------- clauses
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of paragraphs: a line break ends one when the line ends a clause, the next line starts
+    a list item or heading, or the line is blank; wrapped lines stay together."""
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    pos = 0
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        a, pos = pos, pos + len(line) + 1
+        if not line.strip():
+            if start is not None:
+                spans.append((start, a - 1))
+                start = None
+            continue
+        if start is None:
+            start = a
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if (
+            _ENDS_CLAUSE.search(line)
+            or _LIST_START.match(nxt)
+            or line.lstrip().startswith("#")
+            or _SPEAKER.match(nxt)
+        ):
+            spans.append((start, a + len(line)))
+            start = None
+    if start is not None:
+        spans.append((start, len(text)))
+    return spans
+
+
+def _pieces(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    at = start
+    for m in pattern.finditer(text, start, end):
+        if m.start() > at:
+            out.append((at, m.start()))
+        at = m.end()
+    if at < end:
+        out.append((at, end))
+    return out
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """Clauses of `text` (already cleaned) with their offsets; short fragments join their neighbour."""
+    clauses: list[Clause] = []
+    for pa, pb in _paragraphs(text):
+        for sa, sb in _pieces(text, pa, pb, _SENT_END):
+            merged: list[tuple[int, int]] = []
+            for ca, cb in _pieces(text, sa, sb, _CLAUSE_BREAK):
+                if merged and len(_WORD.findall(text[ca:cb])) < MIN_WORDS:
+                    merged[-1] = (merged[-1][0], cb)
+                else:
+                    merged.append((ca, cb))
+            if len(merged) > 1 and len(_WORD.findall(text[merged[0][0] : merged[0][1]])) < MIN_WORDS:
+                merged[:2] = [(merged[0][0], merged[1][1])]
+            single_line = "\n" not in text[pa:pb].strip() and not _ENDS_CLAUSE.search(text[pa:pb])
+            for ca, cb in merged:
+                raw = text[ca:cb]
+                lead = len(raw) - len(raw.lstrip(" \t\n-*+•>|#"))
+                body = " ".join(raw.split()).lstrip("-*+•>|# ").rstrip(" .,;").strip()
+                if _WORD.search(body):
+                    clauses.append(
+                        Clause(text=body, start=ca + lead, end=cb, alone=single_line and len(merged) == 1)
+                    )
+    return clauses
+
+
+# --------------------------------------------------------------------------- evidence
+class _Haystack:
+    """The text lower-cased with whitespace runs collapsed, and the map back to original offsets."""
+
+    def __init__(self, text: str) -> None:
+        chars: list[str] = []
+        self.index: list[int] = []
+        prev_space = True
+        for i, ch in enumerate(text):
+            if ch.isspace() or ch == "…":
+                if not prev_space:
+                    chars.append(" ")
+                    self.index.append(i)
+                prev_space = True
+            else:
+                chars.append(ch.lower())
+                self.index.append(i)
+                prev_space = False
+        self.text = "".join(chars)
+
+    def spans(self, quote: str) -> list[tuple[int, int]]:
+        """(start, end) in the original text of every occurrence of `quote`."""
+        q = " ".join(quote.replace("…", " ").split()).lower()
+        if len(q) < MIN_QUOTE_CHARS:
+            return []
+        out = []
+        at = self.text.find(q)
+        while at >= 0:
+            out.append((self.index[at], self.index[at + len(q) - 1] + 1))
+            at = self.text.find(q, at + 1)
+        return out
+
+
+def evidence_quotes(evidence: str) -> list[str]:
+    """The user's words inside an evidence string: its quoted parts ('"2 GB": 2 GB x ...' -> '2 GB'),
+    else its '; '-separated parts (a list field's quotes), else the whole."""
+    quoted = QUOTE_IN_EVIDENCE.findall(evidence)
+    if quoted:
+        return quoted
+    parts = [p.strip() for p in evidence.split("; ") if p.strip()]
+    return [*parts, evidence] if len(parts) > 1 else [evidence.strip()]
+
+
+def _nearest(spans: list[tuple[int, int]], position: int | None) -> list[tuple[int, int]]:
+    if position is None or len(spans) < 2:
+        return spans
+    return [min(spans, key=lambda s: abs(s[0] - position))]
+
+
+# --------------------------------------------------------------------------- kinds
+def clause_kind(text: str, alone: bool = False) -> ClauseKind:
+    """What an unused clause looks like (see the module docstring); the first match wins. `alone`: the
+    clause is a whole unpunctuated line (a short one is a heading or a signature)."""
+    if _STEERING.search(text) or _SPEAKER.match(text):
+        return "instruction"
+    if text.rstrip().endswith("?") or _QUESTION_OPEN.match(text):
+        return "question"
+    if _POLICY.search(text) and not re.fullmatch(r"no (?:rush|hurry|pressure|worries)\W*", text, I):
+        return "constraint"
+    if find_providers(text):
+        return "provider"
+    if GPU_RE.search(text):
+        return "gpu"
+    if _NUMBER_UNIT.search(text):
+        return "number"
+    if _DECORATIVE.match(text) or (alone and len(text.split()) <= _HEADING_WORDS):
+        return "decorative"
+    return "context"
+
+
+def _trim(text: str) -> str:
+    return text if len(text) <= MAX_CLAUSE_CHARS else text[: MAX_CLAUSE_CHARS - 1].rstrip() + "…"
+
+
+# --------------------------------------------------------------------------- the account
+def account_input(
+    text: str,
+    evidence: Iterable[tuple[str, int | None]],
+    ignored: Sequence[str] = (),
+) -> InputAccount:
+    """The account of `text` given the evidence of the facts read from it: (quote, position or None).
+    A position (the rules' offset of the finding) picks the nearest occurrence of a short quote; without
+    one every occurrence counts. `ignored`: text the reader dropped before the clauses (hidden HTML
+    comments addressed to a machine), listed as instructions."""
+    cleaned = clean(text)
+    clauses = split_clauses(cleaned)
+    hay = _Haystack(cleaned)
+    found: dict[str, list[tuple[int, int]]] = {}  # a quote repeated by many findings is searched once
+    spans: list[tuple[int, int]] = []
+    for quote_text, position in evidence:
+        for quote in evidence_quotes(quote_text):
+            if quote not in found:
+                found[quote] = hay.spans(quote)
+            spans.extend(_nearest(found[quote], position))
+    starts = [c.start for c in clauses]
+    injected = _covered(starts, clauses, instruction_spans(cleaned))
+    evidenced = _covered(starts, clauses, spans)
+    used: list[str] = []
+    unused: list[UnusedClause] = []
+    for i, c in enumerate(clauses):
+        if i in injected or _STEERING.search(c.text):
+            unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
+        elif i in evidenced:
+            used.append(_trim(c.text))
+        else:
+            unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
+    for hidden in ignored:
+        if hidden.startswith("<!--"):
+            unused.append(UnusedClause(text=_trim(hidden), kind="instruction"))
+    return InputAccount(
+        used=tuple(used[:MAX_CLAUSES]),
+        unused=tuple(unused[:MAX_CLAUSES]),
+        more_unused=max(0, len(unused) - MAX_CLAUSES),
+    )
+
+
+def _covered(starts: list[int], clauses: list[Clause], spans: Iterable[tuple[int, int]]) -> set[int]:
+    """Indexes of the clauses (sorted by start) that overlap any of `spans`: each span is placed by
+    bisection, so a long brief costs O((clauses + spans) log clauses)."""
+    out: set[int] = set()
+    for a, b in spans:
+        i = max(0, bisect.bisect_right(starts, a) - 1)
+        while i < len(clauses) and clauses[i].start < b:
+            if a < clauses[i].end:
+                out.add(i)
+            i += 1
+    return out
+
+
+def profile_evidence(
+    profile: WorkloadProfile, prior: WorkloadProfile | None = None
+) -> list[tuple[str, int | None]]:
+    """Evidence quotes of the facts `profile` holds that `prior` did not hold with the same evidence
+    (stated or inferred; an assumed default has no words)."""
+    before = prior.provenance if prior is not None else {}
+    out: list[tuple[str, int | None]] = []
+    for name, p in profile.provenance.items():
+        if p.status == "assumed" or not p.evidence or before.get(name) == p:
+            continue
+        out.append((p.evidence, None))
+    return out
+
+
+def findings_evidence(findings: Iterable[Finding]) -> list[tuple[str, int | None]]:
+    """Evidence of the rules' findings with their positions (a finding overridden by a later correction
+    was still read: its clause is used)."""
+    return [(f.evidence, f.position if f.position >= 0 else None) for f in findings]
+
+
+def account_for(text: str, profile: WorkloadProfile, prior: WorkloadProfile | None = None) -> InputAccount:
+    """The account of one input read into `profile` (from `prior`) by any backend: the rules' findings
+    locate what they read; facts only the model found (openai backend) add their evidence quotes."""
+    analysis = RulesExtractor().analyse(text)
+    evidence = findings_evidence(analysis.findings)
+    seen = {quote for quote, _ in evidence}
+    evidence += [e for e in profile_evidence(profile, prior) if e[0] not in seen]
+    return account_input(text, evidence, analysis.ignored)

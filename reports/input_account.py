@@ -1,0 +1,49 @@
+"""The input's accounting worded once (prompts/input_account.md) for the chat reply, the web page, Slack and
+the report's workload section: what was not used, each named clause quoted (tools.present.quote), a
+constraint or a question saying so, greetings and background grouped into a count."""
+
+from __future__ import annotations
+
+import prompts
+from tools import present
+from tools.input_account import NAMED_KINDS, InputAccount
+
+MAX_LISTED = 8  # clauses quoted one by one in a reply; the report lists them all
+MAX_CONTEXT_LISTED = 3  # background clauses quoted when this few; beyond, a count
+
+
+def not_used_items(account: InputAccount | None, limit: int | None = MAX_LISTED) -> list[str]:
+    """One worded line per clause that was not used and must be named (constraints, questions, providers,
+    GPUs, numbers with units, ignored instructions), then background clauses when there are few, then a
+    count of the rest. Decorative clauses (greetings, headings) only count. [] when all was used."""
+    if account is None:
+        return []
+    s = prompts.sections("input_account")
+    named = [c for c in account.unused if c.kind in (*NAMED_KINDS, "instruction")]
+    context = [c for c in account.unused if c.kind == "context"]
+    shown = named + (context if len(context) <= MAX_CONTEXT_LISTED else [])
+    grouped = len(account.unused) - len(named) - (len(context) if len(shown) > len(named) else 0)
+    grouped += account.more_unused
+    cut = shown if limit is None else shown[:limit]
+    items = []
+    for c in cut:
+        key = c.kind if c.kind in ("constraint", "question", "instruction") else "plain"
+        items.append(prompts.fill(s[key], quote=present.quote(c.text)))
+    if len(cut) < len(shown):
+        items.append(prompts.fill(s["more"], count=len(shown) - len(cut)))
+    if grouped and (items or context):
+        items.append(prompts.fill(s["grouped_one" if grouped == 1 else "grouped"], count=grouped))
+    return items
+
+
+def not_used_heading() -> str:
+    """'I did not use:'."""
+    return prompts.sections("input_account")["heading"]
+
+
+def not_used_text(account: InputAccount | None, limit: int | None = MAX_LISTED) -> str:
+    """The reply's paragraph: the heading and one '- ' line per item; '' when nothing needs saying."""
+    items = not_used_items(account, limit)
+    if not items:
+        return ""
+    return "\n".join([not_used_heading(), *(f"- {i}" for i in items)])
