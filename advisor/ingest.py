@@ -30,6 +30,7 @@ import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
+from advisor.extract.brief_text import normalise as normalise_text
 from tools.errors import InputError
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -296,17 +297,8 @@ def _tidy(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- normalisation
-# Words that keep their hyphen when split after it at a line end ("fine-/tuned" is "fine-tuned"); any other
-# word hyphenated at a line end was split by the typesetter ("se-/quence" is "sequence").
-HYPHEN_PREFIXES = frozenset(
-    {"fine", "pre", "post", "multi", "non", "co", "self", "full", "low", "high", "long", "short", "mixed",
-     "half", "real", "end", "well", "state", "sub", "cross", "open", "on", "off", "in", "out", "up", "re",
-     "semi", "mid", "per", "first", "second", "third", "one", "two", "day", "week", "month", "year",
-     "large", "small", "top", "zero", "few", "instruction", "domain", "task", "human"}
-)  # fmt: skip
 FURNITURE_EDGE_LINES = 3  # a header or footer sits within this many lines of a page's top or bottom
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^-\s*\d{1,4}\s*-$", re.I)
-_HYPHEN_BREAK = re.compile(r"\b([A-Za-z]+)-[ \t]*\n[ \t]*([a-z][A-Za-z]*)")
 _UNIT_AFTER = (
     r"(?:[kKMBT]|bn|mn|thousand|million|billion|trillion|tokens?|parameters|params|GB|TB|GiB|MB|%|hours?|"
     r"days?|weeks?|months?|epochs?|users)\b(?!\s*:)"  # not a "key: value" line's key
@@ -316,7 +308,6 @@ _MULT_BREAK = re.compile(
     r"(\d[ \t]?(?:[kKMBT]|bn|mn|thousand|million|billion|trillion))[ \t]*\n[ \t]*"
     r"(?=(?:tokens?|parameters|params|words|rows|examples|samples)\b)"
 )
-_LONE_BULLET = re.compile(r"^[ \t]*[•▪◦·●○■□\-*][ \t]*$\n?", re.M)
 _ENDS_SENTENCE = re.compile(r"[.!?:;)\]]\s*$")
 
 
@@ -351,15 +342,9 @@ def join_pages(pages: list[str]) -> str:
     return text
 
 
-def _dehyphenate(m: re.Match[str]) -> str:
-    left, right = m.group(1), m.group(2)
-    return f"{left}-{right}" if left.lower() in HYPHEN_PREFIXES else f"{left}{right}"
-
-
 def normalise(text: str) -> str:
     """Brief text as the extractor should read it (see the module docstring): words hyphenated across a
     line break joined, numbers kept with their unit, lone bullet glyphs dropped."""
-    text = _LONE_BULLET.sub("", text)
-    text = _HYPHEN_BREAK.sub(_dehyphenate, text)
+    text = normalise_text(text)  # hyphenation and bullets: the one rule set the extractor also uses
     text = _MULT_BREAK.sub(r"\1 ", text)
     return _NUMBER_BREAK.sub(r"\1 ", text)

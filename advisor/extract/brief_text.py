@@ -28,12 +28,13 @@ _COMPOUND_PREFIXES = frozenset(
      "long", "short", "open", "state", "end", "real", "two", "three", "four", "first", "second", "in",
      "on", "off", "up", "sub", "semi", "mid", "post", "anti", "inter", "over", "under", "out", "all",
      "per", "ex", "top", "day", "time", "year", "month", "week", "mixed", "data", "human", "domain",
-     "instruction", "parameter", "cost", "user", "production", "large", "small", "third", "one"}
+     "instruction", "parameter", "cost", "user", "production", "large", "small", "third", "one", "zero",
+     "few", "task"}
 )  # fmt: skip
 _HYPHEN_BREAK = re.compile(r"(?<![A-Za-z])([A-Za-z]{1,40})-[ \t]*\n[ \t]*(?=[a-z])")  # bounded: linear
 _BULLET_OR_PAGE = re.compile(
     r"^[ \t]*(?:[•·▪◦●■‣∙\-–*]+|(?:page|p\.|seite)\s*\d+(?:\s*(?:of|/|von)\s*\d+)?"
-    r"|\d+\s*(?:of|/)\s*\d+)[ \t]*$",
+    r"|\d+\s*(?:of|/)\s*\d+)[ \t]*$\n?",  # the line and its break: no blank line left behind
     re.I | re.M,
 )
 _PAGE_MARK = re.compile(r"^[ \t]*(?:page|p\.|seite)\s*\d+", re.I | re.M)
