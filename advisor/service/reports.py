@@ -25,6 +25,9 @@ _SUFFIX_FORMAT = {
     ".json": "json",
 }
 REPORTS_DIR_ENV = "GPU_ADVISOR_REPORTS_DIR"
+OTHER_DOCUMENT_SUFFIXES = (".docx", ".doc", ".odt", ".rtf", ".pages", ".xlsx", ".xls", ".pptx", ".txt", ".png")
+"""File types a reader would expect a report in that it cannot be written as: refused by name rather than a
+PDF written under that name (other suffixes, '.out', '.report', read as pdf)."""
 
 
 def resolve_format(fmt: str | None, out: Path) -> str:
@@ -34,7 +37,13 @@ def resolve_format(fmt: str | None, out: Path) -> str:
         if f not in FORMATS:
             raise InputError(f"unknown --format {fmt!r}: use one of {', '.join(FORMATS)}")
         return f
-    return _SUFFIX_FORMAT.get(out.suffix.lower(), "pdf")
+    suffix = out.suffix.lower()
+    if suffix in OTHER_DOCUMENT_SUFFIXES:
+        raise InputError(
+            f"{out.name}: a report cannot be written as {suffix}; name it {out.stem}.pdf "
+            "(or .html, .md, .json)"
+        )
+    return _SUFFIX_FORMAT.get(suffix, "pdf")
 
 
 def write_report(
