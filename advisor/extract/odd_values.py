@@ -95,7 +95,8 @@ def find_odd_values(text: str) -> list[OddValue]:
         if sign and value > 0:
             found.append(OddValue(m.start(), m.end(), words, field, f"{field} cannot be negative"))
         elif value == 0 and noun in _ZERO_NOT_NOTHING and not cur:
-            found.append(OddValue(m.start(), m.end(), words, field, f"with zero {noun} there is nothing to run"))
+            reason = f"with zero {noun} there is nothing to run"
+            found.append(OddValue(m.start(), m.end(), words, field, reason))
         elif value > largest:
             reason = f"more {noun} than any workload has; check the figure"
             found.append(OddValue(m.start(), m.end(), words, field, reason))

@@ -25,7 +25,9 @@ _SUFFIX_FORMAT = {
     ".json": "json",
 }
 REPORTS_DIR_ENV = "GPU_ADVISOR_REPORTS_DIR"
-OTHER_DOCUMENT_SUFFIXES = (".docx", ".doc", ".odt", ".rtf", ".pages", ".xlsx", ".xls", ".pptx", ".txt", ".png")
+OTHER_DOCUMENT_SUFFIXES = (
+    ".docx", ".doc", ".odt", ".rtf", ".pages", ".xlsx", ".xls", ".pptx", ".txt", ".png",
+)  # fmt: skip
 """File types a reader would expect a report in that it cannot be written as: refused by name rather than a
 PDF written under that name (other suffixes, '.out', '.report', read as pdf)."""
 
