@@ -87,5 +87,12 @@ def reports_folder() -> Path:
         from advisor.store.repository import data_dir
 
         folder = data_dir() / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # users' reports: owner-only
+    except OSError as exc:
+        setting = REPORTS_DIR_ENV if raw else "GPU_ADVISOR_DATA_DIR"
+        raise InputError(
+            f"{setting}: the reports folder {str(folder)!r} cannot be created ({exc.strerror or exc}); "
+            "point it at a writable folder"
+        ) from exc
     return folder

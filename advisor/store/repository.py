@@ -9,6 +9,7 @@ later save raises `StateConflict` and its caller computes the turn again on the 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -21,7 +22,8 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
 from advisor.store.models import (
@@ -34,6 +36,7 @@ from advisor.store.models import (
     SlackEventRow,
     utcnow,
 )
+from tools.errors import InputError
 
 DEFAULT_DATA_DIR = "data"
 REPORT_STALE_AFTER_S = 300.0  # a rendering job older than this is assumed lost with its worker
@@ -81,9 +84,16 @@ class ReportJob:
 
 
 def data_dir() -> Path:
-    """The data directory (GPU_ADVISOR_DATA_DIR, default ./data), created if missing."""
+    """The data directory (GPU_ADVISOR_DATA_DIR, default ./data), created if missing, owner-only (0700)
+    when this process creates it; InputError naming the variable when it cannot be."""
     path = Path(os.environ.get("GPU_ADVISOR_DATA_DIR", DEFAULT_DATA_DIR))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(
+            f"GPU_ADVISOR_DATA_DIR={str(path)!r} cannot be created ({exc.strerror or exc}); "
+            "point it at a writable folder"
+        ) from exc
     return path
 
 
@@ -121,15 +131,76 @@ def _snapshot(raw: str | None) -> StateSnapshot:
 
 
 def open_repository(url: str | None = None) -> Repository:
-    """Open (and create the tables of) the database at `url` or `database_url()`."""
+    """Open (and create the tables of) the database at `url` or `database_url()`. A URL that does not
+    parse, an unknown database, a missing driver, an unreachable server or an unwritable SQLite file
+    raise InputError: one line naming the setting to fix (DATABASE_URL or GPU_ADVISOR_DATA_DIR), with
+    no password in it."""
+    from_env = url is None
     url = url or database_url()
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
-        _configure_sqlite(engine)
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
-    Base.metadata.create_all(engine)
+    setting = "DATABASE_URL" if not from_env or os.environ.get("DATABASE_URL") else "GPU_ADVISOR_DATA_DIR"
+    try:
+        if url.startswith("sqlite"):
+            _owner_only_sqlite_files(url)  # created 0600 before SQLite opens it (its -wal/-shm copy that)
+            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+            _configure_sqlite(engine)
+        else:
+            engine = create_engine(url, pool_pre_ping=True, connect_args=_connect_timeout(url))
+        Base.metadata.create_all(engine)
+    except (ArgumentError, NoSuchModuleError, ImportError, DBAPIError) as exc:
+        if "already exists" in str(exc):  # two workers creating the tables at once: the caller retries
+            raise
+        raise InputError(_open_error(setting, url, exc)) from exc
     return Repository(engine)
+
+
+DB_CONNECT_TIMEOUT_S = 10
+"""A server that does not answer fails the start within this, rather than the driver's default (none)."""
+
+
+def _connect_timeout(url: str) -> dict[str, Any]:
+    return {"connect_timeout": DB_CONNECT_TIMEOUT_S} if url.startswith("postgresql") else {}
+
+
+def _open_error(setting: str, url: str, exc: Exception) -> str:
+    """One line for a database that cannot be opened: what is wrong and what to set (no password)."""
+    example = "postgresql://USER:PASSWORD@HOST:5432/DB or sqlite:////path/to/file.db"
+    if isinstance(exc, ArgumentError) and not isinstance(exc, NoSuchModuleError):
+        return f"{setting} is not a database URL; set it to e.g. {example}"
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        shown = "(unreadable URL)"
+    if isinstance(exc, NoSuchModuleError):
+        return f"{setting} names a database this app does not know ({shown.split(':', 1)[0]}); use {example}"
+    if isinstance(exc, ImportError):
+        return (
+            f"{setting} needs the database driver {exc.name or 'for it'}, which is not installed "
+            "(PostgreSQL: pip install 'psycopg[binary]')"
+        )
+    detail = str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200] if str(exc).strip() else ""
+    password = make_url(url).password if "@" in url else None
+    if password:
+        detail = detail.replace(str(password), "***")
+    if url.startswith("sqlite"):
+        return f"{setting}: cannot open the SQLite file {shown} ({detail}); point it at a writable folder"
+    return f"{setting}: cannot connect to {shown} ({detail}); check the host, port, user and password"
+
+
+def _owner_only_sqlite_files(url: str) -> None:
+    """The SQLite database (and its WAL and shared-memory files) readable by its owner only (0600): it
+    holds users' messages and briefs. A new file is created 0600 (SQLite gives its -wal and -shm files
+    the database file's mode); files of an older install are narrowed."""
+    try:
+        database = make_url(url).database
+    except ArgumentError:
+        return
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    with contextlib.suppress(OSError):
+        os.close(os.open(database, os.O_CREAT | os.O_WRONLY, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            os.chmod(database + suffix, 0o600)
 
 
 class Repository:

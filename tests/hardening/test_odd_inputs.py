@@ -36,8 +36,15 @@ def test_impossible_amounts_are_found_with_their_field(text: str, words: str, fi
 
 @pytest.mark.parametrize(
     "text",
-    ["Llama-3 70B, 2-3 epochs", "due 2026-12-04", "H100-80GB x8", "- 3 epochs (a bullet)", "$5 " * 50,
-     "1,000,000 GPUs", "2 epochs on 8 GPUs, 1B tokens, $5,000"],
+    [
+        "Llama-3 70B, 2-3 epochs",
+        "due 2026-12-04",
+        "H100-80GB x8",
+        "- 3 epochs (a bullet)",
+        "$5 " * 50,
+        "1,000,000 GPUs",
+        "2 epochs on 8 GPUs, 1B tokens, $5,000",
+    ],
 )
 def test_ordinary_amounts_are_left_alone(text: str) -> None:
     assert find_odd_values(text) == []
