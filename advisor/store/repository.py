@@ -1,10 +1,11 @@
 """The repository: the only code that talks to the database.
 
 Every write commits before the call returns, so a crash after it loses nothing; a report job left
-in `rendering` by a crashed worker is claimed again once it is stale. A conversation's state is
-saved with compare-and-set against the text it was computed from (`StateSnapshot`), so two turns of
-one session computed at once (two tabs, two workers, two hosts) cannot overwrite each other: the
-later save raises `StateConflict` and its caller computes the turn again on the newer state.
+in `rendering` by a crashed worker stops getting heartbeats and is claimed again once it is stale.
+A conversation's state is saved with compare-and-set against the text it was computed from
+(`StateSnapshot`), so two turns of one session computed at once (two tabs, two workers, two hosts)
+cannot overwrite each other: the later save raises `StateConflict` and its caller computes the turn
+again on the newer state.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ from advisor.store.models import (
 from tools.errors import InputError
 
 DEFAULT_DATA_DIR = "data"
-REPORT_STALE_AFTER_S = 300.0  # a rendering job older than this is assumed lost with its worker
+REPORT_STALE_AFTER_S = 15.0
+"""A rendering job whose heartbeat (claimed_at_epoch_s, beaten by its worker while it renders) is older
+than this is assumed lost with its worker, and is claimed again."""
 
 
 @dataclass(frozen=True)
@@ -403,6 +406,15 @@ class Repository:
                     assert row is not None
                     return self._job(row)
         return None
+
+    def touch_report(self, report_id: str) -> None:
+        """A rendering job's heartbeat: its claim time moves to now, so it does not look abandoned."""
+        with self._db() as db, db.begin():
+            db.execute(
+                update(ReportRow)
+                .where((ReportRow.id == report_id) & (ReportRow.status == "rendering"))
+                .values(claimed_at_epoch_s=time.time())
+            )
 
     def finish_report(self, report_id: str, path: str) -> None:
         with self._db() as db, db.begin():

@@ -190,4 +190,3 @@ def read_upload(data: bytes, filename: str, max_pages: int) -> str:
                 "upload the part that describes the workload"
             )
     return read_brief(data, filename)
-

@@ -51,7 +51,8 @@ class WebSettings:
     max_message_chars: int = 20_000
     max_brief_pages: int = 200  # GPU_ADVISOR_MAX_BRIEF_PAGES (PDF pages); size limit is advisor.ingest's
     report_poll_s: float = 0.5  # how often an idle worker looks for a pending report job
-    report_stale_after_s: float = 300.0  # GPU_ADVISOR_REPORT_STALE_S: a rendering job older is taken over
+    # GPU_ADVISOR_REPORT_STALE_S: a rendering job whose heartbeat is older is taken over (its worker died)
+    report_stale_after_s: float = 15.0
     render_in_subprocess: bool = True  # render PDFs in a child process so a render never holds the GIL
     trust_forwarded_for: bool = False  # GPU_ADVISOR_TRUST_PROXY=1: client address from X-Forwarded-For
     # GPU_ADVISOR_TURN_CONCURRENCY: turns computed at once per process (0: automatic). The recommender is

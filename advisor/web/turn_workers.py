@@ -5,6 +5,7 @@ and `run_turn`, the web's adapter over the stored turn of advisor.service.turns.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict, deque
 from contextlib import AbstractContextManager, nullcontext, suppress
@@ -16,6 +17,7 @@ from advisor.service import turns
 from advisor.service.recommending import default_catalog
 from advisor.service.turns import ConversationFactory, StreamCallback, default_conversation_factory
 from advisor.store import Repository
+from advisor.web.lifeline import die_with_parent
 from advisor.web.views import turn_view
 
 
@@ -104,9 +106,10 @@ def _worker_start(backend: str) -> None:
     Conversation(backend=backend)
 
 
-def _worker_main(conn: Any, backend: str) -> None:
+def _worker_main(conn: Any, backend: str, parent: int | None = None) -> None:
     """A TurnProcesses worker: turns in from the pipe, ("ok", TurnDone) or ("error", exception) out,
-    until the pipe closes or None arrives."""
+    until the pipe closes or None arrives; it exits with the web process (lifeline)."""
+    die_with_parent(parent)
     _worker_start(backend)
     while True:
         try:
@@ -133,7 +136,7 @@ class _TurnWorker:
         ctx = multiprocessing.get_context("spawn")  # the web process has threads: no fork
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
-            target=_worker_main, args=(child, backend), daemon=True, name="gpu-advisor-turns"
+            target=_worker_main, args=(child, backend, os.getpid()), daemon=True, name="gpu-advisor-turns"
         )
         self.proc.start()
         child.close()
