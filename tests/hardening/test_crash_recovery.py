@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 from advisor.store import open_repository
+from advisor.web.turn_workers import TurnProcesses, TurnTooLong
 from advisor.web.worker import ReportWorker, finished_pdf, report_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,3 +151,21 @@ def test_kill_9_while_rendering_children_exit_and_the_restart_finishes_the_repor
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_a_turn_past_the_time_limit_stops_its_worker_and_the_next_turn_gets_a_fresh_one() -> None:
+    processes = TurnProcesses(1, "rules")
+    processes.start()
+    try:
+        first = processes._workers[0]
+        assert first is not None
+        processes.time_limit_s = 0.001  # nothing is answered this fast: stands in for a hostile message
+        with pytest.raises(TurnTooLong, match=r"took over 0.001 s to answer and was stopped"):
+            processes.compute("s", None, "QLoRA Llama 3 70B on 2B tokens", None)
+        first.proc.join(5)
+        assert not first.proc.is_alive()
+        processes.time_limit_s = 60.0
+        done = processes.compute("s", None, "QLoRA Llama 3 70B on 2B tokens", None)
+        assert done.recommendation is not None and processes._workers[0] is not first
+    finally:
+        processes.stop()

@@ -17,7 +17,8 @@ EXAMPLES = 10_000
 PIECES = (
     "$5 ", "70B ", "500 GB ", "-3 epochs ", "0 GPUs ", "1e30 tokens ", "by next Friday ", "by Dec 4 ",
     "QLoRA ", "LoRA ", "full fine-tune ", "Llama 3 70B ", "Mixtral 8x7B ", "2B tokens ", "within 2 weeks ",
-    "budget of €10k ", "H100 ", "8x A100 ", "on AWS ", "no spot ", "EU only ", "actually, ", "not ", "per day ",
+    "budget of €10k ", "H100 ", "8x A100 ", "on AWS ", "no spot ", "EU only ", "actually, ", "not ",
+    "per day ",
     "1,5 ", "20,000 ", "1.200.000 ", "end of next week ", "inference ", "128k context ", "1000 users ", ". ",
     "\n", "(", ")", '"', "x", "%", "/", "-", "–", "…", "ü", "\u200b", "🙂",
 )  # fmt: skip
