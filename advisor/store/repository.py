@@ -11,6 +11,7 @@ again on the newer state.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
 import hmac
 import json
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
@@ -456,6 +457,31 @@ class Repository:
             error=row.error,
             attempts=row.attempts,
         )
+
+    # --- privacy: deleting a conversation, retention ---------------------------------------
+    def delete_session(self, session_id: str) -> list[str]:
+        """Delete a conversation: its messages, uploaded briefs, report jobs and the session itself, in
+        one transaction. Returns the ids of its report jobs (the caller deletes their files)."""
+        return self._delete_sessions([session_id])
+
+    def purge_older_than(self, days: float, now: dt.datetime | None = None) -> tuple[int, list[str]]:
+        """Delete every conversation untouched for `days` (retention): (how many, their report ids)."""
+        cutoff = (now or utcnow()) - dt.timedelta(days=days)
+        with self._db() as db:
+            old = list(db.scalars(select(SessionRow.id).where(SessionRow.updated_at < cutoff)))
+        return len(old), self._delete_sessions(old)
+
+    def _delete_sessions(self, session_ids: list[str]) -> list[str]:
+        if not session_ids:
+            return []
+        with self.engine.begin() as conn:
+            report_ids = list(
+                conn.execute(select(ReportRow.id).where(ReportRow.session_id.in_(session_ids))).scalars()
+            )
+            for table in (MessageRow, BriefRow, ReportRow):  # explicit: not every database cascades
+                conn.execute(delete(table).where(table.session_id.in_(session_ids)))
+            conn.execute(delete(SessionRow).where(SessionRow.id.in_(session_ids)))
+        return report_ids
 
     # --- rate limiting and Slack dedup -----------------------------------------------------
     def hit_rate_limit(self, key: str, limit: int, window_s: int, now: float | None = None) -> bool:

@@ -64,6 +64,9 @@ class WebSettings:
     # threads of one process share one interpreter lock, processes use every CPU. from_env's default is
     # one per CPU for the rules backend, 0 with a chat model.
     turn_processes: int = 0
+    # GPU_ADVISOR_RETENTION_DAYS: conversations (messages, briefs, reports) untouched this long are
+    # deleted, hourly (None: kept until their user deletes them)
+    retention_days: float | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -89,6 +92,7 @@ class WebSettings:
             trust_forwarded_for=(e.get("GPU_ADVISOR_TRUST_PROXY") or "").strip() in ("1", "true", "yes"),
             turn_concurrency=_env_zero_or_more(e, "GPU_ADVISOR_TURN_CONCURRENCY"),
             turn_processes=_turn_processes(e, backend),
+            retention_days=_env_float(e, "GPU_ADVISOR_RETENTION_DAYS", 0.0) or None,
         )
 
     @property

@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -44,9 +45,25 @@ def report_path(reports_dir: Path, report_id: str) -> Path:
     return Path(reports_dir) / f"{report_id}.pdf"
 
 
+PURGE_EVERY_S = 3600.0
+"""How often the worker deletes conversations past the retention period (GPU_ADVISOR_RETENTION_DAYS)."""
 HEARTBEATS_PER_STALE = 5
 """A rendering job's heartbeat is beaten this many times per stale period: a live worker never looks dead
 after one slow database write."""
+
+
+def delete_report_files(reports_dir: Path, report_ids: list[str]) -> int:
+    """Delete the PDFs (and any half-written temporary files) of `report_ids`; returns how many."""
+    removed = 0
+    for report_id in report_ids:
+        final = report_path(reports_dir, report_id)
+        for path in (final, *Path(reports_dir).glob(f".{final.name}.*.tmp")):
+            try:
+                path.unlink()
+                removed += 1
+            except FileNotFoundError:
+                pass
+    return removed
 
 
 def finished_pdf(path: Path) -> bool:
@@ -76,6 +93,7 @@ def render_profile_pdf(profile: dict[str, Any], out_path: str) -> str:
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
         write_report(prof, tmp, fmt="pdf")
+        os.chmod(tmp, 0o600)  # a user's report: readable by the server's user only
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)
@@ -93,8 +111,10 @@ class ReportWorker:
         poll_s: float = 0.5,
         stale_after_s: float = REPORT_STALE_AFTER_S,
         in_subprocess: bool = True,
+        retention_days: float | None = None,
     ) -> None:
         self.repo = repo
+        self.retention_days = retention_days
         self.reports_dir = Path(reports_dir)
         self.poll_s = poll_s
         self.stale_after_s = stale_after_s
@@ -119,8 +139,25 @@ class ReportWorker:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+    def purge(self) -> int:
+        """Retention: delete conversations untouched for `retention_days`, with their report files."""
+        if self.retention_days is None:
+            return 0
+        count, report_ids = self.repo.purge_older_than(self.retention_days)
+        delete_report_files(self.reports_dir, report_ids)
+        if count:
+            log.info("retention: deleted %d conversations older than %g days", count, self.retention_days)
+        return count
+
     def _loop(self) -> None:
+        next_purge = 0.0
         while not self._stop.is_set():
+            if self.retention_days is not None and time.monotonic() >= next_purge:
+                next_purge = time.monotonic() + PURGE_EVERY_S
+                try:
+                    self.purge()
+                except Exception:
+                    log.exception("report worker: the retention purge failed")
             try:
                 job = self.run_once()
             except Exception:  # the database was unreachable, say: keep the thread alive and retry
