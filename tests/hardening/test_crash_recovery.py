@@ -37,7 +37,7 @@ def test_a_finished_pdf_of_a_dead_worker_is_adopted_not_rendered(tmp_path: Path)
     def never(*_a: Any) -> str:
         raise AssertionError("rendered again")
 
-    worker._render = never  # type: ignore[method-assign]
+    worker._render = never  # type: ignore[method-assign,assignment]
     time.sleep(0.01)
     assert worker.run_once() is not None
     job = repo.get_report(report_id, session_id)
@@ -65,7 +65,7 @@ def test_the_heartbeat_keeps_a_slow_render_from_being_taken_over(tmp_path: Path)
         out.write_bytes(PDF)
         return str(out)
 
-    worker._render = slow  # type: ignore[method-assign]
+    worker._render = slow  # type: ignore[method-assign,assignment]
     thread = threading.Thread(target=worker.run_once)
     thread.start()
     assert rendering.wait(10)

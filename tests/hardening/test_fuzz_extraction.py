@@ -6,6 +6,7 @@ assertions per example would be flaky on a shared machine)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,7 @@ PIECES = (
     "\n", "(", ")", '"', "x", "%", "/", "-", "–", "…", "ü", "\u200b", "🙂",
 )  # fmt: skip
 _EXTRACTOR = get_extractor("rules")
-_STATS = {"count": 0, "chars": 0, "seconds": 0.0, "worst_ms_per_kchar": 0.0, "worst": ""}
+_STATS: dict[str, Any] = {"count": 0, "chars": 0, "seconds": 0.0, "worst_ms_per_kchar": 0.0, "worst": ""}
 
 messages = st.one_of(
     st.lists(st.sampled_from(PIECES), max_size=12).map("".join),

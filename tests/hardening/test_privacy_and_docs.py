@@ -39,9 +39,8 @@ def test_delete_removes_the_conversation_its_briefs_reports_and_pdf(tmp_path: Pa
         assert gone.status_code == 200 and gone.json()["reports"] == 1, gone.text
         assert not pdf.exists()
         assert api.get().status_code == 404  # the session, token and all, is gone
-        assert (
-            repo.messages(api.session_id) == [] == repo.briefs(api.session_id) == repo.reports(api.session_id)
-        )
+        assert repo.messages(api.session_id) == [] and repo.briefs(api.session_id) == []
+        assert repo.reports(api.session_id) == []
 
 
 def test_delete_needs_the_sessions_token(tmp_path: Path) -> None:
