@@ -26,6 +26,7 @@ from typing import Any, Literal
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, changed_fields
+from advisor.extract.odd_values import blank_out, find_odd_values
 from advisor.llm import templates
 from advisor.llm.agent import explain
 from advisor.llm.chat import make_chat_model
@@ -197,8 +198,13 @@ class Conversation:
         self.use_defaults = self.use_defaults or defaults_now
         before = self.profile
         followup = self.turns > 0 and before != WorkloadProfile()
-        profile, extract_calls, extract_error = self._extract(text, brief_text, before)
-        full = text if not brief_text else f"{text}\n\n{brief_text}"
+        # impossible amounts ("-3 epochs", "0 GPUs", "1e30 tokens") are not read, and said back
+        odd_text, odd_brief = find_odd_values(text), find_odd_values(brief_text or "")
+        odd_values = [o.describe() for o in odd_text + odd_brief]
+        text_read = blank_out(text, odd_text)
+        brief_read = None if brief_text is None else blank_out(brief_text, odd_brief)
+        profile, extract_calls, extract_error = self._extract(text_read, brief_read, before)
+        full = text_read if not brief_read else f"{text_read}\n\n{brief_read}"
         profile = drop_instructed(profile, full, before)
         self.profile = profile
         account = account_for(full, profile, before)
@@ -216,12 +222,14 @@ class Conversation:
             self.asked[f] = self.asked.get(f, 0) + 1
         assumed = templates.assumptions(rec)
         report_ready = rec is not None and not questions
+        report_requested = bool(_REPORT_RE.search(text))
 
         def template(note: str | None, include_body: bool = True) -> str:
             return templates.summary_reply(
                 profile=profile, changed=changed, rec=rec, error=error, questions=questions, assumed=assumed,
                 report_ready=report_ready, defaults_ack=defaults_now, note=note, include_body=include_body,
-                followup=followup, not_used=not_used_text(account),
+                followup=followup, not_used=not_used_text(account), odd_values=odd_values,
+                report_requested=report_requested,
             )
 
         source: ReplySource = "template"
@@ -244,7 +252,7 @@ class Conversation:
         turn = Turn(reply=reply_text, profile=profile, recommendation=rec, questions=questions,
                     question_fields=fields, assumptions=assumed, report_ready=report_ready, error=error,
                     source=source, llm_calls=llm_calls, llm_error=llm_error,
-                    report_requested=bool(_REPORT_RE.search(text)), input_account=account)
+                    report_requested=report_requested, input_account=account)
         self.last = turn
         return turn
 

@@ -4,7 +4,9 @@ engine's own sentences (claims, checks, sensitivity labels).
 
 Only for text: results keep full precision. Rules:
 - money: whole dollars with thousands separators; cents below $10 (a $2.80/h price, a $0.09/GB rate);
-  three significant figures with a suffix from $1M up ("$1.26M");
+  three significant figures with a suffix from $1M up ("$1.26M", "$4.5B", "$100T"), a power of ten
+  beyond a thousand trillion (never a 20-digit string);
+- a deadline: its date and the hours left ("Fri 4 Dec, 190 h from now");
 - hours: one decimal below 10 h, whole hours up to 10,000 h, days shown alongside from 48 h;
 - memory: GiB with one decimal; counts: three significant figures with a suffix from a million ("70.6B");
 - None (unknown) prints as an em dash, never as 0.
@@ -12,6 +14,7 @@ Only for text: results keep full precision. Rules:
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -28,6 +31,11 @@ FULL_TRAINING_TEXT = "full training (all weights)"
 """Training all weights is not 'fine-tuning' when the workload is (continual) pre-training."""
 
 _SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"))
+SUFFIX_LIMIT = 1e15
+"""From a thousand trillion on, a count or an amount of money is written as a power of ten ('1 × 10³⁰'):
+'1e+03T' or thirty digits would not read."""
+HOURS_LIMIT = 1e7
+"""Durations from ten million hours (over a thousand years) are written as a power of ten."""
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -50,6 +58,8 @@ def count(x: float | None) -> str:
     if x is None or not _is_num(x):
         return UNKNOWN
     v = float(x)
+    if abs(v) >= SUFFIX_LIMIT:
+        return scientific(v)
     for div, suffix in _SUFFIXES:
         if abs(v) >= div:
             return f"{v / div:.3g}{suffix}"
@@ -88,14 +98,17 @@ def fixed(x: float | None, digits: int = 1, unknown: str = "-") -> str:
 
 
 def usd(x: float | None) -> str:
-    """Dollars: '$0.09', '$2.80', '$45', '$1,064', '$1.26M'."""
+    """Dollars: '$0.09', '$2.80', '$45', '$1,064', '$1.26M', '$4.5B', '$100T', '$1 × 10²⁰'."""
     if x is None or not _is_num(x):
         return UNKNOWN
     v = float(x)
     sign = "-" if v < 0 else ""
     v = abs(v)
+    if v >= SUFFIX_LIMIT:
+        return f"{sign}${scientific(v)}"
     if v >= 1_000_000:
-        return f"{sign}${v / 1_000_000:,.3g}M" if v < 1e9 else f"{sign}${v / 1e9:,.3g}B"
+        div, suffix = next((d, s) for d, s in _SUFFIXES if v >= d)
+        return f"{sign}${v / div:,.3g}{suffix}"
     if v >= 10:
         return f"{sign}${round(v):,}"
     if v == 0:
@@ -123,10 +136,12 @@ def usd_rate(x: float | None, per: str = "GPU-h") -> str:
 
 
 def hours(x: float | None) -> str:
-    """Hours: '7.5 h', '354 h', '12,480 h'."""
+    """Hours: '7.5 h', '354 h', '12,480 h'; '1 × 10¹² h' from HOURS_LIMIT."""
     if x is None or not _is_num(x):
         return UNKNOWN
     v = float(x)
+    if abs(v) >= HOURS_LIMIT:
+        return f"{scientific(v)} h"
     if v < 10:
         return f"{v:.1f} h"
     return f"{round(v):,} h"
@@ -145,6 +160,23 @@ def hours_with_days(x: float | None) -> str:
     if x is None or not _is_num(x):
         return UNKNOWN
     return f"{hours(x)} ({days(x)})" if float(x) >= DAYS_SHOWN_FROM_HOURS else hours(x)
+
+
+def deadline(hours_left: float | None, now: dt.datetime | None = None) -> str:
+    """A deadline `hours_left` hours after `now` (default: the current local time): its day and the hours
+    left, 'Fri 4 Dec, 190 h from now' (the year added when it is not this year's). A deadline 'by Friday'
+    is the end of that day (midnight after it), so the day shown is the one the last minute falls on."""
+    if hours_left is None or not _is_num(hours_left):
+        return UNKNOWN
+    v = float(hours_left)
+    if v >= HOURS_LIMIT or v <= 0:
+        return f"{hours(v)} from now"
+    start = now if now is not None else dt.datetime.now().astimezone()
+    last_minute = start + dt.timedelta(hours=v) - dt.timedelta(minutes=1)
+    day = f"{last_minute:%a} {last_minute.day} {last_minute:%b}"
+    if last_minute.year != start.year:
+        day += f" {last_minute.year}"
+    return f"{day}, {hours(v)} from now"
 
 
 def days_range(r: Any) -> str:

@@ -15,7 +15,7 @@ from tools.profile import WorkloadProfile
 
 
 def format_value(field: str, value: Any, workload: str | None = None) -> str:
-    """A profile value for reading: '$5,000', '1B tokens', '80%', 'QLoRA', '120 h (5.0 days)'
+    """A profile value for reading: '$5,000', '1B tokens', '80%', 'QLoRA', 'Fri 4 Dec, 120 h from now'
     (`workload` names the method of a pre-training job)."""
     if value is None:
         return "unknown"
@@ -37,8 +37,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"{present.count(value * 1e9)} parameters"
     if field == "utilization":
         return present.pct(value)
-    if field == "deadline_hours":
-        return present.hours_with_days(value)
+    if field == "deadline_hours":  # "by next Friday" reads back as its date: 'Fri 4 Dec, 190 h from now'
+        return present.deadline(value)
     if field == "claimed_hours":
         return present.hours(value)
     if field == "dataset_gb":
@@ -109,22 +109,32 @@ def summary_reply(
     include_body: bool = True,
     followup: bool = False,
     not_used: str = "",
+    odd_values: Sequence[str] = (),
+    report_requested: bool = False,
 ) -> str:
     """The templated reply. With include_body=False only the parts that follow an LLM explanation
     (questions, report offer, note) are returned. followup: an earlier turn already described the
     workload (a message with no new facts then keeps the picture rather than 'understood nothing').
     not_used: what the input held that gave no fact (reports.input_account.not_used_text), right after
-    what was understood, and first in the tail after a model's explanation."""
+    what was understood, and first in the tail after a model's explanation.
+    odd_values: amounts left out as impossible ('"-3 epochs" (epochs cannot be negative)').
+    report_requested: the message asked for the report, which the front end now makes."""
     s = prompts.sections("summary")
     parts: list[str] = []
+    # a message that only asks for the report: the front end makes it (web, Slack), the reply says so
+    making_report = report_requested and rec is not None and not understood(profile, changed)
     if include_body:
         if defaults_ack:
             parts.append(s["defaults_ack"])
         got = understood(profile, changed)
         if got:
             parts.append(got)
-        elif not defaults_ack:
+        elif making_report:
+            parts.append(s["report_making"])
+        elif not defaults_ack and not odd_values:
             parts.append(s["nothing_new"] if followup and rec is not None else s["nothing_understood"])
+        if odd_values:
+            parts.append(prompts.fill(s["not_used"], items="; ".join(odd_values)))
     if not_used:
         parts.append(not_used)
     if include_body:
@@ -136,7 +146,7 @@ def summary_reply(
             parts.append(prompts.fill(s["assumptions"], items="; ".join(assumed)))
     if questions:
         parts.append(s["questions"] + "\n" + "\n".join(f"{i}. {q}" for i, q in enumerate(questions, 1)))
-    if include_body or questions or report_ready:
+    if (include_body or questions or report_ready) and not making_report:
         parts.append(s["report_offer"] if report_ready else s["not_ready"])
     if note:
         parts.append(note)

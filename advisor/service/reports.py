@@ -26,6 +26,11 @@ _SUFFIX_FORMAT = {
     ".json": "json",
 }
 REPORTS_DIR_ENV = "GPU_ADVISOR_REPORTS_DIR"
+OTHER_DOCUMENT_SUFFIXES = (
+    ".docx", ".doc", ".odt", ".rtf", ".pages", ".xlsx", ".xls", ".pptx", ".txt", ".png",
+)  # fmt: skip
+"""File types a reader would expect a report in that it cannot be written as: refused by name rather than a
+PDF written under that name (other suffixes, '.out', '.report', read as pdf)."""
 
 
 def resolve_format(fmt: str | None, out: Path) -> str:
@@ -35,7 +40,13 @@ def resolve_format(fmt: str | None, out: Path) -> str:
         if f not in FORMATS:
             raise InputError(f"unknown --format {fmt!r}: use one of {', '.join(FORMATS)}")
         return f
-    return _SUFFIX_FORMAT.get(out.suffix.lower(), "pdf")
+    suffix = out.suffix.lower()
+    if suffix in OTHER_DOCUMENT_SUFFIXES:
+        raise InputError(
+            f"{out.name}: a report cannot be written as {suffix}; name it {out.stem}.pdf "
+            "(or .html, .md, .json)"
+        )
+    return _SUFFIX_FORMAT.get(suffix, "pdf")
 
 
 def write_report(
@@ -86,5 +97,12 @@ def reports_folder() -> Path:
         from advisor.store.repository import data_dir
 
         folder = data_dir() / "reports"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # users' reports: owner-only
+    except OSError as exc:
+        setting = REPORTS_DIR_ENV if raw else "GPU_ADVISOR_DATA_DIR"
+        raise InputError(
+            f"{setting}: the reports folder {str(folder)!r} cannot be created ({exc.strerror or exc}); "
+            "point it at a writable folder"
+        ) from exc
     return folder

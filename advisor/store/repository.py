@@ -1,14 +1,17 @@
 """The repository: the only code that talks to the database.
 
 Every write commits before the call returns, so a crash after it loses nothing; a report job left
-in `rendering` by a crashed worker is claimed again once it is stale. A conversation's state is
-saved with compare-and-set against the text it was computed from (`StateSnapshot`), so two turns of
-one session computed at once (two tabs, two workers, two hosts) cannot overwrite each other: the
-later save raises `StateConflict` and its caller computes the turn again on the newer state.
+in `rendering` by a crashed worker stops getting heartbeats and is claimed again once it is stale.
+A conversation's state is saved with compare-and-set against the text it was computed from
+(`StateSnapshot`), so two turns of one session computed at once (two tabs, two workers, two hosts)
+cannot overwrite each other: the later save raises `StateConflict` and its caller computes the turn
+again on the newer state.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import hashlib
 import hmac
 import json
@@ -19,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
 from advisor.store.models import (
@@ -34,9 +38,12 @@ from advisor.store.models import (
     SlackEventRow,
     utcnow,
 )
+from tools.errors import InputError
 
 DEFAULT_DATA_DIR = "data"
-REPORT_STALE_AFTER_S = 300.0  # a rendering job older than this is assumed lost with its worker
+REPORT_STALE_AFTER_S = 15.0
+"""A rendering job whose heartbeat (claimed_at_epoch_s, beaten by its worker while it renders) is older
+than this is assumed lost with its worker, and is claimed again."""
 
 
 @dataclass(frozen=True)
@@ -81,9 +88,16 @@ class ReportJob:
 
 
 def data_dir() -> Path:
-    """The data directory (GPU_ADVISOR_DATA_DIR, default ./data), created if missing."""
+    """The data directory (GPU_ADVISOR_DATA_DIR, default ./data), created if missing, owner-only (0700)
+    when this process creates it; InputError naming the variable when it cannot be."""
     path = Path(os.environ.get("GPU_ADVISOR_DATA_DIR", DEFAULT_DATA_DIR))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(
+            f"GPU_ADVISOR_DATA_DIR={str(path)!r} cannot be created ({exc.strerror or exc}); "
+            "point it at a writable folder"
+        ) from exc
     return path
 
 
@@ -121,15 +135,76 @@ def _snapshot(raw: str | None) -> StateSnapshot:
 
 
 def open_repository(url: str | None = None) -> Repository:
-    """Open (and create the tables of) the database at `url` or `database_url()`."""
+    """Open (and create the tables of) the database at `url` or `database_url()`. A URL that does not
+    parse, an unknown database, a missing driver, an unreachable server or an unwritable SQLite file
+    raise InputError: one line naming the setting to fix (DATABASE_URL or GPU_ADVISOR_DATA_DIR), with
+    no password in it."""
+    from_env = url is None
     url = url or database_url()
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
-        _configure_sqlite(engine)
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
-    Base.metadata.create_all(engine)
+    setting = "DATABASE_URL" if not from_env or os.environ.get("DATABASE_URL") else "GPU_ADVISOR_DATA_DIR"
+    try:
+        if url.startswith("sqlite"):
+            _owner_only_sqlite_files(url)  # created 0600 before SQLite opens it (its -wal/-shm copy that)
+            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+            _configure_sqlite(engine)
+        else:
+            engine = create_engine(url, pool_pre_ping=True, connect_args=_connect_timeout(url))
+        Base.metadata.create_all(engine)
+    except (ArgumentError, NoSuchModuleError, ImportError, DBAPIError) as exc:
+        if "already exists" in str(exc):  # two workers creating the tables at once: the caller retries
+            raise
+        raise InputError(_open_error(setting, url, exc)) from exc
     return Repository(engine)
+
+
+DB_CONNECT_TIMEOUT_S = 10
+"""A server that does not answer fails the start within this, rather than the driver's default (none)."""
+
+
+def _connect_timeout(url: str) -> dict[str, Any]:
+    return {"connect_timeout": DB_CONNECT_TIMEOUT_S} if url.startswith("postgresql") else {}
+
+
+def _open_error(setting: str, url: str, exc: Exception) -> str:
+    """One line for a database that cannot be opened: what is wrong and what to set (no password)."""
+    example = "postgresql://USER:PASSWORD@HOST:5432/DB or sqlite:////path/to/file.db"
+    if isinstance(exc, ArgumentError) and not isinstance(exc, NoSuchModuleError):
+        return f"{setting} is not a database URL; set it to e.g. {example}"
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        shown = "(unreadable URL)"
+    if isinstance(exc, NoSuchModuleError):
+        return f"{setting} names a database this app does not know ({shown.split(':', 1)[0]}); use {example}"
+    if isinstance(exc, ImportError):
+        return (
+            f"{setting} needs the database driver {exc.name or 'for it'}, which is not installed "
+            "(PostgreSQL: pip install 'psycopg[binary]')"
+        )
+    detail = str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200] if str(exc).strip() else ""
+    password = make_url(url).password if "@" in url else None
+    if password:
+        detail = detail.replace(str(password), "***")
+    if url.startswith("sqlite"):
+        return f"{setting}: cannot open the SQLite file {shown} ({detail}); point it at a writable folder"
+    return f"{setting}: cannot connect to {shown} ({detail}); check the host, port, user and password"
+
+
+def _owner_only_sqlite_files(url: str) -> None:
+    """The SQLite database (and its WAL and shared-memory files) readable by its owner only (0600): it
+    holds users' messages and briefs. A new file is created 0600 (SQLite gives its -wal and -shm files
+    the database file's mode); files of an older install are narrowed."""
+    try:
+        database = make_url(url).database
+    except ArgumentError:
+        return
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    with contextlib.suppress(OSError):
+        os.close(os.open(database, os.O_CREAT | os.O_WRONLY, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            os.chmod(database + suffix, 0o600)
 
 
 class Repository:
@@ -333,6 +408,15 @@ class Repository:
                     return self._job(row)
         return None
 
+    def touch_report(self, report_id: str) -> None:
+        """A rendering job's heartbeat: its claim time moves to now, so it does not look abandoned."""
+        with self._db() as db, db.begin():
+            db.execute(
+                update(ReportRow)
+                .where((ReportRow.id == report_id) & (ReportRow.status == "rendering"))
+                .values(claimed_at_epoch_s=time.time())
+            )
+
     def finish_report(self, report_id: str, path: str) -> None:
         with self._db() as db, db.begin():
             db.execute(
@@ -373,6 +457,31 @@ class Repository:
             error=row.error,
             attempts=row.attempts,
         )
+
+    # --- privacy: deleting a conversation, retention ---------------------------------------
+    def delete_session(self, session_id: str) -> list[str]:
+        """Delete a conversation: its messages, uploaded briefs, report jobs and the session itself, in
+        one transaction. Returns the ids of its report jobs (the caller deletes their files)."""
+        return self._delete_sessions([session_id])
+
+    def purge_older_than(self, days: float, now: dt.datetime | None = None) -> tuple[int, list[str]]:
+        """Delete every conversation untouched for `days` (retention): (how many, their report ids)."""
+        cutoff = (now or utcnow()) - dt.timedelta(days=days)
+        with self._db() as db:
+            old = list(db.scalars(select(SessionRow.id).where(SessionRow.updated_at < cutoff)))
+        return len(old), self._delete_sessions(old)
+
+    def _delete_sessions(self, session_ids: list[str]) -> list[str]:
+        if not session_ids:
+            return []
+        with self.engine.begin() as conn:
+            report_ids = list(
+                conn.execute(select(ReportRow.id).where(ReportRow.session_id.in_(session_ids))).scalars()
+            )
+            for table in (MessageRow, BriefRow, ReportRow):  # explicit: not every database cascades
+                conn.execute(delete(table).where(table.session_id.in_(session_ids)))
+            conn.execute(delete(SessionRow).where(SessionRow.id.in_(session_ids)))
+        return report_ids
 
     # --- rate limiting and Slack dedup -----------------------------------------------------
     def hit_rate_limit(self, key: str, limit: int, window_s: int, now: float | None = None) -> bool:

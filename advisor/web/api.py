@@ -25,6 +25,7 @@ from advisor.store import TurnConflict
 from advisor.web.security import client_address, enforce_rate_limit, read_upload, safe_filename
 from advisor.web.settings import WebSettings
 from advisor.web.turn_workers import run_turn
+from advisor.web.worker import delete_report_files
 from tools.errors import InputError
 
 log = logging.getLogger("gpu_advisor.web.api")
@@ -234,6 +235,16 @@ def get_session(request: Request, session_id: Authed) -> dict[str, Any]:
         "reports": [_report_json(j, session_id) for j in repo.reports(session_id)],
         "streaming": _settings(request).streams,
     }
+
+
+@router.delete(
+    "/sessions/{session_id}",
+    summary="Delete the conversation: its messages, uploaded briefs and reports (PDF files included)",
+)
+def delete_session(request: Request, session_id: Authed) -> dict[str, Any]:
+    report_ids = _repo(request).delete_session(session_id)
+    files = delete_report_files(FsPath(request.app.state.reports_dir), report_ids)
+    return {"deleted": True, "reports": len(report_ids), "files": files}
 
 
 @router.get("/sessions/{session_id}/messages", summary="All messages of the session, oldest first")

@@ -24,7 +24,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from advisor.service.reports import reports_folder
 from advisor.service.turns import ConversationFactory, default_conversation_factory
 from advisor.store import Repository, open_repository
-from advisor.web import api, pages
+from advisor.web import api, docs, pages
 from advisor.web.security import SecurityMiddleware
 from advisor.web.settings import WebSettings
 from advisor.web.turn_workers import TurnProcesses
@@ -60,13 +60,14 @@ def create_app(
         repo = open_repository_retrying()
     factory = conversation_factory or default_conversation_factory(settings.backend)
     out_dir = Path(reports_dir) if reports_dir is not None else reports_folder()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     worker = ReportWorker(
         repo,
         out_dir,
         poll_s=settings.report_poll_s,
         stale_after_s=settings.report_stale_after_s,
         in_subprocess=settings.render_in_subprocess,
+        retention_days=settings.retention_days,
     )
 
     processes = (
@@ -92,7 +93,7 @@ def create_app(
         title="GPU Advisor",
         version="0.1.0",
         summary="Chat about an LLM workload, upload a brief, get a GPU recommendation and its PDF report.",
-        docs_url="/api/docs",
+        docs_url=None,  # advisor.web.docs: a static page, no CDN and no script
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
@@ -107,6 +108,7 @@ def create_app(
     app.add_middleware(SecurityMiddleware)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     for extra in extra_routers:
         app.include_router(extra)

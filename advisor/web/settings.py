@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from tools.errors import InputError
 
+BACKENDS = ("rules", "openai")
 BACKENDS_THAT_STREAM = ("openai",)
 
 N = TypeVar("N", int, float)
@@ -50,7 +51,8 @@ class WebSettings:
     max_message_chars: int = 20_000
     max_brief_pages: int = 200  # GPU_ADVISOR_MAX_BRIEF_PAGES (PDF pages); size limit is advisor.ingest's
     report_poll_s: float = 0.5  # how often an idle worker looks for a pending report job
-    report_stale_after_s: float = 300.0  # GPU_ADVISOR_REPORT_STALE_S: a rendering job older is taken over
+    # GPU_ADVISOR_REPORT_STALE_S: a rendering job whose heartbeat is older is taken over (its worker died)
+    report_stale_after_s: float = 15.0
     render_in_subprocess: bool = True  # render PDFs in a child process so a render never holds the GIL
     trust_forwarded_for: bool = False  # GPU_ADVISOR_TRUST_PROXY=1: client address from X-Forwarded-For
     # GPU_ADVISOR_TURN_CONCURRENCY: turns computed at once per process (0: automatic). The recommender is
@@ -62,12 +64,19 @@ class WebSettings:
     # threads of one process share one interpreter lock, processes use every CPU. from_env's default is
     # one per CPU for the rules backend, 0 with a chat model.
     turn_processes: int = 0
+    # GPU_ADVISOR_RETENTION_DAYS: conversations (messages, briefs, reports) untouched this long are
+    # deleted, hourly (None: kept until their user deletes them)
+    retention_days: float | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> WebSettings:
         e = dict(os.environ) if env is None else env
         backend = (e.get("GPU_ADVISOR_BACKEND") or "rules").strip().lower()
+        if backend not in BACKENDS:
+            raise InputError(
+                f"GPU_ADVISOR_BACKEND={backend!r} is not a backend; set it to one of {', '.join(BACKENDS)}"
+            )
         return cls(
             backend=backend,
             session_requests_per_window=_env_int(
@@ -81,8 +90,9 @@ class WebSettings:
             max_brief_pages=_env_int(e, "GPU_ADVISOR_MAX_BRIEF_PAGES", cls.max_brief_pages),
             report_stale_after_s=_env_float(e, "GPU_ADVISOR_REPORT_STALE_S", cls.report_stale_after_s),
             trust_forwarded_for=(e.get("GPU_ADVISOR_TRUST_PROXY") or "").strip() in ("1", "true", "yes"),
-            turn_concurrency=int(e.get("GPU_ADVISOR_TURN_CONCURRENCY") or 0),
+            turn_concurrency=_env_zero_or_more(e, "GPU_ADVISOR_TURN_CONCURRENCY"),
             turn_processes=_turn_processes(e, backend),
+            retention_days=_env_float(e, "GPU_ADVISOR_RETENTION_DAYS", 0.0) or None,
         )
 
     @property
@@ -99,17 +109,21 @@ class WebSettings:
         return self.backend in BACKENDS_THAT_STREAM
 
 
-def _turn_processes(env: dict[str, str], backend: str) -> int:
-    """GPU_ADVISOR_TURN_PROCESSES (0 or more), default one per CPU unless replies stream."""
-    raw = (env.get("GPU_ADVISOR_TURN_PROCESSES") or "").strip()
+def _env_zero_or_more(env: dict[str, str], name: str, default: int = 0) -> int:
+    """`name` as a whole number 0 or more (0: automatic), else `default`; InputError naming it."""
+    raw = (env.get(name) or "").strip()
     if not raw:
-        return 0 if backend in BACKENDS_THAT_STREAM else (os.cpu_count() or 1)
+        return default
     try:
         value = int(raw)
     except ValueError as exc:
-        raise InputError(
-            f"GPU_ADVISOR_TURN_PROCESSES={raw!r} is not a whole number; set it to e.g. 2"
-        ) from exc
+        raise InputError(f"{name}={raw!r} is not a whole number; set it to e.g. 2") from exc
     if value < 0:
-        raise InputError(f"GPU_ADVISOR_TURN_PROCESSES must be 0 or more (got {value})")
+        raise InputError(f"{name} must be 0 or more (got {value})")
     return value
+
+
+def _turn_processes(env: dict[str, str], backend: str) -> int:
+    """GPU_ADVISOR_TURN_PROCESSES (0 or more), default one per CPU unless replies stream."""
+    default = 0 if backend in BACKENDS_THAT_STREAM else (os.cpu_count() or 1)
+    return _env_zero_or_more(env, "GPU_ADVISOR_TURN_PROCESSES", default)

@@ -5,6 +5,7 @@ and `run_turn`, the web's adapter over the stored turn of advisor.service.turns.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict, deque
 from contextlib import AbstractContextManager, nullcontext, suppress
@@ -16,7 +17,9 @@ from advisor.service import turns
 from advisor.service.recommending import default_catalog
 from advisor.service.turns import ConversationFactory, StreamCallback, default_conversation_factory
 from advisor.store import Repository
+from advisor.web.lifeline import die_with_parent
 from advisor.web.views import turn_view
+from tools.errors import InputError
 
 
 def run_turn(
@@ -104,9 +107,10 @@ def _worker_start(backend: str) -> None:
     Conversation(backend=backend)
 
 
-def _worker_main(conn: Any, backend: str) -> None:
+def _worker_main(conn: Any, backend: str, parent: int | None = None) -> None:
     """A TurnProcesses worker: turns in from the pipe, ("ok", TurnDone) or ("error", exception) out,
-    until the pipe closes or None arrives."""
+    until the pipe closes or None arrives; it exits with the web process (lifeline)."""
+    die_with_parent(parent)
     _worker_start(backend)
     while True:
         try:
@@ -126,6 +130,15 @@ def _worker_main(conn: Any, backend: str) -> None:
             conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
+TURN_TIME_LIMIT_S = 30.0
+"""The most CPU-time-bound wall time one turn may take in a worker process (a turn takes ~0.05-0.5 s; a
+worker's first also loads the catalog, ~2 s): past it the worker is killed and the message refused."""
+
+
+class TurnTooLong(InputError):
+    """A turn ran past TURN_TIME_LIMIT_S and its worker process was stopped."""
+
+
 class _TurnWorker:
     """One worker process and its pipe; turns wait their turn in arrival order (FIFO hand-over)."""
 
@@ -133,7 +146,7 @@ class _TurnWorker:
         ctx = multiprocessing.get_context("spawn")  # the web process has threads: no fork
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
-            target=_worker_main, args=(child, backend), daemon=True, name="gpu-advisor-turns"
+            target=_worker_main, args=(child, backend, os.getpid()), daemon=True, name="gpu-advisor-turns"
         )
         self.proc.start()
         child.close()
@@ -142,7 +155,9 @@ class _TurnWorker:
         self._waiting: deque[threading.Event] = deque()
         self.queued = 0  # turns sent or waiting
 
-    def run(self, task: tuple[Any, ...]) -> tuple[str, Any]:
+    def run(self, task: tuple[Any, ...], time_limit_s: float | None = None) -> tuple[str, Any]:
+        """The worker's answer to `task`; past `time_limit_s` the worker is killed (it is started again
+        for the next turn) and TurnTooLong raised: one message cannot hold a worker for ever."""
         with self._lock:
             self.queued += 1
             wait = None
@@ -155,6 +170,12 @@ class _TurnWorker:
             if wait is not None:
                 wait.wait()
             self.conn.send(task)
+            if time_limit_s is not None and not self.conn.poll(time_limit_s):
+                self.proc.kill()
+                raise TurnTooLong(
+                    f"this message took over {time_limit_s:g} s to answer and was stopped; "
+                    "send a shorter message, or its parts one at a time"
+                )
             result: tuple[str, Any] = self.conn.recv()
             return result
         finally:
@@ -191,6 +212,7 @@ class TurnProcesses:
 
     REBALANCE_AFTER = 3
     HOMES_KEPT = 10_000
+    time_limit_s: float = TURN_TIME_LIMIT_S
 
     def __init__(self, count: int, backend: str) -> None:
         self.backend = backend
@@ -239,7 +261,7 @@ class TurnProcesses:
         with self._lock:
             w = self._worker(self._pick(key))
         try:
-            status, value = w.run((state, text, brief_text))
+            status, value = w.run((state, text, brief_text), self.time_limit_s)
         except (EOFError, OSError) as exc:
             raise RuntimeError(
                 "the turn worker process exited; it is started again for the next turn"

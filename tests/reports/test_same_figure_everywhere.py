@@ -34,7 +34,6 @@ def test_a_cost_and_a_duration_read_the_same_in_the_report_and_slack() -> None:
     ("field", "value", "workload", "text"),
     [
         ("budget_usd", 1_262_345.0, "fine_tuning", "$1.26M"),
-        ("deadline_hours", 72.0, "fine_tuning", "72 h (3.0 days)"),
         ("method", "full", "fine_tuning", "full fine-tuning"),
         ("method", "full", "pretraining", "full training (all weights)"),
         ("method", "qlora", "fine_tuning", "QLoRA"),
@@ -55,6 +54,17 @@ def test_a_profile_value_reads_the_same_in_the_report_chat_and_slack(
     assert report_row["value"] == field_value(field, value, workload) == text
     assert f"{templates.label(field)} {text}" in chat
     assert slack == [f"{templates.label(field)} {text}"]
+
+
+def test_a_deadline_reads_as_its_date_in_chat_and_slack_with_the_reports_hours() -> None:
+    """Issue 17: chat and Slack answer now, so a deadline reads as its day and the hours left ('Sat 28 Nov,
+    72 h from now'); the report, read later, keeps the duration ('72 h (3.0 days)'). Same hours figure."""
+    profile = WorkloadProfile().with_values("stated", workload="fine_tuning", deadline_hours=72.0)
+    chat = templates.understood(profile, ["deadline_hours"])
+    slack = [i for i in understood_items(profile) if i.startswith(templates.label("deadline_hours"))]
+    assert field_value("deadline_hours", 72.0, "fine_tuning") == "72 h (3.0 days)"
+    assert chat.endswith(", 72 h from now.") and len(slack) == 1 and slack[0].endswith(", 72 h from now")
+    assert chat.removeprefix("I understood: ").removesuffix(".") == slack[0]
 
 
 def test_a_count_reads_the_same_in_the_report_and_chat() -> None:

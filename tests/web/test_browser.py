@@ -176,3 +176,34 @@ def test_new_conversation_resets_the_report_button(browser: Any, server: Any) ->
     assert report.inner_text() == first_label == "Create PDF report"
     assert report.is_disabled()  # nothing to report on yet
     page.close()
+
+
+def test_delete_this_conversation_removes_it_from_the_server(browser: Any, server: Any) -> None:
+    """Issue 17: the page's delete button deletes the conversation on the server, then starts afresh; the
+    API docs link opens in a new tab without the page's token, and the docs page has no script."""
+    page = browser.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(server.url + "/")
+    page.get_by_label("Your message").fill("LoRA Llama 3 8B on 20M tokens")
+    page.get_by_label("Your message").press("Enter")
+    page.locator(".primary-pick .title").wait_for()
+    saved = page.evaluate("JSON.parse(sessionStorage.getItem(Object.keys(sessionStorage)[0]))")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete this conversation").click()
+    page.get_by_text("Deleted the conversation").wait_for()
+    assert page.locator("#transcript .msg.user").count() == 0
+    gone = page.request.get(
+        f"{server.url}/api/sessions/{saved['id']}", headers={"Authorization": f"Bearer {saved['token']}"}
+    )
+    assert gone.status == 404
+
+    link = page.get_by_role("link", name="API documentation")
+    assert link.get_attribute("target") == "_blank" and "noopener" in (link.get_attribute("rel") or "")
+    with page.context.expect_page() as opened:
+        link.click()
+    docs = opened.value
+    docs.wait_for_load_state()
+    assert docs.evaluate("sessionStorage.length") == 0  # the token stayed with the chat page
+    assert docs.locator("script").count() == 0 and "/api/sessions/{session_id}" in docs.content()
+    page.close()
+    docs.close()

@@ -62,7 +62,7 @@ def check_deadline(outcome: Outcome, deadline_hours: float) -> ExpectationCheck:
 
 def check_budget(outcome: Outcome, budget_usd: float) -> ExpectationCheck:
     """Can anything in the catalog run within the budget? Compares the cheapest feasible option."""
-    claim = f"spend at most ${budget_usd:,.0f}"
+    claim = f"spend at most {present.usd(budget_usd)}"
     cands = outcome.all_feasible
     if not cands:
         return ExpectationCheck(

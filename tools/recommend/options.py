@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from tools import present
 from tools.cost import buy_vs_rent, spot_exposure
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -183,9 +184,11 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     elif label == "primary":
         out.append(f"best {p.objective or 'balanced'} choice among feasible options")
     if c.deadline_status == "meets":
-        out.append(f"meets the {p.deadline_hours:g} h deadline even at low MFU")
+        out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets":
-        out.append(f"within the ${p.budget_usd:,.0f} budget even at low MFU")
+        out.append(f"within the {present.usd(p.budget_usd)} budget even at low MFU")
     elif c.budget_status == "maybe":
-        out.append(f"within the ${p.budget_usd:,.0f} budget only at the favourable end of its cost range")
+        out.append(
+            f"within the {present.usd(p.budget_usd)} budget only at the favourable end of its cost range"
+        )
     return out

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from tools import cost as cost_mod
+from tools import present
 from tools.classify import implied_utilization
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -359,4 +360,4 @@ class Pricer(Part):
                 c.budget_status = "misses"
             else:
                 c.budget_status = "maybe"
-                c.risks.append(f"may exceed the ${p.budget_usd:,.0f} budget at low MFU")
+                c.risks.append(f"may exceed the {present.usd(p.budget_usd)} budget at low MFU")

@@ -4,6 +4,7 @@ preferred provider first), the alternatives a buyer cares about and the rejectio
 
 from __future__ import annotations
 
+from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
@@ -34,7 +35,7 @@ def select(
     notes_out: list[str] = []
     if eng.inference and p.budget_usd:
         notes_out.append(
-            f"Serving costs are per month; the ${p.budget_usd:,.0f} budget is compared with one month."
+            f"Serving costs are per month; the {present.usd(p.budget_usd)} budget is compared with one month."
         )
     if not eng.inference and p.data_location == "other" and p.dataset_gb:
         notes_out.append("Data location 'other': no egress schedule known, so egress is counted as $0.")
@@ -161,12 +162,12 @@ def _limit_text(c: Candidate, p: WorkloadProfile) -> str:
     if p.budget_usd and c.budget_status == "misses":
         parts.append(
             f"${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}, {c.total_usd.low / p.budget_usd:.1f}x the "
-            f"${p.budget_usd:,.0f} budget"
+            f"{present.usd(p.budget_usd)} budget"
         )
     if p.deadline_hours and c.deadline_status == "misses":
         parts.append(
             f"{c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h, {c.wall_hours.low / p.deadline_hours:.1f}x "
-            f"the {p.deadline_hours:g} h deadline"
+            f"the {present.hours(p.deadline_hours)} deadline"
         )
     return "; ".join(parts) or "within limits"
 

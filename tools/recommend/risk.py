@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 
@@ -65,7 +66,7 @@ def deadline_status(c: Candidate, p: WorkloadProfile) -> str | None:
         return "meets"
     if c.wall_hours.low > d:
         return "misses"
-    c.risks.append(f"meets the {d:g} h deadline only at the high end of the MFU range")
+    c.risks.append(f"meets the {present.hours(d)} deadline only at the high end of the MFU range")
     return "maybe"
 
 

@@ -109,6 +109,20 @@
     $("message").focus();
   }
 
+  // Deletes the conversation on the server (messages, uploaded briefs, reports), then starts afresh.
+  async function deleteSession() {
+    if (!session) { newSession(); setStatus("Nothing stored yet: there was nothing to delete."); return; }
+    if (!window.confirm("Delete this conversation, its uploaded briefs and its reports from the server?")) return;
+    try {
+      await api("DELETE", base());
+    } catch (e) {
+      showError("Could not delete the conversation: " + e.message);
+      return;
+    }
+    newSession();
+    setStatus("Deleted the conversation, its briefs and its reports from the server.");
+  }
+
   // --- transcript -----------------------------------------------------------------------------------
   function addMessage(role, text, meta) {
     const li = el("li", "msg " + role);
@@ -502,6 +516,7 @@
     $("make-report").addEventListener("click", makeReport);
     $("download").addEventListener("click", download);
     $("new-session").addEventListener("click", newSession);
+    $("delete-session").addEventListener("click", deleteSession);
     restore();
   });
 })();
