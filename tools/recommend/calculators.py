@@ -49,6 +49,8 @@ class Calculators(Part):
             p.concurrency,
             p.context_len,
             p.target_tokens_per_s,
+            p.framework,
+            p.batch_size,
         )
         self.time_sig = self.caches.signature_id(self.time_signature)
         self.mem_sig = self.caches.signature_id(self.mem_signature)
@@ -102,6 +104,8 @@ class Calculators(Part):
                 qlora_slowdown=s.qlora_slowdown,
                 arch=self.w.arch if s.attention_flops else None,
                 seq_len=self.p.seq_len if s.attention_flops else None,
+                framework=self.p.framework,
+                batch_size=self.p.batch_size,
                 traced=traced,
             )
         return cache[key]
