@@ -171,7 +171,7 @@ def _lookup(
     if (gen, other) in table:
         return table[(gen, other)] * to_prec, prec_widen, f"{gen}/{other} cell moved to {prec} (FP8 speedup)"
     for g2 in ("hopper", "ampere", "blackwell"):
-        ratio = _generation_factor(gen) / _generation_factor(g2)  # type: ignore[arg-type]
+        ratio = _generation_factor(gen) / _generation_factor(g2)
         if (g2, prec) in table:
             return table[(g2, prec)] * ratio, GENERATION_TRANSFER_WIDEN, f"{g2}/{prec} cell moved to {gen}"
         if (g2, other) in table:
