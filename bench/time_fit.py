@@ -3,7 +3,7 @@
 Rows are bench/data/training_throughput.yaml restricted to the `fit` families of its split. For each
 row the published tokens/s/GPU is turned into an MFU with the same FLOPs count the estimate uses
 (tools.compute.flops: k x N_active + the attention term; recompute NOT counted, because the published
-throughputs already pay for it). Then, in this order:
+throughputs already pay for it) over the same peak (FP8 rows: attention at the BF16 peak, blended). Then, in this order:
 
 1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair);
 2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, and
@@ -29,7 +29,12 @@ from bench.calibration_data import TrainingRow, load_training_rows, load_trainin
 from bench.time_rows import row_attention, row_generation, row_precision
 from tools.catalog.load import load_catalog
 from tools.compute.efficiency import small_batch_factor
-from tools.compute.flops import FLOPS_PER_PARAM_TOKEN_ADAPTER, FLOPS_PER_PARAM_TOKEN_FULL, attention_flops
+from tools.compute.flops import (
+    FLOPS_PER_PARAM_TOKEN_ADAPTER,
+    FLOPS_PER_PARAM_TOKEN_FULL,
+    attention_flops,
+    blended_peak_tflops,
+)
 from tools.compute.flops import peak_tflops as _peak
 from tools.units import tflops_to_flops
 
@@ -52,12 +57,20 @@ def _fit_rows() -> list[FitRow]:
             continue
         gpu = gpus[r.gpu]
         prec = row_precision(r)
-        peak = tflops_to_flops(_peak(gpu=gpu, precision=prec))
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)
         seq = r.seq_len or 0
-        per_token = k * active + attention_flops(n_layers=layers, attention_width=width, seq_len=seq)
+        attn = attention_flops(n_layers=layers, attention_width=width, seq_len=seq)
+        peak = tflops_to_flops(  # FP8: attention at the BF16 peak, as the estimate does
+            blended_peak_tflops(
+                precision_peak_tflops=_peak(gpu=gpu, precision=prec),
+                bf16_peak_tflops=_peak(gpu=gpu, precision="bf16"),
+                dense_flops=k * active,
+                attention_flops=attn,
+            )
+        )
+        per_token = k * active + attn
         mfu = r.tokens_per_s_per_gpu * per_token / peak
         mfu /= small_batch_factor(tokens_per_micro_batch=(r.micro_batch_size or 1) * seq)
         out.append(FitRow(r, mfu, r.framework, row_generation(gpu), prec))

@@ -67,21 +67,21 @@ def generation_of(gpu: GpuSpec) -> Generation:
 FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     ("hf", "ampere", "bf16"): 0.414,  # Qwen (1) README: LoRA on one A100 (small-batch factor taken out)
     ("torchtitan", "ampere", "bf16"): 0.567,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B
-    ("nemo", "hopper", "fp8"): 0.408,  # NeMo 24.07 performance summary: pretraining, SFT, LoRA
-    ("megatron", "hopper", "fp8"): 0.397,  # Megatron-Bridge performance summary, dense 8B-405B
-    ("megatron", "blackwell", "fp8"): 0.401,  # Megatron-Bridge performance summary, B200
+    ("nemo", "hopper", "fp8"): 0.454,  # NeMo 24.07 performance summary: pretraining, SFT, LoRA
+    ("megatron", "hopper", "fp8"): 0.450,  # Megatron-Bridge performance summary, dense 8B-405B
+    ("megatron", "blackwell", "fp8"): 0.460,  # Megatron-Bridge performance summary, B200
 }
 GENERIC_ANCHORS: dict[tuple[Generation, PrecisionClass], float] = {
     ("ampere", "bf16"): 0.526,  # torchtitan, llm-foundry, Qwen/HF on A100
     ("hopper", "bf16"): 0.416,  # llm-foundry on H100
-    ("hopper", "fp8"): 0.400,  # NeMo, Megatron-Bridge, llm-foundry on H100
-    ("blackwell", "fp8"): 0.401,  # Megatron-Bridge on B200
+    ("hopper", "fp8"): 0.449,  # NeMo, Megatron-Bridge, llm-foundry on H100
+    ("blackwell", "fp8"): 0.460,  # Megatron-Bridge on B200
 }
 HOPPER_OVER_AMPERE = 0.781
 """MFU on Hopper / MFU on Ampere, same stack, BF16 (fit: llm-foundry MPT 7B-70B on A100 and H100)."""
-BLACKWELL_OVER_HOPPER = 1.009
+BLACKWELL_OVER_HOPPER = 1.022
 """MFU on Blackwell / MFU on Hopper, same stack, FP8 (fit: Megatron-Bridge 8B-405B on B200 and H100)."""
-FRAMEWORK_HALF_WIDTH = 1.119
+FRAMEWORK_HALF_WIDTH = 1.123
 """Band = anchor / w .. anchor x w; w = 90th percentile of |log(MFU / framework anchor)| on fit rows."""
 GENERIC_HALF_WIDTH = 1.22
 """The same for the generic anchors (every framework pooled): covers the spread between stacks."""
@@ -119,7 +119,7 @@ QLORA_DEQUANT_SLOWDOWN_SOURCE = (
 )
 
 # --- MoE: grouped GEMMs, all-to-all dispatch, routing ----------------------------------------------
-MOE_FACTOR = Range(low=0.152, high=0.542)
+MOE_FACTOR = Range(low=0.176, high=0.480)
 """MoE MFU (on active parameters) / the dense MFU of the same stack: expert GEMMs are thin and the
 all-to-all of expert parallelism is inside. Fit rows route with a forced-balanced gate."""
 MOE_FACTOR_SOURCE = "fit: Megatron-Bridge GPT-OSS-120B, Qwen3-30B-A3B/235B-A22B, DeepSeek-V3 on H100/B200"

@@ -123,6 +123,21 @@ def attention_flops(*, n_layers: int, attention_width: int, seq_len: int) -> flo
     return ATTENTION_TRAIN_FLOPS_COEFF * n_layers * attention_width * seq_len
 
 
+def blended_peak_tflops(
+    *, precision_peak_tflops: float, bf16_peak_tflops: float, dense_flops: float, attention_flops: float
+) -> float:
+    """The peak a token's FLOPs see when the linear layers run at the compute precision's peak and the
+    attention core (QK^T, softmax x V) at the BF16 peak: FP8 training recipes convert nn.Linear only
+    (torchao convert_to_float8_training "swaps torch.nn.Linear with Float8Linear", used by torchtitan;
+    Transformer Engine's FP8 recipes in Megatron / NeMo keep dot-product attention in BF16 unless
+    fp8_dot_product_attention is set). Harmonic blend: (dense + attn) / (dense/peak + attn/bf16_peak).
+    Equal to the precision's peak for BF16 or without the attention term."""
+    if attention_flops <= 0 or precision_peak_tflops == bf16_peak_tflops:
+        return precision_peak_tflops
+    total = dense_flops + attention_flops
+    return total / (dense_flops / precision_peak_tflops + attention_flops / bf16_peak_tflops)
+
+
 def attention_flops_per_token(*, arch: ModelArch, seq_len: int) -> float:
     """PaLM App. B attention term for a catalog architecture."""
     return attention_flops(n_layers=arch.n_layers, attention_width=attention_width(arch), seq_len=seq_len)

@@ -9,6 +9,8 @@
     gpu_hours       = flops / (peak_flops x throughput_eff x goodput) / 3600
     wall_hours      = gpu_hours / n_gpus
     gpu_hours_at_peak = flops / peak_flops / 3600   (seed 001's figure: MFU = 100%, a lower bound)
+    peak_flops      = the compute precision's dense peak; with FP8 the attention term runs at the BF16
+                      peak (FP8 recipes convert linear layers only): a harmonic blend of the two
 
 Each factor is a named, sourced constant (here, in tools.compute.efficiency or tools.compute.flops).
 Ranges are low-high; the low end of a time is the high end of an efficiency.
@@ -34,6 +36,7 @@ from tools.compute.flops import (
     GpuClass,
     attention_flops,
     attention_width,
+    blended_peak_tflops,
     check_positive,
     check_training_method,
     gpu_class_of,
@@ -204,6 +207,7 @@ def estimate_training_time(
         k=k,
         active_params=active_params,
     )
+    dense_per_token, attn = per_token, 0.0
     shape = (arch.n_layers, attention_width(arch)) if arch is not None else attention_shape
     if shape is not None and seq_len is not None:
         check_positive(seq_len=seq_len)
@@ -229,6 +233,24 @@ def estimate_training_time(
     )
 
     peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
+    bf16_peak = peak_tflops(gpu=gpu, precision="bf16")
+    if attn > 0 and peak != bf16_peak:
+        peak = tb.step(
+            "blended_peak_tflops",
+            "(dense + attn) / (dense / precision_peak + attn / bf16_peak): FP8 runs the linear layers only",
+            blended_peak_tflops(
+                precision_peak_tflops=peak,
+                bf16_peak_tflops=bf16_peak,
+                dense_flops=dense_per_token,
+                attention_flops=attn,
+            ),
+            "TFLOPS",
+            "torchao convert_to_float8_training (nn.Linear only); Transformer Engine FP8 keeps attention BF16",
+            precision_peak_tflops=peak,
+            bf16_peak_tflops=bf16_peak,
+            dense_flops_per_token=dense_per_token,
+            attention_flops_per_token=attn,
+        )
     peak_flops = tflops_to_flops(peak)
     at_peak = tb.step(
         "gpu_hours_at_peak",
