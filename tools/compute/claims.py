@@ -56,6 +56,7 @@ def _same_run(
     arch: ModelArch | None = None,
     seq_len: int | None = None,
     batch_size: int | None = None,
+    qlora_slowdown: Range | None = None,
     tokens: float = 1.0,
 ) -> TrainingTime:
     """The time estimate of the same set-up (its FLOPs per token, peak and effective MFU band)."""
@@ -73,6 +74,7 @@ def _same_run(
         arch=arch,
         seq_len=seq_len,
         batch_size=batch_size,
+        qlora_slowdown=qlora_slowdown,
     )
 
 
@@ -104,6 +106,7 @@ def max_training_tokens(
     arch: ModelArch | None = None,
     seq_len: int | None = None,
     batch_size: int | None = None,
+    qlora_slowdown: Range | None = None,
 ) -> MaxTokens:
     """Tokens n GPUs can train on in `hours`: at 100% MFU (a hard bound) and at the estimate's
     effective MFU band (the same model as estimate_training_time)."""
@@ -124,6 +127,7 @@ def max_training_tokens(
         arch=arch,
         seq_len=seq_len,
         batch_size=batch_size,
+        qlora_slowdown=qlora_slowdown,
     )
     tb = TraceBuilder()
     tb.extend(run, prefix="time model: ")
@@ -166,6 +170,7 @@ def check_claim(
     arch: ModelArch | None = None,
     seq_len: int | None = None,
     batch_size: int | None = None,
+    qlora_slowdown: Range | None = None,
 ) -> ClaimCheck:
     """Physics check of a claim 'trains `tokens` in `hours` on n x gpu'.
 
@@ -192,6 +197,7 @@ def check_claim(
         arch=arch,
         seq_len=seq_len,
         batch_size=batch_size,
+        qlora_slowdown=qlora_slowdown,
         tokens=tokens,
     )
     tb = TraceBuilder()
