@@ -138,7 +138,8 @@ def _print_rows(scored: list[Scored]) -> None:
 
 def _print_summary(name: str, s: Summary) -> None:
     print(
-        f"{name:9s} rows {s.rows:3d} | coverage {s.coverage * 100:5.1f}% (generic {s.coverage_without * 100:5.1f}%)"
+        f"{name:9s} rows {s.rows:3d} | coverage {s.coverage * 100:5.1f}%"
+        f" (generic {s.coverage_without * 100:5.1f}%)"
         f" | width {s.width_with_framework:.2f}x with framework, {s.width_without:.2f}x without"
         f" | median error {s.median_error * 100:4.1f}% (generic {s.median_error_without * 100:4.1f}%)"
     )
@@ -155,7 +156,8 @@ def main(argv: list[str]) -> int:
     held_summary = summarise(held)
     _print_summary("held-out", held_summary)
     print(
-        f"targets (held-out): coverage >= {TARGET_COVERAGE:.0%}, width <= {TARGET_WIDTH_WITH_FRAMEWORK}x with "
+        f"targets (held-out): coverage >= {TARGET_COVERAGE:.0%}, "
+        f"width <= {TARGET_WIDTH_WITH_FRAMEWORK}x with "
         f"framework (<= {TARGET_WIDTH_WITHOUT}x without), median error <= {TARGET_MEDIAN_ERROR:.0%}"
     )
     return 0

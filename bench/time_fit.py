@@ -3,7 +3,8 @@
 Rows are bench/data/training_throughput.yaml restricted to the `fit` families of its split. For each
 row the published tokens/s/GPU is turned into an MFU with the same FLOPs count the estimate uses
 (tools.compute.flops: k x N_active + the attention term; recompute NOT counted, because the published
-throughputs already pay for it) over the same peak (FP8 rows: attention at the BF16 peak, blended). Then, in this order:
+throughputs already pay for it) over the same peak (FP8 rows: attention at the BF16 peak, blended).
+Then, in this order:
 
 1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair);
 2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, and

@@ -245,7 +245,7 @@ def estimate_training_time(
                 attention_flops=attn,
             ),
             "TFLOPS",
-            "torchao convert_to_float8_training (nn.Linear only); Transformer Engine FP8 keeps attention BF16",
+            "torchao convert_to_float8_training (nn.Linear only); TE FP8 keeps attention in BF16",
             precision_peak_tflops=peak,
             bf16_peak_tflops=bf16_peak,
             dense_flops_per_token=dense_per_token,
