@@ -8,7 +8,7 @@ import pytest
 
 from tools.catalog.load import Catalog, load_catalog
 from tools.compute.claims import check_claim
-from tools.compute.flops import MFU_RANGES, gpu_class_of
+from tools.compute.efficiency import efficiency_band
 from tools.compute.inference import estimate_inference
 from tools.compute.training import estimate_training_time
 from tools.topology import plan_topology
@@ -31,7 +31,8 @@ def test_every_catalog_gpu_sizes_a_training_run_and_a_serving_replica(catalog: C
             gpu=gpu,
             n_gpus=n,
         )
-        assert (gpu_class_of(gpu), "fine_tuning") in MFU_RANGES
+        # every catalog GPU gets a band (issue 13: generation x precision x framework, or a named prior)
+        assert 0 < efficiency_band(gpu=gpu, precision="bf16", framework=None).mfu.low <= 1, gpu.id
         assert 0 < t.gpu_hours_at_peak < t.gpu_hours.low <= t.gpu_hours.high < math.inf, gpu.id
         inf = estimate_inference(
             arch=arch, gpu=gpu, n_gpus=1, precision="bf16", concurrency=8, context_len=4096

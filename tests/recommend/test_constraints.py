@@ -102,11 +102,13 @@ def test_a_budget_met_only_at_the_favourable_end_is_said_in_the_why(catalog: Cat
     from tools.recommend.models import RecommendSettings
 
     p = WorkloadProfile(
-        model_id="llama-3-70b", method="qlora", dataset_tokens=2e9, deadline_hours=240, budget_usd=8000
+        model_id="llama-3-70b", method="qlora", dataset_tokens=2e9, deadline_hours=240, budget_usd=1500
     )
+    # budget was $8,000 before issue 13 (QLoRA 1.75-3x slowdown and recompute counted on top of the
+    # band); the calibrated model prices this run at ~$0.9-2.1k, so the straddled budget moves with it
     rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
     assert rec.primary is not None
     total = rec.primary.tco[0].total_usd
-    assert total.low <= 8000 < total.high  # the setting: the pick straddles the budget
+    assert total.low <= 1500 < total.high  # the setting: the pick straddles the budget
     assert any("budget only at the favourable end" in w for w in rec.primary.why)
     assert not any("budget even at low MFU" in w for w in rec.primary.why)

@@ -24,7 +24,8 @@ def test_claimed_speed_10b_tokens_in_15h_on_one_l40s_cannot_hold(catalog: Catalo
     rec = recommend(profile=profile, catalog=catalog, settings=QUIET)
     check = next(c for c in rec.expectation_checks if "L40S" in c.claim)
     assert check.verdict == "cannot_hold"
-    assert check.factor is not None and 20 < check.factor < 23
+    # 23.0x since issue 13: the claim check counts the attention FLOPs the estimate counts (+7.7% at 2k)
+    assert check.factor is not None and 20 < check.factor < 24
     assert "impossible" in check.explanation
 
 

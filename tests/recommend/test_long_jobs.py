@@ -80,7 +80,9 @@ def test_short_lora_job_is_not_spread_over_a_node_for_minutes(catalog: Catalog) 
     profile = WorkloadProfile(model_id="mistral-7b", method="lora")
     rec = recommend(profile=profile, catalog=catalog, settings=RecommendSettings(sensitivity=False))
     assert rec.primary is not None
-    assert rec.primary.total_gpus <= 2, rec.primary.key
+    # Issue 13 (calibrated bands; the default 2k sequence's attention and micro-batch-1 factors) makes
+    # the job ~11-19 h on one GPU, so a node of cheap GPUs may now win, but never for minutes.
+    assert rec.primary.total_gpus <= 2 or rec.primary.wall_hours.low >= 1.0, rec.primary.key
     assert any(a.name == "set-up per run charged in the balanced ranking" for a in rec.assumptions)
     # the charge ranks only: the costs shown are still GPU-hours x price
     fastest = recommend(

@@ -1,6 +1,7 @@
 """Physics checks of training claims: the most tokens n GPUs can train on in H hours, and whether a
-claimed 'D tokens in H hours on n GPUs' is impossible (above 100% MFU), implausible (above the MFU
-band) or plausible. FLOPs and MFU bands come from tools.compute.flops.
+claimed 'D tokens in H hours on n GPUs' is impossible (above 100% MFU), implausible (faster than the
+time estimate's optimistic end) or plausible. Both run tools.compute.training.estimate_training_time on
+the same set-up, so a claim check and an estimate of the same run always agree.
 """
 
 from __future__ import annotations
@@ -10,24 +11,14 @@ from typing import Literal
 from pydantic import Field
 
 from tools import present
-from tools.catalog.schema import GpuSpec
-from tools.compute.flops import (
-    MFU_SOURCES,
-    QLORA_DEQUANT_SLOWDOWN,
-    QLORA_DEQUANT_SLOWDOWN_SOURCE,
-    check_positive,
-    check_training_method,
-    gpu_class_of,
-    method_class,
-    mfu_range_for,
-    peak_tflops,
-    training_flops_factor,
-)
+from tools.catalog.schema import GpuSpec, ModelArch
+from tools.compute.flops import check_positive, check_training_method
+from tools.compute.training import TrainingTime, estimate_training_time
 from tools.errors import InputError
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, TraceStep
 from tools.units import SECONDS_PER_HOUR, tflops_to_flops
-from tools.vocabulary import Precision, TrainingMethod
+from tools.vocabulary import Framework, Precision, TrainingMethod
 
 Verdict = Literal["impossible", "implausible", "plausible"]
 
@@ -51,18 +42,51 @@ class ClaimCheck(Traced):
     message: str
 
 
-def _available_flops_at_peak(
-    *, gpu: GpuSpec, precision: str, n_gpus: int, hours: float, tb: TraceBuilder
-) -> float:
+def _same_run(
+    *,
+    gpu: GpuSpec,
+    n_gpus: int,
+    active_params: float,
+    method: TrainingMethod,
+    grad_checkpointing: bool,
+    precision: Precision,
+    flops_factor: float | None,
+    mfu_range: Range | None = None,
+    framework: Framework | None = None,
+    arch: ModelArch | None = None,
+    seq_len: int | None = None,
+    batch_size: int | None = None,
+    qlora_slowdown: Range | None = None,
+    tokens: float = 1.0,
+) -> TrainingTime:
+    """The time estimate of the same set-up (its FLOPs per token, peak and effective MFU band)."""
+    return estimate_training_time(
+        active_params=active_params,
+        tokens=tokens,
+        method=method,
+        grad_checkpointing=grad_checkpointing,
+        gpu=gpu,
+        n_gpus=n_gpus,
+        precision=precision,
+        mfu_range=mfu_range,
+        flops_factor=flops_factor,
+        framework=framework,
+        arch=arch,
+        seq_len=seq_len,
+        batch_size=batch_size,
+        qlora_slowdown=qlora_slowdown,
+    )
+
+
+def _available_flops_at_peak(*, peak_tflops: float, n_gpus: int, hours: float, tb: TraceBuilder) -> float:
     """FLOPs that n_gpus can do in `hours` at 100% MFU (dense datasheet peak; seed 001's bound)."""
-    peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
     return tb.step(
         "available_flops_at_peak",
         "n_gpus x peak_flops x hours x 3600",
-        n_gpus * tflops_to_flops(peak) * hours * SECONDS_PER_HOUR,
+        n_gpus * tflops_to_flops(peak_tflops) * hours * SECONDS_PER_HOUR,
         "FLOPs",
         n_gpus=n_gpus,
-        peak_tflops=peak,
+        peak_tflops=peak_tflops,
         hours=hours,
     )
 
@@ -78,47 +102,50 @@ def max_training_tokens(
     precision: Precision = "bf16",
     mfu_range: Range | None = None,
     flops_factor: float | None = None,
+    framework: Framework | None = None,
+    arch: ModelArch | None = None,
+    seq_len: int | None = None,
+    batch_size: int | None = None,
+    qlora_slowdown: Range | None = None,
 ) -> MaxTokens:
-    """Tokens n GPUs can train on in `hours`: at 100% MFU (a hard bound) and at the MFU band."""
+    """Tokens n GPUs can train on in `hours`: at 100% MFU (a hard bound) and at the estimate's
+    effective MFU band (the same model as estimate_training_time)."""
     method = check_training_method(method)
     check_positive(hours=hours, active_params=active_params)
     if not isinstance(n_gpus, int) or n_gpus < 1:
         raise InputError(f"n_gpus must be a whole number >= 1, got {n_gpus!r}")
-    tb = TraceBuilder()
-    k = flops_factor or training_flops_factor(method=method, grad_checkpointing=grad_checkpointing)
-    tb.step(
-        "flops_factor",
-        "6 full / 4 LoRA-QLoRA (+2 recompute) or override",
-        k,
-        "FLOPs/(param x token)",
+    run = _same_run(
+        gpu=gpu,
+        n_gpus=n_gpus,
+        active_params=active_params,
         method=method,
         grad_checkpointing=grad_checkpointing,
+        precision=precision,
+        flops_factor=flops_factor,
+        mfu_range=mfu_range,
+        framework=framework,
+        arch=arch,
+        seq_len=seq_len,
+        batch_size=batch_size,
+        qlora_slowdown=qlora_slowdown,
     )
-    available = _available_flops_at_peak(gpu=gpu, precision=precision, n_gpus=n_gpus, hours=hours, tb=tb)
+    tb = TraceBuilder()
+    tb.extend(run, prefix="time model: ")
+    available = _available_flops_at_peak(
+        peak_tflops=run.peak_tflops_per_gpu, n_gpus=n_gpus, hours=hours, tb=tb
+    )
     at_peak = tb.step(
         "tokens_at_peak",
-        "available_flops / (k x N_active)",
-        available / (k * active_params),
+        "available_flops / flops_per_token",
+        available / run.flops_per_token,
         "tokens",
-        k=k,
-        active_params=active_params,
+        flops_per_token=run.flops_per_token,
     )
-    mfu = mfu_range or mfu_range_for(gpu=gpu, method=method)
-    tb.assume(
-        "mfu",
-        f"{mfu.low:.2f}-{mfu.high:.2f}",
-        "fraction of peak",
-        "caller" if mfu_range else MFU_SOURCES[(gpu_class_of(gpu), method_class(method))],
-    )
-    slowdown = QLORA_DEQUANT_SLOWDOWN if method == "qlora" else Range(low=1.0, high=1.0)
-    if method == "qlora":
-        tb.assume(
-            "qlora_dequant_slowdown", f"{slowdown.low}-{slowdown.high}", "x", QLORA_DEQUANT_SLOWDOWN_SOURCE
-        )
-    tokens = Range(low=at_peak * mfu.low / slowdown.high, high=at_peak * mfu.high / slowdown.low)
+    eff = run.effective_mfu
+    tokens = Range(low=at_peak * eff.low, high=at_peak * eff.high)
     tb.step(
         "tokens_at_mfu_band",
-        "tokens_at_peak x mfu / qlora_slowdown",
+        "tokens_at_peak x effective_mfu",
         tokens.mid,
         "tokens",
         low=tokens.low,
@@ -138,29 +165,54 @@ def check_claim(
     grad_checkpointing: bool = False,
     precision: Precision = "bf16",
     flops_factor: float | None = None,
+    mfu_range: Range | None = None,
+    framework: Framework | None = None,
+    arch: ModelArch | None = None,
+    seq_len: int | None = None,
+    batch_size: int | None = None,
+    qlora_slowdown: Range | None = None,
 ) -> ClaimCheck:
     """Physics check of a claim 'trains `tokens` in `hours` on n x gpu'.
 
-    implied MFU = required FLOPs / (n x peak x hours). Above 1 the claim is impossible (by that
-    factor); above the MFU band's high end it is implausible; otherwise plausible. The FLOPs use the
-    cheapest honest count (no recompute unless stated), so the verdict is generous to the claim.
+    implied MFU = required model FLOPs / (n x peak x hours). Above 1 the claim is impossible (by that
+    factor); above the high end of the time estimate's effective MFU band (the same set-up through
+    estimate_training_time) it is implausible, i.e. faster than the estimate's optimistic end;
+    otherwise plausible. `mfu_band` is that effective band: implied / band.high x hours is the
+    estimate's optimistic wall-clock time.
     """
     method = check_training_method(method)
     check_positive(tokens=tokens, hours=hours, active_params=active_params)
     if not isinstance(n_gpus, int) or n_gpus < 1:
         raise InputError(f"n_gpus must be a whole number >= 1, got {n_gpus!r}")
-    tb = TraceBuilder()
-    k = flops_factor or training_flops_factor(method=method, grad_checkpointing=grad_checkpointing)
-    required = tb.step(
-        "required_flops",
-        "k x N_active x tokens",
-        k * active_params * tokens,
-        "FLOPs",
-        k=k,
+    run = _same_run(
+        gpu=gpu,
+        n_gpus=n_gpus,
         active_params=active_params,
+        method=method,
+        grad_checkpointing=grad_checkpointing,
+        precision=precision,
+        flops_factor=flops_factor,
+        mfu_range=mfu_range,
+        framework=framework,
+        arch=arch,
+        seq_len=seq_len,
+        batch_size=batch_size,
+        qlora_slowdown=qlora_slowdown,
         tokens=tokens,
     )
-    available = _available_flops_at_peak(gpu=gpu, precision=precision, n_gpus=n_gpus, hours=hours, tb=tb)
+    tb = TraceBuilder()
+    tb.extend(run, prefix="time model: ")
+    required = tb.step(
+        "required_flops",
+        "flops_per_token x tokens",
+        run.flops,
+        "FLOPs",
+        flops_per_token=run.flops_per_token,
+        tokens=tokens,
+    )
+    available = _available_flops_at_peak(
+        peak_tflops=run.peak_tflops_per_gpu, n_gpus=n_gpus, hours=hours, tb=tb
+    )
     implied = tb.step(
         "implied_mfu",
         "required_flops / available_flops_at_peak",
@@ -169,15 +221,8 @@ def check_claim(
         required_flops=required,
         available_flops=available,
     )
-    band = mfu_range_for(gpu=gpu, method=method)
-    tb.assume(
-        "mfu",
-        f"{band.low:.2f}-{band.high:.2f}",
-        "fraction of peak",
-        MFU_SOURCES[(gpu_class_of(gpu), method_class(method))],
-    )
-    # QLoRA runs slower than its FLOPs suggest: the plausible ceiling is the band's high / slowdown.
-    ceiling = band.high / (QLORA_DEQUANT_SLOWDOWN.low if method == "qlora" else 1.0)
+    band = run.effective_mfu
+    ceiling = band.high
     claim = f"{present.count(tokens)} tokens in {hours:g} h on {n_gpus}x {gpu.name}"
     if implied > 1.0:
         verdict: Verdict = "impossible"
@@ -197,7 +242,7 @@ def check_claim(
     tb.steps.append(
         TraceStep(
             step="verdict",
-            formula="impossible if implied_mfu > 1; implausible if > mfu_high",
+            formula="impossible if implied_mfu > 1; implausible if > effective_mfu_high",
             inputs={"implied_mfu": implied, "mfu_high": ceiling},
             output=verdict,
         )

@@ -1,5 +1,5 @@
-"""FLOPs per parameter and token, the MFU bands, a GPU's dense peak and the QLoRA slowdown: the
-constants and small formulas tools.compute.training and tools.compute.claims share.
+"""FLOPs per parameter and token, the attention term and a GPU's dense peak: the constants and small
+formulas tools.compute.training and tools.compute.claims share (the MFU bands: tools.compute.efficiency).
 
 MFU means model FLOPs utilisation: useful model FLOPs (6ND-style, recompute not counted as useful
 unless it is in `flops`) over the GPU's dense peak. Ranges are low-high.
@@ -13,12 +13,10 @@ from typing import Literal
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.errors import InputError
 from tools.memory_states import WEIGHT_BYTES
-from tools.ranges import Range
 from tools.trace import TraceBuilder
 from tools.vocabulary import QUANTIZED, TRAINING_METHODS, TrainingMethod
 
 GpuClass = Literal["consumer", "datacenter_pcie", "sxm", "amd", "gaudi"]
-MethodClass = Literal["pretraining", "fine_tuning"]
 
 # --- FLOPs per parameter per token -------------------------------------------------------------
 # Forward 2ND + backward 4ND (Kaplan et al. 2020; EleutherAI "Transformers Math 101"; seed 001).
@@ -37,49 +35,7 @@ ATTENTION_TRAIN_FLOPS_COEFF = 12.0
 # that (the 12). Full recompute re-runs the forward: 16 / 12.
 ATTENTION_RECOMPUTE_FACTOR = 16.0 / 12.0
 
-# --- QLoRA dequantisation slowdown (time, relative to 16-bit LoRA on the same card) ---------------
-# Seed 004: QLoRA "2-3x slower"; RahulSChand/gpu_poor applies 1.75-3x. A named range, not FLOPs.
-QLORA_DEQUANT_SLOWDOWN = Range(low=1.75, high=3.0)
-QLORA_DEQUANT_SLOWDOWN_SOURCE = "seed 004 (2-3x slower than 16-bit LoRA); RahulSChand/gpu_poor (1.75-3x)"
-
-# --- MFU per GPU class and method class ------------------------------------------------------------
-# Pretraining (cluster-measured, large well-tuned stacks): PaLM paper Table 3 (MT-NLG 30.2%, Gopher
-# 32.5%, PaLM 46.2%), Llama 3 405B on 16k H100 38-43%, Megatron-LM on A100 41.5% (22B) - 56% (530B+).
-# Fine-tuning stacks (HF Trainer / PEFT / DeepSpeed, short runs, small batches): 25-45%
-# (estimators.md). Other classes are engineering estimates scaled from these, named as such.
-MFU_RANGES: dict[tuple[GpuClass, MethodClass], Range] = {
-    ("sxm", "pretraining"): Range(low=0.30, high=0.56),
-    ("sxm", "fine_tuning"): Range(low=0.25, high=0.45),
-    ("datacenter_pcie", "pretraining"): Range(low=0.25, high=0.45),
-    ("datacenter_pcie", "fine_tuning"): Range(low=0.20, high=0.40),
-    ("consumer", "pretraining"): Range(low=0.20, high=0.40),
-    ("consumer", "fine_tuning"): Range(low=0.20, high=0.40),
-    ("amd", "pretraining"): Range(low=0.20, high=0.40),
-    ("amd", "fine_tuning"): Range(low=0.15, high=0.35),
-    ("gaudi", "pretraining"): Range(low=0.20, high=0.40),
-    ("gaudi", "fine_tuning"): Range(low=0.15, high=0.35),
-}
-MFU_SOURCES: dict[tuple[GpuClass, MethodClass], str] = {
-    (
-        "sxm",
-        "pretraining",
-    ): "PaLM Table 3 (30.2-46.2%); Llama 3 paper (38-43% on H100); Megatron-LM (41.5-56%)",
-    ("sxm", "fine_tuning"): "estimators.md: fine-tuning stacks usually 25-45%",
-    (
-        "datacenter_pcie",
-        "pretraining",
-    ): "estimate: SXM band less ~5-10 pts (lower power cap, PCIe collectives)",
-    ("datacenter_pcie", "fine_tuning"): "estimate: SXM fine-tuning band less ~5 pts (lower power cap)",
-    ("consumer", "pretraining"): "estimate: single consumer card, small batches, no NVLink",
-    ("consumer", "fine_tuning"): "estimate: consumer cards reach 20-40% of dense peak in PEFT stacks",
-    (
-        "amd",
-        "pretraining",
-    ): "estimate: ROCm stacks reach a lower share of peak than CUDA ones (2024-25 reports)",
-    ("amd", "fine_tuning"): "estimate: ROCm fine-tuning stacks, below the CUDA band",
-    ("gaudi", "pretraining"): "estimate: Gaudi stacks reach a lower share of the 1,835 TFLOPS peak",
-    ("gaudi", "fine_tuning"): "estimate: Gaudi fine-tuning stacks, below the CUDA band",
-}
+# The QLoRA slowdown and the MFU bands live in tools.compute.efficiency (fitted on published runs).
 
 # Bytes per stored weight value: one table for the whole engine, tools.memory_states.WEIGHT_BYTES
 # (nf4 with double quantisation 0.516 B, QLoRA paper; GPTQ int4 g128 0.52 B; int8/fp8 1 B).
@@ -102,11 +58,6 @@ def gpu_class_of(gpu: GpuSpec) -> GpuClass:
     return "sxm"
 
 
-def method_class(method: TrainingMethod) -> MethodClass:
-    """pretraining or fine_tuning: the MFU band's column."""
-    return "pretraining" if method == "pretraining" else "fine_tuning"
-
-
 def check_training_method(method: str) -> TrainingMethod:
     """The method, or an InputError listing the training methods."""
     if method not in TRAINING_METHODS:
@@ -119,11 +70,6 @@ def check_positive(**values: float) -> None:
     for name, v in values.items():
         if not (isinstance(v, int | float) and math.isfinite(v) and v > 0):
             raise InputError(f"{name} must be a positive number, got {v!r}")
-
-
-def mfu_range_for(*, gpu: GpuSpec, method: TrainingMethod) -> Range:
-    """The named MFU band for this GPU's class and the method's class."""
-    return MFU_RANGES[(gpu_class_of(gpu), method_class(method))]
 
 
 def peak_tflops(*, gpu: GpuSpec, precision: str, tb: TraceBuilder | None = None) -> float:
@@ -153,14 +99,45 @@ def peak_tflops(*, gpu: GpuSpec, precision: str, tb: TraceBuilder | None = None)
 
 
 def training_flops_factor(*, method: TrainingMethod, grad_checkpointing: bool) -> float:
-    """k in k x N x D: 6 full/pretraining, 4 LoRA/QLoRA, +2 with full activation recompute."""
+    """HARDWARE FLOPs factor: 6 full/pretraining, 4 LoRA/QLoRA, +2 with full activation recompute.
+    The time model does not use it (see model_flops_factor); it says what the GPU actually executes."""
     base = FLOPS_PER_PARAM_TOKEN_ADAPTER if method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
     return base + (RECOMPUTE_FLOPS_PER_PARAM_TOKEN if grad_checkpointing else 0.0)
 
 
-def attention_flops_per_token(*, arch: ModelArch, seq_len: int) -> float:
+def model_flops_factor(method: TrainingMethod) -> float:
+    """k in k x N x D for MODEL FLOPs: 6 full/pretraining, 4 LoRA/QLoRA. Activation recompute is not
+    counted: the efficiency bands are model-FLOPs utilisations of runs that already paid for it."""
+    return FLOPS_PER_PARAM_TOKEN_ADAPTER if method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
+
+
+def attention_width(arch: ModelArch) -> int:
+    """heads x query/key head dim (MLA: nope + rope parts)."""
+    if arch.uses_mla:
+        return arch.n_heads * ((arch.qk_nope_head_dim or 0) + (arch.qk_rope_head_dim or 0))
+    return arch.n_heads * arch.head_dim
+
+
+def attention_flops(*, n_layers: int, attention_width: int, seq_len: int) -> float:
     """PaLM App. B attention term: 12 x layers x attention width x seq_len per trained token."""
-    width = arch.n_heads * (
-        (arch.qk_nope_head_dim or 0) + (arch.qk_rope_head_dim or 0) if arch.uses_mla else arch.head_dim
-    )
-    return ATTENTION_TRAIN_FLOPS_COEFF * arch.n_layers * width * seq_len
+    return ATTENTION_TRAIN_FLOPS_COEFF * n_layers * attention_width * seq_len
+
+
+def blended_peak_tflops(
+    *, precision_peak_tflops: float, bf16_peak_tflops: float, dense_flops: float, attention_flops: float
+) -> float:
+    """The peak a token's FLOPs see when the linear layers run at the compute precision's peak and the
+    attention core (QK^T, softmax x V) at the BF16 peak: FP8 training recipes convert nn.Linear only
+    (torchao convert_to_float8_training "swaps torch.nn.Linear with Float8Linear", used by torchtitan;
+    Transformer Engine's FP8 recipes in Megatron / NeMo keep dot-product attention in BF16 unless
+    fp8_dot_product_attention is set). Harmonic blend: (dense + attn) / (dense/peak + attn/bf16_peak).
+    Equal to the precision's peak for BF16 or without the attention term."""
+    if attention_flops <= 0 or precision_peak_tflops == bf16_peak_tflops:
+        return precision_peak_tflops
+    total = dense_flops + attention_flops
+    return total / (dense_flops / precision_peak_tflops + attention_flops / bf16_peak_tflops)
+
+
+def attention_flops_per_token(*, arch: ModelArch, seq_len: int) -> float:
+    """PaLM App. B attention term for a catalog architecture."""
+    return attention_flops(n_layers=arch.n_layers, attention_width=attention_width(arch), seq_len=seq_len)

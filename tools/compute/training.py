@@ -1,13 +1,19 @@
 """Training compute and time (tools.compute.estimate_training_time's model):
 
-    flops          = k x N_active x D  (+ attention term when the architecture is given)
-                     k = 6 full / pretraining, 4 LoRA / QLoRA, +2 with full activation recompute
-    gpu_hours      = flops / (peak_flops x MFU x scaling_efficiency x goodput) x qlora_slowdown / 3600
-    wall_hours     = gpu_hours / n_gpus
+    flops_per_token = k x N_active + 12 x layers x attention width x seq_len   (model FLOPs)
+                      k = 6 full / pretraining, 4 LoRA / QLoRA; recompute is NOT added: the MFU
+                      bands are model-FLOPs utilisations of runs that already paid for it
+    mfu             = band(GPU generation x precision x framework)   (tools.compute.efficiency)
+    throughput_eff  = mfu x small_batch x moe / expert_imbalance / qlora_slowdown x scaling
+    tokens/s/GPU    = throughput_eff x peak_flops / flops_per_token
+    gpu_hours       = flops / (peak_flops x throughput_eff x goodput) / 3600
+    wall_hours      = gpu_hours / n_gpus
     gpu_hours_at_peak = flops / peak_flops / 3600   (seed 001's figure: MFU = 100%, a lower bound)
+    peak_flops      = the compute precision's dense peak; with FP8 the attention term runs at the BF16
+                      peak (FP8 recipes convert linear layers only): a harmonic blend of the two
 
-Each factor is a named, sourced constant (here or in tools.compute.flops). Ranges are low-high; the
-low end of a time is the high end of an efficiency.
+Each factor is a named, sourced constant (here, in tools.compute.efficiency or tools.compute.flops).
+Ranges are low-high; the low end of a time is the high end of an efficiency.
 """
 
 from __future__ import annotations
@@ -15,26 +21,33 @@ from __future__ import annotations
 from pydantic import Field
 
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
-from tools.compute.flops import (
-    ATTENTION_RECOMPUTE_FACTOR,
-    MFU_SOURCES,
+from tools.compute.efficiency import (
+    EXPERT_IMBALANCE_SLOWDOWN,
+    EXPERT_IMBALANCE_SOURCE,
+    MOE_FACTOR,
+    MOE_FACTOR_SOURCE,
     QLORA_DEQUANT_SLOWDOWN,
     QLORA_DEQUANT_SLOWDOWN_SOURCE,
+    SMALL_BATCH_SOURCE,
+    efficiency_band,
+    small_batch_factor,
+)
+from tools.compute.flops import (
     GpuClass,
-    attention_flops_per_token,
+    attention_flops,
+    attention_width,
+    blended_peak_tflops,
     check_positive,
     check_training_method,
     gpu_class_of,
-    method_class,
-    mfu_range_for,
+    model_flops_factor,
     peak_tflops,
-    training_flops_factor,
 )
 from tools.errors import InputError
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
-from tools.vocabulary import Framework, Precision, TrainingMethod
+from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precision, TrainingMethod
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
@@ -45,14 +58,15 @@ PRETRAINING_GOODPUT = Range(low=0.85, high=0.95)
 PRETRAINING_GOODPUT_SOURCE = "Llama 3 paper (>90% effective training time); low end allows less mature stacks"
 
 # --- Multi-GPU scaling efficiency (throughput of n GPUs / n x one GPU) ---------------------------
-SCALING_INTRA_NODE_FAST = Range(low=0.90, high=0.98)
-SCALING_INTRA_NODE_FAST_SOURCE = "estimate: DDP/FSDP inside an NVLink / Infinity Fabric node"
+SCALING_INTRA_NODE_FAST_SOURCE = "inside the fitted bands (fit rows: 8-GPU NVLink nodes)"
 # Seed 004's 13B LoRA table on A100 PCIe: 2 GPUs 1,550 vs 2 x 850 tok/s (0.91), 4 GPUs 2,800 vs
 # 4 x 850 (0.82); "efficiency typically drops 10-20% per added GPU".
 SCALING_INTRA_NODE_PCIE = Range(low=0.80, high=0.92)
 SCALING_INTRA_NODE_PCIE_SOURCE = "seed 004 13B LoRA scaling table (0.91 at 2, 0.82 at 4 GPUs over PCIe)"
-SCALING_INTER_NODE_RDMA = Range(low=0.85, high=0.95)
-SCALING_INTER_NODE_RDMA_SOURCE = "estimate: data-parallel all-reduce over InfiniBand / RoCE, 2-16 nodes"
+# The fitted bands come from 8- to 1,024-GPU runs on NVLink nodes joined by InfiniBand, so that scaling
+# is inside them: llm-foundry's MPT on A100-40GB keeps 0.51 MFU at 8 GPUs and 0.49 at 128.
+SCALING_INTER_NODE_RDMA = Range(low=1.0, high=1.0)
+SCALING_INTER_NODE_RDMA_SOURCE = "inside the fitted bands (fit rows: 8-1,024 GPUs over InfiniBand)"
 # Seed 000: Ethernet step-time degradation from ~15% (small) to ~10x (large all-reduce-heavy jobs).
 ETHERNET_STEP_TIME_FACTOR = Range(low=1.15, high=10.0)
 ETHERNET_STEP_TIME_FACTOR_SOURCE = "seed 000: Ethernet step-time degradation 15% to ~10x vs InfiniBand"
@@ -71,17 +85,17 @@ class TrainingTime(Traced):
     n_gpus: int
     peak_tflops_per_gpu: float
     gpu_class: GpuClass
-    mfu: Range = Field(description="the MFU band used (before slowdown/scaling/goodput)")
-    effective_mfu: Range = Field(description="MFU x scaling x goodput / QLoRA slowdown")
+    framework: Framework | None = Field(description="the framework whose band was used; None = generic")
+    mfu: Range = Field(description="the MFU band used (before batch/MoE/QLoRA/scaling/goodput factors)")
+    throughput_efficiency: Range = Field(description="MFU x small batch x MoE / QLoRA slowdown x scaling")
+    effective_mfu: Range = Field(description="throughput_efficiency x goodput: what the hours use")
+    tokens_per_s_per_gpu: Range = Field(description="trained tokens per second per GPU (no goodput loss)")
+    narrowing: list[str] = Field(description="what would narrow the range, in plain words")
     scaling_efficiency: Range
     gpu_hours: Range
     wall_hours: Range
     gpu_hours_at_peak: float = Field(description="100% MFU, one GPU: the theoretical lower bound (seed 001)")
     wall_hours_at_peak: float
-    # PLACEHOLDER (wt-timecli): the time-model branch (wt-time) defines these three; its merge replaces them
-    framework: Framework | None = Field(default=None, description="training stack; None = generic band")
-    tokens_per_s_per_gpu: Range = Field(description="training tokens per second per GPU (low = slow end)")
-    narrowing: list[str] = Field(default_factory=list, description="what would narrow the range, in words")
 
 
 def scaling_efficiency_for(
@@ -93,25 +107,30 @@ def scaling_efficiency_for(
         return _UNITY, used
     fast = gpu.scale_up_link in FAST_SCALE_UP_LINKS
     if fast:
-        intra = SCALING_INTRA_NODE_FAST
-        used.append(("scaling_intra_node_fast", f"{intra.low}-{intra.high}", SCALING_INTRA_NODE_FAST_SOURCE))
+        # The fitted bands are measured on 8-GPU NVLink nodes: that scaling is inside them.
+        intra = _UNITY
+        used.append(("scaling_intra_node_fast", "1.0", SCALING_INTRA_NODE_FAST_SOURCE))
     else:
         intra = SCALING_INTRA_NODE_PCIE
         used.append(("scaling_intra_node_pcie", f"{intra.low}-{intra.high}", SCALING_INTRA_NODE_PCIE_SOURCE))
-    if method == "pretraining" and fast:
-        # The pretraining MFU band is measured on whole clusters: fast-fabric scaling losses are in it.
-        intra = Range(low=1.0, high=1.0)
-        used.append(("scaling_in_pretraining_mfu", "1.0", "pretraining MFU band is cluster-measured"))
     if n_gpus <= gpus_per_node:
         return intra, used
     if scale_out in ("infiniband", "roce"):
-        inter = SCALING_INTER_NODE_RDMA if method != "pretraining" else Range(low=1.0, high=1.0)
+        inter = SCALING_INTER_NODE_RDMA
         used.append(("scaling_inter_node_rdma", f"{inter.low}-{inter.high}", SCALING_INTER_NODE_RDMA_SOURCE))
     else:
         f = ETHERNET_STEP_TIME_FACTOR
         inter = Range(low=1.0 / f.high, high=1.0 / f.low)
         used.append(("ethernet_step_time_factor", f"{f.low}-{f.high}", ETHERNET_STEP_TIME_FACTOR_SOURCE))
     return Range(low=intra.low * inter.low, high=intra.high * inter.high), used
+
+
+def _checked_framework(framework: str | None) -> Framework | None:
+    if framework is None:
+        return None
+    if framework not in FRAMEWORKS:
+        raise InputError(f"unknown framework {framework!r}: use one of {', '.join(FRAMEWORKS)}")
+    return framework  # type: ignore[return-value]
 
 
 def estimate_training_time(
@@ -131,45 +150,55 @@ def estimate_training_time(
     qlora_slowdown: Range | None = None,
     arch: ModelArch | None = None,
     seq_len: int | None = None,
-    framework: Framework | None = None,  # PLACEHOLDER (wt-timecli): recorded, not yet in the arithmetic
-    batch_size: int | None = None,  # PLACEHOLDER (wt-timecli): recorded, not yet in the arithmetic
+    framework: Framework | None = None,
+    batch_size: int | None = None,
+    attention_shape: tuple[int, int] | None = None,
+    moe: bool | None = None,
+    moe_balanced_routing: bool = False,
     traced: bool = True,
 ) -> TrainingTime:
-    """GPU-hours and wall-clock hours of a training run, as Ranges, plus seed 001's 100%-MFU bound.
+    """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
+    100%-MFU bound.
 
     active_params: parameters used per token (MoE: active, not total). tokens: dataset tokens x
-    epochs. flops_factor overrides k (seed 001 uses 6 even for QLoRA). With `arch` and `seq_len`
-    the PaLM attention term is added to the FLOPs (the 6ND rule omits it). QLoRA's dequantisation
-    slowdown multiplies time, not FLOPs. `traced=False`: the same numbers with an empty trace and no
-    assumptions (UntracedBuilder), for callers that only compare figures.
+    epochs. flops_factor overrides k (seed 001 uses 6 even for QLoRA). With `arch` (or
+    `attention_shape` = (layers, attention width)) and `seq_len` the PaLM attention term is added.
+    `framework` picks the framework's fitted band (None or no calibration row: the generic band, said
+    so). `batch_size`: micro-batch per GPU, sequences (small ones run below the band).
+    `grad_checkpointing` does not change the time: the bands already pay for recompute. `moe`
+    (default: from `arch`) applies the MoE factor, and the expert-imbalance slowdown unless
+    `moe_balanced_routing`. `traced=False`: the same numbers with an empty trace and no assumptions.
     """
     method = check_training_method(method)
+    framework = _checked_framework(framework)
     check_positive(active_params=active_params, tokens=tokens)
     if not isinstance(n_gpus, int) or n_gpus < 1:
         raise InputError(f"n_gpus must be a whole number >= 1, got {n_gpus!r}")
+    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+        raise InputError(f"batch_size must be a whole number >= 1, got {batch_size!r}")
     per_node = gpus_per_node or min(n_gpus, gpu.max_gpus_per_node)
     if per_node < 1:
         raise InputError(f"gpus_per_node must be >= 1, got {gpus_per_node!r}")
     tb = TraceBuilder() if traced else UntracedBuilder()
+    narrowing: list[str] = []
 
     if flops_factor is None:
-        k = training_flops_factor(method=method, grad_checkpointing=grad_checkpointing)
-        formula = "6 (full/pretraining) or 4 (LoRA/QLoRA: no weight gradients) + 2 if full recompute"
-        src = "Kaplan et al. 2020; EleutherAI Transformers Math 101; estimators.md"
+        k = model_flops_factor(method)
+        formula = "6 (full/pretraining) or 4 (LoRA/QLoRA: no weight gradients); recompute is in the MFU band"
+        src = "Kaplan et al. 2020; EleutherAI Transformers Math 101; model-FLOPs convention of the MFU bands"
     else:
         check_positive(flops_factor=flops_factor)
         k = flops_factor
         formula = "caller's override"
         src = "caller"
-    tb.step(
-        "flops_factor",
-        formula,
-        k,
-        "FLOPs/(param x token)",
-        src,
-        method=method,
-        grad_checkpointing=grad_checkpointing,
-    )
+    tb.step("flops_factor", formula, k, "FLOPs/(param x token)", src, method=method)
+    if grad_checkpointing and flops_factor is None:
+        tb.assume(
+            "activation_recompute",
+            "inside the MFU band",
+            "",
+            "the fitted bands are model-FLOPs utilisations of runs with checkpointing on: counted once",
+        )
     per_token = tb.step(
         "dense_flops_per_token",
         "k x N_active",
@@ -178,11 +207,11 @@ def estimate_training_time(
         k=k,
         active_params=active_params,
     )
-    if arch is not None and seq_len is not None:
+    dense_per_token, attn = per_token, 0.0
+    shape = (arch.n_layers, attention_width(arch)) if arch is not None else attention_shape
+    if shape is not None and seq_len is not None:
         check_positive(seq_len=seq_len)
-        attn = attention_flops_per_token(arch=arch, seq_len=seq_len)
-        if grad_checkpointing and flops_factor is None:
-            attn *= ATTENTION_RECOMPUTE_FACTOR
+        attn = attention_flops(n_layers=shape[0], attention_width=shape[1], seq_len=seq_len)
         per_token = tb.step(
             "flops_per_token",
             "k x N_active + 12 x layers x attn_width x seq_len",
@@ -192,6 +221,8 @@ def estimate_training_time(
             attention_flops_per_token=attn,
             seq_len=seq_len,
         )
+    elif shape is not None:
+        narrowing.append("give the sequence length (attention FLOPs grow with it)")
     flops = tb.step(
         "training_flops",
         "flops_per_token x tokens",
@@ -202,6 +233,24 @@ def estimate_training_time(
     )
 
     peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
+    bf16_peak = peak_tflops(gpu=gpu, precision="bf16")
+    if attn > 0 and peak != bf16_peak:
+        peak = tb.step(
+            "blended_peak_tflops",
+            "(dense + attn) / (dense / precision_peak + attn / bf16_peak): FP8 runs the linear layers only",
+            blended_peak_tflops(
+                precision_peak_tflops=peak,
+                bf16_peak_tflops=bf16_peak,
+                dense_flops=dense_per_token,
+                attention_flops=attn,
+            ),
+            "TFLOPS",
+            "torchao convert_to_float8_training (nn.Linear only); TE FP8 keeps attention in BF16",
+            precision_peak_tflops=peak,
+            bf16_peak_tflops=bf16_peak,
+            dense_flops_per_token=dense_per_token,
+            attention_flops_per_token=attn,
+        )
     peak_flops = tflops_to_flops(peak)
     at_peak = tb.step(
         "gpu_hours_at_peak",
@@ -213,20 +262,64 @@ def estimate_training_time(
         peak_tflops=peak,
     )
 
-    cls = gpu_class_of(gpu)
+    used_framework: Framework | None = None
     if mfu_range is None:
-        mfu = mfu_range_for(gpu=gpu, method=method)
-        tb.assume(
-            f"mfu_{cls}_{method_class(method)}",
-            f"{mfu.low:.2f}-{mfu.high:.2f}",
-            "fraction of peak",
-            MFU_SOURCES[(cls, method_class(method))],
-        )
+        band = efficiency_band(gpu=gpu, precision=precision, framework=framework)
+        mfu, used_framework = band.mfu, band.framework
+        tb.assume("mfu_band", f"{mfu.low:.2f}-{mfu.high:.2f} ({band.how})", "fraction of peak", band.source)
+        if framework is None:
+            tb.assume("framework", "not given: generic band (every calibrated stack pooled)", "", band.source)
+            narrowing.append("name the training framework (hf, deepspeed, axolotl, unsloth, torchtune, ...)")
+        elif used_framework is None:
+            tb.assume(
+                "framework",
+                f"{framework}: no published throughput in the calibration set, generic band used",
+                "",
+                band.source,
+            )
+            narrowing.append(f"measure one training step with {framework} (no calibrated band for it)")
+        if not band.calibrated:
+            narrowing.append(
+                f"measure one training step on {gpu.name} (no calibration row for this GPU type)"
+            )
     else:
         if not (mfu_range.low > 0 and mfu_range.high <= 1):
             raise InputError(f"mfu_range must lie in (0, 1], got {mfu_range.low}-{mfu_range.high}")
         mfu = mfu_range
         tb.assume("mfu", f"{mfu.low:.2f}-{mfu.high:.2f}", "fraction of peak", "caller")
+
+    factor = _UNITY
+    if mfu_range is None and seq_len is not None:
+        mb = batch_size or BATCH_SIZE_DEFAULT
+        small = small_batch_factor(tokens_per_micro_batch=mb * seq_len)
+        if batch_size is None:
+            narrowing.append("give the micro-batch size per GPU")
+        if small < 1.0:
+            tb.assume(
+                "small_batch_factor",
+                f"{small:.2f} ({mb} x {seq_len} tokens per micro-batch)",
+                "x MFU",
+                SMALL_BATCH_SOURCE,
+            )
+            factor = factor.scale(small)
+    is_moe = moe if moe is not None else (arch is not None and arch.is_moe)
+    if is_moe and mfu_range is None:
+        imbalance = _UNITY if moe_balanced_routing else EXPERT_IMBALANCE_SLOWDOWN
+        factor = Range(
+            low=factor.low * MOE_FACTOR.low / imbalance.high,
+            high=factor.high * MOE_FACTOR.high / imbalance.low,
+        )
+        tb.assume(
+            "moe_factor", f"{MOE_FACTOR.low:.2f}-{MOE_FACTOR.high:.2f}", "x dense MFU", MOE_FACTOR_SOURCE
+        )
+        if not moe_balanced_routing:
+            tb.assume(
+                "expert_imbalance_slowdown",
+                f"{imbalance.low:.2f}-{imbalance.high:.2f}",
+                "x time",
+                EXPERT_IMBALANCE_SOURCE,
+            )
+        narrowing.append("MoE: measure one step (grouped GEMMs, all-to-all and routing balance vary most)")
 
     if scaling_efficiency is None:
         scaling, used = scaling_efficiency_for(
@@ -234,6 +327,8 @@ def estimate_training_time(
         )
         for name, value, source in used:
             tb.assume(name, value, "fraction", source)
+        if n_gpus > per_node and scale_out not in ("infiniband", "roce"):
+            narrowing.append("use InfiniBand / RoCE between nodes (Ethernet step times vary ~10x)")
     else:
         scaling = scaling_efficiency
         tb.assume("scaling_efficiency", f"{scaling.low}-{scaling.high}", "fraction", "caller")
@@ -265,21 +360,43 @@ def estimate_training_time(
             QLORA_DEQUANT_SLOWDOWN_SOURCE if qlora_slowdown is None else "caller",
         )
 
-    eff = Range(
-        low=mfu.low * scaling.low * goodput.low / slowdown.high,
-        high=mfu.high * scaling.high * goodput.high / slowdown.low,
+    thr = Range(
+        low=mfu.low * factor.low * scaling.low / slowdown.high,
+        high=mfu.high * factor.high * scaling.high / slowdown.low,
     )
     tb.step(
-        "effective_mfu",
-        "mfu x scaling_efficiency x goodput / qlora_slowdown",
-        eff.mid,
+        "throughput_efficiency",
+        "mfu x small_batch x moe / imbalance x scaling / qlora_slowdown",
+        thr.mid,
         "fraction",
         mfu_low=mfu.low,
         mfu_high=mfu.high,
-        goodput_low=goodput.low,
-        goodput_high=goodput.high,
+        factor_low=factor.low,
+        factor_high=factor.high,
         slowdown_low=slowdown.low,
         slowdown_high=slowdown.high,
+        low=thr.low,
+        high=thr.high,
+    )
+    tps = Range(low=thr.low * peak_flops / per_token, high=thr.high * peak_flops / per_token)
+    tb.step(
+        "tokens_per_s_per_gpu",
+        "throughput_efficiency x peak_flops / flops_per_token",
+        tps.mid,
+        "tokens/s",
+        low=tps.low,
+        high=tps.high,
+        peak_tflops=peak,
+        flops_per_token=per_token,
+    )
+    eff = Range(low=thr.low * goodput.low, high=thr.high * goodput.high)
+    tb.step(
+        "effective_mfu",
+        "throughput_efficiency x goodput",
+        eff.mid,
+        "fraction",
+        goodput_low=goodput.low,
+        goodput_high=goodput.high,
         low=eff.low,
         high=eff.high,
     )
@@ -303,6 +420,7 @@ def estimate_training_time(
     wall = gpu_hours.scale(1.0 / n_gpus)
     tb.step("wall_hours_low", "gpu_hours_low / n_gpus", wall.low, "h", n_gpus=n_gpus)
     tb.step("wall_hours_high", "gpu_hours_high / n_gpus", wall.high, "h", n_gpus=n_gpus)
+    narrowing.append("measure one training step (tokens/s) on one GPU: it replaces the band")
 
     return TrainingTime(
         flops=flops,
@@ -313,30 +431,17 @@ def estimate_training_time(
         method=method,
         n_gpus=n_gpus,
         peak_tflops_per_gpu=peak,
-        gpu_class=cls,
+        gpu_class=gpu_class_of(gpu),
+        framework=used_framework,
         mfu=mfu,
+        throughput_efficiency=thr,
         effective_mfu=eff,
+        tokens_per_s_per_gpu=tps,
+        narrowing=narrowing,
         scaling_efficiency=scaling,
         gpu_hours=gpu_hours,
         wall_hours=wall,
         gpu_hours_at_peak=at_peak,
         wall_hours_at_peak=at_peak / n_gpus,
-        # PLACEHOLDER (wt-timecli) from here to the closing bracket: wt-time's merge replaces it
-        framework=framework,
-        tokens_per_s_per_gpu=Range(
-            low=tokens / (gpu_hours.high * 3600), high=tokens / (gpu_hours.low * 3600)
-        ),
-        narrowing=_narrowing_placeholder(framework=framework, batch_size=batch_size),
         **tb.fields(),
     )
-
-
-def _narrowing_placeholder(*, framework: Framework | None, batch_size: int | None) -> list[str]:
-    """PLACEHOLDER (wt-timecli): what would narrow the range; wt-time's model replaces this function."""
-    out = []
-    if framework is None:
-        out.append("the training framework you use (hf, deepspeed, axolotl, unsloth, megatron, ...)")
-    if batch_size is None:
-        out.append("the micro-batch size per GPU")
-    out.append("tokens/s per GPU measured over a few hundred steps of your own run")
-    return out

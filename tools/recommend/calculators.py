@@ -108,7 +108,9 @@ class Calculators(Part):
                 scale_out=scale_out,  # type: ignore[arg-type]
                 qlora_slowdown=s.qlora_slowdown,
                 arch=self.w.arch if s.attention_flops else None,
-                seq_len=self.p.seq_len if s.attention_flops else None,
+                # the memory estimate's sequence length (stated, else the default), so the attention
+                # and small-batch factors apply to an unstated one too (issue 13)
+                seq_len=(self.p.seq_len or SEQ_LEN_DEFAULT) if s.attention_flops else None,
                 framework=self.p.framework,
                 batch_size=self._stated_batch_size,
                 traced=traced,

@@ -15,6 +15,7 @@ from tools.recommend.candidates import Candidate, layouts_for, memory_fit
 from tools.recommend.models import ExpectationCheck, RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.units import HOURS_PER_MONTH
+from tools.vocabulary import SEQ_LEN_DEFAULT
 
 
 def _hours(h: float) -> str:
@@ -129,7 +130,17 @@ def check_claimed_speed(
         n_gpus=n,
         active_params=settings.active_params or w.params_for_flops,
         method=method,  # type: ignore[arg-type]
+        # the same set-up as the recommender's time estimate (tools.recommend.calculators), so the
+        # claim check and the estimate agree (issue 13)
+        grad_checkpointing=True,
+        precision="fp8" if p.precision == "fp8" else "bf16",
         flops_factor=settings.flops_factor,
+        mfu_range=settings.mfu,
+        framework=p.framework,
+        arch=w.arch if settings.attention_flops else None,
+        seq_len=(p.seq_len or SEQ_LEN_DEFAULT) if settings.attention_flops else None,
+        batch_size=p.batch_size,
+        qlora_slowdown=settings.qlora_slowdown,
     )
     outcome.engine.tb.extend(res, prefix="claim check: ")
     claim = f"{present.count(tokens)} tokens in {p.claimed_hours:g} h on {n}x {gpu.name}"

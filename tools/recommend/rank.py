@@ -238,7 +238,9 @@ def _alternatives(
     for name in eng.s.compare_providers:
         mine = [c for c in ranked if provider_matches(c.offer.provider, [name])]
         if mine and not provider_matches(primary.offer.provider, [name]):
-            pick = min(mine, key=lambda c: (c.cost_mid, speed(c)))
+            # equal cost (to the cent: e.g. 1x and 8x of a data-parallel run that scales ~linearly on
+            # NVLink) -> the smallest configuration, the one the buyer shortlisted (seed 001: 1x H100)
+            pick = min(mine, key=lambda c: (round(c.cost_mid, 2), c.total_gpus, speed(c)))
             pick.why.append(f"on your shortlist ({name}): its lowest-cost configuration")
             add(pick, "alternative")
     if len(chosen) < 2:

@@ -1,0 +1,68 @@
+"""What the time bench needs from a calibration row that the row does not carry itself: the model's
+attention shape (layers x attention width, for the sequence-length FLOPs term), the compute precision
+in the estimate's vocabulary, the GPU's efficiency generation, and the framework as the estimate takes it.
+"""
+
+from __future__ import annotations
+
+from bench.calibration_data import TrainingRow
+from tools.catalog.schema import GpuSpec
+from tools.compute.efficiency import Generation, generation_of
+from tools.vocabulary import FRAMEWORKS, Framework
+
+# (name fragment, layers, attention width = heads x head dim; MLA: heads x q/k head dim). From each
+# model's config.json / paper (num_hidden_layers, num_attention_heads x head_dim); first match wins,
+# so the longer fragments come first.
+ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
+    ("DeepSeek", 61, 128 * 192),  # DeepSeek-V3 config: 61 layers, 128 heads, qk 128 nope + 64 rope
+    ("GPT-3 175B", 96, 12288),  # GPT-3 paper Table 2.1
+    ("GPT-OSS 120B", 36, 64 * 64),  # gpt-oss-120b config: 36 layers, 64 heads x 64
+    ("GPT-OSS 20B", 24, 64 * 64),  # gpt-oss-20b config: 24 layers, 64 heads x 64
+    ("Llama 2 13B", 40, 5120),
+    ("Llama 2 70B", 80, 8192),
+    ("Llama 2 7B", 32, 4096),
+    ("MPT 13b", 40, 5120),  # llm-foundry benchmarking yamls (d_model, n_layers)
+    ("MPT 30b", 48, 7168),
+    ("MPT 3b", 32, 2560),
+    ("MPT 70b", 80, 8192),
+    ("MPT 7b", 32, 4096),
+    ("Qwen-14B", 40, 5120),
+    ("Qwen-72B", 80, 8192),
+    ("Qwen-7B", 32, 4096),
+    ("Qwen2.5 7B", 28, 28 * 128),
+    ("235B", 94, 64 * 128),  # Qwen3-235B-A22B config
+    ("30B", 48, 32 * 128),  # Qwen3-30B-A3B config
+    ("405B", 126, 16384),  # Llama 3.1 405B
+    ("70B", 80, 8192),  # Llama 3 / 3.1 / 3.3 70B
+    ("8B", 32, 4096),  # Llama 3 / 3.1 8B
+)
+
+# torchtitan's H100 table does not print the sequence length; its Llama 3.1 configs default to 8192
+# (bench/data/README.md, the rows' seq_len_note).
+DEFAULT_SEQ_LEN_BY_FAMILY = {"torchtitan-h100": 8192}
+
+
+def row_attention(row: TrainingRow) -> tuple[int, int]:
+    """(layers, attention width) of the row's model."""
+    for fragment, layers, width in ATTENTION_SHAPES:
+        if fragment in row.model.name:
+            return layers, width
+    raise KeyError(f"no attention shape for {row.model.name!r}")
+
+
+def row_seq_len(row: TrainingRow) -> int | None:
+    return row.seq_len or DEFAULT_SEQ_LEN_BY_FAMILY.get(row.family)
+
+
+def row_precision(row: TrainingRow) -> str:
+    """The estimate's compute precision: mxfp8 is FP8 (same peak); QLoRA computes in BF16."""
+    return "fp8" if row.precision in ("fp8", "mxfp8") else "bf16"
+
+
+def row_generation(gpu: GpuSpec) -> Generation:
+    return generation_of(gpu)
+
+
+def row_framework(row: TrainingRow) -> Framework | None:
+    """The framework as the estimate takes it; 'other' (llm-foundry, Meta's stack) has no band: None."""
+    return row.framework if row.framework in FRAMEWORKS else None  # type: ignore[return-value]

@@ -1,0 +1,236 @@
+"""Training efficiency: the MFU band by GPU generation x precision x framework, and the factors for
+method (QLoRA), batch, MoE and fabric, all fitted on published throughputs or taken from named sources.
+
+MFU here is MODEL-FLOPs utilisation: (k x N_active + attention) x tokens/s / dense peak of the compute
+precision, with k = 6 (full, pretraining) or 4 (LoRA, QLoRA) and NO recompute term. Every published
+throughput the bands come from already paid for its activation checkpointing (torchtitan, llm-foundry
+run with it on; NeMo / Megatron pick recompute per recipe), so recompute is counted once: inside the
+band, never again in the FLOPs.
+
+Fitted constants come from bench/time_fit.py on the FIT families of bench/data/training_throughput.yaml
+(tests/compute/test_time_calibration.py re-runs the fit and checks these numbers). The held-out
+families are reported by bench/time_accuracy.py and never used here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tools.catalog.schema import GpuSpec
+from tools.ranges import Range
+from tools.vocabulary import Framework
+
+Generation = Literal["ampere", "hopper", "blackwell", "amd", "gaudi"]
+"""Efficiency class of a GPU. 'ampere' = GPUs whose kernels use mma.sync tensor cores (A100, A10, L4,
+L40S, RTX 3090/4090/5090): kernels reach a high share of their peak. 'hopper' (H100/H200/GH200,
+wgmma + TMA) and 'blackwell' (B200/B300, tcgen05) reach a lower share of a much higher peak."""
+PrecisionClass = Literal["bf16", "fp8"]
+
+FIT_SOURCE = "bench/time_fit.py on the fit families of bench/data/training_throughput.yaml"
+
+GENERATION_BY_GPU: dict[str, Generation] = {
+    "rtx-3090": "ampere",
+    "rtx-4090": "ampere",  # Ada: mma.sync tensor cores, no wgmma/TMA
+    "rtx-5090": "ampere",  # consumer Blackwell (sm_120): mma.sync, no tcgen05
+    "l4": "ampere",
+    "a10": "ampere",
+    "a10g": "ampere",
+    "l40s": "ampere",
+    "a100-40gb-pcie": "ampere",
+    "a100-40gb-sxm": "ampere",
+    "a100-80gb-pcie": "ampere",
+    "a100-80gb-sxm": "ampere",
+    "h100-pcie": "hopper",
+    "h100-sxm": "hopper",
+    "h100-nvl": "hopper",
+    "h200": "hopper",
+    "gh200": "hopper",
+    "b200": "blackwell",
+    "b300": "blackwell",
+}
+
+
+def generation_of(gpu: GpuSpec) -> Generation:
+    """The GPU's efficiency class (catalog id first; unknown NVIDIA parts: FP8 peak means Hopper+)."""
+    if gpu.vendor == "amd":
+        return "amd"
+    if gpu.vendor == "intel":
+        return "gaudi"
+    if gpu.id in GENERATION_BY_GPU:
+        return GENERATION_BY_GPU[gpu.id]
+    return "hopper" if gpu.fp8_dense_tflops is not None and not gpu.consumer else "ampere"
+
+
+# --- fitted anchors: median dense MFU of the fit rows in each cell (bench/time_fit.py) ----------------
+FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
+    ("hf", "ampere", "bf16"): 0.414,  # Qwen (1) README: LoRA on one A100 (small-batch factor taken out)
+    ("torchtitan", "ampere", "bf16"): 0.567,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B
+    ("nemo", "hopper", "fp8"): 0.454,  # NeMo 24.07 performance summary: pretraining, SFT, LoRA
+    ("megatron", "hopper", "fp8"): 0.450,  # Megatron-Bridge performance summary, dense 8B-405B
+    ("megatron", "blackwell", "fp8"): 0.460,  # Megatron-Bridge performance summary, B200
+}
+GENERIC_ANCHORS: dict[tuple[Generation, PrecisionClass], float] = {
+    ("ampere", "bf16"): 0.526,  # torchtitan, llm-foundry, Qwen/HF on A100
+    ("hopper", "bf16"): 0.416,  # llm-foundry on H100
+    ("hopper", "fp8"): 0.449,  # NeMo, Megatron-Bridge, llm-foundry on H100
+    ("blackwell", "fp8"): 0.460,  # Megatron-Bridge on B200
+}
+HOPPER_OVER_AMPERE = 0.781
+"""MFU on Hopper / MFU on Ampere, same stack, BF16 (fit: llm-foundry MPT 7B-70B on A100 and H100)."""
+BLACKWELL_OVER_HOPPER = 1.022
+"""MFU on Blackwell / MFU on Hopper, same stack, FP8 (fit: Megatron-Bridge 8B-405B on B200 and H100)."""
+FRAMEWORK_HALF_WIDTH = 1.123
+"""Band = anchor / w .. anchor x w; w = 90th percentile of |log(MFU / framework anchor)| on fit rows."""
+GENERIC_HALF_WIDTH = 1.22
+"""The same for the generic anchors (every framework pooled): covers the spread between stacks."""
+GENERATION_TRANSFER_WIDEN = 1.1
+"""Extra half-width when a framework's band is moved to a generation it has no fit row on."""
+
+# FP8 over BF16 on the same GPU and stack: "over 1.2x training speedup on 8xH100" (NeMo AutoModel FP8
+# docs, torchao tensorwise) to 1.5x (NVIDIA technical blog on FP8-CS/MXFP8 training: "up to ~1.6x"
+# including NVFP4). Used only to move a band across precision; its spread widens the band.
+FP8_SPEEDUP = Range(low=1.2, high=1.5)
+FP8_SPEEDUP_SOURCE = (
+    "NeMo AutoModel FP8 training docs (>1.2x on 8xH100); NVIDIA blog on low-precision training (up to ~1.6x)"
+)
+
+# --- small micro-batches (single-GPU LoRA) ---------------------------------------------------------
+# Below ~4k tokens per micro-batch the GEMMs are too thin to fill the GPU. Fitted exponent: Qwen-7B LoRA
+# at 1 x 2048 tokens reaches 0.83x the MFU of Qwen-14B LoRA at 1 x 4096 on the same A100 (Qwen README).
+SMALL_BATCH_REFERENCE_TOKENS = 4096
+SMALL_BATCH_EXPONENT = 0.27
+SMALL_BATCH_SOURCE = "fit: Qwen (1) README single-A100 LoRA, 2k vs 4k tokens per micro-batch"
+
+
+def small_batch_factor(*, tokens_per_micro_batch: int) -> float:
+    """(tokens / 4096) ** 0.27 below 4096 tokens per micro-batch per GPU, else 1."""
+    if tokens_per_micro_batch <= 0 or tokens_per_micro_batch >= SMALL_BATCH_REFERENCE_TOKENS:
+        return 1.0
+    return float((tokens_per_micro_batch / SMALL_BATCH_REFERENCE_TOKENS) ** SMALL_BATCH_EXPONENT)
+
+
+# --- QLoRA dequantisation (time relative to 16-bit LoRA on the same card) --------------------------
+QLORA_DEQUANT_SLOWDOWN = Range(low=1.2, high=1.5)
+QLORA_DEQUANT_SLOWDOWN_SOURCE = (
+    "fit: Qwen-7B Q-LoRA (GPTQ-Int4) vs LoRA on one A100, 1.35x; "
+    "+-10% for other 4-bit kernels (bitsandbytes / torchao NF4)"
+)
+
+# --- MoE: grouped GEMMs, all-to-all dispatch, routing ----------------------------------------------
+MOE_FACTOR = Range(low=0.176, high=0.480)
+"""MoE MFU (on active parameters) / the dense MFU of the same stack: expert GEMMs are thin and the
+all-to-all of expert parallelism is inside. Fit rows route with a forced-balanced gate."""
+MOE_FACTOR_SOURCE = "fit: Megatron-Bridge GPT-OSS-120B, Qwen3-30B-A3B/235B-A22B, DeepSeek-V3 on H100/B200"
+# Real routing is not balanced: tokens over an expert's capacity wait or are dropped. Switch Transformer
+# (Fedus et al. 2021) trains at capacity factor 1.0-1.25, i.e. up to 25% padded expert compute.
+EXPERT_IMBALANCE_SLOWDOWN = Range(low=1.0, high=1.25)
+EXPERT_IMBALANCE_SOURCE = "Switch Transformer (Fedus et al. 2021): capacity factor 1.0-1.25"
+
+# --- GPUs with no calibration row (AMD, Intel Gaudi): the earlier engineering priors ---------------
+UNCALIBRATED_MFU: dict[Generation, Range] = {
+    "amd": Range(low=0.20, high=0.40),
+    "gaudi": Range(low=0.20, high=0.40),
+}
+UNCALIBRATED_SOURCE = "estimate: ROCm / Gaudi stacks reach a lower share of peak than CUDA ones (no fit row)"
+
+
+@dataclass(frozen=True)
+class Band:
+    """The MFU band for one GPU x precision x framework, with how it was obtained."""
+
+    mfu: Range
+    framework: Framework | None = field(metadata={"doc": "the framework whose band was used; None = generic"})
+    how: str
+    source: str
+    calibrated: bool
+
+
+def _generation_factor(gen: Generation) -> float:
+    return {"ampere": 1.0 / HOPPER_OVER_AMPERE, "hopper": 1.0, "blackwell": BLACKWELL_OVER_HOPPER}.get(
+        gen, 1.0
+    )
+
+
+def _fp8_over_bf16(gpu: GpuSpec) -> float:
+    """MFU vs FP8 peak / MFU vs BF16 peak at the middle FP8 speedup."""
+    fp8 = gpu.fp8_dense_tflops or gpu.bf16_dense_tflops
+    return FP8_SPEEDUP.mid * gpu.bf16_dense_tflops / fp8
+
+
+def _lookup(
+    table: dict[tuple[Generation, PrecisionClass], float], gpu: GpuSpec, gen: Generation, prec: PrecisionClass
+) -> tuple[float, float, str] | None:
+    """(middle MFU, extra half-width, how) from the nearest fitted cell, or None if the table is empty."""
+    if (gen, prec) in table:
+        return table[(gen, prec)], 1.0, f"fitted cell {gen}/{prec}"
+    other: PrecisionClass = "bf16" if prec == "fp8" else "fp8"
+    prec_widen = math.sqrt(FP8_SPEEDUP.high / FP8_SPEEDUP.low)
+    to_prec = _fp8_over_bf16(gpu) if prec == "fp8" else 1.0 / _fp8_over_bf16(gpu)
+    # A measured cell of the same precision on another generation first (the generation ratios are
+    # fitted within one stack), then the same generation at the other precision: the FP8 speedup is a
+    # documented range, and the fit's Hopper cells (BF16 0.416, FP8 0.449) imply a ~2x speedup between
+    # stacks, so a precision move is the less reliable one.
+    order: tuple[Generation, ...] = ("hopper", "ampere", "blackwell")
+    for g2 in order:
+        if (g2, prec) in table:
+            ratio = _generation_factor(gen) / _generation_factor(g2)
+            return table[(g2, prec)] * ratio, GENERATION_TRANSFER_WIDEN, f"{g2}/{prec} cell moved to {gen}"
+    if (gen, other) in table:
+        return table[(gen, other)] * to_prec, prec_widen, f"{gen}/{other} cell moved to {prec} (FP8 speedup)"
+    for g2 in order:
+        ratio = _generation_factor(gen) / _generation_factor(g2)
+        if (g2, other) in table:
+            return (
+                table[(g2, other)] * ratio * to_prec,
+                GENERATION_TRANSFER_WIDEN * prec_widen,
+                f"{g2}/{other} cell moved to {gen}/{prec}",
+            )
+    return None
+
+
+CALIBRATED_FRAMEWORKS: frozenset[str] = frozenset(fw for fw, _, _ in FRAMEWORK_ANCHORS)
+
+
+def precision_class(gpu: GpuSpec, precision: str) -> PrecisionClass:
+    """fp8 when asked and the GPU has an FP8 peak; every other precision computes on BF16 tensor cores."""
+    return "fp8" if precision == "fp8" and gpu.fp8_dense_tflops is not None else "bf16"
+
+
+def efficiency_band(*, gpu: GpuSpec, precision: str, framework: Framework | None) -> Band:
+    """The MFU band for this GPU, compute precision and framework (None or uncalibrated: generic)."""
+    gen = generation_of(gpu)
+    if gen in UNCALIBRATED_MFU:
+        return Band(UNCALIBRATED_MFU[gen], None, f"{gen} prior", UNCALIBRATED_SOURCE, calibrated=False)
+    prec = precision_class(gpu, precision)
+    if framework is not None and framework in CALIBRATED_FRAMEWORKS:
+        table = {(g, p): v for (fw, g, p), v in FRAMEWORK_ANCHORS.items() if fw == framework}
+        other: PrecisionClass = "bf16" if prec == "fp8" else "fp8"
+        if (
+            (gen, prec) not in table
+            and (gen, other) in table
+            and {(gen, prec), (gen, other)} <= set(GENERIC_ANCHORS)
+        ):
+            # the framework's lead over the pooled stacks, carried to the other precision's measured
+            # generic cell (the documented FP8 speedup would put NeMo/Megatron BF16 at ~0.67 MFU on H100,
+            # far above any BF16 fit row)
+            lead = table[(gen, other)] / GENERIC_ANCHORS[(gen, other)]
+            mid = GENERIC_ANCHORS[(gen, prec)] * lead
+            how = f"{framework}: {gen}/{other} lead over the generic band, on the generic {gen}/{prec} cell"
+            w = FRAMEWORK_HALF_WIDTH * GENERATION_TRANSFER_WIDEN
+            return Band(_band(mid, w), framework, how, FIT_SOURCE, calibrated=True)
+        found = _lookup(table, gpu, gen, prec)
+        if found is not None:
+            mid, widen, how = found
+            w = FRAMEWORK_HALF_WIDTH * widen
+            return Band(_band(mid, w), framework, f"{framework}: {how}", FIT_SOURCE, calibrated=True)
+    found = _lookup(GENERIC_ANCHORS, gpu, gen, prec)
+    if found is None:  # no fitted anchors at all (cannot happen with the shipped constants)
+        return Band(Range(low=0.2, high=0.4), None, "no anchor", UNCALIBRATED_SOURCE, calibrated=False)
+    mid, widen, how = found
+    return Band(_band(mid, GENERIC_HALF_WIDTH * widen), None, f"generic: {how}", FIT_SOURCE, calibrated=True)
+
+
+def _band(mid: float, half_width: float) -> Range:
+    return Range(low=mid / half_width, high=min(1.0, mid * half_width))
