@@ -272,11 +272,11 @@ def framework_text(framework: str | None) -> str:
 def time_basis(framework: str | None, status: str | None, narrowing: Sequence[str]) -> str:
     """The framework a time range assumes and what would narrow it, one sentence for the report, chat
     and Slack: 'Time assumes hf, Transformers Trainer / TRL / PEFT (assumed: say which framework you
-    use). What would narrow it: the micro-batch size per GPU.'"""
+    use). To narrow it: give the micro-batch size per GPU.'"""
     said = " (assumed: say which framework you use)" if status == "assumed" else ""
     text = f"Time assumes {framework_text(framework)}{said}."
     if narrowing:
-        text += " What would narrow it: " + "; ".join(narrowing) + "."
+        text += " To narrow it: " + "; ".join(narrowing) + "."
     return text
 
 

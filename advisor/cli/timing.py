@@ -93,6 +93,6 @@ def time_text(result: dict[str, Any]) -> str:
     if result["framework_note"]:
         lines.append(f"  Framework: {result['framework_note']}")
     if result["narrowing"]:
-        lines.append("What would narrow it: " + "; ".join(result["narrowing"]))
+        lines.append("To narrow it: " + "; ".join(result["narrowing"]))
     lines.append("Use --format json for the assumptions and the trace of every step.")
     return "\n".join(lines)

@@ -98,7 +98,8 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
 
     Keys: tokens_per_s_per_gpu, wall_hours, gpu_hours, mfu ({low, high} each; the hours are null
     without --tokens), gpu_hours_at_peak (seed 001's 100%-MFU lower bound), framework (null: the
-    generic band), framework_text, framework_note, narrowing, assumptions, trace, model, gpu, inputs.
+    generic band), framework_text, framework_band (the framework whose fitted band was used; null: the
+    generic band), framework_note, narrowing, assumptions, trace, model, gpu, inputs.
     """
     _check(request)
     if request.method == "inference":
@@ -124,6 +125,8 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         batch_size=request.batch_size,
     )
     has_hours = request.tokens is not None
+    if framework is not None and t.framework is None:
+        note = f"no published throughput of {framework} in the calibration set yet: the generic band is used"
     assumptions = [a.model_dump() for a in t.assumptions]
     if not has_hours:
         assumptions.append(
@@ -140,8 +143,9 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         "gpu_hours": t.gpu_hours.model_dump() if has_hours else None,
         "gpu_hours_at_peak": t.gpu_hours_at_peak if has_hours else None,
         "mfu": t.mfu.model_dump(),
-        "framework": t.framework,
-        "framework_text": framework_text(t.framework),
+        "framework": framework,
+        "framework_text": framework_text(framework),
+        "framework_band": t.framework,
         "framework_note": note,
         "narrowing": list(t.narrowing),
         "assumptions": assumptions,

@@ -302,7 +302,7 @@ def test_an_unusable_reports_folder_is_a_one_line_error_without_a_traceback(tmp_
 
     stderr = _session(tmp_path, body, reports=a_file / "reports")
     text = _error_line(seen["report"], "generate_report")
-    assert "cannot create the reports folder" in text and "GPU_ADVISOR_REPORTS_DIR" in text
+    assert "cannot be created" in text and "GPU_ADVISOR_REPORTS_DIR" in text
     assert "Traceback" not in stderr and "Error" not in stderr
 
     reports = tmp_path / "reports"

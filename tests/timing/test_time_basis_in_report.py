@@ -29,7 +29,7 @@ def test_an_unstated_framework_is_hf_marked_assumed(unstated: Any) -> None:
     assert unstated.profile.framework == "hf" and unstated.profile.status_of("framework") == "assumed"
     basis = build_context(unstated)["time_basis"]
     assert basis.startswith("Time assumes hf, Transformers Trainer / TRL / PEFT (assumed")
-    assert "What would narrow it: the micro-batch size per GPU" in basis
+    assert "To narrow it: give the micro-batch size per GPU" in basis
     assert basis in unstated.summary  # the chat and web summary
 
 

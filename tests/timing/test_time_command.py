@@ -4,6 +4,7 @@ framework it assumes or cannot know, and one-line errors (exit 2)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -58,7 +59,9 @@ def test_api_time_equals_the_cli_json(capsys: pytest.CaptureFixture[str]) -> Non
     api = time(model="llama-3-8b", method="lora", gpu="h100-sxm", gpus=8, tokens=5e8, epochs=2,
                framework="axolotl", batch_size=4, precision="fp8")  # fmt: skip
     assert cli == json.loads(json.dumps(api, default=str))
-    assert api["framework"] == "axolotl" and api["framework_note"] is None
+    # axolotl has no calibration rows yet (bench/data/training_throughput.yaml): named, timed with the generic band
+    assert api["framework"] == "axolotl" and api["framework_band"] is None
+    assert "generic band" in api["framework_note"]
 
 
 def test_text_says_how_long_where_with_which_framework_and_what_narrows_it(
@@ -69,8 +72,8 @@ def test_text_says_how_long_where_with_which_framework_and_what_narrows_it(
     first = out.splitlines()[1]
     assert first.startswith("About ") and " h on 8× NVIDIA H100" in first
     assert "(hf, Transformers Trainer / TRL / PEFT)" in first
-    assert "tokens/s per GPU" in out and "MFU 25%" in out
-    assert "assumed hf" in out and "What would narrow it:" in out
+    assert "tokens/s per GPU" in out and re.search(r"MFU \d+%–\d+%", out)
+    assert "assumed hf" in out and "To narrow it:" in out
 
 
 def test_without_tokens_only_throughput(capsys: pytest.CaptureFixture[str]) -> None:
