@@ -44,7 +44,7 @@ def recommend(
     out = run_engine(w, catalog, settings, caches)
     eng = out.engine
     p = w.profile
-    primary = to_option(out.primary, eng, "primary", p) if out.primary else None
+    primary = to_option(out.primary, eng, "primary", p, out.ranked) if out.primary else None
     alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)

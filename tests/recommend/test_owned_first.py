@@ -1,0 +1,193 @@
+"""Issue 16: the team's own hardware first, owned cost with utilisation applied once, purchase options
+that state their price, and alternatives a buyer can use (tools/recommend/owned_first.py, buyer_rules.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tools.catalog.load import Catalog
+from tools.profile import WorkloadProfile
+from tools.recommend import recommend
+from tools.recommend.buyer_rules import COST_MULTIPLE_LIMIT
+from tools.recommend.models import Option, Recommendation, RecommendSettings
+from tools.recommend.owned_first import YOURS_PROVIDER
+from tools.units import HOURS_PER_MONTH
+
+QUIET = RecommendSettings(sensitivity=False)
+
+
+def _rec(catalog: Catalog, **fields: Any) -> Recommendation:
+    p = WorkloadProfile().with_values("stated", **fields)
+    return recommend(profile=p, catalog=catalog, settings=QUIET)
+
+
+def _mid(o: Option) -> float:
+    return (o.cost_usd.low + o.cost_usd.high) / 2
+
+
+def test_we_own_8_a100_runs_on_them_not_rented(catalog: Catalog) -> None:
+    # before: 8x B200 at runpod-secure, $710-1,392; "We own 8 A100" never costed as owned
+    rec = _rec(
+        catalog,
+        workload="fine_tuning",
+        model_id="mistral-7b-v0.3",
+        method="full",
+        dataset_tokens=2e9,
+        epochs=3,
+        owned_gpu="a100-80gb-sxm",
+        owned_gpu_count=8,
+    )
+    o = rec.primary
+    assert o is not None
+    assert (o.gpu, o.provider, o.deployment, o.pricing) == ("a100-80gb-sxm", YOURS_PROVIDER, "owned", "owned")
+    assert o.total_gpus <= 8
+    # marginal cost: power x PUE + staff time, no capital. A100 SXM 400 W x 1.82 x 1.4 x $0.13 = $0.133
+    # + $100/730 h = $0.137 -> $0.27/GPU-hour (tools/catalog/costs.yaml estimates)
+    assert o.usd_per_gpu_hour == pytest.approx(
+        0.4 * 10.2 / 5.6 * 1.4 * 0.13 + 100 / HOURS_PER_MONTH, rel=1e-3
+    )
+    assert any("you own" in w for w in o.why) and any("renting instead" in w for w in o.why)
+    # no alternative buys new hardware when the team's own runs the job
+    assert all(a.deployment not in ("owned", "colocation") for a in rec.alternatives)
+
+
+def test_stated_power_price_sets_the_marginal_rate(catalog: Catalog) -> None:
+    base = dict(
+        workload="fine_tuning",
+        model_id="llama-3-8b",
+        method="lora",
+        dataset_tokens=50e6,
+        owned_gpu="h100-sxm",
+        owned_gpu_count=2,
+    )
+    cheap = _rec(catalog, **base, power_price_usd_per_kwh=0.05).primary
+    dear = _rec(catalog, **base, power_price_usd_per_kwh=0.30).primary
+    assert cheap is not None and dear is not None and cheap.provider == dear.provider == YOURS_PROVIDER
+    it_kw = 0.7 * 10.2 / 5.6
+    assert dear.usd_per_gpu_hour - cheap.usd_per_gpu_hour == pytest.approx(it_kw * 1.4 * 0.25, rel=1e-3)
+
+
+def test_we_have_2_h100_serving_is_not_billed_as_rental(catalog: Catalog) -> None:
+    # before: a rental at $3.9-5.1k/month; now the two owned H100s at their marginal monthly cost
+    rec = _rec(
+        catalog,
+        workload="inference",
+        model_id="llama-3.1-8b",
+        concurrency=32,
+        context_len=8192,
+        owned_gpu="h100-sxm",
+        owned_gpu_count=2,
+    )
+    o = rec.primary
+    assert o is not None and o.provider == YOURS_PROVIDER and o.total_gpus <= 2
+    assert o.cost_usd.high < 1000  # at most 2 x 730 h x $0.37
+    assert o.cost_usd.high < 0.5 * 3900  # the rental it was billed as: $3.9-5.1k a month
+
+
+def test_owned_gpus_too_small_say_so_and_show_what_to_rent_or_buy(catalog: Catalog) -> None:
+    rec = _rec(
+        catalog,
+        workload="fine_tuning",
+        model_id="llama-3-70b",
+        method="full",
+        dataset_tokens=1e8,
+        owned_gpu="rtx-4090",
+        owned_gpu_count=2,
+    )
+    assert rec.primary is not None and rec.primary.provider != YOURS_PROVIDER
+    assert any("cannot run this workload" in n for n in rec.notes)
+
+
+def test_deepseek_on_prem_monthly_cost_applies_utilisation_once(catalog: Catalog) -> None:
+    # before: 16x MI300X owned at $31,937/month = 16 x $2.73 x 730 h, the rate amortised at 30% use and
+    # billed for every hour. Hand calculation (costs.yaml estimates, MI300X $15,000, 750 W):
+    #   capex  16 x 15,000 x 1.30 / 48 months           = $6,500
+    #   power  16 x 0.75 kW x 1.821 x 1.4 x $0.13 x 730 = $2,904
+    #   staff  16 x $100                                 = $1,600    -> $11,004 a month
+    rec = _rec(
+        catalog,
+        workload="inference",
+        model_id="deepseek-v3",
+        concurrency=100,
+        context_len=32768,
+        deployment_preference="on_prem",
+    )
+    o = rec.primary
+    assert o is not None and o.gpu == "mi300x" and o.deployment == "owned"
+    hand = (16 * 15000 * 1.3 / 48 + 16 * 0.75 * 10.2 / 5.6 * 1.4 * 0.13 * 730 + 16 * 100) * o.total_gpus / 16
+    assert o.cost_usd.high == pytest.approx(hand, rel=0.25)
+    assert any(w.startswith("purchase: $15,000 per GPU") for w in o.why)
+    assert any(w.startswith("monthly equivalent") for w in o.why)
+
+
+def test_long_horizon_pretraining_offers_a_purchase_with_its_price(catalog: Catalog) -> None:
+    # before: a rental answer with no purchase option at all
+    rec = _rec(
+        catalog,
+        workload="pretraining",
+        params_b=13,
+        dataset_tokens=260e9,
+        horizon_months=36,
+        power_price_usd_per_kwh=0.10,
+    )
+    buys = [o for o in rec.options if o.deployment in ("owned", "colocation")]
+    assert buys, [o.summary for o in rec.options]
+    assert all(any(w.startswith("purchase: $") and "in all" in w for w in o.why) for o in buys)
+
+
+def test_aws_no_spot_lora_pick_is_not_dominated(catalog: Catalog) -> None:
+    # before: primary 8x A100 40GB $15-28 in 0.7-1.3 h, its 'cheapest' 8x H100 $11-23 in 13-25 min
+    rec = _rec(
+        catalog,
+        workload="fine_tuning",
+        model_id="llama-3-8b",
+        method="lora",
+        dataset_tokens=50e6,
+        providers_required=["aws"],
+        pricing_excluded=["spot"],
+    )
+    shown = rec.options
+    assert rec.primary is not None and rec.primary.provider.startswith("aws")
+    for a in shown:
+        for b in shown:
+            if a is b:
+                continue
+            cheaper = _mid(b) <= _mid(a) and b.wall_hours.mid <= a.wall_hours.mid
+            strictly = _mid(b) < _mid(a) or b.wall_hours.mid < a.wall_hours.mid
+            same_risk = (b.deployment, b.pricing) == (a.deployment, a.pricing)
+            assert not (cheaper and strictly and same_risk), (a.summary, b.summary)
+
+
+def test_8b_chatbot_alternatives_are_not_many_times_the_primary(catalog: Catalog) -> None:
+    # before: fastest 8x B200 $39k and lowest risk 8x A100 SageMaker $26k a month for an 8B chatbot
+    rec = _rec(catalog, workload="inference", model_id="llama-3.1-8b", concurrency=32, context_len=8192)
+    p = rec.primary
+    assert p is not None
+    assert p.tier.lower() not in ("community", "marketplace") and p.gpu not in (
+        "rtx-4090",
+        "rtx-3090",
+        "rtx-5090",
+    )
+    for a in rec.alternatives:
+        assert _mid(a) <= COST_MULTIPLE_LIMIT * _mid(p), a.summary
+        assert a.deployment != "managed", a.summary
+        assert (a.gpu, a.total_gpus, a.pricing, a.deployment) != (
+            p.gpu,
+            p.total_gpus,
+            p.pricing,
+            p.deployment,
+        )
+
+
+def test_consumer_rule_yields_to_a_consumer_wish(catalog: Catalog) -> None:
+    rec = _rec(
+        catalog,
+        workload="inference",
+        model_id="llama-3.1-8b",
+        concurrency=8,
+        context_len=4096,
+        deployment_preference="consumer",
+    )
+    assert rec.primary is not None and catalog.gpu(rec.primary.gpu).consumer
