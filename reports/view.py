@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from reports.buy_rent import buy_rent_section
 from reports.labels import (
     DEPLOYMENT_TEXT,
     FIELD_LABELS,
@@ -338,6 +339,7 @@ def build_context(
         # the time chart earns its place (and its render cost) when there is a deadline to compare with
         "time_chart": time_chart(options, prof.deadline_hours) if prof.deadline_hours else "",
         "tco": tco_table(options),
+        "buy_rent": buy_rent_section(rec),
         "egress": egress_table(rec),
         "topology": topology_rows(rec),
         "assumptions": _assumptions(rec),

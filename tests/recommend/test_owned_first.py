@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from reports.buy_rent import buy_rent_section
 from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
@@ -191,3 +192,48 @@ def test_consumer_rule_yields_to_a_consumer_wish(catalog: Catalog) -> None:
         deployment_preference="consumer",
     )
     assert rec.primary is not None and catalog.gpu(rec.primary.gpu).consumer
+
+
+def test_buy_vs_rent_is_weighed_at_a_long_horizon_with_reserved_terms(catalog: Catalog) -> None:
+    # 13B pre-training kept running for 3 years at $0.10/kWh: buy vs on-demand, 1y and 3y reserved, spot
+    rec = _rec(
+        catalog,
+        workload="pretraining",
+        params_b=13,
+        dataset_tokens=260e9,
+        horizon_months=36,
+        power_price_usd_per_kwh=0.10,
+    )
+    t = rec.buy_vs_rent
+    assert t is not None and t.horizon_months == 36 and t.utilization == 1.0
+    names = [ln.basis.name for ln in t.rents]
+    assert any(n.startswith("on-demand") for n in names)
+    assert any(n.startswith("reserved 1 year") for n in names) and any(
+        n.startswith("reserved 3 years") for n in names
+    )
+    for ln in t.rents:  # break-even month = purchase / (rent - running), reserved billing every hour
+        if ln.break_even_month is not None:
+            assert ln.break_even_month == pytest.approx(
+                t.purchase_usd / (ln.usd_per_month - t.running_usd_per_month)
+            )
+    short = _rec(catalog, workload="fine_tuning", model_id="llama-3-8b", method="lora", dataset_tokens=50e6)
+    assert short.buy_vs_rent is None  # no horizon stated, nothing owned: not weighed
+
+
+def test_report_first_page_states_the_purchase_and_break_even(catalog: Catalog) -> None:
+    rec = _rec(
+        catalog,
+        workload="inference",
+        model_id="llama-3-70b",
+        concurrency=64,
+        context_len=8192,
+        utilization=0.6,
+        horizon_months=30,
+        claimed_gpu="h100-sxm",
+        claimed_gpu_count=8,
+    )
+    section = buy_rent_section(rec)
+    assert section is not None
+    assert "purchase $" in section["summary"] and "breaks even" in section["summary"]
+    assert section["chart"].startswith("<svg") and "polyline" in section["chart"]
+    assert all("spot" not in r["basis"] for r in section["rows"])  # no spot for a serving endpoint

@@ -10,6 +10,7 @@ from tools.classify import classify_workload, deployment_model
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
+from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
 from tools.recommend.engine import Engine
@@ -61,6 +62,7 @@ def recommend(
     if out.primary is not None:
         trace_primary(eng, out.primary, tb)
     workload_class, deployment_advice = _classify(eng, out.primary)
+    timeline = buy_vs_rent_for(out.primary, eng, p) if out.primary is not None else None
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
@@ -75,6 +77,7 @@ def recommend(
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,
         catalog_as_of=dict(as_of) if as_of else {},
+        buy_vs_rent=timeline,
         **tb.fields(),
     )
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
 from tools import present
+from tools.cost_buy import BuyRentTimeline
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.option_id import OptionId, option_id_from_text
@@ -236,6 +237,9 @@ class Recommendation(Traced):
     deployment_advice: str | None = None
     candidates_considered: int = 0
     catalog_as_of: dict[str, dt.date] = Field(default_factory=dict)
+    buy_vs_rent: BuyRentTimeline | None = Field(
+        default=None, description="the pick's GPUs bought vs rented month by month (issue 16), when weighed"
+    )
 
     @property
     def feasible(self) -> bool:
@@ -296,6 +300,9 @@ def recommendation_json(rec: Recommendation) -> dict[str, Any]:
         "deployment_advice": rec.deployment_advice,
         "candidates_considered": rec.candidates_considered,
         "catalog_as_of": {k: v.isoformat() for k, v in rec.catalog_as_of.items()},
+        "buy_vs_rent": rec.buy_vs_rent.model_dump(mode="json", exclude={"trace", "assumptions"})
+        if rec.buy_vs_rent
+        else None,
     }
 
 

@@ -1,0 +1,113 @@
+"""The buy-versus-rent section (issue 16): a table of each rent basis with its monthly cost and the
+month buying breaks even, a one-line summary for the first page, and a cumulative-cost line chart.
+Formatted strings and SVG only; the figures are the Recommendation's buy_vs_rent timeline."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from reports import charts
+from tools import present
+from tools.cost_buy import BuyRentTimeline
+from tools.recommend.models import Recommendation
+
+_LINE_COLOURS = (charts.SKY_BLUE, charts.ORANGE, charts.GREEN, charts.PURPLE, charts.VERMILLION)
+_DASHES = ("", "6,3", "2,2", "8,3,2,3", "4,4")
+
+
+def _month(x: float | None, horizon: int) -> str:
+    if x is None:
+        return "never (owning costs more per month)"
+    text = f"month {x:,.0f}"
+    return text if x <= horizon else f"{text} (after the {horizon}-month horizon)"
+
+
+def summary_line(t: BuyRentTimeline) -> str:
+    """First-page line: what buying costs and when it breaks even against on-demand and reserved."""
+    parts = [
+        f"{ln.basis.name.split(' (')[0]} at {_month(ln.break_even_month, t.horizon_months)}" for ln in t.rents
+    ]
+    best = "buying" if t.cheapest == "buy" else t.cheapest
+    return (
+        f"Buy vs rent ({t.n_gpus} GPUs, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
+        f"{present.usd(t.purchase_usd)} + {present.usd(t.running_usd_per_month)}/month to run; buying breaks "
+        f"even against {'; '.join(parts)}. Cheapest over the horizon: {best}."
+    )
+
+
+def _chart(t: BuyRentTimeline) -> str:
+    width, height, left, bottom, top, right = 680.0, 260.0, 70.0, 36.0, 12.0, 190.0
+    plot_w, plot_h = width - left - right, height - top - bottom
+    series = [("buy", t.buy_cumulative_usd, charts.BLUE, "")] + [
+        (ln.basis.name, ln.cumulative_usd, _LINE_COLOURS[i % 5], _DASHES[(i + 1) % 5])
+        for i, ln in enumerate(t.rents)
+    ]
+    vmax = max(max(v) for _, v, _, _ in series)
+    ticks = charts.nice_ticks(vmax * 1.02)
+    ys = plot_h / ticks[-1] if ticks[-1] else 1.0
+    xs = plot_w / max(t.horizon_months, 1)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
+        f'height="{height:g}" font-family="{charts.FONT}" font-size="10" role="img" '
+        'aria-label="Cumulative cost, buy vs rent">'
+    ]
+    for tv in ticks:
+        y = top + plot_h - tv * ys
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#D9D9D9"/>')
+        out.append(
+            f'<text x="{left - 4}" y="{y + 3:.1f}" text-anchor="end" font-size="9">{present.usd(tv)}</text>'
+        )
+    for m in range(0, t.horizon_months + 1, max(1, t.horizon_months // 6)):
+        x = left + m * xs
+        out.append(
+            f'<text x="{x:.1f}" y="{top + plot_h + 14:.1f}" text-anchor="middle" font-size="9">{m}</text>'
+        )
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4:.1f}" text-anchor="middle">months</text>')
+    for i, (name, values, colour, dash) in enumerate(series):
+        pts = " ".join(f"{left + m * xs:.1f},{top + plot_h - v * ys:.1f}" for m, v in enumerate(values))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        weight = 2.4 if name == "buy" else 1.6
+        out.append(
+            f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="{weight}"{dash_attr}/>'
+        )
+        ly = top + 10 + i * 16
+        out.append(
+            f'<line x1="{left + plot_w + 10}" y1="{ly}" x2="{left + plot_w + 34}" y2="{ly}" '
+            f'stroke="{colour}" stroke-width="{weight}"{dash_attr}/>'
+        )
+        label = charts.clip_text(name, right - 44, 9)
+        out.append(f'<text x="{left + plot_w + 38}" y="{ly + 3}" font-size="9">{escape(label)}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def buy_rent_section(rec: Recommendation) -> dict[str, Any] | None:
+    """The section's context (rows, summary, chart) or None when buy vs rent was not weighed."""
+    t = rec.buy_vs_rent
+    if t is None:
+        return None
+    rows = [
+        {
+            "basis": ln.basis.name,
+            "rate": present.usd_rate(ln.basis.usd_per_gpu_hour),
+            "billed": "every hour (commitment)"
+            if ln.basis.commitment
+            else f"busy hours ({t.utilization:.0%})",
+            "per_month": present.usd(ln.usd_per_month),
+            "at_horizon": present.usd(ln.cumulative_usd[-1]),
+            "break_even": _month(ln.break_even_month, t.horizon_months),
+            "source": ln.basis.source,
+        }
+        for ln in t.rents
+    ]
+    return {
+        "summary": summary_line(t),
+        "buy": {
+            "purchase": present.usd(t.purchase_usd),
+            "per_month": present.usd(t.running_usd_per_month),
+            "at_horizon": present.usd(t.buy_cumulative_usd[-1]),
+        },
+        "rows": rows,
+        "chart": _chart(t),
+    }
