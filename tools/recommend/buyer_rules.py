@@ -9,8 +9,8 @@
 4. 'fastest' only when at least MEANINGFUL_SPEEDUP x as fast as the primary.
 5. 'lowest operational risk' is not a managed ML service unless the team has no ops capacity or named
    that provider as preferred (a managed service for an 8B model is a premium, not a lower risk).
-6. No alternative that is an already listed set-up (same GPU, count, pricing and deployment) at another
-   provider: those are listed as 'also offered by' with their prices.
+6. No alternative that is an already listed set-up (same GPU, count, pricing, deployment, tier class)
+   at another provider: those are listed as 'also offered by' with their prices.
 7. Buying new hardware is not an alternative when the team's own hardware runs the job.
 """
 
@@ -77,6 +77,7 @@ def same_setup(a: Candidate, b: Candidate) -> bool:
         and a.total_gpus == b.total_gpus
         and a.offer.pricing == b.offer.pricing
         and a.offer.deployment == b.offer.deployment
+        and (a.offer.tier.lower() in COMMUNITY_TIERS) == (b.offer.tier.lower() in COMMUNITY_TIERS)
     )
 
 

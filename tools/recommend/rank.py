@@ -259,9 +259,10 @@ def _alternatives(
     if not ranked:
         ranked = [primary]  # every other option was ruled out above: the shortlist may still add some
     practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
-    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical] or ranked
-    cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)))
-    if cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
+    # no fallback to plans slower than a month: an alternative running for years is no plan (issue 16)
+    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical]
+    cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)), default=None)
+    if cheapest is not None and cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
         add(cheapest, "cheapest")
     fastest = min(ranked, key=lambda c: (speed(c), c.cost_mid))
     if meaningfully_faster(fastest, primary, eng.inference):
