@@ -9,11 +9,19 @@ import pytest
 
 from reports.buy_rent import buy_rent_section
 from tools.catalog.load import Catalog
+from tools.defaults import resolve_workload
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
-from tools.recommend.buyer_rules import COST_MULTIPLE_LIMIT
+from tools.recommend.buyer_rules import (
+    COST_MULTIPLE_LIMIT,
+    DOMINATED_COST_MULTIPLE,
+    MEANINGFUL_SPEEDUP,
+    provider_class,
+    same_setup,
+)
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.owned_first import YOURS_PROVIDER
+from tools.recommend.run import run_engine
 from tools.units import HOURS_PER_MONTH
 
 QUIET = RecommendSettings(sensitivity=False)
@@ -237,3 +245,71 @@ def test_report_first_page_states_the_purchase_and_break_even(catalog: Catalog) 
     assert "purchase $" in section["summary"] and "breaks even" in section["summary"]
     assert section["chart"].startswith("<svg") and "polyline" in section["chart"]
     assert all("spot" not in r["basis"] for r in section["rows"])  # no spot for a serving endpoint
+
+
+# ---- alternatives that still carry buyer value (issue 16, second pass) ------------------------------------
+
+QLORA_70B_S3 = dict(  # "QLoRA Llama 3 70B on our 500 GB corpus in S3, need it within 3 days, ~$5k"
+    workload="fine_tuning",
+    model_id="llama-3-70b",
+    method="qlora",
+    dataset_tokens=125e9,
+    dataset_gb=500,
+    data_location="aws",
+    budget_usd=5000,
+    deadline_hours=72,
+)
+PRETRAIN_7B = dict(  # "Pre-train a 7B model on 1T tokens, budget $500k, 3 months"
+    workload="pretraining",
+    params_b=7,
+    dataset_tokens=1e12,
+    budget_usd=500_000,
+)
+
+
+def _outcome(catalog: Catalog, **fields: Any) -> Any:
+    p = WorkloadProfile().with_values("stated", **fields)
+    return run_engine(resolve_workload(profile=p, catalog=catalog), catalog, QUIET)
+
+
+def test_infeasible_qlora_keeps_the_users_cloud_alternative(catalog: Catalog) -> None:
+    # before (this branch): no alternative at all; the nebius copy of the pick is an 'also offered by' line
+    rec = _rec(catalog, **QLORA_70B_S3)
+    p = rec.primary
+    assert p is not None and rec.alternatives, rec.notes
+    assert any(w.startswith("also offered by") for w in p.why)
+    aws = [a for a in rec.alternatives if a.provider == "aws"]
+    assert aws and any("where your data is" in w for w in aws[0].why)
+    for a in rec.alternatives:  # none is the pick's set-up at another provider of its class
+        assert (a.gpu, a.total_gpus, a.pricing, a.tier) != (p.gpu, p.total_gpus, p.pricing, p.tier)
+
+
+def test_pretraining_7b_shows_a_near_equal_alternative_on_another_gpu(catalog: Catalog) -> None:
+    # before (this branch): no alternative (each was dominated by the pick on cost, time and risk points)
+    rec = _rec(catalog, **PRETRAIN_7B)
+    p = rec.primary
+    assert p is not None and rec.alternatives
+    other = [a for a in rec.alternatives if a.gpu != p.gpu]
+    assert other, [a.summary for a in rec.alternatives]
+    for a in other:  # near-equal: at most 1.5x the cost and not 1.25x slower
+        assert _mid(a) <= DOMINATED_COST_MULTIPLE * _mid(p)
+        assert a.wall_hours.mid <= MEANINGFUL_SPEEDUP * p.wall_hours.mid
+
+
+@pytest.mark.parametrize("fields", [QLORA_70B_S3, PRETRAIN_7B])
+def test_lowest_risk_label_is_never_on_a_riskier_option(catalog: Catalog, fields: dict[str, Any]) -> None:
+    out = _outcome(catalog, **fields)
+    for c, label in out.alternatives:
+        if label == "lowest operational risk":
+            assert c.risk <= out.primary.risk + 1e-9, c.key.text()
+
+
+def test_same_setup_needs_the_same_provider_class(catalog: Catalog) -> None:
+    out = _outcome(catalog, **QLORA_70B_S3)
+    h100 = [c for c in out.ranked if c.gpu.id == "h100-sxm" and c.total_gpus == 128]
+    aws = next(c for c in h100 if c.offer.provider == "aws" and c.offer.pricing == "on_demand")
+    neb = next(c for c in h100 if c.offer.provider == "nebius" and c.offer.pricing == "on_demand")
+    assert provider_class(aws) == "hyperscaler" and provider_class(neb) == "gpu-cloud"
+    assert not same_setup(aws, neb)
+    lam = next(c for c in h100 if c.offer.provider == "lambda-cluster")
+    assert same_setup(lam, neb)

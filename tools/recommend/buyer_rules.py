@@ -1,17 +1,27 @@
 """The written rules that make a primary and its alternatives mean something to a buyer (issue 16):
 
-1. No displayed option is dominated: when another configuration at no more operational risk costs no
+1. The primary is not dominated: when another configuration at no more operational risk costs no
    more and takes no longer (serves no slower), it is the pick instead. The balanced ranking charges a
    set-up cost the displayed cost leaves out, which let an option be picked over one cheaper and faster.
+   An alternative dominated by a displayed option is dropped unless it differs from each option that
+   dominates it in what the risk points leave out and a buyer weighs, the GPU type (availability,
+   maturity) or the provider class (hyperscaler, GPU cloud, managed, community, owned), costs at most
+   DOMINATED_COST_MULTIPLE x the primary and is not MEANINGFUL_SPEEDUP x slower than what dominates it
+   (a near-equal option on another GPU or provider class, not one far behind on both).
 2. Consumer cards and community or marketplace clouds are not the primary for production serving
    unless the user asked for consumer hardware or named a consumer card.
 3. No alternative that costs more than COST_MULTIPLE_LIMIT x the primary.
 4. 'fastest' only when at least MEANINGFUL_SPEEDUP x as fast as the primary.
 5. 'lowest operational risk' is not a managed ML service unless the team has no ops capacity or named
    that provider as preferred (a managed service for an 8B model is a premium, not a lower risk).
-6. No alternative that is an already listed set-up (same GPU, count, pricing, deployment, tier class)
+6. No alternative that is an already listed set-up (same GPU, count, pricing, deployment, provider class)
    at another provider: those are listed as 'also offered by' with their prices.
 7. Buying new hardware is not an alternative when the team's own hardware runs the job.
+8. When nothing meets the deadline, the options shown are compared with the closest one: plans up to
+   CLOSEST_SLOWDOWN x its wall-clock count as plans (otherwise only those within a month, or within the
+   primary's own time).
+9. When the data sits in a cloud the primary is not on, the best option on that cloud is shown ('the
+   user's cloud' constraint alternative: the data's account, no egress), exempt from rule 1.
 """
 
 from __future__ import annotations
@@ -25,6 +35,13 @@ COST_MULTIPLE_LIMIT = 10.0
 MEANINGFUL_SPEEDUP = 1.25
 """'fastest' must finish in at most 1/1.25 = 80% of the primary's time (or serve 1.25x its rate)."""
 RISK_TOLERANCE = 1e-9
+DOMINATED_COST_MULTIPLE = 1.5
+"""Rule 1: a dominated alternative of another GPU type or provider class may cost up to half as much
+again as the primary (the premium a buyer may pay for a more available GPU or a provider class they
+trust); beyond that it is dominated for nothing a buyer weighs."""
+CLOSEST_SLOWDOWN = 2.5
+"""Rule 8: when nothing meets the deadline, alternatives up to 2.5x the closest option's wall-clock."""
+USERS_CLOUDS = ("aws", "gcp", "azure")
 
 
 def _speed(c: Candidate, inference: bool) -> float:
@@ -56,6 +73,59 @@ def undominated(primary: Candidate, ranked: list[Candidate], inference: bool) ->
     return pick
 
 
+def provider_class(c: Candidate) -> str:
+    """owned | managed | community | hyperscaler | gpu-cloud: the kind of provider a buyer weighs."""
+    o = c.offer
+    if o.deployment in ("owned", "colocation"):
+        return "owned"
+    if o.managed:
+        return "managed"
+    if o.tier.lower() in COMMUNITY_TIERS:
+        return "community"
+    return "hyperscaler" if o.tier.lower() == "hyperscaler" else "gpu-cloud"
+
+
+def shadowed(c: Candidate, shown: list[Candidate], primary: Candidate, inference: bool) -> bool:
+    """Rule 1 for alternatives: a displayed option dominates c and c adds nothing a buyer weighs (same
+    GPU type and provider class as an option that dominates it, more than DOMINATED_COST_MULTIPLE x the
+    primary's cost, or meaningfully slower than an option that dominates it)."""
+    over = [x for x in shown if dominates(x, c, inference)]
+    if not over:
+        return False
+    if c.cost_mid > DOMINATED_COST_MULTIPLE * primary.cost_mid:
+        return True
+    if any(meaningfully_faster(x, c, inference) for x in over):
+        return True  # far behind on time as well as cost: not a choice, whatever the GPU or provider
+    return any(x.gpu.id == c.gpu.id and provider_class(x) == provider_class(c) for x in over)
+
+
+def practical_hours(primary: Candidate, month_hours: float) -> float:
+    """Rule 8: the longest wall-clock an alternative may take to count as a plan."""
+    if primary.misses:
+        return max(month_hours, CLOSEST_SLOWDOWN * primary.wall_hours.high)
+    return max(month_hours, primary.wall_hours.high)
+
+
+def users_cloud(primary: Candidate, pool: list[Candidate], p: WorkloadProfile) -> Candidate | None:
+    """Rule 9: the best-ranked option on the cloud where the data is, when the primary is elsewhere
+    (spot, managed services the user did not ask for and community tiers left out)."""
+    where = p.data_location
+    said = p.status_of("data_location") in ("stated", "inferred")
+    if not said or where not in USERS_CLOUDS or primary.offer.cloud == where or not p.dataset_gb:
+        return None
+    return next(
+        (
+            c
+            for c in pool
+            if c.offer.cloud == where
+            and c.offer.pricing != "spot"
+            and provider_class(c) not in ("community", "owned")
+            and low_risk_allowed(c, p)
+        ),
+        None,
+    )
+
+
 def consumer_or_community(c: Candidate) -> bool:
     return c.gpu.consumer or c.offer.tier.lower() in COMMUNITY_TIERS
 
@@ -71,13 +141,15 @@ def production_primary(
 
 
 def same_setup(a: Candidate, b: Candidate) -> bool:
-    """Rule 6: the same GPU, count, pricing and deployment (only the provider or region differs)."""
+    """Rule 6: the same GPU, count, pricing, deployment and provider class (only the provider or region
+    differs). A hyperscaler and a GPU cloud, or a secure and a community tier, are different set-ups to a
+    buyer (contracts, support, host reliability)."""
     return (
         a.gpu.id == b.gpu.id
         and a.total_gpus == b.total_gpus
         and a.offer.pricing == b.offer.pricing
         and a.offer.deployment == b.offer.deployment
-        and (a.offer.tier.lower() in COMMUNITY_TIERS) == (b.offer.tier.lower() in COMMUNITY_TIERS)
+        and provider_class(a) == provider_class(b)
     )
 
 
@@ -91,6 +163,14 @@ def meaningfully_faster(c: Candidate, primary: Candidate, inference: bool) -> bo
     if inference:
         return -_speed(c, True) >= MEANINGFUL_SPEEDUP * -_speed(primary, True)
     return c.hours_mid * MEANINGFUL_SPEEDUP <= primary.hours_mid
+
+
+def lower_risk(c: Candidate, primary: Candidate) -> bool:
+    """'lowest operational risk' only for an option with fewer risk points than the primary, or as
+    many on fewer nodes (the primary's own set-up elsewhere is no lower-risk alternative)."""
+    if c.risk < primary.risk - RISK_TOLERANCE:
+        return True
+    return abs(c.risk - primary.risk) <= RISK_TOLERANCE and c.layout.nodes < primary.layout.nodes
 
 
 def low_risk_allowed(c: Candidate, p: WorkloadProfile) -> bool:

@@ -9,13 +9,16 @@ from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
 from tools.recommend.buyer_rules import (
     also_offered,
-    dominates,
     low_risk_allowed,
+    lower_risk,
     meaningfully_faster,
+    practical_hours,
     production_primary,
     same_setup,
+    shadowed,
     too_costly,
     undominated,
+    users_cloud,
 )
 from tools.recommend.candidates import Candidate, GpuNotes, layouts_for, provider_matches
 from tools.recommend.engine import Engine
@@ -246,8 +249,8 @@ def _alternatives(
             return
         if not asked and any(same_setup(c, x) for x, _ in chosen):
             return
-        if not asked and any(dominates(x, c, eng.inference) for x in (primary, *(y for y, _ in chosen))):
-            return  # no displayed option is beaten on cost and time at no more risk
+        if not asked and shadowed(c, [primary, *(y for y, _ in chosen)], primary, eng.inference):
+            return  # beaten on cost and time at no more risk, and nothing else a buyer weighs
         seen.add(c.key)
         chosen.append((c, label))
 
@@ -258,7 +261,7 @@ def _alternatives(
 
     if not ranked:
         ranked = [primary]  # every other option was ruled out above: the shortlist may still add some
-    practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
+    practical = practical_hours(primary, PRACTICAL_WALL_HOURS)
     # no fallback to plans slower than a month: an alternative running for years is no plan (issue 16)
     in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical]
     cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)), default=None)
@@ -269,10 +272,15 @@ def _alternatives(
         add(fastest, "fastest")
     # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
     safe = [c for c in in_time if low_risk_allowed(c, p)]
-    if safe:
-        add(min(safe, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
+    safest = min(safe, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid), default=None)
+    if safest is not None and lower_risk(safest, primary):  # never a riskier option labelled low-risk
+        add(safest, "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
     add(owned[0] if owned else None, "owned hardware")
+    theirs = users_cloud(primary, in_time, p)
+    if theirs is not None and theirs.key not in seen and len(chosen) < limit:
+        theirs.why.append(f"on {str(p.data_location).upper()}, where your data is: no egress, your account")
+        add(theirs, "alternative", asked=True)
     limit += len(eng.s.compare_providers)
     for name in eng.s.compare_providers:
         mine = [c for c in everything if provider_matches(c.offer.provider, [name])]
