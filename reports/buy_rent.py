@@ -23,8 +23,29 @@ def _month(x: float | None, horizon: int) -> str:
     return text if x <= horizon else f"{text} (after the {horizon}-month horizon)"
 
 
+def _own_summary(t: BuyRentTimeline) -> str:
+    """First-page line for GPUs the team owns: their running cost against renting the same GPUs."""
+    parts = [f"{ln.basis.name} {present.usd(ln.usd_per_month)}" for ln in t.rents]
+    cheapest_rent = min(t.rents, key=lambda ln: ln.cumulative_usd[-1])
+    diff = cheapest_rent.cumulative_usd[-1] - t.buy_cumulative_usd[-1]
+    verdict = (
+        f"your hardware saves {present.usd(diff)} against the cheapest rental ({cheapest_rent.basis.name})"
+        if diff >= 0
+        else f"renting ({cheapest_rent.basis.name}) would save {present.usd(-diff)}"
+    )
+    return (
+        f"Your hardware vs rent ({t.n_gpus} GPUs, {t.utilization:.0%} use, {t.horizon_months} months): "
+        f"running the GPUs you own costs {present.usd(t.running_usd_per_month)}/month (power x PUE, staff; "
+        f"the purchase is already spent); renting the same GPUs a month: {'; '.join(parts)}. Over the "
+        f"horizon {verdict}. Nothing to buy: your GPUs run the job."
+    )
+
+
 def summary_line(t: BuyRentTimeline) -> str:
-    """First-page line: what buying costs and when it breaks even against on-demand and reserved."""
+    """First-page line: what buying costs and when it breaks even against on-demand and reserved; for
+    GPUs the team owns, their running cost against renting them."""
+    if t.owned:
+        return _own_summary(t)
     parts = [
         f"{ln.basis.name.split(' (')[0]} at {_month(ln.break_even_month, t.horizon_months)}" for ln in t.rents
     ]
@@ -36,10 +57,22 @@ def summary_line(t: BuyRentTimeline) -> str:
     )
 
 
+def _buy_name(t: BuyRentTimeline) -> str:
+    return "your hardware (running)" if t.owned else "buy"
+
+
+def _saving(t: BuyRentTimeline, per_month: float) -> str:
+    """Owned GPUs: what renting costs more (or saves) a month than running them."""
+    d = per_month - t.running_usd_per_month
+    return (
+        f"renting costs {present.usd(d)}/month more" if d >= 0 else f"renting saves {present.usd(-d)}/month"
+    )
+
+
 def _chart(t: BuyRentTimeline) -> str:
     width, height, left, bottom, top, right = 680.0, 260.0, 70.0, 36.0, 12.0, 190.0
     plot_w, plot_h = width - left - right, height - top - bottom
-    series = [("buy", t.buy_cumulative_usd, charts.BLUE, "")] + [
+    series = [(_buy_name(t), t.buy_cumulative_usd, charts.BLUE, "")] + [
         (ln.basis.name, ln.cumulative_usd, _LINE_COLOURS[i % 5], _DASHES[(i + 1) % 5])
         for i, ln in enumerate(t.rents)
     ]
@@ -67,7 +100,7 @@ def _chart(t: BuyRentTimeline) -> str:
     for i, (name, values, colour, dash) in enumerate(series):
         pts = " ".join(f"{left + m * xs:.1f},{top + plot_h - v * ys:.1f}" for m, v in enumerate(values))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        weight = 2.4 if name == "buy" else 1.6
+        weight = 2.4 if i == 0 else 1.6
         out.append(
             f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="{weight}"{dash_attr}/>'
         )
@@ -96,13 +129,18 @@ def buy_rent_section(rec: Recommendation) -> dict[str, Any] | None:
             else f"busy hours ({t.utilization:.0%})",
             "per_month": present.usd(ln.usd_per_month),
             "at_horizon": present.usd(ln.cumulative_usd[-1]),
-            "break_even": _month(ln.break_even_month, t.horizon_months),
+            "break_even": _saving(t, ln.usd_per_month)
+            if t.owned
+            else _month(ln.break_even_month, t.horizon_months),
             "source": ln.basis.source,
         }
         for ln in t.rents
     ]
     return {
         "summary": summary_line(t),
+        "owned": t.owned,
+        "heading": "Your hardware versus renting" if t.owned else "Buy versus rent",
+        "break_even_header": "Against your hardware" if t.owned else "Buying breaks even",
         "buy": {
             "purchase": present.usd(t.purchase_usd),
             "per_month": present.usd(t.running_usd_per_month),

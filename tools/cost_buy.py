@@ -254,6 +254,10 @@ class BuyRentTimeline(Traced):
     buy_cumulative_usd: tuple[float, ...]
     rents: tuple[RentLine, ...]
     cheapest: str = Field(description="'buy' or the rent basis cheapest at the horizon")
+    owned: bool = Field(
+        default=False,
+        description="hardware the team already owns: no purchase; 'buy' is running it at its marginal cost",
+    )
 
 
 def buy_rent_timeline(
@@ -264,11 +268,15 @@ def buy_rent_timeline(
     purchase_usd: float,
     running_usd_per_month: float,
     rents: list[RentBasis],
+    owned: bool = False,
 ) -> BuyRentTimeline:
     """Cumulative buy and rent costs by month (module docstring); utilisation applied once: rented
-    on-demand/spot hours = 730 x u, reserved hours = 730, owned running cost already at u."""
+    on-demand/spot hours = 730 x u, reserved hours = 730, owned running cost already at u. owned: the
+    GPUs are already the team's (purchase_usd must be 0): running them against renting the same GPUs."""
     if not (0 < utilization <= 1):
         raise InputError(f"utilization must lie in (0, 1], got {utilization!r}")
+    if owned and purchase_usd != 0:
+        raise InputError("hardware already owned has no purchase: purchase_usd must be 0")
     if horizon_months <= 0 or n_gpus < 1:
         raise InputError("horizon_months must be positive and n_gpus >= 1")
     h = max(1, math.ceil(horizon_months))
@@ -332,5 +340,6 @@ def buy_rent_timeline(
         buy_cumulative_usd=buy,
         rents=tuple(lines),
         cheapest=cheapest,
+        owned=owned,
         **tb.fields(),
     )

@@ -313,3 +313,49 @@ def test_same_setup_needs_the_same_provider_class(catalog: Catalog) -> None:
     assert not same_setup(aws, neb)
     lam = next(c for c in h100 if c.offer.provider == "lambda-cluster")
     assert same_setup(lam, neb)
+
+
+def test_own_gpus_buy_vs_rent_compares_running_them_with_renting_not_buying_more(catalog: Catalog) -> None:
+    # before: the timeline quoted buying 8 more A100s ("purchase $...; breaks even at month N")
+    rec = _rec(
+        catalog,
+        workload="fine_tuning",
+        model_id="mistral-7b-v0.3",
+        method="full",
+        dataset_tokens=2e9,
+        epochs=3,
+        owned_gpu="a100-80gb-sxm",
+        owned_gpu_count=8,
+        horizon_months=24,
+    )
+    t, p = rec.buy_vs_rent, rec.primary
+    assert t is not None and p is not None and p.provider == YOURS_PROVIDER
+    assert t.owned and t.purchase_usd == 0 and t.n_gpus == p.total_gpus
+    # running cost = marginal rate x 730 h x use x GPUs; renting the same GPU type at the same use
+    assert t.running_usd_per_month == pytest.approx(
+        p.usd_per_gpu_hour * HOURS_PER_MONTH * t.utilization * t.n_gpus, rel=1e-6
+    )
+    assert t.rents and all(ln.usd_per_month > t.running_usd_per_month for ln in t.rents)
+    assert t.cheapest == "buy"  # 'buy' is the team's own hardware here
+    section = buy_rent_section(rec)
+    assert section is not None and section["owned"]
+    assert "Nothing to buy" in section["summary"] and "purchase $" not in section["summary"]
+    assert all("renting costs" in r["break_even"] for r in section["rows"])
+    assert not any(w.startswith("purchase: $") for w in p.why)
+
+
+def test_own_gpus_too_small_buy_vs_rent_quotes_the_purchase(catalog: Catalog) -> None:
+    # what to buy is said only when the owned GPUs do not run the job
+    rec = _rec(
+        catalog,
+        workload="fine_tuning",
+        model_id="llama-3-70b",
+        method="full",
+        dataset_tokens=1e9,
+        owned_gpu="rtx-4090",
+        owned_gpu_count=1,
+        horizon_months=36,
+    )
+    assert rec.primary is not None and rec.primary.provider != YOURS_PROVIDER
+    t = rec.buy_vs_rent
+    assert t is not None and not t.owned and t.purchase_usd > 0

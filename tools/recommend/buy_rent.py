@@ -2,6 +2,8 @@
 year or more, the user wants on-premises hardware or owns GPUs. The same GPUs bought (purchase quote,
 running cost at the one owned utilisation) against renting them on demand, on 1- and 3-year reserved
 terms and on spot, month by month with the break-even month (tools.cost_buy.buy_rent_timeline).
+When the pick runs on the GPUs the team already owns, nothing is bought: their marginal running cost
+(power x PUE, staff; tools.cost_buy.owned_marginal_usd_per_gpu_hour) against renting the same GPUs.
 
 Rates: the cheapest on-demand and spot record of the GPU at an established tier (community and
 marketplace quotes are floors, not rates); reserved: the cheapest record of that term, else on-demand x
@@ -16,9 +18,10 @@ from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, owned_utilization
-from tools.recommend.owned_first import power_price
+from tools.recommend.owned_first import is_yours, power_price
 from tools.recommend.purchase import quote_for
 from tools.recommend.risk import COMMUNITY_TIERS
+from tools.units import HOURS_PER_MONTH
 
 DEFAULT_HORIZON_MONTHS = 36.0
 """Horizon when buying is weighed without a stated one (owned GPUs, on-premises wish): 3 years."""
@@ -93,11 +96,50 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
     return out
 
 
+def _horizon(p: WorkloadProfile) -> float:
+    said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
+    return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
+
+
+def _own_vs_rent(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeline | None:
+    """The team's own GPUs at their marginal cost (the candidate's rate) against renting the same GPUs."""
+    rents = _rents(c, eng)
+    if not rents:
+        return None
+    util = owned_utilization(p, eng.inference)
+    n = c.total_gpus
+    try:
+        running = eng.tb.step(
+            "own_running_usd_per_month",
+            "marginal_usd_per_gpu_hour x 730 x utilization x n_gpus (purchase already spent)",
+            c.offer.usd_per_gpu_hour * HOURS_PER_MONTH * util * n,
+            "USD/month",
+            marginal_usd_per_gpu_hour=c.offer.usd_per_gpu_hour,
+            utilization=util,
+            n_gpus=n,
+        )
+        timeline = buy_rent_timeline(
+            n_gpus=n,
+            horizon_months=_horizon(p),
+            utilization=util,
+            purchase_usd=0.0,
+            running_usd_per_month=running,
+            rents=rents,
+            owned=True,
+        )
+    except (InputError, KeyError, LookupError):
+        return None
+    eng.tb.extend(timeline, prefix="your hardware vs rent: ")
+    return timeline
+
+
 def buy_vs_rent_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeline | None:
     """The timeline for the candidate's GPUs, or None when not wanted or without a purchase price,
     TDP or any rental price of that GPU."""
     if not wanted(p):
         return None
+    if is_yours(c):
+        return _own_vs_rent(c, eng, p)
     quote = quote_for(c, eng, p)
     rents = _rents(c, eng)
     if quote is None or not rents or c.gpu.tdp_w is None or c.gpu.purchase_price_usd is None:
@@ -116,11 +158,9 @@ def buy_vs_rent_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTim
             ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
         )
         running = (owned.energy_usd_per_gpu_month + owned.ops_usd_per_gpu_month) * quote.n_gpus
-        said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
-        horizon = float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
         timeline = buy_rent_timeline(
             n_gpus=quote.n_gpus,
-            horizon_months=horizon,
+            horizon_months=_horizon(p),
             utilization=util,
             purchase_usd=quote.usd_total,
             running_usd_per_month=running,
