@@ -73,13 +73,15 @@ class WorkloadProfile(BaseModel):
         default_factory=list, description="pricing ruled out ('no spot': spot; 'reserved only': the others)"
     )
     objective: Objective | None = None
-    framework: Framework | None = Field(default=None, description="training stack (sets efficiency and memory defaults)")
+    framework: Framework | None = Field(
+        default=None, description="training stack (sets efficiency and memory defaults)"
+    )
     gpus_wanted: list[str] = Field(
-        default_factory=list, description="catalog GPU ids the user requires (e.g. 'on H100s'); others ruled out"
+        default_factory=list, description="catalog GPU ids the user requires ('on H100s'); others ruled out"
     )
     gpus_excluded: list[str] = Field(default_factory=list, description="catalog GPU ids the user rules out")
-    max_gpus: int | None = Field(default=None, gt=0, description="most GPUs the user accepts (e.g. 'one GPU')")
-    owned_gpu: str | None = Field(default=None, description="catalog GPU id of hardware the team already owns")
+    max_gpus: int | None = Field(default=None, gt=0, description="most GPUs the user accepts ('one GPU')")
+    owned_gpu: str | None = Field(default=None, description="catalog GPU id of hardware the team owns")
     owned_gpu_count: int | None = Field(default=None, gt=0, description="how many of owned_gpu the team owns")
     power_price_usd_per_kwh: float | None = Field(default=None, gt=0, description="stated electricity price")
     prompt_tokens: int | None = Field(default=None, gt=0, description="input tokens per request (serving)")
