@@ -69,8 +69,14 @@ def _saving(t: BuyRentTimeline, per_month: float) -> str:
     )
 
 
+def _legend(name: str) -> str:
+    """'reserved 1 year (est. 35% off on-demand)' -> 'reserved 1y (est. 35% off)': fits the legend."""
+    short = name.replace(" off on-demand)", " off)")
+    return short.replace("reserved 1 year", "reserved 1y").replace("reserved 3 years", "reserved 3y")
+
+
 def _chart(t: BuyRentTimeline) -> str:
-    width, height, left, bottom, top, right = 680.0, 260.0, 70.0, 36.0, 12.0, 190.0
+    width, height, left, bottom, top, right = 680.0, 270.0, 78.0, 36.0, 12.0, 190.0
     plot_w, plot_h = width - left - right, height - top - bottom
     series = [(_buy_name(t), t.buy_cumulative_usd, charts.BLUE, "")] + [
         (ln.basis.name, ln.cumulative_usd, _LINE_COLOURS[i % 5], _DASHES[(i + 1) % 5])
@@ -97,6 +103,11 @@ def _chart(t: BuyRentTimeline) -> str:
             f'<text x="{x:.1f}" y="{top + plot_h + 14:.1f}" text-anchor="middle" font-size="9">{m}</text>'
         )
     out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4:.1f}" text-anchor="middle">months</text>')
+    mid_y = top + plot_h / 2
+    out.append(
+        f'<text x="12" y="{mid_y:.1f}" text-anchor="middle" transform="rotate(-90 12 {mid_y:.1f})">'
+        "cumulative cost, USD</text>"
+    )
     for i, (name, values, colour, dash) in enumerate(series):
         pts = " ".join(f"{left + m * xs:.1f},{top + plot_h - v * ys:.1f}" for m, v in enumerate(values))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
@@ -109,8 +120,26 @@ def _chart(t: BuyRentTimeline) -> str:
             f'<line x1="{left + plot_w + 10}" y1="{ly}" x2="{left + plot_w + 34}" y2="{ly}" '
             f'stroke="{colour}" stroke-width="{weight}"{dash_attr}/>'
         )
-        label = charts.clip_text(name, right - 44, 9)
+        label = charts.clip_text(_legend(name), right - 44, 9)
         out.append(f'<text x="{left + plot_w + 38}" y="{ly + 3}" font-size="9">{escape(label)}</text>')
+    if not t.owned:  # break-even markers: where buying's line crosses each rent line within the horizon
+        for i, ln in enumerate(t.rents):
+            be = ln.break_even_month
+            if be is None or be > t.horizon_months:
+                continue
+            x = left + be * xs
+            y = top + plot_h - (t.purchase_usd + t.running_usd_per_month * be) * ys
+            colour = _LINE_COLOURS[i % 5]
+            dot = f'r="3.5" fill="{colour}" stroke="#000" stroke-width="0.6"'
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" {dot}/>')
+            out.append(
+                f'<text x="{x:.1f}" y="{y - 7 - 9 * (i % 2):.1f}" text-anchor="middle" font-size="8.5">'
+                f"m{be:.0f}</text>"
+            )
+        ly = top + 10 + len(series) * 16
+        ring = 'r="3.5" fill="#FFF" stroke="#000" stroke-width="0.6"'
+        out.append(f'<circle cx="{left + plot_w + 22}" cy="{ly}" {ring}/>')
+        out.append(f'<text x="{left + plot_w + 38}" y="{ly + 3}" font-size="9">break-even month (mN)</text>')
     out.append("</svg>")
     return "".join(out)
 

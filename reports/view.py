@@ -282,8 +282,10 @@ def build_context(
     prof = rec.profile
     options = rec.options
     dates = sorted(rec.catalog_as_of.items())
-    oldest = min((d for _, d in dates), default=None)
-    newest = max((d for _, d in dates), default=None)
+    # the header dates the prices; estimates (discounts, power, PUE) are named assumptions, dated apart
+    priced = [d for k, d in dates if k.startswith("prices")] or [d for _, d in dates]
+    oldest = min(priced, default=None)
+    newest = max(priced, default=None)
     if oldest and newest and oldest != newest:
         catalog_date = f"{oldest.isoformat()} to {newest.isoformat()}"
     else:

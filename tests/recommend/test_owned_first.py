@@ -359,3 +359,15 @@ def test_own_gpus_too_small_buy_vs_rent_quotes_the_purchase(catalog: Catalog) ->
     assert rec.primary is not None and rec.primary.provider != YOURS_PROVIDER
     t = rec.buy_vs_rent
     assert t is not None and not t.owned and t.purchase_usd > 0
+
+
+def test_buy_rent_chart_marks_break_even_and_names_its_axes(catalog: Catalog) -> None:
+    rec = _rec(catalog, workload="pretraining", params_b=13, dataset_tokens=260e9, horizon_months=36)
+    section = buy_rent_section(rec)
+    assert section is not None
+    t = rec.buy_vs_rent
+    assert t is not None
+    inside = [ln for ln in t.rents if ln.break_even_month is not None and ln.break_even_month <= 36]
+    assert section["chart"].count("<circle") == len(inside) + 1  # one per break-even, one in the legend
+    assert "cumulative cost, USD" in section["chart"] and "months" in section["chart"]
+    assert "off on-demand)" not in section["chart"]  # legend names shortened to fit, not clipped

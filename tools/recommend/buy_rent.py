@@ -71,6 +71,7 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
                 d = eng.catalog.estimate(estimate)
             except (InputError, KeyError, LookupError):
                 continue
+            eng.tb.assume(estimate, d.value, "fraction below on-demand", f"{d.source} (as of {d.as_of})")
             out.append(
                 RentBasis(
                     name=f"{name} (est. {d.value:.0%} off on-demand)",
