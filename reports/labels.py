@@ -117,9 +117,6 @@ def option_short(opt: Option) -> str:
     return f"{opt.total_gpus}× {name}"
 
 
-
-
-
 def value_words(text: str) -> str:
     """Engine value strings as words: True/False -> yes/no, snake_case -> spaces."""
     mapped = {"True": "yes", "False": "no", "None": present.UNKNOWN}.get(text.strip(), text)

@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from reports.buy_rent import buy_rent_section
 from reports.input_account import not_used_heading, not_used_items
 from reports.labels import (
     DEPLOYMENT_TEXT,
@@ -284,8 +285,10 @@ def build_context(
     prof = rec.profile
     options = rec.options
     dates = sorted(rec.catalog_as_of.items())
-    oldest = min((d for _, d in dates), default=None)
-    newest = max((d for _, d in dates), default=None)
+    # the header dates the prices; estimates (discounts, power, PUE) are named assumptions, dated apart
+    priced = [d for k, d in dates if k.startswith("prices")] or [d for _, d in dates]
+    oldest = min(priced, default=None)
+    newest = max(priced, default=None)
     if oldest and newest and oldest != newest:
         catalog_date = f"{oldest.isoformat()} to {newest.isoformat()}"
     else:
@@ -344,6 +347,7 @@ def build_context(
         # the time chart earns its place (and its render cost) when there is a deadline to compare with
         "time_chart": time_chart(options, prof.deadline_hours) if prof.deadline_hours else "",
         "tco": tco_table(options),
+        "buy_rent": buy_rent_section(rec),
         "egress": egress_table(rec),
         "topology": topology_rows(rec),
         "assumptions": _assumptions(rec),

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+# the bundled catalog only: a price overlay written by `gpu-advisor catalog update` on this machine
+# (~/.config/gpu-advisor/prices.refreshed.yaml) must not change what the tests see
+os.environ["GPU_ADVISOR_PRICE_OVERLAY"] = ""
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

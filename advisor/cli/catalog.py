@@ -242,17 +242,60 @@ def _json_payload(
     return out
 
 
+def _update(source: Path | None, out: Path | None, as_of: str | None) -> None:
+    """`catalog update --from PATH`: refresh the bundled prices from a source's files into the overlay."""
+    import datetime as dt  # lazy: update only
+
+    from tools.catalog.load import load_catalog_files  # lazy: ~20 ms of every command's start
+    from tools.catalog.refresh import (
+        overlay_path,
+        read_source,
+        refresh_prices,
+        write_overlay,
+    )  # lazy: as above
+
+    if source is None:
+        raise InputError(
+            "catalog update needs --from PATH: a SkyPilot catalog folder or vms.csv, or gpuhunt "
+            "<provider>.csv files (fetch them where the network allows; this command reads files only)"
+        )
+    try:
+        day = dt.date.fromisoformat(as_of) if as_of else dt.date.today()
+    except ValueError:
+        raise InputError(f"--as-of {as_of!r}: use a date like 2026-11-25") from None
+    target = out or overlay_path()
+    if target is None:
+        raise InputError("GPU_ADVISOR_PRICE_OVERLAY is empty: give --out FILE")
+    # against the bundled prices, never an earlier overlay
+    result = refresh_prices(load_catalog_files().prices, read_source(source), day)
+    if not result.records:
+        raise InputError(f"{source}: no price in these files matches a bundled price record; nothing written")
+    written = write_overlay(result, target, str(source), day)
+    typer.echo(f"{len(result.records)} prices refreshed as of {day.isoformat()} -> {written}")
+    for line in result.skipped:
+        typer.echo(f"  skipped {line}")
+
+
 @app.command("catalog")
 def catalog_command(
-    what: str = typer.Argument(..., help="gpus | models | prices (with egress, storage, estimates)"),
+    what: str = typer.Argument(..., help="gpus | models | prices (with egress, storage, estimates) | update"),
     fmt: str = typer.Option("table", "--format", "-f", help="table | json"),
     prices: Path | None = typer.Option(None, "--prices", help="your price file (YAML or CSV) applied on top"),
     gpu: str | None = typer.Option(None, "--gpu", help="prices: only this GPU (id or alias)"),
     eu_only: bool = typer.Option(False, "--eu-only", help="prices: only EU-region offers"),
     config: Path | None = typer.Option(None, "--config", help="models: show a Hugging Face config.json"),
+    source: Path | None = typer.Option(
+        None, "--from", help="update: SkyPilot vms.csv tree/file or gpuhunt <provider>.csv files"
+    ),
+    out: Path | None = typer.Option(None, "--out", help="update: where to write (default: the overlay)"),
+    as_of: str | None = typer.Option(None, "--as-of", help="update: the prices' date (default: today)"),
 ) -> None:
-    """List the catalogs (GPUs, models, prices) with their as-of dates and sources."""
+    """List the catalogs (GPUs, models, prices) with their as-of dates and sources; `update --from PATH`
+    refreshes the prices from a source's files into a dated overlay the catalog loads."""
     what = what.strip().lower()
+    if what == "update":
+        _update(source, out, as_of)
+        return
     if what not in SECTIONS:
         raise InputError(f"unknown catalog '{what}'; use one of: {', '.join(SECTIONS)}")
     if fmt not in FORMATS:

@@ -59,7 +59,7 @@ def test_api_time_equals_the_cli_json(capsys: pytest.CaptureFixture[str]) -> Non
     api = time(model="llama-3-8b", method="lora", gpu="h100-sxm", gpus=8, tokens=5e8, epochs=2,
                framework="axolotl", batch_size=4, precision="fp8")  # fmt: skip
     assert cli == json.loads(json.dumps(api, default=str))
-    # axolotl has no calibration rows yet (bench/data/training_throughput.yaml): named, timed with the generic band
+    # axolotl has no calibration rows yet (bench/data/training_throughput.yaml): the generic band
     assert api["framework"] == "axolotl" and api["framework_band"] is None
     assert "generic band" in api["framework_note"]
 

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from tools.catalog.refresh import overlay_path
 from tools.catalog.schema import (
     EgressSchedule,
     Estimate,
@@ -550,7 +551,7 @@ def _override(bundled: tuple[M, ...], user: tuple[M, ...], key: Callable[[M], ob
 
 
 def load_catalog(prices_file: str | Path | None = None) -> Catalog:
-    """The bundled catalog, optionally with a user's price file (YAML or CSV) applied on top.
+    """The bundled catalog, `catalog update`'s overlay (tools.catalog.refresh) and a user's price file.
 
     The user file may hold any of the sections prices, egress, storage, estimates (a CSV holds price
     records). Each record replaces the bundled record with the same key - prices by (provider, gpu,
@@ -559,9 +560,18 @@ def load_catalog(prices_file: str | Path | None = None) -> Catalog:
     say `negotiated: false`. Errors name the file, the record and the field.
     """
     base = _bundled()
-    if prices_file is None:
-        return base
-    path = Path(prices_file).expanduser()
+    overlay = overlay_path()  # `gpu-advisor catalog update`'s dated prices, over the bundled ones
+    if overlay is not None and overlay.is_file():
+        base = _overlaid(str(overlay), overlay.stat().st_mtime_ns)
+    return base if prices_file is None else _apply(base, Path(prices_file).expanduser(), negotiated=True)
+
+
+@functools.cache
+def _overlaid(path: str, mtime_ns: int) -> Catalog:
+    return _apply(_bundled(), Path(path), negotiated=False)
+
+
+def _apply(base: Catalog, path: Path, *, negotiated: bool) -> Catalog:
     data = _read_sections(path)
     if "prices" in data and isinstance(data["prices"], list):
         fixed = []
@@ -569,7 +579,7 @@ def load_catalog(prices_file: str | Path | None = None) -> Catalog:
             if isinstance(item, Mapping):
                 # a user's file holds the rates they pay (README: "your negotiated rates"): firm, no
                 # price spread, unless a record says negotiated: false (a market quote copied in)
-                item = {"negotiated": True, **item}
+                item = {"negotiated": negotiated, **item}
                 if isinstance(item.get("gpu"), str) and base.has_gpu(item["gpu"]):  # GPU aliases
                     item = {**item, "gpu": base.gpu(item["gpu"]).id}
             fixed.append(item)

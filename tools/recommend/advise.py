@@ -10,6 +10,7 @@ from tools.classify import classify_workload, deployment_model
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
+from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
 from tools.recommend.engine import Engine
@@ -44,7 +45,7 @@ def recommend(
     out = run_engine(w, catalog, settings, caches)
     eng = out.engine
     p = w.profile
-    primary = to_option(out.primary, eng, "primary", p) if out.primary else None
+    primary = to_option(out.primary, eng, "primary", p, out.ranked) if out.primary else None
     alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
@@ -66,6 +67,7 @@ def recommend(
             scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
             narrowing = tuple(eng.calc.training_time(c.gpu, c.layout, scale_out).narrowing)
     workload_class, deployment_advice = _classify(eng, out.primary)
+    timeline = buy_vs_rent_for(out.primary, eng, p) if out.primary is not None else None
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
@@ -81,6 +83,7 @@ def recommend(
         candidates_considered=out.considered,
         catalog_as_of=dict(as_of) if as_of else {},
         time_narrowing=narrowing,
+        buy_vs_rent=timeline,
         **tb.fields(),
     )
 

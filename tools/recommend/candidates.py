@@ -50,6 +50,8 @@ class Offer:
     """Top of the price spread (tools.recommend.spread) for a floating spot, community or marketplace
     quote; None for a firm list price. `usd_per_gpu_hour` stays the quoted price."""
     price_spread_name: str = "firm"
+    max_gpus: int | None = None
+    """Most GPUs the offer can provide (hardware the team owns); None: as many nodes as enumerated."""
 
     @property
     def usd_per_gpu_hour_mid(self) -> float:
@@ -258,6 +260,8 @@ def gpu_counts(offer: Offer, gpu: GpuSpec, max_nodes: int) -> list[tuple[int, in
     if offer.scale_out != "none":
         top = max(per_node)
         pairs += [(top, k) for k in NODE_COUNTS if k <= max_nodes]
+    if offer.max_gpus is not None:
+        pairs = [(g, k) for g, k in pairs if g * k <= offer.max_gpus]
     return sorted(set(pairs), key=lambda p: (p[0] * p[1], p[1]))
 
 

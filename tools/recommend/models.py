@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
 from tools import present
+from tools.cost_buy import BuyRentTimeline
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.option_id import OptionId, option_id_from_text
@@ -247,6 +248,9 @@ class Recommendation(Traced):
         if self.primary is None or self.primary.cost_basis != "per_job" or p.framework is None:
             return None
         return present.time_basis(p.framework, p.status_of("framework"), self.time_narrowing)
+    buy_vs_rent: BuyRentTimeline | None = Field(
+        default=None, description="the pick's GPUs bought vs rented month by month (issue 16), when weighed"
+    )
 
     @property
     def feasible(self) -> bool:
@@ -312,6 +316,9 @@ def recommendation_json(rec: Recommendation) -> dict[str, Any]:
         "time_basis": rec.time_basis,
         "time_framework": rec.profile.framework if rec.time_basis else None,
         "time_narrowing": list(rec.time_narrowing),
+        "buy_vs_rent": rec.buy_vs_rent.model_dump(mode="json", exclude={"trace", "assumptions"})
+        if rec.buy_vs_rent
+        else None,
     }
 
 

@@ -22,7 +22,9 @@ from tools.recommend.owned import (
     owned_fabric,
     owned_node_sizes,
     owned_rate,
+    owned_utilization,
 )
+from tools.recommend.owned_first import yours_offer
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.spread import price_spread
 from tools.recommend.state import Part
@@ -66,6 +68,11 @@ class OfferSelector(Part):
             offers = self._undominated([o for o in offers if self._reserved_plausible(o)])
         if not required and "owned" not in p.pricing_excluded:
             offers += self.owned_offers(gpu)
+        if not required:
+            yours = yours_offer(self.catalog, gpu, p)
+            if yours is not None:
+                self.tb.extend(yours[1], prefix=f"your {gpu.id} (marginal): ")
+                offers.append(yours[0])
         if not records and not offers:
             notes.no_price = True
         if p.deployment_preference == "on_prem" and not offers:
@@ -150,20 +157,24 @@ class OfferSelector(Part):
         known = {"stated", "inferred", None}
         util = p.utilization if p.status_of("utilization") in known else None
         horizon = (p.horizon_months or 0.0) if p.status_of("horizon_months") in known else 0.0
-        plausible = util is not None and util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
-        if p.deployment_preference != "on_prem" and not plausible:
+        # one utilisation for the amortised rate and the hours a serving month bills (issue 16); buying
+        # is weighed whenever the stated horizon is a year or more (the utilisation then stated or named)
+        util = owned_utilization(p, self.inference)
+        plausible = util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
+        if p.deployment_preference != "on_prem" and not plausible and not p.owned_gpu:
             return []
         out: list[Offer] = []
         kinds: tuple[str, ...] = (
-            ("owned",) if p.deployment_preference == "on_prem" else ("owned", "colocation")
+            ("owned",) if p.deployment_preference == "on_prem" or not plausible else ("owned", "colocation")
         )
         for kind in kinds:
             rate = owned_rate(
                 self.catalog,
                 gpu,
-                utilization=util or OWNED_UTILIZATION_MIN,
+                utilization=util,
                 horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
                 colocation=kind == "colocation",
+                power_usd_per_kwh=p.power_price_usd_per_kwh,
             )
             if rate is None:
                 continue
@@ -210,6 +221,10 @@ class OfferSelector(Part):
             p.horizon_months,
             p.status_of("horizon_months"),
             p.ops_capacity,
+            p.owned_gpu,
+            p.owned_gpu_count,
+            p.power_price_usd_per_kwh,
+            self.inference,
             tuple(s.compare_providers),
             s.on_demand_only,
         )

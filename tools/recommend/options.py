@@ -10,15 +10,28 @@ from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option
+from tools.recommend.owned import owned_utilization
+from tools.recommend.owned_first import is_yours, power_price, rent_instead, yours_why
+from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
 
 
 # --------------------------------------------------------------------------------------------
-def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Option:
-    """A Candidate as the public Option (all TCO scenarios filled)."""
+def to_option(
+    c: Candidate, eng: Engine, label: Label, p: WorkloadProfile, ranked: list[Candidate] | None = None
+) -> Option:
+    """A Candidate as the public Option (all TCO scenarios filled). `ranked`: the run's candidates, for
+    what renting would cost against hardware the team owns."""
     scen = eng.pricer.scenarios(c.offer, c.gpu_hours, all_of_them=True)
-    why = _why(c, label, p) + list(c.why)
-    if c.offer.deployment in ("owned", "colocation"):
+    if is_yours(c):
+        why = _why(c, "owned hardware", p)[:2] + yours_why(c, p) + list(c.why)
+        rent = rent_instead(c, ranked or [], eng.inference)
+        if rent:
+            why.append(rent)
+    else:
+        why = _why(c, label, p) + list(c.why)
+    if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
+        why += purchase_lines(c, eng, p)
         why += _break_even(c, eng, p)
         if c.owned_check is not None:
             eng.tb.extend(c.owned_check, prefix=f"owned use {c.key.text()}: ")
@@ -116,7 +129,7 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
     if not rents or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
         return []
     rent = min(rents)
-    util = p.utilization if p.utilization is not None else 0.5
+    util = owned_utilization(p, eng.inference)
     if c.owned_check is not None:  # what these runs fill, when lower than the stated figure
         util = float(c.owned_check.effective_utilization)
     horizon = p.horizon_months or 36.0
@@ -131,7 +144,7 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
             amortization_months=est("hardware_amortization_months"),
             server_overhead_fraction=est("server_overhead_fraction"),
             pue=est("pue"),
-            power_usd_per_kwh=est("power_usd_per_kwh"),
+            power_usd_per_kwh=power_price(eng.catalog, p),
             ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
             colo_usd_per_kw_month=est("colo_usd_per_kw_month")
             if c.offer.deployment == "colocation"

@@ -9,6 +9,7 @@ from tools import cost as cost_mod
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
 from tools.errors import InputError
+from tools.profile import WorkloadProfile
 
 OWNED_UTILIZATION_MIN = 0.30
 """Seed 000: below ~30% sustained utilisation the cloud premium is justified; buying is implausible."""
@@ -36,11 +37,35 @@ def owned_fabric(gpu: GpuSpec) -> str:
     return "infiniband" if gpu.max_gpus_per_node >= 8 and not gpu.consumer else "ethernet"
 
 
+def owned_utilization(p: WorkloadProfile, inference: bool) -> float:
+    """The one utilisation owned (bought) hardware is costed at: its amortised rate is per busy hour at
+    this use, and a serving month bills 730 h x this many busy hours (issue 16: the rate assumed 30%
+    and was then billed for all 730 h). The user's stated or inferred figure; else a serving endpoint
+    on your own hardware is up all month (1.0), so is pre-training kept going over a stated horizon of a
+    year or more ('we'll keep running pre-training for 3 years'), and other training hardware is assumed
+    busy at the plausibility floor OWNED_UTILIZATION_MIN."""
+    known = ("stated", "inferred", None)
+    if p.utilization is not None and p.status_of("utilization") in known:
+        return float(p.utilization)
+    horizon = p.horizon_months or 0.0
+    long_run = p.status_of("horizon_months") in known and horizon >= OWNED_HORIZON_MONTHS_MIN
+    if inference or (long_run and p.workload in ("pretraining", "continual_pretraining")):
+        return 1.0
+    return OWNED_UTILIZATION_MIN
+
+
 def owned_rate(
-    catalog: CatalogView, gpu: GpuSpec, *, utilization: float, horizon_months: float, colocation: bool
+    catalog: CatalogView,
+    gpu: GpuSpec,
+    *,
+    utilization: float,
+    horizon_months: float,
+    colocation: bool,
+    power_usd_per_kwh: float | None = None,
 ) -> Any:
     """Amortised $/GPU-hour of owned hardware (tools.cost.owned_usd_per_gpu_hour, catalog estimates);
-    None when the GPU has no purchase price or TDP, or the catalog lacks an estimate."""
+    None when the GPU has no purchase price or TDP, or the catalog lacks an estimate. A stated
+    power_usd_per_kwh replaces the catalog's estimate."""
     if gpu.purchase_price_usd is None or gpu.tdp_w is None:
         return None
     try:
@@ -52,7 +77,7 @@ def owned_rate(
             amortization_months=est("hardware_amortization_months"),
             server_overhead_fraction=est("server_overhead_fraction"),
             pue=est("pue"),
-            power_usd_per_kwh=est("power_usd_per_kwh"),
+            power_usd_per_kwh=est("power_usd_per_kwh") if power_usd_per_kwh is None else power_usd_per_kwh,
             ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
             colo_usd_per_kw_month=est("colo_usd_per_kw_month") if colocation else None,
         )

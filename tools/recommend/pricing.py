@@ -17,7 +17,13 @@ from tools.recommend.caches import tco_key
 from tools.recommend.calculators import Calculators
 from tools.recommend.candidates import Candidate, Layout, Offer
 from tools.recommend.models import TcoScenario
-from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, OWNED_UTILIZATION_MIN, owned_rate
+from tools.recommend.owned import (
+    OWNED_HORIZON_MONTHS_MIN,
+    OWNED_UTILIZATION_MIN,
+    owned_rate,
+    owned_utilization,
+)
+from tools.recommend.owned_first import YOURS_PROVIDER
 from tools.recommend.state import Part, RunState
 from tools.units import HOURS_PER_MONTH, bytes_to_gb
 
@@ -55,7 +61,7 @@ class Pricer(Part):
         """Storage cost results by cloud or provider (the primary's trace reads them)."""
         self._scenario_basis: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.premium = self._managed_premium()
-        self._serving_hours: dict[bool, float] = {}
+        self._serving_hours: dict[tuple[bool, bool], float] = {}
         self._owned_rates: dict[tuple[Any, ...], Any] = {}
         self.owned_idle_note: str | None = None
         """Why owned hardware was left out (its runs would leave it idle), for the recommendation's notes."""
@@ -66,11 +72,14 @@ class Pricer(Part):
         """Hours a month one serving GPU is paid for. Rented: all HOURS_PER_MONTH (endpoint kept up all
         month) unless settings.serving_scales_to_zero, then HOURS_PER_MONTH x utilisation. Owned and
         colocated: HOURS_PER_MONTH x utilisation, since their amortised rate is per busy hour."""
-        busy_only = offer.deployment in ("owned", "colocation") or bool(self.s.serving_scales_to_zero)
-        got = self._serving_hours.get(busy_only)
+        owned = offer.deployment in ("owned", "colocation")
+        busy_only = owned or bool(self.s.serving_scales_to_zero)
+        got = self._serving_hours.get((busy_only, owned))
         if got is not None:
             return got
         util = self.p.utilization if self.p.utilization is not None else 1.0
+        if owned:  # the utilisation the owned rate was amortised at (applied once, issue 16)
+            util = owned_utilization(self.p, True)
         if busy_only:
             got = self.tb.step(
                 "serving_hours_per_month_busy",
@@ -84,7 +93,7 @@ class Pricer(Part):
         else:
             self.tb.assume("endpoint kept up all month", HOURS_PER_MONTH, "h per month", ALWAYS_ON_SOURCE)
             got = HOURS_PER_MONTH
-        self._serving_hours[busy_only] = got
+        self._serving_hours[(busy_only, owned)] = got
         return got
 
     def idle_endpoint_note(self, offer: Offer) -> str | None:
@@ -295,7 +304,8 @@ class Pricer(Part):
 
     def _cost(self, c: Candidate) -> None:
         """price() without the budget check: owned hardware's use, TCO scenarios and cost ranges."""
-        if c.offer.deployment in ("owned", "colocation") and not self.inference:
+        bought = c.offer.deployment in ("owned", "colocation") and c.offer.provider != YOURS_PROVIDER
+        if bought and not self.inference:
             self._owned_use(c)
             if c.dropped is not None:
                 return
@@ -344,6 +354,7 @@ class Pricer(Part):
                     utilization=eff,
                     horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
                     colocation=c.offer.deployment == "colocation",
+                    power_usd_per_kwh=p.power_price_usd_per_kwh,
                 )
             if rate is not None:
                 c.offer = replace(c.offer, usd_per_gpu_hour=float(rate.usd_per_gpu_hour))

@@ -8,12 +8,26 @@ from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
+from tools.recommend.buyer_rules import (
+    also_offered,
+    low_risk_allowed,
+    lower_risk,
+    meaningfully_faster,
+    practical_hours,
+    production_primary,
+    same_setup,
+    shadowed,
+    too_costly,
+    undominated,
+    users_cloud,
+)
 from tools.recommend.candidates import Candidate, GpuNotes, layouts_for, provider_matches
 from tools.recommend.engine import Engine
 from tools.recommend.enumerate import PRACTICAL_WALL_HOURS
 from tools.recommend.models import Label, Rejection, RejectionKind
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned import OWNED_UTILIZATION_MIN
+from tools.recommend.owned_first import is_yours, not_fit_note, own_first
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import order
 
@@ -46,6 +60,9 @@ def select(
             f"{eng.owned_idle_note} (buying is plausible above {OWNED_UTILIZATION_MIN:.0%} sustained use, "
             "seed 000)."
         )
+    missing = not_fit_note(p, catalog, notes_by_gpu, any(is_yours(c) for c in feasible))
+    if missing:
+        notes_out.append(missing)
     pool = [c for c in feasible if not c.misses]
     limit_rejections: dict[str, Rejection] = {}
     in_pool = {x.gpu.id for x in pool}
@@ -73,7 +90,13 @@ def select(
         preferred = p.providers_preferred
         pref = [c for c in ranked if provider_matches(c.offer.provider, preferred)]
         named = _named_gpu_first(pref or ranked, p, catalog)
-        primary = named[0] if named else pref[0] if pref else ranked[0]
+        primary = own_first(ranked)
+        if primary is None:
+            primary = named[0] if named else pref[0] if pref else ranked[0]
+            if eng.inference:
+                primary = production_primary(primary, ranked, p, bool(named) and named[0].gpu.consumer)
+            within = named or pref or ranked  # the GPU and count named stay what was named
+            primary = undominated(primary, within, eng.inference)
         if preferred and not pref:
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
@@ -210,10 +233,25 @@ def _alternatives(
     """Alternatives that differ in a way a buyer cares about, then the next best of other GPUs/providers."""
     chosen: list[tuple[Candidate, Label]] = []
     seen = {primary.key}
+    p = eng.p
+    everything = ranked
+    if is_yours(primary):  # buying new hardware is no alternative to the team's own that runs the job
+        ranked = [c for c in ranked if c.offer.deployment not in ("owned", "colocation")]
+    # an alternative many times the primary's cost, or the same set-up elsewhere, says nothing new
+    ranked = [c for c in ranked if not too_costly(c, primary)]
+    others = ranked
+    ranked = [c for c in ranked if not same_setup(c, primary)]
+    also = also_offered(primary, others, eng.inference)
+    if also:
+        primary.why.append(also)
 
-    def add(c: Candidate | None, label: Label) -> None:
+    def add(c: Candidate | None, label: Label, asked: bool = False) -> None:
         if c is None or c.key in seen or len(chosen) >= limit:
             return
+        if not asked and any(same_setup(c, x) for x, _ in chosen):
+            return
+        if not asked and shadowed(c, [primary, *(y for y, _ in chosen)], primary, eng.inference):
+            return  # beaten on cost and time at no more risk, and nothing else a buyer weighs
         seen.add(c.key)
         chosen.append((c, label))
 
@@ -222,27 +260,37 @@ def _alternatives(
             return -(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 0.0)
         return c.hours_mid
 
-    practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
-    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical] or ranked
-    cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)))
-    if cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
+    if not ranked:
+        ranked = [primary]  # every other option was ruled out above: the shortlist may still add some
+    practical = practical_hours(primary, PRACTICAL_WALL_HOURS)
+    # no fallback to plans slower than a month: an alternative running for years is no plan (issue 16)
+    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical]
+    cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)), default=None)
+    if cheapest is not None and cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
         add(cheapest, "cheapest")
     fastest = min(ranked, key=lambda c: (speed(c), c.cost_mid))
-    if speed(fastest) < speed(primary) - MEANINGFUL_DIFFERENCE * abs(speed(primary)):
+    if meaningfully_faster(fastest, primary, eng.inference):
         add(fastest, "fastest")
     # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
-    add(min(in_time, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
+    safe = [c for c in in_time if low_risk_allowed(c, p)]
+    safest = min(safe, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid), default=None)
+    if safest is not None and lower_risk(safest, primary):  # never a riskier option labelled low-risk
+        add(safest, "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
     add(owned[0] if owned else None, "owned hardware")
+    theirs = users_cloud(primary, in_time, p)
+    if theirs is not None and theirs.key not in seen and len(chosen) < limit:
+        theirs.why.append(f"on {str(p.data_location).upper()}, where your data is: no egress, your account")
+        add(theirs, "alternative", asked=True)
     limit += len(eng.s.compare_providers)
     for name in eng.s.compare_providers:
-        mine = [c for c in ranked if provider_matches(c.offer.provider, [name])]
+        mine = [c for c in everything if provider_matches(c.offer.provider, [name])]
         if mine and not provider_matches(primary.offer.provider, [name]):
             # equal cost (to the cent: e.g. 1x and 8x of a data-parallel run that scales ~linearly on
             # NVLink) -> the smallest configuration, the one the buyer shortlisted (seed 001: 1x H100)
             pick = min(mine, key=lambda c: (round(c.cost_mid, 2), c.total_gpus, speed(c)))
             pick.why.append(f"on your shortlist ({name}): its lowest-cost configuration")
-            add(pick, "alternative")
+            add(pick, "alternative", asked=True)
     if len(chosen) < 2:
         distinct = {(primary.gpu.id, primary.offer.provider)} | {
             (c.gpu.id, c.offer.provider) for c, _ in chosen
@@ -250,7 +298,7 @@ def _alternatives(
         for c in in_time:  # fillers too must be plans a buyer would take (within a month or the primary)
             if len(chosen) >= min(2, limit):
                 break
-            if (c.gpu.id, c.offer.provider) not in distinct:
+            if (c.gpu.id, c.offer.provider) not in distinct and low_risk_allowed(c, p):
                 distinct.add((c.gpu.id, c.offer.provider))
                 add(c, "alternative")
     return chosen

@@ -1,0 +1,174 @@
+"""Buy versus rent for the pick's configuration (issue 16): evaluated whenever the stated horizon is a
+year or more, the user wants on-premises hardware or owns GPUs. The same GPUs bought (purchase quote,
+running cost at the one owned utilisation) against renting them on demand, on 1- and 3-year reserved
+terms and on spot, month by month with the break-even month (tools.cost_buy.buy_rent_timeline).
+When the pick runs on the GPUs the team already owns, nothing is bought: their marginal running cost
+(power x PUE, staff; tools.cost_buy.owned_marginal_usd_per_gpu_hour) against renting the same GPUs.
+
+Rates: the cheapest on-demand and spot record of the GPU at an established tier (community and
+marketplace quotes are floors, not rates); reserved: the cheapest record of that term, else on-demand x
+(1 - reserved_<term>_discount_fraction), a named catalog estimate."""
+
+from __future__ import annotations
+
+from tools.cost_buy import BuyRentTimeline, RentBasis, buy_rent_timeline
+from tools.cost_owned import owned_usd_per_gpu_hour
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.recommend.candidates import Candidate
+from tools.recommend.engine import Engine
+from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, owned_utilization
+from tools.recommend.owned_first import is_yours, power_price
+from tools.recommend.purchase import quote_for
+from tools.recommend.risk import COMMUNITY_TIERS
+from tools.units import HOURS_PER_MONTH
+
+DEFAULT_HORIZON_MONTHS = 36.0
+"""Horizon when buying is weighed without a stated one (owned GPUs, on-premises wish): 3 years."""
+TERMS = (
+    (12.0, "reserved 1 year", "reserved_1y_discount_fraction"),
+    (36.0, "reserved 3 years", "reserved_3y_discount_fraction"),
+)
+
+
+def wanted(p: WorkloadProfile) -> bool:
+    """Buy vs rent is evaluated: a stated horizon of a year or more, an on-premises wish, or owned GPUs."""
+    said = p.status_of("horizon_months") in ("stated", "inferred", None)
+    horizon = (p.horizon_months or 0.0) if said else 0.0
+    return horizon >= OWNED_HORIZON_MONTHS_MIN or p.deployment_preference == "on_prem" or bool(p.owned_gpu)
+
+
+def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
+    records = [r for r in eng.catalog.prices_for(c.gpu.id) if not r.reference_only]
+    firm = [r for r in records if r.tier.lower() not in COMMUNITY_TIERS and not r.managed]
+    out: list[RentBasis] = []
+    od = min((r for r in firm if r.pricing == "on_demand"), key=lambda r: r.usd_per_gpu_hour, default=None)
+    if od is not None:
+        out.append(
+            RentBasis(
+                name=f"on-demand ({od.provider})",
+                usd_per_gpu_hour=od.usd_per_gpu_hour,
+                source=f"{od.source} (as of {od.as_of})",
+            )
+        )
+    for months, name, estimate in TERMS:
+        rec = min(
+            (r for r in records if r.pricing == "reserved" and r.commitment_months == months),
+            key=lambda r: r.usd_per_gpu_hour,
+            default=None,
+        )
+        if rec is not None:
+            out.append(
+                RentBasis(
+                    name=f"{name} ({rec.provider})",
+                    usd_per_gpu_hour=rec.usd_per_gpu_hour,
+                    commitment=True,
+                    source=f"{rec.source} (as of {rec.as_of})",
+                )
+            )
+        elif od is not None:
+            try:
+                d = eng.catalog.estimate(estimate)
+            except (InputError, KeyError, LookupError):
+                continue
+            eng.tb.assume(estimate, d.value, "fraction below on-demand", f"{d.source} (as of {d.as_of})")
+            out.append(
+                RentBasis(
+                    name=f"{name} (est. {d.value:.0%} off on-demand)",
+                    usd_per_gpu_hour=od.usd_per_gpu_hour * (1 - d.value),
+                    commitment=True,
+                    source=f"{estimate}: {d.source} (as of {d.as_of})",
+                )
+            )
+    spot_ok = not eng.inference and "spot" not in eng.p.pricing_excluded  # no spot for an endpoint
+    spot = min(
+        (r for r in records if r.pricing == "spot" and spot_ok),
+        key=lambda r: r.usd_per_gpu_hour,
+        default=None,
+    )
+    if spot is not None:
+        out.append(
+            RentBasis(
+                name=f"spot ({spot.provider})",
+                usd_per_gpu_hour=spot.usd_per_gpu_hour,
+                source=f"{spot.source} (as of {spot.as_of})",
+            )
+        )
+    return out
+
+
+def _horizon(p: WorkloadProfile) -> float:
+    said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
+    return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
+
+
+def _own_vs_rent(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeline | None:
+    """The team's own GPUs at their marginal cost (the candidate's rate) against renting the same GPUs."""
+    rents = _rents(c, eng)
+    if not rents:
+        return None
+    util = owned_utilization(p, eng.inference)
+    n = c.total_gpus
+    try:
+        running = eng.tb.step(
+            "own_running_usd_per_month",
+            "marginal_usd_per_gpu_hour x 730 x utilization x n_gpus (purchase already spent)",
+            c.offer.usd_per_gpu_hour * HOURS_PER_MONTH * util * n,
+            "USD/month",
+            marginal_usd_per_gpu_hour=c.offer.usd_per_gpu_hour,
+            utilization=util,
+            n_gpus=n,
+        )
+        timeline = buy_rent_timeline(
+            n_gpus=n,
+            horizon_months=_horizon(p),
+            utilization=util,
+            purchase_usd=0.0,
+            running_usd_per_month=running,
+            rents=rents,
+            owned=True,
+        )
+    except (InputError, KeyError, LookupError):
+        return None
+    eng.tb.extend(timeline, prefix="your hardware vs rent: ")
+    return timeline
+
+
+def buy_vs_rent_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeline | None:
+    """The timeline for the candidate's GPUs, or None when not wanted or without a purchase price,
+    TDP or any rental price of that GPU."""
+    if not wanted(p):
+        return None
+    if is_yours(c):
+        return _own_vs_rent(c, eng, p)
+    quote = quote_for(c, eng, p)
+    rents = _rents(c, eng)
+    if quote is None or not rents or c.gpu.tdp_w is None or c.gpu.purchase_price_usd is None:
+        return None
+    util = owned_utilization(p, eng.inference)
+    est = eng.catalog.estimate
+    try:
+        owned = owned_usd_per_gpu_hour(
+            purchase_price_usd=c.gpu.purchase_price_usd,
+            utilization=util,
+            tdp_w=c.gpu.tdp_w,
+            amortization_months=est("hardware_amortization_months"),
+            server_overhead_fraction=est("server_overhead_fraction"),
+            pue=est("pue"),
+            power_usd_per_kwh=power_price(eng.catalog, p),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+        )
+        running = (owned.energy_usd_per_gpu_month + owned.ops_usd_per_gpu_month) * quote.n_gpus
+        timeline = buy_rent_timeline(
+            n_gpus=quote.n_gpus,
+            horizon_months=_horizon(p),
+            utilization=util,
+            purchase_usd=quote.usd_total,
+            running_usd_per_month=running,
+            rents=rents,
+        )
+    except (InputError, KeyError, LookupError):
+        return None
+    eng.tb.extend(quote, prefix="buy vs rent purchase: ")
+    eng.tb.extend(timeline, prefix="buy vs rent: ")
+    return timeline

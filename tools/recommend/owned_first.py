@@ -1,0 +1,136 @@
+"""Hardware the team already owns (WorkloadProfile.owned_gpu, owned_gpu_count): an offer at its marginal
+cost (tools.cost_buy: power at the stated or default price x PUE, hosting, staff time; capital spent),
+never more GPUs than they own; the primary whenever it can run the job; what renting would cost or save
+against it; and, when it cannot run the job, why (the rest of the answer is what to rent or buy)."""
+
+from __future__ import annotations
+
+from tools.catalog.schema import Estimate, GpuSpec
+from tools.cost_buy import OwnedMarginalCost, owned_marginal_usd_per_gpu_hour
+from tools.defaults import CatalogView
+from tools.errors import InputError
+from tools.profile import WorkloadProfile
+from tools.recommend.candidates import Candidate, GpuNotes, Offer
+from tools.recommend.owned import owned_fabric
+
+YOURS_PROVIDER = "your hardware"
+"""Provider name of the hardware the team owns (buying new hardware is 'your data centre')."""
+YOURS_TIER = "owned (yours)"
+
+
+def power_price(catalog: CatalogView, p: WorkloadProfile) -> float | Estimate:
+    """The electricity price the user stated, else the catalog's named estimate."""
+    if p.power_price_usd_per_kwh is not None:
+        return float(p.power_price_usd_per_kwh)
+    return catalog.estimate("power_usd_per_kwh")
+
+
+def marginal_rate(catalog: CatalogView, gpu: GpuSpec, p: WorkloadProfile) -> OwnedMarginalCost | None:
+    """tools.cost_buy.owned_marginal_usd_per_gpu_hour with the catalog's estimates; None without a TDP."""
+    if gpu.tdp_w is None:
+        return None
+    est = catalog.estimate
+    try:
+        return owned_marginal_usd_per_gpu_hour(
+            tdp_w=gpu.tdp_w,
+            pue=est("pue"),
+            power_usd_per_kwh=power_price(catalog, p),
+            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+        )
+    except (InputError, KeyError, LookupError):
+        return None
+
+
+def yours_offer(
+    catalog: CatalogView, gpu: GpuSpec, p: WorkloadProfile
+) -> tuple[Offer, OwnedMarginalCost] | None:
+    """The owned hardware as an offer (at most owned_gpu_count GPUs), or None when the profile owns no
+    GPU of this type."""
+    if p.owned_gpu != gpu.id:
+        return None
+    rate = marginal_rate(catalog, gpu, p)
+    if rate is None:
+        return None
+    count = p.owned_gpu_count or 1
+    per_node = min(count, gpu.max_gpus_per_node)
+    sizes = tuple(g for g in (1, 2, 4, 8, 16) if g <= per_node) or (per_node,)
+    offer = Offer(
+        provider=YOURS_PROVIDER,
+        gpu_id=gpu.id,
+        pricing="owned",
+        usd_per_gpu_hour=float(rate.usd_per_gpu_hour),
+        deployment="owned",
+        tier=YOURS_TIER,
+        gpus_per_node=sizes,
+        scale_out=owned_fabric(gpu) if count > per_node else "none",
+        eu=True,
+        as_of=gpu.as_of,
+        source="marginal cost of hardware you own: power x PUE + staff time (capital already spent)",
+        max_gpus=count,
+    )
+    return offer, rate
+
+
+def is_yours(c: Candidate) -> bool:
+    return c.offer.provider == YOURS_PROVIDER
+
+
+def own_first(ranked: list[Candidate]) -> Candidate | None:
+    """The best-ranked configuration on the hardware the team owns, if any can run the job."""
+    return next((c for c in ranked if is_yours(c)), None)
+
+
+def rent_instead(primary: Candidate, ranked: list[Candidate], per_month: bool) -> str | None:
+    """What renting would cost or save against the owned hardware: the cheapest rental and the
+    fastest rental that is at least as cheap as twice the owned cost, in words (figures from the
+    candidates' own ranges)."""
+    rentals = [c for c in ranked if c.offer.deployment not in ("owned", "colocation")]
+    if not rentals:
+        return None
+    cheap = min(rentals, key=lambda c: c.cost_mid)
+    unit = " per month" if per_month else ""
+    diff = cheap.cost_mid - primary.cost_mid
+    verdict = f"costs ${diff:,.0f} more" if diff >= 0 else f"would save ${-diff:,.0f}"
+    text = (
+        f"renting instead: the cheapest rental, {cheap.total_gpus}x {cheap.gpu.name} at "
+        f"{cheap.offer.provider} ({cheap.offer.pricing.replace('_', ' ')}), "
+        f"${cheap.total_usd.low:,.0f}-{cheap.total_usd.high:,.0f}{unit}, "
+        f"{verdict} (mid of the ranges) than running on your hardware"
+    )
+    if not per_month:
+        text += f" and takes {cheap.wall_hours.low:,.1f}-{cheap.wall_hours.high:,.1f} h"
+    return text
+
+
+def yours_why(c: Candidate, p: WorkloadProfile) -> list[str]:
+    """Why lines of the owned-hardware option: whose hardware and what the marginal cost counts."""
+    owned = p.owned_gpu_count or 1
+    price = (
+        f"${p.power_price_usd_per_kwh:.3f}/kWh (stated)"
+        if p.power_price_usd_per_kwh is not None
+        else "the default power price (catalog estimate; say yours)"
+    )
+    return [
+        f"runs on the {owned}x {c.gpu.name} you own ({c.total_gpus} used)",
+        f"marginal cost ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour: power at {price} x PUE, staff time; "
+        "the purchase is already spent",
+    ]
+
+
+def not_fit_note(
+    p: WorkloadProfile, catalog: CatalogView, notes: dict[str, GpuNotes], fits: bool
+) -> str | None:
+    """When the team owns GPUs that cannot run the job: which and why, and what the answer shows instead."""
+    if not p.owned_gpu or fits:
+        return None
+    try:
+        name = catalog.gpu(p.owned_gpu).name
+    except (InputError, KeyError, LookupError):
+        name = p.owned_gpu
+    n = notes.get(p.owned_gpu)
+    why = (n.memory or n.interconnect or n.throughput or n.constraint) if n else None
+    reason = f": {why}" if why else ""
+    return (
+        f"Your {p.owned_gpu_count or 1}x {name} cannot run this workload as described{reason}. "
+        "The options below are what to rent or buy instead."
+    )
