@@ -44,6 +44,10 @@ MAX_BATCH_BY_FRAMEWORK: dict[str, int] = {
     "tgi": 256,  # estimate: TGI caps the batch by max_batch_total_tokens; comparable to vLLM's 256
 }
 MAX_BATCH_SOURCE = "framework defaults: vLLM max_num_seqs=256, TensorRT-LLM max_batch_size=2048"
+PROMPT_TOKENS_DEFAULT: Final = 1000
+OUTPUT_TOKENS_DEFAULT: Final = 1000
+"""Request shape when unstated: 1000 in / 1000 out, the common shape of serving benchmark tables
+(TensorRT-LLM perf overview, vLLM benchmark_serving examples)."""
 FRAMEWORK_DEFAULT_SERVING: Final = "vllm"
 """The inference server assumed when none is named (the most deployed open server)."""
 

@@ -149,6 +149,8 @@ class Candidate:
 
     point: str = "mid"
     replicas: int = 1
+    serving: Any = None
+    """Serving: the tools.recommend.serving_plan.ServingPlan behind `replicas` and the throughput."""
     owned_check: Any = None
     """tools.classify.UtilizationCheck of an owned training candidate (runs per month stated)."""
     dropped: str | None = None

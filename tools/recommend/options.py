@@ -46,7 +46,7 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
         eu=c.offer.eu,
         label=label,
         why=tuple(why),
-        cost_basis="per_month" if p.workload == "inference" else "per_job",
+        cost_basis="per_month" if eng.inference and not eng.state.batch_job else "per_job",
         gpu_hours=c.gpu_hours,
         tco=scen,
         memory=c.fit,

@@ -222,7 +222,9 @@ def _alternatives(
         return c.hours_mid
 
     practical = max(PRACTICAL_WALL_HOURS, primary.wall_hours.high)
-    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical] or ranked
+    in_time = [
+        c for c in ranked if (eng.inference and not eng.state.batch_job) or c.wall_hours.high <= practical
+    ] or ranked
     cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)))
     if cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
         add(cheapest, "cheapest")

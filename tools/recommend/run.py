@@ -10,6 +10,7 @@ from tools.recommend.engine import Engine
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.rank import select
+from tools.recommend.serving_plan import gpu_ruled_out
 
 
 def run_engine(
@@ -45,6 +46,10 @@ def run_engine(
     elif primary_only:
         eng.start_costing()
     for gpu in catalog.gpus:
+        ruled_out = gpu_ruled_out(gpu.id, p)
+        if ruled_out:  # the user's own filter ('on H100s'): never enumerated, said in the notes
+            notes_by_gpu[gpu.id] = GpuNotes(constraint=ruled_out)
+            continue
         if costed is not None:
             cands, notes, n_offers = eng.limited(costed, gpu)
         elif stored is not None:
