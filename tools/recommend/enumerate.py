@@ -124,6 +124,9 @@ class Enumerator(Part):
             pairs = [
                 q for q in gpu_counts(offer, gpu, self.s.max_nodes) if within_max_gpus(q[0] * q[1], self.p)
             ]
+            if not pairs:  # every count this offer sells is above the user's max_gpus
+                notes.constraint = f"offered only above the {self.p.max_gpus} GPU(s) asked for"
+                continue
             feasible: list[Candidate] = []
             counted: list[_Counted] = []
             memory_fits = False  # some count fits memory (then a rejection names the other reason)

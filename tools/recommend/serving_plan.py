@@ -110,7 +110,8 @@ def plan_serving(
         if latency and t.ms_per_output_token.low > latency:
             why = (
                 f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token at {per} "
-                f"requests on {n_gpus} GPU(s); the {latency:g} ms/token target needs less"
+                f"requests per replica of {n_gpus} GPU(s); the {latency:g} ms/token latency target needs "
+                f"{1000 / latency:,.0f} tokens/s per user"
             )
             continue
         total = t.output_tokens_per_s.scale(r)
