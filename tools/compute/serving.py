@@ -17,6 +17,13 @@ Agrawal et al. 2024 "Sarathi-Serve"; tensor-parallel all-reduces: Shoeybi et al.
 beyond what the KV cache holds wait: throughput stops growing and the wait lands in the time to
 first token (Little's law). The replica's output tokens/s = live sequences / step time; a user's
 inter-token latency is the step time.
+
+A replica over several nodes is `pipeline_stages` stages of n/stages GPUs in tensor parallel (GPipe-style
+micro-batches, Huang et al. 2019; vLLM pipeline parallelism): the live sequences split into one
+micro-batch per stage, every stage busy. A token step is then stages x one stage's step, each stage
+reading its 1/stages of the weights once per micro-batch: the weights' read time is that of one stage's
+GPUs reading them all, so pipelining adds memory for the KV cache but no per-user speed, and adds a
+point-to-point hop per stage.
 """
 
 from __future__ import annotations
@@ -118,11 +125,22 @@ def estimate_serving_time(
     traced: bool = True,
     batching: Batching = "continuous",
     efficiency: ServingEfficiency | None = None,
+    pipeline_stages: int = 1,
 ) -> ServingTime:
     """Output tokens/s of the replica, ms per output token and time to first token (low-high), and how
     many requests its KV cache holds. `batching="static"` (a fixed batch, prefill then decode, the
     2023 TensorRT-LLM tables) is for the calibration bench; serving is continuous."""
-    _check(n_gpus=n_gpus, concurrency=concurrency, prompt_tokens=prompt_tokens, output_tokens=output_tokens)
+    _check(
+        n_gpus=n_gpus,
+        concurrency=concurrency,
+        prompt_tokens=prompt_tokens,
+        output_tokens=output_tokens,
+        pipeline_stages=pipeline_stages,
+    )
+    if n_gpus % pipeline_stages:
+        raise InputError(f"{n_gpus} GPUs do not split into {pipeline_stages} pipeline stages")
+    pp = pipeline_stages
+    tp = n_gpus // pp
     if precision not in BYTES_PER_WEIGHT:
         raise InputError(f"unknown precision {precision!r}: use one of {', '.join(BYTES_PER_WEIGHT)}")
     if framework is not None and framework not in SERVING_FRAMEWORKS:
@@ -203,8 +221,8 @@ def estimate_serving_time(
     # --- one engine step ---------------------------------------------------------------------------
     active = float(arch.active_param_count())
     peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
-    flops_rate = n_gpus * tflops_to_flops(peak)
-    bandwidth = n_gpus * gb_to_bytes(1000 * gpu.memory_bandwidth_tb_per_s)
+    flops_rate = n_gpus * tflops_to_flops(peak)  # every stage busy: the FLOPs spread over all GPUs
+    bandwidth = tp * gb_to_bytes(1000 * gpu.memory_bandwidth_tb_per_s)  # one stage reads all weights
     width = arch.n_heads * (
         (arch.qk_nope_head_dim or 0) + (arch.qk_rope_head_dim or 0) if arch.uses_mla else arch.head_dim
     )
@@ -216,15 +234,15 @@ def estimate_serving_time(
     step_flops = live * (2 * active + attn * mean_ctx) + live * prefill_per_output * (
         2 * active + attn * prompt_tokens / 2
     )
-    w_read = _weights_read(arch, precision, tokens_per_step)
-    kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value)
+    w_read = _weights_read(arch, precision, tokens_per_step / pp)
+    kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value) / pp
     mem_s = Range(
         low=(w_read + kv_read) / (bandwidth * eff.bandwidth.high),
         high=(w_read + kv_read) / (bandwidth * eff.bandwidth.low),
     )
     tb.step(
         "step_memory_s",
-        "(weights read + live x kv_cache_bytes(prompt + output/2)) / (n_gpus x bandwidth x eff)",
+        "(weights read + live x kv_cache_bytes(prompt + output/2) / stages) / (n / stages x bandwidth x eff)",
         mem_s.mid,
         "s",
         weight_bytes_read=w_read,
@@ -247,18 +265,19 @@ def estimate_serving_time(
         low=cmp_s.low,
         high=cmp_s.high,
     )
-    comm_s = _allreduce_s(arch, gpu, n_gpus, tokens_per_step, eff.nvlink_allreduce_latency_s, tb)
+    comm_s = _allreduce_s(arch, gpu, tp, tokens_per_step / pp, eff.nvlink_allreduce_latency_s, tb)
+    hops_s = _pipeline_hops_s(pp, tb)
     p = eff.overlap_exponent
     step = Range(
-        low=_soft_max(mem_s.low, cmp_s.low, p) + comm_s + eff.step_overhead_s.low,
-        high=_soft_max(mem_s.high, cmp_s.high, p) + comm_s + eff.step_overhead_s.high,
+        low=_soft_max(mem_s.low, cmp_s.low, p) + comm_s + hops_s + pp * eff.step_overhead_s.low,
+        high=_soft_max(mem_s.high, cmp_s.high, p) + comm_s + hops_s + pp * eff.step_overhead_s.high,
     )
     bound: Literal["memory_bandwidth", "compute"] = (
         "memory_bandwidth" if mem_s.mid >= cmp_s.mid else "compute"
     )
     tb.step(
         "step_s",
-        f"(memory^p + compute^p)^(1/p) + all-reduce + overhead; {bound}-bound",
+        f"(memory^p + compute^p)^(1/p) + all-reduce + stage hops + stages x overhead; {bound}-bound",
         step.mid,
         "s",
         low=step.low,
@@ -267,10 +286,12 @@ def estimate_serving_time(
 
     # --- prefill alone (time to first token; static batches' prefill phase) ---------------------------
     prefill_flops = prompt_tokens * (2 * active + attn * prompt_tokens / 2)
-    prefill_comm_s = _allreduce_s(arch, gpu, n_gpus, prompt_tokens, eff.nvlink_allreduce_latency_s, None)
+    prefill_comm_s = _allreduce_s(arch, gpu, tp, prompt_tokens, eff.nvlink_allreduce_latency_s, None)
+    prefill_comm_s += _pipeline_hops_s(pp, None)
+    stage_rate = flops_rate / pp  # a prompt passes the stages one after another
     prefill_s = Range(
-        low=prefill_flops / (flops_rate * cmp_eff.high) + prefill_comm_s + eff.step_overhead_s.low,
-        high=prefill_flops / (flops_rate * cmp_eff.low) + prefill_comm_s + eff.step_overhead_s.high,
+        low=prefill_flops / (stage_rate * cmp_eff.high) + prefill_comm_s + pp * eff.step_overhead_s.low,
+        high=prefill_flops / (stage_rate * cmp_eff.low) + prefill_comm_s + pp * eff.step_overhead_s.high,
     )
     if static:  # the batch's prompts first, then output_tokens decode steps
         total = Range(
@@ -328,6 +349,17 @@ def _soft_max(a: float, b: float, p: float) -> float:
         return max(a, b)
     out: float = (a**p + b**p) ** (1.0 / p)
     return out
+
+
+def _pipeline_hops_s(stages: int, tb: TraceBuilder | None) -> float:
+    """Point-to-point sends between pipeline stages of one token step (one per stage)."""
+    if stages == 1:
+        return 0.0
+    total = stages * K.PIPELINE_HOP_S
+    if tb is not None:
+        tb.assume("pipeline_hop_s", K.PIPELINE_HOP_S, "s", K.PIPELINE_HOP_SOURCE)
+        tb.step("step_pipeline_hops_s", "stages x hop", total, "s", stages=stages)
+    return total
 
 
 def _allreduce_s(

@@ -77,6 +77,14 @@ NO_P2P_BANDWIDTH_FACTOR: Final = 0.5
 NVLINK_LINKS = frozenset({"nvlink3", "nvlink4", "nvlink5", "nvlink_c2c", "infinity_fabric"})
 """Scale-up links that join every GPU of a node all-to-all (NVSwitch, Infinity Fabric mesh)."""
 
+PIPELINE_HOP_S: Final = 50e-6
+"""One send of a micro-batch's activations to the next pipeline stage across nodes (a few KB to MB):
+launch, synchronisation and one InfiniBand/RoCE transfer."""
+PIPELINE_HOP_SOURCE = (
+    "estimate: NCCL send/recv over InfiniBand ~10-50 us for small messages (nccl-tests sendrecv); no "
+    "multi-node serving row in the calibration set"
+)
+
 # --- prefill and time to first token ----------------------------------------------------------------
 ATTENTION_FLOPS_PER_KEY_PER_WIDTH: Final = 4
 """QK^T and AV: 2 multiply-adds (4 FLOPs) per key per attention-width unit per layer."""

@@ -118,9 +118,10 @@ class Calculators(Part):
         prompt = p.prompt_tokens or max(1, min(PROMPT_TOKENS_DEFAULT, ctx - output))
         return prompt, output
 
-    def serving(self, gpu: GpuSpec, n: int, concurrency: int, traced: bool = False) -> Any:
-        """tools.compute.serving's time of one replica of `n` GPUs at `concurrency` requests."""
-        key = ("serving", self.time_sig, gpu.id, n, concurrency, traced)
+    def serving(self, gpu: GpuSpec, n: int, concurrency: int, traced: bool = False, pp: int = 1) -> Any:
+        """tools.compute.serving's time of one replica of `n` GPUs (`pp` pipeline stages, one per node)
+        at `concurrency` requests."""
+        key = ("serving", self.time_sig, gpu.id, n, pp, concurrency, traced)
         cache = self._time_cache if traced else self.caches.time_untraced
         if key not in cache:
             prompt, output = self.serving_lengths()
@@ -133,6 +134,7 @@ class Calculators(Part):
                 prompt_tokens=prompt,
                 output_tokens=output,
                 traced=traced,
+                pipeline_stages=pp,
             )
         return cache[key]
 

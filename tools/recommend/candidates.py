@@ -179,6 +179,11 @@ class Candidate:
         return self.deadline_status == "maybe" or self.budget_status == "maybe"
 
     @property
+    def short_of_target(self) -> bool:
+        """Serving: reaches the aggregate tokens/s target not even at the fast end (per-user bound)."""
+        return self.serving is not None and self.serving.target_status == "short"
+
+    @property
     def misses(self) -> bool:
         return self.deadline_status == "misses" or self.budget_status == "misses"
 

@@ -254,6 +254,8 @@ class Enumerator(Part):
             return None
         if plan.why_not or not within_max_gpus(c.total_gpus, self.p):
             return plan.why_not or f"{c.total_gpus} GPUs exceed the {self.p.max_gpus} asked for"
+        if plan.target_status == "maybe":
+            c.risk += RISK_LIMIT_MAYBE
         if plan.latency_at_risk and self.p.latency_ms_per_token:
             c.risks.append(
                 f"meets the {self.p.latency_ms_per_token:g} ms/token latency target only at the fast end "
@@ -299,11 +301,11 @@ class Enumerator(Part):
         plan: ServingPlan | None = None
         if self.inference:
             plan = plan_serving(
-                lambda conc: self.calc.serving(gpu, n, conc),
+                lambda conc: self.calc.serving(gpu, n, conc, pp=layout.pp),
                 self.p,
                 n,
                 MAX_REPLICAS,
-                self.p.status_of("concurrency") not in ("assumed", None),
+                self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed",
             )
             decode, replicas = plan.total_tokens_per_s, plan.replicas
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job

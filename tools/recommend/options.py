@@ -10,6 +10,7 @@ from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option
 from tools.recommend.risk import risk_traits
+from tools.recommend.serving_plan import per_user_note
 
 
 # --------------------------------------------------------------------------------------------
@@ -22,6 +23,9 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
         if c.owned_check is not None:
             eng.tb.extend(c.owned_check, prefix=f"owned use {c.key.text()}: ")
     risks = list(c.risks)
+    note = per_user_note(c.serving, p.target_tokens_per_s, c.layout.n_gpus, c.cost_usd)
+    if note:
+        risks.insert(0, note)
     if c.offer.usd_per_gpu_hour_high is not None:
         risks.append(_spread_text(c))
     if c.offer.pricing == "spot" and not eng.inference:

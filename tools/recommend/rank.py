@@ -232,6 +232,8 @@ def _alternatives(
     if speed(fastest) < speed(primary) - MEANINGFUL_DIFFERENCE * abs(speed(primary)):
         add(fastest, "fastest")
     # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
+    # past 'cheapest', plans short of a serving throughput target are no alternative a buyer would take
+    in_time = [c for c in in_time if not c.short_of_target] or in_time
     add(min(in_time, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid)), "lowest operational risk")
     owned = [c for c in ranked if c.offer.deployment in ("owned", "colocation")]
     add(owned[0] if owned else None, "owned hardware")

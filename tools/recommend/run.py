@@ -62,7 +62,9 @@ def run_engine(
             slow = [
                 c
                 for c in cands
-                if c.decode_tokens_per_s and c.decode_tokens_per_s.high < p.target_tokens_per_s
+                if c.decode_tokens_per_s
+                and c.decode_tokens_per_s.high < p.target_tokens_per_s
+                and not c.short_of_target  # kept on purpose: close, bound by per-user speed
             ]
             if slow and len(slow) == len(cands):
                 best = max(slow, key=lambda c: c.decode_tokens_per_s.high if c.decode_tokens_per_s else 0.0)

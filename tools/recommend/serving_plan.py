@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
+from tools import present
 from tools.compute.serving import ServingTime
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
@@ -20,6 +22,18 @@ ServingFn = Callable[[int], ServingTime]
 
 OFFLINE_CONCURRENCY = 4096
 """A batch job queues every request at once: the replica runs as many as its KV cache and server hold."""
+
+MIN_REPLICA_GAIN = 0.5
+"""A replica added for an aggregate throughput target must raise the total by at least half of what one
+replica already delivers. Below that, the users' own speed binds, not capacity: at a fixed concurrency
+each user's tokens/s is one replica's step time, which fewer users per replica shortens only a little
+while decode is memory-bound (Pope et al. 2022), so more replicas multiply the cost for a few percent."""
+TARGET_SHORTFALL_KEPT = 0.8
+"""A configuration bound by per-user speed that reaches at least 80% of the aggregate target at the fast
+end of its range is kept (ranked after those that reach the target) as the 'accept a little less'
+answer to 'roughly N tokens/s'; below that it is rejected."""
+
+TargetStatus = Literal["meets", "maybe", "short"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +47,21 @@ class ServingPlan:
     job_hours: Range | None = None
     why_not: str | None = None
     latency_at_risk: bool = False
+    target_status: TargetStatus | None = None
+    """Against the aggregate tokens/s target: meets at the slow end, maybe (only at the fast end) or
+    short; None without a target."""
+    per_user_bound: bool = False
+    """The stated concurrency caps the total: users x per-user tokens/s, which more replicas barely raise."""
+    replicas_to_meet: int | None = None
+    """Per-user bound: replicas that would meet the target at the slow end anyway (None: none up to the
+    most considered)."""
+    concurrency: int | None = None
+    """Requests in flight over all replicas (the stated concurrency; None when sized for a target)."""
+
+    @property
+    def per_user_tokens_per_s(self) -> Range:
+        """Tokens/s each user sees on the busiest replica (1000 / ms per output token)."""
+        return self.replica.per_user_tokens_per_s
 
 
 def gpu_ruled_out(gpu_id: str, p: WorkloadProfile) -> str | None:
@@ -98,12 +127,14 @@ def plan_serving(
                 t, per, replicas, f"needs {replicas} replicas of {n_gpus} GPU(s) for {target:,.0f} tokens/s"
             )
         at_risk = bool(latency and t.ms_per_output_token.high > latency)
-        return ServingPlan(replicas, per, t, t.output_tokens_per_s.scale(replicas), latency_at_risk=at_risk)
+        total = t.output_tokens_per_s.scale(replicas)
+        return ServingPlan(replicas, per, t, total, latency_at_risk=at_risk, target_status="meets")
     total_conc = p.concurrency or 1
+    top = max(1, min(max_replicas, total_conc))  # more replicas than requests serve nobody
     why = ""
-    for r in range(1, max_replicas + 1):
-        per = math.ceil(total_conc / r)
-        t = serve(per)
+    for r in range(1, top + 1):
+        t, total = _split(serve, total_conc, r)
+        per = t.concurrency
         if per > max(t.max_concurrency, 1):
             why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
             continue
@@ -114,14 +145,105 @@ def plan_serving(
                 f"{1000 / latency:,.0f} tokens/s per user"
             )
             continue
-        total = t.output_tokens_per_s.scale(r)
-        if target and total.low < target:
-            why = f"{r} replica(s) of {n_gpus} GPU(s) give {total.low:,.0f} tokens/s, target {target:,.0f}"
-            continue
-        at_risk = bool(latency and t.ms_per_output_token.high > latency)
-        return ServingPlan(r, per, t, total, latency_at_risk=at_risk)
-    t = serve(math.ceil(total_conc / max_replicas))
-    return _none(t, t.concurrency, max_replicas, f"{why} (at up to {max_replicas} replicas)")
+        if not target:
+            return _plan(r, t, total, latency, total_conc)
+        return _for_target(serve, total_conc, r, top, target, latency, n_gpus)
+    t = serve(math.ceil(total_conc / top))
+    return _none(t, t.concurrency, top, f"{why} (at up to {top} replicas)")
+
+
+def _split(serve: ServingFn, total_conc: int, replicas: int) -> tuple[ServingTime, Range]:
+    """`total_conc` requests spread as evenly as they go over `replicas`: the busiest replica's time and
+    the total tokens/s (replicas with one request fewer deliver their own, lower, rate)."""
+    q, rem = divmod(total_conc, replicas)
+    busy = serve(q + 1) if rem else serve(q)
+    if not rem:
+        return busy, busy.output_tokens_per_s.scale(replicas)
+    rest = serve(q).output_tokens_per_s.scale(replicas - rem) if q else Range(low=0.0, high=0.0)
+    total = busy.output_tokens_per_s.scale(rem)
+    return busy, Range(low=total.low + rest.low, high=total.high + rest.high)
+
+
+def _plan(
+    r: int,
+    t: ServingTime,
+    total: Range,
+    latency: float | None,
+    conc: int,
+    status: TargetStatus | None = None,
+    meet: int | None = None,
+) -> ServingPlan:
+    return ServingPlan(
+        r,
+        t.concurrency,
+        t,
+        total,
+        latency_at_risk=bool(latency and t.ms_per_output_token.high > latency),
+        target_status=status,
+        per_user_bound=status in ("maybe", "short"),
+        replicas_to_meet=meet,
+        concurrency=conc,
+    )
+
+
+def _for_target(
+    serve: ServingFn,
+    conc: int,
+    r_cap: int,
+    top: int,
+    target: float,
+    latency: float | None,
+    n_gpus: int,
+) -> ServingPlan:
+    """From the fewest replicas that hold `conc` requests within the latency target, add replicas for the
+    aggregate target while each pays for itself (MIN_REPLICA_GAIN); past that the target is a per-user
+    speed the configuration cannot reach by replication, and the plan says how far it gets."""
+    r = r_cap
+    t, total = _split(serve, conc, r)
+    while total.low < target and r < top:
+        t2, total2 = _split(serve, conc, r + 1)
+        if total2.mid - total.mid < MIN_REPLICA_GAIN * total.mid / r:
+            break
+        r, t, total = r + 1, t2, total2
+    if total.low >= target:
+        return _plan(r, t, total, latency, conc, "meets")
+    meet = next((k for k in range(r + 1, top + 1) if _split(serve, conc, k)[1].low >= target), None)
+    status: TargetStatus = "maybe" if total.high >= target else "short"
+    if total.high < TARGET_SHORTFALL_KEPT * target:
+        per_user = t.per_user_tokens_per_s
+        return _none(
+            t,
+            t.concurrency,
+            r,
+            f"{conc} users at {per_user.low:,.0f}-{per_user.high:,.0f} tokens/s each give "
+            f"{total.low:,.0f}-{total.high:,.0f} tokens/s on {r} replica(s) of {n_gpus} GPU(s); "
+            f"{target:,.0f} needs {target / conc:,.0f} each, which more replicas barely raise",
+        )
+    return _plan(r, t, total, latency, conc, status, meet)
+
+
+def per_user_note(plan: ServingPlan | None, target: float | None, n_gpus: int, cost_usd: Range) -> str | None:
+    """What a per-user-bound aggregate target means, in words: the speed each user needs, what one
+    replica gives, and what meeting it by replication would cost (`cost_usd`: this plan's, per month)."""
+    if plan is None or not plan.per_user_bound or not target or not plan.concurrency:
+        return None
+    r, conc = plan.replicas, plan.concurrency
+    what = "falls short of it" if plan.target_status == "short" else "reaches it only at the fast end"
+    replicas = f"one replica of {n_gpus} GPU(s) gives" if r == 1 else f"{r} replicas of {n_gpus} GPU(s) give"
+    text = (
+        f"{present.count(target)} tokens/s from {conc} concurrent users is "
+        f"{present.count(target / conc)} tokens/s each; {replicas} "
+        f"{present.tokens_per_s_range(plan.per_user_tokens_per_s)} per user "
+        f"({present.tokens_per_s_range(plan.total_tokens_per_s)} in total), so it {what}. Each user's speed "
+        "is one replica's step time, which more replicas barely raise"
+    )
+    m = plan.replicas_to_meet
+    if m is None:
+        return text + "; no replica count considered meets it at the slow end"
+    cost = present.usd_range(cost_usd.scale(m / r))
+    return text + (
+        f"; meeting it even at the slow end needs {m} replicas ({m * n_gpus} GPUs, {cost} per month)"
+    )
 
 
 def _none(t: ServingTime, per: int, replicas: int, why: str) -> ServingPlan:
