@@ -19,7 +19,7 @@ from tools.recommend.models import MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, assess_risk, deadline_status
-from tools.recommend.serving_plan import ServingPlan, plan_serving, within_max_gpus
+from tools.recommend.serving_plan import ServingPlan, plan_serving, with_latency_cap, within_max_gpus
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
@@ -300,13 +300,13 @@ class Enumerator(Part):
         replicas = 1
         plan: ServingPlan | None = None
         if self.inference:
-            plan = plan_serving(
-                lambda conc: self.calc.serving(gpu, n, conc, pp=layout.pp),
-                self.p,
-                n,
-                MAX_REPLICAS,
-                self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed",
-            )
+
+            def serve(conc: int) -> Any:
+                return self.calc.serving(gpu, n, conc, pp=layout.pp)
+
+            stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
+            plan = plan_serving(serve, self.p, n, MAX_REPLICAS, stated)
+            plan = with_latency_cap(serve, plan, self.p.latency_ms_per_token)
             decode, replicas = plan.total_tokens_per_s, plan.replicas
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours

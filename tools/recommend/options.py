@@ -10,7 +10,7 @@ from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option
 from tools.recommend.risk import risk_traits
-from tools.recommend.serving_plan import per_user_note
+from tools.recommend.serving_plan import per_user_note, serving_figures
 
 
 # --------------------------------------------------------------------------------------------
@@ -57,6 +57,7 @@ def to_option(c: Candidate, eng: Engine, label: Label, p: WorkloadProfile) -> Op
         topology=c.topo,
         risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
+        serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token),
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         price_as_of=c.offer.as_of,

@@ -32,7 +32,7 @@ def select(
     (`primary_only`: the primary and ranking, without alternatives and rejections)."""
     p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
-    if eng.inference and p.budget_usd:
+    if eng.inference and p.budget_usd and not eng.state.batch_job:
         notes_out.append(
             f"Serving costs are per month; the ${p.budget_usd:,.0f} budget is compared with one month."
         )

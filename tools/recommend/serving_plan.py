@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from tools import present
 from tools.compute.serving import ServingTime
+from tools.compute.serving_constants import MAX_BATCH_BY_FRAMEWORK
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend.models import ServingFigures
 
 ServingFn = Callable[[int], ServingTime]
 """Per-replica serving time at a per-replica concurrency (the calculator, cached by the caller)."""
@@ -57,6 +59,8 @@ class ServingPlan:
     most considered)."""
     concurrency: int | None = None
     """Requests in flight over all replicas (the stated concurrency; None when sized for a target)."""
+    latency_max_concurrency: int | None = None
+    """Most requests per replica within the latency target at the slow end (None without a target)."""
 
     @property
     def per_user_tokens_per_s(self) -> Range:
@@ -99,8 +103,16 @@ def _best_concurrency(serve: ServingFn, latency_ms: float | None) -> int:
     """No stated concurrency but a throughput target: the largest per-replica load the KV cache holds
     and the latency target allows (throughput grows with load)."""
     cap = max(1, serve(OFFLINE_CONCURRENCY).max_concurrency)
-    if latency_ms is None or serve(cap).ms_per_output_token.high <= latency_ms:
+    return cap if latency_ms is None else _latency_cap(serve, latency_ms, cap)
+
+
+def _latency_cap(serve: ServingFn, latency_ms: float, cap: int) -> int:
+    """The most requests per replica (up to `cap`) whose ms per token stays within the target at the
+    slow end; 0 when even one request misses it."""
+    if serve(cap).ms_per_output_token.high <= latency_ms:
         return cap
+    if serve(1).ms_per_output_token.high > latency_ms:
+        return 0
     lo, hi = 1, cap  # ms per token grows with load: bisect for the last load within the target
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -220,6 +232,49 @@ def _for_target(
             f"{target:,.0f} needs {target / conc:,.0f} each, which more replicas barely raise",
         )
     return _plan(r, t, total, latency, conc, status, meet)
+
+
+def with_latency_cap(serve: ServingFn, plan: ServingPlan, latency_ms: float | None) -> ServingPlan:
+    """The plan with the load per replica at which the latency target binds (for the headroom)."""
+    if latency_ms is None or plan.why_not or plan.job_hours is not None:
+        return plan
+    cap = max(1, plan.replica.max_concurrency)
+    return replace(plan, latency_max_concurrency=_latency_cap(serve, latency_ms, cap))
+
+
+def serving_figures(
+    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None
+) -> ServingFigures | None:
+    """The plan's per-replica and per-user figures and its headroom, for the Option."""
+    if plan is None:
+        return None
+    t = plan.replica
+    server_cap = MAX_BATCH_BY_FRAMEWORK.get(t.framework, MAX_BATCH_BY_FRAMEWORK["vllm"])
+    limit = t.max_concurrency
+    binds: Literal["kv_cache", "server_max_batch", "latency_target"] = (
+        "kv_cache" if t.max_concurrency < server_cap else "server_max_batch"
+    )
+    lat_cap = plan.latency_max_concurrency
+    if lat_cap is not None and lat_cap < limit:
+        limit, binds = lat_cap, "latency_target"
+    return ServingFigures(
+        replicas=plan.replicas,
+        tensor_parallel=tp,
+        pipeline_stages=pp,
+        framework=t.framework,
+        concurrency=plan.concurrency,
+        concurrency_per_replica=t.live_sequences,
+        replica_tokens_per_s=t.output_tokens_per_s,
+        per_user_tokens_per_s=t.per_user_tokens_per_s,
+        ms_per_output_token=t.ms_per_output_token,
+        time_to_first_token_s=t.time_to_first_token_s,
+        max_concurrency_per_replica=t.max_concurrency,
+        concurrency_limit_per_replica=limit,
+        headroom_requests_per_replica=max(0, limit - t.concurrency),
+        binds=binds,
+        latency_target_ms=latency_ms,
+        target_status=plan.target_status,
+    )
 
 
 def per_user_note(plan: ServingPlan | None, target: float | None, n_gpus: int, cost_usd: Range) -> str | None:
