@@ -70,8 +70,74 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "tier": opt.tier,
         "eu": opt.eu,
         "decode": decode if opt.decode_tokens_per_s else None,
+        "serving": serving_rows(opt),
         "price_as_of": opt.price_as_of.isoformat() if opt.price_as_of else present.UNKNOWN,
         "price_source": opt.price_source or present.UNKNOWN,
+    }
+
+
+BINDS_TEXT = {
+    "kv_cache": "the KV cache",
+    "server_max_batch": "the server's batch limit",
+    "latency_target": "the latency target",
+}
+
+
+def serving_rows(opt: Option) -> list[dict[str, str]]:
+    """Serving figures of one option as (label, value) rows: throughput per replica, per-user tokens/s
+    and ms per token at the load it carries, time to first token and the headroom before a limit binds.
+    Empty for training. Shared by the report and the web card (advisor.web.views)."""
+    s = opt.serving
+    if s is None:
+        return []
+    shape = f"TP{s.tensor_parallel}" + (f" × PP{s.pipeline_stages}" if s.pipeline_stages > 1 else "")
+    replicas = "1 replica" if s.replicas == 1 else f"{s.replicas} replicas"
+    rows = [
+        {
+            "label": "Throughput per replica",
+            "value": f"{present.tokens_per_s_range(s.replica_tokens_per_s)} "
+            f"({replicas}, {shape}, {s.framework})",
+        }
+    ]
+    if opt.cost_basis == "per_job":  # a batch job: every request queued, as many live as the cache holds
+        held = "what its KV cache holds" if s.binds == "kv_cache" else "the server's batch limit"
+        rows.append({"label": "Requests per replica", "value": f"{s.concurrency_per_replica:,} ({held})"})
+        return rows
+    load = f"{s.concurrency_per_replica:,} concurrent requests per replica"
+    if s.concurrency is not None and s.replicas > 1:
+        load += f" ({s.concurrency:,} over {s.replicas})"
+    limit = f"{s.concurrency_limit_per_replica:,} requests"
+    binds = BINDS_TEXT[s.binds]
+    if s.binds == "latency_target" and s.latency_target_ms is not None:
+        binds = f"the {s.latency_target_ms:g} ms/token latency target"
+    headroom = (
+        f"{s.headroom_requests_per_replica:,} more requests per replica before {binds} binds (at {limit})"
+        if s.headroom_requests_per_replica > 0
+        else f"none: {binds} binds at {limit} per replica"
+    )
+    rows += [
+        {"label": "Load", "value": load},
+        {
+            "label": "Per user",
+            "value": f"{present.tokens_per_s_range(s.per_user_tokens_per_s)} "
+            f"({present.ms_range(s.ms_per_output_token)} per token)",
+        },
+        {"label": "Time to first token", "value": present.seconds_range(s.time_to_first_token_s)},
+        {"label": "Headroom", "value": headroom},
+    ]
+    return rows
+
+
+def _serving_table(options: Any) -> dict[str, Any] | None:
+    """The options' serving figures side by side (rows: figure; columns: option), or None (training)."""
+    per = [serving_rows(o) for o in options]
+    if not any(per):
+        return None
+    labels = [r["label"] for r in max(per, key=len)]
+    cells = [{r["label"]: r["value"] for r in rows} for rows in per]
+    return {
+        "heads": [option_title(o) for o in options],
+        "rows": [{"label": k, "cells": [c.get(k, present.UNKNOWN) for c in cells]} for k in labels],
     }
 
 
@@ -343,6 +409,7 @@ def build_context(
         "profile_rows": _profile_rows(rec),
         "memory_chart": memory_chart(options),
         "memory_table": memory_table(options),
+        "serving_table": _serving_table(options),
         "cost_chart": cost_chart(options, prof.budget_usd),
         # the time chart earns its place (and its render cost) when there is a deadline to compare with
         "time_chart": time_chart(options, prof.deadline_hours) if prof.deadline_hours else "",

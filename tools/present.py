@@ -212,7 +212,7 @@ def tokens_per_s_range(r: Any) -> str:
         return UNKNOWN
 
     def one(v: float) -> str:
-        return f"{float(f'{v:.3g}'):,.0f}" if v >= 100 else f"{v:.3g}"
+        return f"{float(f'{v:.3g}'):,.0f}" if v >= 100 else f"{v:#.3g}".rstrip(".")
 
     lo, hi = one(r.low), one(r.high)
     return f"{lo} tokens/s" if lo == hi else f"{lo} {EN_DASH} {hi} tokens/s"
@@ -292,3 +292,26 @@ def quote(text: str, limit: int = QUOTE_MAX_CHARS) -> str:
         cut = one[:limit].rsplit(" ", 1)[0] if " " in one[:limit] else one[:limit]
         one = cut.rstrip(" ,;:") + " …"
     return f"'{one}'"
+
+
+def _sig3(v: float) -> str:
+    """Three significant figures with thousands separators: 9.442 -> '9.44', 1,234.5 -> '1,230'."""
+    return f"{float(f'{v:.3g}'):,.0f}" if v >= 100 else f"{v:#.3g}".rstrip(".")
+
+
+def ms_range(r: Any) -> str:
+    """Milliseconds (a Range in ms): '9.44 – 11 ms'."""
+    if r is None:
+        return UNKNOWN
+    lo, hi = _sig3(r.low), _sig3(r.high)
+    return f"{lo} ms" if lo == hi else f"{lo} {EN_DASH} {hi} ms"
+
+
+def seconds_range(r: Any) -> str:
+    """A short duration (a Range in seconds): in ms under a second ('36 – 45 ms'), else '1.2 – 3.4 s'."""
+    if r is None:
+        return UNKNOWN
+    if r.high < 1.0:
+        return ms_range(type(r)(low=r.low * 1000, high=r.high * 1000))
+    lo, hi = _sig3(r.low), _sig3(r.high)
+    return f"{lo} s" if lo == hi else f"{lo} {EN_DASH} {hi} s"

@@ -88,6 +88,8 @@ def option_where(opt: Mapping[str, Any]) -> str:
 
 def _cost_label(opt: Mapping[str, Any]) -> str:
     basis = opt.get("cost_basis")
+    if basis == "per_job" and opt.get("serving"):  # a batch generation job
+        return "Cost per job"
     return {"per_job": "Cost per run", "per_month": "Cost per month"}.get(str(basis), "Cost range")
 
 
@@ -108,11 +110,23 @@ def _layout(opt: Mapping[str, Any]) -> str:
     return f"{nodes} node{'s' if nodes != 1 else ''} × {per_node} GPUs"
 
 
+def _time_field(opt: Mapping[str, Any]) -> str:
+    """Wall time of a job; for a month of serving (its wall time is the month) the throughput and what
+    each user sees at the stated load."""
+    serving = opt.get("serving") or {}
+    if opt.get("cost_basis") != "per_month" or not serving:
+        return f"*Wall time*\n{hours_range(opt.get('wall_hours'))}"
+    total = present.tokens_per_s_range(_range(opt.get("decode_tokens_per_s")))
+    user = present.tokens_per_s_range(_range(serving.get("per_user_tokens_per_s")))
+    ms = present.ms_range(_range(serving.get("ms_per_output_token")))
+    return f"*Throughput*\n{total}; per user {user} ({ms} per token)"
+
+
 def primary_blocks(opt: Mapping[str, Any]) -> list[Block]:
     """The primary pick: title, where, and the four figures a buyer looks at first."""
     fields = [
         f"*{_cost_label(opt)}*\n{money_range(opt.get('cost_usd'))}",
-        f"*Wall time*\n{hours_range(opt.get('wall_hours'))}",
+        _time_field(opt),
         f"*Peak memory per GPU*\n{_memory_text(opt)}",
         f"*Layout*\n{_layout(opt)}",
     ]
@@ -137,6 +151,10 @@ def primary_blocks(opt: Mapping[str, Any]) -> list[Block]:
 
 def alternative_line(opt: Mapping[str, Any]) -> str:
     label = escape(str(opt.get("label") or "alternative"))
+    if opt.get("cost_basis") == "per_month":  # serving: its rate, not the month it is up
+        rate = present.tokens_per_s_range(_range(opt.get("decode_tokens_per_s")))
+        cost = money_range(opt.get("cost_usd"))
+        return f"• *{label}:* {option_title(opt)} at {option_where(opt)}: {cost} per month, {rate}"
     return (
         f"• *{label}:* {option_title(opt)} at {option_where(opt)}: "
         f"{money_range(opt.get('cost_usd'))}, {hours_range(opt.get('wall_hours'))}"

@@ -8,6 +8,7 @@ from typing import Any
 from advisor.conversation import Turn
 from reports.input_account import not_used_items
 from reports.labels import FIELD_LABELS, field_value, option_title, option_where
+from reports.view import serving_rows
 from tools import present as fmt
 from tools.profile import PROFILE_FIELDS
 
@@ -34,8 +35,10 @@ def profile_view(profile: Any) -> list[dict[str, Any]]:
 
 def _option_view(opt: Any) -> dict[str, Any]:
     per_month = opt.cost_basis == "per_month"
+    batch_job = not per_month and getattr(opt, "serving", None) is not None
     return {
-        "cost": fmt.usd_range(opt.cost_usd) + (" per month" if per_month else ""),
+        "cost": fmt.usd_range(opt.cost_usd)
+        + (" per month" if per_month else " per job" if batch_job else ""),
         "time": None if per_month else fmt.hours_range(opt.wall_hours),
         "rate": fmt.usd_rate(opt.usd_per_gpu_hour),
         "label": opt.label,
@@ -48,6 +51,7 @@ def _option_view(opt: Any) -> dict[str, Any]:
         "pricing": opt.pricing,
         "cost_basis": opt.cost_basis,
         "why": list(opt.why),
+        "serving": serving_rows(opt),
     }
 
 

@@ -58,10 +58,12 @@ def test_generous_deadline_holds(catalog: Catalog) -> None:
 
 
 def test_throughput_target_is_met_by_the_primary(catalog: Catalog) -> None:
+    # 64 users, not 16: 2,000 tokens/s from 16 users is 125 tokens/s each, a per-user speed no 70B BF16
+    # replica reaches (issue 14; tests/recommend/test_serving_sizing.py covers that case)
     profile = WorkloadProfile(
         model_id="llama-3-70b",
         workload="inference",
-        concurrency=16,
+        concurrency=64,
         context_len=8192,
         target_tokens_per_s=2000,
     )

@@ -144,7 +144,9 @@ def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
     tb.extend(eng.mem.traced(c.layout), prefix="memory: ")
     scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
     if eng.inference:
-        tb.extend(eng.calc.inference_perf(c.gpu, c.layout.n_gpus, c.layout.pp), prefix="throughput: ")
+        per = c.serving.per_replica_concurrency if c.serving is not None else eng.p.concurrency or 1
+        t = eng.calc.serving(c.gpu, c.layout.n_gpus, per, traced=True, pp=c.layout.pp)
+        tb.extend(t, prefix="throughput: ")
     else:
         tb.extend(eng.calc.training_time(c.gpu, c.layout, scale_out), prefix="time: ")
     tb.extend(eng.calc.topology(c.gpu, c.layout, c.fit.peak_gib_per_gpu, scale_out), prefix="topology: ")

@@ -10,8 +10,9 @@ from typing import Any
 from tools import memory as memory_mod
 from tools import topology as topology_mod
 from tools.catalog.schema import GpuSpec
-from tools.compute import inference as compute_inference
+from tools.compute import serving as compute_serving
 from tools.compute import training as compute_training
+from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT, PROMPT_TOKENS_DEFAULT
 from tools.recommend.caches import MemoryCache
 from tools.recommend.candidates import Layout, layouts_for, memory_fit, topology_summary
 from tools.recommend.models import MemoryFit, TopologySummary
@@ -51,6 +52,8 @@ class Calculators(Part):
             p.target_tokens_per_s,
             p.framework,
             self._stated_batch_size,
+            p.prompt_tokens,
+            p.output_tokens,
         )
         self.time_sig = self.caches.signature_id(self.time_signature)
         self.mem_sig = self.caches.signature_id(self.mem_signature)
@@ -117,21 +120,34 @@ class Calculators(Part):
             )
         return cache[key]
 
-    def inference_perf(self, gpu: GpuSpec, n: int, pp: int = 1) -> Any:
-        key = (self.time_sig, gpu.id, n, pp)
-        if key not in self._time_cache:
-            p = self.p
-            self._time_cache[key] = compute_inference.estimate_inference(
+    def serving_lengths(self) -> tuple[int, int]:
+        """(prompt, output) tokens per request: stated, else the common benchmark shape, the prompt
+        capped so prompt + output stays within the context length."""
+        p = self.p
+        output = p.output_tokens or OUTPUT_TOKENS_DEFAULT
+        ctx = p.context_len or (PROMPT_TOKENS_DEFAULT + output)
+        prompt = p.prompt_tokens or max(1, min(PROMPT_TOKENS_DEFAULT, ctx - output))
+        return prompt, output
+
+    def serving(self, gpu: GpuSpec, n: int, concurrency: int, traced: bool = False, pp: int = 1) -> Any:
+        """tools.compute.serving's time of one replica of `n` GPUs (`pp` pipeline stages, one per node)
+        at `concurrency` requests."""
+        key = ("serving", self.time_sig, gpu.id, n, pp, concurrency, traced)
+        cache = self._time_cache if traced else self.caches.time_untraced
+        if key not in cache:
+            prompt, output = self.serving_lengths()
+            cache[key] = compute_serving.estimate_serving_time(
                 arch=self.w.arch,
                 gpu=gpu,
                 n_gpus=n,
-                precision=p.precision or "bf16",
-                concurrency=p.concurrency or 1,
-                context_len=p.context_len or 4096,
-                target_tokens_per_s=p.target_tokens_per_s,
+                precision=self.p.precision or "bf16",
+                concurrency=concurrency,
+                prompt_tokens=prompt,
+                output_tokens=output,
+                traced=traced,
                 pipeline_stages=pp,
             )
-        return self._time_cache[key]
+        return cache[key]
 
     def topology(
         self, gpu: GpuSpec, layout: Layout, peak_gib: float, scale_out: str, traced: bool = True

@@ -151,6 +151,8 @@ class Candidate:
 
     point: str = "mid"
     replicas: int = 1
+    serving: Any = None
+    """Serving: the tools.recommend.serving_plan.ServingPlan behind `replicas` and the throughput."""
     owned_check: Any = None
     """tools.classify.UtilizationCheck of an owned training candidate (runs per month stated)."""
     dropped: str | None = None
@@ -177,6 +179,11 @@ class Candidate:
     def limit_maybe(self) -> bool:
         """Meets the budget or deadline only at the favourable end of its range."""
         return self.deadline_status == "maybe" or self.budget_status == "maybe"
+
+    @property
+    def short_of_target(self) -> bool:
+        """Serving: reaches the aggregate tokens/s target not even at the fast end (per-user bound)."""
+        return self.serving is not None and self.serving.target_status == "short"
 
     @property
     def misses(self) -> bool:

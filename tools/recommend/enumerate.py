@@ -6,7 +6,6 @@ or applies its own budget to kept costed candidates (`limited`) instead of enume
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
@@ -20,6 +19,7 @@ from tools.recommend.models import MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, assess_risk, deadline_status
+from tools.recommend.serving_plan import ServingPlan, plan_serving, with_latency_cap, within_max_gpus
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
@@ -121,7 +121,12 @@ class Enumerator(Part):
     def candidates_for(self, gpu: GpuSpec, offers: Sequence[Offer], notes: GpuNotes) -> list[Candidate]:
         pending: list[Candidate] = []
         for offer in offers:
-            pairs = gpu_counts(offer, gpu, self.s.max_nodes)
+            pairs = [
+                q for q in gpu_counts(offer, gpu, self.s.max_nodes) if within_max_gpus(q[0] * q[1], self.p)
+            ]
+            if not pairs:  # every count this offer sells is above the user's max_gpus
+                notes.constraint = f"offered only above the {self.p.max_gpus} GPU(s) asked for"
+                continue
             feasible: list[Candidate] = []
             counted: list[_Counted] = []
             memory_fits = False  # some count fits memory (then a rejection names the other reason)
@@ -145,13 +150,7 @@ class Enumerator(Part):
                     notes.interconnect = "; ".join(str(r) for r in plan.reasons) or "interconnect unsuitable"
                     continue
                 c = self.build(gpu, offer, layout, fit, self.calc.topology_summary(plan, offer.scale_out))
-                if c.replicas > MAX_REPLICAS:
-                    notes.throughput = (
-                        f"needs {c.replicas} replicas of {layout.n_gpus} GPU(s) for "
-                        f"{self.p.target_tokens_per_s:,.0f} tokens/s (more than {MAX_REPLICAS})"
-                    )
-                    continue
-                slow = self._too_slow_per_sequence(gpu, c)
+                slow = self._serving_shortfall(c)
                 if slow:
                     notes.throughput = slow
                     continue
@@ -241,28 +240,26 @@ class Enumerator(Part):
     def _target_hours(self) -> float | None:
         """Wall-clock a larger cluster should bring the job within: the deadline, or, without one, a
         month (PRACTICAL_WALL_HOURS) so a long job (pre-training) is also offered on enough nodes to
-        finish in weeks rather than only on one node for months. None for serving."""
+        finish in weeks rather than only on one node for months. None for serving (a batch generation
+        job: its deadline)."""
         if self.inference:
-            return None
+            return self.p.deadline_hours if self.state.batch_job else None
         return self.p.deadline_hours or PRACTICAL_WALL_HOURS
 
-    def _too_slow_per_sequence(self, gpu: GpuSpec, c: Candidate) -> str | None:
-        """Serving with a latency target (ms per output token, per user): why this count cannot meet it
-        even at the fast end of the decode range, or None. Meeting it only at the fast end is a risk."""
-        latency = self.p.latency_ms_per_token
-        if not self.inference or not latency:
+    def _serving_shortfall(self, c: Candidate) -> str | None:
+        """Serving: why no replica count of this configuration meets the targets (tools.recommend.
+        serving_plan), or None; meeting the latency target only at the fast end is a risk."""
+        plan: ServingPlan | None = c.serving
+        if plan is None:
             return None
-        per_seq = self.calc.inference_perf(gpu, c.layout.n_gpus, c.layout.pp).decode_tokens_per_s_per_sequence
-        need = 1000.0 / latency
-        if per_seq.high < need:
-            return (
-                f"decodes {per_seq.low:,.0f}-{per_seq.high:,.0f} tokens/s per sequence on {c.layout.n_gpus} "
-                f"GPU(s) at {self.p.concurrency or 1} concurrent sequences; the {latency:g} ms/token "
-                f"latency target needs {need:,.0f}"
-            )
-        if per_seq.low < need:
+        if plan.why_not or not within_max_gpus(c.total_gpus, self.p):
+            return plan.why_not or f"{c.total_gpus} GPUs exceed the {self.p.max_gpus} asked for"
+        if plan.target_status == "maybe":
+            c.risk += RISK_LIMIT_MAYBE
+        if plan.latency_at_risk and self.p.latency_ms_per_token:
             c.risks.append(
-                f"meets the {latency:g} ms/token latency target only at the fast end of the decode range"
+                f"meets the {self.p.latency_ms_per_token:g} ms/token latency target only at the fast end "
+                "of the range"
             )
             c.risk += RISK_LIMIT_MAYBE
         return None
@@ -301,17 +298,22 @@ class Enumerator(Part):
         n = layout.n_gpus
         decode: Range | None = None
         replicas = 1
+        plan: ServingPlan | None = None
         if self.inference:
-            perf = self.calc.inference_perf(gpu, n, layout.pp)
-            decode = perf.decode_tokens_per_s
-            target = self.p.target_tokens_per_s
-            needed = perf.replicas_needed_for_target
-            if target and decode is not None and decode.low < target and needed is not None:
-                replicas = max(1, int(math.ceil(needed.high)))
-                decode = decode.scale(replicas)
-            serving_hours = self.pricer.serving_hours(offer)
-            wall = Range(low=serving_hours, high=serving_hours)
-            gpu_hours = Range(low=serving_hours * n * replicas, high=serving_hours * n * replicas)
+
+            def serve(conc: int) -> Any:
+                return self.calc.serving(gpu, n, conc, pp=layout.pp)
+
+            stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
+            plan = plan_serving(serve, self.p, n, MAX_REPLICAS, stated)
+            plan = with_latency_cap(serve, plan, self.p.latency_ms_per_token)
+            decode, replicas = plan.total_tokens_per_s, plan.replicas
+            if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
+                wall = plan.job_hours
+            else:
+                serving_hours = self.pricer.serving_hours(offer)
+                wall = Range(low=serving_hours, high=serving_hours)
+            gpu_hours = wall.scale(n * replicas)
         else:
             t = self.calc.training_time(
                 gpu, layout, offer.scale_out if layout.nodes > 1 else "none", traced=False
@@ -332,11 +334,12 @@ class Enumerator(Part):
             decode_tokens_per_s=decode,
             point=self.s.range_point,
             replicas=replicas,
+            serving=plan,
         )
         assess_risk(c, self.p, self.inference)
         idle = self.pricer.idle_endpoint_note(offer)
         if idle:
             c.risks.append(idle)
-        if not self.inference:
+        if not self.inference or self.state.batch_job:
             c.deadline_status = deadline_status(c, self.p)
         return c

@@ -6,13 +6,14 @@ and by how much.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from tools import present
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit
-from tools.recommend.models import ExpectationCheck, RecommendSettings
+from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.units import HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
@@ -225,7 +226,13 @@ def check_own_gpus(
     )
 
 
-def check_throughput(primary: Candidate | None, target_tokens_per_s: float) -> ExpectationCheck:
+def check_throughput(
+    primary: Candidate | None,
+    target_tokens_per_s: float,
+    alternatives: Sequence[tuple[Candidate, Label]] = (),
+) -> ExpectationCheck:
+    """Does the primary serve the aggregate target? When the stated concurrency makes it a per-user
+    speed (tools.recommend.serving_plan), say so, and name the cheaper option that accepts less."""
     claim = f"serve {target_tokens_per_s:,.0f} tokens/s"
     if primary is None or primary.decode_tokens_per_s is None:
         return ExpectationCheck(
@@ -241,11 +248,25 @@ def check_throughput(primary: Candidate | None, target_tokens_per_s: float) -> E
         verdict, text = "tight", "meets it only at high efficiency"
     else:
         verdict, text = "cannot_hold", f"falls short by {target_tokens_per_s / d.high:.1f}x; add replicas"
+    plan = primary.serving
+    explanation = f"{cfg} decodes {d.low:,.0f}-{d.high:,.0f} tokens/s in aggregate: {text}."
+    if plan is not None and plan.per_user_bound and plan.concurrency:
+        if verdict == "cannot_hold":
+            text = f"falls short by {target_tokens_per_s / d.high:.1f}x"
+        explanation = (
+            f"{cfg} decodes {present.tokens_per_s_range(d)} at the stated {plan.concurrency} concurrent "
+            f"users: {text}; that needs {present.count(target_tokens_per_s / plan.concurrency)} tokens/s per "
+            "user, which more replicas barely raise."
+        )
+        cheaper = [c for c, label in alternatives if label == "cheapest" and c.decode_tokens_per_s]
+        if cheaper and cheaper[0].decode_tokens_per_s is not None:
+            c = cheaper[0]
+            explanation += (
+                f" Or accept {present.tokens_per_s_range(c.decode_tokens_per_s)} on "
+                f"{c.total_gpus}x {c.gpu.name} at {present.usd_range(c.cost_usd)} per month."
+            )
     return ExpectationCheck(
-        claim=claim,
-        verdict=verdict,
-        factor=target_tokens_per_s / d.mid,
-        explanation=f"{cfg} decodes {d.low:,.0f}-{d.high:,.0f} tokens/s in aggregate: {text}.",
+        claim=claim, verdict=verdict, factor=target_tokens_per_s / d.mid, explanation=explanation
     )
 
 
@@ -298,5 +319,5 @@ def check_expectations(
         if cadence.verdict in ("tight", "cannot_hold"):  # say it only when the cadence is a problem
             out.append(cadence)
     if p.workload == "inference" and p.target_tokens_per_s:
-        out.append(check_throughput(outcome.primary, p.target_tokens_per_s))
+        out.append(check_throughput(outcome.primary, p.target_tokens_per_s, outcome.alternatives))
     return out

@@ -97,6 +97,32 @@ class TcoScenario(_Frozen):
     same_cloud: bool = False
 
 
+class ServingFigures(_Frozen):
+    """Serving: what one replica does at the load it carries (tools.compute.serving via
+    tools.recommend.serving_plan), and how much more load it takes before a limit binds."""
+
+    replicas: int
+    tensor_parallel: int
+    pipeline_stages: int = 1
+    framework: str
+    concurrency: int | None = Field(description="requests in flight over all replicas (stated); None: sized")
+    concurrency_per_replica: int = Field(description="requests the busiest replica carries")
+    replica_tokens_per_s: Range = Field(description="output tokens/s of that replica")
+    per_user_tokens_per_s: Range = Field(description="output tokens/s each of its users sees")
+    ms_per_output_token: Range
+    time_to_first_token_s: Range
+    max_concurrency_per_replica: int = Field(description="requests its KV cache (or server) holds")
+    concurrency_limit_per_replica: int = Field(
+        description="requests it takes before the KV cache, the server's batch or the latency target binds"
+    )
+    headroom_requests_per_replica: int = Field(description="limit - carried (0 when at or past it)")
+    binds: Literal["kv_cache", "server_max_batch", "latency_target"]
+    latency_target_ms: float | None = None
+    target_status: Literal["meets", "maybe", "short"] | None = Field(
+        default=None, description="against the aggregate tokens/s target (None without one)"
+    )
+
+
 class Option(_Frozen):
     """One feasible configuration with its price, time and cost ranges.
 
@@ -133,6 +159,7 @@ class Option(_Frozen):
     topology: TopologySummary | None = None
     risks: tuple[str, ...] = ()
     decode_tokens_per_s: Range | None = Field(default=None, description="inference: aggregate decode rate")
+    serving: ServingFigures | None = Field(default=None, description="inference: per replica and per user")
     meets_deadline: bool | None = None
     meets_budget: bool | None = None
     price_as_of: dt.date | None = None
@@ -161,6 +188,10 @@ class Option(_Frozen):
         cost = present.usd_range(self.cost_usd)  # as the report, web and Slack write it ("$1.26M")
         if self.cost_basis == "per_month":
             cost += " per month"
+            if self.decode_tokens_per_s is not None:  # serving: the rate it buys
+                cost = f"{present.tokens_per_s_range(self.decode_tokens_per_s)}, {cost}"
+        elif self.serving is not None:  # a batch generation job
+            cost += " per job"
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         pricing = self.pricing.replace("_", " ")

@@ -14,6 +14,7 @@ from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, power_price, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
+from tools.recommend.serving_plan import per_user_note, serving_figures
 
 
 # --------------------------------------------------------------------------------------------
@@ -36,6 +37,9 @@ def to_option(
         if c.owned_check is not None:
             eng.tb.extend(c.owned_check, prefix=f"owned use {c.key.text()}: ")
     risks = list(c.risks)
+    note = per_user_note(c.serving, p.target_tokens_per_s, c.layout.n_gpus, c.cost_usd)
+    if note:
+        risks.insert(0, note)
     if c.offer.usd_per_gpu_hour_high is not None:
         risks.append(_spread_text(c))
     if c.offer.pricing == "spot" and not eng.inference:
@@ -60,13 +64,14 @@ def to_option(
         eu=c.offer.eu,
         label=label,
         why=tuple(why),
-        cost_basis="per_month" if p.workload == "inference" else "per_job",
+        cost_basis="per_month" if eng.inference and not eng.state.batch_job else "per_job",
         gpu_hours=c.gpu_hours,
         tco=scen,
         memory=c.fit,
         topology=c.topo,
         risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
+        serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token),
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         price_as_of=c.offer.as_of,

@@ -103,6 +103,7 @@ class Pricer(Part):
         util = self.p.utilization
         if (
             not self.inference
+            or self.state.batch_job
             or util is None
             or util >= 1.0
             or offer.deployment in ("owned", "colocation")
@@ -228,7 +229,9 @@ class Pricer(Part):
         premium = self.premium if offer.managed else None
         runs = p.runs_per_month or 1.0
         plans: list[tuple[str, float]]
-        if self.inference:
+        if self.state.batch_job:
+            plans = [("one generation job", 0.0)]
+        elif self.inference:
             plans = [("one month of serving", 0.0)]
         else:
             cached = ("data cached after first pull", 1.0)

@@ -47,7 +47,7 @@ def select(
     (`primary_only`: the primary and ranking, without alternatives and rejections)."""
     p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
-    if eng.inference and p.budget_usd:
+    if eng.inference and p.budget_usd and not eng.state.batch_job:
         notes_out.append(
             f"Serving costs are per month; the {present.usd(p.budget_usd)} budget is compared with one month."
         )
@@ -263,8 +263,11 @@ def _alternatives(
     if not ranked:
         ranked = [primary]  # every other option was ruled out above: the shortlist may still add some
     practical = practical_hours(primary, PRACTICAL_WALL_HOURS)
-    # no fallback to plans slower than a month: an alternative running for years is no plan (issue 16)
-    in_time = [c for c in ranked if eng.inference or c.wall_hours.high <= practical]
+    # no fallback to plans slower than a month: an alternative running for years is no plan (issue 16);
+    # a batch generation job is timed like training, an endpoint is not
+    in_time = [
+        c for c in ranked if (eng.inference and not eng.state.batch_job) or c.wall_hours.high <= practical
+    ]
     cheapest = min(in_time, key=lambda c: (c.cost_mid, speed(c)), default=None)
     if cheapest is not None and cheapest.cost_mid < (1 - MEANINGFUL_DIFFERENCE) * primary.cost_mid:
         add(cheapest, "cheapest")
@@ -272,6 +275,8 @@ def _alternatives(
     if meaningfully_faster(fastest, primary, eng.inference):
         add(fastest, "fastest")
     # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
+    # past 'cheapest', plans short of a serving throughput target are no alternative a buyer would take
+    in_time = [c for c in in_time if not c.short_of_target] or in_time
     safe = [c for c in in_time if low_risk_allowed(c, p)]
     safest = min(safe, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid), default=None)
     if safest is not None and lower_risk(safest, primary):  # never a riskier option labelled low-risk

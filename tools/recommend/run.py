@@ -10,6 +10,7 @@ from tools.recommend.engine import Engine
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.rank import select
+from tools.recommend.serving_plan import gpu_ruled_out
 
 
 def run_engine(
@@ -45,6 +46,10 @@ def run_engine(
     elif primary_only:
         eng.start_costing()
     for gpu in catalog.gpus:
+        ruled_out = gpu_ruled_out(gpu.id, p)
+        if ruled_out:  # the user's own filter ('on H100s'): never enumerated, said in the notes
+            notes_by_gpu[gpu.id] = GpuNotes(constraint=ruled_out)
+            continue
         if costed is not None:
             cands, notes, n_offers = eng.limited(costed, gpu)
         elif stored is not None:
@@ -57,7 +62,9 @@ def run_engine(
             slow = [
                 c
                 for c in cands
-                if c.decode_tokens_per_s and c.decode_tokens_per_s.high < p.target_tokens_per_s
+                if c.decode_tokens_per_s
+                and c.decode_tokens_per_s.high < p.target_tokens_per_s
+                and not c.short_of_target  # kept on purpose: close, bound by per-user speed
             ]
             if slow and len(slow) == len(cands):
                 best = max(slow, key=lambda c: c.decode_tokens_per_s.high if c.decode_tokens_per_s else 0.0)

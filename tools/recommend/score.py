@@ -43,8 +43,11 @@ def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
 
 def order(cands: list[Candidate], p: WorkloadProfile, inference: bool) -> list[Candidate]:
     """Best first (each candidate's `score` set); for cheapest/fastest, options that meet the limits only
-    at one end of their range come after those that surely meet them. Ties break on the identity."""
+    at one end of their range come after those that surely meet them; serving configurations short of the
+    throughput target come after those that reach it. Ties break on the identity."""
     strict = (p.objective or "balanced") != "balanced"
     for c in cands:
         c.score = score(c, p, inference)
-    return sorted(cands, key=lambda c: (strict and c.limit_maybe, c.score, c.cost_mid, c.key))
+    return sorted(
+        cands, key=lambda c: (c.short_of_target, strict and c.limit_maybe, c.score, c.cost_mid, c.key)
+    )

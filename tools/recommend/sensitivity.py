@@ -170,7 +170,8 @@ def _variants(
                 )
             )
     else:
-        if p.concurrency and _uncertain(w, "concurrency"):
+        # a batch generation job queues every request at once: its concurrency is not an input
+        if p.concurrency and _uncertain(w, "concurrency") and not p.generation_tokens:
             out.append(
                 ("concurrency", str(p.concurrency), ("1", {"concurrency": 1}), ("32", {"concurrency": 32}))
             )

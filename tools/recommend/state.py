@@ -41,6 +41,8 @@ class RunState:
         )
         self.method = memory_method(w)
         self.inference = self.method == "inference"
+        self.batch_job = self.inference and bool(w.profile.generation_tokens)
+        """A batch generation job (profile.generation_tokens): timed and priced per job, not per month."""
         if not self.inference and (w.profile.objective or "balanced") == "balanced":
             self.tb.assume(
                 "set-up per run charged in the balanced ranking",

@@ -196,7 +196,8 @@
       p.appendChild(el("div", "title", rec.primary.title));
       p.appendChild(el("div", "where", rec.primary.where));
       const facts = el("dl", "facts");
-      for (const [k, v] of [["Time", rec.primary.time], ["Cost", rec.primary.cost], ["Price", rec.primary.rate]]) {
+      const serving = (rec.primary.serving || []).map((r) => [r.label, r.value]);
+      for (const [k, v] of [["Time", rec.primary.time], ["Cost", rec.primary.cost], ["Price", rec.primary.rate], ...serving]) {
         if (!v) continue;
         facts.appendChild(el("dt", null, k));
         facts.appendChild(el("dd", null, v));

@@ -1,0 +1,406 @@
+"""Serving time of one replica under continuous batching (issue 14).
+
+One replica is `n_gpus` GPUs in tensor parallel. At `concurrency` requests in flight (closed loop: a
+finished request is replaced at once), each of `prompt_tokens` in and `output_tokens` out, the engine
+runs steps; each step decodes one token for every live sequence and, with chunked prefill (vLLM,
+SGLang, TensorRT-LLM default), processes a share of new prompts so that prefill keeps pace:
+prompt_tokens / output_tokens prefill tokens per decoded token. A step takes
+
+    max(memory time, compute time) + all-reduce time + step overhead
+
+    memory time  = (weights read + live sequences x KV cache at mean length) / (n x bandwidth x eff)
+    compute time = tokens in the step x (2 x active params + attention) / (n x peak x eff)
+    all-reduce   = 2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / link bandwidth)
+
+(roofline of decode: Pope et al. 2022 "Efficiently Scaling Transformer Inference"; chunked prefill:
+Agrawal et al. 2024 "Sarathi-Serve"; tensor-parallel all-reduces: Shoeybi et al. 2019). Sequences
+beyond what the KV cache holds wait: throughput stops growing and the wait lands in the time to
+first token (Little's law). The replica's output tokens/s = live sequences / step time; a user's
+inter-token latency is the step time.
+
+A replica over several nodes is `pipeline_stages` stages of n/stages GPUs in tensor parallel (GPipe-style
+micro-batches, Huang et al. 2019; vLLM pipeline parallelism): the live sequences split into one
+micro-batch per stage, every stage busy. A token step is then stages x one stage's step, each stage
+reading its 1/stages of the weights once per micro-batch: the weights' read time is that of one stage's
+GPUs reading them all, so pipelining adds memory for the KV cache but no per-user speed, and adds a
+point-to-point hop per stage.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from tools.catalog.schema import GpuSpec, ModelArch
+from tools.compute import serving_constants as K
+from tools.compute.flops import BYTES_PER_WEIGHT, peak_tflops
+from tools.errors import InputError
+from tools.memory_states import stored_weight_bytes
+from tools.ranges import Range
+from tools.trace import TraceBuilder, Traced, UntracedBuilder
+from tools.units import gb_to_bytes, gib_to_bytes, tflops_to_flops
+from tools.vocabulary import SERVING_FRAMEWORKS, KvPrecision, Precision, ServingFramework
+
+Batching = Literal["continuous", "static"]
+
+
+@dataclass(frozen=True)
+class ServingEfficiency:
+    """The fitted bands (tools.compute.serving_constants); the calibration bench passes others."""
+
+    bandwidth: Range = K.BANDWIDTH_EFFICIENCY
+    compute: Range = K.COMPUTE_EFFICIENCY
+    step_overhead_s: Range = K.STEP_OVERHEAD_S
+    overlap_exponent: float = K.OVERLAP_EXPONENT
+    moe_compute_factor: float = K.MOE_COMPUTE_EFFICIENCY_FACTOR
+    nvlink_allreduce_latency_s: float = K.ALLREDUCE_LATENCY_S["nvlink"]
+    paged_kv: bool = K.PAGED_KV_CAPACITY
+    fp8_kv_with_fp8_weights: bool = K.FP8_KV_WITH_FP8_WEIGHTS
+
+
+class ServingTime(Traced):
+    """Throughput and latency of one serving replica at a stated load."""
+
+    n_gpus: int
+    concurrency: int
+    live_sequences: int
+    max_concurrency: int
+    prompt_tokens: int
+    output_tokens: int
+    output_tokens_per_s: Range
+    ms_per_output_token: Range
+    time_to_first_token_s: Range
+    per_user_tokens_per_s: Range
+    decode_bound: Literal["memory_bandwidth", "compute"]
+    framework: str
+    weights_fit: bool
+
+
+def _check(**values: int) -> None:
+    for name, v in values.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InputError(f"{name} must be a whole number >= 1, got {v!r}")
+
+
+def _link_kind(gpu: GpuSpec, n_gpus: int) -> str:
+    """nvlink, pcie or pcie_no_p2p: how the replica's GPUs exchange all-reduces. An NVLink bridge
+    joins pairs only, so more than two bridged GPUs talk over PCIe."""
+    link = gpu.scale_up_link
+    if link in K.NVLINK_LINKS or (link == "nvlink_bridge" and n_gpus <= 2):
+        return "nvlink"
+    return "pcie_no_p2p" if gpu.consumer else "pcie"
+
+
+def _weights_read(arch: ModelArch, precision: str, tokens_per_step: float) -> float:
+    """Bytes of weights a step reads: all but the input embedding (a row lookup); MoE: the shared part
+    plus the routed experts that tokens routed uniformly touch, 1 - (1 - k/E)^tokens."""
+    total = stored_weight_bytes(arch, precision)
+    if not arch.tied_embeddings:
+        emb_bytes = 2.0 if precision in ("fp8", "int8", "int4", "nf4") else BYTES_PER_WEIGHT[precision]
+        total -= arch.vocab_size * arch.hidden_size * emb_bytes
+    if not (
+        arch.is_moe and arch.n_experts and arch.n_active_experts and arch.n_active_experts < arch.n_experts
+    ):
+        return total
+    e, k = arch.n_experts, arch.n_active_experts
+    total_p, active_p = float(arch.param_count()), float(arch.active_param_count())
+    routed = (total_p - active_p) * e / (e - k)
+    touched = 1.0 - (1.0 - k / e) ** max(tokens_per_step, 1.0)
+    share: float = ((total_p - routed) + routed * touched) / total_p
+    return total * share
+
+
+def estimate_serving_time(
+    *,
+    arch: ModelArch,
+    gpu: GpuSpec,
+    n_gpus: int,
+    precision: Precision = "bf16",
+    kv_precision: KvPrecision | None = None,
+    concurrency: int,
+    prompt_tokens: int,
+    output_tokens: int,
+    framework: ServingFramework | None = None,
+    traced: bool = True,
+    batching: Batching = "continuous",
+    efficiency: ServingEfficiency | None = None,
+    pipeline_stages: int = 1,
+) -> ServingTime:
+    """Output tokens/s of the replica, ms per output token and time to first token (low-high), and how
+    many requests its KV cache holds. `batching="static"` (a fixed batch, prefill then decode, the
+    2023 TensorRT-LLM tables) is for the calibration bench; serving is continuous."""
+    _check(
+        n_gpus=n_gpus,
+        concurrency=concurrency,
+        prompt_tokens=prompt_tokens,
+        output_tokens=output_tokens,
+        pipeline_stages=pipeline_stages,
+    )
+    if n_gpus % pipeline_stages:
+        raise InputError(f"{n_gpus} GPUs do not split into {pipeline_stages} pipeline stages")
+    pp = pipeline_stages
+    tp = n_gpus // pp
+    if precision not in BYTES_PER_WEIGHT:
+        raise InputError(f"unknown precision {precision!r}: use one of {', '.join(BYTES_PER_WEIGHT)}")
+    if framework is not None and framework not in SERVING_FRAMEWORKS:
+        raise InputError(
+            f"unknown serving framework {framework!r}: use one of {', '.join(SERVING_FRAMEWORKS)}"
+        )
+    tb = TraceBuilder() if traced else UntracedBuilder()
+    eff = efficiency or ServingEfficiency()
+    fw = framework or K.FRAMEWORK_DEFAULT_SERVING
+    tb.assume(
+        "serving_framework", fw, "", "caller" if framework else "default: vLLM, the most deployed open server"
+    )
+    fp8_kv = eff.fp8_kv_with_fp8_weights and precision == "fp8" and fw == "tensorrt-llm"
+    kv_prec: str = kv_precision or ("fp8" if fp8_kv else "bf16")
+    kv_why = "FP8 with FP8 weights on TensorRT-LLM (ModelOpt kv_cache_quant_algo FP8)" if fp8_kv else "16-bit"
+    tb.assume("kv_cache_precision", kv_prec, "", "caller" if kv_precision else f"default: {kv_why}")
+    tb.assume(
+        "bandwidth_efficiency",
+        f"{eff.bandwidth.low}-{eff.bandwidth.high}",
+        "of datasheet",
+        K.BANDWIDTH_EFFICIENCY_SOURCE,
+    )
+    tb.assume(
+        "compute_efficiency",
+        f"{eff.compute.low}-{eff.compute.high}",
+        "of dense peak",
+        K.COMPUTE_EFFICIENCY_SOURCE,
+    )
+    tb.assume(
+        "step_overhead_s",
+        f"{eff.step_overhead_s.low}-{eff.step_overhead_s.high}",
+        "s",
+        K.STEP_OVERHEAD_SOURCE,
+    )
+
+    # --- what the KV cache holds -----------------------------------------------------------------
+    weights = stored_weight_bytes(arch, precision)
+    usable = n_gpus * (
+        gib_to_bytes(gpu.usable_memory_gib) * K.GPU_MEMORY_UTILIZATION
+        - gib_to_bytes(K.RUNTIME_RESERVE_GIB_PER_GPU)
+    )
+    tb.assume("gpu_memory_utilization", K.GPU_MEMORY_UTILIZATION, "fraction", K.GPU_MEMORY_UTILIZATION_SOURCE)
+    tb.assume("runtime_reserve_gib_per_gpu", K.RUNTIME_RESERVE_GIB_PER_GPU, "GiB", K.RUNTIME_RESERVE_SOURCE)
+    kv_budget = tb.step(
+        "kv_cache_budget_bytes",
+        "n_gpus x (usable x utilization - reserve) - weights",
+        usable - weights,
+        "bytes",
+        n_gpus=n_gpus,
+        weight_bytes=weights,
+    )
+    kv_bytes_value = BYTES_PER_WEIGHT[kv_prec]
+    held_len = prompt_tokens + (output_tokens // 2 if eff.paged_kv else output_tokens)
+    kv_full = arch.kv_cache_bytes(held_len, kv_bytes_value)
+    cap_batch = K.MAX_BATCH_BY_FRAMEWORK.get(fw, K.MAX_BATCH_BY_FRAMEWORK["vllm"])
+    by_kv = max(0, math.floor(kv_budget / kv_full)) if kv_full > 0 else cap_batch
+    max_conc = int(
+        tb.step(
+            "max_concurrency",
+            "min(floor(kv_budget / kv_cache_bytes(held length)), framework max batch)",
+            min(by_kv, cap_batch),
+            "requests",
+            "paged KV: sequences held at mean length prompt + output/2 (vLLM PagedAttention)"
+            if eff.paged_kv
+            else "every sequence at full length prompt + output (no preemption)",
+            kv_bytes_per_sequence=kv_full,
+            framework_max_batch=cap_batch,
+        )
+    )
+    weights_fit = kv_budget > 0
+    if not weights_fit:
+        tb.assume(
+            "weights_do_not_fit", "true", "", "the replica's memory cannot hold the weights: figures are moot"
+        )
+    live = max(1, min(concurrency, max_conc))
+    tb.step("live_sequences", "min(concurrency, max_concurrency)", live, "requests", concurrency=concurrency)
+
+    # --- one engine step ---------------------------------------------------------------------------
+    active = float(arch.active_param_count())
+    peak = peak_tflops(gpu=gpu, precision=precision, tb=tb)
+    flops_rate = n_gpus * tflops_to_flops(peak)  # every stage busy: the FLOPs spread over all GPUs
+    bandwidth = tp * gb_to_bytes(1000 * gpu.memory_bandwidth_tb_per_s)  # one stage reads all weights
+    width = arch.n_heads * (
+        (arch.qk_nope_head_dim or 0) + (arch.qk_rope_head_dim or 0) if arch.uses_mla else arch.head_dim
+    )
+    attn = K.ATTENTION_FLOPS_PER_KEY_PER_WIDTH * arch.n_layers * width
+    mean_ctx = prompt_tokens + output_tokens / 2
+    static = batching == "static"
+    prefill_per_output = 0.0 if static else prompt_tokens / output_tokens
+    tokens_per_step = live * (1 + prefill_per_output)
+    step_flops = live * (2 * active + attn * mean_ctx) + live * prefill_per_output * (
+        2 * active + attn * prompt_tokens / 2
+    )
+    w_read = _weights_read(arch, precision, tokens_per_step / pp)
+    kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value) / pp
+    mem_s = Range(
+        low=(w_read + kv_read) / (bandwidth * eff.bandwidth.high),
+        high=(w_read + kv_read) / (bandwidth * eff.bandwidth.low),
+    )
+    tb.step(
+        "step_memory_s",
+        "(weights read + live x kv_cache_bytes(prompt + output/2) / stages) / (n / stages x bandwidth x eff)",
+        mem_s.mid,
+        "s",
+        weight_bytes_read=w_read,
+        kv_bytes_read=kv_read,
+        bandwidth_tb_per_s=gpu.memory_bandwidth_tb_per_s,
+        low=mem_s.low,
+        high=mem_s.high,
+    )
+    moe = eff.moe_compute_factor if arch.is_moe else 1.0
+    cmp_eff = eff.compute.scale(moe)
+    cmp_s = Range(low=step_flops / (flops_rate * cmp_eff.high), high=step_flops / (flops_rate * cmp_eff.low))
+    tb.step(
+        "step_compute_s",
+        "live x [(2 N_act + attn x ctx) + prompt/output x (2 N_act + attn x prompt/2)] / (n x peak x eff)",
+        cmp_s.mid,
+        "s",
+        "chunked prefill: Agrawal et al. 2024 (Sarathi-Serve)",
+        step_flops=step_flops,
+        peak_tflops=peak,
+        low=cmp_s.low,
+        high=cmp_s.high,
+    )
+    comm_s = _allreduce_s(arch, gpu, tp, tokens_per_step / pp, eff.nvlink_allreduce_latency_s, tb)
+    hops_s = _pipeline_hops_s(pp, tb)
+    p = eff.overlap_exponent
+    step = Range(
+        low=_soft_max(mem_s.low, cmp_s.low, p) + comm_s + hops_s + pp * eff.step_overhead_s.low,
+        high=_soft_max(mem_s.high, cmp_s.high, p) + comm_s + hops_s + pp * eff.step_overhead_s.high,
+    )
+    bound: Literal["memory_bandwidth", "compute"] = (
+        "memory_bandwidth" if mem_s.mid >= cmp_s.mid else "compute"
+    )
+    tb.step(
+        "step_s",
+        f"(memory^p + compute^p)^(1/p) + all-reduce + stage hops + stages x overhead; {bound}-bound",
+        step.mid,
+        "s",
+        low=step.low,
+        high=step.high,
+    )
+
+    # --- prefill alone (time to first token; static batches' prefill phase) ---------------------------
+    prefill_flops = prompt_tokens * (2 * active + attn * prompt_tokens / 2)
+    prefill_comm_s = _allreduce_s(arch, gpu, tp, prompt_tokens, eff.nvlink_allreduce_latency_s, None)
+    prefill_comm_s += _pipeline_hops_s(pp, None)
+    stage_rate = flops_rate / pp  # a prompt passes the stages one after another
+    prefill_s = Range(
+        low=prefill_flops / (stage_rate * cmp_eff.high) + prefill_comm_s + pp * eff.step_overhead_s.low,
+        high=prefill_flops / (stage_rate * cmp_eff.low) + prefill_comm_s + pp * eff.step_overhead_s.high,
+    )
+    if static:  # the batch's prompts first, then output_tokens decode steps
+        total = Range(
+            low=live * prefill_s.low + output_tokens * step.low,
+            high=live * prefill_s.high + output_tokens * step.high,
+        )
+        tps = Range(low=live * output_tokens / total.high, high=live * output_tokens / total.low)
+    else:
+        tps = Range(low=live / step.high, high=live / step.low)
+    out_tps = tb.step(
+        "output_tokens_per_s",
+        "live_sequences / step_s" if not static else "live x output / (live x prefill + output x step)",
+        tps.mid,
+        "tokens/s",
+        low=tps.low,
+        high=tps.high,
+    )
+    del out_tps
+    ms = step.scale(1000.0)
+    # waiting beyond what the cache holds: Little's law, time in system = concurrency x output / throughput
+    wait = Range(low=0.0, high=0.0)
+    if concurrency > live:
+        extra = (concurrency - live) / live
+        wait = Range(low=extra * output_tokens * step.low, high=extra * output_tokens * step.high)
+    ttft = Range(low=prefill_s.low + step.low + wait.low, high=prefill_s.high + step.high + wait.high)
+    tb.step(
+        "time_to_first_token_s",
+        "prompt FLOPs / (n x peak x eff) + one step + queue wait ((concurrency - live)/live x output x step)",
+        ttft.mid,
+        "s",
+        low=ttft.low,
+        high=ttft.high,
+    )
+    return ServingTime(
+        n_gpus=n_gpus,
+        concurrency=concurrency,
+        live_sequences=live,
+        max_concurrency=max_conc,
+        prompt_tokens=prompt_tokens,
+        output_tokens=output_tokens,
+        output_tokens_per_s=tps,
+        ms_per_output_token=ms,
+        time_to_first_token_s=ttft,
+        per_user_tokens_per_s=Range(low=1000.0 / ms.high, high=1000.0 / ms.low),
+        decode_bound=bound,
+        framework=fw,
+        weights_fit=weights_fit,
+        **tb.fields(),
+    )
+
+
+def _soft_max(a: float, b: float, p: float) -> float:
+    """(a^p + b^p)^(1/p): the larger of the two when p is large, their sum when p = 1."""
+    if math.isinf(p):
+        return max(a, b)
+    out: float = (a**p + b**p) ** (1.0 / p)
+    return out
+
+
+def _pipeline_hops_s(stages: int, tb: TraceBuilder | None) -> float:
+    """Point-to-point sends between pipeline stages of one token step (one per stage)."""
+    if stages == 1:
+        return 0.0
+    total = stages * K.PIPELINE_HOP_S
+    if tb is not None:
+        tb.assume("pipeline_hop_s", K.PIPELINE_HOP_S, "s", K.PIPELINE_HOP_SOURCE)
+        tb.step("step_pipeline_hops_s", "stages x hop", total, "s", stages=stages)
+    return total
+
+
+def _allreduce_s(
+    arch: ModelArch,
+    gpu: GpuSpec,
+    n_gpus: int,
+    tokens: float,
+    nvlink_latency_s: float,
+    tb: TraceBuilder | None,
+) -> float:
+    """Tensor-parallel all-reduces of one step: 2 per layer, each latency + ring bytes / link rate."""
+    if n_gpus == 1:
+        return 0.0
+    kind = _link_kind(gpu, n_gpus)
+    latency = nvlink_latency_s if kind == "nvlink" else K.ALLREDUCE_LATENCY_S[kind]
+    per_direction = gb_to_bytes(gpu.scale_up_bandwidth_gb_per_s or 64.0) / 2
+    rate = (
+        per_direction
+        * K.LINK_BANDWIDTH_EFFICIENCY
+        * (K.NO_P2P_BANDWIDTH_FACTOR if kind == "pcie_no_p2p" else 1.0)
+    )
+    message = tokens * arch.hidden_size * K.ACTIVATION_BYTES
+    per_call = latency + 2 * (n_gpus - 1) / n_gpus * message / rate
+    total = K.ALLREDUCES_PER_LAYER * arch.n_layers * per_call
+    if tb is not None:
+        tb.assume(
+            "allreduce_latency_s",
+            f"nvlink {K.ALLREDUCE_LATENCY_S['nvlink']}, pcie {K.ALLREDUCE_LATENCY_S['pcie']}, "
+            f"consumer pcie {K.ALLREDUCE_LATENCY_S['pcie_no_p2p']}",
+            "s",
+            K.ALLREDUCE_LATENCY_SOURCE,
+        )
+        tb.step(
+            "step_allreduce_s",
+            "2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / (link GB/s / 2 x eff))",
+            total,
+            "s",
+            "Megatron-LM tensor parallelism (Shoeybi et al. 2019); ring all-reduce bytes (NCCL)",
+            link=kind,
+            n_gpus=n_gpus,
+            tokens_per_step=tokens,
+            latency_s=latency,
+        )
+    return total

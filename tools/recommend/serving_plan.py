@@ -1,0 +1,305 @@
+"""How many replicas of one serving configuration (GPU type x tensor-parallel count) a workload needs,
+from tools.compute.serving: the fewest replicas that meet the stated throughput and latency at the
+stated concurrency (split evenly over replicas, each within what its KV cache holds); for a batch
+generation job (profile.generation_tokens), the fewest that finish by the deadline. The GPU filters
+a user states (gpus_wanted, gpus_excluded, max_gpus) live here too, for serving and training alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from tools import present
+from tools.compute.serving import ServingTime
+from tools.compute.serving_constants import MAX_BATCH_BY_FRAMEWORK
+from tools.profile import WorkloadProfile
+from tools.ranges import Range
+from tools.recommend.models import ServingFigures
+
+ServingFn = Callable[[int], ServingTime]
+"""Per-replica serving time at a per-replica concurrency (the calculator, cached by the caller)."""
+
+OFFLINE_CONCURRENCY = 4096
+"""A batch job queues every request at once: the replica runs as many as its KV cache and server hold."""
+
+MIN_REPLICA_GAIN = 0.5
+"""A replica added for an aggregate throughput target must raise the total by at least half of what one
+replica already delivers. Below that, the users' own speed binds, not capacity: at a fixed concurrency
+each user's tokens/s is one replica's step time, which fewer users per replica shortens only a little
+while decode is memory-bound (Pope et al. 2022), so more replicas multiply the cost for a few percent."""
+TARGET_SHORTFALL_KEPT = 0.8
+"""A configuration bound by per-user speed that reaches at least 80% of the aggregate target at the fast
+end of its range is kept (ranked after those that reach the target) as the 'accept a little less'
+answer to 'roughly N tokens/s'; below that it is rejected."""
+
+TargetStatus = Literal["meets", "maybe", "short"]
+
+
+@dataclass(frozen=True)
+class ServingPlan:
+    """Replicas of one configuration and what they deliver together; `why_not` when none works."""
+
+    replicas: int
+    per_replica_concurrency: int
+    replica: ServingTime
+    total_tokens_per_s: Range
+    job_hours: Range | None = None
+    why_not: str | None = None
+    latency_at_risk: bool = False
+    target_status: TargetStatus | None = None
+    """Against the aggregate tokens/s target: meets at the slow end, maybe (only at the fast end) or
+    short; None without a target."""
+    per_user_bound: bool = False
+    """The stated concurrency caps the total: users x per-user tokens/s, which more replicas barely raise."""
+    replicas_to_meet: int | None = None
+    """Per-user bound: replicas that would meet the target at the slow end anyway (None: none up to the
+    most considered)."""
+    concurrency: int | None = None
+    """Requests in flight over all replicas (the stated concurrency; None when sized for a target)."""
+    latency_max_concurrency: int | None = None
+    """Most requests per replica within the latency target at the slow end (None without a target)."""
+
+    @property
+    def per_user_tokens_per_s(self) -> Range:
+        """Tokens/s each user sees on the busiest replica (1000 / ms per output token)."""
+        return self.replica.per_user_tokens_per_s
+
+
+def gpu_ruled_out(gpu_id: str, p: WorkloadProfile) -> str | None:
+    """Why the user's own GPU filters rule this GPU type out ('on H100s', 'no consumer cards'), or None."""
+    if p.gpus_wanted and gpu_id not in p.gpus_wanted:
+        return f"not among the GPUs asked for ({', '.join(p.gpus_wanted)})"
+    if gpu_id in p.gpus_excluded:
+        return "ruled out by the request"
+    return None
+
+
+def within_max_gpus(total_gpus: int, p: WorkloadProfile) -> bool:
+    """Whether a configuration's GPU count (replicas included) respects the user's max_gpus."""
+    return p.max_gpus is None or total_gpus <= p.max_gpus
+
+
+def _job(serve: ServingFn, p: WorkloadProfile, max_replicas: int) -> ServingPlan:
+    assert p.generation_tokens is not None
+    t = serve(OFFLINE_CONCURRENCY)
+    deadline = p.deadline_hours
+    best: ServingPlan | None = None
+    for r in range(1, max_replicas + 1):
+        total = t.output_tokens_per_s.scale(r)
+        hours = Range(
+            low=p.generation_tokens / total.high / 3600, high=p.generation_tokens / total.low / 3600
+        )
+        best = ServingPlan(r, t.live_sequences, t, total, job_hours=hours)
+        if deadline is None or hours.high <= deadline:
+            return best
+    assert best is not None
+    return best  # misses the deadline even at max_replicas: the deadline check says so
+
+
+def _best_concurrency(serve: ServingFn, latency_ms: float | None) -> int:
+    """No stated concurrency but a throughput target: the largest per-replica load the KV cache holds
+    and the latency target allows (throughput grows with load)."""
+    cap = max(1, serve(OFFLINE_CONCURRENCY).max_concurrency)
+    return cap if latency_ms is None else _latency_cap(serve, latency_ms, cap)
+
+
+def _latency_cap(serve: ServingFn, latency_ms: float, cap: int) -> int:
+    """The most requests per replica (up to `cap`) whose ms per token stays within the target at the
+    slow end; 0 when even one request misses it."""
+    if serve(cap).ms_per_output_token.high <= latency_ms:
+        return cap
+    if serve(1).ms_per_output_token.high > latency_ms:
+        return 0
+    lo, hi = 1, cap  # ms per token grows with load: bisect for the last load within the target
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if serve(mid).ms_per_output_token.high <= latency_ms:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def plan_serving(
+    serve: ServingFn, p: WorkloadProfile, n_gpus: int, max_replicas: int, concurrency_stated: bool
+) -> ServingPlan:
+    """The fewest replicas of `n_gpus` GPUs that meet the profile's targets, or why none does."""
+    if p.generation_tokens:
+        return _job(serve, p, max_replicas)
+    target, latency = p.target_tokens_per_s, p.latency_ms_per_token
+    if target and not concurrency_stated:
+        per = _best_concurrency(serve, latency)
+        t = serve(per)
+        replicas = max(1, math.ceil(target / t.output_tokens_per_s.low))
+        if replicas > max_replicas:
+            return _none(
+                t, per, replicas, f"needs {replicas} replicas of {n_gpus} GPU(s) for {target:,.0f} tokens/s"
+            )
+        at_risk = bool(latency and t.ms_per_output_token.high > latency)
+        total = t.output_tokens_per_s.scale(replicas)
+        return ServingPlan(replicas, per, t, total, latency_at_risk=at_risk, target_status="meets")
+    total_conc = p.concurrency or 1
+    top = max(1, min(max_replicas, total_conc))  # more replicas than requests serve nobody
+    why = ""
+    for r in range(1, top + 1):
+        t, total = _split(serve, total_conc, r)
+        per = t.concurrency
+        if per > max(t.max_concurrency, 1):
+            why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
+            continue
+        if latency and t.ms_per_output_token.low > latency:
+            why = (
+                f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token at {per} "
+                f"requests per replica of {n_gpus} GPU(s); the {latency:g} ms/token latency target needs "
+                f"{1000 / latency:,.0f} tokens/s per user"
+            )
+            continue
+        if not target:
+            return _plan(r, t, total, latency, total_conc)
+        return _for_target(serve, total_conc, r, top, target, latency, n_gpus)
+    t = serve(math.ceil(total_conc / top))
+    return _none(t, t.concurrency, top, f"{why} (at up to {top} replicas)")
+
+
+def _split(serve: ServingFn, total_conc: int, replicas: int) -> tuple[ServingTime, Range]:
+    """`total_conc` requests spread as evenly as they go over `replicas`: the busiest replica's time and
+    the total tokens/s (replicas with one request fewer deliver their own, lower, rate)."""
+    q, rem = divmod(total_conc, replicas)
+    busy = serve(q + 1) if rem else serve(q)
+    if not rem:
+        return busy, busy.output_tokens_per_s.scale(replicas)
+    rest = serve(q).output_tokens_per_s.scale(replicas - rem) if q else Range(low=0.0, high=0.0)
+    total = busy.output_tokens_per_s.scale(rem)
+    return busy, Range(low=total.low + rest.low, high=total.high + rest.high)
+
+
+def _plan(
+    r: int,
+    t: ServingTime,
+    total: Range,
+    latency: float | None,
+    conc: int,
+    status: TargetStatus | None = None,
+    meet: int | None = None,
+) -> ServingPlan:
+    return ServingPlan(
+        r,
+        t.concurrency,
+        t,
+        total,
+        latency_at_risk=bool(latency and t.ms_per_output_token.high > latency),
+        target_status=status,
+        per_user_bound=status in ("maybe", "short"),
+        replicas_to_meet=meet,
+        concurrency=conc,
+    )
+
+
+def _for_target(
+    serve: ServingFn,
+    conc: int,
+    r_cap: int,
+    top: int,
+    target: float,
+    latency: float | None,
+    n_gpus: int,
+) -> ServingPlan:
+    """From the fewest replicas that hold `conc` requests within the latency target, add replicas for the
+    aggregate target while each pays for itself (MIN_REPLICA_GAIN); past that the target is a per-user
+    speed the configuration cannot reach by replication, and the plan says how far it gets."""
+    r = r_cap
+    t, total = _split(serve, conc, r)
+    while total.low < target and r < top:
+        t2, total2 = _split(serve, conc, r + 1)
+        if total2.mid - total.mid < MIN_REPLICA_GAIN * total.mid / r:
+            break
+        r, t, total = r + 1, t2, total2
+    if total.low >= target:
+        return _plan(r, t, total, latency, conc, "meets")
+    meet = next((k for k in range(r + 1, top + 1) if _split(serve, conc, k)[1].low >= target), None)
+    status: TargetStatus = "maybe" if total.high >= target else "short"
+    if total.high < TARGET_SHORTFALL_KEPT * target:
+        per_user = t.per_user_tokens_per_s
+        return _none(
+            t,
+            t.concurrency,
+            r,
+            f"{conc} users at {per_user.low:,.0f}-{per_user.high:,.0f} tokens/s each give "
+            f"{total.low:,.0f}-{total.high:,.0f} tokens/s on {r} replica(s) of {n_gpus} GPU(s); "
+            f"{target:,.0f} needs {target / conc:,.0f} each, which more replicas barely raise",
+        )
+    return _plan(r, t, total, latency, conc, status, meet)
+
+
+def with_latency_cap(serve: ServingFn, plan: ServingPlan, latency_ms: float | None) -> ServingPlan:
+    """The plan with the load per replica at which the latency target binds (for the headroom)."""
+    if latency_ms is None or plan.why_not or plan.job_hours is not None:
+        return plan
+    cap = max(1, plan.replica.max_concurrency)
+    return replace(plan, latency_max_concurrency=_latency_cap(serve, latency_ms, cap))
+
+
+def serving_figures(
+    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None
+) -> ServingFigures | None:
+    """The plan's per-replica and per-user figures and its headroom, for the Option."""
+    if plan is None:
+        return None
+    t = plan.replica
+    server_cap = MAX_BATCH_BY_FRAMEWORK.get(t.framework, MAX_BATCH_BY_FRAMEWORK["vllm"])
+    limit = t.max_concurrency
+    binds: Literal["kv_cache", "server_max_batch", "latency_target"] = (
+        "kv_cache" if t.max_concurrency < server_cap else "server_max_batch"
+    )
+    lat_cap = plan.latency_max_concurrency
+    if lat_cap is not None and lat_cap < limit:
+        limit, binds = lat_cap, "latency_target"
+    return ServingFigures(
+        replicas=plan.replicas,
+        tensor_parallel=tp,
+        pipeline_stages=pp,
+        framework=t.framework,
+        concurrency=plan.concurrency,
+        concurrency_per_replica=t.live_sequences,
+        replica_tokens_per_s=t.output_tokens_per_s,
+        per_user_tokens_per_s=t.per_user_tokens_per_s,
+        ms_per_output_token=t.ms_per_output_token,
+        time_to_first_token_s=t.time_to_first_token_s,
+        max_concurrency_per_replica=t.max_concurrency,
+        concurrency_limit_per_replica=limit,
+        headroom_requests_per_replica=max(0, limit - t.concurrency),
+        binds=binds,
+        latency_target_ms=latency_ms,
+        target_status=plan.target_status,
+    )
+
+
+def per_user_note(plan: ServingPlan | None, target: float | None, n_gpus: int, cost_usd: Range) -> str | None:
+    """What a per-user-bound aggregate target means, in words: the speed each user needs, what one
+    replica gives, and what meeting it by replication would cost (`cost_usd`: this plan's, per month)."""
+    if plan is None or not plan.per_user_bound or not target or not plan.concurrency:
+        return None
+    r, conc = plan.replicas, plan.concurrency
+    what = "falls short of it" if plan.target_status == "short" else "reaches it only at the fast end"
+    replicas = f"one replica of {n_gpus} GPU(s) gives" if r == 1 else f"{r} replicas of {n_gpus} GPU(s) give"
+    text = (
+        f"{present.count(target)} tokens/s from {conc} concurrent users is "
+        f"{present.count(target / conc)} tokens/s each; {replicas} "
+        f"{present.tokens_per_s_range(plan.per_user_tokens_per_s)} per user "
+        f"({present.tokens_per_s_range(plan.total_tokens_per_s)} in total), so it {what}. Each user's speed "
+        "is one replica's step time, which more replicas barely raise"
+    )
+    m = plan.replicas_to_meet
+    if m is None:
+        return text + "; no replica count considered meets it at the slow end"
+    cost = present.usd_range(cost_usd.scale(m / r))
+    return text + (
+        f"; meeting it even at the slow end needs {m} replicas ({m * n_gpus} GPUs, {cost} per month)"
+    )
+
+
+def _none(t: ServingTime, per: int, replicas: int, why: str) -> ServingPlan:
+    return ServingPlan(replicas, per, t, t.output_tokens_per_s.scale(replicas), why_not=why)
