@@ -128,7 +128,7 @@ def time(**flags: Any) -> dict[str, Any]:
     """Training time and throughput of one run as the `time --format json` dict: tokens_per_s_per_gpu,
     wall_hours, gpu_hours, mfu ({low, high}; hours null without `tokens`), gpu_hours_at_peak,
     framework, narrowing, assumptions, trace and the inputs. `flags` are tools.time_request.TimeRequest's
-    fields; method "inference" is serving time (not available yet: an InputError says so)."""
+    fields; method "inference" is serving time (one replica at a concurrency, continuous batching)."""
     request = TimeRequest.from_flags(**flags)
     return time_json(request, _size_arch(request.model, request.config, request.params_b))
 

@@ -65,9 +65,33 @@ def _range(r: dict[str, float] | None) -> Range | None:
     return Range(**r) if r is not None else None
 
 
+def serving_text(result: dict[str, Any]) -> str:
+    """The human summary of a `time --method inference` result (every figure worded by tools.present)."""
+    inp, m, gpu = result["inputs"], result["model"], result["gpu"]
+    where = f"{inp['gpus']}× {gpu['name']}"
+    lines = [
+        f"{m['name']}, serving, {inp['precision']}, {inp['concurrency']:,} requests in flight, "
+        f"{present.count(inp['prompt_tokens'])} tokens in / {present.count(inp['output_tokens'])} out "
+        f"({result['framework']})",
+        f"One replica on {where}: "
+        f"{present.tokens_per_s_range(_range(result['output_tokens_per_s']))} in all, "
+        f"{present.tokens_per_s_range(_range(result['per_user_tokens_per_s']))} per user",
+        f"  {present.ms_range(_range(result['ms_per_output_token']))} per output token; first token in "
+        f"{present.seconds_range(_range(result['time_to_first_token_s']))}",
+        f"  the KV cache holds {result['max_concurrency']:,} requests; decode is "
+        f"{'memory-bandwidth' if result['decode_bound'] == 'memory_bandwidth' else 'compute'} bound",
+    ]
+    if not result["weights_fit"]:
+        lines.append("  The weights do not fit on these GPUs: add GPUs or quantise.")
+    lines.append("Use --format json for the assumptions and the trace of every step.")
+    return "\n".join(lines)
+
+
 def time_text(result: dict[str, Any]) -> str:
     """The human summary of a `time` result (every figure worded by tools.present)."""
     inp, m, gpu = result["inputs"], result["model"], result["gpu"]
+    if inp["method"] == "inference":
+        return serving_text(result)
     where = f"{inp['gpus']}× {gpu['name']}"
     framework = result["framework_text"]
     wall = _range(result["wall_hours"])

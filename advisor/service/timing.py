@@ -3,18 +3,18 @@
 Checks each input (one-line InputError in the command line's terms, which the MCP tool rewrites into
 its parameter names), resolves the framework (a name outside tools.vocabulary.FRAMEWORKS is not an
 error: the generic efficiency band is used and `framework_note` says so), and hands everything to
-tools.compute.training.estimate_training_time, whose figures come back unchanged. Serving time
-(`method inference`) answers that it is not available until tools.compute.serving provides it.
+tools.compute.training.estimate_training_time, whose figures come back unchanged; serving time
+(`method inference`) goes to tools.compute.serving.estimate_serving_time the same way.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from typing import Any, cast
 
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
+from tools.compute.serving import estimate_serving_time
 from tools.compute.training import estimate_training_time
 from tools.errors import InputError
 from tools.present import framework_text
@@ -74,23 +74,59 @@ def _check(request: TimeRequest) -> None:
             raise InputError(f"{', '.join(given)} apply to --method inference only")
 
 
-def serving_available() -> bool:
-    """Whether tools.compute.serving provides estimate_serving_time (the serving-time issue)."""
-    if importlib.util.find_spec("tools.compute.serving") is None:
-        return False
-    module = importlib.import_module("tools.compute.serving")
-    return hasattr(module, "estimate_serving_time")
-
-
 def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
-    """`time --method inference`. Until serving time exists, a one-line InputError (exit 2)."""
-    if not serving_available():
+    """`time --method inference`: one replica of `--gpus` tensor-parallel GPUs serving `--concurrency`
+    requests of `--prompt-tokens` in and `--output-tokens` out (tools.compute.serving, continuous
+    batching). Keys: output_tokens_per_s (the whole replica), per_user_tokens_per_s,
+    ms_per_output_token, time_to_first_token_s ({low, high} each), max_concurrency (what the KV cache
+    holds), decode_bound, weights_fit, framework, assumptions, trace, model, gpu, inputs."""
+    missing = [f"--{n.replace('_', '-')}" for n in INFERENCE_FIELDS if getattr(request, n) is None]
+    if missing:
         raise InputError(
-            "serving time (--method inference) is not available yet (its memory: `gpu-advisor size --method "
-            "inference`; a serving pick: `gpu-advisor ask`)"
+            f"--method inference needs {', '.join(missing)} (requests in flight, tokens in and out)"
         )
-    # merge point: wire tools.compute.serving.estimate_serving_time here (serving-time issue)
-    raise InputError("serving time (--method inference) is not wired into `time` yet")
+    spec = load_catalog().gpu(str(request.gpu))
+    framework = None if request.framework is None else request.framework.strip().lower()
+    t = estimate_serving_time(
+        arch=arch,
+        gpu=spec,
+        n_gpus=request.gpus,
+        precision=request.precision,  # type: ignore[arg-type]  # checked by _check
+        concurrency=int(request.concurrency or 0),
+        prompt_tokens=int(request.prompt_tokens or 0),
+        output_tokens=int(request.output_tokens or 0),
+        framework=framework,  # type: ignore[arg-type]  # checked by time_json
+    )
+    return {
+        "output_tokens_per_s": t.output_tokens_per_s.model_dump(),
+        "per_user_tokens_per_s": t.per_user_tokens_per_s.model_dump(),
+        "ms_per_output_token": t.ms_per_output_token.model_dump(),
+        "time_to_first_token_s": t.time_to_first_token_s.model_dump(),
+        "max_concurrency": t.max_concurrency,
+        "live_sequences": t.live_sequences,
+        "decode_bound": t.decode_bound,
+        "weights_fit": t.weights_fit,
+        "framework": t.framework,
+        "assumptions": [a.model_dump() for a in t.assumptions],
+        "trace": [s.model_dump() for s in t.trace],
+        "model": {
+            "id": arch.id,
+            "name": arch.name,
+            "synthetic": arch.family == "synthetic",
+            "params": arch.param_count(),
+            "active_params": arch.active_param_count(),
+        },
+        "gpu": {"id": spec.id, "name": spec.name},
+        "inputs": {
+            "method": "inference",
+            "gpus": request.gpus,
+            "precision": request.precision,
+            "concurrency": request.concurrency,
+            "prompt_tokens": request.prompt_tokens,
+            "output_tokens": request.output_tokens,
+            "framework": request.framework,
+        },
+    }
 
 
 def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:

@@ -206,7 +206,7 @@ BAD_ARGUMENTS = [
         {"params_b": 7, "gpu": "h100-sxm", "precision": "fp16"},
         "precision must be one of bf16",
     ),
-    ("estimate_time", {"model": "llama-3-8b", "gpu": "h100-sxm", "method": "inference"}, "not available yet"),
+    ("estimate_time", {"model": "llama-3-8b", "gpu": "h100-sxm", "method": "inference"}, "needs"),
     ("estimate_time", {"model": "llama-3-8b", "gpu": "h100-sxm", "concurrency": 8}, "concurrency apply to"),
     ("recommend", {"profile": "x"}, "profile must be a mapping of named fields (got 'x')"),
     (

@@ -114,7 +114,7 @@ def test_known_framework_names_in_any_case(name: str) -> None:
         (["--model", "llama-3-8b", "--gpu", "h100-sxm", "--method", "dpo"], "unknown --method 'dpo'"),
         (["--model", "llama-3-8b", "--gpu", "h100-sxm", "--concurrency", "8"], "--method inference only"),
         (["--model", "llama-3-8b", "--gpu", "h100-sxm", "--format", "yaml"], "unknown --format"),
-        (["--model", "llama-3-8b", "--gpu", "h100-sxm", "--method", "inference"], "not available yet"),
+        (["--model", "llama-3-8b", "--gpu", "h100-sxm", "--method", "inference"], "needs --concurrency"),
     ],
 )
 def test_user_errors_are_one_line_exit_2(
@@ -130,3 +130,32 @@ def test_api_raises_the_same_one_line_error() -> None:
         time(model="llama-3-8b", gpu="h100-sxm", tokens=-1)
     with pytest.raises(TypeError, match="unexpected keyword argument 'seq_length'"):
         time(model="llama-3-8b", gpu="h100-sxm", seq_length=4096)
+
+
+SERVE = ["time", "--method", "inference", "--model", "llama-3.1-8b", "--gpu", "h100-sxm",
+         "--concurrency", "50", "--prompt-tokens", "1000", "--output-tokens", "1000"]  # fmt: skip
+
+
+def test_inference_gives_the_serving_keys_and_api_equals_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 14's contract: the whole replica's output rate, per-token latency, time to first token and what
+    # the KV cache holds, from tools.compute.serving (the same model the recommender sizes replicas with)
+    cli = _json(capsys, SERVE)
+    for key in ("output_tokens_per_s", "ms_per_output_token", "time_to_first_token_s"):
+        r = cli[key]
+        assert isinstance(r, dict) and 0 < r["low"] <= r["high"], key
+    assert isinstance(cli["max_concurrency"], int) and cli["max_concurrency"] >= 50
+    assert cli["assumptions"] and cli["trace"]
+    api = time(model="llama-3.1-8b", method="inference", gpu="h100-sxm", concurrency=50, prompt_tokens=1000,
+               output_tokens=1000)  # fmt: skip
+    assert cli == json.loads(json.dumps(api, default=str))
+    # more requests in flight: more tokens/s for the replica, fewer per user (continuous batching)
+    busier = time(model="llama-3.1-8b", method="inference", gpu="h100-sxm", concurrency=150,
+                  prompt_tokens=1000, output_tokens=1000)  # fmt: skip
+    assert busier["output_tokens_per_s"]["low"] > api["output_tokens_per_s"]["low"]
+    assert busier["per_user_tokens_per_s"]["high"] < api["per_user_tokens_per_s"]["high"]
+
+
+def test_inference_text_reads_as_a_replica(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(SERVE) == 0
+    out = capsys.readouterr().out
+    assert "One replica on 1× NVIDIA H100" in out and "per user" in out and "first token in" in out
