@@ -21,6 +21,12 @@ RISK_OWNED = 0.30
 RISK_OWNED_DEDICATED_OPS = 0.05
 RISK_MANAGED = -0.05
 RISK_RESERVED = 0.10
+RISK_NON_CUDA_STACK = 0.20
+RISK_NON_CUDA_STACK_DEDICATED_OPS = 0.05
+"""A training stack off CUDA (AMD ROCm, Intel Gaudi): seed 002, "almost every fine-tuning tool ... assumes
+CUDA ... the moment you hit an obscure kernel or a quantization path that was never ported, you lose
+hours"; and its throughput has no calibration row here (tools.compute.efficiency: a prior, not a fit).
+Smaller for a team with dedicated operations staff, who can own the porting."""
 RISK_LIMIT_MAYBE = 0.30
 """Balanced score: meeting the budget or deadline only at the favourable end of the range."""
 COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
@@ -49,6 +55,12 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
     if o.deployment in ("owned", "colocation"):
         risk += RISK_OWNED_DEDICATED_OPS if p.ops_capacity == "dedicated" else RISK_OWNED
         c.risks.append("you run the hardware: procurement lead time, failures, staff")
+    if c.gpu.vendor != "nvidia" and not inference:
+        risk += RISK_NON_CUDA_STACK_DEDICATED_OPS if p.ops_capacity == "dedicated" else RISK_NON_CUDA_STACK
+        c.risks.append(
+            "not CUDA: check that your training stack's kernels and quantisation run on it; its speed here is "
+            "an estimate with no published measurement behind it"
+        )
     if o.managed:
         risk += RISK_MANAGED
     if o.pricing == "reserved":
