@@ -53,6 +53,14 @@ GATHERED_UNITS_IN_FLIGHT = 2
 """ZeRO-3/FSDP keep the current layer's gathered weights and prefetch the next one (FSDP forward/backward
 prefetch; DeepSpeed stage3_prefetch_bucket_size)."""
 
+AMP_WEIGHT_BYTES = 4.0
+"""torch AMP keeps the model in fp32: weights and their gradients 4 B/param (states 8 B: 16 B in all,
+the same total as ZeRO's 2 + 2 + 12, held differently over the step)."""
+AMP_SOURCE = "HF Trainer bf16=True on an fp32 model: torch.autocast, fp32 weights and gradients"
+ADAFACTOR_STEP_TEMP_SETS = 2
+"""transformers' Adafactor steps one parameter at a time and builds update = grad**2 + eps and the
+scaled update: two parameter-sized fp32 temporaries of the parameter being stepped."""
+
 _TARGET_ALIASES = {"output_proj": "o_proj", "w1": "gate_proj", "w3": "up_proj", "w2": "down_proj"}
 
 
@@ -174,6 +182,10 @@ class StateBytes:
     cpu: float
     paged: float
     trainable: int
+    step_temporaries: float = 0.0
+    """The optimizer step's temporaries (foreach AdamW: one parameter-sized set in the state dtype)."""
+    weight_casts: float = 0.0
+    """AMP: bf16 copies of the fp32 weights that autocast caches for the forward (freed after it)."""
 
 
 def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
@@ -271,6 +283,25 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
     total = arch.param_count()
     split = _stage_fraction(plan, tb) / plan.tp  # share of the model on one GPU before ZeRO sharding
     weights = _weight_bytes(plan, tb) * split / plan.shard("weights")
+    casts = 0.0
+    if plan.amp:
+        # torch AMP: the model itself is fp32 (it is the master copy); autocast caches bf16 copies
+        tb.assume("amp_weight_bytes_per_param", AMP_WEIGHT_BYTES, "B/param", AMP_SOURCE)
+        casts = tb.step(
+            "amp_weight_casts",
+            "params x 2 B x stage_fraction / tp (bf16 copies autocast caches during the forward)",
+            weights,
+            "B",
+            bf16_weight_bytes=weights,
+            source="torch.autocast weight cast cache (cleared when the autocast region exits)",
+        )
+        weights = tb.step(
+            "amp_fp32_weights",
+            "params x 4 B x stage_fraction / tp",
+            weights * AMP_WEIGHT_BYTES / 2.0,
+            "B",
+            bf16_weight_bytes=weights,
+        )
     cpu = 0.0
     gathered = 0.0
     if plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
@@ -318,7 +349,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             if plan.mixed
             else "pure 16-bit: weights, grads and optimizer states all 16-bit",
         )
-        g_bytes = WEIGHT_BYTES[plan.precision]
+        g_bytes = AMP_WEIGHT_BYTES if plan.amp else WEIGHT_BYTES[plan.precision]
         grads = total * g_bytes * split / plan.shard("gradients")
         if plan.optimizer_in_backward:
             grads = largest_layer_params(arch) * g_bytes / plan.tp
@@ -331,8 +362,8 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             grad_bytes_per_param=g_bytes,
             shard_g=plan.shard("gradients"),
         )
-        master = FP32_MASTER_BYTES if plan.mixed else 0.0
-        if plan.mixed:
+        master = FP32_MASTER_BYTES if plan.mixed and not plan.amp else 0.0
+        if master:
             tb.assume("fp32_master_bytes_per_param", FP32_MASTER_BYTES, "B/param", "ZeRO paper, Section 3.1")
         states, formula = _optimizer_state_bytes(plan, total, tb)
         opt_full = tb.step(
@@ -434,7 +465,10 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             shard_optimizer=shard,
             offloaded_states_bytes=states if plan.offload in ("optimizer", "params") else 0.0,
         )
+    temps = optimizer_step_temporaries(plan, trainable, split, tb)
     return StateBytes(
+        step_temporaries=temps,
+        weight_casts=casts,
         weights=weights,
         gradients=grads,
         optimizer=opt,
@@ -442,4 +476,46 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         cpu=cpu,
         paged=paged,
         trainable=trainable,
+    )
+
+
+def optimizer_step_temporaries(plan: Plan, trainable: int, split: float, tb: TraceBuilder) -> float:
+    """Bytes the optimizer step allocates on top of the states, per GPU (0 on the CPU when offloaded).
+
+    torch.optim AdamW (torch/optim/adamw.py, adam.py `_multi_tensor_adam`): the foreach path computes
+    `exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)` for every parameter of a dtype group at
+    once: one more parameter-sized set in the state dtype. The for-loop path builds the same denominator
+    for one parameter at a time (the largest tensor sets the peak). The fused kernel needs none. SGD
+    with momentum updates its buffer in place (no temporaries); bitsandbytes' 8-bit optimizers are
+    fused kernels; Adafactor steps one parameter at a time with two fp32 temporaries.
+    """
+    if trainable == 0 or plan.offload in ("optimizer", "params") or plan.optimizer in ("sgd",):
+        return 0.0
+    if plan.optimizer in ("adamw-8bit", "paged-adamw-8bit"):
+        return 0.0
+    dtype = 4.0 if (plan.mixed or plan.precision == "fp32") else 2.0
+    arch = plan.arch
+    largest = float(max(largest_linear_params(arch), arch.vocab_size * arch.hidden_size))
+    if plan.adapters:
+        largest = float(plan.lora_rank * max(arch.hidden_size, _mlp_width(arch)))
+    if plan.optimizer == "adafactor":
+        value = ADAFACTOR_STEP_TEMP_SETS * largest * 4.0
+        formula = "2 x largest parameter x 4 B (per-parameter step)"
+    elif plan.optimizer_impl == "fused":
+        value, formula = 0.0, "fused kernel: no temporaries"
+    elif plan.optimizer_impl == "foreach" and not plan.optimizer_in_backward:
+        value = trainable * dtype * split / plan.shard("optimizer")
+        formula = "trainable params x state bytes x stage_fraction / tp / shard_o (foreach sqrt set)"
+    else:  # for-loop, or a per-parameter step in backward
+        value = largest * dtype / plan.tp
+        formula = "largest parameter x state bytes / tp (one parameter at a time)"
+    return tb.step(
+        "optimizer_step_temporaries",
+        formula,
+        value,
+        "B",
+        optimizer=plan.optimizer,
+        optimizer_impl=plan.optimizer_impl,
+        state_bytes=dtype,
+        source="torch.optim AdamW foreach: _foreach_sqrt(exp_avg_sq) (torch/optim/adam.py)",
     )
