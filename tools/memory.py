@@ -280,7 +280,7 @@ def _preset(tb: TraceBuilder, name: str, given: _T | None, default: _T, source: 
     """The caller's value, or the framework's default (named as an assumption with its source)."""
     if given is not None:
         return given
-    tb.assume(name, default, "", source)  # type: ignore[arg-type]  # bool | float | str, all Scalars
+    tb.assume(name, default, "", source)
     return default
 
 

@@ -85,22 +85,11 @@ GLM_4_9B = _arch(
 # Qwen README: finetune.py LoRA/Q-LoRA adapt c_attn, c_proj, w1, w2 (= every linear) with r = 64.
 # Qwen finetune.py (QwenLM/Qwen): HF Trainer with optim "adamw_torch" (foreach AdamW on the torch of
 # 2023) and LoraArguments lora_dropout 0.05.
-_QWEN_LORA = {
-    "lora_rank": 64,
-    "lora_targets": "all-linear",
-    "batch_size": 1,
-    "grad_checkpointing": True,
-    "framework": "hf",
-    "optimizer_impl": "foreach",
-    "lora_dropout": 0.05,
-}
+_QWEN_LORA = {"lora_rank": 64, "lora_targets": "all-linear", "batch_size": 1, "grad_checkpointing": True,
+              "framework": "hf", "optimizer_impl": "foreach", "lora_dropout": 0.05}  # fmt: skip
 # torchtune recipes: bf16 weights AND bf16 optimizer states (no fp32 master), chunked cross-entropy.
-_TT = {
-    "training_precision": "pure-bf16",
-    "loss_chunking": True,
-    "grad_checkpointing": True,
-    "framework": "torchtune",
-}
+_TT = {"training_precision": "pure-bf16", "loss_chunking": True, "grad_checkpointing": True,
+       "framework": "torchtune"}  # fmt: skip
 
 
 class CalibrationRow(BaseModel):
@@ -376,10 +365,7 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         measured=23.5,
         unit="GB",
         basis="device",
-        note=(
-            "over since issue 15 (12 B/value logits at the loss backward): at 8k tokens the GPTQ Q-LoRA run"
-            " keeps ~2.5 GB less beside its logits than the bf16 LoRA row; tolerance widened, cause open"
-        ),
+        note="over since issue 15 (12 B/value logits); the GPTQ run keeps ~2.5 GB less; cause open",
         tolerance=0.30,
         source="QwenLM/Qwen README 'Profiling of Memory and Speed' (A100-80G)",
     ),  # fmt: skip
@@ -402,10 +388,7 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         measured=75.6,
         unit="GB",
         basis="device",
-        note=(
-            "over since issue 15 (12 B/value logits at the loss backward): at 8k tokens the GPTQ Q-LoRA run"
-            " keeps ~2.5 GB less beside its logits than the bf16 LoRA row; tolerance widened, cause open"
-        ),
+        note="over since issue 15 (12 B/value logits); the GPTQ run keeps ~2.5 GB less; cause open",
         tolerance=0.20,
         source="QwenLM/Qwen README 'Profiling of Memory and Speed' (1x A100-80G)",
     ),  # fmt: skip

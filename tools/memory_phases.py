@@ -83,6 +83,9 @@ def largest_phase(
         phases[name].total(),
         "B",
         peak_phase=name,
-        **{f"{k}_bytes": v.total() for k, v in phases.items()},
+        forward_bytes=phases["forward"].total(),
+        loss_bytes=phases["loss"].total(),
+        backward_bytes=phases["backward"].total(),
+        optimizer_bytes=phases["optimizer"].total(),
     )
     return name, phases[name]

@@ -35,7 +35,11 @@ def test_llama3_8b_zero2_over_8_gpus() -> None:
     # ZeRO-2 over dp = 8: optimizer states and gradients divide by 8, weights stay replicated.
     # 89.75 / 8 = 11.22 GiB optimizer, 14.958 / 8 = 1.870 GiB gradients, 14.958 GiB weights.
     est = estimate_memory(
-        arch=load_catalog().model("llama-3-8b"), method="full", gpus=8, sharding="zero2", framework="deepspeed",
+        arch=load_catalog().model("llama-3-8b"),
+        method="full",
+        gpus=8,
+        sharding="zero2",
+        framework="deepspeed",
         seq_len=512,  # short: the late-backward phase (all gradient shards live) is the peak
     )
     b = est.breakdown_gib
