@@ -57,6 +57,10 @@ AMP_WEIGHT_BYTES = 4.0
 """torch AMP keeps the model in fp32: weights and their gradients 4 B/param (states 8 B: 16 B in all,
 the same total as ZeRO's 2 + 2 + 12, held differently over the step)."""
 AMP_SOURCE = "HF Trainer bf16=True on an fp32 model: torch.autocast, fp32 weights and gradients"
+FOR_LOOP_STEP_TEMP_SETS = 2
+"""torch.optim AdamW for-loop path (`_single_tensor_adam`): `denom = (exp_avg_sq.sqrt() /
+bias_correction2_sqrt).add_(eps)` holds the sqrt and the quotient of the parameter being stepped at
+once: two tensors of its size (measured with the fake-tensor simulator: 2 x the largest matrix)."""
 ADAFACTOR_STEP_TEMP_SETS = 2
 """transformers' Adafactor steps one parameter at a time and builds update = grad**2 + eps and the
 scaled update: two parameter-sized fp32 temporaries of the parameter being stepped."""
@@ -186,6 +190,8 @@ class StateBytes:
     """The optimizer step's temporaries (foreach AdamW: one parameter-sized set in the state dtype)."""
     weight_casts: float = 0.0
     """AMP: bf16 copies of the fp32 weights that autocast caches for the forward (freed after it)."""
+    adapter_grads: float = 0.0
+    """The part of `adapters` that is their gradients: made in the backward, freed by zero_grad."""
 
 
 def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
@@ -287,12 +293,15 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
     if plan.amp:
         # torch AMP: the model itself is fp32 (it is the master copy); autocast caches bf16 copies
         tb.assume("amp_weight_bytes_per_param", AMP_WEIGHT_BYTES, "B/param", AMP_SOURCE)
+        # an untied input embedding is a lookup, not an autocast op: it is never cast (simulator-checked)
+        uncast = 0.0 if arch.tied_embeddings else arch.vocab_size * arch.hidden_size * 2.0 * split
         casts = tb.step(
             "amp_weight_casts",
-            "params x 2 B x stage_fraction / tp (bf16 copies autocast caches during the forward)",
-            weights,
+            "(params - untied input embedding) x 2 B x stage_fraction / tp (bf16 copies autocast caches)",
+            max(0.0, weights - uncast),
             "B",
             bf16_weight_bytes=weights,
+            uncast_embedding_bytes=uncast,
             source="torch.autocast weight cast cache (cleared when the autocast region exits)",
         )
         weights = tb.step(
@@ -337,7 +346,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         sharding=plan.sharding,
     )
 
-    grads = opt = adapters = paged = 0.0
+    grads = opt = adapters = paged = adapter_grads = 0.0
     trainable = 0
     if plan.full_training:
         trainable = total
@@ -448,6 +457,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
         shard = plan.shard("optimizer")
         adapters = full * split / shard
+        adapter_grads = trainable * a_bytes * split / shard
         states = trainable * a_opt * split / shard
         if plan.optimizer == "paged-adamw-8bit":
             paged = states
@@ -467,6 +477,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
     temps = optimizer_step_temporaries(plan, trainable, split, tb)
     return StateBytes(
+        adapter_grads=adapter_grads,
         step_temporaries=temps,
         weight_casts=casts,
         weights=weights,
@@ -507,8 +518,8 @@ def optimizer_step_temporaries(plan: Plan, trainable: int, split: float, tb: Tra
         value = trainable * dtype * split / plan.shard("optimizer")
         formula = "trainable params x state bytes x stage_fraction / tp / shard_o (foreach sqrt set)"
     else:  # for-loop, or a per-parameter step in backward
-        value = largest * dtype / plan.tp
-        formula = "largest parameter x state bytes / tp (one parameter at a time)"
+        value = FOR_LOOP_STEP_TEMP_SETS * largest * dtype / plan.tp
+        formula = "2 x largest parameter x state bytes / tp (sqrt and quotient, one parameter at a time)"
     return tb.step(
         "optimizer_step_temporaries",
         formula,

@@ -89,11 +89,12 @@ def test_foreach_minus_fused_is_one_parameter_set(llama8b: ModelArch) -> None:
     assert d16 == pytest.approx(foreach.params * 2 / GIB, rel=1e-9)
 
 
-def test_for_loop_holds_only_the_largest_tensor(llama8b: ModelArch) -> None:
+def test_for_loop_holds_two_of_the_largest_tensor(llama8b: ModelArch) -> None:
     kw: dict[str, Any] = {"arch": llama8b, "method": "full", "memory_basis": "allocated"}
     loop = _step(estimate_memory(optimizer_impl="for-loop", **kw), "optimizer_step_temporaries")
     largest = llama8b.vocab_size * llama8b.hidden_size * 4  # the embedding / lm_head matrix in fp32
-    assert loop == pytest.approx(largest)
+    # _single_tensor_adam: exp_avg_sq.sqrt() and its quotient live at once (simulator: 2 x largest)
+    assert loop == pytest.approx(2 * largest)
 
 
 def test_reserved_basis_adds_context_and_allocator_reserve(llama8b: ModelArch) -> None:
