@@ -2,7 +2,7 @@
 published measurements, with the simple rules people use instead on the same rows.
 
     .venv/bin/python bench/accuracy_sim.py                  # full grid (29 configurations, a few minutes)
-    .venv/bin/python bench/accuracy_sim.py --quick          # 7 small configurations (about a minute)
+    .venv/bin/python bench/accuracy_sim.py --quick          # 6 small configurations (under a minute)
     .venv/bin/python bench/accuracy_sim.py --published-sim  # also simulate the published rows (slower)
     .venv/bin/python bench/accuracy_sim.py --json out.json
 
