@@ -89,7 +89,13 @@ SAMPLING_LOGITS_BYTES = 4.0
 LORA_DROPOUT_BYTES_PER_INPUT = 2 + 1
 """PEFT applies lora_dropout to the adapter input: it keeps the dropped-out copy (2 B) and a 1-byte mask
 per input element of each adapted linear (peft LoraLayer.forward). With lora_dropout 0 (peft's default)
-the dropout is nn.Identity: neither is kept."""
+the dropout is nn.Identity: neither is kept. The simulator measures 2.7 B per input element pure bf16
+(Llama-3.1-8B width, 4 layers, s512 b4, no checkpointing: dropout 0.1 minus dropout 0)."""
+
+LORA_DROPOUT_BYTES_PER_INPUT_MIXED = 3.7
+"""The same with fp32 adapters (peft autocast_adapter_dtype, mixed precision): the adapter input is cast
+to the adapters' fp32 before the dropout, so the kept copy is wider. Measured with the simulator:
+3.7 B per input element at 4 and at 32 layers (setting as above; bench/accuracy_sim_findings.md)."""
 
 
 def attention_bytes_per_token(arch: ModelArch, *, seq_len: int, flash_attention: bool) -> float:
@@ -150,18 +156,22 @@ def checkpoint_bytes_per_token(arch: ModelArch, residual_bytes: float = ACTIVATI
 
 
 def lora_bytes_per_token(
-    adapted: dict[str, tuple[int, int]], rank: int, per_token_experts: float = 1.0, dropout: bool = True
+    adapted: dict[str, tuple[int, int]],
+    rank: int,
+    per_token_experts: float = 1.0,
+    dropout: bool = True,
+    dropout_bytes: float = LORA_DROPOUT_BYTES_PER_INPUT,
 ) -> float:
     """Extra stored bytes per token of the LoRA adapters in one layer.
 
-    Per adapted (d_in, d_out) linear: the dropout copy and mask of the input (3 d_in bytes) and the
+    Per adapted (d_in, d_out) linear: the dropout copy and mask of the input (`dropout_bytes` x d_in) and the
     rank-r intermediate A(x) kept for B's weight gradient (2r bytes). The frozen base path's own
     activations are already counted by the layer formula (they still flow through the whole network).
     `per_token_experts` scales expert linears to the experts one token visits.
     """
     total = 0.0
     for d_in, _ in adapted.values():
-        total += (LORA_DROPOUT_BYTES_PER_INPUT * d_in if dropout else 0.0) + ACTIVATION_BYTES * rank
+        total += (dropout_bytes * d_in if dropout else 0.0) + ACTIVATION_BYTES * rank
     return total * per_token_experts
 
 
@@ -239,15 +249,18 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         attn, mlp = adapted_linears(arch, plan.lora_targets)
         experts = float(arch.n_active_experts or 1) if arch.is_moe else 1.0
         dropout = plan.lora_dropout > 0
-        lora = lora_bytes_per_token(attn, plan.lora_rank, dropout=dropout) + lora_bytes_per_token(
-            mlp, plan.lora_rank, experts, dropout=dropout
-        )
+        mixed = plan.training_precision == "mixed"
+        d_bytes = LORA_DROPOUT_BYTES_PER_INPUT_MIXED if mixed else float(LORA_DROPOUT_BYTES_PER_INPUT)
+        lora = lora_bytes_per_token(
+            attn, plan.lora_rank, dropout=dropout, dropout_bytes=d_bytes
+        ) + lora_bytes_per_token(mlp, plan.lora_rank, experts, dropout=dropout, dropout_bytes=d_bytes)
         tb.assume("lora_dropout", plan.lora_dropout, "", "0: peft makes the dropout nn.Identity (no copies)")
         per_layer += tb.step(
             "lora_activation_bytes_per_token",
-            "sum over adapted linears of (3 x d_in if dropout) + 2r",
+            "sum over adapted linears of (dropout bytes x d_in if dropout) + 2r",
             lora,
             "B/token",
+            dropout_bytes_per_input=d_bytes if dropout else 0.0,
             rank=plan.lora_rank,
             targets=",".join(plan.lora_targets),
             lora_dropout=plan.lora_dropout,
