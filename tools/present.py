@@ -193,11 +193,11 @@ def gib(x: float | None) -> str:
 
 
 PEAK_PHASE_TEXT = {
-    "forward": "end of the forward pass",
-    "loss": "loss backward",
-    "backward": "backward pass",
-    "optimizer": "optimizer step",
-    "serving": "serving",
+    "forward": "peak at the end of the forward pass",
+    "loss": "peak at the loss backward",
+    "backward": "peak in the backward pass",
+    "optimizer": "peak at the optimizer step",
+    "serving": "serving peak (weights + KV cache)",
 }
 MEMORY_BASIS_TEXT = {"reserved": "reserved, as nvidia-smi shows", "allocated": "tensors only"}
 
@@ -207,7 +207,7 @@ def memory_peak_note(phase: str | None, basis: str | None) -> str:
     nvidia-smi shows'; '' when neither is known."""
     parts = []
     if phase:
-        parts.append(f"peak at the {PEAK_PHASE_TEXT.get(phase, phase)}")
+        parts.append(PEAK_PHASE_TEXT.get(phase, f"peak at the {phase} phase"))
     if basis:
         parts.append(MEMORY_BASIS_TEXT.get(basis, basis))
     return "; ".join(parts)
