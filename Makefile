@@ -18,7 +18,7 @@ test:
 	$(MAKE) --no-print-directory lint
 	$(VENV)/python -m pytest
 
-# accuracy_sim.py's full grid takes ~12 minutes: `make bench` runs its quick subset.
+# accuracy_sim.py's full grid takes 1-2 minutes: `make bench` runs its quick subset.
 bench:
 	@for f in bench/*.py; do \
 	  echo "== $$f"; \

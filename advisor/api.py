@@ -18,7 +18,7 @@ from tools.catalog.load import load_catalog
 from tools.catalog.synthetic import synthetic_arch
 from tools.errors import InputError
 from tools.memory import estimate_memory, seed_rule_gb
-from tools.sizing_request import SizingRequest
+from tools.sizing_request import SHAPE_FIELDS, SizingRequest
 from tools.time_request import TimeRequest
 
 if TYPE_CHECKING:
@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from advisor.service.recommending import Recommender
 
 
-def _size_arch(model: str | None, config: str | Path | None, params_b: float | None) -> Any:
+def _size_arch(
+    model: str | None, config: str | Path | None, params_b: float | None, request: SizingRequest
+) -> Any:
     """The architecture named by exactly one of --model, --config, --params-b."""
     given = [
         n for n, v in (("--model", model), ("--config", config), ("--params-b", params_b)) if v is not None
@@ -35,12 +37,17 @@ def _size_arch(model: str | None, config: str | Path | None, params_b: float | N
         if not given:
             raise InputError("say which model: give --model ID, --config path/to/config.json or --params-b N")
         raise InputError(f"give only one of --model, --config, --params-b (got {', '.join(given)})")
+    shape = [n for n in SHAPE_FIELDS if getattr(request, n) is not None]
+    if shape and params_b is None:
+        raise InputError(f"--{shape[0].replace('_', '-')} describes a --params-b model: give --params-b N")
     if model is not None:
         return load_catalog().model(model)
     if config is not None:
         return arch_from_hf_config(config)
     assert params_b is not None
-    return synthetic_arch(float(params_b))
+    return synthetic_arch(
+        float(params_b), kv_heads=request.kv_heads, layers=request.layers, hidden=request.hidden
+    )
 
 
 def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
@@ -55,10 +62,15 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
     also runs the fake-tensor simulator (the `simulate` extra).
     """
     request = SizingRequest.from_flags(**flags)
-    arch = _size_arch(request.model, request.config, request.params_b)
+    arch = _size_arch(request.model, request.config, request.params_b, request)
     est = estimate_memory(arch=arch, **request.calculator_kwargs())
     out: dict[str, Any] = {
         "peak_gib_per_gpu": est.peak_gib_per_gpu,
+        "peak_phase": est.peak_phase,
+        "phase_peaks_gib": est.phase_peaks_gib,
+        "memory_basis": est.memory_basis,
+        "peak_allocated_gib": est.peak_allocated_gib(),
+        "peak_reserved_gib": est.peak_reserved_gib(),
         "total_gib": est.total_gib,
         "breakdown_gib": est.breakdown_gib.model_dump(),
         "assumptions": [a.model_dump() for a in est.assumptions],
@@ -92,6 +104,12 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
             "concurrency": est.concurrency,
             "context_len": est.context_len,
             "loss_chunking": est.loss_chunking,
+            "framework": est.framework,
+            "optimizer_impl": est.optimizer_impl,
+            "lora_dropout": est.lora_dropout,
+            "activation_offloading": est.activation_offloading,
+            "optimizer_in_backward": est.optimizer_in_backward,
+            "memory_basis": est.memory_basis,
         },
         "params": est.params,
         "trainable_params": est.trainable_params,

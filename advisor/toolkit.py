@@ -35,6 +35,7 @@ from advisor.service.profiles import profile_from_mapping, profile_from_text_or_
 from advisor.service.recommending import recommend_for
 from advisor.service.reports import REPORTS_DIR_ENV, reports_folder, write_report
 from tools.errors import InputError
+from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
 from tools.profile import WorkloadProfile
 from tools.recommend.models import recommendation_json
 from tools.sizing_request import CLI_FLAGS, MODEL_FIELDS, SizingRequest
@@ -132,11 +133,30 @@ def size_workload(
     offload: Annotated[str, Field(description="none | optimizer | params")] = "none",
     concurrency: Annotated[int, Field(ge=1, description="concurrent sequences (inference)")] = 1,
     context_len: Annotated[int | None, Field(ge=1, description="tokens per sequence (inference)")] = None,
+    kv_heads: Annotated[int | None, Field(ge=1, description="with params_b: KV heads (default 8)")] = None,
+    layers: Annotated[int | None, Field(ge=1, description="with params_b: decoder layers")] = None,
+    hidden: Annotated[int | None, Field(ge=1, description="with params_b: hidden size")] = None,
+    framework: Annotated[
+        str, Field(description="training stack whose memory defaults apply: " + " | ".join(FRAMEWORKS))
+    ] = FRAMEWORK_DEFAULT,
+    optimizer_impl: Annotated[
+        str | None, Field(description="foreach | fused | for-loop (default: the framework's)")
+    ] = None,
+    loss_chunking: Annotated[
+        bool | None, Field(description="chunked cross-entropy (default: the framework's)")
+    ] = None,
+    lora_dropout: Annotated[
+        float | None, Field(ge=0, lt=1, description="LoRA dropout (default: the framework's, 0)")
+    ] = None,
+    memory_basis: Annotated[
+        str, Field(description="reserved (what nvidia-smi shows) | allocated (tensors only)")
+    ] = MEMORY_BASIS_DEFAULT,
     gpu: Annotated[str | None, Field(description="catalog GPU id: also say whether it fits")] = None,
 ) -> dict[str, Any]:
     """Peak GPU memory per GPU for one model/method/parallelism configuration, with the breakdown
     (weights, gradients, optimizer, activations, kv_cache, adapters, overhead; GiB), the assumptions and
-    the calculation trace. Give exactly one of model, params_b, config."""
+    the calculation trace, the training phase of the peak (`peak_phase`) and the memory basis. Give
+    exactly one of model, params_b, config."""
     flags = dict(locals())  # the parameters are SizingRequest fields (tests/mcp checks it)
     given = [name for name in MODEL_FIELDS if flags[name] is not None]
     if not given:

@@ -62,6 +62,9 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "cost": present.usd_range(opt.cost_usd),
         "cost_basis": _cost_suffix(opt).strip(),
         "peak": present.gib(opt.peak_gib_per_gpu),
+        "peak_note": present.memory_peak_note(
+            opt.memory.peak_phase if opt.memory else None, opt.memory.memory_basis if opt.memory else None
+        ),
         "vram": present.gib(opt.vram_gib_per_gpu),
         "why": list(opt.why),
         "risks": list(opt.risks),

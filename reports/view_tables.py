@@ -197,6 +197,11 @@ def memory_table(options: tuple[Option, ...]) -> dict[str, Any] | None:
     rows.append(
         {"label": "Peak per GPU", "cells": [present.gib(o.peak_gib_per_gpu) for o in opts], "kind": "total"}
     )
+    notes = [present.memory_peak_note(o.memory.peak_phase, o.memory.memory_basis) for o in opts if o.memory]
+    if any(notes):
+        rows.append(
+            {"label": "Peak phase, basis", "cells": [n or present.UNKNOWN for n in notes], "kind": ""}
+        )
     rows.append(
         {"label": "Usable per GPU", "cells": [present.gib(o.vram_gib_per_gpu) for o in opts], "kind": ""}
     )

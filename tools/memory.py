@@ -39,9 +39,13 @@ failing, at a speed cost (the result's `paged_optimizer_gib` says how much could
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
+from tools.memory_frameworks import MEMORY_BASES, MEMORY_BASIS_DEFAULT, OPTIMIZER_IMPLS, framework_defaults
+from tools.memory_phases import PhaseLines, largest_phase, training_phases
 from tools.memory_states import (
     NF4_BYTES_PER_PARAM,
     WEIGHT_BYTES,
@@ -54,6 +58,7 @@ from tools.trace import TraceBuilder, UntracedBuilder
 from tools.units import BYTES_PER_GB, bytes_to_gib
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
+    FRAMEWORK_DEFAULT,
     LORA_RANK_DEFAULT,
     LORA_TARGETS_DEFAULT,
     METHODS,
@@ -68,6 +73,8 @@ from tools.vocabulary import (
     TRAINING_PRECISIONS,
 )
 
+_T = TypeVar("_T", bool, float, str)
+
 CUDA_CONTEXT_GIB = 0.5
 """CUDA context, kernels and cuBLAS/cuDNN workspaces that the PyTorch allocator does not report: about
 0.3-0.6 GiB with CUDA lazy loading on A100/H100 (PyTorch 'Understanding CUDA memory usage' notes;
@@ -75,10 +82,12 @@ estimators.md: 0.3-2 GiB)."""
 NCCL_BUFFERS_GIB = 0.5
 """NCCL communicator buffers when more than one GPU takes part (NCCL_BUFFSIZE 4 MiB x channels x peers,
 plus the DDP/FSDP bucket that is being reduced); ~0.3-1 GiB observed on 8-GPU nodes."""
-ALLOCATOR_FRAGMENTATION_FRACTION = 0.10
+ALLOCATOR_FRAGMENTATION_FRACTION = 0.15
 """PyTorch's caching allocator reserves more than it allocates: blocks of freed activations are split
-and cached. Modelled as 10% of the dynamic memory (activations, gradients, adapter states); reserved vs
-allocated in torchtune's and Qwen's measured runs is 5-15%."""
+and cached. Modelled as a fraction of the dynamic memory live at the peak (activations, gradients,
+adapter states, optimizer temporaries); fitted on the calibration rows marked for fitting
+(tools.memory_calibration.FIT_SOURCES: torchtune README, LLaMA-Factory wiki; median |error| 6.4% at
+0.15 vs 7.1% at 0.10, 2026-11-25), held-out rows not used."""
 SEED_001_BYTES_PER_PARAM: dict[str, float] = {
     "full": 18.0,
     "pretraining": 18.0,
@@ -128,9 +137,14 @@ def _plan(
     offload: str,
     concurrency: int,
     context_len: int | None,
-    loss_chunking: bool,
-    optimizer_in_backward: bool,
+    loss_chunking: bool | None,
+    optimizer_in_backward: bool | None,
     tb: TraceBuilder,
+    framework: str | None = None,
+    optimizer_impl: str | None = None,
+    lora_dropout: float | None = None,
+    activation_offloading: bool | None = None,
+    memory_basis: str = MEMORY_BASIS_DEFAULT,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -139,6 +153,12 @@ def _plan(
     _choose("optimizer", optimizer, OPTIMIZERS)
     _choose("sharding", sharding, SHARDINGS)
     _choose("offload", offload, OFFLOADS)
+    preset = framework_defaults(framework)
+    _choose("memory basis", memory_basis, MEMORY_BASES)
+    if optimizer_impl is not None:
+        _choose("optimizer implementation", optimizer_impl, OPTIMIZER_IMPLS)
+    if lora_dropout is not None and not (isinstance(lora_dropout, int | float) and 0 <= lora_dropout < 1):
+        raise InputError(f"lora-dropout must be a probability in [0, 1) (got {lora_dropout!r})")
     for name, val in (
         ("seq-len", seq_len),
         ("batch-size", batch_size),
@@ -235,10 +255,33 @@ def _plan(
         offload=offload,
         concurrency=concurrency,
         context_len=context_len if context_len is not None else seq_len,
-        loss_chunking=loss_chunking,
+        loss_chunking=_preset(tb, "loss_chunking", loss_chunking, preset.loss_chunking, preset.source),
         # adapter gradients are tiny: a fused optimizer step in backward changes nothing that matters
-        optimizer_in_backward=optimizer_in_backward and not adapters,
+        optimizer_in_backward=_preset(
+            tb, "optimizer_in_backward", optimizer_in_backward, preset.optimizer_in_backward, preset.source
+        )
+        and not adapters,
+        framework=framework or FRAMEWORK_DEFAULT,
+        optimizer_impl=_preset(tb, "optimizer_impl", optimizer_impl, preset.optimizer_impl, preset.source),
+        lora_dropout=float(_preset(tb, "lora_dropout", lora_dropout, preset.lora_dropout, preset.source))
+        if adapters
+        else 0.0,
+        activation_offloading=_preset(
+            tb, "activation_offloading", activation_offloading, preset.activation_offloading, preset.source
+        )
+        if training
+        else False,
+        amp_framework=preset.amp,
+        memory_basis=memory_basis,
     )
+
+
+def _preset(tb: TraceBuilder, name: str, given: _T | None, default: _T, source: str) -> _T:
+    """The caller's value, or the framework's default (named as an assumption with its source)."""
+    if given is not None:
+        return given
+    tb.assume(name, default, "", source)
+    return default
 
 
 def estimate_memory(
@@ -261,8 +304,13 @@ def estimate_memory(
     offload: str = "none",
     concurrency: int = 1,
     context_len: int | None = None,
-    loss_chunking: bool = False,
-    optimizer_in_backward: bool = False,
+    loss_chunking: bool | None = None,
+    optimizer_in_backward: bool | None = None,
+    framework: str = FRAMEWORK_DEFAULT,
+    optimizer_impl: str | None = None,
+    lora_dropout: float | None = None,
+    activation_offloading: bool | None = None,
+    memory_basis: str = MEMORY_BASIS_DEFAULT,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -301,12 +349,26 @@ def estimate_memory(
         loss_chunking,
         optimizer_in_backward,
         tb,
+        framework=framework,
+        optimizer_impl=optimizer_impl,
+        lora_dropout=lora_dropout,
+        activation_offloading=activation_offloading,
+        memory_basis=memory_basis,
     )
     states = model_states(plan, tb)
+    kv = 0.0
+    offloaded_act = 0.0
     if plan.training:
-        act, kv = training_activations(plan, tb), 0.0
+        parts = training_activations(plan, tb)
+        offloaded_act = parts.offloaded
+        frac = ALLOCATOR_FRAGMENTATION_FRACTION if plan.memory_basis == "reserved" else 0.0
+        phase, live = largest_phase(training_phases(plan, states, parts), tb, frac)
+        phase_totals = {k: bytes_to_gib(v.total()) for k, v in training_phases(plan, states, parts).items()}
     else:
         act, kv = inference_memory(plan, tb)
+        phase = "serving"
+        live = PhaseLines(states.weights, 0.0, 0.0, act, 0.0)
+        phase_totals = {phase: bytes_to_gib(live.total() + kv)}
 
     tb.assume("cuda_context_gib", CUDA_CONTEXT_GIB, "GiB", "PyTorch CUDA context + workspaces")
     context_gib = CUDA_CONTEXT_GIB
@@ -314,39 +376,45 @@ def estimate_memory(
         tb.assume("nccl_buffers_gib", NCCL_BUFFERS_GIB, "GiB", "NCCL communicator buffers")
         context_gib += NCCL_BUFFERS_GIB
     tb.assume(
-        "allocator_fragmentation_fraction",
+        "allocator_reserve_fraction",
         ALLOCATOR_FRAGMENTATION_FRACTION,
         "",
         "PyTorch caching allocator, reserved vs allocated",
     )
+    dynamic = live.dynamic()  # a KV cache is one preallocated block: no reserve around it
     frag = tb.step(
-        "fragmentation",
-        "fraction x (activations + gradients + adapter states)",
-        ALLOCATOR_FRAGMENTATION_FRACTION * (act + states.gradients + states.adapters),
+        "allocator_reserve",
+        "fraction x (activations + gradients + adapter states + step temporaries) live at the peak",
+        ALLOCATOR_FRAGMENTATION_FRACTION * dynamic,
         "B",
         fraction=ALLOCATOR_FRAGMENTATION_FRACTION,
     )
+    reserved_basis = plan.memory_basis == "reserved"
     overhead = tb.step(
         "overhead_gib",
-        "CUDA context (+ NCCL) + fragmentation",
-        context_gib + bytes_to_gib(frag),
+        "reserved basis: CUDA context (+ NCCL) + allocator reserve; allocated basis: 0",
+        context_gib + bytes_to_gib(frag) if reserved_basis else 0.0,
         "GiB",
         context_gib=context_gib,
+        memory_basis=plan.memory_basis,
     )
     breakdown = MemoryBreakdown(
-        weights=bytes_to_gib(states.weights),
-        gradients=bytes_to_gib(states.gradients),
-        optimizer=bytes_to_gib(states.optimizer),
-        activations=bytes_to_gib(act),
+        weights=bytes_to_gib(live.weights),
+        gradients=bytes_to_gib(live.gradients),
+        optimizer=bytes_to_gib(live.optimizer),
+        activations=bytes_to_gib(live.activations),
         kv_cache=bytes_to_gib(kv),
-        adapters=bytes_to_gib(states.adapters),
+        adapters=bytes_to_gib(live.adapters),
         overhead=overhead,
     )
     peak = tb.step(
         "peak_gib_per_gpu",
-        "weights + gradients + optimizer + activations + kv_cache + adapters + overhead",
+        f"live at the {phase} phase: weights + gradients + optimizer + activations + kv_cache + adapters"
+        " + overhead",
         breakdown.total(),
         "GiB",
+        peak_phase=phase,
+        memory_basis=plan.memory_basis,
         **{f"{k}_gib": v for k, v in breakdown.model_dump().items()},
     )
     total = tb.step("total_gib", "peak_gib_per_gpu x gpus", peak * gpus, "GiB", gpus=gpus)
@@ -356,7 +424,7 @@ def estimate_memory(
         breakdown_gib=breakdown,
         cuda_context_gib=context_gib,
         fragmentation_gib=bytes_to_gib(frag),
-        cpu_offload_gib_per_gpu=bytes_to_gib(states.cpu),
+        cpu_offload_gib_per_gpu=bytes_to_gib(states.cpu + offloaded_act),
         paged_optimizer_gib=bytes_to_gib(states.paged),
         gpus=gpus,
         tp=tp,
@@ -379,8 +447,15 @@ def estimate_memory(
         offload=offload,
         concurrency=concurrency,
         context_len=plan.context_len,
-        loss_chunking=loss_chunking,
+        loss_chunking=plan.loss_chunking,
         optimizer_in_backward=plan.optimizer_in_backward,
+        framework=plan.framework,
+        optimizer_impl=plan.optimizer_impl,
+        lora_dropout=plan.lora_dropout,
+        activation_offloading=plan.activation_offloading,
+        memory_basis=plan.memory_basis,
+        peak_phase=phase,
+        phase_peaks_gib=phase_totals,
         **tb.fields(),
     )
 

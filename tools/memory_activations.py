@@ -20,6 +20,8 @@ parallelism assumed with TP, as in Korthikanti's Table 2 "sbh(34/t + 5as/(ht))")
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tools.catalog.schema import ModelArch
 from tools.memory_states import adapted_linears, largest_linear_params
 from tools.memory_types import Plan
@@ -36,17 +38,43 @@ ATTENTION_SCORE_BYTES = 2 + 4
 fp32 softmax that HF eager attention computes before casting down (4 B, transformers
 `softmax(..., dtype=torch.float32)`); Korthikanti's 5 B/element assumed dropout instead of the upcast."""
 
-LOGITS_BYTES_PER_VALUE = 2 + 4 + 4
-"""Peak logits memory per (token, vocab) value: the bf16 lm_head output (2 B), its fp32 upcast for the
-loss (4 B, transformers >= 4.45 `logits.float()`) and the fp32 gradient of the logits (4 B) during the
-loss backward; the fp32 log-softmax saved by cross-entropy replaces the upcast once that is freed.
-Checked against Qwen-7B LoRA memory rising ~2 GB per 1k tokens of a 152k vocabulary (Qwen README)."""
+LOGITS_BYTES_PER_VALUE = 4 + 4 + 4
+"""Logits memory per (token, vocab) value at the loss backward, transformers' ForCausalLMLoss: the fp32
+log-softmax output saved by cross-entropy (4 B), the fp32 gradient nll_loss hands it (4 B) and the fp32
+gradient log-softmax produces (4 B); the bf16 logits and their fp32 upcast are gone by then (trainers
+drop `outputs.logits` before backward). Measured exactly 12.00 B/value with the fake-tensor simulator
+(bench/accuracy_sim_findings.md section 1)."""
+
+LOGITS_FORWARD_BYTES_PER_VALUE = 2 + 4 + 4
+"""At the end of the forward: the bf16 lm_head output (2 B), its fp32 upcast (4 B, `logits.float()`)
+and the fp32 log-softmax output (4 B) (bench/accuracy_sim_findings.md section 1)."""
 
 CHUNKED_LOSS_CHUNKS = 8
 """torchtune CEWithChunkedOutputLoss splits the logits into 8 chunks and upcasts one chunk at a time."""
 
 LOGITS_BYTES_PER_VALUE_CHUNKED = 2 + 2 + (4 + 4) / CHUNKED_LOSS_CHUNKS
 """Chunked cross-entropy: bf16 logits and their bf16 gradient, plus one fp32 chunk and its gradient."""
+
+FINAL_NORM_BYTES_PER_H = 2 + 4 + 2
+"""The final RMSNorm per token and hidden unit: its bf16 input, the fp32 copy transformers' RMSNorm
+makes (`hidden_states.to(torch.float32)`) and the bf16 normalised output the lm_head keeps."""
+
+LAYER_EXTRA_H_BYTES: dict[tuple[str, str], float] = {
+    ("full", "amp"): 24.0,
+    ("full", "16-bit"): 14.0,
+    ("lora", "mixed"): 18.0,
+    ("lora", "16-bit"): 10.0,
+}
+"""Bytes per token x hidden unit each decoder layer keeps beyond the Korthikanti-style count, measured
+with the fake-tensor simulator (bench/accuracy_sim_findings.md section 2, transformers 5.x, h = 1024,
+8 query / 2 KV heads): RMSNorm's fp32 input copy and, when its weight trains, its normalised output
+(+4 h per norm full, +2 h LoRA), the attention output kept twice (SDPA's and o_proj's contiguous copy),
+the fp32 residual stream under AMP (full, 'amp': 37 h vs 27 h), and peft's fp32 cast of each adapter
+input under mixed precision (LoRA 'mixed': +8 h)."""
+
+ACTIVATION_OFFLOAD_LAYERS_ON_GPU = 2
+"""Activation offloading (torchtune OffloadActivations, unsloth's offloaded checkpointing) keeps the
+saved tensors of about two layers on the GPU (the one in use and the one being copied)."""
 
 KV_CACHE_BYTES_PER_VALUE = 2.0
 """16-bit KV cache (vLLM kv_cache_dtype='auto' follows the model's 16-bit activation dtype)."""
@@ -60,7 +88,14 @@ SAMPLING_LOGITS_BYTES = 4.0
 
 LORA_DROPOUT_BYTES_PER_INPUT = 2 + 1
 """PEFT applies lora_dropout to the adapter input: it keeps the dropped-out copy (2 B) and a 1-byte mask
-per input element of each adapted linear (peft LoraLayer.forward; recipes use lora_dropout 0.05-0.1)."""
+per input element of each adapted linear (peft LoraLayer.forward). With lora_dropout 0 (peft's default)
+the dropout is nn.Identity: neither is kept. The simulator measures 2.7 B per input element pure bf16
+(Llama-3.1-8B width, 4 layers, s512 b4, no checkpointing: dropout 0.1 minus dropout 0)."""
+
+LORA_DROPOUT_BYTES_PER_INPUT_MIXED = 3.7
+"""The same with fp32 adapters (peft autocast_adapter_dtype, mixed precision): the adapter input is cast
+to the adapters' fp32 before the dropout, so the kept copy is wider. Measured with the simulator:
+3.7 B per input element at 4 and at 32 layers (setting as above; bench/accuracy_sim_findings.md)."""
 
 
 def attention_bytes_per_token(arch: ModelArch, *, seq_len: int, flash_attention: bool) -> float:
@@ -113,25 +148,30 @@ def layer_bytes_per_token(arch: ModelArch, *, seq_len: int, flash_attention: boo
     ) + mlp_bytes_per_token(arch)
 
 
-def checkpoint_bytes_per_token(arch: ModelArch) -> float:
+def checkpoint_bytes_per_token(arch: ModelArch, residual_bytes: float = ACTIVATION_BYTES) -> float:
     """With full activation recomputation each layer keeps only its input: 2h bytes per token
-    (Korthikanti Section 5: 'full recompute ... 2sbh per layer')."""
-    return float(ACTIVATION_BYTES * arch.hidden_size)
+    (Korthikanti Section 5: 'full recompute ... 2sbh per layer'); 4h when the residual stream is fp32
+    (torch AMP on an fp32 model: measured 4.00 h, bench/accuracy_sim_findings.md section 2)."""
+    return float(residual_bytes * arch.hidden_size)
 
 
 def lora_bytes_per_token(
-    adapted: dict[str, tuple[int, int]], rank: int, per_token_experts: float = 1.0
+    adapted: dict[str, tuple[int, int]],
+    rank: int,
+    per_token_experts: float = 1.0,
+    dropout: bool = True,
+    dropout_bytes: float = LORA_DROPOUT_BYTES_PER_INPUT,
 ) -> float:
     """Extra stored bytes per token of the LoRA adapters in one layer.
 
-    Per adapted (d_in, d_out) linear: the dropout copy and mask of the input (3 d_in bytes) and the
+    Per adapted (d_in, d_out) linear: the dropout copy and mask of the input (`dropout_bytes` x d_in) and the
     rank-r intermediate A(x) kept for B's weight gradient (2r bytes). The frozen base path's own
     activations are already counted by the layer formula (they still flow through the whole network).
     `per_token_experts` scales expert linears to the experts one token visits.
     """
     total = 0.0
     for d_in, _ in adapted.values():
-        total += LORA_DROPOUT_BYTES_PER_INPUT * d_in + ACTIVATION_BYTES * rank
+        total += (dropout_bytes * d_in if dropout else 0.0) + ACTIVATION_BYTES * rank
     return total * per_token_experts
 
 
@@ -146,14 +186,41 @@ def prefill_bytes_per_token(arch: ModelArch) -> float:
     return float(4 * arch.hidden_size + 3 * ACTIVATION_BYTES * width * active)
 
 
-def training_activations(plan: Plan, tb: TraceBuilder) -> float:
-    """Peak activation bytes per GPU of one training step.
+@dataclass(frozen=True)
+class ActivationParts:
+    """Activation bytes per GPU of one training step, by when they are live (tools.memory_phases).
 
-    Without checkpointing every layer's activations are stored and the logits come on top at the start
-    of the backward pass. With full checkpointing (HF gradient_checkpointing: one checkpoint per decoder
-    layer) only the layer inputs stay; the backward then holds either the logits (loss backward) or one
-    recomputed layer, never both. Pipeline parallelism: the first stage holds pp micro-batches in flight
-    under 1F1B (Narayanan et al. 2021), so it stores ceil(L/pp) x pp layers' worth.
+    kept: what every layer keeps for the backward (its input under checkpointing, else everything);
+    layer: one layer's activations during its backward (recomputed under checkpointing);
+    logits_forward / logits_backward: the logits at the loss forward / loss backward, with the final
+    norm; dequant: QLoRA's dequantised weight buffers (any time a layer runs); offloaded: kept bytes
+    moved to host memory by activation offloading.
+    """
+
+    kept: float
+    layer: float
+    logits_forward: float
+    logits_backward: float
+    dequant: float
+    offloaded: float = 0.0
+
+
+def _layer_extra_h(plan: Plan) -> tuple[float, str]:
+    if plan.adapters:
+        key = ("lora", "mixed" if plan.training_precision == "mixed" else "16-bit")
+    else:
+        key = ("full", "amp" if plan.amp else "16-bit")
+    return LAYER_EXTRA_H_BYTES[key], "/".join(key)
+
+
+def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
+    """Activation bytes per GPU of one training step, by phase (ActivationParts).
+
+    Without checkpointing every layer's activations are stored and the logits come on top at the loss;
+    with full checkpointing (HF gradient_checkpointing: one checkpoint per decoder layer) only the layer
+    inputs stay and the backward recomputes one layer at a time. Pipeline parallelism: the first stage
+    holds pp micro-batches in flight under 1F1B (Narayanan et al. 2021), so it stores ceil(L/pp) x pp
+    layers' worth. Activation offloading moves the kept tensors to host memory but ~2 layers' worth.
     """
     arch, tp, tokens = plan.arch, plan.tp, plan.tokens
     tb.assume("activation_bytes", ACTIVATION_BYTES, "B/value", "16-bit activations under autocast")
@@ -165,79 +232,114 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
         tb.assume(
             "attention_score_bytes", ATTENTION_SCORE_BYTES, "B/score", "bf16 probs + fp32 softmax (eager)"
         )
+    extra_h, extra_key = _layer_extra_h(plan)
+    tb.assume("layer_extra_bytes_per_h", extra_h, "B/(token x h)", f"{extra_key}: simulator-measured")
     per_layer = tb.step(
         "layer_activation_bytes_per_token",
-        "attention (4h + 2 x proj outputs + 2 x o_in + lse|scores) + MLP (4h + 8f gated | 4f)",
-        layer_bytes_per_token(arch, seq_len=plan.seq_len, flash_attention=plan.flash_attention),
+        "attention (4h + 2 x proj outputs + 2 x o_in + lse|scores) + MLP (4h + 8f gated | 4f) + extra x h",
+        layer_bytes_per_token(arch, seq_len=plan.seq_len, flash_attention=plan.flash_attention)
+        + extra_h * arch.hidden_size,
         "B/token",
         flash_attention=plan.flash_attention,
         seq_len=plan.seq_len,
-        source="Korthikanti et al. 2022 Table 2, adapted to SwiGLU/GQA, no dropout",
+        extra_bytes_per_h=extra_h,
+        source="Korthikanti et al. 2022 Table 2, adapted to SwiGLU/GQA, no dropout; + simulator extras",
     )
     if plan.adapters:
         attn, mlp = adapted_linears(arch, plan.lora_targets)
         experts = float(arch.n_active_experts or 1) if arch.is_moe else 1.0
-        lora = lora_bytes_per_token(attn, plan.lora_rank) + lora_bytes_per_token(mlp, plan.lora_rank, experts)
-        tb.assume(
-            "lora_dropout_bytes_per_input", LORA_DROPOUT_BYTES_PER_INPUT, "B", "PEFT lora_dropout copy + mask"
-        )
+        dropout = plan.lora_dropout > 0
+        mixed = plan.training_precision == "mixed"
+        d_bytes = LORA_DROPOUT_BYTES_PER_INPUT_MIXED if mixed else float(LORA_DROPOUT_BYTES_PER_INPUT)
+        lora = lora_bytes_per_token(
+            attn, plan.lora_rank, dropout=dropout, dropout_bytes=d_bytes
+        ) + lora_bytes_per_token(mlp, plan.lora_rank, experts, dropout=dropout, dropout_bytes=d_bytes)
+        tb.assume("lora_dropout", plan.lora_dropout, "", "0: peft makes the dropout nn.Identity (no copies)")
         per_layer += tb.step(
             "lora_activation_bytes_per_token",
-            "sum over adapted linears of 3 x d_in + 2r",
+            "sum over adapted linears of (dropout bytes x d_in if dropout) + 2r",
             lora,
             "B/token",
+            dropout_bytes_per_input=d_bytes if dropout else 0.0,
             rank=plan.lora_rank,
             targets=",".join(plan.lora_targets),
+            lora_dropout=plan.lora_dropout,
         )
     layers = plan.layers_per_stage * plan.pp if plan.pp > 1 else arch.n_layers
+    residual = 4.0 if plan.amp else float(ACTIVATION_BYTES)
     if plan.grad_checkpointing:
+        kept_per_layer = checkpoint_bytes_per_token(arch, residual) * tokens / tp
         kept = tb.step(
             "checkpointed_inputs",
-            "layers x tokens x 2h / tp",
-            checkpoint_bytes_per_token(arch) * tokens * layers / tp,
+            "layers x tokens x residual bytes x h / tp",
+            kept_per_layer * layers,
             "B",
             layers=layers,
             tokens=tokens,
             hidden=arch.hidden_size,
-            tp=tp,
-        )
-        recompute = tb.step(
-            "recomputed_layer",
-            "one layer's activations x tokens / tp (during its backward)",
-            per_layer * tokens / tp,
-            "B",
-            layer_bytes_per_token=per_layer,
-            tokens=tokens,
+            residual_bytes=residual,
             tp=tp,
         )
     else:
+        kept_per_layer = per_layer * tokens / tp
         kept = tb.step(
             "stored_activations",
             "layers x tokens x layer_bytes_per_token / tp",
-            per_layer * tokens * layers / tp,
+            kept_per_layer * layers,
             "B",
             layers=layers,
             tokens=tokens,
             tp=tp,
         )
-        recompute = 0.0
-    per_value = LOGITS_BYTES_PER_VALUE_CHUNKED if plan.loss_chunking else LOGITS_BYTES_PER_VALUE
+    layer = tb.step(
+        "one_layer_in_backward",
+        "one layer's activations x tokens / tp (recomputed under checkpointing)",
+        per_layer * tokens / tp,
+        "B",
+        layer_bytes_per_token=per_layer,
+        tokens=tokens,
+        tp=tp,
+    )
+    offloaded = 0.0
+    if plan.activation_offloading:
+        on_gpu = min(kept, ACTIVATION_OFFLOAD_LAYERS_ON_GPU * kept_per_layer)
+        offloaded = kept - on_gpu
+        kept = tb.step(
+            "kept_after_offloading",
+            "min(kept, 2 layers' worth): the rest waits in host memory",
+            on_gpu,
+            "B",
+            offloaded_bytes=offloaded,
+            source="torchtune OffloadActivations / unsloth offloaded gradient checkpointing",
+        )
+    chunked = plan.loss_chunking
+    per_value_bwd = LOGITS_BYTES_PER_VALUE_CHUNKED if chunked else LOGITS_BYTES_PER_VALUE
+    per_value_fwd = LOGITS_BYTES_PER_VALUE_CHUNKED if chunked else LOGITS_FORWARD_BYTES_PER_VALUE
     tb.assume(
         "logits_bytes_per_value",
-        per_value,
+        per_value_bwd,
         "B",
         "chunked cross-entropy (torchtune)"
-        if plan.loss_chunking
-        else "bf16 logits + fp32 upcast + fp32 gradient (transformers loss)",
+        if chunked
+        else "fp32 log-softmax + its gradient + the loss gradient (transformers ForCausalLMLoss)",
     )
-    logits = tb.step(
-        "logits",
-        "tokens x vocab x bytes / tp + final hidden (2h)",
-        tokens * arch.vocab_size * per_value / tp + tokens * ACTIVATION_BYTES * arch.hidden_size,
+    values = tokens * arch.vocab_size / tp
+    norm = tokens * FINAL_NORM_BYTES_PER_H * arch.hidden_size
+    logits_bwd = tb.step(
+        "logits_at_loss_backward",
+        "tokens x vocab x bytes / tp + final norm (8h per token)",
+        values * per_value_bwd + norm,
         "B",
         tokens=tokens,
         vocab=arch.vocab_size,
-        bytes_per_value=per_value,
+        bytes_per_value=per_value_bwd,
+    )
+    logits_fwd = tb.step(
+        "logits_at_loss_forward",
+        "tokens x vocab x bytes / tp + final norm (8h per token)",
+        values * per_value_fwd + norm,
+        "B",
+        bytes_per_value=per_value_fwd,
     )
     dequant = 0.0
     if plan.method == "qlora":
@@ -251,25 +353,13 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> float:
             bytes_per_value=ACTIVATION_BYTES,
             tp=tp,
         )
-    if plan.grad_checkpointing:
-        return tb.step(
-            "activations_per_gpu",
-            "kept + max(logits, recomputed layer) + dequant",
-            kept + max(logits, recompute) + dequant,
-            "B",
-            kept_bytes=kept,
-            logits_bytes=logits,
-            recomputed_layer_bytes=recompute,
-            dequant_bytes=dequant,
-        )
-    return tb.step(
-        "activations_per_gpu",
-        "stored + logits + dequant",
-        kept + logits + dequant,
-        "B",
-        stored_bytes=kept,
-        logits_bytes=logits,
-        dequant_bytes=dequant,
+    return ActivationParts(
+        kept=kept,
+        layer=layer,
+        logits_forward=logits_fwd,
+        logits_backward=logits_bwd,
+        dequant=dequant,
+        offloaded=offloaded,
     )
 
 

@@ -53,6 +53,18 @@ GATHERED_UNITS_IN_FLIGHT = 2
 """ZeRO-3/FSDP keep the current layer's gathered weights and prefetch the next one (FSDP forward/backward
 prefetch; DeepSpeed stage3_prefetch_bucket_size)."""
 
+AMP_WEIGHT_BYTES = 4.0
+"""torch AMP keeps the model in fp32: weights and their gradients 4 B/param (states 8 B: 16 B in all,
+the same total as ZeRO's 2 + 2 + 12, held differently over the step)."""
+AMP_SOURCE = "HF Trainer bf16=True on an fp32 model: torch.autocast, fp32 weights and gradients"
+FOR_LOOP_STEP_TEMP_SETS = 2
+"""torch.optim AdamW for-loop path (`_single_tensor_adam`): `denom = (exp_avg_sq.sqrt() /
+bias_correction2_sqrt).add_(eps)` holds the sqrt and the quotient of the parameter being stepped at
+once: two tensors of its size (measured with the fake-tensor simulator: 2 x the largest matrix)."""
+ADAFACTOR_STEP_TEMP_SETS = 2
+"""transformers' Adafactor steps one parameter at a time and builds update = grad**2 + eps and the
+scaled update: two parameter-sized fp32 temporaries of the parameter being stepped."""
+
 _TARGET_ALIASES = {"output_proj": "o_proj", "w1": "gate_proj", "w3": "up_proj", "w2": "down_proj"}
 
 
@@ -174,6 +186,12 @@ class StateBytes:
     cpu: float
     paged: float
     trainable: int
+    step_temporaries: float = 0.0
+    """The optimizer step's temporaries (foreach AdamW: one parameter-sized set in the state dtype)."""
+    weight_casts: float = 0.0
+    """AMP: bf16 copies of the fp32 weights that autocast caches for the forward (freed after it)."""
+    adapter_grads: float = 0.0
+    """The part of `adapters` that is their gradients: made in the backward, freed by zero_grad."""
 
 
 def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
@@ -271,6 +289,28 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
     total = arch.param_count()
     split = _stage_fraction(plan, tb) / plan.tp  # share of the model on one GPU before ZeRO sharding
     weights = _weight_bytes(plan, tb) * split / plan.shard("weights")
+    casts = 0.0
+    if plan.amp:
+        # torch AMP: the model itself is fp32 (it is the master copy); autocast caches bf16 copies
+        tb.assume("amp_weight_bytes_per_param", AMP_WEIGHT_BYTES, "B/param", AMP_SOURCE)
+        # an untied input embedding is a lookup, not an autocast op: it is never cast (simulator-checked)
+        uncast = 0.0 if arch.tied_embeddings else arch.vocab_size * arch.hidden_size * 2.0 * split
+        casts = tb.step(
+            "amp_weight_casts",
+            "(params - untied input embedding) x 2 B x stage_fraction / tp (bf16 copies autocast caches)",
+            max(0.0, weights - uncast),
+            "B",
+            bf16_weight_bytes=weights,
+            uncast_embedding_bytes=uncast,
+            source="torch.autocast weight cast cache (cleared when the autocast region exits)",
+        )
+        weights = tb.step(
+            "amp_fp32_weights",
+            "params x 4 B x stage_fraction / tp",
+            weights * AMP_WEIGHT_BYTES / 2.0,
+            "B",
+            bf16_weight_bytes=weights,
+        )
     cpu = 0.0
     gathered = 0.0
     if plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
@@ -306,7 +346,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         sharding=plan.sharding,
     )
 
-    grads = opt = adapters = paged = 0.0
+    grads = opt = adapters = paged = adapter_grads = 0.0
     trainable = 0
     if plan.full_training:
         trainable = total
@@ -318,7 +358,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             if plan.mixed
             else "pure 16-bit: weights, grads and optimizer states all 16-bit",
         )
-        g_bytes = WEIGHT_BYTES[plan.precision]
+        g_bytes = AMP_WEIGHT_BYTES if plan.amp else WEIGHT_BYTES[plan.precision]
         grads = total * g_bytes * split / plan.shard("gradients")
         if plan.optimizer_in_backward:
             grads = largest_layer_params(arch) * g_bytes / plan.tp
@@ -331,8 +371,8 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             grad_bytes_per_param=g_bytes,
             shard_g=plan.shard("gradients"),
         )
-        master = FP32_MASTER_BYTES if plan.mixed else 0.0
-        if plan.mixed:
+        master = FP32_MASTER_BYTES if plan.mixed and not plan.amp else 0.0
+        if master:
             tb.assume("fp32_master_bytes_per_param", FP32_MASTER_BYTES, "B/param", "ZeRO paper, Section 3.1")
         states, formula = _optimizer_state_bytes(plan, total, tb)
         opt_full = tb.step(
@@ -417,6 +457,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
         shard = plan.shard("optimizer")
         adapters = full * split / shard
+        adapter_grads = trainable * a_bytes * split / shard
         states = trainable * a_opt * split / shard
         if plan.optimizer == "paged-adamw-8bit":
             paged = states
@@ -434,7 +475,11 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             shard_optimizer=shard,
             offloaded_states_bytes=states if plan.offload in ("optimizer", "params") else 0.0,
         )
+    temps = optimizer_step_temporaries(plan, trainable, split, tb)
     return StateBytes(
+        adapter_grads=adapter_grads,
+        step_temporaries=temps,
+        weight_casts=casts,
         weights=weights,
         gradients=grads,
         optimizer=opt,
@@ -442,4 +487,46 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         cpu=cpu,
         paged=paged,
         trainable=trainable,
+    )
+
+
+def optimizer_step_temporaries(plan: Plan, trainable: int, split: float, tb: TraceBuilder) -> float:
+    """Bytes the optimizer step allocates on top of the states, per GPU (0 on the CPU when offloaded).
+
+    torch.optim AdamW (torch/optim/adamw.py, adam.py `_multi_tensor_adam`): the foreach path computes
+    `exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)` for every parameter of a dtype group at
+    once: one more parameter-sized set in the state dtype. The for-loop path builds the same denominator
+    for one parameter at a time (the largest tensor sets the peak). The fused kernel needs none. SGD
+    with momentum updates its buffer in place (no temporaries); bitsandbytes' 8-bit optimizers are
+    fused kernels; Adafactor steps one parameter at a time with two fp32 temporaries.
+    """
+    if trainable == 0 or plan.offload in ("optimizer", "params") or plan.optimizer in ("sgd",):
+        return 0.0
+    if plan.optimizer in ("adamw-8bit", "paged-adamw-8bit"):
+        return 0.0
+    dtype = 4.0 if (plan.mixed or plan.precision == "fp32") else 2.0
+    arch = plan.arch
+    largest = float(max(largest_linear_params(arch), arch.vocab_size * arch.hidden_size))
+    if plan.adapters:
+        largest = float(plan.lora_rank * max(arch.hidden_size, _mlp_width(arch)))
+    if plan.optimizer == "adafactor":
+        value = ADAFACTOR_STEP_TEMP_SETS * largest * 4.0
+        formula = "2 x largest parameter x 4 B (per-parameter step)"
+    elif plan.optimizer_impl == "fused":
+        value, formula = 0.0, "fused kernel: no temporaries"
+    elif plan.optimizer_impl == "foreach" and not plan.optimizer_in_backward:
+        value = trainable * dtype * split / plan.shard("optimizer")
+        formula = "trainable params x state bytes x stage_fraction / tp / shard_o (foreach sqrt set)"
+    else:  # for-loop, or a per-parameter step in backward
+        value = FOR_LOOP_STEP_TEMP_SETS * largest * dtype / plan.tp
+        formula = "2 x largest parameter x state bytes / tp (sqrt and quotient, one parameter at a time)"
+    return tb.step(
+        "optimizer_step_temporaries",
+        formula,
+        value,
+        "B",
+        optimizer=plan.optimizer,
+        optimizer_impl=plan.optimizer_impl,
+        state_bytes=dtype,
+        source="torch.optim AdamW foreach: _foreach_sqrt(exp_avg_sq) (torch/optim/adam.py)",
     )

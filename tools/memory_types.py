@@ -38,6 +38,19 @@ class Plan:
     context_len: int
     loss_chunking: bool
     optimizer_in_backward: bool
+    framework: str = "hf"
+    optimizer_impl: str = "fused"
+    lora_dropout: float = 0.0
+    activation_offloading: bool = False
+    amp_framework: bool = True
+    memory_basis: str = "reserved"
+
+    @property
+    def amp(self) -> bool:
+        """torch AMP full training: an fp32 model (weights, gradients, residual stream) under bf16
+        autocast, as HF Trainer runs `bf16=True` on an fp32 model; unsharded or DDP only (ZeRO and FSDP
+        keep 16-bit compute weights with an fp32 master in the optimizer partition)."""
+        return self.amp_framework and self.full_training and self.mixed and self.sharding in ("none", "ddp")
 
     @property
     def dp(self) -> int:
@@ -86,8 +99,14 @@ class Plan:
         return self.dp if self.sharding in stages[what] else 1
 
 
+PEAK_PHASES: tuple[str, ...] = ("forward", "loss", "backward", "optimizer", "serving")
+"""Where a step peaks: end of the forward (loss computed), the loss backward (logits gradient), the
+backward through the layers (gradients accumulating, one layer recomputed), the optimizer step
+(gradients + the optimizer's temporaries); inference serving has one phase."""
+
+
 class MemoryBreakdown(BaseModel):
-    """Per-GPU peak memory by component, GiB (2**30 bytes)."""
+    """Per-GPU memory by component at the peak phase, GiB (2**30 bytes): what is live then."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -115,8 +134,10 @@ class MemoryBreakdown(BaseModel):
 class MemoryEstimate(Traced):
     """Peak GPU memory of one configuration. All memory in GiB (2**30 bytes).
 
-    `cuda_context_gib` (CUDA context + NCCL buffers) and `fragmentation_gib` (allocator) together make
-    the `overhead` line; `cpu_offload_gib_per_gpu` is what offloading moved to host memory per rank;
+    `cuda_context_gib` (CUDA context + NCCL buffers) and `fragmentation_gib` (the caching allocator's
+    reserve) together make the `overhead` line on the reserved basis; on the allocated basis the line is
+    0 and the peak is tensor memory only (both figures are still given); `cpu_offload_gib_per_gpu` is
+    what offloading moved to host memory per rank;
     `paged_optimizer_gib` is the paged optimizer state that may spill to host under memory pressure.
     """
 
@@ -150,11 +171,23 @@ class MemoryEstimate(Traced):
     context_len: int
     loss_chunking: bool
     optimizer_in_backward: bool
-
-    def peak_without_context_gib(self) -> float:
-        """Peak minus the CUDA context and NCCL buffers: what PyTorch's memory_reserved() would show."""
-        return self.peak_gib_per_gpu - self.cuda_context_gib
+    framework: str
+    optimizer_impl: str
+    lora_dropout: float
+    activation_offloading: bool
+    memory_basis: str
+    peak_phase: str
+    phase_peaks_gib: dict[str, float]
+    """Tensor memory (allocated basis) at each phase's peak, GiB; the largest is the peak."""
 
     def peak_allocated_gib(self) -> float:
-        """Peak minus all overhead: what PyTorch's max_memory_allocated() would show."""
+        """Tensor memory at the peak: what PyTorch's max_memory_allocated() would show (either basis)."""
         return self.peak_gib_per_gpu - self.breakdown_gib.overhead
+
+    def peak_without_context_gib(self) -> float:
+        """Tensors + the allocator's reserve: what PyTorch's max_memory_reserved() would show."""
+        return self.peak_allocated_gib() + self.fragmentation_gib
+
+    def peak_reserved_gib(self) -> float:
+        """Tensors + allocator reserve + CUDA context (+ NCCL): what nvidia-smi shows (either basis)."""
+        return self.peak_without_context_gib() + self.cuda_context_gib

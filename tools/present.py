@@ -225,6 +225,27 @@ def gib(x: float | None) -> str:
     return f"{float(x):,.1f} GiB"
 
 
+PEAK_PHASE_TEXT = {
+    "forward": "peak at the end of the forward pass",
+    "loss": "peak at the loss backward",
+    "backward": "peak in the backward pass",
+    "optimizer": "peak at the optimizer step",
+    "serving": "serving peak (weights + KV cache)",
+}
+MEMORY_BASIS_TEXT = {"reserved": "reserved, as nvidia-smi shows", "allocated": "tensors only"}
+
+
+def memory_peak_note(phase: str | None, basis: str | None) -> str:
+    """Where a memory peak falls and on which basis: 'peak at the optimizer step; reserved, as
+    nvidia-smi shows'; '' when neither is known."""
+    parts = []
+    if phase:
+        parts.append(PEAK_PHASE_TEXT.get(phase, f"peak at the {phase} phase"))
+    if basis:
+        parts.append(MEMORY_BASIS_TEXT.get(basis, basis))
+    return "; ".join(parts)
+
+
 def gb(x: float | None) -> str:
     """Data volume in GB (1e9): '500 GB', '1.2 TB' from 1,000 GB."""
     if x is None or not _is_num(x):

@@ -17,8 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
+    FRAMEWORK_DEFAULT,
     LORA_RANK_DEFAULT,
     LORA_TARGETS_DEFAULT,
     OPTIMIZER_DEFAULT,
@@ -28,6 +30,8 @@ from tools.vocabulary import (
 
 MODEL_FIELDS = ("model", "config", "params_b")
 """Exactly one of these names the architecture."""
+SHAPE_FIELDS = ("kv_heads", "layers", "hidden")
+"""Optional shape of a --params-b model (tools.catalog.synthetic.synthetic_arch)."""
 CLI_FLAGS: dict[str, str] = {"loss_chunking": "--chunked-loss"}
 """Command-line flags whose name is not the field's (otherwise --field-name)."""
 
@@ -40,6 +44,9 @@ class SizingRequest(BaseModel):
     model: str | None = Field(None, description="catalog model id or alias, e.g. llama-3-70b")
     config: Path | None = Field(None, description="a Hugging Face config.json")
     params_b: float | None = Field(None, description="parameters in billions (Llama-like shape)")
+    kv_heads: int | None = Field(None, description="with --params-b: KV heads (default: 8, GQA)")
+    layers: int | None = Field(None, description="with --params-b: decoder layers")
+    hidden: int | None = Field(None, description="with --params-b: hidden size")
     method: str = Field("full", description="full | lora | qlora | pretraining | inference")
     precision: str | None = Field(
         None, description="weights: bf16 | fp16 | fp32 | fp8 | int8 | int4 | nf4 (default nf4 for qlora)"
@@ -63,7 +70,31 @@ class SizingRequest(BaseModel):
     offload: str = Field("none", description="none | optimizer | params (to CPU)")
     concurrency: int = Field(1, description="inference: sequences in flight")
     context_len: int | None = Field(None, description="inference: tokens per sequence")
-    loss_chunking: bool = Field(False, description="chunked cross-entropy (torchtune-style)")
+    framework: str = Field(
+        FRAMEWORK_DEFAULT,
+        description="training stack whose memory defaults apply: hf | deepspeed | axolotl | llama-factory | "
+        "unsloth | torchtune | torchtitan | megatron | nemo",
+    )
+    optimizer_impl: str | None = Field(
+        None,
+        description="foreach | fused | for-loop (default: the framework's; foreach adds a step temporary)",
+    )
+    loss_chunking: bool | None = Field(
+        None, description="chunked cross-entropy (default: the framework's; torchtune chunks)"
+    )
+    lora_dropout: float | None = Field(
+        None, description="LoRA dropout probability (default: the framework's, 0 = no copies kept)"
+    )
+    activation_offloading: bool | None = Field(
+        None, description="offload kept activations to CPU (default: the framework's)"
+    )
+    optimizer_in_backward: bool | None = Field(
+        None, description="optimizer step fused into backward, frees each gradient at once"
+    )
+    memory_basis: str = Field(
+        MEMORY_BASIS_DEFAULT,
+        description="reserved (nvidia-smi: + CUDA context + allocator reserve) | allocated (tensors only)",
+    )
     gpu: str | None = Field(None, description="catalog GPU id: show fit against its usable memory")
 
     @classmethod
@@ -77,13 +108,13 @@ class SizingRequest(BaseModel):
 
     def calculator_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of tools.memory.estimate_memory (all but the model and the GPU)."""
-        skip = (*MODEL_FIELDS, "gpu")
+        skip = (*MODEL_FIELDS, *SHAPE_FIELDS, "gpu")
         return {name: getattr(self, name) for name in type(self).model_fields if name not in skip}
 
 
 def cli_flag(name: str) -> str:
     """The command-line flag of a field: --seq-len for seq_len; booleans also get --no-..."""
     flag = CLI_FLAGS.get(name, "--" + name.replace("_", "-"))
-    if SizingRequest.model_fields[name].annotation in (bool, "bool"):
+    if SizingRequest.model_fields[name].annotation in (bool, "bool", bool | None, "bool | None"):
         return f"{flag}/--no-{flag[2:]}"
     return flag

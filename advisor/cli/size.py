@@ -28,6 +28,9 @@ def size(
     model: str | None = _flag("model"),
     config: Path | None = _flag("config"),
     params_b: float | None = _flag("params_b"),
+    kv_heads: int | None = _flag("kv_heads"),
+    layers: int | None = _flag("layers"),
+    hidden: int | None = _flag("hidden"),
     method: str = _flag("method"),
     precision: str | None = _flag("precision"),
     training_precision: str = _flag("training_precision"),
@@ -45,7 +48,13 @@ def size(
     offload: str = _flag("offload"),
     concurrency: int = _flag("concurrency"),
     context_len: int | None = _flag("context_len"),
-    loss_chunking: bool = _flag("loss_chunking"),
+    framework: str = _flag("framework"),
+    optimizer_impl: str | None = _flag("optimizer_impl"),
+    loss_chunking: bool | None = _flag("loss_chunking"),
+    lora_dropout: float | None = _flag("lora_dropout"),
+    activation_offloading: bool | None = _flag("activation_offloading"),
+    optimizer_in_backward: bool | None = _flag("optimizer_in_backward"),
+    memory_basis: str = _flag("memory_basis"),
     gpu: str | None = _flag("gpu"),
     fmt: str = typer.Option("table", "--format", help="table | json"),
     simulate: bool = typer.Option(
@@ -99,7 +108,11 @@ def print_size_table(result: dict[str, Any]) -> None:
     table.add_column("GiB", justify="right")
     for name, value in result["breakdown_gib"].items():
         table.add_row(name.replace("_", " "), f"{value:,.2f}")
-    table.add_row("[bold]peak per GPU[/bold]", f"[bold]{result['peak_gib_per_gpu']:,.2f}[/bold]")
+    table.add_row(
+        "[bold]peak per GPU[/bold]",
+        f"[bold]{result['peak_gib_per_gpu']:,.2f}[/bold] ({result['peak_phase']} phase, "
+        f"{result['memory_basis']} basis)",
+    )
     table.add_row("total (all GPUs)", f"{result['total_gib']:,.2f}")
     if result["cpu_offload_gib_per_gpu"]:
         table.add_row("offloaded to CPU per GPU", f"{result['cpu_offload_gib_per_gpu']:,.2f}")

@@ -26,9 +26,18 @@ from tools.cost import egress_cost
 from tools.defaults import CONTEXT_LEN_DEFAULT
 from tools.errors import InputError
 from tools.memory import estimate_memory
+from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
 from tools.profile import WorkloadProfile
 from tools.recommend.models import option_json
-from tools.vocabulary import BATCH_SIZE_DEFAULT, LORA_RANK_DEFAULT, SEQ_LEN_DEFAULT, Precision, TrainingMethod
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    FRAMEWORK_DEFAULT,
+    FRAMEWORKS,
+    LORA_RANK_DEFAULT,
+    SEQ_LEN_DEFAULT,
+    Precision,
+    TrainingMethod,
+)
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +101,9 @@ class _Memory(BaseModel):
     lora_rank: int = LORA_RANK_DEFAULT
     concurrency: int = 1
     context_len: int | None = None
+    framework: str = Field(FRAMEWORK_DEFAULT, description="training stack: " + " | ".join(FRAMEWORKS))
+    optimizer_impl: str | None = Field(None, description="foreach | fused | for-loop (default: framework's)")
+    memory_basis: str = Field(MEMORY_BASIS_DEFAULT, description="reserved (nvidia-smi) | allocated (tensors)")
 
 
 class _Training(BaseModel):

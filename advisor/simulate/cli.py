@@ -25,8 +25,8 @@ def _check_simulable(request: SizingRequest) -> None:
         raise InputError("--simulate runs one GPU's program: use --gpus 1 (no --tp/--pp)")
     if request.sharding not in ("none", "ddp") or request.offload != "none":
         raise InputError("--simulate does not model sharding or offload: use --sharding none --offload none")
-    if request.loss_chunking:
-        raise InputError("--simulate runs transformers' standard loss: drop --chunked-loss")
+    if request.activation_offloading:
+        raise InputError("--simulate does not model activation offloading: drop --activation-offloading")
 
 
 def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: ModelArch) -> dict[str, Any]:
@@ -37,11 +37,18 @@ def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: Mo
     `size --format json`), all memory in GiB.
     """
     _check_simulable(request)
+    inputs = analytic["inputs"]
+    if inputs.get("loss_chunking"):
+        raise InputError("--simulate runs transformers' standard loss: add --no-chunked-loss")
+    if inputs.get("optimizer_in_backward"):
+        raise InputError("--simulate steps the optimizer after backward: drop --optimizer-in-backward")
     sim = simulate_training_memory(
         arch=arch,
         method=request.method,  # type: ignore[arg-type]  # checked by _check_simulable
         training_precision=request.training_precision,  # type: ignore[arg-type]  # the simulator checks
         optimizer=request.optimizer,  # type: ignore[arg-type]  # the simulator checks it
+        optimizer_impl=inputs["optimizer_impl"],  # the framework's default unless --optimizer-impl
+        lora_dropout=float(inputs.get("lora_dropout") or 0.0),
         lora_rank=request.lora_rank,
         lora_targets=request.lora_targets,
         seq_len=request.seq_len,
@@ -56,6 +63,8 @@ def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: Mo
         "peak_allocated_gib": sim.peak_allocated_gib,
         "total_gib": sim.total_gib,
         "peak_phase": sim.peak_phase,
+        "optimizer_impl": sim.optimizer_impl,
+        "analytic_peak_phase": analytic["peak_phase"],
         "peak_step": sim.peak_step,
         "phase_peaks_gib": sim.phase_peaks_gib,
         "breakdown_at_peak_gib": sim.breakdown_at_peak_gib,

@@ -121,6 +121,7 @@ def simulate_training_memory(
     grad_checkpointing: bool = True,
     attention: Attention = "sdpa",
     steps: int = 2,
+    lora_dropout: float = 0.0,
 ) -> SimulationResult:
     """Run `steps` training steps of `arch` under FakeTensorMode and return the tensor-memory peak.
 
@@ -212,7 +213,7 @@ def simulate_training_memory(
             lora_config = LoraConfig(
                 r=lora_rank,
                 lora_alpha=2 * lora_rank,
-                lora_dropout=0.0,
+                lora_dropout=lora_dropout,
                 target_modules=targets,
                 bias="none",
                 task_type="CAUSAL_LM",

@@ -18,6 +18,7 @@ ARCHITECTURE_TO_MODEL_TYPE: dict[str, str] = {
     "MistralForCausalLM": "mistral",
     "MixtralForCausalLM": "mixtral",
     "Qwen2ForCausalLM": "qwen2",
+    "QWenLMHeadModel": "qwen2",  # Qwen (v1) remote code: Qwen2's shapes
     "Qwen2MoeForCausalLM": "qwen2_moe",
     "Qwen3ForCausalLM": "qwen3",
     "Qwen3MoeForCausalLM": "qwen3_moe",
@@ -43,6 +44,8 @@ FAMILY_TO_MODEL_TYPE: dict[str, str] = {
     "phi3": "phi3",
     "phi": "phi3",
     "deepseek_v3": "deepseek_v3",
+    "qwen": "qwen2",  # Qwen (v1) remote code has Qwen2's shapes: qkv bias, SwiGLU, untied head, MHA (last:
+    # prefix match, so qwen2/qwen3 find their own entries first)
 }
 
 SUPPORTED_MODEL_TYPES = tuple(sorted(set(ARCHITECTURE_TO_MODEL_TYPE.values())))

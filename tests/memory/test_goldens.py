@@ -63,8 +63,11 @@ def test_seed001_full_finetune_70b_aggregate_needs_two_nodes(llama70b: ModelArch
     [
         # Seed 000 table, "Full Fine-Tuning (bf16 + Adam)" column, totals. Its 13B prose adds "activations
         # typically 20 to 40 GB", i.e. realistic micro-batches: batch 8 x 2048 with checkpointing here.
-        ("llama-2-7b", 120, 160, {"method": "full", "batch_size": 8}),
-        ("llama-2-13b", 200, 300, {"method": "full", "batch_size": 8}),
+        # Issue 15: the table's era ran torch's foreach AdamW (HF Trainer "adamw_torch"), whose step holds
+        # one more fp32 parameter-sized set; with today's fused default the 7B full figure is 117 GB
+        # (below the band: no activations are live at the step any more).
+        ("llama-2-7b", 120, 160, {"method": "full", "batch_size": 8, "optimizer_impl": "foreach"}),
+        ("llama-2-13b", 200, 300, {"method": "full", "batch_size": 8, "optimizer_impl": "foreach"}),
         # "LoRA / QLoRA per GPU": 13B LoRA 24-48 GB per GPU
         ("llama-2-13b", 24, 48, {"method": "lora", "batch_size": 4}),
         # 7B LoRA/QLoRA 12-24 GB per GPU

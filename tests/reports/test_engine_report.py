@@ -135,3 +135,18 @@ def test_lean_default_stylesheet_renders_the_same_pages(example_profile: Path, t
         pages[lean] = [p.extract_text() for p in PdfReader(str(out)).pages]
     assert len(pages[True]) >= 8 and pages[True] == pages[False]
     assert "•" in " ".join(pages[True])  # the compared text includes the list markers (::marker kept on li)
+
+
+def test_report_names_peak_phase_and_memory_basis(example_profile: Path) -> None:
+    """Issue 15: the memory figure says at which training phase it peaks and on which basis."""
+    profile, settings = load_profile(example_profile)
+    rec, catalog = recommend_for(profile, settings=settings)
+    assert rec.primary is not None and rec.primary.memory is not None
+    fit = rec.primary.memory
+    assert fit.peak_phase in ("forward", "loss", "backward", "optimizer") and fit.memory_basis == "reserved"
+    note = f.memory_peak_note(fit.peak_phase, fit.memory_basis)
+    assert f.PEAK_PHASE_TEXT[fit.peak_phase] in note and "nvidia-smi" in note
+    md = render_markdown(rec, catalog=catalog)
+    assert f"{f.gib(rec.primary.peak_gib_per_gpu)} of " in md and f"({note})" in md
+    assert "Peak phase, basis" in md
+    assert note in render_html(rec, catalog=catalog)

@@ -51,7 +51,7 @@ _ALIASES = {"refinedweb": "falcon", "refinedwebmodel": "falcon", "gemma3": "gemm
 
 SUPPORTED_MODEL_TYPES = (
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3",
-    "gemma3_text", "phi3", "phimoe", "deepseek_v3", "deepseek_v2", "falcon",
+    "gemma3_text", "phi3", "phimoe", "deepseek_v3", "deepseek_v2", "falcon", "qwen",
 )
 
 
@@ -224,7 +224,28 @@ def _falcon(c: _Cfg) -> dict[str, Any]:
     }
 
 
+def _qwen_v1(c: _Cfg) -> dict[str, Any]:
+    """Qwen (v1, remote code QWenLMHeadModel): fused c_attn with bias, full multi-head attention, SwiGLU
+    MLP whose config `intermediate_size` is twice the width of w1/w2 (modeling_qwen.py QWenMLP:
+    `ff_dim_in = config.intermediate_size // 2`), untied head, context `seq_length`."""
+    hidden = c.int_("hidden_size")
+    heads = c.int_("num_attention_heads")
+    return {
+        "n_layers": c.int_("num_hidden_layers"),
+        "hidden_size": hidden,
+        "n_heads": heads,
+        "n_kv_heads": heads,
+        "head_dim": c.int_("kv_channels", default=hidden // heads),
+        "intermediate_size": c.int_("intermediate_size") // 2,
+        "vocab_size": c.int_("vocab_size"),
+        "tied_embeddings": c.bool_("tie_word_embeddings"),
+        "qkv_bias": True,
+        "max_context": c.int_("seq_length", "max_position_embeddings"),
+    }
+
+
 _BUILDERS: dict[str, Callable[[_Cfg], dict[str, Any]]] = {
+    "qwen": _qwen_v1,
     "llama": _dense,
     "mistral": _dense,
     "qwen2": _dense,
@@ -352,6 +373,9 @@ def hf_config_from_arch(arch: ModelArch) -> dict[str, Any]:
         "max_position_embeddings": arch.max_context,
         "attention_bias": arch.qkv_bias,
     }
+    if family == "qwen":  # v1 keys: intermediate_size is 2x the MLP width, context in seq_length
+        cfg.update(intermediate_size=2 * arch.intermediate_size, seq_length=arch.max_context,
+                   kv_channels=arch.head_dim)
     if family in ("mixtral", "phimoe"):
         cfg.update(num_local_experts=arch.n_experts, num_experts_per_tok=arch.n_active_experts)
     elif family in ("qwen2_moe", "qwen3_moe"):

@@ -64,23 +64,46 @@ def _interpolate(params_b: float) -> tuple[int, int]:
     return ANCHORS[0][1], ANCHORS[0][2]
 
 
-def synthetic_arch(params_b: float) -> ModelArch:
-    """A Llama-like decoder whose derived parameter count is within ~1% of `params_b` billion."""
+def synthetic_arch(
+    params_b: float, *, kv_heads: int | None = None, layers: int | None = None, hidden: int | None = None
+) -> ModelArch:
+    """A Llama-like decoder whose derived parameter count is within ~1% of `params_b` billion.
+
+    `kv_heads`, `layers` and `hidden` (issue 15) replace the interpolated/assumed values when the
+    user knows them (a full-attention model has as many KV heads as heads: its KV cache is 4x the
+    8-head assumption at 32 heads); the MLP width is then solved for the rest of the parameters."""
     if not math.isfinite(params_b) or params_b < MIN_PARAMS_B or params_b > MAX_PARAMS_B:
         raise InputError(
             f"--params-b must be between {MIN_PARAMS_B} and {MAX_PARAMS_B:g} (got {params_b}); "
             "for other models use --model or --config"
         )
+    for flag, value in (("--kv-heads", kv_heads), ("--layers", layers), ("--hidden", hidden)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise InputError(f"{flag} must be a whole number >= 1 (got {value!r})")
     target = params_b * 1e9
-    layers, hidden = _interpolate(params_b)
+    auto_layers, auto_hidden = _interpolate(params_b)
+    layers = layers or auto_layers
+    hidden = hidden or auto_hidden
+    if hidden % SYNTHETIC_HEAD_DIM:
+        raise InputError(f"--hidden must be a multiple of {SYNTHETIC_HEAD_DIM} (got {hidden})")
     head_dim = SYNTHETIC_HEAD_DIM
     heads = hidden // head_dim
-    kv = SYNTHETIC_KV_HEADS
+    kv = kv_heads or SYNTHETIC_KV_HEADS
+    if kv > heads:  # the head count is invented (hidden / 128), so only kv <= heads is required
+        raise InputError(
+            f"--kv-heads {kv} exceeds the {heads} attention heads of hidden size {hidden}: "
+            f"give --hidden {kv * head_dim} (or more) too"
+        )
     q = heads * head_dim
     kvd = kv * head_dim
     attention = hidden * q + 2 * hidden * kvd + q * hidden
     embeddings = 2 * SYNTHETIC_VOCAB * hidden
     budget = target - embeddings - layers * (attention + 2 * hidden) - hidden
+    if budget <= 0:
+        raise InputError(
+            f"{params_b:g}B parameters leave no room for an MLP at {layers} layers x hidden {hidden}: "
+            "give fewer --layers or a smaller --hidden"
+        )
     ffn = max(64, 64 * round(budget / (layers * 3 * hidden) / 64))
     return ModelArch(
         id=f"synthetic-{params_b:g}b",

@@ -35,6 +35,7 @@ class Calculators(Part):
             p.lora_rank,
             p.concurrency,
             p.context_len,
+            p.framework,  # the training stack's memory defaults (optimizer implementation, loss, ...)
         )
         self.time_signature: tuple[Any, ...] = (
             w.arch,
@@ -89,6 +90,8 @@ class Calculators(Part):
             )
             if p.lora_rank and self.method in ("lora", "qlora"):
                 kw["lora_rank"] = p.lora_rank
+            if p.framework:  # None: the estimate's FRAMEWORK_DEFAULT
+                kw["framework"] = p.framework
         return memory_mod.estimate_memory(**kw, traced=traced)
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:

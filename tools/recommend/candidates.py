@@ -240,6 +240,8 @@ def memory_fit(est: Any, gpu: GpuSpec, headroom_fraction: float, sharding: str) 
         required_headroom_fraction=headroom_fraction,
         sharding=sharding,
         breakdown_gib=breakdown,
+        peak_phase=getattr(est, "peak_phase", None),
+        memory_basis=getattr(est, "memory_basis", None),
     )
 
 

@@ -53,6 +53,8 @@ class MemoryFit(_Frozen):
     required_headroom_fraction: float = Field(description="headroom the fit demands, fraction of usable")
     sharding: str = "none"
     breakdown_gib: dict[str, float] = Field(default_factory=dict)
+    peak_phase: str | None = Field(default=None, description="training phase of the peak (tools.memory)")
+    memory_basis: str | None = Field(default=None, description="reserved (nvidia-smi) or allocated")
 
     @property
     def fits(self) -> bool:

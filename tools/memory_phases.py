@@ -1,0 +1,114 @@
+"""The training step's memory by phase, and the peak as the largest phase (issue 15).
+
+A training step does not hold all its memory at once. Per GPU, in bytes (W weights, O optimizer states,
+A adapters with their gradients and states, A' the same without the adapters' gradients, G gradients,
+T the optimizer step's temporaries, C AMP's cached bf16 weight copies; activations from
+tools.memory_activations.ActivationParts):
+
+    forward   = W + O + A' + C + kept + logits at the loss forward + dequant
+    loss      = W + O + A' + (C without checkpointing) + kept + logits at the loss backward + dequant
+    backward  = W + O + A + dequant + max(kept + one layer + G_head, G + late)
+                (early: every kept input and the head's gradient; late: all gradients, and the last
+                layer's recompute or the embedding's backward, _late_backward_activations)
+    optimizer = W + O + A + G + T        (the activations are dead by the step)
+
+The peak is the largest phase (checked against the fake-tensor simulator's per-phase peaks,
+bench/accuracy_sim.py). G_head is the lm_head's share of the gradients, made in the loss backward.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tools.memory_activations import ActivationParts
+from tools.memory_states import StateBytes
+from tools.memory_types import Plan
+from tools.trace import TraceBuilder
+
+
+@dataclass(frozen=True)
+class PhaseLines:
+    """What is live at one phase, bytes per GPU, by breakdown line."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    adapters: float
+
+    step_temporaries: float = 0.0
+    """The part of `optimizer` that is the step's temporaries (dynamic, like activations)."""
+
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer + self.activations + self.adapters
+
+    def dynamic(self) -> float:
+        """Bytes allocated and freed within the step (what the caching allocator keeps a reserve around)."""
+        return self.activations + self.gradients + self.adapters + self.step_temporaries
+
+
+def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dict[str, PhaseLines]:
+    """Every phase of one training step (module docstring), bytes per GPU by line."""
+    w, o, a, g = states.weights, states.optimizer, states.adapters, states.gradients
+    arch = plan.arch
+    head_share = min(1.0, arch.vocab_size * arch.hidden_size / max(1, arch.param_count()))
+    g_head = g * head_share if not plan.optimizer_in_backward else g
+    casts = states.weight_casts
+    a_fwd = a - states.adapter_grads  # adapter gradients do not exist before the backward
+    kept_plus_layer = act.kept + act.layer if plan.grad_checkpointing else 0.0
+    early = kept_plus_layer + g_head
+    late_act = _late_backward_activations(plan, g, g_head, act.layer)
+    bwd_grads = g_head if early > g + late_act else g
+    bwd_act = (kept_plus_layer if early > g + late_act else late_act) + act.dequant
+    return {
+        "forward": PhaseLines(w + casts, 0.0, o, act.kept + act.logits_forward + act.dequant, a_fwd),
+        "loss": PhaseLines(
+            w + (0.0 if plan.grad_checkpointing else casts),
+            0.0,
+            o,
+            act.kept + act.logits_backward + act.dequant,
+            a_fwd,
+        ),
+        "backward": PhaseLines(w, bwd_grads, o, bwd_act, a),
+        "optimizer": PhaseLines(w, g, o + states.step_temporaries, 0.0, a, states.step_temporaries),
+    }
+
+
+def _late_backward_activations(plan: Plan, g: float, g_head: float, layer: float) -> float:
+    """Bytes beside the gradients at the end of the backward (module docstring, `late`).
+
+    Measured with the fake-tensor simulator (bench/accuracy_sim.py grid): the last layer's backward
+    holds its recomputed activations, but the input embedding's gradient (g_head-sized) arrives only
+    after it, at the embedding backward, with the gradient of the embedding output (tokens x h) as
+    its input. Tied embeddings: the head's gradient waits in autograd's input buffer for the
+    embedding's, and their sum is a third head-sized tensor before AccumulateGrad takes it.
+    """
+    if g == 0.0 or plan.optimizer_in_backward:
+        return layer
+    arch = plan.arch
+    residual_bytes = 4.0 if plan.amp else 2.0  # the residual stream's dtype (AMP: fp32)
+    embedding_input = plan.tokens * arch.hidden_size * residual_bytes / plan.tp
+    if arch.tied_embeddings:
+        return max(layer, 2.0 * g_head + embedding_input)
+    return max(layer - g_head, embedding_input)
+
+
+def largest_phase(
+    phases: dict[str, PhaseLines], tb: TraceBuilder, reserve_fraction: float = 0.0
+) -> tuple[str, PhaseLines]:
+    """The phase with the most bytes (ties: the earlier phase), traced with every phase's total.
+    `reserve_fraction` (reserved basis) ranks phases by total + fraction x dynamic bytes, so the peak
+    never falls when a phase's share grows."""
+    name = max(phases, key=lambda k: phases[k].total() + reserve_fraction * phases[k].dynamic())
+    tb.step(
+        "peak_phase_bytes",
+        "max over phases (forward, loss, backward, optimizer) of the bytes live then",
+        phases[name].total(),
+        "B",
+        peak_phase=name,
+        forward_bytes=phases["forward"].total(),
+        loss_bytes=phases["loss"].total(),
+        backward_bytes=phases["backward"].total(),
+        optimizer_bytes=phases["optimizer"].total(),
+    )
+    return name, phases[name]
