@@ -27,9 +27,13 @@ if TYPE_CHECKING:
 
 
 def _size_arch(
-    model: str | None, config: str | Path | None, params_b: float | None, request: SizingRequest
+    model: str | None,
+    config: str | Path | None,
+    params_b: float | None,
+    request: SizingRequest | TimeRequest,
 ) -> Any:
-    """The architecture named by exactly one of --model, --config, --params-b."""
+    """The architecture named by exactly one of --model, --config, --params-b (a --params-b shape from
+    the request's --kv-heads/--layers/--hidden where it has them: `size` does, `time` not yet)."""
     given = [
         n for n, v in (("--model", model), ("--config", config), ("--params-b", params_b)) if v is not None
     ]
@@ -37,7 +41,7 @@ def _size_arch(
         if not given:
             raise InputError("say which model: give --model ID, --config path/to/config.json or --params-b N")
         raise InputError(f"give only one of --model, --config, --params-b (got {', '.join(given)})")
-    shape = [n for n in SHAPE_FIELDS if getattr(request, n) is not None]
+    shape = [n for n in SHAPE_FIELDS if getattr(request, n, None) is not None]
     if shape and params_b is None:
         raise InputError(f"--{shape[0].replace('_', '-')} describes a --params-b model: give --params-b N")
     if model is not None:
@@ -46,7 +50,10 @@ def _size_arch(
         return arch_from_hf_config(config)
     assert params_b is not None
     return synthetic_arch(
-        float(params_b), kv_heads=request.kv_heads, layers=request.layers, hidden=request.hidden
+        float(params_b),
+        kv_heads=getattr(request, "kv_heads", None),
+        layers=getattr(request, "layers", None),
+        hidden=getattr(request, "hidden", None),
     )
 
 
@@ -148,7 +155,7 @@ def time(**flags: Any) -> dict[str, Any]:
     framework, narrowing, assumptions, trace and the inputs. `flags` are tools.time_request.TimeRequest's
     fields; method "inference" is serving time (one replica at a concurrency, continuous batching)."""
     request = TimeRequest.from_flags(**flags)
-    return time_json(request, _size_arch(request.model, request.config, request.params_b))
+    return time_json(request, _size_arch(request.model, request.config, request.params_b, request))
 
 
 def ask_turn(
