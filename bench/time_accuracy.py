@@ -31,7 +31,7 @@ from bench.calibration_data import (
     load_training_split,
     rows_in,
 )
-from bench.time_rows import row_attention, row_framework, row_precision, row_seq_len
+from bench.time_rows import row_attention, row_framework, row_parallel, row_precision, row_seq_len
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.training import estimate_training_time
@@ -79,6 +79,7 @@ class Summary:
 
 def predict(row: TrainingRow, gpu: GpuSpec, framework: Framework | None) -> Range:
     """The estimate's tokens/s/GPU range for the row's set-up."""
+    par = row_parallel(row)
     t = estimate_training_time(
         active_params=(row.model.active_params_b or row.model.params_b) * 1e9,
         tokens=1e9,
@@ -89,8 +90,14 @@ def predict(row: TrainingRow, gpu: GpuSpec, framework: Framework | None) -> Rang
         precision=row_precision(row),  # type: ignore[arg-type]
         seq_len=row_seq_len(row),
         attention_shape=row_attention(row),
-        batch_size=row.micro_batch_size,
+        batch_size=par.tokens_per_micro_batch_sequences,
         framework=framework,
+        sharding=par.sharding,  # type: ignore[arg-type]
+        tensor_parallel=par.tensor_parallel,
+        pipeline_stages=par.pipeline_stages,
+        pipeline_micro_batches=par.pipeline_micro_batches,
+        virtual_stages=par.virtual_stages,
+        total_params=row.model.params_b * 1e9,
         moe=row.model.moe,
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,
