@@ -18,6 +18,8 @@ Ranges are low-high; the low end of a time is the high end of an efficiency.
 
 from __future__ import annotations
 
+import math
+
 from pydantic import Field
 
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
@@ -413,10 +415,13 @@ def estimate_training_time(
         high=thr.high,
     )
     if cap is not None and cap.low * per_token / peak_flops < thr.high:
-        # the weight gathers take longer than the compute: the step waits for the link
+        # the weight gathers take longer than the compute: the step waits for the link. With no
+        # stated micro-batch (the default 1 sequence is the memory plan's floor, a run is free to
+        # take more) only the slow end is capped: the range widens instead of moving.
+        high_cap = cap.high if batch_size is not None else math.inf
         thr = Range(
             low=min(thr.low, cap.low * per_token / peak_flops),
-            high=min(thr.high, cap.high * per_token / peak_flops),
+            high=min(thr.high, high_cap * per_token / peak_flops),
         )
         tb.step(
             "throughput_efficiency_comm_bound",
