@@ -163,16 +163,38 @@ class ServingRow(_Row):
         return self
 
 
-class Split(_Strict):
+class Split(BaseModel):
+    """Which source families are fitted on and which are held out. Further named sides (lists of
+    families, e.g. `fresh_held_out` for rows collected after the model was built) are allowed: every
+    side but `fit` is a held-out side, and bench/time_accuracy.py scores each one by its name."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
     fit: list[str] = Field(min_length=1, description="families the model is fitted on")
     held_out: list[str] = Field(min_length=1, description="families reported on, never fitted")
 
     @model_validator(mode="after")
     def _disjoint(self) -> Split:
-        both = set(self.fit) & set(self.held_out)
-        if both:
-            raise ValueError(f"families on both sides of the split: {sorted(both)}")
+        seen: dict[str, str] = {}
+        for side, families in self.sides().items():
+            for family in families:
+                if family in seen:
+                    raise ValueError(f"family {family!r} on two sides of the split: {seen[family]}, {side}")
+                seen[family] = side
         return self
+
+    def sides(self) -> dict[str, list[str]]:
+        """Every side by name: fit, held_out, then any further named side, in file order."""
+        out: dict[str, list[str]] = {"fit": list(self.fit), "held_out": list(self.held_out)}
+        for name, families in (self.model_extra or {}).items():
+            if not (isinstance(families, list) and all(isinstance(f, str) for f in families)):
+                raise ValueError(f"split side {name!r} must be a list of family names")
+            out[name] = list(families)
+        return out
+
+    def held_out_sides(self) -> dict[str, list[str]]:
+        """Every side that is never fitted on (held_out and any further named side)."""
+        return {name: fams for name, fams in self.sides().items() if name != "fit"}
 
 
 R = TypeVar("R", TrainingRow, ServingRow)

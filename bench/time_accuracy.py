@@ -2,8 +2,8 @@
 
 For every calibration row with a comparable tokens/s/GPU (bench/data/training_throughput.yaml), runs
 the estimate on the row's set-up twice: with the row's framework (its fitted band, or the generic band
-when the framework has none) and without a framework (the generic band). Prints, separately for the
-FIT rows and the HELD-OUT rows:
+when the framework has none) and without a framework (the generic band). Prints, separately for each
+side of the YAML's `split` (fit, held_out, and any further named side such as fresh_held_out):
 
 - coverage: share of published tokens/s/GPU inside the predicted range;
 - median width of the range (high / low), with the framework given and without;
@@ -22,9 +22,16 @@ import math
 import statistics
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
-from bench.calibration_data import TrainingRow, load_training_rows, load_training_split, rows_in
-from bench.time_rows import row_attention, row_framework, row_precision, row_seq_len
+from bench.calibration_data import (
+    TRAINING_FILE,
+    TrainingRow,
+    load_training_rows,
+    load_training_split,
+    rows_in,
+)
+from bench.time_rows import row_attention, row_framework, row_parallel, row_precision, row_seq_len
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.training import estimate_training_time
@@ -72,6 +79,7 @@ class Summary:
 
 def predict(row: TrainingRow, gpu: GpuSpec, framework: Framework | None) -> Range:
     """The estimate's tokens/s/GPU range for the row's set-up."""
+    par = row_parallel(row)
     t = estimate_training_time(
         active_params=(row.model.active_params_b or row.model.params_b) * 1e9,
         tokens=1e9,
@@ -82,8 +90,14 @@ def predict(row: TrainingRow, gpu: GpuSpec, framework: Framework | None) -> Rang
         precision=row_precision(row),  # type: ignore[arg-type]
         seq_len=row_seq_len(row),
         attention_shape=row_attention(row),
-        batch_size=row.micro_batch_size,
+        batch_size=par.tokens_per_micro_batch_sequences,
         framework=framework,
+        sharding=par.sharding,  # type: ignore[arg-type]
+        tensor_parallel=par.tensor_parallel,
+        pipeline_stages=par.pipeline_stages,
+        pipeline_micro_batches=par.pipeline_micro_batches,
+        virtual_stages=par.virtual_stages,
+        total_params=row.model.params_b * 1e9,
         moe=row.model.moe,
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,
@@ -120,10 +134,17 @@ def summarise(scored: list[Scored]) -> Summary:
     )
 
 
+def scored_sides(path: Path = TRAINING_FILE) -> dict[str, list[Scored]]:
+    """Every side of the YAML's `split` scored by its name: fit, held_out, and any further named
+    side (e.g. `fresh_held_out`, rows collected after the model was built); empty sides are left out."""
+    rows = load_training_rows(path)
+    sides = {name: score(rows_in(rows, fams)) for name, fams in load_training_split(path).sides().items()}
+    return {name: scored for name, scored in sides.items() if scored}
+
+
 def fit_and_held_out() -> tuple[list[Scored], list[Scored]]:
-    rows = load_training_rows()
-    split = load_training_split()
-    return score(rows_in(rows, split.fit)), score(rows_in(rows, split.held_out))
+    sides = scored_sides()
+    return sides["fit"], sides["held_out"]
 
 
 def _print_rows(scored: list[Scored]) -> None:
@@ -138,7 +159,7 @@ def _print_rows(scored: list[Scored]) -> None:
 
 def _print_summary(name: str, s: Summary) -> None:
     print(
-        f"{name:9s} rows {s.rows:3d} | coverage {s.coverage * 100:5.1f}%"
+        f"{name:14s} rows {s.rows:3d} | coverage {s.coverage * 100:5.1f}%"
         f" (generic {s.coverage_without * 100:5.1f}%)"
         f" | width {s.width_with_framework:.2f}x with framework, {s.width_without:.2f}x without"
         f" | median error {s.median_error * 100:4.1f}% (generic {s.median_error_without * 100:4.1f}%)"
@@ -146,17 +167,16 @@ def _print_summary(name: str, s: Summary) -> None:
 
 
 def main(argv: list[str]) -> int:
-    fit, held = fit_and_held_out()
+    sides = scored_sides()
     if "--rows" in argv:
-        for name, scored in (("fit", fit), ("held-out", held)):
+        for name, scored in sides.items():
             print(f"{name} rows: id, framework, published tok/s/GPU, predicted range, middle's error")
             _print_rows(scored)
     print("Training tokens/s per GPU: estimate vs published (bench/data/training_throughput.yaml)")
-    _print_summary("fit", summarise(fit))
-    held_summary = summarise(held)
-    _print_summary("held-out", held_summary)
+    for name, scored in sides.items():
+        _print_summary(name, summarise(scored))
     print(
-        f"targets (held-out): coverage >= {TARGET_COVERAGE:.0%}, "
+        f"targets (every held-out side): coverage >= {TARGET_COVERAGE:.0%}, "
         f"width <= {TARGET_WIDTH_WITH_FRAMEWORK}x with "
         f"framework (<= {TARGET_WIDTH_WITHOUT}x without), median error <= {TARGET_MEDIAN_ERROR:.0%}"
     )

@@ -27,9 +27,10 @@ import statistics
 from dataclasses import dataclass
 
 from bench.calibration_data import TrainingRow, load_training_rows, load_training_split, rows_in
-from bench.time_rows import row_attention, row_generation, row_precision
+from bench.time_rows import row_attention, row_generation, row_parallel, row_precision
 from tools.catalog.load import load_catalog
-from tools.compute.efficiency import small_batch_factor
+from tools.catalog.schema import GpuSpec
+from tools.compute.efficiency import generation_of, small_batch_factor
 from tools.compute.flops import (
     FLOPS_PER_PARAM_TOKEN_ADAPTER,
     FLOPS_PER_PARAM_TOKEN_FULL,
@@ -37,6 +38,13 @@ from tools.compute.flops import (
     blended_peak_tflops,
 )
 from tools.compute.flops import peak_tflops as _peak
+from tools.compute.parallel import (
+    comm_cap_tokens_per_s,
+    fsdp_bytes_per_param,
+    pipeline_efficiency_range,
+    ring_bus_bandwidth_gb_per_s,
+)
+from tools.compute.training import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.units import tflops_to_flops
 
 
@@ -48,6 +56,31 @@ class FitRow:
     framework: str
     generation: str
     precision: str
+    comm_headroom: float | None
+    """the comm cap's optimistic end / the published tokens/s (FSDP rows); below 1 = comm-bound"""
+
+
+def _comm_headroom(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: int) -> float | None:
+    """How far the published rate sits below the FSDP gather cap (None: no gathers, or MoE)."""
+    par = row_parallel(r)
+    dp = r.gpus // (par.tensor_parallel * par.pipeline_stages)
+    if par.sharding is None or r.model.moe or dp <= 1 or r.tokens_per_s_per_gpu is None:
+        return None
+    bus = ring_bus_bandwidth_gb_per_s(
+        gpu=gpu,
+        n_gpus=r.gpus,
+        gpus_per_node=min(r.gpus, gpu.max_gpus_per_node),
+        generation_hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
+    )
+    weight_bytes = QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES
+    cap = comm_cap_tokens_per_s(
+        tokens_per_micro_batch=tokens_per_micro_batch,
+        bus_gb_per_s=bus.high,
+        bytes_per_param=fsdp_bytes_per_param(method=r.method, weight_bytes=weight_bytes),
+        total_params=r.model.params_b * 1e9,
+        dp=dp,
+    )
+    return None if cap is None else cap / r.tokens_per_s_per_gpu
 
 
 def _fit_rows() -> list[FitRow]:
@@ -73,8 +106,18 @@ def _fit_rows() -> list[FitRow]:
         )
         per_token = k * active + attn
         mfu = r.tokens_per_s_per_gpu * per_token / peak
-        mfu /= small_batch_factor(tokens_per_micro_batch=(r.micro_batch_size or 1) * seq)
-        out.append(FitRow(r, mfu, r.framework, row_generation(gpu), prec))
+        par = row_parallel(r)
+        mb_seqs = par.tokens_per_micro_batch_sequences or 1
+        mfu /= small_batch_factor(tokens_per_micro_batch=mb_seqs * seq)
+        if par.pipeline_stages > 1:  # the bubble is charged apart, so it comes out of the band
+            mfu /= pipeline_efficiency_range(
+                stages=par.pipeline_stages,
+                micro_batches=par.pipeline_micro_batches,
+                virtual_stages=par.virtual_stages,
+            ).mid
+        out.append(
+            FitRow(r, mfu, r.framework, row_generation(gpu), prec, _comm_headroom(r, gpu, mb_seqs * seq))
+        )
     return out
 
 
@@ -131,6 +174,10 @@ def fit() -> dict[str, object]:
         "framework_half_width": round(_q90_abs_log(fw_resid), 3),
         "generic_half_width": round(_q90_abs_log(gen_resid), 3),
         "rows": len(rows),
+        # FSDP fit rows whose published rate the gather cap would forbid (must stay 0: the cap may only
+        # bind where the fit rows say nothing), and the smallest headroom over the cap
+        "comm_bound_fit_rows": sum(1 for fr in rows if fr.comm_headroom is not None and fr.comm_headroom < 1),
+        "min_comm_headroom": round(min(fr.comm_headroom for fr in rows if fr.comm_headroom is not None), 2),
     }
 
 

@@ -5,6 +5,9 @@ in the estimate's vocabulary, the GPU's efficiency generation, and the framework
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from bench.calibration_data import TrainingRow
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import Generation, generation_of
@@ -66,3 +69,48 @@ def row_generation(gpu: GpuSpec) -> Generation:
 def row_framework(row: TrainingRow) -> Framework | None:
     """The framework as the estimate takes it; 'other' (llm-foundry, Meta's stack) has no band: None."""
     return row.framework if row.framework in FRAMEWORKS else None  # type: ignore[return-value]
+
+
+# An interleaved pipeline schedule runs at least 2 model chunks per stage; rows that name the schedule
+# without its virtual-stage count get that minimum (Narayanan et al. 2021, interleaved 1F1B).
+INTERLEAVED_MIN_VIRTUAL_STAGES = 2
+# torchtitan splits the local batch into as many micro-batches as pipeline stages unless told
+# otherwise (torchtitan pipeline code, 2024: `n_microbatches = pipeline_parallel_degree` when unset).
+FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES = frozenset({"torchtitan"})
+
+
+@dataclass(frozen=True)
+class RowParallel:
+    """The row's published layout as the estimate takes it."""
+
+    sharding: str | None
+    tensor_parallel: int
+    pipeline_stages: int
+    virtual_stages: int
+    pipeline_micro_batches: int | None
+    tokens_per_micro_batch_sequences: int | None
+    """sequences per pipeline micro-batch (the local batch split over the micro-batches)"""
+
+
+def _degree(text: str, name: str) -> int:
+    m = re.search(rf"\b{name}\s*(\d+)", text)
+    return int(m.group(1)) if m else 1
+
+
+def row_parallel(row: TrainingRow) -> RowParallel:
+    """Sharding, TP, PP, virtual stages and micro-batches per step, read from `parallelism`."""
+    text = row.parallelism or ""
+    sharding = "fsdp" if re.search(r"FSDP|FULL_SHARD|ZeRO[ -]?3", text) else None
+    tp, pp, cp = _degree(text, "TP"), _degree(text, "PP"), _degree(text, "CP")
+    vp = _degree(text, "VP")
+    if vp == 1 and "nterleaved" in text:
+        vp = INTERLEAVED_MIN_VIRTUAL_STAGES
+    m: int | None = None
+    seqs = row.micro_batch_size
+    if pp > 1 and row.framework in FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES:
+        m = pp
+        seqs = max(1, (row.micro_batch_size or pp) // pp)
+    elif pp > 1 and row.global_batch_size and row.micro_batch_size and row.batch_unit == "sequences":
+        dp = max(1, row.gpus // (tp * pp * cp))
+        m = max(1, row.global_batch_size // (row.micro_batch_size * dp))
+    return RowParallel(sharding, tp, pp, vp, m, seqs)

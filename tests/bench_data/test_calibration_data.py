@@ -14,7 +14,6 @@ from bench.calibration_data import (
     load_serving_split,
     load_training_rows,
     load_training_split,
-    rows_in,
 )
 from tools.catalog.load import load_catalog
 
@@ -100,14 +99,25 @@ def test_split_is_by_family_and_spans_gpus(
     if which == "training":
         rows: Sequence[TrainingRow | ServingRow] = training
         split: Split = load_training_split()
-        assert len(rows_in(training, split.fit)) + len(rows_in(training, split.held_out)) == len(training)
     else:
         rows, split = serving, load_serving_split()
-        assert len(rows_in(serving, split.fit)) + len(rows_in(serving, split.held_out)) == len(serving)
+    sides = split.sides()
+    # every row on exactly one side (further named sides such as fresh_held_out count too)
+    assert sum(len([r for r in rows if r.family in fams]) for fams in sides.values()) == len(rows)
     families = {r.family for r in rows}
-    assert set(split.fit) | set(split.held_out) == families, "every family on exactly one side, none unknown"
+    named = [f for fams in sides.values() for f in fams]
+    assert set(named) == families and len(named) == len(set(named)), "every family on one side, none unknown"
     assert len({r.gpu for r in rows if r.family in split.fit}) >= 3
     assert len({r.gpu for r in rows if r.family in split.held_out}) >= 3
+
+
+def test_split_takes_further_named_sides_and_keeps_them_disjoint() -> None:
+    extra = Split.model_validate({"fit": ["a"], "held_out": ["b"], "fresh_held_out": ["c", "d"]})
+    assert extra.held_out_sides() == {"held_out": ["b"], "fresh_held_out": ["c", "d"]}
+    with pytest.raises(ValueError, match="two sides"):
+        Split.model_validate({"fit": ["a"], "held_out": ["b"], "fresh_held_out": ["a"]})
+    with pytest.raises(ValueError, match="list of family names"):
+        Split.model_validate({"fit": ["a"], "held_out": ["b"], "fresh_held_out": "c"})
 
 
 def test_issue_14_check_rows_are_held_out(serving: list[ServingRow]) -> None:

@@ -4,9 +4,13 @@ check and the estimate agree, and the bench scores the fit rows inside loose bou
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from bench.time_accuracy import fit_and_held_out, summarise
+import pytest
+import yaml
+
+from bench.calibration_data import TRAINING_FILE
+from bench.time_accuracy import fit_and_held_out, scored_sides, summarise
 from bench.time_fit import fit
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.compute import efficiency as eff
@@ -147,3 +151,21 @@ def test_bench_scores_the_fit_rows_within_loose_bounds() -> None:
     assert s.coverage >= 0.80  # 88.9% at the time of writing
     assert s.median_error <= 0.15  # 7.7%
     assert s.width_with_framework <= 1.6  # 1.49x
+
+
+def test_bench_scores_any_named_held_out_side(tmp_path: Path) -> None:
+    # a fresh held-out set lands as a further `split` side: the bench scores it by its name, unfitted
+    data = yaml.safe_load(TRAINING_FILE.read_text(encoding="utf-8"))
+    keep = {"qwen1-readme", "torchtune-readme", "torchtitan-h100"}
+    data["rows"] = [r for r in data["rows"] if r["family"] in keep]
+    data["split"] = {
+        "fit": ["qwen1-readme"],
+        "held_out": ["torchtune-readme"],
+        "fresh_held_out": ["torchtitan-h100"],
+    }
+    path = tmp_path / "rows.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    sides = scored_sides(path)
+    assert list(sides) == ["fit", "held_out", "fresh_held_out"]
+    assert {s.row.family for s in sides["fresh_held_out"]} == {"torchtitan-h100"}
+    assert len(sides["fresh_held_out"]) == 7

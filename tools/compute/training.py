@@ -18,6 +18,8 @@ Ranges are low-high; the low end of a time is the high end of an efficiency.
 
 from __future__ import annotations
 
+import math
+
 from pydantic import Field
 
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
@@ -30,6 +32,7 @@ from tools.compute.efficiency import (
     QLORA_DEQUANT_SLOWDOWN_SOURCE,
     SMALL_BATCH_SOURCE,
     efficiency_band,
+    generation_of,
     small_batch_factor,
 )
 from tools.compute.flops import (
@@ -43,11 +46,12 @@ from tools.compute.flops import (
     model_flops_factor,
     peak_tflops,
 )
+from tools.compute.parallel import parallel_limits
 from tools.errors import InputError
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
-from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precision, TrainingMethod
+from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precision, Sharding, TrainingMethod
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
@@ -70,6 +74,10 @@ SCALING_INTER_NODE_RDMA_SOURCE = "inside the fitted bands (fit rows: 8-1,024 GPU
 # Seed 000: Ethernet step-time degradation from ~15% (small) to ~10x (large all-reduce-heavy jobs).
 ETHERNET_STEP_TIME_FACTOR = Range(low=1.15, high=10.0)
 ETHERNET_STEP_TIME_FACTOR_SOURCE = "seed 000: Ethernet step-time degradation 15% to ~10x vs InfiniBand"
+# Stored weight bytes per parameter, as gathered by ZeRO-3 / FSDP: BF16 (FP8 recipes keep BF16 weights
+# and gather them so by default), 4-bit NF4 / GPTQ for QLoRA.
+BF16_WEIGHT_BYTES = 2.0
+QLORA_WEIGHT_BYTES = 0.5
 FAST_SCALE_UP_LINKS = frozenset({"nvlink3", "nvlink4", "nvlink5", "nvlink_c2c", "infinity_fabric", "roce"})
 
 
@@ -155,6 +163,12 @@ def estimate_training_time(
     attention_shape: tuple[int, int] | None = None,
     moe: bool | None = None,
     moe_balanced_routing: bool = False,
+    sharding: Sharding | None = None,
+    tensor_parallel: int = 1,
+    pipeline_stages: int = 1,
+    pipeline_micro_batches: int | None = None,
+    virtual_stages: int = 1,
+    total_params: float | None = None,
     traced: bool = True,
 ) -> TrainingTime:
     """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
@@ -167,7 +181,11 @@ def estimate_training_time(
     so). `batch_size`: micro-batch per GPU, sequences (small ones run below the band).
     `grad_checkpointing` does not change the time: the bands already pay for recompute. `moe`
     (default: from `arch`) applies the MoE factor, and the expert-imbalance slowdown unless
-    `moe_balanced_routing`. `traced=False`: the same numbers with an empty trace and no assumptions.
+    `moe_balanced_routing`. Parallelism (tools.compute.parallel): `pipeline_stages` > 1 charges the
+    pipeline bubble (for `pipeline_micro_batches` per step, else 4-8 per stage; `virtual_stages` for
+    interleaved schedules); `sharding` zero3/fsdp caps tokens/s at what the weight gathers over the
+    link allow (dense models; `total_params` gathered, default `active_params`). `traced=False`: the
+    same numbers with an empty trace and no assumptions.
     """
     method = check_training_method(method)
     framework = _checked_framework(framework)
@@ -360,24 +378,62 @@ def estimate_training_time(
             QLORA_DEQUANT_SLOWDOWN_SOURCE if qlora_slowdown is None else "caller",
         )
 
+    pipe, cap = parallel_limits(
+        tb=tb,
+        gpu=gpu,
+        method=method,
+        n_gpus=n_gpus,
+        gpus_per_node=per_node,
+        hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
+        sharding=None if is_moe else sharding,  # MoE: experts stay on their EP ranks, not gathered
+        tensor_parallel=tensor_parallel,
+        pipeline_stages=pipeline_stages,
+        pipeline_micro_batches=pipeline_micro_batches,
+        virtual_stages=virtual_stages,
+        total_params=total_params or active_params,
+        weight_bytes=QLORA_WEIGHT_BYTES if method == "qlora" else BF16_WEIGHT_BYTES,
+        tokens_per_micro_batch=(batch_size or BATCH_SIZE_DEFAULT) * seq_len if seq_len is not None else None,
+    )
     thr = Range(
-        low=mfu.low * factor.low * scaling.low / slowdown.high,
-        high=mfu.high * factor.high * scaling.high / slowdown.low,
+        low=mfu.low * factor.low * scaling.low * pipe.low / slowdown.high,
+        high=mfu.high * factor.high * scaling.high * pipe.high / slowdown.low,
     )
     tb.step(
         "throughput_efficiency",
-        "mfu x small_batch x moe / imbalance x scaling / qlora_slowdown",
+        "mfu x small_batch x moe / imbalance x scaling x pipeline / qlora_slowdown",
         thr.mid,
         "fraction",
         mfu_low=mfu.low,
         mfu_high=mfu.high,
         factor_low=factor.low,
         factor_high=factor.high,
+        pipeline_low=pipe.low,
+        pipeline_high=pipe.high,
         slowdown_low=slowdown.low,
         slowdown_high=slowdown.high,
         low=thr.low,
         high=thr.high,
     )
+    if cap is not None and cap.low * per_token / peak_flops < thr.high:
+        # the weight gathers take longer than the compute: the step waits for the link. With no
+        # stated micro-batch (the default 1 sequence is the memory plan's floor, a run is free to
+        # take more) only the slow end is capped: the range widens instead of moving.
+        high_cap = cap.high if batch_size is not None else math.inf
+        thr = Range(
+            low=min(thr.low, cap.low * per_token / peak_flops),
+            high=min(thr.high, high_cap * per_token / peak_flops),
+        )
+        tb.step(
+            "throughput_efficiency_comm_bound",
+            "min(throughput_efficiency, comm_cap x flops_per_token / peak_flops)",
+            thr.mid,
+            "fraction",
+            low=thr.low,
+            high=thr.high,
+        )
+        narrowing.append(
+            "larger micro-batches, fewer GPUs per sharded copy or a faster link (gathers bound the step)"
+        )
     tps = Range(low=thr.low * peak_flops / per_token, high=thr.high * peak_flops / per_token)
     tb.step(
         "tokens_per_s_per_gpu",

@@ -96,7 +96,16 @@ class Calculators(Part):
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
         """tools.compute's training time; `traced=False` for the sweep (same numbers, no trace steps)."""
-        key = (self.time_sig, gpu.id, layout.n_gpus, layout.gpus_per_node, scale_out)
+        key = (
+            self.time_sig,
+            gpu.id,
+            layout.n_gpus,
+            layout.gpus_per_node,
+            scale_out,
+            layout.sharding,
+            layout.tp,
+            layout.pp,
+        )
         cache = self._time_cache if traced else self.caches.time_untraced
         if key not in cache:
             s = self.s
@@ -119,6 +128,11 @@ class Calculators(Part):
                 seq_len=(self.p.seq_len or SEQ_LEN_DEFAULT) if s.attention_flops else None,
                 framework=self.p.framework,
                 batch_size=self._stated_batch_size,
+                # the layout's parallelism: pipeline bubble for PP, weight-gather cap for ZeRO-3/FSDP
+                sharding=layout.sharding,  # type: ignore[arg-type]
+                tensor_parallel=layout.tp,
+                pipeline_stages=layout.pp,
+                total_params=float(self.w.arch.param_count()) if self.w.arch is not None else None,
                 traced=traced,
             )
         return cache[key]
