@@ -7,10 +7,11 @@ validates them record by record and gives them back as typed rows:
 
     load_training_rows() -> list[TrainingRow]
     load_serving_rows() -> list[ServingRow]
-    load_training_split() / load_serving_split() -> Split (fit and held-out family names)
+    load_training_split() / load_serving_split() -> Split (fit, held-out and fresh-held-out family names)
 
 No model code here: a later session fits the time model on the `fit` families and reports on the
-`held_out` ones.
+`held_out` ones. `fresh_held_out` families were collected after the model existed, without running it
+on them: the clean test set (bench/data/README.md).
 """
 
 from __future__ import annotations
@@ -172,6 +173,10 @@ class Split(BaseModel):
 
     fit: list[str] = Field(min_length=1, description="families the model is fitted on")
     held_out: list[str] = Field(min_length=1, description="families reported on, never fitted")
+    fresh_held_out: list[str] = Field(
+        default_factory=list,
+        description="families collected after the model was built, blind to it: a clean test never looked at",
+    )
 
     @model_validator(mode="after")
     def _disjoint(self) -> Split:
@@ -186,6 +191,8 @@ class Split(BaseModel):
     def sides(self) -> dict[str, list[str]]:
         """Every side by name: fit, held_out, then any further named side, in file order."""
         out: dict[str, list[str]] = {"fit": list(self.fit), "held_out": list(self.held_out)}
+        if self.fresh_held_out:
+            out["fresh_held_out"] = list(self.fresh_held_out)
         for name, families in (self.model_extra or {}).items():
             if not (isinstance(families, list) and all(isinstance(f, str) for f in families)):
                 raise ValueError(f"split side {name!r} must be a list of family names")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from pydantic import ValidationError
 
 from bench.calibration_data import (
     ServingRow,
@@ -123,3 +124,29 @@ def test_split_takes_further_named_sides_and_keeps_them_disjoint() -> None:
 def test_issue_14_check_rows_are_held_out(serving: list[ServingRow]) -> None:
     # issue 14 quotes the NIM benchmark page as its check: those rows must never be fitted on
     assert "nvidia-nim-benchmarks" in load_serving_split().held_out
+
+
+FRESH_MIN = 15  # rows in the fresh held-out set (collected blind to the time model, after it was built)
+
+
+def test_fresh_held_out_is_a_new_clean_set(training: list[TrainingRow]) -> None:
+    split = load_training_split()
+    fresh = rows_in(training, split.fresh_held_out)
+    older = rows_in(training, split.fit + split.held_out)
+    assert len(fresh) >= FRESH_MIN
+    assert len(split.fresh_held_out) >= 3, "several source families, not one table"
+    # new sources: no document already used for fitting or for the first held-out report
+    assert not {r.source.url for r in fresh} & {r.source.url for r in older}
+    assert len({r.gpu for r in fresh}) >= 3
+    assert any(r.model.moe for r in fresh) and any(not r.model.moe for r in fresh)
+    assert {"bf16", "fp8"} <= {r.precision for r in fresh}
+    assert {"pretraining", "full"} <= {r.method for r in fresh}
+    assert sum(r.tokens_per_s_per_gpu is not None for r in fresh) >= FRESH_MIN
+
+
+def test_split_refuses_a_family_on_two_sides() -> None:
+    with pytest.raises(ValidationError, match="more than one side"):
+        Split(fit=["a"], held_out=["b"], fresh_held_out=["a"])
+    with pytest.raises(ValidationError, match="more than one side"):
+        Split(fit=["a"], held_out=["a"])
+    assert Split(fit=["a"], held_out=["b"]).fresh_held_out == []  # optional: the serving split has none yet
