@@ -17,7 +17,20 @@ from tools.vocabulary import FRAMEWORKS, Framework
 # model's config.json / paper (num_hidden_layers, num_attention_heads x head_dim); first match wins,
 # so the longer fragments come first.
 ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
+    ("DeepSeek LLM 67B", 95, 8192),  # deepseek-llm-67b-base config: 95 layers, 64 heads x 128
+    ("DeepSeek-V2", 60, 128 * 192),  # DeepSeek-V2 config: 60 layers, 128 heads, qk 128 nope + 64 rope
     ("DeepSeek", 61, 128 * 192),  # DeepSeek-V3 config: 61 layers, 128 heads, qk 128 nope + 64 rope
+    ("OLMo 2 13B", 40, 5120),  # OLMo-2-1124-13B config
+    ("OLMo 2 7B", 32, 4096),  # OLMo-2-1124-7B config
+    ("OLMo 2 1B", 16, 2048),  # OLMo-2-0425-1B config: 16 layers, 16 heads x 128
+    ("LLaMA 65B", 80, 8192),  # LLaMA paper Table 2 (n layers, dimension)
+    ("LLaMA 33B", 60, 6656),
+    ("LLaMA 13B", 40, 5120),
+    ("LLaMA 7B", 32, 4096),
+    ("Llama 2 34B", 48, 8192),  # Code Llama 34B config (the Llama 2 34B shape): 48 layers, 8192
+    ("Yi-34B", 60, 7168),  # Yi-34B config: 60 layers, 56 heads x 128
+    ("InternLM 7B", 32, 4096),  # internlm-7b config
+    ("TinyLlama 1.1B", 22, 2048),  # TinyLlama-1.1B config: 22 layers, 32 heads x 64
     ("GPT-3 175B", 96, 12288),  # GPT-3 paper Table 2.1
     ("GPT-OSS 120B", 36, 64 * 64),  # gpt-oss-120b config: 36 layers, 64 heads x 64
     ("GPT-OSS 20B", 24, 64 * 64),  # gpt-oss-20b config: 24 layers, 64 heads x 64
