@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tools.profile import WorkloadProfile
+
 ClauseKind = Literal[
     "constraint",  # a policy word (must, only, no, never, policy, compliance, regulated ...)
     "question",  # asks something ("how long on our box?")
@@ -39,13 +41,16 @@ class UnusedClause(BaseModel):
 
 class InputAccount(BaseModel):
     """Every clause of one input, used or not. `used` quotes the clauses a profile fact came from;
-    `unused` the others with their kind; `more_unused` counts those past MAX_CLAUSES."""
+    `unused` the others with their kind; `more_unused` counts those past MAX_CLAUSES. `other_workload`: the
+    second workload of a brief with a training and a serving section (advisor/extract/workloads.py), read
+    but not sized by this answer; the reply names it and how to ask for it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     used: tuple[str, ...] = ()
     unused: tuple[UnusedClause, ...] = ()
     more_unused: int = 0
+    other_workload: WorkloadProfile | None = None
 
     def of_kind(self, *kinds: ClauseKind) -> list[str]:
         """The unused clauses of the given kinds, in input order."""
@@ -63,4 +68,5 @@ class InputAccount(BaseModel):
             used=used,
             unused=unused[:MAX_CLAUSES],
             more_unused=self.more_unused + later.more_unused + max(0, len(unused) - MAX_CLAUSES),
+            other_workload=later.other_workload or self.other_workload,
         )

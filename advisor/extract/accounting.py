@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from advisor.extract.base import Finding
+from advisor.extract.base import Finding, merge_findings
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
 from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
@@ -308,9 +308,14 @@ def findings_evidence(findings: Iterable[Finding]) -> list[tuple[str, int | None
 
 def account_for(text: str, profile: WorkloadProfile, prior: WorkloadProfile | None = None) -> InputAccount:
     """The account of one input read into `profile` (from `prior`) by any backend: the rules' findings
-    locate what they read; facts only the model found (openai backend) add their evidence quotes."""
+    locate what they read; facts only the model found (openai backend) add their evidence quotes. A brief
+    with a training and a serving section: the serving part's clauses count as read, and the part itself
+    is the account's `other_workload`."""
     analysis = RulesExtractor().analyse(text)
-    evidence = findings_evidence(analysis.findings)
+    evidence = findings_evidence((*analysis.findings, *analysis.other))  # the other workload's words are read
     seen = {quote for quote, _ in evidence}
     evidence += [e for e in profile_evidence(profile, prior) if e[0] not in seen]
-    return account_input(text, evidence, analysis.ignored)
+    account = account_input(text, evidence, analysis.ignored)
+    if analysis.other:
+        account = account.model_copy(update={"other_workload": merge_findings(None, analysis.other)})
+    return account
