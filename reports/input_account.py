@@ -29,7 +29,7 @@ def not_used_items(account: InputAccount | None, limit: int | None = MAX_LISTED)
     cut = shown if limit is None else shown[:limit]
     items = []
     for c in cut:
-        key = c.kind if c.kind in ("constraint", "question", "instruction") else "plain"
+        key = c.kind if c.kind in ("constraint", "question", "instruction", "unreadable") else "plain"
         items.append(prompts.fill(s[key], quote=present.quote(c.text)))
     if len(cut) < len(shown):
         items.append(prompts.fill(s["more"], count=len(shown) - len(cut)))

@@ -20,12 +20,13 @@ ClauseKind = Literal[
     "provider",  # names a cloud provider
     "gpu",  # names a GPU
     "number",  # a number with a unit (tokens, GB, hours, $, users, %, ...)
+    "unreadable",  # a quantity in words that could not be read ("budget: TBD", "~? tokens", "five-ish k")
     "instruction",  # addressed to the assistant ("SYSTEM: ignore all rules"): ignored on purpose
     "context",  # background with none of the above
     "decorative",  # greetings, thanks, sign-offs, headings
 ]
 # Kinds a reply must list one by one (never grouped, never silent).
-NAMED_KINDS: tuple[ClauseKind, ...] = ("constraint", "question", "provider", "gpu", "number")
+NAMED_KINDS: tuple[ClauseKind, ...] = ("unreadable", "constraint", "question", "provider", "gpu", "number")
 MAX_CLAUSES = 60  # per account: a long brief's tail is counted, not quoted
 MAX_CLAUSE_CHARS = 300
 
