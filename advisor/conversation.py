@@ -23,10 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import prompts
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
+from advisor.extract.workloads import Part, part_of, swap, switch_request
 from advisor.llm import templates
 from advisor.llm.agent import explain
 from advisor.llm.chat import make_chat_model
@@ -198,6 +200,7 @@ class Conversation:
         self.use_defaults = self.use_defaults or defaults_now
         before = self.profile
         followup = self.turns > 0 and before != WorkloadProfile()
+        part, text = switch_request(text)  # "now the serving part": the other workload of a brief
         # impossible amounts ("-3 epochs", "0 GPUs", "1e30 tokens") are not read, and said back
         odd_text, odd_brief = find_odd_values(text), find_odd_values(brief_text or "")
         odd_values = [o.describe() for o in odd_text + odd_brief]
@@ -206,9 +209,18 @@ class Conversation:
         profile, extract_calls, extract_error = self._extract(text_read, brief_read, before)
         full = text_read if not brief_read else f"{text_read}\n\n{brief_read}"
         profile = drop_instructed(profile, full, before)
-        self.profile = profile
         account = account_for(full, profile, before)
-        self.account = account if self.account is None else self.account.merged(account)
+        merged = account if self.account is None else self.account.merged(account)
+        switch_note = None
+        if part is not None:
+            switched = self._switch(part, text_read, profile, account, merged)
+            if switched is not None:
+                profile, account, merged, switch_note = switched
+                before = WorkloadProfile()  # the switched-to workload's facts are all news
+            elif part_of(profile) != part:
+                switch_note = prompts.fill(prompts.sections("input_account")["no_other"], part=part)
+        self.profile = profile
+        self.account = merged
         changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
 
         rec, error = None, None
@@ -227,7 +239,8 @@ class Conversation:
         def template(note: str | None, include_body: bool = True) -> str:
             return templates.summary_reply(
                 profile=profile, changed=changed, rec=rec, error=error, questions=questions, assumed=assumed,
-                report_ready=report_ready, defaults_ack=defaults_now, note=note, include_body=include_body,
+                report_ready=report_ready, defaults_ack=defaults_now, note=note or switch_note,
+                include_body=include_body,
                 followup=followup, not_used=not_used_text(account), odd_values=odd_values,
                 report_requested=report_requested,
             )
@@ -257,6 +270,24 @@ class Conversation:
         return turn
 
     # -- internals ----------------------------------------------------------------------------------------
+    def _switch(
+        self, part: Part, text: str, profile: WorkloadProfile, account: InputAccount, merged: InputAccount
+    ) -> tuple[WorkloadProfile, InputAccount, InputAccount, str] | None:
+        """The other workload of the input (this turn's brief, else an earlier one's) as the profile, with
+        the message's own facts read onto it, and the first workload as the other one; a note says which
+        part is sized now. None when the input holds no other workload of that part."""
+        words = prompts.sections("input_account")
+        source = account if account.other_workload is not None else merged
+        swapped = swap(profile, source, part)
+        if swapped is None:
+            return None
+        other, source = swapped
+        if text.strip():
+            other = self.extractor.extract(text, other)
+        keep = {"other_workload": source.other_workload}
+        note = prompts.fill(words["switched"], part=part)
+        return other, account.model_copy(update=keep), merged.model_copy(update=keep), note
+
     def _extract(
         self, text: str, brief: str | None, prior: WorkloadProfile
     ) -> tuple[WorkloadProfile, int, str | None]:

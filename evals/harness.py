@@ -15,6 +15,13 @@ from them:
   `pricing_not` (on_demand, spot, reserved, owned), `gpu_in` / `gpu_not_in` (catalog GPU ids),
   `max_total_gpus`, `deployment` (one of or a list of cloud, managed, bare_metal, colocation, owned),
   `eu_provider`, and `claim_checked` (the answer checks the user's claim or question about a speed).
+- `expect_other`: for a brief with a training and a serving section, the fields of the second workload
+  (the input account's `other_workload`, advisor/extract/workloads.py), scored as `other.<field>`.
+
+Silent drops (issue 12): every constraint a case states (its constraint fields in `expect`, its
+recommendation checks other than `primary`) is either honoured (the field read right, the check met) or
+listed as not understood in the reply's accounting (an unused clause of a named kind that mentions it,
+advisor/extract/accounting.py); anything else is a silent drop, counted per run (`silent drops: N`).
 
 `run_eval(backend)` returns an `EvalReport`; `report.summary()` is the text `gpu-advisor eval` prints.
 Relative deadlines are anchored at REFERENCE_TIME (or a case's `reference_time`) so runs reproduce.
@@ -25,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import math
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -36,9 +44,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from advisor.extract import get_extractor
+from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor
 from advisor.ingest import read_brief
 from tools.catalog.load import load_catalog
+from tools.input_account import NAMED_KINDS, InputAccount
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
 from tools.recommend import recommend
 from tools.recommend.candidates import provider_matches
@@ -56,6 +66,37 @@ REC_KEYS = (
     "provider_not_in", "provider_in", "gpu_in", "max_nodes", "pricing_in", "pricing_not", "gpu_not_in",
     "deployment", "claim_checked",
 )  # fmt: skip
+# Profile fields that carry a constraint on the pick (a stated value the answer must honour or name).
+CONSTRAINT_FIELDS = (
+    "eu_only", "providers_required", "providers_preferred", "providers_excluded", "pricing_excluded",
+    "gpus_wanted", "gpus_excluded", "max_gpus", "budget_usd", "deadline_hours", "owned_gpu",
+    "owned_gpu_count", "power_price_usd_per_kwh", "latency_ms_per_token", "target_tokens_per_s",
+    "deployment_preference", "claimed_gpu", "claimed_hours",
+)  # fmt: skip
+# Words an unused clause holds when it states the constraint (so the reply named it, not dropped it).
+_CONSTRAINT_WORDS: dict[str, str] = {
+    "eu": r"\beu\b|europe|union|gdpr|german|frankfurt|residen|sovereign",
+    "provider": r"\b(?:aws|amazon|azure|gcp|google|lambda|coreweave|runpod|nebius|oracle|oci|hetzner|ovh"
+                r"|scaleway|vast|together|cloud|provider|on[- ]?prem)",
+    "pricing": r"spot|preempt|reserved|interrupt|on[- ]demand|commit",
+    "gpu": r"\b(?:[abhl]\d{2,3}|b200|gb200|mi\d{3}|rtx|\d{4}|gpus?|cards?|consumer|dgx|hgx|nodes?|boxe?s?)\b",
+    "money": r"[$€£]|\b(?:usd|eur|budget|dollars?|euros?|bucks|\d+\s*k\b|kwh|cents?)",
+    "time": r"\b(?:hours?|h\b|days?|weeks?|months?|by|before|deadline|friday|monday|ms|latency|tokens?/s|"
+            r"per second)",
+    "owned": r"\b(?:own|owned|have|our|already|sitting|idle|in-house|on[- ]?prem)",
+    "question": r"\?|\b(?:can|could|is it|how long|my boss|claim)",
+}
+_CONSTRAINT_TOPIC: dict[str, str] = {
+    "eu_only": "eu", "eu_provider": "eu", "providers_required": "provider", "providers_preferred": "provider",
+    "providers_excluded": "provider", "provider_in": "provider", "provider_not_in": "provider",
+    "pricing_excluded": "pricing", "pricing_in": "pricing", "pricing_not": "pricing", "gpus_wanted": "gpu",
+    "gpus_excluded": "gpu", "gpu_in": "gpu", "gpu_not_in": "gpu", "max_gpus": "gpu", "max_total_gpus": "gpu",
+    "min_total_gpus": "gpu", "min_vram_gib": "gpu", "single_node": "gpu", "max_nodes": "gpu",
+    "budget_usd": "money", "power_price_usd_per_kwh": "money", "deadline_hours": "time",
+    "latency_ms_per_token": "time", "target_tokens_per_s": "time", "owned_gpu": "owned",
+    "owned_gpu_count": "owned", "deployment": "owned", "deployment_preference": "owned",
+    "claimed_gpu": "question", "claimed_hours": "question", "claim_checked": "question",
+}  # fmt: skip
 
 
 class EvalCase(BaseModel):
@@ -69,6 +110,7 @@ class EvalCase(BaseModel):
     turns: list[str] | None = None
     reference_time: dt.datetime | None = None
     expect: dict[str, Any] = Field(default_factory=dict)
+    expect_other: dict[str, Any] = Field(default_factory=dict)
     recommendation: dict[str, Any] = Field(default_factory=dict)
     source_file: str = ""
 
@@ -77,7 +119,7 @@ class EvalCase(BaseModel):
         given = [x for x in (self.text, self.brief, self.turns) if x]
         if len(given) != 1:
             raise ValueError(f"case {self.id}: give exactly one of text, brief, turns")
-        unknown = [k for k in self.expect if k not in PROFILE_FIELDS]
+        unknown = [k for k in (*self.expect, *self.expect_other) if k not in PROFILE_FIELDS]
         if unknown:
             raise ValueError(f"case {self.id}: unknown profile fields {unknown}")
         bad = [k for k in self.recommendation if k not in REC_KEYS]
@@ -115,6 +157,7 @@ class CaseResult:
     seconds: float = 0.0
     profile: WorkloadProfile | None = None
     source_file: str = ""
+    silent_drops: list[str] = field(default_factory=list)  # constraints neither honoured nor named
 
     @property
     def ok(self) -> bool:
@@ -167,6 +210,11 @@ class EvalReport:
         return dict(sorted(out.items()))
 
     @property
+    def silent_drops(self) -> int:
+        """Stated constraints neither honoured by the answer nor listed as not understood."""
+        return sum(len(c.silent_drops) for c in self.cases)
+
+    @property
     def check_accuracy(self) -> float | None:
         checks = [c for case in self.cases for c in case.checks]
         return sum(c.ok for c in checks) / len(checks) if checks else None
@@ -197,6 +245,8 @@ class EvalReport:
             "recommendation_note": self.recommendation_note,
             "check_accuracy": self.check_accuracy,
             "per_check": {k: {"right": r, "run": t} for k, (r, t) in self.per_check.items()},
+            "silent_drops": self.silent_drops,
+            "silent_drop_list": [f"{c.id}: {d}" for c in self.cases for d in c.silent_drops],
             "failures": [{"case": cid, "what": _describe(item)} for cid, item in self.failures()],
         }
 
@@ -217,6 +267,8 @@ class EvalReport:
             )
         else:
             lines.append(f"Recommendation checks: skipped ({self.recommendation_note})")
+        lines.append(f"silent drops: {self.silent_drops} (stated constraints neither honoured nor named as "
+                     "not understood)")
         lines.append("")
         lines.append("Per field:")
         for name, (r, t) in self.per_field.items():
@@ -243,6 +295,9 @@ class EvalReport:
             lines.append("Failures:")
             for cid, item in fails:
                 lines.append(f"  {cid}: {_describe(item)}")
+        drops = [f"  {c.id}: {d}" for c in self.cases for d in c.silent_drops]
+        if drops:
+            lines += ["", "Silent drops:", *drops]
         return "\n".join(lines)
 
 
@@ -425,12 +480,27 @@ def run_case(
         return result
     assert profile is not None
     result.profile = profile
-    for name, want in case.expect.items():
+    account = _account(texts)
+    result.fields.extend(_fields(case.expect, profile, names))
+    if case.expect_other:
+        other = account.other_workload or WorkloadProfile()
+        result.fields.extend(_fields(case.expect_other, other, names, prefix="other."))
+    if check_rec and case.recommendation:
+        result.checks = check_recommendation(profile, case.recommendation)
+    result.silent_drops = silent_drops(case, result, account)
+    return result
+
+
+def _fields(
+    expect: dict[str, Any], profile: WorkloadProfile, names: _Names, prefix: str = ""
+) -> list[FieldResult]:
+    out = []
+    for name, want in expect.items():
         actual = getattr(profile, name)
         prov = profile.provenance.get(name)
-        result.fields.append(
+        out.append(
             FieldResult(
-                field=name,
+                field=prefix + name,
                 expected=want,
                 actual=actual,
                 ok=match_field(name, want, actual, names),
@@ -438,9 +508,35 @@ def run_case(
                 evidence=prov.evidence if prov else None,
             )
         )
-    if check_rec and case.recommendation:
-        result.checks = check_recommendation(profile, case.recommendation)
-    return result
+    return out
+
+
+def _account(texts: list[str]) -> InputAccount:
+    """The accounting of every turn's text, merged (what the replies said they did not use)."""
+    merged: InputAccount | None = None
+    for text in texts:
+        account = account_for(text, WorkloadProfile())
+        merged = account if merged is None else merged.merged(account)
+    return merged or InputAccount()
+
+
+def _stated(want: Any) -> bool:
+    return want is not None and want is not False and want != []
+
+
+def silent_drops(case: EvalCase, result: CaseResult, account: InputAccount) -> list[str]:
+    """The case's stated constraints that were neither honoured (field read right, check met) nor named in
+    the accounting as not understood (an unused clause of a named kind on the constraint's topic)."""
+    failed = [f.field for f in result.fields
+              if f.field in CONSTRAINT_FIELDS and _stated(f.expected) and not f.ok]  # fmt: skip
+    failed += [k.check for k in result.checks if k.check != "primary" and not k.ok]
+    named = [c.text for c in account.unused if c.kind in NAMED_KINDS]
+    out = []
+    for key in failed:
+        words = re.compile(_CONSTRAINT_WORDS[_CONSTRAINT_TOPIC.get(key, "question")], re.I)
+        if not any(words.search(text) for text in named):
+            out.append(key)
+    return out
 
 
 def run_eval(

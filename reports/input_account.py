@@ -7,6 +7,7 @@ from __future__ import annotations
 import prompts
 from tools import present
 from tools.input_account import NAMED_KINDS, InputAccount
+from tools.profile import WorkloadProfile
 
 MAX_LISTED = 8  # clauses quoted one by one in a reply; the report lists them all
 MAX_CONTEXT_LISTED = 3  # background clauses quoted when this few; beyond, a count
@@ -19,6 +20,7 @@ def not_used_items(account: InputAccount | None, limit: int | None = MAX_LISTED)
     if account is None:
         return []
     s = prompts.sections("input_account")
+    other = other_workload_line(account)
     named = [c for c in account.unused if c.kind in (*NAMED_KINDS, "instruction")]
     context = [c for c in account.unused if c.kind == "context"]
     shown = named + (context if len(context) <= MAX_CONTEXT_LISTED else [])
@@ -27,13 +29,48 @@ def not_used_items(account: InputAccount | None, limit: int | None = MAX_LISTED)
     cut = shown if limit is None else shown[:limit]
     items = []
     for c in cut:
-        key = c.kind if c.kind in ("constraint", "question", "instruction") else "plain"
+        key = c.kind if c.kind in ("constraint", "question", "instruction", "unreadable") else "plain"
         items.append(prompts.fill(s[key], quote=present.quote(c.text)))
     if len(cut) < len(shown):
         items.append(prompts.fill(s["more"], count=len(shown) - len(cut)))
     if grouped and (items or context):
         items.append(prompts.fill(s["grouped_one" if grouped == 1 else "grouped"], count=grouped))
-    return items
+    return [other, *items] if other else items
+
+
+def workload_gist(profile: WorkloadProfile) -> str:
+    """The few facts that name a workload: '300 users, 32,768-token context' for serving, 'LoRA,
+    1.2B tokens, 2 epochs' for training; the model when nothing else is known."""
+    if profile.workload == "inference":
+        facts = [
+            f"{present.count(profile.concurrency)} users" if profile.concurrency else "",
+            f"{present.count(profile.context_len)}-token context" if profile.context_len else "",
+            f"{present.count(profile.prompt_tokens)}-token prompts" if profile.prompt_tokens else "",
+            f"{present.count(profile.output_tokens)}-token answers" if profile.output_tokens else "",
+            f"{present.number(profile.latency_ms_per_token)} ms per token"
+            if profile.latency_ms_per_token
+            else "",
+        ]
+    else:
+        facts = [
+            present.method_text(profile.method, profile.workload) if profile.method else "",
+            f"{present.count(profile.dataset_tokens)} tokens" if profile.dataset_tokens else "",
+            f"{present.number(profile.epochs)} epochs" if profile.epochs else "",
+        ]
+    said = [f for f in facts if f]
+    return ", ".join(said) or (profile.model_id or "no figures yet")
+
+
+def other_workload_line(account: InputAccount | None) -> str:
+    """'Your brief also describes serving (300 users, 32,768-token context): ... ask 'size the serving part'
+    to get it.', or '' when the input held one workload."""
+    other = account.other_workload if account is not None else None
+    if other is None:
+        return ""
+    part = "serving" if other.workload == "inference" else "training"
+    this = "training" if part == "serving" else "serving"
+    return prompts.fill(prompts.sections("input_account")["other_workload"], part=part, this=this,
+                        gist=workload_gist(other), ask=f"size the {part} part")  # fmt: skip
 
 
 def not_used_heading() -> str:

@@ -12,18 +12,21 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tools.profile import WorkloadProfile
+
 ClauseKind = Literal[
     "constraint",  # a policy word (must, only, no, never, policy, compliance, regulated ...)
     "question",  # asks something ("how long on our box?")
     "provider",  # names a cloud provider
     "gpu",  # names a GPU
     "number",  # a number with a unit (tokens, GB, hours, $, users, %, ...)
+    "unreadable",  # a quantity in words that could not be read ("budget: TBD", "~? tokens", "five-ish k")
     "instruction",  # addressed to the assistant ("SYSTEM: ignore all rules"): ignored on purpose
     "context",  # background with none of the above
     "decorative",  # greetings, thanks, sign-offs, headings
 ]
 # Kinds a reply must list one by one (never grouped, never silent).
-NAMED_KINDS: tuple[ClauseKind, ...] = ("constraint", "question", "provider", "gpu", "number")
+NAMED_KINDS: tuple[ClauseKind, ...] = ("unreadable", "constraint", "question", "provider", "gpu", "number")
 MAX_CLAUSES = 60  # per account: a long brief's tail is counted, not quoted
 MAX_CLAUSE_CHARS = 300
 
@@ -39,13 +42,16 @@ class UnusedClause(BaseModel):
 
 class InputAccount(BaseModel):
     """Every clause of one input, used or not. `used` quotes the clauses a profile fact came from;
-    `unused` the others with their kind; `more_unused` counts those past MAX_CLAUSES."""
+    `unused` the others with their kind; `more_unused` counts those past MAX_CLAUSES. `other_workload`: the
+    second workload of a brief with a training and a serving section (advisor/extract/workloads.py), read
+    but not sized by this answer; the reply names it and how to ask for it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     used: tuple[str, ...] = ()
     unused: tuple[UnusedClause, ...] = ()
     more_unused: int = 0
+    other_workload: WorkloadProfile | None = None
 
     def of_kind(self, *kinds: ClauseKind) -> list[str]:
         """The unused clauses of the given kinds, in input order."""
@@ -63,4 +69,5 @@ class InputAccount(BaseModel):
             used=used,
             unused=unused[:MAX_CLAUSES],
             more_unused=self.more_unused + later.more_unused + max(0, len(unused) - MAX_CLAUSES),
+            other_workload=later.other_workload or self.other_workload,
         )

@@ -25,10 +25,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from advisor.extract.base import Finding
+from advisor.extract.base import Finding, merge_findings
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
 from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
+from advisor.extract.unreadable import Unreadable, find_unreadable
 from advisor.llm.guard import instruction_spans
 from tools.input_account import MAX_CLAUSE_CHARS, MAX_CLAUSES, ClauseKind, InputAccount, UnusedClause
 from tools.profile import WorkloadProfile
@@ -71,7 +72,9 @@ _HEADING_WORDS = 6  # a line of at most this many words, alone and unpunctuated,
 _LIST_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ENDS_CLAUSE = re.compile(r"[.!?:;]\s*$")
 # inside one paragraph: sentence ends, then clause breaks ("; ", ", but", " but ", ", ")
-_SENT_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)(?<=[.!?])\s+(?=\S)")
+_SENT_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)(?<=[.!?])(?<![~≈]\?)\s+(?=\S)"
+)  # "~? tokens": a placeholder, not a question's end
 _CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+", I)
 _WORD = re.compile(r"[\w$€£%]+")
 MIN_WORDS = 2  # a one-word fragment ("thanks,", "1,") joins the clause before it
@@ -236,11 +239,14 @@ def account_input(
     text: str,
     evidence: Iterable[tuple[str, int | None]],
     ignored: Sequence[str] = (),
+    unreadable: Sequence[Unreadable] = (),
 ) -> InputAccount:
     """The account of `text` given the evidence of the facts read from it: (quote, position or None).
     A position (the rules' offset of the finding) picks the nearest occurrence of a short quote; without
     one every occurrence counts. `ignored`: text the reader dropped before the clauses (hidden HTML
-    comments addressed to a machine), listed as instructions."""
+    comments addressed to a machine), listed as instructions. `unreadable`: quantities given in words that
+    could not be read (advisor/extract/unreadable.py, offsets in the cleaned text): an unused clause holding
+    one is listed as such; one inside a clause that gave other facts is listed on its own."""
     cleaned = clean(text)
     clauses = split_clauses(cleaned)
     hay = _Haystack(cleaned)
@@ -263,6 +269,7 @@ def account_input(
             used.append(_trim(c.text))
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
+    unused = _with_unreadable(unused, unreadable)
     for hidden in ignored:
         if hidden.startswith("<!--"):
             unused.append(UnusedClause(text=_trim(hidden), kind="instruction"))
@@ -271,6 +278,20 @@ def account_input(
         unused=tuple(unused[:MAX_CLAUSES]),
         more_unused=max(0, len(unused) - MAX_CLAUSES),
     )
+
+
+def _with_unreadable(unused: list[UnusedClause], unreadable: Sequence[Unreadable]) -> list[UnusedClause]:
+    """`unused` with each unreadable value named: its unused clause re-kinded, or the value itself added
+    when its clause was used for other facts ("LoRA Llama 3 8B on ~? tokens")."""
+    out = list(unused)
+    for u in unreadable:
+        said = u.text.lower()
+        at = next((i for i, c in enumerate(out) if c.kind != "instruction" and said in c.text.lower()), None)
+        if at is not None:
+            out[at] = UnusedClause(text=out[at].text, kind="unreadable")
+        else:
+            out.append(UnusedClause(text=_trim(u.text), kind="unreadable"))
+    return out
 
 
 def _covered(starts: list[int], clauses: list[Clause], spans: Iterable[tuple[int, int]]) -> set[int]:
@@ -308,9 +329,15 @@ def findings_evidence(findings: Iterable[Finding]) -> list[tuple[str, int | None
 
 def account_for(text: str, profile: WorkloadProfile, prior: WorkloadProfile | None = None) -> InputAccount:
     """The account of one input read into `profile` (from `prior`) by any backend: the rules' findings
-    locate what they read; facts only the model found (openai backend) add their evidence quotes."""
+    locate what they read; facts only the model found (openai backend) add their evidence quotes. A brief
+    with a training and a serving section: the serving part's clauses count as read, and the part itself
+    is the account's `other_workload`."""
     analysis = RulesExtractor().analyse(text)
-    evidence = findings_evidence(analysis.findings)
+    evidence = findings_evidence((*analysis.findings, *analysis.other))  # the other workload's words are read
     seen = {quote for quote, _ in evidence}
     evidence += [e for e in profile_evidence(profile, prior) if e[0] not in seen]
-    return account_input(text, evidence, analysis.ignored)
+    unread = [u for u in find_unreadable(clean(text)) if all(getattr(profile, f) is None for f in u.fields)]
+    account = account_input(text, evidence, analysis.ignored, unread)
+    if analysis.other:
+        account = account.model_copy(update={"other_workload": merge_findings(None, analysis.other)})
+    return account

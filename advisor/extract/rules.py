@@ -9,7 +9,9 @@ instruction inside a brief cannot change a number.
 Rules by topic: workload and method, model and size, dataset size and training shape, money and time,
 data location, cadence / utilisation / horizon, inference serving, constraints (EU, operations,
 providers preferred / required / excluded, objective), pricing ruled out, claims, training framework.
-Each rule reads one sentence at a time.
+Each rule reads one sentence at a time. A brief with a training and a serving section is read as two
+workloads (advisor/extract/workloads.py): the profile is the training part; `Analysis.other` holds the
+serving part's findings.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_serving_io import rule_serving_io
-from advisor.extract.rules_text import split_sentences
+from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
+from advisor.extract.workloads import split_parts
 from tools.profile import WorkloadProfile
 
 
@@ -42,6 +45,7 @@ class Analysis:
     findings: tuple[Finding, ...]
     ignored: tuple[str, ...]
     corrected: tuple[tuple[str, str], ...] = ()  # (word as written, keyword it was read as)
+    other: tuple[Finding, ...] = ()  # a two-workload brief's serving part (advisor/extract/workloads.py)
 
 
 RULES: tuple[Callable[[Ctx], None], ...] = (
@@ -85,11 +89,19 @@ class RulesExtractor:
         cleaned = split_sentences(text)
         sentences, corrected = fix_sentences(cleaned.sentences)
         ref = self.reference_time or dt.datetime.now(dt.UTC)
-        ctx = Ctx(sentences=sentences, reference_time=ref)
-        if ctx.sentences:
-            for rule in RULES:
-                rule(ctx)
-        return Analysis(findings=tuple(ctx.findings), ignored=cleaned.ignored, corrected=tuple(corrected))
+
+        def read(part: tuple[Sentence, ...]) -> list[Finding]:
+            ctx = Ctx(sentences=part, reference_time=ref)
+            if ctx.sentences:
+                for rule in RULES:
+                    rule(ctx)
+            return ctx.findings
+
+        split = split_parts(sentences, read)  # a training and a serving section: two workloads
+        if split is not None:
+            return Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
+                            other=split.serving)  # fmt: skip
+        return Analysis(findings=tuple(read(sentences)), ignored=cleaned.ignored, corrected=tuple(corrected))
 
     def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
         """`prior` with the facts of `text` merged in (see advisor.extract.base for the merge rules)."""

@@ -14,8 +14,10 @@ _TAGS = ("user_brief", "user_message")
 _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
 
 _INSTRUCTION_RES = (
-    re.compile(r"^\s*[#>*\-\[\(]*\s*(system|assistant|developer|ai|gpt|instruction|instructions)\s*[:\]\)>]",
-               re.IGNORECASE),
+    # a speaker label: "SYSTEM:", "[assistant]", "(AI)"; a ")" closes a label only after its "(" (a wrapped
+    # line "instructions) ..." ends a parenthesis of the line before)
+    re.compile(r"^\s*[#>*\-]*\s*(?:\(\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*\)"
+               r"|\[?\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*[:\]>])", re.IGNORECASE),
     re.compile(r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(instruction|instructions|rules?|prompt|"
                r"above|previous|prior|system)\b", re.IGNORECASE),
     re.compile(r"\b(you are now|you must now|new instructions|system prompt|jailbreak)\b", re.IGNORECASE),

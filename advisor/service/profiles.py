@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
+from advisor.extract.workloads import swap, switch_request
 from advisor.ingest import read_brief
 from advisor.llm.extractor import drop_instructed
 from tools.errors import InputError
@@ -99,14 +100,21 @@ def read_request(
     text: str | None, brief: Path | None, backend: str
 ) -> tuple[WorkloadProfile, str | None, InputAccount]:
     """profile_from_request plus the input's account (what gave no fact, for the report's workload
-    section)."""
+    section). A brief with a training and a serving part gives the training part, its account naming the
+    serving one; text asking for "the serving part" gives that one instead."""
     if brief is not None and brief.is_dir():
         raise InputError(f"--brief {brief} is a folder: give a .pdf, .docx, .md, .txt or .html file")
     check_backend(backend)
     read = brief_text(brief)
+    part, text = switch_request(text or "")  # "size the serving part" of a two-workload brief
     profile = _profile_from_texts(text, read, backend)
     full = "\n\n".join(p for p in ((text or "").strip(), read) if p)
     account = account_for(full, profile)
+    swapped = swap(profile, account, part) if part is not None else None
+    if swapped is not None:
+        profile, account = swapped
+        if text.strip():
+            profile = get_extractor(backend).extract(text, profile)
     return profile, describe_request(text, read, brief.name if brief is not None else None), account
 
 

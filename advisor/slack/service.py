@@ -68,8 +68,10 @@ def default_conversation_factory(
 
 
 def strip_mentions(text: str) -> str:
-    """The message without `<@U123>` mention tokens."""
-    return " ".join(_MENTION_RE.sub(" ", text or "").split())
+    """The message without `<@U123>` mention tokens; its line breaks kept (a pasted brief's "Training:" and
+    "Serving:" lines are sections), spaces inside a line collapsed."""
+    lines = (" ".join(line.split()) for line in _MENTION_RE.sub(" ", text or "").split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 def is_report_request(text: str) -> bool:

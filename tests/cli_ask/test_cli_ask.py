@@ -244,3 +244,20 @@ def test_eval_openai_backend_through_local_server(
     out = capsys.readouterr().out
     assert "backend openai" in out and "gdpr" in out
     assert len(server.requests) == 1
+
+
+ATLAS = Path(__file__).resolve().parents[2] / "evals/cases_v2/dev/briefs/atlas_two_workloads.pdf"
+
+
+def test_ask_a_two_workload_brief_then_its_serving_part(capsys: pytest.CaptureFixture[str]) -> None:
+    """The real engine: the training part is sized and the serving part named; asking for it sizes it."""
+    assert main(["ask", "--brief", str(ATLAS)]) == 0
+    out = capsys.readouterr().out
+    assert "Your brief also describes serving (300 users, 32,768-token context)" in out
+    assert "ask 'size the serving part'" in out and "sequence length 4,096" in out
+    served = run_json(capsys, "size the serving part", "--brief", str(ATLAS))
+    p = served["profile"]
+    got = (p["workload"], p["concurrency"], p["context_len"], p["seq_len"])
+    assert got == ("inference", 300, 32768, None)
+    assert served["recommendation"]["primary"] is not None
+    assert served["input_account"]["other_workload"]["method"] == "lora"

@@ -93,3 +93,42 @@ def test_the_v2_cases_load_and_their_briefs_read() -> None:
         for c in briefs:
             [text] = case_turns(c, V2 / part)
             assert len(text) > 200, c.id
+
+
+class _ReadsNothing:
+    name = "nothing"
+
+    def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
+        return prior or WorkloadProfile()
+
+
+def test_a_constraint_not_read_is_silent_unless_the_reply_names_it() -> None:
+    """An EU rule the extractor missed: named when its clause is listed as a constraint not understood,
+    silent when the account counts the clause as used (here: the rules read it, the extractor did not)."""
+    named = EvalCase(id="named", text="Our lawyers insist on hosting inside the Union only. LoRA Llama 3 8B.",
+                     expect={"eu_only": True})  # fmt: skip
+    res = harness.run_case(named, _ReadsNothing())
+    assert not res.fields[0].ok and res.silent_drops == []  # listed as a constraint not understood
+    silent = EvalCase(id="silent", text="Data must stay in the EU. LoRA Llama 3 8B.",
+                      expect={"eu_only": True})  # fmt: skip
+    res = harness.run_case(silent, _ReadsNothing())
+    assert res.silent_drops == ["eu_only"]  # the rules used the clause, so the reply would not name it
+
+
+def test_silent_drops_are_counted_and_printed() -> None:
+    case = EvalCase(id="s", text="Data must stay in the EU. LoRA Llama 3 8B.", expect={"eu_only": True})
+    report = harness.EvalReport(backend="x", cases=[harness.run_case(case, _ReadsNothing())],
+                                recommendation_checked=False)  # fmt: skip
+    assert report.silent_drops == 1 and "silent drops: 1" in report.summary()
+    assert report.to_dict()["silent_drop_list"] == ["s: eu_only"]
+
+
+def test_expect_other_scores_the_second_workload() -> None:
+    text = "Training: LoRA Llama 3.1 8B, 50M tokens\nServing: 40 users, 8k context"
+    case = EvalCase(id="two", text=text, expect={"concurrency": None},
+                    expect_other={"concurrency": 40, "workload": "inference"})  # fmt: skip
+    res = harness.run_case(case, harness.get_extractor("rules"))
+    assert [(f.field, f.ok) for f in res.fields] == [("concurrency", True), ("other.concurrency", True),
+                                                      ("other.workload", True)]  # fmt: skip
+    with pytest.raises(ValueError, match="unknown profile fields"):
+        EvalCase(id="bad", text="a", expect_other={"users": 3})

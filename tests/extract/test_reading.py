@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.base import merge_findings
 from advisor.extract.brief_text import heading_kind, normalise
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_typos import correct_word, fix_typos
@@ -250,4 +251,9 @@ def test_section_decides_training_length_versus_serving_context(extract: Extract
         "## Serving\n\n- 40 agents at the same time\n- Context: 16k tokens\n"
     )
     p = extract(brief)
-    assert (p.workload, p.seq_len, p.context_len) == ("fine_tuning", 2048, 16384)
+    # two workloads (advisor/extract/workloads.py): the profile is the training part, and the serving
+    # section's context is the other workload's, never the training sequence length
+    assert (p.workload, p.seq_len, p.context_len, p.concurrency) == ("fine_tuning", 2048, None, None)
+    other = merge_findings(None, RulesExtractor().analyse(brief).other)
+    assert (other.workload, other.context_len, other.concurrency, other.model_id) == (
+        "inference", 16384, 40, "qwen2.5-7b")

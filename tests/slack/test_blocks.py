@@ -149,6 +149,8 @@ def test_report_requests(text: str, wanted: bool) -> None:
 
 def test_mentions_are_stripped() -> None:
     assert strip_mentions("<@UBOT> size <@U2|bob> this") == "size this"
+    two_lines = strip_mentions("<@UBOT> Training: LoRA  8B\n\nServing: 40 users")
+    assert two_lines == "Training: LoRA 8B\nServing: 40 users"  # sections stay lines
 
 
 @pytest.mark.parametrize(

@@ -144,3 +144,17 @@ def test_a_turn_that_keeps_losing_the_race_gets_a_clear_notice() -> None:
 
     _guarded(client, "C1", "1.1", logging.getLogger("test"), overtaken)
     assert [p["text"] for p in client.posts] == [BUSY_TEXT] and "send it again" in BUSY_TEXT
+
+
+def test_a_two_workload_thread_names_the_serving_part_and_switches(repo: Repository, tmp_path: Path) -> None:
+    service = SlackAdvisor(repo, reports_dir=tmp_path)
+    client = RecordingClient()
+    text = ("Training: LoRA on Llama 3.1 8B, 50M tokens of tickets, sequence length 2,048\n"
+            "Serving: 40 agents at the same time, 8k context")  # fmt: skip
+    service.handle_message(client, channel="C1", thread_ts="5.5", text=text, user="U1")
+    first = json.dumps(client.posts[0]["blocks"])
+    assert "Your brief also describes serving (40 users, 8,192-token context)" in first
+    assert "size the serving part" in first
+    service.handle_message(client, channel="C1", thread_ts="5.5", text="now the serving part", user="U1")
+    second = json.dumps(client.posts[1]["blocks"])
+    assert "Your brief also describes training (LoRA, 50M tokens)" in second and "Primary pick" in second

@@ -300,3 +300,18 @@ def test_no_integration_routers_without_slack_settings(monkeypatch: pytest.Monke
     for name in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     assert integration_routers(repo) == []
+
+
+TWO_PARTS = ("Training: LoRA on Llama 3.1 8B, 50M tokens of tickets, sequence length 2,048\n"
+             "Serving: 40 agents at the same time, 8k context")  # fmt: skip
+
+
+def test_a_two_workload_message_names_the_serving_part_and_switches_to_it(api: Any) -> None:
+    first = api.say(TWO_PARTS).json()
+    line = "Your brief also describes serving (40 users, 8,192-token context)"
+    assert first["not_used"][0].startswith(line) and line in first["reply"]
+    assert first["input_account"]["other_workload"]["concurrency"] == 40
+    second = api.say("now the serving part").json()
+    fields = {row["field"]: row["value"] for row in second["profile"]}
+    assert "inference" in str(fields["workload"]).lower() and second["recommendation"]["primary"]
+    assert second["not_used"][0].startswith("Your brief also describes training (LoRA, 50M tokens)")

@@ -1,0 +1,137 @@
+"""A brief with a training section and a serving section describes two workloads: which sentences feed which.
+
+The profile describes one workload. When a text has both a training section and a serving section (headings
+or "Training: ..." / "Serving: ..." keys, advisor/extract/brief_text.py) and each of them states a fact of
+its own kind, the rules read it twice: the training sentences plus the shared ones (background, compliance,
+budget) make the profile, the serving sentences plus the shared ones make the *other* workload. Numbers
+stay with their section: the serving context window is not the training sequence length, the serving
+users are not training data.
+
+The other workload travels as `InputAccount.other_workload` (tools/input_account.py): it is what the input
+held that this answer did not size, so every front end that already says what was not used (reply, web,
+Slack, the report's workload section) names it and says how to get it ("size the serving part").
+`switch_request` reads that request; `swap` makes the other workload the profile and keeps the first as the
+other one, so "now the training part" goes back.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from advisor.extract.base import Finding
+from advisor.extract.rules_text import Sentence
+from tools.input_account import InputAccount
+from tools.profile import WorkloadProfile
+
+Part = Literal["training", "serving"]
+
+# Facts that show a section describes its own workload (read from that section's own sentences).
+TRAINING_FIELDS = frozenset({"method", "dataset_tokens", "dataset_gb", "epochs", "seq_len", "lora_rank",
+                             "batch_size", "runs_per_month"})  # fmt: skip
+SERVING_FIELDS = frozenset({"concurrency", "context_len", "latency_ms_per_token", "target_tokens_per_s",
+                            "prompt_tokens", "output_tokens", "generation_tokens"})  # fmt: skip
+_MODEL_FIELDS = ("model_id", "params_b")
+
+
+@dataclass(frozen=True)
+class Split:
+    """The findings of a two-workload text: the training part's (the profile) and the serving part's."""
+
+    training: tuple[Finding, ...]
+    serving: tuple[Finding, ...]
+
+
+def _own(findings: Sequence[Finding], sentences: Sequence[Sentence], fields: frozenset[str]) -> bool:
+    """Whether a finding for one of `fields` lies inside one of `sentences` (the section's own words)."""
+    starts = [s.start for s in sentences]
+    for f in findings:
+        if f.field not in fields:
+            continue
+        i = bisect.bisect_right(starts, f.position) - 1
+        if i >= 0 and f.position <= sentences[i].start + len(sentences[i].text):
+            return True
+    return False
+
+
+def split_parts(
+    sentences: Sequence[Sentence], read: Callable[[tuple[Sentence, ...]], list[Finding]]
+) -> Split | None:
+    """The two parts' findings when `sentences` hold a training and a serving section that each state a
+    fact of their kind; None otherwise (one workload: read everything as one). `read` runs the rules."""
+    kinds = {s.section for s in sentences}
+    if "training" not in kinds or "serving" not in kinds:
+        return None
+    train_sents = tuple(s for s in sentences if s.section != "serving")
+    serve_sents = tuple(s for s in sentences if s.section != "training")
+    training, serving = read(train_sents), read(serve_sents)
+    own_train = tuple(s for s in sentences if s.section == "training")
+    own_serve = tuple(s for s in sentences if s.section == "serving")
+    if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
+        return None
+    return Split(training=tuple(training), serving=tuple(_as_serving(serving, own_serve, training)))
+
+
+def _as_serving(
+    findings: list[Finding], section: Sequence[Sentence], training: Sequence[Finding]
+) -> list[Finding]:
+    """The serving part's findings: its workload is inference (the section says so); the training facts
+    the shared sentences hold (a method named in the background) are not about it; without a model of
+    its own it serves the model the training part adapts (inferred, with the training part's words)."""
+    kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
+    if not any(f.field in _MODEL_FIELDS for f in kept):
+        kept += [
+            Finding(field=f.field, value=f.value, status="inferred", position=f.position,
+                    evidence=f"the model the brief's training part adapts: {f.evidence}")  # fmt: skip
+            for f in training
+            if f.field in _MODEL_FIELDS
+        ]
+    heading = next((s for s in section if s.text.strip(" .")), section[0])
+    said = f"the brief's serving section: {heading.text}"
+    kept.append(Finding(field="workload", value="inference", status="inferred", evidence=said,
+                        position=heading.start))  # fmt: skip
+    return kept
+
+
+def part_of(profile: WorkloadProfile) -> Part:
+    """Which part a profile describes: serving for inference, training otherwise."""
+    return "serving" if profile.workload == "inference" else "training"
+
+
+# --------------------------------------------------------------------------- switching
+_SWITCH = re.compile(
+    r"\b(?P<verb>(?:now|next|then|size|do|show|what about|how about|and|switch to|go to|back to|over to"
+    r"|move to|on to)\s+(?:(?:me|us)\s+)?)?(?:the\s+)?"
+    r"(?P<part>serving|inference|hosting|deployment|training|fine[- ]?tuning)"
+    r"\s+(?:part|side|workload|section|half|bit)\b(?:\s+(?:now|please|too|as well|next))?[.!]?",
+    re.I,
+)
+
+
+def switch_request(text: str) -> tuple[Part | None, str]:
+    """('serving' | 'training' | None, the text without the request): "now the serving part", "size the
+    training side", "what about the serving workload?"."""
+    m = _SWITCH.search(text or "")
+    if m is None:
+        return None, text
+    word = m.group("part").lower()
+    part: Part = "training" if word.startswith(("train", "fine")) else "serving"
+    rest = (text[: m.start()] + text[m.end() :]).strip(" \t\n?.,;:")
+    if m.group("verb") is None and rest:  # "the serving section says 300 users" states, it does not ask
+        return None, text
+    return part, rest
+
+
+def swap(
+    profile: WorkloadProfile, account: InputAccount, part: Part
+) -> tuple[WorkloadProfile, InputAccount] | None:
+    """The other workload as the profile, and the account naming the first one as the other; None when
+    the account holds no other workload of that part."""
+    other = account.other_workload
+    if other is None or part_of(other) != part:
+        return None
+    keep = profile if profile != WorkloadProfile() else None
+    return other, account.model_copy(update={"other_workload": keep})
