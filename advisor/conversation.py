@@ -85,6 +85,8 @@ class Turn:
     source: ReplySource = "template"
     llm_calls: int = 0
     llm_error: str | None = None
+    llm_fallback: bool = False  # the model's extraction failed and the rules' reading stands alone
+    llm_rejected: list[dict[str, Any]] = field(default_factory=list)  # model values the merge policy dropped
     report_requested: bool = False
     input_account: InputAccount | None = None
 
@@ -102,6 +104,9 @@ class Turn:
             "reply": self.reply,
             "source": self.source,
             "llm_calls": self.llm_calls,
+            "llm_error": self.llm_error,
+            "llm_fallback": self.llm_fallback,
+            "llm_rejected": list(self.llm_rejected),
             "input_account": self.input_account.model_dump(mode="json") if self.input_account else None,
         }
 
@@ -265,6 +270,8 @@ class Conversation:
         turn = Turn(reply=reply_text, profile=profile, recommendation=rec, questions=questions,
                     question_fields=fields, assumptions=assumed, report_ready=report_ready, error=error,
                     source=source, llm_calls=llm_calls, llm_error=llm_error,
+                    llm_fallback=bool(getattr(self.extractor, "fell_back", False)),
+                    llm_rejected=[r.as_dict() for r in getattr(self.extractor, "rejected", ())],
                     report_requested=report_requested, input_account=account)
         self.last = turn
         return turn

@@ -158,10 +158,23 @@ class CaseResult:
     profile: WorkloadProfile | None = None
     source_file: str = ""
     silent_drops: list[str] = field(default_factory=list)  # constraints neither honoured nor named
+    llm_calls: int = 0  # model requests (openai backend), every retry counted
+    llm_error: str | None = None  # why the model's answer was not (wholly) used
+    llm_fallback: bool = False  # the rules' reading stood alone
 
     @property
     def ok(self) -> bool:
         return self.error is None and all(f.ok for f in self.fields) and all(c.ok for c in self.checks)
+
+    def line(self) -> str:
+        """One line for this case: mark, id, fields right, checks, time, and the model's calls."""
+        nf = sum(f.ok for f in self.fields)
+        mark = "ok  " if self.ok else "FAIL"
+        extra = f", checks {sum(k.ok for k in self.checks)}/{len(self.checks)}" if self.checks else ""
+        llm = f", {self.llm_calls} model call(s)" if self.llm_calls else ""
+        llm += " FELL BACK to rules" if self.llm_fallback else ""
+        ms = self.seconds * 1000
+        return f"  {mark} {self.id:<36} fields {nf}/{len(self.fields)}{extra}  {ms:.1f} ms{llm}"
 
 
 @dataclass
@@ -170,6 +183,7 @@ class EvalReport:
     cases: list[CaseResult]
     recommendation_checked: bool
     recommendation_note: str = ""
+    planned: int = 0  # cases loaded; more than len(cases) when the run was stopped
 
     @property
     def field_results(self) -> list[FieldResult]:
@@ -232,10 +246,28 @@ class EvalReport:
             out.extend((c.id, k) for k in c.checks if not k.ok)
         return out
 
+    @property
+    def llm_calls(self) -> int:
+        return sum(c.llm_calls for c in self.cases)
+
+    @property
+    def fallbacks(self) -> int:
+        return sum(c.llm_fallback for c in self.cases)
+
+    @property
+    def seconds_per_call(self) -> float | None:
+        timed = [c for c in self.cases if c.llm_calls]
+        calls = sum(c.llm_calls for c in timed)
+        return sum(c.seconds for c in timed) / calls if calls else None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "backend": self.backend,
             "cases": len(self.cases),
+            "cases_planned": max(self.planned, len(self.cases)),
+            "llm_calls": self.llm_calls,
+            "llm_fallbacks": self.fallbacks,
+            "seconds_per_llm_call": self.seconds_per_call,
             "cases_passed": sum(c.ok for c in self.cases),
             "field_accuracy": self.field_accuracy,
             "field_goal": FIELD_GOAL,
@@ -254,6 +286,12 @@ class EvalReport:
         """Per-field accuracy, per-case results and failures, as plain text."""
         lines = [f"Extraction eval — backend {self.backend}: {len(self.cases)} cases, "
                  f"{sum(c.ok for c in self.cases)} fully right"]  # fmt: skip
+        if self.planned > len(self.cases):
+            lines.append(f"STOPPED after {len(self.cases)} of {self.planned} cases: the figures cover those")
+        if self.llm_calls:
+            per = self.seconds_per_call or 0.0
+            lines.append(f"Model: {self.llm_calls} calls, {per:.1f} s per call, "
+                         f"{self.fallbacks} case(s) fell back to the rules")  # fmt: skip
         right = sum(f.ok for f in self.field_results)
         lines.append(
             f"Fields: {right}/{len(self.field_results)} right = {self.field_accuracy:.1%} "
@@ -284,11 +322,7 @@ class EvalReport:
             lines.append(f"  {name:<28} {r:>3}/{t:<3} {r / t if t else 0:6.1%}")
         lines.append("")
         lines.append("Per case:")
-        for c in self.cases:
-            nf = sum(f.ok for f in c.fields)
-            mark = "ok  " if c.ok else "FAIL"
-            extra = f", checks {sum(k.ok for k in c.checks)}/{len(c.checks)}" if c.checks else ""
-            lines.append(f"  {mark} {c.id:<36} fields {nf}/{len(c.fields)}{extra}  {c.seconds * 1000:.1f} ms")
+        lines.extend(c.line() for c in self.cases)
         fails = self.failures()
         if fails:
             lines.append("")
@@ -474,6 +508,9 @@ def run_case(
         profile: WorkloadProfile | None = None
         for text in texts:
             profile = ex.extract(text, profile)
+            result.llm_calls += int(getattr(ex, "calls", 0) or 0)
+            result.llm_error = getattr(ex, "last_error", None) or result.llm_error
+            result.llm_fallback = result.llm_fallback or bool(getattr(ex, "fell_back", False))
         result.seconds = time.perf_counter() - t0
     except Exception as exc:  # noqa: BLE001 - one broken case must not stop the eval
         result.error = f"{type(exc).__name__}: {exc}"
@@ -545,10 +582,14 @@ def run_eval(
     cases_dir: Path | None = None,
     *,
     recommendations: bool = True,
+    on_case: Callable[[CaseResult], None] | None = None,
 ) -> EvalReport:
     """Score `extractor` (or the one registered as `backend`) on every case; see EvalReport.summary().
 
-    `recommendations=False` skips the recommendation checks (extraction only, faster).
+    `recommendations=False` skips the recommendation checks (extraction only, faster). `on_case` is
+    called with each case's result as soon as it is scored (the CLI prints it, so a slow model's run
+    shows its progress); a run stopped with Ctrl-C returns the cases done so far (`planned` says how
+    many were loaded).
     """
     if extractor is None:
         extractor = get_extractor(backend)
@@ -558,10 +599,17 @@ def run_eval(
         note = "not requested"
     else:
         note = "" if check_rec else "tools/recommend/ is not in the tree yet"
-    results = [run_case(c, extractor, cases_dir, check_rec) for c in cases]
+    results: list[CaseResult] = []
+    try:
+        for c in cases:
+            results.append(run_case(c, extractor, cases_dir, check_rec))
+            if on_case is not None:
+                on_case(results[-1])
+    except KeyboardInterrupt:  # a stopped run still reports what it did
+        pass
     return EvalReport(
         backend=getattr(extractor, "name", backend), cases=results, recommendation_checked=check_rec,
-        recommendation_note=note,
+        recommendation_note=note, planned=len(cases),
     )  # fmt: skip
 
 

@@ -30,7 +30,12 @@ def evaluate(
         raise InputError(f"unknown --format {fmt!r}: use text or json")
     if cases is not None and not cases.is_dir():
         raise InputError(f"eval cases directory {cases} not found")
-    report = run_eval(backend, cases_dir=cases)
+    # each case's line as soon as it is scored (stdout for text, stderr beside JSON): a slow model's run
+    # shows its progress, and a stopped one what it did
+    stream_err = fmt == "json"
+    typer.echo(f"Running the eval cases with backend {backend} ...", err=stream_err)
+    report = run_eval(backend, cases_dir=cases, on_case=lambda c: typer.echo(c.line(), err=stream_err))
+    typer.echo("", err=stream_err)
     typer.echo(json.dumps(report.to_dict(), indent=2) if fmt == "json" else report.summary())
     if strict and not report.meets_goal:
         raise typer.Exit(1)

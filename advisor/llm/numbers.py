@@ -9,6 +9,9 @@ the reply presents it:
   or within `REL_TOLERANCE` of it;
 - unit forms of the same quantity: a fraction shown as a percentage, GiB shown as GB, GB as TB, hours as
   days or weeks. These are the unit conversions of tools/units.py, not new arithmetic.
+A mention whose words name a quantity ("8 GPUs", "$1,064", "33 GiB free", "10B tokens") must also match
+an allowed number of that quantity (quantities.py): tool numbers are tagged by the field they came from,
+the user's by their own words. A right number attached to the wrong thing fails.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from advisor.llm.quantities import WORDS, Kind, accepts, context_kind, key_kind, unit_kind
 from tools.trace import TraceStep, trace_numbers
 from tools.units import BYTES_PER_GB, BYTES_PER_GIB, HOURS_PER_DAY, HOURS_PER_MONTH, MINUTES_PER_HOUR
 
@@ -73,6 +77,7 @@ class NumberMention:
     ulp: float
     unit: str | None
     start: int
+    kind: Kind | None = None  # the quantity its words name (quantities.py), None when they name none
 
 
 def _is_identifier_digit(text: str, start: int, end: int) -> bool:
@@ -105,6 +110,7 @@ def extract_numbers(text: str, *, skip_identifiers: bool = True) -> list[NumberM
     list_markers = {m.end() - 2 for m in _LIST_MARKER_RE.finditer(text)} if skip_identifiers else set()
     out: list[NumberMention] = []
     ends: list[int] = []
+    currencies: list[str | None] = []
     for m in _NUMBER_RE.finditer(text):
         num = m.group("num")
         n_start, n_end = m.start("num"), m.end("num")
@@ -126,7 +132,16 @@ def extract_numbers(text: str, *, skip_identifiers: bool = True) -> list[NumberM
                           start=m.start())
         )
         ends.append(m.end())
-    return _share_range_units(text, out, ends)
+        currencies.append(m.group("cur"))
+    out = _share_range_units(text, out, ends)
+    for i, mention in enumerate(out):
+        before = text[ends[i - 1] if i else 0 : mention.start]
+        after = text[ends[i] : out[i + 1].start if i + 1 < len(out) else len(text)]
+        clause = re.split(r"\(|\n|\.\s", text[max(0, mention.start - 80) : mention.start])[-1]
+        kind = context_kind(before, after, mention.unit, currencies[i], clause)
+        if kind is not None:
+            out[i] = replace(mention, kind=kind)
+    return out
 
 
 def _share_range_units(text: str, found: list[NumberMention], ends: list[int]) -> list[NumberMention]:
@@ -179,6 +194,47 @@ def numbers_in(obj: Any) -> list[float]:
             walk(str(x))
 
     walk(obj)
+    return out
+
+
+def tagged_in(obj: Any, key: str = "") -> list[tuple[float, Kind]]:
+    """(number, kind) for every number of a tool result whose field name (or, inside strings, whose
+    words) names a quantity; a Range's low/high take their parent field's kind."""
+    out: list[tuple[float, Kind]] = []
+    kind = key_kind(key) if key else None
+    if isinstance(obj, bool) or obj is None:
+        return out
+    if isinstance(obj, int | float):
+        if kind is not None and math.isfinite(obj):
+            out.append((float(obj), kind))
+    elif isinstance(obj, TraceStep):
+        for name, v in obj.inputs.items():
+            if isinstance(v, int | float) and not isinstance(v, bool) and (k := key_kind(name)):
+                out.append((float(v), k))
+        k_out = key_kind(obj.step) or unit_kind(obj.unit)
+        if isinstance(obj.output, int | float) and not isinstance(obj.output, bool) and k_out:
+            out.append((float(obj.output), k_out))
+    elif isinstance(obj, BaseModel):
+        trace = getattr(obj, "trace", None)
+        if isinstance(trace, tuple):
+            for step in trace:
+                out.extend(tagged_in(step))
+        out.extend(tagged_in(obj.model_dump(mode="json"), key))
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            child = str(k) if key_kind(str(k)) or not key or str(k) not in ("low", "high") else key
+            out.extend(tagged_in(v, child))
+    elif isinstance(obj, list | tuple | set | frozenset):
+        for v in obj:
+            out.extend(tagged_in(v, key))
+    elif isinstance(obj, str):
+        s = obj.strip()
+        if s[:1] in "[{":
+            try:
+                return tagged_in(json.loads(s), key)
+            except ValueError:
+                pass
+        out.extend((m.value, m.kind) for m in extract_numbers(s, skip_identifiers=False) if m.kind)
     return out
 
 
@@ -245,11 +301,21 @@ class NumberCheck:
         return ", ".join(self.unsupported)
 
 
-def check_numbers(reply: str, allowed: Iterable[float]) -> NumberCheck:
-    """Check every number in `reply` against `allowed` (see the module docstring for the tolerance)."""
+def check_numbers(
+    reply: str, allowed: Iterable[float], kinds: dict[Kind, set[float]] | None = None
+) -> NumberCheck:
+    """Check every number in `reply` against `allowed` (see the module docstring for the tolerance) and,
+    with `kinds` (allowed numbers by quantity), that a number naming a quantity is one of that quantity."""
     pool = sorted(set(allowed))
     mentions = extract_numbers(reply)
-    bad = [m.raw for m in mentions if not _matches(m, pool)]
+    bad: list[str] = []
+    for m in mentions:
+        if not _matches(m, pool):
+            bad.append(m.raw)
+        elif kinds is not None and m.kind is not None:
+            same = [v for k in accepts(m.kind) for v in kinds.get(k, ())]
+            if not _matches(m, same):
+                bad.append(f"{m.raw} (no {WORDS.get(m.kind, m.kind)} of that value)")
     return NumberCheck(ok=not bad, unsupported=tuple(bad), checked=len(mentions))
 
 
@@ -258,19 +324,33 @@ class AllowedNumbers:
 
     def __init__(self) -> None:
         self._values: set[float] = set()
+        self._kinds: dict[Kind, set[float]] = {}
+
+    def _tag(self, pairs: Iterable[tuple[float, Kind]]) -> None:
+        for value, kind in pairs:
+            self._kinds.setdefault(kind, set()).add(value)
 
     def add_tool_result(self, result: Any) -> None:
         self._values.update(numbers_in(result))
+        self._tag(tagged_in(result))
 
     def add_user_text(self, text: str) -> None:
         self._values.update(user_numbers(text))
+        self._tag((m.value, m.kind) for m in extract_numbers(text, skip_identifiers=False) if m.kind)
 
-    def add_values(self, values: Iterable[float]) -> None:
-        self._values.update(float(v) for v in values if math.isfinite(float(v)))
+    def add_values(self, values: Iterable[float], kind: Kind | None = None) -> None:
+        vals = [float(v) for v in values if math.isfinite(float(v))]
+        self._values.update(vals)
+        if kind is not None:
+            self._tag((v, kind) for v in vals)
 
     @property
     def values(self) -> frozenset[float]:
         return frozenset(self._values)
 
+    @property
+    def kinds(self) -> dict[Kind, frozenset[float]]:
+        return {k: frozenset(v) for k, v in self._kinds.items()}
+
     def check(self, reply: str) -> NumberCheck:
-        return check_numbers(reply, self._values)
+        return check_numbers(reply, self._values, self._kinds)

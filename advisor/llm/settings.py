@@ -15,6 +15,9 @@ from tools.errors import InputError
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 2
+# Tokens a model may generate for one extraction answer: a dozen facts with short quotes fit in ~400;
+# the cap stops a small local model that loops (and bounds a request the client gave up on).
+DEFAULT_MAX_TOKENS = 512
 LOCAL_PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers accept any key
 
 
@@ -39,23 +42,27 @@ class LLMSettings:
     max_retries: int = DEFAULT_MAX_RETRIES
     temperature: float = 0.0
     structured_method: str = "json_schema"  # or function_calling, for servers without json_schema
+    max_tokens: int | None = DEFAULT_MAX_TOKENS  # extraction answers; None: the server's own limit
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> LLMSettings:
         """Settings from environment variables. Optional knobs: GPU_ADVISOR_LLM_TIMEOUT_S,
-        GPU_ADVISOR_LLM_MAX_RETRIES, GPU_ADVISOR_STRUCTURED_OUTPUT (json_schema | function_calling)."""
+        GPU_ADVISOR_LLM_MAX_RETRIES, GPU_ADVISOR_LLM_MAX_TOKENS (0: no cap),
+        GPU_ADVISOR_STRUCTURED_OUTPUT (json_schema | function_calling)."""
         e = dict(os.environ) if env is None else env
         try:
             timeout = float(e.get("GPU_ADVISOR_LLM_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
             retries = int(e.get("GPU_ADVISOR_LLM_MAX_RETRIES") or DEFAULT_MAX_RETRIES)
+            max_tokens = int(e.get("GPU_ADVISOR_LLM_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
         except ValueError as exc:
-            raise InputError(f"bad LLM timeout/retry setting ({exc}): use numbers") from exc
+            raise InputError(f"bad LLM timeout/retry/token setting ({exc}): use numbers") from exc
         return cls(
             model=e.get("GPU_ADVISOR_MODEL") or DEFAULT_MODEL,
             api_key=e.get("OPENAI_API_KEY") or None,
             base_url=e.get("OPENAI_BASE_URL") or None,
             timeout_s=timeout,
             max_retries=retries,
+            max_tokens=max_tokens or None,
             structured_method=_method(e.get("GPU_ADVISOR_STRUCTURED_OUTPUT") or "json_schema"),
         )
 

@@ -15,6 +15,8 @@ import contextlib
 import itertools
 import json
 import re
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -100,6 +102,7 @@ class _State:
     default: Handler | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    abandoned: int = 0  # delayed requests whose client closed the connection before the answer
 
 
 def _completion(reply: Scripted, model: str, ident: int) -> dict[str, Any]:
@@ -180,6 +183,12 @@ class FakeOpenAIServer:
             return list(self._state.requests)
 
     @property
+    def abandoned(self) -> int:
+        """How many delayed requests the client gave up on by closing the connection."""
+        with self._state.lock:
+            return self._state.abandoned
+
+    @property
     def url(self) -> str:
         assert self._httpd is not None, "server not started"
         host, port = self._httpd.server_address[:2]
@@ -222,9 +231,21 @@ class FakeOpenAIServer:
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # client gave up (timeouts)
                     self._answer(reply, body, ident)
 
+            def _client_left(self, seconds: float) -> bool:
+                """Wait up to `seconds`; True as soon as the client closes its connection (a real
+                server would stop generating then)."""
+                end = time.monotonic() + seconds
+                while (left := end - time.monotonic()) > 0:
+                    ready, _, _ = select.select([self.connection], [], [], min(0.05, left))
+                    if ready and not self.connection.recv(1, socket.MSG_PEEK):
+                        with state.lock:
+                            state.abandoned += 1
+                        return True
+                return False
+
             def _answer(self, reply: Scripted, body: dict[str, Any], ident: int) -> None:
-                if reply.delay_s:
-                    time.sleep(reply.delay_s)
+                if reply.delay_s and self._client_left(reply.delay_s):
+                    return
                 if reply.status != 200:
                     err = {
                         "error": {"message": reply.error_message, "type": "scripted", "code": reply.status}
@@ -444,3 +465,8 @@ def sample_recommendation(profile: Any) -> Any:
         ),
         **tb.fields(),
     )
+
+
+def facts_reply(*facts: tuple[str, Any, str]) -> Scripted:
+    """An extraction answer in the compact shape: (field, value, quote) per fact."""
+    return json_reply({"facts": [{"field": f, "value": v, "quote": q} for f, v, q in facts]})

@@ -22,10 +22,16 @@ def make(settings: LLMSettings, rules: TinyRulesExtractor) -> OpenAIExtractor:
     return OpenAIExtractor(settings=settings, rules=rules)
 
 
-def test_schema_mirrors_profile_fields() -> None:
-    fields = set(ExtractionResult.model_fields)
-    assert set(WorkloadProfile.model_fields) - {"provenance"} <= fields
-    assert "evidence" in fields
+def test_compact_schema_names_every_profile_field() -> None:
+    fact = ExtractionResult["properties"]["facts"]["items"]
+    names = set(fact["properties"]["field"]["enum"])
+    assert set(WorkloadProfile.model_fields) - {"provenance"} == names
+    for new in ("framework", "gpus_wanted", "gpus_excluded", "max_gpus", "owned_gpu", "owned_gpu_count",
+                "power_price_usd_per_kwh", "prompt_tokens", "output_tokens", "generation_tokens",
+                "pricing_excluded", "providers_required"):
+        assert new in names
+    assert fact["required"] == ["field", "value", "quote"]
+    assert ExtractionResult["properties"]["facts"]["maxItems"] <= 24  # compact: a short list, no nulls
 
 
 def test_model_fills_gaps_with_grounded_values(

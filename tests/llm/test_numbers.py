@@ -103,7 +103,7 @@ def test_user_numbers_include_words_and_mantissas() -> None:
 def test_allowed_numbers_ledger() -> None:
     allowed = AllowedNumbers()
     allowed.add_user_text("budget $5k")
-    allowed.add_values([354.2])
+    allowed.add_values([354.2], kind="time")  # a figure naming a quantity needs a value of that quantity
     assert allowed.check("Your $5k buys 354 GPU-hours.").ok
     assert not allowed.check("Your $5k buys 400 GPU-hours.").ok
 
