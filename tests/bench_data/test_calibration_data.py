@@ -150,4 +150,33 @@ def test_split_refuses_a_family_on_two_sides() -> None:
         Split(fit=["a"], held_out=["b"], fresh_held_out=["a"])
     with pytest.raises(ValidationError, match="on two sides"):
         Split(fit=["a"], held_out=["a"])
-    assert Split(fit=["a"], held_out=["b"]).fresh_held_out == []  # optional: the serving split has none yet
+    assert Split(fit=["a"], held_out=["b"]).fresh_held_out == []  # optional: a file may not have one
+
+
+FRESH_SERVING_MIN = 15  # serving rows collected blind to the serving model, after it was fitted
+
+
+def test_fresh_serving_held_out_is_a_new_clean_set(serving: list[ServingRow]) -> None:
+    split = load_serving_split()
+    fresh = rows_in(serving, split.fresh_held_out)
+    older = rows_in(serving, split.fit + split.held_out)
+    assert len(fresh) >= FRESH_SERVING_MIN
+    assert len(split.fresh_held_out) >= 3, "several source families, not one table"
+    # disjoint: no family on two sides (the loader checks it too) and no row id reused
+    assert not set(split.fresh_held_out) & set(split.fit + split.held_out)
+    assert not {r.id for r in fresh} & {r.id for r in older}
+    # new sources: no document already used for fitting or for the first held-out report
+    assert not {r.source.url for r in fresh} & {r.source.url for r in older}
+    # what it spans: several GPUs incl. a consumer card, dense and MoE, 7B-405B, several precisions and loads
+    gpus = {r.gpu for r in fresh}
+    assert len(gpus) >= 4 and any(g.startswith("rtx-") for g in gpus)
+    assert any(r.model.moe for r in fresh) and any(not r.model.moe for r in fresh)
+    sizes = [r.model.params_b for r in fresh]
+    assert min(sizes) <= 8 and max(sizes) >= 400
+    assert len({r.weights_precision for r in fresh}) >= 4
+    concurrencies = {r.concurrency for r in fresh if r.concurrency is not None}
+    assert min(concurrencies) == 1 and max(concurrencies) >= 256
+    assert {"vllm", "sglang", "tensorrt-llm"} <= {r.framework for r in fresh}
+    # each row carries a figure the serving bench can score
+    for row in fresh:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
