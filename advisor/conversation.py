@@ -207,7 +207,8 @@ class Conversation:
         full = text_read if not brief_read else f"{text_read}\n\n{brief_read}"
         profile = drop_instructed(profile, full, before)
         self.profile = profile
-        account = account_for(full, profile, before)
+        analysis_of = getattr(self.extractor, "analysis_of", None)  # the rules backend's own reading
+        account = account_for(full, profile, before, analysis_of(full) if analysis_of is not None else None)
         self.account = account if self.account is None else self.account.merged(account)
         changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
 

@@ -75,6 +75,7 @@ class RulesExtractor:
 
     def __init__(self, reference_time: dt.datetime | None = None) -> None:
         self.reference_time = reference_time
+        self._last: tuple[str, Analysis] | None = None  # the last text analysed and what was read from it
 
     def with_reference_time(self, when: dt.datetime | None) -> RulesExtractor:
         """A copy anchored at `when` (the eval harness pins a date so 'by Friday' is reproducible)."""
@@ -89,7 +90,15 @@ class RulesExtractor:
         if ctx.sentences:
             for rule in RULES:
                 rule(ctx)
-        return Analysis(findings=tuple(ctx.findings), ignored=cleaned.ignored, corrected=tuple(corrected))
+        analysis = Analysis(findings=tuple(ctx.findings), ignored=cleaned.ignored, corrected=tuple(corrected))
+        self._last = (text, analysis)
+        return analysis
+
+    def analysis_of(self, text: str) -> Analysis | None:
+        """What the last `analyse` (or `extract`) read, if it read exactly `text`: the input's accounting
+        reuses it instead of reading the text a second time."""
+        last = self._last
+        return last[1] if last is not None and last[0] == text else None
 
     def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
         """`prior` with the facts of `text` merged in (see advisor.extract.base for the merge rules)."""
