@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
 from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
@@ -35,14 +36,14 @@ from tools.profile import WorkloadProfile
 
 I = re.I  # noqa: E741
 
-_POLICY = re.compile(
+_POLICY = keyed(
     r"\b(?:must|mustn'?t|only|no|not|never|policy|policies|complian(?:ce|t)|regulated|regulation|required?|"
     r"requirements?|mandatory|forbidden|prohibited|not allowed|cannot|can'?t|won'?t|don'?t|gdpr|hipaa|"
     r"soc ?2|iso ?27001|residen(?:cy|t)|sovereign(?:ty)?|on[- ]?prem(?:ises)?|at most|at least|no more than|"
     r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
     I,
 )
-_QUESTION_OPEN = re.compile(
+_QUESTION_OPEN = keyed(
     r"^(?:so\s+|and\s+|also\s+|but\s+)?(?:can|could|should|would|will|is|are|do|does|did|how|what|which|"
     r"when|where|why|who|any idea|is it true|am i)\b",
     I,
@@ -61,7 +62,7 @@ _NUMBER_UNIT = re.compile(
     rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}",
     I,
 )
-_DECORATIVE = re.compile(
+_DECORATIVE = keyed(
     r"^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|thx|cheers|"
     r"best|regards|kind regards|best regards|sincerely|cordially|hope (?:you|this|all)|looking forward|"
     r"let me know|any help|appreciate|much appreciated|ps\b|p\.s\.|sent from|--)",
@@ -136,6 +137,8 @@ def split_clauses(text: str) -> list[Clause]:
     """Clauses of `text` (already cleaned) with their offsets; short fragments join their neighbour."""
     clauses: list[Clause] = []
     for pa, pb in _paragraphs(text):
+        # once per paragraph (per sentence, a paragraph of many short sentences was quadratic)
+        single_line = "\n" not in text[pa:pb].strip() and not _ENDS_CLAUSE.search(text[pa:pb])
         for sa, sb in _pieces(text, pa, pb, _SENT_END):
             merged: list[tuple[int, int]] = []
             for ca, cb in _pieces(text, sa, sb, _CLAUSE_BREAK):
@@ -145,7 +148,6 @@ def split_clauses(text: str) -> list[Clause]:
                     merged.append((ca, cb))
             if len(merged) > 1 and len(_WORD.findall(text[merged[0][0] : merged[0][1]])) < MIN_WORDS:
                 merged[:2] = [(merged[0][0], merged[1][1])]
-            single_line = "\n" not in text[pa:pb].strip() and not _ENDS_CLAUSE.search(text[pa:pb])
             for ca, cb in merged:
                 raw = text[ca:cb]
                 lead = len(raw) - len(raw.lstrip(" \t\n-*+•>|#"))

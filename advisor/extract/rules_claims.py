@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import (
@@ -23,7 +24,7 @@ _CLAIM_CUE = re.compile(
     r"|\bis (?:it|that|this) (?:realistic|possible|feasible|true|doable)\b",
     I,
 )
-_CLAIM_HOURS = re.compile(
+_CLAIM_HOURS = keyed(
     rf"\b(?:in|takes?|took|within|under|about)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|minutes?|mins?)\b",
     I,

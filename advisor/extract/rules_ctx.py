@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.extract.base import Finding, clip_evidence
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_text import Sentence
 
 I = re.I  # noqa: E741
-CORRECTION = re.compile(
+CORRECTION = keyed(
     r"\b(?:actually|instead|sorry|scratch that|correction|i meant|make it|change (?:it|that) to|switch to|"
     r"update:|rather|now)\b",
     I,
 )
-NEGATION = re.compile(
+NEGATION = keyed(
     r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|n't|\bnever)\s+(?:\w+\s+){0,2}$", I
 )
 

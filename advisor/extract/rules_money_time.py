@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from advisor.extract import units_text as U
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import (
     APPROX,
@@ -53,7 +54,7 @@ _BUDGET_CUE = re.compile(
     r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
     I,
 )
-_NOT_BUDGET = re.compile(
+_NOT_BUDGET = keyed(
     r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]? at|saves?)\b", I
 )
 
@@ -118,7 +119,7 @@ _BY_WEEKDAY = Gated(
     ),
     "day",
 )
-_BY_DATE = re.compile(
+_BY_DATE = keyed(
     rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
     rf"|on)\s+(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
@@ -176,7 +177,7 @@ _BARE_DURATION = Gated(
     "day",
     "week",
 )
-_DEADLINE_CUE = re.compile(
+_DEADLINE_CUE = keyed(
     r"\b(?:deadline|due|need|needs|needed|finish|finished|done|ready|deliver|turnaround|have)\b", I
 )
 _UNIT = {

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.extract.brief_text import SectionKind, heading_kind, is_key_line, key_kind, normalise
+from advisor.extract.regex_keys import keyed
 
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
@@ -109,12 +110,12 @@ _HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.
 _TAGS = re.compile(r"<[^>\n]{1,200}>")
 _LABEL = r"(?:ai|a\.i\.|assistant|system|chatgpt|gpt-?\d*|claude|gemini|llm|bot|chatbot)"
 _MACHINE = rf"(?:{_LABEL}|language model|model|agent)"
-_SPEAKER = re.compile(
+_SPEAKER = keyed(
     rf"^\s*(?:>\s*)?(?:\[?\s*{_LABEL}\s*\]?\s*[:>]|(?:note|message|instructions?|reminder)\s+(?:to|for)\s+"
     rf"(?:the|any|all)?\s*{_MACHINE}\b)",
     re.I,
 )
-_STEERING = re.compile(
+_STEERING = keyed(
     r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules"
     r"|guidelines|"
     r"above|previous|prior|everything|system)\b"
