@@ -72,7 +72,7 @@ _HEADING_WORDS = 6  # a line of at most this many words, alone and unpunctuated,
 _LIST_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ENDS_CLAUSE = re.compile(r"[.!?:;]\s*$")
 # inside one paragraph: sentence ends, then clause breaks ("; ", ", but", " but ", ", ")
-_SENT_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)(?<=[.!?])\s+(?=\S)")
+_SENT_END = re.compile(r"(?<=[.!?])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)\s+(?=\S)")
 _CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+", I)
 _WORD = re.compile(r"[\w$€£%]+")
 MIN_WORDS = 2  # a one-word fragment ("thanks,", "1,") joins the clause before it

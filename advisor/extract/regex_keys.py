@@ -11,8 +11,9 @@ they cannot drift from the pattern: the result is the regex's own result on ever
 Soundness: a match's characters include, in order, the literal characters of every piece the pattern
 must consume (a literal run, a group, an alternation of which each branch has words, a repeat of at
 least one), so at least one word of the chosen piece occurs in the matched text. Case-insensitive
-patterns are tested against the lower-cased text only when it is ASCII (outside ASCII, case folding
-can pair characters that `str.lower` does not, e.g. the Kelvin sign and "k"): other texts run the regex.
+patterns are tested against the lower-cased text, unless it holds one of the four characters that
+`re` matches to an ASCII letter while `str.lower` does not make that letter of them (FOLDS_TO_ASCII):
+such a text runs the regex.
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ from typing import Any
 # failure to read a pattern means "no words" (the regex then always runs)
 sre_parse: Any = importlib.import_module("re._parser")
 
-MIN_WORD_CHARS = 2  # single characters are too common to be worth a test
+MIN_WORD_CHARS = 2  # single characters are too common to be worth a test (unless a pattern asks)
+# characters `re.IGNORECASE` matches to an ASCII letter whose `str.lower` is not that letter: "İ" (i),
+# "ı" (i), "ſ" (s), the Kelvin sign (k); tests/extract/test_regex_keys.py checks the list over Unicode
+FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
 Words = frozenset[str]
 
 _ZERO_WIDTH = (sre_parse.AT, sre_parse.ASSERT, sre_parse.ASSERT_NOT)
@@ -41,12 +45,18 @@ def _better(a: Words | None, b: Words | None) -> Words | None:
     return a if (min(map(len, a)), -len(a)) >= (min(map(len, b)), -len(b)) else b
 
 
+def _plain(ch: str, fold: bool) -> bool:
+    """Whether a literal character can stand in a word: any character of a case-sensitive pattern; for a
+    case-insensitive one, ASCII or a character without case ("≈", "€"), which matches only itself."""
+    return not fold or ch.isascii() or ch.lower() == ch == ch.upper()
+
+
 def _sequence(items: Iterable[tuple[Any, Any]], fold: bool) -> Words | None:
     """Words one of which every match of the concatenation `items` contains (None: none known)."""
     best: Words | None = None
     run: list[str] = []
     for op, av in items:
-        if op is sre_parse.LITERAL and chr(av).isascii():
+        if op is sre_parse.LITERAL and _plain(chr(av), fold):
             run.append(chr(av).lower() if fold else chr(av))
             continue
         if op in _ZERO_WIDTH:  # consumes nothing: the literal run before and after stays contiguous
@@ -80,9 +90,9 @@ def _item(op: Any, av: Any, fold: bool) -> Words | None:
     return None
 
 
-def required_words(pattern: re.Pattern[str]) -> Words | None:
+def required_words(pattern: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> Words | None:
     """Words (lower-cased for a case-insensitive pattern) one of which every match contains; None when
-    the pattern needs no word of at least MIN_WORD_CHARS characters (or cannot be analysed)."""
+    the pattern needs no word of at least `min_chars` characters (or cannot be analysed)."""
     if pattern.flags & (re.LOCALE | re.VERBOSE) or not isinstance(pattern.pattern, str):
         return None
     try:
@@ -90,7 +100,7 @@ def required_words(pattern: re.Pattern[str]) -> Words | None:
     except (re.error, AttributeError, TypeError, ValueError):  # a parser from another Python version
         return None
     words = _sequence(tree, bool(pattern.flags & re.IGNORECASE))
-    if not words or min(map(len, words)) < MIN_WORD_CHARS:
+    if not words or min(map(len, words)) < min_chars:
         return None
     return words
 
@@ -113,9 +123,9 @@ class Keyed:
 
     __slots__ = ("fold", "regex", "words")
 
-    def __init__(self, regex: re.Pattern[str]) -> None:
+    def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
         self.regex = regex
-        found = required_words(regex)
+        found = required_words(regex, min_chars)
         self.words: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True)) if found else ()
         self.fold = bool(regex.flags & re.IGNORECASE)
 
@@ -124,7 +134,7 @@ class Keyed:
         if not self.words:
             return True
         if self.fold:
-            if not text.isascii():
+            if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True
             text = _lower(text)
         return any(w in text for w in self.words)
@@ -142,6 +152,7 @@ class Keyed:
         return self.regex.finditer(string, pos, endpos) if self.may_match(string) else iter(())
 
 
-def keyed(pattern: str, flags: int = 0) -> Keyed:
-    """`re.compile(pattern, flags)`, run only on texts that hold one of its required words."""
-    return Keyed(re.compile(pattern, flags))
+def keyed(pattern: str, flags: int = 0, min_chars: int = MIN_WORD_CHARS) -> Keyed:
+    """`re.compile(pattern, flags)`, run only on texts that hold one of its required words (words of
+    at least `min_chars` characters: 1 admits a pattern that needs "?" or "~")."""
+    return Keyed(re.compile(pattern, flags), min_chars)

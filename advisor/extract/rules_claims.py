@@ -15,7 +15,7 @@ from advisor.extract.rules_text import (
 )
 
 # =========================================================================== claims
-_CLAIM_CUE = re.compile(
+_CLAIM_CUE = keyed(
     r"\b(?:claim\w*|told|tells|said|says|promis\w*|quoted|advertis\w*|vendor|blog|someone|supposedly"
     r"|reportedly|"
     r"according to|we could do|could do|can do|benchmark\w*|marketing|their sales)\b"
@@ -23,6 +23,7 @@ _CLAIM_CUE = re.compile(
     r"|\?|^\s*(?:can|could|would|will|is|are|does|do)\s+(?:we|i|it|you|this|that|a|an|one)\b"
     r"|\bis (?:it|that|this) (?:realistic|possible|feasible|true|doable)\b",
     I,
+    min_chars=1,  # "?" alone is a cue
 )
 _CLAIM_HOURS = keyed(
     rf"\b(?:in|takes?|took|within|under|about)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"

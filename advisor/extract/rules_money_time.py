@@ -49,13 +49,19 @@ _MONEY = Gated(
     "buck",
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
-_BUDGET_CUE = re.compile(
+_BUDGET_CUE = keyed(
     r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|"
     r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
     I,
+    min_chars=1,
 )
 _NOT_BUDGET = keyed(
     r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]? at|saves?)\b", I
+)
+
+_BUDGET_WORD = keyed(r"\bbudget\b", I)
+_BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
+    rf"\bbudget\s*(?:is|of|:|=|around|about|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])", I
 )
 
 
@@ -64,7 +70,7 @@ def rule_budget(ctx: Ctx) -> None:
     short = len(ctx.sentences) <= 3
     for s in ctx.sentences:
         t = s.text
-        budget_word = re.search(r"\bbudget\b", t, I) is not None  # once per sentence: linear in its length
+        budget_word = _BUDGET_WORD.search(t) is not None  # once per sentence: linear in its length
         for m in _MONEY.finditer(t):
             if _RATE.match(t[m.end() : m.end() + 40]):  # a bounded window: '/hr', 'per month'
                 continue
@@ -78,7 +84,7 @@ def rule_budget(ctx: Ctx) -> None:
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]
-            if not (_BUDGET_CUE.search(before) or budget_word or short):
+            if not (budget_word or short or _BUDGET_CUE.search(before)):  # the regex last: it costs most
                 continue
             if _NOT_BUDGET.search(before[-25:]):
                 continue
@@ -88,12 +94,7 @@ def rule_budget(ctx: Ctx) -> None:
             ev = q(m) if cur == "USD" else f'"{q(m)}": {conv.how}'
             ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
         # "budget is 5000" without a currency: read as USD
-        for m in re.finditer(
-            rf"\bbudget\s*(?:is|of|:|=|around|about"
-            rf"|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])",
-            t,
-            I,
-        ):
+        for m in _BUDGET_BARE.finditer(t):
             amount = parse_scaled(m.group("num"), m.group("mult"))
             if amount >= 10:
                 ctx.add(

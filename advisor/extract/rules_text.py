@@ -132,7 +132,8 @@ _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
 )
-_SENT_END = re.compile(_ABBREV + r"(?<=[.!?;])\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
+# the cheap look-behind first: the abbreviation tests run only after a full stop (same matches)
+_SENT_END = re.compile(r"(?<=[.!?;])" + _ABBREV + r"\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
 
 
 def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | None]]:
