@@ -21,7 +21,10 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 # the parser `re` itself uses (no public API exposes the tree); private, so typed loosely and any
@@ -105,6 +108,41 @@ def required_words(pattern: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) ->
     return words
 
 
+@dataclass(frozen=True, eq=False)
+class Scope:
+    """The sentences a reader is going through: the ids of their text objects, and all of them joined
+    by spaces (as written and lower-cased; `low` is None when it holds a FOLDS_TO_ASCII character). A
+    word absent from the whole is absent from each sentence, so a pattern whose words the whole lacks
+    is answered once per text, not once per sentence (a text of 2,000 short sentences)."""
+
+    ids: frozenset[int]
+    text: str
+    low: str | None
+
+
+_SCOPE: ContextVar[Scope | None] = ContextVar("regex_keys_scope", default=None)
+
+
+@contextmanager
+def reading(texts: Sequence[str]) -> Iterator[Scope]:
+    """Within the block, a pattern given one of `texts` (the very objects, kept alive by the caller)
+    first asks whether its words occur in any of them."""
+    joined = " ".join(texts)
+    low = joined.lower() if joined.isascii() or FOLDS_TO_ASCII.isdisjoint(joined) else None
+    scope = Scope(ids=frozenset(map(id, texts)), text=joined, low=low)
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
+    finally:
+        _SCOPE.reset(token)
+
+
+def in_scope(text: str) -> Scope | None:
+    """The scope `text` is a whole sentence of, if any."""
+    scope = _SCOPE.get()
+    return scope if scope is not None and id(text) in scope.ids else None
+
+
 _last_lower: tuple[str, str] = ("", "")  # the last text lower-cased: rules test one sentence many times
 
 
@@ -121,18 +159,30 @@ class Keyed:
     """A compiled pattern run only when the text holds one of its required words (see the module
     docstring); same methods and results as the pattern for search, match, fullmatch and finditer."""
 
-    __slots__ = ("fold", "regex", "words")
+    __slots__ = ("_verdict", "fold", "regex", "words")
 
     def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
         self.regex = regex
         found = required_words(regex, min_chars)
         self.words: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True)) if found else ()
         self.fold = bool(regex.flags & re.IGNORECASE)
+        self._verdict: tuple[Scope | None, bool] = (None, True)  # one tuple: read and written at once
+
+    def _in_scope(self, scope: Scope) -> bool:
+        seen, verdict = self._verdict
+        if seen is not scope:
+            hay = scope.low if self.fold else scope.text
+            verdict = hay is None or any(w in hay for w in self.words)
+            self._verdict = (scope, verdict)
+        return verdict
 
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in `text`."""
         if not self.words:
             return True
+        scope = in_scope(text)
+        if scope is not None and not self._in_scope(scope):
+            return False
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.regex_keys import reading
 from advisor.extract.rules_claims import rule_claims
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
@@ -88,8 +89,9 @@ class RulesExtractor:
         ref = self.reference_time or dt.datetime.now(dt.UTC)
         ctx = Ctx(sentences=sentences, reference_time=ref)
         if ctx.sentences:
-            for rule in RULES:
-                rule(ctx)
+            with reading([s.text for s in ctx.sentences]):  # a pattern whose words the text lacks: asked once
+                for rule in RULES:
+                    rule(ctx)
         analysis = Analysis(findings=tuple(ctx.findings), ignored=cleaned.ignored, corrected=tuple(corrected))
         self._last = (text, analysis)
         return analysis
