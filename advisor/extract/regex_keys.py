@@ -169,20 +169,22 @@ class Keyed:
         self._verdict: tuple[Scope | None, bool] = (None, True)  # one tuple: read and written at once
 
     def _in_scope(self, scope: Scope) -> bool:
-        seen, verdict = self._verdict
-        if seen is not scope:
-            hay = scope.low if self.fold else scope.text
-            verdict = hay is None or any(w in hay for w in self.words)
-            self._verdict = (scope, verdict)
+        hay = scope.low if self.fold else scope.text
+        verdict = hay is None or any(w in hay for w in self.words)
+        self._verdict = (scope, verdict)
         return verdict
 
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in `text`."""
         if not self.words:
             return True
-        scope = in_scope(text)
-        if scope is not None and not self._in_scope(scope):
-            return False
+        scope = _SCOPE.get()  # in_scope and _in_scope inlined: this runs per pattern per sentence
+        if scope is not None and id(text) in scope.ids:
+            seen, verdict = self._verdict
+            if seen is not scope:
+                verdict = self._in_scope(scope)
+            if not verdict:
+                return False
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True

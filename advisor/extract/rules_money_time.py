@@ -74,13 +74,16 @@ def rule_budget(ctx: Ctx) -> None:
         for m in _MONEY.finditer(t):
             if _RATE.match(t[m.end() : m.end() + 40]):  # a bounded window: '/hr', 'per month'
                 continue
-            sym = (m.group("sym") or "").strip().lower()
-            word = (m.group("word") or "").lower()
+            sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(
+                "sym", "word", "num", "num2", "mult", "mult2"
+            )
+            sym = (sym_g or "").strip().lower()
+            word = (word_g or "").lower()
             cur = (
                 _CUR_SYM.get(sym) or _CUR_WORD.get(sym) or _CUR_SYM.get(word) or _CUR_WORD.get(word) or "USD"
             )
-            num = m.group("num") or m.group("num2")
-            mult = m.group("mult") or m.group("mult2")
+            num = num_g or num2_g
+            mult = mult_g or mult2_g
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]

@@ -46,14 +46,21 @@ MULT = r"(?:thousand|millions?|billions?|trillion|mm|mn|bn|tn|k|m|b|t)\b"
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 
 
+# compiled once: a money-heavy message parses thousands of numbers
+_GROUPED = re.compile(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+")
+_ONE_DOT_GROUP = re.compile(r"\d{1,3}\.\d{3}")
+_GROUP_SEP = re.compile(r"[. \u00a0\u202f]")
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
+
+
 def parse_number(s: str) -> float:
     """'20,000' -> 20000; '2.5' -> 2.5; '1,5' -> 1.5; '1.200.000' -> 1200000; 'two' -> 2."""
     t = s.strip().lower()
     if t in WORD_NUMBERS:
         return float(WORD_NUMBERS[t])
-    if re.fullmatch(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+", t) and not re.fullmatch(r"\d{1,3}\.\d{3}", t):
-        return float(re.sub(r"[. \u00a0\u202f]", "", t))  # 1.200.000 or 5 000
-    if re.fullmatch(r"\d+,\d{1,2}", t):
+    if _GROUPED.fullmatch(t) and not _ONE_DOT_GROUP.fullmatch(t):
+        return float(_GROUP_SEP.sub("", t))  # 1.200.000 or 5 000
+    if _DECIMAL_COMMA.fullmatch(t):
         return float(t.replace(",", "."))  # 1,5 (decimal comma)
     return float(t.replace(",", ""))
 
@@ -62,8 +69,8 @@ def parse_money(s: str) -> float:
     """An amount of money: like parse_number, but '15.000' is fifteen thousand (no currency has
     three decimals, so a single dot group is a European thousands separator)."""
     t = s.strip()
-    if re.fullmatch(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+", t):
-        return float(re.sub(r"[. \u00a0\u202f]", "", t))
+    if _GROUPED.fullmatch(t):
+        return float(_GROUP_SEP.sub("", t))
     return parse_number(t)
 
 
