@@ -214,7 +214,8 @@ class Conversation:
         profile, extract_calls, extract_error = self._extract(text_read, brief_read, before)
         full = text_read if not brief_read else f"{text_read}\n\n{brief_read}"
         profile = drop_instructed(profile, full, before)
-        account = account_for(full, profile, before)
+        analysis_of = getattr(self.extractor, "analysis_of", None)  # the rules backend's own reading
+        account = account_for(full, profile, before, analysis_of(full) if analysis_of is not None else None)
         merged = account if self.account is None else self.account.merged(account)
         switch_note = None
         if part is not None:

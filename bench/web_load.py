@@ -2,9 +2,12 @@
 
 Starts its own server (uvicorn, rules backend, a throwaway SQLite database, rate limits raised for
 the run) unless --url points at one, drives `--sessions` concurrent sessions with an httpx async
-client, each sending a short scripted conversation, and prints reply latency percentiles and errors.
-Bounded: at most sessions x messages requests, and everything stops after --max-seconds (requests not
-sent by then are reported as not run). Report rendering is excluded (no report is requested).
+client, each sending a short scripted conversation, and prints reply latency percentiles (p50, p95,
+p99), errors and the server's CPU seconds per reply (user + system time of the server process and its
+children, the turn workers, over the measured part; psutil, or /proc on Linux; only for a server it
+started). Bounded: at most sessions x messages requests, and everything stops after --max-seconds
+(requests not sent by then are reported as not run; about a minute with the defaults on 2 cores).
+Report rendering is excluded (no report is requested).
 
 Goal (issue 5): no errors and p95 under 1 s per reply with the rules backend.
 
@@ -22,6 +25,7 @@ import argparse
 import asyncio
 import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -150,6 +154,56 @@ def start_server(workers: int, data_dir: Path) -> tuple[subprocess.Popen[bytes],
     raise SystemExit("server did not start in 60 s")
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process `pid` and all its living descendants (psutil if installed,
+    else /proc on Linux); None where neither can say."""
+    try:
+        import psutil  # lazy: optional, only this bench needs it
+
+        root = psutil.Process(pid)
+        total = 0.0
+        for proc in [root, *root.children(recursive=True)]:
+            try:
+                t = proc.cpu_times()
+                total += t.user + t.system
+            except psutil.Error:  # a child that exited meanwhile
+                continue
+        return total
+    except ImportError:
+        return _proc_cpu_seconds(pid)
+    except Exception:  # the server itself is gone
+        return None
+
+
+def _proc_cpu_seconds(pid: int) -> float | None:
+    """The /proc fallback of cpu_seconds: utime + stime of `pid` and its descendants (Linux)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for d in proc.iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(d.name)] = int(fields[1])
+        ticks[int(d.name)] = int(fields[11]) + int(fields[12])
+    tree, frontier = {pid}, [pid]
+    while frontier:
+        p = frontier.pop()
+        for child, par in parent.items():
+            if par == p and child not in tree:
+                tree.add(child)
+                frontier.append(child)
+    if pid not in ticks:
+        return None
+    return sum(ticks.get(p, 0) for p in tree) / tick
+
+
 def warm_up(url: str, workers: int) -> None:
     """One conversation per worker first, so imports and catalog loading are not measured."""
     with httpx.Client(base_url=url, timeout=60) as c:
@@ -166,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sessions", type=int, default=50, help="concurrent sessions (default 50)")
     p.add_argument("--think-s", type=float, default=0.0, help="mean pause before each message (default 0)")
     p.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server")
-    p.add_argument("--max-seconds", type=float, default=180.0, help="stop after this long (default 180)")
+    p.add_argument("--max-seconds", type=float, default=90.0, help="stop after this long (default 90)")
     args = p.parse_args(argv)
     if not 1 <= args.sessions <= 500:
         p.error("--sessions must be 1..500")
@@ -178,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         if url is None:
             proc, url = start_server(args.workers, Path(tmp.name))
         warm_up(url, args.workers)
+        cpu_before = cpu_seconds(proc.pid) if proc is not None else None
+        client_before = resource.getrusage(resource.RUSAGE_SELF)
         out, wall = asyncio.run(drive(url, args.sessions, args.think_s, args.max_seconds))
+        client_after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu_after = cpu_seconds(proc.pid) if proc is not None else None
     finally:
         if proc is not None:
             proc.terminate()
@@ -197,6 +255,14 @@ def main(argv: list[str] | None = None) -> int:
         ms = {q: percentile(lat, q) * 1000 for q in (50, 95, 99)}
         print(f"reply latency: p50 {ms[50]:.0f} ms, p95 {ms[95]:.0f} ms, p99 {ms[99]:.0f} ms, "
               f"max {max(lat) * 1000:.0f} ms")
+        if cpu_before is not None and cpu_after is not None:
+            cpu_s = cpu_after - cpu_before
+            print(f"server CPU: {cpu_s:.1f} s over the run, {cpu_s / len(lat) * 1000:.0f} ms per reply "
+                  f"(server process and its turn workers, user + system)")
+        else:
+            print("server CPU: not measured (a server this bench did not start)")
+        client_s = sum(getattr(client_after, f) - getattr(client_before, f) for f in ("ru_utime", "ru_stime"))
+        print(f"load generator CPU: {client_s:.1f} s (this process, on the same cores as the server)")
         goal = not out.errors and percentile(lat, 95) < 1.0
         print(f"goal (no errors, p95 < 1 s): {'met' if goal else 'not met'}")
     for e in out.errors[:5]:

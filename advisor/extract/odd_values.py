@@ -81,7 +81,9 @@ def find_odd_values(text: str) -> list[OddValue]:
     """Every negative, empty or absurd amount in `text` (linear: one pass of one pattern)."""
     found: list[OddValue] = []
     for m in _AMOUNT.finditer(text):
-        unit = next((i for i in range(len(_UNITS)) if m.group(f"u{i}")), None)
+        # the unit groups close last and hold no group of their own: a matched unit is `lastgroup`
+        last = m.lastgroup or ""
+        unit = int(last[1:]) if last.startswith("u") and m.group(last) else None
         sign, cur = m.group("sign"), m.group("cur")
         if unit is None and not cur:
             continue

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.regex_keys import reading
 from advisor.extract.rules_claims import rule_claims
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
@@ -79,6 +80,7 @@ class RulesExtractor:
 
     def __init__(self, reference_time: dt.datetime | None = None) -> None:
         self.reference_time = reference_time
+        self._last: tuple[str, Analysis] | None = None  # the last text analysed and what was read from it
 
     def with_reference_time(self, when: dt.datetime | None) -> RulesExtractor:
         """A copy anchored at `when` (the eval harness pins a date so 'by Friday' is reproducible)."""
@@ -93,15 +95,28 @@ class RulesExtractor:
         def read(part: tuple[Sentence, ...]) -> list[Finding]:
             ctx = Ctx(sentences=part, reference_time=ref)
             if ctx.sentences:
-                for rule in RULES:
-                    rule(ctx)
+                # a pattern whose words the text lacks: asked once per text
+                with reading([s.text for s in ctx.sentences]):
+                    for rule in RULES:
+                        rule(ctx)
             return ctx.findings
 
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
         if split is not None:
-            return Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
-                            other=split.serving)  # fmt: skip
-        return Analysis(findings=tuple(read(sentences)), ignored=cleaned.ignored, corrected=tuple(corrected))
+            analysis = Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
+                                other=split.serving)  # fmt: skip
+        else:
+            analysis = Analysis(
+                findings=tuple(read(sentences)), ignored=cleaned.ignored, corrected=tuple(corrected)
+            )
+        self._last = (text, analysis)
+        return analysis
+
+    def analysis_of(self, text: str) -> Analysis | None:
+        """What the last `analyse` (or `extract`) read, if it read exactly `text`: the input's accounting
+        reuses it instead of reading the text a second time."""
+        last = self._last
+        return last[1] if last is not None and last[0] == text else None
 
     def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
         """`prior` with the facts of `text` merged in (see advisor.extract.base for the merge rules)."""

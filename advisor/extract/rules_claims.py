@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import (
@@ -14,7 +15,7 @@ from advisor.extract.rules_text import (
 )
 
 # =========================================================================== claims
-_CLAIM_CUE = re.compile(
+_CLAIM_CUE = keyed(
     r"\b(?:claim\w*|told|tells|said|says|promis\w*|quoted|advertis\w*|vendor|blog|someone|supposedly"
     r"|reportedly|"
     r"according to|we could do|could do|can do|benchmark\w*|marketing|their sales)\b"
@@ -22,8 +23,9 @@ _CLAIM_CUE = re.compile(
     r"|\?|^\s*(?:can|could|would|will|is|are|does|do)\s+(?:we|i|it|you|this|that|a|an|one)\b"
     r"|\bis (?:it|that|this) (?:realistic|possible|feasible|true|doable)\b",
     I,
+    min_chars=1,  # "?" alone is a cue
 )
-_CLAIM_HOURS = re.compile(
+_CLAIM_HOURS = keyed(
     rf"\b(?:in|takes?|took|within|under|about)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|minutes?|mins?)\b",
     I,

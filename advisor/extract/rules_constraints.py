@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import Ctx, I, negated, q
 from advisor.extract.rules_models import HYPERSCALERS, find_providers
 from advisor.extract.rules_text import (
@@ -13,7 +14,7 @@ from advisor.extract.rules_text import (
 )
 
 # =========================================================================== constraints
-_EU = re.compile(
+_EU = keyed(
     r"\b(?:eu[\s-]only|eu[\s-]based|eu[\s-](?:headquartered|owned)|european[\s-](?:headquartered|owned)"
     r"|(?:eu|european) (?:data )?sovereign\w*|eu data residency|data residency|gdpr|schrems|within the (?:eu"
     r"|european union|eea)|"
@@ -33,7 +34,7 @@ _EU_PLACE = (
     r"|ireland|dublin|sweden|stockholm|finland|helsinki|italy|milan|spain|madrid|poland|warsaw|austria"
     r"|vienna|belgium|brussels|denmark|copenhagen|portugal|lisbon)"
 )
-_EU_PLACE_ONLY = re.compile(
+_EU_PLACE_ONLY = keyed(
     rf"\b{_EU_PLACE}(?:\s+(?:regions?|data ?cent(?:er|re)s?|hosting))?[\s-]only\b"
     rf"|\bonly\s+(?:be\s+)?(?:in|within|inside)\s+{_EU_PLACE}\b"
     rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|leaving|go|move)\s+(?:out of\s+)?"
@@ -42,12 +43,12 @@ _EU_PLACE_ONLY = re.compile(
     rf"|\b(?:must|has to|have to|needs? to|shall)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)\s+{_EU_PLACE}\b",
     I,
 )
-_EU_NO = re.compile(
+_EU_NO = keyed(
     r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
     r"|\bnot eu[\s-]only\b",
     I,
 )
-_OPS_NONE = re.compile(
+_OPS_NONE = keyed(
     r"\b(?:no|without(?:\s+an?)?|zero|lack\s+(?:an?\s+)?|don't have (?:an?\s+)?|do not have (?:an?\s+)?)\s*"
     r"(?:dedicated\s+|in-house\s+|real\s+)?(?:infra(?:structure)?|devops|dev ops|ops|operations|mlops"
     r"|platform|sre|"
@@ -57,45 +58,45 @@ _OPS_NONE = re.compile(
     r"|\bfully managed\b",
     I,
 )
-_OPS_LIMITED = re.compile(
+_OPS_LIMITED = keyed(
     r"\b(?:one|a single|1|a)\s+(?:part[\s-]time\s+)?(?:devops|ops|sre|infra(?:structure)?|platform"
     r"|mlops)\s*(?:engineer|person|guy)?\b"
     r"|\blimited\s+(?:ops|operations|devops|infra)\b|\bpart[\s-]time\s+(?:ops|devops|sre|admin)\b",
     I,
 )
-_OPS_DEDICATED = re.compile(
+_OPS_DEDICATED = keyed(
     rf"\b(?:(?:{NUMBER})[\s-]*(?:person|people)\s+)?(?:infra(?:structure)?|devops|ops|platform|sre|mlops"
     rf"|hpc)\s+team\b"
     rf"|\b(?:{NUMBER})\s+(?:sres|devops engineers|infra engineers|platform engineers)\b|\bsres\b"
     r"|\brun(?:s|ning)?\s+(?:our own\s+)?(?:kubernetes|slurm|k8s)\b|\bhave run\s+\w+\s+clusters\b",
     I,
 )
-_OBJ_CHEAP = re.compile(
+_OBJ_CHEAP = keyed(
     r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-]cost|least expensive"
     r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters"
     r"|we care)|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
     r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring)\b",
     I,
 )
-_OBJ_FAST = re.compile(
+_OBJ_FAST = keyed(
     r"\b(?:as fast as possible|fastest|as quickly as possible|quickest|speed matters|time matters most"
     r"|asap|time[\s-]to[\s-]result|money is no object|cost is no (?:object|issue)|speed (?:is the priority"
     r"|is more important|matters more)|time is (?:critical|of the essence|more important))\b",
     I,
 )
-_PREFER = re.compile(
+_PREFER = keyed(
     r"\b(?:prefer\w*|first choices?|would like to use|we'd like to use|like to use|favou?r|have credits"
     r"|credits (?:on|with)|happy with|our (?:usual|current) provider|if we rent)\b",
     I,
 )
-_EXCLUDE = re.compile(
+_EXCLUDE = keyed(
     r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
     r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out)\b",
     I,
 )
 # A hard requirement before a provider name: "must be on AWS", "only AWS", "company policy: AWS"
-_REQUIRE = re.compile(
+_REQUIRE = keyed(
     r"\b(?:must\s+(?:\w+\s+){0,3}?(?:on|in|with|use|using|through|via)|(?:has|have|need|needs)\s+to\s+"
     r"(?:\w+\s+){0,2}?(?:on|in|with|use)|only(?:\s+(?:use|on|in|with|through|via))?"
     r"|exclusively(?:\s+(?:on|in|with|use))?|(?:required|mandated|obliged) to (?:use|run on|be on)"
@@ -104,25 +105,25 @@ _REQUIRE = re.compile(
     I,
 )
 # ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
-_REQUIRE_AFTER = re.compile(
+_REQUIRE_AFTER = keyed(
     r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$))|\s+exclusively\b|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
     r"|enterprise agreement)s?\b)",
     I,
 )
-_HYPER = re.compile(
+_HYPER = keyed(
     r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
     r"|major)\s+)*"
     r"hyperscalers?\b"
     r"|\bno big (?:three|3) clouds?\b",
     I,
 )
-_CONSUMER = re.compile(
+_CONSUMER = keyed(
     r"\b(?:my|our|a)\s+(?:own\s+)?(?:gaming\s+(?:pc|rig)|home\s+(?:pc|server|rig)|workstation|desktop"
     r"|laptop)\b|\bat home\b|\bmy\s+(?:rtx\s?)?\d{4}\b|\bmy\s+rtx\b"
     r"|\b(?:a|one|two|my|our|single)\s+(?:geforce\s+)?(?:rtx\s?)?(?:3090|4090|5090)s?\b",
     I,
 )
-_ONPREM_DEPLOY = re.compile(
+_ONPREM_DEPLOY = keyed(
     r"\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
     r"|own)\s+(?:our\s+own\s+)?(?:the\s+)?(?:gpus|servers|hardware|nodes|machines)\b"
     r"|\b(?:don't|do not|won't|can't|cannot)\s+(?:want to\s+)?(?:pay for|use|go to)\s+(?:the\s+|a\s+)?cloud\b"
@@ -132,14 +133,14 @@ _ONPREM_DEPLOY = re.compile(
 
 
 # a hard on-premises requirement, even beside a comparison: "on-prem only", "must stay on our own servers"
-_ONPREM_ONLY = re.compile(
+_ONPREM_ONLY = keyed(
     r"\bon[\s-]?prem(?:ise|ises)?[\s-]only\b|\bonly\s+on[\s-]?prem\w*"
     r"|\b(?:must|has to|needs? to)\s+(?:stay|run|be|remain)\s+on[\s-]?prem\w*"
     r"|\b(?:no|not in the|not on a|never the)\s+(?:public\s+)?cloud\b",
     I,
 )
 # weighing options is not a preference: "compare buying with renting", "consider buying if it pays off"
-_WEIGHING = re.compile(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|might|maybe)\b", I)
+_WEIGHING = keyed(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|might|maybe)\b", I)
 
 
 def rule_constraints(ctx: Ctx) -> None:
@@ -226,7 +227,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             ctx.add(s, kind, [pid], clause, "stated", a)
 
 
-_LIST_CUE = re.compile(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)
+_LIST_CUE = keyed(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)
 
 
 def _required(
@@ -256,7 +257,7 @@ def _required(
     return "only" in tail.group(0).lower() or not data_like.search(local)
 
 
-def _last(rx: re.Pattern[str], text: str) -> re.Match[str] | None:
+def _last(rx: Keyed, text: str) -> re.Match[str] | None:
     """The last match of `rx` in `text` (the cue nearest before a provider name)."""
     matches = list(rx.finditer(text))
     return matches[-1] if matches else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract import units_text as U
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import (
     APPROX,
@@ -16,7 +17,7 @@ from advisor.extract.rules_text import (
 # =========================================================================== data location
 _LOCATIONS = (
     (
-        re.compile(
+        keyed(
             r"\b(?:s3|amazon s3|aws s3|s3 bucket)\b|\b(?:data|dataset|corpus|bucket)\b[^.]{0,30}\b(?:on"
             r"|in) aws\b",
             I,
@@ -24,7 +25,7 @@ _LOCATIONS = (
         "aws",
     ),
     (
-        re.compile(
+        keyed(
             r"\b(?:gcs|google cloud storage|gs://)|\b(?:data|dataset|corpus|bucket)\b[^.]{0,30}\b(?:on"
             r"|in) (?:gcp|google cloud)\b",
             I,
@@ -32,7 +33,7 @@ _LOCATIONS = (
         "gcp",
     ),
     (
-        re.compile(
+        keyed(
             r"\b(?:azure blob(?: storage)?|adls|azure data lake|azure storage)\b|\b(?:data|dataset"
             r"|corpus)\b[^.]{0,30}\b(?:on|in) azure\b",
             I,
@@ -40,7 +41,7 @@ _LOCATIONS = (
         "azure",
     ),
     (
-        re.compile(
+        keyed(
             r"\b(?:on[\s-]?prem(?:ise|ises)?|our own (?:nas|servers?|storage|data ?cent(?:er"
             r"|re))|"
             r"nas\b|local (?:file ?system|disks?|storage)|university cluster)",
@@ -49,17 +50,17 @@ _LOCATIONS = (
         "on_prem",
     ),  # fmt: skip
 )
-_AWS_REGION = re.compile(
+_AWS_REGION = keyed(
     r"\b(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:east|west|north|south|central|northeast|southeast|northwest"
     r"|southwest)-\d\b",
     I,
 )
-_GCP_REGION = re.compile(
+_GCP_REGION = keyed(
     r"\b(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:west|east|central|north|south"
     r"|northeast|southeast|southwest|northwest)\d{1,2}\b",
     I,
 )
-_AZURE_REGION = re.compile(
+_AZURE_REGION = keyed(
     r"\b(?:westeurope|northeurope|eastus2?|westus[23]?|centralus|southcentralus|northcentralus|uksouth"
     r"|ukwest|"
     r"francecentral|germanywestcentral|swedencentral|switzerlandnorth|norwayeast|polandcentral|italynorth|"
@@ -67,7 +68,7 @@ _AZURE_REGION = re.compile(
     r"|centralindia)\b",
     I,
 )
-_DATA_CONTEXT = re.compile(
+_DATA_CONTEXT = keyed(
     r"\b(?:data(?!\s+scien)|dataset|corpus|stored|storage|sits|lives|bucket|files|text|nas)\b", I
 )
 
@@ -140,7 +141,7 @@ _ADV: dict[str, tuple[float, str]] = {
     "monthly": (1, "month"), "every month": (1, "month"),
     "quarterly": (1, "quarter"), "every quarter": (1, "quarter"),
 }  # fmt: skip
-_TRAIN_WORD = re.compile(
+_TRAIN_WORD = keyed(
     r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I
 )
 
@@ -174,7 +175,7 @@ def rule_cadence(ctx: Ctx) -> None:
 
 
 _PERCENT = Gated(re.compile(r"(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|percent)", I), "%", "percent")
-_UTIL_CUE = re.compile(
+_UTIL_CUE = keyed(
     r"\b(?:utili[sz](?:ation|ed)|busy|in use|loaded|occupied|duty cycle|of the time|usage|used)\b", I
 )
 _FRACTION_TIME = Gated(
@@ -335,7 +336,7 @@ _RATE_TOKENS = Gated(
     ),
     "tok",
 )
-_PER_USER = re.compile(
+_PER_USER = keyed(
     r"^\W*(?:for\s+)?(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation)", I
 )
 

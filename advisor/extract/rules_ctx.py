@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.extract.base import Finding, clip_evidence
+from advisor.extract.regex_keys import Scope, in_scope, keyed
 from advisor.extract.rules_text import Sentence
 
 I = re.I  # noqa: E741
-CORRECTION = re.compile(
+CORRECTION = keyed(
     r"\b(?:actually|instead|sorry|scratch that|correction|i meant|make it|change (?:it|that) to|switch to|"
     r"update:|rather|now)\b",
     I,
 )
-NEGATION = re.compile(
+NEGATION = keyed(
     r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|n't|\bnever)\s+(?:\w+\s+){0,2}$", I
 )
 
@@ -94,8 +95,18 @@ class Gated:
     def __init__(self, pattern: re.Pattern[str], *keys: str) -> None:
         self.pattern = pattern
         self.keys = keys
+        self._verdict: tuple[Scope | None, bool] = (None, True)  # keys in the whole text being read
 
     def _open(self, text: str) -> bool:
+        scope = in_scope(text)
+        if scope is not None:  # a whole sentence: no key in the whole text means none in the sentence
+            seen, verdict = self._verdict
+            if seen is not scope:
+                whole = scope.low if scope.low is not None else scope.text.lower()
+                verdict = any(k in whole for k in self.keys)
+                self._verdict = (scope, verdict)
+            if not verdict:
+                return False
         low = text.lower()
         return any(k in low for k in self.keys)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract import units_text as U
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_models import GPU_RE
 from advisor.extract.rules_text import (
@@ -25,8 +26,8 @@ _TOKENS = Gated(
 )
 _RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
 _WINDOW_CHARS = 60  # how far around a number its unit cues are looked for
-_LEN_BEFORE = re.compile(r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", I)
-_LEN_AFTER = re.compile(
+_LEN_BEFORE = keyed(r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", I)
+_LEN_AFTER = keyed(
     r"^\s*(?:per\s+(?:sequence|sample|example|request|prompt|document|conversation|item)|each\b|of context"
     r"|context|"
     r"ctx|window|sequences?|seq|max|prompts?|long\b)",
@@ -61,14 +62,14 @@ _BYTES = Gated(
 )
 _BYTES_GB = {"kb": 1e-6, "mb": 1e-3, "gb": 1.0, "tb": 1e3, "pb": 1e6, "megabyte": 1e-3, "gigabyte": 1.0,
              "terabyte": 1e3, "petabyte": 1e6}  # fmt: skip
-_DATA_WORDS = re.compile(
+_DATA_WORDS = keyed(
     r"\b(?:data(?:set)?s?|corpus|corpora|text|jsonl|parquet|documents?|files|bucket|nas|stored|storage|s3"
     r"|gcs|blob|"
     r"tokeni[sz]ed|training set|training data|wiki|logs|papers|contracts)\b",
     I,
 )
-_NOT_TEXT = re.compile(r"\b(?:images?|photos?|video|audio|pdfs?|scan(?:s|ned)?|pictures|binary)\b", I)
-_VRAM_WORDS = re.compile(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
+_NOT_TEXT = keyed(r"\b(?:images?|photos?|video|audio|pdfs?|scan(?:s|ned)?|pictures|binary)\b", I)
+_VRAM_WORDS = keyed(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
 
 
 # Between an item count and a size, these say the size is the total ("400k documents, which is about
@@ -76,7 +77,7 @@ _VRAM_WORDS = re.compile(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
 _TOTAL_GAP = re.compile(r"[(,:]|\b(?:which|that|is|are|was|were|total\w*|altogether|overall)\b", I)
 _PER_ITEM = re.compile(r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×", I)
 # "generate 2 billion tokens": an output volume (batch inference), not a training set ("we generated" is)
-_GENERATE_BEFORE = re.compile(
+_GENERATE_BEFORE = keyed(
     r"\b(?:generat(?:e|ing)|produc(?:e|ing)|synthesi[sz](?:e|ing)|emit)\W+(?:\w+\W+){0,3}$", I
 )
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 import functools
 import re
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
-_BARE_CONSUMER = re.compile(r"(?P<gpu>3090|4090|5090)s?\b")
+_BARE_CONSUMER = keyed(r"(?P<gpu>3090|4090|5090)s?\b")
 _OWNER = Gated(
     re.compile(
         r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+)?"
@@ -42,8 +43,8 @@ _FLEET_OF = Gated(
     ),
     "our",
 )
-_FLEET_AFTER = re.compile(r"\s*(?:cluster|nodes?|servers?|fleet|farm|pods?|box(?:es)?)\b", I)
-_RENTED_AFTER = re.compile(
+_FLEET_AFTER = keyed(r"\s*(?:cluster|nodes?|servers?|fleet|farm|pods?|box(?:es)?)\b", I)
+_RENTED_AFTER = keyed(
     r"^[^.;]{0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot)\b", I
 )
 _QUESTION = re.compile(
@@ -52,7 +53,7 @@ _QUESTION = re.compile(
     I,
 )
 # Non-ownership hardware questions kept as claims: "can a 4090 ...", "on one L40S", "on a single A100"
-_CLAIM_HW = re.compile(
+_CLAIM_HW = keyed(
     rf"\b(?:(?:can|could|will|would)\s+(?:a|an|one|a\s+single)|on\s+(?:a\s+single|one|a))\s+"
     rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?",
     I,
@@ -133,15 +134,15 @@ def rule_owned_gpus(ctx: Ctx) -> None:
 
 
 # =========================================================================== GPUs wanted / excluded
-_WANT_CUE = re.compile(
+_WANT_CUE = keyed(
     r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|\brequires?|\brequired|\bstick\s+to"
     r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on)"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
     I,
 )
-_ONLY_AFTER = re.compile(r"(?:-only\b|\s+only\b|\s+exclusively\b)", I)
-_COMPARE = re.compile(r"\b(?:vs\.?|versus|compared?|comparison|than|instead|whether|or\s+rent\w*)\b", I)
-_EXCLUDE_CUE = re.compile(
+_ONLY_AFTER = keyed(r"(?:-only\b|\s+only\b|\s+exclusively\b)", I)
+_COMPARE = keyed(r"\b(?:vs\.?|versus|compared?|comparison|than|instead|whether|or\s+rent\w*)\b", I)
+_EXCLUDE_CUE = keyed(
     r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than|\banything\s+but"
     r"|n't\s+(?:use|want))(?:\s+(?:the|any|on|use|using|older|nvidia|amd|\w+\s+or))*\s*$",
     I,
@@ -211,7 +212,7 @@ _MAX_GPUS = Gated(
     ),
     "gpu", "card", "accelerator",
 )  # fmt: skip
-_PER_NODE = re.compile(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
+_PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
 
 def rule_gpu_choice(ctx: Ctx) -> None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.extract.regex_keys import keyed
 from tools.catalog.load import load_catalog, normalize_name
 
 # Family words that start a model name; the capture continues over version, size and variant tokens.
@@ -25,7 +26,7 @@ _TOKEN = (
     r"(?:[\s_-]*(?:v?\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[bm]?|a\d+(?:\.\d+)?b|mini|small|medium|large|nemo|"
     r"instruct|chat|base|it|hf|coder|r1|v\d(?:\.\d)?)(?![a-z]))"
 )
-MODEL_RE = re.compile(rf"\b(?:meta[\s-]?)?(?P<family>{_FAMILIES})(?P<rest>{_TOKEN}{{0,4}})", re.I)
+MODEL_RE = keyed(rf"\b(?:meta[\s-]?)?(?P<family>{_FAMILIES})(?P<rest>{_TOKEN}{{0,4}})", re.I)
 SIZE_IN_NAME = re.compile(r"(?<![x\d.])(\d+(?:\.\d+)?)\s*([bm])\b", re.I)
 
 # Sizes of models named without a size, for when the catalog lacks them (from their model cards).
@@ -67,7 +68,7 @@ PROVIDERS: dict[str, str] = {
     r"jarvis ?labs": "jarvislabs",
 }
 HYPERSCALERS = ("aws", "gcp", "azure")
-PROVIDER_RE = re.compile(
+PROVIDER_RE = keyed(
     r"\b(?:" + "|".join(f"(?P<p{i}>{k})" for i, k in enumerate(PROVIDERS)) + r")\b", re.I
 )
 _PROVIDER_IDS = list(PROVIDERS.values())

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from advisor.extract import units_text as U
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import (
     APPROX,
@@ -48,13 +49,19 @@ _MONEY = Gated(
     "buck",
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
-_BUDGET_CUE = re.compile(
+_BUDGET_CUE = keyed(
     r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|"
     r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
     I,
+    min_chars=1,
 )
-_NOT_BUDGET = re.compile(
+_NOT_BUDGET = keyed(
     r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]? at|saves?)\b", I
+)
+
+_BUDGET_WORD = keyed(r"\bbudget\b", I)
+_BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
+    rf"\bbudget\s*(?:is|of|:|=|around|about|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])", I
 )
 
 
@@ -63,21 +70,24 @@ def rule_budget(ctx: Ctx) -> None:
     short = len(ctx.sentences) <= 3
     for s in ctx.sentences:
         t = s.text
-        budget_word = re.search(r"\bbudget\b", t, I) is not None  # once per sentence: linear in its length
+        budget_word = _BUDGET_WORD.search(t) is not None  # once per sentence: linear in its length
         for m in _MONEY.finditer(t):
             if _RATE.match(t[m.end() : m.end() + 40]):  # a bounded window: '/hr', 'per month'
                 continue
-            sym = (m.group("sym") or "").strip().lower()
-            word = (m.group("word") or "").lower()
+            sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(
+                "sym", "word", "num", "num2", "mult", "mult2"
+            )
+            sym = (sym_g or "").strip().lower()
+            word = (word_g or "").lower()
             cur = (
                 _CUR_SYM.get(sym) or _CUR_WORD.get(sym) or _CUR_SYM.get(word) or _CUR_WORD.get(word) or "USD"
             )
-            num = m.group("num") or m.group("num2")
-            mult = m.group("mult") or m.group("mult2")
+            num = num_g or num2_g
+            mult = mult_g or mult2_g
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]
-            if not (_BUDGET_CUE.search(before) or budget_word or short):
+            if not (budget_word or short or _BUDGET_CUE.search(before)):  # the regex last: it costs most
                 continue
             if _NOT_BUDGET.search(before[-25:]):
                 continue
@@ -87,12 +97,7 @@ def rule_budget(ctx: Ctx) -> None:
             ev = q(m) if cur == "USD" else f'"{q(m)}": {conv.how}'
             ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
         # "budget is 5000" without a currency: read as USD
-        for m in re.finditer(
-            rf"\bbudget\s*(?:is|of|:|=|around|about"
-            rf"|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])",
-            t,
-            I,
-        ):
+        for m in _BUDGET_BARE.finditer(t):
             amount = parse_scaled(m.group("num"), m.group("mult"))
             if amount >= 10:
                 ctx.add(
@@ -118,7 +123,7 @@ _BY_WEEKDAY = Gated(
     ),
     "day",
 )
-_BY_DATE = re.compile(
+_BY_DATE = keyed(
     rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
     rf"|on)\s+(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
@@ -176,7 +181,7 @@ _BARE_DURATION = Gated(
     "day",
     "week",
 )
-_DEADLINE_CUE = re.compile(
+_DEADLINE_CUE = keyed(
     r"\b(?:deadline|due|need|needs|needed|finish|finished|done|ready|deliver|turnaround|have)\b", I
 )
 _UNIT = {

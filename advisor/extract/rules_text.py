@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.extract.brief_text import SectionKind, heading_kind, is_key_line, key_kind, normalise
+from advisor.extract.regex_keys import keyed
 
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
@@ -45,14 +46,21 @@ MULT = r"(?:thousand|millions?|billions?|trillion|mm|mn|bn|tn|k|m|b|t)\b"
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 
 
+# compiled once: a money-heavy message parses thousands of numbers
+_GROUPED = re.compile(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+")
+_ONE_DOT_GROUP = re.compile(r"\d{1,3}\.\d{3}")
+_GROUP_SEP = re.compile(r"[. \u00a0\u202f]")
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
+
+
 def parse_number(s: str) -> float:
     """'20,000' -> 20000; '2.5' -> 2.5; '1,5' -> 1.5; '1.200.000' -> 1200000; 'two' -> 2."""
     t = s.strip().lower()
     if t in WORD_NUMBERS:
         return float(WORD_NUMBERS[t])
-    if re.fullmatch(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+", t) and not re.fullmatch(r"\d{1,3}\.\d{3}", t):
-        return float(re.sub(r"[. \u00a0\u202f]", "", t))  # 1.200.000 or 5 000
-    if re.fullmatch(r"\d+,\d{1,2}", t):
+    if _GROUPED.fullmatch(t) and not _ONE_DOT_GROUP.fullmatch(t):
+        return float(_GROUP_SEP.sub("", t))  # 1.200.000 or 5 000
+    if _DECIMAL_COMMA.fullmatch(t):
         return float(t.replace(",", "."))  # 1,5 (decimal comma)
     return float(t.replace(",", ""))
 
@@ -61,8 +69,8 @@ def parse_money(s: str) -> float:
     """An amount of money: like parse_number, but '15.000' is fifteen thousand (no currency has
     three decimals, so a single dot group is a European thousands separator)."""
     t = s.strip()
-    if re.fullmatch(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+", t):
-        return float(re.sub(r"[. \u00a0\u202f]", "", t))
+    if _GROUPED.fullmatch(t):
+        return float(_GROUP_SEP.sub("", t))
     return parse_number(t)
 
 
@@ -109,12 +117,12 @@ _HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.
 _TAGS = re.compile(r"<[^>\n]{1,200}>")
 _LABEL = r"(?:ai|a\.i\.|assistant|system|chatgpt|gpt-?\d*|claude|gemini|llm|bot|chatbot)"
 _MACHINE = rf"(?:{_LABEL}|language model|model|agent)"
-_SPEAKER = re.compile(
+_SPEAKER = keyed(
     rf"^\s*(?:>\s*)?(?:\[?\s*{_LABEL}\s*\]?\s*[:>]|(?:note|message|instructions?|reminder)\s+(?:to|for)\s+"
     rf"(?:the|any|all)?\s*{_MACHINE}\b)",
     re.I,
 )
-_STEERING = re.compile(
+_STEERING = keyed(
     r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules"
     r"|guidelines|"
     r"above|previous|prior|everything|system)\b"
@@ -131,7 +139,8 @@ _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
 )
-_SENT_END = re.compile(_ABBREV + r"(?<=[.!?;])\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
+# the cheap look-behind first: the abbreviation tests run only after a full stop (same matches)
+_SENT_END = re.compile(r"(?<=[.!?;])" + _ABBREV + r"\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
 
 
 def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | None]]:

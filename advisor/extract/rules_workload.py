@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import CORRECTION, Ctx, I, negated, q
 from advisor.extract.rules_models import find_models
 from advisor.extract.rules_text import (
@@ -13,23 +14,23 @@ from advisor.extract.rules_text import (
 )
 
 # =========================================================================== workload and method
-_DONE = re.compile(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
-_SCRATCH = re.compile(
+_DONE = keyed(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
+_SCRATCH = keyed(
     r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I
 )
-_CONTINUED = re.compile(
+_CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
     r"|additional)[\s-]+pre-?train(?:ing|ed)?\b",
     I,
 )
-_PRETRAIN = re.compile(r"\bpre-?train(?:ing|ed)?\b", I)
-_FINETUNE = re.compile(
+_PRETRAIN = keyed(r"\bpre-?train(?:ing|ed)?\b", I)
+_FINETUNE = keyed(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
     r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b",
     I,
 )
-_PEFT = re.compile(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
-_INFER = re.compile(
+_PEFT = keyed(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
+_INFER = keyed(
     r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
     r"|simultaneous|"
     r"at the same time|per user|each user|chat ?bot|endpoint|batch (?:job|inference|processing|predictions?)"
@@ -71,15 +72,15 @@ def rule_workload(ctx: Ctx) -> None:
             return
 
 
-_FULL = re.compile(
+_FULL = keyed(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
     r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b|\bfull[- ]weights?\b"
     r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)",
     I,
 )
-_QLORA = re.compile(r"\bQ-?LoRA\b", I)
-_FOURBIT = re.compile(r"\b(?:4|four)[- ]?bit\b|\bnf4\b|\bbitsandbytes\b", I)
-_LORA = re.compile(r"(?<![Qq-])\bLoRA\b|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I)
+_QLORA = keyed(r"\bQ-?LoRA\b", I)
+_FOURBIT = keyed(r"\b(?:4|four)[- ]?bit\b|\bnf4\b|\bbitsandbytes\b", I)
+_LORA = keyed(r"(?<![Qq-])\bLoRA\b|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I)
 
 
 def rule_method(ctx: Ctx) -> None:
@@ -141,8 +142,8 @@ _SIZE_ALONE = re.compile(
     rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:open[\s-]+|base[\s-]+)?models?)?)",
     I,
 )
-_MODEL_WORD = re.compile(r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", I)
-_NOT_PARAMS = re.compile(
+_MODEL_WORD = keyed(r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", I)
+_NOT_PARAMS = keyed(
     r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|words?|examples?|samples?|documents?"
     r"|docs|rows|"
     r"records|pages|chars|characters|bytes|users|requests|dollars|usd|eur|euros|gb|tb)\b",

@@ -8,7 +8,9 @@ lies in such a sentence is not a fact about the workload and is dropped, whichev
 
 from __future__ import annotations
 
+import bisect
 import re
+from functools import lru_cache
 
 _TAGS = ("user_brief", "user_message")
 _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
@@ -70,7 +72,16 @@ def find_evidence(text: str, evidence: str | None) -> int | None:
     ev = _norm(evidence)
     if not ev:
         return None
-    # map normalised positions back to the original text
+    hay, idx = _evidence_map(text)
+    at = hay.find(ev)
+    return idx[at] if at >= 0 else None
+
+
+@lru_cache(maxsize=8)
+def _evidence_map(text: str) -> tuple[str, tuple[int, ...]]:
+    """`text` lower-cased with whitespace runs collapsed, and each of its characters' offset in `text`.
+    Cached: every field of a profile looks its evidence up in the same text (a 20,000-character
+    message was mapped once per field)."""
     idx: list[int] = []
     chars: list[str] = []
     prev_space = True
@@ -84,9 +95,7 @@ def find_evidence(text: str, evidence: str | None) -> int | None:
             chars.append(ch.lower())
             idx.append(i)
             prev_space = False
-    hay = "".join(chars)
-    at = hay.find(ev)
-    return idx[at] if at >= 0 else None
+    return "".join(chars), tuple(idx)
 
 
 def in_instruction(text: str, evidence: str | None, spans: list[tuple[int, int]] | None = None) -> bool:
@@ -98,20 +107,38 @@ def in_instruction(text: str, evidence: str | None, spans: list[tuple[int, int]]
     if not spans:
         return False
     ev = _norm(evidence)
-    hits = [m.start() for m in re.finditer(re.escape(ev), _norm_keep(text))] if ev else []
+    hits = [m.start() for m in re.finditer(re.escape(ev), _norm_keep(text)[0])] if ev else []
     if not hits:
         at = find_evidence(text, evidence)
         return at is not None and any(a <= at < b for a, b in spans)
     positions = _positions(text, hits)
-    return all(any(a <= p < b for a, b in spans) for p in positions)
+    return _all_inside(positions, spans)
 
 
-def _norm_keep(text: str) -> str:
-    """Lower-cased text with whitespace runs collapsed (positions mapped by `_positions`)."""
-    return _norm(text)
+def _all_inside(points: list[int], spans: list[tuple[int, int]]) -> bool:
+    """Whether every point lies in one of the half-open `spans`: the spans merged once, each point
+    placed by bisection (a quote found thousands of times in a text of thousands of instruction
+    sentences stays linear, not points x spans)."""
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):
+        if a >= b:
+            continue
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    starts = [m[0] for m in merged]
+    for p in points:
+        i = bisect.bisect_right(starts, p) - 1
+        if i < 0 or p >= merged[i][1]:
+            return False
+    return True
 
 
-def _positions(text: str, norm_offsets: list[int]) -> list[int]:
+@lru_cache(maxsize=8)
+def _norm_keep(text: str) -> tuple[str, tuple[int, ...]]:
+    """Lower-cased text with whitespace runs collapsed, and the map back used by `_positions`; cached,
+    as `in_instruction` runs once per field on the same text."""
     idx: list[int] = []
     prev_space = True
     started = False
@@ -124,4 +151,9 @@ def _positions(text: str, norm_offsets: list[int]) -> list[int]:
             idx.append(i)
             prev_space = False
             started = True
+    return _norm(text), tuple(idx)
+
+
+def _positions(text: str, norm_offsets: list[int]) -> list[int]:
+    idx = _norm_keep(text)[1]
     return [idx[o] for o in norm_offsets if o < len(idx)]

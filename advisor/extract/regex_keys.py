@@ -1,0 +1,210 @@
+"""The words every match of a regular expression must contain, and a pattern that runs only when the text
+holds one of them.
+
+Python's `re` scans case-insensitive patterns that open with `\\b` or an alternation position by
+position, trying every alternative at each one: a rule pattern costs about (characters x alternatives)
+whatever the text says. Most sentences hold none of a pattern's words, and `word in text` is a fast
+substring search, so a `Keyed` pattern first tests for its words and runs the regex only when one occurs.
+The words are derived from the pattern's own parse tree (`required_words`), never written by hand, so
+they cannot drift from the pattern: the result is the regex's own result on every text.
+
+Soundness: a match's characters include, in order, the literal characters of every piece the pattern
+must consume (a literal run, a group, an alternation of which each branch has words, a repeat of at
+least one), so at least one word of the chosen piece occurs in the matched text. Case-insensitive
+patterns are tested against the lower-cased text, unless it holds one of the four characters that
+`re` matches to an ASCII letter while `str.lower` does not make that letter of them (FOLDS_TO_ASCII):
+such a text runs the regex.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+# the parser `re` itself uses (no public API exposes the tree); private, so typed loosely and any
+# failure to read a pattern means "no words" (the regex then always runs)
+sre_parse: Any = importlib.import_module("re._parser")
+
+MIN_WORD_CHARS = 2  # single characters are too common to be worth a test (unless a pattern asks)
+# characters `re.IGNORECASE` matches to an ASCII letter whose `str.lower` is not that letter: "İ" (i),
+# "ı" (i), "ſ" (s), the Kelvin sign (k); tests/extract/test_regex_keys.py checks the list over Unicode
+FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
+Words = frozenset[str]
+
+_ZERO_WIDTH = (sre_parse.AT, sre_parse.ASSERT, sre_parse.ASSERT_NOT)
+_REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT, sre_parse.POSSESSIVE_REPEAT)
+
+
+def _better(a: Words | None, b: Words | None) -> Words | None:
+    """The more selective of two word sets: longer shortest word, then fewer words."""
+    if a is None or b is None:
+        return a if b is None else b
+    return a if (min(map(len, a)), -len(a)) >= (min(map(len, b)), -len(b)) else b
+
+
+def _plain(ch: str, fold: bool) -> bool:
+    """Whether a literal character can stand in a word: any character of a case-sensitive pattern; for a
+    case-insensitive one, ASCII or a character without case ("≈", "€"), which matches only itself."""
+    return not fold or ch.isascii() or ch.lower() == ch == ch.upper()
+
+
+def _sequence(items: Iterable[tuple[Any, Any]], fold: bool) -> Words | None:
+    """Words one of which every match of the concatenation `items` contains (None: none known)."""
+    best: Words | None = None
+    run: list[str] = []
+    for op, av in items:
+        if op is sre_parse.LITERAL and _plain(chr(av), fold):
+            run.append(chr(av).lower() if fold else chr(av))
+            continue
+        if op in _ZERO_WIDTH:  # consumes nothing: the literal run before and after stays contiguous
+            continue
+        if run:
+            best = _better(best, frozenset({"".join(run)}))
+            run = []
+        best = _better(best, _item(op, av, fold))
+    if run:
+        best = _better(best, frozenset({"".join(run)}))
+    return best
+
+
+def _item(op: Any, av: Any, fold: bool) -> Words | None:
+    if op is sre_parse.SUBPATTERN:
+        _group, add_flags, del_flags, sub = av
+        return None if add_flags or del_flags else _sequence(sub, fold)
+    if op is sre_parse.ATOMIC_GROUP:
+        return _sequence(av, fold)
+    if op is sre_parse.BRANCH:
+        union: set[str] = set()
+        for branch in av[1]:
+            words = _sequence(branch, fold)
+            if words is None:
+                return None  # a branch that needs no word: the alternation needs none
+            union |= words
+        return frozenset(union)
+    if op in _REPEATS:
+        low, _high, sub = av
+        return _sequence(sub, fold) if low >= 1 else None
+    return None
+
+
+def required_words(pattern: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> Words | None:
+    """Words (lower-cased for a case-insensitive pattern) one of which every match contains; None when
+    the pattern needs no word of at least `min_chars` characters (or cannot be analysed)."""
+    if pattern.flags & (re.LOCALE | re.VERBOSE) or not isinstance(pattern.pattern, str):
+        return None
+    try:
+        tree = sre_parse.parse(pattern.pattern, pattern.flags)
+    except (re.error, AttributeError, TypeError, ValueError):  # a parser from another Python version
+        return None
+    words = _sequence(tree, bool(pattern.flags & re.IGNORECASE))
+    if not words or min(map(len, words)) < min_chars:
+        return None
+    return words
+
+
+@dataclass(frozen=True, eq=False)
+class Scope:
+    """The sentences a reader is going through: the ids of their text objects, and all of them joined
+    by spaces (as written and lower-cased; `low` is None when it holds a FOLDS_TO_ASCII character). A
+    word absent from the whole is absent from each sentence, so a pattern whose words the whole lacks
+    is answered once per text, not once per sentence (a text of 2,000 short sentences)."""
+
+    ids: frozenset[int]
+    text: str
+    low: str | None
+
+
+_SCOPE: ContextVar[Scope | None] = ContextVar("regex_keys_scope", default=None)
+
+
+@contextmanager
+def reading(texts: Sequence[str]) -> Iterator[Scope]:
+    """Within the block, a pattern given one of `texts` (the very objects, kept alive by the caller)
+    first asks whether its words occur in any of them."""
+    joined = " ".join(texts)
+    low = joined.lower() if joined.isascii() or FOLDS_TO_ASCII.isdisjoint(joined) else None
+    scope = Scope(ids=frozenset(map(id, texts)), text=joined, low=low)
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
+    finally:
+        _SCOPE.reset(token)
+
+
+def in_scope(text: str) -> Scope | None:
+    """The scope `text` is a whole sentence of, if any."""
+    scope = _SCOPE.get()
+    return scope if scope is not None and id(text) in scope.ids else None
+
+
+_last_lower: tuple[str, str] = ("", "")  # the last text lower-cased: rules test one sentence many times
+
+
+def _lower(text: str) -> str:
+    global _last_lower
+    seen, low = _last_lower
+    if seen is not text:
+        low = text.lower()
+        _last_lower = (text, low)
+    return low
+
+
+class Keyed:
+    """A compiled pattern run only when the text holds one of its required words (see the module
+    docstring); same methods and results as the pattern for search, match, fullmatch and finditer."""
+
+    __slots__ = ("_verdict", "fold", "regex", "words")
+
+    def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
+        self.regex = regex
+        found = required_words(regex, min_chars)
+        self.words: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True)) if found else ()
+        self.fold = bool(regex.flags & re.IGNORECASE)
+        self._verdict: tuple[Scope | None, bool] = (None, True)  # one tuple: read and written at once
+
+    def _in_scope(self, scope: Scope) -> bool:
+        hay = scope.low if self.fold else scope.text
+        verdict = hay is None or any(w in hay for w in self.words)
+        self._verdict = (scope, verdict)
+        return verdict
+
+    def may_match(self, text: str) -> bool:
+        """False only when no match is possible in `text`."""
+        if not self.words:
+            return True
+        scope = _SCOPE.get()  # in_scope and _in_scope inlined: this runs per pattern per sentence
+        if scope is not None and id(text) in scope.ids:
+            seen, verdict = self._verdict
+            if seen is not scope:
+                verdict = self._in_scope(scope)
+            if not verdict:
+                return False
+        if self.fold:
+            if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
+                return True
+            text = _lower(text)
+        return any(w in text for w in self.words)
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.regex.search(string, pos, endpos) if self.may_match(string) else None
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.regex.match(string, pos, endpos) if self.may_match(string) else None
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.regex.fullmatch(string, pos, endpos) if self.may_match(string) else None
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(string, pos, endpos) if self.may_match(string) else iter(())
+
+
+def keyed(pattern: str, flags: int = 0, min_chars: int = MIN_WORD_CHARS) -> Keyed:
+    """`re.compile(pattern, flags)`, run only on texts that hold one of its required words (words of
+    at least `min_chars` characters: 1 admits a pattern that needs "?" or "~")."""
+    return Keyed(re.compile(pattern, flags), min_chars)
