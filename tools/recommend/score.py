@@ -22,6 +22,14 @@ training. The cost figures leave it out (it varies by team); the ranking needs i
 looks as cheap on 8 GPUs as on 1 (seed 000: over-provisioning fine-tuning is the common mistake)."""
 
 
+def ranked_cost_usd(c: Candidate, inference: bool) -> float:
+    """The cost the balanced ranking weighs: the displayed mid cost plus, for training, the set-up every
+    run bills on all of its GPUs (JOB_SETUP_HOURS)."""
+    if inference:
+        return c.cost_mid
+    return c.cost_mid + c.layout.n_gpus * c.replicas * JOB_SETUP_HOURS * c.offer.usd_per_gpu_hour_mid
+
+
 def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
     """The candidate's score under the profile's objective (cheapest, fastest or balanced)."""
     obj = p.objective or "balanced"
@@ -33,10 +41,9 @@ def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
         return c.cost_mid + 1e-6 * speed
     if obj == "fastest":
         return speed + 1e-9 * c.cost_mid
-    cost = c.cost_mid
+    cost = ranked_cost_usd(c, inference)
     if not inference:
         speed = max(speed, MIN_SCORED_WALL_HOURS)
-        cost += c.layout.n_gpus * c.replicas * JOB_SETUP_HOURS * c.offer.usd_per_gpu_hour_mid
     maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
     return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
 
