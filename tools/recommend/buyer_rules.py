@@ -4,8 +4,8 @@
    more and takes no longer (serves no slower), it is the pick instead. The balanced ranking charges a
    set-up cost the displayed cost leaves out, which let an option be picked over one cheaper and faster.
    For the primary, cost is that same cost with the set-up (tools.recommend.score.ranked_cost_usd): on
-   the displayed cost alone, 8 GPUs finishing a 20-minute LoRA run in 3 minutes 'dominate' one GPU, and the half hour
-   of provisioning and model loading every GPU bills undoes the sub-hour rule.
+   the displayed cost alone, 8 GPUs finishing a 20-minute LoRA run in 3 minutes 'dominate' one GPU,
+   and the half hour of provisioning and model loading every GPU bills undoes the sub-hour rule.
    An alternative dominated by a displayed option is dropped unless it differs from each option that
    dominates it in what the risk points leave out and a buyer weighs, the GPU type (availability,
    maturity) or the provider class (hyperscaler, GPU cloud, managed, community, owned), costs at most

@@ -58,8 +58,8 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
     if c.gpu.vendor != "nvidia" and not inference:
         risk += RISK_NON_CUDA_STACK_DEDICATED_OPS if p.ops_capacity == "dedicated" else RISK_NON_CUDA_STACK
         c.risks.append(
-            "not CUDA: check that your training stack's kernels and quantisation run on it; its speed here is "
-            "an estimate with no published measurement behind it"
+            "not CUDA: check that your training stack's kernels and quantisation run on it; its speed here "
+            "is an estimate with no published measurement behind it"
         )
     if o.managed:
         risk += RISK_MANAGED
