@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from advisor.extract import get_extractor
-from advisor.extract.accounting import account_for
+from advisor.extract.accounting import account_for, answered_questions
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
 from advisor.llm import templates
@@ -208,7 +208,6 @@ class Conversation:
         profile = drop_instructed(profile, full, before)
         self.profile = profile
         account = account_for(full, profile, before)
-        self.account = account if self.account is None else self.account.merged(account)
         changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
 
         rec, error = None, None
@@ -216,6 +215,8 @@ class Conversation:
             rec = self.recommend(profile)
         except InputError as exc:
             error = str(exc)
+        account = answered_questions(account, rec) or account  # 'buy or rent?' answered by its section
+        self.account = account if self.account is None else self.account.merged(account)
 
         fields, questions = self._questions(profile, rec)
         for f in fields:
