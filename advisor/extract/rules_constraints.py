@@ -42,8 +42,13 @@ _EU_PLACE_ONLY = re.compile(
     rf"|\b(?:must|has to|have to|needs? to|shall)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)\s+{_EU_PLACE}\b",
     I,
 )
-# serving "users in the EU" / "run it in Europe": no policy word, but a buyer hosts there (GDPR, latency)
-_EU_IN = re.compile(r"\bin\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)", I)
+# serving "users in the EU" / "host it in Europe": no policy word, but a buyer hosts there (GDPR, latency);
+# not where the team or an office is ("our team is based in Europe")
+_EU_IN = re.compile(
+    r"\b(?:users?|customers?|clients?|traffic|audience|serv\w*|host\w*|deploy\w*|run\s+it)\b[^.;]{0,40}?"
+    r"\bin\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)",
+    I,
+)
 _EU_NO = re.compile(
     r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
     r"|\bnot eu[\s-]only\b",

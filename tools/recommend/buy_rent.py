@@ -172,7 +172,8 @@ def _rented_instead(
         r.model_copy(
             update={
                 "usd_per_gpu_hour": r.usd_per_gpu_hour * ratio,
-                "source": f"{r.source}; {setup} for the same work ({ratio:.2f} of its GPU-hours per bought one)",
+                "source": f"{r.source}; {setup} for the same work ({ratio:.2f} of its GPU-hours per "
+                "bought one)",
             }
         )
         for r in rents

@@ -29,6 +29,7 @@
 
 from __future__ import annotations
 
+from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate, provider_matches
 from tools.recommend.risk import COMMUNITY_TIERS
@@ -200,7 +201,9 @@ def also_offered(primary: Candidate, ranked: list[Candidate], per_month: bool, l
     if not same:
         return None
     unit = "/month" if per_month else ""
+    # the cost the option summaries show (compute), '$2.85-3.10' for a $3 job, not '$3-3'
     parts = [
-        f"{c.offer.provider} (${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}{unit})" for c in same[:limit]
+        f"{c.offer.provider} ({present.usd(c.cost_usd.low)}-{present.usd(c.cost_usd.high).lstrip('$')}{unit})"
+        for c in same[:limit]
     ]
     return "also offered by " + ", ".join(parts)

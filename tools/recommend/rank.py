@@ -245,7 +245,7 @@ def _alternatives(
     ranked = [c for c in ranked if not too_costly(c, primary)]
     others = ranked
     ranked = [c for c in ranked if not same_setup(c, primary)]
-    also = also_offered(primary, others, eng.inference)
+    also = also_offered(primary, others, eng.inference and not eng.state.batch_job)  # a batch job: per job
     if also:
         primary.why.append(also)
 
