@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import prompts
 from advisor.extract import get_extractor
-from advisor.extract.accounting import account_for
+from advisor.extract.accounting import account_for, answered_questions
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
 from advisor.extract.workloads import Part, part_of, swap, switch_request
@@ -226,7 +226,6 @@ class Conversation:
             elif part_of(profile) != part:
                 switch_note = prompts.fill(prompts.sections("input_account")["no_other"], part=part)
         self.profile = profile
-        self.account = merged
         changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
 
         rec, error = None, None
@@ -234,6 +233,9 @@ class Conversation:
             rec = self.recommend(profile)
         except InputError as exc:
             error = str(exc)
+        # 'buy or rent?' is answered by its section: not a question left open
+        account = answered_questions(account, rec) or account
+        self.account = answered_questions(merged, rec) or merged
 
         fields, questions = self._questions(profile, rec)
         for f in fields:

@@ -50,10 +50,15 @@ def summary_line(t: BuyRentTimeline) -> str:
         f"{ln.basis.name.split(' (')[0]} at {_month(ln.break_even_month, t.horizon_months)}" for ln in t.rents
     ]
     best = "buying" if t.cheapest == "buy" else t.cheapest
+    instead = (
+        f" These GPUs are not offered for rent: renting is {t.rented_instead} doing the same work."
+        if t.rented_instead
+        else ""
+    )
     return (
         f"Buy vs rent ({t.n_gpus} GPUs, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
         f"{present.usd(t.purchase_usd)} + {present.usd(t.running_usd_per_month)}/month to run; buying breaks "
-        f"even against {'; '.join(parts)}. Cheapest over the horizon: {best}."
+        f"even against {'; '.join(parts)}. Cheapest over the horizon: {best}.{instead}"
     )
 
 

@@ -258,6 +258,11 @@ class BuyRentTimeline(Traced):
         default=False,
         description="hardware the team already owns: no purchase; 'buy' is running it at its marginal cost",
     )
+    rented_instead: str | None = Field(
+        default=None,
+        description="the GPU bought is not offered for rent: the rented set-up the rent lines price for the "
+        "same work, e.g. '32x NVIDIA B200 (HGX, 180GB)'; None: the same GPUs rented",
+    )
 
 
 def buy_rent_timeline(

@@ -22,6 +22,8 @@ from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
     FRAMEWORK_DEFAULT,
     LORA_RANK_DEFAULT,
+    PRETRAINING_FRAMEWORK_DEFAULT,
+    PRETRAINING_STACK_TEXT,
     SEQ_LEN_DEFAULT,
     ProfileMethod,
 )
@@ -163,11 +165,21 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
             "seq_len", min(SEQ_LEN_DEFAULT, arch.max_context), "seed 001 / tools.memory default", "tokens"
         )
         default("batch_size", BATCH_SIZE_DEFAULT, "micro-batch 1 with gradient accumulation", "sequences")
-        default(
-            "framework",
-            FRAMEWORK_DEFAULT,
-            "Transformers Trainer / TRL / PEFT: what most teams run (seed 000)",
-        )
+        if workload in ("pretraining", "continual_pretraining"):
+            if p.framework is None:  # the generic band: None is the value, recorded as assumed
+                assumed["framework"] = PRETRAINING_FRAMEWORK_DEFAULT
+                tb.assume(
+                    "framework (default)",
+                    "none named: the generic band of the pre-training stacks",
+                    "",
+                    f"{PRETRAINING_STACK_TEXT}; PRETRAINING_FRAMEWORK_DEFAULT [{src_default}]",
+                )
+        else:
+            default(
+                "framework",
+                FRAMEWORK_DEFAULT,
+                "Transformers Trainer / TRL / PEFT: what most fine-tuning teams run (seed 000)",
+            )
         if method in ("lora", "qlora"):
             default("lora_rank", LORA_RANK_DEFAULT, "PEFT examples; seed 000 ranks 16-64")
         default("epochs", EPOCHS_DEFAULT, "one pass; seed 001 uses 3 (see sensitivity)")

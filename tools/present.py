@@ -19,6 +19,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from tools.vocabulary import PRETRAINING_STACK_TEXT
+
 UNKNOWN = "—"
 EN_DASH = "–"
 DAYS_SHOWN_FROM_HOURS = 48.0
@@ -290,14 +292,22 @@ def framework_text(framework: str | None) -> str:
     return words if words.lower().startswith(framework) else f"{framework}, {words}"
 
 
+TIME_BASIS_HINTS = 2
+"""The time basis line names at most two ways to narrow the range: the input that moves it most (first
+of tools.compute.training's ordered hints) and the measurement that replaces the estimate (the last); a
+line of four read as homework (expert review, 2026-11-25). The JSON keeps them all."""
+
+
 def time_basis(framework: str | None, status: str | None, narrowing: Sequence[str]) -> str:
     """The framework a time range assumes and what would narrow it, one sentence for the report, chat
     and Slack: 'Time assumes hf, Transformers Trainer / TRL / PEFT (assumed: say which framework you
     use). To narrow it: give the micro-batch size per GPU.'"""
     said = " (assumed: say which framework you use)" if status == "assumed" else ""
-    text = f"Time assumes {framework_text(framework)}{said}."
-    if narrowing:
-        text += " To narrow it: " + "; ".join(narrowing) + "."
+    named = PRETRAINING_STACK_TEXT if framework is None and status == "assumed" else framework_text(framework)
+    text = f"Time assumes {named}{said}."
+    shown = [*narrowing[:-1][: TIME_BASIS_HINTS - 1], *narrowing[-1:]]
+    if shown:
+        text += " To narrow it: " + "; ".join(shown) + "."
     return text
 
 

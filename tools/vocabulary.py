@@ -66,5 +66,16 @@ TRAINING_PRECISION_DEFAULT: Final = "mixed"
 """16-bit weights with an fp32 master copy and fp32 optimizer states (AMP, DeepSpeed, FSDP default)."""
 FRAMEWORK_DEFAULT: Final = "hf"
 """Transformers Trainer / TRL / PEFT: what most fine-tuning teams run (seed 000)."""
+PRETRAINING_FRAMEWORK_DEFAULT: Final[Framework | None] = None
+"""Pre-training (and continual pre-training): no framework in particular, i.e. the generic efficiency
+band, pooled over the stacks pre-training teams run and publish throughputs for (Megatron-LM, NeMo,
+torchtitan, llm-foundry; tools.compute.efficiency.GENERIC_ANCHORS). Not hf: a Transformers Trainer band
+fitted on single-GPU LoRA says little about a multi-node pre-training run; not megatron: its BF16 band
+on Blackwell is moved from FP8 by the documented FP8 speedup (~0.68 MFU), above any BF16 measurement."""
+PRETRAINING_STACK_TEXT: Final = (
+    "a pre-training stack (Megatron-LM, NeMo, torchtitan, llm-foundry: the band pooled over their "
+    "published runs)"
+)
+"""How the time basis names PRETRAINING_FRAMEWORK_DEFAULT."""
 OPTIMIZER_DEFAULT: Final = "adamw"
 """AdamW: the fine-tuning stacks' default optimizer (HF Trainer, torchtune, LLaMA-Factory)."""

@@ -24,6 +24,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import keyed
@@ -34,6 +35,9 @@ from advisor.extract.unreadable import Unreadable, find_unreadable
 from advisor.llm.guard import instruction_spans
 from tools.input_account import MAX_CLAUSE_CHARS, MAX_CLAUSES, ClauseKind, InputAccount, UnusedClause
 from tools.profile import WorkloadProfile
+
+if TYPE_CHECKING:
+    from tools.recommend.models import Recommendation
 
 I = re.I  # noqa: E741
 
@@ -360,3 +364,47 @@ def account_for(
     if analysis.other:
         account = account.model_copy(update={"other_workload": merge_findings(None, analysis.other)})
     return account
+
+
+# --------------------------------------------------------------------------- questions the answer answers
+_BUY_RENT_Q = re.compile(
+    r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex)\b.*\b(?:rent\w*|leas\w*|cloud|opex)\b"
+    r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b",
+    I,
+)
+_HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)
+_COST_Q = re.compile(r"\bhow much\b|\bcosts?\b|\bprice\b|\bspend\b", I)
+_WHICH_GPU_Q = re.compile(r"\b(?:which|what)\s+(?:gpus?|cards?|hardware|instances?|accelerators?)\b", I)
+
+
+def _answers(rec: Recommendation) -> list[re.Pattern[str]]:
+    """The questions the recommendation's computed sections answer: buy vs rent (its timeline), how long
+    (a training or batch job's wall-clock), what it costs and which GPU (any pick)."""
+    out = []
+    if rec.buy_vs_rent is not None:
+        out.append(_BUY_RENT_Q)
+    if rec.primary is not None:
+        out += [_COST_Q, _WHICH_GPU_Q]
+        if rec.primary.cost_basis == "per_job":
+            out.append(_HOW_LONG_Q)
+    return out
+
+
+def answered_questions(account: InputAccount | None, rec: Recommendation | None) -> InputAccount | None:
+    """The account with the questions a computed section answers counted as used: 'buy or rent?' is
+    answered by the buy-vs-rent section, not 'a question I could not answer' (expert review,
+    2026-11-25). Other questions stay listed."""
+    if account is None or rec is None:
+        return account
+    answers = _answers(rec)
+    done = [
+        c for c in account.unused if c.kind == "question" and any(a.search(c.text) for a in answers)
+    ]
+    if not done:
+        return account
+    return account.model_copy(
+        update={
+            "used": tuple(dict.fromkeys((*account.used, *(c.text for c in done))))[:MAX_CLAUSES],
+            "unused": tuple(c for c in account.unused if c not in done),
+        }
+    )

@@ -43,6 +43,13 @@ _EU_PLACE_ONLY = keyed(
     rf"|\b(?:must|has to|have to|needs? to|shall)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)\s+{_EU_PLACE}\b",
     I,
 )
+# serving "users in the EU" / "host it in Europe": no policy word, but a buyer hosts there (GDPR, latency);
+# not where the team or an office is ("our team is based in Europe")
+_EU_IN = keyed(
+    r"\b(?:users?|customers?|clients?|traffic|audience|serv\w*|host\w*|deploy\w*|run\s+it)\b[^.;]{0,40}?"
+    r"\bin\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)",
+    I,
+)
 _EU_NO = keyed(
     r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
     r"|\bnot eu[\s-]only\b",
@@ -160,6 +167,9 @@ def rule_constraints(ctx: Ctx) -> None:
         elif place := _EU_PLACE_ONLY.search(t):
             ev = f'"{q(place)}" -> EU only (the catalog has regions by EU or not, no finer)'
             ctx.add(s, "eu_only", True, ev, "inferred", place.start())
+        elif (where := _EU_IN.search(t)) and not _EU_NO.search(t):
+            ev = f'"{q(where)}" -> host in the EU (GDPR, latency; say if any region will do)'
+            ctx.add(s, "eu_only", True, ev, "inferred", where.start())
         none = _OPS_NONE.search(t)
         if none:
             ctx.add(s, "ops_capacity", "none", q(none), "stated", none.start())

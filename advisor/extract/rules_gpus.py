@@ -52,9 +52,11 @@ _QUESTION = re.compile(
     r"|\b(?:enough|fit|handle)\b",
     I,
 )
-# Non-ownership hardware questions kept as claims: "can a 4090 ...", "on one L40S", "on a single A100"
+# Non-ownership hardware questions kept as claims: "can a 4090 ...", "on one L40S", "on a single A100";
+# a purchase weighed: "keep renting H100s or buy 8x H100?" (the option the user asked about, costed)
 _CLAIM_HW = keyed(
-    rf"\b(?:(?:can|could|will|would)\s+(?:a|an|one|a\s+single)|on\s+(?:a\s+single|one|a))\s+"
+    rf"\b(?:(?:can|could|will|would)\s+(?:a|an|one|a\s+single)|on\s+(?:a\s+single|one|a)"
+    rf"|(?:buy|buying|purchase|purchasing)(?:\s+(?:a|an|our\s+own|our|us))?)\s+"
     rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?",
     I,
 )

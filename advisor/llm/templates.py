@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import prompts
+from reports.buy_rent import summary_line as buy_rent_summary
 from tools import present
 from tools.profile import WorkloadProfile
 
@@ -162,6 +163,9 @@ def _recommendation_lines(rec: Any) -> list[str]:
             lines.append(rec.time_basis)
         if rec.primary.why:
             lines.append(prompts.fill(s["primary_reasons"], reasons="; ".join(rec.primary.why)))
+        timeline = getattr(rec, "buy_vs_rent", None)
+        if timeline is not None and not timeline.owned:  # the answer to 'buy or rent?', reserved terms too
+            lines.append(buy_rent_summary(timeline))
         if rec.alternatives:
             alts = [f"{o.label}: {o.summary}" for o in rec.alternatives[:3]]
             lines.append(prompts.fill(s["alternatives"], items="; ".join(alts)))

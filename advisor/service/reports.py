@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from advisor.extract.accounting import answered_questions
 from advisor.service.recommending import default_catalog, recommend_for
 from reports.render import render_report
 from tools.errors import InputError
@@ -75,6 +76,7 @@ def write_report(
         raise InputError("nothing to report: give a workload profile")
     else:
         recommendation, catalog = recommend_for(profile, prices=prices, settings=settings)
+    input_account = answered_questions(input_account, recommendation)
     return render_report(
         recommendation,
         f,

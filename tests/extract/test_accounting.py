@@ -165,3 +165,24 @@ def test_profile_evidence_without_rules_findings_counts(monkeypatch: pytest.Monk
     )
     account = account_for("Llama 3 8B LoRA on 20M tokens. Ops: our SRE team of four.", prof)
     assert not any("SRE" in c.text for c in account.unused)
+
+
+# ---- questions a computed section answers (expert review, 2026-11-25) ------------------------------------
+
+
+def test_buy_or_rent_is_answered_by_the_buy_vs_rent_section() -> None:
+    # before: "'buy or rent?': a question I could not answer", above the section that answers it
+    reply, account = _turn(
+        "Pre-train a 13B model on 260B tokens. We'll keep running it for 3 years; buy or rent? "
+        "power $0.10/kWh"
+    )
+    assert "buy or rent?" in account.used and not account.of_kind("question")
+    assert "could not answer" not in reply
+    assert "Buy vs rent (" in reply and "reserved 3 years at month" in reply  # the answer, in the reply
+
+
+def test_a_question_nothing_answers_is_still_listed() -> None:
+    _, account = _turn("LoRA Llama 3 8B on 50M tokens. Should we buy or rent? What about checkpoint storage?")
+    # no horizon, nothing owned: buy vs rent is not weighed, so neither question is answered
+    assert any("buy or rent" in q for q in account.of_kind("question"))
+    assert any("checkpoint storage" in q for q in account.of_kind("question"))

@@ -147,3 +147,21 @@ def test_a_city_is_read_as_eu_only_and_says_it_is_coarser(extract: Extract) -> N
 )
 def test_an_eu_place_that_is_not_a_residency_rule(extract: Extract, text: str) -> None:
     assert extract(text + JOB).eu_only is not True
+
+
+# ---- serving where the users are (expert review, 2026-11-25) ----------------------------------------------
+@pytest.mark.parametrize(
+    "text", ["Serve it to 200 concurrent users in the EU.", "Host it in Europe.", "Our customers in the EU"]
+)
+def test_serving_in_the_eu_is_read_as_eu_hosting(extract: Extract, text: str) -> None:
+    # before: 'Serve Llama 3.1 70B to 200 concurrent users in the EU' -> 8x A100 at a US provider, EU only no
+    p = extract(text + " Serve Llama 3.1 70B.")
+    assert p.eu_only is True and p.status_of("eu_only") == "inferred"
+    assert "host in the EU" in (p.provenance["eu_only"].evidence or "")
+
+
+@pytest.mark.parametrize(
+    "text", ["Our team is based in Europe.", "We have users in the EU but no EU requirement."]
+)
+def test_a_team_in_europe_is_not_eu_hosting(extract: Extract, text: str) -> None:
+    assert extract(text + JOB).eu_only is not True

@@ -75,3 +75,23 @@ def test_a_fleet_of_unknown_size_gives_the_type_only() -> None:
 def test_a_budget_or_a_model_is_not_a_gpu(text: str) -> None:
     p = RulesExtractor().extract(text)
     assert p.claimed_gpu is None and p.owned_gpu is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        (
+            "Serve Llama 3.3 70B 24/7 at 60% utilisation for 2-3 years: keep renting H100s or buy 8x H100?",
+            "h100-sxm",
+            8,
+        ),
+        ("Should we buy an H100 or keep renting?", "h100-sxm", 1),
+        ("Is purchasing 4 L40S worth it for serving Llama 3 8B?", "l40s", 4),
+    ],
+)
+def test_a_purchase_weighed_is_the_option_asked_about(text: str, gpu: str, count: int) -> None:
+    # before: "keep renting H100s or buy 8x H100?" read no GPU; the answer never evaluated an H100 and
+    # picked 8x RTX 4090 on a community cloud (issue 16's own example)
+    p = RulesExtractor().extract(text)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == (gpu, count)
+    assert p.owned_gpu is None  # weighed, not owned

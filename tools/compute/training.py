@@ -133,6 +133,15 @@ def scaling_efficiency_for(
     return Range(low=intra.low * inter.low, high=intra.high * inter.high), used
 
 
+HINT_FABRIC = "use InfiniBand / RoCE between nodes (over Ethernet a step can take ~10x longer)"
+HINT_SEQ_LEN = "give the sequence length (attention FLOPs grow with it)"
+HINT_MICRO_BATCH = "give the micro-batch size per GPU"
+HINT_FRAMEWORK = "name the training framework (hf, deepspeed, axolotl, unsloth, torchtune, megatron, ...)"
+HINT_ORDER = (HINT_FABRIC, HINT_SEQ_LEN, HINT_MICRO_BATCH, HINT_FRAMEWORK)
+"""Inputs that would narrow a time range, the one that moves it most first; `narrowing` ends with the
+one measurement that replaces the estimate (timing a step on that GPU, with that framework)."""
+
+
 def _checked_framework(framework: str | None) -> Framework | None:
     if framework is None:
         return None
@@ -198,7 +207,8 @@ def estimate_training_time(
     if per_node < 1:
         raise InputError(f"gpus_per_node must be >= 1, got {gpus_per_node!r}")
     tb = TraceBuilder() if traced else UntracedBuilder()
-    narrowing: list[str] = []
+    narrowing: list[str] = []  # inputs the user can state, most telling first (sorted at the end)
+    measure = "time one training step on your set-up: its tokens/s per GPU replaces the estimate"
 
     if flops_factor is None:
         k = model_flops_factor(method)
@@ -240,7 +250,7 @@ def estimate_training_time(
             seq_len=seq_len,
         )
     elif shape is not None:
-        narrowing.append("give the sequence length (attention FLOPs grow with it)")
+        narrowing.append(HINT_SEQ_LEN)
     flops = tb.step(
         "training_flops",
         "flops_per_token x tokens",
@@ -281,25 +291,25 @@ def estimate_training_time(
     )
 
     used_framework: Framework | None = None
+    gpu_measured = True  # the GPU type has published throughputs behind its band
     if mfu_range is None:
         band = efficiency_band(gpu=gpu, precision=precision, framework=framework)
         mfu, used_framework = band.mfu, band.framework
         tb.assume("mfu_band", f"{mfu.low:.2f}-{mfu.high:.2f} ({band.how})", "fraction of peak", band.source)
         if framework is None:
             tb.assume("framework", "not given: generic band (every calibrated stack pooled)", "", band.source)
-            narrowing.append("name the training framework (hf, deepspeed, axolotl, unsloth, torchtune, ...)")
-        elif used_framework is None:
+            narrowing.append(HINT_FRAMEWORK)
+        elif used_framework is None and band.calibrated:
             tb.assume(
                 "framework",
                 f"{framework}: no published throughput in the calibration set, generic band used",
                 "",
                 band.source,
             )
-            narrowing.append(f"measure one training step with {framework} (no calibrated band for it)")
-        if not band.calibrated:
-            narrowing.append(
-                f"measure one training step on {gpu.name} (no calibration row for this GPU type)"
-            )
+            measure = f"time one training step with {framework}: no published measurement of it here"
+        gpu_measured = band.calibrated
+        if not gpu_measured:
+            measure = f"time one training step on {gpu.name}: no published measurement of this GPU here"
     else:
         if not (mfu_range.low > 0 and mfu_range.high <= 1):
             raise InputError(f"mfu_range must lie in (0, 1], got {mfu_range.low}-{mfu_range.high}")
@@ -311,7 +321,7 @@ def estimate_training_time(
         mb = batch_size or BATCH_SIZE_DEFAULT
         small = small_batch_factor(tokens_per_micro_batch=mb * seq_len)
         if batch_size is None:
-            narrowing.append("give the micro-batch size per GPU")
+            narrowing.append(HINT_MICRO_BATCH)
         if small < 1.0:
             tb.assume(
                 "small_batch_factor",
@@ -337,7 +347,8 @@ def estimate_training_time(
                 "x time",
                 EXPERT_IMBALANCE_SOURCE,
             )
-        narrowing.append("MoE: measure one step (grouped GEMMs, all-to-all and routing balance vary most)")
+        if gpu_measured:
+            measure = "time one training step: MoE grouped GEMMs, all-to-all and routing balance vary most"
 
     if scaling_efficiency is None:
         scaling, used = scaling_efficiency_for(
@@ -346,7 +357,7 @@ def estimate_training_time(
         for name, value, source in used:
             tb.assume(name, value, "fraction", source)
         if n_gpus > per_node and scale_out not in ("infiniband", "roce"):
-            narrowing.append("use InfiniBand / RoCE between nodes (Ethernet step times vary ~10x)")
+            narrowing.append(HINT_FABRIC)
     else:
         scaling = scaling_efficiency
         tb.assume("scaling_efficiency", f"{scaling.low}-{scaling.high}", "fraction", "caller")
@@ -476,7 +487,7 @@ def estimate_training_time(
     wall = gpu_hours.scale(1.0 / n_gpus)
     tb.step("wall_hours_low", "gpu_hours_low / n_gpus", wall.low, "h", n_gpus=n_gpus)
     tb.step("wall_hours_high", "gpu_hours_high / n_gpus", wall.high, "h", n_gpus=n_gpus)
-    narrowing.append("measure one training step (tokens/s) on one GPU: it replaces the band")
+    narrowing = sorted(narrowing, key=HINT_ORDER.index) + [measure]
 
     return TrainingTime(
         flops=flops,

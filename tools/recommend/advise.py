@@ -67,7 +67,10 @@ def recommend(
             scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
             narrowing = tuple(eng.calc.training_time(c.gpu, c.layout, scale_out).narrowing)
     workload_class, deployment_advice = _classify(eng, out.primary)
-    timeline = buy_vs_rent_for(out.primary, eng, p) if out.primary is not None else None
+    timeline = None
+    if out.primary is not None:
+        rented = next((c for c in out.ranked if c.offer.deployment not in ("owned", "colocation")), None)
+        timeline = buy_vs_rent_for(out.primary, eng, p, rented)
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,

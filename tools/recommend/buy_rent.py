@@ -4,6 +4,10 @@ running cost at the one owned utilisation) against renting them on demand, on 1-
 terms and on spot, month by month with the break-even month (tools.cost_buy.buy_rent_timeline).
 When the pick runs on the GPUs the team already owns, nothing is bought: their marginal running cost
 (power x PUE, staff; tools.cost_buy.owned_marginal_usd_per_gpu_hour) against renting the same GPUs.
+When the GPU bought is offered by no one for rent (Intel Gaudi 3 in the catalog), the rent lines are
+the best-ranked rented option (another GPU) doing the same work, its rates moved onto the bought GPUs
+by the GPU-hours each needs (serving: the GPUs each needs for the stated load), and the timeline names
+that set-up (`rented_instead`); buy vs rent is still answered, never dropped for want of a price.
 
 Rates: the cheapest on-demand and spot record of the GPU at an established tier (community and
 marketplace quotes are floors, not rates); reserved: the cheapest record of that term, else on-demand x
@@ -21,6 +25,7 @@ from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, owned_utilization
 from tools.recommend.owned_first import is_yours, power_price
 from tools.recommend.purchase import quote_for
 from tools.recommend.risk import COMMUNITY_TIERS
+from tools.recommend.score import unmeasured
 from tools.units import HOURS_PER_MONTH
 
 DEFAULT_HORIZON_MONTHS = 36.0
@@ -134,15 +139,63 @@ def _own_vs_rent(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeli
     return timeline
 
 
-def buy_vs_rent_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeline | None:
-    """The timeline for the candidate's GPUs, or None when not wanted or without a purchase price,
-    TDP or any rental price of that GPU."""
+def _gpu_hours(c: Candidate, eng: Engine) -> float:
+    """GPU-hours the candidate spends on the work (an unmeasured GPU's at the slow end, as ranked);
+    serving: the GPUs that carry the stated load."""
+    if eng.inference and not eng.state.batch_job:
+        return float(c.total_gpus)
+    hours = c.wall_hours.high if unmeasured(c, eng.inference) else c.wall_hours.mid
+    return hours * c.total_gpus
+
+
+def _rented_instead(
+    c: Candidate, rented: Candidate | None, eng: Engine
+) -> tuple[list[RentBasis], str | None]:
+    """The rent lines of another GPU's rented option for the same work as c: each rate per rented
+    GPU-hour x (the rented option's GPU-hours / c's GPU-hours) = a rate per GPU-hour of c's GPUs."""
+    if rented is None or rented.gpu.id == c.gpu.id:
+        return [], None
+    rents = _rents(rented, eng)
+    mine = _gpu_hours(c, eng)
+    if not rents or mine <= 0:
+        return [], None
+    ratio = eng.tb.step(
+        "rented_gpu_hours_per_bought_gpu_hour",
+        "rented option's GPU-hours for the work / bought option's GPU-hours for the same work",
+        _gpu_hours(rented, eng) / mine,
+        "ratio",
+        rented=f"{rented.total_gpus}x {rented.gpu.id}",
+        bought=f"{c.total_gpus}x {c.gpu.id}",
+    )
+    setup = f"{rented.total_gpus}x {rented.gpu.name}"
+    moved = [
+        r.model_copy(
+            update={
+                "usd_per_gpu_hour": r.usd_per_gpu_hour * ratio,
+                "source": f"{r.source}; {setup} for the same work ({ratio:.2f} of its GPU-hours per "
+                "bought one)",
+            }
+        )
+        for r in rents
+    ]
+    return moved, setup
+
+
+def buy_vs_rent_for(
+    c: Candidate, eng: Engine, p: WorkloadProfile, rented: Candidate | None = None
+) -> BuyRentTimeline | None:
+    """The timeline for the candidate's GPUs, or None when not wanted or without a purchase price or
+    TDP, or with no rental price for that GPU and no other rented option (`rented`, the best-ranked one)
+    to compare with."""
     if not wanted(p):
         return None
     if is_yours(c):
         return _own_vs_rent(c, eng, p)
     quote = quote_for(c, eng, p)
     rents = _rents(c, eng)
+    instead: str | None = None
+    if not rents:  # nobody rents this GPU: the same work on the best rented option
+        rents, instead = _rented_instead(c, rented, eng)
     if quote is None or not rents or c.gpu.tdp_w is None or c.gpu.purchase_price_usd is None:
         return None
     util = owned_utilization(p, eng.inference)
@@ -171,4 +224,4 @@ def buy_vs_rent_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTim
         return None
     eng.tb.extend(quote, prefix="buy vs rent purchase: ")
     eng.tb.extend(timeline, prefix="buy vs rent: ")
-    return timeline
+    return timeline.model_copy(update={"rented_instead": instead}) if instead else timeline

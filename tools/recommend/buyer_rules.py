@@ -3,6 +3,9 @@
 1. The primary is not dominated: when another configuration at no more operational risk costs no
    more and takes no longer (serves no slower), it is the pick instead. The balanced ranking charges a
    set-up cost the displayed cost leaves out, which let an option be picked over one cheaper and faster.
+   For the primary, cost is that same cost with the set-up (tools.recommend.score.ranked_cost_usd): on
+   the displayed cost alone, 8 GPUs finishing a 20-minute LoRA run in 3 minutes 'dominate' one GPU,
+   and the half hour of provisioning and model loading every GPU bills undoes the sub-hour rule.
    An alternative dominated by a displayed option is dropped unless it differs from each option that
    dominates it in what the risk points leave out and a buyer weighs, the GPU type (availability,
    maturity) or the provider class (hyperscaler, GPU cloud, managed, community, owned), costs at most
@@ -26,9 +29,11 @@
 
 from __future__ import annotations
 
+from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate, provider_matches
 from tools.recommend.risk import COMMUNITY_TIERS
+from tools.recommend.score import ranked_cost_usd
 
 COST_MULTIPLE_LIMIT = 10.0
 """Issue 16: no alternative that costs many times the primary for little gain (e.g. > 10x a sub-$100 job)."""
@@ -51,22 +56,26 @@ def _speed(c: Candidate, inference: bool) -> float:
     return c.hours_mid
 
 
-def dominates(a: Candidate, b: Candidate, inference: bool) -> bool:
-    """a costs no more, is no slower and carries no more risk than b, and is better in cost or speed."""
-    if (
-        a.risk > b.risk + RISK_TOLERANCE
-        or a.cost_mid > b.cost_mid
-        or _speed(a, inference) > _speed(b, inference)
-    ):
+def dominates(a: Candidate, b: Candidate, inference: bool, *, with_setup: bool = False) -> bool:
+    """a costs no more, is no slower and carries no more risk than b, and is better in cost or speed.
+    `with_setup`: cost with the set-up charge (choosing the primary); else the displayed cost (what a
+    buyer compares between the options shown side by side)."""
+    if with_setup:
+        cost_a, cost_b = ranked_cost_usd(a, inference), ranked_cost_usd(b, inference)
+    else:
+        cost_a, cost_b = a.cost_mid, b.cost_mid
+    if a.risk > b.risk + RISK_TOLERANCE or cost_a > cost_b or _speed(a, inference) > _speed(b, inference):
         return False
-    return a.cost_mid < b.cost_mid or _speed(a, inference) < _speed(b, inference)
+    return cost_a < cost_b or _speed(a, inference) < _speed(b, inference)
 
 
 def undominated(primary: Candidate, ranked: list[Candidate], inference: bool) -> Candidate:
     """Rule 1: the best-ranked candidate that dominates the primary, repeatedly, else the primary."""
     pick = primary
     for _ in range(len(ranked)):
-        better = next((c for c in ranked if c is not pick and dominates(c, pick, inference)), None)
+        better = next(
+            (c for c in ranked if c is not pick and dominates(c, pick, inference, with_setup=True)), None
+        )
         if better is None:
             return pick
         pick = better
@@ -192,7 +201,9 @@ def also_offered(primary: Candidate, ranked: list[Candidate], per_month: bool, l
     if not same:
         return None
     unit = "/month" if per_month else ""
+    # the cost the option summaries show (compute), '$2.85-3.10' for a $3 job, not '$3-3'
     parts = [
-        f"{c.offer.provider} (${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}{unit})" for c in same[:limit]
+        f"{c.offer.provider} ({present.usd(c.cost_usd.low)}-{present.usd(c.cost_usd.high).lstrip('$')}{unit})"
+        for c in same[:limit]
     ]
     return "also offered by " + ", ".join(parts)

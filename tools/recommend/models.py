@@ -278,7 +278,8 @@ class Recommendation(Traced):
     def time_basis(self) -> str | None:
         """Training: the framework the time range assumes and what would narrow it, in one sentence."""
         p = self.profile
-        if self.primary is None or self.primary.cost_basis != "per_job" or p.framework is None:
+        unnamed = p.framework is None and p.status_of("framework") != "assumed"  # serving: no framework
+        if self.primary is None or self.primary.cost_basis != "per_job" or unnamed:
             return None
         return present.time_basis(p.framework, p.status_of("framework"), self.time_narrowing)
     buy_vs_rent: BuyRentTimeline | None = Field(

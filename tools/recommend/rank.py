@@ -10,6 +10,7 @@ from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
 from tools.recommend.buyer_rules import (
     also_offered,
+    consumer_or_community,
     low_risk_allowed,
     lower_risk,
     meaningfully_faster,
@@ -93,9 +94,12 @@ def select(
         primary = own_first(ranked)
         if primary is None:
             primary = named[0] if named else pref[0] if pref else ranked[0]
-            if eng.inference:
-                primary = production_primary(primary, ranked, p, bool(named) and named[0].gpu.consumer)
             within = named or pref or ranked  # the GPU and count named stay what was named
+            if eng.inference:
+                picked = primary
+                primary = production_primary(primary, ranked, p, bool(named) and named[0].gpu.consumer)
+                if primary is not picked:  # rule 1 must not hand rule 2's pick back to a consumer card
+                    within = [c for c in within if not consumer_or_community(c)] or [primary]
             primary = undominated(primary, within, eng.inference)
         if preferred and not pref:
             notes_out.append(
@@ -241,7 +245,7 @@ def _alternatives(
     ranked = [c for c in ranked if not too_costly(c, primary)]
     others = ranked
     ranked = [c for c in ranked if not same_setup(c, primary)]
-    also = also_offered(primary, others, eng.inference)
+    also = also_offered(primary, others, eng.inference and not eng.state.batch_job)  # a batch job: per job
     if also:
         primary.why.append(also)
 

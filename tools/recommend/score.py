@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from tools.compute.efficiency import UNCALIBRATED_MFU, generation_of
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.risk import RISK_LIMIT_MAYBE
@@ -22,21 +23,47 @@ training. The cost figures leave it out (it varies by team); the ranking needs i
 looks as cheap on 8 GPUs as on 1 (seed 000: over-provisioning fine-tuning is the common mistake)."""
 
 
+
+
+def unmeasured(c: Candidate, inference: bool) -> bool:
+    """Training on a GPU type whose efficiency band is a prior with no published throughput behind it
+    (tools.compute.efficiency.UNCALIBRATED_MFU: AMD, Intel Gaudi)."""
+    return not inference and generation_of(c.gpu) in UNCALIBRATED_MFU
+
+
+def _ranked_cost_and_hours(c: Candidate, inference: bool) -> tuple[float, float]:
+    """Cost and hours at the ranking point; an unmeasured GPU's at the slow end of its range. Its band
+    (0.2-0.4 MFU) is a guess twice as wide as a fitted one: a buyer does not pay for a speed nobody has
+    measured, or a $1.3M purchase of 64 Gaudi 3 is picked for a 13B pre-training run on the optimistic
+    half of a prior (expert review, 2026-11-25)."""
+    if unmeasured(c, inference):
+        return c.total_usd.high, c.wall_hours.high
+    return c.cost_mid, c.hours_mid
+
+
+def ranked_cost_usd(c: Candidate, inference: bool) -> float:
+    """The cost the balanced ranking weighs: the cost at the ranking point (an unmeasured GPU's at its
+    high end) plus, for training, the set-up every run bills on all of its GPUs (JOB_SETUP_HOURS)."""
+    if inference:
+        return c.cost_mid
+    cost, _ = _ranked_cost_and_hours(c, inference)
+    return cost + c.layout.n_gpus * c.replicas * JOB_SETUP_HOURS * c.offer.usd_per_gpu_hour_mid
+
+
 def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
     """The candidate's score under the profile's objective (cheapest, fastest or balanced)."""
     obj = p.objective or "balanced"
     if inference:
         speed = 1.0 / max(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 1.0, 1e-9)
     else:
-        speed = max(c.hours_mid, 1e-9)
+        speed = max(_ranked_cost_and_hours(c, inference)[1], 1e-9)
     if obj == "cheapest":
         return c.cost_mid + 1e-6 * speed
     if obj == "fastest":
         return speed + 1e-9 * c.cost_mid
-    cost = c.cost_mid
+    cost = ranked_cost_usd(c, inference)
     if not inference:
         speed = max(speed, MIN_SCORED_WALL_HOURS)
-        cost += c.layout.n_gpus * c.replicas * JOB_SETUP_HOURS * c.offer.usd_per_gpu_hour_mid
     maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
     return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
 
