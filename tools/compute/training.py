@@ -137,9 +137,26 @@ HINT_FABRIC = "use InfiniBand / RoCE between nodes (over Ethernet a step can tak
 HINT_SEQ_LEN = "give the sequence length (attention FLOPs grow with it)"
 HINT_MICRO_BATCH = "give the micro-batch size per GPU"
 HINT_FRAMEWORK = "name the training framework (hf, deepspeed, axolotl, unsloth, torchtune, megatron, ...)"
-HINT_ORDER = (HINT_FABRIC, HINT_SEQ_LEN, HINT_MICRO_BATCH, HINT_FRAMEWORK)
+HINT_GATHERS = "larger micro-batches, fewer GPUs per sharded copy or a faster link (gathers bound the step)"
+HINT_ORDER = (HINT_FABRIC, HINT_GATHERS, HINT_SEQ_LEN, HINT_MICRO_BATCH, HINT_FRAMEWORK)
 """Inputs that would narrow a time range, the one that moves it most first; `narrowing` ends with the
 one measurement that replaces the estimate (timing a step on that GPU, with that framework)."""
+
+
+UNSTATED_MICRO_BATCH_TOKENS = 8192
+"""Tokens per micro-batch a run takes when the user does not say (for the weight-gather cap only): a run
+free to choose fills the GPU, and the pre-training configs published with their throughput run 8k tokens
+per micro-batch (torchtitan's Llama 3 8B/70B: local batch 1 x 8,192; bench/data training rows)."""
+
+
+def _gather_tokens_per_micro_batch(batch_size: int | None, seq_len: int | None) -> int | None:
+    """Tokens each GPU computes between two weight gathers: the stated micro-batch x sequence, else at
+    least UNSTATED_MICRO_BATCH_TOKENS (the memory plan's 1 sequence is its floor, not the run's choice)."""
+    if seq_len is None:
+        return None
+    if batch_size is not None:
+        return batch_size * seq_len
+    return max(BATCH_SIZE_DEFAULT * seq_len, UNSTATED_MICRO_BATCH_TOKENS)
 
 
 def _checked_framework(framework: str | None) -> Framework | None:
@@ -403,7 +420,7 @@ def estimate_training_time(
         virtual_stages=virtual_stages,
         total_params=total_params or active_params,
         weight_bytes=QLORA_WEIGHT_BYTES if method == "qlora" else BF16_WEIGHT_BYTES,
-        tokens_per_micro_batch=(batch_size or BATCH_SIZE_DEFAULT) * seq_len if seq_len is not None else None,
+        tokens_per_micro_batch=_gather_tokens_per_micro_batch(batch_size, seq_len),
     )
     thr = Range(
         low=mfu.low * factor.low * scaling.low * pipe.low / slowdown.high,
@@ -442,9 +459,7 @@ def estimate_training_time(
             low=thr.low,
             high=thr.high,
         )
-        narrowing.append(
-            "larger micro-batches, fewer GPUs per sharded copy or a faster link (gathers bound the step)"
-        )
+        narrowing.append(HINT_GATHERS)
     tps = Range(low=thr.low * peak_flops / per_token, high=thr.high * peak_flops / per_token)
     tb.step(
         "tokens_per_s_per_gpu",
