@@ -145,6 +145,8 @@ def _plan(
     lora_dropout: float | None = None,
     activation_offloading: bool | None = None,
     memory_basis: str = MEMORY_BASIS_DEFAULT,
+    compiled_loss: bool = False,
+    loss_upcast: bool = True,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -273,6 +275,8 @@ def _plan(
         else False,
         amp_framework=preset.amp,
         memory_basis=memory_basis,
+        compiled_loss=compiled_loss,
+        loss_upcast=loss_upcast,
     )
 
 
@@ -311,6 +315,8 @@ def estimate_memory(
     lora_dropout: float | None = None,
     activation_offloading: bool | None = None,
     memory_basis: str = MEMORY_BASIS_DEFAULT,
+    compiled_loss: bool = False,
+    loss_upcast: bool = True,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -322,7 +328,9 @@ def estimate_memory(
     `flash_attention` (memory-efficient attention); `gpus`, `sharding`, `tp`, `pp`; `offload` to CPU;
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
-    them (torchtune). Raises InputError on impossible inputs. Memory in GiB (2**30 bytes).
+    them (torchtune); `compiled_loss` (torch.compile of the loss: a chunked loss keeps bf16) and
+    `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
+    engine) describe the loss implementation of a measured run. Raises InputError on impossible inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -354,6 +362,8 @@ def estimate_memory(
         lora_dropout=lora_dropout,
         activation_offloading=activation_offloading,
         memory_basis=memory_basis,
+        compiled_loss=compiled_loss,
+        loss_upcast=loss_upcast,
     )
     states = model_states(plan, tb)
     kv = 0.0
