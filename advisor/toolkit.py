@@ -35,7 +35,6 @@ from advisor.service.profiles import profile_from_mapping, profile_from_text_or_
 from advisor.service.recommending import recommend_for
 from advisor.service.reports import REPORTS_DIR_ENV, reports_folder, write_report
 from tools.errors import InputError
-from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
 from tools.profile import WorkloadProfile
 from tools.recommend.models import recommendation_json
 from tools.sizing_request import CLI_FLAGS, MODEL_FIELDS, SizingRequest
@@ -106,6 +105,16 @@ def _in_tool_terms() -> Iterator[None]:
         raise InputError(in_tool_terms(str(exc))) from exc
 
 
+def _req(name: str, **constraints: Any) -> Any:
+    """A tool parameter's pydantic Field with SizingRequest's help text for `name` (plus constraints)."""
+    return Field(description=SizingRequest.model_fields[name].description, **constraints)
+
+
+def _default(name: str) -> Any:
+    """SizingRequest's default for `name` (the CLI's default too)."""
+    return SizingRequest.model_fields[name].default
+
+
 def size_workload(
     model: Annotated[str | None, Field(description="catalog model id or alias, e.g. llama-3-70b")] = None,
     params_b: Annotated[
@@ -136,21 +145,18 @@ def size_workload(
     kv_heads: Annotated[int | None, Field(ge=1, description="with params_b: KV heads (default 8)")] = None,
     layers: Annotated[int | None, Field(ge=1, description="with params_b: decoder layers")] = None,
     hidden: Annotated[int | None, Field(ge=1, description="with params_b: hidden size")] = None,
-    framework: Annotated[
-        str, Field(description="training stack whose memory defaults apply: " + " | ".join(FRAMEWORKS))
-    ] = FRAMEWORK_DEFAULT,
-    optimizer_impl: Annotated[
-        str | None, Field(description="foreach | fused | for-loop (default: the framework's)")
-    ] = None,
-    loss_chunking: Annotated[
-        bool | None, Field(description="chunked cross-entropy (default: the framework's)")
-    ] = None,
-    lora_dropout: Annotated[
-        float | None, Field(ge=0, lt=1, description="LoRA dropout (default: the framework's, 0)")
-    ] = None,
-    memory_basis: Annotated[
-        str, Field(description="reserved (what nvidia-smi shows) | allocated (tensors only)")
-    ] = MEMORY_BASIS_DEFAULT,
+    # the memory options: type, default and help are SizingRequest's, as the CLI's flags are
+    framework: Annotated[str, _req("framework")] = _default("framework"),
+    optimizer_impl: Annotated[str | None, _req("optimizer_impl")] = _default("optimizer_impl"),
+    loss_chunking: Annotated[bool | None, _req("loss_chunking")] = _default("loss_chunking"),
+    lora_dropout: Annotated[float | None, _req("lora_dropout", ge=0, lt=1)] = _default("lora_dropout"),
+    activation_offloading: Annotated[bool | None, _req("activation_offloading")] = _default(
+        "activation_offloading"
+    ),
+    optimizer_in_backward: Annotated[bool | None, _req("optimizer_in_backward")] = _default(
+        "optimizer_in_backward"
+    ),
+    memory_basis: Annotated[str, _req("memory_basis")] = _default("memory_basis"),
     gpu: Annotated[str | None, Field(description="catalog GPU id: also say whether it fits")] = None,
 ) -> dict[str, Any]:
     """Peak GPU memory per GPU for one model/method/parallelism configuration, with the breakdown

@@ -145,6 +145,8 @@ def _plan(
     lora_dropout: float | None = None,
     activation_offloading: bool | None = None,
     memory_basis: str = MEMORY_BASIS_DEFAULT,
+    compiled_loss: bool = False,
+    loss_upcast: bool = True,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -236,7 +238,8 @@ def _plan(
             f"above {arch.id}'s max context of {arch.max_context:,} tokens: needs RoPE scaling or a "
             "long-context variant",
         )
-    return Plan(
+    used: dict[str, object] = {}
+    plan = Plan(
         arch=arch,
         method=method,
         precision=prec,
@@ -255,33 +258,44 @@ def _plan(
         offload=offload,
         concurrency=concurrency,
         context_len=context_len if context_len is not None else seq_len,
-        loss_chunking=_preset(tb, "loss_chunking", loss_chunking, preset.loss_chunking, preset.source),
+        loss_chunking=_preset(used, "loss_chunking", loss_chunking, preset.loss_chunking),
         # adapter gradients are tiny: a fused optimizer step in backward changes nothing that matters
         optimizer_in_backward=_preset(
-            tb, "optimizer_in_backward", optimizer_in_backward, preset.optimizer_in_backward, preset.source
+            used, "optimizer_in_backward", optimizer_in_backward, preset.optimizer_in_backward
         )
         and not adapters,
         framework=framework or FRAMEWORK_DEFAULT,
-        optimizer_impl=_preset(tb, "optimizer_impl", optimizer_impl, preset.optimizer_impl, preset.source),
-        lora_dropout=float(_preset(tb, "lora_dropout", lora_dropout, preset.lora_dropout, preset.source))
+        optimizer_impl=_preset(used, "optimizer_impl", optimizer_impl, preset.optimizer_impl),
+        lora_dropout=float(_preset(used, "lora_dropout", lora_dropout, preset.lora_dropout))
         if adapters
         else 0.0,
         activation_offloading=_preset(
-            tb, "activation_offloading", activation_offloading, preset.activation_offloading, preset.source
+            used, "activation_offloading", activation_offloading, preset.activation_offloading
         )
         if training
         else False,
         amp_framework=preset.amp,
         memory_basis=memory_basis,
+        compiled_loss=compiled_loss,
+        loss_upcast=loss_upcast,
     )
+    _assume_presets(tb, plan.framework, used, preset.source)
+    return plan
 
 
-def _preset(tb: TraceBuilder, name: str, given: _T | None, default: _T, source: str) -> _T:
-    """The caller's value, or the framework's default (named as an assumption with its source)."""
+def _preset(used: dict[str, object], name: str, given: _T | None, default: _T) -> _T:
+    """The caller's value, or the framework's default (collected in `used` for one assumption line)."""
     if given is not None:
         return given
-    tb.assume(name, default, "", source)
+    used[name] = default
     return default
+
+
+def _assume_presets(tb: TraceBuilder, framework: str, used: dict[str, object], source: str) -> None:
+    """One assumption naming every framework default the plan took, with the preset's source once."""
+    if used:
+        words = ", ".join(f"{k.replace('_', ' ')} {str(v).lower()}" for k, v in used.items())
+        tb.assume("framework_defaults", f"{framework} defaults: {words}", "", source)
 
 
 def estimate_memory(
@@ -311,6 +325,8 @@ def estimate_memory(
     lora_dropout: float | None = None,
     activation_offloading: bool | None = None,
     memory_basis: str = MEMORY_BASIS_DEFAULT,
+    compiled_loss: bool = False,
+    loss_upcast: bool = True,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -322,7 +338,10 @@ def estimate_memory(
     `flash_attention` (memory-efficient attention); `gpus`, `sharding`, `tp`, `pp`; `offload` to CPU;
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
-    them (torchtune). Raises InputError on impossible inputs. Memory in GiB (2**30 bytes).
+    them (torchtune); `compiled_loss` (torch.compile of the loss: a chunked loss keeps bf16) and
+    `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
+    engine) describe the loss implementation of a measured run. Raises InputError on impossible
+    inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -354,6 +373,8 @@ def estimate_memory(
         lora_dropout=lora_dropout,
         activation_offloading=activation_offloading,
         memory_basis=memory_basis,
+        compiled_loss=compiled_loss,
+        loss_upcast=loss_upcast,
     )
     states = model_states(plan, tb)
     kv = 0.0

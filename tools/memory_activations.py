@@ -55,6 +55,18 @@ CHUNKED_LOSS_CHUNKS = 8
 LOGITS_BYTES_PER_VALUE_CHUNKED = 2 + 2 + (4 + 4) / CHUNKED_LOSS_CHUNKS
 """Chunked cross-entropy: bf16 logits and their bf16 gradient, plus one fp32 chunk and its gradient."""
 
+LOGITS_BYTES_PER_VALUE_CHUNKED_COMPILED = 2 + (4 + 4) / CHUNKED_LOSS_CHUNKS
+"""Chunked cross-entropy compiled (torchtune compile=True compiles compute_cross_entropy: upcast and CE in
+one kernel, CEWithChunkedOutputLoss docstring): per value one bf16 tensor at a time (the logits chunk until
+its CE backward, then its bf16 gradient; autograd runs every chunk's CE backward before the lm_head
+backward), plus one chunk's fp32 upcast and gradient inside the kernel."""
+
+LOGITS_BYTES_PER_VALUE_16BIT = 2 + 2 + 2
+"""Loss in the model's 16-bit dtype (no .float() in the model's loss, no autocast: Qwen v1 remote code
+modeling_qwen.py `lm_logits[..., :-1, :].contiguous()` then CrossEntropyLoss, under DeepSpeed's fp16
+engine): at the loss forward the logits, their shifted contiguous copy and the 16-bit log-softmax; at
+the backward the log-softmax, its gradient and the input gradient (half of LOGITS_BYTES_PER_VALUE)."""
+
 FINAL_NORM_BYTES_PER_H = 2 + 4 + 2
 """The final RMSNorm per token and hidden unit: its bf16 input, the fp32 copy transformers' RMSNorm
 makes (`hidden_states.to(torch.float32)`) and the bf16 normalised output the lm_head keeps."""
@@ -312,17 +324,8 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
             offloaded_bytes=offloaded,
             source="torchtune OffloadActivations / unsloth offloaded gradient checkpointing",
         )
-    chunked = plan.loss_chunking
-    per_value_bwd = LOGITS_BYTES_PER_VALUE_CHUNKED if chunked else LOGITS_BYTES_PER_VALUE
-    per_value_fwd = LOGITS_BYTES_PER_VALUE_CHUNKED if chunked else LOGITS_FORWARD_BYTES_PER_VALUE
-    tb.assume(
-        "logits_bytes_per_value",
-        per_value_bwd,
-        "B",
-        "chunked cross-entropy (torchtune)"
-        if chunked
-        else "fp32 log-softmax + its gradient + the loss gradient (transformers ForCausalLMLoss)",
-    )
+    per_value_fwd, per_value_bwd, loss_source = _logits_bytes(plan)
+    tb.assume("logits_bytes_per_value", per_value_bwd, "B", loss_source)
     values = tokens * arch.vocab_size / tp
     norm = tokens * FINAL_NORM_BYTES_PER_H * arch.hidden_size
     logits_bwd = tb.step(
@@ -360,6 +363,24 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         logits_backward=logits_bwd,
         dequant=dequant,
         offloaded=offloaded,
+    )
+
+
+def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
+    """(bytes per logit value at the loss forward, at the loss backward, source) for the plan's loss."""
+    if plan.loss_chunking and plan.compiled_loss:
+        b = LOGITS_BYTES_PER_VALUE_CHUNKED_COMPILED
+        return b, b, "chunked cross-entropy, compiled (torchtune compile=True)"
+    if plan.loss_chunking:
+        b = LOGITS_BYTES_PER_VALUE_CHUNKED
+        return b, b, "chunked cross-entropy (torchtune)"
+    if not plan.loss_upcast:
+        b = LOGITS_BYTES_PER_VALUE_16BIT
+        return b, b, "16-bit cross-entropy: no fp32 upcast (model loss without .float(), no autocast)"
+    return (
+        LOGITS_FORWARD_BYTES_PER_VALUE,
+        LOGITS_BYTES_PER_VALUE,
+        "fp32 log-softmax + its gradient + the loss gradient (transformers ForCausalLMLoss)",
     )
 
 

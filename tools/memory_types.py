@@ -44,6 +44,11 @@ class Plan:
     activation_offloading: bool = False
     amp_framework: bool = True
     memory_basis: str = "reserved"
+    compiled_loss: bool = False
+    """The loss is compiled with torch.compile (torchtune compile=True): a chunked loss then keeps bf16."""
+    loss_upcast: bool = True
+    """The loss upcasts the logits to fp32 (transformers ForCausalLMLoss, or autocast's fp32 cross_entropy);
+    False: computed in the model's 16-bit dtype (remote code without .float() and no autocast)."""
 
     @property
     def amp(self) -> bool:

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from advisor.llm.numbers import AllowedNumbers
 from advisor.service.recommending import CatalogLoader, Recommender, process_recommending
@@ -26,15 +26,10 @@ from tools.cost import egress_cost
 from tools.defaults import CONTEXT_LEN_DEFAULT
 from tools.errors import InputError
 from tools.memory import estimate_memory
-from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
 from tools.profile import WorkloadProfile
 from tools.recommend.models import option_json
+from tools.sizing_request import MODEL_FIELDS, SHAPE_FIELDS, SizingRequest
 from tools.vocabulary import (
-    BATCH_SIZE_DEFAULT,
-    FRAMEWORK_DEFAULT,
-    FRAMEWORKS,
-    LORA_RANK_DEFAULT,
-    SEQ_LEN_DEFAULT,
     Precision,
     TrainingMethod,
 )
@@ -88,22 +83,19 @@ class _WhatIf(BaseModel):
     )
 
 
-class _Memory(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    model: str = Field(description="catalog model id or alias, e.g. llama-3-70b")
-    method: str = Field(description="full | lora | qlora | pretraining | inference")
-    precision: str | None = None
-    seq_len: int = SEQ_LEN_DEFAULT
-    batch_size: int = BATCH_SIZE_DEFAULT
-    gpus: int = 1
-    sharding: str = "none"
-    lora_rank: int = LORA_RANK_DEFAULT
-    concurrency: int = 1
-    context_len: int | None = None
-    framework: str = Field(FRAMEWORK_DEFAULT, description="training stack: " + " | ".join(FRAMEWORKS))
-    optimizer_impl: str | None = Field(None, description="foreach | fused | for-loop (default: framework's)")
-    memory_basis: str = Field(MEMORY_BASIS_DEFAULT, description="reserved (nvidia-smi) | allocated (tensors)")
+_MEMORY_SKIP = (*MODEL_FIELDS, *SHAPE_FIELDS, "gpu")
+_Memory: type[BaseModel] = create_model(
+    "_Memory",
+    __config__=ConfigDict(extra="forbid"),
+    model=(str, Field(description="catalog model id or alias, e.g. llama-3-70b")),
+    **{
+        name: (f.annotation, f)
+        for name, f in SizingRequest.model_fields.items()
+        if name not in _MEMORY_SKIP
+    },  # type: ignore[call-overload]
+)
+"""The estimate_memory tool's arguments: a catalog model plus every calculator flag of
+tools.sizing_request.SizingRequest (its types, defaults and help), derived as the CLI derives its flags."""
 
 
 class _Training(BaseModel):
@@ -193,9 +185,9 @@ class ToolBox:
 
     def estimate_memory(self, **kw: Any) -> str:
         def run() -> Any:
-            args = _Memory.model_validate(kw)
-            arch = self._catalog().model(args.model)
-            return estimate_memory(**{**args.model_dump(exclude={"model"}), "arch": arch})
+            args = _Memory.model_validate(kw).model_dump()
+            arch = self._catalog().model(args.pop("model"))
+            return estimate_memory(**args, arch=arch)
 
         return self._run("estimate_memory", run)
 

@@ -29,9 +29,11 @@ def test_torchtune_preset_fused_and_chunked(catalog: Catalog) -> None:
     assert est.framework == "torchtune"
     assert est.optimizer_impl == "fused" and est.loss_chunking is True
     names = {a.name: a for a in est.assumptions}
-    # the preset values are listed as assumptions with the framework's source
-    assert names["loss_chunking"].value is True and "torchtune" in names["loss_chunking"].source
-    assert names["optimizer_impl"].value == "fused"
+    # the preset values are listed in ONE assumption line with the framework's source once
+    line = names["framework_defaults"]
+    assert "torchtune" in line.source and str(line.value).startswith("torchtune defaults: ")
+    assert "loss chunking true" in str(line.value) and "optimizer impl fused" in str(line.value)
+    assert "loss_chunking" not in names and "optimizer_impl" not in names
 
 
 def test_explicit_flag_overrides_preset(catalog: Catalog) -> None:
@@ -41,7 +43,8 @@ def test_explicit_flag_overrides_preset(catalog: Catalog) -> None:
         arch=arch, method="lora", framework="torchtune", seq_len=8192, loss_chunking=False
     )
     assert plain.loss_chunking is False
-    assert "loss_chunking" not in {a.name for a in plain.assumptions}  # the caller's value, not assumed
+    line = {a.name: a for a in plain.assumptions}["framework_defaults"]
+    assert "loss chunking" not in str(line.value)  # the caller's value, not assumed
     # 8k tokens x 128k vocab: unchunked fp32 logits cost GiBs more
     assert plain.peak_gib_per_gpu > preset.peak_gib_per_gpu + 5
     impl = estimate_memory(arch=arch, method="full", framework="torchtune", optimizer_impl="foreach")

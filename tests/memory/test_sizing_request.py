@@ -72,3 +72,23 @@ def test_values_reach_the_calculator_unvalidated_so_its_messages_stay() -> None:
         size(model="llama-3-8b", method="bogus")
     with pytest.raises(TypeError, match="unexpected keyword argument 'seq_length'"):
         size(model="llama-3-8b", seq_length=4096)
+
+
+def test_tool_schemas_take_the_memory_options_help_from_the_request() -> None:
+    """The memory options of both tool schemas are derived: a changed help text or a new option in
+    SizingRequest reaches them without a hand edit."""
+    import typing
+
+    from advisor.llm.tools import _Memory
+    from advisor.toolkit import size_workload
+
+    fields = SizingRequest.model_fields
+    memory_options = ("framework", "optimizer_impl", "loss_chunking", "lora_dropout",
+                      "activation_offloading", "optimizer_in_backward", "memory_basis")  # fmt: skip
+    hints = typing.get_type_hints(size_workload, include_extras=True)
+    for name in memory_options:
+        meta = [m for m in hints[name].__metadata__ if hasattr(m, "description")]
+        assert meta and meta[0].description == fields[name].description, name
+        assert _Memory.model_fields[name].description == fields[name].description, name
+    skip = {"model", "config", "params_b", "kv_heads", "layers", "hidden", "gpu"}
+    assert set(_Memory.model_fields) == (set(fields) - skip) | {"model"}
