@@ -13,7 +13,8 @@ The constants were fitted on the fit rows only (bench/time_fit.py); the held-out
 Issue 13's targets on held-out rows: coverage >= 90%, width <= 1.5x with the framework (<= 2x
 without), median error <= 15%.
 
-Run: .venv/bin/python bench/time_accuracy.py [--rows]
+Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME]  (--side: score that side only,
+e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final)
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bench.calibration_data import (
 from bench.time_rows import row_attention, row_framework, row_parallel, row_precision, row_seq_len
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
+from tools.compute.efficiency import CALIBRATION, Calibration
 from tools.compute.training import estimate_training_time
 from tools.ranges import Range
 from tools.vocabulary import Framework
@@ -77,8 +79,11 @@ class Summary:
     median_error_without: float
 
 
-def predict(row: TrainingRow, gpu: GpuSpec, framework: Framework | None) -> Range:
-    """The estimate's tokens/s/GPU range for the row's set-up."""
+def predict(
+    row: TrainingRow, gpu: GpuSpec, framework: Framework | None, calibration: Calibration = CALIBRATION
+) -> Range:
+    """The estimate's tokens/s/GPU range for the row's set-up (with the shipped constants, or a
+    cross-validation fold's)."""
     par = row_parallel(row)
     t = estimate_training_time(
         active_params=(row.model.active_params_b or row.model.params_b) * 1e9,
@@ -102,6 +107,7 @@ def predict(row: TrainingRow, gpu: GpuSpec, framework: Framework | None) -> Rang
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,
         traced=False,
+        calibration=calibration,
     )
     return t.tokens_per_s_per_gpu
 
@@ -168,6 +174,13 @@ def _print_summary(name: str, s: Summary) -> None:
 
 def main(argv: list[str]) -> int:
     sides = scored_sides()
+    if "--side" in argv:
+        i = argv.index("--side")
+        name = argv[i + 1] if i + 1 < len(argv) else ""
+        if name not in sides:
+            print(f"unknown side {name!r}: use one of {', '.join(sides)}", file=sys.stderr)
+            return 2
+        sides = {name: sides[name]}
     if "--rows" in argv:
         for name, scored in sides.items():
             print(f"{name} rows: id, framework, published tok/s/GPU, predicted range, middle's error")

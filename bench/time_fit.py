@@ -11,13 +11,18 @@ Then, in this order:
    the generic anchors: median per (generation, precision) over every framework;
 3. the generation ratios (hopper / ampere from llm-foundry, which has both; blackwell / hopper from
    Megatron-Bridge, which has both) and the MoE factor (MoE MFU / the dense anchor of its cell);
-4. the band half-widths: the 90th percentile of |log(MFU / anchor)| over the fit rows, for the
-   framework anchors and for the generic ones.
+4. the band half-widths, by leave-one-family-out cross-validation (cross_validate): each fit family
+   in turn is left out, steps 1-3 are re-run on the others (a constant only that family identifies takes
+   its no-information value: generation ratio 1.0, small-batch exponent 0), and its dense rows are
+   predicted with the real estimate (bench.time_accuracy.predict); half-width = exp(90th percentile of
+   |log(published / geometric middle)|), for the rows whose framework has a band and for every row
+   without a framework. cv_bias checks the middle for a systematic shift by generation or method.
+   The in-sample 90th percentile is printed beside it for comparison.
 
 Prints the constants; tools/compute/efficiency.py holds the values with this script as their source, and
 tests/compute/test_time_calibration.py checks that the two agree. Held-out rows are never read here.
 
-Run: .venv/bin/python bench/time_fit.py
+Run: .venv/bin/python -m bench.time_fit
 """
 
 from __future__ import annotations
@@ -27,10 +32,19 @@ import statistics
 from dataclasses import dataclass
 
 from bench.calibration_data import TrainingRow, load_training_rows, load_training_split, rows_in
-from bench.time_rows import row_attention, row_generation, row_parallel, row_precision
+from bench.time_accuracy import predict
+from bench.time_rows import row_attention, row_framework, row_generation, row_parallel, row_precision
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
-from tools.compute.efficiency import generation_of, small_batch_factor
+from tools.compute.efficiency import (
+    CALIBRATION,
+    SMALL_BATCH_EXPONENT,
+    Calibration,
+    Generation,
+    PrecisionClass,
+    generation_of,
+    small_batch_factor,
+)
 from tools.compute.flops import (
     FLOPS_PER_PARAM_TOKEN_ADAPTER,
     FLOPS_PER_PARAM_TOKEN_FULL,
@@ -45,7 +59,15 @@ from tools.compute.parallel import (
     ring_bus_bandwidth_gb_per_s,
 )
 from tools.compute.training import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
+from tools.ranges import Range
 from tools.units import tflops_to_flops
+from tools.vocabulary import FRAMEWORKS
+
+GENERATIONS: tuple[Generation, ...] = ("ampere", "hopper", "blackwell", "amd", "gaudi")
+PRECISIONS: tuple[PrecisionClass, ...] = ("bf16", "fp8")
+NO_GENERATION_EFFECT = 1.0
+"""A generation ratio the rows cannot identify (its only stack left out of a cross-validation fold):
+the no-information value, the same share of peak on both generations."""
 
 
 @dataclass(frozen=True)
@@ -83,10 +105,15 @@ def _comm_headroom(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: int) ->
     return None if cap is None else cap / r.tokens_per_s_per_gpu
 
 
-def _fit_rows() -> list[FitRow]:
+def _fit_rows(
+    training_rows: list[TrainingRow] | None = None, *, small_batch_exponent: float = SMALL_BATCH_EXPONENT
+) -> list[FitRow]:
+    """The fit side's rows (or the given ones) as MFUs on the estimate's FLOPs and peak."""
     gpus = {g.id: g for g in load_catalog().gpus}
     out: list[FitRow] = []
-    for r in rows_in(load_training_rows(), load_training_split().fit):
+    if training_rows is None:
+        training_rows = rows_in(load_training_rows(), load_training_split().fit)
+    for r in training_rows:
         if r.tokens_per_s_per_gpu is None:
             continue
         gpu = gpus[r.gpu]
@@ -108,7 +135,7 @@ def _fit_rows() -> list[FitRow]:
         mfu = r.tokens_per_s_per_gpu * per_token / peak
         par = row_parallel(r)
         mb_seqs = par.tokens_per_micro_batch_sequences or 1
-        mfu /= small_batch_factor(tokens_per_micro_batch=mb_seqs * seq)
+        mfu /= small_batch_factor(tokens_per_micro_batch=mb_seqs * seq, exponent=small_batch_exponent)
         if par.pipeline_stages > 1:  # the bubble is charged apart, so it comes out of the band
             mfu /= pipeline_efficiency_range(
                 stages=par.pipeline_stages,
@@ -130,55 +157,207 @@ def _median_by(rows: list[FitRow], key: tuple[str, ...]) -> dict[tuple[str, ...]
 
 
 def _q90_abs_log(ratios: list[float]) -> float:
+    """exp of the 90th percentile (nearest rank) of |log ratio|."""
     logs = sorted(abs(math.log(x)) for x in ratios)
     idx = min(len(logs) - 1, math.ceil(0.9 * len(logs)) - 1)
     return math.exp(logs[idx])
 
 
-def fit() -> dict[str, object]:
-    """The fitted constants, by name (see the module docstring for the order)."""
-    rows = _fit_rows()
+@dataclass(frozen=True)
+class FitConstants:
+    """Steps 2-3 of the module docstring on a set of fit rows; a ratio the rows cannot identify
+    (its only stack absent, as in a cross-validation fold) is None."""
+
+    framework_anchor: dict[tuple[str, ...], float]
+    generic_anchor: dict[tuple[str, ...], float]
+    hopper_over_ampere: float | None
+    blackwell_over_hopper: float | None
+    qlora_slowdown: list[float]
+    moe_factor: tuple[float, float] | None
+
+    def calibration(
+        self,
+        *,
+        small_batch_exponent: float,
+        framework_half_width: float = 1.0,
+        generic_half_width: float = 1.0,
+    ) -> Calibration:
+        """These constants as the estimate reads them; unidentified ratios take NO_GENERATION_EFFECT,
+        an unidentified MoE factor the shipped one (no MoE row is then predicted)."""
+        fw = {
+            (k[0], k[1], k[2]): v
+            for k, v in self.framework_anchor.items()
+            if k[0] in FRAMEWORKS and k[1] in GENERATIONS and k[2] in PRECISIONS
+        }
+        gen = {
+            (k[0], k[1]): v
+            for k, v in self.generic_anchor.items()
+            if k[0] in GENERATIONS and k[1] in PRECISIONS
+        }
+        moe = (
+            CALIBRATION.moe_factor
+            if self.moe_factor is None
+            else Range(low=self.moe_factor[0], high=self.moe_factor[1])
+        )
+        return Calibration(
+            framework_anchors=fw,  # type: ignore[arg-type]
+            generic_anchors=gen,
+            hopper_over_ampere=self.hopper_over_ampere or NO_GENERATION_EFFECT,
+            blackwell_over_hopper=self.blackwell_over_hopper or NO_GENERATION_EFFECT,
+            framework_half_width=framework_half_width,
+            generic_half_width=generic_half_width,
+            small_batch_exponent=small_batch_exponent,
+            moe_factor=moe,
+        )
+
+
+def _ratio(rows: list[FitRow], key: str, top: str, bottom: str) -> float | None:
+    by = _median_by(rows, (key,))
+    if (top,) not in by or (bottom,) not in by:
+        return None
+    return by[(top,)] / by[(bottom,)]
+
+
+def fit_constants(rows: list[FitRow]) -> FitConstants:
+    """Anchors, generation ratios, QLoRA and MoE factors of these fit rows."""
     dense = [fr for fr in rows if not fr.row.model.moe and fr.row.method != "qlora"]
     fw_anchor = _median_by(
         [fr for fr in dense if fr.framework != "other"], ("framework", "generation", "precision")
     )
     generic = _median_by(dense, ("generation", "precision"))
     foundry = [fr for fr in dense if fr.row.family == "llm-foundry-mpt" and fr.precision == "bf16"]
-    by_gen = _median_by(foundry, ("generation",))
-    hopper_over_ampere = by_gen[("hopper",)] / by_gen[("ampere",)]
     mb = [fr for fr in dense if fr.framework == "megatron"]
-    mb_gen = _median_by(mb, ("generation",))
-    blackwell_over_hopper = mb_gen[("blackwell",)] / mb_gen[("hopper",)]
     qlora = [fr for fr in rows if fr.row.method == "qlora"]
     qlora_slowdown = [fw_anchor[(fr.framework, fr.generation, fr.precision)] / fr.mfu for fr in qlora]
-    moe = [fr for fr in rows if fr.row.model.moe]
     moe_ratio = []
-    for fr in moe:
+    for fr in (fr for fr in rows if fr.row.model.moe):
         anchor = fw_anchor.get((fr.framework, fr.generation, "fp8"))
         if anchor is None:  # Megatron dense rows are FP8 only; B200 BF16 MoE uses the FP8 anchor
             anchor = fw_anchor[(fr.framework, "hopper", "fp8")]
         moe_ratio.append(fr.mfu / anchor)
+    return FitConstants(
+        framework_anchor=fw_anchor,
+        generic_anchor=generic,
+        hopper_over_ampere=_ratio(foundry, "generation", "hopper", "ampere"),
+        blackwell_over_hopper=_ratio(mb, "generation", "blackwell", "hopper"),
+        qlora_slowdown=qlora_slowdown,
+        moe_factor=(min(moe_ratio), max(moe_ratio)) if moe_ratio else None,
+    )
+
+
+def fit() -> dict[str, object]:
+    """The fitted constants, by name (see the module docstring for the order)."""
+    rows = _fit_rows()
+    c = fit_constants(rows)
+    assert c.hopper_over_ampere is not None and c.blackwell_over_hopper is not None and c.moe_factor
+    dense = [fr for fr in rows if not fr.row.model.moe and fr.row.method != "qlora"]
     fw_resid = [
-        fr.mfu / fw_anchor[(fr.framework, fr.generation, fr.precision)]
+        fr.mfu / c.framework_anchor[(fr.framework, fr.generation, fr.precision)]
         for fr in dense
         if fr.framework != "other"
     ]
-    gen_resid = [fr.mfu / generic[(fr.generation, fr.precision)] for fr in dense]
+    gen_resid = [fr.mfu / c.generic_anchor[(fr.generation, fr.precision)] for fr in dense]
     return {
-        "framework_anchor": {"/".join(k): round(v, 3) for k, v in sorted(fw_anchor.items())},
-        "generic_anchor": {"/".join(k): round(v, 3) for k, v in sorted(generic.items())},
-        "hopper_over_ampere": round(hopper_over_ampere, 3),
-        "blackwell_over_hopper": round(blackwell_over_hopper, 3),
-        "qlora_slowdown": [round(x, 3) for x in qlora_slowdown],
-        "moe_factor_range": (round(min(moe_ratio), 3), round(max(moe_ratio), 3)),
-        "framework_half_width": round(_q90_abs_log(fw_resid), 3),
-        "generic_half_width": round(_q90_abs_log(gen_resid), 3),
+        "framework_anchor": {"/".join(k): round(v, 3) for k, v in sorted(c.framework_anchor.items())},
+        "generic_anchor": {"/".join(k): round(v, 3) for k, v in sorted(c.generic_anchor.items())},
+        "hopper_over_ampere": round(c.hopper_over_ampere, 3),
+        "blackwell_over_hopper": round(c.blackwell_over_hopper, 3),
+        "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],
+        "moe_factor_range": (round(c.moe_factor[0], 3), round(c.moe_factor[1], 3)),
+        # in-sample scatter, for comparison with the cross-validated half-widths (cross_validate below)
+        "in_sample_framework_half_width": round(_q90_abs_log(fw_resid), 3),
+        "in_sample_generic_half_width": round(_q90_abs_log(gen_resid), 3),
         "rows": len(rows),
         # FSDP fit rows whose published rate the gather cap would forbid (must stay 0: the cap may only
         # bind where the fit rows say nothing), and the smallest headroom over the cap
         "comm_bound_fit_rows": sum(1 for fr in rows if fr.comm_headroom is not None and fr.comm_headroom < 1),
         "min_comm_headroom": round(min(fr.comm_headroom for fr in rows if fr.comm_headroom is not None), 2),
     }
+
+
+# --- leave-one-family-out cross-validation: the band half-widths (tools/compute/efficiency.py) -------
+SMALL_BATCH_FAMILY = "qwen1-readme"
+"""The family the small-batch exponent comes from (efficiency.SMALL_BATCH_SOURCE); a fold without it
+has no small-batch correction (exponent 0)."""
+BIAS_MIN_FAMILIES = 2
+BIAS_MIN_SHIFT = 0.10
+"""Rule for correcting the middle: a group (generation x precision, or method) is biased when its
+out-of-family rows come from >= 2 families, every family's median residual has the same sign and the
+group's median residual exceeds 10%; then its anchors would move by that median. None qualifies today."""
+
+
+@dataclass(frozen=True)
+class CvResidual:
+    row: TrainingRow
+    generation: str
+    precision: str
+    log_residual_generic: float
+    """log(published / geometric middle), no framework given, constants refitted without the family"""
+    log_residual_framework: float | None
+    """the same with the row's framework given (None: the row's stack has no name in the vocabulary)"""
+
+
+def cross_validate(training_rows: list[TrainingRow] | None = None) -> list[CvResidual]:
+    """Each fit family left out in turn: refit every constant on the others, predict its dense
+    16-bit/FP8 rows (MoE and QLoRA factors come from one family each: no out-of-family residual)."""
+    rows = training_rows or rows_in(load_training_rows(), load_training_split().fit)
+    gpus = {g.id: g for g in load_catalog().gpus}
+    out: list[CvResidual] = []
+    for family in sorted({r.family for r in rows}):
+        train = [r for r in rows if r.family != family]
+        exponent = SMALL_BATCH_EXPONENT if any(r.family == SMALL_BATCH_FAMILY for r in train) else 0.0
+        cal = fit_constants(_fit_rows(train, small_batch_exponent=exponent)).calibration(
+            small_batch_exponent=exponent
+        )
+        for r in rows:
+            if r.family != family or r.tokens_per_s_per_gpu is None or r.model.moe or r.method == "qlora":
+                continue
+            gpu = gpus[r.gpu]
+            generic = predict(r, gpu, None, cal)
+            fw = row_framework(r)
+            given = None if fw is None else predict(r, gpu, fw, cal)
+
+            def log_res(rng: Range, pub: float = r.tokens_per_s_per_gpu) -> float:
+                return math.log(pub / math.sqrt(rng.low * rng.high))
+
+            out.append(
+                CvResidual(
+                    r,
+                    row_generation(gpu),
+                    row_precision(r),
+                    log_res(generic),
+                    None if given is None else log_res(given),
+                )
+            )
+    return out
+
+
+def cv_half_widths(residuals: list[CvResidual]) -> dict[str, float]:
+    """The rule of efficiency.FRAMEWORK_HALF_WIDTH_CV / GENERIC_HALF_WIDTH_CV: exp(90th percentile of
+    |log residual|) over the out-of-family predictions."""
+    fw = [math.exp(c.log_residual_framework) for c in residuals if c.log_residual_framework is not None]
+    return {
+        "framework_half_width": round(_q90_abs_log(fw), 3),
+        "generic_half_width": round(_q90_abs_log([math.exp(c.log_residual_generic) for c in residuals]), 3),
+    }
+
+
+def cv_bias(residuals: list[CvResidual]) -> dict[str, tuple[float, int, bool]]:
+    """Per group: (median out-of-family residual as a ratio - 1, families, biased by the rule)."""
+    groups: dict[str, list[CvResidual]] = {}
+    for c in residuals:
+        for key in (f"{c.generation}/{c.precision}", f"method {c.row.method}"):
+            groups.setdefault(key, []).append(c)
+    out: dict[str, tuple[float, int, bool]] = {}
+    for key, cs in sorted(groups.items()):
+        med = statistics.median(c.log_residual_generic for c in cs)
+        fams: dict[str, list[float]] = {}
+        for c in cs:
+            fams.setdefault(c.row.family, []).append(c.log_residual_generic)
+        signs = {statistics.median(v) > 0 for v in fams.values()}
+        biased = len(fams) >= BIAS_MIN_FAMILIES and len(signs) == 1 and abs(math.expm1(med)) > BIAS_MIN_SHIFT
+        out[key] = (round(math.expm1(med), 3), len(fams), biased)
+    return out
 
 
 def main() -> int:
@@ -189,6 +368,19 @@ def main() -> int:
                 print(f"  {k:28s} {v}")
         else:
             print(f"{name:28s} {value}")
+    cv = cross_validate()
+    print(f"leave-one-family-out CV ({len(cv)} dense rows, {len({c.row.family for c in cv})} families):")
+    for fam in sorted({c.row.family for c in cv}):
+        logs = [c.log_residual_generic for c in cv if c.row.family == fam]
+        print(
+            f"  {fam:28s} rows {len(logs):2d}  median {math.expm1(statistics.median(logs)):+.1%}"
+            f"  widest {math.expm1(max(logs, key=abs)):+.1%}"
+        )
+    for name, value in cv_half_widths(cv).items():
+        print(f"  cv_{name:24s} {value}")
+    print("  bias by group (median published / middle - 1, families, biased by the rule):")
+    for key, (shift, n, biased) in cv_bias(cv).items():
+        print(f"    {key:24s} {shift:+.1%}  {n}  {'BIASED' if biased else '-'}")
     return 0
 
 

@@ -24,13 +24,15 @@ from pydantic import Field
 
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
 from tools.compute.efficiency import (
+    CALIBRATION,
     EXPERT_IMBALANCE_SLOWDOWN,
     EXPERT_IMBALANCE_SOURCE,
-    MOE_FACTOR,
+    HALF_WIDTH_SOURCE,
     MOE_FACTOR_SOURCE,
     QLORA_DEQUANT_SLOWDOWN,
     QLORA_DEQUANT_SLOWDOWN_SOURCE,
     SMALL_BATCH_SOURCE,
+    Calibration,
     efficiency_band,
     generation_of,
     small_batch_factor,
@@ -196,6 +198,7 @@ def estimate_training_time(
     virtual_stages: int = 1,
     total_params: float | None = None,
     traced: bool = True,
+    calibration: Calibration = CALIBRATION,
 ) -> TrainingTime:
     """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
     100%-MFU bound.
@@ -211,7 +214,8 @@ def estimate_training_time(
     pipeline bubble (for `pipeline_micro_batches` per step, else 4-8 per stage; `virtual_stages` for
     interleaved schedules); `sharding` zero3/fsdp caps tokens/s at what the weight gathers over the
     link allow (dense models; `total_params` gathered, default `active_params`). `traced=False`: the
-    same numbers with an empty trace and no assumptions.
+    same numbers with an empty trace and no assumptions. `calibration`: the fitted constants (the
+    shipped ones; bench/time_fit.py's cross-validation passes each fold's refit).
     """
     method = check_training_method(method)
     framework = _checked_framework(framework)
@@ -310,9 +314,16 @@ def estimate_training_time(
     used_framework: Framework | None = None
     gpu_measured = True  # the GPU type has published throughputs behind its band
     if mfu_range is None:
-        band = efficiency_band(gpu=gpu, precision=precision, framework=framework)
+        band = efficiency_band(gpu=gpu, precision=precision, framework=framework, calibration=calibration)
         mfu, used_framework = band.mfu, band.framework
         tb.assume("mfu_band", f"{mfu.low:.2f}-{mfu.high:.2f} ({band.how})", "fraction of peak", band.source)
+        if band.width_capped:
+            tb.assume(
+                "mfu_band_width",
+                "held at its cap (1.5x wide with a framework, 2x generic): new sources scatter wider in CV",
+                "",
+                HALF_WIDTH_SOURCE,
+            )
         if framework is None:
             tb.assume("framework", "not given: generic band (every calibrated stack pooled)", "", band.source)
             narrowing.append(HINT_FRAMEWORK)
@@ -336,7 +347,9 @@ def estimate_training_time(
     factor = _UNITY
     if mfu_range is None and seq_len is not None:
         mb = batch_size or BATCH_SIZE_DEFAULT
-        small = small_batch_factor(tokens_per_micro_batch=mb * seq_len)
+        small = small_batch_factor(
+            tokens_per_micro_batch=mb * seq_len, exponent=calibration.small_batch_exponent
+        )
         if batch_size is None:
             narrowing.append(HINT_MICRO_BATCH)
         if small < 1.0:
@@ -351,12 +364,11 @@ def estimate_training_time(
     if is_moe and mfu_range is None:
         imbalance = _UNITY if moe_balanced_routing else EXPERT_IMBALANCE_SLOWDOWN
         factor = Range(
-            low=factor.low * MOE_FACTOR.low / imbalance.high,
-            high=factor.high * MOE_FACTOR.high / imbalance.low,
+            low=factor.low * calibration.moe_factor.low / imbalance.high,
+            high=factor.high * calibration.moe_factor.high / imbalance.low,
         )
-        tb.assume(
-            "moe_factor", f"{MOE_FACTOR.low:.2f}-{MOE_FACTOR.high:.2f}", "x dense MFU", MOE_FACTOR_SOURCE
-        )
+        moe_f = calibration.moe_factor
+        tb.assume("moe_factor", f"{moe_f.low:.2f}-{moe_f.high:.2f}", "x dense MFU", MOE_FACTOR_SOURCE)
         if not moe_balanced_routing:
             tb.assume(
                 "expert_imbalance_slowdown",
