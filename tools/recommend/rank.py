@@ -9,6 +9,7 @@ from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
 from tools.recommend.buyer_rules import (
+    DOMINATED_COST_MULTIPLE,
     also_offered,
     consumer_or_community,
     low_risk_allowed,
@@ -304,7 +305,10 @@ def _alternatives(
         distinct = {(primary.gpu.id, primary.offer.provider)} | {
             (c.gpu.id, c.offer.provider) for c, _ in chosen
         }
-        for c in in_time:  # fillers too must be plans a buyer would take (within a month or the primary)
+        # fillers too must be plans a buyer would take: within a month (or the primary's time) and near
+        # the primary's cost (a filler has no label's merit to pay for a premium)
+        near = [c for c in in_time if c.cost_mid <= DOMINATED_COST_MULTIPLE * primary.cost_mid]
+        for c in near:
             if len(chosen) >= min(2, limit):
                 break
             if (c.gpu.id, c.offer.provider) not in distinct and low_risk_allowed(c, p):
