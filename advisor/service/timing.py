@@ -19,17 +19,31 @@ from tools.compute.training import estimate_training_time
 from tools.errors import InputError
 from tools.present import framework_text
 from tools.time_request import INFERENCE_FIELDS, TIME_PRECISIONS, TimeRequest
-from tools.vocabulary import FRAMEWORK_DEFAULT, FRAMEWORKS, SERVING_FRAMEWORKS, TRAINING_METHODS, Framework
+from tools.vocabulary import (
+    FRAMEWORK_DEFAULT,
+    FRAMEWORKS,
+    PRETRAINING_FRAMEWORK_DEFAULT,
+    PRETRAINING_STACK_TEXT,
+    SERVING_FRAMEWORKS,
+    TRAINING_METHODS,
+    Framework,
+)
 
 RATE_TOKENS = 1e9
 """Tokens timed when --tokens is not given: throughput does not depend on it, hours are left out."""
 
 
-def resolve_framework(name: str | None) -> tuple[Framework | None, str | None]:
+def resolve_framework(name: str | None, method: str = "full") -> tuple[Framework | None, str | None]:
     """The training framework for a name as given, and a note when it was not given or not known:
-    None -> the default (hf); a known name (any case, '_' for '-') -> itself; another -> None (the
-    generic band)."""
+    None -> the default as the recommender applies it (tools.defaults: hf for fine-tuning, the pooled
+    pre-training band for pretraining); a known name (any case, '_' for '-') -> itself; another -> None
+    (the generic band)."""
     if name is None or not name.strip():
+        if method == "pretraining":
+            return (
+                PRETRAINING_FRAMEWORK_DEFAULT,
+                f"assumed {PRETRAINING_STACK_TEXT} (not given; --framework NAME narrows the range)",
+            )
         return (
             FRAMEWORK_DEFAULT,
             f"assumed {FRAMEWORK_DEFAULT} (not given; --framework NAME narrows the range)",
@@ -145,7 +159,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
             )
         return serving_time_json(request, arch)
     spec = load_catalog().gpu(str(request.gpu))
-    framework, note = resolve_framework(request.framework)
+    framework, note = resolve_framework(request.framework, request.method)
     timed_tokens = request.tokens * request.epochs if request.tokens is not None else RATE_TOKENS
     t = estimate_training_time(
         active_params=float(arch.active_param_count()),

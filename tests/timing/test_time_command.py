@@ -159,3 +159,11 @@ def test_inference_text_reads_as_a_replica(capsys: pytest.CaptureFixture[str]) -
     assert main(SERVE) == 0
     out = capsys.readouterr().out
     assert "One replica on 1× NVIDIA H100" in out and "per user" in out and "first token in" in out
+
+
+def test_pretraining_without_a_framework_assumes_the_pretraining_stacks_as_the_recommender_does() -> None:
+    # tools.defaults: pre-training assumes the band pooled over the pre-training stacks, not hf
+    got = time(params_b=7, method="pretraining", gpu="h100-sxm", gpus=64, tokens=1e12)
+    assert got["framework"] is None and "Megatron-LM" in got["framework_note"]
+    fine_tune = time(params_b=7, method="lora", gpu="h100-sxm", tokens=1e8)
+    assert fine_tune["framework"] == "hf"
