@@ -18,8 +18,10 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
   the row allows, backend vllm or tensorrt-llm and, where unstated, weights bf16 or fp8 (NIM picks an
   FP8 profile on GPUs that have FP8). The union is wider; it counts in the median width.
 
-Run: python -m bench.serving_accuracy [--fit] [--rows] [--side fit]
-`--fit` grid-searches the efficiency bands on the fit families only and prints the best sets.
+Run: python -m bench.serving_accuracy [--fit | --cv] [--rows] [--side fit]
+`--fit` searches the efficiency centres on the fit families only and prints the best sets; `--cv`
+refits without each fit family in turn and prints its out-of-family errors and their percentiles
+(which set serving_constants.BAND_HALF_WIDTH).
 """
 
 from __future__ import annotations

@@ -16,7 +16,10 @@ prompt_tokens / output_tokens prefill tokens per decoded token. A step takes
 Agrawal et al. 2024 "Sarathi-Serve"; tensor-parallel all-reduces: Shoeybi et al. 2019). Sequences
 beyond what the KV cache holds wait: throughput stops growing and the wait lands in the time to
 first token (Little's law). The replica's output tokens/s = live sequences / step time; a user's
-inter-token latency is the step time.
+inter-token latency is the step time. Efficiencies are TensorRT-LLM's, scaled for other engines by their
+published same-hardware ratio; the time to first token is the prompt's prefill at the prefill
+efficiency, half to one step, and the queue behind other prompts (steady arrivals to a started-at-once
+wave).
 
 A replica over several nodes is `pipeline_stages` stages of n/stages GPUs in tensor parallel (GPipe-style
 micro-batches, Huang et al. 2019; vLLM pipeline parallelism): the live sequences split into one
