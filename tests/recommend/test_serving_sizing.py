@@ -107,29 +107,38 @@ def test_aggregate_target_from_few_users_is_a_per_user_speed_not_a_reason_to_rep
     # 24x B200 in 3 replicas ($125k/month): replicas barely raise a user's speed (each user's speed is
     # one replica's step time) and 3 replicas of 6 requests counted 18 users. One node is the answer,
     # with a note that shows what meeting it surely would cost and what the cheaper option gives.
-    rec = recommend(
-        profile=WorkloadProfile(
-            workload="inference",
-            model_id="llama-3-70b",
-            precision="bf16",
-            concurrency=16,
-            context_len=8192,
-            target_tokens_per_s=1500,
-            eu_only=True,
-        ),
-        catalog=catalog,
-        settings=QUIET,
-    )
+    def sized(target: float):  # type: ignore[no-untyped-def]
+        return recommend(
+            profile=WorkloadProfile(
+                workload="inference",
+                model_id="llama-3-70b",
+                precision="bf16",
+                concurrency=16,
+                context_len=8192,
+                target_tokens_per_s=target,
+                eu_only=True,
+            ),
+            catalog=catalog,
+            settings=QUIET,
+        )
+
+    rec = sized(1500)
     p = rec.primary
     assert p is not None and p.decode_tokens_per_s is not None
     assert p.total_gpus == 8 and p.replicas == 1, p.summary
     assert p.decode_tokens_per_s.high >= 1500  # reaches it at least at the fast end
+    # Since the all-reduce latency is the published custom-kernel figure (10 us, not a fitted 40 us), one
+    # 8-GPU node meets 94 tokens/s per user; 2,000 tokens/s (125 each) is the per-user-bound case now.
+    rec = sized(2000)
+    p = rec.primary
+    assert p is not None and p.decode_tokens_per_s is not None
+    assert p.total_gpus == 8 and p.replicas == 1, p.summary
     note = next(r for r in p.risks if "concurrent users is" in r)
-    assert "93.8 tokens/s each" in note and "meeting it even at the slow end needs" in note
+    assert "125 tokens/s each" in note and "meets it at the slow end" in note
     # the cheaper option that accepts less is offered, and the expectation check names both
     cheaper = [o for o in rec.options if o.label == "cheapest"]
     assert cheaper and cheaper[0].cost_usd.high < p.cost_usd.low
-    assert cheaper[0].decode_tokens_per_s is not None and cheaper[0].decode_tokens_per_s.high < 1500
+    assert cheaper[0].decode_tokens_per_s is not None and cheaper[0].decode_tokens_per_s.high < 2000
     check = next(c for c in rec.expectation_checks if "tokens/s" in c.claim)
     assert "per user" in check.explanation and "Or accept" in check.explanation
 

@@ -16,7 +16,10 @@ prompt_tokens / output_tokens prefill tokens per decoded token. A step takes
 Agrawal et al. 2024 "Sarathi-Serve"; tensor-parallel all-reduces: Shoeybi et al. 2019). Sequences
 beyond what the KV cache holds wait: throughput stops growing and the wait lands in the time to
 first token (Little's law). The replica's output tokens/s = live sequences / step time; a user's
-inter-token latency is the step time.
+inter-token latency is the step time. Efficiencies are TensorRT-LLM's, scaled for other engines by their
+published same-hardware ratio; the time to first token is the prompt's prefill at the prefill
+efficiency, half to one step, and the queue behind other prompts (steady arrivals to a started-at-once
+wave).
 
 A replica over several nodes is `pipeline_stages` stages of n/stages GPUs in tensor parallel (GPipe-style
 micro-batches, Huang et al. 2019; vLLM pipeline parallelism): the live sequences split into one
@@ -51,11 +54,11 @@ class ServingEfficiency:
 
     bandwidth: Range = K.BANDWIDTH_EFFICIENCY
     compute: Range = K.COMPUTE_EFFICIENCY
+    prefill: Range = K.PREFILL_EFFICIENCY
     step_overhead_s: Range = K.STEP_OVERHEAD_S
     overlap_exponent: float = K.OVERLAP_EXPONENT
     moe_compute_factor: float = K.MOE_COMPUTE_EFFICIENCY_FACTOR
     nvlink_allreduce_latency_s: float = K.ALLREDUCE_LATENCY_S["nvlink"]
-    paged_kv: bool = K.PAGED_KV_CAPACITY
     fp8_kv_with_fp8_weights: bool = K.FP8_KV_WITH_FP8_WEIGHTS
 
 
@@ -170,6 +173,15 @@ def estimate_serving_time(
         K.COMPUTE_EFFICIENCY_SOURCE,
     )
     tb.assume(
+        "prefill_efficiency",
+        f"{eff.prefill.low}-{eff.prefill.high}",
+        "of dense peak",
+        K.PREFILL_EFFICIENCY_SOURCE,
+    )
+    fw_factor = K.FRAMEWORK_EFFICIENCY[fw]
+    tb.assume("framework_efficiency", fw_factor, "x TensorRT-LLM's", K.FRAMEWORK_EFFICIENCY_SOURCE)
+    tb.assume("band_half_width", K.BAND_HALF_WIDTH, "x/÷", K.BAND_SOURCE)
+    tb.assume(
         "step_overhead_s",
         f"{eff.step_overhead_s.low}-{eff.step_overhead_s.high}",
         "s",
@@ -193,7 +205,9 @@ def estimate_serving_time(
         weight_bytes=weights,
     )
     kv_bytes_value = BYTES_PER_WEIGHT[kv_prec]
-    held_len = prompt_tokens + (output_tokens // 2 if eff.paged_kv else output_tokens)
+    full_length = K.KV_RESERVED_AT_FULL_LENGTH[fw]
+    tb.assume("kv_admitted_at_full_length", str(full_length).lower(), "", K.KV_ADMISSION_SOURCE)
+    held_len = prompt_tokens + (output_tokens if full_length else output_tokens // 2)
     kv_full = arch.kv_cache_bytes(held_len, kv_bytes_value)
     cap_batch = K.MAX_BATCH_BY_FRAMEWORK.get(fw, K.MAX_BATCH_BY_FRAMEWORK["vllm"])
     by_kv = max(0, math.floor(kv_budget / kv_full)) if kv_full > 0 else cap_batch
@@ -203,9 +217,9 @@ def estimate_serving_time(
             "min(floor(kv_budget / kv_cache_bytes(held length)), framework max batch)",
             min(by_kv, cap_batch),
             "requests",
-            "paged KV: sequences held at mean length prompt + output/2 (vLLM PagedAttention)"
-            if eff.paged_kv
-            else "every sequence at full length prompt + output (no preemption)",
+            "every sequence reserved at full length prompt + output (no eviction)"
+            if full_length
+            else "admitted by current use: sequences held at mean length prompt + output/2 (paged KV)",
             kv_bytes_per_sequence=kv_full,
             framework_max_batch=cap_batch,
         )
@@ -236,13 +250,15 @@ def estimate_serving_time(
     )
     w_read = _weights_read(arch, precision, tokens_per_step / pp)
     kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value) / pp
+    bw_eff = eff.bandwidth.scale(fw_factor)
     mem_s = Range(
-        low=(w_read + kv_read) / (bandwidth * eff.bandwidth.high),
-        high=(w_read + kv_read) / (bandwidth * eff.bandwidth.low),
+        low=(w_read + kv_read) / (bandwidth * bw_eff.high),
+        high=(w_read + kv_read) / (bandwidth * bw_eff.low),
     )
     tb.step(
         "step_memory_s",
-        "(weights read + live x kv_cache_bytes(prompt + output/2) / stages) / (n / stages x bandwidth x eff)",
+        "(weights read + live x kv_cache_bytes(prompt + output/2) / stages) / (n / stages x bandwidth x eff "
+        "x framework)",
         mem_s.mid,
         "s",
         weight_bytes_read=w_read,
@@ -252,11 +268,12 @@ def estimate_serving_time(
         high=mem_s.high,
     )
     moe = eff.moe_compute_factor if arch.is_moe else 1.0
-    cmp_eff = eff.compute.scale(moe)
+    cmp_eff = eff.compute.scale(moe * fw_factor)
     cmp_s = Range(low=step_flops / (flops_rate * cmp_eff.high), high=step_flops / (flops_rate * cmp_eff.low))
     tb.step(
         "step_compute_s",
-        "live x [(2 N_act + attn x ctx) + prompt/output x (2 N_act + attn x prompt/2)] / (n x peak x eff)",
+        "live x [(2 N_act + attn x ctx) + prompt/output x (2 N_act + attn x prompt/2)] / (n x peak x eff x "
+        "framework)",
         cmp_s.mid,
         "s",
         "chunked prefill: Agrawal et al. 2024 (Sarathi-Serve)",
@@ -289,9 +306,18 @@ def estimate_serving_time(
     prefill_comm_s = _allreduce_s(arch, gpu, tp, prompt_tokens, eff.nvlink_allreduce_latency_s, None)
     prefill_comm_s += _pipeline_hops_s(pp, None)
     stage_rate = flops_rate / pp  # a prompt passes the stages one after another
+    pre_eff = eff.prefill.scale(moe * fw_factor)
     prefill_s = Range(
-        low=prefill_flops / (stage_rate * cmp_eff.high) + prefill_comm_s + pp * eff.step_overhead_s.low,
-        high=prefill_flops / (stage_rate * cmp_eff.low) + prefill_comm_s + pp * eff.step_overhead_s.high,
+        low=prefill_flops / (stage_rate * pre_eff.high) + prefill_comm_s + pp * eff.step_overhead_s.low,
+        high=prefill_flops / (stage_rate * pre_eff.low) + prefill_comm_s + pp * eff.step_overhead_s.high,
+    )
+    tb.step(
+        "prefill_s",
+        "prompt x (2 N_act + attn x prompt/2) / (n / stages x peak x prefill eff x framework) + all-reduces",
+        prefill_s.mid,
+        "s",
+        low=prefill_s.low,
+        high=prefill_s.high,
     )
     if static:  # the batch's prompts first, then output_tokens decode steps
         total = Range(
@@ -311,19 +337,14 @@ def estimate_serving_time(
     )
     del out_tps
     ms = step.scale(1000.0)
-    # waiting beyond what the cache holds: Little's law, time in system = concurrency x output / throughput
-    wait = Range(low=0.0, high=0.0)
-    if concurrency > live:
-        extra = (concurrency - live) / live
-        wait = Range(low=extra * output_tokens * step.low, high=extra * output_tokens * step.high)
-    ttft = Range(low=prefill_s.low + step.low + wait.low, high=prefill_s.high + step.high + wait.high)
-    tb.step(
-        "time_to_first_token_s",
-        "prompt FLOPs / (n x peak x eff) + one step + queue wait ((concurrency - live)/live x output x step)",
-        ttft.mid,
-        "s",
-        low=ttft.low,
-        high=ttft.high,
+    ttft = _time_to_first_token(
+        static=static,
+        live=live,
+        concurrency=concurrency,
+        output_tokens=output_tokens,
+        prefill_s=prefill_s,
+        step=step,
+        tb=tb,
     )
     return ServingTime(
         n_gpus=n_gpus,
@@ -341,6 +362,61 @@ def estimate_serving_time(
         weights_fit=weights_fit,
         **tb.fields(),
     )
+
+
+def _time_to_first_token(
+    *,
+    static: bool,
+    live: int,
+    concurrency: int,
+    output_tokens: int,
+    prefill_s: Range,
+    step: Range,
+    tb: TraceBuilder,
+) -> Range:
+    """Mean time to first token: the request's own prefill, the wait for the running step to end, the
+    prompts of other requests prefilled before it, and, beyond what the KV cache holds, the wait for a
+    slot. A static batch prefills all its prompts first."""
+    if static:
+        ttft = Range(low=live * prefill_s.low + step.low, high=live * prefill_s.high + step.high)
+        tb.step(
+            "time_to_first_token_s", "batch x prefill + one step", ttft.mid, "s", low=ttft.low, high=ttft.high
+        )
+        return ttft
+    # closed loop: requests finish (and are replaced) at live / (output x step) per second (Little's law),
+    # so prefill takes a share rho = rate x prefill of the engine's time. Arrivals spread over time (the
+    # steady state) queue behind rho / (2 (1 - rho)) prefills (M/D/1 mean wait, Kleinrock 1975); a
+    # benchmark that starts all requests at once with fixed lengths (a wave) waits on average for half
+    # of the other live prompts. The band spans the two.
+    rho = Range(
+        low=min(K.MAX_PREFILL_UTILISATION, live * prefill_s.low / (output_tokens * step.high)),
+        high=min(K.MAX_PREFILL_UTILISATION, live * prefill_s.high / (output_tokens * step.low)),
+    )
+    steady = rho.low / (2 * (1 - rho.low)) * prefill_s.low
+    wave = (live - 1) / 2 * prefill_s.high
+    # waiting beyond what the cache holds: Little's law, time in system = concurrency x output / throughput
+    kv_wait = Range(low=0.0, high=0.0)
+    if concurrency > live:
+        extra = (concurrency - live) / live
+        kv_wait = Range(low=extra * output_tokens * step.low, high=extra * output_tokens * step.high)
+    ttft = Range(
+        low=prefill_s.low + step.low / 2 + steady + kv_wait.low,
+        high=prefill_s.high
+        + step.high
+        + max(wave, rho.high / (2 * (1 - rho.high)) * prefill_s.high)
+        + kv_wait.high,
+    )
+    tb.step(
+        "time_to_first_token_s",
+        "prefill + 1/2 to 1 step + queue behind other prompts (steady: rho/(2(1-rho)) x prefill; wave: "
+        "(live-1)/2 x prefill) + KV-slot wait ((concurrency - live)/live x output x step)",
+        ttft.mid,
+        "s",
+        prefill_share_rho=rho.mid,
+        low=ttft.low,
+        high=ttft.high,
+    )
+    return ttft
 
 
 def _soft_max(a: float, b: float, p: float) -> float:
