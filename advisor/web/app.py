@@ -93,7 +93,7 @@ def create_app(
         title="GPU Advisor",
         version="0.1.0",
         summary="Chat about an LLM workload, upload a brief, get a GPU recommendation and its PDF report.",
-        docs_url=None,  # advisor.web.docs: a static page, no CDN and no script
+        docs_url=None,  # advisor.web.docs: Swagger UI from the installed package, sandboxed
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
@@ -108,6 +108,7 @@ def create_app(
     app.add_middleware(SecurityMiddleware)
     app.include_router(api.router)
     app.include_router(pages.router)
+    docs.docs_assets()  # read and hashed now: a missing swagger-ui-bundle fails the start, not a page
     app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     for extra in extra_routers:

@@ -66,7 +66,7 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = CSP.encode()  # every page, /api/docs included (advisor.web.docs has no script)
+        csp = CSP.encode()  # every response without its own (/api/docs sets a sandboxed one)
         started = False
 
         async def send_with_headers(message: Message) -> None:
