@@ -26,7 +26,8 @@ from slack_sdk.errors import SlackApiError
 from sqlalchemy import select
 
 from advisor.conversation import Conversation, Turn
-from advisor.ingest import MAX_BYTES, read_brief
+from advisor.ingest import MAX_BYTES
+from advisor.ingest_capped import read_upload
 from advisor.llm import templates
 from advisor.service import turns
 from advisor.service.reports import reports_folder, write_report
@@ -376,7 +377,7 @@ class SlackAdvisor:
         name = str(file.get("name") or file.get("title") or "brief")
         try:
             fetched = self.download(client, file)
-            return read_brief(fetched.data, filename=fetched.name), []
+            return read_upload(fetched.data, fetched.name), []  # parsed in a capped child process
         except InputError as exc:
             return None, [f"I could not read {name}: {exc}"]
 

@@ -21,8 +21,9 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from advisor.ingest import MAX_BYTES
+from advisor.ingest_capped import read_upload
 from advisor.store import TurnConflict
-from advisor.web.security import client_address, enforce_rate_limit, read_upload, safe_filename
+from advisor.web.security import client_address, enforce_rate_limit, safe_filename
 from advisor.web.settings import WebSettings
 from advisor.web.turn_workers import run_turn
 from advisor.web.worker import delete_report_files
@@ -333,7 +334,7 @@ def upload_brief(
     name = safe_filename(file.filename)
     data = file.file.read(MAX_BYTES + 1)
     try:
-        brief_text = read_upload(data, name, s.max_brief_pages)
+        brief_text = read_upload(data, name, s.max_brief_pages, s.upload_limits)
     except InputError as exc:
         status = 413 if len(data) > MAX_BYTES else 422
         raise HTTPException(status_code=status, detail=str(exc)) from exc

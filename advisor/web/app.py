@@ -21,6 +21,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from advisor.ingest_capped import start_fork_server
 from advisor.service.reports import reports_folder
 from advisor.service.turns import ConversationFactory, default_conversation_factory
 from advisor.store import Repository, open_repository
@@ -80,6 +81,8 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if start_worker:
             worker.start()
+        if settings.upload_limits.in_subprocess:  # uploads parse in its children: start it in the background
+            threading.Thread(target=start_fork_server, name="gpu-advisor-fork-server", daemon=True).start()
         if processes is not None:
             processes.start()
         try:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from advisor.ingest_capped import UPLOAD_MEMORY_MIB, UPLOAD_TIME_S, UploadLimits
 from tools.errors import InputError
 
 BACKENDS = ("rules", "openai")
@@ -67,6 +68,9 @@ class WebSettings:
     # GPU_ADVISOR_RETENTION_DAYS: conversations (messages, briefs, reports) untouched this long are
     # deleted, hourly (None: kept until their user deletes them)
     retention_days: float | None = None
+    # GPU_ADVISOR_UPLOAD_MEMORY_MIB / GPU_ADVISOR_UPLOAD_TIME_S: an upload is parsed in a child process whose
+    # memory may grow this much and which is stopped after this long (advisor.ingest_capped)
+    upload_limits: UploadLimits = field(default_factory=UploadLimits)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -93,6 +97,10 @@ class WebSettings:
             turn_concurrency=_env_zero_or_more(e, "GPU_ADVISOR_TURN_CONCURRENCY"),
             turn_processes=_turn_processes(e, backend),
             retention_days=_env_float(e, "GPU_ADVISOR_RETENTION_DAYS", 0.0) or None,
+            upload_limits=UploadLimits(
+                memory_mib=_env_int(e, "GPU_ADVISOR_UPLOAD_MEMORY_MIB", UPLOAD_MEMORY_MIB),
+                time_s=_env_float(e, "GPU_ADVISOR_UPLOAD_TIME_S", UPLOAD_TIME_S),
+            ),
         )
 
     @property
