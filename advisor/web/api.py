@@ -179,6 +179,7 @@ def _turn(request: Request, session_id: str, text: str, **kwargs: Any) -> dict[s
             text,
             gate=request.app.state.turn_gate,
             processes=getattr(request.app.state, "turn_processes", None),
+            time_limit_s=_settings(request).turn_time_limit_s,
             **kwargs,
         )
     except InputError as exc:

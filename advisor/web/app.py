@@ -76,6 +76,8 @@ def create_app(
         if conversation_factory is None and settings.turn_processes > 0 and not settings.streams
         else None
     )
+    if processes is not None:
+        processes.time_limit_s = settings.turn_time_limit_s
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
