@@ -464,6 +464,22 @@ class Repository:
         one transaction. Returns the ids of its report jobs (the caller deletes their files)."""
         return self._delete_sessions([session_id])
 
+    def sessions_with_payload(self, channel: str, key: str, value: str) -> list[str]:
+        """Sessions of `channel` with a message whose payload holds `key`: `value` (the Slack user a
+        message came from), oldest first. A text match on the stored JSON: callers confirm on the
+        messages."""
+        needle = json.dumps({key: value})[1:-1]  # '"slack_user": "U123"', as json.dumps stored it
+        holds = MessageRow.payload_json.contains(needle, autoescape=True)
+        with self._db() as db:
+            rows = db.execute(
+                select(MessageRow.session_id)
+                .join(SessionRow, SessionRow.id == MessageRow.session_id)
+                .where(SessionRow.channel == channel, holds)
+                .group_by(MessageRow.session_id)
+                .order_by(func.min(MessageRow.id))
+            )
+            return [str(r[0]) for r in rows]
+
     def purge_older_than(self, days: float, now: dt.datetime | None = None) -> tuple[int, list[str]]:
         """Delete every conversation untouched for `days` (retention): (how many, their report ids)."""
         cutoff = (now or utcnow()) - dt.timedelta(days=days)
