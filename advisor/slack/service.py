@@ -26,7 +26,8 @@ from slack_sdk.errors import SlackApiError
 from sqlalchemy import select
 
 from advisor.conversation import Conversation, Turn
-from advisor.ingest import MAX_BYTES, read_brief
+from advisor.ingest import MAX_BYTES
+from advisor.ingest_capped import read_upload
 from advisor.llm import templates
 from advisor.service import turns
 from advisor.service.reports import reports_folder, write_report
@@ -60,6 +61,14 @@ _REPORT_RE = re.compile(
 )
 
 
+# "delete my data", "please erase all my conversations", "/gpu-advisor delete": the whole message asks it
+_DELETE_RE = re.compile(
+    r"^\s*(?:please\s+)?(?:delete|erase|remove|forget)(?:\s+(?:all\s+(?:of\s+)?)?my\s+"
+    r"(?:data|conversations?|messages|briefs?|reports?))?(?:\s+please)?\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
 def default_conversation_factory(
     state: dict[str, Any] | None, stream: Callable[[str], None] | None = None
 ) -> Conversation:
@@ -76,6 +85,22 @@ def strip_mentions(text: str) -> str:
 
 def is_report_request(text: str) -> bool:
     return bool(_REPORT_RE.match(text or ""))
+
+
+def is_delete_request(text: str) -> bool:
+    return bool(_DELETE_RE.match(text or ""))
+
+
+def delete_files_in(folder: Path, paths: Sequence[str]) -> int:
+    """Delete the files at `paths` that lie inside `folder` (a stored path is still checked); how many."""
+    root, removed = folder.resolve(), 0
+    for raw in paths:
+        path = Path(raw).resolve()
+        if path.is_relative_to(root):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed += 1
+    return removed
 
 
 def thread_key(channel: str, thread_ts: str) -> str:
@@ -162,6 +187,10 @@ class SlackAdvisor:
             msg = "You are sending messages faster than I can size workloads: wait a minute and try again."
             self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
             return
+        if user and not files and is_delete_request(text):
+            msg = self.delete_user_data(user)
+            self._post(client, channel, thread_ts, bk.text_blocks(msg), msg)
+            return
         session_id = self.session(channel, thread_ts)
         with self._serialized(session_id):
             self._handle(
@@ -222,7 +251,11 @@ class SlackAdvisor:
     def start_from_command(
         self, client: Any, respond: Callable[..., Any], *, channel: str, user: str, text: str
     ) -> None:
-        """`/gpu-advisor [description]`: open a thread with a parent message and reply in it."""
+        """`/gpu-advisor [description]`: open a thread with a parent message and reply in it;
+        `/gpu-advisor delete` deletes the user's data and says so to them alone."""
+        if is_delete_request(text):
+            respond(text=self.delete_user_data(user), response_type="ephemeral")
+            return
         opening = f"<@{user}> asked GPU Advisor"
         opening += f": {bk.escape(text.strip())}" if text.strip() else "."
         try:
@@ -245,6 +278,29 @@ class SlackAdvisor:
             self._post(client, channel, thread_ts, bk.text_blocks(intro), intro)
             return
         self.handle_message(client, channel=channel, thread_ts=thread_ts, text=text, user=user)
+
+    def delete_user_data(self, user: str) -> str:
+        """Delete every conversation `user` wrote in (its messages, briefs and report PDFs; a thread
+        shared with others goes whole); returns the one-line answer."""
+        sessions = [
+            sid
+            for sid in self.repo.sessions_with_payload(CHANNEL, "slack_user", user)
+            if any(m.payload.get("slack_user") == user for m in self.repo.messages(sid))
+        ]
+        briefs = reports = 0
+        for sid in sessions:
+            briefs += len(self.repo.briefs(sid))
+            messages = self.repo.messages(sid)
+            paths = [str(m.payload["report_path"]) for m in messages if m.payload.get("report_path")]
+            self.repo.delete_session(sid)
+            reports += delete_files_in(self.reports_dir or reports_folder(), paths)
+        if not sessions:
+            return "I hold no conversation of yours: there is nothing to delete."
+        return (
+            f"Deleted {len(sessions)} conversation{'s' if len(sessions) != 1 else ''} you wrote in, with "
+            f"{briefs} brief{'s' if briefs != 1 else ''} and {reports} report{'s' if reports != 1 else ''}. "
+            "Messages posted in Slack stay there: delete them in Slack."
+        )
 
     # --- the turn --------------------------------------------------------------------------------
     def run_turn(
@@ -378,7 +434,7 @@ class SlackAdvisor:
         name = str(file.get("name") or file.get("title") or "brief")
         try:
             fetched = self.download(client, file)
-            return read_brief(fetched.data, filename=fetched.name), []
+            return read_upload(fetched.data, fetched.name), []  # parsed in a capped child process
         except InputError as exc:
             return None, [f"I could not read {name}: {exc}"]
 

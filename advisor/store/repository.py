@@ -10,6 +10,7 @@ again on the newer state.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime as dt
 import hashlib
@@ -48,10 +49,22 @@ than this is assumed lost with its worker, and is claimed again."""
 
 @dataclass(frozen=True)
 class MessageRecord:
+    """A stored message. `id` is the database's key (a counter: never shown to users); `public_id` is
+    what the API shows (`public_message_id`)."""
+
     id: int
     role: str
     text: str
     payload: dict[str, Any]
+    public_id: str = ""
+
+
+def public_message_id(session_secret: str, message_id: int) -> str:
+    """The id a user sees for a message: 16 URL-safe characters, an HMAC of the database key under the
+    session's secret (its token's SHA-256, never sent to anyone). It reveals neither the counter (how many
+    messages every user sent) nor the order, and is stable with no column to add or migrate."""
+    digest = hmac.new(session_secret.encode(), f"message:{message_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
 @dataclass(frozen=True)
@@ -344,10 +357,20 @@ class Repository:
 
     def messages(self, session_id: str) -> list[MessageRecord]:
         with self._db() as db:
+            secret = db.scalar(select(SessionRow.token_sha256).where(SessionRow.id == session_id)) or ""
             rows = db.scalars(
                 select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.id)
             ).all()
-        return [MessageRecord(r.id, r.role, r.text, json.loads(r.payload_json)) for r in rows]
+        return [
+            MessageRecord(r.id, r.role, r.text, json.loads(r.payload_json), public_message_id(secret, r.id))
+            for r in rows
+        ]
+
+    def public_message_ids(self, session_id: str, message_ids: list[int]) -> list[str]:
+        """The ids users see (public_message_id) for these messages of the session."""
+        with self.engine.connect() as conn:
+            secret = conn.execute(select(SessionRow.token_sha256).where(SessionRow.id == session_id)).scalar()
+        return [public_message_id(secret or "", m) for m in message_ids]
 
     def add_brief(self, session_id: str, filename: str, text: str) -> int:
         with self._db() as db, db.begin():
@@ -463,6 +486,22 @@ class Repository:
         """Delete a conversation: its messages, uploaded briefs, report jobs and the session itself, in
         one transaction. Returns the ids of its report jobs (the caller deletes their files)."""
         return self._delete_sessions([session_id])
+
+    def sessions_with_payload(self, channel: str, key: str, value: str) -> list[str]:
+        """Sessions of `channel` with a message whose payload holds `key`: `value` (the Slack user a
+        message came from), oldest first. A text match on the stored JSON: callers confirm on the
+        messages."""
+        needle = json.dumps({key: value})[1:-1]  # '"slack_user": "U123"', as json.dumps stored it
+        holds = MessageRow.payload_json.contains(needle, autoescape=True)
+        with self._db() as db:
+            rows = db.execute(
+                select(MessageRow.session_id)
+                .join(SessionRow, SessionRow.id == MessageRow.session_id)
+                .where(SessionRow.channel == channel, holds)
+                .group_by(MessageRow.session_id)
+                .order_by(func.min(MessageRow.id))
+            )
+            return [str(r[0]) for r in rows]
 
     def purge_older_than(self, days: float, now: dt.datetime | None = None) -> tuple[int, list[str]]:
         """Delete every conversation untouched for `days` (retention): (how many, their report ids)."""

@@ -21,8 +21,9 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from advisor.ingest import MAX_BYTES
+from advisor.ingest_capped import read_upload
 from advisor.store import TurnConflict
-from advisor.web.security import client_address, enforce_rate_limit, read_upload, safe_filename
+from advisor.web.security import client_address, enforce_rate_limit, safe_filename
 from advisor.web.settings import WebSettings
 from advisor.web.turn_workers import run_turn
 from advisor.web.worker import delete_report_files
@@ -33,6 +34,7 @@ log = logging.getLogger("gpu_advisor.web.api")
 ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 SessionId = Annotated[str, Path(pattern=ID_PATTERN, description="the session id from POST /api/sessions")]
 ReportId = Annotated[str, Path(pattern=ID_PATTERN, description="a report id from POST .../reports")]
+MessageId = Annotated[str, Path(pattern=ID_PATTERN, description="a message id from GET .../messages")]
 
 _REPORT_WORDS = re.compile(
     r"^\s*(please\s+)?((make|create|generate|get|send|give)\s+(me\s+)?)?(the\s+|a\s+|my\s+)?"
@@ -133,15 +135,22 @@ def _check_text(text: str, settings: WebSettings) -> str:
     return text
 
 
-def _messages(repo: Any, session_id: str) -> list[dict[str, Any]]:
-    """Messages as JSON; a user message is `answered` once an assistant reply points at it."""
-    records = repo.messages(session_id)
+def _public(records: list[Any], message_id: Any) -> str | None:
+    """The public id (advisor.store.repository.public_message_id) of a stored key, None if not there."""
+    return next((r.public_id for r in records if r.id == message_id), None)
+
+
+def _messages(repo: Any, session_id: str, records: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Messages as JSON; a user message is `answered` once an assistant reply points at it. Ids are the
+    public ones: the database's counter is never shown."""
+    records = repo.messages(session_id) if records is None else records
     answered = {
         int(r.payload["reply_to"]) for r in records if r.role == "assistant" and r.payload.get("reply_to")
     }
+    public = {r.id: r.public_id for r in records}
     out = []
     for r in records:
-        item: dict[str, Any] = {"id": r.id, "role": r.role, "text": r.text}
+        item: dict[str, Any] = {"id": r.public_id, "role": r.role, "text": r.text}
         if r.role == "user":
             item["answered"] = r.id in answered
             if r.payload.get("brief"):
@@ -149,16 +158,20 @@ def _messages(repo: Any, session_id: str) -> list[dict[str, Any]]:
         elif r.role == "assistant":
             turn = r.payload.get("turn") or {}
             item["questions"] = turn.get("questions", [])
-            item["reply_to"] = r.payload.get("reply_to")
+            item["reply_to"] = public.get(r.payload.get("reply_to"))
         out.append(item)
     return out
 
 
 def _last_turn(repo: Any, session_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(turn view, full recommendation JSON) of the latest reply, or (None, None)."""
-    for r in reversed(repo.messages(session_id)):
+    records = repo.messages(session_id)
+    for r in reversed(records):
         if r.role == "assistant" and "turn" in r.payload:
-            return r.payload["turn"], r.payload.get("recommendation")
+            turn = dict(r.payload["turn"])
+            if "reply_to" in turn:
+                turn["reply_to"] = _public(records, turn["reply_to"])
+            return turn, r.payload.get("recommendation")
     return None, None
 
 
@@ -178,6 +191,7 @@ def _turn(request: Request, session_id: str, text: str, **kwargs: Any) -> dict[s
             text,
             gate=request.app.state.turn_gate,
             processes=getattr(request.app.state, "turn_processes", None),
+            time_limit_s=_settings(request).turn_time_limit_s,
             **kwargs,
         )
     except InputError as exc:
@@ -188,6 +202,9 @@ def _turn(request: Request, session_id: str, text: str, **kwargs: Any) -> dict[s
     except Exception as exc:
         log.exception("turn failed in session %s", session_id)
         raise HTTPException(status_code=500, detail=CRASH_DETAIL) from exc
+    view["message_id"], view["reply_to"] = _repo(request).public_message_ids(
+        session_id, [view["message_id"], view["reply_to"]]
+    )
     if _REPORT_WORDS.match(text) and view.get("recommendation") is not None:
         view["report"] = _create_report(request, session_id)
     return view
@@ -267,14 +284,15 @@ def post_message(request: Request, session_id: Authed, body: MessageIn) -> Any:
     "/sessions/{session_id}/messages/{message_id}/retry",
     summary="Answer a stored user message that got no reply (after a crash)",
 )
-def retry_message(request: Request, session_id: Authed, message_id: int) -> dict[str, Any]:
-    for m in _messages(_repo(request), session_id):
+def retry_message(request: Request, session_id: Authed, message_id: MessageId) -> dict[str, Any]:
+    records = _repo(request).messages(session_id)
+    for r, m in zip(records, _messages(_repo(request), session_id, records), strict=True):
         if m["id"] == message_id and m["role"] == "user":
             if m["answered"]:
                 raise HTTPException(status_code=409, detail="this message already has a reply")
             if m.get("brief"):
                 raise HTTPException(status_code=409, detail="upload the brief again to retry it")
-            return _turn(request, session_id, m["text"], retry_of=message_id)
+            return _turn(request, session_id, m["text"], retry_of=r.id)
     raise HTTPException(status_code=404, detail="message not found in this session")
 
 
@@ -333,7 +351,7 @@ def upload_brief(
     name = safe_filename(file.filename)
     data = file.file.read(MAX_BYTES + 1)
     try:
-        brief_text = read_upload(data, name, s.max_brief_pages)
+        brief_text = read_upload(data, name, s.max_brief_pages, s.upload_limits)
     except InputError as exc:
         status = 413 if len(data) > MAX_BYTES else 422
         raise HTTPException(status_code=status, detail=str(exc)) from exc

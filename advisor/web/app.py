@@ -21,6 +21,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from advisor.ingest_capped import start_fork_server
 from advisor.service.reports import reports_folder
 from advisor.service.turns import ConversationFactory, default_conversation_factory
 from advisor.store import Repository, open_repository
@@ -75,11 +76,15 @@ def create_app(
         if conversation_factory is None and settings.turn_processes > 0 and not settings.streams
         else None
     )
+    if processes is not None:
+        processes.time_limit_s = settings.turn_time_limit_s
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if start_worker:
             worker.start()
+        if settings.upload_limits.in_subprocess:  # uploads parse in its children: start it in the background
+            threading.Thread(target=start_fork_server, name="gpu-advisor-fork-server", daemon=True).start()
         if processes is not None:
             processes.start()
         try:
@@ -93,7 +98,7 @@ def create_app(
         title="GPU Advisor",
         version="0.1.0",
         summary="Chat about an LLM workload, upload a brief, get a GPU recommendation and its PDF report.",
-        docs_url=None,  # advisor.web.docs: a static page, no CDN and no script
+        docs_url=None,  # advisor.web.docs: Swagger UI from the installed package, sandboxed
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
@@ -108,6 +113,7 @@ def create_app(
     app.add_middleware(SecurityMiddleware)
     app.include_router(api.router)
     app.include_router(pages.router)
+    docs.docs_assets()  # read and hashed now: a missing swagger-ui-bundle fails the start, not a page
     app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     for extra in extra_routers:

@@ -6,13 +6,12 @@
   soon as they pass it (chunked bodies).
 - Rate limits use the repository's fixed-window counters, so every worker and host shares them; a
   limited request gets 429 with Retry-After (seconds until the window ends).
-- Uploads: type sniffed from the content and text extracted by advisor.ingest.read_brief (its 10 MB
-  limit, mislabel and binary checks); PDFs are also limited in pages here, before any text extraction.
+- Uploads: `safe_filename` for the name; the text is read by advisor.ingest_capped.read_upload (size and
+  page limits, then advisor.ingest.read_brief in a child process under a memory and a time cap).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
@@ -21,10 +20,8 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from fastapi import HTTPException
-from pypdf import PdfReader
 
-from advisor.ingest import MAX_BYTES, read_brief
-from tools.errors import InputError
+from advisor.ingest import MAX_BYTES
 
 if TYPE_CHECKING:
     from fastapi import Request
@@ -66,7 +63,7 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = CSP.encode()  # every page, /api/docs included (advisor.web.docs has no script)
+        csp = CSP.encode()  # every response without its own (/api/docs sets a sandboxed one)
         started = False
 
         async def send_with_headers(message: Message) -> None:
@@ -158,28 +155,3 @@ def safe_filename(name: str | None, default: str = "brief") -> str:
     raw = "".join(ch for ch in unicodedata.normalize("NFC", raw) if unicodedata.category(ch)[0] != "C")
     cleaned = _UNSAFE_NAME.sub("_", raw).strip(" ._")
     return (cleaned or default)[:100]
-
-
-def pdf_page_count(data: bytes) -> int | None:
-    """Pages of a PDF (None when pypdf cannot read its page tree; read_brief then reports the problem)."""
-    try:
-        return len(PdfReader(io.BytesIO(data), strict=False).pages)
-    except Exception:
-        return None
-
-
-def read_upload(data: bytes, filename: str, max_pages: int) -> str:
-    """The text of an uploaded brief, or InputError with a message that says what to do."""
-    if len(data) > MAX_BYTES:
-        raise InputError(
-            f"{filename} is {len(data) / 1024 / 1024:.1f} MB, over the {MAX_BYTES // 1024 // 1024} MB limit; "
-            "send the text of the brief or a shorter document"
-        )
-    if data[:1024].lstrip().startswith(b"%PDF"):
-        pages = pdf_page_count(data)
-        if pages is not None and pages > max_pages:
-            raise InputError(
-                f"{filename} has {pages} pages, over the {max_pages}-page limit; "
-                "upload the part that describes the workload"
-            )
-    return read_brief(data, filename)

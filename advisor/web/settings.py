@@ -7,10 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from advisor.ingest_capped import UPLOAD_MEMORY_MIB, UPLOAD_TIME_S, UploadLimits
+from advisor.web.turn_workers import TURN_TIME_LIMIT_S
 from tools.errors import InputError
 
 BACKENDS = ("rules", "openai")
 BACKENDS_THAT_STREAM = ("openai",)
+CHAT_MODEL_TURN_FACTOR = 4  # a chat model's turn: extraction and explanation calls, each seconds long
 
 N = TypeVar("N", int, float)
 
@@ -64,9 +67,16 @@ class WebSettings:
     # threads of one process share one interpreter lock, processes use every CPU. from_env's default is
     # one per CPU for the rules backend, 0 with a chat model.
     turn_processes: int = 0
+    # GPU_ADVISOR_TURN_TIME_LIMIT_S: a turn still computing after this long is stopped (a worker process)
+    # or abandoned (in the web process) and the user told in one line; from_env's default is 4x longer
+    # with a chat model, whose turns wait on several HTTP replies
+    turn_time_limit_s: float = TURN_TIME_LIMIT_S
     # GPU_ADVISOR_RETENTION_DAYS: conversations (messages, briefs, reports) untouched this long are
     # deleted, hourly (None: kept until their user deletes them)
     retention_days: float | None = None
+    # GPU_ADVISOR_UPLOAD_MEMORY_MIB / GPU_ADVISOR_UPLOAD_TIME_S: an upload is parsed in a child process whose
+    # memory may grow this much and which is stopped after this long (advisor.ingest_capped)
+    upload_limits: UploadLimits = field(default_factory=UploadLimits)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -92,7 +102,16 @@ class WebSettings:
             trust_forwarded_for=(e.get("GPU_ADVISOR_TRUST_PROXY") or "").strip() in ("1", "true", "yes"),
             turn_concurrency=_env_zero_or_more(e, "GPU_ADVISOR_TURN_CONCURRENCY"),
             turn_processes=_turn_processes(e, backend),
+            turn_time_limit_s=_env_float(
+                e,
+                "GPU_ADVISOR_TURN_TIME_LIMIT_S",
+                TURN_TIME_LIMIT_S * (CHAT_MODEL_TURN_FACTOR if backend in BACKENDS_THAT_STREAM else 1),
+            ),
             retention_days=_env_float(e, "GPU_ADVISOR_RETENTION_DAYS", 0.0) or None,
+            upload_limits=UploadLimits(
+                memory_mib=_env_int(e, "GPU_ADVISOR_UPLOAD_MEMORY_MIB", UPLOAD_MEMORY_MIB),
+                time_s=_env_float(e, "GPU_ADVISOR_UPLOAD_TIME_S", UPLOAD_TIME_S),
+            ),
         )
 
     @property

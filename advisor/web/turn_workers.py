@@ -34,6 +34,7 @@ def run_turn(
     retry_of: int | None = None,
     gate: AbstractContextManager[Any] | None = None,
     processes: TurnProcesses | None = None,
+    time_limit_s: float | None = None,
 ) -> dict[str, Any]:
     """One web turn through advisor.service.turns.run_turn (store the message, compute, save by
     compare-and-set, retry on a race, TurnConflict after TURN_ATTEMPTS).
@@ -43,14 +44,17 @@ def run_turn(
     is already stored (an unanswered one). `gate` (a semaphore) bounds how many turns compute at once;
     database writes stay outside it. `processes`: compute the turn in a worker process instead (the
     default conversation, no stream). A turn computed again after a race does not stream a second time.
+    `time_limit_s`: a turn computed in this process is abandoned after it (compute_within), one in a
+    worker process is stopped after the workers' own limit; either raises TurnTooLong.
     """
 
     def compute(state: dict[str, Any] | None, attempt: int, user_id: int) -> turns.Answer[dict[str, Any]]:
         if processes is not None and stream is None:
             done = processes.compute(session_id, state, text, brief_text)
         else:
-            with gate if gate is not None else nullcontext():
-                done = compute_turn(factory, state, text, brief_text, stream if attempt == 0 else None)
+            done = compute_within(
+                time_limit_s, gate, factory, state, text, brief_text, stream if attempt == 0 else None
+            )
         view = done.view
         view["reply_to"] = user_id
         payload = {"turn": view, "recommendation": done.recommendation, "reply_to": user_id}
@@ -85,6 +89,81 @@ def compute_turn(
     conv = factory(state, stream)
     turn = conv.send(text, brief_text=brief_text)
     return TurnDone(turn_view(turn), turn.recommendation_json(), conv.state, turn.reply)
+
+
+TURN_TIME_LIMIT_S = 30.0
+"""The most wall time one turn may take (GPU_ADVISOR_TURN_TIME_LIMIT_S; a turn takes ~0.05-0.5 s, a worker
+process's first also loads the catalog, ~2 s): past it a worker process is killed, a turn in the web
+process abandoned, and the message refused."""
+
+
+class TurnTooLong(InputError):
+    """A turn ran past its time limit: its worker process was stopped, or its thread abandoned."""
+
+
+class TurnAbandoned(Exception):
+    """Raised into an abandoned turn's stream callback: a streaming turn stops at its next piece."""
+
+
+def compute_within(
+    time_limit_s: float | None,
+    gate: AbstractContextManager[Any] | None,
+    factory: ConversationFactory,
+    state: dict[str, Any] | None,
+    text: str,
+    brief_text: str | None = None,
+    stream: StreamCallback | None = None,
+) -> TurnDone:
+    """compute_turn in this process under `gate`, abandoned after `time_limit_s` (None: no limit).
+
+    The turn computes in a thread of its own while the caller waits at most `time_limit_s` (waiting for
+    the gate included); past it the caller gets TurnTooLong (one line for the user; the message stays
+    stored, unanswered) and the turn's result, if it ever comes, is dropped. Python cannot stop a thread
+    safely, so a rules turn computes on to its end, keeping its gate slot: abandoned turns never hold
+    more CPUs than the gate has slots. A streaming turn (a chat model) is stopped at its next piece: its
+    stream callback raises TurnAbandoned."""
+    if time_limit_s is None:
+        with gate if gate is not None else nullcontext():
+            return compute_turn(factory, state, text, brief_text, stream)
+    abandoned, finished, started = threading.Event(), threading.Event(), threading.Event()
+    outcome: list[TurnDone | BaseException] = []
+
+    def guarded(piece: str) -> None:
+        if abandoned.is_set():
+            raise TurnAbandoned("the turn ran past its time limit")
+        assert stream is not None
+        stream(piece)
+
+    def work() -> None:
+        try:
+            with gate if gate is not None else nullcontext():
+                if abandoned.is_set():
+                    return
+                started.set()
+                outcome.append(
+                    compute_turn(factory, state, text, brief_text, guarded if stream is not None else None)
+                )
+        except BaseException as exc:  # handed to the waiting request thread
+            outcome.append(exc)
+        finally:
+            finished.set()
+
+    threading.Thread(target=work, name="gpu-advisor-turn", daemon=True).start()
+    if not finished.wait(time_limit_s):
+        abandoned.set()
+        if not started.is_set():
+            raise TurnTooLong(
+                f"the advisor is busy with other messages and could not start this one within "
+                f"{time_limit_s:g} s; send it again in a minute"
+            )
+        raise TurnTooLong(
+            f"this message took over {time_limit_s:g} s to answer and was stopped; "
+            "send a shorter message, or its parts one at a time"
+        )
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 _WORKER_FACTORY: tuple[str, ConversationFactory] | None = None
@@ -128,15 +207,6 @@ def _worker_main(conn: Any, backend: str, parent: int | None = None) -> None:
             conn.send(reply)
         except Exception as exc:  # an exception that does not pickle
             conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
-
-
-TURN_TIME_LIMIT_S = 30.0
-"""The most CPU-time-bound wall time one turn may take in a worker process (a turn takes ~0.05-0.5 s; a
-worker's first also loads the catalog, ~2 s): past it the worker is killed and the message refused."""
-
-
-class TurnTooLong(InputError):
-    """A turn ran past TURN_TIME_LIMIT_S and its worker process was stopped."""
 
 
 class _TurnWorker:

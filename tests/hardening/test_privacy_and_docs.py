@@ -1,12 +1,18 @@
 """Issue 17: a user deletes their conversation (messages, briefs, reports and the PDF files); retention
-purges old ones; report files are 0600; /api/docs works offline with no script under the strict CSP."""
+purges old ones; report files are 0600; /api/docs is Swagger UI from the installed package, offline,
+integrity-checked and sandboxed."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import hashlib
+import json
+import re
 import stat
 from pathlib import Path
 
+import swagger_ui_bundle
 from fastapi.testclient import TestClient
 
 from advisor.store import Repository, open_repository
@@ -72,16 +78,37 @@ def test_a_rendered_report_file_is_owner_only(tmp_path: Path) -> None:
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
 
 
-def test_api_docs_are_offline_script_free_and_under_the_strict_csp(tmp_path: Path) -> None:
+def test_api_docs_are_bundled_integrity_checked_sandboxed_and_without_inline_script(tmp_path: Path) -> None:
     client, _repo = _client(tmp_path)
     with client:
         r = client.get("/api/docs")
+        assets = {
+            src: client.get(src)
+            for src in re.findall(r'(?:src|href)="(/api/docs/assets/[^"]+)"', r.text)
+        }
+        schema = client.get("/api/docs/openapi.json")
+        missing = client.get("/api/docs/assets/..%2Fsettings.py")
     assert r.status_code == 200
     csp = r.headers["content-security-policy"]
-    assert "unsafe-inline" not in csp and "script-src 'self'" in csp and "cdn" not in csp
-    assert "<script" not in r.text and "http" not in r.text.replace("/api/openapi.json", "")
-    assert "DELETE</span> <code>/api/sessions/{session_id}</code>" in r.text
-    assert "/api/sessions/{session_id}/messages" in r.text
+    assert csp.startswith("sandbox allow-scripts;") and "allow-same-origin" not in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "script-src 'self'" in csp
+    tags = re.findall(r"<(?:script|link)\b[^>]*>", r.text)
+    assert len(tags) == 3 and all('integrity="sha384-' in t and 'crossorigin="anonymous"' in t for t in tags)
+    assert re.search(r"<script>|<script [^>]*>[^<]", r.text) is None  # no inline script
+    assert "http" not in re.sub(r'href="/api/openapi.json"', "", r.text.split("<noscript>")[0])
+    bundle = Path(str(swagger_ui_bundle.swagger_ui_path)) / "swagger-ui-bundle.js"
+    served = assets["/api/docs/assets/swagger-ui-bundle.js"]
+    assert served.content == bundle.read_bytes()  # from the installed package, not a copy
+    for src, asset in assets.items():
+        digest = base64.b64encode(hashlib.sha384(asset.content).digest()).decode()
+        assert f'"{src}" integrity="sha384-{digest}"' in r.text
+        assert asset.headers["access-control-allow-origin"] == "*"  # readable from the sandbox
+    assert missing.status_code == 404
+    # Swagger UI 4 reads OpenAPI 3.0: the docs' copy is written as 3.0, every 3.1 null type rewritten
+    assert schema.json()["openapi"] == "3.0.3" and '"type": "null"' not in json.dumps(schema.json())
+    assert '"contentMediaType"' not in json.dumps(schema.json())
+    # without script, the page still shows the reference
+    assert "DELETE</span> <code>/api/sessions/{session_id}</code>" in r.text.split("<noscript>")[1]
 
 
 def test_the_docs_link_opens_apart_from_the_page(tmp_path: Path) -> None:

@@ -188,3 +188,19 @@ def test_compare_and_set_lets_exactly_one_of_many_racing_saves_win(repo: Reposit
     assert sorted(outcomes) == ["conflict"] * 5 + ["saved"]
     winner = repo.load_state(sid)["winner"]
     assert [m.text for m in repo.messages(sid)] == [f"reply {winner}"]
+
+
+def test_sessions_with_payload_and_public_message_ids(repo: Repository) -> None:
+    """Issue 17: the sessions a Slack user wrote in (for 'delete my data'), found on both databases, and
+    the public message ids: opaque, per session, matching public_message_ids."""
+    one = repo.session_for_key("slack", "C1:1.1")
+    two = repo.session_for_key("slack", "C1:2.2")
+    repo.add_user_message(one, "hi", {"slack_user": "U1"})
+    repo.add_user_message(two, "hi", {"slack_user": "U12"})
+    repo.add_user_message(two, "hi", {"slack_user": "U1", "brief_chars": 10})
+    assert repo.sessions_with_payload("slack", "slack_user", "U1") == [one, two]
+    assert repo.sessions_with_payload("slack", "slack_user", "U12") == [two]
+    assert repo.sessions_with_payload("web", "slack_user", "U1") == []
+    records = repo.messages(two)
+    assert [r.public_id for r in records] == repo.public_message_ids(two, [r.id for r in records])
+    assert all(len(r.public_id) == 16 and not r.public_id.isdigit() for r in records)

@@ -180,7 +180,7 @@ def test_new_conversation_resets_the_report_button(browser: Any, server: Any) ->
 
 def test_delete_this_conversation_removes_it_from_the_server(browser: Any, server: Any) -> None:
     """Issue 17: the page's delete button deletes the conversation on the server, then starts afresh; the
-    API docs link opens in a new tab without the page's token, and the docs page has no script."""
+    API docs link opens in a new tab whose page cannot read the chat's token."""
     page = browser.new_page()
     page.set_default_timeout(60_000)
     page.goto(server.url + "/")
@@ -203,7 +203,47 @@ def test_delete_this_conversation_removes_it_from_the_server(browser: Any, serve
         link.click()
     docs = opened.value
     docs.wait_for_load_state()
-    assert docs.evaluate("sessionStorage.length") == 0  # the token stayed with the chat page
-    assert docs.locator("script").count() == 0 and "/api/sessions/{session_id}" in docs.content()
+    docs.locator(".opblock").first.wait_for()
+    assert docs.evaluate(READ_STORAGE) == "unreadable"  # the sandboxed docs page cannot read the token
     page.close()
     docs.close()
+
+
+READ_STORAGE = """(() => {
+  try { return JSON.stringify(Object.entries(sessionStorage)); } catch (e) { return "unreadable"; }
+})()"""
+
+
+def test_api_docs_render_offline_and_cannot_read_the_token(browser: Any, server: Any) -> None:
+    """Issue 17: /api/docs shows Swagger UI's operations with no network beyond the server (the bundle comes
+    from the installed swagger-ui-bundle package, integrity-checked), no CSP or integrity error in the
+    console, and even opened in the chat's own tab its scripts cannot read the chat's sessionStorage."""
+    context = browser.new_context()
+    outside: list[str] = []
+
+    def only_the_server(route: Any) -> None:
+        if route.request.url.startswith(server.url):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(server.url + "/")
+    page.get_by_label("Your message").fill("LoRA Llama 3 8B on 20M tokens")
+    page.get_by_label("Your message").press("Enter")
+    page.locator(".primary-pick .title").wait_for()
+    assert "token" in page.evaluate(READ_STORAGE)  # the chat page holds its token there
+    page.goto(server.url + "/api/docs")  # the same tab: its sessionStorage holds the token
+    page.locator(".opblock").first.wait_for()
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert "/api/sessions/{session_id}/messages" in paths and len(paths) >= 10, paths
+    assert page.evaluate(READ_STORAGE) == "unreadable" and page.evaluate("origin") == "null"
+    assert page.locator(".try-out").count() == 0  # read-only: the API answers no cross-origin calls
+    assert outside == [] and problems == [], (outside, problems)
+    context.close()
