@@ -28,6 +28,7 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
+from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_serving_io import rule_serving_io
@@ -63,6 +64,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_location,
     rule_cadence,
     rule_utilisation,
+    rule_horizon,
     rule_serving,
     rule_serving_io,
     rule_constraints,
