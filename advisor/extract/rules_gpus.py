@@ -134,7 +134,7 @@ def rule_owned_gpus(ctx: Ctx) -> None:
 
 # =========================================================================== GPUs wanted / excluded
 _WANT_CUE = re.compile(
-    r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|\brequires?|\brequired|\bstick\s+to"
+    r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|(?:'d|\bwould)\s+like|\bprefer(?:ably)?|\brequires?|\brequired|\bstick\s+to"
     r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on)"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
     I,
