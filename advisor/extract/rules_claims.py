@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_fleet import machine_gpus
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import (
     APPROX,
@@ -64,6 +65,9 @@ def rule_claims(ctx: Ctx) -> None:
         ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
         cm = _GPU_COUNT.search(t[max(0, gpu.start() - 14) : gpu.start()])
         count = int(parse_number(cm.group("num"))) if cm else 1
+        boxes = machine_gpus(t, gpu.start())  # "two DGX A100s" = 16 GPUs
+        if boxes is not None:
+            count, cm = boxes, cm or _GPU_COUNT.search("1")
         ctx.add(s, "claimed_gpu_count", count, t[max(0, gpu.start() - 14) : gpu.end()].strip(),
                 "stated" if cm else "inferred", gpu.start())  # fmt: skip
         if hours is None and span is not None:
