@@ -105,7 +105,8 @@ _REQUIRE = re.compile(
 )
 # ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
 _REQUIRE_AFTER = re.compile(
-    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$))|\s+exclusively\b|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
+    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$|please\b|for\b|as\b))|\s+exclusively\b"
+    r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
     r"|enterprise agreement)s?\b)",
     I,
 )
