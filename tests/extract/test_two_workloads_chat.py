@@ -12,12 +12,13 @@ from advisor.extract.rules import RulesExtractor
 @pytest.mark.parametrize(
     ("text", "concurrency"),
     [
-        ("We want to LoRA fine-tune Llama 3 8B on 20M tokens and then serve it to 200 concurrent users.", 200),
+        ("We want to LoRA fine-tune Llama 3 8B on 20M tokens and then serve it to 200 concurrent users.",
+         200),
         ("QLoRA Qwen2.5 14B on 40M tokens. Afterwards we'll deploy it for 300 concurrent agents.", 300),
         ("Fine-tune Llama 3 8B with LoRA on 10M tokens, then host it for 50 concurrent users.", 50),
         ("LoRA Llama 3 8B on 10M tokens; once it's trained, serve it to 80 concurrent users.", 80),
     ],
-)
+)  # fmt: skip
 def test_train_then_serve_is_two_workloads(rules: RulesExtractor, text: str, concurrency: int) -> None:
     a = rules.analyse(text)
     train, serve = merge_findings(None, a.findings), merge_findings(None, a.other)
@@ -29,7 +30,8 @@ def test_train_then_serve_is_two_workloads(rules: RulesExtractor, text: str, con
 
 def test_section_numbers_stay_with_their_part(rules: RulesExtractor) -> None:
     a = rules.analyse(
-        "LoRA Llama 3 8B on 20M tokens with 2k sequences and then serve it to 200 concurrent users at 8k context."
+        "LoRA Llama 3 8B on 20M tokens with 2k sequences and then serve it to 200 concurrent users "
+        "at 8k context."
     )
     train, serve = merge_findings(None, a.findings), merge_findings(None, a.other)
     assert train.seq_len == 2048 and serve.context_len == 8192
