@@ -196,7 +196,7 @@ def find_providers(text: str) -> list[tuple[str, int, int]]:
     """(provider id, start, end) of every provider named in `text`, as the price catalog spells it
     ("vastai" -> vast-ai); a family name gives each of its ids ("RunPod" -> runpod-community and
     runpod-secure)."""
-    out = []
+    out: list[tuple[str, int, int]] = []
     for m in PROVIDER_RE.finditer(text):
         for i, pid in enumerate(_PROVIDER_IDS):
             if m.group(f"p{i}"):
