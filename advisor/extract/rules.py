@@ -29,13 +29,14 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
+from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
-from advisor.extract.workloads import split_parts
+from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
 
 
@@ -64,6 +65,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_location,
     rule_cadence,
     rule_utilisation,
+    rule_horizon,
     rule_serving,
     rule_serving_io,
     rule_constraints,
@@ -102,6 +104,8 @@ class RulesExtractor:
             return ctx.findings
 
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
+        if split is None and (chat := chat_sections(sentences)) is not None:
+            split = split_parts(chat, read)  # "fine-tune X on Y and then serve it to Z users"
         if split is not None:
             analysis = Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
                                 other=split.serving)  # fmt: skip

@@ -1,5 +1,10 @@
 """Claim rules: claims and questions about a job's speed on named hardware ("we were told 8x H100 do it in
-6 hours", "Can we do ... in 24 hours on 8x H100?"). Owned hardware is advisor/extract/rules_gpus.py."""
+6 hours", "Can we do ... in 24 hours on 8x H100?", "is 8x A100 enough to finish in 2 days?", "my boss
+thinks one 4090 will do it in a week", "can a single H100 handle 70B QLoRA overnight?"). Owned hardware is
+advisor/extract/rules_gpus.py.
+
+"overnight" and "over the weekend" are durations people use for a run: OVERNIGHT_HOURS and WEEKEND_HOURS
+(inferred, the evidence names the assumption)."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import re
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_fleet import machine_gpus
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import (
     APPROX,
@@ -18,7 +24,14 @@ from advisor.extract.rules_text import (
 _CLAIM_CUE = keyed(
     r"\b(?:claim\w*|told|tells|said|says|promis\w*|quoted|advertis\w*|vendor|blog|someone|supposedly"
     r"|reportedly|"
-    r"according to|we could do|could do|can do|benchmark\w*|marketing|their sales)\b"
+    r"according to|we could do|could do|can do|benchmark\w*|marketing|their sales|will do it|would do it"
+    r"|should do it|(?:is|are|be) enough|suffices?|convinced)\b"
+    # someone's belief: "my boss thinks ...", "I reckon ...", "the CTO insists ..."
+    r"|\b(?:boss|manager|cto|ceo|lead|colleague|pm|vp|director|teammate|friend|advisor|consultant)\s+"
+    r"(?:thinks?|reckons?|believes?|insists?|bets?|swears?|figures?|guess(?:es)?|assumes?"
+    r"|is (?:sure|confident))"
+    r"|\b(?:i|we)\s+(?:reckon|bet|guess|figure|am sure|are sure|am confident|are confident"
+    r"|think|believe)\b(?!\s+(?:we|i)\s+need)"
     # a question about feasibility: "Can we do ... in 24 hours on 8x H100?", "is it realistic ..."
     r"|\?|^\s*(?:can|could|would|will|is|are|does|do)\s+(?:we|i|it|you|this|that|a|an|one)\b"
     r"|\bis (?:it|that|this) (?:realistic|possible|feasible|true|doable)\b",
@@ -30,6 +43,10 @@ _CLAIM_HOURS = keyed(
     rf"|weeks?|minutes?|mins?)\b",
     I,
 )
+OVERNIGHT_HOURS = 12.0  # an evening to the next morning (about 20:00 -> 08:00)
+WEEKEND_HOURS = 48.0  # Saturday and Sunday
+_CLAIM_SPAN = re.compile(r"\b(?P<over>overnight|over\s+(?:the|a)\s+weekend|over\s+a\s+night)\b", I)
+_BARE_CONSUMER = re.compile(r"\b(?P<gpu>3090|4090|5090)s?\b")
 _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
 
 
@@ -40,16 +57,26 @@ def rule_claims(ctx: Ctx) -> None:
         if not _CLAIM_CUE.search(t):
             continue
         hours = _CLAIM_HOURS.search(t)
-        gpu = GPU_RE.search(t)
-        if not hours or not gpu:
+        span = _CLAIM_SPAN.search(t) if hours is None else None
+        gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
+        if not (hours or span) or not gpu:
             continue
         ctx.claim_sentences.add(s.start)
-        gid = resolve_gpu(gpu.group("gpu"))
+        name = gpu.group("gpu")
+        gid = resolve_gpu(f"rtx {name}" if name.isdigit() else name)
         ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
         cm = _GPU_COUNT.search(t[max(0, gpu.start() - 14) : gpu.start()])
         count = int(parse_number(cm.group("num"))) if cm else 1
+        boxes = machine_gpus(t, gpu.start())  # "two DGX A100s" = 16 GPUs
+        if boxes is not None:
+            count, cm = boxes, cm or _GPU_COUNT.search("1")
         ctx.add(s, "claimed_gpu_count", count, t[max(0, gpu.start() - 14) : gpu.end()].strip(),
                 "stated" if cm else "inferred", gpu.start())  # fmt: skip
+        if hours is None and span is not None:
+            h = OVERNIGHT_HOURS if "night" in span.group(0).lower() else WEEKEND_HOURS
+            ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())
+            continue
+        assert hours is not None
         unit = hours.group("unit").lower()
         n = parse_number(hours.group("num"))
         h = n * {"d": 24.0, "w": 168.0, "m": 1 / 60}.get(unit[0], 1.0)

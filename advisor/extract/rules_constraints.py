@@ -113,7 +113,8 @@ _REQUIRE = keyed(
 )
 # ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
 _REQUIRE_AFTER = keyed(
-    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$))|\s+exclusively\b|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
+    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$|please\b|for\b|as\b))|\s+exclusively\b"
+    r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
     r"|enterprise agreement)s?\b)",
     I,
 )
@@ -188,7 +189,7 @@ def rule_constraints(ctx: Ctx) -> None:
             ctx.add(s, "objective", "cheapest", q(cheap), "stated", cheap.start())
         elif fast:
             ctx.add(s, "objective", "fastest", q(fast), "stated", fast.start())
-        cons = _CONSUMER.search(t)
+        cons = _CONSUMER.search(t) if s.start not in ctx.claim_sentences else None  # "one 4090 will do it?"
         if cons:
             ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
         elif (op := _ONPREM_ONLY.search(t)) or (op := _ONPREM_DEPLOY.search(t)) and not _WEIGHING.search(t):

@@ -10,7 +10,6 @@ from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
-    RANGE_FROM,
     parse_number,
 )
 
@@ -95,7 +94,7 @@ def rule_location(ctx: Ctx) -> None:
             ctx.add(s, "data_cached", True, t, "stated")
 
 
-# =========================================================================== cadence, utilisation, horizon
+# =========================================================================== cadence, utilisation
 _RUN_NOUN = (
     r"(?:experiments?|runs?|training runs?|fine[\s-]?tun(?:es|ing runs?)|jobs?|retrains?|re-trains?"
     r"|iterations)"
@@ -205,28 +204,8 @@ _SCHEDULE = Gated(
     ),
     "day",
 )
-_HORIZON = Gated(
-    re.compile(
-        rf"\b(?:over|across|for\s+the\s+next|in\s+the\s+next|next|horizon\s+of|pays?\s+off\s+(?:with)?in"
-        rf"|break[\s-]?even\s+(?:with)?in|"
-        rf"amorti[sz]ed?\s+over|depreciat\w+\s+over|lifetime\s+of|for)\s+(?:a\s+"
-        rf"|the\s+)?{APPROX}{RANGE_FROM}(?P<num>{NUMBER})[\s-]*"
-        rf"(?P<unit>years?|yrs?|months?)\b(?P<tail>[\s-]*horizon)?"
-        rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|months?)[\s-]+(?:planning\s+)?horizon\b"
-        rf"|\b(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?"
-        rf"|covers?)\s+"
-        rf"(?:for\s+)?{APPROX}(?P<num3>{NUMBER})[\s-]*(?P<unit3>years?|months?)\b",
-        I,
-    ),
-    "year",
-    "month",
-    "horizon",
-    "yr",
-)
-
-
 def rule_utilisation(ctx: Ctx) -> None:
-    """utilization ("busy 80% of the time", schedules, 24/7) and horizon_months ("over 3 years")."""
+    """utilization ("busy 80% of the time", schedules, 24/7); horizon: advisor/extract/rules_horizon.py."""
     for s in ctx.sentences:
         t = s.text
         for m in _PERCENT.finditer(t):
@@ -259,26 +238,6 @@ def rule_utilisation(ctx: Ctx) -> None:
                 r"\b(?:serv|inference|service|endpoint|runs?)\w*", t, I
             ):
                 ctx.add(s, "utilization", 1.0, f'"{q(m)}" -> in use all the time', "inferred", m.start())
-        for m in _HORIZON.finditer(t):
-            num = m.group("num") or m.group("num2") or m.group("num3")
-            unit = (m.group("unit") or m.group("unit2") or m.group("unit3")).lower()
-            bare_for = re.match(r"for\s+(?!the\s+next)", m.group(0), I) is not None
-            if (
-                bare_for
-                and not m.group("tail")
-                and not re.search(r"\b(?:horizon|buy|rent|own|amorti|lease)\w*", t, I)
-            ):
-                continue
-            conv = U.months_from(parse_number(num), "year" if unit.startswith("y") else "month")
-            status = "stated" if unit.startswith("month") else "inferred"
-            ctx.add(
-                s,
-                "horizon_months",
-                conv.value,
-                q(m) if status == "stated" else f'"{q(m)}": {conv.how}',
-                status,
-                m.start(),
-            )
 
 
 # =========================================================================== inference serving

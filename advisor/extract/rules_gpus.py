@@ -21,6 +21,7 @@ import re
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_fleet import Fleet, find_fleet
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
@@ -81,10 +82,9 @@ def _asks_about(t: str, pos: int) -> bool:
 
 def rule_owned_gpus(ctx: Ctx) -> None:
     """owned_gpu(_count) from ownership phrases; claimed_gpu(_count) from hardware questions."""
-    owned_done = claimed_done = False
+    owned_done = False
+    claimed_done = bool(ctx.claim_sentences)  # a claim read by rule_claims is the claim
     for s in ctx.sentences:
-        if s.start in ctx.claim_sentences:
-            continue
         t = s.text
         if not owned_done:
             for own in _OWNER.finditer(t):
@@ -118,7 +118,10 @@ def rule_owned_gpus(ctx: Ctx) -> None:
                                 gpu.start())  # fmt: skip
                         owned_done = True
                         break
-        if claimed_done:
+            if not owned_done and (fleet_said := find_fleet(t)) is not None:
+                owned_done = _own_fleet(ctx, s, fleet_said, claimed_done)
+                claimed_done = claimed_done or (owned_done and _asks_about(t, fleet_said.start))
+        if claimed_done or s.start in ctx.claim_sentences:
             continue
         for hw in _CLAIM_HW.finditer(t):
             num = hw.group("num")
@@ -135,9 +138,24 @@ def rule_owned_gpus(ctx: Ctx) -> None:
             break
 
 
+def _own_fleet(ctx: Ctx, s: Sentence, fleet: Fleet, claimed_done: bool) -> bool:
+    """Record owned hardware read as machines ("two DGX A100s" = 16); False when it is rented."""
+    t = s.text
+    if _RENTED_AFTER.match(t[fleet.end : fleet.end + 60]):
+        return False
+    gid = _gpu_id(fleet.gpu)
+    ctx.add(s, "owned_gpu", gid, fleet.evidence, "stated", fleet.start)
+    ctx.add(s, "owned_gpu_count", fleet.count, fleet.evidence, "inferred", fleet.start)
+    if _asks_about(t, fleet.start) and not claimed_done:
+        ctx.add(s, "claimed_gpu", gid, fleet.evidence, "stated", fleet.start)
+        ctx.add(s, "claimed_gpu_count", fleet.count, fleet.evidence, "inferred", fleet.start)
+    return True
+
+
 # =========================================================================== GPUs wanted / excluded
 _WANT_CUE = keyed(
-    r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|\brequires?|\brequired|\bstick\s+to"
+    r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|(?:'d|\bwould)\s+like|\bprefer(?:ably)?|\brequires?"
+    r"|\brequired|\bstick\s+to"
     r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on)"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
     I,

@@ -49,10 +49,12 @@ PROVIDERS: dict[str, str] = {
     r"gcp|google cloud(?: platform)?|vertex(?: ai)?": "gcp",
     r"azure|microsoft azure|azure ml": "azure",
     r"lambda(?: labs| cloud)?": "lambda",
-    r"runpod": "runpod",
+    r"runpod[\s-]secure(?: cloud)?": "runpod-secure",
+    r"runpod[\s-]community(?: cloud)?": "runpod-community",
+    r"run[\s-]?pod": "runpod",
     r"coreweave": "coreweave",
     r"nebius": "nebius",
-    r"vast(?:\.ai| ai)?": "vastai",
+    r"vast(?:\.ai|[\s-]?ai)?": "vast-ai",
     r"ovh(?:cloud)?": "ovhcloud",
     r"scaleway": "scaleway",
     r"hetzner": "hetzner",
@@ -66,7 +68,11 @@ PROVIDERS: dict[str, str] = {
     r"tensordock": "tensordock",
     r"genesis cloud": "genesiscloud",
     r"jarvis ?labs": "jarvislabs",
+    r"spheron": "spheron",
 }
+# A name that covers several catalog ids: the price catalog splits RunPod by tier, and a user who writes
+# "RunPod" means either of them.
+PROVIDER_FAMILIES: dict[str, tuple[str, ...]] = {"runpod": ("runpod-community", "runpod-secure")}
 HYPERSCALERS = ("aws", "gcp", "azure")
 PROVIDER_RE = keyed(
     r"\b(?:" + "|".join(f"(?P<p{i}>{k})" for i, k in enumerate(PROVIDERS)) + r")\b", re.I
@@ -188,11 +194,13 @@ def provider_id(name: str) -> str:
 
 
 def find_providers(text: str) -> list[tuple[str, int, int]]:
-    """(provider id, start, end) of every provider named in `text`."""
-    out = []
+    """(provider id, start, end) of every provider named in `text`, as the price catalog spells it
+    ("vastai" -> vast-ai); a family name gives each of its ids ("RunPod" -> runpod-community and
+    runpod-secure)."""
+    out: list[tuple[str, int, int]] = []
     for m in PROVIDER_RE.finditer(text):
         for i, pid in enumerate(_PROVIDER_IDS):
             if m.group(f"p{i}"):
-                out.append((pid, m.start(), m.end()))
+                out.extend((p, m.start(), m.end()) for p in PROVIDER_FAMILIES.get(pid, (pid,)))
                 break
     return out

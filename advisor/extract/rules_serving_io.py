@@ -6,6 +6,11 @@
 - generation_tokens: a batch generation job, "generate 2 billion tokens with Qwen2.5 72B within a week"
   (one million tokens or more). With a deadline in the same text, target_tokens_per_s is inferred as the
   aggregate rate that meets it (units_text.rate_from_volume).
+- target_tokens_per_s from a request rate and the answer length: "sustain 40 req/s with 500-token
+  answers", "120 requests per second, responses average 300 tokens", "2,400 requests per minute", "50 QPS"
+  (requests/s x output tokens each, inferred); from a token rate per minute or hour ("2M output tokens an
+  hour"); and from a batch of items with a per-item output and a deadline ("2M documents, ~400 output
+  tokens each, within 3 days": generation_tokens = items x tokens each).
 - power_price_usd_per_kwh: "our colo power is $0.10/kWh", "10 cents a kWh", "€0.25 per kWh" (FX as for
   budgets).
 """
@@ -17,7 +22,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.base import select_findings
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
-from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, parse_number, parse_scaled
+from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, Sentence, parse_number, parse_scaled
 
 _K = r"(?P<mult>k)?"
 _FILL = (
@@ -66,6 +71,44 @@ _POWER = Gated(
 _CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "usd": "USD", "dollar": "USD",
              "eur": "EUR", "euro": "EUR", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "pence": "GBP",
              "p": "GBP"}  # fmt: skip
+_REQ_RATE = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:(?:requests?|reqs?|queries|calls|prompts)\s*(?:/\s*(?P<u1>s|sec|second"
+        r"|m|min|minute|h|hr|hour)\b|per\s+(?P<u2>s|sec|second|min|minute|hour)\b|an?\s+(?P<u3>second|minute|hour)"
+        r"\b)|(?P<qps>qps|rps|req/s)\b)",
+        I,
+    ),
+    "req", "quer", "call", "prompt", "qps", "rps",
+)  # fmt: skip
+_TOKEN_RATE = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:output\s+|generated\s+|new\s+)?tokens?\s*(?:/|per|an?|each)"
+        r"\s*(?P<per>minute|min|hour|hr)\b",
+        I,
+    ),
+    "minute", "min", "hour", "hr",
+)  # fmt: skip
+_ITEMS = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?(?P<item>documents|docs|items|records|rows|prompts"
+        r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
+        r"|reviews|transcripts|calls|files|reports)\b",
+        I,
+    ),
+    "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
+    "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
+)  # fmt: skip
+_EACH_OUTPUT = re.compile(
+    rf"{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:output\s+|generated\s+|new\s+)?tokens?\s+(?:of\s+output\s+)?"
+    r"(?:each|apiece|per\s+(?:item|doc\w*|record|row|prompt|request|sample|example|page|ticket|e-?mail"
+    r"|article|product|summary|answer|response|call|file|report|review|transcript))\b",
+    I,
+)
+_GENERATES = re.compile(
+    r"\b(?:output|generat|summar|produc|writ|rewrit|translat|label|classif|extract)\w*", I
+)
+_PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
+               "hr": 3600.0, "hour": 3600.0}  # fmt: skip
 _MIN_GENERATION_TOKENS = 1e6  # below: a per-request length, not a batch volume
 _MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
 
@@ -81,7 +124,8 @@ def _length(m: re.Match[str]) -> int | None:
 
 def rule_serving_io(ctx: Ctx) -> None:
     """prompt_tokens, output_tokens (context_len from both), generation_tokens (target rate with a
-    deadline), power_price_usd_per_kwh."""
+    deadline; from a request rate), power_price_usd_per_kwh."""
+    request_rates: list[tuple[float, str, int]] = []  # (requests/s, evidence, position)
     for s in ctx.sentences:
         t = s.text
         for field, rx in (("prompt_tokens", _PROMPT), ("output_tokens", _OUTPUT)):
@@ -93,6 +137,8 @@ def rule_serving_io(ctx: Ctx) -> None:
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value >= _MIN_GENERATION_TOKENS:
                 ctx.add(s, "generation_tokens", value, q(m), "stated", m.start())
+        request_rates += _request_rates(ctx, s)
+        _items_batch(ctx, s)
         for m in _POWER.finditer(t):
             cur = _currency(m)
             conv = U.usd_per_kwh_from(parse_number(m.group("num")), cur, bool(m.group("cents")))
@@ -100,7 +146,49 @@ def rule_serving_io(ctx: Ctx) -> None:
                 status = "stated" if cur == "USD" and not m.group("cents") else "inferred"
                 ev = q(m) if status == "stated" else f'"{q(m)}": {conv.how}'
                 ctx.add(s, "power_price_usd_per_kwh", conv.value, ev, status, m.start())
-    _derived(ctx)
+    _derived(ctx, request_rates)
+
+
+def _request_rates(ctx: Ctx, s: Sentence) -> list[tuple[float, str, int]]:
+    """Request rates in `s` as (requests/s, evidence, position); a token rate per minute or hour is
+    recorded at once as target_tokens_per_s."""
+    t = s.text
+    out: list[tuple[float, str, int]] = []
+    for m in _REQ_RATE.finditer(t):
+        unit = (m.group("u1") or m.group("u2") or m.group("u3") or "s").lower()
+        per_s = parse_number(m.group("num")) * (1000 if m.group("mult") else 1) / _PER_SECOND[unit]
+        if per_s > 0:
+            out.append((per_s, q(m), s.start + m.start()))
+    if s.start in ctx.claim_sentences:
+        return out
+    for m in _TOKEN_RATE.finditer(t):
+        per = m.group("per").lower()
+        seconds = _PER_SECOND["hour" if per.startswith("h") else "minute"]
+        rate = parse_scaled(m.group("num"), m.group("mult")) / seconds
+        ev = f'"{q(m)}": / {seconds:g} s = {rate:,.0f} tokens/s'
+        ctx.add(s, "target_tokens_per_s", rate, ev, "inferred", m.start())
+    return out
+
+
+def _items_batch(ctx: Ctx, s: Sentence) -> None:
+    """generation_tokens from a batch of items and the output each gets ("2M documents, ~400 output
+    tokens each"), only for an inference job that writes something (not a training set's size)."""
+    t = s.text
+    if ctx.workload != "inference" or not _GENERATES.search(t):
+        return
+    each = _EACH_OUTPUT.search(t)
+    if each is None:
+        return
+    for m in _ITEMS.finditer(t):
+        if m.start() <= each.start() <= m.end():
+            continue
+        count = parse_scaled(m.group("num"), m.group("mult"))
+        tokens_each = parse_number(each.group("num")) * (1000 if each.group("mult") else 1)
+        total = count * tokens_each
+        if total >= _MIN_GENERATION_TOKENS:
+            ev = f'"{q(m)}" x "{q(each)}" = {total:,.0f} output tokens'
+            ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
+            return
 
 
 def _currency(m: re.Match[str]) -> str:
@@ -112,8 +200,9 @@ def _currency(m: re.Match[str]) -> str:
     return "USD"
 
 
-def _derived(ctx: Ctx) -> None:
-    """context_len from prompt + output; target_tokens_per_s from a generation volume and a deadline."""
+def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
+    """context_len from prompt + output; target_tokens_per_s from a generation volume and a deadline, or
+    from a request rate and the answer length."""
     best = select_findings(
         f for f in ctx.findings if f.field in ("prompt_tokens", "output_tokens", "generation_tokens",
                                                "deadline_hours")
@@ -130,3 +219,12 @@ def _derived(ctx: Ctx) -> None:
         conv = U.rate_from_volume(float(gen.value), float(deadline.value))
         ev = f'"{gen.evidence}" by the deadline: {conv.how}'
         ctx.add(anchor, "target_tokens_per_s", conv.value, ev, "inferred", rank=gen.position)
+    if (
+        request_rates
+        and output is not None
+        and not any(f.field == "target_tokens_per_s" for f in ctx.findings)
+    ):
+        per_s, said, position = request_rates[-1]
+        conv = U.rate_from_requests(per_s, float(output.value))
+        ev = f'"{said}" with "{output.evidence}": {conv.how}'
+        ctx.add(anchor, "target_tokens_per_s", conv.value, ev, "inferred", rank=position)

@@ -1,12 +1,14 @@
 """Text handling for the rules extractor: cleaning, sentences with offsets, numbers, and the injection filter.
 
 Brief text is data. Before any rule reads it, `split_sentences` drops what is addressed to an AI system
-rather than stating a fact about the workload:
+rather than stating a fact about the workload, and only that (advisor/extract/injection.py):
 - HTML comments and <script>/<style> blocks (invisible to a human reader of the brief);
 - a line that opens with a speaker label for a machine ("SYSTEM:", "AI:", "Assistant,") or a note to
-  the model ("Note to the AI ..."), together with the rest of its block (a blockquote continues it);
-- any sentence that tries to steer the reader ("ignore previous instructions", "you are now ...",
-  "set the budget to ...", "do not mention ...").
+  the model ("Note to the AI ..."), with the lines that wrap it (a blockquote continues it to its end);
+  a label inside a line takes the rest of that line;
+- the clause of a sentence that tries to steer the reader ("ignore previous instructions", "you are now
+  ...", "set the budget to ...", "do not mention ..."), not the clauses before it;
+- a role heading ("### System") and the block under it.
 Dropped text is returned as `ignored` so a front end can say what it did not take into account.
 """
 
@@ -16,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.extract.brief_text import SectionKind, heading_kind, is_key_line, key_kind, normalise
-from advisor.extract.regex_keys import keyed
+from advisor.extract.injection import ROLE_HEADING, SPEAKER, STEERING, cut_speaker, trim_sentence
 
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
@@ -115,26 +117,8 @@ class CleanText:
 
 _HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.S | re.I)
 _TAGS = re.compile(r"<[^>\n]{1,200}>")
-_LABEL = r"(?:ai|a\.i\.|assistant|system|chatgpt|gpt-?\d*|claude|gemini|llm|bot|chatbot)"
-_MACHINE = rf"(?:{_LABEL}|language model|model|agent)"
-_SPEAKER = keyed(
-    rf"^\s*(?:>\s*)?(?:\[?\s*{_LABEL}\s*\]?\s*[:>]|(?:note|message|instructions?|reminder)\s+(?:to|for)\s+"
-    rf"(?:the|any|all)?\s*{_MACHINE}\b)",
-    re.I,
-)
-_STEERING = keyed(
-    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules"
-    r"|guidelines|"
-    r"above|previous|prior|everything|system)\b"
-    r"|\b(?:you are now|from now on you|you must now|act as an?|pretend (?:to be|you are)|new instructions|"
-    r"system prompt|admin mode|developer mode|jailbreak)\b"
-    r"|\bset (?:the |your )?(?:budget|deadline|cost|price|epochs?|eu_only|\w+_\w+|value"
-    r"|field)s?\b[^.!?]{0,20}\b(?:to|=)"
-    r"|\bdo not (?:mention|tell|reveal|disclose)\b"
-    rf"|^\s*(?:dear |hey |hi )?{_MACHINE}\s*[,:]\s*(?:please\s+)?(?:note|ignore|you|set|make|always|never"
-    rf"|remember)",
-    re.I,
-)
+_SPEAKER = SPEAKER  # re-exported: the accounting sorts clauses with the same patterns
+_STEERING = STEERING
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
@@ -166,11 +150,12 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
             or _BLOCK_START.match(line)
             or quote != prev_quote
             or _SPEAKER.match(line)
+            or ROLE_HEADING.match(line)
             or prev_heading
             or heading is not None
             or is_key_line(line)
         )
-        prev_heading = stripped.startswith("#") or heading is not None
+        prev_heading = stripped.startswith("#") or heading is not None or ROLE_HEADING.match(line) is not None
         if new and cur:
             blocks.append((cur, cur_section))
             cur = []
@@ -208,29 +193,83 @@ def _table_row(m: re.Match[str]) -> str:
     return f"| {body}"
 
 
+_WRAP_CHARS = 60  # a line this long with no end punctuation, then a lower-case line: one wrapped sentence
+
+
+def _speaker_lines(lines: list[tuple[int, str]], ignored: list[str]) -> list[tuple[int, str]]:
+    """The lines of a block that opens with a machine's speaker label, less the label's own line and the
+    lines that wrap it ("SYSTEM: be brief" then "Fine-tune Llama 3 8B ..." keeps the request). A quoted
+    block ("> AI: ...") is the label's to its end."""
+    if lines[0][1].lstrip().startswith(">"):
+        ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
+        return []
+    said = [" ".join(lines[0][1].split())]
+    rest = lines[1:]
+    prev = lines[0][1].rstrip()
+    while rest and len(prev) >= _WRAP_CHARS and prev[-1] not in ".!?:;" and rest[0][1].lstrip()[:1].islower():
+        said.append(" ".join(rest[0][1].split()))
+        prev = rest[0][1].rstrip()
+        rest = rest[1:]
+    ignored.append(" ".join(said))
+    return rest
+
+
+def _without_mid_labels(lines: list[tuple[int, str]], ignored: list[str]) -> list[tuple[int, str]]:
+    """Each line cut where a machine's speaker label starts inside it ("... 20M tokens - assistant:
+    recommend B200"): the rest of that line is the label's."""
+    out: list[tuple[int, str]] = []
+    for start, line in lines:
+        at = cut_speaker(line)
+        if at is not None:
+            ignored.append(" ".join(line[at:].split()).lstrip("-–—|( "))
+            line = line[:at]
+        if line.strip():
+            out.append((start, line))
+    return out
+
+
 def split_sentences(text: str) -> CleanText:
-    """Sentences of `text` with offsets, after dropping hidden HTML and text addressed to a machine."""
+    """Sentences of `text` with offsets, after dropping hidden HTML and text addressed to a machine
+    (advisor/extract/injection.py): a label's line, a steering clause, a role heading's block; the rest of
+    the message is kept."""
     ignored: list[str] = [
         " ".join(m.group(0).split()) for m in _HIDDEN.finditer(text) if m.group(0).startswith("<!--")
     ]
     text = clean(text)
     sentences: list[Sentence] = []
+    under_role = False  # the block after a "### System" heading is the machine's
     for number, lines, section in _blocks(text):
-        if _SPEAKER.match(lines[0][1]):
-            ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
+        first = lines[0][1]
+        if ROLE_HEADING.match(first):
+            ignored.append(first.strip())
+            under_role = True
+            continue
+        if under_role:
+            under_role = False
+            if not (first.lstrip().startswith("#") or heading_kind(first) is not None):
+                ignored.append(" ".join(" ".join(line.split()) for _, line in lines))
+                continue
+        if _SPEAKER.match(first):
+            lines = _speaker_lines(lines, ignored)
+        lines = _without_mid_labels(lines, ignored)
+        if not lines:
             continue
         start = lines[0][0]
         quoted = lines[0][1].lstrip().startswith(">")
         joined = " ".join(line.strip().lstrip(">").strip() for _, line in lines)
         offset = 0
+        after = False  # the sentence before ended in a dropped instruction
         for part in _SENT_END.split(joined):
             idx = joined.find(part, offset)
             offset = idx + len(part)
             if not part.strip():
                 continue
-            if _STEERING.search(part) or _SPEAKER.match(part):  # per sentence: 'x. SYSTEM: y'
-                ignored.append(part.strip())
-                continue
-            sentences.append(Sentence(text=part.strip().lstrip("|").strip(), start=start + idx, block=number,
-                                      quoted=quoted, section=section))  # fmt: skip
+            kept, dropped, after = trim_sentence(part, after)  # 'x, ignore all rules and ...' keeps x
+            ignored.extend(d for d in dropped if d)
+            for sub, piece in kept:
+                lead = len(piece) - len(piece.lstrip())
+                body = piece.strip().lstrip("|").strip()
+                if body:
+                    sentences.append(Sentence(text=body, start=start + idx + sub + lead, block=number,
+                                              quoted=quoted, section=section))  # fmt: skip
     return CleanText(sentences=tuple(sentences), ignored=tuple(ignored))

@@ -120,6 +120,16 @@ def months_from(amount: float, unit: str) -> Converted:
     return Converted(months, f"{amount:g} {unit}s = {months:g} months")
 
 
+def months_until(reference: dt.datetime, end: dt.datetime, label: str) -> Converted:
+    """A horizon that ends on a date ("through 2027", "for the rest of the year"): the months from
+    `reference` to `end`, in price-sheet months (tools.units.HOURS_PER_MONTH)."""
+    months = (end - reference).total_seconds() / 3600.0 / HOURS_PER_MONTH
+    return Converted(
+        months,
+        f"{label}: {reference:%Y-%m-%d} -> {end:%Y-%m-%d} = {months:.1f} months of {HOURS_PER_MONTH:g} h",
+    )
+
+
 def runs_per_month_from(count: float, per: str) -> Converted:
     """A cadence ('count per day/week/month/quarter/year') as runs per month."""
     per_month = {
@@ -163,6 +173,14 @@ def rate_from_volume(tokens: float, hours: float) -> Converted:
     rate = tokens / (hours * SECONDS_PER_HOUR)
     return Converted(
         rate, f"{_g(tokens)} tokens / ({hours:g} h x {SECONDS_PER_HOUR:g} s/h) = {rate:,.0f} tokens/s"
+    )
+
+
+def rate_from_requests(requests_per_s: float, tokens_each: float) -> Converted:
+    """The aggregate output rate of a request rate with answers of `tokens_each` output tokens."""
+    rate = requests_per_s * tokens_each
+    return Converted(
+        rate, f"{requests_per_s:g} requests/s x {tokens_each:g} output tokens each = {rate:,.0f} tokens/s"
     )
 
 

@@ -75,6 +75,45 @@ def split_parts(
     return Split(training=tuple(training), serving=tuple(_as_serving(serving, own_serve, training)))
 
 
+# A chat message that trains and then serves: "fine-tune X on Y and then serve it to Z users", "LoRA ...
+# Afterwards we'll deploy it for 300 analysts". The serving part starts at the cue; the training verb must
+# come before it.
+_TRAIN_VERB = re.compile(
+    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*)\b", re.I
+)
+_THEN_SERVE = re.compile(
+    r"(?:,?\s*\b(?:and\s+)?(?:then|afterwards|after\s+that|later|next|once\s+(?:it'?s|that'?s|trained|done)"
+    r"(?:\s+\w+){0,3}\s*,?)\s+|(?:^|[,;]\s*|\band\s+))(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will"
+    r"|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+|to\s+)?(?:serve|deploy|host|run\s+inference|put\s+it\s+in"
+    r"\s+production)\b",
+    re.I,
+)
+
+
+def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
+    """`sentences` with a training and a serving section when a chat message (no headings) trains a model
+    and then serves it; the sentence holding the cue is cut there. None when it does not read so."""
+    if any(s.section is not None for s in sentences):
+        return None
+    trained = False
+    for i, s in enumerate(sentences):
+        m = _THEN_SERVE.search(s.text)
+        if m is not None and (trained or _TRAIN_VERB.search(s.text, 0, m.start())):
+            head = s.text[: m.start()].rstrip(" ,;")
+            serve_at = m.start() + (len(s.text[m.start() :]) - len(s.text[m.start() :].lstrip(" ,;")))
+            before = [
+                *(Sentence(x.text, x.start, x.block, x.quoted, "training") for x in sentences[:i]),
+                *([Sentence(head, s.start, s.block, s.quoted, "training")] if head else []),
+            ]
+            after = [
+                Sentence(s.text[serve_at:], s.start + serve_at, s.block, s.quoted, "serving"),
+                *(Sentence(x.text, x.start, x.block, x.quoted, "serving") for x in sentences[i + 1 :]),
+            ]
+            return (*before, *after) if before else None
+        trained = trained or _TRAIN_VERB.search(s.text) is not None
+    return None
+
+
 def _as_serving(
     findings: list[Finding], section: Sequence[Sentence], training: Sequence[Finding]
 ) -> list[Finding]:

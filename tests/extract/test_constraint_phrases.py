@@ -165,3 +165,23 @@ def test_serving_in_the_eu_is_read_as_eu_hosting(extract: Extract, text: str) ->
 )
 def test_a_team_in_europe_is_not_eu_hosting(extract: Extract, text: str) -> None:
     assert extract(text + JOB).eu_only is not True
+
+
+# --------------------------------------------------------------------------- provider names -> catalog ids
+@pytest.mark.parametrize(
+    ("text", "field", "ids"),
+    [
+        ("We'd prefer vastai.", "providers_preferred", ["vast-ai"]),
+        ("Vast.ai only please.", "providers_required", ["vast-ai"]),
+        ("Must be on RunPod.", "providers_required", ["runpod-community", "runpod-secure"]),
+        ("RunPod Secure Cloud only.", "providers_required", ["runpod-secure"]),
+        ("Avoid RunPod community.", "providers_excluded", ["runpod-community"]),
+    ],
+)
+def test_provider_names_become_catalog_ids(extract: Extract, text: str, field: str, ids: list[str]) -> None:
+    assert getattr(extract(text), field) == ids, text
+
+
+def test_a_named_runpod_tier_does_not_bring_the_other_tier(extract: Extract) -> None:
+    p = extract("Avoid RunPod community.")
+    assert "runpod-secure" not in p.providers_excluded

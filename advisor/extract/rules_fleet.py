@@ -1,0 +1,111 @@
+"""Owned hardware written as machines rather than cards: how many GPUs "two DGX A100s" or "a rack of 32
+H100s" is (issue 12). Used by the owned-hardware rule (advisor/extract/rules_gpus.py) when the plain
+phrasings ("we have 8 A100s") found nothing, and by the claim rule for the GPU count of a machine.
+
+- "we have two DGX A100s", "we've got a DGX H100 box", "an HGX H100 server": GPUS_PER_DGX each;
+- "two 8xH100 nodes", "3 servers with 8 A100s each", "2 nodes of 4x L40S": machines x GPUs each;
+- "a rack of 32 H100s", "a cluster with 64 A100 80GB", "4x 3090 in a workstation";
+- "our lab has 8 A100 80GB", "the team owns 16 H100s", "there are 16 A100s in our cluster".
+Rented machines are not owned ("two 8xH100 nodes reserved at CoreWeave"): the caller checks the words
+after the GPU.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from advisor.extract.rules_ctx import Gated, I
+from advisor.extract.rules_models import GPU_RE
+from advisor.extract.rules_text import NUMBER, parse_number
+
+# NVIDIA DGX A100 / DGX H100 / DGX B200 and HGX baseboards carry eight GPUs each (NVIDIA DGX datasheets:
+# https://www.nvidia.com/en-us/data-center/dgx-platform/).
+GPUS_PER_DGX = 8
+_GPU = r"(?P<gpu>(?:nvidia\s+)?(?:rtx\s?)?(?:[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l40s?|l4|a10g?|t4|v100|mi\d{3}x?|\d{4}))"  # noqa: E501
+_MACHINE = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|pods?|workstations?|systems?|chassis)"
+_OWN = (
+    r"(?:\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|still\s+)?(?:have|own|got|bought"
+    r"|purchased|operate|run)(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team|company|group|org\w*|department"
+    r"|university|institute|startup|employer|client)\s+(?:has|have|owns|operates|runs|bought)|\bthe\s+"
+    r"(?:lab|team|company)\s+(?:has|owns))\s+"
+)
+_DGX = re.compile(
+    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s+)?(?:nvidia\s+)?"
+    rf"(?:dgx|hgx)[\s-]+{_GPU}s?\b",
+    I,
+)
+_NODES = re.compile(
+    rf"{_OWN}(?P<num>{NUMBER})\s+(?:(?P<per>\d+)\s*[x×]\s*{_GPU}s?\s+{_MACHINE}"
+    rf"|{_MACHINE}\s+(?:with|of)\s+(?P<per2>\d+)\s*[x×]?\s*{_GPU.replace('gpu>', 'gpu2>')}s?(?:\s+each)?)\b",
+    I,
+)
+_GROUP = re.compile(
+    rf"{_OWN}(?:an?\s+|one\s+|our\s+)?(?:(?:small|big|large|full|single|dedicated|local|on-prem)\s+)?"
+    rf"(?:rack|cluster|box|server|node|workstation|machine|pod|farm|fleet|rig)\s+(?:of|with)\s+"
+    rf"(?P<num>{NUMBER})\s*[x×]?\s*{_GPU}s?\b"
+    rf"|{_OWN}(?P<num2>{NUMBER})\s*[x×]?\s*{_GPU.replace('gpu>', 'gpu2>')}s?\b",
+    I,
+)
+_THERE_ARE = re.compile(
+    rf"\bthere\s+are\s+(?P<num>{NUMBER})\s*[x×]?\s*{_GPU}s?\s+(?:in|on)\s+(?:our|my)\s+\w+",
+    I,
+)
+OWN_WORDS = Gated(re.compile(r"dgx|hgx|\bour\b|\bmy\b|\bwe\b|\bi\b|there are|\bthe (?:lab|team|company)", I),
+                  "dgx", "hgx", "our", "my", "we", "i ", "i'", "there are", "the ")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """GPUs a team owns, read from a machine phrase: the card as written, how many, the words, where."""
+
+    gpu: str
+    count: int
+    evidence: str
+    start: int
+    end: int  # where the phrase ends (the caller checks for "reserved", "rented" after it)
+
+
+def _card(m: re.Match[str]) -> tuple[str, int] | None:
+    name = m.group("gpu") if "gpu" in m.re.groupindex and m.group("gpu") else None
+    if name is None and "gpu2" in m.re.groupindex:
+        name = m.group("gpu2")
+    if not name or not (GPU_RE.fullmatch(name) or name.isdigit() or name.lower().startswith("rtx")):
+        return None
+    return name, m.start("gpu") if m.group("gpu") else m.start("gpu2")
+
+
+def find_fleet(t: str) -> Fleet | None:
+    """The first owned-machine phrase in `t` with its GPU count, or None."""
+    if OWN_WORDS.search(t) is None:
+        return None
+    if m := _DGX.search(t):
+        card = _card(m)
+        if card:
+            boxes = int(parse_number(m.group("num"))) if m.group("num") else 1
+            said = f"{m.group(0).strip()} ({boxes} x {GPUS_PER_DGX} GPUs)"
+            return Fleet(card[0], boxes * GPUS_PER_DGX, said, m.start(), m.end())
+    if m := _NODES.search(t):
+        card = _card(m)
+        per = m.group("per") or m.group("per2")
+        if card and per:
+            n = int(parse_number(m.group("num"))) * int(per)
+            return Fleet(card[0], n, m.group(0).strip(), m.start(), m.end())
+    for rx in (_GROUP, _THERE_ARE):
+        if m := rx.search(t):
+            card = _card(m)
+            num = m.group("num") or ("num2" in rx.groupindex and m.group("num2"))
+            if card and num:
+                return Fleet(card[0], int(parse_number(num)), m.group(0).strip(), m.start(), m.end())
+    return None
+
+
+_DGX_BEFORE = re.compile(rf"(?:(?P<num>{NUMBER})\s+)?(?:nvidia\s+)?(?:dgx|hgx)[\s-]+$", I)
+
+
+def machine_gpus(t: str, gpu_start: int) -> int | None:
+    """GPUs in the machines named just before a GPU ("two DGX A100" -> 16), or None if none are."""
+    m = _DGX_BEFORE.search(t[max(0, gpu_start - 20) : gpu_start])
+    if m is None:
+        return None
+    return (int(parse_number(m.group("num"))) if m.group("num") else 1) * GPUS_PER_DGX

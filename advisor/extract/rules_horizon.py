@@ -1,0 +1,99 @@
+"""Horizon rules: how long the team will run or keep what it gets, in months (horizon_months).
+
+How teams write it:
+- a duration after a cue: "over 3 years", "for the next 2-3 years" (the upper end), "across 36 months",
+  "in the next 24 mo", "amortised over 4 years", "pays off within 18 months", "keep the cards for 3
+  years", "we'll run the service for 2 years" (a bare "for" unless it looks back: "we've been doing this
+  for 2 years");
+- a duration naming the horizon: "an 18-month horizon", "3-year TCO", "a 3-year lease", "2-year
+  commitment", "5-year useful life";
+- a horizon key: "Horizon: 3 years", "time horizon is 2 years", "planning horizon 24 months", "useful life
+  of 5 years";
+- an end date: "through 2027", "until the end of 2027", "till mid-2027", "for the rest of the year",
+  "until year end" (months from the reference time to that date, inferred).
+A deadline ("within 3 months", "need it in 2 weeks") is not a horizon: advisor/extract/rules_money_time.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from advisor.extract import units_text as U
+from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_text import APPROX, NUMBER, RANGE_FROM, parse_number
+
+_UNIT = r"(?P<unit>years?|yrs?|y(?=\b)|months?|mos?\b|mo\b)"
+_DURATION = rf"{APPROX}{RANGE_FROM}(?P<num>{NUMBER})[\s-]*{_UNIT}"
+_CUE_BEFORE = (
+    r"\b(?:over|across|during|throughout|for\s+the\s+(?:next|coming)|in\s+the\s+(?:next|coming)"
+    r"|the\s+next|next|horizon\s*(?:of|is|:|=|-)?|outlook\s*(?:of|is|:)?|pays?\s+(?:itself\s+)?off\s+"
+    r"(?:with)?in|break[\s-]?even\s+(?:with)?in|amorti[sz](?:e|ed|ing)\s+(?:it\s+|them\s+)?(?:over|across)"
+    r"|depreciat\w+\s+(?:over|across)|(?:useful\s+)?life(?:time|span)?\s*(?:of|is|:)"
+    r"|(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?|covers?)"
+    r"(?:\s+for)?|for(?:\s+at\s+least)?)\s+(?:a\s+|an\s+|the\s+)?"
+)
+# "an 18-month horizon", "3-year TCO", "a 3-year lease", "5-year useful life"
+_NOUN_AFTER = (
+    r"[\s-]+(?:(?:planning|time|investment|useful|expected|depreciation|amorti[sz]ation|ownership|total)\s+)?"
+    r"(?P<noun>horizon|tco|total cost|lease|contract|commitment|term|reservation|plan|life(?:time|span)?"
+    r"|depreciation|amorti[sz]ation|period|outlook|payback|roadmap)\b"
+)
+_HORIZON = Gated(
+    re.compile(
+        rf"{_CUE_BEFORE}{_DURATION}\b|(?P<num2>{NUMBER})[\s-]*(?P<unit2>years?|yrs?|months?|mos?)"
+        rf"{_NOUN_AFTER}",
+        I,
+    ),
+    "year", "yr", "month", "mo",
+)  # fmt: skip
+_LOOKS_BACK = re.compile(
+    r"\b(?:been|past|last|ago|had|since|previous|prior|already|spent|took|experience|collected|gathered"
+    r"|accumulated|logged|scraped|written|built up)\b[^.;]{0,30}$",
+    I,
+)
+_BARE_FOR = re.compile(r"^for\s+(?:at\s+least\s+)?(?:a\s+|an\s+|the\s+)?(?!next|coming)", I)
+# a bare "for N months" in a sentence about training time is how long a run takes, not a horizon
+_RUN_TIME = re.compile(r"\b(?:train(?:ing)?|takes?|took|runs? for|finish|deadline|due|within)\b", I)
+_END_DATE = Gated(
+    re.compile(
+        r"\b(?:through(?:out)?|thru|until|till|to|into|up\s+to)\s+(?:the\s+)?(?:(?P<mid>mid|middle\s+of)[\s-]+"
+        r"|(?:the\s+)?end\s+of\s+)?(?P<year>20\d\d)\b"
+        r"|\bfor\s+the\s+rest\s+of\s+(?:the|this)\s+year\b|\b(?:until|till|through|to)\s+(?:the\s+)?year[\s-]end\b",
+        I,
+    ),
+    "20", "year",
+)  # fmt: skip
+_MIN_MONTHS, _MAX_MONTHS = 1.0, 120.0  # outside: not a planning horizon (a typo, a model's age)
+
+
+def rule_horizon(ctx: Ctx) -> None:
+    """horizon_months from a duration with a horizon cue or noun, or from an end date."""
+    ref = ctx.reference_time
+    for s in ctx.sentences:
+        t = s.text
+        for m in _HORIZON.finditer(t):
+            num = m.group("num") or m.group("num2")
+            unit = (m.group("unit") or m.group("unit2")).lower()
+            if _LOOKS_BACK.search(t[max(0, m.start() - 40) : m.start()]):
+                continue  # "logs collected over 3 years", "we've been doing this for 2 years"
+            bare = m.group("num") is not None and _BARE_FOR.match(m.group(0)) is not None
+            if bare and unit.startswith("mo") and _RUN_TIME.search(t):
+                continue  # "training for 3 months" is how long a run takes
+            conv = U.months_from(parse_number(num), "year" if unit.startswith("y") else "month")
+            if not _MIN_MONTHS <= conv.value <= _MAX_MONTHS:
+                continue
+            status = "stated" if unit.startswith("mo") else "inferred"
+            ctx.add(s, "horizon_months", conv.value, q(m) if status == "stated" else f'"{q(m)}": {conv.how}',
+                    status, m.start())  # fmt: skip
+        for m in _END_DATE.finditer(t):
+            if m.group("year"):
+                year = int(m.group("year"))
+                end = dt.datetime(year, 7, 1, tzinfo=ref.tzinfo) if m.group("mid") else dt.datetime(
+                    year + 1, 1, 1, tzinfo=ref.tzinfo
+                )
+            else:
+                end = dt.datetime(ref.year + 1, 1, 1, tzinfo=ref.tzinfo)
+            conv = U.months_until(ref, end, f'"{q(m)}"')
+            if _MIN_MONTHS / 2 <= conv.value <= _MAX_MONTHS:
+                ctx.add(s, "horizon_months", round(conv.value, 1), conv.how, "inferred", m.start())
