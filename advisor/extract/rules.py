@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
-from advisor.extract.rules_availability import rule_availability
 from advisor.extract.regex_keys import reading
+from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_claims import rule_claims
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation

@@ -17,6 +17,7 @@ Extract = Callable[..., WorkloadProfile]
     ("text", "value", "status"),
     [
         ("Serve Llama 3.1 70B to 200 concurrent users in the EU, 99.9% uptime", 0.999, "stated"),
+        ("We need 99.9% uptime and must reduce costs by 30%.", 0.999, "stated"),
         ("We need 99.95% availability for the chatbot.", 0.9995, "stated"),
         ("The SLA is 99.99 percent.", 0.9999, "stated"),
         ("uptime target: 99.5%", 0.995, "stated"),

@@ -39,8 +39,8 @@ def test_three_nines_gets_a_spare_replica_that_the_survivors_do_not_need(catalog
 
 
 def test_the_survivors_meet_a_stated_latency(catalog: Catalog) -> None:
-    rec = _rec(catalog, workload="inference", model_id="llama-3.1-8b", concurrency=50, latency_ms_per_token=30,
-               availability_target=0.9995)  # fmt: skip
+    rec = _rec(catalog, workload="inference", model_id="llama-3.1-8b", concurrency=50,
+               latency_ms_per_token=30, availability_target=0.9995)  # fmt: skip
     assert rec.primary is not None and rec.primary.serving is not None
     s = rec.primary.serving
     assert s.spare_replicas == 1 and s.replicas >= 2
