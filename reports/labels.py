@@ -58,6 +58,7 @@ FIELD_LABELS: dict[str, str] = {
     "claimed_gpu": "GPU in the user's claim",
     "claimed_gpu_count": "GPU count in the claim",
     "claimed_hours": "Hours the user expects",
+    "availability_target": "Uptime target",
 }
 
 MEMORY_LABELS = {key: name for key, name, _c, _p in charts.MEMORY_COMPONENTS}
@@ -80,6 +81,7 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "deadline_hours": present.hours_with_days,
         "claimed_hours": present.hours,
         "utilization": present.pct,
+        "availability_target": present.availability,
         "horizon_months": lambda v: f"{present.number(v)} months",
         "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
         "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",

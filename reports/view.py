@@ -88,13 +88,16 @@ BINDS_TEXT = {
 
 def serving_rows(opt: Option) -> list[dict[str, str]]:
     """Serving figures of one option as (label, value) rows: throughput per replica, per-user tokens/s
-    and ms per token at the load it carries, time to first token and the headroom before a limit binds.
-    Empty for training. Shared by the report and the web card (advisor.web.views)."""
+    and ms per token at the load it carries, time to first token and the headroom before a limit binds;
+    for a batch job, throughput, hours to finish and the deadline instead (_job_rows). Empty for
+    training. Shared by the report and the web card (advisor.web.views)."""
     s = opt.serving
     if s is None:
         return []
     shape = f"TP{s.tensor_parallel}" + (f" × PP{s.pipeline_stages}" if s.pipeline_stages > 1 else "")
     replicas = "1 replica" if s.replicas == 1 else f"{s.replicas} replicas"
+    if s.spare_replicas:
+        replicas += f", {s.spare_replicas} spare"
     rows = [
         {
             "label": "Throughput per replica",
@@ -102,12 +105,15 @@ def serving_rows(opt: Option) -> list[dict[str, str]]:
             f"({replicas}, {shape}, {s.framework})",
         }
     ]
-    if opt.cost_basis == "per_job":  # a batch job: every request queued, as many live as the cache holds
-        held = "what its KV cache holds" if s.binds == "kv_cache" else "the server's batch limit"
-        rows.append({"label": "Requests per replica", "value": f"{s.concurrency_per_replica:,} ({held})"})
-        return rows
+    if s.batch_job or opt.cost_basis == "per_job":  # every request queued: no per-user latency to show
+        return rows + _job_rows(opt, s.concurrency_per_replica, s.binds)
     load = f"{s.concurrency_per_replica:,} concurrent requests per replica"
-    if s.concurrency is not None and s.replicas > 1:
+    carrying = s.replicas - s.spare_replicas
+    if s.spare_replicas:  # N+1: the figures are the survivors' with one replica down
+        load += f" with {s.spare_replicas} replica down"
+        if s.concurrency is not None:
+            load += f" ({s.concurrency:,} over {carrying})"
+    elif s.concurrency is not None and s.replicas > 1:
         load += f" ({s.concurrency:,} over {s.replicas})"
     limit = f"{s.concurrency_limit_per_replica:,} requests"
     binds = BINDS_TEXT[s.binds]
@@ -128,6 +134,19 @@ def serving_rows(opt: Option) -> list[dict[str, str]]:
         {"label": "Time to first token", "value": present.seconds_range(s.time_to_first_token_s)},
         {"label": "Headroom", "value": headroom},
     ]
+    return rows
+
+
+def _job_rows(opt: Option, per_replica: int, binds: str) -> list[dict[str, str]]:
+    """A batch generation job's figures: the plan's requests per replica, the total throughput, the hours
+    to finish and whether that meets the deadline (time to first token means nothing for a queued job)."""
+    held = "what its KV cache holds" if binds == "kv_cache" else "the server's batch limit"
+    rows = [{"label": "Requests per replica", "value": f"{per_replica:,} (the plan's: {held})"}]
+    if opt.decode_tokens_per_s is not None:
+        rows.append({"label": "Throughput", "value": present.tokens_per_s_range(opt.decode_tokens_per_s)})
+    rows.append({"label": "Hours to finish", "value": present.hours_range(opt.wall_hours)})
+    if opt.meets_deadline is not None:
+        rows.append({"label": "Meets the deadline", "value": _yes_no(opt.meets_deadline)})
     return rows
 
 

@@ -157,7 +157,8 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
         default("precision", precision, "QLoRA stores the base in NF4; otherwise BF16 (seed 001)")
 
     if workload == "inference":
-        default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT_SOURCE, "sequences")
+        if not p.generation_tokens:  # a batch job's concurrency is the plan's (all it holds), not assumed
+            default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT_SOURCE, "sequences")
         ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
         default("context_len", ctx, "4096 tokens, capped at the model's maximum context", "tokens")
     else:

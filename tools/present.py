@@ -265,6 +265,13 @@ def pct(x: float | None, digits: int = 0) -> str:
     return f"{float(x) * 100:.{digits}f}%"
 
 
+def availability(x: float | None) -> str:
+    """An uptime fraction as a percentage with its nines kept: 0.999 -> '99.9%', 0.9995 -> '99.95%'."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    return f"{float(x) * 100:.3f}".rstrip("0").rstrip(".") + "%"
+
+
 FRAMEWORK_TEXT = {
     "hf": "Transformers Trainer / TRL / PEFT",
     "deepspeed": "DeepSpeed",

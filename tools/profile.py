@@ -89,6 +89,13 @@ class WorkloadProfile(BaseModel):
     generation_tokens: float | None = Field(
         default=None, gt=0, description="batch generation job: total output tokens to generate"
     )
+    availability_target: float | None = Field(
+        default=None,
+        gt=0,
+        lt=1,
+        description="serving uptime asked for, a fraction ('99.9% uptime': 0.999; 'high availability': "
+        "tools.recommend.serving_plan.HA_AVAILABILITY)",
+    )
     claimed_gpu: str | None = Field(default=None, description="GPU in a claim the user makes")
     claimed_gpu_count: int | None = Field(default=None, gt=0)
     claimed_hours: float | None = Field(default=None, gt=0, description="hours the user expects")

@@ -7,7 +7,7 @@ defaults. Text addressed to an AI system is dropped first (advisor/extract/rules
 instruction inside a brief cannot change a number.
 
 Rules by topic: workload and method, model and size, dataset size and training shape, money and time,
-data location, cadence / utilisation / horizon, inference serving, constraints (EU, operations,
+data location, cadence / utilisation / horizon, inference serving, availability, constraints (EU, operations,
 providers preferred / required / excluded, objective), pricing ruled out, claims, training framework.
 Each rule reads one sentence at a time. A brief with a training and a serving section is read as two
 workloads (advisor/extract/workloads.py): the profile is the training part; `Analysis.other` holds the
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
+from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_claims import rule_claims
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
@@ -68,6 +69,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_horizon,
     rule_serving,
     rule_serving_io,
+    rule_availability,
     rule_constraints,
     rule_pricing,
     rule_framework,

@@ -38,6 +38,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"{present.count(value * 1e9)} parameters"
     if field == "utilization":
         return present.pct(value)
+    if field == "availability_target":
+        return present.availability(value)
     if field == "deadline_hours":  # "by next Friday" reads back as its date: 'Fri 4 Dec, 190 h from now'
         return present.deadline(value)
     if field == "claimed_hours":

@@ -42,7 +42,7 @@ WHAT_IF_FIELDS = (
     "eu_only", "runs_per_month", "data_location", "data_cached", "objective", "ops_capacity",
     "deployment_preference", "providers_excluded", "providers_preferred", "target_tokens_per_s",
     "gpus_wanted", "gpus_excluded", "max_gpus", "owned_gpu", "owned_gpu_count", "power_price_usd_per_kwh",
-    "prompt_tokens", "output_tokens", "generation_tokens",
+    "prompt_tokens", "output_tokens", "generation_tokens", "availability_target",
 )
 
 

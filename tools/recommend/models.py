@@ -123,6 +123,12 @@ class ServingFigures(_Frozen):
     target_status: Literal["meets", "maybe", "short"] | None = Field(
         default=None, description="against the aggregate tokens/s target (None without one)"
     )
+    spare_replicas: int = Field(
+        default=0, description="replicas beyond the load's (N+1 for an uptime target); figures: the others'"
+    )
+    batch_job: bool = Field(
+        default=False, description="a batch generation job: every request queued, the plan's concurrency"
+    )
 
 
 class Option(_Frozen):

@@ -14,7 +14,7 @@ from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, power_price, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
-from tools.recommend.serving_plan import per_user_note, serving_figures
+from tools.recommend.serving_plan import per_user_note, serving_figures, spare_note
 
 
 # --------------------------------------------------------------------------------------------
@@ -31,6 +31,9 @@ def to_option(
             why.append(rent)
     else:
         why = _why(c, label, p) + list(c.why)
+    spare = spare_note(c.serving, p)
+    if spare:
+        why.insert(1, spare)
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
         why += _break_even(c, eng, p)

@@ -1,7 +1,8 @@
 """How many replicas of one serving configuration (GPU type x tensor-parallel count) a workload needs,
 from tools.compute.serving: the fewest replicas that meet the stated throughput and latency at the
 stated concurrency (split evenly over replicas, each within what its KV cache holds); for a batch
-generation job (profile.generation_tokens), the fewest that finish by the deadline. The GPU filters
+generation job (profile.generation_tokens), the fewest that finish by the deadline. An uptime target of
+HA_AVAILABILITY or more adds SPARE_REPLICAS (N+1 redundancy) to a serving plan. The GPU filters
 a user states (gpus_wanted, gpus_excluded, max_gpus) live here too, for serving and training alike.
 """
 
@@ -18,6 +19,7 @@ from tools.compute.serving_constants import MAX_BATCH_BY_FRAMEWORK
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.models import ServingFigures
+from tools.units import HOURS_PER_MONTH
 
 ServingFn = Callable[[int], ServingTime]
 """Per-replica serving time at a per-replica concurrency (the calculator, cached by the caller)."""
@@ -34,6 +36,17 @@ TARGET_SHORTFALL_KEPT = 0.8
 """A configuration bound by per-user speed that reaches at least 80% of the aggregate target at the fast
 end of its range is kept (ranked after those that reach the target) as the 'accept a little less'
 answer to 'roughly N tokens/s'; below that it is rejected."""
+
+HA_AVAILABILITY = 0.999
+"""Uptime at and above which one replica is not enough. 99.9% allows 43.8 minutes of downtime a month
+(0.001 x 730 h): less than replacing a failed GPU node or rolling out a driver, engine or model upgrade
+takes, so the target holds only if another replica serves meanwhile. 'High availability', 'HA' and 'no
+single point of failure' are read as this level (advisor/extract/rules_availability.py)."""
+SPARE_REPLICAS = 1
+"""N+1 redundancy: with N replicas needed for the load, deploy N+1, so that any one can fail or be taken
+down for an upgrade while the N survivors still carry the load at the stated latency (N+1 redundancy
+model, https://www.wykurz.org/book/ch06-redundancy.html; N+2 is the advice for planned maintenance
+plus a failure, beyond this planner)."""
 
 TargetStatus = Literal["meets", "maybe", "short"]
 
@@ -61,6 +74,9 @@ class ServingPlan:
     """Requests in flight over all replicas (the stated concurrency; None when sized for a target)."""
     latency_max_concurrency: int | None = None
     """Most requests per replica within the latency target at the slow end (None without a target)."""
+    spare_replicas: int = 0
+    """Replicas beyond those the load needs (N+1 for an uptime target); the figures are the survivors'
+    (`replicas - spare_replicas` carrying the whole load)."""
 
     @property
     def per_user_tokens_per_s(self) -> Range:
@@ -123,12 +139,34 @@ def _latency_cap(serve: ServingFn, latency_ms: float, cap: int) -> int:
     return lo
 
 
+def needs_spare(p: WorkloadProfile) -> bool:
+    """Whether the uptime target asks for a spare replica (a batch job is re-run, not failed over)."""
+    return not p.generation_tokens and (p.availability_target or 0.0) >= HA_AVAILABILITY
+
+
+def downtime_minutes_per_month(availability: float) -> float:
+    """Downtime an uptime fraction allows in a 730 h month, minutes: (1 - availability) x 730 x 60."""
+    return (1.0 - availability) * HOURS_PER_MONTH * 60.0
+
+
 def plan_serving(
     serve: ServingFn, p: WorkloadProfile, n_gpus: int, max_replicas: int, concurrency_stated: bool
 ) -> ServingPlan:
-    """The fewest replicas of `n_gpus` GPUs that meet the profile's targets, or why none does."""
+    """The fewest replicas of `n_gpus` GPUs that meet the profile's targets, or why none does; with an
+    uptime target of HA_AVAILABILITY or more, SPARE_REPLICAS more (the others carry the load without it)."""
     if p.generation_tokens:
         return _job(serve, p, max_replicas)
+    plan = _plan_load(serve, p, n_gpus, max_replicas, concurrency_stated)
+    if plan.why_not is not None or not needs_spare(p):
+        return plan
+    if plan.replicas + SPARE_REPLICAS > max_replicas:
+        return replace(plan, why_not=f"needs {plan.replicas} replicas plus a spare for the uptime target")
+    return replace(plan, replicas=plan.replicas + SPARE_REPLICAS, spare_replicas=SPARE_REPLICAS)
+
+
+def _plan_load(
+    serve: ServingFn, p: WorkloadProfile, n_gpus: int, max_replicas: int, concurrency_stated: bool
+) -> ServingPlan:
     target, latency = p.target_tokens_per_s, p.latency_ms_per_token
     if target and not concurrency_stated:
         per = _best_concurrency(serve, latency)
@@ -274,6 +312,24 @@ def serving_figures(
         binds=binds,
         latency_target_ms=latency_ms,
         target_status=plan.target_status,
+        spare_replicas=plan.spare_replicas,
+        batch_job=plan.job_hours is not None,
+    )
+
+
+def spare_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
+    """Why the plan runs a spare replica, in words (N+1 for the uptime target), or None."""
+    if plan is None or not plan.spare_replicas or p.availability_target is None:
+        return None
+    need, r = plan.replicas - plan.spare_replicas, plan.replicas
+    load = f"the {plan.concurrency:,} concurrent requests" if plan.concurrency else "the target load"
+    carry = "the other carries" if need == 1 else f"the other {need} carry"
+    minutes = downtime_minutes_per_month(p.availability_target)
+    return (
+        f"{r} replicas for the {present.availability(p.availability_target)} uptime target (N+1 redundancy): "
+        f"any one can fail or be upgraded while {carry} {load} at the figures shown; "
+        f"{present.availability(p.availability_target)} allows {minutes:,.0f} min of downtime a month, "
+        "less than replacing a node takes"
     )
 
 
