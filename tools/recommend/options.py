@@ -176,7 +176,10 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
         f"({c.fit.headroom_gib:.1f} GiB free)"
     ]
-    if c.layout.nodes == 1:
+    replicas = c.serving.replicas if c.serving is not None else 1
+    if c.layout.nodes == 1 and replicas > 1:
+        out.append(f"each of the {replicas} replicas on one node: no InfiniBand or multi-node NCCL set-up")
+    elif c.layout.nodes == 1:
         out.append("single node: no InfiniBand or multi-node NCCL set-up")
     if label == "cheapest":
         out.append(f"lowest expected total (${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f})")
