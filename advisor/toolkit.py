@@ -115,6 +115,18 @@ def _default(name: str) -> Any:
     return SizingRequest.model_fields[name].default
 
 
+def _one_model(flags: dict[str, Any]) -> None:
+    """size_workload and estimate_time take exactly one of model, params_b, config."""
+    given = [name for name in MODEL_FIELDS if flags[name] is not None]
+    if not given:
+        raise InputError(
+            "say which model: give model (a catalog id, e.g. llama-3-70b), params_b (billions of "
+            "parameters) or config (the path of a Hugging Face config.json)"
+        )
+    if len(given) > 1:
+        raise InputError(f"give only one of model, params_b, config (got {', '.join(given)})")
+
+
 def size_workload(
     model: Annotated[str | None, Field(description="catalog model id or alias, e.g. llama-3-70b")] = None,
     params_b: Annotated[
@@ -164,14 +176,7 @@ def size_workload(
     the calculation trace, the training phase of the peak (`peak_phase`) and the memory basis. Give
     exactly one of model, params_b, config."""
     flags = dict(locals())  # the parameters are SizingRequest fields (tests/mcp checks it)
-    given = [name for name in MODEL_FIELDS if flags[name] is not None]
-    if not given:
-        raise InputError(
-            "say which model: give model (a catalog id, e.g. llama-3-70b), params_b (billions of "
-            "parameters) or config (the path of a Hugging Face config.json)"
-        )
-    if len(given) > 1:
-        raise InputError(f"give only one of model, params_b, config (got {', '.join(given)})")
+    _one_model(flags)
     with _in_tool_terms():
         return size(**flags)
 
@@ -213,14 +218,7 @@ def estimate_time(
     narrow the range, the assumptions and the calculation trace. Give exactly one of model, params_b,
     config, and the gpu."""
     flags = dict(locals())  # the parameters are TimeRequest fields (tests/compute checks it)
-    given = [name for name in MODEL_FIELDS if flags[name] is not None]
-    if not given:
-        raise InputError(
-            "say which model: give model (a catalog id, e.g. llama-3-70b), params_b (billions of "
-            "parameters) or config (the path of a Hugging Face config.json)"
-        )
-    if len(given) > 1:
-        raise InputError(f"give only one of model, params_b, config (got {', '.join(given)})")
+    _one_model(flags)
     with _in_tool_terms():
         return time(**flags)
 

@@ -20,10 +20,18 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.catalog.schema import Estimate
-from tools.cost_owned import NODE_POWER_PER_GPU_TDP, NODE_POWER_SOURCE, owned_usd_per_gpu_hour
+from tools.cost_owned import (
+    NODE_POWER_PER_GPU_TDP,
+    NODE_POWER_SOURCE,
+    _num,
+    _val,
+    energy_usd_per_gpu_hour,
+    it_kw_per_gpu,
+    owned_usd_per_gpu_hour,
+)
 from tools.errors import InputError
 from tools.trace import TraceBuilder, Traced, TraceStep
-from tools.units import HOURS_PER_MONTH, watts_to_kw
+from tools.units import HOURS_PER_MONTH
 
 SUNK_CAPITAL_SOURCE = (
     "hardware you already own: its purchase is spent whatever you run, so a job's marginal cost leaves it out"
@@ -33,16 +41,6 @@ ONSITE_HOSTING_SOURCE = (
 )
 STAFF_TIME_SOURCE = "ops_usd_per_gpu_month spread over the month's hours: staff time a busy GPU-hour takes"
 LEAD_TIME_SOURCE = "no order lead time with a vendor and date was found (tools/catalog/reference, 'missing')"
-
-
-def _num(tb: TraceBuilder, name: str, x: float | Estimate, unit: str) -> float:
-    value, src = (
-        (x.value, f"{x.source} (as of {x.as_of})") if isinstance(x, Estimate) else (float(x), "caller")
-    )
-    if not (math.isfinite(value) and value >= 0):
-        raise InputError(f"{name} must be a non-negative number, got {value!r}")
-    tb.assume(name, value, unit, src)
-    return value
 
 
 class OwnedMarginalCost(Traced):
@@ -69,16 +67,16 @@ def owned_marginal_usd_per_gpu_hour(
     if not (math.isfinite(tdp_w) and tdp_w > 0):
         raise InputError(f"tdp_w must be positive, got {tdp_w!r}")
     tb = TraceBuilder()
-    pue_v = _num(tb, "pue", pue, "ratio")
-    kwh = _num(tb, "power_usd_per_kwh", power_usd_per_kwh, "USD/kWh")
-    ops = _num(tb, "ops_usd_per_gpu_month", ops_usd_per_gpu_month, "USD/GPU-month")
+    pue_v = _val(tb, "pue", pue, "ratio")
+    kwh = _val(tb, "power_usd_per_kwh", power_usd_per_kwh, "USD/kWh")
+    ops = _val(tb, "ops_usd_per_gpu_month", ops_usd_per_gpu_month, "USD/GPU-month")
     tb.assume("capital_usd", 0, "USD (sunk)", SUNK_CAPITAL_SOURCE)
     tb.assume("node_power_per_gpu_tdp", round(node_power_factor, 3), "x TDP", NODE_POWER_SOURCE)
-    it_kw = watts_to_kw(tdp_w) * node_power_factor
+    it_kw = it_kw_per_gpu(tdp_w, node_power_factor)
     energy = tb.step(
         "energy_usd_per_gpu_hour",
         "tdp_kw x node_power_factor x pue x usd_per_kwh",
-        it_kw * pue_v * kwh,
+        energy_usd_per_gpu_hour(it_kw, pue_v, kwh),
         "USD/GPU-hour",
         tdp_w=tdp_w,
         node_power_factor=node_power_factor,
@@ -89,7 +87,7 @@ def owned_marginal_usd_per_gpu_hour(
     if colo_usd_per_kw_month is None:
         tb.assume("hosting_usd_per_gpu_hour", 0, "USD", ONSITE_HOSTING_SOURCE)
     else:
-        colo = _num(tb, "colo_usd_per_kw_month", colo_usd_per_kw_month, "USD/kW-month")
+        colo = _val(tb, "colo_usd_per_kw_month", colo_usd_per_kw_month, "USD/kW-month")
         hosting = tb.step(
             "hosting_usd_per_gpu_hour",
             "it_kw x colo_usd_per_kw_month / 730",
@@ -174,12 +172,8 @@ def purchase_quote(
     )
     tb = TraceBuilder()
     tb.extend(owned, prefix="owned: ")
-    overhead = (
-        server_overhead_fraction.value
-        if isinstance(server_overhead_fraction, Estimate)
-        else server_overhead_fraction
-    )
-    months = amortization_months.value if isinstance(amortization_months, Estimate) else amortization_months
+    overhead = _num(server_overhead_fraction)
+    months = _num(amortization_months)
     per_gpu = min(gpus_per_server, n_gpus)
     servers = math.ceil(n_gpus / per_gpu)
     server = tb.step(

@@ -69,6 +69,16 @@ def _val(tb: TraceBuilder, name: str, x: float | Estimate, unit: str) -> float:
     return value
 
 
+def it_kw_per_gpu(tdp_w: float, node_power_factor: float = NODE_POWER_PER_GPU_TDP) -> float:
+    """Server power per GPU, kW: GPU TDP x node_power_factor (NODE_POWER_SOURCE, DGX H100 datasheet)."""
+    return watts_to_kw(tdp_w) * node_power_factor
+
+
+def energy_usd_per_gpu_hour(it_kw: float, pue: float, usd_per_kwh: float) -> float:
+    """One GPU-hour at full draw: it_kw x pue x usd_per_kwh (facility power = IT power x PUE)."""
+    return it_kw * pue * usd_per_kwh
+
+
 def _utilization(u: float) -> float:
     if not (isinstance(u, int | float) and math.isfinite(u) and 0 < u <= 1):
         raise InputError(f"utilization must lie in (0, 1] (a fraction of the month the GPUs work), got {u!r}")
@@ -149,7 +159,7 @@ def owned_usd_per_gpu_hour(
     it_kw = tb.step(
         "it_kw_per_gpu",
         "tdp_kw x node_power_factor",
-        watts_to_kw(tdp_w) * node_power_factor,
+        it_kw_per_gpu(tdp_w, node_power_factor),
         "kW",
         tdp_w=tdp_w,
         node_power_factor=node_power_factor,
@@ -158,7 +168,7 @@ def owned_usd_per_gpu_hour(
     energy = tb.step(
         "energy_usd_per_gpu_month",
         "it_kw x pue x usd_per_kwh x 730 x (u + (1-u) x idle)",
-        it_kw * pue_v * kwh * HOURS_PER_MONTH * duty,
+        energy_usd_per_gpu_hour(it_kw, pue_v, kwh) * HOURS_PER_MONTH * duty,
         "USD/GPU-month",
         it_kw=it_kw,
         pue=pue_v,

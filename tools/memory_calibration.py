@@ -100,6 +100,8 @@ _QWEN_LORA = {"lora_rank": 64, "lora_targets": "all-linear", "batch_size": 1, "g
 # Qwen v1's modeling_qwen.py computes CrossEntropyLoss on the shifted fp16 logits with no .float():
 # the Q-LoRA rows' loss is 16-bit (fact correction 2026-11-25; the rows had the LoRA script's HF setup).
 _QWEN_QLORA = {**_QWEN_LORA, "framework": "deepspeed", "optimizer_impl": None, "loss_upcast": False}
+# LLaMA-Factory's LoRA set-up in its wiki rows and defaults: rank 8 on every linear layer.
+_LF_LORA = {"method": "lora", "lora_rank": 8, "lora_targets": "all-linear"}
 # torchtune recipes: bf16 weights AND bf16 optimizer states (no fp32 master), chunked cross-entropy.
 # README note above its table: "batch size 2 ..., a dataset packed to sequence length 2048, and torch
 # compile enabled": compile=True compiles the chunked loss (fact correction 2026-11-25).
@@ -398,15 +400,7 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         id="lf-llama2-7b-lora-hf",
         config="LLaMA2-7B LoRA r8 all-linear, AdamW, ckpt, bs4 x 1024, eager attention",
         arch=LLAMA_2_7B,
-        inputs=dict(
-            method="lora",
-            lora_rank=8,
-            lora_targets="all-linear",
-            seq_len=1024,
-            batch_size=4,
-            flash_attention=False,
-            optimizer_impl="foreach",
-        ),
+        inputs=dict(**_LF_LORA, seq_len=1024, batch_size=4, flash_attention=False, optimizer_impl="foreach"),
         measured=18.0,
         unit="GB",
         basis="device",
@@ -417,14 +411,7 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         id="lf-llama2-7b-lora-fa2",
         config="LLaMA2-7B LoRA r8 all-linear, AdamW, ckpt, bs4 x 1024, FlashAttention-2",
         arch=LLAMA_2_7B,
-        inputs=dict(
-            method="lora",
-            lora_rank=8,
-            lora_targets="all-linear",
-            seq_len=1024,
-            batch_size=4,
-            optimizer_impl="foreach",
-        ),
+        inputs=dict(**_LF_LORA, seq_len=1024, batch_size=4, optimizer_impl="foreach"),
         measured=17.0,
         unit="GB",
         basis="device",
@@ -435,7 +422,7 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         id="lf-glm4-9b-lora-10240",
         config="GLM-4-9B LoRA (LLaMA-Factory defaults r8 all-linear), ckpt, bs1 x 10240",
         arch=GLM_4_9B,
-        inputs=dict(method="lora", lora_rank=8, lora_targets="all-linear", seq_len=10240, batch_size=1),
+        inputs=dict(**_LF_LORA, seq_len=10240, batch_size=1),
         measured=66.0,
         unit="GB",
         basis="device",

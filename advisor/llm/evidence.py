@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from advisor.extract.rules_gpus import family_ids
 from advisor.extract.rules_models import find_providers, resolve_gpu
-from advisor.llm.guard import _norm
+from advisor.llm.guard import _evidence_map, _norm
 from tools.catalog.load import load_catalog
 from tools.units import GB_PER_TB, HOURS_PER_DAY, HOURS_PER_MONTH, MONTHS_PER_YEAR
 
@@ -95,20 +95,7 @@ def find_token_evidence(text: str, quote: str | None) -> int | None:
     q = _norm(quote)
     if not q:
         return None
-    idx: list[int] = []
-    chars: list[str] = []
-    prev_space = True
-    for i, ch in enumerate(text):
-        if ch.isspace() or ch == "…":
-            if not prev_space:
-                chars.append(" ")
-                idx.append(i)
-            prev_space = True
-        else:
-            chars.append(ch.lower())
-            idx.append(i)
-            prev_space = False
-    hay = "".join(chars)
+    hay, idx = _evidence_map(text)
     at = hay.find(q)
     while at >= 0:
         if _left_ok(hay, at) and _right_ok(hay, at + len(q)):

@@ -11,7 +11,7 @@ from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option
 from tools.recommend.owned import owned_utilization
-from tools.recommend.owned_first import is_yours, power_price, rent_instead, yours_why
+from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
 from tools.recommend.serving_plan import per_user_note, serving_figures, spare_note
@@ -141,7 +141,6 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
     if c.owned_check is not None:  # what these runs fill, when lower than the stated figure
         util = float(c.owned_check.effective_utilization)
     horizon = p.horizon_months or 36.0
-    est = eng.catalog.estimate
     try:
         be = buy_vs_rent(
             rent_usd_per_gpu_hour=rent,
@@ -149,15 +148,8 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
             horizon_months=horizon,
             purchase_price_usd=c.gpu.purchase_price_usd,
             tdp_w=c.gpu.tdp_w,
-            amortization_months=est("hardware_amortization_months"),
-            server_overhead_fraction=est("server_overhead_fraction"),
-            pue=est("pue"),
-            power_usd_per_kwh=power_price(eng.catalog, p),
-            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
-            colo_usd_per_kw_month=est("colo_usd_per_kw_month")
-            if c.offer.deployment == "colocation"
-            else None,
             n_gpus=c.layout.n_gpus,
+            **owned_cost_inputs(eng.catalog, p, colocation=c.offer.deployment == "colocation"),
         )
     except (InputError, KeyError, LookupError):
         return []

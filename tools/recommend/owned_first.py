@@ -5,6 +5,8 @@ against it; and, when it cannot run the job, why (the rest of the answer is what
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from tools.catalog.schema import Estimate, GpuSpec
 from tools.cost_buy import OwnedMarginalCost, owned_marginal_usd_per_gpu_hour
 from tools.defaults import CatalogView
@@ -23,6 +25,30 @@ def power_price(catalog: CatalogView, p: WorkloadProfile) -> float | Estimate:
     if p.power_price_usd_per_kwh is not None:
         return float(p.power_price_usd_per_kwh)
     return catalog.estimate("power_usd_per_kwh")
+
+
+class OwnedCostInputs(TypedDict):
+    """The catalog estimates (and stated power price) that owning a GPU costs with (tools.cost_owned)."""
+
+    amortization_months: Estimate
+    server_overhead_fraction: Estimate
+    pue: Estimate
+    power_usd_per_kwh: float | Estimate
+    ops_usd_per_gpu_month: Estimate
+    colo_usd_per_kw_month: Estimate | None
+
+
+def owned_cost_inputs(catalog: CatalogView, p: WorkloadProfile, *, colocation: bool) -> OwnedCostInputs:
+    """Inputs of purchase_quote and buy_vs_rent; colo only for a colocation offer (KeyError if missing)."""
+    est = catalog.estimate
+    return OwnedCostInputs(
+        amortization_months=est("hardware_amortization_months"),
+        server_overhead_fraction=est("server_overhead_fraction"),
+        pue=est("pue"),
+        power_usd_per_kwh=power_price(catalog, p),
+        ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+        colo_usd_per_kw_month=est("colo_usd_per_kw_month") if colocation else None,
+    )
 
 
 def marginal_rate(catalog: CatalogView, gpu: GpuSpec, p: WorkloadProfile) -> OwnedMarginalCost | None:

@@ -9,7 +9,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.owned import owned_utilization
-from tools.recommend.owned_first import power_price
+from tools.recommend.owned_first import owned_cost_inputs
 
 
 def quote_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> PurchaseQuote | None:
@@ -17,7 +17,6 @@ def quote_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> PurchaseQuote | 
     gpu = c.gpu
     if gpu.purchase_price_usd is None or gpu.tdp_w is None:
         return None
-    est = eng.catalog.estimate
     try:
         return purchase_quote(
             n_gpus=c.layout.n_gpus * c.replicas,
@@ -25,15 +24,8 @@ def quote_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> PurchaseQuote | 
             purchase_price_usd=gpu.purchase_price_usd,
             tdp_w=gpu.tdp_w,
             utilization=owned_utilization(p, eng.inference),
-            amortization_months=est("hardware_amortization_months"),
-            server_overhead_fraction=est("server_overhead_fraction"),
-            pue=est("pue"),
-            power_usd_per_kwh=power_price(eng.catalog, p),
-            ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
-            colo_usd_per_kw_month=est("colo_usd_per_kw_month")
-            if c.offer.deployment == "colocation"
-            else None,
             price_source=gpu.purchase_price_source or gpu.source,
+            **owned_cost_inputs(eng.catalog, p, colocation=c.offer.deployment == "colocation"),
         )
     except (InputError, KeyError, LookupError):
         return None
