@@ -268,6 +268,7 @@ class BuyRentTimeline(Traced):
     )
     quote: PurchaseQuote | None = Field(
         default=None,
+        exclude=True,  # its figures and trace are in the recommendation's trace ('buy vs rent purchase: ')
         description="the purchase behind purchase_usd (per GPU, per server, lead time); None: owned",
     )
 

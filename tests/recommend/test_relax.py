@@ -80,3 +80,10 @@ def test_assumed_values_are_not_offered_as_constraints_to_drop() -> None:
     q = WorkloadProfile(**LORA_8B, eu_only=True, budget_usd=100, deadline_hours=5)
     assert [label for label, _ in stated_constraints(q)] == ["EU only", "budget $100", "deadline 5.0 h"]
     assert [label for label, _ in stated_constraints(q, limits=False)] == ["EU only"]
+
+
+def test_the_budget_and_deadline_are_never_dropped_together(catalog: Catalog) -> None:
+    # both limits missed and no other constraint: dropping both would only repeat the closest miss
+    rec = _rec(catalog, **LORA_8B, budget_usd=1, deadline_hours=0.05)
+    assert rec.primary is not None and "meets the budget and deadline" in " ".join(rec.notes)
+    assert not any(n.startswith("No single constraint") for n in rec.notes)

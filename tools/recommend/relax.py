@@ -5,7 +5,8 @@ Each stated constraint (providers required or excluded, no spot, EU residency, G
 excluded, most GPUs, budget, deadline) is dropped on its own, once, and the cheap part of the search is
 re-run (primary only, no sensitivity); a drop that yields an option within the remaining limits is named
 with that option ("Dropping 'no spot' allows 8x H100 spot at RunPod for $2,100 – $2,600"). Bounded: at most
-one run per stated constraint, plus one run with all of them dropped when no single drop is enough.
+one run per stated constraint, plus one run with all but the budget and deadline dropped when no
+single drop is enough.
 """
 
 from __future__ import annotations
@@ -107,10 +108,12 @@ def relax_advice(
         c = _try(workload, catalog, quiet, outcome, changes)
         if c is not None:
             lines.append(f"Dropping '{label}' allows {_option_text(c, inference)}.")
-    if not lines and len(constraints) > 1:
-        every: dict[str, Any] = {k: v for _, ch in constraints for k, v in ch.items()}
+    # together: the constraints other than the limits (dropping the budget and deadline both says nothing)
+    hard = [(label, ch) for label, ch in constraints if not ch.keys() & {"budget_usd", "deadline_hours"}]
+    if not lines and len(hard) > 1:
+        every: dict[str, Any] = {k: v for _, ch in hard for k, v in ch.items()}
         c = _try(workload, catalog, quiet, outcome, every)
-        names = ", ".join(f"'{label}'" for label, _ in constraints)
+        names = ", ".join(f"'{label}'" for label, _ in hard)
         if c is not None:
             lines.append(
                 f"No single constraint is the obstacle; dropping {names} together allows "
