@@ -34,11 +34,28 @@ def _own_summary(t: BuyRentTimeline) -> str:
         else f"renting ({cheapest_rent.basis.name}) would save {present.usd(-diff)}"
     )
     return (
-        f"Your hardware vs rent ({t.n_gpus} GPUs, {t.utilization:.0%} use, {t.horizon_months} months): "
+        f"Your hardware vs rent ({_gpus(t)}, {t.utilization:.0%} use, {t.horizon_months} months): "
         f"running the GPUs you own costs {present.usd(t.running_usd_per_month)}/month (power x PUE, staff; "
         f"the purchase is already spent); renting the same GPUs a month: {'; '.join(parts)}. Over the "
         f"horizon {verdict}. Nothing to buy: your GPUs run the job."
     )
+
+
+def _gpus(t: BuyRentTimeline) -> str:
+    """'8x NVIDIA L40S', or '8 GPUs' when the timeline does not name the GPU."""
+    return f"{t.n_gpus}x {t.gpu_name}" if t.gpu_name else f"{t.n_gpus} GPUs"
+
+
+def _price_detail(t: BuyRentTimeline) -> str:
+    """' ($7,000 per GPU; 1 server of 8 at $83,200; lead time 8 weeks)' from the purchase quote."""
+    q = t.quote
+    if q is None:
+        return ""
+    servers = f"{q.servers} server{'s' if q.servers > 1 else ''} of {q.gpus_per_server}"
+    lead = (
+        f"lead time {q.lead_time_weeks:g} weeks" if q.lead_time_weeks is not None else "lead time not known"
+    )
+    return f" ({present.usd(q.usd_per_gpu)} per GPU; {servers} at {present.usd(q.usd_per_server)}; {lead})"
 
 
 def summary_line(t: BuyRentTimeline) -> str:
@@ -56,9 +73,9 @@ def summary_line(t: BuyRentTimeline) -> str:
         else ""
     )
     return (
-        f"Buy vs rent ({t.n_gpus} GPUs, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
-        f"{present.usd(t.purchase_usd)} + {present.usd(t.running_usd_per_month)}/month to run; buying breaks "
-        f"even against {'; '.join(parts)}. Cheapest over the horizon: {best}.{instead}"
+        f"Buy vs rent ({_gpus(t)}, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
+        f"{present.usd(t.purchase_usd)}{_price_detail(t)} + {present.usd(t.running_usd_per_month)}/month "
+        f"to run; buying breaks even against {'; '.join(parts)}. Cheapest over the horizon: {best}.{instead}"
     )
 
 

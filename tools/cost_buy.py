@@ -257,6 +257,14 @@ class BuyRentTimeline(Traced):
         description="the GPU bought is not offered for rent: the rented set-up the rent lines price for the "
         "same work, e.g. '32x NVIDIA B200 (HGX, 180GB)'; None: the same GPUs rented",
     )
+    gpu_name: str | None = Field(
+        default=None, description="the GPU bought or owned, e.g. 'NVIDIA H100 SXM5 80GB'"
+    )
+    quote: PurchaseQuote | None = Field(
+        default=None,
+        exclude=True,  # its figures and trace are in the recommendation's trace ('buy vs rent purchase: ')
+        description="the purchase behind purchase_usd (per GPU, per server, lead time); None: owned",
+    )
 
 
 def buy_rent_timeline(

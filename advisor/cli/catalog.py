@@ -243,9 +243,12 @@ def _json_payload(
 
 
 def _update(source: Path | None, out: Path | None, as_of: str | None) -> None:
-    """`catalog update --from PATH`: refresh the bundled prices from a source's files into the overlay."""
+    """`catalog update [--from PATH]`: refresh the bundled prices from a source's files into the overlay;
+    without --from, fetch gpuhunt's published catalogs first (tools.catalog.fetch; no network: exit 2)."""
     import datetime as dt  # lazy: update only
+    import tempfile  # lazy: update only
 
+    from tools.catalog.fetch import fetch_gpuhunt  # lazy: update only; ~20 ms of every command's start
     from tools.catalog.load import load_catalog_files  # lazy: ~20 ms of every command's start
     from tools.catalog.refresh import (
         overlay_path,
@@ -254,11 +257,6 @@ def _update(source: Path | None, out: Path | None, as_of: str | None) -> None:
         write_overlay,
     )  # lazy: as above
 
-    if source is None:
-        raise InputError(
-            "catalog update needs --from PATH: a SkyPilot catalog folder or vms.csv, or gpuhunt "
-            "<provider>.csv files (fetch them where the network allows; this command reads files only)"
-        )
     try:
         day = dt.date.fromisoformat(as_of) if as_of else dt.date.today()
     except ValueError:
@@ -266,12 +264,21 @@ def _update(source: Path | None, out: Path | None, as_of: str | None) -> None:
     target = out or overlay_path()
     if target is None:
         raise InputError("GPU_ADVISOR_PRICE_OVERLAY is empty: give --out FILE")
-    # against the bundled prices, never an earlier overlay
-    result = refresh_prices(load_catalog_files().prices, read_source(source), day)
+    with tempfile.TemporaryDirectory(prefix="gpu-advisor-prices-") as tmp:
+        failed: list[str] = []
+        if source is None:
+            fetched = fetch_gpuhunt(Path(tmp))
+            folder, label, failed = fetched.folder, fetched.source, fetched.failed
+        else:
+            folder, label = source, str(source)
+        # against the bundled prices, never an earlier overlay
+        result = refresh_prices(load_catalog_files().prices, read_source(folder), day)
     if not result.records:
-        raise InputError(f"{source}: no price in these files matches a bundled price record; nothing written")
-    written = write_overlay(result, target, str(source), day)
-    typer.echo(f"{len(result.records)} prices refreshed as of {day.isoformat()} -> {written}")
+        raise InputError(f"{label}: no price in these files matches a bundled price record; nothing written")
+    written = write_overlay(result, target, label, day)
+    typer.echo(f"{len(result.records)} prices refreshed as of {day.isoformat()} from {label} -> {written}")
+    for line in failed:
+        typer.echo(f"  not fetched {line}")
     for line in result.skipped:
         typer.echo(f"  skipped {line}")
 
@@ -285,13 +292,16 @@ def catalog_command(
     eu_only: bool = typer.Option(False, "--eu-only", help="prices: only EU-region offers"),
     config: Path | None = typer.Option(None, "--config", help="models: show a Hugging Face config.json"),
     source: Path | None = typer.Option(
-        None, "--from", help="update: SkyPilot vms.csv tree/file or gpuhunt <provider>.csv files"
+        None,
+        "--from",
+        help="update: SkyPilot vms.csv tree/file or gpuhunt <provider>.csv files (default: fetch gpuhunt's)",
     ),
     out: Path | None = typer.Option(None, "--out", help="update: where to write (default: the overlay)"),
     as_of: str | None = typer.Option(None, "--as-of", help="update: the prices' date (default: today)"),
 ) -> None:
     """List the catalogs (GPUs, models, prices) with their as-of dates and sources; `update --from PATH`
-    refreshes the prices from a source's files into a dated overlay the catalog loads."""
+    refreshes the prices from a source's files (without --from: gpuhunt's published catalogs, network
+    permitting) into a dated overlay the catalog loads."""
     what = what.strip().lower()
     if what == "update":
         _update(source, out, as_of)

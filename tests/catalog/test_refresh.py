@@ -5,6 +5,8 @@ README gives provenance); never the network."""
 from __future__ import annotations
 
 import datetime as dt
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ import yaml
 
 from advisor.cli import main
 from advisor.cli.catalog import _update
+from tools.catalog import fetch
 from tools.catalog.load import load_catalog, load_catalog_files
 from tools.catalog.refresh import (
     OVERLAY_ENV,
@@ -119,6 +122,46 @@ def test_a_broken_source_is_one_line_and_exit_2(
     assert code == 2 and says in err and "\n" not in err and "Traceback" not in err
 
 
-def test_update_without_from_says_what_to_give() -> None:
-    with pytest.raises(InputError, match="--from PATH"):
-        _update(None, None, None)
+def test_update_without_from_offline_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[str] = []
+
+    def offline(url: str, timeout: float) -> None:
+        calls.append(url)
+        raise urllib.error.URLError("[Errno -3] Temporary failure in name resolution")
+
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    out = tmp_path / "o.yaml"
+    code = main(["catalog", "update", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "Traceback" not in err
+    assert "no network" in err and "--from" in err and not out.exists()
+    assert calls and calls[0].startswith(fetch.GPUHUNT_CATALOG_URL)  # tried gpuhunt's bucket (stubbed)
+    with pytest.raises(InputError, match="--from FILE"):
+        _update(None, out, None)
+
+
+def test_update_without_from_reads_the_fetched_catalogs_like_from_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the recorded bucket layout served as file:// (no network): aws, lambdalabs and nebius are there,
+    # the other published providers are not, and are listed as not fetched
+    monkeypatch.setenv(fetch.URL_ENV, (FIXTURES / "gpuhunt" / "s3_layout").as_uri())
+    fetched, direct = tmp_path / "fetched.yaml", tmp_path / "direct.yaml"
+    assert main(["catalog", "update", "--out", str(fetched), "--as-of", "2026-11-25"]) == 0
+    said = capsys.readouterr().out
+    assert "from gpuhunt catalog file://" in said and "aws fixture-20261122" in said
+    assert "not fetched azure" in said
+    folder = FIXTURES / "gpuhunt" / "catalog"
+    assert (
+        main(["catalog", "update", "--from", str(folder), "--out", str(direct), "--as-of", "2026-11-25"]) == 0
+    )
+
+    def prices(path: Path) -> dict[tuple[str, str, str], float]:
+        rows = yaml.safe_load(path.read_text())["prices"]
+        return {(r["provider"], r["gpu"], r["pricing"]): r["usd_per_gpu_hour"] for r in rows}
+
+    got = prices(fetched)
+    assert got and got == prices(direct)  # the same reader, the same prices
+    assert {p for p, _, _ in got} >= {"aws", "lambda", "nebius"}

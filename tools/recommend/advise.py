@@ -18,6 +18,7 @@ from tools.recommend.expectations import check_expectations
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.options import to_option
+from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
@@ -58,6 +59,12 @@ def recommend(
         if out.primary is None
         else ()
     )
+    # every option misses the budget or deadline: which stated constraint, dropped, gives one that meets them
+    relaxed = (
+        relax_advice(workload=w, catalog=catalog, settings=settings, outcome=out)
+        if out.primary is not None and out.primary.misses
+        else []
+    )
     tb = eng.tb
     narrowing: tuple[str, ...] = ()
     if out.primary is not None:
@@ -80,7 +87,7 @@ def recommend(
         sensitivity=tuple(sensitivity),
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
-        notes=tuple(out.notes) + _context_notes(w),
+        notes=tuple(out.notes) + tuple(relaxed) + _context_notes(w),
         workload_class=workload_class,
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,

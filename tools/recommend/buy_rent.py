@@ -136,7 +136,7 @@ def _own_vs_rent(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeli
     except (InputError, KeyError, LookupError):
         return None
     eng.tb.extend(timeline, prefix="your hardware vs rent: ")
-    return timeline
+    return timeline.model_copy(update={"gpu_name": c.gpu.name})
 
 
 def _gpu_hours(c: Candidate, eng: Engine) -> float:
@@ -224,4 +224,4 @@ def buy_vs_rent_for(
         return None
     eng.tb.extend(quote, prefix="buy vs rent purchase: ")
     eng.tb.extend(timeline, prefix="buy vs rent: ")
-    return timeline.model_copy(update={"rented_instead": instead}) if instead else timeline
+    return timeline.model_copy(update={"rented_instead": instead, "gpu_name": c.gpu.name, "quote": quote})

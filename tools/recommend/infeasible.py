@@ -1,5 +1,6 @@
 """What would make an infeasible workload feasible, computed by re-running the engine on changed
-inputs (QLoRA instead of LoRA, 4-bit weights, shorter context, more GPUs, relaxed constraints).
+inputs (QLoRA instead of LoRA, 4-bit weights, shorter context, more GPUs) and by dropping each
+stated hard constraint in turn (tools.recommend.relax).
 
 Each line states the change and the numbers it yields (per-GPU peak, the configuration that then
 fits, its cost), so the advice is as traceable as the recommendation itself.
@@ -14,6 +15,7 @@ from tools.errors import InputError
 from tools.recommend.candidates import layouts_for
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
+from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 
 LARGE_CLUSTER_NODES = 64
@@ -69,21 +71,6 @@ def _changes(w: ResolvedWorkload) -> list[tuple[str, dict[str, Any], dict[str, A
     out.append(
         (f"Shard over more GPUs (up to {LARGE_CLUSTER_NODES} nodes)", {}, {"max_nodes": LARGE_CLUSTER_NODES})
     )
-    if p.eu_only:
-        out.append(("Allow regions outside the EU", {"eu_only": False}, {}))
-    if p.providers_excluded:
-        out.append(("Allow the excluded providers", {"providers_excluded": []}, {}))
-    if p.providers_required:
-        out.append(
-            (
-                f"Allow providers other than {', '.join(p.providers_required)}",
-                {"providers_required": []},
-                {},
-            )
-        )
-    if p.pricing_excluded:
-        kinds = ", ".join(k.replace("_", "-") for k in p.pricing_excluded)
-        out.append((f"Allow {kinds} pricing", {"pricing_excluded": []}, {}))
     if p.deployment_preference in ("consumer", "on_prem"):
         out.append(("Rent data-centre GPUs in the cloud", {"deployment_preference": "cloud"}, {}))
     return out
@@ -147,7 +134,9 @@ def infeasible_advice(
             f"{c.offer.provider} then fits ({c.fit.usable_gib_per_gpu:.1f} GiB usable), "
             f"about ${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}."
         )
-    if not worked:
+    relaxed = relax_advice(workload=workload, catalog=catalog, settings=settings, outcome=outcome)
+    advice += relaxed
+    if not worked and not relaxed:
         advice.append(
             "No single change above makes it fit: combine them (e.g. QLoRA with a shorter sequence), offload "
             "optimizer state or parameters to CPU memory, or choose a smaller model."
