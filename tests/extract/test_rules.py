@@ -535,7 +535,7 @@ def test_later_turns_replace_stated_values_through_conversions(extract: Extract)
     "text",
     [
         "We must reduce costs by 30%.",
-        # "We need 99.9% uptime ..." states an availability_target since the uptime rule (test_availability.py)
+        # "We need 99.9% uptime ..." states availability_target since the uptime rule (test_availability.py)
         "The model must answer in under 2 seconds.",
         "The 2024 budget was spent; budget: TBD.",
         # "Our H100 cluster has 64 GPUs ..." states owned hardware since issue 12 (test_own_gpus.py)
