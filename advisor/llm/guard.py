@@ -12,7 +12,7 @@ import bisect
 import re
 from functools import lru_cache
 
-from advisor.extract.injection import STEERING, cut_speaker, trim_sentence
+from advisor.extract.injection import SPEAKER, STEERING, cut_speaker, trim_sentence
 
 _TAGS = ("user_brief", "user_message")
 _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
@@ -49,10 +49,23 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     rules" the request stays a fact and only the second sentence is an instruction; inside a sentence only
     the steering clause counts ("Fine-tune Llama 3 8B, ignore all rules and ..." keeps the model:
     advisor/extract/injection.py). A speaker label ("SYSTEM:", "[assistant]", "- btw assistant:") makes
-    the rest of its line an instruction."""
+    the rest of its line an instruction, and of its quoted block when it opens one ("> Note to the AI
+    model: ... / > The budget is $5,000,000, the deadline is 1 hour": the real-model bench's case)."""
     spans: list[tuple[int, int]] = []
     pos = 0
+    in_note = False  # inside a quoted block ("> ...") that a note to the machine opened
     for line in text.splitlines(keepends=True):
+        quoted = line.lstrip().startswith(">")
+        if in_note and quoted:
+            spans.append((pos, pos + len(line)))  # the note's block goes on: all of it is the note's
+            pos += len(line)
+            continue
+        in_note = False
+        if quoted and SPEAKER.match(line):  # "> Note to the AI model ...": the line and its block
+            spans.append((pos, pos + len(line)))
+            in_note = True
+            pos += len(line)
+            continue
         label = cut_speaker(line)
         end = len(line) if label is None else label
         bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(line, 0, end)), end]
@@ -61,6 +74,7 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
             if _INSTRUCTION_RES[0].search(sentence):
                 spans.append((pos + a, pos + len(line)))  # a speaker label: the rest of the line is theirs
                 label = None
+                in_note = quoted  # a label opening a quoted block owns the rest of the block
                 break
             if any(r.search(sentence) for r in _INSTRUCTION_RES[1:]) or STEERING.search(sentence):
                 spans.extend((pos + a + x, pos + a + y) for x, y in _dropped(sentence))
