@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_text import WORD_NUMBERS
 
 I = re.I  # noqa: E741
@@ -61,12 +62,13 @@ class Unreadable:
     fields: tuple[str, ...]
 
 
-def _patterns() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+def _patterns() -> list[tuple[Keyed, tuple[str, ...]]]:
+    """Each pattern runs only on a text holding one of the words every match needs (regex_keys)."""
     out = []
     for words, fields in _QUANTITIES:
-        out.append((re.compile(rf"\b(?:{words})\b{_BETWEEN}{_VAGUE}(?![\w-])(?:{_MULT}\b)?", I), fields))
+        out.append((keyed(rf"\b(?:{words})\b{_BETWEEN}{_VAGUE}(?![\w-])(?:{_MULT}\b)?", I), fields))
     for words, fields in _UNITS:
-        out.append((re.compile(rf"(?<![\w-]){_VAGUE}{_MULT}\s*(?:{words})(?!\w)", I), fields))
+        out.append((keyed(rf"(?<![\w-]){_VAGUE}{_MULT}\s*(?:{words})(?!\w)", I), fields))
     return out
 
 
