@@ -48,6 +48,13 @@ _POLICY = keyed(
     r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
     I,
 )
+# inside a clause that gave other facts, a word that still states a requirement on its own: where the
+# hardware runs ("On-prem DeepSeek-V3 for 100 users"). Other policy words (must, only, GDPR ...) there are
+# almost always part of the phrase a fact was read from ("Data must stay within the EU"), so they are not.
+_LEFTOVER_POLICY = keyed(r"\bon[- ]?prem(?:ise|ises)?\b", I)
+MAX_LEFTOVERS_PER_CLAUSE = 3
+LEFTOVER_WORDS_BEFORE = 1
+LEFTOVER_WORDS_AFTER = 2
 _QUESTION_OPEN = keyed(
     r"^(?:so\s+|and\s+|also\s+|but\s+)?(?:can|could|should|would|will|is|are|do|does|did|how|what|which|"
     r"when|where|why|who|any idea|is it true|am i)\b",
@@ -267,22 +274,27 @@ def account_input(
     # a quote repeated by many findings is searched once; its spans come sorted by start
     found: dict[str, tuple[list[tuple[int, int]], list[int]]] = {}
     spans: list[tuple[int, int]] = []
+    unlocated: set[str] = set()
     for quote_text, position in evidence:
         for quote in evidence_quotes(quote_text):
             if quote not in found:
                 occurrences = hay.spans(quote)
                 found[quote] = (occurrences, [s[0] for s in occurrences])
+                if not occurrences:
+                    unlocated |= _figure_of(quote)
             spans.extend(_nearest(*found[quote], position))
     starts = [c.start for c in clauses]
     injected = _covered(starts, clauses, instruction_spans(cleaned))
     evidenced = _covered(starts, clauses, spans)
     used: list[str] = []
     unused: list[UnusedClause] = []
+    ordered = sorted(spans)
     for i, c in enumerate(clauses):
         if i in injected or _STEERING.search(c.text):
             unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
         elif i in evidenced:
             used.append(_trim(c.text))
+            unused.extend(_leftovers(cleaned, c, ordered, frozenset(unlocated)))
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
     unused = _with_unreadable(unused, unreadable)
@@ -294,6 +306,74 @@ def account_input(
         unused=tuple(unused[:MAX_CLAUSES]),
         more_unused=max(0, len(unused) - MAX_CLAUSES),
     )
+
+
+def _leftovers(
+    text: str, clause: Clause, spans: list[tuple[int, int]], unlocated: frozenset[str] = frozenset()
+) -> list[UnusedClause]:
+    """What a clause that gave other facts still states and no fact's evidence covers: a number with a unit,
+    a provider, a GPU or a policy word ("On-prem DeepSeek-V3 for 100 users": the model was read, the
+    deployment and the users were not). Each is listed with a word before and two after, so a partly read
+    clause cannot hide a fact (issue 12: nothing a user states may vanish). `spans`: sorted by start;
+    `unlocated`: the figures of evidence quotes not found verbatim in the text (typos the rules fixed)."""
+    a0, b0 = clause.start, clause.end
+    piece = text[a0:b0]
+    found: list[tuple[int, int, ClauseKind]] = []
+    found += [(m.start(), m.end(), "constraint") for m in _LEFTOVER_POLICY.finditer(piece)]
+    found += [(a, b, "provider") for _, a, b in find_providers(piece)]
+    found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
+    found += [(m.start(), m.end(), "number") for m in _NUMBER_UNIT.finditer(piece)]
+    out: list[UnusedClause] = []
+    taken: list[tuple[int, int]] = []
+    for a, b, kind in sorted(found):
+        if _overlaps(spans, a0 + a, a0 + b) or any(x < b and a < y for x, y in taken):
+            continue
+        if kind == "number" and _figure_of(piece[a:b]) & unlocated:
+            continue  # its figure is in evidence quoted with a typo fixed ("50 concurent users")
+        x, y = _word_window(piece, a, b)
+        taken.append((x, y))
+        out.append(UnusedClause(text=_trim(" ".join(piece[x:y].split()).strip(" ,;.")), kind=kind))
+        if len(out) == MAX_LEFTOVERS_PER_CLAUSE:
+            break
+    return out
+
+
+_FIGURE_TOKEN = re.compile(r"\d[\d,.]*\s*(?:k|m|b|bn|mm)?\b", I)
+
+
+def _figure_of(text: str) -> set[str]:
+    """The figures written in `text`, normalised ("30M tokns" -> {"30m"}, "1,500" -> {"1500"})."""
+    return {re.sub(r"[\s,]", "", f).lower() for f in _FIGURE_TOKEN.findall(text)}
+
+
+def _overlaps(spans: list[tuple[int, int]], a: int, b: int) -> bool:
+    """True when [a, b) overlaps one of `spans` (sorted by start; spans are short quotes)."""
+    i = bisect.bisect_left(spans, (b, b))
+    while i > 0:
+        i -= 1
+        x, y = spans[i]
+        if y > a:
+            return True
+        if x < a - MAX_CLAUSE_CHARS * 4:  # quotes are shorter than this: nothing further left can reach
+            return False
+    return False
+
+
+def _word_window(piece: str, a: int, b: int) -> tuple[int, int]:
+    """[a, b) widened to LEFTOVER_WORDS_BEFORE words before and LEFTOVER_WORDS_AFTER after, inside `piece`."""
+    x = a
+    for _ in range(LEFTOVER_WORDS_BEFORE):
+        m = re.search(r"\S+\s+$", piece[max(0, x - 40) : x])
+        if not m:
+            break
+        x = max(0, x - 40) + m.start()
+    y = b
+    for _ in range(LEFTOVER_WORDS_AFTER):
+        m = re.match(r"\s+[^\s,;.]+", piece[y : y + 40])
+        if not m:
+            break
+        y += m.end()
+    return x, y
 
 
 def _with_unreadable(unused: list[UnusedClause], unreadable: Sequence[Unreadable]) -> list[UnusedClause]:
@@ -361,6 +441,12 @@ def account_for(
     evidence += [e for e in profile_evidence(profile, prior) if e[0] not in seen]
     unread = [u for u in find_unreadable(clean(text)) if all(getattr(profile, f) is None for f in u.fields)]
     account = account_input(text, evidence, analysis.ignored, unread)
+    if profile.deployment_preference == "on_prem" or profile.owned_gpu is not None:
+        # "everything on-prem" beside the sentence the on-prem preference was read from: already honoured
+        kept = tuple(
+            c for c in account.unused if not (c.kind == "constraint" and _LEFTOVER_POLICY.search(c.text))
+        )
+        account = account.model_copy(update={"unused": kept})
     if analysis.other:
         account = account.model_copy(update={"other_workload": merge_findings(None, analysis.other)})
     return account

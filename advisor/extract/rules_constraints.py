@@ -131,8 +131,11 @@ _CONSUMER = keyed(
     r"|\b(?:a|one|two|my|our|single)\s+(?:geforce\s+)?(?:rtx\s?)?(?:3090|4090|5090)s?\b",
     I,
 )
+# a request that opens "On-prem DeepSeek-V3 ...", an "on-prem deployment", a verb ... "on prem", buying
 _ONPREM_DEPLOY = keyed(
-    r"\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
+    r"^\W*on[\s-]?prem(?:ise|ises)?\b(?!\s*(?:or|vs\.?|versus)\b)"
+    r"|\bon[\s-]?prem(?:ise|ises)?\s+(?:deployment|serving|inference|hosting|install\w*|setup|set-up)\b"
+    r"|\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
     r"|own)\s+(?:our\s+own\s+)?(?:the\s+)?(?:gpus|servers|hardware|nodes|machines)\b"
     r"|\b(?:don't|do not|won't|can't|cannot)\s+(?:want to\s+)?(?:pay for|use|go to)\s+(?:the\s+|a\s+)?cloud\b"
     r"|\bno cloud\b",

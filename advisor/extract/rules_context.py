@@ -175,7 +175,9 @@ def rule_cadence(ctx: Ctx) -> None:
 
 _PERCENT = Gated(re.compile(r"(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|percent)", I), "%", "percent")
 _UTIL_CUE = keyed(
-    r"\b(?:utili[sz](?:ation|ed)|busy|in use|loaded|occupied|duty cycle|of the time|usage|used)\b", I
+    r"\b(?:utili[sz](?:ation|ed)|busy|in use|loaded|occupied|duty cycle|of the time|usage|used)\b"
+    r"|\b24\s*/\s*7\s+(?:at|,)\s|\b(?:running|run|runs)\s+at\s+\d",  # "24/7 at 60%": the load over the week
+    I,
 )
 _FRACTION_TIME = Gated(
     re.compile(

@@ -39,6 +39,14 @@ _INFER = keyed(
     I,
 )
 
+# people using the model, with no training word: a serving request ("DeepSeek-V3 for 100 users at 32k")
+_USERS_CUE = keyed(
+    r"\b(?:for|to|support|supporting|handle|handling)\s+(?:~|about\s+|around\s+|up\s+to\s+|roughly\s+)?"
+    r"\d[\d,.]*\s*k?\+?\s*(?:concurrent\s+|internal\s+|active\s+|daily\s+|simultaneous\s+)?"
+    r"(?:users|customers|employees|agents|analysts|seats)\b",
+    I,
+)
+
 
 def rule_workload(ctx: Ctx) -> None:
     """workload: continual pretraining > pretraining > fine-tuning > inference signals."""
@@ -51,6 +59,7 @@ def rule_workload(ctx: Ctx) -> None:
             ("fine_tuning", _FINETUNE, "stated"),
             ("fine_tuning", _PEFT, "inferred"),
             ("inference", _INFER, "stated"),
+            ("inference", _USERS_CUE, "inferred"),
         ):
             for m in rx.finditer(s.text):
                 if done and kind != "inference":
@@ -66,7 +75,7 @@ def rule_workload(ctx: Ctx) -> None:
         if kind in hits:
             best = next((h for h in hits[kind] if h[2] == "stated"), hits[kind][0])
             s, m, status = best
-            ev = q(m) if status == "stated" else f'"{q(m)}" -> fine-tuning'
+            ev = q(m) if status == "stated" else f'"{q(m)}" -> {kind.replace("_", " ")}'
             ctx.add(s, "workload", kind, ev, status, m.start())
             ctx.workload = kind
             return
@@ -143,6 +152,12 @@ _SIZE_ALONE = re.compile(
     I,
 )
 _MODEL_WORD = keyed(r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", I)
+# a bare size right after a verb that takes a model ("serve 70B 24/7", "fine-tune a 13b on ...")
+_SIZE_AFTER_VERB = re.compile(
+    r"\b(?:serv(?:e|es|ing)|host(?:s|ing)?|run(?:s|ning)?|deploy(?:s|ing)?|fine[- ]?tun(?:e|es|ing)"
+    r"|finetun(?:e|es|ing)|train(?:s|ing)?|pre-?train(?:s|ing)?|q?lora)\s+(?:a|an|the|our|my|one)?\s*$",
+    I,
+)
 _NOT_PARAMS = keyed(
     r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|words?|examples?|samples?|documents?"
     r"|docs|rows|"
@@ -180,7 +195,7 @@ def rule_model(ctx: Ctx) -> None:
                 continue
             if not tail.strip() and re.match(r"\s*x\b", after):
                 continue
-            if not tail.strip() and not model_word:
+            if not tail.strip() and not model_word and not _SIZE_AFTER_VERB.search(s.text[: m.start()][-30:]):
                 continue
             value = parse_number(m.group("num")) * (1e-3 if unit in ("m", "million") else 1.0)
             ctx.add(s, "params_b", value, q(m), "stated", m.start())
