@@ -53,6 +53,8 @@ _POLICY = keyed(
 # almost always part of the phrase a fact was read from ("Data must stay within the EU"), so they are not.
 _LEFTOVER_POLICY = keyed(r"\bon[- ]?prem(?:ise|ises)?\b", I)
 MAX_LEFTOVERS_PER_CLAUSE = 3
+LEFTOVER_SCAN_CHARS = 2000
+_DIGIT = re.compile(r"\d")
 LEFTOVER_WORDS_BEFORE = 1
 LEFTOVER_WORDS_AFTER = 2
 _QUESTION_OPEN = keyed(
@@ -288,13 +290,13 @@ def account_input(
     evidenced = _covered(starts, clauses, spans)
     used: list[str] = []
     unused: list[UnusedClause] = []
-    ordered = sorted(spans)
+    leftovers = _leftovers(cleaned, clauses, evidenced - injected, sorted(spans), frozenset(unlocated))
     for i, c in enumerate(clauses):
         if i in injected or _STEERING.search(c.text):
             unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
         elif i in evidenced:
             used.append(_trim(c.text))
-            unused.extend(_leftovers(cleaned, c, ordered, frozenset(unlocated)))
+            unused.extend(leftovers.get(i, ()))
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
     unused = _with_unreadable(unused, unreadable)
@@ -308,34 +310,82 @@ def account_input(
     )
 
 
-def _leftovers(
-    text: str, clause: Clause, spans: list[tuple[int, int]], unlocated: frozenset[str] = frozenset()
-) -> list[UnusedClause]:
-    """What a clause that gave other facts still states and no fact's evidence covers: a number with a unit,
-    a provider, a GPU or a policy word ("On-prem DeepSeek-V3 for 100 users": the model was read, the
-    deployment and the users were not). Each is listed with a word before and two after, so a partly read
-    clause cannot hide a fact (issue 12: nothing a user states may vanish). `spans`: sorted by start;
-    `unlocated`: the figures of evidence quotes not found verbatim in the text (typos the rules fixed)."""
-    a0, b0 = clause.start, clause.end
-    piece = text[a0:b0]
+def _signals(text: str, lo: int, hi: int) -> list[tuple[int, int, ClauseKind]]:
+    """Everything in text[lo:hi] that states something on its own, sorted, as offsets in `text`: on-prem
+    words, providers, GPUs and numbers with a unit."""
+    piece = text[lo:hi]
     found: list[tuple[int, int, ClauseKind]] = []
     found += [(m.start(), m.end(), "constraint") for m in _LEFTOVER_POLICY.finditer(piece)]
     found += [(a, b, "provider") for _, a, b in find_providers(piece)]
-    found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
+    if _DIGIT.search(piece):  # every GPU name holds a digit; word numbers ("two hundred users") do not
+        found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
     found += [(m.start(), m.end(), "number") for m in _NUMBER_UNIT.finditer(piece)]
-    out: list[UnusedClause] = []
-    taken: list[tuple[int, int]] = []
-    for a, b, kind in sorted(found):
-        if _overlaps(spans, a0 + a, a0 + b) or any(x < b and a < y for x, y in taken):
+    return [(lo + a, lo + b, kind) for a, b, kind in sorted(found)]
+
+
+def _leftovers(
+    text: str,
+    clauses: list[Clause],
+    evidenced: set[int],
+    spans: list[tuple[int, int]],
+    unlocated: frozenset[str] = frozenset(),
+) -> dict[int, list[UnusedClause]]:
+    """What each clause that gave other facts still states and no fact's evidence covers: a number with a
+    unit, a provider, a GPU or an on-prem word ("On-prem DeepSeek-V3 for 100 users": the model was read,
+    the deployment and the users were not), by clause index. Each is listed with a word before and two
+    after, so a partly read clause cannot hide a fact (issue 12: nothing a user states may vanish).
+    `spans`: evidence spans sorted by start; `unlocated`: the figures of evidence quotes not found verbatim
+    in the text (typos the rules fixed). A clause is scanned up to LEFTOVER_SCAN_CHARS (prose has no
+    longer clauses; a 20,000-character run of "1 1 1" would cost tens of milliseconds)."""
+    covered = _Coverage(spans)
+    starts = [c.start for c in clauses]
+    out: dict[int, list[UnusedClause]] = {}
+    listed = 0
+    last_end = -1
+    for a, b, kind in _scan(text, [clauses[i] for i in sorted(evidenced)]):
+        i = bisect.bisect_right(starts, a) - 1
+        c = clauses[i]
+        mine = out.setdefault(i, [])
+        if b > c.end or a < last_end or len(mine) >= MAX_LEFTOVERS_PER_CLAUSE or covered.overlaps(a, b):
             continue
-        if kind == "number" and _figure_of(piece[a:b]) & unlocated:
+        if kind == "number" and _figure_of(text[a:b]) & unlocated:
             continue  # its figure is in evidence quoted with a typo fixed ("50 concurent users")
-        x, y = _word_window(piece, a, b)
-        taken.append((x, y))
-        out.append(UnusedClause(text=_trim(" ".join(piece[x:y].split()).strip(" ,;.")), kind=kind))
-        if len(out) == MAX_LEFTOVERS_PER_CLAUSE:
+        x, last_end = _word_window(text, a, b, c.start, c.end)
+        mine.append(UnusedClause(text=_trim(" ".join(text[x:last_end].split()).strip(" ,;.")), kind=kind))
+        listed += 1
+        if listed >= MAX_CLAUSES:
             break
-    return out
+    return {i: m for i, m in out.items() if m}
+
+
+def _scan(text: str, clauses: list[Clause]) -> list[tuple[int, int, ClauseKind]]:
+    """The signals of `clauses` (sorted by start), each clause up to LEFTOVER_SCAN_CHARS; neighbouring
+    clauses are scanned as one range (a brief of many short sentences costs one pass per pattern)."""
+    ranges: list[tuple[int, int]] = []
+    for c in clauses:
+        end = min(c.end, c.start + LEFTOVER_SCAN_CHARS)
+        if ranges and c.start - ranges[-1][1] <= 2 and end - ranges[-1][0] <= 8 * LEFTOVER_SCAN_CHARS:
+            ranges[-1] = (ranges[-1][0], end)
+        else:
+            ranges.append((c.start, end))
+    return [s for lo, hi in ranges for s in _signals(text, lo, hi)]
+
+
+class _Coverage:
+    """Evidence spans (sorted by start) with the running maximum of their ends: whether [a, b) overlaps
+    one of them is one bisection."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.starts = [x for x, _ in spans]
+        self.max_end: list[int] = []
+        top = -1
+        for _, y in spans:
+            top = max(top, y)
+            self.max_end.append(top)
+
+    def overlaps(self, a: int, b: int) -> bool:
+        i = bisect.bisect_left(self.starts, b)  # spans starting before b
+        return i > 0 and self.max_end[i - 1] > a
 
 
 _FIGURE_TOKEN = re.compile(r"\d[\d,.]*\s*(?:k|m|b|bn|mm)?\b", I)
@@ -346,30 +396,18 @@ def _figure_of(text: str) -> set[str]:
     return {re.sub(r"[\s,]", "", f).lower() for f in _FIGURE_TOKEN.findall(text)}
 
 
-def _overlaps(spans: list[tuple[int, int]], a: int, b: int) -> bool:
-    """True when [a, b) overlaps one of `spans` (sorted by start; spans are short quotes)."""
-    i = bisect.bisect_left(spans, (b, b))
-    while i > 0:
-        i -= 1
-        x, y = spans[i]
-        if y > a:
-            return True
-        if x < a - MAX_CLAUSE_CHARS * 4:  # quotes are shorter than this: nothing further left can reach
-            return False
-    return False
-
-
-def _word_window(piece: str, a: int, b: int) -> tuple[int, int]:
-    """[a, b) widened to LEFTOVER_WORDS_BEFORE words before and LEFTOVER_WORDS_AFTER after, inside `piece`."""
+def _word_window(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int]:
+    """[a, b) widened by LEFTOVER_WORDS_BEFORE words before and LEFTOVER_WORDS_AFTER after, in [lo, hi)."""
     x = a
     for _ in range(LEFTOVER_WORDS_BEFORE):
-        m = re.search(r"\S+\s+$", piece[max(0, x - 40) : x])
+        w = max(lo, x - 40)
+        m = re.search(r"\S+\s+$", text[w:x])
         if not m:
             break
-        x = max(0, x - 40) + m.start()
+        x = w + m.start()
     y = b
     for _ in range(LEFTOVER_WORDS_AFTER):
-        m = re.match(r"\s+[^\s,;.]+", piece[y : y + 40])
+        m = re.match(r"\s+[^\s,;.]+", text[y : min(hi, y + 40)])
         if not m:
             break
         y += m.end()
@@ -483,9 +521,7 @@ def answered_questions(account: InputAccount | None, rec: Recommendation | None)
     if account is None or rec is None:
         return account
     answers = _answers(rec)
-    done = [
-        c for c in account.unused if c.kind == "question" and any(a.search(c.text) for a in answers)
-    ]
+    done = [c for c in account.unused if c.kind == "question" and any(a.search(c.text) for a in answers)]
     if not done:
         return account
     return account.model_copy(
