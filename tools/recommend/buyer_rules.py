@@ -12,7 +12,8 @@
    DOMINATED_COST_MULTIPLE x the primary and is not MEANINGFUL_SPEEDUP x slower than what dominates it
    (a near-equal option on another GPU or provider class, not one far behind on both).
 2. Consumer cards and community or marketplace clouds are not the primary for production serving
-   unless the user asked for consumer hardware or named a consumer card.
+   unless the user asked for consumer hardware or named a consumer card; nor is spot capacity for an
+   endpoint (a batch generation job may run on spot: a preemption costs a restart, not an outage).
 3. No alternative that costs more than COST_MULTIPLE_LIMIT x the primary.
 4. 'fastest' only when at least MEANINGFUL_SPEEDUP x as fast as the primary.
 5. 'lowest operational risk' is not a managed ML service unless the team has no ops capacity or named
@@ -139,14 +140,25 @@ def consumer_or_community(c: Candidate) -> bool:
     return c.gpu.consumer or c.offer.tier.lower() in COMMUNITY_TIERS
 
 
+def not_for_production(c: Candidate, endpoint: bool) -> bool:
+    """Rule 2's test: a consumer card or a community cloud; for an endpoint (serving around the clock, not
+    a batch job) also spot capacity, which the provider may take back at any moment: a preempted replica
+    is an outage, not a restart."""
+    return consumer_or_community(c) or (endpoint and c.offer.pricing == "spot")
+
+
 def production_primary(
-    primary: Candidate, ranked: list[Candidate], p: WorkloadProfile, consumer_named: bool
+    primary: Candidate,
+    ranked: list[Candidate],
+    p: WorkloadProfile,
+    consumer_named: bool,
+    endpoint: bool = True,
 ) -> Candidate:
-    """Rule 2: for serving, the best-ranked option on data-centre cards at an established tier when the
-    pick is a consumer card or a community cloud and the user did not ask for one."""
-    if p.deployment_preference == "consumer" or consumer_named or not consumer_or_community(primary):
+    """Rule 2: for serving, the best-ranked option on data-centre cards at an established tier (and, for an
+    endpoint, not on spot) when the pick is not and the user did not ask for consumer hardware."""
+    if p.deployment_preference == "consumer" or consumer_named or not not_for_production(primary, endpoint):
         return primary
-    return next((c for c in ranked if not consumer_or_community(c)), primary)
+    return next((c for c in ranked if not not_for_production(c, endpoint)), primary)
 
 
 def same_setup(a: Candidate, b: Candidate) -> bool:

@@ -11,10 +11,10 @@ from tools.profile import WorkloadProfile
 from tools.recommend.buyer_rules import (
     DOMINATED_COST_MULTIPLE,
     also_offered,
-    consumer_or_community,
     low_risk_allowed,
     lower_risk,
     meaningfully_faster,
+    not_for_production,
     practical_hours,
     production_primary,
     same_setup,
@@ -98,9 +98,11 @@ def select(
             within = named or pref or ranked  # the GPU and count named stay what was named
             if eng.inference:
                 picked = primary
-                primary = production_primary(primary, ranked, p, bool(named) and named[0].gpu.consumer)
+                endpoint = not eng.state.batch_job
+                consumer = bool(named) and named[0].gpu.consumer
+                primary = production_primary(primary, ranked, p, consumer, endpoint)
                 if primary is not picked:  # rule 1 must not hand rule 2's pick back to a consumer card
-                    within = [c for c in within if not consumer_or_community(c)] or [primary]
+                    within = [c for c in within if not not_for_production(c, endpoint)] or [primary]
             primary = undominated(primary, within, eng.inference)
         if preferred and not pref:
             notes_out.append(
