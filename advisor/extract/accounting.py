@@ -284,6 +284,8 @@ def account_input(
                 found[quote] = (occurrences, [s[0] for s in occurrences])
                 if not occurrences:
                     unlocated |= _figure_of(quote)
+                else:  # a size restated ("8B chatbot" beside "Llama 3.1 8B"): read once, not lost
+                    unlocated |= {f for f in _figure_of(quote) if f[-1].isalpha()}
             spans.extend(_nearest(*found[quote], position))
     starts = [c.start for c in clauses]
     injected = _covered(starts, clauses, instruction_spans(cleaned))
@@ -335,8 +337,9 @@ def _leftovers(
     the deployment and the users were not), by clause index. Each is listed with a word before and two
     after, so a partly read clause cannot hide a fact (issue 12: nothing a user states may vanish).
     `spans`: evidence spans sorted by start; `unlocated`: the figures of evidence quotes not found verbatim
-    in the text (typos the rules fixed). A clause is scanned up to LEFTOVER_SCAN_CHARS (prose has no
-    longer clauses; a 20,000-character run of "1 1 1" would cost tens of milliseconds)."""
+    in the text (typos the rules fixed) and the sizes with a magnitude ("8B", "30M") of those found. A
+    clause is scanned up to LEFTOVER_SCAN_CHARS (prose has no longer clauses; a 20,000-character run of
+    "1 1 1" would cost tens of milliseconds)."""
     covered = _Coverage(spans)
     starts = [c.start for c in clauses]
     out: dict[int, list[UnusedClause]] = {}

@@ -64,3 +64,9 @@ def test_on_prem_beside_the_sentence_it_was_read_from_is_not_listed_again() -> N
     p, account = _read(text)
     assert p.deployment_preference == "on_prem"
     assert not [c for c in account.unused if "on-prem" in c.text]
+
+
+def test_a_size_restated_beside_the_model_name_is_not_listed() -> None:
+    p, account = _read("8B chatbot for 30 users, Llama 3.1 8B, 8k context, cheapest reliable option")
+    assert (p.model_id, p.concurrency) == ("llama-3.1-8b", 30)
+    assert not [c for c in account.unused if "8B" in c.text]
