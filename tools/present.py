@@ -190,22 +190,42 @@ def days_range(r: Any) -> str:
 
 
 def hours_range(r: Any, with_days: bool = True) -> str:
-    """'354 – 590 h (14.8 – 24.6 days)'; days only when the high end reaches 48 h."""
+    """A wall-clock range: '354 – 590 h (14.8 – 24.6 days)' (days only when the high end reaches 48 h);
+    under an hour in minutes ('9 – 14 min', '40 s – 1 min'), under a minute in seconds ('20 – 45 s'):
+    '0.0 – 0.0 h' reads as nothing or as a rounding error."""
     if r is None:
         return UNKNOWN
-    lo, hi = hours(r.low), hours(r.high)
-    text = lo if lo == hi else f"{lo.removesuffix(' h')} {EN_DASH} {hi}"
+    if _is_num(r.low) and _is_num(r.high) and 0 <= float(r.high) < 1:
+        return _short_range(float(r.low), float(r.high))
+    text = _span_of(hours(r.low), hours(r.high), " h")
     if with_days and _is_num(r.high) and float(r.high) >= DAYS_SHOWN_FROM_HOURS:
         text += f" ({days_range(r)})"
     return text
+
+
+def _span_of(lo: str, hi: str, unit: str) -> str:
+    """'a – b unit' from two figures written with `unit`, or one figure when both print the same."""
+    return lo if lo == hi else f"{lo.removesuffix(unit)} {EN_DASH} {hi}"
+
+
+def _short_range(low_hours: float, high_hours: float) -> str:
+    """A sub-hour range in minutes, or seconds where a minute would round to nothing."""
+    lo_s, hi_s = max(low_hours, 0.0) * 3600, high_hours * 3600
+    if hi_s == 0:
+        return "0 s"
+    if round(hi_s) < 60:
+        return _span_of(f"{max(round(lo_s), 1)} s", f"{max(round(hi_s), 1)} s", " s")
+    hi = f"{round(hi_s / 60)} min"
+    if round(lo_s) < 60:
+        return f"{max(round(lo_s), 1)} s {EN_DASH} {hi}"
+    return _span_of(f"{round(lo_s / 60)} min", hi, " min")
 
 
 def gpu_hours_range(r: Any) -> str:
     """'658 – 2,210 GPU-h'."""
     if r is None:
         return UNKNOWN
-    text = hours_range(r, with_days=False)
-    return text.removesuffix(" h") + " GPU-h"
+    return _span_of(hours(r.low), hours(r.high), " h").removesuffix(" h") + " GPU-h"
 
 
 def tokens_per_s_range(r: Any) -> str:

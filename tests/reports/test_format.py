@@ -34,6 +34,15 @@ def test_ranges_collapse_when_ends_round_alike() -> None:
     assert f.gpu_hours_range(Range(low=654, high=2197)) == "654 – 2,197 GPU-h"
 
 
+def test_a_sub_hour_run_reads_in_minutes_or_seconds_everywhere() -> None:
+    # before: '0.2 – 0.2 h' in the report and web, '9 – 14 min' in chat, '0 – 1 min' for a 20-second run
+    assert f.hours_range(Range(low=0.15, high=0.23)) == "9 – 14 min"
+    assert f.hours_range(Range(low=0.006, high=0.02)) == "22 s – 1 min"
+    assert f.hours_range(Range(low=0.004, high=0.011)) == "14 – 40 s"
+    assert f.hours_range(Range(low=0.9, high=1.2)) == "0.9 – 1.2 h"  # an hour or more: hours
+    assert f.gpu_hours_range(Range(low=0.1, high=0.2)) == "0.1 – 0.2 GPU-h"
+
+
 def test_units_and_unknowns() -> None:
     assert f.gib(47.34) == "47.3 GiB"
     assert f.gb(500) == "500 GB" and f.gb(1260) == "1.26 TB"

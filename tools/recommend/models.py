@@ -207,18 +207,8 @@ class Option(_Frozen):
 
 
 def _hours_span(r: Range) -> str:
-    """Wall-clock for a summary line: minutes under an hour ('0 h' for a 10-minute run reads as nothing
-    or as a rounding error), else hours as the report writes them."""
-    if r.high < 1.0:
-        return f"{_span(Range(low=r.low * 60, high=r.high * 60), '{:,.0f}')} min"  # '3 – 6 min'
+    """Wall-clock for a summary line, as the report writes it (minutes or seconds under an hour)."""
     return present.hours_range(r, with_days=False)
-
-
-def _span(r: Range, fmt: str) -> str:
-    """'a – b' for a range (written as tools.present writes ranges), or one figure when both ends
-    print the same."""
-    lo, hi = fmt.format(r.low), fmt.format(r.high)
-    return lo if lo == hi else f"{lo} {present.EN_DASH} {hi}"
 
 
 class Rejection(_Frozen):
