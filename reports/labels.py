@@ -59,6 +59,16 @@ FIELD_LABELS: dict[str, str] = {
     "claimed_gpu_count": "GPU count in the claim",
     "claimed_hours": "Hours the user expects",
     "availability_target": "Uptime target",
+    "framework": "Training framework",
+    "gpus_wanted": "GPU types wanted",
+    "gpus_excluded": "GPU types ruled out",
+    "max_gpus": "Most GPUs allowed",
+    "owned_gpu": "GPUs you own",
+    "owned_gpu_count": "How many you own",
+    "power_price_usd_per_kwh": "Power price",
+    "prompt_tokens": "Prompt length",
+    "output_tokens": "Answer length",
+    "generation_tokens": "Tokens to generate",
 }
 
 MEMORY_LABELS = {key: name for key, name, _c, _p in charts.MEMORY_COMPONENTS}
@@ -87,6 +97,10 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
         "seq_len": lambda v: f"{present.number(v)} tokens",
         "context_len": lambda v: f"{present.number(v)} tokens",
+        "prompt_tokens": lambda v: f"{present.number(v)} tokens",
+        "output_tokens": lambda v: f"{present.number(v)} tokens",
+        "generation_tokens": lambda v: f"{present.count(v)} tokens",
+        "power_price_usd_per_kwh": lambda v: f"${v:.2f}/kWh",
         "method": lambda v: present.method_text(v, workload),
     }
     if name in formatters:

@@ -371,5 +371,8 @@ def seconds_range(r: Any) -> str:
         return UNKNOWN
     if r.high < 1.0:
         return ms_range(type(r)(low=r.low * 1000, high=r.high * 1000))
-    lo, hi = _sig3(r.low), _sig3(r.high)
-    return f"{lo} s" if lo == hi else f"{lo} {EN_DASH} {hi} s"
+    hi = f"{_sig3(r.high)} s"
+    if r.low < 1.0:  # '33 ms – 1.32 s', not '0.0329 – 1.32 s'
+        return f"{ms_range(type(r)(low=r.low * 1000, high=r.low * 1000))} {EN_DASH} {hi}"
+    lo = _sig3(r.low)
+    return hi if f"{lo} s" == hi else f"{lo} {EN_DASH} {hi}"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from reports.charts import clip_text, nice_ticks
+from reports.labels import FIELD_LABELS, field_value
 from tools import present as f
+from tools.profile import WorkloadProfile
 from tools.ranges import Range
 
 
@@ -59,3 +61,17 @@ def test_chart_helpers() -> None:
     assert nice_ticks(0) == [0.0, 1.0]
     assert clip_text("8× NVIDIA B200 (HGX, 180GB)", 60, 10).endswith("…")
     assert clip_text("short", 200, 10) == "short"
+
+
+def test_every_profile_field_has_a_label_a_person_reads() -> None:
+    # before: 'power price usd per kwh 0.12' in the report's workload table
+    missing = [f for f in WorkloadProfile.model_fields if f != "provenance" and f not in FIELD_LABELS]
+    assert missing == []
+    assert field_value("power_price_usd_per_kwh", 0.12) == "$0.12/kWh"
+    assert field_value("generation_tokens", 1.5e9) == "1.5B tokens"
+
+
+def test_a_first_token_range_across_one_second_keeps_each_end_readable() -> None:
+    # before: 'Time to first token 0.0329 – 1.32 s' (DeepSeek-V3 on 16x MI300X)
+    assert f.seconds_range(Range(low=0.0329, high=1.32)) == "32.9 ms – 1.32 s"
+    assert f.seconds_range(Range(low=1.2, high=3.4)) == "1.20 – 3.40 s"
