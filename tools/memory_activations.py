@@ -95,6 +95,14 @@ PREFILL_CHUNK_TOKENS = 8192
 """Inference prefill is processed in chunks of at most 8192 tokens (vLLM chunked prefill,
 max_num_batched_tokens default for online serving)."""
 
+MLA_KV_SOURCE = (
+    "data-parallel attention, the serving engines' mode for MLA models (SGLang --enable-dp-attention, "
+    "vLLM data-parallel attention; Ray Serve LLM docs 'Data parallel attention'): each GPU keeps the "
+    "latent cache of its own sequences. Plain tensor parallelism would copy the single latent head to "
+    "every GPU (SGLang docs: DeepSeek-V3 FP8 on 8x H200, 8x B200 or 8x MI300X)"
+)
+"""Where an MLA model's KV cache lives when served (tools.compute.serving sizes the cache the same way)."""
+
 SAMPLING_LOGITS_BYTES = 4.0
 """Inference keeps one fp32 logits row per sequence for sampling (vLLM computes logits in fp32)."""
 
@@ -389,7 +397,8 @@ def inference_memory(plan: Plan, tb: TraceBuilder) -> tuple[float, float]:
 
     KV cache: ModelArch.kv_cache_bytes (2 x L x kv_heads x head_dim x tokens x bytes; MLA caches the
     latent; sliding-window layers capped at the window), split over min(tp, kv_heads) (KV heads are
-    replicated beyond that; MLA's latent is replicated) and over pipeline stages by layers.
+    replicated beyond that), an MLA latent over all tp GPUs (MLA_KV_SOURCE), and over pipeline stages by
+    layers.
     """
     arch, tp = plan.arch, plan.tp
     tb.assume("kv_cache_bytes_per_value", KV_CACHE_BYTES_PER_VALUE, "B", "16-bit KV cache")
@@ -404,10 +413,12 @@ def inference_memory(plan: Plan, tb: TraceBuilder) -> tuple[float, float]:
         context_tokens=plan.context_len,
         source="seed 001 KV formula",
     )
-    split = 1 if arch.uses_mla else min(tp, arch.n_kv_heads)
+    if arch.uses_mla:
+        tb.assume("mla_kv_cache", "partitioned over the replica's GPUs", "", MLA_KV_SOURCE)
+    split = tp if arch.uses_mla else min(tp, arch.n_kv_heads)
     kv = tb.step(
         "kv_cache_per_gpu",
-        "per_sequence x concurrency / min(tp, kv_heads) x stage layers / L",
+        "per_sequence x concurrency / min(tp, kv_heads) (MLA: / tp) x stage layers / L",
         one * plan.concurrency / split * plan.layers_per_stage / arch.n_layers,
         "B",
         concurrency=plan.concurrency,

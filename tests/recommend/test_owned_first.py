@@ -111,10 +111,12 @@ def test_owned_gpus_too_small_say_so_and_show_what_to_rent_or_buy(catalog: Catal
 
 def test_deepseek_on_prem_monthly_cost_applies_utilisation_once(catalog: Catalog) -> None:
     # before: 16x MI300X owned at $31,937/month = 16 x $2.73 x 730 h, the rate amortised at 30% use and
-    # billed for every hour. Hand calculation (costs.yaml estimates, MI300X $15,000, 750 W):
+    # billed for every hour, and twice the GPUs needed (the MLA latent cache copied to every GPU; served
+    # with data-parallel attention it is partitioned: one node of 8, as SGLang's docs size DeepSeek-V3).
+    # Hand calculation for 16 (costs.yaml estimates, MI300X $15,000, 750 W), scaled to the GPUs picked:
     #   capex  16 x 15,000 x 1.30 / 48 months           = $6,500
     #   power  16 x 0.75 kW x 1.821 x 1.4 x $0.13 x 730 = $2,904
-    #   staff  16 x $100                                 = $1,600    -> $11,004 a month
+    #   staff  16 x $100                                 = $1,600    -> $11,004 a month; 8 GPUs: $5,502
     rec = _rec(
         catalog,
         workload="inference",
@@ -125,6 +127,7 @@ def test_deepseek_on_prem_monthly_cost_applies_utilisation_once(catalog: Catalog
     )
     o = rec.primary
     assert o is not None and o.gpu == "mi300x" and o.deployment == "owned"
+    assert o.total_gpus == 8
     hand = (16 * 15000 * 1.3 / 48 + 16 * 0.75 * 10.2 / 5.6 * 1.4 * 0.13 * 730 + 16 * 100) * o.total_gpus / 16
     assert o.cost_usd.high == pytest.approx(hand, rel=0.25)
     assert any(w.startswith("purchase: $15,000 per GPU") for w in o.why)
