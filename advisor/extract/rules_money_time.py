@@ -123,7 +123,11 @@ _BY_WEEKDAY = Gated(
         r"(?:this\s+|next\s+|the\s+)?(?P<day>"
         + "|".join(_WEEKDAYS)
         + r"|(?<=by\s)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
-        + r")(?!,?\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON3 + r"|" + _MON3 + r"\w*\.?\s+\d))"
+        + r")(?!,?\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+        + _MON3
+        + r"|"
+        + _MON3
+        + r"\w*\.?\s+\d))"
         + r"(?:\s+(?P<when>morning|first\s+thing|am\b|noon|midday|lunch(?:time)?))?\b",
         I,
     ),

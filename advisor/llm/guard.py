@@ -12,7 +12,14 @@ import bisect
 import re
 from functools import lru_cache
 
-from advisor.extract.injection import SPEAKER, STEERING, blank_spans, bracket_notes, cut_speaker, trim_sentence
+from advisor.extract.injection import (
+    SPEAKER,
+    STEERING,
+    blank_spans,
+    bracket_notes,
+    cut_speaker,
+    trim_sentence,
+)
 
 _TAGS = ("user_brief", "user_message")
 _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
@@ -55,7 +62,7 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     pos = 0
     in_note = False  # inside a quoted block ("> ...") that a note to the machine opened
     for line in text.splitlines(keepends=True):
-        notes = bracket_notes(line)  # "[assistant: ...]": the bracket is the machine's, the rest of the line not
+        notes = bracket_notes(line)  # "[assistant: ...]": the bracket is the machine's, not the rest of the line
         spans.extend((pos + a, pos + b) for a, b in notes)
         line = blank_spans(line, notes)
         quoted = line.lstrip().startswith(">")
