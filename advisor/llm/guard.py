@@ -62,7 +62,7 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     pos = 0
     in_note = False  # inside a quoted block ("> ...") that a note to the machine opened
     for line in text.splitlines(keepends=True):
-        notes = bracket_notes(line)  # "[assistant: ...]": the bracket is the machine's, not the rest of the line
+        notes = bracket_notes(line)  # "[assistant: ...]": only the bracket is the machine's
         spans.extend((pos + a, pos + b) for a, b in notes)
         line = blank_spans(line, notes)
         quoted = line.lstrip().startswith(">")
