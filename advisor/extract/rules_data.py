@@ -24,7 +24,11 @@ _TOKENS = Gated(
     re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?(?:tokens?|toks?)\b", I),
     "tok",
 )
-_RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
+_RATE_AFTER = re.compile(
+    r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second"
+    r"|(?:/|per|a|an|each|every)\s*(?:day|d|hour|hr|minute|min)\b)",  # a rate served, not a dataset
+    I,
+)
 _WINDOW_CHARS = 60  # how far around a number its unit cues are looked for
 _LEN_BEFORE = keyed(r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", I)
 _LEN_AFTER = keyed(
@@ -39,7 +43,8 @@ _ITEM_NOUNS = (
 )
 _ITEMS_TOKENS = Gated(
     re.compile(
-        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
+        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w+\s+){{0,2}}?"
+        rf"(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
         rf"(?P<cue>averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
         rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
         rf"\s*(?P<unit>tokens?|words?|pages?)\b",
@@ -104,6 +109,8 @@ def rule_dataset(ctx: Ctx) -> None:
         rank = -1 if claim else None  # numbers inside a claim lose to any other mention
         item_spans: list[tuple[int, int]] = []
         for m in _ITEMS_TOKENS.finditer(t):
+            if ctx.workload == "inference":
+                break  # items x tokens each is a batch's output (advisor/extract/rules_serving_io.py)
             count = parse_scaled(m.group("count"), m.group("cmult"))
             each = parse_scaled(m.group("each"), m.group("emult"))
             if _total_not_each(m, each, t[m.end() : m.end() + 12]):
