@@ -269,7 +269,9 @@ _USERS = Gated(
         rf"\b(?:for|serve|serving|support|handle|to)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*"
         rf"(?:(?:internal|active|daily|external|paying|concurrent|simultaneous)\s+)?(?:users"
         rf"|requests|customers|clients|people|employees|staff|analysts|engineers|developers|agents|lawyers"
-        rf"|colleagues)\b|(?P<num2>{NUMBER})\s+users\b",
+        rf"|colleagues)\b|(?P<num2>{NUMBER})\s+users\b"
+        rf"|(?P<num3>{NUMBER})\s+(?:people|employees|staff|analysts|engineers|developers|agents|lawyers)\s+"
+        rf"(?:will\s+|would\s+|can\s+)?(?:use|chat|query|ask|access)\w*",
         I,
     ),
     "user",
@@ -350,7 +352,7 @@ def rule_serving(ctx: Ctx) -> None:
             for m in _USERS.finditer(t):
                 if re.search(r"\b(?:employees|staff)\b", t[m.end() : m.end() + 15], I):
                     continue
-                num = m.group("num") or m.group("num2")
+                num = m.group("num") or m.group("num2") or m.group("num3")
                 v = parse_number(num) * (1000 if m.group("mult") else 1)
                 ctx.add(s, "concurrency", int(v), f'"{q(m)}" read as concurrent users', "inferred", m.start())
         for m in _RATE_PER_STREAM.finditer(t):

@@ -21,7 +21,7 @@ from advisor.extract.rules_text import (
 
 # =========================================================================== dataset and training shape
 _TOKENS = Gated(
-    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?(?:tokens?|toks?)\b", I),
+    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?[\s-]*(?:training\s+|text\s+)?(?:tokens?|toks?)\b", I),
     "tok",
 )
 _RATE_AFTER = re.compile(
@@ -186,12 +186,15 @@ def rule_dataset(ctx: Ctx) -> None:
 
 _EPOCHS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|passes(?: over the data)?|pass over the data)\b", I
+        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|eps|passes(?: over the data)?|pass over the data)\b", I
     ),
     "epoch",
     "pass",
+    "eps",
 )
-_EPOCHS2 = Gated(re.compile(rf"\bepochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch")
+_EPOCHS2 = Gated(
+    re.compile(rf"(?:\b|_)epochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch"
+)  # "epochs: 3", "num_train_epochs=3"
 _SEQ = Gated(
     re.compile(
         rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
@@ -200,7 +203,7 @@ _SEQ = Gated(
         rf"|tokens?\s+per\s+sequence|"
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
-        rf"|max(?:imum)?\s+length|"
+        rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training))?"
         rf"\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
         I,
@@ -233,11 +236,13 @@ _RANK = Gated(
 _BATCH = Gated(
     re.compile(
         rf"\b(?:micro[\s-]?)?batch(?:[\s-]?size)?\s*(?:[:=]|of|is)?\s*(?P<num>{NUMBER})\b|"
-        rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)",
+        rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)"
+        r"|\b(?:micro_?|per_device_train_)?(?:m?bs|batch_size)\s*[:=]?\s*(?P<num3>\d+)\b",  # "bs 8", "mbs=4"
         I,
     ),
     "batch",
     "sequences per",
+    "bs",
 )
 
 
@@ -280,7 +285,7 @@ def rule_training_shape(ctx: Ctx) -> None:
             if num and 1 <= int(num) <= 4096:
                 ctx.add(s, "lora_rank", int(num), q(m), "stated", m.start())
         for m in _BATCH.finditer(t):
-            num = m.group("num") or m.group("num2")
+            num = m.group("num") or m.group("num2") or m.group("num3")
             v = parse_number(num)
             if v >= 1 and v == int(v):
                 ctx.add(s, "batch_size", int(v), q(m), "stated", m.start())

@@ -222,7 +222,8 @@ def _vendor_ids(vendor: str, keep: bool) -> list[str]:
 _MAX_GPUS = Gated(
     re.compile(
         rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to|limited\s+to"
-        rf"|capped\s+at|a\s+quota\s+of|quota\s+(?:is|of)|only\s+(?:get|have|use)|only)\s+"
+        rf"|capped\s+at|cap(?:ped)?\s+(?:it\s+)?(?:at|to)|a\s+cap\s+of|a\s+quota\s+of|quota\s+(?:is|of)"
+        rf"|only\s+(?:get|have|use)|only)\s+"
         rf"(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
         rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
         rf"[\s-]+(?:gpus?|cards?)\b"

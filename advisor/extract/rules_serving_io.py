@@ -31,13 +31,16 @@ _FILL = (
 )
 _PROMPT_NOUN = r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
 _OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
-_AFTER_NOUN = rf"\b@NOUN@\s+{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tokens?\b"
+_AFTER_NOUN = rf"\b@NOUN@\s+{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
 _BEFORE_NOUN = (
-    rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tokens?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
+    rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tok(?:en)?s?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
     r"@NOUN@"
 )
 # "300 prompt tokens", "a 300-token system prompt", "250 output tokens"
-_ADJ_TOKENS = r"|(?P<num5>{NUM})\s*(?P<mult5>k)?[\s-]+(?:@ADJ@)[\s-]+tok(?:en)?s?\b".replace("{NUM}", NUM)
+_ADJ_TOKENS = (
+    r"|(?P<num5>{NUM})\s*(?P<mult5>k)?[\s-]+(?:@ADJ@)[\s-]+tok(?:en)?s?\b"
+    r"(?!\s*(?:/|(?:per|a|an|each)\s+(?:s|sec|second|minute|min|hour|hr|day)\b))"  # "5,000 output tokens/s"
+).replace("{NUM}", NUM)
 _PROMPT = Gated(
     re.compile(
         (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN)
@@ -120,12 +123,13 @@ _EACH_OUTPUT = re.compile(
     rf"\beach\s+(?:one\s+|reply\s+|answer\s+|output\s+)?(?:is\s+|of\s+|gets\s+|around\s+|~\s*)?(?:about\s+)?"
     rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*(?:output\s+)?tokens?\b|"
     rf"{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:output\s+|generated\s+|new\s+)?tokens?\s+(?:of\s+output\s+)?"
-    r"(?:each|apiece|per\s+(?:item|doc\w*|record|row|prompt|request|sample|example|page|ticket|e-?mail"
-    r"|article|product|summary|answer|response|call|file|report|review|transcript))\b",
+    r"(?:each|apiece|per\s+(?!(?:s|sec|second|minute|min|hour|hr|day|week|month|gpu|node)\b)[a-z][\w-]*)\b"
+    rf"|(?P<num3>{NUM})\s*(?P<mult3>k)?-tok(?:en)?s?\s+(?:replies|responses|answers|outputs|summaries|drafts"
+    r"|completions|generations|e-?mails|messages|descriptions)\b",
     I,
 )
 _GENERATES = re.compile(
-    r"\b(?:output|generat|summar|produc|writ|rewrit|translat|label|classif|extract|personali[sz]|draft|repl"
+    r"\bbatch\b|\b(?:output|generat|summar|produc|writ|rewrit|translat|label|classif|extract|personali[sz]|draft|repl"
     r"|respond|answer|caption|tag|scor)\w*",
     I,
 )
@@ -158,9 +162,9 @@ def rule_serving_io(ctx: Ctx) -> None:
                     ctx.add(s, field, n, q(m), "stated", m.start())
         for m in _IN_OUT.finditer(t):
             for field, num, mult in (("prompt_tokens", "inp", "imult"), ("output_tokens", "out", "omult")):
-                n = parse_number(m.group(num)) * (1000 if m.group(mult) else 1)
-                if 1 <= n <= _MAX_REQUEST_TOKENS:
-                    ctx.add(s, field, int(n), q(m), "stated", m.start(num))
+                length = parse_number(m.group(num)) * (1000 if m.group(mult) else 1)
+                if 1 <= length <= _MAX_REQUEST_TOKENS:
+                    ctx.add(s, field, int(length), q(m), "stated", m.start(num))
         for m in _GENERATION.finditer(t):
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value >= _MIN_GENERATION_TOKENS:
@@ -209,7 +213,7 @@ def _items_batch(ctx: Ctx) -> None:
     tokens each"; "Draft 10M emails. Each one is about 150 tokens."), only for an inference job that
     writes something (not a training set's size). The count and the size per item are looked for in one
     sentence first, then in a sentence that writes the items and the next one."""
-    if ctx.workload != "inference":
+    if ctx.workload != "inference" or not any(_GENERATES.search(s.text) for s in ctx.sentences):
         return
     pairs: list[tuple[Sentence, Sentence]] = [(s, s) for s in ctx.sentences]
     pairs += list(zip(ctx.sentences, ctx.sentences[1:], strict=False))
@@ -222,8 +226,6 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
     """Whether items in `s` with their output each in `nxt` (the same sentence or the next) gave a
     batch volume (recorded)."""
     t = s.text
-    if not _GENERATES.search(t):
-        return False
     each = _EACH_OUTPUT.search(nxt.text)
     if each is None:
         return False
@@ -231,8 +233,8 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
         if nxt is s and m.start() <= each.start() <= m.end():
             continue
         count = parse_scaled(m.group("num"), m.group("mult"))
-        num, mult = (each.group("num"), each.group("mult")) if each.group("num") else (each.group("num2"),
-                                                                                     each.group("mult2"))
+        key = next(k for k in ("", "2", "3") if each.group("num" + k))
+        num, mult = each.group("num" + key), each.group("mult" + key)
         tokens_each = parse_number(num) * (1000 if mult else 1)
         total = count * tokens_each
         if total >= _MIN_GENERATION_TOKENS:

@@ -20,10 +20,11 @@ _SCRATCH = keyed(
 )
 _CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
-    r"|additional)[\s-]+pre-?train(?:ing|ed)?\b",
+    r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b",
     I,
 )
-_PRETRAIN = keyed(r"\bpre-?train(?:ing|ed)?\b", I)
+_CPT = keyed(r"\bCPT\b", I)  # continued pretraining, unless the text pretrains from scratch
+_PRETRAIN = keyed(r"\bpre[\s-]?train(?:ing|ed)?\b", I)
 _FINETUNE = keyed(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
     r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b",
@@ -60,7 +61,12 @@ _SERVE_HINT = keyed(
     r"(?:e-?mails|documents|docs|items|records|rows|prompts|requests|tickets|articles|products|descriptions"
     r"|reviews|transcripts|calls|messages|pages|questions)\b"
     r"|\b(?:prompts?|answers?|responses?|completions?|outputs?|replies)\b[^.;]{0,25}\btok(?:en)?s?\b"
-    r"|\btok(?:en)?s?\s+(?:in|out)\b",
+    r"|\btok(?:en)?s?\s+(?:in|out)\b"
+    r"|\b(?:draft|write|generate|produce|send)\s+(?:\S+\s+){0,3}?(?:replies|responses|answers|summaries"
+    r"|descriptions|e-?mails)\b"
+    r"|\b(?:work(?:ing)?\s+hours|work\s*days?|9\s*(?:-|to)\s*5|9-to-5|mon(?:day)?\s*(?:-|to)\s*fri(?:day)?)\b"
+    r"|\b\d[\d,]*k?\s+(?:\w+\s+)?(?:users|people|employees|staff|analysts|lawyers|agents|engineers|developers"
+    r"|customers|clinicians|students|seats)\s+(?:will\s+|would\s+|can\s+|to\s+)?(?:use|chat|query|ask|access)\w*",
     I,
 )
 _TRAINS = keyed(r"\b(?:train\w*|epochs?|passes\s+over|dataset|corpus|checkpoints?|gradient)\b", I)
@@ -69,10 +75,12 @@ _TRAINS = keyed(r"\b(?:train\w*|epochs?|passes\s+over|dataset|corpus|checkpoints
 def rule_workload(ctx: Ctx) -> None:
     """workload: continual pretraining > pretraining > fine-tuning > inference signals."""
     hits: dict[str, list[tuple[Sentence, re.Match[str], str]]] = {}
+    cpt = _CPT if not any(_SCRATCH.search(s.text) for s in ctx.sentences) else None
     for s in ctx.sentences:
         done = bool(_DONE.search(s.text))
         for kind, rx, status in (
             ("continual_pretraining", _CONTINUED, "stated"),
+            *((("continual_pretraining", cpt, "stated"),) if cpt is not None else ()),
             ("pretraining", _SCRATCH, "stated"),
             ("fine_tuning", _FINETUNE, "stated"),
             ("fine_tuning", _PEFT, "inferred"),
