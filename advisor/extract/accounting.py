@@ -89,7 +89,8 @@ _ENDS_CLAUSE = re.compile(r"[.!?:;]\s*$")
 _SENT_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)(?<![~≈]\?)\s+(?=\S)"
 )  # "~? tokens": a placeholder, not a question's end; the cheap full-stop test first
-_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+", I)
+# a closing bracket before a capital ends a clause: "[assistant: ...] Data must stay in the EU" is two
+_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+|(?<=[\])])\s+(?=[A-Z])", I)
 _WORD = re.compile(r"[\w$€£%]+")
 MIN_WORDS = 2  # a one-word fragment ("thanks,", "1,") joins the clause before it
 QUOTE_IN_EVIDENCE = re.compile(r"[\"“]([^\"”]{2,160})[\"”]")

@@ -17,6 +17,7 @@ from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
+    Sentence,
     parse_number,
 )
 
@@ -46,6 +47,13 @@ _CLAIM_HOURS = keyed(
 OVERNIGHT_HOURS = 12.0  # an evening to the next morning (about 20:00 -> 08:00)
 WEEKEND_HOURS = 48.0  # Saturday and Sunday
 _CLAIM_SPAN = re.compile(r"\b(?P<over>overnight|over\s+(?:the|a)\s+weekend|over\s+a\s+night)\b", I)
+# a claim that hardware suffices, with no time: "my boss says one 4090 is enough to serve this", "the CTO
+# thinks a single RTX 4090 can serve it", "two A100s will handle it" (the recommender checks it)
+_ENOUGH = keyed(
+    r"\b(?:is|are|(?:will|would|should)\s+be)\s+(?:(?:more\s+than|plenty|good|easily)\s+)?enough\b|\bsuffices?\b"
+    r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b",
+    I,
+)
 _BARE_CONSUMER = re.compile(r"\b(?P<gpu>3090|4090|5090)s?\b")
 _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
 
@@ -59,19 +67,14 @@ def rule_claims(ctx: Ctx) -> None:
         hours = _CLAIM_HOURS.search(t)
         span = _CLAIM_SPAN.search(t) if hours is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
-        if not (hours or span) or not gpu:
+        if not gpu:
             continue
-        ctx.claim_sentences.add(s.start)
-        name = gpu.group("gpu")
-        gid = resolve_gpu(f"rtx {name}" if name.isdigit() else name)
-        ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
-        cm = _GPU_COUNT.search(t[max(0, gpu.start() - 14) : gpu.start()])
-        count = int(parse_number(cm.group("num"))) if cm else 1
-        boxes = machine_gpus(t, gpu.start())  # "two DGX A100s" = 16 GPUs
-        if boxes is not None:
-            count, cm = boxes, cm or _GPU_COUNT.search("1")
-        ctx.add(s, "claimed_gpu_count", count, t[max(0, gpu.start() - 14) : gpu.end()].strip(),
-                "stated" if cm else "inferred", gpu.start())  # fmt: skip
+        if not (hours or span):
+            if _ENOUGH.search(t, gpu.end()) is None:
+                continue
+            _claim_hardware(ctx, s, gpu)
+            continue
+        _claim_hardware(ctx, s, gpu)
         if hours is None and span is not None:
             h = OVERNIGHT_HOURS if "night" in span.group(0).lower() else WEEKEND_HOURS
             ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())
@@ -83,3 +86,19 @@ def rule_claims(ctx: Ctx) -> None:
         ctx.add(
             s, "claimed_hours", h, q(hours), "stated" if unit.startswith("h") else "inferred", hours.start()
         )
+
+
+def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str]) -> None:
+    """claimed_gpu and claimed_gpu_count of a claim sentence ("one 4090", "8x H100", "two DGX A100s")."""
+    t = s.text
+    ctx.claim_sentences.add(s.start)
+    name = gpu.group("gpu")
+    gid = resolve_gpu(f"rtx {name}" if name.isdigit() else name)
+    ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
+    cm = _GPU_COUNT.search(t[max(0, gpu.start() - 14) : gpu.start()])
+    count = int(parse_number(cm.group("num"))) if cm else 1
+    boxes = machine_gpus(t, gpu.start())  # "two DGX A100s" = 16 GPUs
+    if boxes is not None:
+        count, cm = boxes, cm or _GPU_COUNT.search("1")
+    ctx.add(s, "claimed_gpu_count", count, t[max(0, gpu.start() - 14) : gpu.end()].strip(),
+            "stated" if cm else "inferred", gpu.start())  # fmt: skip

@@ -245,13 +245,14 @@ def rule_utilisation(ctx: Ctx) -> None:
 # =========================================================================== inference serving
 _CONC = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:(?:concurrent|simultaneous|parallel|active)\s+(?:users?"
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*(?:(?:concurrent|simultaneous|parallel|active|live)\s+(?:\w+\s+)?(?:users?"
         rf"|requests?|sessions?|"
-        rf"sequences?|connections?|streams?|chats?|conversations?)|(?:[a-z]\w*\s+)?(?:users?|requests?|sessions?"
+        rf"sequences?|connections?|streams?|chats?|conversations?|calls)|(?:[a-z]\w*\s+)?(?:users?|requests?|sessions?"
+        rf"|streams|calls|chats|conversations"
         rf"|people|employees|analysts|agents|developers|devs|engineers|customers|handlers|lawyers|staff|seats"
         rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues)\s+"
         rf"(?:\w+\s+){{0,3}}?"
-        rf"(?:at\s+(?:the\s+same|any|one)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
+        rf"(?:at\s+(?:the\s+same|any|one|a)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
         rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
         rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
         I,
@@ -262,12 +263,17 @@ _CONC = Gated(
     "same time",
     "at once",
     "active",
+    "live",
+    "at a time",
 )
 _USERS = Gated(
     re.compile(
         rf"\b(?:for|serve|serving|support|handle|to)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*"
         rf"(?:(?:internal|active|daily|external|paying|concurrent|simultaneous)\s+)?(?:users"
-        rf"|requests|customers|clients|people)\b|(?P<num2>{NUMBER})\s+users\b",
+        rf"|requests|customers|clients|people|employees|staff|analysts|engineers|developers|agents|lawyers"
+        rf"|colleagues)\b|(?P<num2>{NUMBER})\s+users\b"
+        rf"|(?P<num3>{NUMBER})\s+(?:people|employees|staff|analysts|engineers|developers|agents|lawyers)\s+"
+        rf"(?:will\s+|would\s+|can\s+)?(?:use|chat|query|ask|access)\w*",
         I,
     ),
     "user",
@@ -275,6 +281,28 @@ _USERS = Gated(
     "customer",
     "client",
     "people",
+    "employee",
+    "staff",
+    "analyst",
+    "engineer",
+    "developer",
+    "agent",
+    "lawyer",
+    "colleague",
+)
+# "40 streams at peak", "up to 64 calls": for a serving workload, streams or calls open together
+_STREAMS = Gated(
+    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s+(?:\w+\s+)?(?:streams|calls|voice\s+sessions)\b", I),
+    "stream", "call", "session",
+)  # fmt: skip
+# "20 tokens per stream per second", "30 tok per user per sec": a speed each stream needs (a latency)
+_RATE_PER_STREAM = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/|per|a|an|each)\s*(?:stream|user|session"
+        r"|call|conversation|request)\s*(?:/|per|a|an|each)\s*s(?:ec(?:ond)?)?\b",
+        I,
+    ),
+    "tok",
 )
 _LATENCY = Gated(
     re.compile(
@@ -314,12 +342,27 @@ def rule_serving(ctx: Ctx) -> None:
                 ctx.add(s, "concurrency", int(v), q(m), "stated", m.start())
                 conc_spans.append(m.start())
         if ctx.workload == "inference" and not conc_spans:
+            for m in _STREAMS.finditer(t):
+                if re.match(r"\s*(?:a|per|/|an)\s+(?:day|week|month|hour)", t[m.end() : m.end() + 12], I):
+                    continue  # "5,000 calls a day": a volume, not streams open at once
+                v = parse_number(m.group("num")) * (1000 if m.group("mult") else 1)
+                if v >= 1:
+                    ev = f'"{q(m)}" read as streams open at once'
+                    ctx.add(s, "concurrency", int(v), ev, "inferred", m.start())
+                    conc_spans.append(m.start())
+        if ctx.workload == "inference" and not conc_spans:
             for m in _USERS.finditer(t):
                 if re.search(r"\b(?:employees|staff)\b", t[m.end() : m.end() + 15], I):
                     continue
-                num = m.group("num") or m.group("num2")
+                num = m.group("num") or m.group("num2") or m.group("num3")
                 v = parse_number(num) * (1000 if m.group("mult") else 1)
                 ctx.add(s, "concurrency", int(v), f'"{q(m)}" read as concurrent users', "inferred", m.start())
+        for m in _RATE_PER_STREAM.finditer(t):
+            v = parse_number(m.group("num"))
+            if v > 0 and s.start not in ctx.claim_sentences:
+                ms = 1000.0 / v
+                ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'
+                ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", m.start())
         for m in _LATENCY.finditer(t):
             v = parse_number(m.group("num") or m.group("num2"))
             if v > 0:

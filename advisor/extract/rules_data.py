@@ -21,10 +21,14 @@ from advisor.extract.rules_text import (
 
 # =========================================================================== dataset and training shape
 _TOKENS = Gated(
-    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:training\s+|text\s+)?(?:tokens?|toks?)\b", I),
+    re.compile(rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?[\s-]*(?:training\s+|text\s+)?(?:tokens?|toks?)\b", I),
     "tok",
 )
-_RATE_AFTER = re.compile(r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second)", I)
+_RATE_AFTER = re.compile(
+    r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second"
+    r"|(?:/|per|a|an|each|every)\s*(?:day|d|hour|hr|minute|min)\b)",  # a rate served, not a dataset
+    I,
+)
 _WINDOW_CHARS = 60  # how far around a number its unit cues are looked for
 _LEN_BEFORE = keyed(r"(?:sequence length|context|seq(?:uence)?s? of|length|window|max)\W*$", I)
 _LEN_AFTER = keyed(
@@ -39,7 +43,8 @@ _ITEM_NOUNS = (
 )
 _ITEMS_TOKENS = Gated(
     re.compile(
-        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
+        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w+\s+){{0,2}}?"
+        rf"(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
         rf"(?P<cue>averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
         rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
         rf"\s*(?P<unit>tokens?|words?|pages?)\b",
@@ -104,6 +109,8 @@ def rule_dataset(ctx: Ctx) -> None:
         rank = -1 if claim else None  # numbers inside a claim lose to any other mention
         item_spans: list[tuple[int, int]] = []
         for m in _ITEMS_TOKENS.finditer(t):
+            if ctx.workload == "inference":
+                break  # items x tokens each is a batch's output (advisor/extract/rules_serving_io.py)
             count = parse_scaled(m.group("count"), m.group("cmult"))
             each = parse_scaled(m.group("each"), m.group("emult"))
             if _total_not_each(m, each, t[m.end() : m.end() + 12]):
@@ -179,12 +186,15 @@ def rule_dataset(ctx: Ctx) -> None:
 
 _EPOCHS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|passes(?: over the data)?|pass over the data)\b", I
+        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|eps|passes(?: over the data)?|pass over the data)\b", I
     ),
     "epoch",
     "pass",
+    "eps",
 )
-_EPOCHS2 = Gated(re.compile(rf"\bepochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch")
+_EPOCHS2 = Gated(
+    re.compile(rf"(?:\b|_)epochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch"
+)  # "epochs: 3", "num_train_epochs=3"
 _SEQ = Gated(
     re.compile(
         rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
@@ -193,7 +203,7 @@ _SEQ = Gated(
         rf"|tokens?\s+per\s+sequence|"
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
-        rf"|max(?:imum)?\s+length|"
+        rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training))?"
         rf"\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
         I,
@@ -226,11 +236,13 @@ _RANK = Gated(
 _BATCH = Gated(
     re.compile(
         rf"\b(?:micro[\s-]?)?batch(?:[\s-]?size)?\s*(?:[:=]|of|is)?\s*(?P<num>{NUMBER})\b|"
-        rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)",
+        rf"\b(?P<num2>{NUMBER})\s+sequences per (?:gpu|batch)"
+        r"|\b(?:micro_?|per_device_train_)?(?:m?bs|batch_size)\s*[:=]?\s*(?P<num3>\d+)\b",  # "bs 8", "mbs=4"
         I,
     ),
     "batch",
     "sequences per",
+    "bs",
 )
 
 
@@ -273,7 +285,7 @@ def rule_training_shape(ctx: Ctx) -> None:
             if num and 1 <= int(num) <= 4096:
                 ctx.add(s, "lora_rank", int(num), q(m), "stated", m.start())
         for m in _BATCH.finditer(t):
-            num = m.group("num") or m.group("num2")
+            num = m.group("num") or m.group("num2") or m.group("num3")
             v = parse_number(num)
             if v >= 1 and v == int(v):
                 ctx.add(s, "batch_size", int(v), q(m), "stated", m.start())

@@ -28,7 +28,10 @@ _OWN = (
     r"(?:\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|still\s+)?(?:have|own|got|bought"
     r"|purchased|operate|run)(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team|company|group|org\w*|department"
     r"|university|institute|startup|employer|client)\s+(?:has|have|owns|operates|runs|bought)|\bthe\s+"
-    r"(?:lab|team|company)\s+(?:has|owns))\s+"
+    r"(?:lab|team|company)\s+(?:has|owns)"
+    # "our on-prem cluster: 4 nodes x 8 A100", "our cluster has 4 nodes with 8x A100 each"
+    r"|\b(?:our|my)\s+(?:own\s+)?(?:on[\s-]?prem\w*\s+|in[\s-]house\s+|local\s+)?(?:cluster|fleet|setup|hardware"
+    r"|infra\w*)\s*(?::|has|have|is|with|of|=))\s+"
 )
 _DGX = re.compile(
     rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s+)?(?:nvidia\s+)?"
@@ -37,7 +40,8 @@ _DGX = re.compile(
 )
 _NODES = re.compile(
     rf"{_OWN}(?P<num>{NUMBER})\s+(?:(?P<per>\d+)\s*[x×]\s*{_GPU}s?\s+{_MACHINE}"
-    rf"|{_MACHINE}\s+(?:with|of)\s+(?P<per2>\d+)\s*[x×]?\s*{_GPU.replace('gpu>', 'gpu2>')}s?(?:\s+each)?)\b",
+    rf"|{_MACHINE}\s*(?:with|of|[x×])\s*(?P<per2>\d+)\s*[x×]?\s*{_GPU.replace('gpu>', 'gpu2>')}s?"
+    rf"(?:\s+each)?)\b",
     I,
 )
 _GROUP = re.compile(
@@ -51,8 +55,23 @@ _THERE_ARE = re.compile(
     rf"\bthere\s+are\s+(?P<num>{NUMBER})\s*[x×]?\s*{_GPU}s?\s+(?:in|on)\s+(?:our|my)\s+\w+",
     I,
 )
-OWN_WORDS = Gated(re.compile(r"dgx|hgx|\bour\b|\bmy\b|\bwe\b|\bi\b|there are|\bthe (?:lab|team|company)", I),
-                  "dgx", "hgx", "our", "my", "we", "i ", "i'", "there are", "the ")  # fmt: skip
+# cards the team has lying around: "4x L40S sitting idle in the lab", "a few A100 40GB PCIe cards under
+# someone's desk, four of them", "two DGX H100 in our basement" (the place says they are the team's)
+_PLACE = (
+    r"(?:(?:are|is)\s+)?(?:(?:sitting|lying|collecting\s+dust)\s+)?(?:idle\s+|unused\s+|around\s+)?(?:in|under|at)"
+    r"\s+(?:the|our|my|someone'?s|somebody'?s|a|an)\s+(?:\w+\s+)?(?:lab|office|desk|basement|closet|server\s+room"
+    r"|rack|garage|cupboard)\b"
+)
+_IDLE = re.compile(
+    rf"(?:(?P<num>{NUMBER})\s*[x×]?\s*|(?P<few>a\s+few|some|several|a\s+bunch\s+of)\s+)(?P<dgx>(?:nvidia\s+)?"
+    rf"(?:dgx|hgx)[\s-]+)?{_GPU}s?(?:\s+(?:cards?|gpus?|boxes|servers?))?\s+{_PLACE}",
+    I,
+)
+_OF_THEM = re.compile(rf"\b(?P<num>{NUMBER})\s+of\s+them\b", I)
+OWN_WORDS = Gated(re.compile(r"dgx|hgx|\bour\b|\bmy\b|\bwe\b|\bi\b|there are|\bthe (?:lab|team|company)"
+                             r"|\b(?:in|under|at)\s", I),
+                  "dgx", "hgx", "our", "my", "we", "i ", "i'", "there are", "the ", "in ", "under ",
+                  "at ")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -91,6 +110,17 @@ def find_fleet(t: str) -> Fleet | None:
         if card and per:
             n = int(parse_number(m.group("num"))) * int(per)
             return Fleet(card[0], n, m.group(0).strip(), m.start(), m.end())
+    if m := _IDLE.search(t):
+        card = _card(m)
+        if card:
+            num = m.group("num")
+            if num is None and (them := _OF_THEM.search(t)) is not None:  # "a few ..., four of them"
+                num, said = them.group("num"), f'"{m.group(0).strip()}" and "{them.group(0)}"'
+            else:
+                said = m.group(0).strip()
+            if num is not None:
+                n = int(parse_number(num)) * (GPUS_PER_DGX if m.group("dgx") else 1)
+                return Fleet(card[0], n, said, m.start(), m.end())
     for rx in (_GROUP, _THERE_ARE):
         if m := rx.search(t):
             card = _card(m)

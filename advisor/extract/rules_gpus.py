@@ -174,6 +174,13 @@ _CONSUMER_OUT = Gated(
         r"|\b(?:consumer|gaming|geforce)(?:[\s-]grade)?\s+(?:cards?|gpus?)\s+(?:are|is)\s+(?:out|not\s+"
         r"(?:an\s+option|allowed|supported|ok))\b"
         r"|\bdata[\s-]?cent(?:er|re)(?:[\s-]grade)?\s+(?:gpus?|cards?)\s+only\b"
+        # "consumer cards are fine for tests only", "gaming GPUs only in dev", "4090s not in prod": the
+        # production workload sized here rules them out
+        r"|\b(?:consumer|gaming|geforce|desktop)(?:[\s-]grade)?\s+(?:cards?|gpus?)\s+(?:are\s+|is\s+)?"
+        r"(?:(?:only\s+)?(?:fine|ok|okay|good|allowed|acceptable)\s+)?(?:only\s+)?(?:for|in)\s+(?:local\s+)?"
+        r"(?:tests?|testing|dev\w*|experiments?|prototyp\w*|staging|poc|debugging)(?:\s+only)?\b"
+        r"|\b(?:consumer|gaming|geforce)(?:[\s-]grade)?\s+(?:cards?|gpus?)\s+(?:are\s+)?(?:not|never)\s+"
+        r"(?:for|in)\s+prod\w*"
         r"|\bonly\s+data[\s-]?cent(?:er|re)(?:[\s-]grade)?\s+(?:gpus?|cards?)\b",
         I,
     ),
@@ -222,7 +229,8 @@ def _vendor_ids(vendor: str, keep: bool) -> list[str]:
 _MAX_GPUS = Gated(
     re.compile(
         rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to|limited\s+to"
-        rf"|capped\s+at|a\s+quota\s+of|quota\s+(?:is|of)|only\s+(?:get|have|use)|only)\s+"
+        rf"|capped\s+at|cap(?:ped)?\s+(?:it\s+)?(?:at|to)|a\s+cap\s+of|a\s+quota\s+of|quota\s+(?:is|of)"
+        rf"|only\s+(?:get|have|use)|only)\s+"
         rf"(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
         rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
         rf"[\s-]+(?:gpus?|cards?)\b"

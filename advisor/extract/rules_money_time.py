@@ -110,22 +110,32 @@ def rule_budget(ctx: Ctx) -> None:
                 )
 
 
+MORNING_HOUR = 9  # "by Monday morning": the start of a working day (09:00), the deadline's own time zone
+NOON_HOUR = 12  # "by Friday noon" / "lunchtime"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december"]  # fmt: skip
 _MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"  # noqa: E501
+_MON3 = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"  # a date follows: _BY_DATE reads it
 _BY_WEEKDAY = Gated(
     re.compile(
-        r"\b(?:by|before|until|till|due|on|for)\s+(?:this\s+|next\s+|the\s+)?(?P<day>"
+        r"\b(?:by|before|until|till|due|on|for)\s+(?:(?:eod|cob|end\s+of\s+(?:the\s+)?day)\s+(?:on\s+)?)?"
+        r"(?:this\s+|next\s+|the\s+)?(?P<day>"
         + "|".join(_WEEKDAYS)
-        + r")\b",
+        + r"|(?<=by\s)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
+        + r")(?!,?\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+        + _MON3
+        + r"|"
+        + _MON3
+        + r"\w*\.?\s+\d))"
+        + r"(?:\s+(?P<when>morning|first\s+thing|am\b|noon|midday|lunch(?:time)?))?\b",
         I,
     ),
-    "day",
-)
+    "day", "by mon", "by tue", "by wed", "by thu", "by fri", "by sat", "by sun",
+)  # fmt: skip
 _BY_DATE = keyed(
     rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
-    rf"|on)\s+(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|on)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
     rf"|th)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
     r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
@@ -212,12 +222,17 @@ def rule_deadline(ctx: Ctx) -> None:
             continue
         t = s.text
         for m in _BY_WEEKDAY.finditer(t):
-            target = _WEEKDAYS.index(m.group("day").lower())
+            target = [d[:3] for d in _WEEKDAYS].index(m.group("day").lower()[:3])
             days = (target - ref.weekday()) % 7 or 7
             if re.search(r"\bnext\b", m.group(0), I) and days < 7:
                 days += 7
             due = _end_of_day(ref.date() + dt.timedelta(days=days), ref.tzinfo)
-            conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
+            said = "end of that day"
+            if m.group("when"):  # "by Monday morning": the start of that working day, not its end
+                hour = MORNING_HOUR if re.match(r"morning|first|am", m.group("when"), I) else NOON_HOUR
+                due = due - dt.timedelta(days=1) + dt.timedelta(hours=hour)
+                said = f"{hour:02d}:00 that day"
+            conv = U.hours_until(ref, due, f'"{q(m)}" ({said})')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_DATE.finditer(t):
             if m.group("iso"):

@@ -29,15 +29,25 @@ _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
     r"|length|size|len|each|:|=)\s*)*"
 )
-_PROMPT_NOUN = r"(?:(?:user\s+|input\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
+_PROMPT_NOUN = r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
 _OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
-_AFTER_NOUN = rf"\b@NOUN@\s+{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tokens?\b"
+_AFTER_NOUN = rf"\b@NOUN@\s+{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
 _BEFORE_NOUN = (
-    rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tokens?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
+    rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tok(?:en)?s?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
     r"@NOUN@"
 )
+# "300 prompt tokens", "a 300-token system prompt", "250 output tokens"
+_ADJ_TOKENS = (
+    r"|(?P<num5>{NUM})\s*(?P<mult5>k)?[\s-]+(?:@ADJ@)[\s-]+tok(?:en)?s?\b"
+    r"(?!\s*(?:/|(?:per|a|an|each)\s+(?:s|sec|second|minute|min|hour|hr|day)\b))"  # "5,000 output tokens/s"
+).replace("{NUM}", NUM)
 _PROMPT = Gated(
-    re.compile((_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN), I),
+    re.compile(
+        (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN)
+        + _ADJ_TOKENS.replace("@ADJ@", r"prompt|input|system[\s-]prompt")
+        + r"|(?P<num6>" + NUM + r")\s*(?P<mult6>k)?[\s-]*tok(?:en)?s?[\s-]+(?:system[\s-]+)?prompts?\b",
+        I,
+    ),
     "prompt", "input", "question", "quer",
 )  # fmt: skip
 _OUTPUT = Gated(
@@ -45,7 +55,8 @@ _OUTPUT = Gated(
         (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _OUTPUT_NOUN)
         + rf"|\bgenerat(?:e|es|ing)\s+{APPROX}(?P<num3>{NUM})\s*(?P<mult3>k)?\s*tokens?\s+"
         r"(?:per|each|for\s+each|a)\s+(?:answer|response|request|reply|query|question|call)\b"
-        rf"|\bmax_?(?:new_)?tokens\s*[:=]?\s*(?P<num4>{NUM})\b",
+        rf"|\bmax_?(?:new_)?tokens\s*[:=]?\s*(?P<num4>{NUM})\b"
+        + _ADJ_TOKENS.replace("@ADJ@", r"output|completion|generated|response|answer"),
         I,
     ),
     "answer", "output", "respons", "complet", "repl", "generat", "max",
@@ -59,6 +70,15 @@ _GENERATION = Gated(
     ),
     "generat", "produc", "synthesi", "emit", "output",
 )  # fmt: skip
+# "~1k tokens in, 250 out", "2k in / 300 out": a prompt and an answer length in one breath
+_IN_OUT = Gated(
+    re.compile(
+        rf"{APPROX}(?P<inp>{NUM})\s*(?P<imult>k)?\s*(?:tok(?:en)?s?\s+)?in\s*(?:[,/;&+]|and)\s*{APPROX}"
+        rf"(?P<out>{NUM})\s*(?P<omult>k)?\s*(?:tok(?:en)?s?\s+)?out\b(?!\s+of)",
+        I,
+    ),
+    " in",
+)
 _POWER = Gated(
     re.compile(
         rf"(?P<sym>us\$|\$|€|£)?\s*(?P<num>{NUM})\s*(?P<cents>cents?|ct|¢|pence|p(?=\s*/))?\s*"
@@ -83,11 +103,12 @@ _REQ_RATE = Gated(
 _TOKEN_RATE = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:output\s+|generated\s+|new\s+)?tokens?\s*(?:/|per|an?|each)"
-        r"\s*(?P<per>minute|min|hour|hr)\b",
+        r"\s*(?P<per>minute|min|hour|hr|day)\b",
         I,
     ),
-    "minute", "min", "hour", "hr",
+    "minute", "min", "hour", "hr", "day",
 )  # fmt: skip
+_SECONDS_PER = {"minute": 60.0, "hour": 3600.0, "day": 86400.0}
 _ITEMS = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?(?P<item>documents|docs|items|records|rows|prompts"
@@ -99,13 +120,18 @@ _ITEMS = Gated(
     "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
 )  # fmt: skip
 _EACH_OUTPUT = re.compile(
+    rf"\beach\s+(?:one\s+|reply\s+|answer\s+|output\s+)?(?:is\s+|of\s+|gets\s+|around\s+|~\s*)?(?:about\s+)?"
+    rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*(?:output\s+)?tokens?\b|"
     rf"{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:output\s+|generated\s+|new\s+)?tokens?\s+(?:of\s+output\s+)?"
-    r"(?:each|apiece|per\s+(?:item|doc\w*|record|row|prompt|request|sample|example|page|ticket|e-?mail"
-    r"|article|product|summary|answer|response|call|file|report|review|transcript))\b",
+    r"(?:each|apiece|per\s+(?!(?:s|sec|second|minute|min|hour|hr|day|week|month|gpu|node)\b)[a-z][\w-]*)\b"
+    rf"|(?P<num3>{NUM})\s*(?P<mult3>k)?-tok(?:en)?s?\s+(?:replies|responses|answers|outputs|summaries|drafts"
+    r"|completions|generations|e-?mails|messages|descriptions)\b",
     I,
 )
 _GENERATES = re.compile(
-    r"\b(?:output|generat|summar|produc|writ|rewrit|translat|label|classif|extract)\w*", I
+    r"\bbatch\b|\b(?:output|generat|summar|produc|writ|rewrit|translat|label|classif|extract|personali[sz]|draft|repl"
+    r"|respond|answer|caption|tag|scor)\w*",
+    I,
 )
 _PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
                "hr": 3600.0, "hour": 3600.0}  # fmt: skip
@@ -114,7 +140,8 @@ _MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
 
 
 def _length(m: re.Match[str]) -> int | None:
-    for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None)):
+    for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
+                 ("num6", "mult6")):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
             mult = m.group(k) if k else None
             value = parse_number(m.group(n)) * (1000 if mult else 1)
@@ -133,12 +160,16 @@ def rule_serving_io(ctx: Ctx) -> None:
                 n = _length(m)
                 if n is not None:
                     ctx.add(s, field, n, q(m), "stated", m.start())
+        for m in _IN_OUT.finditer(t):
+            for field, num, mult in (("prompt_tokens", "inp", "imult"), ("output_tokens", "out", "omult")):
+                length = parse_number(m.group(num)) * (1000 if m.group(mult) else 1)
+                if 1 <= length <= _MAX_REQUEST_TOKENS:
+                    ctx.add(s, field, int(length), q(m), "stated", m.start(num))
         for m in _GENERATION.finditer(t):
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value >= _MIN_GENERATION_TOKENS:
                 ctx.add(s, "generation_tokens", value, q(m), "stated", m.start())
         request_rates += _request_rates(ctx, s)
-        _items_batch(ctx, s)
         for m in _POWER.finditer(t):
             cur = _currency(m)
             conv = U.usd_per_kwh_from(parse_number(m.group("num")), cur, bool(m.group("cents")))
@@ -146,6 +177,7 @@ def rule_serving_io(ctx: Ctx) -> None:
                 status = "stated" if cur == "USD" and not m.group("cents") else "inferred"
                 ev = q(m) if status == "stated" else f'"{q(m)}": {conv.how}'
                 ctx.add(s, "power_price_usd_per_kwh", conv.value, ev, status, m.start())
+    _items_batch(ctx)
     _derived(ctx, request_rates)
 
 
@@ -163,32 +195,55 @@ def _request_rates(ctx: Ctx, s: Sentence) -> list[tuple[float, str, int]]:
         return out
     for m in _TOKEN_RATE.finditer(t):
         per = m.group("per").lower()
-        seconds = _PER_SECOND["hour" if per.startswith("h") else "minute"]
+        per = "hour" if per.startswith("h") else "day" if per == "day" else "minute"
+        seconds = _SECONDS_PER[per]
+        if per == "day" and ctx.workload != "inference":
+            continue  # "we add 2B tokens a day to the corpus": not a serving rate
         rate = parse_scaled(m.group("num"), m.group("mult")) / seconds
         ev = f'"{q(m)}": / {seconds:g} s = {rate:,.0f} tokens/s'
         ctx.add(s, "target_tokens_per_s", rate, ev, "inferred", m.start())
+        if per == "day":  # a daily volume served at the average rate: the GPUs work around the clock
+            ev = f'"{q(m)}": a daily volume at its average rate keeps the GPUs busy around the clock'
+            ctx.add(s, "utilization", 1.0, ev, "inferred", rank=-1)  # any other reading of use wins
     return out
 
 
-def _items_batch(ctx: Ctx, s: Sentence) -> None:
+def _items_batch(ctx: Ctx) -> None:
     """generation_tokens from a batch of items and the output each gets ("2M documents, ~400 output
-    tokens each"), only for an inference job that writes something (not a training set's size)."""
+    tokens each"; "Draft 10M emails. Each one is about 150 tokens."), only for an inference job that
+    writes something (not a training set's size). The count and the size per item are looked for in one
+    sentence first, then in a sentence that writes the items and the next one."""
+    if ctx.workload != "inference" or not any(_GENERATES.search(s.text) for s in ctx.sentences):
+        return
+    pairs: list[tuple[Sentence, Sentence]] = [(s, s) for s in ctx.sentences]
+    pairs += list(zip(ctx.sentences, ctx.sentences[1:], strict=False))
+    for s, nxt in pairs:
+        if _items_pair(ctx, s, nxt):
+            return
+
+
+def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
+    """Whether items in `s` with their output each in `nxt` (the same sentence or the next) gave a
+    batch volume (recorded)."""
     t = s.text
-    if ctx.workload != "inference" or not _GENERATES.search(t):
-        return
-    each = _EACH_OUTPUT.search(t)
+    each = _EACH_OUTPUT.search(nxt.text)
     if each is None:
-        return
+        return False
     for m in _ITEMS.finditer(t):
-        if m.start() <= each.start() <= m.end():
+        if nxt is s and m.start() <= each.start() <= m.end():
             continue
         count = parse_scaled(m.group("num"), m.group("mult"))
-        tokens_each = parse_number(each.group("num")) * (1000 if each.group("mult") else 1)
+        key = next(k for k in ("", "2", "3") if each.group("num" + k))
+        num, mult = each.group("num" + key), each.group("mult" + key)
+        tokens_each = parse_number(num) * (1000 if mult else 1)
         total = count * tokens_each
         if total >= _MIN_GENERATION_TOKENS:
             ev = f'"{q(m)}" x "{q(each)}" = {total:,.0f} output tokens'
             ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
-            return
+            if 1 <= tokens_each <= _MAX_REQUEST_TOKENS:  # the answer each item gets is the output length
+                ctx.add(nxt, "output_tokens", int(tokens_each), q(each), "stated", each.start())
+            return True
+    return False
 
 
 def _currency(m: re.Match[str]) -> str:

@@ -20,10 +20,11 @@ _SCRATCH = keyed(
 )
 _CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
-    r"|additional)[\s-]+pre-?train(?:ing|ed)?\b",
+    r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b",
     I,
 )
-_PRETRAIN = keyed(r"\bpre-?train(?:ing|ed)?\b", I)
+_CPT = keyed(r"\bCPT\b", I)  # continued pretraining, unless the text pretrains from scratch
+_PRETRAIN = keyed(r"\bpre[\s-]?train(?:ing|ed)?\b", I)
 _FINETUNE = keyed(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
     r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b",
@@ -48,13 +49,46 @@ _USERS_CUE = keyed(
 )
 
 
+# Serving named without a serving verb ("voice agent, 40 streams, 20 tok/s per stream", "2B tokens a day",
+# "needs to push 5k tok/s total", "20 people during office hours", "write 10M emails, ~150 tokens each"):
+# read as inference (inferred) only when nothing in the text trains a model.
+_SERVE_HINT = keyed(
+    r"\b(?:voice|phone|call[\s-]?cent(?:er|re)|customer[\s-]service|support|sales|chat|rag|ai|internal)"
+    r"[\s-]+(?:agent|bot|assistant|copilot)s?\b"
+    r"|\bchat[\s-]?bot\b|\b(?:concurrently|simultaneously)\b|\bper\s+(?:stream|call|session)\b"
+    r"|\b\d[\d,.]*\s*k?\s+(?:\w+\s+)?(?:streams|calls|sessions)\b"
+    r"|\btok(?:en)?s?\s*(?:/\s*s(?:ec)?\b|per\s+s(?:ec(?:ond)?)?\b|a\s+second\b|(?:/|per|an?|each)\s*"
+    r"(?:day|d|hour|hr|minute|min)\b)"
+    r"|\b(?:qps|rps|req(?:uest)?s?\s*/\s*(?:s|sec|min)|requests?\s+(?:per|a|an)\s+(?:second|minute|hour))\b"
+    r"|\b(?:latency|ttft|time\s+to\s+first\s+token|throughput)\b"
+    r"|\b(?:office|business|working)\s+hours\b"
+    r"|\bfor\s+(?:our\s+|the\s+)?(?:~|about\s+|around\s+)?\d[\d,]*k?\s+(?:\w+\s+)?(?:users|people|employees|staff"
+    r"|analysts|lawyers|agents|engineers|developers|customers|clinicians|students|seats)\b"
+    r"|\b(?:write|draft|rewrite|personali[sz]e|translate|classify|label|tag|caption|answer|score)\s+"
+    r"(?:~|about\s+|around\s+|roughly\s+)?\d[\d,.]*\s*(?:k|m|mm|bn?|million|billion|thousand)?\s+(?:\w+\s+)?"
+    r"(?:e-?mails|documents|docs|items|records|rows|prompts|requests|tickets|articles|products|descriptions"
+    r"|reviews|transcripts|calls|messages|pages|questions)\b"
+    r"|\b(?:prompts?|answers?|responses?|completions?|outputs?|replies)\b[^.;]{0,25}\btok(?:en)?s?\b"
+    r"|\btok(?:en)?s?\s+(?:in|out)\b"
+    r"|\b(?:draft|write|generate|produce|send)\s+(?:\S+\s+){0,3}?(?:replies|responses|answers|summaries"
+    r"|descriptions|e-?mails)\b"
+    r"|\b(?:work(?:ing)?\s+hours|work\s*days?|9\s*(?:-|to)\s*5|9-to-5|mon(?:day)?\s*(?:-|to)\s*fri(?:day)?)\b"
+    r"|\b\d[\d,]*k?\s+(?:\w+\s+)?(?:users|people|employees|staff|analysts|lawyers|agents|engineers|developers"
+    r"|customers|clinicians|students|seats)\s+(?:will\s+|would\s+|can\s+|to\s+)?(?:use|chat|query|ask|access)\w*",
+    I,
+)
+_TRAINS = keyed(r"\b(?:train\w*|epochs?|passes\s+over|dataset|corpus|checkpoints?|gradient)\b", I)
+
+
 def rule_workload(ctx: Ctx) -> None:
     """workload: continual pretraining > pretraining > fine-tuning > inference signals."""
     hits: dict[str, list[tuple[Sentence, re.Match[str], str]]] = {}
+    cpt = _CPT if not any(_SCRATCH.search(s.text) for s in ctx.sentences) else None
     for s in ctx.sentences:
         done = bool(_DONE.search(s.text))
         for kind, rx, status in (
             ("continual_pretraining", _CONTINUED, "stated"),
+            *((("continual_pretraining", cpt, "stated"),) if cpt is not None else ()),
             ("pretraining", _SCRATCH, "stated"),
             ("fine_tuning", _FINETUNE, "stated"),
             ("fine_tuning", _PEFT, "inferred"),
@@ -78,6 +112,13 @@ def rule_workload(ctx: Ctx) -> None:
             ev = q(m) if status == "stated" else f'"{q(m)}" -> {kind.replace("_", " ")}'
             ctx.add(s, "workload", kind, ev, status, m.start())
             ctx.workload = kind
+            return
+    if any(_TRAINS.search(s.text) for s in ctx.sentences):
+        return
+    for s in ctx.sentences:
+        if m := _SERVE_HINT.search(s.text):
+            ctx.add(s, "workload", "inference", f'"{q(m)}" -> serving (inference)', "inferred", m.start())
+            ctx.workload = "inference"
             return
 
 

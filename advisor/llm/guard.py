@@ -12,7 +12,14 @@ import bisect
 import re
 from functools import lru_cache
 
-from advisor.extract.injection import SPEAKER, STEERING, cut_speaker, trim_sentence
+from advisor.extract.injection import (
+    SPEAKER,
+    STEERING,
+    blank_spans,
+    bracket_notes,
+    cut_speaker,
+    trim_sentence,
+)
 
 _TAGS = ("user_brief", "user_message")
 _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
@@ -24,7 +31,8 @@ _INSTRUCTION_RES = (
                r"|\[?\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*[:\]>])", re.IGNORECASE),
     re.compile(r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(instruction|instructions|rules?|prompt|"
                r"above|previous|prior|system)\b", re.IGNORECASE),
-    re.compile(r"\b(you are now|you must now|new instructions|system prompt|jailbreak)\b", re.IGNORECASE),
+    # "system prompt" as a topic: STEERING's own test (not "a 300-token system prompt")
+    re.compile(r"\b(you are now|you must now|new instructions|jailbreak)\b", re.IGNORECASE),
     re.compile(r"(^|[.!?]\s+)(please\s+)?(set|change|make|force|report)\s+(the\s+|my\s+|our\s+)?"
                r"(budget|deadline|price|cost|epochs?|model|gpu|answer|recommendation|output)\b[^.\n]*\bto\b",
                re.IGNORECASE | re.MULTILINE),
@@ -55,6 +63,9 @@ def instruction_spans(text: str) -> list[tuple[int, int]]:
     pos = 0
     in_note = False  # inside a quoted block ("> ...") that a note to the machine opened
     for line in text.splitlines(keepends=True):
+        notes = bracket_notes(line)  # "[assistant: ...]": only the bracket is the machine's
+        spans.extend((pos + a, pos + b) for a, b in notes)
+        line = blank_spans(line, notes)
         quoted = line.lstrip().startswith(">")
         if in_note and quoted:
             spans.append((pos, pos + len(line)))  # the note's block goes on: all of it is the note's

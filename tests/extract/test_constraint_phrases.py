@@ -185,3 +185,23 @@ def test_provider_names_become_catalog_ids(extract: Extract, text: str, field: s
 def test_a_named_runpod_tier_does_not_bring_the_other_tier(extract: Extract) -> None:
     p = extract("Avoid RunPod community.")
     assert "runpod-secure" not in p.providers_excluded
+
+
+CONSUMER = ["rtx-3090", "rtx-4090", "rtx-5090"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Llama 3.1 8B for 200 users. Consumer cards are fine for tests only.",
+        "Serve Llama 3.1 8B for 200 users; gaming GPUs only for local testing.",
+        "Serve Llama 3.1 8B for 200 users; consumer GPUs are not for production.",
+        "Serve Llama 3.1 8B for 200 users; no gaming cards in prod.",
+    ],
+)
+def test_consumer_cards_only_for_tests_rule_them_out_here(extract: Extract, text: str) -> None:
+    assert sorted(extract(text).gpus_excluded) == CONSUMER, text
+
+
+def test_consumer_cards_that_are_fine_are_not_ruled_out(extract: Extract) -> None:
+    assert extract("Serve Llama 3.1 8B for 200 users; consumer cards are fine.").gpus_excluded == []

@@ -8,9 +8,14 @@ of issue 12's split, so the statement rows below expect no claim.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from advisor.extract.rules import RulesExtractor
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
 
 
 @pytest.mark.parametrize(
@@ -95,3 +100,37 @@ def test_a_purchase_weighed_is_the_option_asked_about(text: str, gpu: str, count
     p = RulesExtractor().extract(text)
     assert (p.claimed_gpu, p.claimed_gpu_count) == (gpu, count)
     assert p.owned_gpu is None  # weighed, not owned
+
+
+@pytest.mark.parametrize(
+    ("text", "owned"),
+    [
+        ("4x L40S sitting idle in the lab; LoRA Llama 3.1 8B on 50M tokens.", ("l40s", 4)),
+        ("There are 4 L40S idle in our lab. LoRA Llama 3.1 8B on 50M tokens.", ("l40s", 4)),
+        ("our on-prem cluster: 4 nodes x 8 A100 80GB. Full fine-tune Llama 3.1 8B on 1B tokens.",
+         ("a100-80gb-sxm", 32)),
+        ("Our cluster has 4 nodes with 8x A100 80GB each. Full fine-tune Llama 3.1 8B on 1B tokens.",
+         ("a100-80gb-sxm", 32)),
+        ("There are a few A100 40GB PCIe cards under someone's desk, four of them. QLoRA Llama 3 8B on 10M"
+         " tokens.", ("a100-40gb-pcie", 4)),
+        ("We've got a few A100 40GB PCIe cards under a desk (four of them). QLoRA Llama 3 8B on 10M tokens.",
+         ("a100-40gb-pcie", 4)),
+        ("Two DGX H100 in our basement. Continued pretraining of Llama 3.1 8B on 20B tokens.",
+         ("h100-sxm", 16)),
+    ],
+)  # fmt: skip
+def test_hardware_lying_around_is_owned(extract: Extract, text: str, owned: tuple[str, int]) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == owned, text
+    assert p.gpus_wanted == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We rent 4x L40S at RunPod; LoRA Llama 3.1 8B on 50M tokens.",
+        "A few A100s would be nice. LoRA Llama 3.1 8B on 50M tokens.",  # no place, no count: a wish
+    ],
+)
+def test_hardware_not_lying_around_is_not_owned(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu is None, text
