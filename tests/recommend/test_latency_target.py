@@ -53,3 +53,18 @@ def test_loose_latency_target_changes_nothing(catalog: Catalog) -> None:
     )
     assert base.primary is not None and rec.primary is not None
     assert rec.primary.key == base.primary.key
+
+
+def test_a_rate_target_with_a_latency_no_single_request_meets_is_a_rejection_not_a_crash(
+    catalog: Catalog,
+) -> None:
+    # before: InputError 'concurrency must be a whole number >= 1, got 0' from the whole recommendation
+    # (no stated concurrency: the per-replica load was bisected to 0 under a 5 ms/token target)
+    p = WorkloadProfile().with_values(
+        "stated", workload="inference", model_id="gemma-2-9b", target_tokens_per_s=6000, output_tokens=300,
+        latency_ms_per_token=5,
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    slow = [r.reason for r in rec.rejected if "slower than the 5 ms/token latency target" in r.reason]
+    assert slow, [r.reason for r in rec.rejected]
+    assert rec.primary is None or rec.primary.serving is not None

@@ -170,6 +170,15 @@ def _plan_load(
     target, latency = p.target_tokens_per_s, p.latency_ms_per_token
     if target and not concurrency_stated:
         per = _best_concurrency(serve, latency)
+        if per == 0:  # even one request misses the latency target (serve(0) is no load at all)
+            t = serve(1)
+            return _none(
+                t,
+                1,
+                1,
+                f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token with one "
+                f"request on {n_gpus} GPU(s): slower than the {latency:g} ms/token latency target",
+            )
         t = serve(per)
         replicas = max(1, math.ceil(target / t.output_tokens_per_s.low))
         if replicas > max_replicas:
