@@ -174,7 +174,8 @@ def _recommendation_lines(rec: Any) -> list[str]:
     else:
         lines.append(s["infeasible"])
         if rec.infeasible_advice:
-            lines.append(prompts.fill(s["infeasible_advice"], items="; ".join(rec.infeasible_advice)))
+            items = "\n".join(f"- {a.rstrip('.')}" for a in rec.infeasible_advice)  # each its own line
+            lines.append(prompts.fill(s["infeasible_advice"], items=items))
     for check in getattr(rec, "expectation_checks", ()):
         if check.verdict in ("tight", "cannot_hold"):
             lines.append(prompts.fill(s["expectation"], text=check.explanation))
