@@ -9,6 +9,10 @@ validates them record by record and gives them back as typed rows:
     load_serving_rows() -> list[ServingRow]
     load_training_split() / load_serving_split() -> Split (fit, held-out and fresh-held-out family names)
 
+The serving loaders read bench/data/serving_throughput.yaml and then bench/data/serving_throughput_fresh2.yaml
+(a second fresh held-out set, split side `fresh2_held_out`, collected blind to the serving model); given an
+explicit path they read that one file only.
+
 No model code here: a later session fits the time model on the `fit` families and reports on the
 `held_out` ones. `fresh_held_out` families were collected after the model existed, without running it
 on them: the clean test set (bench/data/README.md).
@@ -25,6 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 DATA_DIR = Path(__file__).resolve().parent / "data"
 TRAINING_FILE = DATA_DIR / "training_throughput.yaml"
 SERVING_FILE = DATA_DIR / "serving_throughput.yaml"
+SERVING_FRESH2_FILE = DATA_DIR / "serving_throughput_fresh2.yaml"
+SERVING_FILES = (SERVING_FILE, SERVING_FRESH2_FILE)  # what the serving loaders read by default
 
 Method = Literal["full", "lora", "qlora", "pretraining"]
 TrainingFramework = Literal[
@@ -241,9 +247,9 @@ def load_training_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
     return _rows(path, TrainingRow)
 
 
-def load_serving_rows(path: Path = SERVING_FILE) -> list[ServingRow]:
-    """Every published serving-throughput row, validated."""
-    return _rows(path, ServingRow)
+def load_serving_rows(path: Path | None = None) -> list[ServingRow]:
+    """Every published serving-throughput row, validated: all of SERVING_FILES, or the one file at `path`."""
+    return [row for p in ((path,) if path is not None else SERVING_FILES) for row in _rows(p, ServingRow)]
 
 
 def load_training_split(path: Path = TRAINING_FILE) -> Split:
@@ -251,9 +257,26 @@ def load_training_split(path: Path = TRAINING_FILE) -> Split:
     return _split(path)
 
 
-def load_serving_split(path: Path = SERVING_FILE) -> Split:
-    """The proposed fit / held-out split of the serving rows, by source family."""
-    return _split(path)
+def load_serving_split(path: Path | None = None) -> Split:
+    """The proposed fit / held-out split of the serving rows, by source family. By default the sides of every
+    file in SERVING_FILES are joined (a side named in two files gets both lists), so a family on two sides, in
+    one file or across files, is refused."""
+    if path is not None:
+        return _split(path)
+    merged: dict[str, list[str]] = {}
+    for p in SERVING_FILES:
+        sides = _read(p).get("split")
+        if not isinstance(sides, dict):
+            raise CalibrationDataError(f"{p.name}: expected a `split` mapping")
+        for name, families in sides.items():
+            if not isinstance(families, list):
+                raise CalibrationDataError(f"{p.name}: split side {name!r} must be a list of family names")
+            merged.setdefault(name, []).extend(families)
+    try:
+        return Split.model_validate(merged)
+    except ValidationError as exc:
+        names = ", ".join(p.name for p in SERVING_FILES)
+        raise CalibrationDataError(f"{names}: split: {exc}") from exc
 
 
 def rows_in(rows: list[R], families: list[str]) -> list[R]:

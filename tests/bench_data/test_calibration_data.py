@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
+import bench.calibration_data as calibration_data
 from bench.calibration_data import (
+    SERVING_FILE,
+    SERVING_FRESH2_FILE,
+    CalibrationDataError,
     ServingRow,
     Split,
     TrainingRow,
@@ -180,3 +185,43 @@ def test_fresh_serving_held_out_is_a_new_clean_set(serving: list[ServingRow]) ->
     # each row carries a figure the serving bench can score
     for row in fresh:
         assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+
+
+FRESH2_SERVING_MIN = 25  # rows in bench/data/serving_throughput_fresh2.yaml, collected blind
+
+
+def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
+    fresh2 = load_serving_rows(SERVING_FRESH2_FILE)
+    first = load_serving_rows(SERVING_FILE)
+    assert len(fresh2) >= FRESH2_SERVING_MIN
+    assert len(serving) == len(first) + len(fresh2), "the default loader reads both files"
+    split = load_serving_split()
+    sides = split.sides()
+    families = {r.family for r in fresh2}
+    # every fresh-2 family on the fresh2_held_out side and on no other side; several source families
+    assert set(sides["fresh2_held_out"]) == families and len(families) >= 4
+    assert not families & {f for name, fams in sides.items() if name != "fresh2_held_out" for f in fams}
+    assert "fresh2_held_out" in split.held_out_sides() and "fresh2_held_out" not in split.fit
+    # ids unique across both files; no document already used by the first file
+    ids = [r.id for r in serving]
+    assert len(ids) == len(set(ids))
+    assert not {r.source.url for r in fresh2} & {r.source.url for r in first}
+    # what it spans, and each row carries a figure a serving bench can score
+    assert len({r.gpu for r in fresh2}) >= 4
+    assert any(r.model.moe for r in fresh2) and any(not r.model.moe for r in fresh2)
+    assert {"vllm", "sglang", "tensorrt-llm"} <= {r.framework for r in fresh2}
+    for row in fresh2:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+
+
+def test_serving_split_across_files_refuses_a_family_on_two_sides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("split: {fit: [x], held_out: [y]}\nrows: []\n", encoding="utf-8")
+    b.write_text("split: {fresh2_held_out: [z]}\nrows: []\n", encoding="utf-8")
+    monkeypatch.setattr(calibration_data, "SERVING_FILES", (a, b))
+    assert load_serving_split().sides() == {"fit": ["x"], "held_out": ["y"], "fresh2_held_out": ["z"]}
+    b.write_text("split: {fresh2_held_out: [x]}\nrows: []\n", encoding="utf-8")
+    with pytest.raises(CalibrationDataError, match="two sides"):
+        load_serving_split()
