@@ -242,9 +242,20 @@ def _split(path: Path) -> Split:
         raise CalibrationDataError(f"{path.name}: split: {exc}") from exc
 
 
+# Further training files read with the default one: each adds rows and its own held-out side(s) of the split
+# (fresh2_held_out: collected blind to the time model after fresh_held_out had been scored).
+TRAINING_EXTRA_FILES = (DATA_DIR / "training_throughput_fresh2.yaml",)
+
+
+def _training_files(path: Path) -> list[Path]:
+    """The training file, plus TRAINING_EXTRA_FILES when it is the default one (a custom path is read
+    alone)."""
+    return [path, *TRAINING_EXTRA_FILES] if path == TRAINING_FILE else [path]
+
+
 def load_training_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
-    """Every published training-throughput row, validated."""
-    return _rows(path, TrainingRow)
+    """Every published training-throughput row, validated (the default file and its extra files)."""
+    return [row for file in _training_files(path) for row in _rows(file, TrainingRow)]
 
 
 def load_serving_rows(path: Path | None = None) -> list[ServingRow]:
@@ -253,8 +264,25 @@ def load_serving_rows(path: Path | None = None) -> list[ServingRow]:
 
 
 def load_training_split(path: Path = TRAINING_FILE) -> Split:
-    """The proposed fit / held-out split of the training rows, by source family."""
-    return _split(path)
+    """The proposed fit / held-out split of the training rows, by source family. An extra file adds its own
+    named side(s) (e.g. `fresh2_held_out`); a side already declared, or a family on two sides, is refused."""
+    files = _training_files(path)
+    if len(files) == 1:
+        return _split(path)
+    sides: dict[str, Any] = dict(_read(path).get("split") or {})
+    for extra in files[1:]:
+        extra_split = _read(extra).get("split")
+        if not isinstance(extra_split, dict):
+            raise CalibrationDataError(f"{extra.name}: expected a `split` mapping of its own side(s)")
+        for name, families in extra_split.items():
+            if name in sides:
+                raise CalibrationDataError(f"{extra.name}: split side {name!r} is already declared")
+            sides[name] = families
+    try:
+        return Split.model_validate(sides)
+    except ValidationError as exc:
+        names = " + ".join(f.name for f in files)
+        raise CalibrationDataError(f"{names}: split: {exc}") from exc
 
 
 def load_serving_split(path: Path | None = None) -> Split:

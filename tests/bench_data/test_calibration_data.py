@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import yaml
 from pydantic import ValidationError
 
 import bench.calibration_data as calibration_data
@@ -225,3 +226,51 @@ def test_serving_split_across_files_refuses_a_family_on_two_sides(
     b.write_text("split: {fresh2_held_out: [x]}\nrows: []\n", encoding="utf-8")
     with pytest.raises(CalibrationDataError, match="two sides"):
         load_serving_split()
+FRESH2_MIN = 25  # rows in the fresh-2 held-out set (bench/data/training_throughput_fresh2.yaml)
+
+
+def test_fresh2_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, _read, _rows
+
+    (fresh2_file,) = TRAINING_EXTRA_FILES
+    own = _rows(fresh2_file, TrainingRow)
+    assert list(_read(fresh2_file)["split"]) == ["fresh2_held_out"]  # the file declares only its new side
+    split = load_training_split()
+    sides = split.sides()
+    assert {r.family for r in own} == set(sides["fresh2_held_out"])
+    assert len(own) >= FRESH2_MIN and len(sides["fresh2_held_out"]) >= 4
+    # its families sit on that side only, and the loader returns its rows with the others
+    others = {f for name, fams in sides.items() if name != "fresh2_held_out" for f in fams}
+    assert not others & set(sides["fresh2_held_out"])
+    assert rows_in(training, sides["fresh2_held_out"]) == own
+    # ids unique across both files; sources new (no URL of an older side)
+    ids = [r.id for r in training]
+    assert len(ids) == len(set(ids))
+    older = rows_in(training, sorted(others))
+    assert not {r.source.url for r in own} & {r.source.url for r in older}
+    assert len({r.gpu for r in own}) >= 3
+    assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH2_MIN
+
+
+def test_an_extra_training_file_cannot_redeclare_a_side_or_a_family(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bench.calibration_data as cd
+
+    base = yaml.safe_dump({"split": {"fit": ["a"], "held_out": ["b"]}, "rows": []})
+    main, extra = tmp_path / "main.yaml", tmp_path / "extra.yaml"
+    main.write_text(base, encoding="utf-8")
+    monkeypatch.setattr(cd, "TRAINING_FILE", main)
+    monkeypatch.setattr(cd, "TRAINING_EXTRA_FILES", (extra,))
+    extra.write_text(yaml.safe_dump({"split": {"later_held_out": ["c"]}, "rows": []}), encoding="utf-8")
+    assert cd.load_training_split(main).held_out_sides() == {"held_out": ["b"], "later_held_out": ["c"]}
+    extra.write_text(yaml.safe_dump({"split": {"later_held_out": ["a"]}, "rows": []}), encoding="utf-8")
+    with pytest.raises(cd.CalibrationDataError, match="two sides"):
+        cd.load_training_split(main)
+    extra.write_text(yaml.safe_dump({"split": {"held_out": ["c"]}, "rows": []}), encoding="utf-8")
+    with pytest.raises(cd.CalibrationDataError, match="already declared"):
+        cd.load_training_split(main)
+    # a custom path is read alone, without the extra files
+    other = tmp_path / "other.yaml"
+    other.write_text(base, encoding="utf-8")
+    assert list(cd.load_training_split(other).sides()) == ["fit", "held_out"]
