@@ -54,6 +54,8 @@ MODEL_IDS = {
     "Qwen3 8B": "qwen3-8b",
     "Qwen3 235B-A22B (Instruct-2507)": "qwen3-235b-a22b",
     "Mixtral 8x7B": "mixtral-8x7b",
+    # the fresh-2 held-out families' names (bench/data/serving_throughput_fresh2.yaml), mapped by name only
+    "DeepSeek-R1": "deepseek-v3",  # the same architecture (the catalog lists R1 as an alias)
 }
 UNKNOWN_LENGTH_TOKENS = 1000
 OFFLINE_CONCURRENCY = 100_000  # "all requests at once": the model caps it at what the cache holds

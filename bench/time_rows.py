@@ -34,6 +34,14 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     ("GPT-3 175B", 96, 12288),  # GPT-3 paper Table 2.1
     ("GPT-OSS 120B", 36, 64 * 64),  # gpt-oss-120b config: 36 layers, 64 heads x 64
     ("GPT-OSS 20B", 24, 64 * 64),  # gpt-oss-20b config: 24 layers, 64 heads x 64
+    # the fresh-2 held-out families' models (bench/data/training_throughput_fresh2.yaml), from each config
+    ("LLaMA 13B", 40, 5120),  # LLaMA (1) 13B: 40 layers, 40 heads x 128
+    ("LLaMA 7B", 32, 4096),  # LLaMA (1) 7B: 32 layers, 32 heads x 128
+    ("BLOOMZ 7B1", 30, 4096),  # bloom-7b1 config: n_layer 30, hidden 4096
+    ("ChatGLM", 28, 4096),  # chatglm-6b / chatglm3-6b configs: 28 layers, hidden 4096
+    ("Aquila2 7B", 32, 4096),  # Aquila2-7B config: 32 layers, hidden 4096
+    ("Baichuan 2 13B", 40, 5120),  # Baichuan2-13B config: 40 layers, hidden 5120
+    ("Qwen1.5-MoE-A2.7B", 24, 16 * 128),  # Qwen1.5-MoE-A2.7B config: 24 layers, 16 heads x 128
     ("Llama 2 13B", 40, 5120),
     ("Llama 2 70B", 80, 8192),
     ("Llama 2 7B", 32, 4096),
