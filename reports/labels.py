@@ -100,7 +100,7 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "prompt_tokens": lambda v: f"{present.number(v)} tokens",
         "output_tokens": lambda v: f"{present.number(v)} tokens",
         "generation_tokens": lambda v: f"{present.count(v)} tokens",
-        "power_price_usd_per_kwh": lambda v: f"${v:.2f}/kWh",
+        "power_price_usd_per_kwh": lambda v: present.usd_rate(v, "kWh"),
         "method": lambda v: present.method_text(v, workload),
     }
     if name in formatters:

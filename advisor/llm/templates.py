@@ -50,6 +50,10 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"{present.number(value)} months"
     if field in ("seq_len", "context_len"):
         return f"{present.number(value)} tokens"
+    if field == "target_tokens_per_s":  # as the report writes it: '4,000 tokens/s', not '4,000'
+        return f"{present.number(value)} tokens/s"
+    if field == "latency_ms_per_token":
+        return f"{present.number(value)} ms/token"
     if field == "method":
         return present.method_text(value, workload)
     if field in ("workload", "data_location", "ops_capacity", "deployment_preference", "pricing"):

@@ -73,3 +73,4 @@ def test_a_count_reads_the_same_in_the_report_and_chat() -> None:
         templates.format_value("dataset_tokens", 1.5e10) == f"{field_value('dataset_tokens', 1.5e10)} tokens"
     )
     assert templates.format_value("params_b", 70.55) == f"{field_value('params_b', 70.55)} parameters"
+
