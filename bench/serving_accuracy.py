@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import statistics
 from dataclasses import dataclass
 
 from bench.calibration_data import ServingRow, load_serving_rows, load_serving_split
 from tools.catalog.load import Catalog, load_catalog
 from tools.compute.serving import ServingEfficiency, ServingTime, estimate_serving_time
+from tools.memory_states import stored_weight_bytes
 from tools.ranges import Range
 
 MODEL_IDS = {
@@ -56,6 +58,13 @@ MODEL_IDS = {
     "Mixtral 8x7B": "mixtral-8x7b",
 }
 UNKNOWN_LENGTH_TOKENS = 1000
+MLPERF_LLAMA31_8B_LENGTHS = (1000, 150)
+"""MLPerf Inference v5.1 llama3.1-8b (CNN/DailyMail summarisation), mean prompt / output tokens: articles
+average 781 words (See et al. 2017, "Get To The Point", table 1), ~1.3 Llama 3 tokens a word with the
+instruction template -> ~1000; the reference summaries average 611 characters (mlcommons/inference
+language/llama3.1-8b README: gen_len 8,167,644 over gen_num 13,368) at ~4 characters a token -> ~150."""
+_TOTALS = re.compile(r"([\d,]+) input / ([\d,]+) generated tokens")
+_PROMPTS = re.compile(r"(\d[\d,]*) (?:prompts|successful)")
 OFFLINE_CONCURRENCY = 100_000  # "all requests at once": the model caps it at what the cache holds
 
 
@@ -86,12 +95,37 @@ def skip_reason(row: ServingRow) -> str | None:
         return f"no architecture for {row.model.name} in the catalog"
     if row.weights_precision in ("fp4", "mxfp4"):
         return "fp4 weights are not in the precision vocabulary"
+    gpu, arch = _catalog().gpu(row.gpu), _catalog().model(MODEL_IDS[row.model.name])
+    weights_gib = stored_weight_bytes(arch, readings(row)[0][0]) / 2**30
+    if weights_gib > row.gpus * gpu.usable_memory_gib:
+        return (
+            f"the weights ({weights_gib:.0f} GiB) do not fit the row's {row.gpus} x "
+            f"{gpu.usable_memory_gib:.0f} GiB: the set-up (CPU offload or another model) cannot be reproduced"
+        )
     if row.family == "blog-spheron-h100":
         return (
             "70B FP8 on ONE H100 at 50 requests: weights (~67 GiB) leave no KV cache at default memory "
             "utilisation and prompt/output lengths are unpublished; the set-up cannot be reproduced"
         )
     return None
+
+
+def lengths(row: ServingRow) -> tuple[int, int]:
+    """Mean prompt and output tokens: the row's fixed lengths; else the means of the totals the dataset
+    states ('N prompts, M successful (X input / Y generated tokens)'); else the MLPerf dataset's
+    (MLPERF_LLAMA31_8B_LENGTHS); else UNKNOWN_LENGTH_TOKENS each."""
+    prompt, output = row.prompt_tokens, row.output_tokens
+    text = row.dataset or ""
+    totals, counts = _TOTALS.search(text), _PROMPTS.findall(text)
+    if totals and counts:
+        n = int(counts[-1].replace(",", ""))  # the successful requests when stated, else the prompts
+        prompt = prompt or round(int(totals.group(1).replace(",", "")) / n)
+        output = output or round(int(totals.group(2).replace(",", "")) / n)
+    elif row.family == "llamacpp-gpu-benchmarks":  # llama-bench `tg` runs generate with no prompt
+        prompt = prompt or 1
+    elif "MLPerf" in text and "llama3.1-8b" in text:
+        prompt, output = prompt or MLPERF_LLAMA31_8B_LENGTHS[0], output or MLPERF_LLAMA31_8B_LENGTHS[1]
+    return prompt or UNKNOWN_LENGTH_TOKENS, output or UNKNOWN_LENGTH_TOKENS
 
 
 def readings(row: ServingRow) -> list[tuple[str, str | None]]:
@@ -118,8 +152,8 @@ def predict(
         precision=precision,  # type: ignore[arg-type]
         kv_precision=kv,
         concurrency=row.concurrency or OFFLINE_CONCURRENCY,
-        prompt_tokens=row.prompt_tokens or UNKNOWN_LENGTH_TOKENS,
-        output_tokens=row.output_tokens or UNKNOWN_LENGTH_TOKENS,
+        prompt_tokens=lengths(row)[0],
+        output_tokens=lengths(row)[1],
         framework=framework,  # type: ignore[arg-type]
         batching="static" if row.load_mode == "static_batch" else "continuous",
         traced=False,
