@@ -162,3 +162,63 @@ def test_band_width_is_the_cross_validated_one_below_the_cap(cat: Catalog) -> No
     t = _t(cat, concurrency=1, framework="tensorrt-llm")
     width = t.output_tokens_per_s.high / t.output_tokens_per_s.low
     assert 0.9 * K.BAND_HALF_WIDTH**2 < width <= K.BAND_HALF_WIDTH**2 * 1.001  # constants to 3 figures
+
+
+def test_vllm_holds_1024_sequences_on_large_gpus_but_256_on_a100_and_small_cards(cat: Catalog) -> None:
+    # vLLM get_batch_defaults (V1): >= 70 GiB and not an A100 -> max_num_seqs 1024; A100 and smaller: 256
+    kw = dict(framework="vllm", concurrency=5000, prompt_tokens=100, output_tokens=100)
+    assert _t(cat, gpu="h100-sxm", **kw).framework_max_batch == 1024
+    assert _t(cat, gpu="h100-sxm", **kw).live_sequences == 1024  # 8B, short requests: the cap binds
+    assert _t(cat, gpu="a100-80gb-sxm", **kw).framework_max_batch == 256
+    assert _t(cat, gpu="l40s", **kw).framework_max_batch == 256
+    # the caller's max_num_seqs overrides the default
+    assert _t(cat, gpu="h100-sxm", max_batch=256, **kw).live_sequences == 256
+
+
+def test_fewer_kv_heads_than_gpus_replicate_the_cache(cat: Catalog) -> None:
+    # Qwen3-235B-A22B has 4 KV heads: at TP 8 each is held twice (vLLM num_kv_heads = max(1, 4 // 8))
+    arch = cat.model("qwen3-235b-a22b")
+    assert arch.n_kv_heads == 4
+    kw = dict(precision="fp8", concurrency=1, prompt_tokens=1000, output_tokens=1000)
+    tp4, tp8 = _t(cat, "qwen3-235b-a22b", n_gpus=4, **kw), _t(cat, "qwen3-235b-a22b", n_gpus=8, **kw)
+    assert not any(a.name == "kv_cache_replication" for a in tp4.assumptions)
+    assert next(a.value for a in tp8.assumptions if a.name == "kv_cache_replication") == 2.0
+    # twice the GPUs, but the extra memory holds half as many requests as it would with split heads
+    weights_gib = 235e9 / 2**30
+    free4 = 4 * 79 * 0.9 - weights_gib
+    free8 = 8 * 79 * 0.9 - weights_gib
+    assert tp8.max_concurrency / tp4.max_concurrency < 0.75 * free8 / free4
+
+
+def test_pre_xqa_tensorrt_llm_reads_a_gqa_cache_once_per_query_head(cat: Catalog) -> None:
+    # Llama 2 70B: 64 query heads over 8 KV heads; 2023 TensorRT-LLM's MMHA kernel read each KV head 8 times
+    kw = dict(precision="fp8", n_gpus=4, concurrency=64, prompt_tokens=2048, output_tokens=2048,
+              framework="tensorrt-llm", batching="static")  # fmt: skip
+    new, old = _t(cat, "llama-2-70b", **kw), _t(cat, "llama-2-70b", grouped_kv_reads=False, **kw)
+    kv = next(s for s in new.trace if s.step == "step_memory_s").inputs["kv_bytes_read"]
+    kv_old = next(s for s in old.trace if s.step == "step_memory_s").inputs["kv_bytes_read"]
+    assert kv_old == pytest.approx(8 * kv)  # type: ignore[operator]
+    # published: 1,583 tokens/s (TensorRT-LLM 0.5 perf table, H100, batch 64, 2048/2048); the grouped
+    # reading overshoots it twice over, the per-head reading's range holds it
+    assert old.output_tokens_per_s.low < 1583 < new.output_tokens_per_s.low
+    # an MHA model (Llama 2 13B: as many KV heads as query heads) is unaffected
+    kw13 = {**kw, "n_gpus": 1, "concurrency": 8}
+    assert _t(cat, "llama-2-13b", grouped_kv_reads=False, **kw13).output_tokens_per_s == _t(
+        cat, "llama-2-13b", **kw13
+    ).output_tokens_per_s
+
+
+def test_amd_gpus_run_at_the_mlperf_measured_share_of_nvidias_efficiency(cat: Catalog) -> None:
+    # MLPerf Inference v4.1 Llama 2 70B Offline: 8x MI300X ~ 8x H100 despite 1.32x the FP8 peak
+    from tools.compute import serving_constants as K
+
+    t = _t(cat, "llama-3.1-8b", gpu="mi300x", precision="fp8", concurrency=1)
+    assert next(a.value for a in t.assumptions if a.name == "vendor_efficiency") == K.VENDOR_EFFICIENCY["amd"]
+    # 23,515 / 2,615 over ~24,500 / 1,979: ~0.73 of TensorRT-LLM on H100 per peak FLOP
+    assert 0.7 < K.VENDOR_EFFICIENCY["amd"] * K.FRAMEWORK_EFFICIENCY["vllm"] < 0.76
+    h100 = _t(cat, "llama-3.1-70b", gpu="h100-sxm", n_gpus=8, precision="fp8", concurrency=4096,
+              prompt_tokens=1024, output_tokens=1024, framework="tensorrt-llm")  # fmt: skip
+    mi = _t(cat, "llama-3.1-70b", gpu="mi300x", n_gpus=8, precision="fp8", concurrency=4096,
+            prompt_tokens=1024, output_tokens=1024, framework="vllm")  # fmt: skip
+    # compute-bound offline: within 25% of each other, as the MLPerf results are within 4%
+    assert 0.75 < mi.output_tokens_per_s.mid / h100.output_tokens_per_s.mid < 1.25

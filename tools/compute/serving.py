@@ -69,6 +69,7 @@ class ServingTime(Traced):
     concurrency: int
     live_sequences: int
     max_concurrency: int
+    framework_max_batch: int
     prompt_tokens: int
     output_tokens: int
     output_tokens_per_s: Range
@@ -93,6 +94,26 @@ def _link_kind(gpu: GpuSpec, n_gpus: int) -> str:
     if link in K.NVLINK_LINKS or (link == "nvlink_bridge" and n_gpus <= 2):
         return "nvlink"
     return "pcie_no_p2p" if gpu.consumer else "pcie"
+
+
+def framework_max_batch(framework: str, gpu: GpuSpec) -> int:
+    """The engine's default cap on sequences in flight (vLLM's depends on the GPU's memory)."""
+    if (
+        framework == "vllm"
+        and gpu.usable_memory_gib >= K.VLLM_LARGE_GPU_MIN_GIB
+        and "a100" not in gpu.name.lower()
+    ):
+        return K.VLLM_LARGE_GPU_MAX_NUM_SEQS
+    return K.MAX_BATCH_BY_FRAMEWORK.get(framework, K.MAX_BATCH_BY_FRAMEWORK["vllm"])
+
+
+def kv_replication(arch: ModelArch, tp: int) -> float:
+    """Copies of each KV-cache entry a tensor-parallel group of `tp` GPUs holds (and reads): 1 when the KV
+    heads split evenly over the GPUs; tp / n_kv_heads when there are fewer KV heads than GPUs (each GPU
+    keeps a whole head); tp for MLA, whose latent cache every GPU holds whole."""
+    if arch.uses_mla:
+        return float(tp)
+    return max(1.0, tp / arch.n_kv_heads)
 
 
 def _weights_read(arch: ModelArch, precision: str, tokens_per_step: float) -> float:
@@ -129,10 +150,15 @@ def estimate_serving_time(
     batching: Batching = "continuous",
     efficiency: ServingEfficiency | None = None,
     pipeline_stages: int = 1,
+    max_batch: int | None = None,
+    grouped_kv_reads: bool = True,
 ) -> ServingTime:
     """Output tokens/s of the replica, ms per output token and time to first token (low-high), and how
     many requests its KV cache holds. `batching="static"` (a fixed batch, prefill then decode, the
-    2023 TensorRT-LLM tables) is for the calibration bench; serving is continuous."""
+    2023 TensorRT-LLM tables) is for the calibration bench; serving is continuous. `max_batch` overrides the
+    engine's default cap on sequences in flight (vLLM `max_num_seqs`, TensorRT-LLM `max_batch_size`).
+    `grouped_kv_reads=False` is a decode attention kernel that reads a GQA model's KV cache once per query
+    head rather than once per KV head (TensorRT-LLM before its XQA kernels, 2023): for the bench."""
     _check(
         n_gpus=n_gpus,
         concurrency=concurrency,
@@ -180,6 +206,10 @@ def estimate_serving_time(
     )
     fw_factor = K.FRAMEWORK_EFFICIENCY[fw]
     tb.assume("framework_efficiency", fw_factor, "x TensorRT-LLM's", K.FRAMEWORK_EFFICIENCY_SOURCE)
+    vendor_factor = K.VENDOR_EFFICIENCY.get(gpu.vendor, 1.0)
+    if vendor_factor != 1.0:
+        tb.assume("vendor_efficiency", vendor_factor, f"x on {gpu.vendor}", K.VENDOR_EFFICIENCY_SOURCE)
+        fw_factor *= vendor_factor
     tb.assume("band_half_width", K.BAND_HALF_WIDTH, "x/÷", K.BAND_SOURCE)
     tb.assume(
         "step_overhead_s",
@@ -208,13 +238,20 @@ def estimate_serving_time(
     full_length = K.KV_RESERVED_AT_FULL_LENGTH[fw]
     tb.assume("kv_admitted_at_full_length", str(full_length).lower(), "", K.KV_ADMISSION_SOURCE)
     held_len = prompt_tokens + (output_tokens if full_length else output_tokens // 2)
-    kv_full = arch.kv_cache_bytes(held_len, kv_bytes_value)
-    cap_batch = K.MAX_BATCH_BY_FRAMEWORK.get(fw, K.MAX_BATCH_BY_FRAMEWORK["vllm"])
+    replication = kv_replication(arch, tp)
+    if replication > 1:
+        tb.assume("kv_cache_replication", replication, "copies", K.KV_REPLICATION_SOURCE)
+    kv_full = arch.kv_cache_bytes(held_len, kv_bytes_value) * replication
+    cap_batch = max_batch or framework_max_batch(fw, gpu)
+    if max_batch:
+        tb.assume("framework_max_batch", cap_batch, "sequences", "caller")
+    elif cap_batch != K.MAX_BATCH_BY_FRAMEWORK.get(fw):
+        tb.assume("framework_max_batch", cap_batch, "sequences", K.VLLM_MAX_NUM_SEQS_SOURCE)
     by_kv = max(0, math.floor(kv_budget / kv_full)) if kv_full > 0 else cap_batch
     max_conc = int(
         tb.step(
             "max_concurrency",
-            "min(floor(kv_budget / kv_cache_bytes(held length)), framework max batch)",
+            "min(floor(kv_budget / (kv_cache_bytes(held length) x replication)), framework max batch)",
             min(by_kv, cap_batch),
             "requests",
             "every sequence reserved at full length prompt + output (no eviction)"
@@ -249,7 +286,10 @@ def estimate_serving_time(
         2 * active + attn * prompt_tokens / 2
     )
     w_read = _weights_read(arch, precision, tokens_per_step / pp)
-    kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value) / pp
+    kv_passes = 1.0 if grouped_kv_reads or arch.uses_mla else arch.n_heads / arch.n_kv_heads
+    if kv_passes > 1:
+        tb.assume("kv_reads_per_step", kv_passes, "x the KV cache", K.UNGROUPED_KV_READS_SOURCE)
+    kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value) * replication * kv_passes / pp
     bw_eff = eff.bandwidth.scale(fw_factor)
     mem_s = Range(
         low=(w_read + kv_read) / (bandwidth * bw_eff.high),
@@ -257,7 +297,8 @@ def estimate_serving_time(
     )
     tb.step(
         "step_memory_s",
-        "(weights read + live x kv_cache_bytes(prompt + output/2) / stages) / (n / stages x bandwidth x eff "
+        "(weights read + live x kv_cache_bytes(prompt + output/2) x replication x passes / stages)"
+        " / (n / stages x bandwidth x eff "
         "x framework)",
         mem_s.mid,
         "s",
@@ -351,6 +392,7 @@ def estimate_serving_time(
         concurrency=concurrency,
         live_sequences=live,
         max_concurrency=max_conc,
+        framework_max_batch=cap_batch,
         prompt_tokens=prompt_tokens,
         output_tokens=output_tokens,
         output_tokens_per_s=tps,

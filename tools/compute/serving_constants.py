@@ -70,6 +70,16 @@ FRAMEWORK_EFFICIENCY_SOURCE = (
     "Spheron blog 'vLLM vs TensorRT-LLM vs SGLang: H100 Benchmarks' (2026): Llama 3.3 70B FP8 on one H100 at "
     "50 requests, vLLM 1,850, SGLang 1,920, TensorRT-LLM 2,100 output tokens/s; TGI assumed as vLLM"
 )
+VENDOR_EFFICIENCY: dict[str, float] = {"nvidia": 1.0, "amd": 0.83}
+"""The same engines' kernels on AMD Instinct (ROCm) relative to NVIDIA's per datasheet peak: MLPerf
+Inference v4.1, Llama 2 70B Offline, 8x MI300X (AMD, vLLM on ROCm) 23,514.8 tokens/s, within 3-4% of 8x H100
+(NVIDIA, TensorRT-LLM), with 1.32x the H100's FP8 dense peak (2,615 vs 1,979 TFLOPS): 0.73 of TensorRT-LLM's
+per-peak efficiency, i.e. 0.83 on top of vLLM's FRAMEWORK_EFFICIENCY (0.73 / 0.88). It multiplies the
+framework factor."""
+VENDOR_EFFICIENCY_SOURCE = (
+    "MLPerf Inference v4.1 Llama 2 70B Offline: 8x MI300X 23,514.8 tokens/s vs 8x H100 within 3-4% "
+    "(EE Times, 'AMD and Untether Take On Nvidia in MLPerf Benchmarks', Aug 2024); FP8 peaks: datasheets"
+)
 
 # --- memory available to the KV cache ---------------------------------------------------------------
 GPU_MEMORY_UTILIZATION: Final = 0.90
@@ -86,6 +96,29 @@ MAX_BATCH_BY_FRAMEWORK: dict[str, int] = {
     "tgi": 256,  # estimate: TGI caps the batch by max_batch_total_tokens; comparable to vLLM's 256
 }
 MAX_BATCH_SOURCE = "framework defaults: vLLM max_num_seqs=256, TensorRT-LLM max_batch_size=2048"
+VLLM_LARGE_GPU_MAX_NUM_SEQS: Final = 1024
+"""vLLM's max_num_seqs default on a GPU of at least VLLM_LARGE_GPU_MIN_GIB that is not an A100 (H100, H200,
+B200, MI300X): 1024 for both `vllm serve` and the offline LLM class; A100s keep 256 because the larger
+token budget lowered their throughput (vLLM PR #17885)."""
+VLLM_LARGE_GPU_MIN_GIB: Final = 70.0
+VLLM_MAX_NUM_SEQS_SOURCE = (
+    "vLLM vllm/engine/arg_utils.py get_batch_defaults (V1 engine, 2025): device memory >= 70 GiB and not "
+    "'a100' in the device name -> max_num_seqs 1024 (max_num_batched_tokens 8192 serve / 16384 offline), "
+    "else 256"
+)
+UNGROUPED_KV_READS_SOURCE = (
+    "TensorRT-LLM 0.5 (2023) decode attention: the masked multi-head attention kernel runs one thread block "
+    "per query head (docs/source/gpt_attention.md, release/0.5.0), so a GQA model's KV head is read once per "
+    "query head of its group; the XQA kernels that read it once per group came later (v0.10.0 release notes: "
+    "'Integrated the new NVIDIA Hopper XQA kernels for LLaMA 2 70B'). FlashAttention/FlashInfer decode "
+    "kernels (vLLM, SGLang) and current TensorRT-LLM read each KV head once"
+)
+KV_REPLICATION_SOURCE = (
+    "vLLM QKVParallelLinear: num_kv_heads per GPU = max(1, total_num_kv_heads // tp_size), so with more "
+    "GPUs than KV heads each head is replicated tp / n_kv_heads times; MLA's latent cache has no heads to "
+    "split and is held whole on every GPU of a tensor-parallel group (the reason SGLang/TensorRT-LLM offer "
+    "data-parallel attention for DeepSeek models)"
+)
 PROMPT_TOKENS_DEFAULT: Final = 1000
 OUTPUT_TOKENS_DEFAULT: Final = 1000
 """Request shape when unstated: 1000 in / 1000 out, the common shape of serving benchmark tables

@@ -15,7 +15,6 @@ from typing import Literal
 
 from tools import present
 from tools.compute.serving import ServingTime
-from tools.compute.serving_constants import MAX_BATCH_BY_FRAMEWORK
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.models import ServingFigures
@@ -296,7 +295,7 @@ def serving_figures(
     if plan is None:
         return None
     t = plan.replica
-    server_cap = MAX_BATCH_BY_FRAMEWORK.get(t.framework, MAX_BATCH_BY_FRAMEWORK["vllm"])
+    server_cap = t.framework_max_batch
     limit = t.max_concurrency
     binds: Literal["kv_cache", "server_max_batch", "latency_target"] = (
         "kv_cache" if t.max_concurrency < server_cap else "server_max_batch"
