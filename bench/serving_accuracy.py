@@ -76,6 +76,10 @@ MODEL_IDS = {
     "DeepSeek-R1": "deepseek-v3",  # the same architecture (the catalog lists R1 as an alias)
 }
 UNKNOWN_LENGTH_TOKENS = 1000
+SHAREGPT_LENGTHS = (216, 197)
+"""Mean prompt / output tokens of a ShareGPT_V3 benchmark run whose source states no totals: the median of
+the runs in this data that do state them (GPUStack 1000-prompt runs 212,894 / 193,865 and 215,312 /
+196,656 tokens; dstack 215,196 input), the same dataset file that vllm and sglang bench_serving sample."""
 MLPERF_LLAMA31_8B_LENGTHS = (1000, 150)
 """MLPerf Inference v5.1 llama3.1-8b (CNN/DailyMail summarisation), mean prompt / output tokens: articles
 average 781 words (See et al. 2017, "Get To The Point", table 1), ~1.3 Llama 3 tokens a word with the
@@ -131,7 +135,7 @@ def skip_reason(row: ServingRow) -> str | None:
 def lengths(row: ServingRow) -> tuple[int, int]:
     """Mean prompt and output tokens: the row's fixed lengths; else the means of the totals the dataset
     states ('N prompts, M successful (X input / Y generated tokens)'); else the MLPerf dataset's
-    (MLPERF_LLAMA31_8B_LENGTHS); else UNKNOWN_LENGTH_TOKENS each."""
+    (MLPERF_LLAMA31_8B_LENGTHS) or a sampled ShareGPT run's (SHAREGPT_LENGTHS); else UNKNOWN_LENGTH_TOKENS."""
     prompt, output = row.prompt_tokens, row.output_tokens
     text = row.dataset or ""
     totals, counts = _TOTALS.search(text), _PROMPTS.findall(text)
@@ -143,6 +147,8 @@ def lengths(row: ServingRow) -> tuple[int, int]:
         prompt = prompt or 1
     elif "MLPerf" in text and "llama3.1-8b" in text:
         prompt, output = prompt or MLPERF_LLAMA31_8B_LENGTHS[0], output or MLPERF_LLAMA31_8B_LENGTHS[1]
+    elif text.startswith("ShareGPT (") and "bench_serving" in text:  # sampled ShareGPT, totals unstated
+        prompt, output = prompt or SHAREGPT_LENGTHS[0], output or SHAREGPT_LENGTHS[1]
     return prompt or UNKNOWN_LENGTH_TOKENS, output or UNKNOWN_LENGTH_TOKENS
 
 
@@ -157,8 +163,41 @@ def readings(row: ServingRow) -> list[tuple[str, str | None]]:
     return [(p, f) for p in precisions for f in frameworks]
 
 
+POISSON_FIXED_POINT_STEPS = 12
+"""Little's law read of a request-rate row: requests in flight = rate x seconds per request, iterated."""
+
+
 def predict(
     row: ServingRow, eff: ServingEfficiency | None = None, reading: tuple[str, str | None] | None = None
+) -> ServingTime:
+    rate = _finite_rate(row)
+    if rate is None:
+        return _predict_at(row, row.concurrency or OFFLINE_CONCURRENCY, eff, reading)
+    # a Poisson arrival rate: the load it puts in flight is rate x the time each request takes (Little's
+    # law), and that time depends on the load: a fixed point, from one request up
+    conc = 1
+    for _ in range(POISSON_FIXED_POINT_STEPS):
+        t = _predict_at(row, conc, eff, reading)
+        seconds = t.time_to_first_token_s.mid + t.output_tokens * t.ms_per_output_token.mid / 1000
+        nxt = max(1, min(t.max_concurrency or 1, round(rate * seconds)))
+        if nxt == conc:
+            break
+        conc = nxt
+    return _predict_at(row, conc, eff, reading)
+
+
+def _finite_rate(row: ServingRow) -> float | None:
+    """The row's request rate (requests/s) when it is a finite Poisson rate; None otherwise."""
+    if row.load_mode != "poisson_rate" or row.request_rate in (None, "inf"):
+        return None
+    try:
+        return float(str(row.request_rate))
+    except ValueError:
+        return None
+
+
+def _predict_at(
+    row: ServingRow, concurrency: int, eff: ServingEfficiency | None, reading: tuple[str, str | None] | None
 ) -> ServingTime:
     cat = _catalog()
     precision, framework = reading or readings(row)[0]
@@ -169,7 +208,7 @@ def predict(
         n_gpus=row.tp,
         precision=precision,  # type: ignore[arg-type]
         kv_precision=kv,
-        concurrency=row.concurrency or OFFLINE_CONCURRENCY,
+        concurrency=concurrency,
         prompt_tokens=lengths(row)[0],
         output_tokens=lengths(row)[1],
         framework=framework,  # type: ignore[arg-type]
@@ -178,7 +217,15 @@ def predict(
         efficiency=eff,
         max_batch=_max_batch(row, framework),
         grouped_kv_reads=not (framework == "tensorrt-llm" and row.framework_version in PRE_XQA_TRTLLM),
+        mla_dp_attention=_dp_attention(row),
     )
+
+
+def _dp_attention(row: ServingRow) -> bool:
+    """Whether the benchmark ran an MLA model with data-parallel attention: only when its set-up says so
+    (plain tensor parallelism copies the latent cache to every GPU)."""
+    said = f"{row.framework_detail or ''} {row.notes or ''}".lower()
+    return "dp attention" in said or "dp-attention" in said or "data-parallel attention" in said
 
 
 PRE_XQA_TRTLLM = frozenset({"0.5-era", "0.5.0"})

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
+from tools.compute.serving_constants import MLA_KV_SOURCE
 from tools.memory_states import adapted_linears, largest_linear_params
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
@@ -94,14 +95,6 @@ KV_CACHE_BYTES_PER_VALUE = 2.0
 PREFILL_CHUNK_TOKENS = 8192
 """Inference prefill is processed in chunks of at most 8192 tokens (vLLM chunked prefill,
 max_num_batched_tokens default for online serving)."""
-
-MLA_KV_SOURCE = (
-    "data-parallel attention, the serving engines' mode for MLA models (SGLang --enable-dp-attention, "
-    "vLLM data-parallel attention; Ray Serve LLM docs 'Data parallel attention'): each GPU keeps the "
-    "latent cache of its own sequences. Plain tensor parallelism would copy the single latent head to "
-    "every GPU (SGLang docs: DeepSeek-V3 FP8 on 8x H200, 8x B200 or 8x MI300X)"
-)
-"""Where an MLA model's KV cache lives when served (tools.compute.serving sizes the cache the same way)."""
 
 SAMPLING_LOGITS_BYTES = 4.0
 """Inference keeps one fp32 logits row per sequence for sampling (vLLM computes logits in fp32)."""

@@ -222,3 +222,14 @@ def test_amd_gpus_run_at_the_mlperf_measured_share_of_nvidias_efficiency(cat: Ca
             prompt_tokens=1024, output_tokens=1024, framework="vllm")  # fmt: skip
     # compute-bound offline: within 25% of each other, as the MLPerf results are within 4%
     assert 0.75 < mi.output_tokens_per_s.mid / h100.output_tokens_per_s.mid < 1.25
+
+
+def test_an_mla_cache_is_partitioned_with_dp_attention_and_copied_under_plain_tp(cat: Catalog) -> None:
+    # the recommender sizes DeepSeek with data-parallel attention (tools.memory_activations agrees); a
+    # benchmark run with plain tensor parallelism holds the latent on each of the 8 GPUs
+    ds = dict(model="deepseek-v3", gpu="mi300x", n_gpus=8, precision="fp8", prompt_tokens=32000,
+              output_tokens=500, concurrency=100)  # fmt: skip
+    dp, tp = _t(cat, **ds), _t(cat, **ds, mla_dp_attention=False)
+    assert dp.max_concurrency >= 100  # 100 users at 32k fit one node, as the memory check says
+    assert tp.max_concurrency * 7 < dp.max_concurrency <= tp.max_concurrency * 9
+    assert any(a.name == "mla_kv_cache" for a in dp.assumptions)

@@ -107,12 +107,14 @@ def framework_max_batch(framework: str, gpu: GpuSpec) -> int:
     return K.MAX_BATCH_BY_FRAMEWORK.get(framework, K.MAX_BATCH_BY_FRAMEWORK["vllm"])
 
 
-def kv_replication(arch: ModelArch, tp: int) -> float:
+def kv_replication(arch: ModelArch, tp: int, mla_dp_attention: bool = True) -> float:
     """Copies of each KV-cache entry a tensor-parallel group of `tp` GPUs holds (and reads): 1 when the KV
     heads split evenly over the GPUs; tp / n_kv_heads when there are fewer KV heads than GPUs (each GPU
-    keeps a whole head); tp for MLA, whose latent cache every GPU holds whole."""
+    keeps a whole head). MLA: 1 with data-parallel attention (each GPU keeps its own sequences' latents:
+    how the recommender sizes an MLA deployment, tools.memory_activations.MLA_KV_SOURCE); tp under plain
+    tensor parallelism, whose GPUs each hold the whole latent cache."""
     if arch.uses_mla:
-        return float(tp)
+        return 1.0 if mla_dp_attention else float(tp)
     return max(1.0, tp / arch.n_kv_heads)
 
 
@@ -152,13 +154,16 @@ def estimate_serving_time(
     pipeline_stages: int = 1,
     max_batch: int | None = None,
     grouped_kv_reads: bool = True,
+    mla_dp_attention: bool = True,
 ) -> ServingTime:
     """Output tokens/s of the replica, ms per output token and time to first token (low-high), and how
     many requests its KV cache holds. `batching="static"` (a fixed batch, prefill then decode, the
     2023 TensorRT-LLM tables) is for the calibration bench; serving is continuous. `max_batch` overrides the
     engine's default cap on sequences in flight (vLLM `max_num_seqs`, TensorRT-LLM `max_batch_size`).
     `grouped_kv_reads=False` is a decode attention kernel that reads a GQA model's KV cache once per query
-    head rather than once per KV head (TensorRT-LLM before its XQA kernels, 2023): for the bench."""
+    head rather than once per KV head (TensorRT-LLM before its XQA kernels, 2023): for the bench.
+    `mla_dp_attention=False`: an MLA model served with plain tensor parallelism (the latent cache copied to
+    every GPU), as benchmarks without data-parallel attention ran it."""
     _check(
         n_gpus=n_gpus,
         concurrency=concurrency,
@@ -238,7 +243,9 @@ def estimate_serving_time(
     full_length = K.KV_RESERVED_AT_FULL_LENGTH[fw]
     tb.assume("kv_admitted_at_full_length", str(full_length).lower(), "", K.KV_ADMISSION_SOURCE)
     held_len = prompt_tokens + (output_tokens if full_length else output_tokens // 2)
-    replication = kv_replication(arch, tp)
+    replication = kv_replication(arch, tp, mla_dp_attention)
+    if arch.uses_mla and mla_dp_attention:
+        tb.assume("mla_kv_cache", "partitioned over the replica's GPUs", "", K.MLA_KV_SOURCE)
     if replication > 1:
         tb.assume("kv_cache_replication", replication, "copies", K.KV_REPLICATION_SOURCE)
     kv_full = arch.kv_cache_bytes(held_len, kv_bytes_value) * replication

@@ -119,6 +119,13 @@ KV_REPLICATION_SOURCE = (
     "split and is held whole on every GPU of a tensor-parallel group (the reason SGLang/TensorRT-LLM offer "
     "data-parallel attention for DeepSeek models)"
 )
+MLA_KV_SOURCE = (
+    "data-parallel attention, the serving engines' mode for MLA models (SGLang --enable-dp-attention, "
+    "vLLM data-parallel attention; Ray Serve LLM docs 'Data parallel attention'): each GPU keeps the "
+    "latent cache of its own sequences. Plain tensor parallelism would copy the single latent head to "
+    "every GPU (SGLang docs: DeepSeek-V3 FP8 on 8x H200, 8x B200 or 8x MI300X)"
+)
+"""Where an MLA model's KV cache lives when the recommender sizes it (memory and serving alike)."""
 PROMPT_TOKENS_DEFAULT: Final = 1000
 OUTPUT_TOKENS_DEFAULT: Final = 1000
 """Request shape when unstated: 1000 in / 1000 out, the common shape of serving benchmark tables
