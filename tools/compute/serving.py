@@ -88,9 +88,11 @@ def _check(**values: int) -> None:
 
 
 def _link_kind(gpu: GpuSpec, n_gpus: int) -> str:
-    """nvlink, pcie or pcie_no_p2p: how the replica's GPUs exchange all-reduces. An NVLink bridge
-    joins pairs only, so more than two bridged GPUs talk over PCIe."""
+    """nvlink, infinity_fabric, pcie or pcie_no_p2p: how the replica's GPUs exchange all-reduces. An NVLink
+    bridge joins pairs only, so more than two bridged GPUs talk over PCIe."""
     link = gpu.scale_up_link
+    if link == "infinity_fabric":  # all-to-all like NVSwitch, but RCCL's small all-reduce is slower
+        return "infinity_fabric"
     if link in K.NVLINK_LINKS or (link == "nvlink_bridge" and n_gpus <= 2):
         return "nvlink"
     return "pcie_no_p2p" if gpu.consumer else "pcie"
@@ -512,7 +514,8 @@ def _allreduce_s(
     if tb is not None:
         tb.assume(
             "allreduce_latency_s",
-            f"nvlink {K.ALLREDUCE_LATENCY_S['nvlink']}, pcie {K.ALLREDUCE_LATENCY_S['pcie']}, "
+            f"nvlink {K.ALLREDUCE_LATENCY_S['nvlink']}, infinity fabric "
+            f"{K.ALLREDUCE_LATENCY_S['infinity_fabric']}, pcie {K.ALLREDUCE_LATENCY_S['pcie']}, "
             f"consumer pcie {K.ALLREDUCE_LATENCY_S['pcie_no_p2p']}",
             "s",
             K.ALLREDUCE_LATENCY_SOURCE,

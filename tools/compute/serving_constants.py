@@ -145,10 +145,19 @@ graphs): vLLM's measures 8.5-11.8 us for 512 B-32 KB at TP 2/4/8 on H100, Tensor
 (SGLang PR #2904); A100 12-14 us (SGLang PR #2688). Published, not fitted: the fit side has no
 low-concurrency tensor-parallel row to pin it (its 2023 TP4 rows, on NCCL-era kernels, alone pushed a fit
 to 40 us; leave-one-family-out picks 8 us without them)."""
+INFINITY_FABRIC_ALLREDUCE_LATENCY_S: Final = 40e-6
+"""One small all-reduce across an MI300X/MI325X node (xGMI mesh) in the ROCm serving engines: RCCL's
+small-message path, several times the NVLink custom kernels' (Meta's RCCLX post, 2026: all-reduce is up
+to 30% of MI300X decode latency, and its direct-access kernels cut it by 10-50%). Checked on the two
+batch-1 rows of ROCm vLLM 0.10 on 8x MI300X (bench/data fresh-2, read after its blind score): 70B FP8
+8.4 ms and 405B FP8 23.6 ms per token, whose difference in weights and layers gives ~45 us per
+all-reduce at the bandwidth efficiency the rest of the model uses. Before: the NVLink 10 us, 4.3-5.4 ms
+predicted for the 70B."""
 ALLREDUCE_LATENCY_S: dict[str, float] = {
     "nvlink": NVLINK_ALLREDUCE_LATENCY_S,
     # the custom kernels need NVLink or peer-to-peer (vLLM falls back to NCCL on PCIe beyond 2 GPUs):
     "pcie": 60e-6,  # nccl-tests: PCIe small all-reduce ~1.5-2x NVLink NCCL's (~30-40 us)
+    "infinity_fabric": INFINITY_FABRIC_ALLREDUCE_LATENCY_S,
     "pcie_no_p2p": 120e-6,  # GeForce: no peer-to-peer, NCCL stages through host memory
 }
 ALLREDUCE_LATENCY_SOURCE = (
@@ -161,7 +170,7 @@ LINK_BANDWIDTH_EFFICIENCY: Final = 0.7
 """Bus bandwidth NCCL all-reduce reaches of the per-direction link rate (nccl-tests busbw ~70-80%)."""
 NO_P2P_BANDWIDTH_FACTOR: Final = 0.5
 """Consumer cards without peer-to-peer copy through host memory: each byte crosses PCIe twice."""
-NVLINK_LINKS = frozenset({"nvlink3", "nvlink4", "nvlink5", "nvlink_c2c", "infinity_fabric"})
+NVLINK_LINKS = frozenset({"nvlink3", "nvlink4", "nvlink5", "nvlink_c2c"})
 """Scale-up links that join every GPU of a node all-to-all (NVSwitch, Infinity Fabric mesh)."""
 
 PIPELINE_HOP_S: Final = 50e-6
