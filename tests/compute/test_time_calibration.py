@@ -147,7 +147,7 @@ def test_framework_changes_the_band(gpus: dict[str, GpuSpec]) -> None:
     # torchtitan reaches ~57% of A100 peak in its table; HF/PEFT single-GPU LoRA ~41% (fit rows)
     assert titan.framework == "torchtitan" and hf.framework == "hf"
     assert titan.mfu.mid > 1.25 * hf.mfu.mid
-    # a framework's band is narrower than the generic one and within issue 13's 1.5x (x/÷ 1.173, CV)
+    # a framework's band is narrower than the generic one and within issue 13's 1.5x (held at its cap)
     generic = efficiency_band(gpu=a100, precision="bf16", framework=None)
     assert titan.mfu.high / titan.mfu.low < min(1.5, generic.mfu.high / generic.mfu.low)
 
