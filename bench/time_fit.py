@@ -1,39 +1,59 @@
-"""Fit the training-time efficiency constants (tools/compute/efficiency.py) on the FIT rows only.
+"""Fit the training-time efficiency constants (tools/compute/efficiency.py) on the development rows.
 
-Rows are bench/data/training_throughput.yaml restricted to the `fit` families of its split. For each
+Rows are bench/data/training_throughput.yaml restricted to the families of the FIT_SIDES of its split
+(fit, held_out, fresh_held_out: every side collected so far, all of whose errors have been seen). For each
 row the published tokens/s/GPU is turned into an MFU with the same FLOPs count the estimate uses
 (tools.compute.flops: k x N_active + the attention term; recompute NOT counted, because the published
 throughputs already pay for it) over the same peak (FP8 rows: attention at the BF16 peak, blended).
 Then, in this order:
 
-1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair);
+1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair),
+   and the adapter factor (LoRA / full MFU within each stack publishing both) out of LoRA/QLoRA rows;
 2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, and
    the generic anchors: median per (generation, precision) over every framework;
-3. the generation ratios (hopper / ampere from llm-foundry, which has both; blackwell / hopper from
-   Megatron-Bridge, which has both) and the MoE factor (MoE MFU / the dense anchor of its cell);
-4. the band half-widths, by leave-one-family-out cross-validation (cross_validate): each fit family
+3. the generation ratios (median over the stacks with dense rows on both generations: hopper / ampere
+   from llm-foundry and torchtitan, blackwell / hopper from Megatron-Bridge) and the MoE factor (MoE MFU
+   / the middle of the dense band the estimate reads for the row's GPU, precision and framework);
+4. the band half-widths, by leave-one-family-out cross-validation (cross_validate): each family
    in turn is left out, steps 1-3 are re-run on the others (a constant only that family identifies takes
-   its no-information value: generation ratio 1.0, small-batch exponent 0), and its dense rows are
+   its no-information value: generation ratio 1.0, adapter factor 1.0, small-batch exponent 0), and its
+   dense rows are
    predicted with the real estimate (bench.time_accuracy.predict); half-width = exp(90th percentile of
    |log(published / geometric middle)|), for the rows whose framework has a band and for every row
    without a framework. cv_bias checks the middle for a systematic shift by generation or method.
    The in-sample 90th percentile is printed beside it for comparison.
 
 Prints the constants; tools/compute/efficiency.py holds the values with this script as their source, and
-tests/compute/test_time_calibration.py checks that the two agree. Held-out rows are never read here.
+tests/compute/test_time_calibration.py checks that the two agree. A side outside FIT_SIDES (a held-out
+set added later) is never read here.
 
 Run: .venv/bin/python -m bench.time_fit
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from dataclasses import dataclass
+from pathlib import Path
 
-from bench.calibration_data import TrainingRow, load_training_rows, load_training_split, rows_in
+from bench.calibration_data import (
+    TRAINING_FILE,
+    TrainingRow,
+    load_training_rows,
+    load_training_split,
+    rows_in,
+)
 from bench.time_accuracy import predict
-from bench.time_rows import row_attention, row_framework, row_generation, row_parallel, row_precision
+from bench.time_rows import (
+    row_attention,
+    row_framework,
+    row_generation,
+    row_parallel,
+    row_precision,
+    row_seq_len,
+)
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import (
@@ -42,6 +62,7 @@ from tools.compute.efficiency import (
     Calibration,
     Generation,
     PrecisionClass,
+    efficiency_band,
     generation_of,
     small_batch_factor,
 )
@@ -65,9 +86,21 @@ from tools.vocabulary import FRAMEWORKS
 
 GENERATIONS: tuple[Generation, ...] = ("ampere", "hopper", "blackwell", "amd", "gaudi")
 PRECISIONS: tuple[PrecisionClass, ...] = ("bf16", "fp8")
+FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out")
+"""The split sides the constants are fitted on. Since 2026-11-26 every side collected so far is
+development data (all their errors had been seen; bench/data/README.md): the fit reads them all, and a
+further side added later (a new held-out set) is scored by bench/time_accuracy.py, never fitted."""
+NO_ADAPTER_EFFECT = 1.0
+"""The LoRA/full MFU ratio where no stack in the rows publishes both: LoRA at the dense band."""
 NO_GENERATION_EFFECT = 1.0
 """A generation ratio the rows cannot identify (its only stack left out of a cross-validation fold):
 the no-information value, the same share of peak on both generations."""
+
+
+def development_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
+    """The rows of the FIT_SIDES families."""
+    sides = load_training_split(path).sides()
+    return rows_in(load_training_rows(path), [f for side in FIT_SIDES for f in sides.get(side, [])])
 
 
 @dataclass(frozen=True)
@@ -112,7 +145,7 @@ def _fit_rows(
     gpus = {g.id: g for g in load_catalog().gpus}
     out: list[FitRow] = []
     if training_rows is None:
-        training_rows = rows_in(load_training_rows(), load_training_split().fit)
+        training_rows = development_rows()
     for r in training_rows:
         if r.tokens_per_s_per_gpu is None:
             continue
@@ -121,7 +154,7 @@ def _fit_rows(
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)
-        seq = r.seq_len or 0
+        seq = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
         attn = attention_flops(n_layers=layers, attention_width=width, seq_len=seq)
         peak = tflops_to_flops(  # FP8: attention at the BF16 peak, as the estimate does
             blended_peak_tflops(
@@ -174,6 +207,7 @@ class FitConstants:
     blackwell_over_hopper: float | None
     qlora_slowdown: list[float]
     moe_factor: tuple[float, float] | None
+    adapter_over_full: float | None = None
 
     def calibration(
         self,
@@ -208,41 +242,85 @@ class FitConstants:
             generic_half_width=generic_half_width,
             small_batch_exponent=small_batch_exponent,
             moe_factor=moe,
+            adapter_over_full=self.adapter_over_full or NO_ADAPTER_EFFECT,
         )
 
 
-def _ratio(rows: list[FitRow], key: str, top: str, bottom: str) -> float | None:
-    by = _median_by(rows, (key,))
-    if (top,) not in by or (bottom,) not in by:
-        return None
-    return by[(top,)] / by[(bottom,)]
+def _stack(fr: FitRow) -> str:
+    """The software stack a row ran on: its framework where the vocabulary names one (torchtitan's A100
+    and H100 tables are one stack), else its source family ('other' pools unrelated stacks)."""
+    return fr.framework if fr.framework in FRAMEWORKS else fr.row.family
+
+
+def _generation_ratio(rows: list[FitRow], top: str, bottom: str) -> float | None:
+    """Median MFU on `top` / median MFU on `bottom` within each stack that has BF16 (Hopper/Ampere) or
+    FP8 (Blackwell/Hopper) dense rows on both; the median over those stacks (None: no such stack)."""
+    prec = "bf16" if bottom == "ampere" else "fp8"
+    stacks: dict[str, list[FitRow]] = {}
+    for fr in rows:
+        if fr.precision == prec:
+            stacks.setdefault(_stack(fr), []).append(fr)
+    ratios = []
+    for srows in stacks.values():
+        by = _median_by(srows, ("generation",))
+        if (top,) in by and (bottom,) in by:
+            ratios.append(by[(top,)] / by[(bottom,)])
+    return statistics.median(ratios) if ratios else None
+
+
+ADAPTER_METHODS = ("lora", "qlora")
+
+
+def _adapter_over_full(rows: list[FitRow]) -> float | None:
+    """Median LoRA MFU / median full-or-pretraining MFU within each stack x generation x precision that
+    publishes both (dense rows); the median over those cells (None: no such cell)."""
+    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
+    for fr in rows:
+        if fr.row.model.moe or fr.row.method == "qlora":
+            continue
+        lora, full = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
+        (lora if fr.row.method == "lora" else full).append(fr.mfu)
+    ratios = [statistics.median(lo) / statistics.median(fu) for lo, fu in cells.values() if lo and fu]
+    return statistics.median(ratios) if ratios else None
 
 
 def fit_constants(rows: list[FitRow]) -> FitConstants:
-    """Anchors, generation ratios, QLoRA and MoE factors of these fit rows."""
+    """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows."""
+    adapter = _adapter_over_full(rows)
+    # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
+    rows = [
+        dataclasses.replace(fr, mfu=fr.mfu / (adapter or NO_ADAPTER_EFFECT))
+        if fr.row.method in ADAPTER_METHODS
+        else fr
+        for fr in rows
+    ]
     dense = [fr for fr in rows if not fr.row.model.moe and fr.row.method != "qlora"]
     fw_anchor = _median_by(
         [fr for fr in dense if fr.framework != "other"], ("framework", "generation", "precision")
     )
     generic = _median_by(dense, ("generation", "precision"))
-    foundry = [fr for fr in dense if fr.row.family == "llm-foundry-mpt" and fr.precision == "bf16"]
-    mb = [fr for fr in dense if fr.framework == "megatron"]
     qlora = [fr for fr in rows if fr.row.method == "qlora"]
     qlora_slowdown = [fw_anchor[(fr.framework, fr.generation, fr.precision)] / fr.mfu for fr in qlora]
-    moe_ratio = []
-    for fr in (fr for fr in rows if fr.row.model.moe):
-        anchor = fw_anchor.get((fr.framework, fr.generation, "fp8"))
-        if anchor is None:  # Megatron dense rows are FP8 only; B200 BF16 MoE uses the FP8 anchor
-            anchor = fw_anchor[(fr.framework, "hopper", "fp8")]
-        moe_ratio.append(fr.mfu / anchor)
-    return FitConstants(
+    c = FitConstants(
         framework_anchor=fw_anchor,
         generic_anchor=generic,
-        hopper_over_ampere=_ratio(foundry, "generation", "hopper", "ampere"),
-        blackwell_over_hopper=_ratio(mb, "generation", "blackwell", "hopper"),
+        hopper_over_ampere=_generation_ratio(dense, "hopper", "ampere"),
+        blackwell_over_hopper=_generation_ratio(dense, "blackwell", "hopper"),
         qlora_slowdown=qlora_slowdown,
-        moe_factor=(min(moe_ratio), max(moe_ratio)) if moe_ratio else None,
+        moe_factor=None,
+        adapter_over_full=adapter,
     )
+    # MoE factor: the MoE row's MFU over the dense band middle the estimate reads for the same GPU,
+    # precision and framework (the framework's band, else the generic one)
+    cal = c.calibration(small_batch_exponent=0.0)
+    gpus = {g.id: g for g in load_catalog().gpus}
+    moe_ratio = []
+    for fr in (fr for fr in rows if fr.row.model.moe):
+        band = efficiency_band(
+            gpu=gpus[fr.row.gpu], precision=fr.precision, framework=row_framework(fr.row), calibration=cal
+        )
+        moe_ratio.append(fr.mfu / math.sqrt(band.mfu.low * band.mfu.high))
+    return dataclasses.replace(c, moe_factor=(min(moe_ratio), max(moe_ratio)) if moe_ratio else None)
 
 
 def fit() -> dict[str, object]:
@@ -262,6 +340,7 @@ def fit() -> dict[str, object]:
         "generic_anchor": {"/".join(k): round(v, 3) for k, v in sorted(c.generic_anchor.items())},
         "hopper_over_ampere": round(c.hopper_over_ampere, 3),
         "blackwell_over_hopper": round(c.blackwell_over_hopper, 3),
+        "adapter_over_full": round(c.adapter_over_full or NO_ADAPTER_EFFECT, 3),
         "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],
         "moe_factor_range": (round(c.moe_factor[0], 3), round(c.moe_factor[1], 3)),
         # in-sample scatter, for comparison with the cross-validated half-widths (cross_validate below)
@@ -300,7 +379,7 @@ class CvResidual:
 def cross_validate(training_rows: list[TrainingRow] | None = None) -> list[CvResidual]:
     """Each fit family left out in turn: refit every constant on the others, predict its dense
     16-bit/FP8 rows (MoE and QLoRA factors come from one family each: no out-of-family residual)."""
-    rows = training_rows or rows_in(load_training_rows(), load_training_split().fit)
+    rows = training_rows or development_rows()
     gpus = {g.id: g for g in load_catalog().gpus}
     out: list[CvResidual] = []
     for family in sorted({r.family for r in rows}):

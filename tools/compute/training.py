@@ -24,6 +24,7 @@ from pydantic import Field
 
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
 from tools.compute.efficiency import (
+    ADAPTER_OVER_FULL_SOURCE,
     CALIBRATION,
     EXPERT_IMBALANCE_SLOWDOWN,
     EXPERT_IMBALANCE_SOURCE,
@@ -360,6 +361,14 @@ def estimate_training_time(
                 SMALL_BATCH_SOURCE,
             )
             factor = factor.scale(small)
+    if mfu_range is None and method in ("lora", "qlora") and calibration.adapter_over_full != 1.0:
+        tb.assume(
+            "adapter_over_full",
+            f"{calibration.adapter_over_full:.2f}",
+            "x dense MFU",
+            ADAPTER_OVER_FULL_SOURCE,
+        )
+        factor = factor.scale(calibration.adapter_over_full)
     is_moe = moe if moe is not None else (arch is not None and arch.is_moe)
     if is_moe and mfu_range is None:
         imbalance = _UNITY if moe_balanced_routing else EXPERT_IMBALANCE_SLOWDOWN
