@@ -250,7 +250,8 @@ def test_claim_check_and_estimate_agree(gpus: dict[str, GpuSpec]) -> None:
 def test_bench_scores_the_development_rows_within_loose_bounds() -> None:
     fit_rows, held_out = fit_and_held_out()
     assert len(fit_rows) >= 40 and len(held_out) >= 15
-    every = [s for side in scored_sides().values() for s in side]
+    # the development sides only: a later held-out side (fresh2_held_out) is scored, never fitted
+    every = [s for name, side in scored_sides().items() if name in FIT_SIDES for s in side]
     s = summarise(every)
     assert s.rows >= 90
     assert s.coverage >= 0.90  # 95.8% at the time of writing (every side fitted, bands at their caps)
