@@ -266,9 +266,31 @@ _CONC = Gated(
     "live",
     "at a time",
 )
+# the share of the users active at once, said after them: "a fifth of them active at once", "10% online"
+_ACTIVE_SHARE = re.compile(
+    r"\b(?P<share>a\s+fifth|a\s+quarter|a\s+third|a\s+tenth|half|\d{1,2}(?:\.\d+)?\s*%|one\s+in\s+"
+    r"(?:three|four|five|ten|\d+))\s+(?:of\s+(?:them|those|these|the\s+\w+)\s+)?(?:are\s+|is\s+|will\s+be\s+"
+    r"|being\s+)?(?:active|online|concurrent(?:ly)?|simultaneous(?:ly)?|at\s+once|at\s+the\s+same\s+time"
+    r"|at\s+peak|at\s+any\s+(?:one\s+)?time|using\s+it\s+at\s+once)",
+    I,
+)
+_SHARE_WORDS = {"a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "a tenth": 0.1, "half": 0.5}
+
+
+def _share_value(said: str) -> float:
+    """'a fifth' -> 0.2, '10%' -> 0.1, 'one in five' -> 0.2."""
+    t = " ".join(said.lower().split())
+    if t in _SHARE_WORDS:
+        return _SHARE_WORDS[t]
+    if t.endswith("%"):
+        return float(t.rstrip("% ")) / 100
+    return 1.0 / parse_number(t.split()[-1])
+
+
 _USERS = Gated(
     re.compile(
-        rf"\b(?:for|serve|serving|support|handle|to)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*"
+        rf"\b(?:for|serve|serving|support|handle|to)\s+(?:(?:all\s+)?(?:our|the|its|their)\s+)?{APPROX}"
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*"
         rf"(?:(?:internal|active|daily|external|paying|concurrent|simultaneous)\s+)?(?:users"
         rf"|requests|customers|clients|people|employees|staff|analysts|engineers|developers|agents|lawyers"
         rf"|colleagues)\b|(?P<num2>{NUMBER})\s+users\b"
@@ -356,6 +378,12 @@ def rule_serving(ctx: Ctx) -> None:
                     continue
                 num = m.group("num") or m.group("num2") or m.group("num3")
                 v = parse_number(num) * (1000 if m.group("mult") else 1)
+                share = _ACTIVE_SHARE.search(t, m.end())
+                if share:  # "300 engineers, maybe a fifth of them active at once": 60 at once
+                    f = _share_value(share.group("share"))
+                    ev = f'"{q(m)}" x "{q(share)}" = {v * f:,.0f} at once'
+                    ctx.add(s, "concurrency", max(1, round(v * f)), ev, "inferred", m.start())
+                    continue
                 ctx.add(s, "concurrency", int(v), f'"{q(m)}" read as concurrent users', "inferred", m.start())
         for m in _RATE_PER_STREAM.finditer(t):
             v = parse_number(m.group("num"))

@@ -40,7 +40,9 @@ MONEY_NUM = r"(?<![\w.,])\d{1,3}(?:[. \u00a0\u202f]\d{3})+(?![\d,])"
 WORD_NUMBERS: dict[str, float] = {
     "a": 1, "an": 1, "one": 1, "single": 1, "a single": 1, "two": 2, "a couple of": 2, "a couple": 2,
     "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "thirty-two": 32, "sixty-four": 64,
     "hundred": 100, "a hundred": 100, "a dozen": 12, "dozen": 12,
 }  # fmt: skip
 WORD_NUM = r"a couple of|a couple|a single|a dozen|a hundred|" + "|".join(

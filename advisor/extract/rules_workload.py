@@ -42,9 +42,10 @@ _INFER = keyed(
 
 # people using the model, with no training word: a serving request ("DeepSeek-V3 for 100 users at 32k")
 _USERS_CUE = keyed(
-    r"\b(?:for|to|support|supporting|handle|handling)\s+(?:~|about\s+|around\s+|up\s+to\s+|roughly\s+)?"
+    r"\b(?:for|to|support|supporting|handle|handling)\s+(?:(?:all\s+)?(?:our|the|its|their)\s+)?"
+    r"(?:~|about\s+|around\s+|up\s+to\s+|roughly\s+)?"
     r"\d[\d,.]*\s*k?\+?\s*(?:concurrent\s+|internal\s+|active\s+|daily\s+|simultaneous\s+)?"
-    r"(?:users|customers|employees|agents|analysts|seats)\b",
+    r"(?:users|customers|employees|agents|analysts|seats|engineers|developers|staff|colleagues|people)\b",
     I,
 )
 

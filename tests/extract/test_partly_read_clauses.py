@@ -70,3 +70,21 @@ def test_a_size_restated_beside_the_model_name_is_not_listed() -> None:
     p, account = _read("8B chatbot for 30 users, Llama 3.1 8B, 8k context, cheapest reliable option")
     assert (p.model_id, p.concurrency) == ("llama-3.1-8b", 30)
     assert not [c for c in account.unused if "8B" in c.text]
+
+
+def test_gpu_counts_in_words_are_read() -> None:
+    # before: "sixteen A100s" gave a claim of 1 GPU (no word for 16)
+    read = RulesExtractor().extract
+    p = read("Can we full fine-tune Llama 3 8B on 5B tokens in ten days on sixteen A100s?")
+    assert (p.claimed_gpu_count, p.claimed_hours) == (16, 240)
+    assert read("we own sixty-four H100s, LoRA llama 3 70b on 1B tokens").owned_gpu_count == 64
+
+
+def test_a_share_of_the_users_active_at_once_is_the_concurrency() -> None:
+    read = RulesExtractor().extract
+    one = read("Serve Qwen2.5 32B for our 300 engineers, maybe a fifth of them active at once")
+    assert (one.workload, one.concurrency) == ("inference", 60)
+    two = read("internal chatbot for all our 2,000 employees, about 10% online at peak, llama 3.1 70b")
+    assert two.concurrency == 200
+    # no share said: every user counts, as before
+    assert read("chatbot on Mistral 7B for the 40 lawyers").concurrency == 40
