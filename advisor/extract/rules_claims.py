@@ -20,6 +20,7 @@ from advisor.extract.rules_text import (
     Sentence,
     parse_number,
 )
+from tools.units import HOURS_PER_MONTH
 
 # =========================================================================== claims
 _CLAIM_CUE = keyed(
@@ -41,7 +42,7 @@ _CLAIM_CUE = keyed(
 )
 _CLAIM_HOURS = keyed(
     rf"\b(?:in|takes?|took|within|under|about)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
-    rf"|weeks?|minutes?|mins?)\b",
+    rf"|weeks?|months?|minutes?|mins?)\b",
     I,
 )
 OVERNIGHT_HOURS = 12.0  # an evening to the next morning (about 20:00 -> 08:00)
@@ -82,7 +83,8 @@ def rule_claims(ctx: Ctx) -> None:
         assert hours is not None
         unit = hours.group("unit").lower()
         n = parse_number(hours.group("num"))
-        h = n * {"d": 24.0, "w": 168.0, "m": 1 / 60}.get(unit[0], 1.0)
+        per_unit = {"d": 24.0, "w": 168.0, "m": 1 / 60}.get(unit[0], 1.0)
+        h = n * (HOURS_PER_MONTH if unit.startswith("mo") else per_unit)
         ctx.add(
             s, "claimed_hours", h, q(hours), "stated" if unit.startswith("h") else "inferred", hours.start()
         )

@@ -113,7 +113,7 @@ _REQUIRE = keyed(
 )
 # ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
 _REQUIRE_AFTER = keyed(
-    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?)]|$|please\b|for\b|as\b))|\s+exclusively\b"
+    r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?()\-–—]|$|please\b|for\b|as\b))|\s+exclusively\b"
     r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
     r"|enterprise agreement)s?\b)",
     I,

@@ -48,6 +48,13 @@ _FLEET_AFTER = keyed(r"\s*(?:cluster|nodes?|servers?|fleet|farm|pods?|box(?:es)?
 _RENTED_AFTER = keyed(
     r"^[^.;]{0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot)\b", I
 )
+# capacity reserved (or booked) for a period is in hand: paid for whether used or not, so it is costed as
+# the team's own ("16x H100 reserved until end of Q3"); renting on demand, quota or credits are not
+_HELD_UNTIL = keyed(
+    r"^[^.;]{0,40}?\b(?:reserved|booked|committed)\b[^.;]{0,25}?\b(?:until|till|through|thru|for the next"
+    r"|to the end of|for another)\b",
+    I,
+)
 _QUESTION = re.compile(
     r"\?|^\s*(?:can|could|would|will|is|are|does|do|should|how (?:long|fast|much))\b"
     r"|\b(?:enough|fit|handle)\b",
@@ -92,7 +99,10 @@ def rule_owned_gpus(ctx: Ctx) -> None:
                 gpu = _gpu_at(t, own.end())
                 if not gpu and num:  # "we have 4090s": the number was the card
                     gpu, num = _BARE_CONSUMER.match(t, own.start("num")), None
-                if not gpu or _RENTED_AFTER.match(t[gpu.end() : gpu.end() + 60]):
+                if not gpu:
+                    continue
+                after = t[gpu.end() : gpu.end() + 60]
+                if _RENTED_AFTER.match(after) and not _HELD_UNTIL.match(after):
                     continue
                 gid = _gpu_id(gpu.group("gpu"))
                 fleet = _FLEET_AFTER.match(t, gpu.end()) is not None  # "our H100 cluster": size unknown
@@ -288,9 +298,23 @@ def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
             continue
         if not (_WANT_CUE.search(before) or _ONLY_AFTER.match(t, g.end())):
             continue
+        if _ASKS_TO_USE.search(before) and t.rstrip().endswith("?"):
+            continue  # "could we just use a T4?": a question the answer weighs, not a requirement
         if comparing is None:
             comparing = _COMPARE.search(t) is not None
-        ids = list(family_ids(name))
-        if comparing or (owned is not None and owned in ids):
-            continue
+        ids = [i for i in family_ids(name) if _in_catalog(i)]
+        if not ids or comparing or (owned is not None and owned in ids):
+            continue  # a GPU the catalog lacks (T4, V100) is listed as not used, not a filter of nothing
         ctx.add(s, "gpus_wanted", ids, q(g), "stated", g.start())
+
+
+_ASKS_TO_USE = re.compile(
+    r"(?:could|can|should|would|might)\s+(?:we|i|you)\s+(?:just\s+|simply\s+|also\s+|still\s+)?"
+    r"(?:use|go\s+with|get\s+away\s+with|try|stick\s+with|run\s+(?:it|this)\s+on)[^?]*$",
+    I,
+)
+
+
+def _in_catalog(gpu_id: str) -> bool:
+    cat = _catalog()
+    return cat is None or cat.has_gpu(gpu_id)

@@ -27,7 +27,8 @@ _CPT = keyed(r"\bCPT\b", I)  # continued pretraining, unless the text pretrains 
 _PRETRAIN = keyed(r"\bpre[\s-]?train(?:ing|ed)?\b", I)
 _FINETUNE = keyed(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
-    r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b",
+    r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b"
+    r"|\b(?:DPO|ORPO|KTO|RLHF|preference[- ](?:tuning|optimi[sz]ation))\b",  # preference tuning
     I,
 )
 _PEFT = keyed(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)

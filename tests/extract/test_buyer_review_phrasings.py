@@ -1,0 +1,59 @@
+"""Requests from the expert buyer review of 2026-11-27 (20 requests, 12 judged wrong), each a reading the
+answer went wrong on, in the review's wording and in others."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.conversation import Conversation
+from advisor.extract.accounting import account_for
+from advisor.extract.rules import RulesExtractor
+
+read = RulesExtractor().extract
+
+
+@pytest.mark.parametrize(
+    ("text", "provider"),
+    [
+        ("Full fine-tune of Mistral 7B, 2B tokens. We're on AWS only (company policy), must stay in "
+         "eu-central-1 for GDPR.", "aws"),  # before: 'not understood', pick at Nebius
+        ("DPO on Llama 3.1 8B, 20M tokens. Azure only - we have committed spend there.", "azure"),
+        ("LoRA Llama 3 8B on 10M tokens; GCP only — it's where our data lives", "gcp"),
+    ],
+)
+def test_a_provider_only_rule_followed_by_its_reason_is_required(text: str, provider: str) -> None:
+    p = read(text)
+    assert p.providers_required == [provider]
+
+
+def test_a_provider_only_once_a_year_is_no_rule() -> None:
+    p = read("We use AWS only once a year for backups; LoRA llama 3 8b on 10M tokens")
+    assert p.providers_required == []
+
+
+def test_preference_tuning_is_fine_tuning() -> None:
+    assert read("We plan DPO on our SFT'd Llama 3.1 8B, 20M tokens").workload == "fine_tuning"
+    assert read("ORPO run on Mistral 7B with 5M tokens").workload == "fine_tuning"
+
+
+def test_capacity_reserved_for_a_period_is_the_teams_own() -> None:
+    p = read("We have 16x H100 80GB (2 nodes, InfiniBand) reserved until end of Q3. Full fine-tune Llama 3.1 "
+             "70B on 500M tokens, seq 8k.")  # fmt: skip
+    assert (p.owned_gpu, p.owned_gpu_count) == ("h100-sxm", 16)
+    # rented on demand is not theirs
+    assert read("We have 8 H100s on demand at Lambda; LoRA llama 3 8b on 10M tokens").owned_gpu is None
+
+
+def test_is_it_realistic_in_one_month_on_64_gpus_is_a_claim_to_check() -> None:
+    p = read("Is it realistic to pretrain a 7B model on 1T tokens in one month on 64 H100s?")
+    assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_hours) == ("h100-sxm", 64, 730)
+
+
+def test_a_gpu_asked_about_is_no_filter_and_one_the_catalog_lacks_is_listed() -> None:
+    text = "Fine tune llama 2 13b with lora on 5M tokens. Cheapest GPU on the market. Could we just use a T4?"
+    p = Conversation(explain=False).send(text).profile
+    assert p.gpus_wanted == []  # before: ['t4'], which ruled out every GPU in the catalog
+    assert any("T4" in c.text for c in account_for(text, p).unused)
+    must = "LoRA llama 3 8b on 20M tokens, we must use V100s"
+    q = Conversation(explain=False).send(must).profile
+    assert q.gpus_wanted == [] and any("V100" in c.text for c in account_for(must, q).unused)
