@@ -241,7 +241,9 @@ def clause_kind(text: str, alone: bool = False) -> ClauseKind:
         return "instruction"
     if text.rstrip().endswith("?") or _QUESTION_OPEN.match(text):
         return "question"
-    if _POLICY.search(text) and not re.fullmatch(r"no (?:rush|hurry|pressure|worries)\W*", text, I):
+    if _POLICY.search(text) and not re.fullmatch(
+        r"(?:no (?:rush|hurry|pressure|worries)|(?:if|or|why) not|not (?:sure|yet))\W*", text, I
+    ):
         return "constraint"
     if find_providers(text):
         return "provider"
@@ -503,6 +505,8 @@ _BUY_RENT_Q = re.compile(
 _HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)
 _COST_Q = re.compile(r"\bhow much\b|\bcosts?\b|\bprice\b|\bspend\b", I)
 _WHICH_GPU_Q = re.compile(r"\b(?:which|what)\s+(?:gpus?|cards?|hardware|instances?|accelerators?)\b", I)
+_FIT_Q = re.compile(r"\b(?:will|would|does|do|can)\s+(?:it|this|that|they|the model)\s+(?:even\s+)?fit\b"
+                    r"|\b(?:enough|big enough)\s+(?:memory|vram)\b", I)  # fmt: skip
 
 
 def _answers(rec: Recommendation) -> list[re.Pattern[str]]:
@@ -512,7 +516,7 @@ def _answers(rec: Recommendation) -> list[re.Pattern[str]]:
     if rec.buy_vs_rent is not None:
         out.append(_BUY_RENT_Q)
     if rec.primary is not None:
-        out += [_COST_Q, _WHICH_GPU_Q]
+        out += [_COST_Q, _WHICH_GPU_Q, _FIT_Q]  # the pick's memory line answers "will it fit?"
         if rec.primary.cost_basis == "per_job":
             out.append(_HOW_LONG_Q)
     return out

@@ -57,3 +57,11 @@ def test_a_gpu_asked_about_is_no_filter_and_one_the_catalog_lacks_is_listed() ->
     must = "LoRA llama 3 8b on 20M tokens, we must use V100s"
     q = Conversation(explain=False).send(must).profile
     assert q.gpus_wanted == [] and any("V100" in c.text for c in account_for(must, q).unused)
+
+
+def test_will_it_fit_is_answered_by_the_picks_memory_line() -> None:
+    text = "We run 4x A100 40GB on-prem. Want to serve Llama 3.1 70B for ~20 internal users. Will it fit?"
+    turn = Conversation(explain=False).send(text)
+    assert turn.input_account is not None
+    assert not [c for c in turn.input_account.unused if "fit" in c.text]
+    assert "fits:" in turn.reply and "your hardware" in turn.reply

@@ -18,14 +18,55 @@ from tools.recommend.expectations import check_expectations
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.options import to_option
+from tools.recommend.outcome import Outcome
+from tools.recommend.owned_first import is_yours
 from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
 from tools.trace import TraceBuilder
 
-
 # --------------------------------------------------------------------------------------------
+QUANTISED_SERVING_PRECISIONS: tuple[str, ...] = ("fp8", "int8", "int4")
+"""Weights an engine serves from a quantised checkpoint, tried in this order on the team's own GPUs when
+the default 16-bit weights do not fit them (FP8 only where the GPU computes it; int8/int4 weight-only:
+vLLM GPTQ/AWQ/Marlin kernels on Ampere and later)."""
+
+
+def _quantised_on_owned(
+    w: ResolvedWorkload,
+    out: Outcome,
+    profile: WorkloadProfile,
+    catalog: CatalogView,
+    settings: RecommendSettings,
+    caches: Caches | None,
+) -> tuple[ResolvedWorkload, Outcome]:
+    """Serving on GPUs the team owns that cannot hold the 16-bit weights the answer assumed: the first
+    quantised precision with which they run it (expert review 2026-11-27: 'we run 4x A100 40GB, serve
+    Llama 3.1 70B for 20 users' was answered 'buy 2x H100 NVL' where 4-bit weights fit what they have).
+    A precision the user stated is kept as stated."""
+    p = w.profile
+    if (
+        not p.owned_gpu
+        or p.workload != "inference"
+        or profile.status_of("precision") not in (None, "assumed")
+        or (out.primary is not None and is_yours(out.primary))
+    ):
+        return w, out
+    gpu = catalog.gpu(p.owned_gpu)
+    for precision in QUANTISED_SERVING_PRECISIONS:
+        if precision == "fp8" and not gpu.fp8_dense_tflops:
+            continue
+        why = (
+            f"16-bit weights do not fit your {p.owned_gpu_count or 1}x {gpu.name}; {precision} weights "
+            "(a GPTQ/AWQ or FP8 checkpoint) do"
+        )
+        tried = profile.with_values("inferred", {"precision": why}, precision=precision)
+        w2 = resolve_workload(profile=tried, catalog=catalog)
+        out2 = run_engine(w2, catalog, settings, caches)
+        if out2.primary is not None and is_yours(out2.primary):
+            return w2, out2
+    return w, out
 def recommend(
     *,
     profile: WorkloadProfile,
@@ -44,9 +85,13 @@ def recommend(
     settings = settings or RecommendSettings()
     w = resolve_workload(profile=profile, catalog=catalog)
     out = run_engine(w, catalog, settings, caches)
+    w, out = _quantised_on_owned(w, out, profile, catalog, settings, caches)
     eng = out.engine
     p = w.profile
     primary = to_option(out.primary, eng, "primary", p, out.ranked) if out.primary else None
+    if primary is not None and p.precision != profile.precision and p.status_of("precision") == "inferred":
+        said = p.provenance["precision"].evidence
+        primary = primary.model_copy(update={"why": (f"weights {p.precision}: {said}", *primary.why)})
     alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
