@@ -121,7 +121,10 @@ def option_title(opt: Option) -> str:
 
 def option_where(opt: Option) -> str:
     """'lambda · on-demand · us-east-1'."""
-    parts = [opt.provider, PRICING_TEXT.get(opt.pricing, opt.pricing)]
+    parts = [
+        opt.provider,
+        opt.pricing_words() if opt.pricing == "owned" else PRICING_TEXT.get(opt.pricing, opt.pricing),
+    ]
     if opt.region:
         parts.append(opt.region)
     return " · ".join(parts)
@@ -145,7 +148,8 @@ def option_key_text(key: OptionId | None, options: tuple[Option, ...] = (), cata
         return ""
     for o in options:
         if o.key == key:
-            return f"{option_short(o)} at {o.provider} ({PRICING_TEXT.get(o.pricing, o.pricing)})"
+            pricing = o.pricing_words() if o.pricing == "owned" else PRICING_TEXT.get(o.pricing, o.pricing)
+            return f"{option_short(o)} at {o.provider} ({pricing})"
     gpu = key.gpu
     if catalog is not None:
         with contextlib.suppress(ValueError, KeyError, AttributeError):

@@ -131,6 +131,10 @@ class ServingFigures(_Frozen):
     )
 
 
+YOURS_PROVIDER = "your hardware"
+"""The provider of an option on GPUs the team already owns (tools.recommend.owned_first)."""
+
+
 class Option(_Frozen):
     """One feasible configuration with its price, time and cost ranges.
 
@@ -202,8 +206,14 @@ class Option(_Frozen):
             cost += " per job"
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
-        pricing = self.pricing.replace("_", " ")
-        return f"{self.total_gpus}x {name} at {self.provider} ({pricing}): {hours}{cost}"
+        return f"{self.total_gpus}x {name} at {self.provider} ({self.pricing_words()}): {hours}{cost}"
+
+    def pricing_words(self) -> str:
+        """How the option is paid for, in words: 'on demand', 'spot', 'reserved'; 'owned' on the team's own
+        GPUs and 'to buy' for a purchase (both price as 'owned', which on hardware still to buy misled)."""
+        if self.pricing == "owned":
+            return "owned" if self.provider == YOURS_PROVIDER else "to buy"
+        return self.pricing.replace("_", " ")
 
 
 def _hours_span(r: Range) -> str:

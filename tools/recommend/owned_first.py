@@ -13,9 +13,9 @@ from tools.defaults import CatalogView
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate, GpuNotes, Offer
+from tools.recommend.models import YOURS_PROVIDER as YOURS_PROVIDER
 from tools.recommend.owned import owned_fabric
 
-YOURS_PROVIDER = "your hardware"
 """Provider name of the hardware the team owns (buying new hardware is 'your data centre')."""
 YOURS_TIER = "owned (yours)"
 
