@@ -396,7 +396,7 @@ def test_a_purchase_reads_to_buy_and_the_teams_own_gpus_owned(catalog: Catalog) 
     # expert review: 3090s, 4090s and B200s to buy were labelled "(owned)" beside the team's own A100s
     rec = _rec(catalog, workload="inference", model_id="deepseek-v3", concurrency=100, context_len=32768,
                deployment_preference="on_prem")  # fmt: skip
-    assert rec.primary is not None and "(to buy)" in rec.primary.summary()
+    assert rec.primary is not None and "(to buy)" in rec.primary.summary
     mine = _rec(catalog, workload="inference", model_id="llama-3.1-8b", concurrency=20,
                 owned_gpu="a100-80gb-sxm", owned_gpu_count=2)  # fmt: skip
-    assert mine.primary is not None and "at your hardware (owned)" in mine.primary.summary()
+    assert mine.primary is not None and "at your hardware (owned)" in mine.primary.summary
