@@ -206,6 +206,16 @@ _SCHEDULE = Gated(
     ),
     "day",
 )
+# in use during the working day only ("business hours only is fine", "during office hours"); a stated
+# schedule ("10 hours a day") is read by _SCHEDULE instead
+_OFFICE_HOURS = Gated(
+    re.compile(r"\b(?:business|office|working|work)\s+hours\b(?!\s+(?:a|per)\s+(?:day|week))", I),
+    "hours",
+)
+OFFICE_HOURS_PER_DAY = 9.0  # 9 to 6, the usual office day
+OFFICE_DAYS_PER_WEEK = 5.0
+
+
 def rule_utilisation(ctx: Ctx) -> None:
     """utilization ("busy 80% of the time", schedules, 24/7); horizon: advisor/extract/rules_horizon.py."""
     for s in ctx.sentences:
@@ -235,6 +245,9 @@ def rule_utilisation(ctx: Ctx) -> None:
             if 0 < h <= 24 and re.search(r"\b(?:run|use|serv|inference|busy|online|up)\w*", t, I):
                 conv = U.utilization_from_schedule(h, days)
                 ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+        for m in _OFFICE_HOURS.finditer(t):
+            conv = U.utilization_from_schedule(OFFICE_HOURS_PER_DAY, OFFICE_DAYS_PER_WEEK)
+            ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
         for m in _ALWAYS_ON.finditer(t):
             if ctx.workload == "inference" or re.search(
                 r"\b(?:serv|inference|service|endpoint|runs?)\w*", t, I

@@ -60,6 +60,7 @@ _NOT_BUDGET = keyed(
 )
 
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
+_PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
     rf"\bbudget\s*(?:is|of|:|=|around|about|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])", I
 )
@@ -72,8 +73,10 @@ def rule_budget(ctx: Ctx) -> None:
         t = s.text
         budget_word = _BUDGET_WORD.search(t) is not None  # once per sentence: linear in its length
         for m in _MONEY.finditer(t):
-            if _RATE.match(t[m.end() : m.end() + 40]):  # a bounded window: '/hr', 'per month'
-                continue
+            rate = _RATE.match(t[m.end() : m.end() + 40])  # a bounded window: '/hr', 'per month'
+            monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
+            if rate and not (monthly and budget_word and ctx.workload == "inference"):
+                continue  # a serving budget "$3k/month" is the budget its monthly cost is held to
             sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(
                 "sym", "word", "num", "num2", "mult", "mult2"
             )
@@ -95,6 +98,8 @@ def rule_budget(ctx: Ctx) -> None:
             conv = U.usd_from(amount, cur)
             status = "stated" if cur == "USD" else "inferred"
             ev = q(m) if cur == "USD" else f'"{q(m)}": {conv.how}'
+            if monthly:
+                ev = f'"{q(m)}" a month: held to the monthly serving cost'
             ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
         # "budget is 5000" without a currency: read as USD
         for m in _BUDGET_BARE.finditer(t):

@@ -65,3 +65,16 @@ def test_will_it_fit_is_answered_by_the_picks_memory_line() -> None:
     assert turn.input_account is not None
     assert not [c for c in turn.input_account.unused if "fit" in c.text]
     assert "fits:" in turn.reply and "your hardware" in turn.reply
+
+
+def test_a_monthly_budget_for_serving_is_the_budget_and_elsewhere_is_listed() -> None:
+    p = read("RAG assistant on Llama 3.1 8B, peak 150 concurrent, 4k context. Budget $3k/month max for GPUs.")
+    assert p.budget_usd == 3000  # before: a rate, skipped silently
+    assert "a month" in p.provenance["budget_usd"].evidence
+    assert read("LoRA llama 3 8b on 10M tokens, budget $3k/month").budget_usd is None  # a job has no month
+
+
+def test_business_hours_only_is_the_share_of_the_week_in_use() -> None:
+    p = read("RAG assistant, Llama 3.1 8B, peak 150 concurrent. Uptime: business hours only is fine.")
+    assert p.utilization is not None and abs(p.utilization - 45 / 168) < 1e-9  # 9 h x 5 days of 168
+    assert read("LoRA llama 3 8b on 10M tokens, we work 10 hours a day on it").utilization is None
