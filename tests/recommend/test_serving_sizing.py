@@ -3,6 +3,8 @@ throughput and latency, the user's GPU filters honoured, batch generation priced
 
 from __future__ import annotations
 
+import pytest
+
 from tools.catalog.load import Catalog
 from tools.compute.serving import ServingTime, estimate_serving_time
 from tools.profile import WorkloadProfile
@@ -171,3 +173,21 @@ def test_a_pipeline_over_nodes_adds_memory_not_per_user_speed(catalog: Catalog) 
     assert two_nodes.ms_per_output_token.low >= 0.9 * one_node.ms_per_output_token.low
     assert two_nodes.ms_per_output_token.low > 1.2 * as_tp16.ms_per_output_token.low
     assert two_nodes.max_concurrency >= one_node.max_concurrency
+
+
+def test_memory_is_shown_at_the_load_the_plan_puts_on_each_replica(catalog: Catalog) -> None:
+    # expert review: "peak 50 req/s" sized replicas of hundreds of requests while the memory line showed
+    # the KV cache of the 8 assumed sequences (12.1 GiB per GPU of 140)
+    p = WorkloadProfile().with_values(
+        "stated", workload="inference", model_id="mixtral-8x7b", target_tokens_per_s=12500,
+        prompt_tokens=1500, output_tokens=250, context_len=1750, latency_ms_per_token=50,
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    o = rec.primary
+    assert o is not None and o.serving is not None
+    per = o.serving.concurrency_per_replica
+    assert per > 8
+    arch = catalog.model("mixtral-8x7b")
+    split = min(o.serving.tensor_parallel, arch.n_kv_heads)
+    kv_gib_per_gpu = arch.kv_cache_bytes(1750, 2.0) * per / split / 2**30
+    assert o.memory.breakdown_gib["kv_cache"] == pytest.approx(kv_gib_per_gpu, rel=0.05)

@@ -59,6 +59,7 @@ class Calculators(Part):
         self.time_sig = self.caches.signature_id(self.time_signature)
         self.mem_sig = self.caches.signature_id(self.mem_signature)
         self._layouts: dict[tuple[int, int], list[Layout]] = {}
+        self._serving_memory: dict[tuple[Layout, int], Any] = {}
         self.mem = MemoryCache(self._estimate_memory, self.mem_signature, self.caches)
         self._time_cache = self.caches.time
         self._topo_cache = self.caches.topology
@@ -93,6 +94,20 @@ class Calculators(Part):
             if p.framework:  # None: the estimate's FRAMEWORK_DEFAULT
                 kw["framework"] = p.framework
         return memory_mod.estimate_memory(**kw, traced=traced)
+
+    def serving_memory(self, layout: Layout, concurrency: int) -> Any:
+        """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan put
+        on each replica when no concurrency was stated), cached per layout and load."""
+        key = (layout, concurrency)
+        got = self._serving_memory.get(key)
+        if got is None:
+            kw: dict[str, Any] = dict(
+                arch=self.w.arch, method=self.method, precision=self.p.precision, gpus=layout.n_gpus,
+                sharding=layout.sharding, tp=layout.tp, pp=layout.pp, concurrency=concurrency,
+                context_len=self.p.context_len,
+            )  # fmt: skip
+            got = self._serving_memory[key] = memory_mod.estimate_memory(**kw, traced=False)
+        return got
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
         """tools.compute's training time; `traced=False` for the sweep (same numbers, no trace steps)."""

@@ -14,7 +14,15 @@ from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.ranges import Range
 from tools.recommend.caches import CostedRun, EnumeratedGpu, Enumeration
 from tools.recommend.calculators import Calculators
-from tools.recommend.candidates import Candidate, GpuNotes, Layout, Offer, gpu_counts, layouts_for
+from tools.recommend.candidates import (
+    Candidate,
+    GpuNotes,
+    Layout,
+    Offer,
+    gpu_counts,
+    layouts_for,
+    memory_fit,
+)
 from tools.recommend.models import MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
@@ -308,6 +316,12 @@ class Enumerator(Part):
             plan = plan_serving(serve, self.p, n, MAX_REPLICAS, stated)
             plan = with_latency_cap(serve, plan, self.p.latency_ms_per_token)
             decode, replicas = plan.total_tokens_per_s, plan.replicas
+            per = plan.per_replica_concurrency
+            if not stated and per > (self.p.concurrency or 1) and plan.why_not is None:
+                # memory at the load the plan puts on each replica (a rate target sets it), not the
+                # assumed default: 12 GiB at 8 sequences beside 346 in flight read as a contradiction
+                est = self.calc.serving_memory(layout, per)
+                fit = memory_fit(est, gpu, self.headroom, layout.sharding)
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours
             else:
