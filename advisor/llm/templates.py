@@ -162,7 +162,9 @@ def summary_reply(
 
 def _recommendation_lines(rec: Any) -> list[str]:
     s = prompts.sections("summary")
-    lines = []
+    # what the engine says before the pick: owned GPUs that cannot run it, a deadline nothing meets, no
+    # feasible offer at a preferred provider (the report printed these; the chat reply had left them out)
+    lines = [str(n) for n in getattr(rec, "notes", ())]
     if rec.primary is not None:
         lines.append(prompts.fill(s["primary"], summary=rec.primary.summary))
         if getattr(rec, "time_basis", None):

@@ -78,3 +78,11 @@ def test_business_hours_only_is_the_share_of_the_week_in_use() -> None:
     p = read("RAG assistant, Llama 3.1 8B, peak 150 concurrent. Uptime: business hours only is fine.")
     assert p.utilization is not None and abs(p.utilization - 45 / 168) < 1e-9  # 9 h x 5 days of 168
     assert read("LoRA llama 3 8b on 10M tokens, we work 10 hours a day on it").utilization is None
+
+
+def test_the_engines_notes_reach_the_chat_reply() -> None:
+    # before: "Your 2x ... cannot run this" and "nothing meets the deadline" were printed in the PDF only
+    reply = Conversation(explain=False).send("we own 2 T4s, serve llama 3 8b for 10 users").reply
+    assert "Your 2x T4 is not in the GPU catalog" in reply
+    late = Conversation(explain=False).send("Full fine-tune Llama 3.1 70B on 50B tokens by tomorrow").reply
+    assert "Nothing in the catalog meets the deadline" in late

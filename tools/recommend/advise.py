@@ -53,7 +53,10 @@ def _quantised_on_owned(
         or (out.primary is not None and is_yours(out.primary))
     ):
         return w, out
-    gpu = catalog.gpu(p.owned_gpu)
+    try:
+        gpu = catalog.gpu(p.owned_gpu)
+    except (InputError, KeyError, LookupError):  # a GPU the catalog lacks: nothing to run it on
+        return w, out
     for precision in QUANTISED_SERVING_PRECISIONS:
         if precision == "fp8" and not gpu.fp8_dense_tflops:
             continue

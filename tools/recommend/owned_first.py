@@ -152,7 +152,10 @@ def not_fit_note(
     try:
         name = catalog.gpu(p.owned_gpu).name
     except (InputError, KeyError, LookupError):
-        name = p.owned_gpu
+        return (
+            f"Your {p.owned_gpu_count or 1}x {p.owned_gpu.upper()} is not in the GPU catalog, so I cannot "
+            "size the job on it. The options below are what to rent or buy instead."
+        )
     n = notes.get(p.owned_gpu)
     why = (n.memory or n.interconnect or n.throughput or n.constraint) if n else None
     reason = f": {why}" if why else ""
