@@ -113,7 +113,7 @@ def kv_replication(arch: ModelArch, tp: int, mla_dp_attention: bool = True) -> f
     """Copies of each KV-cache entry a tensor-parallel group of `tp` GPUs holds (and reads): 1 when the KV
     heads split evenly over the GPUs; tp / n_kv_heads when there are fewer KV heads than GPUs (each GPU
     keeps a whole head). MLA: 1 with data-parallel attention (each GPU keeps its own sequences' latents:
-    how the recommender sizes an MLA deployment, tools.memory_activations.MLA_KV_SOURCE); tp under plain
+    how the recommender sizes an MLA deployment, serving_constants.MLA_KV_SOURCE); tp under plain
     tensor parallelism, whose GPUs each hold the whole latent cache."""
     if arch.uses_mla:
         return 1.0 if mla_dp_attention else float(tp)
