@@ -119,12 +119,14 @@ def option_title(opt: Option) -> str:
     return text
 
 
+def pricing_text(opt: Option) -> str:
+    """How an option is paid for, as the report writes it ('on-demand'; 'owned' / 'to buy' for hardware)."""
+    return opt.pricing_words() if opt.pricing == "owned" else PRICING_TEXT.get(opt.pricing, opt.pricing)
+
+
 def option_where(opt: Option) -> str:
     """'lambda · on-demand · us-east-1'."""
-    parts = [
-        opt.provider,
-        opt.pricing_words() if opt.pricing == "owned" else PRICING_TEXT.get(opt.pricing, opt.pricing),
-    ]
+    parts = [opt.provider, pricing_text(opt)]
     if opt.region:
         parts.append(opt.region)
     return " · ".join(parts)
@@ -148,8 +150,7 @@ def option_key_text(key: OptionId | None, options: tuple[Option, ...] = (), cata
         return ""
     for o in options:
         if o.key == key:
-            pricing = o.pricing_words() if o.pricing == "owned" else PRICING_TEXT.get(o.pricing, o.pricing)
-            return f"{option_short(o)} at {o.provider} ({pricing})"
+            return f"{option_short(o)} at {o.provider} ({pricing_text(o)})"
     gpu = key.gpu
     if catalog is not None:
         with contextlib.suppress(ValueError, KeyError, AttributeError):

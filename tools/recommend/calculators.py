@@ -70,7 +70,8 @@ class Calculators(Part):
         """The micro-batch the user gave; None when it is the default (the time model then widens for it)."""
         return self.p.batch_size if self.p.status_of("batch_size") != "assumed" else None
 
-    def _estimate_memory(self, layout: Layout, traced: bool) -> Any:
+    def _estimate_memory(self, layout: Layout, traced: bool, concurrency: int | None = None) -> Any:
+        """The memory estimate of `layout`; `concurrency` (serving) overrides the profile's sequences."""
         p = self.p
         kw: dict[str, Any] = dict(
             arch=self.w.arch,
@@ -82,7 +83,7 @@ class Calculators(Part):
             pp=layout.pp,
         )
         if self.inference:
-            kw.update(concurrency=p.concurrency or 1, context_len=p.context_len)
+            kw.update(concurrency=concurrency or p.concurrency or 1, context_len=p.context_len)
         else:
             kw.update(
                 seq_len=p.seq_len or SEQ_LEN_DEFAULT,
@@ -101,12 +102,7 @@ class Calculators(Part):
         key = (layout, concurrency)
         got = self._serving_memory.get(key)
         if got is None:
-            kw: dict[str, Any] = dict(
-                arch=self.w.arch, method=self.method, precision=self.p.precision, gpus=layout.n_gpus,
-                sharding=layout.sharding, tp=layout.tp, pp=layout.pp, concurrency=concurrency,
-                context_len=self.p.context_len,
-            )  # fmt: skip
-            got = self._serving_memory[key] = memory_mod.estimate_memory(**kw, traced=False)
+            got = self._serving_memory[key] = self._estimate_memory(layout, False, concurrency)
         return got
 
     def training_time(self, gpu: GpuSpec, layout: Layout, scale_out: str, traced: bool = True) -> Any:
