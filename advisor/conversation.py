@@ -181,8 +181,10 @@ class Conversation:
     ) -> Conversation:
         """A conversation resumed from `state` (as produced by `.state`)."""
         if state.get("version") != STATE_VERSION:
-            raise InputError(f"conversation state version {state.get('version')!r} is not {STATE_VERSION}: "
-                             "start a new conversation")
+            raise InputError(
+                f"conversation state version {state.get('version')!r} is not {STATE_VERSION}: "
+                "start a new conversation"
+            )
         kwargs.setdefault("backend", state.get("backend", "rules"))
         conv = cls(extractor, **kwargs)
         conv.profile = WorkloadProfile.model_validate(state.get("profile") or {})
@@ -246,18 +248,28 @@ class Conversation:
 
         def template(note: str | None, include_body: bool = True) -> str:
             return templates.summary_reply(
-                profile=profile, changed=changed, rec=rec, error=error, questions=questions, assumed=assumed,
-                report_ready=report_ready, defaults_ack=defaults_now, note=note or switch_note,
+                profile=profile,
+                changed=changed,
+                rec=rec,
+                error=error,
+                questions=questions,
+                assumed=assumed,
+                report_ready=report_ready,
+                defaults_ack=defaults_now,
+                note=note or switch_note,
                 include_body=include_body,
-                followup=followup, not_used=not_used_text(account), odd_values=odd_values,
+                followup=followup,
+                not_used=not_used_text(account),
+                odd_values=odd_values,
                 report_requested=report_requested,
             )
 
         source: ReplySource = "template"
         llm_calls, llm_error = extract_calls, extract_error
         if self.chat_model is not None and rec is not None:
-            reply_text, source, calls, err = self._explain(text, brief_text, profile, rec, assumed, questions,
-                                                           template)
+            reply_text, source, calls, err = self._explain(
+                text, brief_text, profile, rec, assumed, questions, template
+            )
             llm_calls += calls
             llm_error = llm_error or err
         else:
@@ -270,12 +282,23 @@ class Conversation:
         self.history.append({"role": "user", "text": said})
         self.history.append({"role": "assistant", "text": reply_text})
         self.history = self.history[-HISTORY_LIMIT:]
-        turn = Turn(reply=reply_text, profile=profile, recommendation=rec, questions=questions,
-                    question_fields=fields, assumptions=assumed, report_ready=report_ready, error=error,
-                    source=source, llm_calls=llm_calls, llm_error=llm_error,
-                    llm_fallback=bool(getattr(self.extractor, "fell_back", False)),
-                    llm_rejected=[r.as_dict() for r in getattr(self.extractor, "rejected", ())],
-                    report_requested=report_requested, input_account=account)
+        turn = Turn(
+            reply=reply_text,
+            profile=profile,
+            recommendation=rec,
+            questions=questions,
+            question_fields=fields,
+            assumptions=assumed,
+            report_ready=report_ready,
+            error=error,
+            source=source,
+            llm_calls=llm_calls,
+            llm_error=llm_error,
+            llm_fallback=bool(getattr(self.extractor, "fell_back", False)),
+            llm_rejected=[r.as_dict() for r in getattr(self.extractor, "rejected", ())],
+            report_requested=report_requested,
+            input_account=account,
+        )
         self.last = turn
         return turn
 
@@ -365,9 +388,15 @@ class Conversation:
 
         stream = self.stream
         reply = explain(
-            self.chat_model, tools=box.langchain_tools(), allowed=allowed, user_text=text,
-            recommendation=recommendation_brief(rec), assumptions=assumed, questions=questions,
-            fallback=fallback, stream=stream,
+            self.chat_model,
+            tools=box.langchain_tools(),
+            allowed=allowed,
+            user_text=text,
+            recommendation=recommendation_brief(rec),
+            assumptions=assumed,
+            questions=questions,
+            fallback=fallback,
+            stream=stream,
         )
         body = reply.text
         if reply.source != "template" and tail:

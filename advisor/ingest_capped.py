@@ -186,4 +186,3 @@ def read_upload(
     if status == "memory":
         raise _too_much_memory(filename, limits)
     raise InputError(str(value))
-

@@ -127,8 +127,10 @@ def chat(
     if brief is not None:
         first = ("", brief_text(brief))
     conv = Conversation(backend=backend)
-    console.print("Describe your workload (model, method, data, deadline, budget). "
-                  "Type 'report [FILE]' for the PDF, 'quit' to leave.")
+    console.print(
+        "Describe your workload (model, method, data, deadline, budget). "
+        "Type 'report [FILE]' for the PDF, 'quit' to leave."
+    )
 
     def read() -> str:
         if sys.stdin.isatty():

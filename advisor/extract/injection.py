@@ -39,6 +39,10 @@ STEERING = re.compile(
     r"|(?:^|[:;,(]\s*|\b(?:and|then|please|just)\s+)(?:please\s+)?set (?:the |your )?(?:budget|deadline|cost"
     r"|price|epochs?|eu_only|\w+_\w+|value|field)s?\b[^.!?]{0,20}\b(?:to|=)"
     r"|\bdo not (?:mention|tell|reveal|disclose)\b"
+    # words addressed to whatever machine reads the text: "P.S. to any AI system reading this: ..."
+    r"|\b(?:to|for|dear)\s+(?:any|all|every|the)\s+(?:ai|a\.i\.|llms?|language models?|assistants?|bots?"
+    r"|chatbots?|models?|agents?)(?:\s+(?:systems?|tools?|assistants?))?\s+(?:reading|processing|parsing"
+    r"|seeing|summari[sz]ing)\b"
     rf"|^\s*(?:dear |hey |hi )?{_MACHINE}\s*[,:]\s*(?:please\s+)?(?:note|ignore|you|set|make|always|never"
     rf"|remember)",
     I,
@@ -73,7 +77,7 @@ ROLE_HEADING = re.compile(
 )
 # clause boundaries before a steering phrase, and clause ends after one
 _CLAUSE_OPEN = re.compile(r"[,:;(]\s+|[,:;(](?=\w)|\s+[-–—]\s+|\s+(?:but|btw|also|oh and|ps)\s+", I)
-_SUBSENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+")
+_SUBSENTENCE = re.compile(r"(?<=[.!?;])[\"”’]?\s+|\s+[-–—]\s+")
 MIN_KEPT_CHARS = 3  # a kept fragment shorter than this ("ok") is dropped with the instruction
 
 

@@ -41,19 +41,28 @@ _CLAIM_CUE = keyed(
     min_chars=1,  # "?" alone is a cue
 )
 _CLAIM_HOURS = keyed(
-    rf"\b(?:in|takes?|took|within|under|about)\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
+    rf"(?:\b(?:in|takes?|took|within|under|about|quoted|promised|estimated)\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|months?|minutes?|mins?)\b",
     I,
 )
 OVERNIGHT_HOURS = 12.0  # an evening to the next morning (about 20:00 -> 08:00)
 WEEKEND_HOURS = 48.0  # Saturday and Sunday
-_CLAIM_SPAN = re.compile(r"\b(?P<over>overnight|over\s+(?:the|a)\s+weekend|over\s+a\s+night)\b", I)
+_CLAIM_SPAN = re.compile(
+    r"\b(?P<over>overnight|over\s+(?:the|a)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
+)
 # a claim that hardware suffices, with no time: "my boss says one 4090 is enough to serve this", "the CTO
 # thinks a single RTX 4090 can serve it", "two A100s will handle it" (the recommender checks it)
 _ENOUGH = keyed(
     r"\b(?:is|are|(?:will|would|should)\s+be)\s+(?:(?:more\s+than|plenty|good|easily)\s+)?enough\b|\bsuffices?\b"
     r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b",
     I,
+)
+# a question for the time on named hardware: "How long would ... take on 32 H100s?" (the hardware is the
+# asker's premise, checked like a claim)
+_HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+(?:hours|days|weeks))\b", I)
+# ... unless the hardware is the asker's own ("we own 8 A100 ... how long on our box"): rules_gpus reads it
+_OWNED = re.compile(
+    r"\b(?:own|owned|we\s+have|we've\s+got|our\s+(?:box|cluster|servers?|machines?|nodes?|gpus?))\b", I
 )
 _BARE_CONSUMER = re.compile(r"\b(?P<gpu>3090|4090|5090)s?\b")
 _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
@@ -71,7 +80,8 @@ def rule_claims(ctx: Ctx) -> None:
         if not gpu:
             continue
         if not (hours or span):
-            if _ENOUGH.search(t, gpu.end()) is None:
+            how_long = _HOW_LONG.search(t) is not None and _OWNED.search(t) is None
+            if _ENOUGH.search(t, gpu.end()) is None and not how_long:
                 continue
             _claim_hardware(ctx, s, gpu)
             continue

@@ -140,9 +140,7 @@ _ADV: dict[str, tuple[float, str]] = {
     "monthly": (1, "month"), "every month": (1, "month"),
     "quarterly": (1, "quarter"), "every quarter": (1, "quarter"),
 }  # fmt: skip
-_TRAIN_WORD = keyed(
-    r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I
-)
+_TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I)
 
 
 def rule_cadence(ctx: Ctx) -> None:

@@ -18,9 +18,7 @@ CORRECTION = keyed(
     r"update:|rather|now)\b",
     I,
 )
-NEGATION = keyed(
-    r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|n't|\bnever)\s+(?:\w+\s+){0,2}$", I
-)
+NEGATION = keyed(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|n't|\bnever)\s+(?:\w+\s+){0,2}$", I)
 
 
 QUOTED_PENALTY = 10**9  # quoted text ranks below every unquoted statement, keeping its own order

@@ -11,6 +11,7 @@ from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_models import GPU_RE
 from advisor.extract.rules_text import (
     APPROX,
+    GENERATED_FROM_MODEL,
     MULT,
     NUM,
     NUMBER,
@@ -83,8 +84,10 @@ _TOTAL_GAP = re.compile(r"[(,:]|\b(?:which|that|is|are|was|were|total\w*|altoget
 _PER_ITEM = re.compile(r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×", I)
 # "generate 2 billion tokens": an output volume (batch inference), not a training set ("we generated" is)
 _GENERATE_BEFORE = keyed(
-    r"\b(?:generat(?:e|ing)|produc(?:e|ing)|synthesi[sz](?:e|ing)|emit)\W+(?:\w+\W+){0,3}$", I
+    r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emits?)\W+(?:\w+\W+){0,3}$", I
 )
+
+_FROM_MODEL = re.compile(rf"\s*{GENERATED_FROM_MODEL}", I)  # "4B tokens out of Llama 3.1 405B"
 
 
 def _total_not_each(m: re.Match[str], each: float, after: str) -> bool:
@@ -134,7 +137,7 @@ def rule_dataset(ctx: Ctx) -> None:
                 continue
             if _LEN_BEFORE.search(t[max(0, m.start() - _WINDOW_CHARS) : m.start()]):
                 continue
-            if _GENERATE_BEFORE.search(t[max(0, m.start() - 40) : m.start()]):
+            if _GENERATE_BEFORE.search(t[max(0, m.start() - 40) : m.start()]) or _FROM_MODEL.match(after):
                 continue  # tokens to generate (advisor/extract/rules_serving_io.py)
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value < 1e6:

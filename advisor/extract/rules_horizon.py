@@ -37,7 +37,8 @@ _CUE_BEFORE = (
 _NOUN_AFTER = (
     r"[\s-]+(?:(?:planning|time|investment|useful|expected|depreciation|amorti[sz]ation|ownership|total)\s+)?"
     r"(?P<noun>horizon|tco|total cost|lease|contract|commitment|term|reservation|plan|life(?:time|span)?"
-    r"|depreciation|amorti[sz]ation|period|outlook|payback|roadmap)\b"
+    r"|depreciation|amorti[sz]ation|period|outlook|payback|roadmap|pilot|trial|poc|proof[\s-]of[\s-]concept"
+    r"|project|engagement|programme|program)\b"
 )
 _HORIZON = Gated(
     re.compile(
@@ -89,8 +90,10 @@ def rule_horizon(ctx: Ctx) -> None:
         for m in _END_DATE.finditer(t):
             if m.group("year"):
                 year = int(m.group("year"))
-                end = dt.datetime(year, 7, 1, tzinfo=ref.tzinfo) if m.group("mid") else dt.datetime(
-                    year + 1, 1, 1, tzinfo=ref.tzinfo
+                end = (
+                    dt.datetime(year, 7, 1, tzinfo=ref.tzinfo)
+                    if m.group("mid")
+                    else dt.datetime(year + 1, 1, 1, tzinfo=ref.tzinfo)
                 )
             else:
                 end = dt.datetime(ref.year + 1, 1, 1, tzinfo=ref.tzinfo)

@@ -74,9 +74,7 @@ PROVIDERS: dict[str, str] = {
 # "RunPod" means either of them.
 PROVIDER_FAMILIES: dict[str, tuple[str, ...]] = {"runpod": ("runpod-community", "runpod-secure")}
 HYPERSCALERS = ("aws", "gcp", "azure")
-PROVIDER_RE = keyed(
-    r"\b(?:" + "|".join(f"(?P<p{i}>{k})" for i, k in enumerate(PROVIDERS)) + r")\b", re.I
-)
+PROVIDER_RE = keyed(r"\b(?:" + "|".join(f"(?P<p{i}>{k})" for i, k in enumerate(PROVIDERS)) + r")\b", re.I)
 _PROVIDER_IDS = list(PROVIDERS.values())
 
 

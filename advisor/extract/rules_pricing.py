@@ -12,7 +12,7 @@ import re
 
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 
-_SPOT = r"spot|pre-?empt(?:ible|able)|interruptible"
+_SPOT = r"spot|pre-?empt(?:ible|able)|interruptible|low[\s-]priority"
 _ON_DEMAND = r"on[\s-]demand"
 _RESERVED = r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
 _KINDS: tuple[tuple[str, str], ...] = (("spot", _SPOT), ("on_demand", _ON_DEMAND), ("reserved", _RESERVED))
@@ -21,22 +21,27 @@ _ALL_KINDS: tuple[str, ...] = ("spot", "on_demand", "reserved", "owned")
 _NEG = (
     r"(?:no|not|never|without|avoid|zero|can't use|cannot use|can not use|won't use|will not use"
     r"|don't want|do not want|not allowed(?: to use)?|must not use|mustn't use|can't rely on"
-    r"|cannot rely on|rule out|ruling out)"
+    r"|cannot rely on|rule out|ruling out"
+    r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve)(?: (?:up )?(?:to|for))?)"
 )
-_NOUN = r"(?:\s+(?:instances?|capacity|pricing|nodes|gpus|vms|machines|servers|plans?))?"
+_NOUN = (
+    r"(?:\s*/\s*[\w-]+)?"  # "interruptible / low-priority VMs"
+    r"(?:\s+(?:instances?|capacity|pricing|nodes|gpus|vms|machines|servers|plans?|commitments?))?"
+)
 _EXCLUDED = {
     kind: Gated(
         re.compile(
-            rf"\b{_NEG}[\s-]+(?:any\s+|the\s+)?(?:{rx}){_NOUN}\b"
+            rf"\b{_NEG}[\s-]+(?:any\s+|the\s+|an?\s+)?(?:{rx}){_NOUN}\b"
             rf"|\b(?:{rx}){_NOUN}\s+(?:is|are)\s+(?:not (?:an option|allowed|permitted|acceptable|ok)"
-            r"|out|off the table|a no-go|unacceptable|forbidden)\b",
+            r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
+            r"|not permitted)\b",
             I,
         ),
         *keys,
     )
     for (kind, rx), keys in zip(
         _KINDS,
-        (("spot", "empt", "interrupt"), ("demand",), ("reserv", "commit")),
+        (("spot", "empt", "interrupt", "priority"), ("demand",), ("reserv", "commit")),
         strict=True,
     )
 }

@@ -22,16 +22,27 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.base import select_findings
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
-from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, Sentence, parse_number, parse_scaled
+from advisor.extract.rules_text import (
+    APPROX,
+    GENERATED_FROM_MODEL,
+    MULT,
+    NUM,
+    NUMBER,
+    Sentence,
+    parse_number,
+    parse_scaled,
+)
 
 _K = r"(?P<mult>k)?"
 _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
-    r"|length|size|len|each|:|=)\s*)*"
+    r"|length|size|len|each|short|long|brief|concise|going\s+in|:|=|,)\s*)*"
 )
 _PROMPT_NOUN = r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
 _OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
-_AFTER_NOUN = rf"\b@NOUN@\s+{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
+_AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
+    rf"\b@NOUN@\s+(?:\([^()]{{0,60}}\)\s*)?{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
+)
 _BEFORE_NOUN = (
     rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tok(?:en)?s?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
     r"@NOUN@"
@@ -45,10 +56,12 @@ _PROMPT = Gated(
     re.compile(
         (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN)
         + _ADJ_TOKENS.replace("@ADJ@", r"prompt|input|system[\s-]prompt")
-        + r"|(?P<num6>" + NUM + r")\s*(?P<mult6>k)?[\s-]*tok(?:en)?s?[\s-]+(?:system[\s-]+)?prompts?\b",
+        + r"|(?P<num6>" + NUM + r")\s*(?P<mult6>k)?[\s-]*tok(?:en)?s?[\s-]+(?:system[\s-]+)?prompts?\b"
+        # "~2,500 tokens going in"
+        + r"|(?P<num7>" + NUM + r")\s*(?P<mult7>k)?[\s-]*tok(?:en)?s?\s+going\s+in\b",
         I,
     ),
-    "prompt", "input", "question", "quer",
+    "prompt", "input", "question", "quer", "going in",
 )  # fmt: skip
 _OUTPUT = Gated(
     re.compile(
@@ -63,12 +76,15 @@ _OUTPUT = Gated(
 )  # fmt: skip
 _GENERATION = Gated(
     re.compile(
-        rf"\b(?:generat(?:e|ing)|produc(?:e|ing)|synthesi[sz](?:e|ing)|emit(?:ting)?|output(?:ting)?)\s+"
+        rf"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emit(?:s|ting)?|output(?:ting)?)\s+"
         rf"(?:(?:about|around|roughly|some|~|approximately|at\s+least|over)\s*)?(?P<num>{NUMBER})\s*"
-        rf"(?P<mult>{MULT})?\s*(?:(?:output|synthetic|new|generated)\s+)?tokens?\b",
+        rf"(?P<mult>{MULT})?\s*(?:(?:output|synthetic|new|generated)\s+)?tokens?\b"
+        # "80M output tokens in total"; "4B tokens out of Llama 3.1 405B" (a volume of 1M+ only, below)
+        rf"|(?P<num2>{NUMBER})\s*(?P<mult2>{MULT})?\s*(?:output|generated|synthetic)\s+tokens?\b"
+        rf"|(?P<num3>{NUMBER})\s*(?P<mult3>{MULT})?\s*tokens?\s+{GENERATED_FROM_MODEL}",
         I,
     ),
-    "generat", "produc", "synthesi", "emit", "output",
+    "generat", "produc", "synthesi", "emit", "output", "out of",
 )  # fmt: skip
 # "~1k tokens in, 250 out", "2k in / 300 out": a prompt and an answer length in one breath
 _IN_OUT = Gated(
@@ -113,11 +129,14 @@ _ITEMS = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?(?P<item>documents|docs|items|records|rows|prompts"
         r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
-        r"|reviews|transcripts|calls|files|reports)\b",
+        r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
+        r"|messages|conversations|chats|listings|contracts|invoices)\b",
         I,
     ),
     "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
     "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
+    "passage", "chunk", "paragraph", "abstract", "paper", "post", "comment", "message", "conversation",
+    "chat", "listing", "contract", "invoice",
 )  # fmt: skip
 _EACH_OUTPUT = re.compile(
     rf"\beach\s+(?:one\s+|reply\s+|answer\s+|output\s+)?(?:is\s+|of\s+|gets\s+|around\s+|~\s*)?(?:about\s+)?"
@@ -135,13 +154,14 @@ _GENERATES = re.compile(
 )
 _PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
                "hr": 3600.0, "hour": 3600.0}  # fmt: skip
+_GENERATION_GROUPS = (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"))
 _MIN_GENERATION_TOKENS = 1e6  # below: a per-request length, not a batch volume
 _MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
 
 
 def _length(m: re.Match[str]) -> int | None:
     for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
-                 ("num6", "mult6")):  # fmt: skip
+                 ("num6", "mult6"), ("num7", "mult7")):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
             mult = m.group(k) if k else None
             value = parse_number(m.group(n)) * (1000 if mult else 1)
@@ -166,7 +186,8 @@ def rule_serving_io(ctx: Ctx) -> None:
                 if 1 <= length <= _MAX_REQUEST_TOKENS:
                     ctx.add(s, field, int(length), q(m), "stated", m.start(num))
         for m in _GENERATION.finditer(t):
-            value = parse_scaled(m.group("num"), m.group("mult"))
+            num, mult = next((m.group(n), m.group(k)) for n, k in _GENERATION_GROUPS if m.group(n))
+            value = parse_scaled(num, mult)
             if value >= _MIN_GENERATION_TOKENS:
                 ctx.add(s, "generation_tokens", value, q(m), "stated", m.start())
         request_rates += _request_rates(ctx, s)
@@ -213,7 +234,7 @@ def _items_batch(ctx: Ctx) -> None:
     tokens each"; "Draft 10M emails. Each one is about 150 tokens."), only for an inference job that
     writes something (not a training set's size). The count and the size per item are looked for in one
     sentence first, then in a sentence that writes the items and the next one."""
-    if ctx.workload != "inference" or not any(_GENERATES.search(s.text) for s in ctx.sentences):
+    if ctx.workload not in ("inference", None) or not any(_GENERATES.search(s.text) for s in ctx.sentences):
         return
     pairs: list[tuple[Sentence, Sentence]] = [(s, s) for s in ctx.sentences]
     pairs += list(zip(ctx.sentences, ctx.sentences[1:], strict=False))

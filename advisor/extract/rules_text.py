@@ -57,6 +57,12 @@ MULTIPLIERS: dict[str, float] = {
 }  # fmt: skip
 MULT = r"(?:thousand|millions?|billions?|trillion|mm|mn|bn|tn|k|m|b|t)\b"
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
+# "4B tokens out of Llama 3.1 405B": tokens a model is to emit (a batch generation volume), not a training
+# set; "out of" must be followed by a model (a family or a size) so "50B tokens out of our corpus" is data
+GENERATED_FROM_MODEL = (
+    r"out\s+of\s+(?:(?:the|a|an|our|its)\s+)?(?=(?:[\w.-]+\s+){0,2}?(?:llama|qwen|mistral|mixtral|gemma|deepseek"
+    r"|phi|gpt|falcon|command|yi\b|\d+(?:\.\d+)?\s*b\b))"
+)
 
 
 # compiled once: a money-heavy message parses thousands of numbers

@@ -15,9 +15,7 @@ from advisor.extract.rules_text import (
 
 # =========================================================================== workload and method
 _DONE = keyed(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
-_SCRATCH = keyed(
-    r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I
-)
+_SCRATCH = keyed(r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I)
 _CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
     r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b",
@@ -37,7 +35,10 @@ _INFER = keyed(
     r"|simultaneous|"
     r"at the same time|per user|each user|chat ?bot|endpoint|batch (?:job|inference|processing|predictions?)"
     r"|offline inference|summari[sz](?:e|es|ing|ation)"
-    r"|generat(?:e|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens)\b",
+    # a batch job said to be offline: "it's purely offline, nobody waits on it", "Offline, so throughput ..."
+    r"|(?:purely|fully|completely|entirely|strictly)\s+offline|offline,?\s+(?:so|nobody|no\s+one)"
+    r"|offline\s+(?:job|batch|generation|run)"
+    r"|generat(?:e|es|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens)\b",
     I,
 )
 

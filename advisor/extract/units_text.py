@@ -197,6 +197,8 @@ def usd_per_kwh_from(amount: float, currency: str, cents: bool) -> Converted:
     rate = USD_PER_CURRENCY[currency]
     return Converted(
         money.value,
-        f"{unit}/kWh" + (f" / {CENTS_PER_UNIT:g}" if cents else "")
-        + (f" x {rate:g} USD/{currency}" if currency != "USD" else "") + f" = {money.value:.3f} USD/kWh",
+        f"{unit}/kWh"
+        + (f" / {CENTS_PER_UNIT:g}" if cents else "")
+        + (f" x {rate:g} USD/{currency}" if currency != "USD" else "")
+        + f" = {money.value:.3f} USD/kWh",
     )

@@ -73,7 +73,26 @@ def split_parts(
     own_serve = tuple(s for s in sentences if s.section == "serving")
     if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
         return None
-    return Split(training=tuple(training), serving=tuple(_as_serving(serving, own_serve, training)))
+    return Split(training=tuple(_with_model_of(training, serving)),
+                 serving=tuple(_as_serving(serving, own_serve, training)))  # fmt: skip
+
+
+def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[Finding]:
+    """The training part's findings; without a model of its own ("a full fine-tune of the same model") it
+    adapts the model the serving part serves (inferred, with the serving part's words)."""
+    if any(f.field in _MODEL_FIELDS for f in training):
+        return training
+    return training + [
+        Finding(
+            field=f.field,
+            value=f.value,
+            status="inferred",
+            position=f.position,
+            evidence=f"the model the brief's serving part serves: {f.evidence}",
+        )  # fmt: skip
+        for f in serving
+        if f.field in _MODEL_FIELDS
+    ]
 
 
 # A chat message that trains and then serves: "fine-tune X on Y and then serve it to Z users", "LoRA ...
@@ -83,12 +102,38 @@ _TRAIN_VERB = re.compile(
     r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*)\b", re.I
 )
 _THEN_SERVE = re.compile(
-    r"(?:,?\s*\b(?:and\s+)?(?:then|afterwards|after\s+that|later|next|once\s+(?:it'?s|that'?s|trained|done)"
-    r"(?:\s+\w+){0,3}\s*,?)\s+|(?:^|[,;]\s*|\band\s+))(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will"
-    r"|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+|to\s+)?(?:serve|deploy|host|run\s+inference|put\s+it\s+in"
-    r"\s+production)\b",
+    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|later|next"
+    r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
+    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
+    r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+|to\s+)?"
+    r"(?:serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
+    r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))\b",
     re.I,
 )
+# "Serving side: ...", "Training part: ...", "Inference: ..." opening a sentence of a chat message: the part
+# it names runs until the next such key.
+_PART_KEY = re.compile(
+    r"^\s*(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
+    r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S",
+    re.I,
+)
+
+
+def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
+    """`sentences` with their parts when sentences open with part keys ("Serving side: ... Training side:
+    ..."): each keyed sentence and the ones after it belong to its part; those before any key are shared.
+    None unless both parts are keyed."""
+    out: list[Sentence] = []
+    part: Part | None = None
+    seen: set[Part] = set()
+    for s in sentences:
+        m = _PART_KEY.match(s.text)
+        if m is not None:
+            word = m.group("part").lower()
+            part = "serving" if word.startswith(("serv", "infer", "host", "deploy")) else "training"
+            seen.add(part)
+        out.append(Sentence(s.text, s.start, s.block, s.quoted, part) if part else s)
+    return tuple(out) if seen == {"training", "serving"} else None
 
 
 def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
@@ -96,6 +141,8 @@ def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     and then serves it; the sentence holding the cue is cut there. None when it does not read so."""
     if any(s.section is not None for s in sentences):
         return None
+    if (keyed := _keyed_parts(sentences)) is not None:
+        return keyed
     trained = False
     for i, s in enumerate(sentences):
         m = _THEN_SERVE.search(s.text)
@@ -124,8 +171,13 @@ def _as_serving(
     kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
     if not any(f.field in _MODEL_FIELDS for f in kept):
         kept += [
-            Finding(field=f.field, value=f.value, status="inferred", position=f.position,
-                    evidence=f"the model the brief's training part adapts: {f.evidence}")  # fmt: skip
+            Finding(
+                field=f.field,
+                value=f.value,
+                status="inferred",
+                position=f.position,
+                evidence=f"the model the brief's training part adapts: {f.evidence}",
+            )  # fmt: skip
             for f in training
             if f.field in _MODEL_FIELDS
         ]

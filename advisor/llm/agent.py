@@ -113,7 +113,7 @@ def explain(
             if stream is not None:
                 return _streamed(agent, messages, allowed, fallback, stream, reply)
             out = agent.invoke({"messages": messages}, config={"recursion_limit": RECURSION_LIMIT})
-            new = out["messages"][len(messages):]
+            new = out["messages"][len(messages) :]
             calls, tool_names = _absorb(new, allowed)
             reply.llm_calls += calls
             reply.tool_calls += tool_names
@@ -196,8 +196,9 @@ def _consume(
     from langchain_core.messages import AIMessageChunk, ToolMessage  # lazy: LangChain, see build_agent
 
     buf = ""
-    for chunk, _meta in agent.stream({"messages": messages}, config={"recursion_limit": RECURSION_LIMIT},
-                                     stream_mode="messages"):
+    for chunk, _meta in agent.stream(
+        {"messages": messages}, config={"recursion_limit": RECURSION_LIMIT}, stream_mode="messages"
+    ):
         if stopped():
             continue  # drain the stream; nothing more is shown
         if isinstance(chunk, ToolMessage):
@@ -217,7 +218,7 @@ def _consume(
                 m = _SENTENCE_END.search(buf)
                 if not m:
                     break
-                sentence, buf = buf[: m.end()], buf[m.end():]
+                sentence, buf = buf[: m.end()], buf[m.end() :]
                 if sentence.strip() and not emit(sentence):
                     break
     return buf

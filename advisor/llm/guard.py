@@ -27,15 +27,23 @@ _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
 _INSTRUCTION_RES = (
     # a speaker label: "SYSTEM:", "[assistant]", "(AI)"; a ")" closes a label only after its "(" (a wrapped
     # line "instructions) ..." ends a parenthesis of the line before)
-    re.compile(r"^\s*[#>*\-]*\s*(?:\(\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*\)"
-               r"|\[?\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*[:\]>])", re.IGNORECASE),
-    re.compile(r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(instruction|instructions|rules?|prompt|"
-               r"above|previous|prior|system)\b", re.IGNORECASE),
+    re.compile(
+        r"^\s*[#>*\-]*\s*(?:\(\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*\)"
+        r"|\[?\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*[:\]>])",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(instruction|instructions|rules?|prompt|"
+        r"above|previous|prior|system)\b",
+        re.IGNORECASE,
+    ),
     # "system prompt" as a topic: STEERING's own test (not "a 300-token system prompt")
     re.compile(r"\b(you are now|you must now|new instructions|jailbreak)\b", re.IGNORECASE),
-    re.compile(r"(^|[.!?]\s+)(please\s+)?(set|change|make|force|report)\s+(the\s+|my\s+|our\s+)?"
-               r"(budget|deadline|price|cost|epochs?|model|gpu|answer|recommendation|output)\b[^.\n]*\bto\b",
-               re.IGNORECASE | re.MULTILINE),
+    re.compile(
+        r"(^|[.!?]\s+)(please\s+)?(set|change|make|force|report)\s+(the\s+|my\s+|our\s+)?"
+        r"(budget|deadline|price|cost|epochs?|model|gpu|answer|recommendation|output)\b[^.\n]*\bto\b",
+        re.IGNORECASE | re.MULTILINE,
+    ),
 )
 
 

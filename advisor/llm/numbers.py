@@ -34,26 +34,84 @@ GIB_PER_GB = BYTES_PER_GB / BYTES_PER_GIB
 HOURS_PER_WEEK = 7 * HOURS_PER_DAY
 
 _SCALE_WORDS: dict[str, float] = {
-    "k": 1e3, "K": 1e3, "thousand": 1e3,
-    "m": 1e6, "M": 1e6, "mn": 1e6, "million": 1e6,
-    "b": 1e9, "B": 1e9, "bn": 1e9, "billion": 1e9,
-    "t": 1e12, "T": 1e12, "trillion": 1e12,
+    "k": 1e3,
+    "K": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "M": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "B": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "t": 1e12,
+    "T": 1e12,
+    "trillion": 1e12,
 }
 
 _WORD_NUMBERS: dict[str, float] = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-    "fifty": 50, "hundred": 100, "thousand": 1000, "dozen": 12, "half": 0.5, "single": 1, "double": 2,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "hundred": 100,
+    "thousand": 1000,
+    "dozen": 12,
+    "half": 0.5,
+    "single": 1,
+    "double": 2,
 }
 
 # unit word (lower case) -> canonical unit
 _UNITS: dict[str, str] = {
-    "%": "%", "percent": "%", "pct": "%",
-    "gib": "GiB", "gb": "GB", "g": "GB", "tb": "TB", "tib": "TiB", "mb": "MB", "mib": "MiB", "pb": "PB",
-    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "gpu-hours": "h", "gpu-hour": "h",
-    "d": "day", "day": "day", "days": "day", "week": "week", "weeks": "week", "wk": "week",
-    "month": "month", "months": "month", "mo": "month", "min": "min", "mins": "min", "minutes": "min",
-    "x": "x", "×": "x", "ms": "ms", "s": "s",
+    "%": "%",
+    "percent": "%",
+    "pct": "%",
+    "gib": "GiB",
+    "gb": "GB",
+    "g": "GB",
+    "tb": "TB",
+    "tib": "TiB",
+    "mb": "MB",
+    "mib": "MiB",
+    "pb": "PB",
+    "h": "h",
+    "hr": "h",
+    "hrs": "h",
+    "hour": "h",
+    "hours": "h",
+    "gpu-hours": "h",
+    "gpu-hour": "h",
+    "d": "day",
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "wk": "week",
+    "month": "month",
+    "months": "month",
+    "mo": "month",
+    "min": "min",
+    "mins": "min",
+    "minutes": "min",
+    "x": "x",
+    "×": "x",
+    "ms": "ms",
+    "s": "s",
 }
 
 _NUMBER_RE = re.compile(
@@ -128,8 +186,9 @@ def extract_numbers(text: str, *, skip_identifiers: bool = True) -> list[NumberM
         unit_word = m.group("unit")
         unit = _UNITS.get(unit_word.lower(), unit_word) if unit_word else None
         out.append(
-            NumberMention(raw=m.group(0).strip(), value=value * scale, ulp=_ulp(num) * scale, unit=unit,
-                          start=m.start())
+            NumberMention(
+                raw=m.group(0).strip(), value=value * scale, ulp=_ulp(num) * scale, unit=unit, start=m.start()
+            )
         )
         ends.append(m.end())
         currencies.append(m.group("cur"))

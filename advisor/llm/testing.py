@@ -303,6 +303,7 @@ def fake_tool_chat_model(messages: list[Any]) -> Any:
 
     `messages` are AIMessages (tool calls allowed) or strings, answered in order.
     """
+
     class FakeToolChatModel(GenericFakeChatModel):
         received: list[list[Any]] = []
 

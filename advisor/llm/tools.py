@@ -37,12 +37,40 @@ from tools.vocabulary import (
 log = logging.getLogger(__name__)
 
 WHAT_IF_FIELDS = (
-    "model_id", "params_b", "method", "precision", "dataset_tokens", "epochs", "seq_len", "lora_rank",
-    "budget_usd", "deadline_hours", "concurrency", "context_len", "utilization", "horizon_months",
-    "eu_only", "runs_per_month", "data_location", "data_cached", "objective", "ops_capacity",
-    "deployment_preference", "providers_excluded", "providers_preferred", "target_tokens_per_s",
-    "gpus_wanted", "gpus_excluded", "max_gpus", "owned_gpu", "owned_gpu_count", "power_price_usd_per_kwh",
-    "prompt_tokens", "output_tokens", "generation_tokens", "availability_target",
+    "model_id",
+    "params_b",
+    "method",
+    "precision",
+    "dataset_tokens",
+    "epochs",
+    "seq_len",
+    "lora_rank",
+    "budget_usd",
+    "deadline_hours",
+    "concurrency",
+    "context_len",
+    "utilization",
+    "horizon_months",
+    "eu_only",
+    "runs_per_month",
+    "data_location",
+    "data_cached",
+    "objective",
+    "ops_capacity",
+    "deployment_preference",
+    "providers_excluded",
+    "providers_preferred",
+    "target_tokens_per_s",
+    "gpus_wanted",
+    "gpus_excluded",
+    "max_gpus",
+    "owned_gpu",
+    "owned_gpu_count",
+    "power_price_usd_per_kwh",
+    "prompt_tokens",
+    "output_tokens",
+    "generation_tokens",
+    "availability_target",
 )
 
 
@@ -52,9 +80,29 @@ def recommendation_brief(rec: Any) -> dict[str, Any]:
 
     def opt(o: Any) -> dict[str, Any]:
         d = option_json(o)
-        keep = ("gpu", "gpu_name", "label", "total_gpus", "nodes", "gpus_per_node", "provider", "pricing",
-                "region", "usd_per_gpu_hour", "wall_hours", "cost_usd", "cost_basis", "peak_gib_per_gpu",
-                "vram_gib_per_gpu", "why", "risks", "meets_deadline", "meets_budget", "summary", "tco")
+        keep = (
+            "gpu",
+            "gpu_name",
+            "label",
+            "total_gpus",
+            "nodes",
+            "gpus_per_node",
+            "provider",
+            "pricing",
+            "region",
+            "usd_per_gpu_hour",
+            "wall_hours",
+            "cost_usd",
+            "cost_basis",
+            "peak_gib_per_gpu",
+            "vram_gib_per_gpu",
+            "why",
+            "risks",
+            "meets_deadline",
+            "meets_budget",
+            "summary",
+            "tco",
+        )
         return {k: d[k] for k in keep if k in d and d[k] not in (None, [], ())}
 
     return {
@@ -78,8 +126,8 @@ class _WhatIf(BaseModel):
 
     changes: dict[str, Any] = Field(
         default_factory=dict,
-        description="profile fields to change for this what-if, e.g. {\"epochs\": 8} or "
-        "{\"method\": \"lora\"}; allowed: " + ", ".join(WHAT_IF_FIELDS),
+        description='profile fields to change for this what-if, e.g. {"epochs": 8} or '
+        '{"method": "lora"}; allowed: ' + ", ".join(WHAT_IF_FIELDS),
     )
 
 
@@ -88,11 +136,7 @@ _Memory: type[BaseModel] = create_model(
     "_Memory",
     __config__=ConfigDict(extra="forbid"),
     model=(str, Field(description="catalog model id or alias, e.g. llama-3-70b")),
-    **{
-        name: (f.annotation, f)
-        for name, f in SizingRequest.model_fields.items()
-        if name not in _MEMORY_SKIP
-    },  # type: ignore[call-overload]
+    **{name: (f.annotation, f) for name, f in SizingRequest.model_fields.items() if name not in _MEMORY_SKIP},  # type: ignore[call-overload]
 )
 """The estimate_memory tool's arguments: a catalog model plus every calculator flag of
 tools.sizing_request.SizingRequest (its types, defaults and help), derived as the CLI derives its flags."""
@@ -197,8 +241,12 @@ class ToolBox:
             cat = self._catalog()
             arch = cat.model(args.model)
             return estimate_training_time(
-                active_params=float(arch.active_param_count()), tokens=args.dataset_tokens * args.epochs,
-                method=args.method, grad_checkpointing=True, gpu=cat.gpu(args.gpu), n_gpus=args.n_gpus,
+                active_params=float(arch.active_param_count()),
+                tokens=args.dataset_tokens * args.epochs,
+                method=args.method,
+                grad_checkpointing=True,
+                gpu=cat.gpu(args.gpu),
+                n_gpus=args.n_gpus,
                 arch=arch,
             )
 
@@ -209,8 +257,12 @@ class ToolBox:
             args = _Inference.model_validate(kw)
             cat = self._catalog()
             return estimate_inference(
-                arch=cat.model(args.model), gpu=cat.gpu(args.gpu), n_gpus=args.n_gpus,
-                precision=args.precision, concurrency=args.concurrency, context_len=args.context_len,
+                arch=cat.model(args.model),
+                gpu=cat.gpu(args.gpu),
+                n_gpus=args.n_gpus,
+                precision=args.precision,
+                concurrency=args.concurrency,
+                context_len=args.context_len,
             )
 
         return self._run("estimate_inference", run)
@@ -218,8 +270,12 @@ class ToolBox:
     def egress_cost(self, **kw: Any) -> str:
         def run() -> Any:
             args = _Egress.model_validate(kw)
-            return egress_cost(dataset_gb=args.dataset_gb, pulls=args.pulls, same_cloud=args.same_cloud,
-                               schedule=self._catalog().egress_for(args.cloud))
+            return egress_cost(
+                dataset_gb=args.dataset_gb,
+                pulls=args.pulls,
+                same_cloud=args.same_cloud,
+                schedule=self._catalog().egress_for(args.cloud),
+            )
 
         return self._run("egress_cost", run)
 
@@ -235,20 +291,48 @@ class ToolBox:
 
         Spec = tuple[str, Callable[..., str], type[BaseModel], Callable[[], Callable[..., Any]], str]
         specs: list[Spec] = [
-            ("recommend_gpus", self.recommend_gpus, _WhatIf, _calc("tools.recommend", "recommend"),
-             "Re-runs the recommender on the user's current workload with `changes` applied (a what-if)."),
-            ("estimate_memory", self.estimate_memory, _Memory, _calc("tools.memory", "estimate_memory"),
-             "Call with a catalog model id instead of an architecture."),
-            ("estimate_training_time", self.estimate_training_time, _Training,
-             _calc("tools.compute.training", "estimate_training_time"),
-             "Call with a catalog model id and GPU id; tokens = dataset_tokens x epochs."),
-            ("estimate_inference", self.estimate_inference, _Inference,
-             _calc("tools.compute.inference", "estimate_inference"),
-             "Call with a catalog model id and GPU id."),
-            ("egress_cost", self.egress_cost, _Egress, _calc("tools.cost", "egress_cost"),
-             "Call with the cloud name; the catalog's tiered egress schedule is used."),
-            ("gpu_spec", self.gpu_spec, _Gpu, _calc("tools.catalog.load", "Catalog.gpu"),
-             "Returns the catalog's datasheet record of the GPU (memory, TFLOPS, bandwidth, sources)."),
+            (
+                "recommend_gpus",
+                self.recommend_gpus,
+                _WhatIf,
+                _calc("tools.recommend", "recommend"),
+                "Re-runs the recommender on the user's current workload with `changes` applied (a what-if).",
+            ),
+            (
+                "estimate_memory",
+                self.estimate_memory,
+                _Memory,
+                _calc("tools.memory", "estimate_memory"),
+                "Call with a catalog model id instead of an architecture.",
+            ),
+            (
+                "estimate_training_time",
+                self.estimate_training_time,
+                _Training,
+                _calc("tools.compute.training", "estimate_training_time"),
+                "Call with a catalog model id and GPU id; tokens = dataset_tokens x epochs.",
+            ),
+            (
+                "estimate_inference",
+                self.estimate_inference,
+                _Inference,
+                _calc("tools.compute.inference", "estimate_inference"),
+                "Call with a catalog model id and GPU id.",
+            ),
+            (
+                "egress_cost",
+                self.egress_cost,
+                _Egress,
+                _calc("tools.cost", "egress_cost"),
+                "Call with the cloud name; the catalog's tiered egress schedule is used.",
+            ),
+            (
+                "gpu_spec",
+                self.gpu_spec,
+                _Gpu,
+                _calc("tools.catalog.load", "Catalog.gpu"),
+                "Returns the catalog's datasheet record of the GPU (memory, TFLOPS, bandwidth, sources).",
+            ),
         ]
         out = []
         for name, fn, schema, calc, extra in specs:
@@ -256,8 +340,11 @@ class ToolBox:
                 target = calc()
             except (ImportError, AttributeError):
                 continue
-            out.append(StructuredTool.from_function(func=fn, name=name, description=_doc(target, extra),
-                                                    args_schema=schema))
+            out.append(
+                StructuredTool.from_function(
+                    func=fn, name=name, description=_doc(target, extra), args_schema=schema
+                )
+            )
         return out
 
 

@@ -183,8 +183,7 @@ def _tag(name: str) -> str:
             'crossorigin="anonymous">'
         )
     return (
-        f'<script src="{ASSETS_URL}/{name}" integrity="{asset.integrity}" crossorigin="anonymous">'
-        "</script>"
+        f'<script src="{ASSETS_URL}/{name}" integrity="{asset.integrity}" crossorigin="anonymous"></script>'
     )
 
 
