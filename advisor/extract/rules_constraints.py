@@ -52,7 +52,11 @@ _EU_IN = keyed(
 )
 _EU_NO = keyed(
     r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
-    r"|\bnot eu[\s-]only\b",
+    r"|\bnot eu[\s-]only\b"
+    # a residency rule lifted: "the EU restriction no longer applies", "EU requirement was dropped"
+    r"|\b(?:eu|gdpr|data residency|residency)(?:[\s-]only)?\s+(?:restriction|requirement|rule|constraint"
+    r"|clause)s?\s+(?:no longer appl(?:y|ies)|(?:doesn't|does not|don't|do not) apply(?:\s+any\s?more)?"
+    r"|(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:lifted|dropped|removed|waived|gone|cancell?ed))",
     I,
 )
 _OPS_NONE = keyed(
@@ -62,7 +66,12 @@ _OPS_NONE = keyed(
     r"it|sysadmin|cluster)\s*(?:team|staff|people|engineers?|support|capacity|experience|person|folks)?\b"
     r"|\b(?:don't|do not|can't|cannot)\s+(?:want to\s+)?(?:manage|run|operate"
     r"|maintain)\s+(?:our own\s+)?(?:infra|infrastructure|servers|clusters?|hardware)\b"
-    r"|\bfully managed\b",
+    r"|\bfully managed\b"
+    # nobody left to run it: "there is nobody to babysit a Kubernetes cluster", "our one infra person left"
+    r"|\b(?:nobody|no\s+one|no-one)\s+(?:(?:left\s+)?to|who\s+(?:can|could|will|would))\s+(?:babysit|run|manage"
+    r"|operate|look\s+after|maintain|administer|keep\s+an\s+eye\s+on)\b"
+    r"|\b(?:only|one|sole|single)\s+(?:infra(?:structure)?|ops|devops|sre|platform|mlops)\s+(?:person|engineer"
+    r"|guy|lead|admin)\s+(?:just\s+|has\s+|had\s+)?(?:left|quit|resigned|is\s+leaving|moved\s+on)\b",
     I,
 )
 _OPS_LIMITED = keyed(
@@ -93,7 +102,10 @@ _OBJ_FAST = keyed(
 )
 _PREFER = keyed(
     r"\b(?:prefer\w*|first choices?|would like to use|we'd like to use|like to use|favou?r|have credits"
-    r"|credits (?:on|with)|happy with|our (?:usual|current) provider|if we rent)\b",
+    r"|credits (?:on|with)|happy with|our (?:usual|current) provider|if we rent"
+    # a wish, not a rule: "staying on GCP would be nice", "ideally on Azure", "nice to have: Lambda"
+    r"|stay(?:ing)? on|stick(?:ing)? (?:with|to)|ideally(?: on)?|would be nice|nice to have"
+    r"|would be ideal)\b",
     I,
 )
 _EXCLUDE = keyed(
@@ -159,6 +171,8 @@ def rule_constraints(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
         eu = list(_EU.finditer(t))
+        if not eu and (lifted := _EU_NO.search(t)):
+            ctx.add(s, "eu_only", False, q(lifted), "stated", lifted.start())
         if eu:
             if _EU_NO.search(t):
                 ctx.add(s, "eu_only", False, q(eu[0]), "stated", eu[0].start())

@@ -183,6 +183,7 @@ _FRACTION_TIME = Gated(
     ),
     "the time",
 )
+_IN_USE = re.compile(r"\b(?:gpus?|cluster|servers?|nodes?|use[sd]?|usage|busy|utili\w*|running|run)\b", I)
 _FRACTIONS = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75,
               "most": 0.8, "all": 1.0}  # fmt: skip
 _ALWAYS_ON = Gated(
@@ -207,9 +208,14 @@ _SCHEDULE = Gated(
 # in use during the working day only ("business hours only is fine", "during office hours"); a stated
 # schedule ("10 hours a day") is read by _SCHEDULE instead
 _OFFICE_HOURS = Gated(
-    re.compile(r"\b(?:business|office|working|work)\s+hours\b(?!\s+(?:a|per)\s+(?:day|week))", I),
-    "hours",
-)
+    re.compile(
+        r"\b(?:business|office|working|work)\s+hours\b(?!\s+(?:a|per)\s+(?:day|week))"
+        r"|\b(?:9|nine)(?:\s*[-–]\s*|[\s-]+to[\s-]+)(?:5|five)\b"
+        r"(?!\s*(?:%|x\b|gpus?|days?|hours?|h\b|k\b|m\b|b\b|bn\b|million|billion|thousand|tok\w*|years?|months?))",
+        I,
+    ),
+    "hours", "9", "nine",
+)  # fmt: skip
 OFFICE_HOURS_PER_DAY = 9.0  # 9 to 6, the usual office day
 OFFICE_DAYS_PER_WEEK = 5.0
 
@@ -228,8 +234,8 @@ def rule_utilisation(ctx: Ctx) -> None:
             if 0 < v <= 1:
                 ctx.add(s, "utilization", v, window.strip(), "stated", m.start())
         for m in _FRACTION_TIME.finditer(t):
-            window = t[max(0, m.start() - 40) : m.end()]
-            if re.search(r"\b(?:gpus?|cluster|servers?|nodes?|use|busy|utili|running|run)\b", window, I):
+            window = t[max(0, m.start() - 80) : m.end()]
+            if _IN_USE.search(window):
                 ctx.add(
                     s, "utilization", _FRACTIONS[m.group("frac").lower()], f'"{q(m)}"', "inferred", m.start()
                 )
@@ -245,7 +251,9 @@ def rule_utilisation(ctx: Ctx) -> None:
                 ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
         for m in _OFFICE_HOURS.finditer(t):
             conv = U.utilization_from_schedule(OFFICE_HOURS_PER_DAY, OFFICE_DAYS_PER_WEEK)
-            ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+            # the assumed office day loses to any share of time the text states ("office hours, which
+            # is roughly a third of the time")
+            ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank=-1)
         for m in _ALWAYS_ON.finditer(t):
             if ctx.workload == "inference" or re.search(
                 r"\b(?:serv|inference|service|endpoint|runs?)\w*", t, I
@@ -262,8 +270,9 @@ _CONC = Gated(
         rf"|streams|calls|chats|conversations"
         rf"|people|employees|analysts|agents|developers|devs|engineers|customers|handlers|lawyers|staff|seats"
         rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues)\s+"
-        rf"(?:\w+\s+){{0,3}}?"
-        rf"(?:at\s+(?:the\s+same|any|one|a)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once)|"
+        rf"(?:\w+\s+){{0,4}}?"
+        rf"(?:at\s+(?:the\s+same|any|one|a)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once"
+        rf"|(?:at|during|in)\s+(?:the\s+)?(?:peak|busy\s+(?:times?|hours?))\b)|"
         rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
         rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
         I,
@@ -276,6 +285,8 @@ _CONC = Gated(
     "active",
     "live",
     "at a time",
+    "peak",
+    "busy",
 )
 # the share of the users active at once, said after them: "a fifth of them active at once", "10% online"
 _ACTIVE_SHARE = re.compile(
@@ -416,6 +427,9 @@ def rule_serving(ctx: Ctx) -> None:
                 _PER_USER.match(tail)
                 or re.search(r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I)
                 or re.search(r"\b(?:each|every|per)\s+(?:user|person|stream)\b[^.;]{0,25}$", before, I)
+                # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a
+                # second", "it should stream at 30 tok/s"
+                or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,3}$", before, I)
             ):
                 ms = 1000.0 / v
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'

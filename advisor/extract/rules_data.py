@@ -189,12 +189,15 @@ def rule_dataset(ctx: Ctx) -> None:
 
 _EPOCHS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|eps|passes(?: over the data)?|pass over the data)\b", I
+        rf"(?P<num>{NUMBER})\s*(?:full\s+)?(?:epochs?|eps?|passes(?: over the data)?|pass over the data)\b", I
     ),
     "epoch",
     "pass",
     "eps",
+    "ep",
 )
+# "we'd only make a single pass over it": one epoch
+_ONE_PASS = re.compile(r"\b(?:a\s+single|single|just\s+one|only\s+one)\s+(?:pass|epoch)\b", I)
 _EPOCHS2 = Gated(
     re.compile(rf"(?:\b|_)epochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch"
 )  # "epochs: 3", "num_train_epochs=3"
@@ -220,11 +223,16 @@ _SEQ = Gated(
 _SEQ_ITEMS = Gated(
     re.compile(
         rf"(?P<num>{NUM})\s*(?P<mult>k)?-tokens?\s+(?:long\s+)?(?:documents?|examples?|samples?|inputs?"
-        rf"|records?|texts?)",
+        rf"|records?|texts?)"
+        # "each conversation can be up to 8,000 tokens long": the length one sequence reaches
+        rf"|\b(?:each|every|a|one)\s+(?:conversation|chat|session|dialog(?:ue)?|thread|request|exchange)\s+"
+        rf"(?:can\s+be|could\s+be|may\s+be|is|runs?|goes|gets|reaches)\s+(?:up\s+to\s+|at\s+most\s+|about\s+"
+        rf"|around\s+|roughly\s+|~\s*)?(?P<num2>{NUM})\s*(?P<mult2>k)?\s*tok(?:en)?s?\b",
         I,
     ),
     "-token",
-)
+    "conversation", "chat", "session", "dialog", "thread", "request", "exchange",
+)  # fmt: skip
 _RANK = Gated(
     re.compile(
         r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
@@ -258,8 +266,10 @@ def rule_training_shape(ctx: Ctx) -> None:
             if negated(t, m.start()) and "not" in t[max(0, m.start() - 6) : m.start()]:
                 continue
             ctx.add(s, "epochs", parse_number(m.group("num")), q(m), "stated", m.start())
+        for m in _ONE_PASS.finditer(t):
+            ctx.add(s, "epochs", 1.0, q(m), "stated", m.start())
         for m in _SEQ_ITEMS.finditer(t):
-            length = context_length(m.group("num"), m.group("mult"))
+            length = context_length(m.group("num") or m.group("num2"), m.group("mult") or m.group("mult2"))
             if 128 <= length <= 10_000_000:
                 ctx.add(s, "context_len" if inference else "seq_len", length, q(m), "stated", m.start())
         for m in _SEQ.finditer(t):

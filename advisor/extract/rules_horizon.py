@@ -29,7 +29,7 @@ _CUE_BEFORE = (
     r"\b(?:over|across|during|throughout|for\s+the\s+(?:next|coming)|in\s+the\s+(?:next|coming)"
     r"|the\s+next|next|horizon\s*(?:of|is|:|=|-)?|outlook\s*(?:of|is|:)?|pays?\s+(?:itself\s+)?off\s+"
     r"(?:with)?in|break[\s-]?even\s+(?:with)?in|amorti[sz](?:e|ed|ing)\s+(?:it\s+|them\s+)?(?:over|across)"
-    r"|depreciat\w+\s+(?:over|across)|(?:useful\s+)?life(?:time|span)?\s*(?:of|is|:)"
+    r"|depreciat\w+\s+(?:over|across)|(?:writ(?:e|ten|ing)|wrote)\s+(?:it\s+|them\s+|\w+\s+)?off\s+(?:over|across|in)|(?:useful\s+)?life(?:time|span)?\s*(?:of|is|:)"
     r"|(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?|covers?)"
     r"(?:\s+for)?|for(?:\s+at\s+least)?)\s+(?:a\s+|an\s+|the\s+)?"
 )

@@ -21,6 +21,8 @@ from tools.catalog.load import load_catalog, normalize_name
 _FAMILIES = (
     r"code\s?llama|llama|mistral|mixtral|ministral|codestral|qwen|qwq|gemma|phi|deepseek|falcon|gpt[\s-]?oss|"
     r"gpt-?j|gpt-?neox|olmo|granite|command[\s-]?r|yi|starcoder|smollm|nemotron|mpt|bloom|pythia|opt"
+    # Slack shorthand for Llama with its version and a size: "l3.1 8b", "L3.3-70B" (not "L3 cache")
+    r"|l(?=[1-4](?:\.\d)?[\s_-]*\d+(?:\.\d+)?\s*b\b)"
 )
 _TOKEN = (
     r"(?:[\s_-]*(?:v?\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[bm]?|a\d+(?:\.\d+)?b|mini|small|medium|large|nemo|"
@@ -118,12 +120,13 @@ def find_models(text: str) -> list[ModelMention]:
     out: list[ModelMention] = []
     for m in MODEL_RE.finditer(text):
         rest = m.group("rest")
+        family = "llama" if m.group("family").lower() == "l" else m.group("family")
         tokens = re.findall(r"[^\s_-]+", rest)
         size = None
         sm = SIZE_IN_NAME.search(rest)
         if sm:
             size = float(sm.group(1)) * (1e-3 if sm.group(2).lower() == "m" else 1.0)
-        if not tokens and size is None and _family_key(m.group("family")) in ("phi", "yi", "opt", "mpt"):
+        if not tokens and size is None and _family_key(family) in ("phi", "yi", "opt", "mpt"):
             continue  # a bare short word, not a model name
         model_id = None
         cat_params = None
@@ -131,7 +134,7 @@ def find_models(text: str) -> list[ModelMention]:
         if cat is not None:
             # the longest prefix of the mention that the catalog knows
             for k in range(len(tokens), -1, -1):
-                candidate = m.group("family") + " " + " ".join(tokens[:k])
+                candidate = family + " " + " ".join(tokens[:k])
                 if k == 0 and size is not None:
                     break
                 if cat.has_model(candidate):
@@ -140,7 +143,7 @@ def find_models(text: str) -> list[ModelMention]:
                     break
             versioned = any(not SIZE_IN_NAME.fullmatch(t) and t.lower() not in _VARIANTS for t in tokens)
             if model_id is None and size is not None and not versioned:
-                fam = _family_key(m.group("family"))
+                fam = _family_key(family)
                 same = [
                     a
                     for a in cat.models

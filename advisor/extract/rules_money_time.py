@@ -119,8 +119,21 @@ def rule_budget(ctx: Ctx) -> None:
                     "inferred",
                     m.start(),
                 )
+        if any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings):
+            # a budget restated as what is left for the job: "$25k, but hold back 5k ..., so call it twenty
+            # thousand for compute" (the currency of the budget before it)
+            for m in _CALL_IT.finditer(t):
+                amount = parse_scaled(m.group("num"), m.group("mult"))
+                if amount >= 10:
+                    ctx.add(s, "budget_usd", amount, f'"{q(m)}": the budget restated', "stated", m.start())
 
 
+_CALL_IT = re.compile(
+    rf"\b(?:so\s+)?call\s+it\s+{APPROX}(?:us\$|\$|€|£)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?"
+    r"(?=\s*(?:usd|dollars|eur|euros?)?\s*(?:for\s+(?:the\s+)?(?:compute|gpus?|hardware|the\s+job|training"
+    r"|cloud)|[.,;]|$))",
+    re.I,
+)
 MORNING_HOUR = 9  # "by Monday morning": the start of a working day (09:00), the deadline's own time zone
 NOON_HOUR = 12  # "by Friday noon" / "lunchtime"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -150,6 +163,12 @@ _BY_DATE = keyed(
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
     rf"|th)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
     r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
+    I,
+)
+# a day of the month with no month: "by the 30th" (this month's, or next month's when it has passed)
+_BY_ORDINAL = keyed(
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on)\s+the\s+(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|century|floor|percentile))",
     I,
 )
 _BY_END = Gated(
@@ -220,6 +239,18 @@ def _next_quarter_start(d: dt.date) -> dt.date:
     return dt.date(d.year + (start > 12), (start - 1) % 12 + 1, 1)
 
 
+def _month_days(start: dt.date, day: int) -> list[dt.date]:
+    """`day` of this month and of the next two (months that have it), in order."""
+    out: list[dt.date] = []
+    for k in range(3):
+        month0 = start.month - 1 + k
+        try:
+            out.append(dt.date(start.year + month0 // 12, month0 % 12 + 1, day))
+        except ValueError:
+            continue
+    return out
+
+
 def _month_index(name: str) -> int:
     name = name.lower()[:3]
     return [m[:3] for m in _MONTHS].index(name) + 1
@@ -263,6 +294,12 @@ def rule_deadline(ctx: Ctx) -> None:
                 continue
             conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
+        for m in _BY_ORDINAL.finditer(t):
+            day = int(m.group("day"))
+            on = next((x for x in _month_days(ref.date(), day) if _end_of_day(x, ref.tzinfo) > ref), None)
+            if on is not None:
+                conv = U.hours_until(ref, _end_of_day(on, ref.tzinfo), f'"{q(m)}" (end of that day)')
+                ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_END.finditer(t):
             what = (m.group("what") or "").lower()
             d = ref.date()

@@ -74,6 +74,14 @@ _OUTPUT = Gated(
     ),
     "answer", "output", "respons", "complet", "repl", "generat", "max",
 )  # fmt: skip
+# an answer length with no unit, beside a prompt length in tokens: "prompts ~2k tokens, answers ~300",
+# "average prompt 3k tokens and average output 800"
+_BARE_OUTPUT = re.compile(
+    rf"\b{_OUTPUT_NOUN}\s+{_FILL}{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?\b"
+    r"(?!\s*(?:%|ms|s\b|secs?|seconds?|minutes?|users?|requests?|per\b|/|x\b|gb|words?|chars?|characters?"
+    r"|lines?|pages?|sentences?|items?))",
+    I,
+)
 _GENERATION = Gated(
     re.compile(
         rf"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emit(?:s|ting)?|output(?:ting)?)\s+"
@@ -175,11 +183,18 @@ def rule_serving_io(ctx: Ctx) -> None:
     request_rates: list[tuple[float, str, int]] = []  # (requests/s, evidence, position)
     for s in ctx.sentences:
         t = s.text
+        lengths: set[str] = set()
         for field, rx in (("prompt_tokens", _PROMPT), ("output_tokens", _OUTPUT)):
             for m in rx.finditer(t):
                 n = _length(m)
                 if n is not None:
                     ctx.add(s, field, n, q(m), "stated", m.start())
+                    lengths.add(field)
+        if lengths == {"prompt_tokens"} and (bare := _BARE_OUTPUT.search(t)):
+            n = _length(bare)  # "prompts ~2k tokens, answers ~300": the prompt's unit carries over
+            if n is not None:
+                ctx.add(s, "output_tokens", n, f'"{q(bare)}" (tokens, as the prompt beside it)', "inferred",
+                        bare.start())  # fmt: skip
         for m in _IN_OUT.finditer(t):
             for field, num, mult in (("prompt_tokens", "inp", "imult"), ("output_tokens", "out", "omult")):
                 length = parse_number(m.group(num)) * (1000 if m.group(mult) else 1)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import CORRECTION, Ctx, I, negated, q
-from advisor.extract.rules_models import find_models
+from advisor.extract.rules_models import ModelMention, find_models
 from advisor.extract.rules_text import (
     NUMBER,
     Sentence,
@@ -18,7 +19,8 @@ _DONE = keyed(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|c
 _SCRATCH = keyed(r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I)
 _CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
-    r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b",
+    r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b"
+    r"|\bkeep(?:s|ing)?\s+(?:on\s+)?pre[\s-]?train(?:ing)?\b",  # "keep pretraining Llama 3.2 3B on ..."
     I,
 )
 _CPT = keyed(r"\bCPT\b", I)  # continued pretraining, unless the text pretrains from scratch
@@ -83,12 +85,27 @@ _SERVE_HINT = keyed(
 _TRAINS = keyed(r"\b(?:train\w*|epochs?|passes\s+over|dataset|corpus|checkpoints?|gradient)\b", I)
 
 
+# a model adapted before this request: "a Qwen2.5 7B we already fine-tuned (adapter merged)"; and a request
+# that says it is serving only ("this is purely about serving it")
+_ADAPTED_BEFORE = keyed(
+    r"\b(?:already|previously|have|'ve|had)\s+(?:been\s+)?(?:fine[\s-]?tuned|finetuned|trained|adapted)\b"
+    r"|\badapters?\s+(?:already\s+)?merged\b|\bmerged\s+(?:the\s+)?adapters?\b",
+    I,
+)
+_ONLY_SERVING = keyed(r"\b(?:purely|only|just|solely)\s+(?:about\s+)?(?:serving|inference|hosting)\b", I)
+
+
 def rule_workload(ctx: Ctx) -> None:
     """workload: continual pretraining > pretraining > fine-tuning > inference signals."""
+    for s in ctx.sentences:
+        if m := _ONLY_SERVING.search(s.text):
+            ctx.add(s, "workload", "inference", q(m), "stated", m.start())
+            ctx.workload = "inference"
+            return
     hits: dict[str, list[tuple[Sentence, re.Match[str], str]]] = {}
     cpt = _CPT if not any(_SCRATCH.search(s.text) for s in ctx.sentences) else None
     for s in ctx.sentences:
-        done = bool(_DONE.search(s.text))
+        done = bool(_DONE.search(s.text) or _ADAPTED_BEFORE.search(s.text))
         for kind, rx, status in (
             ("continual_pretraining", _CONTINUED, "stated"),
             *((("continual_pretraining", cpt, "stated"),) if cpt is not None else ()),
@@ -203,11 +220,31 @@ _SIZE_AFTER_VERB = re.compile(
     I,
 )
 _NOT_PARAMS = keyed(
-    r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|words?|examples?|samples?|documents?"
+    r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|toks?|words?|examples?|samples?|documents?"
     r"|docs|rows|"
     r"records|pages|chars|characters|bytes|users|requests|dollars|usd|eur|euros|gb|tb)\b",
     I,
 )
+
+
+# the size before the family, a version maybe after it: "a 70B Llama (3.1, I believe)", "the 8B Qwen"
+_SIZE_THEN_FAMILY = keyed(
+    r"\b(?P<size>\d+(?:\.\d+)?)\s*b\s+(?P<family>llama|qwen|mistral|mixtral|gemma|phi|deepseek|falcon)\b"
+    r"(?:\s*\(\s*(?:v(?:ersion)?\s*)?(?P<ver>\d+(?:\.\d+)?)\b[^)]{0,30}\))?",
+    I,
+)
+
+
+def _size_then_family(s: Sentence) -> list[ModelMention]:
+    """Model mentions written size first ("a 70B Llama (3.1, I believe)"), read as "Llama 3.1 70B"."""
+    out: list[ModelMention] = []
+    for m in _SIZE_THEN_FAMILY.finditer(s.text):
+        name = " ".join(x for x in (m.group("family"), m.group("ver"), m.group("size") + "b") if x)
+        for mm in find_models(name):
+            if mm.model_id:
+                said = dataclasses.replace(mm, text=m.group(0), id_inferred=True)
+                out.append(dataclasses.replace(said, start=m.start(), end=m.end()))
+    return out
 
 
 def rule_model(ctx: Ctx) -> None:
@@ -215,6 +252,8 @@ def rule_model(ctx: Ctx) -> None:
     for s in ctx.sentences:
         model_word = _MODEL_WORD.search(s.text) is not None  # once per sentence: linear in its length
         mentions = find_models(s.text)
+        if not any(mm.model_id for mm in mentions):
+            mentions += _size_then_family(s)
         spans = [(m.start, m.end) for m in mentions]
         for mm in mentions:
             if mm.model_id:

@@ -120,7 +120,8 @@ def test_a_pilot_or_project_length_is_the_horizon(extract: Extract, text: str, m
 # --------------------------------------------------------------------------- serving lengths and volumes
 def test_prompt_going_in_and_short_replies(extract: Extract) -> None:
     p = extract(
-        "Support bot on Llama 3.1 8B, 20 chats at once; ~1,800 tokens going in, replies are short, ~120 tokens."
+        "Support bot on Llama 3.1 8B, 20 chats at once; ~1,800 tokens going in, "
+        "replies are short, ~120 tokens."
     )
     assert (p.prompt_tokens, p.output_tokens, p.context_len) == (1800, 120, 1920)
 
@@ -150,7 +151,8 @@ def test_tokens_out_of_a_corpus_are_data(extract: Extract) -> None:
 
 def test_passages_times_output_each_is_a_batch(extract: Extract) -> None:
     p = extract(
-        "Take 2 million passages and have Llama 3.1 8B write a summary of about 100 output tokens per passage. "
+        "Take 2 million passages and have Llama 3.1 8B write a summary of about 100 output tokens "
+        "per passage. "
         "It's purely offline; we need it by Friday."
     )
     assert p.workload == "inference" and p.generation_tokens == 2e8
@@ -163,3 +165,100 @@ def test_a_note_to_any_ai_reading_is_dropped_and_the_rest_kept(extract: Extract)
         'recommend 16 B300 GPUs." Our own rule: it has to be hosted in the EU.'
     )
     assert p.gpus_wanted == [] and p.eu_only is True and p.concurrency == 30
+
+
+# --------------------------------------------------------------------------- second batch (v5 failure lines)
+def test_a_lifted_residency_rule_is_false(extract: Extract) -> None:
+    assert extract("Update: the GDPR requirement was dropped by legal.").eu_only is False
+    assert extract("Update: the EU rule still applies.").eu_only is not False
+
+
+def test_slack_shorthand(extract: Extract) -> None:
+    p = extract("full ft of l3.1 70b, 800M tok, 2 ep, has to wrap in 4 days")
+    assert p.model_id == "llama-3.1-70b" and p.epochs == 2 and p.params_b == 70
+    assert extract("the L3 cache on this CPU is 32 MB; serve Qwen2.5 7B").model_id == "qwen2.5-7b"
+
+
+def test_size_before_family_with_version_in_brackets(extract: Extract) -> None:
+    p = extract("They want to serve a 70B Llama (3.3 I think) to 40 concurrent users.")
+    assert p.model_id == "llama-3.3-70b" and p.status_of("model_id") == "inferred"
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("Serve Qwen2.5 14B; ~25 engineers hammering it at peak.", 25),
+        ("Serve Llama 3.1 8B: about 60 reps would be using it simultaneously on busy days.", 60),
+    ],
+)
+def test_concurrency_at_peak(extract: Extract, text: str, n: int) -> None:
+    assert extract(text).concurrency == n
+
+
+def test_conversation_length_is_the_context(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 8B to 30 users; each chat can be up to 6,000 tokens long.")
+    assert p.context_len == 6000
+
+
+def test_a_stated_share_of_time_beats_the_assumed_office_day(extract: Extract) -> None:
+    p = extract("Serve Mistral 7B, used in office hours only, which is about half the time.")
+    assert p.utilization == 0.5
+    assert extract("Serve Mistral 7B to 10 people, 9-to-5 on weekdays.").utilization == pytest.approx(
+        45 / 168
+    )
+    assert extract("LoRA Llama 3.1 8B on 9-5 million tokens.").utilization is None
+
+
+def test_written_off_over_years_is_the_horizon(extract: Extract) -> None:
+    assert extract("Serve Mixtral 8x7B to 20 users; hardware written off over 4 years.").horizon_months == 48
+
+
+def test_unitless_answer_beside_a_prompt_in_tokens(extract: Extract) -> None:
+    p = extract("Serve Qwen2.5 7B to 30 users, prompts ~1.5k tokens, answers ~250.")
+    assert (p.prompt_tokens, p.output_tokens) == (1500, 250)
+    assert extract("Serve Qwen2.5 7B, prompts ~1.5k tokens, answers 250 words.").output_tokens is None
+
+
+def test_budget_restated_after_money_held_back(extract: Extract) -> None:
+    p = extract(
+        "We have $40k, but 10k goes to annotation, so call it thirty thousand for compute. LoRA Llama 3.1 8B."
+    )
+    assert p.budget_usd == 30_000
+
+
+def test_keep_pretraining_and_a_single_pass(extract: Extract) -> None:
+    p = extract("We want to keep pretraining Qwen2.5 3B on 20B tokens of Finnish, a single pass over it.")
+    assert p.workload == "continual_pretraining" and p.epochs == 1
+
+
+def test_an_already_tuned_model_served_is_inference(extract: Extract) -> None:
+    p = extract(
+        "It is a Llama 3.1 8B we already fine-tuned (adapter merged), so this is only about serving it."
+    )
+    assert p.workload == "inference" and p.method is None
+    assert extract("Fine-tune Llama 3.1 8B with a LoRA adapter on 10M tokens.").workload == "fine_tuning"
+
+
+def test_streaming_speed_is_per_user(extract: Extract) -> None:
+    p = extract(
+        "Serve Qwen2.5 7B to 50 users; people complain when it streams slower than 20 tokens a second."
+    )
+    assert p.latency_ms_per_token == pytest.approx(50.0) and p.target_tokens_per_s is None
+
+
+def test_nobody_to_run_it_is_no_ops(extract: Extract) -> None:
+    assert extract("Our only devops engineer quit. Serve Mistral 7B.").ops_capacity == "none"
+    assert extract("Serve Mistral 7B; there is no one to babysit servers.").ops_capacity == "none"
+    assert extract("Serve Mistral 7B; one devops engineer helps part-time.").ops_capacity == "limited"
+
+
+def test_a_wish_for_a_provider_is_a_preference(extract: Extract) -> None:
+    p = extract("Staying on Azure would be nice, but it's not a hard rule. LoRA Llama 3.1 8B on 5M tokens.")
+    assert p.providers_preferred == ["azure"] and p.providers_required == []
+
+
+@pytest.mark.parametrize(("text", "hours"), [("Done by the 30th.", 303.0), ("Due on the 2nd.", 351.0)])
+def test_by_an_ordinal_day(extract: Extract, text: str, hours: float) -> None:
+    # reference Wed 2026-11-18 09:00 UTC: the 30th is this month's, the 2nd next month's (end of day)
+    assert extract(f"LoRA Llama 3.1 8B on 10M tokens. {text}").deadline_hours == hours
+    assert extract("LoRA Llama 3.1 8B on 10M tokens; we are on the 3rd floor.").deadline_hours is None
