@@ -9,9 +9,10 @@ validates them record by record and gives them back as typed rows:
     load_serving_rows() -> list[ServingRow]
     load_training_split() / load_serving_split() -> Split (fit, held-out and fresh-held-out family names)
 
-The serving loaders read bench/data/serving_throughput.yaml and then bench/data/serving_throughput_fresh2.yaml
-(a second fresh held-out set, split side `fresh2_held_out`, collected blind to the serving model); given an
-explicit path they read that one file only.
+The serving loaders read bench/data/serving_throughput.yaml, then bench/data/serving_throughput_fresh2.yaml
+(a second fresh held-out set, split side `fresh2_held_out`) and bench/data/serving_throughput_fresh3.yaml
+(a third, side `fresh3_held_out`), each collected blind to the serving model; given an explicit path they
+read that one file only.
 
 No model code here: a later session fits the time model on the `fit` families and reports on the
 `held_out` ones. `fresh_held_out` families were collected after the model existed, without running it
@@ -30,7 +31,9 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 TRAINING_FILE = DATA_DIR / "training_throughput.yaml"
 SERVING_FILE = DATA_DIR / "serving_throughput.yaml"
 SERVING_FRESH2_FILE = DATA_DIR / "serving_throughput_fresh2.yaml"
-SERVING_FILES = (SERVING_FILE, SERVING_FRESH2_FILE)  # what the serving loaders read by default
+SERVING_FRESH3_FILE = DATA_DIR / "serving_throughput_fresh3.yaml"
+# what the serving loaders read by default, in this order (each later file adds its own held-out side)
+SERVING_FILES = (SERVING_FILE, SERVING_FRESH2_FILE, SERVING_FRESH3_FILE)
 
 Method = Literal["full", "lora", "qlora", "pretraining"]
 TrainingFramework = Literal[

@@ -13,6 +13,7 @@ import bench.calibration_data as calibration_data
 from bench.calibration_data import (
     SERVING_FILE,
     SERVING_FRESH2_FILE,
+    SERVING_FRESH3_FILE,
     CalibrationDataError,
     ServingRow,
     Split,
@@ -195,7 +196,8 @@ def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh2 = load_serving_rows(SERVING_FRESH2_FILE)
     first = load_serving_rows(SERVING_FILE)
     assert len(fresh2) >= FRESH2_SERVING_MIN
-    assert len(serving) == len(first) + len(fresh2), "the default loader reads both files"
+    fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
+    assert len(serving) == len(first) + len(fresh2) + len(fresh3), "the default loader reads every file"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh2}
@@ -212,6 +214,44 @@ def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     assert any(r.model.moe for r in fresh2) and any(not r.model.moe for r in fresh2)
     assert {"vllm", "sglang", "tensorrt-llm"} <= {r.framework for r in fresh2}
     for row in fresh2:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+
+
+FRESH3_SERVING_MIN = 45  # rows in bench/data/serving_throughput_fresh3.yaml, collected blind
+
+
+def test_fresh3_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
+    fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
+    older = load_serving_rows(SERVING_FILE) + load_serving_rows(SERVING_FRESH2_FILE)
+    assert len(fresh3) >= FRESH3_SERVING_MIN
+    assert serving[-len(fresh3) :] == fresh3, "the default loader reads the fresh-3 file last"
+    split = load_serving_split()
+    sides = split.sides()
+    families = {r.family for r in fresh3}
+    # the file declares only its own side; every fresh-3 family sits there and on no other side
+    from bench.calibration_data import _read
+
+    assert list(_read(SERVING_FRESH3_FILE)["split"]) == ["fresh3_held_out"]
+    assert set(sides["fresh3_held_out"]) == families and len(families) >= 6
+    assert not families & {f for name, fams in sides.items() if name != "fresh3_held_out" for f in fams}
+    assert "fresh3_held_out" in split.held_out_sides()
+    # ids unique across all files; no document (URL) already used by an older file
+    ids = [r.id for r in serving]
+    assert len(ids) == len(set(ids))
+    assert not {r.source.url for r in fresh3} & {r.source.url for r in older}
+    # what it spans: datacentre and consumer GPUs, dense and MoE, 7B-671B, precisions, loads and lengths
+    gpus = {r.gpu for r in fresh3}
+    assert len(gpus) >= 5 and any(g.startswith("rtx-") for g in gpus)
+    assert {"h100-sxm", "h200", "b200", "mi300x"} <= gpus and any(g.startswith("a100") for g in gpus)
+    assert any(r.model.moe for r in fresh3) and any(not r.model.moe for r in fresh3)
+    sizes = [r.model.params_b for r in fresh3]
+    assert min(sizes) <= 8 and max(sizes) >= 400
+    assert {"bf16", "fp8", "int4", "fp4"} <= {r.weights_precision for r in fresh3}
+    assert {"vllm", "tensorrt-llm", "other"} <= {r.framework for r in fresh3}
+    assert len({r.load_mode for r in fresh3}) >= 3
+    assert len({(r.prompt_tokens, r.output_tokens) for r in fresh3 if r.prompt_tokens}) >= 5
+    # each row carries a figure a serving bench can score
+    for row in fresh3:
         assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
 
 
