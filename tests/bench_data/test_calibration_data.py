@@ -266,13 +266,16 @@ def test_serving_split_across_files_refuses_a_family_on_two_sides(
     b.write_text("split: {fresh2_held_out: [x]}\nrows: []\n", encoding="utf-8")
     with pytest.raises(CalibrationDataError, match="two sides"):
         load_serving_split()
+
+
 FRESH2_MIN = 25  # rows in the fresh-2 held-out set (bench/data/training_throughput_fresh2.yaml)
 
 
 def test_fresh2_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
-    from bench.calibration_data import TRAINING_EXTRA_FILES, _read, _rows
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH2_FILE, _read, _rows
 
-    (fresh2_file,) = TRAINING_EXTRA_FILES
+    fresh2_file = TRAINING_FRESH2_FILE
+    assert TRAINING_EXTRA_FILES[0] == fresh2_file  # read right after the default file
     own = _rows(fresh2_file, TrainingRow)
     assert list(_read(fresh2_file)["split"]) == ["fresh2_held_out"]  # the file declares only its new side
     split = load_training_split()
@@ -290,6 +293,44 @@ def test_fresh2_training_file_is_its_own_clean_side(training: list[TrainingRow])
     assert not {r.source.url for r in own} & {r.source.url for r in older}
     assert len({r.gpu for r in own}) >= 3
     assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH2_MIN
+
+
+FRESH3_MIN = 45  # rows in the fresh-3 held-out set (bench/data/training_throughput_fresh3.yaml)
+
+
+def test_fresh3_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FILE, TRAINING_FRESH3_FILE, _read, _rows
+
+    # read after fresh-2, and the default loader returns every file's rows in file order
+    assert TRAINING_EXTRA_FILES[-1] == TRAINING_FRESH3_FILE
+    per_file = [_rows(f, TrainingRow) for f in (TRAINING_FILE, *TRAINING_EXTRA_FILES)]
+    assert [r.id for r in training] == [r.id for rows in per_file for r in rows]
+    own = per_file[-1]
+    assert list(_read(TRAINING_FRESH3_FILE)["split"]) == ["fresh3_held_out"]  # only its own new side
+    split = load_training_split()
+    sides = split.sides()
+    families = {r.family for r in own}
+    assert families == set(sides["fresh3_held_out"]) and len(families) >= 6, "several new source families"
+    assert "fresh3_held_out" in split.held_out_sides() and len(own) >= FRESH3_MIN
+    # its families sit on that side only; ids unique across all files; no document of an earlier file reused
+    others = {f for name, fams in sides.items() if name != "fresh3_held_out" for f in fams}
+    assert not others & families
+    assert rows_in(training, sides["fresh3_held_out"]) == own
+    ids = [r.id for r in training]
+    assert len(ids) == len(set(ids))
+    older = rows_in(training, sorted(others))
+    assert not {r.source.url for r in own} & {r.source.url for r in older}
+    # what it spans: every method, dense and MoE, sub-1B to 1T, 2 to 3000+ GPUs, BF16 and FP8, a consumer card
+    assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
+    assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
+    sizes = [r.model.params_b for r in own]
+    assert min(sizes) < 1 and max(sizes) >= 400
+    counts = [r.gpus for r in own]
+    assert min(counts) <= 2 and max(counts) >= 1000
+    assert {"bf16", "fp8"} <= {r.precision for r in own}
+    gpus = {r.gpu for r in own}
+    assert len(gpus) >= 4 and any(g.startswith("rtx-") for g in gpus)
+    assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH3_MIN
 
 
 def test_an_extra_training_file_cannot_redeclare_a_side_or_a_family(
