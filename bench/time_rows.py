@@ -54,6 +54,20 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     ("Qwen-72B", 80, 8192),
     ("Qwen-7B", 32, 4096),
     ("Qwen2.5 7B", 28, 28 * 128),
+    # the fresh-3 held-out families' models (bench/data/training_throughput_fresh3.yaml); rows whose name
+    # prints "N layers, hidden H" (Megatron-LM paper GPTs, BLOOM) are read from the name (row_attention)
+    ("GPT3-125M", 12, 768),  # GPT-3 paper Table 2.1: n_layers, d_model
+    ("GPT3-355M", 24, 1024),
+    ("GPT3-760M", 24, 1536),
+    ("GPT3-1.3B", 24, 2048),
+    ("GPT3-2.7B", 32, 2560),  # flash-attention's config: 20 heads x 128 = 2560
+    ("Llama-2 70B", 80, 8192),
+    ("Llama-2 7B", 32, 4096),
+    ("Mistral 7B", 32, 4096),  # Mistral-7B-v0.2 config: 32 layers, 32 heads x 128
+    ("Yi 34B", 60, 7168),
+    # Qwen3-Next-80B-A3B config: 48 layers, every 4th full attention (16 heads x 256); the rest are linear
+    # (Gated DeltaNet) with no sequence-length-squared term
+    ("Qwen3-Next-80B-A3B", 12, 16 * 256),
     ("235B", 94, 64 * 128),  # Qwen3-235B-A22B config
     ("30B", 48, 32 * 128),  # Qwen3-30B-A3B config
     ("405B", 126, 16384),  # Llama 3.1 405B
@@ -66,8 +80,13 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
 DEFAULT_SEQ_LEN_BY_FAMILY = {"torchtitan-h100": 8192}
 
 
+_SHAPE_IN_NAME = re.compile(r"(\d+) layers, hidden (\d+)")
+
+
 def row_attention(row: TrainingRow) -> tuple[int, int]:
     """(layers, attention width) of the row's model."""
+    if m := _SHAPE_IN_NAME.search(row.model.name):
+        return int(m.group(1)), int(m.group(2))
     for fragment, layers, width in ATTENTION_SHAPES:
         if fragment in row.model.name:
             return layers, width
