@@ -105,6 +105,7 @@ _PREFER = keyed(
     r"|credits (?:on|with)|happy with|our (?:usual|current) provider|if we rent"
     # a wish, not a rule: "staying on GCP would be nice", "ideally on Azure", "nice to have: Lambda"
     r"|stay(?:ing)? on|stick(?:ing)? (?:with|to)|ideally(?: on)?|would be nice|nice to have"
+    r"|(?:would|'d) like to stay|want to stay|stay there|stay with them"
     r"|would be ideal)\b",
     I,
 )

@@ -41,7 +41,8 @@ _FILL = (
 _PROMPT_NOUN = r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
 _OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
 _AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
-    rf"\b@NOUN@\s+(?:\([^()]{{0,60}}\)\s*)?{_FILL}{APPROX}(?P<num>{NUM})\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
+    rf"\b@NOUN@\s+(?:\([^()]{{0,60}}\)\s*)?{_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
+    rf"\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
 )
 _BEFORE_NOUN = (
     rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tok(?:en)?s?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
@@ -135,7 +136,7 @@ _TOKEN_RATE = Gated(
 _SECONDS_PER = {"minute": 60.0, "hour": 3600.0, "day": 86400.0}
 _ITEMS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+)?(?P<item>documents|docs|items|records|rows|prompts"
+        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
         r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
         r"|messages|conversations|chats|listings|contracts|invoices)\b",
@@ -163,11 +164,41 @@ _GENERATES = re.compile(
 _PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
                "hr": 3600.0, "hour": 3600.0}  # fmt: skip
 _GENERATION_GROUPS = (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"))
-_MIN_GENERATION_TOKENS = 1e6  # below: a per-request length, not a batch volume
+_MIN_GENERATION_TOKENS = 1e6
+# a whole answer's latency: "p95 end-to-end latency target 2 s", "responses within 3 seconds"
+_END_TO_END = re.compile(
+    rf"\b(?:(?:p\d\d|average|mean|median)\s+)?(?:end[\s-]to[\s-]end|e2e|response|total|request|full[\s-]answer)"
+    rf"\s+(?:latency|time)\s+(?:target\s+|sla\s+|budget\s+|goal\s+)?(?:of\s+|under\s+|below\s+|within\s+"
+    rf"|<\s*|:\s*|is\s+|=\s*)*(?:~\s*|about\s+)?(?P<num>{NUM})\s*(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b",
+    I,
+)
+_MIN_BATCH_ITEMS = 1000  # fewer items are a test run, not a batch volume
+_JOB_WORDS = re.compile(
+    r"\b(?:job|batch|offline|one[- ]off|eval\w*|benchmark\w*|backfill|synthetic|classif\w*|label\w*)\b", I
+)
+_PER_PERIOD = re.compile(
+    r"\s*(?:a|an|per|/|each|every)\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\b", I
+)
+# an item's own length right after it: "40 million reviews (~120 tokens each", "50k docs of ~2k tokens"
+_ITEM_SIZE = re.compile(
+    rf"\s*(?:\(\s*|,\s*|of\s+)?{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?\s*tok(?:en)?s?\b(?:\s+(?:each|apiece|long))?",
+    I,
+)
+_SAYS_OUTPUT = re.compile(r"output|generat|answer|repl|response", I)
+# a job that reads its items (their length is the prompt), as opposed to one that writes them
+_READS_ITEMS = re.compile(
+    r"\b(?:classif|label|tag|scor|extract|summari[sz]|moderat|screen|filter|rank|rout|detect|triag|categori[sz]"
+    r"|grad|judg|review|evaluat|embed|translat)\w*",
+    I,
+)  # below: a per-request length, not a batch volume
 _MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
 
 
 def _length(m: re.Match[str]) -> int | None:
+    """The length a match states, tokens; a range ("output is 1-5 tokens") gives its upper end."""
+    if "hi" in m.re.groupindex and m.group("hi"):
+        value = parse_number(m.group("hi")) * (1000 if m.group("mult") else 1)
+        return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
     for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
                  ("num6", "mult6"), ("num7", "mult7")):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
@@ -214,6 +245,7 @@ def rule_serving_io(ctx: Ctx) -> None:
                 ev = q(m) if status == "stated" else f'"{q(m)}": {conv.how}'
                 ctx.add(s, "power_price_usd_per_kwh", conv.value, ev, status, m.start())
     _items_batch(ctx)
+    _items_times_lengths(ctx)
     _derived(ctx, request_rates)
 
 
@@ -258,6 +290,46 @@ def _items_batch(ctx: Ctx) -> None:
             return
 
 
+def _items_times_lengths(ctx: Ctx) -> None:
+    """A batch of items with the lengths stated apart ("2M prompts, ~300 tokens in / 600 tokens out each",
+    "40 million reviews (~120 tokens each, output is 1-5 tokens) ... over the weekend"): generation_tokens
+    = items x the output length read elsewhere, for a job (a deadline or a job word; not "N a day"). An
+    item's own length is its prompt when the job reads the items (classify, label, summarise, score)."""
+    if ctx.workload not in ("inference", None) or any(f.field == "generation_tokens" for f in ctx.findings):
+        return
+    job = any(f.field == "deadline_hours" for f in ctx.findings) or any(
+        _JOB_WORDS.search(s.text) for s in ctx.sentences
+    )
+    if not job:
+        return
+    for s in ctx.sentences:
+        for m in _ITEMS.finditer(s.text):
+            after = s.text[m.end() : m.end() + 60]
+            if _PER_PERIOD.match(after):
+                continue  # "2M requests a day": a rate, read elsewhere
+            count = parse_scaled(m.group("num"), m.group("mult"))
+            if count < _MIN_BATCH_ITEMS:
+                continue
+            size = _ITEM_SIZE.match(after)
+            if size is not None and _READS_ITEMS.search(s.text) and not _found(ctx, "prompt_tokens"):
+                n = int(parse_number(size.group("num")) * (1000 if size.group("mult") else 1))
+                if 1 <= n <= _MAX_REQUEST_TOKENS:
+                    ctx.add(s, "prompt_tokens", n, f'"{q(size)}": the length of each item the job reads',
+                            "inferred", m.end() + size.start())  # fmt: skip
+            out = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")
+            if out is None:
+                continue
+            total = count * float(out.value)
+            if total >= _MIN_GENERATION_TOKENS:
+                ev = f'"{q(m)}" x "{out.evidence}" = {total:,.0f} output tokens'
+                ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
+                return
+
+
+def _found(ctx: Ctx, field: str) -> bool:
+    return any(f.field == field for f in ctx.findings)
+
+
 def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
     """Whether items in `s` with their output each in `nxt` (the same sentence or the next) gave a
     batch volume (recorded)."""
@@ -268,6 +340,14 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
     for m in _ITEMS.finditer(t):
         if nxt is s and m.start() <= each.start() <= m.end():
             continue
+        attached = _ITEM_SIZE.match(t, m.end()) if nxt is s else None
+        if (
+            attached is not None
+            and attached.end() >= each.start()
+            and _READS_ITEMS.search(t)
+            and not _SAYS_OUTPUT.search(each.group(0))
+        ):
+            continue  # "classify 40M reviews (~120 tokens each": the items' own length, a prompt
         count = parse_scaled(m.group("num"), m.group("mult"))
         key = next(k for k in ("", "2", "3") if each.group("num" + k))
         num, mult = each.group("num" + key), each.group("mult" + key)
@@ -305,6 +385,15 @@ def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
         ev = f'"{prompt.evidence}" + "{output.evidence}": {conv.how}'
         rank = max(prompt.position, output.position)
         ctx.add(anchor, "context_len", int(conv.value), ev, "inferred", rank=rank)
+    if output is not None and not any(f.field == "latency_ms_per_token" for f in ctx.findings):
+        for s in ctx.sentences:
+            if e2e := _END_TO_END.search(s.text):
+                ms = parse_number(e2e.group("num")) * (1.0 if e2e.group("unit").lower() == "ms" else 1000.0)
+                per_token = ms / float(output.value)
+                ev = (f'"{q(e2e)}" over "{output.evidence}": {ms:g} ms / {output.value} tokens = '
+                      f"{per_token:.1f} ms per token (the time to the first token not counted)")  # fmt: skip
+                ctx.add(s, "latency_ms_per_token", per_token, ev, "inferred", e2e.start())
+                break
     gen, deadline = best.get("generation_tokens"), best.get("deadline_hours")
     if gen is not None and deadline is not None:
         conv = U.rate_from_volume(float(gen.value), float(deadline.value))

@@ -141,7 +141,9 @@ _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
 )
 # the cheap look-behind first: the abbreviation tests run only after a full stop (same matches)
-_SENT_END = re.compile(r"(?<=[.!?;])" + _ABBREV + r"\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])")
+# a sentence ends before a capital, or, after "?" or "!", before anything (chat: "do we need to rent? no
+# rush, anything within 2 weeks is fine" is a question and then a statement)
+_SENT_END = re.compile(r"(?<=[.!?;])" + _ABBREV + r"\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])|(?<=[?!])\s+(?=[a-z])")
 
 
 def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | None]]:

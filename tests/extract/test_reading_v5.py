@@ -262,3 +262,49 @@ def test_by_an_ordinal_day(extract: Extract, text: str, hours: float) -> None:
     # reference Wed 2026-11-18 09:00 UTC: the 30th is this month's, the 2nd next month's (end of day)
     assert extract(f"LoRA Llama 3.1 8B on 10M tokens. {text}").deadline_hours == hours
     assert extract("LoRA Llama 3.1 8B on 10M tokens; we are on the 3rd floor.").deadline_hours is None
+
+
+# --------------------------------------------------------------------------- from the expert-buyer review
+@pytest.mark.parametrize(
+    ("text", "generation", "prompt"),
+    [
+        # items with their lengths stated apart: the job's volume is items x the output length
+        ("Batch job: 1M prompts through Llama 3.1 8B, about 200 tokens in / 400 tokens out each, "
+         "within 3 days.", 4e8, 200),
+        ("Eval run of Qwen2.5 72B: ~20k prompts, average 1k input tokens and 300 output tokens, "
+         "results in 48 h.", 6e6, 1000),
+        # a job that reads its items: their own length is the prompt, not the output
+        ("Label 10 million support tickets (~200 tokens each, output is 1-3 tokens) with Llama 3.1 8B "
+         "by Friday.", 3e7, 200),
+    ],
+)  # fmt: skip
+def test_batch_volume_from_items_and_lengths(
+    extract: Extract, text: str, generation: float, prompt: int
+) -> None:
+    p = extract(text)
+    assert p.generation_tokens == generation and p.prompt_tokens == prompt and p.workload == "inference"
+
+
+def test_items_a_day_are_a_rate_not_a_batch(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 8B: 2M requests a day, prompts ~500 tokens, answers ~200 tokens.")
+    assert p.generation_tokens is None
+
+
+def test_end_to_end_latency_over_the_answer_length(extract: Extract) -> None:
+    p = extract(
+        "Serve Qwen2.5 7B: prompts ~1k tokens, responses ~200 tokens, p95 end-to-end latency target 4 s."
+    )
+    assert p.latency_ms_per_token == pytest.approx(20.0) and p.status_of("latency_ms_per_token") == "inferred"
+
+
+def test_would_like_to_stay_there_is_a_preference(extract: Extract) -> None:
+    p = extract("LoRA Llama 3.1 8B on 30M tokens. We're on Azure and would like to stay there.")
+    assert p.providers_preferred == ["azure"] and p.providers_required == []
+
+
+def test_a_question_mark_ends_a_sentence_before_lowercase(extract: Extract) -> None:
+    p = extract(
+        "we have 2x RTX A6000 in the office, can we do a QLoRA of Llama 3.1 70B on 50M tokens on those? "
+        "no rush, anything within 2 weeks is fine"
+    )
+    assert p.deadline_hours == 336 and p.owned_gpu == "rtx-a6000" and p.owned_gpu_count == 2
