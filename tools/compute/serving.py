@@ -6,11 +6,13 @@ runs steps; each step decodes one token for every live sequence and, with chunke
 SGLang, TensorRT-LLM default), processes a share of new prompts so that prefill keeps pace:
 prompt_tokens / output_tokens prefill tokens per decoded token. A step takes
 
-    max(memory time, compute time) + all-reduce time + step overhead
+    max(memory time, compute time, kernel floor) + all-reduce time + step overhead (+ engine CPU time)
 
     memory time  = (weights read + live sequences x KV cache at mean length) / (n x bandwidth x eff)
     compute time = tokens in the step x (2 x active params + attention) / (n x peak x eff)
     all-reduce   = 2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / link bandwidth)
+    kernel floor = layers x latency-bound kernels x kernel latency (DeepSeek-style MLA + MoE layers)
+    engine CPU   = live sequences x CPU time per sequence (vLLM's V0 engine only)
 
 (roofline of decode: Pope et al. 2022 "Efficiently Scaling Transformer Inference"; chunked prefill:
 Agrawal et al. 2024 "Sarathi-Serve"; tensor-parallel all-reduces: Shoeybi et al. 2019). Sequences
