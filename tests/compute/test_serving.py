@@ -295,6 +295,8 @@ def test_attention_dp_steps_wait_for_the_busiest_rank(cat: Catalog) -> None:
     assert balance.value == K.ATTENTION_DP_BALANCE
     static = _t(cat, **ds, batching="static")  # a static batch's ranks are balanced
     assert not any(a.name == "attention_dp_balance" for a in static.assumptions)
+    lone = _t(cat, **{**ds, "concurrency": 1})  # one request: nothing to balance, its own rank's step
+    assert not any(a.name == "attention_dp_balance" for a in lone.assumptions)
 
 
 def test_moe_decode_only_steps_touch_only_their_tokens_experts(cat: Catalog) -> None:

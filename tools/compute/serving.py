@@ -430,9 +430,10 @@ def estimate_serving_time(
         + pp * eff.step_overhead_s.high
         + cpu_s,
     )
-    if arch.uses_mla and mla_dp_attention and tp > 1 and not static:
+    if arch.uses_mla and mla_dp_attention and 1 < tp <= live and not static:
         # attention data-parallel ranks step together (the MoE layers between them synchronise), so each
-        # step waits for the rank that drew the most prompt tokens
+        # step waits for the rank that drew the most prompt tokens; fewer sequences than ranks leave
+        # nothing to balance (a lone request's step is its own rank's)
         tb.assume(
             "attention_dp_balance",
             K.ATTENTION_DP_BALANCE,

@@ -273,7 +273,7 @@ step together (the expert-parallel MoE layers between them synchronise) and wait
 the most prompt tokens. 0.65 = 25,664 / 39,552 tokens/s, TensorRT-LLM's measured throughput over its
 balanced speed of light for DeepSeek V3 on 8x GB200 with attention DP 8 + EP 8 and round-robin scheduling
 (average balance ratio 54%). Applied to MLA models under data-parallel attention (how the recommender
-sizes them, MLA_KV_SOURCE); a static batch is balanced."""
+sizes them, MLA_KV_SOURCE) with at least one sequence per rank; a static batch is balanced."""
 ATTENTION_DP_SOURCE = (
     "TensorRT-LLM tech blog 'ADP Balance Strategy': baseline round-robin 25,664 TPS against SOL 39,552 "
     "(balance ratio 54.11%); its opt-in balance strategy reaches 34,140 (x1.33)"
