@@ -22,6 +22,16 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
   llama3.1-8b dataset's (MLPERF_LLAMA31_8B_LENGTHS), no prompt for llama-bench `tg` runs;
 - vLLM runs dated 2024 or earlier: max_num_seqs 256 (before the V1 engine's device-dependent defaults);
 - TensorRT-LLM 0.5 (the 2023 tables): decode attention reads a GQA cache once per query head (pre-XQA).
+- requests whose model stops on its own ('N request(s) sent at once (M generated tokens in total)'):
+  output M / N;
+- a cap or token budget the set-up states (vLLM --max-num-seqs / --max-num-batched-tokens, TensorRT-LLM
+  --max_batch_size / --max_num_tokens, per rank under attention DP, so times the ranks) is the engine's;
+  'attention DP on' / 'attention data-parallel' read as data-parallel attention like 'dp attention';
+- the engine release a row names (framework_version, else the month of source.date) goes to the model's
+  engine generations (vLLM V0 before v0.8, MLA kernels before April 2025); a NIM row's backend reading
+  gets none (its version is NIM's);
+- vLLM multi-step scheduling (--num-scheduler-steps k): a median ITL, timed per streamed chunk, is k steps
+  (_streamed_burst_steps); a mean ITL is not read so.
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being
@@ -33,6 +43,18 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   loss (`--fit`) lands on 74.5% at x/÷ 1.2 (bw 0.85, compute 0.65, overhead 1.5 ms, p 1), pulled by rows
   the model cannot express (GPUStack's 1000-request ShareGPT bursts, +190-235%; Oracle's MI300X vLLM,
   +37-59%), so it was not adopted and the all-sides `--cv` has not been run.
+- issue-14 round 3 (fresh-2 read row by row; every side is development data; inside / median width /
+  median error of the geometric middle):
+  before: fit 23/26 (88.5%) 1.44x 5.6%; held out 22/24 (91.7%) 1.71x 11.9%; fresh 39/52 (75.0%) 1.58x
+  12.3%; fresh-2 15/77 (19.5%) 1.34x 45.3%;
+  after (vLLM V0 CPU time per sequence, DeepSeek kernel floor, early-MLA kernels, attention-DP balance,
+  MoE decode-only expert reads, static batches at full length, the readings above): fit 23/26 (88.5%)
+  1.44x 5.6%; held out 22/24 (91.7%) 1.71x 11.9%; fresh 43/52 (82.7%) 1.58x 10.3% (Oracle's MI300X vLLM
+  rows, all inside with V0's CPU time); fresh-2 28/77 (36.4%) 1.35x 16.7%; all 116/179 (64.8%) 1.41x.
+  Still out on fresh-2: early-2025 DeepSeek-R1 engines, whose speeds differ 2-3x among themselves and
+  whose slow prefill (1-4 s for 3200 tokens at 4 requests) lowers throughput more than the step; ROCm at
+  batch 128-256 (vLLM 0.10: 1.2-1.5x); finite runs that drain (dstack 16 req/s runs, 405B BF16 on ROCm
+  6.1 at 64 requests); H100 405B at batch 256 (vLLM V0 preempting as the cache fills).
 
 Run: python -m bench.serving_accuracy [--fit | --cv] [--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the
@@ -87,6 +109,7 @@ instruction template -> ~1000; the reference summaries average 611 characters (m
 language/llama3.1-8b README: gen_len 8,167,644 over gen_num 13,368) at ~4 characters a token -> ~150."""
 _TOTALS = re.compile(r"([\d,]+) input / ([\d,]+) generated tokens")
 _PROMPTS = re.compile(r"(\d[\d,]*) (?:prompts|successful)")
+_GENERATED = re.compile(r"(\d[\d,]*) request\(s\) sent at once \(([\d,]+) generated tokens in total\)")
 OFFLINE_CONCURRENCY = 100_000  # "all requests at once": the model caps it at what the cache holds
 
 
@@ -138,8 +161,12 @@ def lengths(row: ServingRow) -> tuple[int, int]:
     (MLPERF_LLAMA31_8B_LENGTHS) or a sampled ShareGPT run's (SHAREGPT_LENGTHS); else UNKNOWN_LENGTH_TOKENS."""
     prompt, output = row.prompt_tokens, row.output_tokens
     text = row.dataset or ""
-    totals, counts = _TOTALS.search(text), _PROMPTS.findall(text)
-    if totals and counts:
+    totals, counts, generated = _TOTALS.search(text), _PROMPTS.findall(text), _GENERATED.search(text)
+    if generated:  # requests sent at once whose model stops on its own: the mean of the stated total
+        output = output or round(
+            int(generated.group(2).replace(",", "")) / int(generated.group(1).replace(",", ""))
+        )
+    elif totals and counts:
         n = int(counts[-1].replace(",", ""))  # the successful requests when stated, else the prompts
         prompt = prompt or round(int(totals.group(1).replace(",", "")) / n)
         output = output or round(int(totals.group(2).replace(",", "")) / n)
@@ -218,14 +245,64 @@ def _predict_at(
         max_batch=_max_batch(row, framework),
         grouped_kv_reads=not (framework == "tensorrt-llm" and row.framework_version in PRE_XQA_TRTLLM),
         mla_dp_attention=_dp_attention(row),
+        engine_version=row.framework_version if row.framework == framework else None,
+        engine_date=row.source.date[:7] if row.framework == framework else None,
+        scheduler_steps=_scheduler_steps(row),
+        max_tokens_per_step=_stated(row, framework, _STATED_BUDGET),
     )
+
+
+_SCHEDULER_STEPS = re.compile(r"(?:--num-scheduler-steps?|scheduler steps) (\d+)")
+
+
+def _scheduler_steps(row: ServingRow) -> int:
+    """vLLM multi-step scheduling as the row's set-up states it (--num-scheduler-steps N); else 1."""
+    m = _SCHEDULER_STEPS.search(row.notes or "")
+    return max(1, int(m.group(1))) if m else 1
+
+
+def _streamed_burst_steps(row: ServingRow) -> int:
+    """Steps between two streamed chunks that a median inter-token latency measures: vLLM's multi-step
+    scheduling (--num-scheduler-steps k) runs k decode steps per scheduler call and hands their tokens to
+    the output stream together (vLLM v0.6.0 blog, 'Batch scheduling multiple steps ahead'), so the typical
+    gap a streaming client times (sglang/vllm bench_serving: one ITL per chunk) is k steps. A mean ITL
+    also averages the single steps a waiting prefill forces, so it is not read this way."""
+    if not any(f.metric == "itl_ms_median" for f in row.published):
+        return 1
+    return _scheduler_steps(row)
+
+
+def _stated(row: ServingRow, framework: str | None, patterns: dict[str, re.Pattern[str]]) -> int | None:
+    """A per-engine figure the row's set-up states, per attention rank under data-parallel attention (so
+    times the ranks)."""
+    stated = patterns[framework].search(row.notes or "") if framework in patterns else None
+    if not stated:
+        return None
+    return int(stated.group(1)) * (row.tp if _dp_attention(row) else 1)
+
+
+_STATED_BUDGET = {
+    "vllm": re.compile(r"max-num-batched-tokens (\d+)"),
+    "tensorrt-llm": re.compile(r"--max_num_tokens (\d+)"),
+}
+"""The engine's token budget per step where the row states it (vLLM max_num_batched_tokens, TensorRT-LLM
+max_num_tokens)."""
+
+
+_DP_ATTENTION = (
+    "dp attention",
+    "dp-attention",
+    "data-parallel attention",
+    "attention dp",
+    "attention data-parallel",
+)
 
 
 def _dp_attention(row: ServingRow) -> bool:
     """Whether the benchmark ran an MLA model with data-parallel attention: only when its set-up says so
     (plain tensor parallelism copies the latent cache to every GPU)."""
     said = f"{row.framework_detail or ''} {row.notes or ''}".lower()
-    return "dp attention" in said or "dp-attention" in said or "data-parallel attention" in said
+    return any(words in said for words in _DP_ATTENTION)
 
 
 PRE_XQA_TRTLLM = frozenset({"0.5-era", "0.5.0"})
@@ -234,8 +311,20 @@ VLLM_V0_DEFAULT_MAX_NUM_SEQS = 256
 """vLLM before the V1 engine's device-dependent defaults (2025): max_num_seqs 256 on every GPU."""
 
 
+_STATED_CAP = {
+    "vllm": re.compile(r"max-num-seqs (\d+)"),
+    "tensorrt-llm": re.compile(r"--max_batch_size (\d+)"),
+}
+"""The engine's cap on sequences in flight where the row's set-up states it (vLLM --max-num-seqs,
+TensorRT-LLM --max_batch_size)."""
+
+
 def _max_batch(row: ServingRow, framework: str | None) -> int | None:
-    """The 2024 vLLM runs (Oracle OCI, October 2024) predate the V1 defaults: 256 sequences."""
+    """The cap the row's set-up states (per attention rank under data-parallel attention, so times the
+    ranks); else, for vLLM runs dated 2024 or earlier (before the V1 defaults), 256 sequences."""
+    stated = _stated(row, framework, _STATED_CAP)
+    if stated:
+        return stated
     if framework == "vllm" and row.source.date[:4] <= "2024":
         return VLLM_V0_DEFAULT_MAX_NUM_SEQS
     return None
@@ -271,7 +360,8 @@ def checks(row: ServingRow, eff: ServingEfficiency | None = None) -> list[Check]
         out.append(Check(row.id, row.family, "per_user_tokens_per_s", row.per_user_tokens_per_s, per_user))
     itl = row.itl_ms or row.tpot_ms
     if itl is not None:
-        out.append(Check(row.id, row.family, "ms_per_output_token", itl, ms))
+        burst = _streamed_burst_steps(row) if row.itl_ms is not None else 1
+        out.append(Check(row.id, row.family, "ms_per_output_token", itl, ms.scale(burst)))
     if row.ttft_ms is not None:
         out.append(Check(row.id, row.family, "ttft_s", row.ttft_ms / 1000, ttft))
     return out

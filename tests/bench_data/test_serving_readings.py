@@ -4,7 +4,15 @@ flight (Little's law, a fixed point), and a sampled ShareGPT run without totals 
 from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows
-from bench.serving_accuracy import OFFLINE_CONCURRENCY, SHAREGPT_LENGTHS, lengths, predict
+from bench.serving_accuracy import (
+    OFFLINE_CONCURRENCY,
+    SHAREGPT_LENGTHS,
+    _dp_attention,
+    _max_batch,
+    checks,
+    lengths,
+    predict,
+)
 
 
 def _row(row_id: str):  # type: ignore[no-untyped-def]
@@ -25,3 +33,28 @@ def test_a_sampled_sharegpt_run_without_totals_gets_the_dataset_means() -> None:
     assert lengths(_row("sglang060-a100-llama31-8b-bf16-sglang-rps4-sharegpt")) == SHAREGPT_LENGTHS
     # a run that states its totals keeps its own means
     assert lengths(_row("dstack-h100-llama31-405b-fp8-tp8-qps16-sharegpt")) == (215, 121)
+
+
+def test_requests_whose_model_stops_on_its_own_get_the_stated_mean_output() -> None:
+    # 64 requests of 80-token prompts generated 3842 tokens in all: 60 each, not the 1000 of an unknown length
+    assert lengths(_row("dstack-mi300x-llama31-405b-bf16-tp8-vllm-n64-80")) == (80, 60)
+
+
+def test_a_cap_the_set_up_states_is_the_cap() -> None:
+    assert _max_batch(_row("dstack-h100-llama31-405b-fp8-tp8-qps16-sharegpt"), "vllm") == 512
+    # TensorRT-LLM's --max_batch_size is per rank under attention DP: 128 x 8 ranks
+    row = _row("trtllm-dsr1-h200-r1-fp8-tp8-ep8-c1024-1024-2048")
+    assert _dp_attention(row)
+    assert _max_batch(row, "tensorrt-llm") == 1024
+    # a 2024 vLLM run that states nothing keeps V0's default
+    assert _max_batch(_row("dstack-h100-llama31-405b-fp8-tp8-bs4-128-2048"), "vllm") == 256
+
+
+def test_a_median_itl_under_multi_step_scheduling_is_a_burst_of_steps() -> None:
+    row = _row("sglang060-a100-llama31-8b-bf16-vllm-rps4-sharegpt")  # --num-scheduler-steps 10
+    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token")
+    assert abs(itl.predicted.mid / predict(row).ms_per_output_token.mid - 10) < 1e-6
+    # SGLang's run beside it streams every step
+    plain = _row("sglang060-a100-llama31-8b-bf16-sglang-rps4-sharegpt")
+    itl = next(c for c in checks(plain) if c.metric == "ms_per_output_token")
+    assert abs(itl.predicted.mid / predict(plain).ms_per_output_token.mid - 1) < 1e-6

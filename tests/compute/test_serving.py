@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tools.catalog.load import Catalog, load_catalog
+from tools.compute import serving_constants as K
 from tools.compute.serving import estimate_serving_time
 from tools.errors import InputError
 
@@ -137,7 +138,6 @@ def test_time_to_first_token_queues_behind_other_prompts(cat: Catalog) -> None:
 
 
 def test_prefill_runs_at_the_prefill_efficiency(cat: Catalog) -> None:
-    from tools.compute import serving_constants as K  # noqa: PLC0415 - lazy: only this test needs it
 
     t = _t(cat, concurrency=1, prompt_tokens=4000, output_tokens=10, framework="tensorrt-llm")  # factor 1
     prefill = next(s for s in t.trace if s.step == "prefill_s")
@@ -156,7 +156,6 @@ def test_all_reduce_latency_is_the_published_custom_kernel_figure(cat: Catalog) 
 
 
 def test_band_width_is_the_cross_validated_one_below_the_cap(cat: Catalog) -> None:
-    from tools.compute import serving_constants as K  # noqa: PLC0415 - lazy: only this test needs it
 
     assert K.BAND_HALF_WIDTH**2 <= 1.6  # the issue's cap on the median width
     t = _t(cat, concurrency=1, framework="tensorrt-llm")
@@ -210,7 +209,6 @@ def test_pre_xqa_tensorrt_llm_reads_a_gqa_cache_once_per_query_head(cat: Catalog
 
 def test_amd_gpus_run_at_the_mlperf_measured_share_of_nvidias_efficiency(cat: Catalog) -> None:
     # MLPerf Inference v4.1 Llama 2 70B Offline: 8x MI300X ~ 8x H100 despite 1.32x the FP8 peak
-    from tools.compute import serving_constants as K
 
     t = _t(cat, "llama-3.1-8b", gpu="mi300x", precision="fp8", concurrency=1)
     assert next(a.value for a in t.assumptions if a.name == "vendor_efficiency") == K.VENDOR_EFFICIENCY["amd"]
@@ -244,3 +242,86 @@ def test_an_mi300x_node_pays_rccl_all_reduce_latency_at_batch_one(cat: Catalog) 
     h = _t(cat, model="llama-3.1-70b", gpu="h100-sxm", n_gpus=8, precision="fp8", concurrency=1,
            prompt_tokens=128, output_tokens=2048)  # fmt: skip
     assert h.ms_per_output_token.high < t.ms_per_output_token.low  # NVLink's custom all-reduce is faster
+
+
+def test_vllm_v0_pays_cpu_time_per_running_sequence(cat: Catalog) -> None:
+    # vLLM before v0.8 (the V0 engine) prepares inputs, samples and schedules between steps while the GPU
+    # waits: ~100 us a sequence (vLLM issue #6801); multi-step scheduling spreads it over its k steps
+    big = dict(model="llama-3.1-405b", gpu="mi300x", n_gpus=8, precision="fp8", concurrency=256,
+               prompt_tokens=128, output_tokens=128, framework="vllm")  # fmt: skip
+    v1, v0 = _t(cat, **big), _t(cat, **big, engine_version="0.6.3.post1")
+    cpu = next(s for s in v0.trace if s.step == "step_engine_cpu_s")
+    assert abs(cpu.output - 256 * K.VLLM_V0_CPU_S_PER_SEQUENCE) < 1e-9
+    assert v0.ms_per_output_token.mid > v1.ms_per_output_token.mid + 20
+    assert any(a.name == "engine_cpu_s_per_sequence_per_step" for a in v0.assumptions)
+    multi = _t(cat, **big, engine_version="0.6.0", scheduler_steps=10)
+    assert v1.ms_per_output_token.mid < multi.ms_per_output_token.mid < v0.ms_per_output_token.mid
+    # a release dated before V1 without a version string reads as V0; current and undated releases as V1
+    assert _t(cat, **big, engine_date="2024-10").ms_per_output_token == v0.ms_per_output_token
+    assert _t(cat, **big, engine_version="0.10.0").ms_per_output_token == v1.ms_per_output_token
+    assert not any(s.step == "step_engine_cpu_s" for s in v1.trace)
+
+
+def test_deepseek_decode_has_a_kernel_latency_floor(cat: Catalog) -> None:
+    # before: the roofline alone read ~37 GB of active weights over 8 GPUs, 2.5-3.1 ms per token at batch
+    # 1 on 8x H200 (320-400 tokens/s); TensorRT-LLM's best DeepSeek-R1 kernels give 9 ms without MTP on
+    # 8x B200: 61 layers x 11 latency-bound kernels x 11 us
+    t = _t(cat, model="deepseek-v3", gpu="h200", n_gpus=8, precision="fp8", concurrency=1,
+           prompt_tokens=128, output_tokens=256, framework="sglang", batching="static")  # fmt: skip
+    floor = next(s for s in t.trace if s.step == "step_kernel_floor_s")
+    assert 6e-3 < floor.output < 9e-3
+    assert t.ms_per_output_token.low > 7.0 and t.ms_per_output_token.high < 12.0
+    dense = _t(cat, model="llama-3.1-70b", gpu="h200", n_gpus=8, precision="fp8", concurrency=1)
+    assert not any(s.step == "step_kernel_floor_s" for s in dense.trace)
+
+
+def test_early_2025_engines_ran_deepseek_on_slower_kernels(cat: Catalog) -> None:
+    ds = dict(model="deepseek-v3", gpu="h200", n_gpus=8, precision="fp8", concurrency=32,
+              prompt_tokens=3200, output_tokens=800, framework="sglang")  # fmt: skip
+    now, early = _t(cat, **ds), _t(cat, **ds, engine_date="2025-03")
+    ratio = early.ms_per_output_token.mid / now.ms_per_output_token.mid
+    assert 1 / K.EARLY_MLA_KERNELS_EFFICIENCY - 0.3 < ratio < 1 / K.EARLY_MLA_KERNELS_EFFICIENCY + 0.3
+    assert any(a.name == "early_mla_kernels_efficiency" for a in early.assumptions)
+    # a dense model is not touched by the MLA kernels' date
+    llama = dict(model="llama-3.1-70b", gpu="h200", n_gpus=8, precision="fp8", concurrency=32)
+    assert _t(cat, **llama, engine_date="2025-03").ms_per_output_token == _t(cat, **llama).ms_per_output_token
+
+
+def test_attention_dp_steps_wait_for_the_busiest_rank(cat: Catalog) -> None:
+    ds = dict(model="deepseek-v3", gpu="h200", n_gpus=8, precision="fp8", concurrency=512,
+              prompt_tokens=1024, output_tokens=2048)  # fmt: skip
+    dp = _t(cat, **ds)
+    balance = next(a for a in dp.assumptions if a.name == "attention_dp_balance")
+    assert balance.value == K.ATTENTION_DP_BALANCE
+    static = _t(cat, **ds, batching="static")  # a static batch's ranks are balanced
+    assert not any(a.name == "attention_dp_balance" for a in static.assumptions)
+    lone = _t(cat, **{**ds, "concurrency": 1})  # one request: nothing to balance, its own rank's step
+    assert not any(a.name == "attention_dp_balance" for a in lone.assumptions)
+
+
+def test_moe_decode_only_steps_touch_only_their_tokens_experts(cat: Catalog) -> None:
+    # a prompt is prefilled in one chunk beside the decodes of some steps, not spread over every step: at
+    # 32 requests of 3200 in / 800 out, DeepSeek's decode-only steps read ~64% of the routed experts, not
+    # the 99% that 32 x 5 spread tokens would touch
+    ds = dict(model="deepseek-v3", gpu="h200", n_gpus=8, precision="fp8", concurrency=32,
+              prompt_tokens=3200, output_tokens=800)  # fmt: skip
+    mem = next(s for s in _t(cat, **ds).trace if s.step == "step_memory_s")
+    static_mem = next(s for s in _t(cat, **ds, batching="static").trace if s.step == "step_memory_s")
+    assert mem.inputs["weight_bytes_read"] < 1.1 * static_mem.inputs["weight_bytes_read"]
+
+
+def test_a_static_batch_holds_every_sequence_at_full_length(cat: Catalog) -> None:
+    # sequences started together grow together: at the batch's last step each holds prompt + output,
+    # whatever the engine's admission policy (vLLM preempts the ones its cache no longer holds)
+    args = dict(model="llama-3.1-405b", gpu="h100-sxm", n_gpus=8, precision="fp8", concurrency=256,
+                prompt_tokens=128, output_tokens=2048, framework="vllm", max_batch=512)  # fmt: skip
+    static, cont = _t(cat, **args, batching="static"), _t(cat, **args)
+    assert static.max_concurrency < 0.7 * cont.max_concurrency
+
+
+def test_a_stated_token_budget_caps_the_running_sequences(cat: Catalog) -> None:
+    args = dict(model="llama-3.1-8b", gpu="h100-sxm", n_gpus=1, precision="fp8", concurrency=256,
+                prompt_tokens=2000, output_tokens=200)  # fmt: skip
+    capped = _t(cat, **args, max_tokens_per_step=512)
+    assert capped.live_sequences == 512 // 11
+    assert _t(cat, **args).live_sequences > capped.live_sequences

@@ -6,11 +6,13 @@ runs steps; each step decodes one token for every live sequence and, with chunke
 SGLang, TensorRT-LLM default), processes a share of new prompts so that prefill keeps pace:
 prompt_tokens / output_tokens prefill tokens per decoded token. A step takes
 
-    max(memory time, compute time) + all-reduce time + step overhead
+    max(memory time, compute time, kernel floor) + all-reduce time + step overhead (+ engine CPU time)
 
     memory time  = (weights read + live sequences x KV cache at mean length) / (n x bandwidth x eff)
     compute time = tokens in the step x (2 x active params + attention) / (n x peak x eff)
     all-reduce   = 2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / link bandwidth)
+    kernel floor = layers x latency-bound kernels x kernel latency (DeepSeek-style MLA + MoE layers)
+    engine CPU   = live sequences x CPU time per sequence (vLLM's V0 engine only)
 
 (roofline of decode: Pope et al. 2022 "Efficiently Scaling Transformer Inference"; chunked prefill:
 Agrawal et al. 2024 "Sarathi-Serve"; tensor-parallel all-reduces: Shoeybi et al. 2019). Sequences
@@ -32,6 +34,7 @@ point-to-point hop per stage.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -157,6 +160,10 @@ def estimate_serving_time(
     max_batch: int | None = None,
     grouped_kv_reads: bool = True,
     mla_dp_attention: bool = True,
+    engine_version: str | None = None,
+    engine_date: str | None = None,
+    scheduler_steps: int = 1,
+    max_tokens_per_step: int | None = None,
 ) -> ServingTime:
     """Output tokens/s of the replica, ms per output token and time to first token (low-high), and how
     many requests its KV cache holds. `batching="static"` (a fixed batch, prefill then decode, the
@@ -165,13 +172,20 @@ def estimate_serving_time(
     `grouped_kv_reads=False` is a decode attention kernel that reads a GQA model's KV cache once per query
     head rather than once per KV head (TensorRT-LLM before its XQA kernels, 2023): for the bench.
     `mla_dp_attention=False`: an MLA model served with plain tensor parallelism (the latent cache copied to
-    every GPU), as benchmarks without data-parallel attention ran it."""
+    every GPU), as benchmarks without data-parallel attention ran it.
+    `engine_version` / `engine_date` ("YYYY-MM"): the release a benchmark ran, for the engine generations
+    whose step differs from today's (serving_constants: vLLM's V0 engine, early MLA kernels); None, the
+    default, is a current release. `scheduler_steps`: vLLM multi-step scheduling (--num-scheduler-steps),
+    which spreads the V0 engine's per-step CPU work over that many steps. `max_tokens_per_step`: the
+    engine's token budget per step (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens) when stated;
+    None: the engine's default."""
     _check(
         n_gpus=n_gpus,
         concurrency=concurrency,
         prompt_tokens=prompt_tokens,
         output_tokens=output_tokens,
         pipeline_stages=pipeline_stages,
+        scheduler_steps=scheduler_steps,
     )
     if n_gpus % pipeline_stages:
         raise InputError(f"{n_gpus} GPUs do not split into {pipeline_stages} pipeline stages")
@@ -213,6 +227,20 @@ def estimate_serving_time(
     )
     fw_factor = K.FRAMEWORK_EFFICIENCY[fw]
     tb.assume("framework_efficiency", fw_factor, "x TensorRT-LLM's", K.FRAMEWORK_EFFICIENCY_SOURCE)
+    cpu_per_sequence_s = 0.0
+    if fw == "vllm" and _released_before(engine_version, engine_date, K.VLLM_V1_DEFAULT):
+        cpu_per_sequence_s = K.VLLM_V0_CPU_S_PER_SEQUENCE / scheduler_steps
+        tb.assume(
+            "engine_cpu_s_per_sequence_per_step",
+            cpu_per_sequence_s,
+            f"s (vLLM V0 engine{f', {scheduler_steps} scheduler steps' if scheduler_steps > 1 else ''})",
+            K.VLLM_V0_CPU_SOURCE,
+        )
+    early_mla = 1.0
+    if arch.uses_mla and _released_before(None, engine_date, K.EARLY_MLA_KERNELS):
+        early_mla = K.EARLY_MLA_KERNELS_EFFICIENCY
+        tb.assume("early_mla_kernels_efficiency", early_mla, "x", K.EARLY_MLA_KERNELS_SOURCE)
+        fw_factor *= early_mla
     vendor_factor = K.VENDOR_EFFICIENCY.get(gpu.vendor, 1.0)
     if vendor_factor != 1.0:
         tb.assume("vendor_efficiency", vendor_factor, f"x on {gpu.vendor}", K.VENDOR_EFFICIENCY_SOURCE)
@@ -242,7 +270,9 @@ def estimate_serving_time(
         weight_bytes=weights,
     )
     kv_bytes_value = BYTES_PER_WEIGHT[kv_prec]
-    full_length = K.KV_RESERVED_AT_FULL_LENGTH[fw]
+    # a static batch's sequences grow in lockstep: by its last step every one holds prompt + output, so a
+    # paged engine that admitted them by current use preempts those the cache no longer holds
+    full_length = K.KV_RESERVED_AT_FULL_LENGTH[fw] or batching == "static"
     tb.assume("kv_admitted_at_full_length", str(full_length).lower(), "", K.KV_ADMISSION_SOURCE)
     held_len = prompt_tokens + (output_tokens if full_length else output_tokens // 2)
     replication = kv_replication(arch, tp, mla_dp_attention)
@@ -275,8 +305,24 @@ def estimate_serving_time(
         tb.assume(
             "weights_do_not_fit", "true", "", "the replica's memory cannot hold the weights: figures are moot"
         )
-    live = max(1, min(concurrency, max_conc))
-    tb.step("live_sequences", "min(concurrency, max_concurrency)", live, "requests", concurrency=concurrency)
+    static = batching == "static"
+    prefill_per_output = 0.0 if static else prompt_tokens / output_tokens
+    by_budget = max_conc
+    if max_tokens_per_step and not static:
+        # each step decodes a token per sequence and, to keep pace, prefills prompt/output tokens more:
+        # past the budget, prefill falls behind and fewer sequences run (vLLM max_num_batched_tokens,
+        # TensorRT-LLM max_num_tokens; only when stated: the defaults, 8192 on large GPUs, rarely bind)
+        by_budget = max(1, math.floor(max_tokens_per_step / (1 + prefill_per_output)))
+        tb.assume("max_tokens_per_step", max_tokens_per_step, "tokens", "caller")
+    live = max(1, min(concurrency, max_conc, by_budget))
+    tb.step(
+        "live_sequences",
+        "min(concurrency, max_concurrency, token budget / (1 + prompt/output))",
+        live,
+        "requests",
+        concurrency=concurrency,
+        sequences_by_token_budget=by_budget,
+    )
 
     # --- one engine step ---------------------------------------------------------------------------
     active = float(arch.active_param_count())
@@ -288,13 +334,20 @@ def estimate_serving_time(
     )
     attn = K.ATTENTION_FLOPS_PER_KEY_PER_WIDTH * arch.n_layers * width
     mean_ctx = prompt_tokens + output_tokens / 2
-    static = batching == "static"
-    prefill_per_output = 0.0 if static else prompt_tokens / output_tokens
     tokens_per_step = live * (1 + prefill_per_output)
     step_flops = live * (2 * active + attn * mean_ctx) + live * prefill_per_output * (
         2 * active + attn * prompt_tokens / 2
     )
-    w_read = _weights_read(arch, precision, tokens_per_step / pp)
+    # engines prefill a prompt in one chunk of its length (vLLM, SGLang and TensorRT-LLM token budgets of
+    # 2-16k tokens hold a typical prompt), so a step either decodes alone or decodes beside a whole
+    # prompt: a dense model reads its weights once either way; an MoE model's decode-only steps touch
+    # only the experts their few tokens route to
+    prefill_tokens = live * prefill_per_output
+    with_prompt = min(1.0, prefill_tokens / prompt_tokens) if prefill_tokens else 0.0
+    chunk = max(float(prompt_tokens), prefill_tokens)
+    w_read = with_prompt * _weights_read(arch, precision, (live + chunk) / pp) + (
+        1.0 - with_prompt
+    ) * _weights_read(arch, precision, live / pp)
     kv_passes = 1.0 if grouped_kv_reads or arch.uses_mla else arch.n_heads / arch.n_kv_heads
     if kv_passes > 1:
         tb.assume("kv_reads_per_step", kv_passes, "x the KV cache", K.UNGROUPED_KV_READS_SOURCE)
@@ -335,16 +388,66 @@ def estimate_serving_time(
     comm_s = _allreduce_s(arch, gpu, tp, tokens_per_step / pp, eff.nvlink_allreduce_latency_s, tb)
     hops_s = _pipeline_hops_s(pp, tb)
     p = eff.overlap_exponent
+    kernels = K.LATENCY_BOUND_KERNELS_PER_MLA_MOE_LAYER if arch.uses_mla and arch.is_moe else 0
+    floor_s = Range(low=0.0, high=0.0)
+    if kernels:
+        per_kernel = Range(
+            low=K.KERNEL_LATENCY_S / K.BAND_HALF_WIDTH / early_mla,
+            high=K.KERNEL_LATENCY_S * K.BAND_HALF_WIDTH / early_mla,
+        )
+        floor_s = per_kernel.scale(arch.n_layers * kernels)
+        tb.assume("kernel_latency_s", K.KERNEL_LATENCY_S, "s per kernel", K.KERNEL_LATENCY_SOURCE)
+        tb.step(
+            "step_kernel_floor_s",
+            "layers x latency-bound kernels per layer x kernel latency (/ early-kernel factor)",
+            floor_s.mid,
+            "s",
+            K.KERNEL_LATENCY_SOURCE,
+            layers=arch.n_layers,
+            kernels_per_layer=kernels,
+            low=floor_s.low,
+            high=floor_s.high,
+        )
+    cpu_s = live * cpu_per_sequence_s
+    if cpu_s:
+        tb.step(
+            "step_engine_cpu_s",
+            "live x CPU time per sequence (scheduling, input preparation, sampling; not overlapped in V0)",
+            cpu_s,
+            "s",
+            K.VLLM_V0_CPU_SOURCE,
+            live_sequences=live,
+        )
     step = Range(
-        low=_soft_max(mem_s.low, cmp_s.low, p) + comm_s + hops_s + pp * eff.step_overhead_s.low,
-        high=_soft_max(mem_s.high, cmp_s.high, p) + comm_s + hops_s + pp * eff.step_overhead_s.high,
+        low=max(_soft_max(mem_s.low, cmp_s.low, p), floor_s.low)
+        + comm_s
+        + hops_s
+        + pp * eff.step_overhead_s.low
+        + cpu_s,
+        high=max(_soft_max(mem_s.high, cmp_s.high, p), floor_s.high)
+        + comm_s
+        + hops_s
+        + pp * eff.step_overhead_s.high
+        + cpu_s,
     )
+    if arch.uses_mla and mla_dp_attention and 1 < tp <= live and not static:
+        # attention data-parallel ranks step together (the MoE layers between them synchronise), so each
+        # step waits for the rank that drew the most prompt tokens; fewer sequences than ranks leave
+        # nothing to balance (a lone request's step is its own rank's)
+        tb.assume(
+            "attention_dp_balance",
+            K.ATTENTION_DP_BALANCE,
+            "of a balanced step's speed",
+            K.ATTENTION_DP_SOURCE,
+        )
+        step = step.scale(1.0 / K.ATTENTION_DP_BALANCE)
     bound: Literal["memory_bandwidth", "compute"] = (
         "memory_bandwidth" if mem_s.mid >= cmp_s.mid else "compute"
     )
     tb.step(
         "step_s",
-        f"(memory^p + compute^p)^(1/p) + all-reduce + stage hops + stages x overhead; {bound}-bound",
+        "max((memory^p + compute^p)^(1/p), kernel floor) + all-reduce + stage hops + stages x overhead"
+        f" + engine CPU (/ attention-DP balance); {bound}-bound",
         step.mid,
         "s",
         low=step.low,
@@ -468,6 +571,23 @@ def _time_to_first_token(
         high=ttft.high,
     )
     return ttft
+
+
+_VERSION = re.compile(r"v?(\d+)\.(\d+)")
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+
+
+def _released_before(version: str | None, date: str | None, boundary: tuple[tuple[int, int], str]) -> bool:
+    """Whether an engine release predates `boundary` ((major, minor) of the first release past it, its
+    'YYYY-MM'): by the version when it reads as one, else by the month; unknown is a current release."""
+    first_version, first_month = boundary
+    v = _VERSION.match(version.strip()) if version else None
+    if v and first_version != (0, 0):
+        return (int(v.group(1)), int(v.group(2))) < first_version
+    m = _MONTH.match(date.strip()) if date else None
+    if m is None:
+        return False
+    return f"{m.group(1)}-{m.group(2)}" < first_month
 
 
 def _soft_max(a: float, b: float, p: float) -> float:

@@ -210,3 +210,71 @@ KV_ADMISSION_SOURCE = (
 FP8_KV_WITH_FP8_WEIGHTS: Final = True
 """With FP8 weights on TensorRT-LLM the KV cache is FP8 unless stated (ModelOpt FP8 checkpoints quantise
 the KV cache: kv_cache_quant_algo FP8)."""
+
+# --- engine generations: the release a benchmark ran, when older than today's engines ---------------
+# (estimate_serving_time's engine_version / engine_date; None, the recommender's case, is a current release)
+VLLM_V1_DEFAULT: Final = ((0, 8), "2025-03")
+"""vLLM's V1 engine is the default from v0.8.0 (release notes, March 2025): earlier versions, or runs dated
+before that month when no version is given, ran the V0 engine."""
+VLLM_V0_CPU_S_PER_SEQUENCE: Final = 100e-6
+"""CPU time per running sequence per engine step of vLLM's V0 engine that the GPU waits for: scheduling,
+input preparation, sampling and output processing run synchronously between steps (V0 rebuilt the input
+tensors every step; V1 keeps a persistent batch and overlaps the rest). Multi-step scheduling
+(--num-scheduler-steps k) pays it once per k steps. Not fitted: the 100 us is the source's 20 ms at batch
+200; with it the Oracle MI300X vLLM rows of October 2024 (fresh side) fall inside at every batch size
+(bs64-256 and offline were 15-40% too fast)."""
+VLLM_V0_CPU_SOURCE = (
+    "vLLM issue #6801 (Performance Roadmap, Aug 2024): sampling, input preparation, output processing and "
+    "scheduler time between two steps 'can be 20ms' at batch 200; vLLM v0.6.0 blog (Sept 2024): 'the "
+    "performance bottleneck of vLLM is mainly caused by the CPU overhead that blocks the GPU execution', "
+    "multi-step scheduling runs the model n steps per scheduling; vLLM V1 blog (Jan 2025): up to 1.7x V0's "
+    "throughput, 'mainly due to the architectural improvements (reduced CPU overheads)'"
+)
+EARLY_MLA_KERNELS: Final = ((0, 0), "2025-04")
+"""DeepSeek-V3/R1 (MLA attention, 256 fine-grained experts, block-wise FP8) served by engines released
+before April 2025 ran on their first kernels: FlashMLA and DeepGEMM were published in the last week of
+February 2025 and reached SGLang, vLLM (v0.8) and TensorRT-LLM in March; AMD's AITER kernels in March."""
+EARLY_MLA_KERNELS_EFFICIENCY: Final = 0.36
+"""Speed of those first kernels relative to the model's current ones (it multiplies every efficiency and
+divides the kernel-latency floor): the geometric mean of four published early/current ratios, 0.60
+(TensorRT-LLM's own DeepSeek-R1 baseline, CUDA graphs + EP8TP8, 67 tokens/s/user at batch 1 on 8x B200,
+against 111 without MTP after its kernel work) and 0.26 / 0.23 / 0.45 (SGLang v0.4.1.post2, Dec 2024:
+30.3 / 206 / 761 tokens/s at batch 1 / 8 / 32, 128 in / 256 out, against this model's current-kernel
+98-134 / 767-1044 / 1437-1997 on 8x H200, the GPUs SGLang's DeepSeek V3 tuning targeted). The early engines
+differ among themselves by 2-3x (dstack's March-2025 DeepSeek-R1 runs: vLLM's FlashMLA build on H200 at
+26 ms per token at 4 requests, TensorRT-LLM 0.17 at 58 ms), which one factor cannot follow."""
+EARLY_MLA_KERNELS_SOURCE = (
+    "TensorRT-LLM tech blog 'Pushing Latency Boundaries: Optimizing DeepSeek-R1 Performance on NVIDIA B200 "
+    "GPUs' (baseline 67 TPS/user, without MTP 111); SGLang PR #2643 'chore: bump v0.4.1.post2' (Dec 2024, "
+    "batch 1/8/32: 30.29/206.32/760.52 token/s); AMD ROCm blog 'Supercharge DeepSeek-R1 Inference on AMD "
+    "Instinct MI300X' (Mar 2025): AITER +2x GEMM, +3x MoE, +17x MLA decode"
+)
+KERNEL_LATENCY_S: Final = 11e-6
+"""Time of one latency-bound kernel in a CUDA-graph decode step (launch, synchronisation, the tail of a
+kernel too small to fill the GPU)."""
+LATENCY_BOUND_KERNELS_PER_MLA_MOE_LAYER: Final = 11
+"""Kernels of one DeepSeek-style layer (MLA attention + fine-grained MoE) in a decode step, besides the two
+all-reduces the model counts apart: TensorRT-LLM's fused layer has 13 modules (Fuse_A GEMM, 2 RMSNorms,
+UQ_QR GEMM, UK BGEMM, KV-cache concat + RoPE, MLA attention, UV GEMM, WO GEMM, all-reduce + norm, router
+GEMM + top-k, shared expert, grouped expert GEMMs, reduce + all-reduce + norm). At batch 1 these read a few
+tens of MB per GPU, so a step cannot go below layers x kernels x kernel latency (~7.4 ms for DeepSeek-V3's
+61 layers) however few bytes it reads: the roofline alone gave 2.5-3 ms per token on 8x H200, several
+times faster than any published DeepSeek-R1 run. Dense and coarse-MoE layers split the same work over a
+few large GEMMs that stay above the floor; their small kernels are inside the fitted efficiencies."""
+KERNEL_LATENCY_SOURCE = (
+    "TensorRT-LLM tech blog 'Pushing Latency Boundaries: Optimizing DeepSeek-R1 Performance on NVIDIA B200 "
+    "GPUs': 13 modules per MoE layer in a decode iteration; 111 tokens/s/user without MTP on 8x B200 = "
+    "9.0 ms per token = 148 us a layer, of which ~9 us reads the layer's ~70 MB per GPU (BF16 attention, FP4 "
+    "experts) and ~20 us the two one-shot all-reduces: ~11 us for each of the 11 other kernels"
+)
+ATTENTION_DP_BALANCE: Final = 0.65
+"""Speed of a data-parallel-attention step relative to a balanced one under in-flight batching: the ranks
+step together (the expert-parallel MoE layers between them synchronise) and wait for the rank that drew
+the most prompt tokens. 0.65 = 25,664 / 39,552 tokens/s, TensorRT-LLM's measured throughput over its
+balanced speed of light for DeepSeek V3 on 8x GB200 with attention DP 8 + EP 8 and round-robin scheduling
+(average balance ratio 54%). Applied to MLA models under data-parallel attention (how the recommender
+sizes them, MLA_KV_SOURCE) with at least one sequence per rank; a static batch is balanced."""
+ATTENTION_DP_SOURCE = (
+    "TensorRT-LLM tech blog 'ADP Balance Strategy': baseline round-robin 25,664 TPS against SOL 39,552 "
+    "(balance ratio 54.11%); its opt-in balance strategy reaches 34,140 (x1.33)"
+)
