@@ -96,6 +96,20 @@ MODEL_IDS = {
     "Mixtral 8x7B": "mixtral-8x7b",
     # the fresh-2 held-out families' names (bench/data/serving_throughput_fresh2.yaml), mapped by name only
     "DeepSeek-R1": "deepseek-v3",  # the same architecture (the catalog lists R1 as an alias)
+    # the fresh-3 held-out families' names (bench/data/serving_throughput_fresh3.yaml), mapped by name only:
+    # chat / instruct fine-tunes share their base model's architecture
+    "DeepSeek-V3": "deepseek-v3",
+    "Hermes 3 Llama 3.1 405B": "llama-3.1-405b",
+    "LLaMA 13B": "llama-2-13b",  # LLaMA 1 13B: the same shapes as Llama 2 13B
+    "Llama 2 7B Chat": "llama-2-7b",
+    "Llama 2 13B Chat": "llama-2-13b",
+    "Llama 2 70B Chat": "llama-2-70b",
+    "Mixtral 8x7B Instruct v0.1": "mixtral-8x7b",
+    "Mixtral 8x22B Instruct v0.1": "mixtral-8x22b",
+    "Qwen2.5 7B Instruct": "qwen2.5-7b",
+    "Qwen2.5 14B Instruct": "qwen2.5-14b",
+    "Qwen2.5 32B Instruct": "qwen2.5-32b",
+    "Qwen2.5 72B Instruct": "qwen2.5-72b",
 }
 UNKNOWN_LENGTH_TOKENS = 1000
 SHAREGPT_LENGTHS = (216, 197)
