@@ -140,6 +140,14 @@ _ADV: dict[str, tuple[float, str]] = {
     "monthly": (1, "month"), "every month": (1, "month"),
     "quarterly": (1, "quarter"), "every quarter": (1, "quarter"),
 }  # fmt: skip
+_VOLUME_PER = Gated(
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*(?:[kmbt]|thousand|million|billion|bn)?\s*(?:new\s+|fresh\s+)?tok(?:en)?s?\s+"
+        r"(?:a|per|each|every|/)\s*(?P<per>week|month|quarter)\b",
+        I,
+    ),
+    "week", "month", "quarter",
+)  # fmt: skip
 _TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I)
 
 
@@ -169,6 +177,12 @@ def rule_cadence(ctx: Ctx) -> None:
             n, per = _ADV[m.group("adv").lower()]
             conv = U.runs_per_month_from(n, per)
             ctx.add(s, "runs_per_month", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+        # a training volume per period ("about 2B tokens a month" of continuous fine-tunes): the dataset is
+        # one period's worth, trained that often
+        for m in _VOLUME_PER.finditer(t):
+            conv = U.runs_per_month_from(1.0, m.group("per").lower())
+            ev = f'"{q(m)}": the data of one {m.group("per").lower()}, {conv.how}'
+            ctx.add(s, "runs_per_month", conv.value, ev, "inferred", m.start(), rank=-1)
 
 
 _PERCENT = Gated(re.compile(r"(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|percent)", I), "%", "percent")

@@ -56,7 +56,7 @@ _BUDGET_CUE = keyed(
     min_chars=1,
 )
 _NOT_BUDGET = keyed(
-    r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]? at|saves?)\b", I
+    r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]?(?: at)?|saves?)\b", I
 )
 
 _BUDGET_WORD = keyed(r"\bbudget\b", I)

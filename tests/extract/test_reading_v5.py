@@ -308,3 +308,14 @@ def test_a_question_mark_ends_a_sentence_before_lowercase(extract: Extract) -> N
         "no rush, anything within 2 weeks is fine"
     )
     assert p.deadline_hours == 336 and p.owned_gpu == "rtx-a6000" and p.owned_gpu_count == 2
+
+
+def test_a_training_volume_per_month_is_a_monthly_run(extract: Extract) -> None:
+    p = extract("Continuous LoRA fine-tunes of Llama 3 8B, about 2B tokens a month.")
+    assert p.runs_per_month == 1 and p.status_of("runs_per_month") == "inferred"
+    assert extract("Serve Llama 3 8B, about 2B tokens a month of output.").runs_per_month is None
+
+
+def test_a_price_quote_is_not_a_budget(extract: Extract) -> None:
+    p = extract("We're weighing buying an 8x H100 server (quoted ~$280k) against renting. LoRA Llama 3 8B.")
+    assert p.budget_usd is None

@@ -11,6 +11,7 @@ from tools.catalog.load import Catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
 from tools.recommend.models import Recommendation, RecommendSettings
+from tools.recommend.offers import RESERVED_UTILIZATION_MIN
 from tools.recommend.owned import OWNED_UTILIZATION_MIN, owned_rate
 from tools.units import HOURS_PER_MONTH
 
@@ -102,3 +103,22 @@ def test_runs_that_fill_the_month_keep_the_stated_utilisation(catalog: Catalog) 
             colocation=o.deployment == "colocation",
         )
         assert o.usd_per_gpu_hour == pytest.approx(float(at_stated.usd_per_gpu_hour))
+
+
+def test_reserved_training_capacity_the_runs_leave_idle_is_not_offered(catalog: Catalog) -> None:
+    # expert review 2026-11-27: '~60% busy' beside one 2B-token LoRA a month picked 8x L40S reserved
+    # at a per-job price, though a reserved term bills every hour of the month
+    rec = _run(catalog, dataset_tokens=2e9, utilization=0.6, runs_per_month=1)
+    for o in rec.options:
+        if o.pricing == "reserved":
+            assert 1 * o.wall_hours.mid / HOURS_PER_MONTH >= RESERVED_UTILIZATION_MIN
+    assert rec.primary is not None and rec.primary.pricing != "reserved"
+
+
+def test_buy_vs_rent_is_costed_at_the_use_the_runs_fill(catalog: Catalog) -> None:
+    rec = _run(catalog, dataset_tokens=2e9, utilization=0.6, runs_per_month=1)
+    timeline = rec.buy_vs_rent
+    assert rec.primary is not None and timeline is not None
+    implied = rec.primary.wall_hours.mid / HOURS_PER_MONTH
+    assert timeline.utilization == pytest.approx(max(implied, 0.001), rel=0.05)
+    assert timeline.cheapest != "buy"

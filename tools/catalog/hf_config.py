@@ -26,32 +26,78 @@ Config = Mapping[str, Any]
 _FAMILY_DEFAULTS: dict[str, dict[str, Any]] = {
     "llama": {"tie_word_embeddings": False, "max_position_embeddings": 2048, "attention_bias": False},
     "mistral": {"tie_word_embeddings": False, "max_position_embeddings": 131072},
-    "mixtral": {"tie_word_embeddings": False, "max_position_embeddings": 131072, "num_local_experts": 8,
-                "num_experts_per_tok": 2},
+    "mixtral": {
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 131072,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 2,
+    },
     "qwen2": {"tie_word_embeddings": False, "max_position_embeddings": 32768},
     "qwen2_moe": {"tie_word_embeddings": False, "max_position_embeddings": 32768},
     "qwen3": {"tie_word_embeddings": False, "max_position_embeddings": 32768, "attention_bias": False},
     "qwen3_moe": {"tie_word_embeddings": False, "max_position_embeddings": 32768, "attention_bias": False},
     "gemma": {"tie_word_embeddings": True, "max_position_embeddings": 8192, "head_dim": 256},
-    "gemma2": {"tie_word_embeddings": True, "max_position_embeddings": 8192, "head_dim": 256,
-               "sliding_window": 4096, "vocab_size": 256000},
-    "gemma3_text": {"tie_word_embeddings": True, "max_position_embeddings": 131072, "head_dim": 256,
-                    "sliding_window": 4096, "sliding_window_pattern": 6, "vocab_size": 262208},
+    "gemma2": {
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 8192,
+        "head_dim": 256,
+        "sliding_window": 4096,
+        "vocab_size": 256000,
+    },
+    "gemma3_text": {
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 131072,
+        "head_dim": 256,
+        "sliding_window": 4096,
+        "sliding_window_pattern": 6,
+        "vocab_size": 262208,
+    },
     "phi3": {"tie_word_embeddings": False, "max_position_embeddings": 4096, "vocab_size": 32064},
-    "phimoe": {"tie_word_embeddings": False, "max_position_embeddings": 131072, "vocab_size": 32064,
-               "attention_bias": True, "num_local_experts": 16, "num_experts_per_tok": 2},
-    "deepseek_v3": {"tie_word_embeddings": False, "max_position_embeddings": 4096, "first_k_dense_replace": 0,
-                    "n_shared_experts": 0},
-    "falcon": {"tie_word_embeddings": True, "max_position_embeddings": 2048, "vocab_size": 65024,
-               "multi_query": True, "parallel_attn": True, "new_decoder_architecture": False},
+    "phimoe": {
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 131072,
+        "vocab_size": 32064,
+        "attention_bias": True,
+        "num_local_experts": 16,
+        "num_experts_per_tok": 2,
+    },
+    "deepseek_v3": {
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 4096,
+        "first_k_dense_replace": 0,
+        "n_shared_experts": 0,
+    },
+    "falcon": {
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 2048,
+        "vocab_size": 65024,
+        "multi_query": True,
+        "parallel_attn": True,
+        "new_decoder_architecture": False,
+    },
 }
 _FAMILY_DEFAULTS["deepseek_v2"] = _FAMILY_DEFAULTS["deepseek_v3"]
 
 _ALIASES = {"refinedweb": "falcon", "refinedwebmodel": "falcon", "gemma3": "gemma3_text"}
 
 SUPPORTED_MODEL_TYPES = (
-    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3",
-    "gemma3_text", "phi3", "phimoe", "deepseek_v3", "deepseek_v2", "falcon", "qwen",
+    "llama",
+    "mistral",
+    "mixtral",
+    "qwen2",
+    "qwen2_moe",
+    "qwen3",
+    "qwen3_moe",
+    "gemma",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "phi3",
+    "phimoe",
+    "deepseek_v3",
+    "deepseek_v2",
+    "falcon",
+    "qwen",
 )
 
 
@@ -138,8 +184,10 @@ def _phimoe(c: _Cfg) -> dict[str, Any]:
 
 def _moe_qwen(c: _Cfg) -> dict[str, Any]:
     if c.get("mlp_only_layers"):
-        raise InputError(f"{c.where}: 'mlp_only_layers' (dense layers between MoE layers) is not supported; "
-                         "use a config without it or --params-b")
+        raise InputError(
+            f"{c.where}: 'mlp_only_layers' (dense layers between MoE layers) is not supported; "
+            "use a config without it or --params-b"
+        )
     step = c.int_("decoder_sparse_step", default=1)
     if step != 1:
         raise InputError(f"{c.where}: decoder_sparse_step {step} (MoE every {step} layers) is not supported")
@@ -374,25 +422,42 @@ def hf_config_from_arch(arch: ModelArch) -> dict[str, Any]:
         "attention_bias": arch.qkv_bias,
     }
     if family == "qwen":  # v1 keys: intermediate_size is 2x the MLP width, context in seq_length
-        cfg.update(intermediate_size=2 * arch.intermediate_size, seq_length=arch.max_context,
-                   kv_channels=arch.head_dim)
+        cfg.update(
+            intermediate_size=2 * arch.intermediate_size,
+            seq_length=arch.max_context,
+            kv_channels=arch.head_dim,
+        )
     if family in ("mixtral", "phimoe"):
         cfg.update(num_local_experts=arch.n_experts, num_experts_per_tok=arch.n_active_experts)
     elif family in ("qwen2_moe", "qwen3_moe"):
-        cfg.update(num_experts=arch.n_experts, num_experts_per_tok=arch.n_active_experts,
-                   moe_intermediate_size=arch.moe_intermediate_size)
+        cfg.update(
+            num_experts=arch.n_experts,
+            num_experts_per_tok=arch.n_active_experts,
+            moe_intermediate_size=arch.moe_intermediate_size,
+        )
         if arch.shared_expert_intermediate_size:
             cfg["shared_expert_intermediate_size"] = arch.shared_expert_intermediate_size
     elif family in ("gemma2", "gemma3_text"):
         if arch.sliding_window:
             cfg.update(sliding_window=arch.sliding_window, sliding_window_pattern=arch.global_layer_every)
     elif family.startswith("deepseek"):
-        cfg.update(n_routed_experts=arch.n_experts, num_experts_per_tok=arch.n_active_experts,
-                   moe_intermediate_size=arch.moe_intermediate_size, n_shared_experts=arch.n_shared_experts,
-                   first_k_dense_replace=arch.first_dense_layers, q_lora_rank=arch.q_lora_rank,
-                   kv_lora_rank=arch.kv_lora_rank, qk_rope_head_dim=arch.qk_rope_head_dim,
-                   qk_nope_head_dim=arch.qk_nope_head_dim, v_head_dim=arch.v_head_dim)
+        cfg.update(
+            n_routed_experts=arch.n_experts,
+            num_experts_per_tok=arch.n_active_experts,
+            moe_intermediate_size=arch.moe_intermediate_size,
+            n_shared_experts=arch.n_shared_experts,
+            first_k_dense_replace=arch.first_dense_layers,
+            q_lora_rank=arch.q_lora_rank,
+            kv_lora_rank=arch.kv_lora_rank,
+            qk_rope_head_dim=arch.qk_rope_head_dim,
+            qk_nope_head_dim=arch.qk_nope_head_dim,
+            v_head_dim=arch.v_head_dim,
+        )
     elif family == "falcon":
-        cfg.update(ffn_hidden_size=arch.intermediate_size, new_decoder_architecture=arch.n_kv_heads > 1,
-                   num_kv_heads=arch.n_kv_heads, multi_query=arch.n_kv_heads == 1)
+        cfg.update(
+            ffn_hidden_size=arch.intermediate_size,
+            new_decoder_architecture=arch.n_kv_heads > 1,
+            num_kv_heads=arch.n_kv_heads,
+            multi_query=arch.n_kv_heads == 1,
+        )
     return cfg

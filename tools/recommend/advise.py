@@ -70,6 +70,8 @@ def _quantised_on_owned(
         if out2.primary is not None and is_yours(out2.primary):
             return w2, out2
     return w, out
+
+
 def recommend(
     *,
     profile: WorkloadProfile,

@@ -15,6 +15,7 @@ marketplace quotes are floors, not rates); reserved: the cheapest record of that
 
 from __future__ import annotations
 
+from tools.classify import implied_utilization
 from tools.cost_buy import BuyRentTimeline, RentBasis, buy_rent_timeline
 from tools.cost_owned import owned_usd_per_gpu_hour
 from tools.errors import InputError
@@ -181,6 +182,27 @@ def _rented_instead(
     return moved, setup
 
 
+def _work_utilization(c: Candidate, eng: Engine, p: WorkloadProfile) -> float:
+    """The owned utilisation, for training with a known cadence no more than the runs fill on these GPUs
+    (tools.classify.implied_utilization: min(stated, implied)): '60% busy' beside runs that fill 1% of
+    the month is costed at 1%, as the options were (pricing.Pricer._owned_use)."""
+    util = owned_utilization(p, eng.inference)
+    known = ("stated", "inferred", None)
+    if eng.inference or p.runs_per_month is None or p.status_of("runs_per_month") not in known:
+        return util
+    chk = implied_utilization(
+        runs_per_month=p.runs_per_month,
+        wall_hours_low=c.wall_hours.low,
+        wall_hours_high=c.wall_hours.high,
+        stated_utilization=util,
+    )
+    return max(chk.effective_utilization, MIN_WORK_UTILIZATION)
+
+
+MIN_WORK_UTILIZATION = 0.001
+"""Floor of the utilisation a buy-vs-rent timeline is costed at (it must lie in (0, 1])."""
+
+
 def buy_vs_rent_for(
     c: Candidate, eng: Engine, p: WorkloadProfile, rented: Candidate | None = None
 ) -> BuyRentTimeline | None:
@@ -198,7 +220,7 @@ def buy_vs_rent_for(
         rents, instead = _rented_instead(c, rented, eng)
     if quote is None or not rents or c.gpu.tdp_w is None or c.gpu.purchase_price_usd is None:
         return None
-    util = owned_utilization(p, eng.inference)
+    util = _work_utilization(c, eng, p)
     est = eng.catalog.estimate
     try:
         owned = owned_usd_per_gpu_hour(

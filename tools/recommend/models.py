@@ -288,6 +288,7 @@ class Recommendation(Traced):
         if self.primary is None or self.primary.cost_basis != "per_job" or unnamed:
             return None
         return present.time_basis(p.framework, p.status_of("framework"), self.time_narrowing)
+
     buy_vs_rent: BuyRentTimeline | None = Field(
         default=None, description="the pick's GPUs bought vs rented month by month (issue 16), when weighed"
     )

@@ -30,6 +30,10 @@ from tools.recommend.spread import price_spread
 from tools.recommend.state import Part
 from tools.trace import TraceBuilder
 
+RESERVED_UTILIZATION_MIN = 0.5
+"""Reserved capacity bills every hour of its term: it is weighed only when use is sustained, at least half
+the month (seed 000: reserved/committed terms suit steady, predictable load)."""
+
 
 class OfferSelector(Part):
     """Selects a run's offers per GPU type (through the caches: runs with the same constraints share them)."""
@@ -146,7 +150,8 @@ class OfferSelector(Part):
         horizon_stated = self.p.status_of("horizon_months") in ("stated", "inferred")
         util = self.p.utilization
         term = o.commitment_months or 1.0
-        return bool(horizon_stated and (self.p.horizon_months or 0) >= term and util and util >= 0.5)
+        long_enough = horizon_stated and (self.p.horizon_months or 0) >= term
+        return bool(long_enough and util and util >= RESERVED_UTILIZATION_MIN)
 
     def owned_offers(self, gpu: GpuSpec) -> list[Offer]:
         """Owned (on-premises) and colocated hardware at an amortised $/GPU-hour, when plausible."""

@@ -17,6 +17,7 @@ from tools.recommend.caches import tco_key
 from tools.recommend.calculators import Calculators
 from tools.recommend.candidates import Candidate, Layout, Offer
 from tools.recommend.models import TcoScenario
+from tools.recommend.offers import RESERVED_UTILIZATION_MIN
 from tools.recommend.owned import (
     OWNED_HORIZON_MONTHS_MIN,
     OWNED_UTILIZATION_MIN,
@@ -312,6 +313,10 @@ class Pricer(Part):
             self._owned_use(c)
             if c.dropped is not None:
                 return
+        if c.offer.pricing == "reserved" and not self.inference:
+            self._reserved_use(c)
+            if c.dropped is not None:
+                return
         scen = self.scenarios(c.offer, c.gpu_hours, all_of_them=False)
         exp = scen[0]
         c.scenarios = scen
@@ -322,6 +327,28 @@ class Pricer(Part):
             else Range(low=exp.compute_usd.low + managed.low, high=exp.compute_usd.high + managed.high)
         )
         c.total_usd = exp.total_usd
+
+    def _reserved_use(self, c: Candidate) -> None:
+        """Reserved training capacity bills every hour of its term, so it is dropped when the stated runs
+        fill less than RESERVED_UTILIZATION_MIN of the month (tools.classify.implied_utilization), unless
+        the user ruled out both on-demand and spot ("reserved only")."""
+        p = self.p
+        known = ("stated", "inferred", None)
+        if p.runs_per_month is None or p.status_of("runs_per_month") not in known:
+            return
+        if {"on_demand", "spot"} <= set(p.pricing_excluded):
+            return
+        chk = implied_utilization(
+            runs_per_month=p.runs_per_month,
+            wall_hours_low=c.wall_hours.low,
+            wall_hours_high=c.wall_hours.high,
+            stated_utilization=1.0,
+        )
+        if chk.implied_utilization < RESERVED_UTILIZATION_MIN:
+            c.dropped = (
+                f"reserved capacity bills every hour of its term; these runs ({p.runs_per_month:g} a month) "
+                f"fill {chk.implied_utilization:.1%} of it"
+            )
 
     def _owned_use(self, c: Candidate) -> None:
         """Owned training hardware against the use its runs imply (tools.classify.implied_utilization):

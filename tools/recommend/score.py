@@ -23,8 +23,6 @@ training. The cost figures leave it out (it varies by team); the ranking needs i
 looks as cheap on 8 GPUs as on 1 (seed 000: over-provisioning fine-tuning is the common mistake)."""
 
 
-
-
 def unmeasured(c: Candidate, inference: bool) -> bool:
     """Training on a GPU type whose efficiency band is a prior with no published throughput behind it
     (tools.compute.efficiency.UNCALIBRATED_MFU: AMD, Intel Gaudi)."""
