@@ -210,14 +210,24 @@ def _own_fleet(ctx: Ctx, s: Sentence, fleet: Fleet, claimed_done: bool) -> bool:
 _WANT_CUE = keyed(
     r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|(?:'d|\bwould)\s+like|\bprefer(?:ably)?|\brequires?"
     r"|\brequired|\bstick\s+to"
-    r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on)"
+    r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on"
+    r"|\bnothing\s+(?:but|other\s+than|except)|\b(?:limited|restricted|confined)\s+to|\bcovers\s+only"
+    r"|\bonly\s+(?:covers|includes|gives\s+us|has|get|have\s+access\s+to))"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
     I,
 )
-_ONLY_AFTER = keyed(r"(?:-only\b|\s+only\b|\s+exclusively\b)", I)
-_COMPARE = keyed(r"\b(?:vs\.?|versus|compared?|comparison|than|instead|whether|or\s+rent\w*)\b", I)
+# "L40S only", "L40S and nothing else", "L40S, nothing more", "L40S is all we can get"
+_ONLY_AFTER = keyed(
+    r"(?:-only\b|\s+only\b|\s+exclusively\b|,?\s+(?:and|but)\s+nothing\s+(?:else|more)\b|,\s+nothing\s+(?:else|more)\b"
+    r"|(?:\s+cards?|\s+gpus?)?\s+(?:is|are)\s+(?:all|the\s+only\s+(?:thing|hardware|cards?|gpus?))\s+(?:we|i)\s+"
+    r"(?:can\s+)?(?:get|have|use|access)\b)",
+    I,
+)
+# "than" compares, "other than" restricts ("nothing other than L40S")
+_COMPARE = keyed(r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )than|instead|whether|or\s+rent\w*)\b", I)
 _EXCLUDE_CUE = keyed(
-    r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than|\banything\s+but"
+    r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than"
+    r"|\banything\s+(?:but|other\s+than)"
     r"|n't\s+(?:use|want))(?:\s+(?:the|any|on|use|using|older|nvidia|amd|\w+\s+or))*\s*$",
     I,
 )
