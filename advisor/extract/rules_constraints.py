@@ -7,7 +7,7 @@ import re
 
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import Ctx, I, negated, q
-from advisor.extract.rules_models import HYPERSCALERS, find_providers
+from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
 from advisor.extract.rules_text import (
     NUMBER,
     Sentence,
@@ -230,6 +230,10 @@ def _deployment(ctx: Ctx, s: Sentence) -> None:
     renting and not negated: "we'd rather not buy hardware"), else the cloud ("no on-prem")."""
     t = s.text
     cons = _CONSUMER.search(t) if s.start not in ctx.claim_sentences else None  # "one 4090 will do it?"
+    if cons and not re.search(r"\d", cons.group(0)) and _owns_datacentre_cards(ctx):
+        # "four L40S cards in a workstation under my desk": where owned cards sit, not a wish; a consumer
+        # card named beside them still is ("QLoRA on my desktop with my 4090?")
+        cons = next((m for m in _CONSUMER.finditer(t) if re.search(r"\d", m.group(0))), None)
     if cons:
         ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
         return
@@ -249,6 +253,18 @@ def _deployment(ctx: Ctx, s: Sentence) -> None:
         ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
     elif cloud is not None:
         ctx.add(s, "deployment_preference", "cloud", q(cloud), "stated", cloud.start())
+
+
+def _owns_datacentre_cards(ctx: Ctx) -> bool:
+    """Whether the owned GPU read so far (this text or an earlier turn) is not a consumer card."""
+    owned = next((f.value for f in ctx.findings if f.field == "owned_gpu"), None)
+    if owned is None and ctx.prior is not None:
+        owned = ctx.prior.owned_gpu
+    if owned is None:
+        return False
+    cat = _catalog()
+    gpu = next((g for g in cat.gpus if str(g.id) == owned), None) if cat is not None else None
+    return gpu is not None and not gpu.consumer
 
 
 def rule_providers(ctx: Ctx, s: Sentence) -> None:

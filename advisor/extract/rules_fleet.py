@@ -66,7 +66,7 @@ _THERE_ARE = re.compile(
 # cards the team has lying around: "4x L40S sitting idle in the lab", "a few A100 40GB PCIe cards under
 # someone's desk, four of them", "two DGX H100 in our basement" (the place says they are the team's)
 _PLACE = (
-    r"(?:(?:are|is)\s+)?(?:(?:sitting|lying|collecting\s+dust)\s+)?(?:idle\s+|unused\s+|around\s+)?"
+    r"(?:(?:are|is)\s+)?(?:(?:sit|sits|sitting|live|lives|lying|collecting\s+dust)\s+)?(?:idle\s+|unused\s+|around\s+)?"
     # the machine they sit in, then the place: "in a workstation under someone's desk"
     r"(?:in\s+(?:a|an|the|our|my|one)\s+(?:\w+\s+)?(?:workstation|server|box|tower|rig|machine|pc|chassis)\s+)?"
     r"(?:in|under|at)\s+(?:the|our|my|someone'?s|somebody'?s|a|an)\s+(?:\w+\s+)?(?:lab|office|desk|basement"

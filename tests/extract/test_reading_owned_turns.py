@@ -126,6 +126,13 @@ def test_air_gapped_with_owned_cards_uses_them(extract: Extract) -> None:
     assert (p.owned_gpu, p.owned_gpu_count) == ("a100-80gb-sxm", 8)
 
 
+def test_a_workstation_holding_owned_datacentre_cards_is_no_consumer_wish(extract: Extract) -> None:
+    p = extract("Two A100 80GB cards sit in a workstation under my desk; serve Mistral 7B to 10 users.")
+    assert (p.owned_gpu, p.owned_gpu_count, p.deployment_preference) == ("a100-80gb-sxm", 2, None)
+    p = extract("We have 2 RTX 4090 in a workstation under my desk.")  # consumer cards: consumer it is
+    assert p.deployment_preference == "consumer"
+
+
 # --------------------------------------------------------------------------- "X and nothing else"
 @pytest.mark.parametrize(
     ("text", "want"),
