@@ -192,7 +192,12 @@ def _replaced_figure(ctx: Ctx, s: Sentence, known: dict[str, Any], correcting: b
             for f, v in known.items()
             if f in _UNITS and f not in skip and isinstance(v, int | float)
         }
-        fields = [f for f, v in held.items() if _same(v, value)]
+        said_unit = _unit_after(t, old.end())  # "not 3 days" is no figure of 3 epochs
+        fields = [
+            f
+            for f, v in held.items()
+            if _same(v, value) and (said_unit not in _ALL_UNITS or said_unit in _UNITS[f])
+        ]
         if len(fields) != 1:
             continue
         field = fields[0]

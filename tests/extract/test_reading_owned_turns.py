@@ -197,6 +197,7 @@ def test_a_replaced_figure_sets_the_field_it_held(
         "The 120M tokens are mostly English.",  # names the figure, replaces nothing
         "Peak load grew from 40 to 55 last quarter.",  # "from ... to" outside a correction
         "Actually not 120M: 8 GPUs at most.",  # the new figure has another field's unit
+        "It's not 40 days of work, more like 50.",  # the old figure has another field's unit
     ],
 )
 def test_a_figure_named_without_replacing_it_changes_nothing(extract: Extract, second: str) -> None:
