@@ -8,7 +8,10 @@ instruction inside a brief cannot change a number.
 
 Rules by topic: workload and method, model and size, dataset size and training shape, money and time,
 data location, cadence / utilisation / horizon, inference serving, availability, constraints (EU, operations,
-providers preferred / required / excluded, objective), pricing ruled out, claims, training framework.
+providers preferred / required / excluded, objective), pricing ruled out, claims, training framework, and
+corrections that lean on what was said before ("scratch the 70M: it's 45M", "miscounted: 8 of them", "the
+deadline got pulled in to Friday"; advisor/extract/rules_corrections.py), for which `extract` passes the
+earlier turns' profile to the rules.
 Each rule reads one sentence at a time. A brief with a training and a serving section is read as two
 workloads (advisor/extract/workloads.py): the profile is the training part; `Analysis.other` holds the
 serving part's findings.
@@ -26,6 +29,7 @@ from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_claims import rule_claims
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
+from advisor.extract.rules_corrections import rule_corrections
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_framework import rule_framework
@@ -73,6 +77,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_constraints,
     rule_pricing,
     rule_framework,
+    rule_corrections,  # last: a revised figure is matched to the value read (or known) before it
 )
 
 
@@ -90,14 +95,15 @@ class RulesExtractor:
         """A copy anchored at `when` (the eval harness pins a date so 'by Friday' is reproducible)."""
         return RulesExtractor(reference_time=when)
 
-    def analyse(self, text: str) -> Analysis:
-        """All findings in `text` (before merging), and the sentences ignored as instructions to a machine."""
+    def analyse(self, text: str, prior: WorkloadProfile | None = None) -> Analysis:
+        """All findings in `text` (before merging), and the sentences ignored as instructions to a machine.
+        `prior`: the profile of the earlier turns, which a correction may refer to ("scratch the 70M")."""
         cleaned = split_sentences(text)
         sentences, corrected = fix_sentences(cleaned.sentences)
         ref = self.reference_time or dt.datetime.now(dt.UTC)
 
         def read(part: tuple[Sentence, ...]) -> list[Finding]:
-            ctx = Ctx(sentences=_distinct(part), reference_time=ref)
+            ctx = Ctx(sentences=_distinct(part), reference_time=ref, prior=prior)
             if ctx.sentences:
                 # a pattern whose words the text lacks: asked once per text
                 with reading([s.text for s in ctx.sentences]):
@@ -126,7 +132,7 @@ class RulesExtractor:
 
     def extract(self, text: str, prior: WorkloadProfile | None = None) -> WorkloadProfile:
         """`prior` with the facts of `text` merged in (see advisor.extract.base for the merge rules)."""
-        return merge_findings(prior, self.analyse(text).findings)
+        return merge_findings(prior, self.analyse(text, prior).findings)
 
 
 SAME_SENTENCE_READS = 2

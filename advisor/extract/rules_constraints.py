@@ -7,7 +7,7 @@ import re
 
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import Ctx, I, negated, q
-from advisor.extract.rules_models import HYPERSCALERS, find_providers
+from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
 from advisor.extract.rules_text import (
     NUMBER,
     Sentence,
@@ -160,11 +160,40 @@ _ONPREM_DEPLOY = keyed(
 _ONPREM_ONLY = keyed(
     r"\bon[\s-]?prem(?:ise|ises)?[\s-]only\b|\bonly\s+on[\s-]?prem\w*"
     r"|\b(?:must|has to|needs? to)\s+(?:stay|run|be|remain)\s+on[\s-]?prem\w*"
-    r"|\b(?:no|not in the|not on a|never the)\s+(?:public\s+)?cloud\b",
+    r"|\b(?:no|not in the|not on a|never the)\s+(?:public\s+)?cloud\b"
+    # isolation as policy: "air-gapped", "it can never touch a public cloud", "must not leave our premises"
+    r"|\bair[\s-]?gapped\b"
+    r"|(?:\bnever|\bnot|n't|\bnothing\s+(?:\w+\s+)?(?:may|can|must|should|is\s+allowed\s+to))\s+"
+    r"(?:be\s+(?:allowed\s+to\s+)?)?(?:touch|go\s+(?:to|near|into|in)|enter|use|hit|reach"
+    r"|run\s+(?:in|on)|move\s+to|leave\s+for|be\s+(?:hosted|run|put|uploaded|stored|processed)\s+(?:in|on|to))\s+"
+    r"(?:the\s+|a\s+|any\s+)?(?:public\s+|third[\s-]party\s+|external\s+|commercial\s+)?clouds?\b"
+    r"|(?:\bnever|not|n't)\s+leave\s+(?:our|the)\s+(?:own\s+)?(?:premises|building|site|data\s?cent(?:er|re)"
+    r"|server\s+room|network)\b"
+    r"|\b(?:stays?|kept|remains?|must\s+(?:stay|remain|run))\s+(?:on|in)\s+(?:our\s+own|our)\s+(?:premises|hardware"
+    r"|servers|data\s?cent(?:er|re)|machines)\b"
+    r"|\b(?:public\s+)?cloud\s+is\s+(?:out|not\s+an\s+option|off\s+the\s+table|forbidden|not\s+allowed)\b",
     I,
 )
+# renting is the stated way: "we won't run our own servers or clusters", "we don't want to buy hardware",
+# "cloud only", "on-prem is off the table"; ops capacity alone is not this ("no ops team" can still own)
+_CLOUD_ONLY = keyed(
+    r"\b(?:won't|will\s+not|don't|do\s+not|can't|cannot|can\s+not|never|not\s+going\s+to)\s+"
+    r"(?:want\s+to\s+|be\s+able\s+to\s+|(?:plan|intend)\s+to\s+)?(?:run|operate|host|manage|maintain|babysit|buy"
+    r"|build|rack|purchase|look\s+after)\s+(?:our\s+own\s+|any\s+|physical\s+|on[\s-]?prem\w*\s+|in[\s-]house\s+)?"
+    r"(?:servers?|clusters?|hardware|gpus|machines|boxes|racks|metal|data\s?cent(?:er|re)s?)\b"
+    r"|\bcloud[\s-]only\b|\bonly\s+(?:in|on)\s+the\s+cloud\b"
+    r"|\b(?:must|has\s+to|needs?\s+to|have\s+to)\s+(?:be|run|stay|live)\s+(?:in|on)\s+(?:the\s+|a\s+)?(?:public\s+)?cloud\b"
+    r"|\bno\s+on[\s-]?prem\w*|\b(?:on[\s-]?prem\w*|buying\s+(?:hardware|gpus|servers))\s+is\s+(?:out|not\s+an\s+option"
+    r"|off\s+the\s+table)\b"
+    r"|\brent(?:ing)?,?\s+(?:not|never)\s+buy",
+    I,
+)
+# a choice still open is not a preference: "whether we should buy servers", "unless it pays off"
+_CLOUD_WEIGHING = keyed(
+    r"\b(?:vs\.?|versus|whether|compar\w*|consider\w*|unless|might|maybe|should\s+we)\b", I
+)
 # weighing options is not a preference: "compare buying with renting", "consider buying if it pays off"
-_WEIGHING = keyed(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|might|maybe)\b", I)
+_WEIGHING = keyed(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|unless|might|maybe)\b", I)
 
 
 def rule_constraints(ctx: Ctx) -> None:
@@ -207,12 +236,50 @@ def rule_constraints(ctx: Ctx) -> None:
             ctx.add(s, "objective", "cheapest", q(cheap), "stated", cheap.start())
         elif fast:
             ctx.add(s, "objective", "fastest", q(fast), "stated", fast.start())
-        cons = _CONSUMER.search(t) if s.start not in ctx.claim_sentences else None  # "one 4090 will do it?"
-        if cons:
-            ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
-        elif (op := _ONPREM_ONLY.search(t)) or (op := _ONPREM_DEPLOY.search(t)) and not _WEIGHING.search(t):
-            ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
+        _deployment(ctx, s)
         rule_providers(ctx, s)
+
+
+def _deployment(ctx: Ctx, s: Sentence) -> None:
+    """deployment_preference: consumer hardware, on premises (a requirement, or a plan not weighed against
+    renting and not negated: "we'd rather not buy hardware"), else the cloud ("no on-prem")."""
+    t = s.text
+    cons = _CONSUMER.search(t) if s.start not in ctx.claim_sentences else None  # "one 4090 will do it?"
+    if cons and not re.search(r"\d", cons.group(0)) and _owns_datacentre_cards(ctx):
+        # "four L40S cards in a workstation under my desk": where owned cards sit, not a wish; a consumer
+        # card named beside them still is ("QLoRA on my desktop with my 4090?")
+        cons = next((m for m in _CONSUMER.finditer(t) if re.search(r"\d", m.group(0))), None)
+    if cons:
+        ctx.add(s, "deployment_preference", "consumer", q(cons), "stated", cons.start())
+        return
+    cloud = _CLOUD_ONLY.search(t)
+    if cloud is not None and (_CLOUD_WEIGHING.search(t) or negated(t, cloud.start())):
+        cloud = None  # "doesn't have to run in the cloud"
+    op = _ONPREM_ONLY.search(t)
+    if (
+        op is None
+        and (op := _ONPREM_DEPLOY.search(t)) is not None
+        and (_WEIGHING.search(t) or negated(t, op.start()))
+    ):
+        op = None
+    if op is not None and cloud is not None and cloud.start() <= op.start() < cloud.end():
+        op = None  # "on-prem is off the table", "no on-prem": on-prem named to rule it out
+    if op is not None:
+        ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
+    elif cloud is not None:
+        ctx.add(s, "deployment_preference", "cloud", q(cloud), "stated", cloud.start())
+
+
+def _owns_datacentre_cards(ctx: Ctx) -> bool:
+    """Whether the owned GPU read so far (this text or an earlier turn) is not a consumer card."""
+    owned = next((f.value for f in ctx.findings if f.field == "owned_gpu"), None)
+    if owned is None and ctx.prior is not None:
+        owned = ctx.prior.owned_gpu
+    if owned is None:
+        return False
+    cat = _catalog()
+    gpu = next((g for g in cat.gpus if str(g.id) == owned), None) if cat is not None else None
+    return gpu is not None and not gpu.consumer
 
 
 def rule_providers(ctx: Ctx, s: Sentence) -> None:

@@ -11,11 +11,12 @@ from typing import Any
 from advisor.extract.base import Finding, clip_evidence
 from advisor.extract.regex_keys import Scope, in_scope, keyed
 from advisor.extract.rules_text import Sentence
+from tools.profile import WorkloadProfile
 
 I = re.I  # noqa: E741
 CORRECTION = keyed(
-    r"\b(?:actually|instead|sorry|scratch that|correction|i meant|make it|change (?:it|that) to|switch to|"
-    r"update:|rather|now)\b",
+    r"\b(?:actually|instead|sorry|scratch|correction|i meant|make it|change (?:it|that) to|switch to|"
+    r"update:|rather|now|miscount\w*|mis(?:spoke|typed|read)|typo|my bad|oops|i was wrong|turns out)\b",
     I,
 )
 NEGATION = keyed(r"(?:\bnot|\bno|\bwithout|\binstead of|\brather than|n't|\bnever)\s+(?:\w+\s+){0,2}$", I)
@@ -33,6 +34,7 @@ class Ctx:
     findings: list[Finding] = field(default_factory=list)
     workload: str | None = None
     claim_sentences: set[int] = field(default_factory=set)
+    prior: WorkloadProfile | None = None  # the earlier turns' profile: a correction may name its values
     _corrections: dict[int, bool] = field(default_factory=dict)  # sentence start -> says "actually"...
 
     def is_correction(self, s: Sentence) -> bool:

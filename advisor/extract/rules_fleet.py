@@ -3,9 +3,11 @@ H100s" is (issue 12). Used by the owned-hardware rule (advisor/extract/rules_gpu
 phrasings ("we have 8 A100s") found nothing, and by the claim rule for the GPU count of a machine.
 
 - "we have two DGX A100s", "we've got a DGX H100 box", "an HGX H100 server": GPUS_PER_DGX each;
-- "two 8xH100 nodes", "3 servers with 8 A100s each", "2 nodes of 4x L40S": machines x GPUs each;
+- "two 8xH100 nodes", "3 servers with 8 A100s each", "2 nodes of 4x L40S", "what we have on the floor is two
+  HGX servers with 8x H100 SXM in each": machines x GPUs each;
 - "a rack of 32 H100s", "a cluster with 64 A100 80GB", "4x 3090 in a workstation";
-- "our lab has 8 A100 80GB", "the team owns 16 H100s", "there are 16 A100s in our cluster".
+- "our lab has 8 A100 80GB", "the team owns 16 H100s", "there are 16 A100s in our cluster", "there are 8
+  H100s here", "four L40S cards in a workstation under someone's desk".
 Rented machines are not owned ("two 8xH100 nodes reserved at CoreWeave"): the caller checks the words
 after the GPU.
 """
@@ -31,17 +33,22 @@ _OWN = (
     r"(?:lab|team|company)\s+(?:has|owns)"
     # "our on-prem cluster: 4 nodes x 8 A100", "our cluster has 4 nodes with 8x A100 each"
     r"|\b(?:our|my)\s+(?:own\s+)?(?:on[\s-]?prem\w*\s+|in[\s-]house\s+|local\s+)?(?:cluster|fleet|setup|hardware"
-    r"|infra\w*)\s*(?::|has|have|is|with|of|=))\s+"
+    r"|infra\w*)\s*(?::|has|have|is|with|of|=)"
+    # "what we have on the floor is ...", "all we've got in the lab is ...", "what I own right now:"
+    r"|\b(?:what|all)\s+(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|actually\s+)?(?:have|own|got"
+    r"|run|operate)\b[^.;:?!]{0,30}?(?:\s(?:is|are)\b|:))\s+"
 )
 _DGX = re.compile(
     rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s+)?(?:nvidia\s+)?"
     rf"(?:dgx|hgx)[\s-]+{_GPU}s?\b",
     I,
 )
+# a word naming the kind of machine: "two HGX servers", "3 Supermicro boxes", "2 GPU nodes"
+_MACHINE_KIND = r"(?:(?:nvidia\s+)?(?:dgx|hgx|gpu|supermicro|dell|lenovo|gigabyte|compute|training)\s+)?"
 _NODES = re.compile(
     rf"{_OWN}(?P<num>{NUMBER})\s+(?:(?P<per>\d+)\s*[x×]\s*{_GPU}s?\s+{_MACHINE}"
-    rf"|{_MACHINE}\s*(?:with|of|[x×])\s*(?P<per2>\d+)\s*[x×]?\s*{_GPU.replace('gpu>', 'gpu2>')}s?"
-    rf"(?:\s+each)?)\b",
+    rf"|{_MACHINE_KIND}{_MACHINE}\s*(?:with|of|[x×])\s*(?P<per2>{NUMBER})\s*[x×]?\s*"
+    rf"{_GPU.replace('gpu>', 'gpu2>')}s?(?:\s+(?:cards?|gpus?))?(?:\s+(?:in\s+)?each|\s+apiece)?)\b",
     I,
 )
 _GROUP = re.compile(
@@ -52,15 +59,18 @@ _GROUP = re.compile(
     I,
 )
 _THERE_ARE = re.compile(
-    rf"\bthere\s+are\s+(?P<num>{NUMBER})\s*[x×]?\s*{_GPU}s?\s+(?:in|on)\s+(?:our|my)\s+\w+",
+    rf"\bthere\s+(?:are|is)\s+(?P<num>{NUMBER})\s*[x×]?\s*{_GPU}s?(?:\s+(?:cards?|gpus?))?\s+"
+    rf"(?:(?:in|on)\s+(?:our|my)\s+\w+|(?:here|in[\s-]house|on[\s-]site|on\s+the\s+(?:shop\s+)?floor)\b)",
     I,
 )
 # cards the team has lying around: "4x L40S sitting idle in the lab", "a few A100 40GB PCIe cards under
 # someone's desk, four of them", "two DGX H100 in our basement" (the place says they are the team's)
 _PLACE = (
-    r"(?:(?:are|is)\s+)?(?:(?:sitting|lying|collecting\s+dust)\s+)?(?:idle\s+|unused\s+|around\s+)?(?:in|under|at)"
-    r"\s+(?:the|our|my|someone'?s|somebody'?s|a|an)\s+(?:\w+\s+)?(?:lab|office|desk|basement|closet|server\s+room"
-    r"|rack|garage|cupboard)\b"
+    r"(?:(?:are|is)\s+)?(?:(?:sit|sits|sitting|live|lives|lying|collecting\s+dust)\s+)?(?:idle\s+|unused\s+|around\s+)?"
+    # the machine they sit in, then the place: "in a workstation under someone's desk"
+    r"(?:in\s+(?:a|an|the|our|my|one)\s+(?:\w+\s+)?(?:workstation|server|box|tower|rig|machine|pc|chassis)\s+)?"
+    r"(?:in|under|at)\s+(?:the|our|my|someone'?s|somebody'?s|a|an)\s+(?:\w+\s+)?(?:lab|office|desk|basement"
+    r"|closet|server\s+room|rack|garage|cupboard)\b"
 )
 _IDLE = re.compile(
     rf"(?:(?P<num>{NUMBER})\s*[x×]?\s*|(?P<few>a\s+few|some|several|a\s+bunch\s+of)\s+)(?P<dgx>(?:nvidia\s+)?"
@@ -108,7 +118,7 @@ def find_fleet(t: str) -> Fleet | None:
         card = _card(m)
         per = m.group("per") or m.group("per2")
         if card and per:
-            n = int(parse_number(m.group("num"))) * int(per)
+            n = int(parse_number(m.group("num"))) * int(parse_number(per))
             return Fleet(card[0], n, m.group(0).strip(), m.start(), m.end())
     if m := _IDLE.search(t):
         card = _card(m)

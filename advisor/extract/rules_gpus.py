@@ -1,15 +1,17 @@
 """GPU rules: hardware the team owns, GPU types wanted or ruled out, and a limit on the GPU count.
 
 - owned_gpu / owned_gpu_count: "we already own 8 A100 80GB", "we have 2 H100", "our own 4090", "our
-  cluster of 16 A100s" (a fleet of unknown size gives the type only). Hardware the team rents is not
-  owned ("we have 8 H100s reserved at CoreWeave"). Ownership is kept apart from a claim: only a question
-  about the job on that hardware ("can we QLoRA 70B on our two H100s?") also becomes claimed_gpu(_count),
-  which the recommender checks. Other hardware questions ("can a 4090 handle ...", "on one L40S") stay
-  claims as before.
-- gpus_wanted: "serve it on H100s", "H100 only", "we need A100 80GB" (every catalog variant of a family
+  cluster of 16 A100s" (a fleet of unknown size gives the type only), ownership after the card ("on the
+  single 4090 I already have at home", "the two A100s we bought"; "the A100s we had" is not). Hardware the
+  team rents is not owned ("we have 8 H100s reserved at CoreWeave"). Ownership is kept apart from a claim:
+  only a question about the job on that hardware ("can we QLoRA 70B on our two H100s?") also becomes
+  claimed_gpu(_count), which the recommender checks. Other hardware questions ("can a 4090 handle ...",
+  "on one L40S") stay claims as before.
+- gpus_wanted: "serve it on H100s", "H100 only", "we need A100 80GB", "our reservation covers L40S and
+  nothing else", "nothing but H100s", "limited to A100 80GB" (every catalog variant of a family
   written without form factor: "H100" -> SXM, PCIe and NVL). Not in claims, comparisons ("our box vs
   renting H100s") or the owned hardware itself.
-- gpus_excluded: "no A100s", "avoid T4", "no consumer cards", "no AMD".
+- gpus_excluded: "no A100s", "avoid T4", "no consumer cards", "no AMD", "anything other than A100".
 - max_gpus: "one GPU if possible", "on a single GPU", "at most 4 GPUs", "no more than 8 GPUs", "a
   quota of 4 GPUs" (not "8 GPUs per node").
 """
@@ -53,6 +55,18 @@ _RENTED_AFTER = keyed(
 _HELD_UNTIL = keyed(
     r"^[^.;]{0,40}?\b(?:reserved|booked|committed)\b[^.;]{0,25}?\b(?:until|till|through|thru|for the next"
     r"|to the end of|for another)\b",
+    I,
+)
+# ownership said after the card, in a relative clause: "the single 4090 I already have at home", "the two
+# A100s we own", "4 L40S that we bought last year" (not "the H100s we have reserved", "the A100s we had")
+_OWNED_AFTER = keyed(
+    r"(?:\s+(?:cards?|gpus?|boxes))?\s+(?:that\s+|which\s+)?(?:we|i)(?:'ve|\s+have)?\s+"
+    r"(?:already\s+|currently\s+|still\s+|also\s+|actually\s+|just\s+)?(?:have|own|got|bought|purchased)\b"
+    r"(?!\s+(?:to\b|reserved|rented|leased|booked|access|on\s+order|in\s+the\s+cloud))",
+    I,
+)
+_COUNT_BEFORE = keyed(
+    rf"(?:\b(?:the|my|our|this|that)\s+)?(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?(?:nvidia\s+|geforce\s+)?$",
     I,
 )
 _QUESTION = re.compile(
@@ -128,6 +142,9 @@ def rule_owned_gpus(ctx: Ctx) -> None:
                                 gpu.start())  # fmt: skip
                         owned_done = True
                         break
+            if not owned_done:
+                owned_done = _owned_after(ctx, s, claimed_done)
+                claimed_done = claimed_done or (owned_done and ctx.has("claimed_gpu"))
             if not owned_done and (fleet_said := find_fleet(t)) is not None:
                 owned_done = _own_fleet(ctx, s, fleet_said, claimed_done)
                 claimed_done = claimed_done or (owned_done and _asks_about(t, fleet_said.start))
@@ -148,6 +165,33 @@ def rule_owned_gpus(ctx: Ctx) -> None:
             break
 
 
+def _owned_after(ctx: Ctx, s: Sentence, claimed_done: bool) -> bool:
+    """Owned hardware named before the words that own it ("on the single 4090 I already have at home");
+    a plural with no count gives the type only ("the A100s we own")."""
+    t = s.text
+    found = [*GPU_RE.finditer(t), *_BARE_CONSUMER.finditer(t)]
+    for g in sorted(found, key=lambda m: m.start()):
+        own = _OWNED_AFTER.match(t, g.end())
+        if own is None or _RENTED_AFTER.match(t[own.end() : own.end() + 60]):
+            continue
+        before = _COUNT_BEFORE.search(t[max(0, g.start() - 30) : g.start()])
+        num = before.group("num") if before else None
+        name = g.group("gpu").lower()  # GPU_RE reads "A100s" as the name: its last letter says plural
+        plural = t[g.end("gpu") : g.end()].lower() == "s" or name.endswith("s") and not name.endswith("l40s")
+        gid = _gpu_id(g.group("gpu"))
+        start = g.start() - (len(before.group(0)) if before else 0)
+        ev = t[start : own.end()].strip()
+        ctx.add(s, "owned_gpu", gid, ev, "stated", g.start())
+        if num or not plural:
+            count = int(parse_number(num)) if num else 1
+            ctx.add(s, "owned_gpu_count", count, ev, "stated" if num else "inferred", g.start())
+            if _asks_about(t, g.start()) and not claimed_done:
+                ctx.add(s, "claimed_gpu", gid, q(g), "stated", g.start())
+                ctx.add(s, "claimed_gpu_count", count, ev, "stated" if num else "inferred", g.start())
+        return True
+    return False
+
+
 def _own_fleet(ctx: Ctx, s: Sentence, fleet: Fleet, claimed_done: bool) -> bool:
     """Record owned hardware read as machines ("two DGX A100s" = 16); False when it is rented."""
     t = s.text
@@ -166,14 +210,24 @@ def _own_fleet(ctx: Ctx, s: Sentence, fleet: Fleet, claimed_done: bool) -> bool:
 _WANT_CUE = keyed(
     r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|(?:'d|\bwould)\s+like|\bprefer(?:ably)?|\brequires?"
     r"|\brequired|\bstick\s+to"
-    r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on)"
+    r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on"
+    r"|\bnothing\s+(?:but|other\s+than|except)|\b(?:limited|restricted|confined)\s+to|\bcovers\s+only"
+    r"|\bonly\s+(?:covers|includes|gives\s+us|has|get|have\s+access\s+to))"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
     I,
 )
-_ONLY_AFTER = keyed(r"(?:-only\b|\s+only\b|\s+exclusively\b)", I)
-_COMPARE = keyed(r"\b(?:vs\.?|versus|compared?|comparison|than|instead|whether|or\s+rent\w*)\b", I)
+# "L40S only", "L40S and nothing else", "L40S, nothing more", "L40S is all we can get"
+_ONLY_AFTER = keyed(
+    r"(?:-only\b|\s+only\b|\s+exclusively\b|,?\s+(?:and|but)\s+nothing\s+(?:else|more)\b|,\s+nothing\s+(?:else|more)\b"
+    r"|(?:\s+cards?|\s+gpus?)?\s+(?:is|are)\s+(?:all|the\s+only\s+(?:thing|hardware|cards?|gpus?))\s+(?:we|i)\s+"
+    r"(?:can\s+)?(?:get|have|use|access)\b)",
+    I,
+)
+# "than" compares, "other than" restricts ("nothing other than L40S")
+_COMPARE = keyed(r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )than|instead|whether|or\s+rent\w*)\b", I)
 _EXCLUDE_CUE = keyed(
-    r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than|\banything\s+but"
+    r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than"
+    r"|\banything\s+(?:but|other\s+than)"
     r"|n't\s+(?:use|want))(?:\s+(?:the|any|on|use|using|older|nvidia|amd|\w+\s+or))*\s*$",
     I,
 )

@@ -1,0 +1,239 @@
+"""Corrections of what was said before, in a later turn or later in the same text (issue 12: a revision
+the user makes must not vanish because it leans on the earlier words).
+
+- A figure replaced: "scratch the 70M: after filtering it's 45M", "45M, not 70M", "the 20k was wrong, it's
+  15k". The figure named as replaced is matched to the field that holds that value (from an earlier turn,
+  or earlier in the text); the new figure takes that field, and a bare number takes the replaced figure's
+  unit ("70M ... it's 45" is 45M). Only where one field holds that value, and the new figure carries no
+  unit of another field ("scratch the 8: 4 GPUs" does not change 8 epochs).
+- Owned cards recounted: "sorry, miscounted: it's 8 of them", "two boxes of four" (8), "16 in total"
+  once the owned GPU is known; in a sentence that corrects ("sorry", "actually", "miscounted": the
+  cues of advisor/extract/rules_ctx.py CORRECTION).
+- A deadline moved: "the deadline got pulled in to this Friday", "due date pushed back to Dec 4", "the
+  deadline is now Thursday": the new date read as "by <date>" (advisor/extract/rules_money_time.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_money_time import rule_deadline
+from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
+
+# fields a figure can stand for, with the unit words that name each (a new figure followed by another
+# field's unit word is that field's, not the replaced one's)
+_UNITS: dict[str, tuple[str, ...]] = {
+    "dataset_tokens": ("tokens", "token", "toks", "tok", "words"),
+    "generation_tokens": ("tokens", "token", "toks", "tok"),
+    "epochs": ("epochs", "epoch", "passes", "pass"),
+    "budget_usd": ("usd", "dollars", "bucks", "eur", "euros", "gbp"),
+    "concurrency": ("users", "concurrent", "sessions", "requests", "streams", "people"),
+    "context_len": ("context", "ctx", "tokens"),
+    "prompt_tokens": ("tokens", "token", "input"),
+    "output_tokens": ("tokens", "token", "output"),
+    "seq_len": ("tokens", "seq", "sequence"),
+    "lora_rank": ("rank", "r"),
+    "batch_size": ("batch", "sequences"),
+    "owned_gpu_count": ("gpus", "gpu", "cards", "card", "of"),
+    "max_gpus": ("gpus", "gpu", "cards", "card"),
+    "horizon_months": ("months", "month", "mo"),
+    "runs_per_month": ("runs", "times", "jobs"),
+}
+_INTEGER = {"concurrency", "context_len", "prompt_tokens", "output_tokens", "seq_len", "lora_rank",
+            "batch_size", "owned_gpu_count", "max_gpus"}  # fmt: skip
+_ALL_UNITS = frozenset(w for words in _UNITS.values() for w in words) | {
+    "hours", "hour", "h", "days", "day", "weeks", "week", "gb", "tb", "ms", "%", "percent", "b",
+    "billion", "params", "parameters", "nodes", "servers", "boxes", "machines",
+}  # fmt: skip
+_FIGURE = re.compile(
+    rf"(?:(?P<cur>[$€£])\s*)?(?P<num>{NUM})\s*(?P<mult>thousand|million|billion|mm|mn|bn|k|m|b)?\b(?!\.\d)", I
+)
+# what marks a figure as the one replaced: "scratch the 70M", "not 70M", "instead of 3", "from 4 to 8",
+# "the 70M was wrong", "70M -> 45M"
+_OLD_BEFORE = re.compile(
+    r"(?:\bscratch|\bforget|\bignore|\bdisregard|\bnot|n't|\binstead\s+of|\brather\s+than|\breplace"
+    r"|(?P<weak>\bfrom|\bdrop|\bswap|\bchange|\bcorrect|\bthan))\s+(?:the\s+|that\s+|my\s+|those\s+|our\s+"
+    r"|about\s+|~\s*)?$",
+    I,
+)
+_OLD_AFTER = re.compile(
+    r"^\s*(?:[a-z]+\s+)?(?:->|→|=>|is\s+now|are\s+now|should\s+(?:be|read|have\s+been)|becomes?|became"
+    r"|(?:is|was|were)\s+(?:wrong|a\s+typo|off|outdated|out\s+of\s+date|too\s+(?:high|low|much|many))|(?P<weak>to\s+\d))",
+    I,
+)
+# any of the words above: a sentence without one (and no correction cue) replaces nothing
+_OLD_CUE = keyed(
+    r"\b(?:scratch|forget|ignore|disregard|not|instead|rather|replace|now|should|becomes?|became|wrong|typo|off"
+    r"|outdated|too)\b|n't|->|→|=>",
+    I,
+)
+_REJECTING = re.compile(
+    r"(?:\bnot|n't|\binstead\s+of|\brather\s+than|\bthan)\s+(?:the\s+|about\s+|~\s*)?$", I
+)
+_TOLERANCE = 1e-6
+
+# ------------------------------------------------------------------------------------------ recount
+_MACHINE = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|workstations?|chassis)"
+_OF_THEM = keyed(
+    rf"\b(?P<num>{NUMBER})\s+(?:of\s+(?:them|those|these|the\s+cards|the\s+gpus)|(?:cards?|gpus?\s+)?in\s+total"
+    rf"|total\b)",
+    I,
+)
+_BOXES = keyed(
+    rf"\b(?P<num>{NUMBER})\s+{_MACHINE}\s+(?:of|with)\s+(?P<per>{NUMBER})(?:\s+(?:cards?|gpus?))?(?:\s+(?:in\s+)?each)?\b",
+    I,
+)
+
+# ------------------------------------------------------------------------------------------ deadline moved
+_MOVED = keyed(
+    r"\b(?:deadline|due\s+date|delivery|launch|demo|cut-?off|it)\b[^.;!?]{0,40}?\b(?:moved|pulled|brought"
+    r"|pushed|shifted|changed|slipped|bumped|got\s+moved|was\s+moved)\s+(?:in\s+|up\s+|forward\s+|back\s+|out\s+"
+    r"|ahead\s+)?(?:to|till|until)\s+"
+    r"|\b(?:deadline|due\s+date)\s+(?:is\s+|'s\s+)?now\s+(?:on\s+)?",
+    I,
+)
+
+
+def rule_corrections(ctx: Ctx) -> None:
+    """Figures replaced, owned cards recounted and deadlines moved (see the module docstring)."""
+    for s in ctx.sentences:
+        if s.start in ctx.claim_sentences:
+            continue
+        _moved_deadline(ctx, s)
+        correcting = ctx.is_correction(s)
+        if not (correcting or _OLD_CUE.search(s.text)):
+            continue
+        known = _known(ctx, s)
+        if not known:
+            continue
+        recounted = correcting and _recount(ctx, s, known)
+        if _FIGURE.search(s.text):
+            _replaced_figure(ctx, s, known, correcting, skip={"owned_gpu_count"} if recounted else set())
+
+
+def _known(ctx: Ctx, s: Sentence) -> dict[str, Any]:
+    """The values held before sentence `s`: the earlier turns' profile, then what this text said before."""
+    known: dict[str, Any] = {}
+    if ctx.prior is not None:
+        known = {name: getattr(ctx.prior, name) for name in (*_UNITS, "owned_gpu")}
+    for f in sorted(ctx.findings, key=lambda f: f.position):
+        if f.position < s.start and (f.field in _UNITS or f.field == "owned_gpu"):
+            known[f.field] = f.value
+    return {k: v for k, v in known.items() if v is not None}
+
+
+def _end(s: Sentence) -> int:
+    """An offset at the end of `s`: a correction wins over the figures its own sentence repeats."""
+    return len(s.text)
+
+
+def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
+    """owned_gpu_count from "8 of them" / "two boxes of four" once the owned GPU is known."""
+    if "owned_gpu" not in known or _read_in(ctx, s, "owned_gpu_count"):
+        return False  # the rules read a count in this sentence themselves
+    t = s.text
+    if (m := _OF_THEM.search(t)) is not None:
+        n = int(parse_number(m.group("num")))
+        said = f'"{q(m)}"'
+        if (
+            boxes := _BOXES.search(t)
+        ) is not None:  # "8 of them, two boxes of four": the same count, explained
+            said += f', "{q(boxes)}"'
+        ctx.add(s, "owned_gpu_count", n, f"{said} (the {known['owned_gpu']} said before)", "stated", _end(s))
+        return True
+    if (m := _BOXES.search(t)) is not None:
+        n = int(parse_number(m.group("num")) * parse_number(m.group("per")))
+        ctx.add(s, "owned_gpu_count", n, f'"{q(m)}" = {n} x {known["owned_gpu"]}', "inferred", _end(s))
+        return True
+    return False
+
+
+def _read_in(ctx: Ctx, s: Sentence, name: str) -> bool:
+    """Whether the rules read `name` from sentence `s` itself."""
+    return any(f.field == name and s.start <= f.position <= s.start + len(s.text) for f in ctx.findings)
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= _TOLERANCE * max(1.0, abs(b))
+
+
+def _value(m: re.Match[str], mult: str | None) -> float:
+    return parse_number(m.group("num")) * (MULTIPLIERS[mult.lower()] if mult else 1.0)
+
+
+def _unit_after(t: str, end: int) -> str:
+    m = re.match(r"\s*([a-z%]+)", t[end : end + 20], I)
+    return m.group(1).lower() if m else ""
+
+
+def _replaced_figure(ctx: Ctx, s: Sentence, known: dict[str, Any], correcting: bool, skip: set[str]) -> None:
+    """The field whose value a figure named as replaced holds, set to the sentence's new figure. "from",
+    "change", "than" mark the replaced figure only in a sentence that corrects ("actually, from 4 to 8";
+    not "grow from 4 to 8 GPUs next year")."""
+    t = s.text
+    figures = list(_FIGURE.finditer(t))
+    if len(figures) < 2:  # noqa: PLR2004 - an old and a new figure
+        return
+    for old in figures:
+        before = t[max(0, old.start() - 25) : old.start()]
+        cue = _OLD_BEFORE.search(before)
+        if cue is not None and cue.group("weak") and not correcting:
+            cue = None
+        if cue is None:
+            after = _OLD_AFTER.match(t[old.end() : old.end() + 30])
+            if after is None or (after.group("weak") and not correcting):
+                continue
+        value = _value(old, old.group("mult"))
+        held = {
+            f: float(v)
+            for f, v in known.items()
+            if f in _UNITS and f not in skip and isinstance(v, int | float)
+        }
+        said_unit = _unit_after(t, old.end())  # "not 3 days" is no figure of 3 epochs
+        fields = [
+            f
+            for f, v in held.items()
+            if _same(v, value) and (said_unit not in _ALL_UNITS or said_unit in _UNITS[f])
+        ]
+        if len(fields) != 1:
+            continue
+        field = fields[0]
+        rejecting = _REJECTING.search(before) is not None  # "45M, not 70M": the new figure came first
+        unit = old.group("mult")
+        others = [m for m in figures if m is not old and not _same(_value(m, m.group("mult") or unit), value)]
+        ahead = [m for m in others if (m.start() < old.start()) == rejecting]
+        pick = (ahead[-1] if rejecting else ahead[0]) if ahead else (others[0] if others else None)
+        if pick is None:
+            continue
+        word = _unit_after(t, pick.end())
+        if word in _ALL_UNITS and word not in _UNITS[field]:
+            continue  # "4 GPUs" is not the epochs it sits beside
+        new = _value(pick, pick.group("mult") or unit)
+        if field in _INTEGER:
+            if new != int(new):
+                continue
+            new = int(new)
+        said = f'"{q(pick)}" replaces "{q(old)}"'
+        if old.group("mult") and not pick.group("mult"):
+            said += f" (a bare number in the unit of {q(old)})"
+        ctx.add(s, field, new, said, "stated", _end(s))
+        return
+
+
+def _moved_deadline(ctx: Ctx, s: Sentence) -> None:
+    """deadline_hours from "the deadline got pulled in to this Friday": the new date read as 'by ...'."""
+    t = s.text
+    m = _MOVED.search(t)
+    if m is None or _read_in(ctx, s, "deadline_hours"):
+        return
+    rest = re.split(r"[,;:]|\s+(?:and|but|so)\s+", t[m.end() :], maxsplit=1)[0]
+    moved = Sentence(text=f"by {rest}", start=s.start, block=s.block, quoted=s.quoted, section=s.section)
+    sub = Ctx(sentences=(moved,), reference_time=ctx.reference_time)
+    rule_deadline(sub)
+    for f in sub.findings:
+        # the user's words quoted (the accounting finds them), the reading of "by ..." unquoted
+        said = f'"{t[m.start() : m.end()]}{rest}" -> {f.evidence.replace(chr(34), "")}'
+        ctx.add(s, "deadline_hours", f.value, said, f.status, m.end())
