@@ -33,7 +33,7 @@ from bench.calibration_data import (
     load_training_split,
     rows_in,
 )
-from bench.time_rows import row_attention, row_framework, row_parallel, row_precision, row_seq_len
+from bench.time_rows import row_attention, row_data, row_framework, row_parallel, row_precision, row_seq_len
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import CALIBRATION, Calibration
@@ -86,6 +86,7 @@ def predict(
     """The estimate's tokens/s/GPU range for the row's set-up (with the shipped constants, or a
     cross-validation fold's)."""
     par = row_parallel(row)
+    data = row_data(row)
     t = estimate_training_time(
         active_params=(row.model.active_params_b or row.model.params_b) * 1e9,
         tokens=1e9,
@@ -94,7 +95,7 @@ def predict(
         gpu=gpu,
         n_gpus=row.gpus,
         precision=row_precision(row),  # type: ignore[arg-type]
-        seq_len=row_seq_len(row),
+        seq_len=row_seq_len(row) or data.max_tokens,
         attention_shape=row_attention(row),
         batch_size=par.tokens_per_micro_batch_sequences,
         framework=framework,
@@ -104,6 +105,9 @@ def predict(
         pipeline_micro_batches=par.pipeline_micro_batches,
         virtual_stages=par.virtual_stages,
         total_params=row.model.params_b * 1e9,
+        gradient_accumulation_steps=par.gradient_accumulation_steps,
+        packed=data.packed,
+        sample_lengths=data.lengths,
         moe=row.model.moe,
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,

@@ -48,6 +48,7 @@ from bench.calibration_data import (
 from bench.time_accuracy import predict
 from bench.time_rows import (
     row_attention,
+    row_data,
     row_framework,
     row_generation,
     row_parallel,
@@ -73,14 +74,11 @@ from tools.compute.flops import (
     blended_peak_tflops,
 )
 from tools.compute.flops import peak_tflops as _peak
-from tools.compute.parallel import (
-    comm_cap_tokens_per_s,
-    fsdp_bytes_per_param,
-    pipeline_efficiency_range,
-    ring_bus_bandwidth_gb_per_s,
-)
+from tools.compute.padding import padding
+from tools.compute.parallel import parallel_limits, pipeline_efficiency_range
 from tools.compute.training import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.ranges import Range
+from tools.trace import UntracedBuilder
 from tools.units import tflops_to_flops
 from tools.vocabulary import FRAMEWORKS
 
@@ -107,41 +105,52 @@ def development_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
 class FitRow:
     row: TrainingRow
     mfu: float
-    """published tokens/s/GPU x FLOPs per token / peak, small-batch factor taken out"""
+    """computed tokens/s/GPU x FLOPs per token / peak: padding, the exposed step sync, the small-batch
+    factor and the pipeline bubble taken out"""
     framework: str
     generation: str
     precision: str
     comm_headroom: float | None
-    """the comm cap's optimistic end / the published tokens/s (FSDP rows); below 1 = comm-bound"""
+    """the comm cap's optimistic end / the computed tokens/s (sharded or synced rows); below 1 =
+    comm-bound: the row's MFU is not identified and it stays out of the constants"""
+
+    @property
+    def identified(self) -> bool:
+        return self.comm_headroom is None or self.comm_headroom >= 1.0
 
 
-def _comm_headroom(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: int) -> float | None:
-    """How far the published rate sits below the FSDP gather cap (None: no gathers, or MoE)."""
+def _comm_cap(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> tuple[Range, bool] | None:
+    """The estimate's collective cap on the row's tokens/s per GPU and whether it adds to the step
+    (None: no gathers or step sync, or MoE)."""
     par = row_parallel(r)
-    dp = r.gpus // (par.tensor_parallel * par.pipeline_stages)
-    if par.sharding is None or r.model.moe or dp <= 1 or r.tokens_per_s_per_gpu is None:
+    if r.model.moe:
         return None
-    bus = ring_bus_bandwidth_gb_per_s(
+    limits = parallel_limits(
+        tb=UntracedBuilder(),
         gpu=gpu,
+        method=r.method,
         n_gpus=r.gpus,
         gpus_per_node=min(r.gpus, gpu.max_gpus_per_node),
-        generation_hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
-    )
-    weight_bytes = QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES
-    cap = comm_cap_tokens_per_s(
-        tokens_per_micro_batch=tokens_per_micro_batch,
-        bus_gb_per_s=bus.high,
-        bytes_per_param=fsdp_bytes_per_param(method=r.method, weight_bytes=weight_bytes),
+        hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
+        sharding=par.sharding,
+        tensor_parallel=par.tensor_parallel,
+        pipeline_stages=par.pipeline_stages,
+        pipeline_micro_batches=par.pipeline_micro_batches,
+        virtual_stages=par.virtual_stages,
         total_params=r.model.params_b * 1e9,
-        dp=dp,
+        weight_bytes=QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES,
+        tokens_per_micro_batch=tokens_per_micro_batch,
+        gradient_accumulation_steps=par.gradient_accumulation_steps,
+        framework=row_framework(r),
     )
-    return None if cap is None else cap / r.tokens_per_s_per_gpu
+    return None if limits.comm_cap is None else (limits.comm_cap, limits.comm_exposed)
 
 
 def _fit_rows(
     training_rows: list[TrainingRow] | None = None, *, small_batch_exponent: float = SMALL_BATCH_EXPONENT
 ) -> list[FitRow]:
-    """The fit side's rows (or the given ones) as MFUs on the estimate's FLOPs and peak."""
+    """The fit side's rows (or the given ones) as MFUs on the estimate's FLOPs and peak. Unpacked rows
+    whose data set has no published lengths are left out (their computed tokens are unknown)."""
     gpus = {g.id: g for g in load_catalog().gpus}
     out: list[FitRow] = []
     if training_rows is None:
@@ -151,10 +160,19 @@ def _fit_rows(
             continue
         gpu = gpus[r.gpu]
         prec = row_precision(r)
+        par = row_parallel(r)
+        mb_seqs = par.tokens_per_micro_batch_sequences or 1
+        data = row_data(r)
+        computed = r.tokens_per_s_per_gpu  # tokens/s the GPU computes, padding included
+        seq: float = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
+        if not data.packed:
+            if data.lengths is None or data.max_tokens is None:
+                continue
+            pad = padding(lengths=data.lengths, samples_per_micro_batch=mb_seqs, max_tokens=data.max_tokens)
+            seq, computed = pad.padded_tokens_per_sample, computed / pad.efficiency
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)
-        seq = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
         attn = attention_flops(n_layers=layers, attention_width=width, seq_len=seq)
         peak = tflops_to_flops(  # FP8: attention at the BF16 peak, as the estimate does
             blended_peak_tflops(
@@ -165,19 +183,25 @@ def _fit_rows(
             )
         )
         per_token = k * active + attn
-        mfu = r.tokens_per_s_per_gpu * per_token / peak
-        par = row_parallel(r)
-        mb_seqs = par.tokens_per_micro_batch_sequences or 1
-        mfu /= small_batch_factor(tokens_per_micro_batch=mb_seqs * seq, exponent=small_batch_exponent)
+        headroom = None
+        comm = _comm_cap(r, gpu, mb_seqs * seq) if seq else None
+        if comm is not None:
+            cap, exposed = comm
+            middle = math.sqrt(cap.low * cap.high)
+            if exposed:  # the step waits for the sync: take its time out (at the cap's middle)
+                headroom = middle / computed
+                computed = 1.0 / (1.0 / computed - 1.0 / middle) if headroom > 1 else computed
+            else:
+                headroom = cap.high / computed
+        mfu = computed * per_token / peak
+        mfu /= small_batch_factor(tokens_per_micro_batch=round(mb_seqs * seq), exponent=small_batch_exponent)
         if par.pipeline_stages > 1:  # the bubble is charged apart, so it comes out of the band
             mfu /= pipeline_efficiency_range(
                 stages=par.pipeline_stages,
                 micro_batches=par.pipeline_micro_batches,
                 virtual_stages=par.virtual_stages,
             ).mid
-        out.append(
-            FitRow(r, mfu, r.framework, row_generation(gpu), prec, _comm_headroom(r, gpu, mb_seqs * seq))
-        )
+        out.append(FitRow(r, mfu, r.framework, row_generation(gpu), prec, headroom))
     return out
 
 
@@ -285,7 +309,9 @@ def _adapter_over_full(rows: list[FitRow]) -> float | None:
 
 
 def fit_constants(rows: list[FitRow]) -> FitConstants:
-    """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows."""
+    """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows (comm-bound rows,
+    whose MFU the published rate does not identify, left out)."""
+    rows = [fr for fr in rows if fr.identified]
     adapter = _adapter_over_full(rows)
     # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
     rows = [
@@ -325,7 +351,8 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
 
 def fit() -> dict[str, object]:
     """The fitted constants, by name (see the module docstring for the order)."""
-    rows = _fit_rows()
+    every = _fit_rows()
+    rows = [fr for fr in every if fr.identified]
     c = fit_constants(rows)
     assert c.hopper_over_ampere is not None and c.blackwell_over_hopper is not None and c.moe_factor
     dense = [fr for fr in rows if not fr.row.model.moe and fr.row.method != "qlora"]
@@ -347,9 +374,9 @@ def fit() -> dict[str, object]:
         "in_sample_framework_half_width": round(_q90_abs_log(fw_resid), 3),
         "in_sample_generic_half_width": round(_q90_abs_log(gen_resid), 3),
         "rows": len(rows),
-        # FSDP fit rows whose published rate the gather cap would forbid (must stay 0: the cap may only
-        # bind where the fit rows say nothing), and the smallest headroom over the cap
-        "comm_bound_fit_rows": sum(1 for fr in rows if fr.comm_headroom is not None and fr.comm_headroom < 1),
+        # sharded / synced rows whose published rate sits at the collectives' cap (left out of the
+        # constants: their MFU is not identified), and the smallest headroom over the cap of the others
+        "comm_bound_fit_rows": sorted(fr.row.id for fr in every if not fr.identified),
         "min_comm_headroom": round(min(fr.comm_headroom for fr in rows if fr.comm_headroom is not None), 2),
     }
 
