@@ -1,22 +1,29 @@
 """Fit the training-time efficiency constants (tools/compute/efficiency.py) on the development rows.
 
-Rows are bench/data/training_throughput.yaml restricted to the families of the FIT_SIDES of its split
-(fit, held_out, fresh_held_out: every side collected so far, all of whose errors have been seen). For each
-row the published tokens/s/GPU is turned into an MFU with the same FLOPs count the estimate uses
-(tools.compute.flops: k x N_active + the attention term; recompute NOT counted, because the published
-throughputs already pay for it) over the same peak (FP8 rows: attention at the BF16 peak, blended).
-Then, in this order:
+Rows are bench/data/training_throughput.yaml (+ training_throughput_fresh2.yaml) restricted to the
+families of the FIT_SIDES of its split (fit, held_out, fresh_held_out, fresh2_held_out: every side
+collected so far, all of whose errors have been seen). For each row the published tokens/s/GPU is turned
+into an MFU with the same FLOPs count the estimate uses (tools.compute.flops: k x N_active + the attention
+term; recompute NOT counted as FLOPs) over the same peak (FP8 rows: attention at the BF16 peak, blended),
+on the tokens the GPU computed: unpacked rows' padding comes out (tools.compute.padding; rows whose data
+set has no published lengths are left out), and so does a step sync that adds to the step
+(tools.compute.parallel: ZeRO-1/2); a row whose collectives may set its rate (IDENTIFIED_HEADROOM) is
+left out of the constants. Then, in this order:
 
 1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair),
-   and the adapter factor (LoRA / full MFU within each stack publishing both) out of LoRA/QLoRA rows;
+   the full-recompute factor (full-recompute / no-recompute MFU within each stack publishing both) out
+   of the full-recompute rows, and the adapter factor (LoRA / full MFU within each stack publishing
+   both) out of LoRA/QLoRA rows;
 2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, and
    the generic anchors: median per (generation, precision) over every framework;
 3. the generation ratios (median over the stacks with dense rows on both generations: hopper / ampere
-   from llm-foundry and torchtitan, blackwell / hopper from Megatron-Bridge) and the MoE factor (MoE MFU
+   from llm-foundry, torchtitan, fms-fsdp, DeepSpeed and Megatron, blackwell / hopper from Megatron) and
+   the MoE factor (MoE MFU
    / the middle of the dense band the estimate reads for the row's GPU, precision and framework);
 4. the band half-widths, by leave-one-family-out cross-validation (cross_validate): each family
    in turn is left out, steps 1-3 are re-run on the others (a constant only that family identifies takes
-   its no-information value: generation ratio 1.0, adapter factor 1.0, small-batch exponent 0), and its
+   its no-information value: generation ratio 1.0, adapter and recompute factors 1.0, small-batch
+   exponent 0), and its
    dense rows are
    predicted with the real estimate (bench.time_accuracy.predict); half-width = exp(90th percentile of
    |log(published / geometric middle)|), for the rows whose framework has a band and for every row
@@ -50,6 +57,7 @@ from bench.time_rows import (
     row_attention,
     row_data,
     row_framework,
+    row_full_recompute,
     row_generation,
     row_parallel,
     row_precision,
@@ -84,12 +92,15 @@ from tools.vocabulary import FRAMEWORKS
 
 GENERATIONS: tuple[Generation, ...] = ("ampere", "hopper", "blackwell", "amd", "gaudi")
 PRECISIONS: tuple[PrecisionClass, ...] = ("bf16", "fp8")
-FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out")
+FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out", "fresh2_held_out")
 """The split sides the constants are fitted on. Since 2026-11-26 every side collected so far is
 development data (all their errors had been seen; bench/data/README.md): the fit reads them all, and a
-further side added later (a new held-out set) is scored by bench/time_accuracy.py, never fitted."""
+further side added later (a new held-out set) is scored by bench/time_accuracy.py, never fitted.
+fresh2_held_out joined on 2026-11-28, once it had been scored blind and read row by row."""
 NO_ADAPTER_EFFECT = 1.0
 """The LoRA/full MFU ratio where no stack in the rows publishes both: LoRA at the dense band."""
+NO_RECOMPUTE_EFFECT = 1.0
+"""The full-recompute MFU factor where no stack in the rows publishes runs with and without it."""
 NO_GENERATION_EFFECT = 1.0
 """A generation ratio the rows cannot identify (its only stack left out of a cross-validation fold):
 the no-information value, the same share of peak on both generations."""
@@ -111,12 +122,17 @@ class FitRow:
     generation: str
     precision: str
     comm_headroom: float | None
-    """the comm cap's optimistic end / the computed tokens/s (sharded or synced rows); below 1 =
-    comm-bound: the row's MFU is not identified and it stays out of the constants"""
+    """sharded or synced rows: the collectives' cap over the computed tokens/s (overlapped gathers: the
+    cap's slow end; a sync added to the step: the cap's middle)"""
+    identified: bool = True
+    """False when the collectives may set the row's rate (IDENTIFIED_HEADROOM): its MFU is not
+    identified and it stays out of the constants"""
 
-    @property
-    def identified(self) -> bool:
-        return self.comm_headroom is None or self.comm_headroom >= 1.0
+
+IDENTIFIED_HEADROOM = 2.0
+"""A row identifies its MFU when its collectives cannot set its rate: a sync added to the step takes at
+most half of it (cap's middle >= 2 x the rate; its time comes out, the rest is compute); overlapped
+gathers do not bind even at the cap's slow end (cap.low >= the rate)."""
 
 
 def _comm_cap(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> tuple[Range, bool] | None:
@@ -183,16 +199,18 @@ def _fit_rows(
             )
         )
         per_token = k * active + attn
-        headroom = None
+        headroom, identified = None, True
         comm = _comm_cap(r, gpu, mb_seqs * seq) if seq else None
         if comm is not None:
             cap, exposed = comm
             middle = math.sqrt(cap.low * cap.high)
             if exposed:  # the step waits for the sync: take its time out (at the cap's middle)
                 headroom = middle / computed
-                computed = 1.0 / (1.0 / computed - 1.0 / middle) if headroom > 1 else computed
+                identified = headroom >= IDENTIFIED_HEADROOM
+                computed = 1.0 / (1.0 / computed - 1.0 / middle) if identified else computed
             else:
-                headroom = cap.high / computed
+                headroom = cap.low / computed
+                identified = headroom >= 1.0
         mfu = computed * per_token / peak
         mfu /= small_batch_factor(tokens_per_micro_batch=round(mb_seqs * seq), exponent=small_batch_exponent)
         if par.pipeline_stages > 1:  # the bubble is charged apart, so it comes out of the band
@@ -201,7 +219,7 @@ def _fit_rows(
                 micro_batches=par.pipeline_micro_batches,
                 virtual_stages=par.virtual_stages,
             ).mid
-        out.append(FitRow(r, mfu, r.framework, row_generation(gpu), prec, headroom))
+        out.append(FitRow(r, mfu, r.framework, row_generation(gpu), prec, headroom, identified))
     return out
 
 
@@ -232,6 +250,7 @@ class FitConstants:
     qlora_slowdown: list[float]
     moe_factor: tuple[float, float] | None
     adapter_over_full: float | None = None
+    full_recompute_factor: float | None = None
 
     def calibration(
         self,
@@ -267,6 +286,7 @@ class FitConstants:
             small_batch_exponent=small_batch_exponent,
             moe_factor=moe,
             adapter_over_full=self.adapter_over_full or NO_ADAPTER_EFFECT,
+            full_recompute_factor=self.full_recompute_factor or NO_RECOMPUTE_EFFECT,
         )
 
 
@@ -308,10 +328,34 @@ def _adapter_over_full(rows: list[FitRow]) -> float | None:
     return statistics.median(ratios) if ratios else None
 
 
+def _full_recompute_factor(rows: list[FitRow]) -> float | None:
+    """Median full-recompute MFU / median no-recompute MFU (checkpointing stated off) within each stack x
+    generation x precision publishing both (dense rows); the median over those cells (None: none)."""
+    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
+    for fr in rows:
+        if fr.row.model.moe or fr.row.method == "qlora":
+            continue
+        full, none = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
+        if row_full_recompute(fr.row):
+            full.append(fr.mfu)
+        elif fr.row.gradient_checkpointing is False:
+            none.append(fr.mfu)
+    ratios = [statistics.median(fu) / statistics.median(no) for fu, no in cells.values() if fu and no]
+    return statistics.median(ratios) if ratios else None
+
+
 def fit_constants(rows: list[FitRow]) -> FitConstants:
     """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows (comm-bound rows,
     whose MFU the published rate does not identify, left out)."""
     rows = [fr for fr in rows if fr.identified]
+    recompute = _full_recompute_factor(rows)
+    # full recompute comes out first (the bands are MFUs without it), then the adapter factor
+    rows = [
+        dataclasses.replace(fr, mfu=fr.mfu / (recompute or NO_RECOMPUTE_EFFECT))
+        if row_full_recompute(fr.row)
+        else fr
+        for fr in rows
+    ]
     adapter = _adapter_over_full(rows)
     # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
     rows = [
@@ -335,6 +379,7 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         qlora_slowdown=qlora_slowdown,
         moe_factor=None,
         adapter_over_full=adapter,
+        full_recompute_factor=recompute,
     )
     # MoE factor: the MoE row's MFU over the dense band middle the estimate reads for the same GPU,
     # precision and framework (the framework's band, else the generic one)
@@ -368,6 +413,7 @@ def fit() -> dict[str, object]:
         "hopper_over_ampere": round(c.hopper_over_ampere, 3),
         "blackwell_over_hopper": round(c.blackwell_over_hopper, 3),
         "adapter_over_full": round(c.adapter_over_full or NO_ADAPTER_EFFECT, 3),
+        "full_recompute_factor": round(c.full_recompute_factor or NO_RECOMPUTE_EFFECT, 3),
         "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],
         "moe_factor_range": (round(c.moe_factor[0], 3), round(c.moe_factor[1], 3)),
         # in-sample scatter, for comparison with the cross-validated half-widths (cross_validate below)

@@ -88,6 +88,11 @@ def row_generation(gpu: GpuSpec) -> Generation:
     return generation_of(gpu)
 
 
+def row_full_recompute(row: TrainingRow) -> bool:
+    """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no."""
+    return bool(row.gradient_checkpointing) and "selective" not in (row.checkpointing_note or "").lower()
+
+
 def row_framework(row: TrainingRow) -> Framework | None:
     """The framework as the estimate takes it; 'other' (llm-foundry, Meta's stack) has no band: None."""
     return row.framework if row.framework in FRAMEWORKS else None  # type: ignore[return-value]

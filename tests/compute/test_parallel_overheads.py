@@ -57,10 +57,16 @@ def test_pipeline_stages_slow_the_plan(gpus: dict[str, GpuSpec]) -> None:
 
 
 def test_no_fit_row_is_comm_bound() -> None:
+    # the rows whose rate the collectives may set are DeepSpeed ZeRO runs only (PaddleNLP's thin steps,
+    # FlagPerf's ZeRO-3 at 4k tokens): left out of the constants; no FSDP / NCCL row is comm-bound
     f = fit()
-    assert f["comm_bound_fit_rows"] == []
-    # 3.78 when written; 2.19 (OLMo-core FP8) since the development rows grew
-    assert isinstance(f["min_comm_headroom"], float) and f["min_comm_headroom"] > 2.0
+    rows = {r.id: r for r in load_training_rows()}
+    bound = f["comm_bound_fit_rows"]
+    assert isinstance(bound, list) and len(bound) == 5
+    assert all(rows[i].framework == "deepspeed" for i in bound)
+    # the others sit below the cap even at its slow end: 1.45 (OLMo-core FP8; 3.78 when written, read
+    # then at the cap's fast end)
+    assert isinstance(f["min_comm_headroom"], float) and f["min_comm_headroom"] >= 1.0
 
 
 def _full_7b_4x_a100(gpus: dict[str, GpuSpec], **kw: object) -> float:

@@ -1,10 +1,12 @@
 """Training compute and time (tools.compute.estimate_training_time's model):
 
     flops_per_token = k x N_active + 12 x layers x attention width x seq_len   (model FLOPs)
-                      k = 6 full / pretraining, 4 LoRA / QLoRA; recompute is NOT added: the MFU
-                      bands are model-FLOPs utilisations of runs that already paid for it
+                      k = 6 full / pretraining, 4 LoRA / QLoRA; recompute is NOT added to the FLOPs:
+                      full recompute is the MFU factor FULL_RECOMPUTE_FACTOR (counted once)
     mfu             = band(GPU generation x precision x framework)   (tools.compute.efficiency)
-    throughput_eff  = mfu x small_batch x moe / expert_imbalance / qlora_slowdown x scaling
+    throughput_eff  = mfu x small_batch x recompute x moe / expert_imbalance / qlora_slowdown x scaling
+                      x pipeline, capped or slowed by the collectives (tools.compute.parallel)
+                      x padding efficiency on unpacked data (tools.compute.padding)
     tokens/s/GPU    = throughput_eff x peak_flops / flops_per_token
     gpu_hours       = flops / (peak_flops x throughput_eff x goodput) / 3600
     wall_hours      = gpu_hours / n_gpus
@@ -28,6 +30,7 @@ from tools.compute.efficiency import (
     CALIBRATION,
     EXPERT_IMBALANCE_SLOWDOWN,
     EXPERT_IMBALANCE_SOURCE,
+    FULL_RECOMPUTE_SOURCE,
     HALF_WIDTH_SOURCE,
     MOE_FACTOR_SOURCE,
     QLORA_DEQUANT_SLOWDOWN,
@@ -229,7 +232,8 @@ def estimate_training_time(
     `attention_shape` = (layers, attention width)) and `seq_len` the PaLM attention term is added.
     `framework` picks the framework's fitted band (None or no calibration row: the generic band, said
     so). `batch_size`: micro-batch per GPU, sequences (small ones run below the band).
-    `grad_checkpointing` does not change the time: the bands already pay for recompute. `moe`
+    `grad_checkpointing` (full recompute of every layer) keeps FULL_RECOMPUTE_FACTOR of the MFU: the
+    bands are MFUs without it, and recompute is never added to the FLOPs. `moe`
     (default: from `arch`) applies the MoE factor, and the expert-imbalance slowdown unless
     `moe_balanced_routing`. Parallelism (tools.compute.parallel): `pipeline_stages` > 1 charges the
     pipeline bubble (for `pipeline_micro_batches` per step, else 4-8 per stage; `virtual_stages` for
@@ -300,13 +304,6 @@ def estimate_training_time(
         )
     elif method != "pretraining":
         tb.assume("sequence_packing", "samples packed into full sequences", "", SEQUENCE_PACKING_SOURCE)
-    if grad_checkpointing and flops_factor is None:
-        tb.assume(
-            "activation_recompute",
-            "inside the MFU band",
-            "",
-            "the fitted bands are model-FLOPs utilisations of runs with checkpointing on: counted once",
-        )
     per_token = tb.step(
         "dense_flops_per_token",
         "k x N_active",
@@ -419,6 +416,15 @@ def estimate_training_time(
                 SMALL_BATCH_SOURCE,
             )
             factor = factor.scale(small)
+    if mfu_range is None and grad_checkpointing and flops_factor is None:
+        # recompute counted once: as the MFU a full-recompute run keeps, never as FLOPs
+        tb.assume(
+            "full_activation_recompute",
+            f"{calibration.full_recompute_factor:.2f}",
+            "x MFU",
+            FULL_RECOMPUTE_SOURCE,
+        )
+        factor = factor.scale(calibration.full_recompute_factor)
     if mfu_range is None and method in ("lora", "qlora") and calibration.adapter_over_full != 1.0:
         tb.assume(
             "adapter_over_full",
