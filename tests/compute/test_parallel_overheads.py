@@ -87,7 +87,7 @@ def _full_7b_4x_a100(gpus: dict[str, GpuSpec], **kw: object) -> float:
 
 def test_zero2_step_sync_adds_to_a_thin_step(gpus: dict[str, GpuSpec]) -> None:
     # 7B full fine-tune, 2 x 256 tokens per GPU per step: DeepSpeed's ZeRO-2 moves ~20 GB around each
-    # optimizer step at 0.11-0.27 of NVLink, several times the step's compute (PaddleNLP's 4x A100 runs)
+    # optimizer step at 0.11-0.21 of NVLink, several times the step's compute (PaddleNLP's 4x A100 runs)
     ds = {"framework": "deepspeed"}
     plain = _full_7b_4x_a100(gpus, **ds)
     zero2 = _full_7b_4x_a100(gpus, sharding="zero2", **ds)
