@@ -9,8 +9,9 @@ side of the YAML's `split` (fit, held_out, and any further named side such as fr
 - median width of the range (high / low), with the framework given and without;
 - median |error| of the range's geometric middle (sqrt(low x high)) against the published figure.
 
-The constants are fitted on the FIT_SIDES of bench/time_fit.py (fit, held_out and fresh_held_out, all
-development data now): their figures are in-sample; a side added later is the check.
+The constants are fitted on the FIT_SIDES of bench/time_fit.py (fit, held_out, fresh_held_out and, since
+2026-11-28, fresh2_held_out, all development data now): their figures are in-sample; the out-of-family
+figure is bench/time_fit.py's leave-one-family-out cross-validation; a side added later is the check.
 Issue 13's targets on held-out rows: coverage >= 90%, width <= 1.5x with the framework (<= 2x
 without), median error <= 15%.
 
@@ -33,7 +34,15 @@ from bench.calibration_data import (
     load_training_split,
     rows_in,
 )
-from bench.time_rows import row_attention, row_framework, row_parallel, row_precision, row_seq_len
+from bench.time_rows import (
+    row_attention,
+    row_data,
+    row_framework,
+    row_full_recompute,
+    row_parallel,
+    row_precision,
+    row_seq_len,
+)
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import CALIBRATION, Calibration
@@ -86,15 +95,16 @@ def predict(
     """The estimate's tokens/s/GPU range for the row's set-up (with the shipped constants, or a
     cross-validation fold's)."""
     par = row_parallel(row)
+    data = row_data(row)
     t = estimate_training_time(
         active_params=(row.model.active_params_b or row.model.params_b) * 1e9,
         tokens=1e9,
         method=row.method,
-        grad_checkpointing=bool(row.gradient_checkpointing),
+        grad_checkpointing=row_full_recompute(row),
         gpu=gpu,
         n_gpus=row.gpus,
         precision=row_precision(row),  # type: ignore[arg-type]
-        seq_len=row_seq_len(row),
+        seq_len=row_seq_len(row) or data.max_tokens,
         attention_shape=row_attention(row),
         batch_size=par.tokens_per_micro_batch_sequences,
         framework=framework,
@@ -104,6 +114,9 @@ def predict(
         pipeline_micro_batches=par.pipeline_micro_batches,
         virtual_stages=par.virtual_stages,
         total_params=row.model.params_b * 1e9,
+        gradient_accumulation_steps=par.gradient_accumulation_steps,
+        packed=data.packed,
+        sample_lengths=data.lengths,
         moe=row.model.moe,
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,

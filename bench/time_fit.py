@@ -1,22 +1,29 @@
 """Fit the training-time efficiency constants (tools/compute/efficiency.py) on the development rows.
 
-Rows are bench/data/training_throughput.yaml restricted to the families of the FIT_SIDES of its split
-(fit, held_out, fresh_held_out: every side collected so far, all of whose errors have been seen). For each
-row the published tokens/s/GPU is turned into an MFU with the same FLOPs count the estimate uses
-(tools.compute.flops: k x N_active + the attention term; recompute NOT counted, because the published
-throughputs already pay for it) over the same peak (FP8 rows: attention at the BF16 peak, blended).
-Then, in this order:
+Rows are bench/data/training_throughput.yaml (+ training_throughput_fresh2.yaml) restricted to the
+families of the FIT_SIDES of its split (fit, held_out, fresh_held_out, fresh2_held_out: every side
+collected so far, all of whose errors have been seen). For each row the published tokens/s/GPU is turned
+into an MFU with the same FLOPs count the estimate uses (tools.compute.flops: k x N_active + the attention
+term; recompute NOT counted as FLOPs) over the same peak (FP8 rows: attention at the BF16 peak, blended),
+on the tokens the GPU computed: unpacked rows' padding comes out (tools.compute.padding; rows whose data
+set has no published lengths are left out), and so does a step sync that adds to the step
+(tools.compute.parallel: ZeRO-1/2); a row whose collectives may set its rate (IDENTIFIED_HEADROOM) is
+left out of the constants. Then, in this order:
 
 1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair),
-   and the adapter factor (LoRA / full MFU within each stack publishing both) out of LoRA/QLoRA rows;
+   the full-recompute factor (full-recompute / no-recompute MFU within each stack publishing both) out
+   of the full-recompute rows, and the adapter factor (LoRA / full MFU within each stack publishing
+   both) out of LoRA/QLoRA rows;
 2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, and
    the generic anchors: median per (generation, precision) over every framework;
 3. the generation ratios (median over the stacks with dense rows on both generations: hopper / ampere
-   from llm-foundry and torchtitan, blackwell / hopper from Megatron-Bridge) and the MoE factor (MoE MFU
+   from llm-foundry, torchtitan, fms-fsdp, DeepSpeed and Megatron, blackwell / hopper from Megatron) and
+   the MoE factor (MoE MFU
    / the middle of the dense band the estimate reads for the row's GPU, precision and framework);
 4. the band half-widths, by leave-one-family-out cross-validation (cross_validate): each family
    in turn is left out, steps 1-3 are re-run on the others (a constant only that family identifies takes
-   its no-information value: generation ratio 1.0, adapter factor 1.0, small-batch exponent 0), and its
+   its no-information value: generation ratio 1.0, adapter and recompute factors 1.0, small-batch
+   exponent 0), and its
    dense rows are
    predicted with the real estimate (bench.time_accuracy.predict); half-width = exp(90th percentile of
    |log(published / geometric middle)|), for the rows whose framework has a band and for every row
@@ -48,7 +55,9 @@ from bench.calibration_data import (
 from bench.time_accuracy import predict
 from bench.time_rows import (
     row_attention,
+    row_data,
     row_framework,
+    row_full_recompute,
     row_generation,
     row_parallel,
     row_precision,
@@ -73,25 +82,25 @@ from tools.compute.flops import (
     blended_peak_tflops,
 )
 from tools.compute.flops import peak_tflops as _peak
-from tools.compute.parallel import (
-    comm_cap_tokens_per_s,
-    fsdp_bytes_per_param,
-    pipeline_efficiency_range,
-    ring_bus_bandwidth_gb_per_s,
-)
+from tools.compute.padding import padding
+from tools.compute.parallel import parallel_limits, pipeline_efficiency_range
 from tools.compute.training import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.ranges import Range
+from tools.trace import UntracedBuilder
 from tools.units import tflops_to_flops
 from tools.vocabulary import FRAMEWORKS
 
 GENERATIONS: tuple[Generation, ...] = ("ampere", "hopper", "blackwell", "amd", "gaudi")
 PRECISIONS: tuple[PrecisionClass, ...] = ("bf16", "fp8")
-FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out")
+FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out", "fresh2_held_out")
 """The split sides the constants are fitted on. Since 2026-11-26 every side collected so far is
 development data (all their errors had been seen; bench/data/README.md): the fit reads them all, and a
-further side added later (a new held-out set) is scored by bench/time_accuracy.py, never fitted."""
+further side added later (a new held-out set) is scored by bench/time_accuracy.py, never fitted.
+fresh2_held_out joined on 2026-11-28, once it had been scored blind and read row by row."""
 NO_ADAPTER_EFFECT = 1.0
 """The LoRA/full MFU ratio where no stack in the rows publishes both: LoRA at the dense band."""
+NO_RECOMPUTE_EFFECT = 1.0
+"""The full-recompute MFU factor where no stack in the rows publishes runs with and without it."""
 NO_GENERATION_EFFECT = 1.0
 """A generation ratio the rows cannot identify (its only stack left out of a cross-validation fold):
 the no-information value, the same share of peak on both generations."""
@@ -107,41 +116,57 @@ def development_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
 class FitRow:
     row: TrainingRow
     mfu: float
-    """published tokens/s/GPU x FLOPs per token / peak, small-batch factor taken out"""
+    """computed tokens/s/GPU x FLOPs per token / peak: padding, the exposed step sync, the small-batch
+    factor and the pipeline bubble taken out"""
     framework: str
     generation: str
     precision: str
     comm_headroom: float | None
-    """the comm cap's optimistic end / the published tokens/s (FSDP rows); below 1 = comm-bound"""
+    """sharded or synced rows: the collectives' cap over the computed tokens/s (overlapped gathers: the
+    cap's slow end; a sync added to the step: the cap's middle)"""
+    identified: bool = True
+    """False when the collectives may set the row's rate (IDENTIFIED_HEADROOM): its MFU is not
+    identified and it stays out of the constants"""
 
 
-def _comm_headroom(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: int) -> float | None:
-    """How far the published rate sits below the FSDP gather cap (None: no gathers, or MoE)."""
+IDENTIFIED_HEADROOM = 2.0
+"""A row identifies its MFU when its collectives cannot set its rate: a sync added to the step takes at
+most half of it (cap's middle >= 2 x the rate; its time comes out, the rest is compute); overlapped
+gathers do not bind even at the cap's slow end (cap.low >= the rate)."""
+
+
+def _comm_cap(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> tuple[Range, bool] | None:
+    """The estimate's collective cap on the row's tokens/s per GPU and whether it adds to the step
+    (None: no gathers or step sync, or MoE)."""
     par = row_parallel(r)
-    dp = r.gpus // (par.tensor_parallel * par.pipeline_stages)
-    if par.sharding is None or r.model.moe or dp <= 1 or r.tokens_per_s_per_gpu is None:
+    if r.model.moe:
         return None
-    bus = ring_bus_bandwidth_gb_per_s(
+    limits = parallel_limits(
+        tb=UntracedBuilder(),
         gpu=gpu,
+        method=r.method,
         n_gpus=r.gpus,
         gpus_per_node=min(r.gpus, gpu.max_gpus_per_node),
-        generation_hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
-    )
-    weight_bytes = QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES
-    cap = comm_cap_tokens_per_s(
-        tokens_per_micro_batch=tokens_per_micro_batch,
-        bus_gb_per_s=bus.high,
-        bytes_per_param=fsdp_bytes_per_param(method=r.method, weight_bytes=weight_bytes),
+        hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
+        sharding=par.sharding,
+        tensor_parallel=par.tensor_parallel,
+        pipeline_stages=par.pipeline_stages,
+        pipeline_micro_batches=par.pipeline_micro_batches,
+        virtual_stages=par.virtual_stages,
         total_params=r.model.params_b * 1e9,
-        dp=dp,
+        weight_bytes=QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES,
+        tokens_per_micro_batch=tokens_per_micro_batch,
+        gradient_accumulation_steps=par.gradient_accumulation_steps,
+        framework=row_framework(r),
     )
-    return None if cap is None else cap / r.tokens_per_s_per_gpu
+    return None if limits.comm_cap is None else (limits.comm_cap, limits.comm_exposed)
 
 
 def _fit_rows(
     training_rows: list[TrainingRow] | None = None, *, small_batch_exponent: float = SMALL_BATCH_EXPONENT
 ) -> list[FitRow]:
-    """The fit side's rows (or the given ones) as MFUs on the estimate's FLOPs and peak."""
+    """The fit side's rows (or the given ones) as MFUs on the estimate's FLOPs and peak. Unpacked rows
+    whose data set has no published lengths are left out (their computed tokens are unknown)."""
     gpus = {g.id: g for g in load_catalog().gpus}
     out: list[FitRow] = []
     if training_rows is None:
@@ -151,10 +176,19 @@ def _fit_rows(
             continue
         gpu = gpus[r.gpu]
         prec = row_precision(r)
+        par = row_parallel(r)
+        mb_seqs = par.tokens_per_micro_batch_sequences or 1
+        data = row_data(r)
+        computed = r.tokens_per_s_per_gpu  # tokens/s the GPU computes, padding included
+        seq: float = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
+        if not data.packed:
+            if data.lengths is None or data.max_tokens is None:
+                continue
+            pad = padding(lengths=data.lengths, samples_per_micro_batch=mb_seqs, max_tokens=data.max_tokens)
+            seq, computed = pad.padded_tokens_per_sample, computed / pad.efficiency
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)
-        seq = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
         attn = attention_flops(n_layers=layers, attention_width=width, seq_len=seq)
         peak = tflops_to_flops(  # FP8: attention at the BF16 peak, as the estimate does
             blended_peak_tflops(
@@ -165,19 +199,27 @@ def _fit_rows(
             )
         )
         per_token = k * active + attn
-        mfu = r.tokens_per_s_per_gpu * per_token / peak
-        par = row_parallel(r)
-        mb_seqs = par.tokens_per_micro_batch_sequences or 1
-        mfu /= small_batch_factor(tokens_per_micro_batch=mb_seqs * seq, exponent=small_batch_exponent)
+        headroom, identified = None, True
+        comm = _comm_cap(r, gpu, mb_seqs * seq) if seq else None
+        if comm is not None:
+            cap, exposed = comm
+            middle = math.sqrt(cap.low * cap.high)
+            if exposed:  # the step waits for the sync: take its time out (at the cap's middle)
+                headroom = middle / computed
+                identified = headroom >= IDENTIFIED_HEADROOM
+                computed = 1.0 / (1.0 / computed - 1.0 / middle) if identified else computed
+            else:
+                headroom = cap.low / computed
+                identified = headroom >= 1.0
+        mfu = computed * per_token / peak
+        mfu /= small_batch_factor(tokens_per_micro_batch=round(mb_seqs * seq), exponent=small_batch_exponent)
         if par.pipeline_stages > 1:  # the bubble is charged apart, so it comes out of the band
             mfu /= pipeline_efficiency_range(
                 stages=par.pipeline_stages,
                 micro_batches=par.pipeline_micro_batches,
                 virtual_stages=par.virtual_stages,
             ).mid
-        out.append(
-            FitRow(r, mfu, r.framework, row_generation(gpu), prec, _comm_headroom(r, gpu, mb_seqs * seq))
-        )
+        out.append(FitRow(r, mfu, r.framework, row_generation(gpu), prec, headroom, identified))
     return out
 
 
@@ -208,6 +250,7 @@ class FitConstants:
     qlora_slowdown: list[float]
     moe_factor: tuple[float, float] | None
     adapter_over_full: float | None = None
+    full_recompute_factor: float | None = None
 
     def calibration(
         self,
@@ -243,6 +286,7 @@ class FitConstants:
             small_batch_exponent=small_batch_exponent,
             moe_factor=moe,
             adapter_over_full=self.adapter_over_full or NO_ADAPTER_EFFECT,
+            full_recompute_factor=self.full_recompute_factor or NO_RECOMPUTE_EFFECT,
         )
 
 
@@ -284,8 +328,34 @@ def _adapter_over_full(rows: list[FitRow]) -> float | None:
     return statistics.median(ratios) if ratios else None
 
 
+def _full_recompute_factor(rows: list[FitRow]) -> float | None:
+    """Median full-recompute MFU / median no-recompute MFU (checkpointing stated off) within each stack x
+    generation x precision publishing both (dense rows); the median over those cells (None: none)."""
+    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
+    for fr in rows:
+        if fr.row.model.moe or fr.row.method == "qlora":
+            continue
+        full, none = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
+        if row_full_recompute(fr.row):
+            full.append(fr.mfu)
+        elif fr.row.gradient_checkpointing is False:
+            none.append(fr.mfu)
+    ratios = [statistics.median(fu) / statistics.median(no) for fu, no in cells.values() if fu and no]
+    return statistics.median(ratios) if ratios else None
+
+
 def fit_constants(rows: list[FitRow]) -> FitConstants:
-    """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows."""
+    """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows (comm-bound rows,
+    whose MFU the published rate does not identify, left out)."""
+    rows = [fr for fr in rows if fr.identified]
+    recompute = _full_recompute_factor(rows)
+    # full recompute comes out first (the bands are MFUs without it), then the adapter factor
+    rows = [
+        dataclasses.replace(fr, mfu=fr.mfu / (recompute or NO_RECOMPUTE_EFFECT))
+        if row_full_recompute(fr.row)
+        else fr
+        for fr in rows
+    ]
     adapter = _adapter_over_full(rows)
     # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
     rows = [
@@ -309,6 +379,7 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         qlora_slowdown=qlora_slowdown,
         moe_factor=None,
         adapter_over_full=adapter,
+        full_recompute_factor=recompute,
     )
     # MoE factor: the MoE row's MFU over the dense band middle the estimate reads for the same GPU,
     # precision and framework (the framework's band, else the generic one)
@@ -325,7 +396,8 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
 
 def fit() -> dict[str, object]:
     """The fitted constants, by name (see the module docstring for the order)."""
-    rows = _fit_rows()
+    every = _fit_rows()
+    rows = [fr for fr in every if fr.identified]
     c = fit_constants(rows)
     assert c.hopper_over_ampere is not None and c.blackwell_over_hopper is not None and c.moe_factor
     dense = [fr for fr in rows if not fr.row.model.moe and fr.row.method != "qlora"]
@@ -341,15 +413,16 @@ def fit() -> dict[str, object]:
         "hopper_over_ampere": round(c.hopper_over_ampere, 3),
         "blackwell_over_hopper": round(c.blackwell_over_hopper, 3),
         "adapter_over_full": round(c.adapter_over_full or NO_ADAPTER_EFFECT, 3),
+        "full_recompute_factor": round(c.full_recompute_factor or NO_RECOMPUTE_EFFECT, 3),
         "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],
         "moe_factor_range": (round(c.moe_factor[0], 3), round(c.moe_factor[1], 3)),
         # in-sample scatter, for comparison with the cross-validated half-widths (cross_validate below)
         "in_sample_framework_half_width": round(_q90_abs_log(fw_resid), 3),
         "in_sample_generic_half_width": round(_q90_abs_log(gen_resid), 3),
         "rows": len(rows),
-        # FSDP fit rows whose published rate the gather cap would forbid (must stay 0: the cap may only
-        # bind where the fit rows say nothing), and the smallest headroom over the cap
-        "comm_bound_fit_rows": sum(1 for fr in rows if fr.comm_headroom is not None and fr.comm_headroom < 1),
+        # sharded / synced rows whose published rate sits at the collectives' cap (left out of the
+        # constants: their MFU is not identified), and the smallest headroom over the cap of the others
+        "comm_bound_fit_rows": sorted(fr.row.id for fr in every if not fr.identified),
         "min_comm_headroom": round(min(fr.comm_headroom for fr in rows if fr.comm_headroom is not None), 2),
     }
 

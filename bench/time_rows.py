@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from bench.calibration_data import TrainingRow
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import Generation, generation_of
+from tools.compute.padding import WILDCHAT_TABLE_1_SOURCE, SampleLengths
 from tools.vocabulary import FRAMEWORKS, Framework
 
 # (name fragment, layers, attention width = heads x head dim; MLA: heads x q/k head dim). From each
@@ -106,6 +107,11 @@ def row_generation(gpu: GpuSpec) -> Generation:
     return generation_of(gpu)
 
 
+def row_full_recompute(row: TrainingRow) -> bool:
+    """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no."""
+    return bool(row.gradient_checkpointing) and "selective" not in (row.checkpointing_note or "").lower()
+
+
 def row_framework(row: TrainingRow) -> Framework | None:
     """The framework as the estimate takes it; 'other' (llm-foundry, Meta's stack) has no band: None."""
     return row.framework if row.framework in FRAMEWORKS else None  # type: ignore[return-value]
@@ -119,6 +125,12 @@ INTERLEAVED_MIN_VIRTUAL_STAGES = 2
 FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES = frozenset({"torchtitan"})
 
 
+# Families whose source states only the global batch, run as one micro-batch per GPU per optimizer step:
+# PaddleNLP's torch/benchmark.py runs its 4-GPU "Batch Size 8" tables with --per_device_train_batch_size
+# 2 and no gradient accumulation (the script's usage docstring at commit 025a7c5f).
+GLOBAL_BATCH_IN_ONE_STEP_FAMILIES = frozenset({"paddlenlp-peft-benchmark"})
+
+
 @dataclass(frozen=True)
 class RowParallel:
     """The row's published layout as the estimate takes it."""
@@ -130,6 +142,8 @@ class RowParallel:
     pipeline_micro_batches: int | None
     tokens_per_micro_batch_sequences: int | None
     """sequences per pipeline micro-batch (the local batch split over the micro-batches)"""
+    gradient_accumulation_steps: int = 1
+    """micro-batches per optimizer step (global batch / (micro-batch x data-parallel ranks))"""
 
 
 def _degree(text: str, name: str) -> int:
@@ -140,7 +154,11 @@ def _degree(text: str, name: str) -> int:
 def row_parallel(row: TrainingRow) -> RowParallel:
     """Sharding, TP, PP, virtual stages and micro-batches per step, read from `parallelism`."""
     text = row.parallelism or ""
-    sharding = "fsdp" if re.search(r"FSDP|FULL_SHARD|ZeRO[ -]?3", text) else None
+    sharding: str | None = None
+    if re.search(r"FSDP|FULL_SHARD", text):
+        sharding = "fsdp"
+    elif m_zero := re.search(r"ZeRO[ -]?([123])(?! like)", text):  # InternEvo's own: "zero1=", "ZeRO-1 like"
+        sharding = f"zero{m_zero.group(1)}"
     tp, pp, cp = _degree(text, "TP"), _degree(text, "PP"), _degree(text, "CP")
     vp = _degree(text, "VP")
     if vp == 1 and "nterleaved" in text:
@@ -153,4 +171,51 @@ def row_parallel(row: TrainingRow) -> RowParallel:
     elif pp > 1 and row.global_batch_size and row.micro_batch_size and row.batch_unit == "sequences":
         dp = max(1, row.gpus // (tp * pp * cp))
         m = max(1, row.global_batch_size // (row.micro_batch_size * dp))
-    return RowParallel(sharding, tp, pp, vp, m, seqs)
+    gas = 1
+    if pp == 1 and row.global_batch_size and row.batch_unit == "sequences":
+        dp = max(1, row.gpus // (tp * cp))
+        if seqs is None and row.family in GLOBAL_BATCH_IN_ONE_STEP_FAMILIES:
+            seqs = max(1, row.global_batch_size // dp)
+        if seqs:
+            gas = max(1, row.global_batch_size // (seqs * dp))
+    return RowParallel(sharding, tp, pp, vp, m, seqs, gas)
+
+
+# --- unpacked data: the rows whose samples are padded per micro-batch, and their data sets' lengths -----
+# PaddleNLP PEFT benchmark (torch/benchmark.py @025a7c5f): DataCollatorForSeq2Seq pads each batch to its
+# longest sample, no packing; source truncated at 256 tokens and target at 384, + 1 EOS.
+UNPACKED_MAX_TOKENS_BY_FAMILY = {"paddlenlp-peft-benchmark": 256 + 384 + 1}
+# Tokens per sample of the data sets named in the rows' notes ("Data: first 10k examples of <name>"):
+# Alpaca from WildChat Table 1 (Llama-2 tokenizer = LLaMA's; instruction+input 19.67 +- 15.19, output
+# 64.51 +- 64.85) + 3 special tokens (the PaddleNLP script tokenizes input and target apart: BOS on each,
+# EOS at the end). A data set missing here (guanaco_belle_merge: no published length statistics) is
+# estimated at either end of the published instruction sets (tools.compute.padding.UNSTATED_LENGTHS).
+DATASET_LENGTHS = {
+    "tatsu-lab/alpaca": SampleLengths(
+        mean_tokens=19.67 + 64.51 + 3,
+        sd_tokens=(15.19**2 + 64.85**2) ** 0.5,
+        source=f"Alpaca, {WILDCHAT_TABLE_1_SOURCE}; + BOS, BOS, EOS",
+    )
+}
+
+
+@dataclass(frozen=True)
+class RowData:
+    """How the row's samples reach the GPU."""
+
+    packed: bool
+    max_tokens: int | None
+    """truncation length of an unpacked sample"""
+    lengths: SampleLengths | None
+    """the data set's sample lengths (None: not published)"""
+    dataset: str | None
+
+
+def row_data(row: TrainingRow) -> RowData:
+    """Packed (every family but the unpacked ones), else the truncation and the named data set's lengths."""
+    if row.family not in UNPACKED_MAX_TOKENS_BY_FAMILY:
+        return RowData(True, None, None, None)
+    m = re.search(r"examples of ([\w./-]+?)\.?(?:\s|'|$)", row.notes or "")
+    dataset = m.group(1) if m else None
+    lengths = DATASET_LENGTHS.get(dataset or "")
+    return RowData(False, UNPACKED_MAX_TOKENS_BY_FAMILY[row.family], lengths, dataset)

@@ -16,6 +16,7 @@ from bench.time_fit import (
     FIT_SIDES,
     NO_ADAPTER_EFFECT,
     NO_GENERATION_EFFECT,
+    NO_RECOMPUTE_EFFECT,
     _fit_rows,
     cross_validate,
     cv_bias,
@@ -24,6 +25,7 @@ from bench.time_fit import (
     fit,
     fit_constants,
 )
+from bench.time_rows import row_parallel
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.compute import efficiency as eff
 from tools.compute.claims import check_claim
@@ -47,6 +49,7 @@ def test_constants_are_the_fit(gpus: dict[str, GpuSpec]) -> None:
     assert f["blackwell_over_hopper"] == pytest.approx(eff.BLACKWELL_OVER_HOPPER, abs=0.001)
     assert f["moe_factor_range"] == pytest.approx((eff.MOE_FACTOR.low, eff.MOE_FACTOR.high), abs=0.001)
     assert f["adapter_over_full"] == pytest.approx(eff.ADAPTER_OVER_FULL, abs=0.001)
+    assert f["full_recompute_factor"] == pytest.approx(eff.FULL_RECOMPUTE_FACTOR, abs=0.001)
 
 
 def test_half_widths_are_the_cross_validation() -> None:
@@ -55,8 +58,10 @@ def test_half_widths_are_the_cross_validation() -> None:
     sides = load_training_split().sides()
     development = {f for side in FIT_SIDES for f in sides.get(side, [])}
     assert {c.row.family for c in cv} <= development  # a side outside FIT_SIDES is never read
-    assert len({c.row.family for c in cv}) == 15  # llama3-paper has no tokens/s; DeepSeek-V3 is MoE only
-    assert len(cv) == 78 and not any(c.row.model.moe or c.row.method == "qlora" for c in cv)
+    # 15 families, 78 rows until fresh-2 became development data (2026-11-28): llama3-paper has no
+    # tokens/s; DeepSeek-V3 is MoE only
+    assert len({c.row.family for c in cv}) == 19
+    assert len(cv) == 126 and not any(c.row.model.moe or c.row.method == "qlora" for c in cv)
     widths = cv_half_widths(cv)
     assert widths["framework_half_width"] == pytest.approx(eff.FRAMEWORK_HALF_WIDTH_CV, abs=0.001)
     assert widths["generic_half_width"] == pytest.approx(eff.GENERIC_HALF_WIDTH_CV, abs=0.001)
@@ -74,13 +79,17 @@ def test_half_widths_are_the_cross_validation() -> None:
 
 
 def test_a_fold_refits_without_its_family() -> None:
-    # leaving llm-foundry and torchtitan out removes every Hopper/Ampere pair of one stack: the ratio
-    # takes its no-information value
-    gone = {"llm-foundry-mpt", "torchtitan-a100", "torchtitan-h100"}
+    # leaving out llm-foundry, torchtitan, fms-fsdp and FlagPerf removes every Hopper/Ampere pair of one
+    # stack: the ratio takes its no-information value
+    gone = {"llm-foundry-mpt", "torchtitan-a100", "torchtitan-h100", "fms-fsdp-readme", "flagperf-nvidia"}
     rows = [r for r in development_rows() if r.family not in gone]
     c = fit_constants(_fit_rows(rows))
     assert c.hopper_over_ampere is None and ("torchtitan", "ampere", "bf16") not in c.framework_anchor
     assert c.calibration(small_batch_exponent=0.27).hopper_over_ampere == NO_GENERATION_EFFECT
+    # ... and every stack publishing runs with and without full recompute (InternEvo too)
+    c = fit_constants(_fit_rows([r for r in rows if r.family != "internevo-perf-doc"]))
+    assert c.full_recompute_factor is None
+    assert c.calibration(small_batch_exponent=0.27).full_recompute_factor == NO_RECOMPUTE_EFFECT
     # the same for the adapter factor without the stacks publishing both LoRA and full training
     no_pairs = {"nemo-perf-summary", "torchtune-readme", "nemo-automodel-perf-summary"}
     c = fit_constants(_fit_rows([r for r in development_rows() if r.family not in no_pairs]))
@@ -250,19 +259,22 @@ def test_claim_check_and_estimate_agree(gpus: dict[str, GpuSpec]) -> None:
 def test_bench_scores_the_development_rows_within_loose_bounds() -> None:
     fit_rows, held_out = fit_and_held_out()
     assert len(fit_rows) >= 40 and len(held_out) >= 15
-    # the development sides only: a later held-out side (fresh2_held_out) is scored, never fitted
+    # the development sides only: a later held-out side is scored, never fitted
     every = [s for name, side in scored_sides().items() if name in FIT_SIDES for s in side]
     s = summarise(every)
-    assert s.rows >= 90
-    assert s.coverage >= 0.90  # 95.8% at the time of writing (every side fitted, bands at their caps)
-    assert s.median_error <= 0.15  # 9.7%
-    # the framework rows' bands sit at the 1.5x cap, the generic ones at the 2x cap
-    framed = [x for x in every if x.row.framework in eff.CALIBRATED_FRAMEWORKS]
-    assert framed and all(
-        x.with_framework.high / x.with_framework.low <= 1.5 * 1.1 + 1e-9
-        for x in framed
-        if not x.row.model.moe and x.row.method != "qlora"
-    )
+    assert s.rows >= 140
+    assert s.coverage >= 0.90  # 92.5% (95.8% before fresh-2 was fitted; every side fitted, bands capped)
+    assert s.median_error <= 0.15  # 9.9%
+    # the framework rows' bands sit at the 1.5x cap, the generic ones at the 2x cap; DeepSpeed's ZeRO
+    # collectives (0.11-0.21 of the link) and unstated sample lengths widen the rows they set
+    framed = [
+        x
+        for x in every
+        if x.row.framework in eff.CALIBRATED_FRAMEWORKS and not x.row.model.moe and x.row.method != "qlora"
+    ]
+    set_by_comm = [x for x in framed if x.row.framework == "deepspeed" and row_parallel(x.row).sharding]
+    widths = [x.with_framework.high / x.with_framework.low for x in framed if x not in set_by_comm]
+    assert widths and max(widths) <= 1.5 * 1.1 + 1e-9
     assert s.width_without <= 2.0 + 1e-9
 
 

@@ -118,7 +118,7 @@ def attention_width(arch: ModelArch) -> int:
     return arch.n_heads * arch.head_dim
 
 
-def attention_flops(*, n_layers: int, attention_width: int, seq_len: int) -> float:
+def attention_flops(*, n_layers: int, attention_width: int, seq_len: float) -> float:
     """PaLM App. B attention term: 12 x layers x attention width x seq_len per trained token."""
     return ATTENTION_TRAIN_FLOPS_COEFF * n_layers * attention_width * seq_len
 

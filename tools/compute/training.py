@@ -1,10 +1,12 @@
 """Training compute and time (tools.compute.estimate_training_time's model):
 
     flops_per_token = k x N_active + 12 x layers x attention width x seq_len   (model FLOPs)
-                      k = 6 full / pretraining, 4 LoRA / QLoRA; recompute is NOT added: the MFU
-                      bands are model-FLOPs utilisations of runs that already paid for it
+                      k = 6 full / pretraining, 4 LoRA / QLoRA; recompute is NOT added to the FLOPs:
+                      full recompute is the MFU factor FULL_RECOMPUTE_FACTOR (counted once)
     mfu             = band(GPU generation x precision x framework)   (tools.compute.efficiency)
-    throughput_eff  = mfu x small_batch x moe / expert_imbalance / qlora_slowdown x scaling
+    throughput_eff  = mfu x small_batch x recompute x moe / expert_imbalance / qlora_slowdown x scaling
+                      x pipeline, capped or slowed by the collectives (tools.compute.parallel)
+                      x padding efficiency on unpacked data (tools.compute.padding)
     tokens/s/GPU    = throughput_eff x peak_flops / flops_per_token
     gpu_hours       = flops / (peak_flops x throughput_eff x goodput) / 3600
     wall_hours      = gpu_hours / n_gpus
@@ -28,6 +30,7 @@ from tools.compute.efficiency import (
     CALIBRATION,
     EXPERT_IMBALANCE_SLOWDOWN,
     EXPERT_IMBALANCE_SOURCE,
+    FULL_RECOMPUTE_SOURCE,
     HALF_WIDTH_SOURCE,
     MOE_FACTOR_SOURCE,
     QLORA_DEQUANT_SLOWDOWN,
@@ -49,10 +52,17 @@ from tools.compute.flops import (
     model_flops_factor,
     peak_tflops,
 )
+from tools.compute.padding import (
+    PADDING_SOURCE,
+    UNSTATED_LENGTHS,
+    UNSTATED_MAX_TOKENS,
+    SampleLengths,
+    padding,
+)
 from tools.compute.parallel import parallel_limits
 from tools.errors import InputError
 from tools.ranges import Range
-from tools.trace import TraceBuilder, Traced, UntracedBuilder
+from tools.trace import Assumption, TraceBuilder, Traced, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
 from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precision, Sharding, TrainingMethod
 
@@ -114,7 +124,7 @@ SEQUENCE_PACKING_SOURCE = (
     "batch to its longest sample (HF Trainer without packing, on chat or instruction data) computes the "
     "padding too, and its useful tokens/s can be 2-3x lower (PaddleNLP PEFT benchmark, unpacked instruction "
     "data, 1x A100 LoRA: 1,600-2,600 tokens/s against a packed estimate of 3,700-9,600). Pack the data, or "
-    "read the time as a lower bound"
+    "say it is not packed (packed=False, with the data set's sample lengths if known: tools.compute.padding)"
 )
 
 
@@ -150,7 +160,8 @@ HINT_SEQ_LEN = "give the sequence length (attention FLOPs grow with it)"
 HINT_MICRO_BATCH = "give the micro-batch size per GPU"
 HINT_FRAMEWORK = "name the training framework (hf, deepspeed, axolotl, unsloth, torchtune, megatron, ...)"
 HINT_GATHERS = "larger micro-batches, fewer GPUs per sharded copy or a faster link (gathers bound the step)"
-HINT_ORDER = (HINT_FABRIC, HINT_GATHERS, HINT_SEQ_LEN, HINT_MICRO_BATCH, HINT_FRAMEWORK)
+HINT_SAMPLE_LENGTHS = "pack the samples, or give the data set's sample lengths (padding depends on them)"
+HINT_ORDER = (HINT_FABRIC, HINT_GATHERS, HINT_SAMPLE_LENGTHS, HINT_SEQ_LEN, HINT_MICRO_BATCH, HINT_FRAMEWORK)
 """Inputs that would narrow a time range, the one that moves it most first; `narrowing` ends with the
 one measurement that replaces the estimate (timing a step on that GPU, with that framework)."""
 
@@ -161,7 +172,7 @@ free to choose fills the GPU, and the pre-training configs published with their 
 per micro-batch (torchtitan's Llama 3 8B/70B: local batch 1 x 8,192; bench/data training rows)."""
 
 
-def _gather_tokens_per_micro_batch(batch_size: int | None, seq_len: int | None) -> int | None:
+def _gather_tokens_per_micro_batch(batch_size: int | None, seq_len: float | None) -> float | None:
     """Tokens each GPU computes between two weight gathers: the stated micro-batch x sequence, else at
     least UNSTATED_MICRO_BATCH_TOKENS (the memory plan's 1 sequence is its floor, not the run's choice)."""
     if seq_len is None:
@@ -207,6 +218,9 @@ def estimate_training_time(
     pipeline_micro_batches: int | None = None,
     virtual_stages: int = 1,
     total_params: float | None = None,
+    gradient_accumulation_steps: int = 1,
+    packed: bool = True,
+    sample_lengths: SampleLengths | None = None,
     traced: bool = True,
     calibration: Calibration = CALIBRATION,
 ) -> TrainingTime:
@@ -218,15 +232,25 @@ def estimate_training_time(
     `attention_shape` = (layers, attention width)) and `seq_len` the PaLM attention term is added.
     `framework` picks the framework's fitted band (None or no calibration row: the generic band, said
     so). `batch_size`: micro-batch per GPU, sequences (small ones run below the band).
-    `grad_checkpointing` does not change the time: the bands already pay for recompute. `moe`
+    `grad_checkpointing` (full recompute of every layer) keeps FULL_RECOMPUTE_FACTOR of the MFU: the
+    bands are MFUs without it, and recompute is never added to the FLOPs. `moe`
     (default: from `arch`) applies the MoE factor, and the expert-imbalance slowdown unless
     `moe_balanced_routing`. Parallelism (tools.compute.parallel): `pipeline_stages` > 1 charges the
     pipeline bubble (for `pipeline_micro_batches` per step, else 4-8 per stage; `virtual_stages` for
     interleaved schedules); `sharding` zero3/fsdp caps tokens/s at what the weight gathers over the
-    link allow (dense models; `total_params` gathered, default `active_params`). `traced=False`: the
+    link allow (dense models; `total_params` gathered, default `active_params`); `sharding` ddp /
+    zero1 / zero2 synchronise the gradients once per optimizer step (`gradient_accumulation_steps`
+    micro-batches), zero1/zero2 with the step waiting for it. `packed=False`: each micro-batch is
+    padded to its longest sample (tools.compute.padding), from `sample_lengths` (else either end of
+    the published instruction sets); `seq_len` is then the truncation length and tokens/s counts
+    the samples' tokens, not the padding. `traced=False`: the
     same numbers with an empty trace and no assumptions. `calibration`: the fitted constants (the
     shipped ones; bench/time_fit.py's cross-validation passes each fold's refit).
     """
+    if not packed and sample_lengths is None:
+        args = dict(locals())
+        ends = [estimate_training_time(**{**args, "sample_lengths": lengths}) for lengths in UNSTATED_LENGTHS]
+        return _either_end(ends)
     method = check_training_method(method)
     framework = _checked_framework(framework)
     check_positive(active_params=active_params, tokens=tokens)
@@ -251,15 +275,35 @@ def estimate_training_time(
         formula = "caller's override"
         src = "caller"
     tb.step("flops_factor", formula, k, "FLOPs/(param x token)", src, method=method)
-    if method != "pretraining":
-        tb.assume("sequence_packing", "samples packed into full sequences", "", SEQUENCE_PACKING_SOURCE)
-    if grad_checkpointing and flops_factor is None:
+    pad = None
+    computed_seq: float | None = seq_len
+    if not packed:
+        if sample_lengths is None:  # handled above: either end of UNSTATED_LENGTHS
+            raise InputError("unpacked data needs sample lengths")
+        max_tokens = seq_len or UNSTATED_MAX_TOKENS
+        samples = batch_size or BATCH_SIZE_DEFAULT
+        pad = padding(lengths=sample_lengths, samples_per_micro_batch=samples, max_tokens=max_tokens)
+        computed_seq = pad.padded_tokens_per_sample
+        tb.assume("sequence_packing", "no: each micro-batch padded to its longest sample", "", PADDING_SOURCE)
         tb.assume(
-            "activation_recompute",
-            "inside the MFU band",
-            "",
-            "the fitted bands are model-FLOPs utilisations of runs with checkpointing on: counted once",
+            "sample_tokens",
+            f"mean {sample_lengths.mean_tokens:.0f}, sd {sample_lengths.sd_tokens:.0f}, "
+            f"truncated at {max_tokens}",
+            "tokens",
+            sample_lengths.source,
         )
+        tb.step(
+            "padded_tokens_per_sample",
+            "E[min(longest of the micro-batch, max_tokens)] (log-normal lengths)",
+            pad.padded_tokens_per_sample,
+            "tokens",
+            PADDING_SOURCE,
+            samples_per_micro_batch=samples,
+            useful_tokens_per_sample=pad.useful_tokens_per_sample,
+            padding_efficiency=pad.efficiency,
+        )
+    elif method != "pretraining":
+        tb.assume("sequence_packing", "samples packed into full sequences", "", SEQUENCE_PACKING_SOURCE)
     per_token = tb.step(
         "dense_flops_per_token",
         "k x N_active",
@@ -270,9 +314,9 @@ def estimate_training_time(
     )
     dense_per_token, attn = per_token, 0.0
     shape = (arch.n_layers, attention_width(arch)) if arch is not None else attention_shape
-    if shape is not None and seq_len is not None:
-        check_positive(seq_len=seq_len)
-        attn = attention_flops(n_layers=shape[0], attention_width=shape[1], seq_len=seq_len)
+    if shape is not None and computed_seq is not None:
+        check_positive(seq_len=computed_seq)
+        attn = attention_flops(n_layers=shape[0], attention_width=shape[1], seq_len=computed_seq)
         per_token = tb.step(
             "flops_per_token",
             "k x N_active + 12 x layers x attn_width x seq_len",
@@ -280,7 +324,7 @@ def estimate_training_time(
             "FLOPs/token",
             "PaLM (Chowdhery et al. 2022) App. B",
             attention_flops_per_token=attn,
-            seq_len=seq_len,
+            seq_len=computed_seq,
         )
     elif shape is not None:
         narrowing.append(HINT_SEQ_LEN)
@@ -357,21 +401,30 @@ def estimate_training_time(
         tb.assume("mfu", f"{mfu.low:.2f}-{mfu.high:.2f}", "fraction of peak", "caller")
 
     factor = _UNITY
-    if mfu_range is None and seq_len is not None:
+    if mfu_range is None and computed_seq is not None:
         mb = batch_size or BATCH_SIZE_DEFAULT
         small = small_batch_factor(
-            tokens_per_micro_batch=mb * seq_len, exponent=calibration.small_batch_exponent
+            tokens_per_micro_batch=round(mb * computed_seq), exponent=calibration.small_batch_exponent
         )
         if batch_size is None:
             narrowing.append(HINT_MICRO_BATCH)
         if small < 1.0:
             tb.assume(
                 "small_batch_factor",
-                f"{small:.2f} ({mb} x {seq_len} tokens per micro-batch)",
+                f"{small:.2f} ({mb} x {computed_seq:.0f} tokens per micro-batch)",
                 "x MFU",
                 SMALL_BATCH_SOURCE,
             )
             factor = factor.scale(small)
+    if mfu_range is None and grad_checkpointing and flops_factor is None:
+        # recompute counted once: as the MFU a full-recompute run keeps, never as FLOPs
+        tb.assume(
+            "full_activation_recompute",
+            f"{calibration.full_recompute_factor:.2f}",
+            "x MFU",
+            FULL_RECOMPUTE_SOURCE,
+        )
+        factor = factor.scale(calibration.full_recompute_factor)
     if mfu_range is None and method in ("lora", "qlora") and calibration.adapter_over_full != 1.0:
         tb.assume(
             "adapter_over_full",
@@ -438,7 +491,7 @@ def estimate_training_time(
             QLORA_DEQUANT_SLOWDOWN_SOURCE if qlora_slowdown is None else "caller",
         )
 
-    pipe, cap = parallel_limits(
+    limits = parallel_limits(
         tb=tb,
         gpu=gpu,
         method=method,
@@ -452,8 +505,11 @@ def estimate_training_time(
         virtual_stages=virtual_stages,
         total_params=total_params or active_params,
         weight_bytes=QLORA_WEIGHT_BYTES if method == "qlora" else BF16_WEIGHT_BYTES,
-        tokens_per_micro_batch=_gather_tokens_per_micro_batch(batch_size, seq_len),
+        tokens_per_micro_batch=_gather_tokens_per_micro_batch(batch_size, computed_seq),
+        gradient_accumulation_steps=gradient_accumulation_steps,
+        framework=framework,
     )
+    pipe, cap = limits.pipeline, limits.comm_cap
     thr = Range(
         low=mfu.low * factor.low * scaling.low * pipe.low / slowdown.high,
         high=mfu.high * factor.high * scaling.high * pipe.high / slowdown.low,
@@ -474,7 +530,23 @@ def estimate_training_time(
         low=thr.low,
         high=thr.high,
     )
-    if cap is not None and cap.low * per_token / peak_flops < thr.high:
+    if cap is not None and limits.comm_exposed:
+        # the step waits for the optimizer step's collectives: times add, rates combine harmonically
+        thr = Range(
+            low=1.0 / (1.0 / thr.low + peak_flops / (cap.low * per_token)),
+            high=1.0 / (1.0 / thr.high + peak_flops / (cap.high * per_token)),
+        )
+        tb.step(
+            "throughput_efficiency_with_step_sync",
+            "1 / (1 / throughput_efficiency + peak_flops / (comm_cap x flops_per_token))",
+            thr.mid,
+            "fraction",
+            low=thr.low,
+            high=thr.high,
+        )
+        if cap.low * per_token / peak_flops < thr.high:
+            narrowing.append(HINT_GATHERS)
+    elif cap is not None and cap.low * per_token / peak_flops < thr.high:
         # the weight gathers take longer than the compute: the step waits for the link. With no
         # stated micro-batch (the default 1 sequence is the memory plan's floor, a run is free to
         # take more) only the slow end is capped: the range widens instead of moving.
@@ -492,6 +564,18 @@ def estimate_training_time(
             high=thr.high,
         )
         narrowing.append(HINT_GATHERS)
+    if pad is not None:
+        thr = thr.scale(pad.efficiency)
+        tb.step(
+            "throughput_efficiency_useful",
+            "throughput_efficiency x padding_efficiency: the samples' share of the computed tokens",
+            thr.mid,
+            "fraction",
+            PADDING_SOURCE,
+            padding_efficiency=pad.efficiency,
+            low=thr.low,
+            high=thr.high,
+        )
     tps = Range(low=thr.low * peak_flops / per_token, high=thr.high * peak_flops / per_token)
     tb.step(
         "tokens_per_s_per_gpu",
@@ -558,4 +642,26 @@ def estimate_training_time(
         gpu_hours_at_peak=at_peak,
         wall_hours_at_peak=at_peak / n_gpus,
         **tb.fields(),
+    )
+
+
+def _either_end(ends: list[TrainingTime]) -> TrainingTime:
+    """One estimate spanning the estimates for either end of UNSTATED_LENGTHS (unpacked data whose
+    sample lengths were not given): the trace is the first end's, the ranges cover both."""
+    first = ends[0]
+
+    def span(name: str) -> Range:
+        values: list[Range] = [getattr(t, name) for t in ends]
+        return Range(low=min(v.low for v in values), high=max(v.high for v in values))
+
+    names = ("throughput_efficiency", "effective_mfu", "tokens_per_s_per_gpu", "gpu_hours", "wall_hours")
+    note = Assumption(
+        name="sample_tokens_unstated",
+        value="either end: " + " / ".join(f"mean {x.mean_tokens:.0f}" for x in UNSTATED_LENGTHS),
+        unit="tokens",
+        source="; ".join(x.source for x in UNSTATED_LENGTHS) + " (give the data set's lengths to narrow)",
+    )
+    return first.model_copy(
+        update={name: span(name) for name in names}
+        | {"assumptions": (*first.assumptions, note), "narrowing": [HINT_SAMPLE_LENGTHS, *first.narrowing]}
     )
