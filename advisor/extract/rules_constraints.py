@@ -25,7 +25,12 @@ _EU = keyed(
     r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
     r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
     r"|(?:outside|inside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
-    r"|eea)\b(?!-)|\beea\b)",
+    r"|eea)\b(?!-)|\beea\b"
+    # non-native phrasings: "can not go out of European Union", "must be european", "country of EU"
+    r"|(?:go|goes|be\s+moved|be\s+sent|be\s+transferred)\s+(?:out\s+of|outside(?:\s+of)?)\s+(?:the\s+)?"
+    r"(?:eu|european union|eea|europe)\b"
+    r"|(?:must|has\s+to|have\s+to|needs?\s+to)\s+be\s+(?:an?\s+)?european\b"
+    r"|(?:other\s+)?(?:country|countries|state|states)\s+(?:of|in)\s+(?:the\s+)?(?:eu|european union)\b)",
     I,
 )
 # An EU country or city as the only place data may be: the profile can say "EU only", not the place
@@ -53,9 +58,12 @@ _EU_IN = keyed(
 _EU_NO = keyed(
     r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
     r"|\bnot eu[\s-]only\b"
+    r"|\bno\s+(?:longer\s+)?need\s+(?:for\s+)?(?:an?\s+)?(?:eu|gdpr|data residency)\b"
+    r"|\bany\s+region\s+(?:is|will\s+be|would\s+be)\s+(?:fine|ok|okay|acceptable)\b"
     # a residency rule lifted: "the EU restriction no longer applies", "EU requirement was dropped"
     r"|\b(?:eu|gdpr|data residency|residency)(?:[\s-]only)?\s+(?:restriction|requirement|rule|constraint"
-    r"|clause)s?\s+(?:no longer appl(?:y|ies)|(?:doesn't|does not|don't|do not) apply(?:\s+any\s?more)?"
+    r"|clause|point|condition)s?(?:\s+above)?\s+(?:no longer appl(?:y|ies)"
+    r"|(?:doesn't|does not|don't|do not) apply(?:\s+any\s?more)?"
     r"|(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:lifted|dropped|removed|waived|gone|cancell?ed))",
     I,
 )
@@ -104,7 +112,7 @@ _PREFER = keyed(
     r"\b(?:prefer\w*|first choices?|would like to use|we'd like to use|like to use|favou?r|have credits"
     r"|credits (?:on|with)|happy with|our (?:usual|current) provider|if we rent"
     # a wish, not a rule: "staying on GCP would be nice", "ideally on Azure", "nice to have: Lambda"
-    r"|stay(?:ing)? on|stick(?:ing)? (?:with|to)|ideally(?: on)?|would be nice|nice to have"
+    r"|(?<!to )(?<!must )stay(?:ing)? on|stick(?:ing)? (?:with|to)|ideally(?: on)?|would be nice|nice to have"
     r"|(?:would|'d) like to stay|want to stay|stay there|stay with them"
     r"|would be ideal)\b",
     I,

@@ -10,6 +10,7 @@ from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
+    parse_count,
     parse_number,
 )
 
@@ -200,6 +201,9 @@ _FRACTION_TIME = Gated(
 _IN_USE = re.compile(r"\b(?:gpus?|cluster|servers?|nodes?|use[sd]?|usage|busy|utili\w*|running|run)\b", I)
 _FRACTIONS = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75,
               "most": 0.8, "all": 1.0}  # fmt: skip
+_NOT_NEEDED = re.compile(
+    r"\b(?:don't|do not|doesn't|does not|won't|will not|no)\s+(?:\w+\s+){0,3}$|\bnot\s+$", I
+)
 _ALWAYS_ON = Gated(
     re.compile(
         r"\b24\s*/\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
@@ -269,6 +273,8 @@ def rule_utilisation(ctx: Ctx) -> None:
             # is roughly a third of the time")
             ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank=-1)
         for m in _ALWAYS_ON.finditer(t):
+            if _NOT_NEEDED.search(t[max(0, m.start() - 40) : m.start()]):
+                continue  # "we don't need it 24/7 - only office hours"
             if ctx.workload == "inference" or re.search(
                 r"\b(?:serv|inference|service|endpoint|runs?)\w*", t, I
             ):
@@ -283,7 +289,9 @@ _CONC = Gated(
         rf"sequences?|connections?|streams?|chats?|conversations?|calls)|(?:[a-z]\w*\s+)?(?:users?|requests?|sessions?"
         rf"|streams|calls|chats|conversations"
         rf"|people|employees|analysts|agents|developers|devs|engineers|customers|handlers|lawyers|staff|seats"
-        rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues)\s+"
+        rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues"
+        # people by their job ("25 radiologists at once", "60 of them hit the bot at the same time")
+        rf"|[a-z]{{3,}}(?:ists|ians|ers|ors|ants|ents)|of\s+(?:them|those|these))\s+"
         rf"(?:\w+\s+){{0,4}}?"
         rf"(?:at\s+(?:the\s+same|any|one|a)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once"
         rf"|(?:at|during|in)\s+(?:the\s+)?(?:peak|busy\s+(?:times?|hours?))\b)|"
@@ -357,7 +365,10 @@ _STREAMS = Gated(
 _RATE_PER_STREAM = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/|per|a|an|each)\s*(?:stream|user|session"
-        r"|call|conversation|request)\s*(?:/|per|a|an|each)\s*s(?:ec(?:ond)?)?\b",
+        r"|call|conversation|request|chat)\s*(?:/|per|a|an|each)\s*s(?:ec(?:ond)?)?\b"
+        # the other order: "30 tokens per second per chat"
+        rf"|(?P<num2>{NUMBER})\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+s(?:ec(?:ond)?)?|a\s+second)"
+        r"\s*(?:/|per|a|an|each|for\s+each|in\s+each)\s*(?:stream|user|session|call|conversation|request|chat)\b",
         I,
     ),
     "tok",
@@ -384,7 +395,8 @@ _RATE_TOKENS = Gated(
     "tok",
 )
 _PER_USER = keyed(
-    r"^\W*(?:for\s+)?(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation)", I
+    r"^\W*(?:for\s+)?(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation|chat|call)",
+    I,
 )
 
 
@@ -395,7 +407,9 @@ def rule_serving(ctx: Ctx) -> None:
         conc_spans: list[int] = []
         for m in _CONC.finditer(t):
             num = m.group("num") or m.group("num2")
-            v = parse_number(num) * (1000 if m.group("mult") else 1)
+            v = (parse_count(num) if not m.group("mult") else parse_number(num)) * (
+                1000 if m.group("mult") else 1
+            )
             if v >= 1:
                 ctx.add(s, "concurrency", int(v), q(m), "stated", m.start())
                 conc_spans.append(m.start())
@@ -403,7 +417,9 @@ def rule_serving(ctx: Ctx) -> None:
             for m in _STREAMS.finditer(t):
                 if re.match(r"\s*(?:a|per|/|an)\s+(?:day|week|month|hour)", t[m.end() : m.end() + 12], I):
                     continue  # "5,000 calls a day": a volume, not streams open at once
-                v = parse_number(m.group("num")) * (1000 if m.group("mult") else 1)
+                v = (parse_count(m.group("num")) if not m.group("mult") else parse_number(m.group("num"))) * (
+                    1000 if m.group("mult") else 1
+                )
                 if v >= 1:
                     ev = f'"{q(m)}" read as streams open at once'
                     ctx.add(s, "concurrency", int(v), ev, "inferred", m.start())
@@ -413,7 +429,9 @@ def rule_serving(ctx: Ctx) -> None:
                 if re.search(r"\b(?:employees|staff)\b", t[m.end() : m.end() + 15], I):
                     continue
                 num = m.group("num") or m.group("num2") or m.group("num3")
-                v = parse_number(num) * (1000 if m.group("mult") else 1)
+                v = (parse_count(num) if not m.group("mult") else parse_number(num)) * (
+                    1000 if m.group("mult") else 1
+                )
                 share = _ACTIVE_SHARE.search(t, m.end())
                 if share:  # "300 engineers, maybe a fifth of them active at once": 60 at once
                     f = _share_value(share.group("share"))
@@ -422,7 +440,7 @@ def rule_serving(ctx: Ctx) -> None:
                     continue
                 ctx.add(s, "concurrency", int(v), f'"{q(m)}" read as concurrent users', "inferred", m.start())
         for m in _RATE_PER_STREAM.finditer(t):
-            v = parse_number(m.group("num"))
+            v = parse_number(m.group("num") or m.group("num2"))
             if v > 0 and s.start not in ctx.claim_sentences:
                 ms = 1000.0 / v
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'

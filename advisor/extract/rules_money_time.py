@@ -56,7 +56,9 @@ _BUDGET_CUE = keyed(
     min_chars=1,
 )
 _NOT_BUDGET = keyed(
-    r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]?(?: at)?|saves?)\b", I
+    r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]?(?: at)?|saves?"
+    r"|series\s+[a-e]|raised|funding|round|valuation|revenue|arr)\b",
+    I,
 )
 
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
@@ -165,6 +167,33 @@ _BY_DATE = keyed(
     r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
     I,
 )
+# a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
+_NUMERIC_DATE = keyed(
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on)\s+"
+    r"(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)",
+    I,
+)
+
+
+def _numeric_date(m: re.Match[str], today: dt.date) -> dt.date | None:
+    """The date of a numeric deadline. Dots are day.month (European); with a slash both day/month and
+    month/day are tried and the earliest date still ahead is taken (a deadline is near, not months off)."""
+    a, b = int(m.group("a")), int(m.group("b"))
+    year = m.group("y")
+    years = [int(year) + (2000 if len(year) == 2 else 0)] if year else [today.year, today.year + 1]
+    orders = [(b, a)] if m.group("sep") == "." else [(b, a), (a, b)]
+    found: list[dt.date] = []
+    for month, day in orders:
+        for y in years:
+            try:
+                d = dt.date(y, month, day)
+            except ValueError:
+                continue
+            if d >= today:
+                found.append(d)
+    return min(found) if found else None
+
+
 # a day of the month with no month: "by the 30th" (this month's, or next month's when it has passed)
 _BY_ORDINAL = keyed(
     r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on)\s+the\s+(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
@@ -199,6 +228,39 @@ _WITHIN = Gated(
     "week",
     "month",
 )
+# a time-of-day window a batch job must fit in: "the window between midnight and 6 am", "from 10pm to 6am"
+_CLOCK = r"(?:midnight|noon|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)"
+_CLOCK_WINDOW = Gated(
+    re.compile(
+        rf"\bwindow\s+(?:\w+\s+)?(?:between|from)\s+(?P<a>{_CLOCK})\s+(?:and|to|until|-|–)\s+(?P<b>{_CLOCK})"
+        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm))\s+(?:and|to|until|-|–)\s+"
+        rf"(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight)\b",
+        I,
+    ),
+    "window", "midnight", "am", "pm",
+)  # fmt: skip
+
+
+def _clock_hour(text: str | None) -> float | None:
+    """Hour of the day of 'midnight', 'noon', '6 am', '22:30', '10pm'; None when not a time of day."""
+    if text is None:
+        return None
+    t = text.strip().lower()
+    if t == "midnight":
+        return 0.0
+    if t == "noon":
+        return 12.0
+    m = re.fullmatch(r"(\d{1,2})(?::(\d\d))?\s*(am|pm|h)?", t)
+    if m is None:
+        return None
+    hour = int(m.group(1)) % 12 if m.group(3) in ("am", "pm") else int(m.group(1))
+    if m.group(3) == "pm":
+        hour += 12
+    if m.group(3) is None and hour > 23 or hour > 24:
+        return None
+    return hour + (int(m.group(2)) / 60 if m.group(2) else 0.0)
+
+
 _DURATION_LABEL = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?|months?)[\s-]+(?:timeline|deadline"
@@ -294,6 +356,12 @@ def rule_deadline(ctx: Ctx) -> None:
                 continue
             conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
+        for m in _NUMERIC_DATE.finditer(t):
+            due_day = _numeric_date(m, ref.date())
+            if due_day is not None and _end_of_day(due_day, ref.tzinfo) > ref:
+                how = f'"{q(m)}" (end of that day{"; read day/month" if m.group("sep") != "-" else ""})'
+                conv = U.hours_until(ref, _end_of_day(due_day, ref.tzinfo), how)
+                ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_ORDINAL.finditer(t):
             day = int(m.group("day"))
             on = next((x for x in _month_days(ref.date(), day) if _end_of_day(x, ref.tzinfo) > ref), None)
@@ -353,6 +421,17 @@ def rule_deadline(ctx: Ctx) -> None:
                 m.start(),
             )
             spans.append((m.start(), m.end()))
+        for m in _CLOCK_WINDOW.finditer(t):
+            start, end = (
+                _clock_hour(m.group("a") or m.group("a2")),
+                _clock_hour(m.group("b") or m.group("b2")),
+            )
+            if start is None or end is None:
+                continue
+            hours = (end - start) % 24 or 24.0
+            ev = f'"{q(m)}": {hours:g} h from its start'
+            ctx.add(s, "deadline_hours", hours, ev, "inferred", m.start())
+            spans.append((m.start(), m.end()))
         for m in _DURATION_LABEL.finditer(t):
             conv = U.hours_from(parse_number(m.group("num")), _UNIT[m.group("unit").lower()])
             ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
@@ -365,8 +444,10 @@ def rule_deadline(ctx: Ctx) -> None:
                 before = t[max(0, m.start() - 20) : m.start()]
                 if re.match(r"\s*(?:a|per|/|each|every|of\s+(?:gpu|compute|training))\b", after, I):
                     continue
-                if re.search(r"\b(?:in|takes?|took|for|over|on)\s+$", before, I):
-                    continue
+                if re.search(
+                    r"\b(?:in|takes?|took|for|over|on)\s+$|\b(?:hours?|hrs?|h|minutes?|mins?)\s+$", before, I
+                ):
+                    continue  # "8 hours a day": a schedule, not a deadline
                 unit = _UNIT[m.group("unit").lower()]
                 conv = U.hours_from(parse_number(m.group("num")), unit)
                 ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())

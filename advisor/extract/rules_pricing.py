@@ -21,7 +21,7 @@ _ALL_KINDS: tuple[str, ...] = ("spot", "on_demand", "reserved", "owned")
 _NEG = (
     r"(?:no|not|never|without|avoid|zero|can't use|cannot use|can not use|won't use|will not use"
     r"|don't want|do not want|not allowed(?: to use)?|must not use|mustn't use|can't rely on"
-    r"|cannot rely on|rule out|ruling out"
+    r"|cannot rely on|rule out|ruling out|except|anything but|other than"
     r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve)(?: (?:up )?(?:to|for))?)"
 )
 _NOUN = (

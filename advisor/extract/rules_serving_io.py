@@ -29,6 +29,7 @@ from advisor.extract.rules_text import (
     NUM,
     NUMBER,
     Sentence,
+    parse_count,
     parse_number,
     parse_scaled,
 )
@@ -38,8 +39,13 @@ _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
     r"|length|size|len|each|short|long|brief|concise|going\s+in|:|=|,)\s*)*"
 )
-_PROMPT_NOUN = r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query)"
-_OUTPUT_NOUN = r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?)"
+_PROMPT_NOUN = (
+    r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"
+    r"|documents?)"
+)
+_OUTPUT_NOUN = (
+    r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?|summar(?:y|ies))"
+)
 _AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
     rf"\b@NOUN@\s+(?:\([^()]{{0,60}}\)\s*)?{_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
     rf"\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
@@ -58,11 +64,12 @@ _PROMPT = Gated(
         (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN)
         + _ADJ_TOKENS.replace("@ADJ@", r"prompt|input|system[\s-]prompt")
         + r"|(?P<num6>" + NUM + r")\s*(?P<mult6>k)?[\s-]*tok(?:en)?s?[\s-]+(?:system[\s-]+)?prompts?\b"
-        # "~2,500 tokens going in"
-        + r"|(?P<num7>" + NUM + r")\s*(?P<mult7>k)?[\s-]*tok(?:en)?s?\s+going\s+in\b",
+        # "~2,500 tokens going in", "each review is ~300 tokens in, and ..."
+        + r"|(?P<num7>" + NUM + r")\s*(?P<mult7>k)?[\s-]*tok(?:en)?s?\s+(?:going\s+)?in\b"
+        + r"(?=\s*(?:[,;.)]|$|and\b))",
         I,
     ),
-    "prompt", "input", "question", "quer", "going in",
+    "prompt", "input", "question", "quer", "going in", "tokens in", "doc",
 )  # fmt: skip
 _OUTPUT = Gated(
     re.compile(
@@ -70,10 +77,12 @@ _OUTPUT = Gated(
         + rf"|\bgenerat(?:e|es|ing)\s+{APPROX}(?P<num3>{NUM})\s*(?P<mult3>k)?\s*tokens?\s+"
         r"(?:per|each|for\s+each|a)\s+(?:answer|response|request|reply|query|question|call)\b"
         rf"|\bmax_?(?:new_)?tokens\s*[:=]?\s*(?P<num4>{NUM})\b"
+        # "the label comes back as a small JSON blob, ~30 tokens"
+        rf"|\bcomes?\s+back\s+(?:as\s+)?(?:[\w-]+[\s,(]+){{0,5}}?{APPROX}(?P<num8>{NUM})\s*tok(?:en)?s?\b"
         + _ADJ_TOKENS.replace("@ADJ@", r"output|completion|generated|response|answer"),
         I,
     ),
-    "answer", "output", "respons", "complet", "repl", "generat", "max",
+    "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back",
 )  # fmt: skip
 # an answer length with no unit, beside a prompt length in tokens: "prompts ~2k tokens, answers ~300",
 # "average prompt 3k tokens and average output 800"
@@ -118,8 +127,8 @@ _CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "usd": "USD", 
              "p": "GBP"}  # fmt: skip
 _REQ_RATE = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:(?:requests?|reqs?|queries|calls|prompts)\s*(?:/\s*(?P<u1>s|sec|second"
-        r"|m|min|minute|h|hr|hour)\b|per\s+(?P<u2>s|sec|second|min|minute|hour)\b|an?\s+(?P<u3>second|minute|hour)"
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k|m)?\s*(?:(?:requests?|reqs?|queries|calls|prompts)\s*(?:/\s*(?P<u1>s|sec|second"
+        r"|m|min|minute|h|hr|hour|day)\b|per\s+(?P<u2>s|sec|second|min|minute|hour|day)\b|an?\s+(?P<u3>second|minute|hour|day)"
         r"\b)|(?P<qps>qps|rps|req/s)\b)",
         I,
     ),
@@ -162,7 +171,7 @@ _GENERATES = re.compile(
     I,
 )
 _PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
-               "hr": 3600.0, "hour": 3600.0}  # fmt: skip
+               "hr": 3600.0, "hour": 3600.0, "day": 86400.0}  # fmt: skip
 _GENERATION_GROUPS = (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"))
 _MIN_GENERATION_TOKENS = 1e6
 # a whole answer's latency: "p95 end-to-end latency target 2 s", "responses within 3 seconds"
@@ -197,13 +206,17 @@ _MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
 def _length(m: re.Match[str]) -> int | None:
     """The length a match states, tokens; a range ("output is 1-5 tokens") gives its upper end."""
     if "hi" in m.re.groupindex and m.group("hi"):
-        value = parse_number(m.group("hi")) * (1000 if m.group("mult") else 1)
+        value = (parse_count(m.group("hi")) if not m.group("mult") else parse_number(m.group("hi"))) * (
+            1000 if m.group("mult") else 1
+        )
         return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
     for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
-                 ("num6", "mult6"), ("num7", "mult7")):  # fmt: skip
+                 ("num6", "mult6"), ("num7", "mult7"), ("num8", None)):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
             mult = m.group(k) if k else None
-            value = parse_number(m.group(n)) * (1000 if mult else 1)
+            value = (parse_count(m.group(n)) if not mult else parse_number(m.group(n))) * (
+                1000 if mult else 1
+            )
             return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
     return None
 
@@ -228,7 +241,9 @@ def rule_serving_io(ctx: Ctx) -> None:
                         bare.start())  # fmt: skip
         for m in _IN_OUT.finditer(t):
             for field, num, mult in (("prompt_tokens", "inp", "imult"), ("output_tokens", "out", "omult")):
-                length = parse_number(m.group(num)) * (1000 if m.group(mult) else 1)
+                length = (parse_count(m.group(num)) if not m.group(mult) else parse_number(m.group(num))) * (
+                    1000 if m.group(mult) else 1
+                )
                 if 1 <= length <= _MAX_REQUEST_TOKENS:
                     ctx.add(s, field, int(length), q(m), "stated", m.start(num))
         for m in _GENERATION.finditer(t):
@@ -256,7 +271,8 @@ def _request_rates(ctx: Ctx, s: Sentence) -> list[tuple[float, str, int]]:
     out: list[tuple[float, str, int]] = []
     for m in _REQ_RATE.finditer(t):
         unit = (m.group("u1") or m.group("u2") or m.group("u3") or "s").lower()
-        per_s = parse_number(m.group("num")) * (1000 if m.group("mult") else 1) / _PER_SECOND[unit]
+        scale = {"k": 1e3, "m": 1e6}.get((m.group("mult") or "").lower(), 1.0)
+        per_s = parse_number(m.group("num")) * scale / _PER_SECOND[unit]
         if per_s > 0:
             out.append((per_s, q(m), s.start + m.start()))
     if s.start in ctx.claim_sentences:

@@ -54,8 +54,10 @@ RANGE_FROM = rf"(?:{NUMBER}\s*(?:-|–|—|to)\s*)?"
 MULTIPLIERS: dict[str, float] = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6, "millions": 1e6,
     "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,
+    # European and Indian writing: "2,5 mln", "1,2 bln", "2 lakh" (1e5), "5 crore" (1e7)
+    "mln": 1e6, "bln": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7,
 }  # fmt: skip
-MULT = r"(?:thousand|millions?|billions?|trillion|mm|mn|bn|tn|k|m|b|t)\b"
+MULT = r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 # "4B tokens out of Llama 3.1 405B": tokens a model is to emit (a batch generation volume), not a training
 # set; "out of" must be followed by a model (a family or a size) so "50B tokens out of our corpus" is data
@@ -93,6 +95,12 @@ def parse_money(s: str) -> float:
     return parse_number(t)
 
 
+def parse_count(s: str) -> float:
+    """A count of whole things (users, tokens, requests): like parse_money, '1.200' is twelve hundred
+    (a count has no three decimals, so a single dot group is a European thousands separator)."""
+    return parse_money(s)
+
+
 def parse_scaled(num: str, mult: str | None) -> float:
     """A number with an optional multiplier word or suffix: ('2.5', 'million') -> 2.5e6."""
     value = parse_number(num)
@@ -103,7 +111,7 @@ def parse_scaled(num: str, mult: str | None) -> float:
 
 def context_length(num: str, mult: str | None) -> int:
     """A context or sequence length: '4k' -> 4096 (k = 1024 for lengths), '8192' -> 8192."""
-    value = parse_number(num)
+    value = parse_count(num) if not mult else parse_number(num)
     if mult and mult.lower() in ("k", "thousand"):
         return int(round(value * 1024))
     return int(round(value * (MULTIPLIERS[mult.lower()] if mult else 1)))

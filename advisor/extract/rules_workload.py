@@ -20,7 +20,9 @@ _SCRATCH = keyed(r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.
 _CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
     r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b"
-    r"|\bkeep(?:s|ing)?\s+(?:on\s+)?pre[\s-]?train(?:ing)?\b",  # "keep pretraining Llama 3.2 3B on ..."
+    # "keep pretraining Llama 3.2 3B on ...", "make continue of pre-training"
+    r"|\bkeep(?:s|ing)?\s+(?:on\s+)?pre[\s-]?train(?:ing)?\b"
+    r"|\bcontinu\w*\s+(?:of|the|with)\s+(?:the\s+)?pre[\s-]?train(?:ing)?\b",
     I,
 )
 _CPT = keyed(r"\bCPT\b", I)  # continued pretraining, unless the text pretrains from scratch
@@ -145,6 +147,7 @@ def rule_workload(ctx: Ctx) -> None:
 _FULL = keyed(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
     r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b|\bfull[- ]weights?\b"
+    r"|\b(?:fine[- ]?tun\w*|finetun\w*|train\w*)\s*\(\s*full\b"  # "fine-tune (full, not LoRA) ..."
     r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)",
     I,
 )
