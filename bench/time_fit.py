@@ -84,7 +84,7 @@ from tools.compute.flops import (
 from tools.compute.flops import peak_tflops as _peak
 from tools.compute.padding import padding
 from tools.compute.parallel import parallel_limits, pipeline_efficiency_range
-from tools.compute.training import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
+from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.ranges import Range
 from tools.trace import UntracedBuilder
 from tools.units import tflops_to_flops

@@ -60,6 +60,24 @@ from tools.compute.padding import (
     padding,
 )
 from tools.compute.parallel import parallel_limits
+from tools.compute.training_inputs import (
+    HINT_FABRIC,
+    HINT_FRAMEWORK,
+    HINT_GATHERS,
+    HINT_MICRO_BATCH,
+    HINT_ORDER,
+    HINT_SAMPLE_LENGTHS,
+    HINT_SEQ_LEN,
+    PRETRAINING_GOODPUT,
+    PRETRAINING_GOODPUT_SOURCE,
+    SEQUENCE_PACKING_SOURCE,
+    gather_tokens_per_micro_batch,
+)
+from tools.compute.training_scaling import (
+    BF16_WEIGHT_BYTES,
+    QLORA_WEIGHT_BYTES,
+    scaling_efficiency_for,
+)
 from tools.errors import InputError
 from tools.ranges import Range
 from tools.trace import Assumption, TraceBuilder, Traced, UntracedBuilder
@@ -68,30 +86,6 @@ from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precisio
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
-
-# Pretraining runs lose time to failures, restarts, checkpoint writes and evaluation. Llama 3 paper:
-# "higher than 90% effective training time" over 54 days with 466 interruptions.
-PRETRAINING_GOODPUT = Range(low=0.85, high=0.95)
-PRETRAINING_GOODPUT_SOURCE = "Llama 3 paper (>90% effective training time); low end allows less mature stacks"
-
-# --- Multi-GPU scaling efficiency (throughput of n GPUs / n x one GPU) ---------------------------
-SCALING_INTRA_NODE_FAST_SOURCE = "inside the fitted bands (fit rows: 8-GPU NVLink nodes)"
-# Seed 004's 13B LoRA table on A100 PCIe: 2 GPUs 1,550 vs 2 x 850 tok/s (0.91), 4 GPUs 2,800 vs
-# 4 x 850 (0.82); "efficiency typically drops 10-20% per added GPU".
-SCALING_INTRA_NODE_PCIE = Range(low=0.80, high=0.92)
-SCALING_INTRA_NODE_PCIE_SOURCE = "seed 004 13B LoRA scaling table (0.91 at 2, 0.82 at 4 GPUs over PCIe)"
-# The fitted bands come from 8- to 1,024-GPU runs on NVLink nodes joined by InfiniBand, so that scaling
-# is inside them: llm-foundry's MPT on A100-40GB keeps 0.51 MFU at 8 GPUs and 0.49 at 128.
-SCALING_INTER_NODE_RDMA = Range(low=1.0, high=1.0)
-SCALING_INTER_NODE_RDMA_SOURCE = "inside the fitted bands (fit rows: 8-1,024 GPUs over InfiniBand)"
-# Seed 000: Ethernet step-time degradation from ~15% (small) to ~10x (large all-reduce-heavy jobs).
-ETHERNET_STEP_TIME_FACTOR = Range(low=1.15, high=10.0)
-ETHERNET_STEP_TIME_FACTOR_SOURCE = "seed 000: Ethernet step-time degradation 15% to ~10x vs InfiniBand"
-# Stored weight bytes per parameter, as gathered by ZeRO-3 / FSDP: BF16 (FP8 recipes keep BF16 weights
-# and gather them so by default), 4-bit NF4 / GPTQ for QLoRA.
-BF16_WEIGHT_BYTES = 2.0
-QLORA_WEIGHT_BYTES = 0.5
-FAST_SCALE_UP_LINKS = frozenset({"nvlink3", "nvlink4", "nvlink5", "nvlink_c2c", "infinity_fabric", "roce"})
 
 
 class TrainingTime(Traced):
@@ -117,69 +111,6 @@ class TrainingTime(Traced):
     wall_hours: Range
     gpu_hours_at_peak: float = Field(description="100% MFU, one GPU: the theoretical lower bound (seed 001)")
     wall_hours_at_peak: float
-
-
-SEQUENCE_PACKING_SOURCE = (
-    "the calibrated fine-tuning rows count tokens of packed or fixed-length sequences; a run that pads each "
-    "batch to its longest sample (HF Trainer without packing, on chat or instruction data) computes the "
-    "padding too, and its useful tokens/s can be 2-3x lower (PaddleNLP PEFT benchmark, unpacked instruction "
-    "data, 1x A100 LoRA: 1,600-2,600 tokens/s against a packed estimate of 3,700-9,600). Pack the data, or "
-    "say it is not packed (packed=False, with the data set's sample lengths if known: tools.compute.padding)"
-)
-
-
-def scaling_efficiency_for(
-    *, gpu: GpuSpec, n_gpus: int, gpus_per_node: int, scale_out: ScaleOut, method: TrainingMethod
-) -> tuple[Range, list[tuple[str, str, str]]]:
-    """Multi-GPU scaling efficiency and the (name, value, source) assumptions it rests on."""
-    used: list[tuple[str, str, str]] = []
-    if n_gpus == 1:
-        return _UNITY, used
-    fast = gpu.scale_up_link in FAST_SCALE_UP_LINKS
-    if fast:
-        # The fitted bands are measured on 8-GPU NVLink nodes: that scaling is inside them.
-        intra = _UNITY
-        used.append(("scaling_intra_node_fast", "1.0", SCALING_INTRA_NODE_FAST_SOURCE))
-    else:
-        intra = SCALING_INTRA_NODE_PCIE
-        used.append(("scaling_intra_node_pcie", f"{intra.low}-{intra.high}", SCALING_INTRA_NODE_PCIE_SOURCE))
-    if n_gpus <= gpus_per_node:
-        return intra, used
-    if scale_out in ("infiniband", "roce"):
-        inter = SCALING_INTER_NODE_RDMA
-        used.append(("scaling_inter_node_rdma", f"{inter.low}-{inter.high}", SCALING_INTER_NODE_RDMA_SOURCE))
-    else:
-        f = ETHERNET_STEP_TIME_FACTOR
-        inter = Range(low=1.0 / f.high, high=1.0 / f.low)
-        used.append(("ethernet_step_time_factor", f"{f.low}-{f.high}", ETHERNET_STEP_TIME_FACTOR_SOURCE))
-    return Range(low=intra.low * inter.low, high=intra.high * inter.high), used
-
-
-HINT_FABRIC = "use InfiniBand / RoCE between nodes (over Ethernet a step can take ~10x longer)"
-HINT_SEQ_LEN = "give the sequence length (attention FLOPs grow with it)"
-HINT_MICRO_BATCH = "give the micro-batch size per GPU"
-HINT_FRAMEWORK = "name the training framework (hf, deepspeed, axolotl, unsloth, torchtune, megatron, ...)"
-HINT_GATHERS = "larger micro-batches, fewer GPUs per sharded copy or a faster link (gathers bound the step)"
-HINT_SAMPLE_LENGTHS = "pack the samples, or give the data set's sample lengths (padding depends on them)"
-HINT_ORDER = (HINT_FABRIC, HINT_GATHERS, HINT_SAMPLE_LENGTHS, HINT_SEQ_LEN, HINT_MICRO_BATCH, HINT_FRAMEWORK)
-"""Inputs that would narrow a time range, the one that moves it most first; `narrowing` ends with the
-one measurement that replaces the estimate (timing a step on that GPU, with that framework)."""
-
-
-UNSTATED_MICRO_BATCH_TOKENS = 8192
-"""Tokens per micro-batch a run takes when the user does not say (for the weight-gather cap only): a run
-free to choose fills the GPU, and the pre-training configs published with their throughput run 8k tokens
-per micro-batch (torchtitan's Llama 3 8B/70B: local batch 1 x 8,192; bench/data training rows)."""
-
-
-def _gather_tokens_per_micro_batch(batch_size: int | None, seq_len: float | None) -> float | None:
-    """Tokens each GPU computes between two weight gathers: the stated micro-batch x sequence, else at
-    least UNSTATED_MICRO_BATCH_TOKENS (the memory plan's 1 sequence is its floor, not the run's choice)."""
-    if seq_len is None:
-        return None
-    if batch_size is not None:
-        return batch_size * seq_len
-    return max(BATCH_SIZE_DEFAULT * seq_len, UNSTATED_MICRO_BATCH_TOKENS)
 
 
 def _checked_framework(framework: str | None) -> Framework | None:
@@ -505,7 +436,7 @@ def estimate_training_time(
         virtual_stages=virtual_stages,
         total_params=total_params or active_params,
         weight_bytes=QLORA_WEIGHT_BYTES if method == "qlora" else BF16_WEIGHT_BYTES,
-        tokens_per_micro_batch=_gather_tokens_per_micro_batch(batch_size, computed_seq),
+        tokens_per_micro_batch=gather_tokens_per_micro_batch(batch_size, computed_seq),
         gradient_accumulation_steps=gradient_accumulation_steps,
         framework=framework,
     )
