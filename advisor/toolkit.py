@@ -198,6 +198,9 @@ def estimate_time(
     batch_size: Annotated[int | None, Field(ge=1, description="micro-batch per GPU, if known")] = None,
     precision: Annotated[Literal["bf16", "fp8"], Field(description="compute precision")] = "bf16",
     grad_checkpointing: bool = True,
+    packed: Annotated[
+        bool, Field(description="samples packed into full sequences; false: batches padded to the longest")
+    ] = True,
     framework: Annotated[
         str | None,
         Field(

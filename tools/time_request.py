@@ -47,6 +47,11 @@ class TimeRequest(BaseModel):
     batch_size: int | None = Field(None, description="micro-batch per GPU, sequences (unknown if not given)")
     precision: str = Field("bf16", description=" | ".join(TIME_PRECISIONS) + ": compute precision")
     grad_checkpointing: bool = Field(True, description="activation recomputation")
+    packed: bool = Field(
+        True,
+        description="training samples packed into full sequences; --no-packed: each micro-batch is padded "
+        "to its longest sample (chat or instruction data without packing), which wastes compute",
+    )
     framework: str | None = Field(
         None,
         description=f"training: {' | '.join(FRAMEWORKS)} (default {FRAMEWORK_DEFAULT}; another name: the "

@@ -40,6 +40,7 @@ def time_command(
     batch_size: int | None = _flag("batch_size"),
     precision: str = _flag("precision"),
     grad_checkpointing: bool = _flag("grad_checkpointing"),
+    packed: bool = _flag("packed"),
     framework: str | None = _flag("framework"),
     concurrency: int | None = _flag("concurrency"),
     prompt_tokens: int | None = _flag("prompt_tokens"),

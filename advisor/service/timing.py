@@ -173,6 +173,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         seq_len=request.seq_len,
         framework=framework,
         batch_size=request.batch_size,
+        packed=request.packed,
     )
     has_hours = request.tokens is not None
     if framework is not None and t.framework is None:

@@ -167,3 +167,17 @@ def test_pretraining_without_a_framework_assumes_the_pretraining_stacks_as_the_r
     assert got["framework"] is None and "Megatron-LM" in got["framework_note"]
     fine_tune = time(params_b=7, method="lora", gpu="h100-sxm", tokens=1e8)
     assert fine_tune["framework"] == "hf"
+
+
+def test_unpacked_data_is_slower_and_says_what_narrows_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # tools.compute.padding: a micro-batch padded to its longest sample computes the padding too
+    packed = _json(capsys, [*RUN, "--batch-size", "4"])
+    unpacked = _json(capsys, [*RUN, "--batch-size", "4", "--no-packed"])
+    fast, slow = packed["tokens_per_s_per_gpu"], unpacked["tokens_per_s_per_gpu"]
+    assert isinstance(fast, dict) and isinstance(slow, dict) and slow["high"] < fast["low"]
+    assert time(**{"model": "llama-3-8b", "method": "lora", "gpu": "h100-sxm", "packed": False,
+                   "batch_size": 4})["tokens_per_s_per_gpu"] == time(
+        model="llama-3-8b", method="lora", gpu="h100-sxm", packed=False, batch_size=4
+    )["tokens_per_s_per_gpu"]  # fmt: skip
+    assert main([*RUN, "--no-packed"]) == 0
+    assert "pack the samples" in capsys.readouterr().out
