@@ -41,7 +41,8 @@ _CLAIM_CUE = keyed(
     min_chars=1,  # "?" alone is a cue
 )
 _CLAIM_HOURS = keyed(
-    rf"(?:\b(?:in|takes?|took|within|under|about|quoted|promised|estimated)\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
+    rf"(?:\b(?:in|takes?|took|within|under|about|quoted|promised|estimated|(?:is|are|would|will)(?=\s+{APPROX}"
+    rf"{NUMBER}\s*\w+\s+(?:be\s+)?enough))\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|months?|minutes?|mins?)\b",
     I,
 )
@@ -53,7 +54,8 @@ _CLAIM_SPAN = re.compile(
 # a claim that hardware suffices, with no time: "my boss says one 4090 is enough to serve this", "the CTO
 # thinks a single RTX 4090 can serve it", "two A100s will handle it" (the recommender checks it)
 _ENOUGH = keyed(
-    r"\b(?:is|are|(?:will|would|should)\s+be)\s+(?:(?:more\s+than|plenty|good|easily)\s+)?enough\b|\bsuffices?\b"
+    r"\b(?:is|are|be|(?:will|would|should)\s+be)\s+(?:(?:more\s+than|plenty|good|easily)\s+)?enough\b"
+    r"|\bsuffices?\b"
     r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b",
     I,
 )
@@ -62,7 +64,9 @@ _ENOUGH = keyed(
 _HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+(?:hours|days|weeks))\b", I)
 # ... unless the hardware is the asker's own ("we own 8 A100 ... how long on our box"): rules_gpus reads it
 _OWNED = re.compile(
-    r"\b(?:own|owned|we\s+have|we've\s+got|our\s+(?:box|cluster|servers?|machines?|nodes?|gpus?))\b", I
+    r"\b(?:own|owned|we\s+have|we've\s+got|we\s+already\s+have|sitting\s+idle|in[\s-]house"
+    r"|our\s+(?:\w+\s+)?(?:box|cluster|servers?|machines?|nodes?|gpus?|rack|workstation))\b",
+    I,
 )
 _BARE_CONSUMER = re.compile(r"\b(?P<gpu>3090|4090|5090)s?\b")
 _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
@@ -80,7 +84,9 @@ def rule_claims(ctx: Ctx) -> None:
         if not gpu:
             continue
         if not (hours or span):
-            how_long = _HOW_LONG.search(t) is not None and _OWNED.search(t) is None
+            if _OWNED.search(t) is not None:
+                continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
+            how_long = _HOW_LONG.search(t) is not None
             if _ENOUGH.search(t, gpu.end()) is None and not how_long:
                 continue
             _claim_hardware(ctx, s, gpu)

@@ -25,7 +25,7 @@ _EU = keyed(
     r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
     r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
     r"|(?:outside|inside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
-    r"|eea)\b(?!-)|\beea\b"
+    r"|eea|european economic area)\b(?!-)|\beea\b|\beuropean economic area\b"
     # non-native phrasings: "can not go out of European Union", "must be european", "country of EU"
     r"|(?:go|goes|be\s+moved|be\s+sent|be\s+transferred)\s+(?:out\s+of|outside(?:\s+of)?)\s+(?:the\s+)?"
     r"(?:eu|european union|eea|europe)\b"

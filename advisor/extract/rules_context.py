@@ -188,7 +188,8 @@ def rule_cadence(ctx: Ctx) -> None:
 
 _PERCENT = Gated(re.compile(r"(?P<num>\d{1,3}(?:\.\d+)?)\s*(?:%|percent)", I), "%", "percent")
 _UTIL_CUE = keyed(
-    r"\b(?:utili[sz](?:ation|ed)|busy|in use|loaded|occupied|duty cycle|of the time|usage|used)\b"
+    r"\b(?:utili[sz](?:ation|ed)|busy|in use|loaded|occupied|duty cycle|of the time|usage|used"
+    r"|(?:average|avg|mean|sustained)\s+load)\b"
     r"|\b24\s*/\s*7\s+(?:at|,)\s|\b(?:running|run|runs)\s+at\s+\d",  # "24/7 at 60%": the load over the week
     I,
 )
@@ -201,6 +202,7 @@ _FRACTION_TIME = Gated(
 _IN_USE = re.compile(r"\b(?:gpus?|cluster|servers?|nodes?|use[sd]?|usage|busy|utili\w*|running|run)\b", I)
 _FRACTIONS = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75,
               "most": 0.8, "all": 1.0}  # fmt: skip
+_OF_THEM = re.compile(r"\bof\s+(?:them|those|these)\b", I)
 _NOT_NEEDED = re.compile(
     r"\b(?:don't|do not|doesn't|does not|won't|will not|no)\s+(?:\w+\s+){0,3}$|\bnot\s+$", I
 )
@@ -364,11 +366,12 @@ _STREAMS = Gated(
 # "20 tokens per stream per second", "30 tok per user per sec": a speed each stream needs (a latency)
 _RATE_PER_STREAM = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/|per|a|an|each)\s*(?:stream|user|session"
-        r"|call|conversation|request|chat)\s*(?:/|per|a|an|each)\s*s(?:ec(?:ond)?)?\b"
+        rf"(?P<num>{NUMBER})\+?\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/|per|a|an|each)\s*(?:stream|user|session"
+        r"|call|caller|conversation|request|chat)\s*(?:/|per|a|an|each)\s*s(?:ec(?:ond)?)?\b"
         # the other order: "30 tokens per second per chat"
-        rf"|(?P<num2>{NUMBER})\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+s(?:ec(?:ond)?)?|a\s+second)"
-        r"\s*(?:/|per|a|an|each|for\s+each|in\s+each)\s*(?:stream|user|session|call|conversation|request|chat)\b",
+        rf"|(?P<num2>{NUMBER})\+?\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+s(?:ec(?:ond)?)?|a\s+second)"
+        r"\s*(?:(?:/|per|a|an|each|for\s+each|in\s+each)\s*(?:stream|user|session|call|caller|conversation|request"
+        r"|chat)\b|each\b)",
         I,
     ),
     "tok",
@@ -395,7 +398,8 @@ _RATE_TOKENS = Gated(
     "tok",
 )
 _PER_USER = keyed(
-    r"^\W*(?:for\s+)?(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation|chat|call)",
+    r"^\W*(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation|chat|call)"
+    r"|each\b)",
     I,
 )
 
@@ -407,6 +411,8 @@ def rule_serving(ctx: Ctx) -> None:
         conc_spans: list[int] = []
         for m in _CONC.finditer(t):
             num = m.group("num") or m.group("num2")
+            if _OF_THEM.search(m.group(0)) and not any(c.isdigit() for c in num or ""):
+                continue  # "a fifth of them active at once": a share, read below with its total
             v = (parse_count(num) if not m.group("mult") else parse_number(num)) * (
                 1000 if m.group("mult") else 1
             )

@@ -205,7 +205,7 @@ _SEQ = Gated(
     re.compile(
         rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
         rf"|\s+length)?|ctx|"
-        rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|token\s+sequences"
+        rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|seq\b|token\s+sequences"
         rf"|tokens?\s+per\s+sequence|"
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"

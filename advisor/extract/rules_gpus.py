@@ -299,10 +299,13 @@ _MAX_GPUS = Gated(
         rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
         rf"[\s-]+(?:gpus?|cards?)\b"
         rf"|\bsingle[\s-]gpu\b"
-        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops)\b",
+        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops)\b"
+        # "H100s only, max 8 of em", "(only got) quota for 2 gpus"
+        rf"|\bmax(?:imum)?\s+(?P<num3>{NUMBER})\s+of\s+(?:em|them|those)\b"
+        rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b",
         I,
     ),
-    "gpu", "card", "accelerator",
+    "gpu", "card", "accelerator", "max",
 )  # fmt: skip
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
@@ -329,7 +332,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
         for m in _MAX_GPUS.finditer(t):
             if _PER_NODE.match(t[m.end() : m.end() + 30]):
                 continue
-            num = m.group("num") or m.group("num2")
+            num = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4")
             n = int(parse_number(num)) if num else 1
             if n >= 1:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())

@@ -218,9 +218,10 @@ _WITHIN = Gated(
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?)\b",
+        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?|fortnights?)\b",
         I,
     ),
+    "fortnight",
     "hour",
     "hr",
     "h",
@@ -289,6 +290,7 @@ _DEADLINE_CUE = keyed(
 _UNIT = {
     "h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hours": "hour", "day": "day", "days": "day",
     "week": "week", "weeks": "week", "month": "month", "months": "month",
+    "fortnight": "fortnight", "fortnights": "fortnight",
 }  # fmt: skip
 
 

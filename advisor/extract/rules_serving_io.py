@@ -37,7 +37,8 @@ from advisor.extract.rules_text import (
 _K = r"(?P<mult>k)?"
 _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
-    r"|length|size|len|each|short|long|brief|concise|going\s+in|:|=|,)\s*)*"
+    r"|length|size|len|each|short|long|brief|concise|going\s+in|carr(?:y|ies)|contains?|includes?|holds?"
+    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?\s+(?:to|about)|:|=|,)\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"

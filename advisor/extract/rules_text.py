@@ -55,9 +55,9 @@ MULTIPLIERS: dict[str, float] = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6, "millions": 1e6,
     "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,
     # European and Indian writing: "2,5 mln", "1,2 bln", "2 lakh" (1e5), "5 crore" (1e7)
-    "mln": 1e6, "bln": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7,
+    "mln": 1e6, "bln": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "grand": 1e3,
 }  # fmt: skip
-MULT = r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
+MULT = r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 # "4B tokens out of Llama 3.1 405B": tokens a model is to emit (a batch generation volume), not a training
 # set; "out of" must be followed by a model (a family or a size) so "50B tokens out of our corpus" is data

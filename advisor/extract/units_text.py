@@ -105,6 +105,7 @@ def hours_from(amount: float, unit: str) -> Converted:
         "hour": 1.0,
         "day": HOURS_PER_DAY,
         "week": HOURS_PER_WEEK,
+        "fortnight": 2 * HOURS_PER_WEEK,
         "month": HOURS_PER_MONTH,
         "year": 12 * HOURS_PER_MONTH,
     }[unit]

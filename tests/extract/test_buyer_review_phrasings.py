@@ -15,8 +15,11 @@ read = RulesExtractor().extract
 @pytest.mark.parametrize(
     ("text", "provider"),
     [
-        ("Full fine-tune of Mistral 7B, 2B tokens. We're on AWS only (company policy), must stay in "
-         "eu-central-1 for GDPR.", "aws"),  # before: 'not understood', pick at Nebius
+        (
+            "Full fine-tune of Mistral 7B, 2B tokens. We're on AWS only (company policy), must stay in "
+            "eu-central-1 for GDPR.",
+            "aws",
+        ),  # before: 'not understood', pick at Nebius
         ("DPO on Llama 3.1 8B, 20M tokens. Azure only - we have committed spend there.", "azure"),
         ("LoRA Llama 3 8B on 10M tokens; GCP only — it's where our data lives", "gcp"),
     ],

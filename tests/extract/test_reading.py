@@ -256,7 +256,11 @@ def test_section_decides_training_length_versus_serving_context(extract: Extract
     assert (p.workload, p.seq_len, p.context_len, p.concurrency) == ("fine_tuning", 2048, None, None)
     other = merge_findings(None, RulesExtractor().analyse(brief).other)
     assert (other.workload, other.context_len, other.concurrency, other.model_id) == (
-        "inference", 16384, 40, "qwen2.5-7b")
+        "inference",
+        16384,
+        40,
+        "qwen2.5-7b",
+    )
 
 
 @pytest.mark.parametrize(
@@ -286,7 +290,12 @@ def test_a_date_after_an_injected_note_is_still_read(extract: Extract) -> None:
     assert p.deadline_hours == pytest.approx(231) and p.dataset_tokens == 20e6
 
 
-@pytest.mark.parametrize("text", ["LoRA Llama 3 8B on 5M tokens, the fridge is by the door.",
-                                  "LoRA Llama 3 8B on 5M tokens; by friendly agreement we split costs."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LoRA Llama 3 8B on 5M tokens, the fridge is by the door.",
+        "LoRA Llama 3 8B on 5M tokens; by friendly agreement we split costs.",
+    ],
+)
 def test_a_word_starting_like_a_weekday_is_no_deadline(extract: Extract, text: str) -> None:
     assert extract(text).deadline_hours is None, text

@@ -130,3 +130,56 @@ def test_full_in_brackets_and_continue_of_pretraining(extract: Extract) -> None:
     assert extract("Fine-tune (full, not LoRA) Mistral Nemo 12B on 850M tokens.").method == "full"
     p = extract("We want to make continue of pre-training for Mistral 7B on 20B tokens.")
     assert p.workload == "continual_pretraining"
+
+
+def test_grand_is_a_thousand(extract: Extract) -> None:
+    # "ten grand" was named as unreadable before; a multiplier word, like "k"
+    assert extract("LoRA Llama 3 8B on 20M tokens. The budget is ten grand.").budget_usd == 10_000
+
+
+# --------------------------------------------------------------------------- from v4's failure lines (dev)
+def test_within_a_fortnight(extract: Extract) -> None:
+    assert extract("Generate 2B tokens with Qwen2.5 72B within a fortnight.").deadline_hours == 336
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("lora llama 3.1 8b, H100s only, max 4 of em", 4),
+        ("only got quota for 2 gpus rn, lora llama 3.1 8b", 2),
+    ],
+)
+def test_gpu_limits_in_slack(extract: Extract, text: str, n: int) -> None:
+    assert extract(text).max_gpus == n
+
+
+def test_prompt_carries_tokens_and_seq_shorthand(extract: Extract) -> None:
+    assert (
+        extract(
+            "Serve Qwen2.5 32B; prompts carry ~10k tokens of context, completions ~300 tokens."
+        ).prompt_tokens
+        == 10_000
+    )
+    assert extract("lora llama 3.1 8b on 60M tokens, 8k seq").seq_len == 8192
+
+
+def test_is_n_days_enough_is_a_claim(extract: Extract) -> None:
+    p = extract("Is 5 days enough to fine-tune Llama 3.1 8B on 2B tokens with 8 H100s?")
+    assert (p.claimed_gpu_count, p.claimed_hours) == (8, 120)
+    p = extract("Would a single 4090 be enough to serve Qwen2.5 7B to 5 users?")
+    assert p.claimed_gpu == "rtx-4090"
+
+
+def test_rate_each_and_per_caller_are_per_user(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 8B to ~100 agents at once, ~25 tok/s each.")
+    assert p.latency_ms_per_token == pytest.approx(40.0) and p.target_tokens_per_s is None
+    p = extract(
+        "Voice agent on Llama 3.1 8B: text must stream at 50+ tokens/s per caller, 100 calls at once."
+    )
+    assert p.latency_ms_per_token == pytest.approx(20.0)
+
+
+def test_economic_area_and_average_load(extract: Extract) -> None:
+    assert extract("Content must never be processed outside the European Economic Area.").eu_only is True
+    p = extract("Serve Qwen3 32B on 16 H100s we'd buy, ~65% average load over 3 years.")
+    assert p.utilization == pytest.approx(0.65)

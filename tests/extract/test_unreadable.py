@@ -19,7 +19,7 @@ BASE = "LoRA Llama 3 8B on 20M tokens. "
         (BASE + "Budget around five-ish k.", "Budget around five-ish k"),
         (BASE + "Sequence length: TBD", "Sequence length: TBD"),
         ("LoRA Llama 3 8B on ~? tokens", "~? tokens"),  # inside a clause that gave other facts
-        (BASE + "The budget is ten grand.", "budget is ten grand"),
+        (BASE + "The budget is about a few grand.", "budget is about a few grand"),
         (BASE + "3 epochs, sequence length: ?", "sequence length: ?"),
         ("LoRA Llama 3 8B, maybe a few million tokens", "a few million tokens"),
         (BASE + "XX epochs", "XX epochs"),

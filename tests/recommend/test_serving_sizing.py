@@ -191,3 +191,16 @@ def test_memory_is_shown_at_the_load_the_plan_puts_on_each_replica(catalog: Cata
     split = min(o.serving.tensor_parallel, arch.n_kv_heads)
     kv_gib_per_gpu = arch.kv_cache_bytes(1750, 2.0) * per / split / 2**30
     assert o.memory.breakdown_gib["kv_cache"] == pytest.approx(kv_gib_per_gpu, rel=0.05)
+
+
+def test_a_batch_job_runs_at_a_load_whose_memory_fits(catalog: Catalog) -> None:
+    # expert review 2026-11-27: 405B generation at the serving model's KV capacity showed "203.0 GiB peak
+    # per GPU of 179.1 usable (-23.9 GiB free)" as a fit; the plan now runs at the load that fits
+    p = WorkloadProfile(
+        workload="inference", model_id="llama-3.1-405b", prompt_tokens=400, output_tokens=1500,
+        generation_tokens=7.5e8, deadline_hours=336, objective="cheapest",
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None
+    for o in (rec.primary, *rec.alternatives):
+        assert o.memory.fits, (o.gpu, o.memory.peak_gib_per_gpu, o.memory.usable_gib_per_gpu)

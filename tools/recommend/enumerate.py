@@ -299,6 +299,25 @@ class Enumerator(Part):
                 keep[id(feasible[-1])] = feasible[-1]
         return list(keep.values())
 
+    def _memory_cap(self, gpu: GpuSpec, layout: Layout, low: int, high: int) -> int | None:
+        """The most sequences per replica in [low, high) whose serving memory fits with the headroom
+        (memory grows with the sequences held); None when even `low` does not fit."""
+
+        def fits(conc: int) -> bool:
+            est = self.calc.serving_memory(layout, conc)
+            return memory_fit(est, gpu, self.headroom, layout.sharding).fits
+
+        if not fits(low):
+            return None
+        lo, hi = low, high - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fits(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
     def build(
         self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
     ) -> Candidate:
@@ -321,7 +340,26 @@ class Enumerator(Part):
                 # memory at the load the plan puts on each replica (a rate target sets it), not the
                 # assumed default: 12 GiB at 8 sequences beside 346 in flight read as a contradiction
                 est = self.calc.serving_memory(layout, per)
-                fit = memory_fit(est, gpu, self.headroom, layout.sharding)
+                at_load = memory_fit(est, gpu, self.headroom, layout.sharding)
+                cap = None if at_load.fits else self._memory_cap(gpu, layout, self.p.concurrency or 1, per)
+                if cap is not None:
+                    # the serving model's KV capacity is above what the memory estimate, with its
+                    # headroom, lets the GPUs hold: the plan runs at the load that fits (expert review
+                    # 2026-11-27: "fits: 203.0 GiB peak per GPU of 179.1 usable (-23.9 GiB free)")
+
+                    def serve(conc: int) -> Any:
+                        return self.calc.serving(gpu, n, min(conc, cap), pp=layout.pp)
+
+                    plan = with_latency_cap(serve, plan_serving(serve, self.p, n, MAX_REPLICAS, stated),
+                                            self.p.latency_ms_per_token)  # fmt: skip
+                    decode, replicas, per = (
+                        plan.total_tokens_per_s,
+                        plan.replicas,
+                        plan.per_replica_concurrency,
+                    )
+                    at_load = memory_fit(self.calc.serving_memory(layout, per), gpu, self.headroom,
+                                         layout.sharding)  # fmt: skip
+                fit = at_load
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours
             else:
