@@ -120,6 +120,7 @@ _PREFER = keyed(
 _EXCLUDE = keyed(
     r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
     r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
+    r"|(?:don't|do not|please don't|please do not)\s+(?:suggest|recommend|propose|pick|offer)"
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out)\b",
     I,
 )

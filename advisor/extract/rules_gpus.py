@@ -22,7 +22,7 @@ import functools
 import re
 
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_ctx import CORRECTION, Ctx, Gated, I, negated, q
 from advisor.extract.rules_fleet import Fleet, find_fleet
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
@@ -32,11 +32,15 @@ _OWNER = Gated(
     re.compile(
         r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+)?"
         r"(?:have|own|got|bought|purchased|operate|run)(?:\s+got)?"
-        r"|(?:my|our)(?:\s+(?:own|existing|current|in-house|on-prem|local))?)\s+"
+        r"|(?:my|our)(?:\s+(?:own|existing|current|in-house|on-prem|local))?"
+        # the machine just named: "my workstation? It has 4x RTX 4090", "our box has two A100s"
+        r"|(?:it|(?:the|that|this|my|our)\s+(?:workstation|box|server|machine|rig|desktop|node))\s+(?:has|holds"
+        r"|contains|comes\s+with)|(?:so\s+|now\s+)?it(?:'s|\s+is)(?=\s+(?:\d+|one|two|three|four|six|eight)\s*(?:x|×)?\s*"
+        r"(?:nvidia\s+|geforce\s+)?(?:rtx\s*)?[a-z]?\d))\s+"
         rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?(?:own\s+|(?:nvidia|geforce)\s+)?",
         I,
     ),
-    "we ", "i ", "our", "my ", "we'", "i'",
+    "we ", "i ", "our", "my ", "we'", "i'", "it has", "has", "holds", "contains", "comes with",
 )  # fmt: skip
 _FLEET_OF = Gated(
     re.compile(
@@ -54,7 +58,7 @@ _RENTED_AFTER = keyed(
 # the team's own ("16x H100 reserved until end of Q3"); renting on demand, quota or credits are not
 _HELD_UNTIL = keyed(
     r"^[^.;]{0,40}?\b(?:reserved|booked|committed)\b[^.;]{0,25}?\b(?:until|till|through|thru|for the next"
-    r"|to the end of|for another)\b",
+    r"|to the end of|for another|for (?:a|one|two|three|\d+)\s+(?:years?|months?|quarters?))\b",
     I,
 )
 # ownership said after the card, in a relative clause: "the single 4090 I already have at home", "the two
@@ -108,7 +112,10 @@ def rule_owned_gpus(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
         if not owned_done:
-            for own in _OWNER.finditer(t):
+            owners = list(_OWNER.finditer(t))
+            if CORRECTION.search(t):  # "It has 4x RTX 4090... correction, so it's 2x RTX 4090 now"
+                owners.reverse()
+            for own in owners:
                 num = own.group("num")
                 gpu = _gpu_at(t, own.end())
                 if not gpu and num:  # "we have 4090s": the number was the card
@@ -195,7 +202,8 @@ def _owned_after(ctx: Ctx, s: Sentence, claimed_done: bool) -> bool:
 def _own_fleet(ctx: Ctx, s: Sentence, fleet: Fleet, claimed_done: bool) -> bool:
     """Record owned hardware read as machines ("two DGX A100s" = 16); False when it is rented."""
     t = s.text
-    if _RENTED_AFTER.match(t[fleet.end : fleet.end + 60]):
+    after = t[fleet.end : fleet.end + 60]
+    if _RENTED_AFTER.match(after) and not _HELD_UNTIL.match(after):
         return False
     gid = _gpu_id(fleet.gpu)
     ctx.add(s, "owned_gpu", gid, fleet.evidence, "stated", fleet.start)

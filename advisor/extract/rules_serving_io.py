@@ -194,6 +194,14 @@ _ITEM_SIZE = re.compile(
     rf"\s*(?:\(\s*|,\s*|of\s+)?{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?\s*tok(?:en)?s?\b(?:\s+(?:each|apiece|long))?",
     I,
 )
+# items of any kind a job reads or writes, named after its verb: "classify 20M short tweets", "embed
+# 3 million chunks", "translate 400k listings"
+_VERB_ITEMS = re.compile(
+    rf"\b(?:classify|label|tag|score|summari[sz]e|translate|embed|moderate|rate|rank|filter|triage|caption"
+    rf"|rewrite|annotate|process|grade)\s+(?:all\s+)?(?:the\s+|our\s+|about\s+|around\s+|~\s*)?"
+    rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[a-z-]+\s+){{0,2}}?(?P<item>[a-z]{{3,}}s)\b",
+    I,
+)
 _SAYS_OUTPUT = re.compile(r"output|generat|answer|repl|response", I)
 # a job that reads its items (their length is the prompt), as opposed to one that writes them
 _READS_ITEMS = re.compile(
@@ -320,7 +328,7 @@ def _items_times_lengths(ctx: Ctx) -> None:
     if not job:
         return
     for s in ctx.sentences:
-        for m in _ITEMS.finditer(s.text):
+        for m in [*_ITEMS.finditer(s.text), *_VERB_ITEMS.finditer(s.text)]:
             after = s.text[m.end() : m.end() + 60]
             if _PER_PERIOD.match(after):
                 continue  # "2M requests a day": a rate, read elsewhere

@@ -183,3 +183,35 @@ def test_economic_area_and_average_load(extract: Extract) -> None:
     assert extract("Content must never be processed outside the European Economic Area.").eu_only is True
     p = extract("Serve Qwen3 32B on 16 H100s we'd buy, ~65% average load over 3 years.")
     assert p.utilization == pytest.approx(0.65)
+
+
+# ------------------------------------------------------------------------ second expert review (2026-11-27)
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("We have 16 H100s (two 8-GPU nodes) reserved for a year. Serve Llama 3.1 405B.", "h100-sxm", 16),
+        ("We already have one 8x H100 SXM node reserved on AWS for the next 4 months.", "h100-sxm", 8),
+        ("LoRA Mistral 7B on my workstation? It has 4x RTX 4090... correction, so it's 2x RTX 4090 now.",
+         "rtx-4090", 2),
+    ],
+)  # fmt: skip
+def test_owned_or_reserved_in_more_phrasings(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+def test_rented_on_demand_is_not_owned(extract: Extract) -> None:
+    assert extract("We rent 8 H100s on demand at Lambda. LoRA Llama 3.1 8B.").owned_gpu is None
+
+
+def test_items_named_after_the_jobs_verb(extract: Extract) -> None:
+    p = extract(
+        "Classify 20M short tweets with Llama 3.1 8B overnight (10 hours max). "
+        "~80 tokens in, ~5 out per tweet."
+    )
+    assert p.generation_tokens == 1e8 and p.prompt_tokens == 80
+
+
+def test_dont_suggest_a_provider_excludes_it(extract: Extract) -> None:
+    p = extract("LoRA Llama 3.1 8B on 10M tokens. Please don't suggest RunPod.")
+    assert set(p.providers_excluded) == {"runpod-community", "runpod-secure"}

@@ -332,7 +332,9 @@ class Enumerator(Part):
                 return self.calc.serving(gpu, n, conc, pp=layout.pp)
 
             stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
-            plan = plan_serving(serve, self.p, n, MAX_REPLICAS, stated)
+            # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
+            max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
+            plan = plan_serving(serve, self.p, n, max_reps, stated)
             plan = with_latency_cap(serve, plan, self.p.latency_ms_per_token)
             decode, replicas = plan.total_tokens_per_s, plan.replicas
             per = plan.per_replica_concurrency
@@ -350,7 +352,7 @@ class Enumerator(Part):
                     def serve(conc: int) -> Any:
                         return self.calc.serving(gpu, n, min(conc, cap), pp=layout.pp)
 
-                    plan = with_latency_cap(serve, plan_serving(serve, self.p, n, MAX_REPLICAS, stated),
+                    plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated),
                                             self.p.latency_ms_per_token)  # fmt: skip
                     decode, replicas, per = (
                         plan.total_tokens_per_s,

@@ -166,7 +166,7 @@ class OfferSelector(Part):
         # is weighed whenever the stated horizon is a year or more (the utilisation then stated or named)
         util = owned_utilization(p, self.inference)
         plausible = util >= OWNED_UTILIZATION_MIN and horizon >= OWNED_HORIZON_MONTHS_MIN
-        if p.deployment_preference != "on_prem" and not plausible and not p.owned_gpu:
+        if p.deployment_preference != "on_prem" and not plausible:
             return []
         out: list[Offer] = []
         kinds: tuple[str, ...] = (
