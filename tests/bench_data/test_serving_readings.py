@@ -7,6 +7,8 @@ from bench.calibration_data import load_serving_rows
 from bench.serving_accuracy import (
     OFFLINE_CONCURRENCY,
     SHAREGPT_LENGTHS,
+    _burst_output_lengths,
+    _burst_requests,
     _dp_attention,
     _max_batch,
     checks,
@@ -58,3 +60,21 @@ def test_a_median_itl_under_multi_step_scheduling_is_a_burst_of_steps() -> None:
     plain = _row("sglang060-a100-llama31-8b-bf16-sglang-rps4-sharegpt")
     itl = next(c for c in checks(plain) if c.metric == "ms_per_output_token")
     assert abs(itl.predicted.mid / predict(plain).ms_per_output_token.mid - 1) < 1e-6
+
+
+def test_a_benchmark_serving_sharegpt_run_gets_the_dataset_means() -> None:
+    # vLLM's benchmark_serving.py samples ShareGPT like SGLang's bench_serving: not the unknown 1000/1000
+    assert lengths(_row("lambda-v0-h100x1-llama31-8b-fp8-320p")) == SHAREGPT_LENGTHS
+
+
+def test_a_burst_of_sharegpt_requests_drains() -> None:
+    row = _row("lambda-v0-h100x1-llama31-8b-fp8-320p")
+    assert _burst_requests(row) == 320
+    assert _burst_requests(_row("gpustack-h100-qwen3-235b-a22b-fp8-vllm-tp4-sharegpt")) == 984  # successful
+    assert _burst_requests(_row("trtllm-v1-h100-llama31-8b-fp8-1000-1000")) is None  # fixed lengths
+    outs = _burst_output_lengths(320, 197, 1832)
+    assert abs(sum(outs) / len(outs) - 197) < 2 and max(outs) > 5 * 197  # the long tail that drains
+    # throughput x mean ITL = sequences in flight on average: far below the 256 the engine admits
+    tps = next(c for c in checks(row) if c.metric == "output_tokens_per_s").predicted
+    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
+    assert 40 < tps.mid * itl.mid / 1000 < 160
