@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows
 from bench.serving_accuracy import (
+    MLPERF_LLAMA2_70B_PROMPT_TOKENS,
     OFFLINE_CONCURRENCY,
     SHAREGPT_LENGTHS,
     _burst_output_lengths,
     _burst_requests,
     _dp_attention,
     _max_batch,
+    _rate_ranges,
     checks,
     lengths,
     predict,
+    readings,
 )
 
 
@@ -55,11 +58,13 @@ def test_a_cap_the_set_up_states_is_the_cap() -> None:
 def test_a_median_itl_under_multi_step_scheduling_is_a_burst_of_steps() -> None:
     row = _row("sglang060-a100-llama31-8b-bf16-vllm-rps4-sharegpt")  # --num-scheduler-steps 10
     itl = next(c for c in checks(row) if c.metric == "ms_per_output_token")
-    assert abs(itl.predicted.mid / predict(row).ms_per_output_token.mid - 10) < 1e-6
+    step = _rate_ranges(row, None, readings(row)[0])[2]
+    assert abs(itl.predicted.mid / step.mid - 10) < 1e-6
     # SGLang's run beside it streams every step
     plain = _row("sglang060-a100-llama31-8b-bf16-sglang-rps4-sharegpt")
     itl = next(c for c in checks(plain) if c.metric == "ms_per_output_token")
-    assert abs(itl.predicted.mid / predict(plain).ms_per_output_token.mid - 1) < 1e-6
+    step = _rate_ranges(plain, None, readings(plain)[0])[2]
+    assert abs(itl.predicted.mid / step.mid - 1) < 1e-6
 
 
 def test_a_benchmark_serving_sharegpt_run_gets_the_dataset_means() -> None:
@@ -78,3 +83,18 @@ def test_a_burst_of_sharegpt_requests_drains() -> None:
     tps = next(c for c in checks(row) if c.metric == "output_tokens_per_s").predicted
     itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
     assert 40 < tps.mid * itl.mid / 1000 < 160
+
+
+def test_an_mlperf_llama2_run_reads_its_output_length_from_its_own_log() -> None:
+    # 31,302.7 tokens/s over 107.477 samples/s; the Server run over its scheduled samples/s
+    assert lengths(_row("mlperf41-h200-llama2-70b-fp8-tp1-offline")) == (MLPERF_LLAMA2_70B_PROMPT_TOKENS, 291)
+    assert lengths(_row("mlperf41-h200-llama2-70b-fp8-tp1-server"))[1] == 289
+
+
+def test_a_rate_near_saturation_spans_each_end_at_its_own_load() -> None:
+    row = _row("mlperf41-h200-llama2-70b-fp8-tp1-server")
+    fast, mid, slow = (predict(row, end=e) for e in ("low", "mid", "high"))
+    # the slow end keeps more requests in flight (Little's law), the fast end fewer
+    assert fast.live_sequences < mid.live_sequences < slow.live_sequences
+    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
+    assert itl.high == slow.ms_per_output_token.high and itl.low <= mid.ms_per_output_token.low
