@@ -47,6 +47,8 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
 - a Poisson-rate row's per-token latency spans each end of the band at its own fixed point (_rate_ranges):
   before, both ends were read at the middle's load, which near saturation (MLPerf Server at 90-95% of
   Offline) hides how many more sequences a slower step keeps in flight.
+- ExLlamaV2's README speed table (no lengths): its speed test's first stretch, a one-token prompt and 128
+  tokens (EXLLAMAV2_SPEED_TEST_LENGTHS), not 1000/1000, whose context read ~20% more bytes a token.
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being
@@ -147,6 +149,10 @@ bytes of text a row after Arrow's offsets, ~420 tokens at ~4 characters a token;
 taken as long as the run's own answers (~291 tokens, _mlperf_output_tokens), and the id, plus the
 '[INST] <<SYS>> ... [/INST]' template and the appended first-token id (mlcommons/inference
 language/llama2-70b/processorca.py): ~150."""
+EXLLAMAV2_SPEED_TEST_LENGTHS = (1, 128)
+"""ExLlamaV2's README speed table ('quick tests to compare performance with ExLlama V1', no lengths given):
+test_inference.py's speed test (-s) starts from a one-token prompt and reports tokens/s per 128-token stretch,
+the first at an empty context (ExLlama V1's table quoted that 'best' speed beside the full-context one)."""
 _TOTALS = re.compile(r"([\d,]+) input / ([\d,]+) generated tokens")
 _PROMPTS = re.compile(r"(\d[\d,]*) (?:prompts|successful)")
 _GENERATED = re.compile(r"(\d[\d,]*) request\(s\) sent at once \(([\d,]+) generated tokens in total\)")
@@ -210,6 +216,8 @@ def lengths(row: ServingRow) -> tuple[int, int]:
         n = int(counts[-1].replace(",", ""))  # the successful requests when stated, else the prompts
         prompt = prompt or round(int(totals.group(1).replace(",", "")) / n)
         output = output or round(int(totals.group(2).replace(",", "")) / n)
+    elif row.framework_detail == "ExLlamaV2":  # the README's speed table: test_inference.py -s
+        prompt, output = prompt or EXLLAMAV2_SPEED_TEST_LENGTHS[0], output or EXLLAMAV2_SPEED_TEST_LENGTHS[1]
     elif row.family == "llamacpp-gpu-benchmarks":  # llama-bench `tg` runs generate with no prompt
         prompt = prompt or 1
     elif "MLPerf" in text and "llama2-70b" in text:

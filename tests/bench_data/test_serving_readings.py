@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows
 from bench.serving_accuracy import (
+    EXLLAMAV2_SPEED_TEST_LENGTHS,
     MLPERF_LLAMA2_70B_PROMPT_TOKENS,
     OFFLINE_CONCURRENCY,
     SHAREGPT_LENGTHS,
@@ -98,3 +99,7 @@ def test_a_rate_near_saturation_spans_each_end_at_its_own_load() -> None:
     assert fast.live_sequences < mid.live_sequences < slow.live_sequences
     itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
     assert itl.high == slow.ms_per_output_token.high and itl.low <= mid.ms_per_output_token.low
+
+
+def test_exllamav2_readme_speeds_are_its_speed_tests_first_stretch() -> None:
+    assert lengths(_row("exllamav2-4090-llama-13b-gptq")) == EXLLAMAV2_SPEED_TEST_LENGTHS
