@@ -457,10 +457,20 @@ def _predict_at(
         grouped_kv_reads=not (framework == "tensorrt-llm" and row.framework_version in PRE_XQA_TRTLLM),
         mla_dp_attention=_dp_attention(row),
         engine_version=row.framework_version if row.framework == framework else None,
-        engine_date=row.source.date[:7] if row.framework == framework else None,
+        engine_date=_source_month(row) if row.framework == framework else None,
         scheduler_steps=_scheduler_steps(row),
         max_tokens_per_step=_stated(row, framework, _STATED_BUDGET),
     )
+
+
+_YEAR_MONTH = re.compile(r"\d{4}-\d{2}")
+
+
+def _source_month(row: ServingRow) -> str | None:
+    """'YYYY-MM' of the run: the first month the source's date states ('2025 (vLLM 0.7.3, released 2025-02)'
+    -> 2025-02), for the engine generations; None when it states none."""
+    m = _YEAR_MONTH.search(row.source.date)
+    return m.group(0) if m else None
 
 
 _SCHEDULER_STEPS = re.compile(r"(?:--num-scheduler-steps?|scheduler steps) (\d+)")
