@@ -49,6 +49,8 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
   Offline) hides how many more sequences a slower step keeps in flight.
 - ExLlamaV2's README speed table (no lengths): its speed test's first stretch, a one-token prompt and 128
   tokens (EXLLAMAV2_SPEED_TEST_LENGTHS), not 1000/1000, whose context read ~20% more bytes a token.
+- vLLM's 2024 default cap of 256 sequences is dropped when the row's own figures show more in flight
+  (throughput x per-token latency, Little's law): AMD's MLPerf harness ran 376 (_in_flight).
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being
@@ -546,9 +548,19 @@ def _max_batch(row: ServingRow, framework: str | None) -> int | None:
     stated = _stated(row, framework, _STATED_CAP)
     if stated:
         return stated
-    if framework == "vllm" and row.source.date[:4] <= "2024":
+    v0_default = framework == "vllm" and row.source.date[:4] <= "2024"
+    if v0_default and _in_flight(row) <= VLLM_V0_DEFAULT_MAX_NUM_SEQS:
         return VLLM_V0_DEFAULT_MAX_NUM_SEQS
     return None
+
+
+def _in_flight(row: ServingRow) -> float:
+    """Sequences the run itself shows decoding at once (Little's law on its own figures: output tokens/s x
+    seconds per output token); 0 when it publishes no such pair. A default cap below it was not the run's
+    (AMD's MLPerf MI300X Server: 2,629 tokens/s x 143 ms = 376 sequences: its harness raised vLLM's 256)."""
+    itl = row.tpot_ms or row.itl_ms
+    total = row.output_tokens_per_s_total
+    return total * itl / 1000 / (row.gpus // (row.tp * row.pp)) if total and itl else 0.0
 
 
 def _union(rs: list[Range]) -> Range:

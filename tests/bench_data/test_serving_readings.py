@@ -103,3 +103,9 @@ def test_a_rate_near_saturation_spans_each_end_at_its_own_load() -> None:
 
 def test_exllamav2_readme_speeds_are_its_speed_tests_first_stretch() -> None:
     assert lengths(_row("exllamav2-4090-llama-13b-gptq")) == EXLLAMAV2_SPEED_TEST_LENGTHS
+
+
+def test_a_default_cap_below_what_the_run_shows_in_flight_was_not_the_runs() -> None:
+    # 2,629 tokens/s x 143 ms per token = 376 sequences decoding at once: more than vLLM's 2024 default 256
+    assert _max_batch(_row("mlperf41-mi300x-llama2-70b-fp8-tp1-server"), "vllm") is None
+    assert _max_batch(_row("lambda-v0-h100x1-llama31-8b-fp8-320p"), "vllm") == 256  # 67 in flight
