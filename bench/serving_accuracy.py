@@ -51,6 +51,9 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
   tokens (EXLLAMAV2_SPEED_TEST_LENGTHS), not 1000/1000, whose context read ~20% more bytes a token.
 - vLLM's 2024 default cap of 256 sequences is dropped when the row's own figures show more in flight
   (throughput x per-token latency, Little's law): AMD's MLPerf harness ran 376 (_in_flight).
+- Qwen's speed benchmark (WHOLE_REQUEST_SPEED_FAMILIES) times the whole request, prefill of its 30,720-token
+  prompt included (speed_benchmark_vllm.py: 2,048 / the llm.generate() wall time); before, it was read as the
+  decode rate alone.
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being
@@ -563,6 +566,19 @@ def _in_flight(row: ServingRow) -> float:
     return total * itl / 1000 / (row.gpus // (row.tp * row.pp)) if total and itl else 0.0
 
 
+WHOLE_REQUEST_SPEED_FAMILIES = frozenset({"qwen-speed-benchmark"})
+"""Families whose batch-1 'speed' is output tokens over the whole request's wall time, prefill included:
+Qwen's speed_benchmark_vllm.py times one llm.generate() call (prompt of 1 or 30,720 tokens, 2,048 out) and
+divides the 2,048 by it."""
+
+
+def _whole_request_speed(t: ServingTime) -> Range:
+    """Output tokens / (time to first token + output x step) of one request, each end of the band apart."""
+    fast = t.time_to_first_token_s.low + t.output_tokens * t.ms_per_output_token.low / 1000
+    slow = t.time_to_first_token_s.high + t.output_tokens * t.ms_per_output_token.high / 1000
+    return Range(low=t.output_tokens / slow, high=t.output_tokens / fast)
+
+
 def _union(rs: list[Range]) -> Range:
     return Range(low=min(r.low for r in rs), high=max(r.high for r in rs))
 
@@ -589,6 +605,8 @@ def checks(row: ServingRow, eff: ServingEfficiency | None = None) -> list[Check]
     if burst:  # a finite burst drains: its figures are the run's, not a steady state's
         runs = [_burst_ranges(row, burst, eff, r) for r in readings(row)]
         tps, ms, ttft = (_union([run[i] for run in runs]) for i in range(3))
+    if row.family in WHOLE_REQUEST_SPEED_FAMILIES and row.concurrency == 1:
+        tps = per_user = _union([_whole_request_speed(t) for t in ts])
     out: list[Check] = []
     replicas = row.gpus // (row.tp * row.pp)
     total = row.output_tokens_per_s_total

@@ -109,3 +109,13 @@ def test_a_default_cap_below_what_the_run_shows_in_flight_was_not_the_runs() -> 
     # 2,629 tokens/s x 143 ms per token = 376 sequences decoding at once: more than vLLM's 2024 default 256
     assert _max_batch(_row("mlperf41-mi300x-llama2-70b-fp8-tp1-server"), "vllm") is None
     assert _max_batch(_row("lambda-v0-h100x1-llama31-8b-fp8-320p"), "vllm") == 256  # 67 in flight
+
+
+def test_qwens_batch_one_speed_counts_the_whole_request() -> None:
+    # speed_benchmark_vllm.py: 2,048 tokens over one llm.generate() call, the 30,720-token prefill included
+    long = _row("qwen25-a100-72b-bf16-vllm-tp4-in30720")
+    speed = next(c for c in checks(long) if c.metric == "output_tokens_per_s").predicted
+    assert speed.high < predict(long).output_tokens_per_s.high * 0.95
+    short = _row("qwen25-a100-72b-bf16-vllm-tp4-in1")  # a one-token prompt: the decode rate, near enough
+    speed = next(c for c in checks(short) if c.metric == "output_tokens_per_s").predicted
+    assert abs(speed.mid / predict(short).output_tokens_per_s.mid - 1) < 0.02
