@@ -39,6 +39,8 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
   Xiang et al. 2025), capped at the ShareGPT sampler's 2048 - prompt. Before, such rows ran at the steady
   state of their peak concurrency, which the long tail of a few long answers never holds (Lambda's
   throughput x ITL gives 55-90 sequences in flight on average out of 320; GPUStack's ~320 of 984);
+- a burst's prompts enter within the engine's chunked-prefill budget where it chunks (_prefill_chunk_budget:
+  a stated budget; vLLM V1's serve default; vLLM V0's own 512 for a context over 32K the run did not shorten);
 - a ShareGPT dataset sampled by vLLM's benchmark_serving.py (Lambda) takes the sampled-ShareGPT means
   (SHAREGPT_LENGTHS) like SGLang's bench_serving, not the unknown-length 1000/1000.
 - MLPerf llama2-70b (OpenOrca) rows: output length from the run's own log (tokens/s over samples/s, ~290),
@@ -97,7 +99,14 @@ from dataclasses import dataclass
 
 from bench.calibration_data import ServingRow, load_serving_rows, load_serving_split
 from tools.catalog.load import Catalog, load_catalog
-from tools.compute.serving import Batching, ServingEfficiency, ServingTime, estimate_serving_time
+from tools.compute.serving import (
+    Batching,
+    ServingEfficiency,
+    ServingTime,
+    estimate_serving_time,
+    released_before,
+)
+from tools.compute.serving_constants import VLLM_LARGE_GPU_MIN_GIB, VLLM_V1_DEFAULT
 from tools.memory_states import stored_weight_bytes
 from tools.ranges import Range
 
@@ -357,22 +366,59 @@ class _Burst:
     ttft_s: float
 
 
-def _simulate_burst(outputs: list[int], cap: int, prefill_s: float, step_s: Callable[[int], float]) -> _Burst:
+def _simulate_burst(
+    outputs: list[int],
+    cap: int,
+    prefill_s: float,
+    step_s: Callable[[int], float],
+    chunked: tuple[int, int] | None = None,
+) -> _Burst:
     """A finite burst drained by a continuous-batching engine: up to `cap` requests run at once, each new
-    one is prefilled (prefill_s, stalling the running ones), then decodes a token per step; a finished
-    request's slot goes to the next queued one. step_s(k): one decode step with k sequences. Throughput is
-    all output tokens over the makespan; the mean ITL weighs every decode gap (stalls included), the mean
-    TPOT every request; TTFT is the wait until a request's prefill is done."""
+    one is prefilled, then decodes a token per step; a finished request's slot goes to the next queued one.
+    step_s(k): one decode step with k sequences. Without chunked prefill (`chunked` None) a new prompt is a
+    step of its own (prefill_s, stalling the running sequences); with it, (token budget, prompt tokens):
+    each step carries the running sequences' decode tokens and, in what the budget leaves, chunks of the
+    queued prompts at prefill_s / prompt a token (Sarathi-Serve; vLLM's scheduler), so admission follows the
+    budget. Throughput is all output tokens over the makespan; the mean ITL weighs every decode gap (stalls
+    included), the mean TPOT every request; TTFT is the wait until a request's prefill is done."""
     queue = list(reversed(outputs))
     heap: list[tuple[int, float, int]] = []  # (finish step, first-token time, output tokens)
     now, step, gaps_s, gaps, ttft_total, tpot_total = 0.0, 0, 0.0, 0, 0.0, 0.0
+    prompt_left = chunked[1] if chunked else 0  # prompt tokens of the queue's head not yet prefilled
     while queue or heap:
+        if chunked and queue and len(heap) < cap:
+            # one mixed step: the running sequences' tokens, then prompt chunks in the rest of the budget
+            k = len(heap)
+            room = max(1, chunked[0] - k)
+            done: list[int] = []
+            took = 0
+            while queue and len(heap) + len(done) < cap and took < room:
+                bite = min(room - took, prompt_left)
+                took += bite
+                prompt_left -= bite
+                if prompt_left == 0:
+                    done.append(queue.pop())
+                    prompt_left = chunked[1]
+            dt = (step_s(k) if k else 0.0) + took * prefill_s / chunked[1]
+            now += dt
+            gaps_s += dt * k
+            gaps += k
+            step += 1 if k else 0
+            for out in done:
+                ttft_total += now
+                heapq.heappush(heap, (step + out - 1, now, out))
+            while heap and heap[0][0] <= step:
+                _, first, out = heapq.heappop(heap)
+                tpot_total += (now - first) / (out - 1) if out > 1 else 0.0
+            continue
         while queue and len(heap) < cap:
             out = queue.pop()
             now += prefill_s
             gaps_s += prefill_s * len(heap)  # a prefill step stalls the running sequences' next token
             ttft_total += now
             heapq.heappush(heap, (step + out - 1, now, out))
+        if not heap:
+            continue
         finish = heap[0][0]
         if finish > step:
             k = len(heap)
@@ -417,8 +463,10 @@ def _burst_ranges(
             steps[k] = _predict_at(row, k, eff, reading, held).ms_per_output_token
         return steps[k]
 
-    fast = _simulate_burst(outputs, cap, prefill.low, lambda k: step_ms(k).low / 1000)
-    slow = _simulate_burst(outputs, cap, prefill.high, lambda k: step_ms(k).high / 1000)
+    budget = _prefill_chunk_budget(row, reading[1] if reading else readings(row)[0][1])
+    chunked = (budget, prompt) if budget else None
+    fast = _simulate_burst(outputs, cap, prefill.low, lambda k: step_ms(k).low / 1000, chunked)
+    slow = _simulate_burst(outputs, cap, prefill.high, lambda k: step_ms(k).high / 1000, chunked)
     itl = fast.itl_ms, slow.itl_ms
     if row.itl_ms is None and row.tpot_ms is not None:
         itl = fast.tpot_ms, slow.tpot_ms
@@ -427,6 +475,40 @@ def _burst_ranges(
         Range(low=itl[0], high=itl[1]),
         Range(low=fast.ttft_s, high=slow.ttft_s),
     )
+
+
+VLLM_V0_LONG_CONTEXT_CHUNK_TOKENS = 512
+"""vLLM's V0 engine turns chunked prefill on by itself for a model whose max_model_len exceeds 32K (on CUDA,
+without a sliding window, speculative decoding or LoRA), with max_num_batched_tokens 512 (vllm/engine/
+arg_utils.py: 'Chunked prefill is enabled by default for models with max_model_len > 32K'; config.py: 'Chunked
+prefill is enabled with max_num_batched_tokens=512')."""
+VLLM_V1_SERVE_CHUNK_TOKENS = (8192, 2048)
+"""vLLM's V1 engine always chunks prefill; `vllm serve`'s max_num_batched_tokens is 8192 on a GPU of at least
+70 GiB that is not an A100, else 2048 (arg_utils.py get_batch_defaults, VLLM_MAX_NUM_SEQS_SOURCE)."""
+_MAX_MODEL_LEN = re.compile(r"max[-_]model[-_]len[ =](\d+)", re.IGNORECASE)
+LONG_CONTEXT_TOKENS = 32 * 1024
+
+
+def _prefill_chunk_budget(row: ServingRow, framework: str | None) -> int | None:
+    """Tokens a step may carry when the engine chunks prompts, for a finite burst: the stated budget; else
+    vLLM V1's default; else, on vLLM's V0 engine, 512 when it turned chunked prefill on by itself (a model
+    context over 32K that the run did not shorten and that the replica's KV cache holds, no sliding window);
+    None: whole prompts in steps of their own (V0's default). Other engines: the stated budget only."""
+    stated = _stated(row, framework, _STATED_BUDGET)
+    if stated or framework != "vllm":
+        return stated
+    version, month = row.framework_version, _source_month(row)
+    if not released_before(version, month, VLLM_V1_DEFAULT):
+        gpu = _catalog().gpu(row.gpu)
+        large = gpu.usable_memory_gib >= VLLM_LARGE_GPU_MIN_GIB and "a100" not in gpu.name.lower()
+        return VLLM_V1_SERVE_CHUNK_TOKENS[0 if large else 1]
+    arch = _catalog().model(MODEL_IDS[row.model.name])
+    stated_len = _MAX_MODEL_LEN.search(row.notes or "")
+    context = int(stated_len.group(1)) if stated_len else arch.max_context
+    if context <= LONG_CONTEXT_TOKENS or arch.sliding_window:
+        return None
+    held = _predict_at(row, 1, None, None, (context, 1, "static")).max_concurrency
+    return VLLM_V0_LONG_CONTEXT_CHUNK_TOKENS if held >= 1 else None
 
 
 def _predict_at(

@@ -119,3 +119,16 @@ def test_qwens_batch_one_speed_counts_the_whole_request() -> None:
     short = _row("qwen25-a100-72b-bf16-vllm-tp4-in1")  # a one-token prompt: the decode rate, near enough
     speed = next(c for c in checks(short) if c.metric == "output_tokens_per_s").predicted
     assert abs(speed.mid / predict(short).output_tokens_per_s.mid - 1) < 0.02
+
+
+def test_a_burst_admits_prompts_within_the_engines_chunked_prefill_budget() -> None:
+    from bench.serving_accuracy import _prefill_chunk_budget
+
+    # vLLM 0.5.4 turned chunked prefill on by itself for Llama 3.1's 128K context, 512 tokens a step
+    assert _prefill_chunk_budget(_row("lambda-v0-h100x1-llama31-8b-fp8-320p"), "vllm") == 512
+    # ... not where the KV cache cannot hold a 128K sequence (the run had to shorten max_model_len)
+    assert _prefill_chunk_budget(_row("lambda-v0-h100x1-llama31-70b-fp8-320p"), "vllm") is None
+    # ... nor where the run set a short max_model_len itself
+    assert _prefill_chunk_budget(_row("sglang060-a100-llama31-8b-bf16-vllm-offline-sharegpt"), "vllm") is None
+    # vLLM V1 serve on an H100: 8192
+    assert _prefill_chunk_budget(_row("gpustack-h100-qwen3-235b-a22b-fp8-vllm-tp4-sharegpt"), "vllm") == 8192
