@@ -486,6 +486,7 @@ VLLM_V1_SERVE_CHUNK_TOKENS = (8192, 2048)
 """vLLM's V1 engine always chunks prefill; `vllm serve`'s max_num_batched_tokens is 8192 on a GPU of at least
 70 GiB that is not an A100, else 2048 (arg_utils.py get_batch_defaults, VLLM_MAX_NUM_SEQS_SOURCE)."""
 _MAX_MODEL_LEN = re.compile(r"max[-_]model[-_]len[ =](\d+)", re.IGNORECASE)
+_K_CONTEXT = re.compile(r"\((\d+)k context\)")
 LONG_CONTEXT_TOKENS = 32 * 1024
 
 
@@ -504,7 +505,12 @@ def _prefill_chunk_budget(row: ServingRow, framework: str | None) -> int | None:
         return VLLM_V1_SERVE_CHUNK_TOKENS[0 if large else 1]
     arch = _catalog().model(MODEL_IDS[row.model.name])
     stated_len = _MAX_MODEL_LEN.search(row.notes or "")
-    context = int(stated_len.group(1)) if stated_len else arch.max_context
+    stated_k = _K_CONTEXT.search(row.notes or "")
+    context = arch.max_context
+    if stated_len:
+        context = int(stated_len.group(1))
+    elif stated_k:
+        context = int(stated_k.group(1)) * 1024
     if context <= LONG_CONTEXT_TOKENS or arch.sliding_window:
         return None
     held = _predict_at(row, 1, None, None, (context, 1, "static")).max_concurrency
