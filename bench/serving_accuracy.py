@@ -79,6 +79,29 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   whose slow prefill (1-4 s for 3200 tokens at 4 requests) lowers throughput more than the step; ROCm at
   batch 128-256 (vLLM 0.10: 1.2-1.5x); finite runs that drain (dstack 16 req/s runs, 405B BF16 on ROCm
   6.1 at 64 requests); H100 405B at batch 256 (vLLM V0 preempting as the cache fills).
+- issue-14 round 4 (fresh-3 scored blind 26/80 before round 3 and 23/80 after it, then read row by row; every
+  side is development data). Round 3's three lost figures came from its vLLM V0 CPU time per sequence acting
+  on misread rows (MLPerf MI300X at the unknown-length 1000/1000, Lambda's 320-prompt bursts read as a steady
+  state at 256 sequences); with the rows read as run, V0's CPU time is net +1 on fresh-3 and +4 on fresh.
+  before: fit 23/26 (88.5%) 1.44x 5.6%; held out 22/24 (91.7%) 1.71x 11.9%; fresh 43/52 (82.7%) 1.58x 10.3%;
+  fresh-2 28/77 (36.4%) 1.35x 16.7%; fresh-3 23/80 (28.7%) 1.41x 36.5%; all 139/259 (53.7%);
+  after (readings: finite ShareGPT bursts simulated as they drain, within the engine's chunked-prefill
+  budget; sampled-ShareGPT means for benchmark_serving runs; MLPerf llama2-70b lengths; each end of a Poisson
+  rate's band at its own load; ExLlamaV2's speed-test lengths; the source's stated month for the engine
+  generation; vLLM's 2024 cap dropped where the run shows more in flight; Qwen's whole-request speed. Model:
+  consumer-PCIe all-reduce 43 us from nccl-tests): fit 23/26 (88.5%) 1.44x 5.6%; held out 22/24 (91.7%)
+  1.71x 11.9%; fresh 41/52 (78.8%) 1.58x 11.2% (GPUStack's 235B ITLs, inside before only because the old
+  reading put all 984 requests in every step, now -29/-37%); fresh-2 31/77 (40.3%) 1.35x 16.3%; fresh-3
+  46/80 (57.5%) 1.43x 15.0%; all 163/259 (62.9%) 1.43x 12.4%.
+  Still out on fresh-3: Lambda's vLLM 0.5.4 bursts (16 of 26: throughput 1.3-3x high where the run's
+  makespan is a few long answers decoding alone, each step ~15 ms on H100 hosts and ~40 ms on A100 hosts
+  whatever the GPU count, a per-step cost the model's per-sequence V0 CPU time does not give); Qwen's AWQ
+  rows at one token of prompt (8: 1.4-1.9x fast; AWQ reaches 1.8-2.3x BF16's speed where the bytes say
+  2.8-3.5x, a fixed cost per step beside the weight read); DeepSeek-V3 AWQ on vLLM 0.7.3 (4: 1.4-1.9x fast);
+  TensorRT-LLM v0.7a at 2048-4096 output tokens (2: 1.4x fast); llm-awq's kernels (2); H100 TP2 MLPerf (2).
+  Tried and not adopted (each trades sides at today's fitted efficiencies, so it needs a refit with its own
+  source): a per-layer kernel latency for vLLM (9 kernels x 11 us: fresh-3 +7, fresh -7); a fixed V0 step
+  cost of 4 ms beside 80 us a sequence (vLLM #6854's 4 ms bubble; fresh-2 +7, fresh -3, fresh-3 -3).
 
 Run: python -m bench.serving_accuracy [--fit | --cv] [--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the
