@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows
 from bench.serving_accuracy import (
+    EXLLAMAV2_SPEED_TEST_LENGTHS,
+    MLPERF_LLAMA2_70B_PROMPT_TOKENS,
     OFFLINE_CONCURRENCY,
     SHAREGPT_LENGTHS,
+    _burst_output_lengths,
+    _burst_requests,
     _dp_attention,
     _max_batch,
+    _rate_ranges,
     checks,
     lengths,
     predict,
+    readings,
 )
 
 
@@ -53,8 +59,76 @@ def test_a_cap_the_set_up_states_is_the_cap() -> None:
 def test_a_median_itl_under_multi_step_scheduling_is_a_burst_of_steps() -> None:
     row = _row("sglang060-a100-llama31-8b-bf16-vllm-rps4-sharegpt")  # --num-scheduler-steps 10
     itl = next(c for c in checks(row) if c.metric == "ms_per_output_token")
-    assert abs(itl.predicted.mid / predict(row).ms_per_output_token.mid - 10) < 1e-6
+    step = _rate_ranges(row, None, readings(row)[0])[2]
+    assert abs(itl.predicted.mid / step.mid - 10) < 1e-6
     # SGLang's run beside it streams every step
     plain = _row("sglang060-a100-llama31-8b-bf16-sglang-rps4-sharegpt")
     itl = next(c for c in checks(plain) if c.metric == "ms_per_output_token")
-    assert abs(itl.predicted.mid / predict(plain).ms_per_output_token.mid - 1) < 1e-6
+    step = _rate_ranges(plain, None, readings(plain)[0])[2]
+    assert abs(itl.predicted.mid / step.mid - 1) < 1e-6
+
+
+def test_a_benchmark_serving_sharegpt_run_gets_the_dataset_means() -> None:
+    # vLLM's benchmark_serving.py samples ShareGPT like SGLang's bench_serving: not the unknown 1000/1000
+    assert lengths(_row("lambda-v0-h100x1-llama31-8b-fp8-320p")) == SHAREGPT_LENGTHS
+
+
+def test_a_burst_of_sharegpt_requests_drains() -> None:
+    row = _row("lambda-v0-h100x1-llama31-8b-fp8-320p")
+    assert _burst_requests(row) == 320
+    assert _burst_requests(_row("gpustack-h100-qwen3-235b-a22b-fp8-vllm-tp4-sharegpt")) == 984  # successful
+    assert _burst_requests(_row("trtllm-v1-h100-llama31-8b-fp8-1000-1000")) is None  # fixed lengths
+    outs = _burst_output_lengths(320, 197, 1832)
+    assert abs(sum(outs) / len(outs) - 197) < 2 and max(outs) > 5 * 197  # the long tail that drains
+    # throughput x mean ITL = sequences in flight on average: far below the 256 the engine admits
+    tps = next(c for c in checks(row) if c.metric == "output_tokens_per_s").predicted
+    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
+    assert 40 < tps.mid * itl.mid / 1000 < 160
+
+
+def test_an_mlperf_llama2_run_reads_its_output_length_from_its_own_log() -> None:
+    # 31,302.7 tokens/s over 107.477 samples/s; the Server run over its scheduled samples/s
+    assert lengths(_row("mlperf41-h200-llama2-70b-fp8-tp1-offline")) == (MLPERF_LLAMA2_70B_PROMPT_TOKENS, 291)
+    assert lengths(_row("mlperf41-h200-llama2-70b-fp8-tp1-server"))[1] == 289
+
+
+def test_a_rate_near_saturation_spans_each_end_at_its_own_load() -> None:
+    row = _row("mlperf41-h200-llama2-70b-fp8-tp1-server")
+    fast, mid, slow = (predict(row, end=e) for e in ("low", "mid", "high"))
+    # the slow end keeps more requests in flight (Little's law), the fast end fewer
+    assert fast.live_sequences < mid.live_sequences < slow.live_sequences
+    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
+    assert itl.high == slow.ms_per_output_token.high and itl.low <= mid.ms_per_output_token.low
+
+
+def test_exllamav2_readme_speeds_are_its_speed_tests_first_stretch() -> None:
+    assert lengths(_row("exllamav2-4090-llama-13b-gptq")) == EXLLAMAV2_SPEED_TEST_LENGTHS
+
+
+def test_a_default_cap_below_what_the_run_shows_in_flight_was_not_the_runs() -> None:
+    # 2,629 tokens/s x 143 ms per token = 376 sequences decoding at once: more than vLLM's 2024 default 256
+    assert _max_batch(_row("mlperf41-mi300x-llama2-70b-fp8-tp1-server"), "vllm") is None
+    assert _max_batch(_row("lambda-v0-h100x1-llama31-8b-fp8-320p"), "vllm") == 256  # 67 in flight
+
+
+def test_qwens_batch_one_speed_counts_the_whole_request() -> None:
+    # speed_benchmark_vllm.py: 2,048 tokens over one llm.generate() call, the 30,720-token prefill included
+    long = _row("qwen25-a100-72b-bf16-vllm-tp4-in30720")
+    speed = next(c for c in checks(long) if c.metric == "output_tokens_per_s").predicted
+    assert speed.high < predict(long).output_tokens_per_s.high * 0.95
+    short = _row("qwen25-a100-72b-bf16-vllm-tp4-in1")  # a one-token prompt: the decode rate, near enough
+    speed = next(c for c in checks(short) if c.metric == "output_tokens_per_s").predicted
+    assert abs(speed.mid / predict(short).output_tokens_per_s.mid - 1) < 0.02
+
+
+def test_a_burst_admits_prompts_within_the_engines_chunked_prefill_budget() -> None:
+    from bench.serving_accuracy import _prefill_chunk_budget
+
+    # vLLM 0.5.4 turned chunked prefill on by itself for Llama 3.1's 128K context, 512 tokens a step
+    assert _prefill_chunk_budget(_row("lambda-v0-h100x1-llama31-8b-fp8-320p"), "vllm") == 512
+    # ... not where the KV cache cannot hold a 128K sequence (the run had to shorten max_model_len)
+    assert _prefill_chunk_budget(_row("lambda-v0-h100x1-llama31-70b-fp8-320p"), "vllm") is None
+    # ... nor where the run set a short max_model_len itself
+    assert _prefill_chunk_budget(_row("sglang060-a100-llama31-8b-bf16-vllm-offline-sharegpt"), "vllm") is None
+    # vLLM V1 serve on an H100: 8192
+    assert _prefill_chunk_budget(_row("gpustack-h100-qwen3-235b-a22b-fp8-vllm-tp4-sharegpt"), "vllm") == 8192

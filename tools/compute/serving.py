@@ -228,7 +228,7 @@ def estimate_serving_time(
     fw_factor = K.FRAMEWORK_EFFICIENCY[fw]
     tb.assume("framework_efficiency", fw_factor, "x TensorRT-LLM's", K.FRAMEWORK_EFFICIENCY_SOURCE)
     cpu_per_sequence_s = 0.0
-    if fw == "vllm" and _released_before(engine_version, engine_date, K.VLLM_V1_DEFAULT):
+    if fw == "vllm" and released_before(engine_version, engine_date, K.VLLM_V1_DEFAULT):
         cpu_per_sequence_s = K.VLLM_V0_CPU_S_PER_SEQUENCE / scheduler_steps
         tb.assume(
             "engine_cpu_s_per_sequence_per_step",
@@ -237,7 +237,7 @@ def estimate_serving_time(
             K.VLLM_V0_CPU_SOURCE,
         )
     early_mla = 1.0
-    if arch.uses_mla and _released_before(None, engine_date, K.EARLY_MLA_KERNELS):
+    if arch.uses_mla and released_before(None, engine_date, K.EARLY_MLA_KERNELS):
         early_mla = K.EARLY_MLA_KERNELS_EFFICIENCY
         tb.assume("early_mla_kernels_efficiency", early_mla, "x", K.EARLY_MLA_KERNELS_SOURCE)
         fw_factor *= early_mla
@@ -577,7 +577,7 @@ _VERSION = re.compile(r"v?(\d+)\.(\d+)")
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 
 
-def _released_before(version: str | None, date: str | None, boundary: tuple[tuple[int, int], str]) -> bool:
+def released_before(version: str | None, date: str | None, boundary: tuple[tuple[int, int], str]) -> bool:
     """Whether an engine release predates `boundary` ((major, minor) of the first release past it, its
     'YYYY-MM'): by the version when it reads as one, else by the month; unknown is a current release."""
     first_version, first_month = boundary

@@ -153,18 +153,23 @@ batch-1 rows of ROCm vLLM 0.10 on 8x MI300X (bench/data fresh-2, read after its 
 8.4 ms and 405B FP8 23.6 ms per token, whose difference in weights and layers gives ~45 us per
 all-reduce at the bandwidth efficiency the rest of the model uses. Before: the NVLink 10 us, 4.3-5.4 ms
 predicted for the 70B."""
+CONSUMER_PCIE_ALLREDUCE_LATENCY_S: Final = 43e-6
+"""One small all-reduce between GeForce cards (no peer-to-peer: NCCL stages through host memory): nccl-tests
+all_reduce_perf on 8x RTX 4090 over PCIe, 8-byte messages, 42.56 us (NVIDIA/nccl issue #1530, TREE); fewer
+cards take no longer. Before: 120 us, an unsourced estimate, which put 19 ms of all-reduces in each token of
+Llama 2 70B on two RTX 4090s where MLC's whole token takes 29 ms (its blog, 2023-10: 34.5 tokens/s)."""
 ALLREDUCE_LATENCY_S: dict[str, float] = {
     "nvlink": NVLINK_ALLREDUCE_LATENCY_S,
     # the custom kernels need NVLink or peer-to-peer (vLLM falls back to NCCL on PCIe beyond 2 GPUs):
     "pcie": 60e-6,  # nccl-tests: PCIe small all-reduce ~1.5-2x NVLink NCCL's (~30-40 us)
     "infinity_fabric": INFINITY_FABRIC_ALLREDUCE_LATENCY_S,
-    "pcie_no_p2p": 120e-6,  # GeForce: no peer-to-peer, NCCL stages through host memory
+    "pcie_no_p2p": CONSUMER_PCIE_ALLREDUCE_LATENCY_S,
 }
 ALLREDUCE_LATENCY_SOURCE = (
-    "NVLink: custom all-reduce kernels on H100/A100 (SGLang PRs #2904, #2688); PCIe 60 us and consumer PCIe "
-    "120 us, NCCL (nccl-tests small-message latency; GeForce RTX 40/50 series have peer-to-peer disabled, "
-    "so NCCL stages through host memory). No multi-GPU PCIe row in the calibration set: these two are "
-    "estimates"
+    "NVLink: custom all-reduce kernels on H100/A100 (SGLang PRs #2904, #2688); consumer PCIe 43 us: "
+    "nccl-tests all_reduce_perf on 8x RTX 4090, 8-byte messages (NVIDIA/nccl issue #1530; GeForce RTX 40/50 "
+    "series have peer-to-peer disabled, so NCCL stages through host memory); datacenter PCIe 60 us is an "
+    "estimate (nccl-tests small-message latency ~1.5-2x NVLink NCCL's)"
 )
 LINK_BANDWIDTH_EFFICIENCY: Final = 0.7
 """Bus bandwidth NCCL all-reduce reaches of the per-direction link rate (nccl-tests busbw ~70-80%)."""
