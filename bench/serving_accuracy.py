@@ -127,9 +127,9 @@ from tools.compute.serving import (
     ServingEfficiency,
     ServingTime,
     estimate_serving_time,
-    released_before,
 )
 from tools.compute.serving_constants import VLLM_LARGE_GPU_MIN_GIB, VLLM_V1_DEFAULT
+from tools.compute.serving_steps import released_before
 from tools.memory_states import stored_weight_bytes
 from tools.ranges import Range
 

@@ -34,13 +34,18 @@ point-to-point hop per stage.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.compute import serving_constants as K
 from tools.compute.flops import BYTES_PER_WEIGHT, peak_tflops
+from tools.compute.serving_steps import (
+    allreduce_s,
+    pipeline_hops_s,
+    released_before,
+    soft_max,
+)
 from tools.errors import InputError
 from tools.memory_states import stored_weight_bytes
 from tools.ranges import Range
@@ -88,17 +93,6 @@ def _check(**values: int) -> None:
     for name, v in values.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise InputError(f"{name} must be a whole number >= 1, got {v!r}")
-
-
-def _link_kind(gpu: GpuSpec, n_gpus: int) -> str:
-    """nvlink, infinity_fabric, pcie or pcie_no_p2p: how the replica's GPUs exchange all-reduces. An NVLink
-    bridge joins pairs only, so more than two bridged GPUs talk over PCIe."""
-    link = gpu.scale_up_link
-    if link == "infinity_fabric":  # all-to-all like NVSwitch, but RCCL's small all-reduce is slower
-        return "infinity_fabric"
-    if link in K.NVLINK_LINKS or (link == "nvlink_bridge" and n_gpus <= 2):
-        return "nvlink"
-    return "pcie_no_p2p" if gpu.consumer else "pcie"
 
 
 def framework_max_batch(framework: str, gpu: GpuSpec) -> int:
@@ -385,8 +379,8 @@ def estimate_serving_time(
         low=cmp_s.low,
         high=cmp_s.high,
     )
-    comm_s = _allreduce_s(arch, gpu, tp, tokens_per_step / pp, eff.nvlink_allreduce_latency_s, tb)
-    hops_s = _pipeline_hops_s(pp, tb)
+    comm_s = allreduce_s(arch, gpu, tp, tokens_per_step / pp, eff.nvlink_allreduce_latency_s, tb)
+    hops_s = pipeline_hops_s(pp, tb)
     p = eff.overlap_exponent
     kernels = K.LATENCY_BOUND_KERNELS_PER_MLA_MOE_LAYER if arch.uses_mla and arch.is_moe else 0
     floor_s = Range(low=0.0, high=0.0)
@@ -419,12 +413,12 @@ def estimate_serving_time(
             live_sequences=live,
         )
     step = Range(
-        low=max(_soft_max(mem_s.low, cmp_s.low, p), floor_s.low)
+        low=max(soft_max(mem_s.low, cmp_s.low, p), floor_s.low)
         + comm_s
         + hops_s
         + pp * eff.step_overhead_s.low
         + cpu_s,
-        high=max(_soft_max(mem_s.high, cmp_s.high, p), floor_s.high)
+        high=max(soft_max(mem_s.high, cmp_s.high, p), floor_s.high)
         + comm_s
         + hops_s
         + pp * eff.step_overhead_s.high
@@ -456,8 +450,8 @@ def estimate_serving_time(
 
     # --- prefill alone (time to first token; static batches' prefill phase) ---------------------------
     prefill_flops = prompt_tokens * (2 * active + attn * prompt_tokens / 2)
-    prefill_comm_s = _allreduce_s(arch, gpu, tp, prompt_tokens, eff.nvlink_allreduce_latency_s, None)
-    prefill_comm_s += _pipeline_hops_s(pp, None)
+    prefill_comm_s = allreduce_s(arch, gpu, tp, prompt_tokens, eff.nvlink_allreduce_latency_s, None)
+    prefill_comm_s += pipeline_hops_s(pp, None)
     stage_rate = flops_rate / pp  # a prompt passes the stages one after another
     pre_eff = eff.prefill.scale(moe * fw_factor)
     prefill_s = Range(
@@ -571,84 +565,3 @@ def _time_to_first_token(
         high=ttft.high,
     )
     return ttft
-
-
-_VERSION = re.compile(r"v?(\d+)\.(\d+)")
-_MONTH = re.compile(r"(\d{4})-(\d{2})")
-
-
-def released_before(version: str | None, date: str | None, boundary: tuple[tuple[int, int], str]) -> bool:
-    """Whether an engine release predates `boundary` ((major, minor) of the first release past it, its
-    'YYYY-MM'): by the version when it reads as one, else by the month; unknown is a current release."""
-    first_version, first_month = boundary
-    v = _VERSION.match(version.strip()) if version else None
-    if v and first_version != (0, 0):
-        return (int(v.group(1)), int(v.group(2))) < first_version
-    m = _MONTH.match(date.strip()) if date else None
-    if m is None:
-        return False
-    return f"{m.group(1)}-{m.group(2)}" < first_month
-
-
-def _soft_max(a: float, b: float, p: float) -> float:
-    """(a^p + b^p)^(1/p): the larger of the two when p is large, their sum when p = 1."""
-    if math.isinf(p):
-        return max(a, b)
-    out: float = (a**p + b**p) ** (1.0 / p)
-    return out
-
-
-def _pipeline_hops_s(stages: int, tb: TraceBuilder | None) -> float:
-    """Point-to-point sends between pipeline stages of one token step (one per stage)."""
-    if stages == 1:
-        return 0.0
-    total = stages * K.PIPELINE_HOP_S
-    if tb is not None:
-        tb.assume("pipeline_hop_s", K.PIPELINE_HOP_S, "s", K.PIPELINE_HOP_SOURCE)
-        tb.step("step_pipeline_hops_s", "stages x hop", total, "s", stages=stages)
-    return total
-
-
-def _allreduce_s(
-    arch: ModelArch,
-    gpu: GpuSpec,
-    n_gpus: int,
-    tokens: float,
-    nvlink_latency_s: float,
-    tb: TraceBuilder | None,
-) -> float:
-    """Tensor-parallel all-reduces of one step: 2 per layer, each latency + ring bytes / link rate."""
-    if n_gpus == 1:
-        return 0.0
-    kind = _link_kind(gpu, n_gpus)
-    latency = nvlink_latency_s if kind == "nvlink" else K.ALLREDUCE_LATENCY_S[kind]
-    per_direction = gb_to_bytes(gpu.scale_up_bandwidth_gb_per_s or 64.0) / 2
-    rate = (
-        per_direction
-        * K.LINK_BANDWIDTH_EFFICIENCY
-        * (K.NO_P2P_BANDWIDTH_FACTOR if kind == "pcie_no_p2p" else 1.0)
-    )
-    message = tokens * arch.hidden_size * K.ACTIVATION_BYTES
-    per_call = latency + 2 * (n_gpus - 1) / n_gpus * message / rate
-    total = K.ALLREDUCES_PER_LAYER * arch.n_layers * per_call
-    if tb is not None:
-        tb.assume(
-            "allreduce_latency_s",
-            f"nvlink {K.ALLREDUCE_LATENCY_S['nvlink']}, infinity fabric "
-            f"{K.ALLREDUCE_LATENCY_S['infinity_fabric']}, pcie {K.ALLREDUCE_LATENCY_S['pcie']}, "
-            f"consumer pcie {K.ALLREDUCE_LATENCY_S['pcie_no_p2p']}",
-            "s",
-            K.ALLREDUCE_LATENCY_SOURCE,
-        )
-        tb.step(
-            "step_allreduce_s",
-            "2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / (link GB/s / 2 x eff))",
-            total,
-            "s",
-            "Megatron-LM tensor parallelism (Shoeybi et al. 2019); ring all-reduce bytes (NCCL)",
-            link=kind,
-            n_gpus=n_gpus,
-            tokens_per_step=tokens,
-            latency_s=latency,
-        )
-    return total

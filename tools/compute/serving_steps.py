@@ -1,0 +1,105 @@
+"""Parts of a serving step's time that are not the GPU's own compute or memory reads: the tensor-parallel
+all-reduces over the GPUs' link, the sends between pipeline stages, and whether an engine release
+predates a kernel or scheduler change (tools.compute.serving; constants in serving_constants)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from tools.catalog.schema import GpuSpec, ModelArch
+from tools.compute import serving_constants as K
+from tools.trace import TraceBuilder
+from tools.units import gb_to_bytes
+
+
+def link_kind(gpu: GpuSpec, n_gpus: int) -> str:
+    """nvlink, infinity_fabric, pcie or pcie_no_p2p: how the replica's GPUs exchange all-reduces. An NVLink
+    bridge joins pairs only, so more than two bridged GPUs talk over PCIe."""
+    link = gpu.scale_up_link
+    if link == "infinity_fabric":  # all-to-all like NVSwitch, but RCCL's small all-reduce is slower
+        return "infinity_fabric"
+    if link in K.NVLINK_LINKS or (link == "nvlink_bridge" and n_gpus <= 2):
+        return "nvlink"
+    return "pcie_no_p2p" if gpu.consumer else "pcie"
+
+
+_VERSION = re.compile(r"v?(\d+)\.(\d+)")
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+
+
+def released_before(version: str | None, date: str | None, boundary: tuple[tuple[int, int], str]) -> bool:
+    """Whether an engine release predates `boundary` ((major, minor) of the first release past it, its
+    'YYYY-MM'): by the version when it reads as one, else by the month; unknown is a current release."""
+    first_version, first_month = boundary
+    v = _VERSION.match(version.strip()) if version else None
+    if v and first_version != (0, 0):
+        return (int(v.group(1)), int(v.group(2))) < first_version
+    m = _MONTH.match(date.strip()) if date else None
+    if m is None:
+        return False
+    return f"{m.group(1)}-{m.group(2)}" < first_month
+
+
+def soft_max(a: float, b: float, p: float) -> float:
+    """(a^p + b^p)^(1/p): the larger of the two when p is large, their sum when p = 1."""
+    if math.isinf(p):
+        return max(a, b)
+    out: float = (a**p + b**p) ** (1.0 / p)
+    return out
+
+
+def pipeline_hops_s(stages: int, tb: TraceBuilder | None) -> float:
+    """Point-to-point sends between pipeline stages of one token step (one per stage)."""
+    if stages == 1:
+        return 0.0
+    total = stages * K.PIPELINE_HOP_S
+    if tb is not None:
+        tb.assume("pipeline_hop_s", K.PIPELINE_HOP_S, "s", K.PIPELINE_HOP_SOURCE)
+        tb.step("step_pipeline_hops_s", "stages x hop", total, "s", stages=stages)
+    return total
+
+
+def allreduce_s(
+    arch: ModelArch,
+    gpu: GpuSpec,
+    n_gpus: int,
+    tokens: float,
+    nvlink_latency_s: float,
+    tb: TraceBuilder | None,
+) -> float:
+    """Tensor-parallel all-reduces of one step: 2 per layer, each latency + ring bytes / link rate."""
+    if n_gpus == 1:
+        return 0.0
+    kind = link_kind(gpu, n_gpus)
+    latency = nvlink_latency_s if kind == "nvlink" else K.ALLREDUCE_LATENCY_S[kind]
+    per_direction = gb_to_bytes(gpu.scale_up_bandwidth_gb_per_s or 64.0) / 2
+    rate = (
+        per_direction
+        * K.LINK_BANDWIDTH_EFFICIENCY
+        * (K.NO_P2P_BANDWIDTH_FACTOR if kind == "pcie_no_p2p" else 1.0)
+    )
+    message = tokens * arch.hidden_size * K.ACTIVATION_BYTES
+    per_call = latency + 2 * (n_gpus - 1) / n_gpus * message / rate
+    total = K.ALLREDUCES_PER_LAYER * arch.n_layers * per_call
+    if tb is not None:
+        tb.assume(
+            "allreduce_latency_s",
+            f"nvlink {K.ALLREDUCE_LATENCY_S['nvlink']}, infinity fabric "
+            f"{K.ALLREDUCE_LATENCY_S['infinity_fabric']}, pcie {K.ALLREDUCE_LATENCY_S['pcie']}, "
+            f"consumer pcie {K.ALLREDUCE_LATENCY_S['pcie_no_p2p']}",
+            "s",
+            K.ALLREDUCE_LATENCY_SOURCE,
+        )
+        tb.step(
+            "step_allreduce_s",
+            "2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / (link GB/s / 2 x eff))",
+            total,
+            "s",
+            "Megatron-LM tensor parallelism (Shoeybi et al. 2019); ring all-reduce bytes (NCCL)",
+            link=kind,
+            n_gpus=n_gpus,
+            tokens_per_step=tokens,
+            latency_s=latency,
+        )
+    return total
