@@ -96,7 +96,7 @@ _OPS_DEDICATED = keyed(
     I,
 )
 _OBJ_CHEAP = keyed(
-    r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-]cost|least expensive"
+    r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-](?:total[\s-])?cost|least expensive"
     r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters"
     r"|we care)|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
     r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring)\b",

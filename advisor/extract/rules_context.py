@@ -149,6 +149,10 @@ _VOLUME_PER = Gated(
     ),
     "week", "month", "quarter",
 )  # fmt: skip
+_BATCH_JOB = re.compile(
+    r"\b(?:re-?score|score|label|classify|summari[sz]e|translate|backfill|batch|job|re-?run|re-?process)\w*",
+    I,
+)
 _TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I)
 
 
@@ -156,7 +160,11 @@ def rule_cadence(ctx: Ctx) -> None:
     """runs_per_month from training cadence ("20 experiments a month", "weekly retrain")."""
     for s in ctx.sentences:
         t = s.text
-        if ctx.workload == "inference" and not re.search(r"re-?train|fine[\s-]?tun|experiment", t, I):
+        if (
+            ctx.workload == "inference"
+            and not re.search(r"re-?train|fine[\s-]?tun|experiment", t, I)
+            and not _BATCH_JOB.search(t)  # "every night we re-score the previous day's reviews"
+        ):
             continue
         for m in _CADENCE_NUM.finditer(t):
             per = m.group("per").lower()
@@ -164,7 +172,7 @@ def rule_cadence(ctx: Ctx) -> None:
             monthly = per == "month"
             ev = q(m) if monthly else f'"{q(m)}": {conv.how}'
             ctx.add(s, "runs_per_month", conv.value, ev, "stated" if monthly else "inferred", m.start())
-        if not _TRAIN_WORD.search(t):
+        if not _TRAIN_WORD.search(t) and not _BATCH_JOB.search(t):
             continue
         for m in _CADENCE_TIMES.finditer(t):
             times = m.group("times").lower()
@@ -296,7 +304,8 @@ _CONC = Gated(
         rf"|[a-z]{{3,}}(?:ists|ians|ers|ors|ants|ents)|of\s+(?:them|those|these))\s+"
         rf"(?:\w+\s+){{0,4}}?"
         rf"(?:at\s+(?:the\s+same|any|one|a)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once"
-        rf"|(?:at|during|in)\s+(?:the\s+)?(?:peak|busy\s+(?:times?|hours?))\b)|"
+        rf"|(?:at|during|in)\s+(?:the\s+)?(?:peak|busy\s+(?:times?|hours?))\b"
+        rf"|at\s+any\s+(?:given\s+)?(?:moment|one\s+time|point))|"
         rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
         rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
         I,
@@ -390,7 +399,8 @@ _LATENCY = Gated(
 )
 _RATE_TOKENS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:output\s+)?(?:tokens?|tok)\s*(?:/\s*s(?:ec)?"
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:output\s+|generated\s+|new\s+)?(?:tokens?|tok)\s*"
+        rf"(?:/\s*s(?:ec)?"
         rf"|per\s+s(?:ec(?:ond)?)?|a\s+second)\b"
         rf"(?P<tail>[^.;]{{0,30}})",
         I,
@@ -467,7 +477,7 @@ def rule_serving(ctx: Ctx) -> None:
                 or re.search(r"\b(?:each|every|per)\s+(?:user|person|stream)\b[^.;]{0,25}$", before, I)
                 # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a
                 # second", "it should stream at 30 tok/s"
-                or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,3}$", before, I)
+                or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,5}$", before, I)
             ):
                 ms = 1000.0 / v
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'

@@ -50,17 +50,25 @@ _MONEY = Gated(
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
 _BUDGET_CUE = keyed(
-    r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|"
+    r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|PO|"
+    r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|"
     r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
     I,
     min_chars=1,
 )
 _NOT_BUDGET = keyed(
     r"\b(?:cost(?:s|ing)? (?:is|was|of)|egress|price[sd]?|charges?|paid|quote[sd]?(?: at)?|saves?"
-    r"|series\s+[a-e]|raised|funding|round|valuation|revenue|arr)\b",
+    r"|series\s+[a-e]|(?:we\s+)?raised\s+(?:a\s+|our\s+)?(?:series|seed|round|pre-seed)|funding\s+round|round"
+    r"|valuation|revenue|arr)\b",
     I,
 )
 
+# the amount is someone's price, not the user's budget: "the $38k is his quote", "$612k is their asking price"
+_QUOTE_AFTER = re.compile(
+    r"\s*(?:is|was)\s+(?:just\s+)?(?:his|her|their|its|a|the|an?\s+\w+'s|the\s+\w+'s)\s+(?:\w+\s+)?"
+    r"(?:quote|price|offer|estimate|asking\s+price|list\s+price)\b",
+    re.I,
+)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
@@ -100,7 +108,7 @@ def rule_budget(ctx: Ctx) -> None:
             before = t[max(0, m.start() - 60) : m.start()]
             if not (budget_word or short or _BUDGET_CUE.search(before)):  # the regex last: it costs most
                 continue
-            if _NOT_BUDGET.search(before[-25:]):
+            if _NOT_BUDGET.search(before[-25:]) or _QUOTE_AFTER.match(t, m.end()):
                 continue
             amount = parse_money(num) * (MULTIPLIERS[mult.lower()] if mult else 1.0)
             conv = U.usd_from(amount, cur)
@@ -154,7 +162,8 @@ _BY_WEEKDAY = Gated(
         + r"|"
         + _MON3
         + r"\w*\.?\s+\d))"
-        + r"(?:\s+(?P<when>morning|first\s+thing|am\b|noon|midday|lunch(?:time)?))?\b",
+        + r"(?:\s+(?P<when>morning|first\s+thing|am\b|noon|midday|lunch(?:time)?"
+        + r"|(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)))?\b",
         I,
     ),
     "day", "by mon", "by tue", "by wed", "by thu", "by fri", "by sat", "by sun",
@@ -234,8 +243,8 @@ _CLOCK = r"(?:midnight|noon|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)"
 _CLOCK_WINDOW = Gated(
     re.compile(
         rf"\bwindow\s+(?:\w+\s+)?(?:between|from)\s+(?P<a>{_CLOCK})\s+(?:and|to|until|-|–)\s+(?P<b>{_CLOCK})"
-        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm))\s+(?:and|to|until|-|–)\s+"
-        rf"(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight)\b",
+        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm)|\d{{1,2}}:\d\d)\s+(?:and|to|until|-|–)"
+        rf"\s+(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight|\d{{1,2}}:\d\d)\b",
         I,
     ),
     "window", "midnight", "am", "pm",
@@ -336,6 +345,8 @@ def rule_deadline(ctx: Ctx) -> None:
             said = "end of that day"
             if m.group("when"):  # "by Monday morning": the start of that working day, not its end
                 hour = MORNING_HOUR if re.match(r"morning|first|am", m.group("when"), I) else NOON_HOUR
+                clock = _clock_hour(re.sub(r"^at\s+", "", m.group("when"), flags=I))  # "by Monday 9am"
+                hour = int(clock) if clock is not None else hour
                 due = due - dt.timedelta(days=1) + dt.timedelta(hours=hour)
                 said = f"{hour:02d}:00 that day"
             conv = U.hours_until(ref, due, f'"{q(m)}" ({said})')

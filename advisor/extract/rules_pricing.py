@@ -31,7 +31,8 @@ _NOUN = (
 _EXCLUDED = {
     kind: Gated(
         re.compile(
-            rf"\b{_NEG}[\s-]+(?:any\s+|the\s+|an?\s+)?(?:{rx}){_NOUN}\b"
+            rf"\b{_NEG}[\s-]+(?:any\s+|the\s+|an?\s+)?(?:(?:\d+[\s-](?:years?|months?)|one[\s-]year|multi[\s-]year"
+            rf"|long[\s-]term|or|and)\s+){{0,4}}(?:{rx}){_NOUN}\b"
             rf"|\b(?:{rx}){_NOUN}\s+(?:is|are)\s+(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
             r"|not permitted)\b",

@@ -36,9 +36,10 @@ from advisor.extract.rules_text import (
 
 _K = r"(?P<mult>k)?"
 _FILL = (
-    r"(?:(?:are|is|of|at|averag\w*|avg\.?|typically|usually|normally|mostly|maybe|probably|generally|often"
+    r"(?:(?:are|is|of|at|averag\w*|avg\.?|median|mean|p50|typically|usually|normally|mostly|maybe|probably"
+    r"|generally|often|after\s+\w+"
     r"|length|size|len|each|short|long|brief|concise|going\s+in|carr(?:y|ies)|contains?|includes?|holds?"
-    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?\s+(?:to|about)|:|=|,)\s*)*"
+    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,)\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"
@@ -65,12 +66,15 @@ _PROMPT = Gated(
         (_AFTER_NOUN + "|" + _BEFORE_NOUN).replace("@NOUN@", _PROMPT_NOUN)
         + _ADJ_TOKENS.replace("@ADJ@", r"prompt|input|system[\s-]prompt")
         + r"|(?P<num6>" + NUM + r")\s*(?P<mult6>k)?[\s-]*tok(?:en)?s?[\s-]+(?:system[\s-]+)?prompts?\b"
+        # "each request sends ~1,500 tokens of surrounding code"
+        + r"|\beach\s+(?:request|call|query|turn)\s+(?:sends?|carries|has)\s+" + APPROX
+        + r"(?P<num9>" + NUM + r")\s*(?P<mult9>k)?\s*tok(?:en)?s?\b"
         # "~2,500 tokens going in", "each review is ~300 tokens in, and ..."
         + r"|(?P<num7>" + NUM + r")\s*(?P<mult7>k)?[\s-]*tok(?:en)?s?\s+(?:going\s+)?in\b"
         + r"(?=\s*(?:[,;.)]|$|and\b))",
         I,
     ),
-    "prompt", "input", "question", "quer", "going in", "tokens in", "doc",
+    "prompt", "input", "question", "quer", "going in", "tokens in", "doc", "sends", "carries",
 )  # fmt: skip
 _OUTPUT = Gated(
     re.compile(
@@ -80,10 +84,13 @@ _OUTPUT = Gated(
         rf"|\bmax_?(?:new_)?tokens\s*[:=]?\s*(?P<num4>{NUM})\b"
         # "the label comes back as a small JSON blob, ~30 tokens"
         rf"|\bcomes?\s+back\s+(?:as\s+)?(?:[\w-]+[\s,(]+){{0,5}}?{APPROX}(?P<num8>{NUM})\s*tok(?:en)?s?\b"
-        + _ADJ_TOKENS.replace("@ADJ@", r"output|completion|generated|response|answer"),
+        + _ADJ_TOKENS.replace("@ADJ@", r"output|completion|generated|response|answer")
+        # "a ~150-token abstract", "one 40-token label": the output named by what it is
+        + r"|(?P<num10>" + NUM + r")\s*(?P<mult10>k)?-tok(?:en)?\s+(?:abstract|summary|answer|reply|response"
+        + r"|description|label|caption|title|rationale|translation)s?\b",
         I,
     ),
-    "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back",
+    "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back", "-token",
 )  # fmt: skip
 # an answer length with no unit, beside a prompt length in tokens: "prompts ~2k tokens, answers ~300",
 # "average prompt 3k tokens and average output 800"
@@ -100,6 +107,7 @@ _GENERATION = Gated(
         rf"(?P<mult>{MULT})?\s*(?:(?:output|synthetic|new|generated)\s+)?tokens?\b"
         # "80M output tokens in total"; "4B tokens out of Llama 3.1 405B" (a volume of 1M+ only, below)
         rf"|(?P<num2>{NUMBER})\s*(?P<mult2>{MULT})?\s*(?:output|generated|synthetic)\s+tokens?\b"
+        r"(?!\s*(?:a|an|per|/|each|every)\s*(?:day|hour|week|month|minute|second|sec|s)\b)"
         rf"|(?P<num3>{NUMBER})\s*(?P<mult3>{MULT})?\s*tokens?\s+{GENERATED_FROM_MODEL}",
         I,
     ),
@@ -146,7 +154,7 @@ _TOKEN_RATE = Gated(
 _SECONDS_PER = {"minute": 60.0, "hour": 3600.0, "day": 86400.0}
 _ITEMS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:\w+\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
+        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:[a-z][\w-]*\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
         r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
         r"|messages|conversations|chats|listings|contracts|invoices)\b",
@@ -187,7 +195,8 @@ _JOB_WORDS = re.compile(
     r"\b(?:job|batch|offline|one[- ]off|eval\w*|benchmark\w*|backfill|synthetic|classif\w*|label\w*)\b", I
 )
 _PER_PERIOD = re.compile(
-    r"\s*(?:a|an|per|/|each|every)\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\b", I
+    r"\s*(?:a|an|per|/|each|every)\s*(?P<unit>s|sec|second|min|minute|h|hr|hour|day|week|month)\b",
+    I,
 )
 # an item's own length right after it: "40 million reviews (~120 tokens each", "50k docs of ~2k tokens"
 _ITEM_SIZE = re.compile(
@@ -201,6 +210,15 @@ _VERB_ITEMS = re.compile(
     rf"|rewrite|annotate|process|grade)\s+(?:all\s+)?(?:the\s+|our\s+|about\s+|around\s+|~\s*)?"
     rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[a-z-]+\s+){{0,2}}?(?P<item>[a-z]{{3,}}s)\b",
     I,
+)
+_TRANSLATE = re.compile(r"\b(?:translat\w*|locali[sz]\w*)", I)
+_LANGUAGES = (
+    r"English|German|French|Spanish|Italian|Portuguese|Dutch|Polish|Japanese|Chinese|Korean|Arabic|Russian"
+    r"|Turkish|Swedish|Norwegian|Danish|Finnish|Czech|Greek|Hindi|Ukrainian|Romanian|Hungarian|Vietnamese|Thai"
+)
+_LANGUAGE = re.compile(rf"\b(?:{_LANGUAGES})\b")
+_SOURCE_LANGUAGE = re.compile(
+    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})\s+(?:source|original))\b"
 )
 _SAYS_OUTPUT = re.compile(r"output|generat|answer|repl|response", I)
 # a job that reads its items (their length is the prompt), as opposed to one that writes them
@@ -220,7 +238,8 @@ def _length(m: re.Match[str]) -> int | None:
         )
         return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
     for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
-                 ("num6", "mult6"), ("num7", "mult7"), ("num8", None)):  # fmt: skip
+                 ("num6", "mult6"), ("num7", "mult7"), ("num8", None), ("num9", "mult9"),
+                 ("num10", "mult10")):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
             mult = m.group(k) if k else None
             value = (parse_count(m.group(n)) if not mult else parse_number(m.group(n))) * (
@@ -325,13 +344,14 @@ def _items_times_lengths(ctx: Ctx) -> None:
     job = any(f.field == "deadline_hours" for f in ctx.findings) or any(
         _JOB_WORDS.search(s.text) for s in ctx.sentences
     )
-    if not job:
-        return
     for s in ctx.sentences:
         for m in [*_ITEMS.finditer(s.text), *_VERB_ITEMS.finditer(s.text)]:
             after = s.text[m.end() : m.end() + 60]
-            if _PER_PERIOD.match(after):
-                continue  # "2M requests a day": a rate, read elsewhere
+            if (per := _PER_PERIOD.match(after)) is not None:
+                _items_rate(ctx, s, m, per)  # "2M new documents a month, ~150-token abstract each"
+                continue
+            if not job:
+                continue
             count = parse_scaled(m.group("num"), m.group("mult"))
             if count < _MIN_BATCH_ITEMS:
                 continue
@@ -348,7 +368,57 @@ def _items_times_lengths(ctx: Ctx) -> None:
             if total >= _MIN_GENERATION_TOKENS:
                 ev = f'"{q(m)}" x "{out.evidence}" = {total:,.0f} output tokens'
                 ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
+                _batch_is_inference(ctx, s, m.start())
                 return
+
+
+def _items_rate(ctx: Ctx, s: Sentence, m: re.Match[str], per: re.Match[str]) -> None:
+    """Items arriving per period with an output length each: the steady output rate they need."""
+    out = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")
+    if out is None or _found(ctx, "target_tokens_per_s") or m.group("item").lower() in _RATE_ITEMS:
+        return  # "120 requests per second": a request rate, read by _request_rates
+    unit = per.group("unit").lower()
+    seconds = _PERIOD_SECONDS.get(unit[:3] if unit not in ("s", "h") else unit)
+    if seconds is None:
+        return
+    count = parse_scaled(m.group("num"), m.group("mult"))
+    rate = count * float(out.value) / seconds
+    ev = (f'"{q(m)}{q(per)}" x "{out.evidence}": {count:,.0f} x {out.value} tokens / {seconds:,.0f} s = '
+          f"{rate:,.0f} tokens/s")  # fmt: skip
+    ctx.add(s, "target_tokens_per_s", rate, ev, "inferred", m.start())
+    if ctx.workload is None:  # a steady stream of outputs is served, not trained on
+        ctx.add(s, "workload", "inference", f'"{q(m)}{q(per)}" with an output each -> serving', "inferred",
+                m.start())  # fmt: skip
+        ctx.workload = "inference"
+
+
+_RATE_ITEMS = frozenset({"requests", "calls", "prompts", "queries"})
+_PERIOD_SECONDS = {"s": 1.0, "sec": 1.0, "min": 60.0, "h": 3600.0, "hr": 3600.0, "hou": 3600.0,
+                   "day": 86400.0, "wee": 604800.0, "mon": 30.42 * 86400.0}  # fmt: skip
+
+
+def _target_languages(ctx: Ctx) -> list[str]:
+    """The languages a translation job writes ("into German, French and Spanish", "targets are German and
+    French"): each is a full output; the source language ("English source", "from English") is not."""
+    text = " ".join(s.text for s in ctx.sentences)
+    if not _TRANSLATE.search(text):
+        return []
+    sources = {(m.group("lang") or m.group("lang2")).lower() for m in _SOURCE_LANGUAGE.finditer(text)}
+    seen: list[str] = []
+    for m in _LANGUAGE.finditer(text):
+        name = m.group(0).lower()
+        if name not in sources and name not in seen:
+            seen.append(name)
+    return [n.capitalize() for n in seen]
+
+
+def _batch_is_inference(ctx: Ctx, s: Sentence, position: int) -> None:
+    """A batch volume read with no workload word ("Translate 1.2M descriptions ..."): a model runs it."""
+    if ctx.workload is None:
+        ctx.add(
+            s, "workload", "inference", "a batch of outputs to generate -> inference", "inferred", position
+        )
+        ctx.workload = "inference"
 
 
 def _found(ctx: Ctx, field: str) -> bool:
@@ -377,10 +447,13 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
         key = next(k for k in ("", "2", "3") if each.group("num" + k))
         num, mult = each.group("num" + key), each.group("mult" + key)
         tokens_each = parse_number(num) * (1000 if mult else 1)
-        total = count * tokens_each
+        languages = _target_languages(ctx)
+        total = count * tokens_each * max(1, len(languages))
         if total >= _MIN_GENERATION_TOKENS:
-            ev = f'"{q(m)}" x "{q(each)}" = {total:,.0f} output tokens'
+            into = f" x {len(languages)} languages ({', '.join(languages)})" if len(languages) > 1 else ""
+            ev = f'"{q(m)}" x "{q(each)}"{into} = {total:,.0f} output tokens'
             ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
+            _batch_is_inference(ctx, s, m.start())
             if 1 <= tokens_each <= _MAX_REQUEST_TOKENS:  # the answer each item gets is the output length
                 ctx.add(nxt, "output_tokens", int(tokens_each), q(each), "stated", each.start())
             return True

@@ -572,6 +572,9 @@ def test_batch_inference_long_documents_and_timelines(extract: Extract) -> None:
         "Nightly batch job: run Mistral 7B over 2 million product descriptions; "
         "it must finish within 6 hours."
     )
-    assert p.workload == "inference" and p.deadline_hours == 6 and p.runs_per_month is None
+    # a nightly batch job runs every night (2026-11-27: read as 30.4 runs a month, as evals v7 expects; the
+    # recommender uses runs_per_month for training only)
+    assert p.workload == "inference" and p.deadline_hours == 6
+    assert p.runs_per_month == pytest.approx(30.4, abs=0.1)
     assert extract("LoRA on Qwen2.5 7B for 32k-token documents").seq_len == 32768
     assert extract("pre-train a 13B model on an 8-week timeline").deadline_hours == 8 * 168

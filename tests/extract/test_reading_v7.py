@@ -1,0 +1,87 @@
+"""Reading rules written from the failure lines of evals v7 (issue 12; v7 scored blind three times, then
+read), each tested on its own phrasing with a near miss where one applies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+
+def test_a_purchase_order_is_a_budget_and_a_quote_is_not(extract: Extract) -> None:
+    assert (
+        extract(
+            "PO 4500112233 has been raised for $30,000 and covers all GPU compute. LoRA Llama 3.1 8B."
+        ).budget_usd
+        == 30_000
+    )
+    p = extract("The vendor quoted $25k for the run. To be clear the $25k is his quote. LoRA Llama 3.1 8B.")
+    assert p.budget_usd is None
+
+
+def test_no_one_or_three_year_reserved_commitments(extract: Extract) -> None:
+    p = extract("No 1-year or 3-year reserved commitments; lowest total cost wins. LoRA Llama 3.1 8B.")
+    assert p.pricing_excluded == ["reserved"] and p.objective == "cheapest"
+
+
+def test_live_at_any_moment_and_stream_at_no_less_than(extract: Extract) -> None:
+    p = extract(
+        "Serve Qwen2.5 72B: about 40 chats live at any moment; "
+        "replies must stream at no less than 25 tokens/s."
+    )
+    assert p.concurrency == 40 and p.latency_ms_per_token == pytest.approx(40.0)
+
+
+def test_generated_tokens_a_day_is_a_rate_not_a_batch(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 70B: about 8.64 million generated tokens a day, steady.")
+    assert p.generation_tokens is None and p.target_tokens_per_s == pytest.approx(100.0)
+
+
+def test_median_lengths_and_a_request_that_sends_tokens(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 70B. Median prompt after retrieval is 1,800 tokens, median completion 300.")
+    assert (p.prompt_tokens, p.output_tokens) == (1800, 300)
+    p = extract(
+        "Code completion on Qwen2.5 7B: each request sends ~2,000 tokens of code, completions ~50 tokens."
+    )
+    assert p.prompt_tokens == 2000
+
+
+def test_by_weekday_at_a_clock_time(extract: Extract) -> None:
+    # reference Wed 2026-11-18 09:00 UTC: Monday 23 Nov 09:00 is 120 h away
+    assert (
+        extract("Label 1M rows with Llama 3.1 8B, 30 tokens out per row, by Monday 9am.").deadline_hours
+        == 120
+    )
+
+
+def test_a_nightly_window_in_clock_times_is_a_job_run_every_night(extract: Extract) -> None:
+    p = extract("Every night between 02:00 and 06:00 we re-score yesterday's tickets with Llama 3.1 8B.")
+    assert p.deadline_hours == 4 and p.runs_per_month == pytest.approx(30.4, abs=0.1)
+
+
+def test_items_per_month_with_an_output_each_is_a_steady_rate(extract: Extract) -> None:
+    p = extract("About 1M new contracts a month arrive, each gets a ~200-token summary. Model: Gemma 3 27B.")
+    assert p.target_tokens_per_s == pytest.approx(1e6 * 200 / (30.42 * 86400), rel=0.01)
+    assert p.workload == "inference"
+
+
+def test_translation_into_several_languages_multiplies_the_output(extract: Extract) -> None:
+    p = extract(
+        "Translate 1M listings (avg 100 tokens each) from English into German, Italian and Dutch by Friday."
+    )
+    assert p.generation_tokens == 3e8 and p.workload == "inference"
+    p = extract("Translate 1M listings (avg 100 tokens each) into German by Friday.")
+    assert p.generation_tokens == 1e8
+
+
+def test_aggregate_generated_tokens_per_second(extract: Extract) -> None:
+    assert (
+        extract(
+            "The fleet must sustain 5,000 generated tokens per second in aggregate. Gemma 2 27B."
+        ).target_tokens_per_s
+        == 5000
+    )
