@@ -24,7 +24,7 @@ from advisor.extract.rules_text import NUMBER, parse_number
 # NVIDIA DGX A100 / DGX H100 / DGX B200 and HGX baseboards carry eight GPUs each (NVIDIA DGX datasheets:
 # https://www.nvidia.com/en-us/data-center/dgx-platform/).
 GPUS_PER_DGX = 8
-_GPU = r"(?P<gpu>(?:nvidia\s+)?(?:rtx\s?)?(?:[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l40s?|l4|a10g?|t4|v100|mi\d{3}x?|\d{4}))"  # noqa: E501
+_GPU = r"(?P<gpu>(?:nvidia\s+)?(?:rtx\s?)?(?:[ahbl]\d{2,4}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l40s?|l4|a10g?|t4|v100|mi\d{3}x?|\d{4}))"  # noqa: E501
 _MACHINE = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|pods?|workstations?|systems?|chassis)"
 _OWN = (
     r"(?:\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|still\s+)?(?:have|own|got|bought"
@@ -36,7 +36,11 @@ _OWN = (
     r"|infra\w*)\s*(?::|has|have|is|with|of|=)"
     # "what we have on the floor is ...", "all we've got in the lab is ...", "what I own right now:"
     r"|\b(?:what|all)\s+(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|actually\s+)?(?:have|own|got"
-    r"|run|operate)\b[^.;:?!]{0,30}?(?:\s(?:is|are)\b|:))\s+"
+    r"|run|operate)\b[^.;:?!]{0,30}?(?:\s(?:is|are)\b|:)"
+    # "what's left in our DC is 16 MI300X", "we've got a half cage in AM3 with three HGX H100 servers"
+    r"|\bwhat(?:'s|\s+is)\s+left\s+(?:in|at|on)\s+(?:our|my|the)\b[^.;:?!]{0,30}?\s(?:is|are)\b"
+    r"|\b(?:we|i)(?:'ve|\s+have)?\s+(?:got|have)\s+an?\s+(?:half\s+|full\s+|small\s+)?(?:cage|rack|colo\w*|pod)\b"
+    r"[^.;:?!]{0,40}?\bwith)\s+"
 )
 _DGX = re.compile(
     rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s+)?(?:nvidia\s+)?"
@@ -66,11 +70,12 @@ _THERE_ARE = re.compile(
 # cards the team has lying around: "4x L40S sitting idle in the lab", "a few A100 40GB PCIe cards under
 # someone's desk, four of them", "two DGX H100 in our basement" (the place says they are the team's)
 _PLACE = (
+    r"(?:\([^()]{0,40}\)\s*)?"  # "two RTX A6000s (48 GB each) in a workstation under my desk"
     r"(?:(?:are|is)\s+)?(?:(?:sit|sits|sitting|live|lives|lying|collecting\s+dust)\s+)?(?:idle\s+|unused\s+|around\s+)?"
     # the machine they sit in, then the place: "in a workstation under someone's desk"
     r"(?:in\s+(?:a|an|the|our|my|one)\s+(?:\w+\s+)?(?:workstation|server|box|tower|rig|machine|pc|chassis)\s+)?"
     r"(?:in|under|at)\s+(?:the|our|my|someone'?s|somebody'?s|a|an)\s+(?:\w+\s+)?(?:lab|office|desk|basement"
-    r"|closet|server\s+room|rack|garage|cupboard)\b"
+    r"|closet|server\s+room|rack|garage|cupboard|dc|data\s*cent(?:er|re)|colo|cage)\b"
 )
 _IDLE = re.compile(
     rf"(?:(?P<num>{NUMBER})\s*[x×]?\s*|(?P<few>a\s+few|some|several|a\s+bunch\s+of)\s+)(?P<dgx>(?:nvidia\s+)?"

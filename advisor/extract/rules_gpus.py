@@ -52,7 +52,9 @@ _FLEET_OF = Gated(
 )
 _FLEET_AFTER = keyed(r"\s*(?:cluster|nodes?|servers?|fleet|farm|pods?|box(?:es)?)\b", I)
 _RENTED_AFTER = keyed(
-    r"^[^.;]{0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot)\b", I
+    r"^[^.;]{0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot|on\s+order|ordered"
+    r"|pre-?ordered|back-?ordered|arriving|being\s+delivered)\b",
+    I,
 )
 # capacity reserved (or booked) for a period is in hand: paid for whether used or not, so it is costed as
 # the team's own ("16x H100 reserved until end of Q3"); renting on demand, quota or credits are not

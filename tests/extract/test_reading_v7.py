@@ -85,3 +85,22 @@ def test_aggregate_generated_tokens_per_second(extract: Extract) -> None:
         ).target_tokens_per_s
         == 5000
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("We've got a half cage in AM3 with two HGX H100 servers racked and paid off. Serve Llama 3.1 70B.",
+         "h100-sxm", 16),
+        ("What's left in our DC is 8 MI300X from a cancelled project. LoRA Llama 3.3 70B.", "mi300x", 8),
+        ("two RTX A6000s (48 GB each) in a workstation under my desk. QLoRA Qwen2.5 32B?", "rtx-a6000", 2),
+        ("We have 8 B200s on order. Meanwhile there are 4 L40S in our server room doing nothing.", "l40s", 4),
+    ],
+)  # fmt: skip
+def test_owned_hardware_in_more_places(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+def test_cards_on_order_are_not_owned(extract: Extract) -> None:
+    assert extract("We have 8 B200s on order. LoRA Llama 3.1 8B on 10M tokens.").owned_gpu is None
