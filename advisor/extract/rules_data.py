@@ -87,6 +87,11 @@ _GENERATE_BEFORE = keyed(
     r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emits?)\W+(?:\w+\W+){0,3}$", I
 )
 
+_BASE_MODEL_TRAINED = re.compile(
+    r"\b(?:meta|google|mistral|alibaba|qwen|openai|deepseek|microsoft|they|it\s+was|was|were)\s+(?:pre-?)?trained"
+    r"\s+(?:it\s+|them\s+)?on\s+\W*$",
+    I,
+)
 _FROM_MODEL = re.compile(rf"\s*{GENERATED_FROM_MODEL}", I)  # "4B tokens out of Llama 3.1 405B"
 
 
@@ -139,6 +144,8 @@ def rule_dataset(ctx: Ctx) -> None:
                 continue
             if _GENERATE_BEFORE.search(t[max(0, m.start() - 40) : m.start()]) or _FROM_MODEL.match(after):
                 continue  # tokens to generate (advisor/extract/rules_serving_io.py)
+            if _BASE_MODEL_TRAINED.search(t[max(0, m.start() - 50) : m.start()]):
+                continue  # "Meta pretrained it on ~15T tokens": the base model's data, not this job's
             value = parse_scaled(m.group("num"), m.group("mult"))
             if value < 1e6:
                 continue  # a length, not a dataset

@@ -69,6 +69,11 @@ _QUOTE_AFTER = re.compile(
     r"(?:quote|price|offer|estimate|asking\s+price|list\s+price)\b",
     re.I,
 )
+# the company's figures, not a budget: "~$12M ARR", "$40M Series B", "$3M in revenue"
+_FINANCIALS_AFTER = re.compile(
+    r"\s*(?:in\s+)?(?:ARR|MRR|revenue|turnover|valuation|series\s+[a-e]|seed\s+round|round|raise|funding)\b",
+    re.I,
+)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
@@ -108,7 +113,11 @@ def rule_budget(ctx: Ctx) -> None:
             before = t[max(0, m.start() - 60) : m.start()]
             if not (budget_word or short or _BUDGET_CUE.search(before)):  # the regex last: it costs most
                 continue
-            if _NOT_BUDGET.search(before[-25:]) or _QUOTE_AFTER.match(t, m.end()):
+            if (
+                _NOT_BUDGET.search(before[-25:])
+                or _QUOTE_AFTER.match(t, m.end())
+                or _FINANCIALS_AFTER.match(t, m.end())
+            ):
                 continue
             amount = parse_money(num) * (MULTIPLIERS[mult.lower()] if mult else 1.0)
             conv = U.usd_from(amount, cur)
@@ -208,6 +217,11 @@ _BY_ORDINAL = keyed(
     r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on)\s+the\s+(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
     r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|century|floor|percentile))",
     I,
+)
+_NO_DEADLINE = re.compile(
+    r"\bno\s+(?:hard\s+|real\s+|fixed\s+|firm\s+)?(?:deadline|date\s+pressure|time\s+pressure|rush)\b"
+    r"|\bnot\s+(?:urgent|time[\s-]critical)\b",
+    re.I,
 )
 _BY_END = Gated(
     re.compile(
@@ -332,6 +346,7 @@ def _month_index(name: str) -> int:
 def rule_deadline(ctx: Ctx) -> None:
     """deadline_hours from weekdays, dates, "end of the month", durations ("within two weeks")."""
     ref = ctx.reference_time
+    no_deadline = any(_NO_DEADLINE.search(s.text) for s in ctx.sentences)
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
             continue
@@ -352,6 +367,8 @@ def rule_deadline(ctx: Ctx) -> None:
             conv = U.hours_until(ref, due, f'"{q(m)}" ({said})')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_DATE.finditer(t):
+            if no_deadline and m.group(0).lower().startswith("on"):
+                continue  # "the review board meets on 9 December, but there's no date pressure"
             if m.group("iso"):
                 d = dt.date.fromisoformat(m.group("iso"))
             else:

@@ -26,7 +26,12 @@ _CONTINUED = keyed(
     I,
 )
 _CPT = keyed(r"\bCPT\b", I)  # continued pretraining, unless the text pretrains from scratch
-_PRETRAIN = keyed(r"\bpre[\s-]?train(?:ing|ed)?\b", I)
+# "Meta pretrained it on ~15T tokens" is the base model's history, not a pretraining job
+_PRETRAIN = keyed(
+    r"(?<!meta )(?<!google )(?<!mistral )(?<!they )(?<!was )(?<!were )(?<!been )\bpre[\s-]?train(?:ing|ed)?\b"
+    r"(?!\s+(?:it|them|models?|checkpoints?|weights)\b)",
+    I,
+)
 _FINETUNE = keyed(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
     r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b"

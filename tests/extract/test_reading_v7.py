@@ -104,3 +104,17 @@ def test_owned_hardware_in_more_places(extract: Extract, text: str, gpu: str, co
 
 def test_cards_on_order_are_not_owned(extract: Extract) -> None:
     assert extract("We have 8 B200s on order. LoRA Llama 3.1 8B on 10M tokens.").owned_gpu is None
+
+
+def test_company_figures_and_the_base_models_history_are_not_the_job(extract: Extract) -> None:
+    p = extract("We're at ~$8M ARR after a $25M Series A. LoRA Mistral 7B v0.3 on ~6M tokens.")
+    assert p.budget_usd is None
+    p = extract("LoRA Llama 3.1 8B on our 50M-token corpus. (Meta pretrained it on ~15T tokens.)")
+    assert (p.workload, p.dataset_tokens) == ("fine_tuning", 5e7)
+    assert extract("We pretrained a 1B model on 100B tokens last year.").workload == "pretraining"
+
+
+def test_a_date_beside_no_date_pressure_is_not_a_deadline(extract: Extract) -> None:
+    p = extract("Serve Qwen2.5 7B to 45 users. The board meets on 9 December, but there's no date pressure.")
+    assert p.deadline_hours is None
+    assert extract("Serve Qwen2.5 7B to 45 users, live by 9 December.").deadline_hours is not None
