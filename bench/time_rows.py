@@ -1,6 +1,12 @@
 """What the time bench needs from a calibration row that the row does not carry itself: the model's
 attention shape (layers x attention width, for the sequence-length FLOPs term), the compute precision
 in the estimate's vocabulary, the GPU's efficiency generation, and the framework as the estimate takes it.
+
+Readings fixed after the fresh-3 rows were read (2026-11-29), where the bench misread a row:
+- "VPP 4" (the Megatron MoE Model Zoo's name for virtual pipeline stages) was read as no interleaving;
+  "VP n" and "VPP n" are both virtual stages now.
+- A micro-batch the row's table leaves out but its own configuration sets (CONFIG_MICRO_BATCH:
+  flash-attention's GPT3 experiment configs, BLOOM's replica setup) was read as 1 sequence.
 """
 
 from __future__ import annotations
@@ -125,6 +131,35 @@ INTERLEAVED_MIN_VIRTUAL_STAGES = 2
 FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES = frozenset({"torchtitan"})
 
 
+# Micro-batches (sequences per GPU) that a row's own training configuration sets where its table does not
+# print them, keyed by (family, model-name fragment):
+# - flash-attention's GPT3 experiments pick the per-GPU batch from the GPU's memory (nvidia-smi
+#   memory.total / 1000 = 82 on an A100 80GB): 32 for GPT3-125M, 16 for 355M and 760M, 8 for 1.3B, 4
+#   for 2.7B (Dao-AILab/flash-attention training/configs/experiment/pile/gpt3s-flash.yaml @0b037c2d,
+#   gpt3m-flash.yaml @4a6eaa9f, gpt3l-flash.yaml and gpt3-2.7B-flash.yaml @edc7698f, gpt3xl-flash.yaml
+#   @0b037c2d: `datamodule.batch_size`). Read as 1 sequence, these rows took the small-batch factor.
+# - BLOOM's tr11 README, 'Replica setup': MBS=2 ("switched to MBS=2 at around GBS=784"), so the full-batch
+#   (GBS 2048) log line ran 2-sequence micro-batches, 128 per pipeline per step.
+CONFIG_MICRO_BATCH: tuple[tuple[str, str, int], ...] = (
+    ("flash-attention-training-readme", "GPT3-125M", 32),
+    ("flash-attention-training-readme", "GPT3-355M", 16),
+    ("flash-attention-training-readme", "GPT3-760M", 16),
+    ("flash-attention-training-readme", "GPT3-1.3B", 8),
+    ("flash-attention-training-readme", "GPT3-2.7B", 4),
+    ("bloom-tr11-readme", "BLOOM 176B", 2),
+)
+
+
+def row_micro_batch(row: TrainingRow) -> int | None:
+    """Sequences per micro-batch per GPU: the row's own, else its configuration's (CONFIG_MICRO_BATCH)."""
+    if row.micro_batch_size is not None:
+        return row.micro_batch_size
+    for family, fragment, sequences in CONFIG_MICRO_BATCH:
+        if row.family == family and fragment in row.model.name:
+            return sequences
+    return None
+
+
 # Families whose source states only the global batch, run as one micro-batch per GPU per optimizer step:
 # PaddleNLP's torch/benchmark.py runs its 4-GPU "Batch Size 8" tables with --per_device_train_batch_size
 # 2 and no gradient accumulation (the script's usage docstring at commit 025a7c5f).
@@ -160,17 +195,17 @@ def row_parallel(row: TrainingRow) -> RowParallel:
     elif m_zero := re.search(r"ZeRO[ -]?([123])(?! like)", text):  # InternEvo's own: "zero1=", "ZeRO-1 like"
         sharding = f"zero{m_zero.group(1)}"
     tp, pp, cp = _degree(text, "TP"), _degree(text, "PP"), _degree(text, "CP")
-    vp = _degree(text, "VP")
+    vp = _degree(text, "VPP?")  # Megatron's flag is --virtual-pipeline-model-parallel-size: "VP 5", "VPP 4"
     if vp == 1 and "nterleaved" in text:
         vp = INTERLEAVED_MIN_VIRTUAL_STAGES
     m: int | None = None
-    seqs = row.micro_batch_size
+    seqs = row_micro_batch(row)
     if pp > 1 and row.framework in FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES:
         m = pp
-        seqs = max(1, (row.micro_batch_size or pp) // pp)
-    elif pp > 1 and row.global_batch_size and row.micro_batch_size and row.batch_unit == "sequences":
+        seqs = max(1, (seqs or pp) // pp)
+    elif pp > 1 and row.global_batch_size and seqs and row.batch_unit == "sequences":
         dp = max(1, row.gpus // (tp * pp * cp))
-        m = max(1, row.global_batch_size // (row.micro_batch_size * dp))
+        m = max(1, row.global_batch_size // (seqs * dp))
     gas = 1
     if pp == 1 and row.global_batch_size and row.batch_unit == "sequences":
         dp = max(1, row.gpus // (tp * cp))
