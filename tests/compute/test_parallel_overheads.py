@@ -128,7 +128,12 @@ def test_rows_parallel_layouts_are_read_from_the_source_text() -> None:
     )
     # the Model Zoo's "VPP 4" is Megatron's virtual pipeline size too
     mz = row_parallel(rows["mz-qwen3-235b-deepep-ep32-pp8"])
-    assert (mz.tensor_parallel, mz.pipeline_stages, mz.virtual_stages, mz.pipeline_micro_batches) == (2, 8, 4, 128)
+    assert (mz.tensor_parallel, mz.pipeline_stages, mz.virtual_stages, mz.pipeline_micro_batches) == (
+        2,
+        8,
+        4,
+        128,
+    )
     # a micro-batch the row's own configuration sets (BLOOM's replica setup: MBS 2 at GBS 2048 over DP 8)
     bloom = row_parallel(rows["bloom-176b-384xa100-gbs2048"])
     assert (bloom.tokens_per_micro_batch_sequences, bloom.pipeline_micro_batches) == (2, 128)
