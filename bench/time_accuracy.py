@@ -42,6 +42,7 @@ from bench.time_rows import (
     row_parallel,
     row_precision,
     row_seq_len,
+    row_whole_run,
 )
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
@@ -93,7 +94,8 @@ def predict(
     row: TrainingRow, gpu: GpuSpec, framework: Framework | None, calibration: Calibration = CALIBRATION
 ) -> Range:
     """The estimate's tokens/s/GPU range for the row's set-up (with the shipped constants, or a
-    cross-validation fold's)."""
+    cross-validation fold's): its step rate, or for a whole-run figure (row_whole_run) its whole-run rate,
+    tokens over the estimated GPU-hours (the pretraining goodput in)."""
     par = row_parallel(row)
     data = row_data(row)
     t = estimate_training_time(
@@ -123,6 +125,8 @@ def predict(
         traced=False,
         calibration=calibration,
     )
+    if row_whole_run(row):
+        return Range(low=t.tokens / (t.gpu_hours.high * 3600), high=t.tokens / (t.gpu_hours.low * 3600))
     return t.tokens_per_s_per_gpu
 
 

@@ -62,6 +62,7 @@ from bench.time_rows import (
     row_parallel,
     row_precision,
     row_seq_len,
+    row_whole_run,
 )
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
@@ -84,6 +85,7 @@ from tools.compute.flops import (
 from tools.compute.flops import peak_tflops as _peak
 from tools.compute.padding import padding
 from tools.compute.parallel import parallel_limits, pipeline_efficiency_range
+from tools.compute.training_inputs import PRETRAINING_GOODPUT
 from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.ranges import Range
 from tools.trace import UntracedBuilder
@@ -180,6 +182,8 @@ def _fit_rows(
         mb_seqs = par.tokens_per_micro_batch_sequences or 1
         data = row_data(r)
         computed = r.tokens_per_s_per_gpu  # tokens/s the GPU computes, padding included
+        if row_whole_run(r):  # a whole run's rate: the step rate is above it by the goodput
+            computed /= PRETRAINING_GOODPUT.mid
         seq: float = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
         if not data.packed:
             if data.lengths is None or data.max_tokens is None:

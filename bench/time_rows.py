@@ -7,6 +7,8 @@ Readings fixed after the fresh-3 rows were read (2026-11-29), where the bench mi
   "VP n" and "VPP n" are both virtual stages now.
 - A micro-batch the row's table leaves out but its own configuration sets (CONFIG_MICRO_BATCH:
   flash-attention's GPT3 experiment configs, BLOOM's replica setup) was read as 1 sequence.
+- A whole run's GPU-hours (the Llama 2 paper's: row_whole_run) were compared with the estimate's step
+  rate; they are compared with its whole-run rate (goodput in) now.
 """
 
 from __future__ import annotations
@@ -116,6 +118,21 @@ def row_generation(gpu: GpuSpec) -> Generation:
 def row_full_recompute(row: TrainingRow) -> bool:
     """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no."""
     return bool(row.gradient_checkpointing) and "selective" not in (row.checkpointing_note or "").lower()
+
+
+# Rows whose figure is a whole run's tokens over its GPU-hours (restarts, evaluation, checkpoint writes and
+# stalls in), not a step rate: they are compared with the estimate's whole-run rate (tokens / GPU-hours,
+# its pretraining goodput in) and the fit takes the goodput's middle out of them. The Llama 2 paper's
+# Table 2 gives only GPU-hours, and they are wall-clock multiples of 2,048 GPUs (90, 180, 507 and 840 h).
+# Not whole-run rates, although their notes call them so: the LLaMA (1) paper's GPU-hours, whose 65B entry
+# (1,022,362) is its section 2.4 steady-state 380 tokens/s/GPU x 1.4T tokens, and fms-fsdp's 2.2T-token
+# run, which states its rate (3,700 tokens/s/GPU) and GPU-hours (162,000) that follow from it within 2%.
+WHOLE_RUN_FAMILIES = frozenset({"llama2-paper"})
+
+
+def row_whole_run(row: TrainingRow) -> bool:
+    """True when the row's tokens/s per GPU is a whole run's (goodput in), not a step rate."""
+    return row.family in WHOLE_RUN_FAMILIES
 
 
 def row_framework(row: TrainingRow) -> Framework | None:
