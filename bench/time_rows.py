@@ -9,6 +9,8 @@ Readings fixed after the fresh-3 rows were read (2026-11-29), where the bench mi
   flash-attention's GPT3 experiment configs, BLOOM's replica setup) was read as 1 sequence.
 - A whole run's GPU-hours (the Llama 2 paper's: row_whole_run) were compared with the estimate's step
   rate; they are compared with its whole-run rate (goodput in) now.
+- The Megatron-LM paper's ZeRO-3 rows, which leave their checkpointing out, were read as not recomputing,
+  though the paper's FLOPs count it (RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES).
 """
 
 from __future__ import annotations
@@ -115,8 +117,19 @@ def row_generation(gpu: GpuSpec) -> Generation:
     return generation_of(gpu)
 
 
+# Families whose every published figure counts a full recompute, so a row that leaves its checkpointing
+# out recomputed too: the Megatron-LM paper (Narayanan et al. 2021) gives TFLOP/s by its Eq. 3, which
+# counts the recompute forward pass, for its ZeRO-3 runs as well; and GPT-3 175B at 4 x 2,048 tokens per
+# GPU without recompute would hold 34 s b h L = 330 GB of activations on an 80 GB A100 (Korthikanti et
+# al. 2022, Eq. 1, attention scores left out).
+RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES = frozenset({"megatron-lm-sc21-paper"})
+
+
 def row_full_recompute(row: TrainingRow) -> bool:
-    """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no."""
+    """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no,
+    except in a family whose published FLOPs count the recompute (RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES)."""
+    if row.gradient_checkpointing is None and row.family in RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES:
+        return True
     return bool(row.gradient_checkpointing) and "selective" not in (row.checkpointing_note or "").lower()
 
 

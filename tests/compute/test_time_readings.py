@@ -8,7 +8,7 @@ import pytest
 
 from bench.calibration_data import load_training_rows
 from bench.time_accuracy import predict
-from bench.time_rows import row_micro_batch, row_whole_run
+from bench.time_rows import row_full_recompute, row_micro_batch, row_whole_run
 from tools.catalog.load import load_catalog
 from tools.compute.training_inputs import PRETRAINING_GOODPUT
 
@@ -37,3 +37,11 @@ def test_a_micro_batch_from_the_rows_own_configuration() -> None:
     # a stated micro-batch wins; an unknown one stays unknown
     assert row_micro_batch(rows["bloom-176b-384xa100-gbs16-rampup"]) == 2
     assert row_micro_batch(rows["llama2-paper-7b"]) is None
+
+
+def test_recompute_counted_in_the_published_flops_is_read_as_recompute() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    zero3 = rows["megatron-sc21-gpt3-175b-zero3-384gpu"]
+    assert zero3.gradient_checkpointing is None and row_full_recompute(zero3)
+    # elsewhere an unstated checkpointing stays no recompute
+    assert not row_full_recompute(rows["llama2-paper-7b"])
