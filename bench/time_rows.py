@@ -11,6 +11,8 @@ Readings fixed after the fresh-3 rows were read (2026-11-29), where the bench mi
   rate; they are compared with its whole-run rate (goodput in) now.
 - The Megatron-LM paper's ZeRO-3 rows, which leave their checkpointing out, were read as not recomputing,
   though the paper's FLOPs count it (RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES).
+- FSDP's NO_SHARD strategy ("DDP mode", Answer.AI's fsdp_qlora) was read as sharded FSDP with weight
+  gathers; it keeps every weight on every GPU and all-reduces the gradients, as DDP does.
 """
 
 from __future__ import annotations
@@ -220,7 +222,9 @@ def row_parallel(row: TrainingRow) -> RowParallel:
     """Sharding, TP, PP, virtual stages and micro-batches per step, read from `parallelism`."""
     text = row.parallelism or ""
     sharding: str | None = None
-    if re.search(r"FSDP|FULL_SHARD", text):
+    if re.search(r"NO_SHARD", text):  # FSDP's DDP mode: full weights on every GPU, gradients all-reduced
+        sharding = "ddp"
+    elif re.search(r"FSDP|FULL_SHARD", text):
         sharding = "fsdp"
     elif m_zero := re.search(r"ZeRO[ -]?([123])(?! like)", text):  # InternEvo's own: "zero1=", "ZeRO-1 like"
         sharding = f"zero{m_zero.group(1)}"

@@ -8,7 +8,7 @@ import pytest
 
 from bench.calibration_data import load_training_rows
 from bench.time_accuracy import predict
-from bench.time_rows import row_full_recompute, row_micro_batch, row_whole_run
+from bench.time_rows import row_full_recompute, row_micro_batch, row_parallel, row_whole_run
 from tools.catalog.load import load_catalog
 from tools.compute.training_inputs import PRETRAINING_GOODPUT
 
@@ -45,3 +45,9 @@ def test_recompute_counted_in_the_published_flops_is_read_as_recompute() -> None
     assert zero3.gradient_checkpointing is None and row_full_recompute(zero3)
     # elsewhere an unstated checkpointing stays no recompute
     assert not row_full_recompute(rows["llama2-paper-7b"])
+
+
+def test_fsdp_no_shard_is_data_parallel() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    assert row_parallel(rows["answerai-2x3090-llama2-7b-qlora-ddp"]).sharding == "ddp"
+    assert row_parallel(rows["answerai-2x3090-yi-34b-qlora-offload"]).sharding == "fsdp"
