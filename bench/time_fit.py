@@ -6,7 +6,8 @@ collected so far, all of whose errors have been seen). For each row the publishe
 into an MFU with the same FLOPs count the estimate uses (tools.compute.flops: k x N_active + the attention
 term; recompute NOT counted as FLOPs) over the same peak (FP8 rows: attention at the BF16 peak, blended),
 on the tokens the GPU computed: unpacked rows' padding comes out (tools.compute.padding; rows whose data
-set has no published lengths are left out), and so does a step sync that adds to the step
+set has no published lengths are left out), a whole run's rate (bench.time_rows.row_whole_run: the Llama 2
+paper's GPU-hours) is divided by the pretraining goodput's middle, and a step sync that adds to the step
 (tools.compute.parallel: ZeRO-1/2); a row whose collectives may set its rate (IDENTIFIED_HEADROOM) is
 left out of the constants. Then, in this order:
 
