@@ -15,6 +15,18 @@ figure is bench/time_fit.py's leave-one-family-out cross-validation; a side adde
 Issue 13's targets on held-out rows: coverage >= 90%, width <= 1.5x with the framework (<= 2x
 without), median error <= 15%.
 
+A row is compared with the estimate's step rate, or with its whole-run rate (tokens over the estimated
+GPU-hours, goodput in) where the row is a whole run's (bench.time_rows.row_whole_run); bench/time_rows.py
+lists the readings fixed where the bench had misread a row.
+
+Figures (coverage / median width with the framework / median error; history in bench/data/README.md):
+    side              2026-11-28 (start of round)    2026-11-29
+    fit               100.0% / 1.87x /  6.5%        100.0% / 1.87x /  6.5%
+    held_out           94.4% / 1.69x /  7.3%         94.4% / 1.69x /  7.3%
+    fresh_held_out     90.9% / 2.00x / 16.3%         90.9% / 2.00x / 10.4%
+    fresh2_held_out    86.0% / 1.52x / 12.0%         86.0% / 1.52x / 12.0%
+    fresh3_held_out    89.7% / 1.86x / 17.0%         93.1% / 1.86x / 14.8%   (read, not fitted)
+
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final)
 """
