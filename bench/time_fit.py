@@ -6,7 +6,8 @@ collected so far, all of whose errors have been seen). For each row the publishe
 into an MFU with the same FLOPs count the estimate uses (tools.compute.flops: k x N_active + the attention
 term; recompute NOT counted as FLOPs) over the same peak (FP8 rows: attention at the BF16 peak, blended),
 on the tokens the GPU computed: unpacked rows' padding comes out (tools.compute.padding; rows whose data
-set has no published lengths are left out), and so does a step sync that adds to the step
+set has no published lengths are left out), a whole run's rate (bench.time_rows.row_whole_run: the Llama 2
+paper's GPU-hours) is divided by the pretraining goodput's middle, and a step sync that adds to the step
 (tools.compute.parallel: ZeRO-1/2); a row whose collectives may set its rate (IDENTIFIED_HEADROOM) is
 left out of the constants. Then, in this order:
 
@@ -62,6 +63,7 @@ from bench.time_rows import (
     row_parallel,
     row_precision,
     row_seq_len,
+    row_whole_run,
 )
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
@@ -84,6 +86,7 @@ from tools.compute.flops import (
 from tools.compute.flops import peak_tflops as _peak
 from tools.compute.padding import padding
 from tools.compute.parallel import parallel_limits, pipeline_efficiency_range
+from tools.compute.training_inputs import PRETRAINING_GOODPUT
 from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.ranges import Range
 from tools.trace import UntracedBuilder
@@ -180,6 +183,8 @@ def _fit_rows(
         mb_seqs = par.tokens_per_micro_batch_sequences or 1
         data = row_data(r)
         computed = r.tokens_per_s_per_gpu  # tokens/s the GPU computes, padding included
+        if row_whole_run(r):  # a whole run's rate: the step rate is above it by the goodput
+            computed /= PRETRAINING_GOODPUT.mid
         seq: float = row_seq_len(r) or 0  # the same sequence (stated or the family's default) as the estimate
         if not data.packed:
             if data.lengths is None or data.max_tokens is None:

@@ -1,6 +1,18 @@
 """What the time bench needs from a calibration row that the row does not carry itself: the model's
 attention shape (layers x attention width, for the sequence-length FLOPs term), the compute precision
 in the estimate's vocabulary, the GPU's efficiency generation, and the framework as the estimate takes it.
+
+Readings fixed after the fresh-3 rows were read (2026-11-29), where the bench misread a row:
+- "VPP 4" (the Megatron MoE Model Zoo's name for virtual pipeline stages) was read as no interleaving;
+  "VP n" and "VPP n" are both virtual stages now.
+- A micro-batch the row's table leaves out but its own configuration sets (CONFIG_MICRO_BATCH:
+  flash-attention's GPT3 experiment configs, BLOOM's replica setup) was read as 1 sequence.
+- A whole run's GPU-hours (the Llama 2 paper's: row_whole_run) were compared with the estimate's step
+  rate; they are compared with its whole-run rate (goodput in) now.
+- The Megatron-LM paper's ZeRO-3 rows, which leave their checkpointing out, were read as not recomputing,
+  though the paper's FLOPs count it (RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES).
+- FSDP's NO_SHARD strategy ("DDP mode", Answer.AI's fsdp_qlora) was read as sharded FSDP with weight
+  gathers; it keeps every weight on every GPU and all-reduces the gradients, as DDP does.
 """
 
 from __future__ import annotations
@@ -107,9 +119,35 @@ def row_generation(gpu: GpuSpec) -> Generation:
     return generation_of(gpu)
 
 
+# Families whose every published figure counts a full recompute, so a row that leaves its checkpointing
+# out recomputed too: the Megatron-LM paper (Narayanan et al. 2021) gives TFLOP/s by its Eq. 3, which
+# counts the recompute forward pass, for its ZeRO-3 runs as well; and GPT-3 175B at 4 x 2,048 tokens per
+# GPU without recompute would hold 34 s b h L = 330 GB of activations on an 80 GB A100 (Korthikanti et
+# al. 2022, Eq. 1, attention scores left out).
+RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES = frozenset({"megatron-lm-sc21-paper"})
+
+
 def row_full_recompute(row: TrainingRow) -> bool:
-    """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no."""
+    """True when the row recomputes every layer (checkpointing on and not 'selective'); unstated = no,
+    except in a family whose published FLOPs count the recompute (RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES)."""
+    if row.gradient_checkpointing is None and row.family in RECOMPUTE_IN_PUBLISHED_FLOPS_FAMILIES:
+        return True
     return bool(row.gradient_checkpointing) and "selective" not in (row.checkpointing_note or "").lower()
+
+
+# Rows whose figure is a whole run's tokens over its GPU-hours (restarts, evaluation, checkpoint writes and
+# stalls in), not a step rate: they are compared with the estimate's whole-run rate (tokens / GPU-hours,
+# its pretraining goodput in) and the fit takes the goodput's middle out of them. The Llama 2 paper's
+# Table 2 gives only GPU-hours, and they are wall-clock multiples of 2,048 GPUs (90, 180, 507 and 840 h).
+# Not whole-run rates, although their notes call them so: the LLaMA (1) paper's GPU-hours, whose 65B entry
+# (1,022,362) is its section 2.4 steady-state 380 tokens/s/GPU x 1.4T tokens, and fms-fsdp's 2.2T-token
+# run, which states its rate (3,700 tokens/s/GPU) and GPU-hours (162,000) that follow from it within 2%.
+WHOLE_RUN_FAMILIES = frozenset({"llama2-paper"})
+
+
+def row_whole_run(row: TrainingRow) -> bool:
+    """True when the row's tokens/s per GPU is a whole run's (goodput in), not a step rate."""
+    return row.family in WHOLE_RUN_FAMILIES
 
 
 def row_framework(row: TrainingRow) -> Framework | None:
@@ -123,6 +161,35 @@ INTERLEAVED_MIN_VIRTUAL_STAGES = 2
 # torchtitan splits the local batch into as many micro-batches as pipeline stages unless told
 # otherwise (torchtitan pipeline code, 2024: `n_microbatches = pipeline_parallel_degree` when unset).
 FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES = frozenset({"torchtitan"})
+
+
+# Micro-batches (sequences per GPU) that a row's own training configuration sets where its table does not
+# print them, keyed by (family, model-name fragment):
+# - flash-attention's GPT3 experiments pick the per-GPU batch from the GPU's memory (nvidia-smi
+#   memory.total / 1000 = 82 on an A100 80GB): 32 for GPT3-125M, 16 for 355M and 760M, 8 for 1.3B, 4
+#   for 2.7B (Dao-AILab/flash-attention training/configs/experiment/pile/gpt3s-flash.yaml @0b037c2d,
+#   gpt3m-flash.yaml @4a6eaa9f, gpt3l-flash.yaml and gpt3-2.7B-flash.yaml @edc7698f, gpt3xl-flash.yaml
+#   @0b037c2d: `datamodule.batch_size`). Read as 1 sequence, these rows took the small-batch factor.
+# - BLOOM's tr11 README, 'Replica setup': MBS=2 ("switched to MBS=2 at around GBS=784"), so the full-batch
+#   (GBS 2048) log line ran 2-sequence micro-batches, 128 per pipeline per step.
+CONFIG_MICRO_BATCH: tuple[tuple[str, str, int], ...] = (
+    ("flash-attention-training-readme", "GPT3-125M", 32),
+    ("flash-attention-training-readme", "GPT3-355M", 16),
+    ("flash-attention-training-readme", "GPT3-760M", 16),
+    ("flash-attention-training-readme", "GPT3-1.3B", 8),
+    ("flash-attention-training-readme", "GPT3-2.7B", 4),
+    ("bloom-tr11-readme", "BLOOM 176B", 2),
+)
+
+
+def row_micro_batch(row: TrainingRow) -> int | None:
+    """Sequences per micro-batch per GPU: the row's own, else its configuration's (CONFIG_MICRO_BATCH)."""
+    if row.micro_batch_size is not None:
+        return row.micro_batch_size
+    for family, fragment, sequences in CONFIG_MICRO_BATCH:
+        if row.family == family and fragment in row.model.name:
+            return sequences
+    return None
 
 
 # Families whose source states only the global batch, run as one micro-batch per GPU per optimizer step:
@@ -155,22 +222,24 @@ def row_parallel(row: TrainingRow) -> RowParallel:
     """Sharding, TP, PP, virtual stages and micro-batches per step, read from `parallelism`."""
     text = row.parallelism or ""
     sharding: str | None = None
-    if re.search(r"FSDP|FULL_SHARD", text):
+    if re.search(r"NO_SHARD", text):  # FSDP's DDP mode: full weights on every GPU, gradients all-reduced
+        sharding = "ddp"
+    elif re.search(r"FSDP|FULL_SHARD", text):
         sharding = "fsdp"
     elif m_zero := re.search(r"ZeRO[ -]?([123])(?! like)", text):  # InternEvo's own: "zero1=", "ZeRO-1 like"
         sharding = f"zero{m_zero.group(1)}"
     tp, pp, cp = _degree(text, "TP"), _degree(text, "PP"), _degree(text, "CP")
-    vp = _degree(text, "VP")
+    vp = _degree(text, "VPP?")  # Megatron's flag is --virtual-pipeline-model-parallel-size: "VP 5", "VPP 4"
     if vp == 1 and "nterleaved" in text:
         vp = INTERLEAVED_MIN_VIRTUAL_STAGES
     m: int | None = None
-    seqs = row.micro_batch_size
+    seqs = row_micro_batch(row)
     if pp > 1 and row.framework in FRAMEWORKS_MICRO_BATCHES_EQUAL_STAGES:
         m = pp
-        seqs = max(1, (row.micro_batch_size or pp) // pp)
-    elif pp > 1 and row.global_batch_size and row.micro_batch_size and row.batch_unit == "sequences":
+        seqs = max(1, (seqs or pp) // pp)
+    elif pp > 1 and row.global_batch_size and seqs and row.batch_unit == "sequences":
         dp = max(1, row.gpus // (tp * pp * cp))
-        m = max(1, row.global_batch_size // (row.micro_batch_size * dp))
+        m = max(1, row.global_batch_size // (seqs * dp))
     gas = 1
     if pp == 1 and row.global_batch_size and row.batch_unit == "sequences":
         dp = max(1, row.gpus // (tp * cp))

@@ -126,3 +126,48 @@ def test_rows_parallel_layouts_are_read_from_the_source_text() -> None:
         8,
         64,
     )
+    # the Model Zoo's "VPP 4" is Megatron's virtual pipeline size too
+    mz = row_parallel(rows["mz-qwen3-235b-deepep-ep32-pp8"])
+    assert (mz.tensor_parallel, mz.pipeline_stages, mz.virtual_stages, mz.pipeline_micro_batches) == (
+        2,
+        8,
+        4,
+        128,
+    )
+    # a micro-batch the row's own configuration sets (BLOOM's replica setup: MBS 2 at GBS 2048 over DP 8)
+    bloom = row_parallel(rows["bloom-176b-384xa100-gbs2048"])
+    assert (bloom.tokens_per_micro_batch_sequences, bloom.pipeline_micro_batches) == (2, 128)
+
+
+def test_a_pipelines_step_sync_spreads_over_its_micro_batches(gpus: dict[str, GpuSpec]) -> None:
+    # ZeRO-1 synchronises once per optimizer step; a pipeline runs all its micro-batches in that step, so
+    # the sync's share falls as they grow (BLOOM 176B: 128 per step at the full batch, 1 at GBS 16)
+    def rate(micro_batches: int | None, sharding: str | None) -> float:
+        t = estimate_training_time(
+            active_params=176e9,
+            tokens=1e9,
+            method="pretraining",
+            grad_checkpointing=True,
+            gpu=gpus["a100-80gb-sxm"],
+            n_gpus=384,
+            seq_len=2048,
+            batch_size=2,
+            attention_shape=(70, 14336),
+            framework="deepspeed",
+            sharding=sharding,  # type: ignore[arg-type]
+            tensor_parallel=4,
+            pipeline_stages=12,
+            pipeline_micro_batches=micro_batches,
+            traced=False,
+        )
+        return t.tokens_per_s_per_gpu.mid
+
+    def sync_share(micro_batches: int | None) -> float:
+        return 1 - rate(micro_batches, "zero1") / rate(micro_batches, None)
+
+    # 20 GB of 16-bit gradients and weights per step: under 5% of a 128-micro-batch step (before, counted
+    # per micro-batch, it took a third of it)
+    assert sync_share(128) < 0.05
+    assert sync_share(1) > 3 * sync_share(128)
+    # unstated micro-batches: 4-8 per stage, as for the bubble
+    assert sync_share(128) < sync_share(None) < sync_share(1)

@@ -15,6 +15,8 @@ Data parallelism without weight sharding synchronises once per optimizer step in
 
     step sync cap (tokens/s/GPU) = tokens_per_optimizer_step x bus_bandwidth
                                    / (bytes synchronised per parameter x N_trained x (dp - 1) / dp)
+    tokens_per_optimizer_step = micro-batch tokens x micro-batches per step (gradient accumulation, or
+                                a pipeline's m micro-batches: 4-8 per stage when unstated)
     DDP:      the gradient all-reduce overlaps the backward (bucketed): min(compute rate, sync cap)
     ZeRO-1/2: DeepSpeed reduce-scatters the gradients and all-gathers the updated weights around the
               optimizer step, not overlapped by default: 1 / (1 / compute rate + 1 / sync cap)
@@ -54,6 +56,14 @@ def pipeline_efficiency(*, stages: int, micro_batches: float, virtual_stages: in
         )
     vm = virtual_stages * micro_batches
     return float(vm / (vm + stages - 1))
+
+
+def _pipeline_micro_batches(stages: int, micro_batches: int | None) -> Range:
+    """Micro-batches per optimizer step of a pipeline: the stated count, else 4-8 per stage (GPipe)."""
+    if micro_batches is not None:
+        return Range(low=float(micro_batches), high=float(micro_batches))
+    per = PIPELINE_MICRO_BATCHES_PER_STAGE
+    return Range(low=per.low * stages, high=per.high * stages)
 
 
 def pipeline_efficiency_range(*, stages: int, micro_batches: int | None, virtual_stages: int = 1) -> Range:
@@ -265,6 +275,7 @@ def parallel_limits(
     syncs = sharding in STEP_SYNC_SHARDINGS
     if not (gathers or syncs) or dp <= 1 or tokens_per_micro_batch is None:
         return ParallelLimits(pipe, None, False)
+    tokens_between_range: Range | None = None
     if gathers:
         deepspeed = sharding in ZERO_SHARDINGS and framework in DEEPSPEED_FRAMEWORKS
         per_param = fsdp_bytes_per_param(
@@ -277,7 +288,15 @@ def parallel_limits(
         per_param = step_sync_bytes_per_param(
             method=method, weight_bytes=weight_bytes, sharding=str(sharding)
         )
+        # once per optimizer step: every micro-batch of the step in between, the pipeline's too (a pipeline
+        # runs m micro-batches per step; unstated, the same 4-8 per stage as its bubble)
         tokens_between = tokens_per_micro_batch * gradient_accumulation_steps
+        if pipeline_stages > 1:
+            per_step = _pipeline_micro_batches(pipeline_stages, pipeline_micro_batches)
+            tokens_between_range = Range(
+                low=tokens_per_micro_batch * max(gradient_accumulation_steps, per_step.low),
+                high=tokens_per_micro_batch * max(gradient_accumulation_steps, per_step.high),
+            )
         formula = "tokens_per_optimizer_step x bus_bandwidth / (bytes_per_param x N x (dp - 1) / dp)"
         source = STEP_SYNC_SOURCE
     if per_param <= 0:
@@ -296,15 +315,16 @@ def parallel_limits(
     )
     if n_gpus > gpus_per_node:
         tb.assume("scale_out_per_gpu", "400 Gb/s (Hopper on), 200 Gb/s (others)", "", SCALE_OUT_SOURCE)
+    between = tokens_between_range or Range(low=tokens_between, high=tokens_between)
     caps = [
         comm_cap_tokens_per_s(
-            tokens_per_micro_batch=tokens_between,
+            tokens_per_micro_batch=t,
             bus_gb_per_s=b,
             bytes_per_param=per_param,
             total_params=total_params,
             dp=dp,
         )
-        for b in (bus.low, bus.high)
+        for t, b in ((between.low, bus.low), (between.high, bus.high))
     ]
     cap = Range(low=float(caps[0] or 0.0), high=float(caps[1] or 0.0))
     exposed = sharding in EXPOSED_SYNC_SHARDINGS
@@ -314,7 +334,7 @@ def parallel_limits(
         cap.mid,
         "tokens/s",
         source,
-        tokens_between_collectives=tokens_between,
+        tokens_between_collectives=between.mid,
         bus_gb_per_s_low=bus.low,
         bus_gb_per_s_high=bus.high,
         bytes_per_param=per_param,

@@ -1,0 +1,53 @@
+"""How the time bench reads calibration rows (bench/time_rows.py) where a row's table leaves something out:
+whole-run figures, micro-batches set by the row's own configuration, recompute counted in the published
+FLOPs."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.calibration_data import load_training_rows
+from bench.time_accuracy import predict
+from bench.time_rows import row_full_recompute, row_micro_batch, row_parallel, row_whole_run
+from tools.catalog.load import load_catalog
+from tools.compute.training_inputs import PRETRAINING_GOODPUT
+
+
+def test_a_whole_runs_gpu_hours_are_compared_with_the_estimates_hours() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    gpus = {g.id: g for g in load_catalog().gpus}
+    llama2 = rows["llama2-paper-7b"]
+    assert row_whole_run(llama2)
+    # LLaMA 1's GPU-hours reproduce its steady-state rate (65B: 380 tokens/s/GPU), fms-fsdp states its rate
+    assert not row_whole_run(rows["llama1-paper-7b-gpu-hours"])
+    assert not row_whole_run(rows["fms-fsdp-llama2-7b-a100-2t-run"])
+    whole = predict(llama2, gpus[llama2.gpu], None)
+    # the same set-up read as a step rate: the whole run's rate is lower by the pretraining goodput
+    step = predict(llama2.model_copy(update={"family": "llama2-paper-as-step"}), gpus[llama2.gpu], None)
+    goodput = PRETRAINING_GOODPUT
+    assert whole.low == pytest.approx(step.low * goodput.low)
+    assert whole.high == pytest.approx(step.high * goodput.high)
+
+
+def test_a_micro_batch_from_the_rows_own_configuration() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    # flash-attention's GPT3 configs pick the batch from the A100 80GB's memory
+    assert row_micro_batch(rows["flashattn-gpt3-125m-8xa100"]) == 32
+    assert row_micro_batch(rows["flashattn-gpt3-2p7b-8xa100"]) == 4
+    # a stated micro-batch wins; an unknown one stays unknown
+    assert row_micro_batch(rows["bloom-176b-384xa100-gbs16-rampup"]) == 2
+    assert row_micro_batch(rows["llama2-paper-7b"]) is None
+
+
+def test_recompute_counted_in_the_published_flops_is_read_as_recompute() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    zero3 = rows["megatron-sc21-gpt3-175b-zero3-384gpu"]
+    assert zero3.gradient_checkpointing is None and row_full_recompute(zero3)
+    # elsewhere an unstated checkpointing stays no recompute
+    assert not row_full_recompute(rows["llama2-paper-7b"])
+
+
+def test_fsdp_no_shard_is_data_parallel() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    assert row_parallel(rows["answerai-2x3090-llama2-7b-qlora-ddp"]).sharding == "ddp"
+    assert row_parallel(rows["answerai-2x3090-yi-34b-qlora-offload"]).sharding == "fsdp"
