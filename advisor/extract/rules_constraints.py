@@ -23,7 +23,7 @@ _EU = keyed(
     r"(?:leave|leaves|leaving)\s+(?:the\s+)?(?:eu|european union|eea|europe)|european (?:providers?"
     r"|clouds?|data ?cent(?:er|re)s?) only|"
     r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
-    r"only (?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
+    r"only (?:use |run (?:in|on) )?(?:eu|european) (?:providers?|regions?|clouds?|data ?cent(?:er|re)s?)"
     r"|(?:outside|inside|only in|exclusively in|hosted in|processed in)\s+(?:the\s+)?(?:eu|european union"
     r"|eea|european economic area)\b(?!-)|\beea\b|\beuropean economic area\b"
     # non-native phrasings: "can not go out of European Union", "must be european", "country of EU"

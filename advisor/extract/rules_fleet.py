@@ -39,7 +39,8 @@ _OWN = (
     r"|run|operate)\b[^.;:?!]{0,30}?(?:\s(?:is|are)\b|:)"
     # "what's left in our DC is 16 MI300X", "we've got a half cage in AM3 with three HGX H100 servers"
     r"|\bwhat(?:'s|\s+is)\s+left\s+(?:in|at|on)\s+(?:our|my|the)\b[^.;:?!]{0,30}?\s(?:is|are)\b"
-    r"|\b(?:we|i)(?:'ve|\s+have)?\s+(?:got|have)\s+an?\s+(?:half\s+|full\s+|small\s+)?(?:cage|rack|colo\w*|pod)\b"
+    r"|\b(?:we|i)(?:'ve|\s+have)?\s+(?:got|have)\s+an?\s+(?:half\s+|full\s+|small\s+|spare\s+|old\s+)?"
+    r"(?:cage|rack|colo\w*|pod|box|server|machine|workstation|rig|node)\b"
     r"[^.;:?!]{0,40}?\bwith)\s+"
 )
 _DGX = re.compile(

@@ -74,6 +74,9 @@ _FINANCIALS_AFTER = re.compile(
     r"\s*(?:in\s+)?(?:ARR|MRR|revenue|turnover|valuation|series\s+[a-e]|seed\s+round|round|raise|funding)\b",
     re.I,
 )
+_CEILING = re.compile(
+    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most)\b", re.I
+)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
@@ -96,7 +99,8 @@ def rule_budget(ctx: Ctx) -> None:
         for m in amounts[-MAX_BUDGET_AMOUNTS_PER_SENTENCE:]:  # the last said wins among equals
             rate = _RATE.match(t[m.end() : m.end() + 40])  # a bounded window: '/hr', 'per month'
             monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
-            if rate and not (monthly and budget_word and ctx.workload == "inference"):
+            ceiling = monthly and _CEILING.search(t[max(0, m.start() - 30) : m.start()]) is not None
+            if rate and not (monthly and (budget_word or ceiling) and ctx.workload == "inference"):
                 continue  # a serving budget "$3k/month" is the budget its monthly cost is held to
             sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(
                 "sym", "word", "num", "num2", "mult", "mult2"

@@ -190,6 +190,8 @@ _END_TO_END = re.compile(
     rf"|<\s*|:\s*|is\s+|=\s*)*(?:~\s*|about\s+)?(?P<num>{NUM})\s*(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b",
     I,
 )
+_PEAK = re.compile(r"\b(?:at\s+(?:the\s+)?peak|peak|peaks?\s+(?:of|at))\b", I)
+_AVERAGE = re.compile(r"\b(?:on\s+average|average|avg|typical(?:ly)?|mean)\b", I)
 _MIN_BATCH_ITEMS = 1000  # fewer items are a test run, not a batch volume
 _JOB_WORDS = re.compile(
     r"\b(?:job|batch|offline|one[- ]off|eval\w*|benchmark\w*|backfill|synthetic|classif\w*|label\w*)\b", I
@@ -207,7 +209,8 @@ _ITEM_SIZE = re.compile(
 # 3 million chunks", "translate 400k listings"
 _VERB_ITEMS = re.compile(
     rf"\b(?:classify|label|tag|score|summari[sz]e|translate|embed|moderate|rate|rank|filter|triage|caption"
-    rf"|rewrite|annotate|process|grade)\s+(?:all\s+)?(?:the\s+|our\s+|about\s+|around\s+|~\s*)?"
+    rf"|rewrite|annotate|process|grade|generate|write|draft|produce|create)\s+(?:all\s+)?(?:the\s+|our\s+|about\s+"
+    rf"|around\s+|~\s*)?"
     rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[a-z-]+\s+){{0,2}}?(?P<item>[a-z]{{3,}}s)\b",
     I,
 )
@@ -302,7 +305,9 @@ def _request_rates(ctx: Ctx, s: Sentence) -> list[tuple[float, str, int]]:
         scale = {"k": 1e3, "m": 1e6}.get((m.group("mult") or "").lower(), 1.0)
         per_s = parse_number(m.group("num")) * scale / _PER_SECOND[unit]
         if per_s > 0:
-            out.append((per_s, q(m), s.start + m.start()))
+            near = t[max(0, m.start() - 15) : m.end() + 15]
+            peak = _PEAK.search(near) is not None and _AVERAGE.search(t[m.end() : m.end() + 15]) is None
+            out.append((per_s, ("PEAK " if peak else "") + q(m), s.start + m.start()))
     if s.start in ctx.claim_sentences:
         return out
     for m in _TOKEN_RATE.finditer(t):
@@ -502,7 +507,9 @@ def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
         and output is not None
         and not any(f.field == "target_tokens_per_s" for f in ctx.findings)
     ):
-        per_s, said, position = request_rates[-1]
+        peaks = [r for r in request_rates if r[1].startswith("PEAK ")]
+        per_s, said, position = (peaks or request_rates)[-1]  # the peak, when one is called so
+        said = said.removeprefix("PEAK ")
         conv = U.rate_from_requests(per_s, float(output.value))
         ev = f'"{said}" with "{output.evidence}": {conv.how}'
         ctx.add(anchor, "target_tokens_per_s", conv.value, ev, "inferred", rank=position)

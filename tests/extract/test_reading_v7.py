@@ -118,3 +118,29 @@ def test_a_date_beside_no_date_pressure_is_not_a_deadline(extract: Extract) -> N
     p = extract("Serve Qwen2.5 7B to 45 users. The board meets on 9 December, but there's no date pressure.")
     assert p.deadline_hours is None
     assert extract("Serve Qwen2.5 7B to 45 users, live by 9 December.").deadline_hours is not None
+
+
+# ------------------------------------------------------------------------ third expert review (2026-11-27)
+def test_a_box_we_have_with_cards(extract: Extract) -> None:
+    p = extract("we've got a box in the office with 2x RTX 4090. QLoRA Llama 3.1 70B on 50M tokens?")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("rtx-4090", 2)
+
+
+def test_generating_items_with_an_output_each_is_a_batch(extract: Extract) -> None:
+    p = extract(
+        "Generate 200k dialogues with Llama 3.1 70B. Each dialogue ~1,000 output tokens from a ~300 token "
+        "prompt. We have one week."
+    )
+    assert p.generation_tokens == 2e8 and p.prompt_tokens == 300
+
+
+def test_only_use_eu_data_centres(extract: Extract) -> None:
+    assert extract("LoRA Llama 3.1 8B; we can only use EU data centres.").eu_only is True
+
+
+def test_the_peak_rate_sizes_the_service_and_a_monthly_ceiling_is_a_budget(extract: Extract) -> None:
+    p = extract(
+        "Serve Qwen2.5 72B: 6 req/s at peak, 2 req/s on average; answers ~400 tokens. "
+        "The vendor quoted $28k/month, but our ceiling is $12k/month."
+    )
+    assert p.target_tokens_per_s == 2400 and p.budget_usd == 12_000
