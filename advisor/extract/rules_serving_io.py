@@ -85,6 +85,9 @@ _OUTPUT = Gated(
         # "the label comes back as a small JSON blob, ~30 tokens"
         rf"|\bcomes?\s+back\s+(?:as\s+)?(?:[\w-]+[\s,(]+){{0,5}}?{APPROX}(?P<num8>{NUM})\s*tok(?:en)?s?\b"
         + _ADJ_TOKENS.replace("@ADJ@", r"output|completion|generated|response|answer")
+        # "output is a single label": a class name, a few tokens (SINGLE_LABEL_TOKENS)
+        + r"|\boutput\s+(?:is|=|:)\s+(?:just\s+)?(?:a\s+|one\s+)?(?P<single>single|one)\s+"
+        + r"(?:label|class|category|word|token)"
         # "a ~150-token abstract", "one 40-token label": the output named by what it is
         + r"|(?P<num10>" + NUM + r")\s*(?P<mult10>k)?-tok(?:en)?\s+(?:abstract|summary|answer|reply|response"
         + r"|description|label|caption|title|rationale|translation)s?\b",
@@ -192,6 +195,9 @@ _END_TO_END = re.compile(
 )
 _PEAK = re.compile(r"\b(?:at\s+(?:the\s+)?peak|peak|peaks?\s+(?:of|at))\b", I)
 _AVERAGE = re.compile(r"\b(?:on\s+average|average|avg|typical(?:ly)?|mean)\b", I)
+SINGLE_LABEL_TOKENS = 3
+"""Tokens of an output that is 'a single label': a class name with the end-of-sequence token (1-3 BPE
+tokens for a word, e.g. 'positive', 'billing'; the upper end, as a range gives its upper end)."""
 _MIN_BATCH_ITEMS = 1000  # fewer items are a test run, not a batch volume
 _JOB_WORDS = re.compile(
     r"\b(?:job|batch|offline|one[- ]off|eval\w*|benchmark\w*|backfill|synthetic|classif\w*|label\w*)\b", I
@@ -202,7 +208,8 @@ _PER_PERIOD = re.compile(
 )
 # an item's own length right after it: "40 million reviews (~120 tokens each", "50k docs of ~2k tokens"
 _ITEM_SIZE = re.compile(
-    rf"\s*(?:\(\s*|,\s*|of\s+)?{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?\s*tok(?:en)?s?\b(?:\s+(?:each|apiece|long))?",
+    rf"\s*(?:\(\s*|,\s*|of\s+)?(?:avg\.?\s+|average\s+|on\s+average\s+)?{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?\s*"
+    rf"tok(?:en)?s?\b(?:\s+(?:each|apiece|long))?",
     I,
 )
 # items of any kind a job reads or writes, named after its verb: "classify 20M short tweets", "embed
@@ -235,6 +242,8 @@ _MAX_REQUEST_TOKENS = 2_000_000  # above: not a prompt or answer length
 
 def _length(m: re.Match[str]) -> int | None:
     """The length a match states, tokens; a range ("output is 1-5 tokens") gives its upper end."""
+    if "single" in m.re.groupindex and m.group("single"):
+        return SINGLE_LABEL_TOKENS
     if "hi" in m.re.groupindex and m.group("hi"):
         value = (parse_count(m.group("hi")) if not m.group("mult") else parse_number(m.group("hi"))) * (
             1000 if m.group("mult") else 1
@@ -446,6 +455,7 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
             and attached.end() >= each.start()
             and _READS_ITEMS.search(t)
             and not _SAYS_OUTPUT.search(each.group(0))
+            and not _TRANSLATE.search(t)  # a translation writes about as much as it reads
         ):
             continue  # "classify 40M reviews (~120 tokens each": the items' own length, a prompt
         count = parse_scaled(m.group("num"), m.group("mult"))

@@ -144,3 +144,12 @@ def test_the_peak_rate_sizes_the_service_and_a_monthly_ceiling_is_a_budget(extra
         "The vendor quoted $28k/month, but our ceiling is $12k/month."
     )
     assert p.target_tokens_per_s == 2400 and p.budget_usd == 12_000
+
+
+def test_a_term_reservation_and_a_single_label_output(extract: Extract) -> None:
+    p = extract(
+        "We have a 1-year reservation for 16 H100s on AWS. Could we classify 2 million documents (avg 3,000 "
+        "tokens each, output is a single label) with Llama 3.1 70B every night in an 8-hour window?"
+    )
+    assert (p.owned_gpu, p.owned_gpu_count) == ("h100-sxm", 16)
+    assert (p.prompt_tokens, p.output_tokens) == (3000, 3) and p.generation_tokens == 6e6

@@ -122,3 +122,14 @@ def test_buy_vs_rent_is_costed_at_the_use_the_runs_fill(catalog: Catalog) -> Non
     implied = rec.primary.wall_hours.mid / HOURS_PER_MONTH
     assert timeline.utilization == pytest.approx(max(implied, 0.001), rel=0.05)
     assert timeline.cheapest != "buy"
+
+
+def test_a_nightly_batch_job_does_not_buy_hardware_its_runs_leave_idle(catalog: Catalog) -> None:
+    # third expert review 2026-11-27: a nightly 8-hour classification with 'a 1-year reservation' was
+    # answered 'buy 96x B200 for $4.68M' at an assumed 100% use
+    p = WorkloadProfile(
+        workload="inference", model_id="llama-3.1-70b", prompt_tokens=3000, output_tokens=3,
+        generation_tokens=6e6, deadline_hours=8, runs_per_month=30.4, horizon_months=12,
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=catalog, settings=QUIET)
+    assert rec.primary is not None and rec.primary.deployment not in ("owned", "colocation")

@@ -188,7 +188,8 @@ def _work_utilization(c: Candidate, eng: Engine, p: WorkloadProfile) -> float:
     the month is costed at 1%, as the options were (pricing.Pricer._owned_use)."""
     util = owned_utilization(p, eng.inference)
     known = ("stated", "inferred", None)
-    if eng.inference or p.runs_per_month is None or p.status_of("runs_per_month") not in known:
+    endpoint = eng.inference and not eng.state.batch_job
+    if endpoint or p.runs_per_month is None or p.status_of("runs_per_month") not in known:
         return util
     chk = implied_utilization(
         runs_per_month=p.runs_per_month,

@@ -157,7 +157,13 @@ def not_fit_note(
             "size the job on it. The options below are what to rent or buy instead."
         )
     n = notes.get(p.owned_gpu)
-    why = (n.memory or n.interconnect or n.throughput or n.constraint) if n else None
+    # the limit that binds the configurations the team owns, before the memory of a smaller one
+    why = (n.constraint or n.throughput or n.interconnect or n.memory) if n else None
+    owned = p.owned_gpu_count or 1
+    if n is not None and why == n.memory and owned > 1:
+        # the memory note is a smaller configuration's; the owned count was rejected by the load it must
+        # carry (a rate or a deadline), which a single note does not say
+        why = f"on the {owned} you own it misses the stated deadline or throughput"
     reason = f": {why}" if why else ""
     return (
         f"Your {p.owned_gpu_count or 1}x {name} cannot run this workload as described{reason}. "

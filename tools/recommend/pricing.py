@@ -309,7 +309,7 @@ class Pricer(Part):
     def _cost(self, c: Candidate) -> None:
         """price() without the budget check: owned hardware's use, TCO scenarios and cost ranges."""
         bought = c.offer.deployment in ("owned", "colocation") and c.offer.provider != YOURS_PROVIDER
-        if bought and not self.inference:
+        if bought and (not self.inference or self.state.batch_job):  # a batch job's runs imply a use too
             self._owned_use(c)
             if c.dropped is not None:
                 return
