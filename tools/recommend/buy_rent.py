@@ -183,9 +183,9 @@ def _rented_instead(
 
 
 def _work_utilization(c: Candidate, eng: Engine, p: WorkloadProfile) -> float:
-    """The owned utilisation, for training with a known cadence no more than the runs fill on these GPUs
-    (tools.classify.implied_utilization: min(stated, implied)): '60% busy' beside runs that fill 1% of
-    the month is costed at 1%, as the options were (pricing.Pricer._owned_use)."""
+    """The owned utilisation; for training or a batch job with a known cadence, no more than the runs
+    fill on these GPUs (tools.classify.implied_utilization: min(stated, implied)): '60% busy' beside runs
+    that fill 1% of the month is costed at 1%, as the options were (pricing.Pricer._owned_use)."""
     util = owned_utilization(p, eng.inference)
     known = ("stated", "inferred", None)
     endpoint = eng.inference and not eng.state.batch_job

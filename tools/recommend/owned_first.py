@@ -160,7 +160,8 @@ def not_fit_note(
     # the limit that binds the configurations the team owns, before the memory of a smaller one
     why = (n.constraint or n.throughput or n.interconnect or n.memory) if n else None
     owned = p.owned_gpu_count or 1
-    if n is not None and why == n.memory and owned > 1:
+    load_said = p.deadline_hours is not None or p.target_tokens_per_s is not None
+    if n is not None and why == n.memory and owned > 1 and load_said:
         # the memory note is a smaller configuration's; the owned count was rejected by the load it must
         # carry (a rate or a deadline), which a single note does not say
         why = f"on the {owned} you own it misses the stated deadline or throughput"
