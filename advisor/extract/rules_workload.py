@@ -262,6 +262,9 @@ def rule_model(ctx: Ctx) -> None:
         mentions = find_models(s.text)
         if not any(mm.model_id for mm in mentions):
             mentions += _size_then_family(s)
+        if len(mentions) > 1:  # "serve Qwen2.5 72B instead of Llama 3 70B": the model ruled out is not it
+            kept = [mm for mm in mentions if not negated(s.text, mm.start)]
+            mentions = kept or mentions
         spans = [(m.start, m.end) for m in mentions]
         for mm in mentions:
             if mm.model_id:

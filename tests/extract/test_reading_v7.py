@@ -153,3 +153,19 @@ def test_a_term_reservation_and_a_single_label_output(extract: Extract) -> None:
     )
     assert (p.owned_gpu, p.owned_gpu_count) == ("h100-sxm", 16)
     assert (p.prompt_tokens, p.output_tokens) == (3000, 3) and p.generation_tokens == 6e6
+
+
+def test_a_model_ruled_out_with_instead_of(extract: Extract) -> None:
+    assert extract("We now want to serve Qwen2.5 72B instead of Llama 3 70B.").model_id == "qwen2.5-72b"
+    assert extract("Serve Llama 3.1 8B rather than Mistral 7B to 20 users.").model_id == "llama-3.1-8b"
+
+
+def test_a_corpus_to_translate_into_n_languages(extract: Extract) -> None:
+    p = extract(
+        "Translate our catalogue (30M tokens) into 4 languages (DE, FR, ES, IT) with Qwen2.5 72B in 2 weeks."
+    )
+    assert p.generation_tokens == 1.2e8 and p.workload == "inference"
+    assert (
+        extract("Fine-tune Qwen2.5 7B to translate, on 30M tokens of parallel text.").generation_tokens
+        is None
+    )
