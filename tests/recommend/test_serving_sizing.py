@@ -204,3 +204,16 @@ def test_a_batch_job_runs_at_a_load_whose_memory_fits(catalog: Catalog) -> None:
     assert rec.primary is not None
     for o in (rec.primary, *rec.alternatives):
         assert o.memory.fits, (o.gpu, o.memory.peak_gib_per_gpu, o.memory.usable_gib_per_gpu)
+
+
+def test_a_serving_summary_says_what_each_user_gets(catalog: Catalog) -> None:
+    # third expert review 2026-11-27: a 2,500 tokens/s total bought with users at ~20 tokens/s each was
+    # printed as the total alone; the per-user speed is in the one line chat, web and Slack show
+    p = WorkloadProfile(
+        workload="inference", model_id="qwen2.5-72b", prompt_tokens=3000, output_tokens=500,
+        target_tokens_per_s=2500,
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None and rec.primary.serving is not None
+    per_user = rec.primary.serving.per_user_tokens_per_s
+    assert "per user" in rec.primary.summary and f"{per_user.low:.1f}" in rec.primary.summary

@@ -200,8 +200,11 @@ class Option(_Frozen):
         cost = present.usd_range(self.cost_usd)  # as the report, web and Slack write it ("$1.26M")
         if self.cost_basis == "per_month":
             cost += " per month"
-            if self.decode_tokens_per_s is not None:  # serving: the rate it buys
-                cost = f"{present.tokens_per_s_range(self.decode_tokens_per_s)}, {cost}"
+            if self.decode_tokens_per_s is not None:  # serving: the rate it buys, and each user's speed
+                rate = present.tokens_per_s_range(self.decode_tokens_per_s)
+                if self.serving is not None:  # a high total bought with many users each slow says so
+                    rate += f" ({present.tokens_per_s_range(self.serving.per_user_tokens_per_s)} per user)"
+                cost = f"{rate}, {cost}"
         elif self.serving is not None:  # a batch generation job
             cost += " per job"
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
