@@ -384,9 +384,11 @@ def _items_times_lengths(ctx: Ctx) -> None:
             out = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")
             if out is None:
                 continue
-            total = count * float(out.value)
+            times = _repeats(ctx)
+            total = count * float(out.value) * (times[0] if times else 1)
             if total >= _MIN_GENERATION_TOKENS:
-                ev = f'"{q(m)}" x "{out.evidence}" = {total:,.0f} output tokens'
+                over = f' x "{times[1]}"' if times else ""
+                ev = f'"{q(m)}" x "{out.evidence}"{over} = {total:,.0f} output tokens'
                 ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
                 _batch_is_inference(ctx, s, m.start())
                 return
@@ -434,6 +436,25 @@ def _target_languages(ctx: Ctx) -> list[str]:
         if name not in sources and name not in seen:
             seen.append(name)
     return [n.capitalize() for n in seen]
+
+
+def _repeats(ctx: Ctx) -> tuple[int, str] | None:
+    """How many times an eval set is run, when the text says so: "against 30 checkpoints", "for each of
+    the 12 models" (count, the words); None otherwise."""
+    for s in ctx.sentences:
+        if m := _REPEATS.search(s.text):
+            n = int(parse_number(m.group("num")))
+            if 1 < n <= _MAX_REPEATS:
+                return n, q(m)
+    return None
+
+
+_REPEATS = re.compile(
+    rf"\b(?:against|on|for|across|over)\s+(?:each\s+of\s+)?(?:the\s+|all\s+)?(?P<num>{NUMBER})\s+"
+    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|candidate\s+models)\b",
+    I,
+)
+_MAX_REPEATS = 1000
 
 
 def _translation_volume(ctx: Ctx) -> None:

@@ -169,3 +169,12 @@ def test_a_corpus_to_translate_into_n_languages(extract: Extract) -> None:
         extract("Fine-tune Qwen2.5 7B to translate, on 30M tokens of parallel text.").generation_tokens
         is None
     )
+
+
+def test_an_eval_run_against_several_checkpoints_multiplies_the_job(extract: Extract) -> None:
+    p = extract(
+        "Run our evals (~20k prompts, ~500 tokens in / ~100 out each) against 10 checkpoints by Friday."
+    )
+    assert p.generation_tokens == 2e7
+    p = extract("Run our evals (~20k prompts, ~500 tokens in / ~100 out each) by Friday.")
+    assert p.generation_tokens == 2e6
