@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.regex_keys import Keyed, keyed
-from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
 from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
 from advisor.extract.rules_text import (
     NUMBER,
@@ -253,6 +253,8 @@ def _deployment(ctx: Ctx, s: Sentence) -> None:
     """deployment_preference: consumer hardware, on premises (a requirement, or a plan not weighed against
     renting and not negated: "we'd rather not buy hardware"), else the cloud ("no on-prem")."""
     t = s.text
+    if PROTOTYPE.search(t):
+        return  # "prototyped on my MacBook and my own 3090": a past try-out, not where this job runs
     cons = _CONSUMER.search(t) if s.start not in ctx.claim_sentences else None  # "one 4090 will do it?"
     if cons and not re.search(r"\d", cons.group(0)) and _owns_datacentre_cards(ctx):
         # "four L40S cards in a workstation under my desk": where owned cards sit, not a wish; a consumer

@@ -6,7 +6,7 @@ import re
 
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_ctx import PROTOTYPE, Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
@@ -465,7 +465,7 @@ def rule_serving(ctx: Ctx) -> None:
             v = parse_number(m.group("num") or m.group("num2"))
             if v > 0:
                 ctx.add(s, "latency_ms_per_token", v, q(m), "stated", m.start())
-        for m in _RATE_TOKENS.finditer(t):
+        for m in [] if PROTOTYPE.search(t) else _RATE_TOKENS.finditer(t):  # a prototype's speed: no target
             v = parse_number(m.group("num")) * (1000 if m.group("mult") else 1)
             tail = m.group("tail") or ""
             before = t[max(0, m.start() - 30) : m.start()]

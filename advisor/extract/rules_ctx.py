@@ -14,6 +14,13 @@ from advisor.extract.rules_text import Sentence
 from tools.profile import WorkloadProfile
 
 I = re.I  # noqa: E741
+# a sentence about a past try-out on other hardware, not this job: "I prototyped this on my own 3090 at
+# home, which did ~35 tok/s, irrelevant for prod"
+PROTOTYPE = keyed(
+    r"\b(?:prototyp\w*|tried\s+(?:it\s+|this\s+)?(?:out\s+)?on|tested\s+(?:it\s+|this\s+)?on|toy\s+run|"
+    r"irrelevant\s+for\s+(?:prod\w*|this)|just\s+to\s+(?:say|see|show)\s+(?:that\s+)?it\s+runs)\b",
+    I,
+)
 CORRECTION = keyed(
     r"\b(?:actually|instead|sorry|scratch|correction|i meant|make it|change (?:it|that) to|switch to|"
     r"update:|rather|now|miscount\w*|mis(?:spoke|typed|read)|typo|my bad|oops|i was wrong|turns out)\b",

@@ -22,7 +22,7 @@ import functools
 import re
 
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import CORRECTION, Ctx, Gated, I, negated, q
+from advisor.extract.rules_ctx import CORRECTION, PROTOTYPE, Ctx, Gated, I, negated, q
 from advisor.extract.rules_fleet import Fleet, find_fleet
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
@@ -115,6 +115,8 @@ def rule_owned_gpus(ctx: Ctx) -> None:
     claimed_done = bool(ctx.claim_sentences)  # a claim read by rule_claims is the claim
     for s in ctx.sentences:
         t = s.text
+        if PROTOTYPE.search(t):
+            continue  # "I prototyped this on my own 3090 at home": not the hardware for this job
         if not owned_done:
             owners = list(_OWNER.finditer(t))
             if CORRECTION.search(t):  # "It has 4x RTX 4090... correction, so it's 2x RTX 4090 now"

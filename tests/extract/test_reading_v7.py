@@ -178,3 +178,12 @@ def test_an_eval_run_against_several_checkpoints_multiplies_the_job(extract: Ext
     assert p.generation_tokens == 2e7
     p = extract("Run our evals (~20k prompts, ~500 tokens in / ~100 out each) by Friday.")
     assert p.generation_tokens == 2e6
+
+
+def test_a_prototype_on_a_personal_card_is_not_this_jobs_hardware(extract: Extract) -> None:
+    p = extract(
+        "I prototyped this on my own 4090 at home, which did ~40 tok/s, irrelevant for prod. "
+        "For production: serve Qwen2.5 7B to 200 users at once."
+    )
+    assert p.owned_gpu is None and p.target_tokens_per_s is None and p.deployment_preference is None
+    assert extract("We have my own 4090 at home; LoRA Qwen2.5 7B on it?").owned_gpu == "rtx-4090"
