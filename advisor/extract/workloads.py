@@ -82,15 +82,20 @@ def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[
     adapts the model the serving part serves (inferred, with the serving part's words)."""
     if any(f.field in _MODEL_FIELDS for f in training):
         return training
-    return training + [
+    return training + _borrowed_model(serving, "the model the brief's serving part serves")
+
+
+def _borrowed_model(findings: Sequence[Finding], said: str) -> list[Finding]:
+    """The model findings of the other part, as inferred for this one (evidence: `said` and their words)."""
+    return [
         Finding(
             field=f.field,
             value=f.value,
             status="inferred",
             position=f.position,
-            evidence=f"the model the brief's serving part serves: {f.evidence}",
+            evidence=f"{said}: {f.evidence}",
         )  # fmt: skip
-        for f in serving
+        for f in findings
         if f.field in _MODEL_FIELDS
     ]
 
@@ -170,17 +175,7 @@ def _as_serving(
     its own it serves the model the training part adapts (inferred, with the training part's words)."""
     kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
     if not any(f.field in _MODEL_FIELDS for f in kept):
-        kept += [
-            Finding(
-                field=f.field,
-                value=f.value,
-                status="inferred",
-                position=f.position,
-                evidence=f"the model the brief's training part adapts: {f.evidence}",
-            )  # fmt: skip
-            for f in training
-            if f.field in _MODEL_FIELDS
-        ]
+        kept += _borrowed_model(training, "the model the brief's training part adapts")
     heading = next((s for s in section if s.text.strip(" .")), section[0])
     said = f"the brief's serving section: {heading.text}"
     kept.append(Finding(field="workload", value="inference", status="inferred", evidence=said,
