@@ -462,9 +462,8 @@ def rule_deadline(ctx: Ctx) -> None:
             )
             if start is None or end is None:
                 continue
-            hours = (end - start) % 24 or 24.0
-            ev = f'"{q(m)}": {hours:g} h from its start'
-            ctx.add(s, "deadline_hours", hours, ev, "inferred", m.start())
+            conv = U.hours_between_clock(start, end)
+            ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
             spans.append((m.start(), m.end()))
         for m in _DURATION_LABEL.finditer(t):
             conv = U.hours_from(parse_number(m.group("num")), _UNIT[m.group("unit").lower()])

@@ -277,7 +277,11 @@ def rule_serving_io(ctx: Ctx) -> None:
             for m in rx.finditer(t):
                 n = _length(m)
                 if n is not None:
-                    ctx.add(s, field, n, q(m), "stated", m.start())
+                    if "single" in m.re.groupindex and m.group("single"):  # an assumed length, said so
+                        ctx.add(s, field, n, f'"{q(m)}" read as ~{n} tokens (a class name)', "inferred",
+                                m.start())  # fmt: skip
+                    else:
+                        ctx.add(s, field, n, q(m), "stated", m.start())
                     lengths.add(field)
         if lengths == {"prompt_tokens"} and (bare := _BARE_OUTPUT.search(t)):
             n = _length(bare)  # "prompts ~2k tokens, answers ~300": the prompt's unit carries over
@@ -399,15 +403,13 @@ def _items_rate(ctx: Ctx, s: Sentence, m: re.Match[str], per: re.Match[str]) -> 
     out = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")
     if out is None or _found(ctx, "target_tokens_per_s") or m.group("item").lower() in _RATE_ITEMS:
         return  # "120 requests per second": a request rate, read by _request_rates
-    unit = per.group("unit").lower()
-    seconds = _PERIOD_SECONDS.get(unit[:3] if unit not in ("s", "h") else unit)
-    if seconds is None:
+    period = _PERIOD_UNITS.get(per.group("unit").lower()[:3])
+    if period is None:  # items a second or a minute are a request rate
         return
     count = parse_scaled(m.group("num"), m.group("mult"))
-    rate = count * float(out.value) / seconds
-    ev = (f'"{q(m)}{q(per)}" x "{out.evidence}": {count:,.0f} x {out.value} tokens / {seconds:,.0f} s = '
-          f"{rate:,.0f} tokens/s")  # fmt: skip
-    ctx.add(s, "target_tokens_per_s", rate, ev, "inferred", m.start())
+    conv = U.rate_from_volume(count * float(out.value), U.hours_from(1.0, period).value)
+    ev = f'"{q(m)}{q(per)}" x "{out.evidence}": {conv.how}'
+    ctx.add(s, "target_tokens_per_s", conv.value, ev, "inferred", m.start())
     if ctx.workload is None:  # a steady stream of outputs is served, not trained on
         ctx.add(s, "workload", "inference", f'"{q(m)}{q(per)}" with an output each -> serving', "inferred",
                 m.start())  # fmt: skip
@@ -415,8 +417,7 @@ def _items_rate(ctx: Ctx, s: Sentence, m: re.Match[str], per: re.Match[str]) -> 
 
 
 _RATE_ITEMS = frozenset({"requests", "calls", "prompts", "queries"})
-_PERIOD_SECONDS = {"s": 1.0, "sec": 1.0, "min": 60.0, "h": 3600.0, "hr": 3600.0, "hou": 3600.0,
-                   "day": 86400.0, "wee": 604800.0, "mon": 30.42 * 86400.0}  # fmt: skip
+_PERIOD_UNITS = {"h": "hour", "hr": "hour", "hou": "hour", "day": "day", "wee": "week", "mon": "month"}
 
 
 def _target_languages(ctx: Ctx) -> list[str]:
@@ -556,10 +557,9 @@ def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
         for s in ctx.sentences:
             if e2e := _END_TO_END.search(s.text):
                 ms = parse_number(e2e.group("num")) * (1.0 if e2e.group("unit").lower() == "ms" else 1000.0)
-                per_token = ms / float(output.value)
-                ev = (f'"{q(e2e)}" over "{output.evidence}": {ms:g} ms / {output.value} tokens = '
-                      f"{per_token:.1f} ms per token (the time to the first token not counted)")  # fmt: skip
-                ctx.add(s, "latency_ms_per_token", per_token, ev, "inferred", e2e.start())
+                conv = U.ms_per_token_from_latency(ms, float(output.value))
+                ev = f'"{q(e2e)}" over "{output.evidence}": {conv.how}'
+                ctx.add(s, "latency_ms_per_token", conv.value, ev, "inferred", e2e.start())
                 break
     gen, deadline = best.get("generation_tokens"), best.get("deadline_hours")
     if gen is not None and deadline is not None:

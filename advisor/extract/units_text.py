@@ -177,6 +177,22 @@ def rate_from_volume(tokens: float, hours: float) -> Converted:
     )
 
 
+def ms_per_token_from_latency(latency_ms: float, output_tokens: float) -> Converted:
+    """A whole answer's latency spread over its tokens (the time to the first token not counted)."""
+    per_token = latency_ms / output_tokens
+    return Converted(
+        per_token,
+        f"{latency_ms:g} ms / {output_tokens:g} tokens = {per_token:.1f} ms per token (the time to the first "
+        "token not counted)",
+    )
+
+
+def hours_between_clock(start_hour: float, end_hour: float) -> Converted:
+    """Hours of a daily window from one time of day to another ('01:00 to 05:00', '10pm to 6am')."""
+    hours = (end_hour - start_hour) % HOURS_PER_DAY or HOURS_PER_DAY
+    return Converted(hours, f"{start_hour:g}:00 to {end_hour:g}:00 = {hours:g} h")
+
+
 def rate_from_requests(requests_per_s: float, tokens_each: float) -> Converted:
     """The aggregate output rate of a request rate with answers of `tokens_each` output tokens."""
     rate = requests_per_s * tokens_each
