@@ -28,6 +28,7 @@ from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for, answered_questions
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
+from advisor.extract.units_text import is_token_estimate
 from advisor.extract.workloads import Part, part_of, swap, switch_request
 from advisor.llm import templates
 from advisor.llm.agent import explain
@@ -63,6 +64,15 @@ _ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_coun
 
 # Inferred by a rough conversion (tokens from GB of text): still worth asking when it changes the pick.
 _ESTIMATED = {"dataset_tokens"}
+
+
+def _estimated(profile: WorkloadProfile, name: str) -> bool:
+    """An inferred value worth confirming: a dataset size converted from words, pages or GB of text (not
+    one multiplied out of the user's own token counts, e.g. '400k tickets of ~900 tokens')."""
+    if name not in _ESTIMATED:
+        return False
+    prov = profile.provenance.get(name)
+    return is_token_estimate(prov.evidence if prov else None)
 
 ReplySource = Literal["template", "model", "regenerated"]
 
@@ -350,7 +360,7 @@ class Conversation:
             if not getattr(item, "changes_primary", False) or name not in _ASKABLE or name in fields:
                 continue
             status = profile.status_of(name)
-            known = status == "stated" or (status == "inferred" and name not in _ESTIMATED)
+            known = status == "stated" or (status == "inferred" and not _estimated(profile, name))
             if known or self.asked.get(name, 0):
                 continue
             fields.append(name)

@@ -38,8 +38,11 @@ _K = r"(?P<mult>k)?"
 _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|median|mean|p50|typically|usually|normally|mostly|maybe|probably"
     r"|generally|often|after\s+\w+"
-    r"|length|size|len|each|short|long|brief|concise|going\s+in|carr(?:y|ies)|contains?|includes?|holds?"
-    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,)\s*)*"
+    r"|length|size|len|each|short|long|lengthy|big|large|small|huge|brief|concise|going\s+in|carr(?:y|ies)|contains?|includes?|holds?"
+    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,"
+    # a parenthesis that names the kind before the length: "prompts are long (RAG, ~6k tokens)"
+    r"|\((?:[\w-]+\s+){0,2}[\w-]+\s*[,:]"
+    r")\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"
@@ -90,10 +93,12 @@ _OUTPUT = Gated(
         + r"(?:label|class|category|word|token)"
         # "a ~150-token abstract", "one 40-token label": the output named by what it is
         + r"|(?P<num10>" + NUM + r")\s*(?P<mult10>k)?-tok(?:en)?\s+(?:abstract|summary|answer|reply|response"
-        + r"|description|label|caption|title|rationale|translation)s?\b",
+        + r"|description|label|caption|title|rationale|translation)s?\b"
+        # "about 300 tokens out each" (not "4B tokens out of Llama 3.1 405B", a volume)
+        + r"|(?P<num11>" + NUM + r")\s*(?P<mult11>k)?[\s-]*tok(?:en)?s?\s+out\b(?!\s+of\b)",
         I,
     ),
-    "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back", "-token",
+    "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back", "-token", "out",
 )  # fmt: skip
 # an answer length with no unit, beside a prompt length in tokens: "prompts ~2k tokens, answers ~300",
 # "average prompt 3k tokens and average output 800"
@@ -200,7 +205,11 @@ SINGLE_LABEL_TOKENS = 3
 tokens for a word, e.g. 'positive', 'billing'; the upper end, as a range gives its upper end)."""
 _MIN_BATCH_ITEMS = 1000  # fewer items are a test run, not a batch volume
 _JOB_WORDS = re.compile(
-    r"\b(?:job|batch|offline|one[- ]off|eval\w*|benchmark\w*|backfill|synthetic|classif\w*|label\w*)\b", I
+    r"\b(?:job|batch|offline|one[- ]off|eval\w*|benchmark\w*|backfill|synthetic|classif\w*|label\w*"
+    # a verb done to a counted set of items: "score 40k documents", "caption 2M images"
+    r"|scor(?:e|ing)|grad(?:e|ing)|judg(?:e|ing)|tag(?:ging)?|caption(?:ing)?|summari[sz](?:e|ing)"
+    r"|translat(?:e|ing))\b",
+    I,
 )
 _PER_PERIOD = re.compile(
     r"\s*(?:a|an|per|/|each|every)\s*(?P<unit>s|sec|second|min|minute|h|hr|hour|day|week|month)\b",
@@ -256,7 +265,7 @@ def _length(m: re.Match[str]) -> int | None:
         return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
     for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
                  ("num6", "mult6"), ("num7", "mult7"), ("num8", None), ("num9", "mult9"),
-                 ("num10", "mult10")):  # fmt: skip
+                 ("num10", "mult10"), ("num11", "mult11")):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
             mult = m.group(k) if k else None
             value = (parse_count(m.group(n)) if not mult else parse_number(m.group(n))) * (
@@ -451,8 +460,9 @@ def _repeats(ctx: Ctx) -> tuple[int, str] | None:
 
 
 _REPEATS = re.compile(
-    rf"\b(?:against|on|for|across|over)\s+(?:each\s+of\s+)?(?:the\s+|all\s+)?(?P<num>{NUMBER})\s+"
-    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|candidate\s+models)\b",
+    rf"(?:\b(?:against|on|for|across|over)\s+(?:each\s+of\s+)?(?:the\s+|all\s+)?|(?:\bx|×|\btimes)\s*)"
+    rf"(?P<num>{NUMBER})\s+"
+    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|(?:candidate\s+|different\s+)?models)\b",
     I,
 )
 _MAX_REPEATS = 1000

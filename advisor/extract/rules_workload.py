@@ -255,6 +255,24 @@ def _size_then_family(s: Sentence) -> list[ModelMention]:
     return out
 
 
+_LIST_SEPARATOR = re.compile(
+    r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bplus\b)\s*(?:and\s+|or\s+)?", I
+)
+
+
+def _listed_models(text: str, mentions: list[ModelMention]) -> ModelMention | None:
+    """The largest of two or more different catalog models written as one list ("Llama 3.1 8B, Qwen2.5 7B
+    and Gemma 2 9B", "Mistral 7B or Qwen2.5 7B"): the profile holds one model, and the largest one bounds
+    memory and time. None when the models are not one list (each has its own role in the sentence)."""
+    named = sorted((mm for mm in mentions if mm.model_id), key=lambda mm: mm.start)
+    if len({mm.model_id for mm in named}) < 2:
+        return None
+    for a, b in zip(named, named[1:], strict=False):
+        if not _LIST_SEPARATOR.fullmatch(text[a.end : b.start]):
+            return None
+    return max(named, key=lambda mm: mm.params_b or 0.0)
+
+
 def rule_model(ctx: Ctx) -> None:
     """model_id and params_b from model names (catalog) and bare sizes ("a 13B model")."""
     for s in ctx.sentences:
@@ -262,14 +280,19 @@ def rule_model(ctx: Ctx) -> None:
         mentions = find_models(s.text)
         if not any(mm.model_id for mm in mentions):
             mentions += _size_then_family(s)
+        spans = [(m.start, m.end) for m in mentions]
         if len(mentions) > 1:  # "serve Qwen2.5 72B instead of Llama 3 70B": the model ruled out is not it
             kept = [mm for mm in mentions if not negated(s.text, mm.start)]
             mentions = kept or mentions
-        spans = [(m.start, m.end) for m in mentions]
+        listed = _listed_models(s.text, mentions)
+        if listed:  # "5 models (Llama 3.1 8B, Qwen2.5 7B, Gemma 2 9B)": one profile, sized for the largest
+            mentions = [listed]
         for mm in mentions:
             if mm.model_id:
                 status = "inferred" if mm.id_inferred else "stated"
                 ev = mm.text if not mm.id_inferred else f'"{mm.text}" -> closest catalog model {mm.model_id}'
+                if listed:
+                    ev = f'"{mm.text}": the largest of the models listed together, sized for it'
                 ctx.add(s, "model_id", mm.model_id, ev, status, mm.start)
             if mm.params_b is not None:
                 if mm.size_stated:

@@ -90,6 +90,16 @@ def tokens_from_items_words(count: float, words_each: float, item: str = "docume
     )
 
 
+# The per-unit factors the token conversions above write into their evidence: a dataset size read
+# through one of them is an estimate (a tokenizer would count differently); items x stated tokens is not.
+_TOKEN_ESTIMATE_FACTORS = ("tokens/word", "B/token")
+
+
+def is_token_estimate(evidence: str | None) -> bool:
+    """True when `evidence` converted words, pages or GB of text to tokens (an assumed factor)."""
+    return evidence is not None and any(f in evidence for f in _TOKEN_ESTIMATE_FACTORS)
+
+
 def usd_from(amount: float, currency: str) -> Converted:
     """`amount` in `currency` (USD, EUR, GBP, CHF) as USD at the reference rate."""
     rate = USD_PER_CURRENCY[currency]

@@ -9,6 +9,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from advisor.conversation import Conversation
+from advisor.extract.units_text import tokens_from_gb, tokens_from_items, tokens_from_words
 from advisor.llm.chat import make_chat_model
 from advisor.llm.extractor import OpenAIExtractor
 from advisor.llm.numbers import AllowedNumbers
@@ -212,10 +213,16 @@ def test_tokens_estimated_from_disk_size_are_still_asked_when_they_change_the_pi
 
     c = conv(recommender=flips_on_tokens)
     base = WorkloadProfile(params_b=70, method="qlora")
-    inferred = base.with_values(
-        "inferred", {"dataset_tokens": "500 GB at 4 bytes/token"}, dataset_tokens=1.25e11
-    )
+    from_gb = tokens_from_gb(500)
+    inferred = base.with_values("inferred", {"dataset_tokens": from_gb.how}, dataset_tokens=from_gb.value)
     assert c._questions(inferred, flips_on_tokens(inferred))[0] == ["dataset_tokens"]
+    words = tokens_from_words(2e6)
+    from_words = base.with_values("inferred", {"dataset_tokens": words.how}, dataset_tokens=words.value)
+    assert c._questions(from_words, flips_on_tokens(from_words))[0] == ["dataset_tokens"]
+    # items x the user's own token counts is arithmetic on stated numbers, not an estimate: not re-asked
+    items = tokens_from_items(400e3, 900, "tickets")
+    multiplied = base.with_values("inferred", {"dataset_tokens": items.how}, dataset_tokens=items.value)
+    assert c._questions(multiplied, flips_on_tokens(multiplied))[0] == []
     stated = base.with_values("stated", dataset_tokens=1e9)
     assert c._questions(stated, flips_on_tokens(stated))[0] == []
     # an inferred field that is not a rough estimate (e.g. a deadline from "by Friday") is not re-asked

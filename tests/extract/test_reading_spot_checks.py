@@ -1,0 +1,40 @@
+"""Reading rules from requests written during development spot checks (issue 12): each on its own
+phrasing, with a near miss where one applies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+
+def test_a_length_inside_a_parenthesis_that_names_the_kind(extract: Extract) -> None:
+    p = extract("Serve Llama 3.3 70B. Prompts are long (RAG, ~6k tokens), answers ~400.")
+    assert (p.prompt_tokens, p.output_tokens) == (6000, 400)
+    p = extract("Serve Qwen2.5 32B; the inputs are big (contracts: about 12k tokens), replies ~300 tokens.")
+    assert (p.prompt_tokens, p.output_tokens) == (12_000, 300)
+
+
+def test_a_parenthesis_without_a_token_length_sets_nothing(extract: Extract) -> None:
+    p = extract("Serve Llama 3.3 70B. Prompts are long (RAG, 6 retrievers), answers vary.")
+    assert p.prompt_tokens is None and p.output_tokens is None
+
+
+def test_models_listed_together_are_sized_for_the_largest(extract: Extract) -> None:
+    p = extract(
+        "Eval sweep: 12k prompts x 5 models (Llama 3.1 8B, Qwen2.5 7B, Mistral 7B, Gemma 2 9B, Phi-3 mini),"
+        " ~1.5k tokens in, ~500 out."
+    )
+    assert (p.model_id, p.params_b) == ("gemma-2-9b", 9.0)  # id and size from the same model
+    assert p.generation_tokens == 12_000 * 500 * 5  # the prompts run once per model
+    p = extract("LoRA on Llama 3.1 70B or Llama 3.1 8B, not decided yet.")
+    assert p.model_id == "llama-3.1-70b"
+
+
+def test_models_with_different_roles_are_not_a_list(extract: Extract) -> None:
+    p = extract("Serve Qwen2.5 72B instead of Llama 3 70B.")
+    assert p.model_id == "qwen2.5-72b"
+    p = extract("Score 40k documents with Llama 3.1 8B, about 300 tokens out each.")
+    assert p.generation_tokens == 40_000 * 300  # no model count: run once
