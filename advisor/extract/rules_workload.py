@@ -260,17 +260,19 @@ _LIST_SEPARATOR = re.compile(
 )
 
 
-def _listed_models(text: str, mentions: list[ModelMention]) -> ModelMention | None:
+def _listed_models(text: str, mentions: list[ModelMention]) -> tuple[ModelMention, str, int] | None:
     """The largest of two or more different catalog models written as one list ("Llama 3.1 8B, Qwen2.5 7B
     and Gemma 2 9B", "Mistral 7B or Qwen2.5 7B"): the profile holds one model, and the largest one bounds
-    memory and time. None when the models are not one list (each has its own role in the sentence)."""
+    memory and time; with the list's words and where they start. None when the models are not one list
+    (each has its own role in the sentence)."""
     named = sorted((mm for mm in mentions if mm.model_id), key=lambda mm: mm.start)
     if len({mm.model_id for mm in named}) < 2:
         return None
     for a, b in zip(named, named[1:], strict=False):
         if not _LIST_SEPARATOR.fullmatch(text[a.end : b.start]):
             return None
-    return max(named, key=lambda mm: mm.params_b or 0.0)
+    largest = max(named, key=lambda mm: mm.params_b or 0.0)
+    return largest, text[named[0].start : named[-1].end], named[0].start
 
 
 def rule_model(ctx: Ctx) -> None:
@@ -286,14 +288,15 @@ def rule_model(ctx: Ctx) -> None:
             mentions = kept or mentions
         listed = _listed_models(s.text, mentions)
         if listed:  # "5 models (Llama 3.1 8B, Qwen2.5 7B, Gemma 2 9B)": one profile, sized for the largest
-            mentions = [listed]
+            mentions = [listed[0]]
         for mm in mentions:
             if mm.model_id:
                 status = "inferred" if mm.id_inferred else "stated"
                 ev = mm.text if not mm.id_inferred else f'"{mm.text}" -> closest catalog model {mm.model_id}'
-                if listed:
-                    ev = f'"{mm.text}": the largest of the models listed together, sized for it'
-                ctx.add(s, "model_id", mm.model_id, ev, status, mm.start)
+                at = mm.start
+                if listed:  # the whole list is quoted: every model named in it was read
+                    ev, at = f'"{listed[1]}": sized for the largest model listed, {mm.text}', listed[2]
+                ctx.add(s, "model_id", mm.model_id, ev, status, at)
             if mm.params_b is not None:
                 if mm.size_stated:
                     ctx.add(s, "params_b", mm.params_b, mm.text, "stated", mm.start)

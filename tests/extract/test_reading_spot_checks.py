@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from advisor.extract.accounting import account_for
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -38,3 +39,9 @@ def test_models_with_different_roles_are_not_a_list(extract: Extract) -> None:
     assert p.model_id == "qwen2.5-72b"
     p = extract("Score 40k documents with Llama 3.1 8B, about 300 tokens out each.")
     assert p.generation_tokens == 40_000 * 300  # no model count: run once
+
+
+def test_every_model_of_a_list_is_read(extract: Extract) -> None:
+    text = "Eval sweep: 12k prompts on Llama 3.1 8B, Qwen2.5 7B and Gemma 2 9B, ~1k tokens in, ~200 out."
+    unused = " ".join(c.text for c in account_for(text, extract(text)).unused)
+    assert "Qwen2.5" not in unused and "Llama" not in unused
