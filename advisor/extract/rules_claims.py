@@ -62,6 +62,9 @@ _ENOUGH = keyed(
 # a question for the time on named hardware: "How long would ... take on 32 H100s?" (the hardware is the
 # asker's premise, checked like a claim)
 _HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+(?:hours|days|weeks))\b", I)
+# a comparison asked about a counted configuration: "would renting 8x H100 for it be much faster?" (not
+# "H100s are faster than A100s, right?": no configuration to time)
+_COMPARE = re.compile(r"\b(?:faster|quicker|slower|sooner|speed\s*up|cheaper)\b(?=[^.!?]*\?)", I)
 # ... unless the hardware is the asker's own ("we own 8 A100 ... how long on our box"): rules_gpus reads it
 _OWNED = re.compile(
     r"\b(?:own|owned|we\s+have|we've\s+got|we\s+already\s+have|sitting\s+idle|in[\s-]house"
@@ -84,9 +87,11 @@ def rule_claims(ctx: Ctx) -> None:
         if not gpu:
             continue
         if not (hours or span):
-            if _OWNED.search(t) is not None:
+            if _OWNED.search(_clause_around(t, gpu.start())) is not None:
                 continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
-            how_long = _HOW_LONG.search(t) is not None
+            how_long = _HOW_LONG.search(t) is not None or (
+                _COMPARE.search(t) is not None and _GPU_COUNT.search(t[: gpu.start()]) is not None
+            )
             if _ENOUGH.search(t, gpu.end()) is None and not how_long:
                 continue
             _claim_hardware(ctx, s, gpu)
@@ -104,6 +109,22 @@ def rule_claims(ctx: Ctx) -> None:
         ctx.add(
             s, "claimed_hours", h, q(hours), "stated" if unit.startswith("h") else "inferred", hours.start()
         )
+
+
+_CLAUSE_BREAK = re.compile(r",\s+(?:and|but|or)\b|;|\s+-\s+|\s+—\s+", I)
+
+
+def _clause_around(text: str, at: int) -> str:
+    """The clause of `text` holding position `at` ("how long on our box, and would renting 8x H100 be
+    faster?": the rental's clause, not the owned box's)."""
+    start, end = 0, len(text)
+    for m in _CLAUSE_BREAK.finditer(text):
+        if m.end() <= at:
+            start = m.end()
+        elif m.start() >= at:
+            end = m.start()
+            break
+    return text[start:end]
 
 
 def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str]) -> None:

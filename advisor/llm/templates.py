@@ -183,6 +183,6 @@ def _recommendation_lines(rec: Any) -> list[str]:
             items = "\n".join(f"- {a.rstrip('.')}" for a in rec.infeasible_advice)  # each its own line
             lines.append(prompts.fill(s["infeasible_advice"], items=items))
     for check in getattr(rec, "expectation_checks", ()):
-        if check.verdict in ("tight", "cannot_hold"):
+        if check.verdict in ("tight", "cannot_hold") or (check.asked and check.verdict == "holds"):
             lines.append(prompts.fill(s["expectation"], text=check.explanation))
     return lines

@@ -230,3 +230,13 @@ def test_tokens_estimated_from_disk_size_are_still_asked_when_they_change_the_pi
     dl = base.with_values("inferred", deadline_hours=48.0)
     rec = sample_recommendation(dl).model_copy(update={"sensitivity": (other,)})
     assert c._questions(dl, rec)[0] == []
+
+
+def test_a_question_about_named_hardware_is_answered_in_the_reply() -> None:
+    t = Conversation(explain=False).send(  # the real rules and recommender
+        "Full fine-tune of Llama 3.1 8B on 200M tokens. How long would it take on 8x H100, roughly?"
+    )
+    checks = t.recommendation.expectation_checks if t.recommendation else ()
+    asked = [c for c in checks if c.asked]
+    assert asked and asked[0].verdict == "holds"
+    assert "Check: On 8x NVIDIA H100" in t.reply and "it takes" in t.reply

@@ -45,3 +45,14 @@ def test_every_model_of_a_list_is_read(extract: Extract) -> None:
     text = "Eval sweep: 12k prompts on Llama 3.1 8B, Qwen2.5 7B and Gemma 2 9B, ~1k tokens in, ~200 out."
     unused = " ".join(c.text for c in account_for(text, extract(text)).unused)
     assert "Qwen2.5" not in unused and "Llama" not in unused
+
+
+def test_a_comparison_asked_about_a_counted_configuration_is_checked(extract: Extract) -> None:
+    p = extract(
+        "We have 4x A100 80GB in our own rack. Continue pretraining Qwen2.5 7B on ~30B tokens. "
+        "How long would that take on our box, and would renting 8x H100 for it be much faster?"
+    )
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-80gb-sxm", 4)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == ("h100-sxm", 8)
+    p = extract("LoRA Llama 3.1 8B on 20M tokens. H100s are faster than A100s, right?")
+    assert p.claimed_gpu is None  # no configuration to time

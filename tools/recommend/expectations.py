@@ -221,8 +221,10 @@ def check_own_gpus(
         claim=claim,
         verdict="holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=f"It fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of {gpu.usable_memory_gib:.1f} usable; "
-        f"it takes {_hours(t.wall_hours.low)}-{_hours(t.wall_hours.high)} on your GPUs.",
+        explanation=f"On {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
+        f"{gpu.usable_memory_gib:.1f} usable; it takes "
+        f"{_hours(t.wall_hours.low)}-{_hours(t.wall_hours.high)}.",
+        asked=True,
     )
 
 

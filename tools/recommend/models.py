@@ -262,6 +262,8 @@ class ExpectationCheck(_Frozen):
     verdict: Verdict
     factor: float | None = None
     explanation: str
+    asked: bool = False
+    """The user asked about this hardware ('how long on 8x H100?'): the answer is shown even when it holds."""
 
 
 class Recommendation(Traced):
