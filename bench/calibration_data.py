@@ -13,8 +13,9 @@ The serving loaders read bench/data/serving_throughput.yaml, then bench/data/ser
 (a second fresh held-out set, split side `fresh2_held_out`) and bench/data/serving_throughput_fresh3.yaml
 (a third, side `fresh3_held_out`), each collected blind to the serving model; given an explicit path they
 read that one file only. The training loaders likewise read training_throughput.yaml, then
-training_throughput_fresh2.yaml (side `fresh2_held_out`) and training_throughput_fresh3.yaml (side
-`fresh3_held_out`), joining the files' sides; a custom path is read alone.
+training_throughput_fresh2.yaml (side `fresh2_held_out`), training_throughput_fresh3.yaml (side
+`fresh3_held_out`) and training_throughput_fresh4.yaml (side `fresh4_held_out`), joining the files' sides; a
+custom path is read alone.
 
 No model code here: a later session fits the time model on the `fit` families and reports on the
 `held_out` ones. `fresh_held_out` families were collected after the model existed, without running it
@@ -249,10 +250,12 @@ def _split(path: Path) -> Split:
 
 # Further training files read with the default one, in this order: each adds rows and its own held-out
 # side(s) of the split (fresh2_held_out: collected blind to the time model after fresh_held_out had been
-# scored; fresh3_held_out: collected blind again, after fresh2_held_out had been scored and read).
+# scored; fresh3_held_out: collected blind again, after fresh2_held_out had been scored and read;
+# fresh4_held_out: collected blind again, from source families used in none of the earlier files).
 TRAINING_FRESH2_FILE = DATA_DIR / "training_throughput_fresh2.yaml"
 TRAINING_FRESH3_FILE = DATA_DIR / "training_throughput_fresh3.yaml"
-TRAINING_EXTRA_FILES = (TRAINING_FRESH2_FILE, TRAINING_FRESH3_FILE)
+TRAINING_FRESH4_FILE = DATA_DIR / "training_throughput_fresh4.yaml"
+TRAINING_EXTRA_FILES = (TRAINING_FRESH2_FILE, TRAINING_FRESH3_FILE, TRAINING_FRESH4_FILE)
 
 
 def _training_files(path: Path) -> list[Path]:

@@ -301,11 +301,11 @@ FRESH3_MIN = 45  # rows in the fresh-3 held-out set (bench/data/training_through
 def test_fresh3_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
     from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FILE, TRAINING_FRESH3_FILE, _read, _rows
 
-    # read after fresh-2, and the default loader returns every file's rows in file order
-    assert TRAINING_EXTRA_FILES[-1] == TRAINING_FRESH3_FILE
+    # read right after fresh-2, and the default loader returns every file's rows in file order
+    assert TRAINING_EXTRA_FILES[1] == TRAINING_FRESH3_FILE
     per_file = [_rows(f, TrainingRow) for f in (TRAINING_FILE, *TRAINING_EXTRA_FILES)]
     assert [r.id for r in training] == [r.id for rows in per_file for r in rows]
-    own = per_file[-1]
+    own = per_file[2]
     assert list(_read(TRAINING_FRESH3_FILE)["split"]) == ["fresh3_held_out"]  # only its own new side
     split = load_training_split()
     sides = split.sides()
@@ -331,6 +331,42 @@ def test_fresh3_training_file_is_its_own_clean_side(training: list[TrainingRow])
     gpus = {r.gpu for r in own}
     assert len(gpus) >= 4 and any(g.startswith("rtx-") for g in gpus)
     assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH3_MIN
+
+
+FRESH4_MIN = 30  # rows in the fresh-4 held-out set (bench/data/training_throughput_fresh4.yaml)
+
+
+def test_fresh4_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FILE, TRAINING_FRESH4_FILE, _read, _rows
+
+    # read last, after fresh-3, and the default loader returns every file's rows in file order
+    assert TRAINING_EXTRA_FILES[-1] == TRAINING_FRESH4_FILE
+    per_file = [_rows(f, TrainingRow) for f in (TRAINING_FILE, *TRAINING_EXTRA_FILES)]
+    assert [r.id for r in training] == [r.id for rows in per_file for r in rows]
+    own = per_file[-1]
+    assert list(_read(TRAINING_FRESH4_FILE)["split"]) == ["fresh4_held_out"]  # only its own new side
+    split = load_training_split()
+    sides = split.sides()
+    families = {r.family for r in own}
+    assert families == set(sides["fresh4_held_out"]) and len(families) >= 5, "several new source families"
+    assert "fresh4_held_out" in split.held_out_sides() and len(own) >= FRESH4_MIN
+    # its families sit on that side only; ids unique across all files; no document of an earlier file reused
+    others = {f for name, fams in sides.items() if name != "fresh4_held_out" for f in fams}
+    assert not others & families
+    assert rows_in(training, sides["fresh4_held_out"]) == own
+    ids = [r.id for r in training]
+    assert len(ids) == len(set(ids))
+    older = rows_in(training, sorted(others))
+    assert not {r.source.url for r in own} & {r.source.url for r in older}
+    # what it spans: every method, dense and MoE, A100 to B200 plus a consumer card, BF16 / FP8 / MXFP8, and
+    # frameworks beyond 'other' (torchtitan, unsloth, deepspeed, megatron)
+    assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
+    assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
+    gpus = {r.gpu for r in own}
+    assert {"a100-80gb-sxm", "h100-sxm", "h200", "b200"} <= gpus and any(g.startswith("rtx-") for g in gpus)
+    assert {"bf16", "fp8", "mxfp8"} <= {r.precision for r in own}
+    assert {"torchtitan", "unsloth", "deepspeed", "megatron", "other"} <= {r.framework for r in own}
+    assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH4_MIN
 
 
 def test_an_extra_training_file_cannot_redeclare_a_side_or_a_family(
