@@ -78,6 +78,13 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     ("Llama-2 7B", 32, 4096),
     ("Mistral 7B", 32, 4096),  # Mistral-7B-v0.2 config: 32 layers, 32 heads x 128
     ("Yi 34B", 60, 7168),
+    # the fresh-4 held-out families' models (bench/data/training_throughput_fresh4.yaml), from their configs
+    ("GPT 126M", 12, 768),  # GPT-3 Small shape (Paxml GPT126M: 12 layers, d_model 768)
+    ("GPT 5B", 24, 4096),  # Paxml GPT5B: 24 layers, model dims 4096
+    ("GPT 175B", 96, 12288),  # GPT-3 paper Table 2.1
+    ("LLaMA-2 7B", 32, 4096),
+    ("Llama3-8b", 32, 4096),
+    ("Qwen2.5-14B", 48, 40 * 128),  # Qwen2.5-14B config: 48 layers, 40 heads x 128
     # Qwen3-Next-80B-A3B config: 48 layers, every 4th full attention (16 heads x 256); the rest are linear
     # (Gated DeltaNet) with no sequence-length-squared term
     ("Qwen3-Next-80B-A3B", 12, 16 * 256),
