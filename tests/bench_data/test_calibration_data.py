@@ -14,6 +14,7 @@ from bench.calibration_data import (
     SERVING_FILE,
     SERVING_FRESH2_FILE,
     SERVING_FRESH3_FILE,
+    SERVING_FRESH4_FILE,
     CalibrationDataError,
     ServingRow,
     Split,
@@ -197,7 +198,9 @@ def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     first = load_serving_rows(SERVING_FILE)
     assert len(fresh2) >= FRESH2_SERVING_MIN
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
-    assert len(serving) == len(first) + len(fresh2) + len(fresh3), "the default loader reads every file"
+    fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
+    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4)
+    assert len(serving) == total, "the default loader reads every file"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh2}
@@ -224,7 +227,9 @@ def test_fresh3_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
     older = load_serving_rows(SERVING_FILE) + load_serving_rows(SERVING_FRESH2_FILE)
     assert len(fresh3) >= FRESH3_SERVING_MIN
-    assert serving[-len(fresh3) :] == fresh3, "the default loader reads the fresh-3 file last"
+    fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
+    tail = serving[-len(fresh3) - len(fresh4) : -len(fresh4)]
+    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh3}
@@ -253,6 +258,47 @@ def test_fresh3_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     # each row carries a figure a serving bench can score
     for row in fresh3:
         assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+
+
+FRESH4_SERVING_MIN = 30  # rows in bench/data/serving_throughput_fresh4.yaml, collected blind
+
+
+def test_fresh4_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
+    from bench.calibration_data import SERVING_FILES, _read
+
+    fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
+    older = [r for p in SERVING_FILES if p != SERVING_FRESH4_FILE for r in load_serving_rows(p)]
+    assert SERVING_FILES[-1] == SERVING_FRESH4_FILE
+    assert len(fresh4) >= FRESH4_SERVING_MIN
+    assert serving[-len(fresh4) :] == fresh4, "the default loader reads the fresh-4 file last"
+    split = load_serving_split()
+    sides = split.sides()
+    families = {r.family for r in fresh4}
+    # the file declares only its own side; every fresh-4 family sits there and on no other side
+    assert list(_read(SERVING_FRESH4_FILE)["split"]) == ["fresh4_held_out"]
+    assert set(sides["fresh4_held_out"]) == families and len(families) >= 6
+    assert not families & {f for name, fams in sides.items() if name != "fresh4_held_out" for f in fams}
+    assert "fresh4_held_out" in split.held_out_sides()
+    # ids unique across all files; no document (URL) already used by an older file
+    ids = [r.id for r in serving]
+    assert len(ids) == len(set(ids))
+    assert not {r.source.url for r in fresh4} & {r.source.url for r in older}
+    # what it spans: several GPU types, dense and MoE, 7B-405B, precisions, frameworks, loads and lengths
+    assert len({r.gpu for r in fresh4}) >= 6
+    assert any(r.model.moe for r in fresh4) and any(not r.model.moe for r in fresh4)
+    sizes = [r.model.params_b for r in fresh4]
+    assert min(sizes) <= 8 and max(sizes) >= 400
+    assert {"bf16", "fp8", "int4"} <= {r.weights_precision for r in fresh4}
+    assert {"vllm", "sglang", "tensorrt-llm"} <= {r.framework for r in fresh4}
+    assert len({r.load_mode for r in fresh4}) >= 3
+    concurrencies = {r.concurrency for r in fresh4 if r.concurrency is not None}
+    assert min(concurrencies) == 1 and max(concurrencies) >= 64
+    assert len({(r.prompt_tokens, r.output_tokens) for r in fresh4 if r.prompt_tokens}) >= 4
+    # each row carries a figure a serving bench can score; a derived figure says how it was derived
+    for row in fresh4:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+        if "derived" in (row.ambiguous or ""):
+            assert row.notes and "derived:" in row.notes, row.id
 
 
 def test_serving_split_across_files_refuses_a_family_on_two_sides(
