@@ -167,6 +167,13 @@ MODEL_IDS = {
     "Qwen2.5 14B Instruct": "qwen2.5-14b",
     "Qwen2.5 32B Instruct": "qwen2.5-32b",
     "Qwen2.5 72B Instruct": "qwen2.5-72b",
+    # the fresh-4 held-out families' names (bench/data/serving_throughput_fresh4.yaml), mapped by name only;
+    # AWQ is the weights' format (the row's weights_precision), not another architecture
+    "Meta-Llama-3-8B": "llama-3-8b",
+    "Llama 3.1 70B Instruct": "llama-3.1-70b",
+    "Llama 3.3 70B Instruct": "llama-3.3-70b",
+    "Llama 3.1 405B Instruct": "llama-3.1-405b",
+    "Qwen2.5 7B Instruct AWQ": "qwen2.5-7b",
 }
 UNKNOWN_LENGTH_TOKENS = 1000
 SHAREGPT_LENGTHS = (216, 197)
