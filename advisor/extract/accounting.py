@@ -511,7 +511,7 @@ _BUY_RENT_Q = re.compile(
     I,
 )
 _HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)
-_COST_Q = re.compile(r"\bhow much\b|\bcosts?\b|\bprice\b|\bspend\b", I)
+_COST_Q = re.compile(r"\bhow much\b|\bcosts?\b|\bprice(?:\s*tag)?\b|\bspend\b|\bbill\b|\bexpensive\b", I)
 _WHICH_GPU_Q = re.compile(r"\b(?:which|what)\s+(?:gpus?|cards?|hardware|instances?|accelerators?)\b", I)
 _FIT_Q = re.compile(r"\b(?:will|would|does|do|can)\s+(?:it|this|that|they|the model)\s+(?:even\s+)?fit\b"
                     r"|\b(?:enough|big enough)\s+(?:memory|vram)\b", I)  # fmt: skip

@@ -133,6 +133,24 @@ _REQUIRE = keyed(
     r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?)(?=\W|$)",
     I,
 )
+# a double negative that leaves one provider: "we can't use anything but AWS", "nothing other than Azure"
+_ONLY_THIS_BEFORE = keyed(
+    r"\b(?:(?:can'?t|cannot|can\s+not|won'?t|mustn'?t|(?:are\s+)?not\s+allowed\s+to|don'?t|may\s+not)\s+"
+    r"(?:use|go\s+(?:to|with)|run\s+(?:on|in)|touch|consider)\s+(?:anything|any(?:one|\s+\w+)?)|nothing"
+    r"|no\s+(?:other\s+)?(?:cloud|provider|vendor)s?)\s+(?:but|except|other\s+than|besides|apart\s+from)\s*$",
+    I,
+)
+# ... or after it: "we're an AWS shop and can't use anything else", "on Azure and cannot use other clouds"
+_ONLY_THIS_AFTER = keyed(
+    r"^(?:(?!\b(?:but|though|although|however)\b)[^.;!?]){0,60}?\b(?:(?:can'?t|cannot|can\s+not|won'?t|mustn'?t|(?:are\s+)?not\s+allowed\s+to|may\s+not)"
+    r"\s+(?:use|go\s+(?:to|with)|run\s+(?:on|in)|touch|consider)\s+(?:anything|any\s*(?:thing|one|other)"
+    r"|other|another|a\s+different|different)\b(?:\s+else)?|nothing\s+else\b|no\s+other\s+(?:cloud|provider"
+    r"|vendor)s?\b)(?!\s*(?:else|other)?\s*(?:than|but|except|besides)\s+(?:spot|on[\s-]demand|reserved|preemptible))",
+    I,
+)
+_OTHER_OBJECT = re.compile(
+    r"\s+(?:anything|any\s*(?:thing|one|other)|other|another|something|a\s+different)\b", I
+)
 # ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
 _REQUIRE_AFTER = keyed(
     r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?()\-–—]|$|please\b|for\b|as\b))|\s+exclusively\b"
@@ -309,7 +327,8 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             local = clause[: a - idx]
             ex = _last(_EXCLUDE, local)
             pref = _last(_PREFER, local)
-            if _required(local, t[b : idx + len(clause)], ex, pref, data_like):
+            only_this = _ONLY_THIS_BEFORE.search(local) or (ex is None and _ONLY_THIS_AFTER.search(t[b:]))
+            if only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like):
                 # a requirement is also the first choice: ranked first, and nothing else is picked
                 ctx.add(s, "providers_required", [pid], clause, "stated", a)
                 ctx.add(s, "providers_preferred", [pid], clause, "stated", a)
@@ -319,6 +338,8 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             ):  # a cue after the name: "Lambda or Nebius would be our first choices"
                 rest = clause[a - idx :]
                 pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
+                if ex is not None and _OTHER_OBJECT.match(rest, ex.end()):
+                    ex = None  # "GCP, and we can't use anything other than spot": not about GCP
             if pref is not None and (ex is None or pref.start() > ex.start()):
                 kind = "providers_preferred"
             elif ex is not None:

@@ -64,11 +64,22 @@ _NO_PREEMPTION = Gated(
 )
 _ONLY = {
     kind: Gated(
-        re.compile(rf"\b(?:{rx}){_NOUN}[\s-]only\b|\bonly\s+(?:\w+\s+){{0,2}}?(?:{rx})\b", I),
+        re.compile(
+            rf"\b(?:{rx}){_NOUN}[\s-]only\b|\bonly\s+(?:\w+\s+){{0,2}}?(?:{rx})\b"
+            rf"|\bnothing\s+(?:but|except|other\s+than)\s+(?:{rx})\b",
+            I,
+        ),
         *keys,
     )
     for (kind, rx), keys in zip(_KINDS, (("spot",), ("demand",), ("reserv",)), strict=True)
 }
+
+
+_BUT_WORD = re.compile(r"(?:except|anything but|other than)\b", I)
+# a negation just before "anything but" / "other than" / "except": a double negative, the kind is the only one
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:can'?t|cannot|can not|won'?t|mustn'?t|not allowed to|may not|don'?t|nothing|no)\b[^.;,]{0,25}$", I
+)
 
 
 def rule_pricing(ctx: Ctx) -> None:
@@ -77,6 +88,11 @@ def rule_pricing(ctx: Ctx) -> None:
         t = s.text
         for kind, rx in _EXCLUDED.items():
             for m in rx.finditer(t):
+                if _BUT_WORD.match(m.group(0)) and _NEGATED_BEFORE.search(t, 0, m.start()):
+                    # "we can't use anything other than spot", "nothing but spot": that kind only
+                    others = [k for k in _ALL_KINDS if k != kind]
+                    ctx.add(s, "pricing_excluded", others, q(m), "stated", m.start())
+                    continue
                 ctx.add(s, "pricing_excluded", [kind], q(m), "stated", m.start())
         pre = _NO_PREEMPTION.search(t)
         if pre:

@@ -22,6 +22,12 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.base import select_findings
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_languages import (
+    TRANSLATE,
+    batch_is_inference,
+    target_languages,
+    translation_volume,
+)
 from advisor.extract.rules_text import (
     APPROX,
     GENERATED_FROM_MODEL,
@@ -105,7 +111,10 @@ _OUTPUT = Gated(
 _BARE_OUTPUT = re.compile(
     rf"\b{_OUTPUT_NOUN}\s+{_FILL}{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?\b"
     r"(?!\s*(?:%|ms|s\b|secs?|seconds?|minutes?|users?|requests?|per\b|/|x\b|gb|words?|chars?|characters?"
-    r"|lines?|pages?|sentences?|items?))",
+    r"|lines?|pages?|sentences?|items?))"
+    # the number before the noun: "avg 800 tokens prompt, 250 completion"
+    rf"|(?<![\w.,])(?P<num2>{NUM})\s*(?P<mult2>k)?\s+(?:output|completion|answer|response|reply|generation)s?\b"
+    r"(?!\s+(?:tokens?|words?|chars?|characters?|per\b|/|a\s+(?:day|month|week)))",
     I,
 )
 _GENERATION = Gated(
@@ -145,7 +154,8 @@ _CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "usd": "USD", 
 _REQ_RATE = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>k|m)?\s*(?:(?:requests?|reqs?|queries|calls|prompts)\s*(?:/\s*(?P<u1>s|sec|second"
-        r"|m|min|minute|h|hr|hour|day)\b|per\s+(?P<u2>s|sec|second|min|minute|hour|day)\b|an?\s+(?P<u3>second|minute|hour|day)"
+        r"|m|min|minute|h|hr|hour|day|wk|week|mo|month)\b|per\s+(?P<u2>s|sec|second|min|minute|hour|day|week|month)\b"
+        r"|an?\s+(?P<u3>second|minute|hour|day|week|month)"
         r"\b)|(?P<qps>qps|rps|req/s)\b)",
         I,
     ),
@@ -188,14 +198,20 @@ _GENERATES = re.compile(
     I,
 )
 _PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
-               "hr": 3600.0, "hour": 3600.0, "day": 86400.0}  # fmt: skip
+               "hr": 3600.0, "hour": 3600.0, "day": 86400.0,
+               "wk": U.SECONDS_PER_WEEK, "week": U.SECONDS_PER_WEEK, "mo": U.SECONDS_PER_MONTH,
+               "month": U.SECONDS_PER_MONTH}  # fmt: skip
 _GENERATION_GROUPS = (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"))
 _MIN_GENERATION_TOKENS = 1e6
 # a whole answer's latency: "p95 end-to-end latency target 2 s", "responses within 3 seconds"
 _END_TO_END = re.compile(
     rf"\b(?:(?:p\d\d|average|mean|median)\s+)?(?:end[\s-]to[\s-]end|e2e|response|total|request|full[\s-]answer)"
     rf"\s+(?:latency|time)\s+(?:target\s+|sla\s+|budget\s+|goal\s+)?(?:of\s+|under\s+|below\s+|within\s+"
-    rf"|<\s*|:\s*|is\s+|=\s*)*(?:~\s*|about\s+)?(?P<num>{NUM})\s*(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b",
+    rf"|<\s*|:\s*|is\s+|=\s*)*(?:~\s*|about\s+)?(?P<num>{NUM})\s*(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b"
+    # the answer named after the figure: "p95 latency budget 3s for the full response"
+    rf"|\b(?:(?:p\d\d|average|mean|median)\s+)?latency\s+(?:target|sla|budget|goal|limit)\s+(?:of\s+|is\s+|:\s*)?"
+    rf"(?:~\s*|about\s+|under\s+|<\s*)?(?P<num2>{NUM})\s*(?P<unit2>ms|milliseconds?|s|secs?|seconds?)\s+"
+    r"(?:for|on|per)\s+(?:the\s+|a\s+|each\s+)?(?:full|whole|entire|complete)\s+(?:response|answer|reply|request)",
     I,
 )
 _PEAK = re.compile(r"\b(?:at\s+(?:the\s+)?peak|peak|peaks?\s+(?:of|at))\b", I)
@@ -229,20 +245,6 @@ _VERB_ITEMS = re.compile(
     rf"|around\s+|~\s*)?"
     rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[a-z-]+\s+){{0,2}}?(?P<item>[a-z]{{3,}}s)\b",
     I,
-)
-_TRANSLATE = re.compile(r"\b(?:translat\w*|locali[sz]\w*)", I)
-_LANGUAGES = (
-    r"English|German|French|Spanish|Italian|Portuguese|Dutch|Polish|Japanese|Chinese|Korean|Arabic|Russian"
-    r"|Turkish|Swedish|Norwegian|Danish|Finnish|Czech|Greek|Hindi|Ukrainian|Romanian|Hungarian|Vietnamese|Thai"
-)
-_N_LANGUAGES = re.compile(
-    rf"\b(?:into|in|to|for)\s+(?P<num>{NUMBER})\s+(?:other\s+|target\s+|more\s+|different\s+)?languages\b",
-    I,
-)
-_MAX_LANGUAGES = 50
-_LANGUAGE = re.compile(rf"\b(?:{_LANGUAGES})\b")
-_SOURCE_LANGUAGE = re.compile(
-    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})\s+(?:source|original))\b"
 )
 _SAYS_OUTPUT = re.compile(r"output|generat|answer|repl|response", I)
 # a job that reads its items (their length is the prompt), as opposed to one that writes them
@@ -319,7 +321,7 @@ def rule_serving_io(ctx: Ctx) -> None:
                 ctx.add(s, "power_price_usd_per_kwh", conv.value, ev, status, m.start())
     _items_batch(ctx)
     _items_times_lengths(ctx)
-    _translation_volume(ctx)
+    translation_volume(ctx)
     _derived(ctx, request_rates)
 
 
@@ -403,7 +405,7 @@ def _items_times_lengths(ctx: Ctx) -> None:
                 over = f' x "{times[1]}"' if times else ""
                 ev = f'"{q(m)}" x "{out.evidence}"{over} = {total:,.0f} output tokens'
                 ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
-                _batch_is_inference(ctx, s, m.start())
+                batch_is_inference(ctx, s, m.start())
                 return
 
 
@@ -429,25 +431,6 @@ _RATE_ITEMS = frozenset({"requests", "calls", "prompts", "queries"})
 _PERIOD_UNITS = {"h": "hour", "hr": "hour", "hou": "hour", "day": "day", "wee": "week", "mon": "month"}
 
 
-def _target_languages(ctx: Ctx) -> list[str]:
-    """The languages a translation job writes ("into German, French and Spanish", "targets are German and
-    French"): each is a full output; the source language ("English source", "from English") is not."""
-    text = " ".join(s.text for s in ctx.sentences)
-    if not _TRANSLATE.search(text):
-        return []
-    if (n := _N_LANGUAGES.search(text)) is not None:  # "into 5 languages (DE, FR, ES, IT, NL)"
-        count = int(parse_number(n.group("num")))
-        if 1 < count <= _MAX_LANGUAGES:
-            return [f"language {i + 1}" for i in range(count)]
-    sources = {(m.group("lang") or m.group("lang2")).lower() for m in _SOURCE_LANGUAGE.finditer(text)}
-    seen: list[str] = []
-    for m in _LANGUAGE.finditer(text):
-        name = m.group(0).lower()
-        if name not in sources and name not in seen:
-            seen.append(name)
-    return [n.capitalize() for n in seen]
-
-
 def _repeats(ctx: Ctx) -> tuple[int, str] | None:
     """How many times an eval set is run, when the text says so: "against 30 checkpoints", "for each of
     the 12 models" (count, the words); None otherwise."""
@@ -468,38 +451,6 @@ _REPEATS = re.compile(
 _MAX_REPEATS = 1000
 
 
-def _translation_volume(ctx: Ctx) -> None:
-    """A corpus to translate ("translate our catalogue (40M words) into 5 languages"): the text read as a
-    data set is the input, and each target language gets about as much output (generation_tokens =
-    tokens x languages); not when the text trains a model on it."""
-    if ctx.workload not in ("inference", None) or _found(ctx, "generation_tokens"):
-        return
-    text = " ".join(s.text for s in ctx.sentences)
-    if not _TRANSLATE.search(text) or _TRAINS_ON.search(text):
-        return
-    data = select_findings(f for f in ctx.findings if f.field == "dataset_tokens").get("dataset_tokens")
-    if data is None:
-        return
-    languages = max(1, len(_target_languages(ctx)))
-    total = float(data.value) * languages
-    s = next((x for x in ctx.sentences if x.start <= data.position < x.start + len(x.text)), ctx.sentences[0])
-    ev = f'"{data.evidence}" to translate x {languages} language(s) = {total:,.0f} output tokens'
-    ctx.add(s, "generation_tokens", total, ev, "inferred", data.position)
-    _batch_is_inference(ctx, s, data.position)
-
-
-_TRAINS_ON = re.compile(r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|lora|qlora|sft)\b", I)
-
-
-def _batch_is_inference(ctx: Ctx, s: Sentence, position: int) -> None:
-    """A batch volume read with no workload word ("Translate 1.2M descriptions ..."): a model runs it."""
-    if ctx.workload is None:
-        ctx.add(
-            s, "workload", "inference", "a batch of outputs to generate -> inference", "inferred", position
-        )
-        ctx.workload = "inference"
-
-
 def _found(ctx: Ctx, field: str) -> bool:
     return any(f.field == field for f in ctx.findings)
 
@@ -514,26 +465,28 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
     for m in _ITEMS.finditer(t):
         if nxt is s and m.start() <= each.start() <= m.end():
             continue
+        if m.group("item").lower() in _RATE_ITEMS and _PER_PERIOD.match(t, m.end()):
+            continue  # "2M requests per month": a steady request rate (_request_rates), not one batch
         attached = _ITEM_SIZE.match(t, m.end()) if nxt is s else None
         if (
             attached is not None
             and attached.end() >= each.start()
             and _READS_ITEMS.search(t)
             and not _SAYS_OUTPUT.search(each.group(0))
-            and not _TRANSLATE.search(t)  # a translation writes about as much as it reads
+            and not TRANSLATE.search(t)  # a translation writes about as much as it reads
         ):
             continue  # "classify 40M reviews (~120 tokens each": the items' own length, a prompt
         count = parse_scaled(m.group("num"), m.group("mult"))
         key = next(k for k in ("", "2", "3") if each.group("num" + k))
         num, mult = each.group("num" + key), each.group("mult" + key)
         tokens_each = parse_number(num) * (1000 if mult else 1)
-        languages = _target_languages(ctx)
+        languages = target_languages(ctx)
         total = count * tokens_each * max(1, len(languages))
         if total >= _MIN_GENERATION_TOKENS:
             into = f" x {len(languages)} languages ({', '.join(languages)})" if len(languages) > 1 else ""
             ev = f'"{q(m)}" x "{q(each)}"{into} = {total:,.0f} output tokens'
             ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
-            _batch_is_inference(ctx, s, m.start())
+            batch_is_inference(ctx, s, m.start())
             if 1 <= tokens_each <= _MAX_REQUEST_TOKENS:  # the answer each item gets is the output length
                 ctx.add(nxt, "output_tokens", int(tokens_each), q(each), "stated", each.start())
             return True
@@ -566,7 +519,9 @@ def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
     if output is not None and not any(f.field == "latency_ms_per_token" for f in ctx.findings):
         for s in ctx.sentences:
             if e2e := _END_TO_END.search(s.text):
-                ms = parse_number(e2e.group("num")) * (1.0 if e2e.group("unit").lower() == "ms" else 1000.0)
+                key = "" if e2e.group("num") else "2"
+                num, unit = e2e.group("num" + key), e2e.group("unit" + key)
+                ms = parse_number(num) * (1.0 if unit.lower() == "ms" else 1000.0)
                 conv = U.ms_per_token_from_latency(ms, float(output.value))
                 ev = f'"{q(e2e)}" over "{output.evidence}": {conv.how}'
                 ctx.add(s, "latency_ms_per_token", conv.value, ev, "inferred", e2e.start())

@@ -26,6 +26,8 @@ FX_SOURCE = "ECB euro reference rates, 2025-2026 range, rounded"
 HOURS_PER_WEEK = 7 * HOURS_PER_DAY
 DAYS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_DAY  # 30.42, the price-sheet month of tools.units
 WEEKS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_WEEK  # 4.345
+SECONDS_PER_WEEK = HOURS_PER_WEEK * SECONDS_PER_HOUR
+SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # the price-sheet month (730 h)
 
 
 @dataclass(frozen=True)

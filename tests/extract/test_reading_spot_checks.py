@@ -56,3 +56,41 @@ def test_a_comparison_asked_about_a_counted_configuration_is_checked(extract: Ex
     assert (p.claimed_gpu, p.claimed_gpu_count) == ("h100-sxm", 8)
     p = extract("LoRA Llama 3.1 8B on 20M tokens. H100s are faster than A100s, right?")
     assert p.claimed_gpu is None  # no configuration to time
+
+
+def test_a_double_negative_leaves_one_provider_required(extract: Extract) -> None:
+    for text in (
+        "We're an AWS shop (us-east-1) and can't use anything else for compliance.",
+        "We are on Azure and cannot use other clouds.",
+        "We can't use anything but GCP.",
+        "Nothing other than Azure, per policy.",
+    ):
+        p = extract(f"Serve Mixtral 8x7B. {text}")
+        assert p.providers_required and not p.providers_excluded, text
+    p = extract("Serve Mixtral 8x7B. Anything but CoreWeave is fine.")
+    assert p.providers_excluded == ["coreweave"] and not p.providers_required
+    p = extract("Serve Mixtral 8x7B. We use GCP, but can't use anything else than spot there.")
+    assert not p.providers_required and not p.providers_excluded
+
+
+def test_a_double_negative_leaves_one_pricing(extract: Extract) -> None:
+    p = extract("Serve Mixtral 8x7B. We can't use anything other than spot.")
+    assert "spot" not in p.pricing_excluded and "on_demand" in p.pricing_excluded
+    p = extract("Serve Mixtral 8x7B. Nothing but reserved.")
+    assert "reserved" not in p.pricing_excluded and "spot" in p.pricing_excluded
+    p = extract("Serve Mixtral 8x7B. Anything but spot is fine.")
+    assert p.pricing_excluded == ["spot"]
+
+
+def test_requests_per_month_are_a_steady_rate_not_one_batch(extract: Extract) -> None:
+    p = extract("Serve Mixtral 8x7B. Traffic: ~2M requests/month, avg 800 tokens prompt, 250 completion.")
+    assert (p.prompt_tokens, p.output_tokens) == (800, 250)
+    assert p.generation_tokens is None
+    assert p.target_tokens_per_s is not None and 150 < p.target_tokens_per_s < 250  # 2M x 250 / 730 h
+
+
+def test_a_latency_budget_for_the_full_response(extract: Extract) -> None:
+    p = extract("Serve Mixtral 8x7B, answers ~250 tokens. p95 latency budget 3s for the full response.")
+    assert p.latency_ms_per_token is not None and abs(p.latency_ms_per_token - 12.0) < 0.01
+    p = extract("Serve Mixtral 8x7B, answers ~250 tokens. Our latency budget is 3s for the team.")
+    assert p.latency_ms_per_token is None

@@ -1,0 +1,76 @@
+"""Translation jobs: the languages a translation writes, and a corpus to translate read as a batch volume
+(one full output per target language)."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.base import select_findings
+from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+
+TRANSLATE = re.compile(r"\b(?:translat\w*|locali[sz]\w*)", I)
+_LANGUAGES = (
+    r"English|German|French|Spanish|Italian|Portuguese|Dutch|Polish|Japanese|Chinese|Korean|Arabic|Russian"
+    r"|Turkish|Swedish|Norwegian|Danish|Finnish|Czech|Greek|Hindi|Ukrainian|Romanian|Hungarian|Vietnamese|Thai"
+)
+_N_LANGUAGES = re.compile(
+    rf"\b(?:into|in|to|for)\s+(?P<num>{NUMBER})\s+(?:other\s+|target\s+|more\s+|different\s+)?languages\b",
+    I,
+)
+_MAX_LANGUAGES = 50
+_LANGUAGE = re.compile(rf"\b(?:{_LANGUAGES})\b")
+_SOURCE_LANGUAGE = re.compile(
+    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})\s+(?:source|original))\b"
+)
+
+
+def target_languages(ctx: Ctx) -> list[str]:
+    """The languages a translation job writes ("into German, French and Spanish", "targets are German and
+    French"): each is a full output; the source language ("English source", "from English") is not."""
+    text = " ".join(s.text for s in ctx.sentences)
+    if not TRANSLATE.search(text):
+        return []
+    if (n := _N_LANGUAGES.search(text)) is not None:  # "into 5 languages (DE, FR, ES, IT, NL)"
+        count = int(parse_number(n.group("num")))
+        if 1 < count <= _MAX_LANGUAGES:
+            return [f"language {i + 1}" for i in range(count)]
+    sources = {(m.group("lang") or m.group("lang2")).lower() for m in _SOURCE_LANGUAGE.finditer(text)}
+    seen: list[str] = []
+    for m in _LANGUAGE.finditer(text):
+        name = m.group(0).lower()
+        if name not in sources and name not in seen:
+            seen.append(name)
+    return [n.capitalize() for n in seen]
+
+
+def translation_volume(ctx: Ctx) -> None:
+    """A corpus to translate ("translate our catalogue (40M words) into 5 languages"): the text read as a
+    data set is the input, and each target language gets about as much output (generation_tokens =
+    tokens x languages); not when the text trains a model on it."""
+    if ctx.workload not in ("inference", None) or any(f.field == "generation_tokens" for f in ctx.findings):
+        return
+    text = " ".join(s.text for s in ctx.sentences)
+    if not TRANSLATE.search(text) or _TRAINS_ON.search(text):
+        return
+    data = select_findings(f for f in ctx.findings if f.field == "dataset_tokens").get("dataset_tokens")
+    if data is None:
+        return
+    languages = max(1, len(target_languages(ctx)))
+    total = float(data.value) * languages
+    s = next((x for x in ctx.sentences if x.start <= data.position < x.start + len(x.text)), ctx.sentences[0])
+    ev = f'"{data.evidence}" to translate x {languages} language(s) = {total:,.0f} output tokens'
+    ctx.add(s, "generation_tokens", total, ev, "inferred", data.position)
+    batch_is_inference(ctx, s, data.position)
+
+
+_TRAINS_ON = re.compile(r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|lora|qlora|sft)\b", I)
+
+
+def batch_is_inference(ctx: Ctx, s: Sentence, position: int) -> None:
+    """A batch volume read with no workload word ("Translate 1.2M descriptions ..."): a model runs it."""
+    if ctx.workload is None:
+        ctx.add(
+            s, "workload", "inference", "a batch of outputs to generate -> inference", "inferred", position
+        )
+        ctx.workload = "inference"
