@@ -59,7 +59,8 @@ LEFTOVER_WORDS_BEFORE = 1
 LEFTOVER_WORDS_AFTER = 2
 _QUESTION_OPEN = keyed(
     r"^(?:so\s+|and\s+|also\s+|but\s+)?(?:can|could|should|would|will|is|are|do|does|did|how|what|which|"
-    r"when|where|why|who|any idea|is it true|am i)\b",
+    r"when|where|why|who|any idea|is it true|am i)\b"
+    r"(?!\s+(?:rather|prefer|prefers|preferably)\b)",  # "but would rather use less": a preference
     I,
 )
 _UNIT = (

@@ -226,8 +226,11 @@ _WANT_CUE = keyed(
     r"|\brequired|\bstick\s+to"
     r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on"
     r"|\bnothing\s+(?:but|other\s+than|except)|\b(?:limited|restricted|confined)\s+to|\bcovers\s+only"
-    r"|\bonly\s+(?:covers|includes|gives\s+us|has|get|have\s+access\s+to))"
-    r"(?:\s+(?:the|some|rented|cloud|nvidia|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and|,))*\s*$",
+    r"|\bonly\s+(?:covers|includes|gives\s+us|has|get|have\s+access\s+to)"
+    # capacity the team can rent: "we can get up to 64 H100s", "CoreWeave can give us 32 H200s"
+    r"|\b(?:we|i)\s+(?:can|could)\s+get|\b(?:can|could)\s+(?:give|offer|lend)\s+us|\bhave\s+access\s+to)"
+    r"(?:\s+(?:the|some|rented|cloud|nvidia|up\s+to|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and"
+    r"|,))*\s*$",
     I,
 )
 # "L40S only", "L40S and nothing else", "L40S, nothing more", "L40S is all we can get"
@@ -316,10 +319,13 @@ _MAX_GPUS = Gated(
         rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops)\b"
         # "H100s only, max 8 of em", "(only got) quota for 2 gpus"
         rf"|\bmax(?:imum)?\s+(?P<num3>{NUMBER})\s+of\s+(?:em|them|those)\b"
-        rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b",
+        rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
+        # a cap before a GPU's name: "we can get up to 64 H100s", "at most 16x A100"
+        rf"|\b(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?)\s+(?P<num5>{NUMBER})\s*(?:x\s*|×\s*)?"
+        r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)",
         I,
     ),
-    "gpu", "card", "accelerator", "max",
+    "gpu", "card", "accelerator", "max", "up to", "at most", "no more",
 )  # fmt: skip
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
@@ -344,9 +350,12 @@ def rule_gpu_choice(ctx: Ctx) -> None:
             if ids:
                 ctx.add(s, "gpus_excluded", ids, q(m), "stated", m.start())
         for m in _MAX_GPUS.finditer(t):
-            if _PER_NODE.match(t[m.end() : m.end() + 30]):
+            after = t[m.end() : m.end() + 40]
+            if m.group("num5"):  # the GPU's name follows the count: "up to 8 H100 per node"
+                after = re.sub(r"^\S+", "", after, count=1)
+            if _PER_NODE.match(after):
                 continue
-            num = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4")
+            num = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
             n = int(parse_number(num)) if num else 1
             if n >= 1:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())

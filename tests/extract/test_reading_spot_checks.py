@@ -94,3 +94,20 @@ def test_a_latency_budget_for_the_full_response(extract: Extract) -> None:
     assert p.latency_ms_per_token is not None and abs(p.latency_ms_per_token - 12.0) < 0.01
     p = extract("Serve Mixtral 8x7B, answers ~250 tokens. Our latency budget is 3s for the team.")
     assert p.latency_ms_per_token is None
+
+
+def test_capacity_the_team_can_get_is_a_preference_and_a_cap(extract: Extract) -> None:
+    p = extract("Full FT of Llama 3.1 70B on 2B tokens; we can get up to 64 H100s on CoreWeave.")
+    assert p.providers_preferred == ["coreweave"] and p.max_gpus == 64
+    assert "h100-sxm" in p.gpus_wanted
+    p = extract("Full FT of Llama 3.1 70B on 2B tokens. Nebius can give us 32 H200s.")
+    assert p.providers_preferred == ["nebius"] and "h200" in p.gpus_wanted
+    p = extract("Full FT of Llama 3.1 70B on 2B tokens, up to 8 H100 per node.")
+    assert p.max_gpus is None  # a node's size, not a cap on the job
+
+
+def test_would_rather_is_a_preference_not_a_question() -> None:
+    from advisor.extract.accounting import clause_kind
+
+    assert clause_kind("but would rather use less") != "question"
+    assert clause_kind("but would it fit on one node?") == "question"
