@@ -50,6 +50,22 @@ LOGITS_FORWARD_BYTES_PER_VALUE = 2 + 4 + 4
 """At the end of the forward: the bf16 lm_head output (2 B), its fp32 upcast (4 B, `logits.float()`)
 and the fp32 log-softmax output (4 B) (bench/accuracy_sim_findings.md section 1)."""
 
+LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS = 4 + 4 + 4
+"""The loss forward when the model shifts a copy of the logits (loss_impl 'shift-logits'): transformers'
+LlamaForCausalLM before the label-shifting ForCausalLMLoss (4.3x-4.4x: `logits = logits.float()`, the bf16
+lm_head output freed as `logits` is rebound, then `logits[..., :-1, :].contiguous()`) keeps the fp32 logits
+it returns (4 B), their shifted copy (4 B) and the fp32 log-softmax (4 B). Qwen v1's remote code (bf16
+logits 2 B + bf16 shifted copy 2 B + autocast's fp32 copy for cross_entropy 4 B + log-softmax 4 B) holds
+the same 12 B. The backward is LOGITS_BYTES_PER_VALUE: the slice backward's fp32 zeros (4 B) come after
+the log-softmax's output and gradients are freed."""
+
+LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST = 4 + 4 + 4 + 2
+"""The loss forward of ChatGLM2/3 and GLM-4 remote code (loss_impl 'shift-logits-downcast';
+modeling_chatglm.py ChatGLMForConditionalGeneration.forward: `lm_logits = lm_logits.to(torch.float32)`,
+`shift_logits = lm_logits[..., :-1, :].contiguous()`, CrossEntropyLoss, then `lm_logits =
+lm_logits.to(hidden_states.dtype)` for the output): when the output is cast back, the fp32 logits (4 B),
+their shifted copy (4 B), the fp32 log-softmax (4 B) and the new 16-bit logits (2 B) are live together."""
+
 CHUNKED_LOSS_CHUNKS = 8
 """torchtune CEWithChunkedOutputLoss splits the logits into 8 chunks and upcasts one chunk at a time."""
 
@@ -368,7 +384,8 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
 
 
 def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
-    """(bytes per logit value at the loss forward, at the loss backward, source) for the plan's loss."""
+    """(bytes per logit value at the loss forward, at the loss backward, source) for the plan's loss.
+    A 16-bit loss (loss_upcast False) already counts its shifted copy (LOGITS_BYTES_PER_VALUE_16BIT)."""
     if plan.loss_chunking and plan.compiled_loss:
         b = LOGITS_BYTES_PER_VALUE_CHUNKED_COMPILED
         return b, b, "chunked cross-entropy, compiled (torchtune compile=True)"
@@ -378,6 +395,18 @@ def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
     if not plan.loss_upcast:
         b = LOGITS_BYTES_PER_VALUE_16BIT
         return b, b, "16-bit cross-entropy: no fp32 upcast (model loss without .float(), no autocast)"
+    if plan.loss_impl == "shift-logits-downcast":
+        return (
+            LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST,
+            LOGITS_BYTES_PER_VALUE,
+            "fp32 logits + shifted fp32 copy + log-softmax + 16-bit output copy (GLM remote code)",
+        )
+    if plan.loss_impl == "shift-logits":
+        return (
+            LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS,
+            LOGITS_BYTES_PER_VALUE,
+            "fp32 logits + their shifted copy + log-softmax (transformers before label shifting)",
+        )
     return (
         LOGITS_FORWARD_BYTES_PER_VALUE,
         LOGITS_BYTES_PER_VALUE,

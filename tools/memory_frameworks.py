@@ -20,6 +20,14 @@ OPTIMIZER_IMPLS: Final[tuple[str, ...]] = ("foreach", "fused", "for-loop")
 """torch.optim implementations: foreach (multi-tensor; the default of a plain torch.optim.AdamW on CUDA),
 fused (one CUDA kernel, no temporaries), for-loop (one parameter at a time)."""
 
+LOSS_IMPLS: Final[tuple[str, ...]] = ("shift-labels", "shift-logits", "shift-logits-downcast")
+"""How the model's unchunked fp32 loss holds the logits (tools.memory_activations._logits_bytes):
+shift-labels (transformers' ForCausalLMLoss once it shifts the labels: no copy of the logits),
+shift-logits (transformers ForCausalLM before that, and remote code such as Qwen v1: a shifted contiguous
+copy of the logits), shift-logits-downcast (ChatGLM2/3 and GLM-4 remote code: a shifted fp32 copy, and the
+fp32 logits cast back to 16-bit for the output while the copy and the log-softmax are live)."""
+LOSS_IMPL_DEFAULT: Final = "shift-labels"
+
 MEMORY_BASES: Final[tuple[str, ...]] = ("reserved", "allocated")
 """reserved: what the GPU shows as used by the process (nvidia-smi): tensors + the caching allocator's
 reserve + the CUDA context (+ NCCL). allocated: tensors only (torch.cuda.max_memory_allocated)."""
@@ -131,6 +139,8 @@ def framework_defaults(framework: str | None) -> FrameworkMemoryDefaults:
 
 __all__ = [
     "FRAMEWORK_MEMORY_DEFAULTS",
+    "LOSS_IMPLS",
+    "LOSS_IMPL_DEFAULT",
     "MEMORY_BASES",
     "MEMORY_BASIS_DEFAULT",
     "OPTIMIZER_IMPLS",
