@@ -20,8 +20,8 @@ Mapping rules (row field -> calculator input):
   shape from params_b (tools.catalog.synthetic); none of these -> skipped.
 - method full|lora|qlora|pretraining as is; a 4/8-bit base under `lora` is QLoRA (the calculator's
   name for LoRA on a quantised base).
-- training_precision mixed|pure-bf16 as is, fp16-mixed -> mixed (same bytes as bf16 AMP); null -> the
-  framework's way: torchtune pure-bf16, every other stack mixed.
+- training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
+  AMP), bf16-true -> pure-bf16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
 - weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4, gptq/awq
   -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
 - optimizer: a tools.vocabulary name, or the source's words mapped by what the state holds (two states:
@@ -30,16 +30,18 @@ Mapping rules (row field -> calculator input):
   anything else -> the closest vocabulary name by spelling, default adamw. Each mapping is printed.
 - optimizer_impl fused|foreach|for-loop as is; null -> 'fused' when the optimizer word says fused, else
   the framework preset (tools.memory_frameworks).
-- framework: a tools.vocabulary name as is; other -> hf (printed).
-- gpus, tp as given (default 1); sharding none|ddp|zero1|zero2|zero3|fsdp as is (null -> none, which is
-  DDP over several GPUs); offload: false/none -> none, optimizer -> optimizer, params/true/cpu ->
-  params under zero3/fsdp, optimizer otherwise.
+- framework: a tools.vocabulary name as is; common spellings (LLaMA-Factory, Megatron-LM, transformers,
+  TRL, ...) normalised; other -> hf preset (printed).
+- gpus, tp as given (default 1); sharding none|ddp|zero1|zero2|zero3|fsdp (ZeRO-3, FSDP2, HSDP spellings
+  normalised; null -> none, which is DDP over several GPUs); offload: false/none -> none, optimizer ->
+  optimizer, params/true/cpu -> params under zero3/fsdp, optimizer otherwise.
 - seq_len and batch_size (micro-batch per GPU) are required: a row without them is skipped. Packing
   does not change the tokens per micro-batch (batch_size x seq_len either way).
 - grad_checkpointing: as given; null -> the framework's default (llama-factory, unsloth, torchtune: on;
   hf, axolotl: off, TrainingArguments' default); null under deepspeed/megatron/nemo/torchtitan/other ->
   skipped (no single default).
-- flash_attention: as given; null -> on (SDPA/FlashAttention is every current stack's default).
+- flash_attention: as given (false/eager/off -> eager attention; fa2/sdpa/true -> memory-efficient);
+  null -> on (SDPA/FlashAttention is every current stack's default).
 - lora_rank: as given; null -> 8 (peft, LLaMA-Factory, torchtune configs), 16 under unsloth.
 - lora_targets: a list or 'all-linear'/'all'; source module names are translated (c_attn, qkv_proj,
   query_key_value -> q,k,v; dense -> o_proj; c_proj -> o_proj + down_proj; gate_up_proj,
@@ -59,6 +61,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,10 +99,23 @@ _PRECISION_WORDS: dict[str, str] = {
 _TARGET_WORDS: dict[str, tuple[str, ...]] = {
     "c_attn": ("q_proj", "k_proj", "v_proj"), "qkv_proj": ("q_proj", "k_proj", "v_proj"),
     "query_key_value": ("q_proj", "k_proj", "v_proj"), "wqkv": ("q_proj", "k_proj", "v_proj"),
+    "W_pack": ("q_proj", "k_proj", "v_proj"),
     "dense": ("o_proj",), "c_proj": ("o_proj", "down_proj"), "gate_up_proj": ("gate_proj", "up_proj"),
     "dense_h_to_4h": ("gate_proj", "up_proj"), "dense_4h_to_h": ("down_proj",), "wo": ("o_proj",),
 }  # fmt: skip
 _DROPPED_TARGETS = ("embed_tokens", "lm_head", "wte", "output_layer")
+_FRAMEWORK_WORDS: dict[str, str] = {
+    "huggingface": "hf", "transformers": "hf", "trl": "hf", "peft": "hf", "accelerate": "hf",
+    "llamafactory": "llama-factory", "megatronlm": "megatron", "megatroncore": "megatron",
+    "nemo": "nemo", "deepspeed": "deepspeed", "axolotl": "axolotl", "unsloth": "unsloth",
+    "torchtune": "torchtune", "torchtitan": "torchtitan", "megatron": "megatron", "hf": "hf",
+}  # fmt: skip
+_SHARDING_WORDS: dict[str, str] = {
+    "none": "none", "ddp": "ddp", "zero1": "zero1", "zero2": "zero2", "zero3": "zero3", "fsdp": "fsdp",
+    "fsdp1": "fsdp", "fsdp2": "fsdp", "hsdp": "fsdp", "zerostage1": "zero1", "zerostage2": "zero2",
+    "zerostage3": "zero3", "deepspeedzero2": "zero2", "deepspeedzero3": "zero3", "": "none",
+}  # fmt: skip
+_LIGER_KEYS = ("liger", "liger_kernel", "liger_kernels", "use_liger_kernel")
 _CHECKPOINTING_DEFAULT: dict[str, bool] = {
     "llama-factory": True, "unsloth": True, "torchtune": True, "hf": False, "axolotl": False,
 }  # fmt: skip
@@ -232,6 +248,8 @@ def _precision(word: Any) -> str | None:
 def _targets(raw: Any, notes: list[str]) -> str | list[str]:
     if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("all-linear", "all_linear", "all")):
         return "all-linear"
+    if isinstance(raw, str) and raw.strip().lower() in ("attention", "mlp"):
+        return raw.strip().lower()
     names = [t.strip() for t in (raw.split(",") if isinstance(raw, str) else raw) if str(t).strip()]
     out: list[str] = []
     for name in map(str, names):
@@ -269,10 +287,11 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     measured = row.get("measured") or {}
     if not isinstance(measured, dict) or measured.get("value") is None:
         raise Skip("no measured value")
-    framework = str(row.get("framework") or "hf")
-    if framework not in FRAMEWORKS:
-        notes.append(f"framework {framework!r} -> hf preset")
-        framework = "hf"
+    word = str(row.get("framework") or "hf")
+    key = re.sub(r"[^a-z]", "", word.lower())
+    framework = word if word in FRAMEWORKS else _FRAMEWORK_WORDS.get(key, "hf")
+    if framework != word:
+        notes.append(f"framework {word!r} -> {framework}{' preset' if framework == 'hf' else ''}")
     method = str(row.get("method") or "")
     if method not in ("full", "lora", "qlora", "pretraining"):
         raise Skip(f"method {method!r} is not full, lora, qlora or pretraining")
@@ -290,13 +309,15 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         ckpt = _CHECKPOINTING_DEFAULT[framework]
         notes.append(f"grad checkpointing {'on' if ckpt else 'off'} ({framework} default)")
     gpus, tp = int(row.get("gpus") or 1), int(row.get("tp") or 1)
-    sharding = str(row.get("sharding") or "none")
+    sharding_word = str(row.get("sharding") or "none")
+    sharding = _SHARDING_WORDS.get(re.sub(r"[^a-z0-9]", "", sharding_word.lower()), sharding_word)
     if sharding not in SHARDINGS:
-        raise Skip(f"unknown sharding {sharding!r}")
+        raise Skip(f"unknown sharding {sharding_word!r}")
     tprec = row.get("training_precision")
-    training_precision = {"mixed": "mixed", "pure-bf16": "pure-bf16", "fp16-mixed": "mixed"}.get(
-        str(tprec), "pure-bf16" if framework == "torchtune" else "mixed"
-    )
+    training_precision = {
+        "mixed": "mixed", "pure-bf16": "pure-bf16", "fp16-mixed": "mixed", "bf16-mixed": "mixed",
+        "amp": "mixed", "bf16-true": "pure-bf16",
+    }.get(str(tprec).lower(), "pure-bf16" if framework == "torchtune" else "mixed")  # fmt: skip
     if tprec not in ("mixed", "pure-bf16"):
         notes.append(f"training precision {tprec or 'not stated'} -> {training_precision}")
     notes_opt: list[str] = []
@@ -307,16 +328,19 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         raise Skip(f"unknown optimizer_impl {impl!r}")
     if impl is None and "fused" in str(row.get("optimizer") or "").lower():
         impl = "fused"
-    chunked = bool(row.get("loss_chunking") or row.get("liger") or row.get("liger_kernels"))
+    liger = any(bool(row.get(k)) for k in _LIGER_KEYS)
+    chunked = bool(row.get("loss_chunking")) or liger
+    attention = row.get("flash_attention")
+    flash = not (attention is False or str(attention).lower() in ("eager", "off", "none", "false", "no"))
     model = row.get("model") or {}
     inputs: dict[str, Any] = dict(
         method=method, precision=precision, training_precision=training_precision, optimizer=optimizer,
         optimizer_impl=impl, seq_len=int(seq_len), batch_size=int(batch), grad_checkpointing=bool(ckpt),
-        flash_attention=row.get("flash_attention") is not False, gpus=gpus, tp=tp, sharding=sharding,
+        flash_attention=flash if attention is not None else True, gpus=gpus, tp=tp, sharding=sharding,
         offload=_offload(row.get("offload"), sharding), framework=framework,
     )  # fmt: skip
     if chunked:
-        inputs.update(loss_chunking=True, compiled_loss=bool(row.get("liger") or row.get("liger_kernels")))
+        inputs.update(loss_chunking=True, compiled_loss=liger)
     elif row.get("loss_chunking") is False:
         inputs["loss_chunking"] = False
     if method in ("lora", "qlora"):

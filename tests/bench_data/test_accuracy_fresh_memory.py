@@ -119,3 +119,20 @@ def test_cli_on_a_file_and_without_one(
     monkeypatch.setitem(sys.modules, "bench.memory_fresh_data", None)
     monkeypatch.setattr(fresh, "FRESH_FILE", tmp_path / "absent.yaml")
     assert fresh.main([]) == 0  # `make bench` on a branch without the set
+
+
+def test_source_spellings_are_normalised(rows: dict[str, dict[str, Any]]) -> None:
+    row = dict(rows["synth-llama31-8b-lora-hf"], framework="LLaMA-Factory", sharding="ZeRO-3", gpus=2)
+    row.update(flash_attention="eager", lora_targets="attention", use_liger_kernel=True)
+    m = fresh.map_row(row)
+    assert (m.inputs["framework"], m.inputs["sharding"]) == ("llama-factory", "zero3")
+    assert m.inputs["flash_attention"] is False and m.inputs["lora_targets"] == "attention"
+    assert m.inputs["loss_chunking"] is True and m.inputs["compiled_loss"] is True
+    assert "framework 'LLaMA-Factory' -> llama-factory" in m.notes
+    glm = dict(row, model={"name": "GLM-4-9B-Chat", "hf_id": "THUDM/glm-4-9b-chat", "params_b": 9.4})
+    glm.update(use_liger_kernel=False, lora_targets=["query_key_value", "dense"])
+    g = fresh.map_row(glm)
+    assert g.arch.id == "glm-4-9b" and g.inputs["loss_impl"] == "shift-logits-downcast"
+    assert g.inputs["lora_targets"] == ["q_proj", "k_proj", "v_proj", "o_proj"]
+    with pytest.raises(fresh.Skip, match="unknown sharding"):
+        fresh.map_row(dict(row, sharding="pipeline-magic"))
