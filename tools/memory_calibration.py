@@ -92,10 +92,10 @@ GLM_4_9B = _arch(
 # Qwen README: finetune.py LoRA/Q-LoRA adapt c_attn, c_proj, w1, w2 (= every linear) with r = 64.
 # Qwen finetune.py (QwenLM/Qwen): HF Trainer with optim "adamw_torch" (foreach AdamW on the torch of
 # 2023) and LoraArguments lora_dropout 0.05.
-# modeling_qwen.py shifts a contiguous copy of the logits (loss_impl "shift-logits").
+# modeling_qwen.py keeps the bf16 logits and lets autocast upcast them in cross_entropy; at batch 1 its
+# shifted slice is contiguous (no copy): 10 B per value at the loss forward, the default loss_impl.
 _QWEN_LORA = {"lora_rank": 64, "lora_targets": "all-linear", "batch_size": 1, "grad_checkpointing": True,
-              "framework": "hf", "optimizer_impl": "foreach", "lora_dropout": 0.05,
-              "loss_impl": "shift-logits"}  # fmt: skip
+              "framework": "hf", "optimizer_impl": "foreach", "lora_dropout": 0.05}  # fmt: skip
 # Qwen finetune/finetune_qlora_single_gpu.sh: "--fp16 True" (autogptq) and "--deepspeed
 # finetune/ds_config_zero2.json" (optimizer AdamW = DeepSpeed FusedAdam), where the LoRA script runs
 # "--bf16 True" without DeepSpeed. DeepSpeed's fp16 engine runs the model in fp16 without autocast, and
@@ -436,9 +436,9 @@ CALIBRATION_ROWS: tuple[CalibrationRow, ...] = (
         tolerance=0.40,
         source="hiyouga/LLaMA-Factory issue #4772 (A100, '~66 GB')",
         note=(
-            "KNOWN GAP, under ~26%: the GLM-4 loss (fp32 upcast, shifted copy, 16-bit output: 14 B/value) is"
-            " modelled; SDPA (flash_attn auto, torch 2.2) does not materialise scores; rest unexplained"
-            " (cutoff_len is a maximum, the figure a screenshot of an unpacked variable-length run)"
+            "KNOWN GAP, under: GLM-4's loss as run (shift-logits-downcast) is 10 B/value at batch 1, as"
+            " modelled; SDPA (flash_attn auto, torch 2.2) keeps no scores; unexplained (a screenshot of an"
+            " unpacked variable-length run; cutoff_len is a maximum)"
         ),
     ),  # fmt: skip
 )

@@ -22,10 +22,11 @@ fused (one CUDA kernel, no temporaries), for-loop (one parameter at a time)."""
 
 LOSS_IMPLS: Final[tuple[str, ...]] = ("shift-labels", "shift-logits", "shift-logits-downcast")
 """How the model's unchunked fp32 loss holds the logits (tools.memory_activations._logits_bytes):
-shift-labels (transformers' ForCausalLMLoss once it shifts the labels: no copy of the logits),
-shift-logits (transformers ForCausalLM before that, and remote code such as Qwen v1: a shifted contiguous
-copy of the logits), shift-logits-downcast (ChatGLM2/3 and GLM-4 remote code: a shifted fp32 copy, and the
-fp32 logits cast back to 16-bit for the output while the copy and the log-softmax are live)."""
+shift-labels (transformers' ForCausalLMLoss once it shifts the labels: the bf16 logits, their fp32 upcast),
+shift-logits (transformers' Llama before that: fp32 logits, whose bf16 original is freed, and a shifted
+contiguous copy when the batch has more than one sequence), shift-logits-downcast (ChatGLM2/3 and GLM-4
+remote code: the same, and the fp32 logits cast back to 16-bit for the output while the log-softmax is
+live)."""
 LOSS_IMPL_DEFAULT: Final = "shift-labels"
 
 MEMORY_BASES: Final[tuple[str, ...]] = ("reserved", "allocated")

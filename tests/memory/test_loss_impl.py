@@ -1,5 +1,5 @@
-"""loss_impl: where the model's unchunked fp32 loss shifts (labels, a copy of the logits, or a copy plus a
-16-bit output cast as GLM remote code does), and when it moves the peak (tools.memory_activations)."""
+"""loss_impl: whether the model's unchunked fp32 loss shifts the labels or the logits (with a 16-bit
+output cast, as GLM remote code does), and when that moves the peak (tools.memory_activations)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,12 @@ from tools.memory_activations import (
     LOGITS_FORWARD_BYTES_PER_VALUE,
     LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST,
     LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS,
+    LOGITS_SHIFT_COPY_BYTES,
 )
 from tools.memory_calibration import GLM_4_9B, LLAMA_2_7B
 from tools.memory_types import MemoryEstimate
 
-_GLM_LONG: dict[str, Any] = dict(
-    arch=GLM_4_9B, method="lora", lora_rank=8, lora_targets="all-linear", seq_len=10240, batch_size=1
-)
+_GLM: dict[str, Any] = dict(arch=GLM_4_9B, method="lora", lora_rank=8, lora_targets="all-linear")
 
 
 def _step(est: MemoryEstimate, name: str) -> Any:
@@ -28,21 +27,23 @@ def _step(est: MemoryEstimate, name: str) -> Any:
 
 
 def test_constants_count_the_live_tensors() -> None:
-    # fp32 logits + shifted fp32 copy + fp32 log-softmax (+ the 16-bit output cast for GLM)
-    assert LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS == 12
-    assert LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST == 14
+    # fp32 logits + fp32 log-softmax (+ the 16-bit output cast for GLM); the shifted copy only if batch > 1
+    assert LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS == 8 and LOGITS_SHIFT_COPY_BYTES == 4
+    assert LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST == 10
     assert LOGITS_FORWARD_BYTES_PER_VALUE == 10 and LOGITS_BYTES_PER_VALUE == 12
 
 
 def test_default_is_label_shifting() -> None:
-    assert estimate_memory(**_GLM_LONG) == estimate_memory(**_GLM_LONG, loss_impl="shift-labels")
+    kw: dict[str, Any] = dict(_GLM, seq_len=4096, batch_size=2)
+    assert estimate_memory(**kw) == estimate_memory(**kw, loss_impl="shift-labels")
 
 
-def test_glm_downcast_binds_at_long_context() -> None:
-    # GLM-4 at 10240 tokens x 151552 vocabulary: the loss forward (14 B/value) outgrows the loss backward
-    # (12 B/value), so the peak moves to the forward by 2 B x 1.55e9 values ~ 2.9 GiB.
-    base = estimate_memory(**_GLM_LONG)
-    glm = estimate_memory(**_GLM_LONG, loss_impl="shift-logits-downcast")
+def test_glm_loss_binds_with_several_sequences() -> None:
+    # GLM-4, 2 x 5120 tokens x 151552 vocabulary: the shifted fp32 copy makes the loss forward 14 B/value,
+    # above the loss backward's 12, so the peak moves to the forward by 2 B x 1.55e9 values ~ 2.9 GiB.
+    kw: dict[str, Any] = dict(_GLM, seq_len=5120, batch_size=2)
+    base = estimate_memory(**kw)
+    glm = estimate_memory(**kw, loss_impl="shift-logits-downcast")
     assert base.peak_phase == "loss" and glm.peak_phase == "forward"
     assert _step(glm, "logits_at_loss_forward").inputs["bytes_per_value"] == 14
     values_gib = 10240 * GLM_4_9B.vocab_size / 2**30
@@ -50,17 +51,28 @@ def test_glm_downcast_binds_at_long_context() -> None:
     assert grown == pytest.approx(2 * values_gib, rel=0.02)
 
 
+def test_glm_loss_does_not_bind_for_one_sequence() -> None:
+    # LLaMA-Factory issue #4772's GLM-4 run (batch 1 x 10240): the slice is contiguous, no copy: 10 B/value,
+    # the same as the default, and the same peak.
+    kw: dict[str, Any] = dict(_GLM, seq_len=10240, batch_size=1)
+    glm = estimate_memory(**kw, loss_impl="shift-logits-downcast")
+    assert _step(glm, "logits_at_loss_forward").inputs["bytes_per_value"] == 10
+    assert glm.peak_allocated_gib() == pytest.approx(estimate_memory(**kw).peak_allocated_gib())
+
+
 def test_shifted_copy_does_not_bind_under_checkpointed_lora() -> None:
-    # LoRA with checkpointing: the forward's 12 B equals the loss backward's 12 B; the peak is unchanged.
+    # LLaMA-Factory wiki's Llama-2 rows (batch 4): the forward's 12 B equals the loss backward's 12 B.
     kw: dict[str, Any] = dict(arch=LLAMA_2_7B, method="lora", seq_len=1024, batch_size=4)
-    base = estimate_memory(**kw)
     shifted = estimate_memory(**kw, loss_impl="shift-logits")
-    assert shifted.peak_allocated_gib() == pytest.approx(base.peak_allocated_gib())
+    assert shifted.peak_allocated_gib() == pytest.approx(estimate_memory(**kw).peak_allocated_gib())
     assert _step(shifted, "logits_at_loss_forward").inputs["bytes_per_value"] == 12
+    one = estimate_memory(**dict(kw, batch_size=1), loss_impl="shift-logits")
+    assert _step(one, "logits_at_loss_forward").inputs["bytes_per_value"] == 8
 
 
 def test_bad_loss_impl_is_an_input_error() -> None:
+    kw: dict[str, Any] = dict(_GLM, seq_len=1024)
     with pytest.raises(InputError, match="loss implementation"):
-        estimate_memory(**_GLM_LONG, loss_impl="shift-everything")
+        estimate_memory(**kw, loss_impl="shift-everything")
     with pytest.raises(InputError, match="unchunked"):
-        estimate_memory(**_GLM_LONG, framework="torchtune", loss_impl="shift-logits")
+        estimate_memory(**kw, framework="torchtune", loss_impl="shift-logits")
