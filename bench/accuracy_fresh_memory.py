@@ -50,9 +50,9 @@ Mapping rules (row field -> calculator input):
 - lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
   (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
-- measured: unit GiB|GB|MiB|MB converted with tools.units; per_gpu false over N GPUs -> value / N;
-  basis allocated -> the allocated estimate (memory_basis allocated), reserved -> max_memory_reserved
-  (allocator reserve, no CUDA context), device -> what nvidia-smi shows (reserve + context).
+- measured: unit GiB|GB|MiB|MB converted with tools.units; per_gpu false over N GPUs -> value / N (null:
+  per GPU); basis allocated -> the allocated estimate (memory_basis allocated), reserved ->
+  max_memory_reserved (allocator reserve, no CUDA context), device -> what nvidia-smi shows (+ context).
 - ambiguous rows are skipped unless --include-ambiguous (their reason is printed).
 """
 
@@ -355,6 +355,8 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     if measured.get("per_gpu") is False and gpus > 1:
         value /= gpus
         notes.append(f"total over {gpus} GPUs / {gpus}")
+    elif measured.get("per_gpu") is None and gpus > 1:
+        notes.append("per_gpu not stated: taken as per GPU")
     basis = str(measured.get("basis") or "")
     if basis not in ("allocated", "reserved", "device"):
         raise Skip(f"unknown measured basis {basis!r} (allocated, reserved or device)")
