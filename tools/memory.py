@@ -44,7 +44,14 @@ from typing import TypeVar
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
-from tools.memory_frameworks import MEMORY_BASES, MEMORY_BASIS_DEFAULT, OPTIMIZER_IMPLS, framework_defaults
+from tools.memory_frameworks import (
+    LOSS_IMPL_DEFAULT,
+    LOSS_IMPLS,
+    MEMORY_BASES,
+    MEMORY_BASIS_DEFAULT,
+    OPTIMIZER_IMPLS,
+    framework_defaults,
+)
 from tools.memory_phases import PhaseLines, largest_phase, training_phases
 from tools.memory_states import (
     NF4_BYTES_PER_PARAM,
@@ -147,6 +154,7 @@ def _plan(
     memory_basis: str = MEMORY_BASIS_DEFAULT,
     compiled_loss: bool = False,
     loss_upcast: bool = True,
+    loss_impl: str = LOSS_IMPL_DEFAULT,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -157,6 +165,7 @@ def _plan(
     _choose("offload", offload, OFFLOADS)
     preset = framework_defaults(framework)
     _choose("memory basis", memory_basis, MEMORY_BASES)
+    _choose("loss implementation", loss_impl, LOSS_IMPLS)
     if optimizer_impl is not None:
         _choose("optimizer implementation", optimizer_impl, OPTIMIZER_IMPLS)
     if lora_dropout is not None and not (isinstance(lora_dropout, int | float) and 0 <= lora_dropout < 1):
@@ -278,7 +287,10 @@ def _plan(
         memory_basis=memory_basis,
         compiled_loss=compiled_loss,
         loss_upcast=loss_upcast,
+        loss_impl=loss_impl,
     )
+    if plan.loss_chunking and loss_impl != LOSS_IMPL_DEFAULT:
+        raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
     _assume_presets(tb, plan.framework, used, preset.source)
     return plan
 
@@ -327,6 +339,7 @@ def estimate_memory(
     memory_basis: str = MEMORY_BASIS_DEFAULT,
     compiled_loss: bool = False,
     loss_upcast: bool = True,
+    loss_impl: str = LOSS_IMPL_DEFAULT,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -340,7 +353,8 @@ def estimate_memory(
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
     them (torchtune); `compiled_loss` (torch.compile of the loss: a chunked loss keeps bf16) and
     `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
-    engine) describe the loss implementation of a measured run. Raises InputError on impossible
+    engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS: whether the model's loss shifts a copy of
+    the logits) describe the loss implementation of a measured run. Raises InputError on impossible
     inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
@@ -375,6 +389,7 @@ def estimate_memory(
         memory_basis=memory_basis,
         compiled_loss=compiled_loss,
         loss_upcast=loss_upcast,
+        loss_impl=loss_impl,
     )
     states = model_states(plan, tb)
     kv = 0.0

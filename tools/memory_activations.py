@@ -50,6 +50,29 @@ LOGITS_FORWARD_BYTES_PER_VALUE = 2 + 4 + 4
 """At the end of the forward: the bf16 lm_head output (2 B), its fp32 upcast (4 B, `logits.float()`)
 and the fp32 log-softmax output (4 B) (bench/accuracy_sim_findings.md section 1)."""
 
+LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS = 4 + 4
+"""The loss forward when the model upcasts and then shifts the logits themselves (loss_impl 'shift-logits':
+transformers' LlamaForCausalLM before the label-shifting ForCausalLMLoss, 4.3x-4.4x: `logits =
+logits.float()`, which frees the bf16 lm_head output as `logits` is rebound, then `logits[..., :-1,
+:].contiguous()`): the fp32 logits it returns (4 B) and the fp32 log-softmax (4 B), plus
+LOGITS_SHIFT_COPY_BYTES when the batch holds more than one sequence. The backward is
+LOGITS_BYTES_PER_VALUE: the slice backward's fp32 zeros come after the log-softmax's tensors are freed."""
+
+LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST = 4 + 4 + 2
+"""The loss forward of ChatGLM2/3 and GLM-4 remote code (loss_impl 'shift-logits-downcast';
+modeling_chatglm.py ChatGLMForConditionalGeneration.forward: `lm_logits = lm_logits.to(torch.float32)`,
+`shift_logits = lm_logits[..., :-1, :].contiguous()`, CrossEntropyLoss, then `lm_logits =
+lm_logits.to(hidden_states.dtype)` for the output): when the output is cast back, the fp32 logits (4 B,
+held by `shift_logits`), the fp32 log-softmax (4 B) and the new 16-bit logits (2 B) are live, plus
+LOGITS_SHIFT_COPY_BYTES when the batch holds more than one sequence."""
+
+LOGITS_SHIFT_COPY_BYTES = 4
+"""The shifted contiguous fp32 copy of the logits (`logits[..., :-1, :].contiguous()`), which exists only
+for a batch of more than one sequence: for one sequence the slice of a (1, T, V) tensor is already
+contiguous and .contiguous() returns it. Measured with the fake-tensor storage tracker
+(advisor/simulate/tracker.py, 256 tokens x 8192 vocabulary, batch 1 / 2 / 4): loss-forward peaks of 10.5 /
+10.2 / 10.1 B per value with label shifting, 8.5 / 12.2 / 12.1 shift-logits, 10.5 / 14.2 / 14.1 GLM."""
+
 CHUNKED_LOSS_CHUNKS = 8
 """torchtune CEWithChunkedOutputLoss splits the logits into 8 chunks and upcasts one chunk at a time."""
 
@@ -368,7 +391,8 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
 
 
 def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
-    """(bytes per logit value at the loss forward, at the loss backward, source) for the plan's loss."""
+    """(bytes per logit value at the loss forward, at the loss backward, source) for the plan's loss.
+    A 16-bit loss (loss_upcast False) already counts its shifted copy (LOGITS_BYTES_PER_VALUE_16BIT)."""
     if plan.loss_chunking and plan.compiled_loss:
         b = LOGITS_BYTES_PER_VALUE_CHUNKED_COMPILED
         return b, b, "chunked cross-entropy, compiled (torchtune compile=True)"
@@ -378,6 +402,19 @@ def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
     if not plan.loss_upcast:
         b = LOGITS_BYTES_PER_VALUE_16BIT
         return b, b, "16-bit cross-entropy: no fp32 upcast (model loss without .float(), no autocast)"
+    copy = LOGITS_SHIFT_COPY_BYTES if plan.batch_size > 1 else 0  # one sequence: the slice is contiguous
+    if plan.loss_impl == "shift-logits-downcast":
+        return (
+            LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_DOWNCAST + copy,
+            LOGITS_BYTES_PER_VALUE,
+            "fp32 logits + log-softmax + 16-bit output (+ shifted copy if batch > 1; GLM remote code)",
+        )
+    if plan.loss_impl == "shift-logits":
+        return (
+            LOGITS_FORWARD_BYTES_PER_VALUE_SHIFT_LOGITS + copy,
+            LOGITS_BYTES_PER_VALUE,
+            "fp32 logits + log-softmax (+ shifted copy if batch > 1; transformers before label shifting)",
+        )
     return (
         LOGITS_FORWARD_BYTES_PER_VALUE,
         LOGITS_BYTES_PER_VALUE,

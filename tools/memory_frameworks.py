@@ -20,6 +20,15 @@ OPTIMIZER_IMPLS: Final[tuple[str, ...]] = ("foreach", "fused", "for-loop")
 """torch.optim implementations: foreach (multi-tensor; the default of a plain torch.optim.AdamW on CUDA),
 fused (one CUDA kernel, no temporaries), for-loop (one parameter at a time)."""
 
+LOSS_IMPLS: Final[tuple[str, ...]] = ("shift-labels", "shift-logits", "shift-logits-downcast")
+"""How the model's unchunked fp32 loss holds the logits (tools.memory_activations._logits_bytes):
+shift-labels (transformers' ForCausalLMLoss once it shifts the labels: the bf16 logits, their fp32 upcast),
+shift-logits (transformers' Llama before that: fp32 logits, whose bf16 original is freed, and a shifted
+contiguous copy when the batch has more than one sequence), shift-logits-downcast (ChatGLM2/3 and GLM-4
+remote code: the same, and the fp32 logits cast back to 16-bit for the output while the log-softmax is
+live)."""
+LOSS_IMPL_DEFAULT: Final = "shift-labels"
+
 MEMORY_BASES: Final[tuple[str, ...]] = ("reserved", "allocated")
 """reserved: what the GPU shows as used by the process (nvidia-smi): tensors + the caching allocator's
 reserve + the CUDA context (+ NCCL). allocated: tensors only (torch.cuda.max_memory_allocated)."""
@@ -131,6 +140,8 @@ def framework_defaults(framework: str | None) -> FrameworkMemoryDefaults:
 
 __all__ = [
     "FRAMEWORK_MEMORY_DEFAULTS",
+    "LOSS_IMPLS",
+    "LOSS_IMPL_DEFAULT",
     "MEMORY_BASES",
     "MEMORY_BASIS_DEFAULT",
     "OPTIMIZER_IMPLS",

@@ -49,6 +49,9 @@ class Plan:
     loss_upcast: bool = True
     """The loss upcasts the logits to fp32 (transformers ForCausalLMLoss, or autocast's fp32 cross_entropy);
     False: computed in the model's 16-bit dtype (remote code without .float() and no autocast)."""
+    loss_impl: str = "shift-labels"
+    """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
+    a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""
 
     @property
     def amp(self) -> bool:

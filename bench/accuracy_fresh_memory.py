@@ -1,0 +1,449 @@
+"""Memory accuracy on the fresh held-out measurements (bench/data/memory_measurements_fresh.yaml).
+
+Each published peak-memory row is mapped to tools.memory.estimate_memory inputs, sized, and compared
+with the measurement on the measurement's basis; rows the calculator cannot reproduce are skipped with
+a one-line reason. Prints every row (estimate, measured, signed error), the skipped rows, the words
+that were mapped to the calculator's vocabulary, and the median / worst |error| against issue 15's
+targets (median <= 10%, worst <= 20%).
+
+    .venv/bin/python bench/accuracy_fresh_memory.py                    # the fresh set
+    .venv/bin/python bench/accuracy_fresh_memory.py --file other.yaml  # any file of the same schema
+    .venv/bin/python bench/accuracy_fresh_memory.py --include-ambiguous
+
+Reading the file: with the default path, bench/memory_fresh_data.py's `load_memory_fresh_rows()` (its
+pydantic loader) is used when that module exists; otherwise, and for any --file, the YAML is read here
+with a tolerant parser (a top-level list of rows, or a mapping with `rows`).
+
+Mapping rules (row field -> calculator input):
+- model: the catalog by hf_id, then by name (tools.catalog); else an architecture transcribed from
+  config.json in tools.memory_calibration (Qwen v1, GLM-4, ...) by hf_id or name; else a Llama-like
+  shape from params_b (tools.catalog.synthetic); none of these -> skipped.
+- method full|lora|qlora|pretraining as is; a 4/8-bit base under `lora` is QLoRA (the calculator's
+  name for LoRA on a quantised base).
+- training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
+  AMP), bf16-true -> pure-bf16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
+- weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4, gptq/awq
+  -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
+- optimizer: a tools.vocabulary name, or the source's words mapped by what the state holds (two states:
+  adam/adamw/FusedAdam/adamw_torch[_fused] -> adamw; 8-bit: adamw_bnb_8bit/AdamW8bit -> adamw-8bit, paged
+  -> paged-adamw-8bit; one momentum state: lion/muon/sgd -> sgd; factored: adafactor/came -> adafactor);
+  anything else -> the closest vocabulary name by spelling, default adamw. Each mapping is printed.
+- optimizer_impl fused|foreach|for-loop as is; null -> 'fused' when the optimizer word says fused, else
+  the framework preset (tools.memory_frameworks).
+- framework: a tools.vocabulary name as is; common spellings (LLaMA-Factory, Megatron-LM, transformers,
+  TRL, ...) normalised; other -> hf preset (printed).
+- gpus, tp as given (default 1); sharding none|ddp|zero1|zero2|zero3|fsdp (ZeRO-3, FSDP2, HSDP spellings
+  normalised; null -> none, which is DDP over several GPUs); offload: false/none -> none, optimizer ->
+  optimizer, params/true/cpu -> params under zero3/fsdp, optimizer otherwise.
+- seq_len and batch_size (micro-batch per GPU) are required: a row without them is skipped. Packing
+  does not change the tokens per micro-batch (batch_size x seq_len either way).
+- grad_checkpointing: as given; null -> the framework's default (llama-factory, unsloth, torchtune: on;
+  hf, axolotl: off, TrainingArguments' default); null under deepspeed/megatron/nemo/torchtitan/other ->
+  skipped (no single default).
+- flash_attention: as given (false/eager/off -> eager attention; fa2/sdpa/true -> memory-efficient);
+  null -> on (SDPA/FlashAttention is every current stack's default).
+- lora_rank: as given; null -> 8 (peft, LLaMA-Factory, torchtune configs), 16 under unsloth.
+- lora_targets: a list or 'all-linear'/'all'; source module names are translated (c_attn, qkv_proj,
+  query_key_value -> q,k,v; dense -> o_proj; c_proj -> o_proj + down_proj; gate_up_proj,
+  dense_h_to_4h -> gate,up; dense_4h_to_h -> down; w1/w2/w3, output_proj); embed_tokens/lm_head are
+  dropped (printed); an unknown name skips the row.
+- lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
+  (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
+  chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
+- measured: unit GiB|GB|MiB|MB converted with tools.units; per_gpu false over N GPUs -> value / N (null:
+  per GPU); basis allocated -> the allocated estimate (memory_basis allocated), reserved ->
+  max_memory_reserved (allocator reserve, no CUDA context), device -> what nvidia-smi shows (+ context).
+- ambiguous rows are skipped unless --include-ambiguous (their reason is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tools.catalog.load import load_catalog
+from tools.catalog.schema import ModelArch
+from tools.catalog.synthetic import synthetic_arch
+from tools.errors import InputError
+from tools.memory import estimate_memory
+from tools.memory_frameworks import OPTIMIZER_IMPLS
+from tools.units import gb_to_gib, mib_to_gib
+from tools.vocabulary import FRAMEWORKS, OPTIMIZERS, SHARDINGS
+
+FRESH_FILE = Path(__file__).resolve().parent / "data" / "memory_measurements_fresh.yaml"
+MEDIAN_TARGET = 0.10  # issue 15: median |error| <= 10% against published measurements
+WORST_TARGET = 0.20  # issue 15: worst |error| <= 20%
+
+_OPTIMIZER_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("32bit", "32_bit"), "adamw"),
+    (("paged",), "paged-adamw-8bit"),
+    (("8bit", "8_bit", "bnb"), "adamw-8bit"),
+    (("adafactor", "came"), "adafactor"),
+    (("lion", "muon", "sgd", "momentum"), "sgd"),
+    (("adam",), "adamw"),
+)
+"""Source optimizer words -> vocabulary name by the state they keep (checked in this order)."""
+_PRECISION_WORDS: dict[str, str] = {
+    "4bit": "nf4", "bnb-4bit": "nf4", "bnb_4bit": "nf4", "qlora": "nf4", "nf4": "nf4", "gptq": "int4",
+    "awq": "int4", "int4": "int4", "8bit": "int8", "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8",
+    "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "float16": "fp16", "fp32": "fp32", "float32": "fp32",
+}  # fmt: skip
+_TARGET_WORDS: dict[str, tuple[str, ...]] = {
+    "c_attn": ("q_proj", "k_proj", "v_proj"), "qkv_proj": ("q_proj", "k_proj", "v_proj"),
+    "query_key_value": ("q_proj", "k_proj", "v_proj"), "wqkv": ("q_proj", "k_proj", "v_proj"),
+    "W_pack": ("q_proj", "k_proj", "v_proj"),
+    "dense": ("o_proj",), "c_proj": ("o_proj", "down_proj"), "gate_up_proj": ("gate_proj", "up_proj"),
+    "dense_h_to_4h": ("gate_proj", "up_proj"), "dense_4h_to_h": ("down_proj",), "wo": ("o_proj",),
+}  # fmt: skip
+_DROPPED_TARGETS = ("embed_tokens", "lm_head", "wte", "output_layer")
+_FRAMEWORK_WORDS: dict[str, str] = {
+    "huggingface": "hf", "transformers": "hf", "trl": "hf", "peft": "hf", "accelerate": "hf",
+    "llamafactory": "llama-factory", "megatronlm": "megatron", "megatroncore": "megatron",
+    "nemo": "nemo", "deepspeed": "deepspeed", "axolotl": "axolotl", "unsloth": "unsloth",
+    "torchtune": "torchtune", "torchtitan": "torchtitan", "megatron": "megatron", "hf": "hf",
+}  # fmt: skip
+_SHARDING_WORDS: dict[str, str] = {
+    "none": "none", "ddp": "ddp", "zero1": "zero1", "zero2": "zero2", "zero3": "zero3", "fsdp": "fsdp",
+    "fsdp1": "fsdp", "fsdp2": "fsdp", "hsdp": "fsdp", "zerostage1": "zero1", "zerostage2": "zero2",
+    "zerostage3": "zero3", "deepspeedzero2": "zero2", "deepspeedzero3": "zero3", "": "none",
+}  # fmt: skip
+_LIGER_KEYS = ("liger", "liger_kernel", "liger_kernels", "use_liger_kernel")
+_CHECKPOINTING_DEFAULT: dict[str, bool] = {
+    "llama-factory": True, "unsloth": True, "torchtune": True, "hf": False, "axolotl": False,
+}  # fmt: skip
+"""Gradient checkpointing when a row does not say: LLaMA-Factory (disable_gradient_checkpointing False),
+unsloth ('unsloth' checkpointing), torchtune configs (enable_activation_checkpointing True) on; HF
+TrainingArguments and axolotl off by default."""
+
+
+class Skip(Exception):
+    """A row the calculator cannot reproduce; the message is the one-line reason."""
+
+
+@dataclass
+class Mapped:
+    """One row as calculator inputs, with its measurement in GiB per GPU on `basis`."""
+
+    id: str
+    arch: ModelArch
+    inputs: dict[str, Any]
+    measured_gib: float
+    basis: str
+    notes: list[str] = field(default_factory=list)
+
+
+# ---- reading ------------------------------------------------------------------------------------
+def _as_dict(row: Any) -> dict[str, Any]:
+    if isinstance(row, dict):
+        return row
+    dump = getattr(row, "model_dump", None)
+    if callable(dump):
+        out = dump()
+        if isinstance(out, dict):
+            return out
+    raise Skip(f"row of type {type(row).__name__} is not a mapping")
+
+
+def parse_rows(text: str) -> list[dict[str, Any]]:
+    """Rows of a fresh-set YAML document: a list of rows, or a mapping holding `rows` (tolerant: any
+    other top-level keys are ignored; a non-mapping entry is kept as an empty row that will be skipped)."""
+    data = yaml.safe_load(text)
+    rows = data.get("rows", []) if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise ValueError("expected a list of rows (or a mapping with 'rows')")
+    return [r if isinstance(r, dict) else {} for r in rows]
+
+
+def load_rows(path: Path | None = None) -> list[dict[str, Any]]:
+    """The rows: the set's own loader (bench.memory_fresh_data) for the default file when it exists,
+    else this module's parser."""
+    if path is None:
+        try:
+            module = importlib.import_module("bench.memory_fresh_data")
+        except ImportError:
+            module = None
+        loader = getattr(module, "load_memory_fresh_rows", None)
+        if callable(loader):
+            return [_as_dict(r) for r in loader()]
+        path = FRESH_FILE
+    return parse_rows(path.read_text(encoding="utf-8"))
+
+
+# ---- field mapping ------------------------------------------------------------------------------
+def to_gib(value: float, unit: str) -> float:
+    """A published figure in GiB (tools.units): GiB, GB (1e9 B), MiB, MB (1e6 B)."""
+    u = unit.strip()
+    if u == "GiB":
+        return float(value)
+    if u == "GB":
+        return gb_to_gib(value)
+    if u == "MiB":
+        return mib_to_gib(value)
+    if u == "MB":
+        return gb_to_gib(value / 1000.0)
+    raise Skip(f"unknown unit {unit!r} (GiB, GB, MiB or MB)")
+
+
+def map_optimizer(word: str | None, notes: list[str]) -> str:
+    """A vocabulary optimizer for the source's word (module docstring); a mapping is noted."""
+    if not word:
+        return "adamw"
+    raw = str(word).strip()
+    if raw in OPTIMIZERS:
+        return raw
+    low = raw.lower()
+    for needles, name in _OPTIMIZER_WORDS:
+        if any(n in low for n in needles):
+            notes.append(f"optimizer {raw!r} -> {name}")
+            return name
+    close = difflib.get_close_matches(low, OPTIMIZERS, n=1, cutoff=0.0)
+    name = close[0] if close else "adamw"
+    notes.append(f"optimizer {raw!r} -> {name} (nearest name)")
+    return name
+
+
+def _arch(model: dict[str, Any], notes: list[str]) -> ModelArch:
+    catalog = load_catalog()
+    hf_id, name = model.get("hf_id"), model.get("name")
+    for key in (hf_id, name):
+        if key and catalog.has_model(str(key)):
+            return catalog.model(str(key))
+    from tools import memory_calibration as cal
+
+    written = {a.id: a for a in vars(cal).values() if isinstance(a, ModelArch)}
+    for key in (hf_id, name):
+        if key:
+            tail = str(key).split("/")[-1].lower().removesuffix("-chat").removesuffix("-instruct")
+            if tail in written:
+                notes.append(f"architecture {written[tail].id} from tools.memory_calibration")
+                return written[tail]
+    params_b = model.get("params_b")
+    if params_b is None:
+        raise Skip(f"model {name or hf_id!r} is not in the catalog and has no params_b")
+    try:
+        arch = synthetic_arch(float(params_b))
+    except InputError as exc:
+        raise Skip(str(exc)) from exc
+    notes.append(f"model {name or hf_id!r} not in the catalog: Llama-like shape from {params_b}B")
+    return arch
+
+
+def _precision(word: Any) -> str | None:
+    if word is None:
+        return None
+    key = str(word).strip().lower()
+    if key not in _PRECISION_WORDS:
+        raise Skip(f"unknown weights_precision {word!r}")
+    return _PRECISION_WORDS[key]
+
+
+def _targets(raw: Any, notes: list[str]) -> str | list[str]:
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("all-linear", "all_linear", "all")):
+        return "all-linear"
+    if isinstance(raw, str) and raw.strip().lower() in ("attention", "mlp"):
+        return raw.strip().lower()
+    names = [t.strip() for t in (raw.split(",") if isinstance(raw, str) else raw) if str(t).strip()]
+    out: list[str] = []
+    for name in map(str, names):
+        if name in _DROPPED_TARGETS:
+            notes.append(f"LoRA target {name} dropped (not modelled)")
+            continue
+        for t in _TARGET_WORDS.get(name, (name,)):
+            if t not in out:
+                out.append(t)
+        if name in _TARGET_WORDS:
+            notes.append(f"LoRA target {name} -> {','.join(_TARGET_WORDS[name])}")
+    return out or "all-linear"
+
+
+def _offload(raw: Any, sharding: str) -> str:
+    if raw in (None, False) or str(raw).lower() in ("none", "false", "no", ""):
+        return "none"
+    word = str(raw).lower()
+    if "optim" in word:
+        return "optimizer"
+    return "params" if sharding in ("zero3", "fsdp") else "optimizer"
+
+
+def _glm_remote(model: dict[str, Any]) -> bool:
+    ident = f"{model.get('hf_id') or ''} {model.get('name') or ''}".lower()
+    return ("chatglm" in ident or "thudm/glm-4" in ident) and "-hf" not in ident
+
+
+def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
+    """Calculator inputs for one row (module docstring); Skip with the reason when it cannot be done."""
+    rid = str(row.get("id") or "?")
+    notes: list[str] = []
+    if row.get("ambiguous") and not include_ambiguous:
+        raise Skip(f"ambiguous: {row['ambiguous']}")
+    measured = row.get("measured") or {}
+    if not isinstance(measured, dict) or measured.get("value") is None:
+        raise Skip("no measured value")
+    word = str(row.get("framework") or "hf")
+    key = re.sub(r"[^a-z]", "", word.lower())
+    framework = word if word in FRAMEWORKS else _FRAMEWORK_WORDS.get(key, "hf")
+    if framework != word:
+        notes.append(f"framework {word!r} -> {framework}{' preset' if framework == 'hf' else ''}")
+    method = str(row.get("method") or "")
+    if method not in ("full", "lora", "qlora", "pretraining"):
+        raise Skip(f"method {method!r} is not full, lora, qlora or pretraining")
+    precision = _precision(row.get("weights_precision"))
+    if method == "lora" and precision in ("nf4", "int4", "int8", "fp8"):
+        method = "qlora"
+        notes.append(f"LoRA on a {precision} base -> qlora")
+    seq_len, batch = row.get("seq_len"), row.get("batch_size")
+    if not seq_len or not batch:
+        raise Skip("no sequence length" if not seq_len else "no micro-batch size")
+    ckpt = row.get("grad_checkpointing")
+    if ckpt is None:
+        if framework not in _CHECKPOINTING_DEFAULT:
+            raise Skip(f"grad_checkpointing not stated and {framework} has no single default")
+        ckpt = _CHECKPOINTING_DEFAULT[framework]
+        notes.append(f"grad checkpointing {'on' if ckpt else 'off'} ({framework} default)")
+    gpus, tp = int(row.get("gpus") or 1), int(row.get("tp") or 1)
+    sharding_word = str(row.get("sharding") or "none")
+    sharding = _SHARDING_WORDS.get(re.sub(r"[^a-z0-9]", "", sharding_word.lower()), sharding_word)
+    if sharding not in SHARDINGS:
+        raise Skip(f"unknown sharding {sharding_word!r}")
+    tprec = row.get("training_precision")
+    training_precision = {
+        "mixed": "mixed", "pure-bf16": "pure-bf16", "fp16-mixed": "mixed", "bf16-mixed": "mixed",
+        "amp": "mixed", "bf16-true": "pure-bf16",
+    }.get(str(tprec).lower(), "pure-bf16" if framework == "torchtune" else "mixed")  # fmt: skip
+    if tprec not in ("mixed", "pure-bf16"):
+        notes.append(f"training precision {tprec or 'not stated'} -> {training_precision}")
+    notes_opt: list[str] = []
+    optimizer = map_optimizer(row.get("optimizer"), notes_opt)
+    notes += notes_opt
+    impl = row.get("optimizer_impl")
+    if impl is not None and impl not in OPTIMIZER_IMPLS:
+        raise Skip(f"unknown optimizer_impl {impl!r}")
+    if impl is None and "fused" in str(row.get("optimizer") or "").lower():
+        impl = "fused"
+    liger = any(bool(row.get(k)) for k in _LIGER_KEYS)
+    chunked = bool(row.get("loss_chunking")) or liger
+    attention = row.get("flash_attention")
+    flash = not (attention is False or str(attention).lower() in ("eager", "off", "none", "false", "no"))
+    model = row.get("model") or {}
+    inputs: dict[str, Any] = dict(
+        method=method, precision=precision, training_precision=training_precision, optimizer=optimizer,
+        optimizer_impl=impl, seq_len=int(seq_len), batch_size=int(batch), grad_checkpointing=bool(ckpt),
+        flash_attention=flash if attention is not None else True, gpus=gpus, tp=tp, sharding=sharding,
+        offload=_offload(row.get("offload"), sharding), framework=framework,
+    )  # fmt: skip
+    if chunked:
+        inputs.update(loss_chunking=True, compiled_loss=liger)
+    elif row.get("loss_chunking") is False:
+        inputs["loss_chunking"] = False
+    if method in ("lora", "qlora"):
+        inputs["lora_rank"] = int(row.get("lora_rank") or (16 if framework == "unsloth" else 8))
+        inputs["lora_targets"] = _targets(row.get("lora_targets"), notes)
+        if row.get("lora_dropout") is not None:
+            inputs["lora_dropout"] = float(row["lora_dropout"])
+    if isinstance(model, dict) and _glm_remote(model) and not chunked:
+        inputs["loss_impl"] = "shift-logits-downcast"
+        notes.append("ChatGLM/GLM-4 remote code: loss_impl shift-logits-downcast")
+    value = to_gib(float(measured["value"]), str(measured.get("unit") or ""))
+    if measured.get("per_gpu") is False and gpus > 1:
+        value /= gpus
+        notes.append(f"total over {gpus} GPUs / {gpus}")
+    elif measured.get("per_gpu") is None and gpus > 1:
+        notes.append("per_gpu not stated: taken as per GPU")
+    basis = str(measured.get("basis") or "")
+    if basis not in ("allocated", "reserved", "device"):
+        raise Skip(f"unknown measured basis {basis!r} (allocated, reserved or device)")
+    arch = _arch(model if isinstance(model, dict) else {}, notes)
+    return Mapped(rid, arch, inputs, value, basis, notes)
+
+
+def estimate_gib(m: Mapped) -> float:
+    """The estimate on the measurement's basis, GiB per GPU (as tools.memory_calibration rows)."""
+    try:
+        basis = "allocated" if m.basis == "allocated" else "reserved"
+        est = estimate_memory(arch=m.arch, memory_basis=basis, traced=False, **m.inputs)
+    except InputError as exc:
+        raise Skip(f"calculator refused: {exc}") from exc
+    if m.basis == "allocated":
+        return est.peak_allocated_gib()
+    return est.peak_without_context_gib() if m.basis == "reserved" else est.peak_reserved_gib()
+
+
+@dataclass
+class Score:
+    """Scored rows (id, estimate GiB, measured GiB, signed error, notes) and skipped rows (id, why)."""
+
+    scored: list[tuple[str, float, float, float, list[str]]]
+    skipped: list[tuple[str, str]]
+
+    def summary(self) -> tuple[float, float] | None:
+        errs = [abs(e) for *_, e, _ in self.scored]
+        return (statistics.median(errs), max(errs)) if errs else None
+
+
+def score(rows: list[dict[str, Any]], include_ambiguous: bool = False) -> Score:
+    """Every row mapped and sized, or skipped with its reason."""
+    out = Score([], [])
+    for row in rows:
+        try:
+            m = map_row(row, include_ambiguous)
+            est = estimate_gib(m)
+        except Skip as why:
+            out.skipped.append((str(row.get("id") or "?"), str(why)))
+            continue
+        except (TypeError, ValueError) as exc:  # a malformed field (text where a number belongs, ...)
+            out.skipped.append((str(row.get("id") or "?"), f"malformed field: {exc}"))
+            continue
+        out.scored.append((m.id, est, m.measured_gib, est / m.measured_gib - 1.0, m.notes))
+    return out
+
+
+def report(result: Score) -> str:
+    """The printed report (module docstring)."""
+    lines = [f"{'row':40s} {'est GiB':>8s} {'meas GiB':>9s} {'err':>7s}"]
+    for rid, est, meas, err, _ in result.scored:
+        lines.append(f"{rid[:40]:40s} {est:8.2f} {meas:9.2f} {err * 100:+6.1f}%")
+    mapped = [(rid, n) for rid, *_, notes in result.scored for n in notes]
+    if mapped:
+        lines.append("\nmapped to the calculator's vocabulary / assumed:")
+        lines += [f"  {rid}: {note}" for rid, note in mapped]
+    if result.skipped:
+        lines.append("\nskipped:")
+        lines += [f"  {rid}: {why}" for rid, why in result.skipped]
+    summ = result.summary()
+    if summ is None:
+        lines.append("\nno row could be scored")
+        return "\n".join(lines)
+    median, worst = summ
+    verdict = "met" if median <= MEDIAN_TARGET and worst <= WORST_TARGET else "NOT met"
+    counts = f"{len(result.scored)} rows scored, {len(result.skipped)} skipped"
+    lines.append(
+        f"\n{counts}: median |error| {median * 100:.1f}% (target <= {MEDIAN_TARGET * 100:.0f}%), "
+        f"worst {worst * 100:.1f}% (target <= {WORST_TARGET * 100:.0f}%) -> {verdict}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--file", type=Path, default=None, help="a YAML of the fresh-set schema")
+    parser.add_argument("--include-ambiguous", action="store_true", help="score rows marked ambiguous")
+    args = parser.parse_args(argv)
+    try:
+        rows = load_rows(args.file)
+    except FileNotFoundError as exc:  # the default set is absent on branches without it: nothing to score
+        print(f"no measurements file: {exc.filename} (give --file PATH)")
+        return 2 if args.file is not None else 0
+    print(report(score(rows, args.include_ambiguous)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
