@@ -123,7 +123,7 @@ def rule_owned_gpus(ctx: Ctx) -> None:
                 owners.reverse()
             for own in owners:
                 num = own.group("num")
-                gpu = _gpu_at(t, own.end())
+                gpu = _gpu_at(t, own.end()) or _BARE_CONSUMER.match(t, own.end())  # "my 2x3090 box"
                 if not gpu and num:  # "we have 4090s": the number was the card
                     gpu, num = _BARE_CONSUMER.match(t, own.start("num")), None
                 if not gpu:
@@ -132,7 +132,8 @@ def rule_owned_gpus(ctx: Ctx) -> None:
                 if _RENTED_AFTER.match(after) and not _HELD_UNTIL.match(after):
                     continue
                 gid = _gpu_id(gpu.group("gpu"))
-                fleet = _FLEET_AFTER.match(t, gpu.end()) is not None  # "our H100 cluster": size unknown
+                # "our H100 cluster": size unknown; "my 2x3090 box": the box holds the count said
+                fleet = _FLEET_AFTER.match(t, gpu.end()) is not None and not num
                 ctx.add(s, "owned_gpu", gid, t[own.start() : gpu.end()].strip(), "stated", gpu.start())
                 if not fleet:
                     count = int(parse_number(num)) if num else 1

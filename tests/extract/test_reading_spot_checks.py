@@ -111,3 +111,10 @@ def test_would_rather_is_a_preference_not_a_question() -> None:
 
     assert clause_kind("but would rather use less") != "question"
     assert clause_kind("but would it fit on one node?") == "question"
+
+
+def test_a_count_glued_to_a_consumer_card_in_a_box(extract: Extract) -> None:
+    p = extract("can i qlora llama 3.1 70b on my 2x3090 box?")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("rtx-3090", 2)
+    p = extract("Our H100 cluster is busy this month. LoRA Llama 3 8B on 20M tokens.")
+    assert p.owned_gpu == "h100-sxm" and p.owned_gpu_count is None  # a cluster's size is not said

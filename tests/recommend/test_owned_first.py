@@ -109,6 +109,21 @@ def test_owned_gpus_too_small_say_so_and_show_what_to_rent_or_buy(catalog: Catal
     assert any("cannot run this workload" in n for n in rec.notes)
 
 
+def test_owned_cards_too_small_say_what_cpu_offload_would_fit(catalog: Catalog) -> None:
+    # Answer.AI's fsdp_qlora (2024-03) trains a 70B QLoRA on two 24 GB cards with FSDP CPU offload: the note
+    # says the offloaded peak fits (memory only; the offload slowdown is not timed)
+    qlora = dict(workload="fine_tuning", model_id="llama-3.1-70b", method="qlora", dataset_tokens=2e7)
+    rec = _rec(catalog, **qlora, owned_gpu="rtx-3090", owned_gpu_count=2)
+    note = next(n for n in rec.notes if "cannot run this workload" in n)
+    assert "offloaded to CPU memory" in note and "does not time" in note
+    # full fine-tuning of 70B on two cards does not fit even offloaded (gradients and states stay on GPU
+    # in this estimate's offload of the weights): no such note
+    full = dict(workload="fine_tuning", model_id="llama-3-70b", method="full", dataset_tokens=1e8)
+    rec = _rec(catalog, **full, owned_gpu="rtx-4090", owned_gpu_count=2)
+    note = next(n for n in rec.notes if "cannot run this workload" in n)
+    assert "offloaded" not in note
+
+
 def test_deepseek_on_prem_monthly_cost_applies_utilisation_once(catalog: Catalog) -> None:
     # before: 16x MI300X owned at $31,937/month = 16 x $2.73 x 730 h, the rate amortised at 30% use and
     # billed for every hour, and twice the GPUs needed (the MLA latent cache copied to every GPU; served

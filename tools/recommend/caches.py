@@ -131,7 +131,7 @@ class MemoryCache:
         self._sig = self.caches.signature_id(self.signature)
 
     def get(self, layout: Layout) -> Any:
-        key = (self._sig, layout.n_gpus, layout.sharding, layout.tp, layout.pp)
+        key = (self._sig, layout.n_gpus, layout.sharding, layout.tp, layout.pp, layout.offload)
         store = self.caches.memory
         if key in store:
             self.caches.hits += 1
@@ -141,7 +141,7 @@ class MemoryCache:
         return est
 
     def traced(self, layout: Layout) -> Any:
-        key = (self._sig, layout.n_gpus, layout.sharding, layout.tp, layout.pp)
+        key = (self._sig, layout.n_gpus, layout.sharding, layout.tp, layout.pp, layout.offload)
         store = self.caches.memory_traced
         if key not in store:
             store[key] = self.compute(layout, True)

@@ -82,6 +82,8 @@ class Calculators(Part):
             tp=layout.tp,
             pp=layout.pp,
         )
+        if layout.offload != "none":
+            kw["offload"] = layout.offload
         if self.inference:
             kw.update(concurrency=concurrency or p.concurrency or 1, context_len=p.context_len)
         else:

@@ -96,6 +96,8 @@ class Layout:
     sharding: str
     tp: int = 1
     pp: int = 1
+    offload: str = "none"
+    """CPU offload (tools.memory OFFLOADS): only the what-would-fit note of owned hardware sets it."""
 
 
 @dataclass

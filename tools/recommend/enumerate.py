@@ -22,6 +22,7 @@ from tools.recommend.candidates import (
     gpu_counts,
     layouts_for,
     memory_fit,
+    memory_method,
 )
 from tools.recommend.models import MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
@@ -192,8 +193,26 @@ class Enumerator(Part):
                         else best_layout.sharding
                     )
                     msg += f"; even over {best_layout.n_gpus} GPUs ({how}): {best_peak:.1f}"
+                    msg += self._offload_note(best_layout, limit)
                 notes.memory = msg
         return pending
+
+    def _offload_note(self, layout: Layout, limit_gib: float) -> str:
+        """What fits with the sharded weights offloaded to CPU memory (FSDP CPU offload: Answer.AI's
+        fsdp_qlora trains a 70B model on two 24 GB cards that way, 2024-03), when a training job that
+        shards over several GPUs does not fit without it. Adapters only (LoRA/QLoRA): the host then holds
+        the frozen base, tens of GB; offloading a full fine-tune's states needs ~16 bytes a parameter of
+        host memory, which the note cannot vouch for. Memory only: the time model does not price
+        offload's host-transfer slowdown, so the note says so and no candidate is built."""
+        if memory_method(self.w) not in ("lora", "qlora") or layout.sharding != "zero3" or layout.n_gpus < 2:
+            return ""
+        peak = float(self.calc.mem.get(replace(layout, offload="params")).peak_gib_per_gpu)
+        if peak > limit_gib:
+            return ""
+        return (
+            f"; with the weights offloaded to CPU memory (FSDP CPU offload): {peak:.1f}, which fits, at a "
+            "much lower speed that this estimate does not time"
+        )
 
     def enumerate_gpu(
         self, gpu: GpuSpec, records: Sequence[PriceRecord]
