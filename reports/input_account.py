@@ -41,7 +41,12 @@ def not_used_items(account: InputAccount | None, limit: int | None = MAX_LISTED)
 def workload_gist(profile: WorkloadProfile) -> str:
     """The few facts that name a workload: '300 users, 32,768-token context' for serving, 'LoRA,
     1.2B tokens, 2 epochs' for training; the model when nothing else is known."""
-    if profile.workload == "inference":
+    if profile.generation_tokens is not None:
+        facts = [
+            f"{present.count(profile.generation_tokens)} tokens to generate",
+            f"with {profile.model_id}" if profile.model_id else "",
+        ]
+    elif profile.workload == "inference":
         facts = [
             f"{present.count(profile.concurrency)} users" if profile.concurrency else "",
             f"{present.count(profile.context_len)}-token context" if profile.context_len else "",
@@ -69,6 +74,9 @@ def other_workload_line(account: InputAccount | None) -> str:
         return ""
     part = "serving" if other.workload == "inference" else "training"
     this = "training" if part == "serving" else "serving"
+    if other.generation_tokens is not None:  # a batch job writing a volume, not an endpoint
+        return prompts.fill(prompts.sections("input_account")["other_generation"], this=this,
+                            gist=workload_gist(other), ask="size the generation job")  # fmt: skip
     return prompts.fill(prompts.sections("input_account")["other_workload"], part=part, this=this,
                         gist=workload_gist(other), ask=f"size the {part} part")  # fmt: skip
 

@@ -73,8 +73,32 @@ def split_parts(
     own_serve = tuple(s for s in sentences if s.section == "serving")
     if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
         return None
+    training = _with_data_of(training, serving, own_train)
     return Split(training=tuple(_with_model_of(training, serving)),
                  serving=tuple(_as_serving(serving, own_serve, training)))  # fmt: skip
+
+
+# the training part names the generated output as its data: "then fine-tune the 8B on it"
+_ON_THE_OUTPUT = re.compile(
+    r"\bon\s+(?:it|them|that|those|this|these|the\s+(?:synthetic|generated)\s+\w+|the\s+outputs?|the\s+results?)\b",
+    re.I,
+)
+
+
+def _with_data_of(
+    training: list[Finding], serving: Sequence[Finding], own_train: Sequence[Sentence]
+) -> list[Finding]:
+    """The training part's findings; when it trains "on it" (the output the generation part writes) and
+    states no data of its own, its dataset is that output (inferred, with the generation part's words)."""
+    if any(f.field == "dataset_tokens" for f in training):
+        return training
+    gen = next((f for f in serving if f.field == "generation_tokens"), None)
+    said = next((s for s in own_train if _ON_THE_OUTPUT.search(s.text)), None)
+    if gen is None or said is None:
+        return training
+    ev = f"the data the generation part writes: {gen.evidence}"
+    return [*training, Finding(field="dataset_tokens", value=gen.value, status="inferred", evidence=ev,
+                               position=said.start)]  # fmt: skip
 
 
 def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[Finding]:
@@ -113,6 +137,16 @@ _THEN_SERVE = re.compile(
     r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+|to\s+)?"
     r"(?:serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
     r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))\b",
+    re.I,
+)
+# ... and the other way round: a generation job whose output then trains a model ("generate 50M tokens with
+# the 405B first, then full fine-tune the 8B on it"). The training part starts at the cue.
+_GENERATE_VERB = re.compile(r"\b(?:generat\w*|synthesi[sz]\w*|distil\w*|label\w*|annotat\w*)\b", re.I)
+_THEN_TRAIN = re.compile(
+    r",?\s*\b(?:and\s+)?(?:then|afterwards|after\s+that|next|(?:once|when)\s+(?:it'?s|that'?s|that\s+is)"
+    r"\s+done\s*,?)\s*,?\s+(?:we\s+(?:want|need|plan|will|'ll)\s+to\s+|we'll\s+|to\s+)?"
+    r"(?=(?:(?:full(?:y)?|full[\s-]parameter)[\s-]+)?(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft"
+    r"|continu\w+\s+pre-?train\w*)\b)",
     re.I,
 )
 # "Serving side: ...", "Training part: ...", "Inference: ..." opening a sentence of a chat message: the part
@@ -164,6 +198,28 @@ def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
             ]
             return (*before, *after) if before else None
         trained = trained or _TRAIN_VERB.search(s.text) is not None
+    return _generate_then_train(sentences)
+
+
+def _generate_then_train(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
+    """`sentences` with a serving (generation) section and then a training section when a chat message
+    generates data and then trains on it; None when it does not read so."""
+    generated = False
+    for i, s in enumerate(sentences):
+        m = _THEN_TRAIN.search(s.text)
+        if m is not None and (generated or _GENERATE_VERB.search(s.text, 0, m.start())):
+            head = s.text[: m.start()].rstrip(" ,;")
+            at = m.end()
+            before = [
+                *(Sentence(x.text, x.start, x.block, x.quoted, "serving") for x in sentences[:i]),
+                *([Sentence(head, s.start, s.block, s.quoted, "serving")] if head else []),
+            ]
+            after = [
+                Sentence(s.text[at:], s.start + at, s.block, s.quoted, "training"),
+                *(Sentence(x.text, x.start, x.block, x.quoted, "training") for x in sentences[i + 1 :]),
+            ]
+            return (*before, *after) if before else None
+        generated = generated or _GENERATE_VERB.search(s.text) is not None
     return None
 
 
@@ -192,8 +248,8 @@ def part_of(profile: WorkloadProfile) -> Part:
 _SWITCH = re.compile(
     r"\b(?P<verb>(?:now|next|then|size|do|show|what about|how about|and|switch to|go to|back to|over to"
     r"|move to|on to)\s+(?:(?:me|us)\s+)?)?(?:the\s+)?"
-    r"(?P<part>serving|inference|hosting|deployment|training|fine[- ]?tuning)"
-    r"\s+(?:part|side|workload|section|half|bit)\b(?:\s+(?:now|please|too|as well|next))?[.!]?",
+    r"(?P<part>serving|inference|hosting|deployment|generation|training|fine[- ]?tuning)"
+    r"\s+(?:part|side|workload|section|half|bit|job)\b(?:\s+(?:now|please|too|as well|next))?[.!]?",
     re.I,
 )
 

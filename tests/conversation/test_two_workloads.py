@@ -98,3 +98,25 @@ def test_one_workload_briefs_are_read_as_before() -> None:
     assert turn.profile.workload == "inference" and turn.profile.concurrency == 120
     assert isinstance(turn.input_account, InputAccount) and turn.input_account.other_workload is None
     assert "also describes" not in turn.reply
+
+
+def test_a_generation_job_then_training_on_its_output_is_two_workloads() -> None:
+    c = Conversation(explain=False)
+    t = c.send(
+        "We'd like to distill Llama 3.1 405B into an 8B student: generate 50M tokens of synthetic data with "
+        "the 405B first (in under 3 days), then full fine-tune the 8B on it for 3 epochs."
+    )
+    p = t.profile
+    assert (p.workload, p.method, p.params_b, p.epochs) == ("fine_tuning", "full", 8.0, 3.0)
+    assert p.dataset_tokens == 50e6  # trained "on it": the generated output
+    assert "a batch generation job (50M tokens to generate, with llama-3.1-405b)" in t.reply
+    t = c.send("size the generation job")
+    g = t.profile
+    assert (g.workload, g.model_id, g.generation_tokens) == ("inference", "llama-3.1-405b", 50e6)
+    assert g.deadline_hours == 72.0
+
+
+def test_generating_then_serving_is_not_split_as_training() -> None:
+    c = Conversation(explain=False)
+    t = c.send("Generate 20M tokens of product copy with Llama 3.1 70B, then we'll review it by hand.")
+    assert t.profile.workload == "inference" and t.profile.generation_tokens == 20e6
