@@ -116,7 +116,9 @@ _PREFER = keyed(
     r"|(?:would|'d) like to stay|want to stay|stay there|stay with them"
     r"|would be ideal"
     # capacity the team can get there: "we can get H100s on CoreWeave", "CoreWeave can give us 64 H100s"
-    r"|(?:we|i)\s+(?:can|could)\s+get|(?:can|could)\s+(?:give|offer|lend)\s+us|have\s+access\s+to)\b",
+    r"|(?:we|i)\s+(?:can|could)\s+get|(?:can|could)\s+(?:give|offer|lend)\s+us|have\s+access\s+to"
+    # money already committed there: "a GCP commitment we need to burn down", "our AWS EDP", "Azure credits"
+    r"|(?:spend\s+)?commitments?|committed\s+(?:spend|use)|burn\s+(?:down|through)|edp|credits)\b",
     I,
 )
 _EXCLUDE = keyed(
@@ -150,6 +152,13 @@ _ONLY_THIS_AFTER = keyed(
     r"|vendor)s?\b)(?!\s*(?:else|other)?\s*(?:than|but|except|besides)\s+(?:spot|on[\s-]demand|reserved|preemptible))",
     I,
 )
+_NOT_REQUIRED = re.compile(
+    r"\s+(?:mandatory|required|a\s+must|necessary|essential|needed|a\s+(?:hard\s+)?requirement|strict"
+    r"|a\s+deal[\s-]?breaker)\b",
+    I,
+)
+_COMMITTED = re.compile(r"(?:spend\s+)?commitments?|committed", I)
+_NO_BEFORE = re.compile(r"\b(?:no|not|without|never|n't)\b[\w\s-]{0,25}$", I)
 _OTHER_OBJECT = re.compile(
     r"\s+(?:anything|any\s*(?:thing|one|other)|other|another|something|a\s+different)\b", I
 )
@@ -329,6 +338,8 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             local = clause[: a - idx]
             ex = _last(_EXCLUDE, local)
             pref = _last(_PREFER, local)
+            if pref and _COMMITTED.match(pref.group(0)) and _NO_BEFORE.search(local, 0, pref.start()):
+                pref = ex = None  # "no long-term commitment with AWS": a pricing rule, not about AWS
             only_this = _ONLY_THIS_BEFORE.search(local) or (ex is None and _ONLY_THIS_AFTER.search(t[b:]))
             if only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like):
                 # a requirement is also the first choice: ranked first, and nothing else is picked
@@ -340,8 +351,9 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             ):  # a cue after the name: "Lambda or Nebius would be our first choices"
                 rest = clause[a - idx :]
                 pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
-                if ex is not None and _OTHER_OBJECT.match(rest, ex.end()):
-                    ex = None  # "GCP, and we can't use anything other than spot": not about GCP
+                if ex and (_OTHER_OBJECT.match(rest, ex.end()) or _NOT_REQUIRED.match(rest, ex.end())):
+                    ex = None  # "GCP, and we can't use anything other than spot": not about GCP; "GCP
+                    # would be nice but it's not mandatory": a requirement lifted, not an exclusion
             if pref is not None and (ex is None or pref.start() > ex.start()):
                 kind = "providers_preferred"
             elif ex is not None:

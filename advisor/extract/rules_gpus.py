@@ -251,7 +251,9 @@ _EXCLUDE_CUE = keyed(
 )
 _CONSUMER_OUT = Gated(
     re.compile(
-        r"\b(?:no|not|avoid|without|never|can't use|cannot use|won't use|don't want)\s+(?:any\s+)?"
+        r"\b(?:no|not|avoid|without|never|can't use|cannot use|won't use|don't want"
+        r"|(?:not|aren't|are\s+not|we're\s+not|i'm\s+not)\s+(?:looking\s+at|considering|interested\s+in|into)"
+        r"|(?:rule|ruling)\s+out|stay(?:ing)?\s+away\s+from)\s+(?:any\s+)?"
         r"(?:consumer|gaming|geforce|desktop)(?:[\s-]grade)?\s*(?:cards?|gpus?|hardware)?\b"
         r"|\b(?:consumer|gaming|geforce)(?:[\s-]grade)?\s+(?:cards?|gpus?)\s+(?:are|is)\s+(?:out|not\s+"
         r"(?:an\s+option|allowed|supported|ok))\b"

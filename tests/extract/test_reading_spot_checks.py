@@ -118,3 +118,25 @@ def test_a_count_glued_to_a_consumer_card_in_a_box(extract: Extract) -> None:
     assert (p.owned_gpu, p.owned_gpu_count) == ("rtx-3090", 2)
     p = extract("Our H100 cluster is busy this month. LoRA Llama 3 8B on 20M tokens.")
     assert p.owned_gpu == "h100-sxm" and p.owned_gpu_count is None  # a cluster's size is not said
+
+
+def test_not_looking_at_consumer_cards_rules_them_out(extract: Extract) -> None:
+    for text in ("Not looking at consumer GPUs.", "We're not considering gaming cards."):
+        p = extract(f"Serve Qwen2.5 32B to 20 users. {text}")
+        assert "rtx-4090" in p.gpus_excluded, text
+
+
+def test_money_committed_at_a_provider_is_a_preference(extract: Extract) -> None:
+    p = extract("Serve Qwen2.5 32B. We have a GCP commitment we need to burn down.")
+    assert p.providers_preferred == ["gcp"]
+    p = extract("Serve Qwen2.5 32B. We still have Azure credits.")
+    assert p.providers_preferred == ["azure"]
+    p = extract("Serve Qwen2.5 32B. No long-term commitment with AWS, please.")
+    assert p.providers_preferred == [] and p.providers_excluded == [] and p.pricing_excluded == ["reserved"]
+
+
+def test_a_wish_with_its_requirement_lifted_stays_a_wish(extract: Extract) -> None:
+    p = extract("Pretrain a 1.3B model on 26B tokens. GCP would be nice but it's not mandatory.")
+    assert p.providers_preferred == ["gcp"] and p.providers_excluded == []
+    p = extract("Pretrain a 1.3B model on 26B tokens. GCP would be nice, Azure is not an option.")
+    assert p.providers_excluded == ["azure"]
