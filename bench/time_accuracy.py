@@ -27,8 +27,12 @@ Figures (coverage / median width with the framework / median error; history in b
     fresh2_held_out    86.0% / 1.52x / 12.0%         86.0% / 1.52x / 12.0%
     fresh3_held_out    89.7% / 1.86x / 17.0%         93.1% / 1.86x / 14.8%   (read, not fitted)
 
-Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME]  (--side: score that side only,
-e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final)
+Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
+e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;
+--cv: every row predicted by constants refitted without its own source family, bench/time_cv.py)
+
+Each line also gives the median width over the rows whose framework has a fitted band: the 'with
+framework' median counts rows of unnamed stacks ('other': MaxText, OLMo-core, ...) at the generic band.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ from bench.time_rows import (
 )
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
-from tools.compute.efficiency import CALIBRATION, Calibration
+from tools.compute.efficiency import CALIBRATED_FRAMEWORKS, CALIBRATION, Calibration
 from tools.compute.training import estimate_training_time
 from tools.ranges import Range
 from tools.vocabulary import Framework
@@ -100,6 +104,10 @@ class Summary:
     width_without: float
     median_error: float
     median_error_without: float
+    banded_rows: int = 0
+    """rows whose framework has a fitted band (the others' 'with framework' range is the generic one)"""
+    width_banded: float | None = None
+    """median width with the framework over those rows (None: no such row)"""
 
 
 def predict(
@@ -159,7 +167,12 @@ def summarise(scored: list[Scored]) -> Summary:
     def mid_err(rng: Range, pub: float) -> float:
         return abs(math.sqrt(rng.low * rng.high) / pub - 1)
 
+    banded = [s for s in scored if s.row.framework in CALIBRATED_FRAMEWORKS]
     return Summary(
+        banded_rows=len(banded),
+        width_banded=statistics.median(s.with_framework.high / s.with_framework.low for s in banded)
+        if banded
+        else None,
         rows=len(scored),
         coverage=sum(s.inside for s in scored) / len(scored),
         coverage_without=sum(s.inside_generic for s in scored) / len(scored),
@@ -199,10 +212,15 @@ def _print_summary(name: str, s: Summary) -> None:
         f" (generic {s.coverage_without * 100:5.1f}%)"
         f" | width {s.width_with_framework:.2f}x with framework, {s.width_without:.2f}x without"
         f" | median error {s.median_error * 100:4.1f}% (generic {s.median_error_without * 100:4.1f}%)"
+        + ("" if s.width_banded is None else f" | {s.banded_rows} rows with a band: {s.width_banded:.2f}x")
     )
 
 
 def main(argv: list[str]) -> int:
+    if "--cv" in argv:  # every row predicted without its own family (bench/time_cv.py)
+        from bench.time_cv import main as cv_main
+
+        return cv_main([a for a in argv if a != "--cv"])
     sides = scored_sides()
     if "--side" in argv:
         i = argv.index("--side")

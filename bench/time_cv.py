@@ -19,7 +19,13 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from bench.calibration_data import TRAINING_FILE, TrainingRow, load_training_rows, load_training_split, rows_in
+from bench.calibration_data import (
+    TRAINING_FILE,
+    TrainingRow,
+    load_training_rows,
+    load_training_split,
+    rows_in,
+)
 from bench.time_accuracy import Scored, _print_rows, _print_summary, predict, summarise
 from bench.time_fit import SMALL_BATCH_FAMILY, _fit_rows, development_rows, fit_constants
 from bench.time_rows import row_framework
