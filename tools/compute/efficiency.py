@@ -12,9 +12,10 @@ and collectives that bind or add to the step (tools.compute.parallel) are taken 
 
 Fitted constants come from bench/time_fit.py on every family of bench/data/training_throughput.yaml
 (+ _fresh2.yaml, _fresh3.yaml) collected so far (its FIT_SIDES: fit, held_out, fresh_held_out and, since
-2026-11-28, fresh2_held_out, since 2026-11-29 fresh3_held_out, all development data; tests/compute/test_time_calibration.py re-runs
-the fit and checks these numbers). A held-out side added later is scored by bench/time_accuracy.py and
-never fitted.
+2026-11-28, fresh2_held_out, since 2026-11-29 fresh3_held_out, all development data;
+tests/compute/test_time_calibration.py re-runs the fit and checks these numbers). A held-out side added
+later is scored by bench/time_accuracy.py and never fitted; bench/time_cv.py scores every side out of
+family (each row by constants refitted without its own source family).
 """
 
 from __future__ import annotations
