@@ -266,8 +266,11 @@ def test_bench_scores_the_development_rows_within_loose_bounds() -> None:
     every = [s for name, side in scored_sides().items() if name in FIT_SIDES for s in side]
     s = summarise(every)
     assert s.rows >= 140
-    assert s.coverage >= 0.90  # 92.5% (95.8% before fresh-2 was fitted; every side fitted, bands capped)
-    assert s.median_error <= 0.15  # 9.9%
+    # 90.2% / 11.1% (92.5% / 9.9% before fresh-3 was fitted and the framework cells were pulled towards the
+    # pooled cells, which trades in-sample coverage for out-of-family coverage: bench/time_cv.py 84.8% ->
+    # 89.7%; 95.8% before fresh-2 was fitted; every side fitted, bands capped)
+    assert s.coverage >= 0.90
+    assert s.median_error <= 0.15
     # the framework rows' bands sit at the 1.5x cap, the generic ones at the 2x cap; DeepSpeed's ZeRO
     # collectives (0.11-0.21 of the link) and unstated sample lengths widen the rows they set
     framed = [
