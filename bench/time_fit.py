@@ -1,7 +1,7 @@
 """Fit the training-time efficiency constants (tools/compute/efficiency.py) on the development rows.
 
-Rows are bench/data/training_throughput.yaml (+ training_throughput_fresh2.yaml) restricted to the
-families of the FIT_SIDES of its split (fit, held_out, fresh_held_out, fresh2_held_out: every side
+Rows are bench/data/training_throughput.yaml (+ _fresh2.yaml, _fresh3.yaml) restricted to the
+families of the FIT_SIDES of its split (fit, held_out, fresh_held_out, fresh2/3_held_out: every side
 collected so far, all of whose errors have been seen). For each row the published tokens/s/GPU is turned
 into an MFU with the same FLOPs count the estimate uses (tools.compute.flops: k x N_active + the attention
 term; recompute NOT counted as FLOPs) over the same peak (FP8 rows: attention at the BF16 peak, blended),
@@ -15,8 +15,9 @@ left out of the constants. Then, in this order:
    the full-recompute factor (full-recompute / no-recompute MFU within each stack publishing both) out
    of the full-recompute rows, and the adapter factor (LoRA / full MFU within each stack publishing
    both) out of LoRA/QLoRA rows;
-2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, and
-   the generic anchors: median per (generation, precision) over every framework;
+2. dense rows give the framework anchors: median MFU per (framework, generation, precision) cell, pulled
+   towards the generic anchor by the cell's source-family count (CELL_SHRINK_FAMILIES), and the generic
+   anchors: median per (generation, precision) over every framework;
 3. the generation ratios (median over the stacks with dense rows on both generations: hopper / ampere
    from llm-foundry, torchtitan, fms-fsdp, DeepSpeed and Megatron, blackwell / hopper from Megatron) and
    the MoE factor (MoE MFU
@@ -95,11 +96,12 @@ from tools.vocabulary import FRAMEWORKS
 
 GENERATIONS: tuple[Generation, ...] = ("ampere", "hopper", "blackwell", "amd", "gaudi")
 PRECISIONS: tuple[PrecisionClass, ...] = ("bf16", "fp8")
-FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out", "fresh2_held_out")
+FIT_SIDES: tuple[str, ...] = ("fit", "held_out", "fresh_held_out", "fresh2_held_out", "fresh3_held_out")
 """The split sides the constants are fitted on. Since 2026-11-26 every side collected so far is
 development data (all their errors had been seen; bench/data/README.md): the fit reads them all, and a
 further side added later (a new held-out set) is scored by bench/time_accuracy.py, never fitted.
-fresh2_held_out joined on 2026-11-28, once it had been scored blind and read row by row."""
+fresh2_held_out joined on 2026-11-28, once it had been scored blind and read row by row; fresh3_held_out on
+2026-11-29 (read row by row the round before; its NeMo BF16 rows give NeMo a Hopper BF16 cell of its own)."""
 NO_ADAPTER_EFFECT = 1.0
 """The LoRA/full MFU ratio where no stack in the rows publishes both: LoRA at the dense band."""
 NO_RECOMPUTE_EFFECT = 1.0
@@ -349,6 +351,44 @@ def _full_recompute_factor(rows: list[FitRow]) -> float | None:
     return statistics.median(ratios) if ratios else None
 
 
+MOE_FACTOR_CEILING = 1.0
+"""The MoE factor's top: an MoE layer runs the dense FLOPs of its active experts as thinner grouped GEMMs
+and adds the router, the token permutation and the all-to-all, so its MFU on active parameters does not
+exceed the dense band's middle for the same stack. The one row above it (FlagPerf's Qwen1.5-MoE-A2.7B on
+8 A800, 1.02 of the Megatron Ampere middle, 2026-11-29) sits inside that cell's own scatter (FlagPerf's
+dense A800 rows run at 1.4x the cell)."""
+CELL_SHRINK_FAMILIES = 1.0
+"""A framework cell's anchor is pulled towards the pooled (generic) cell of its generation and precision
+in log space, by k / (n + k) with n the cell's source families: a one-family cell keeps half its lead over
+the pooled stacks, a three-family cell three quarters. Why: out of family, a cell fitted on one or two
+sources carries their quirks (FlagPerf's megatron-core A800 rows 1.4x Megatron-LLaMA's and the Megatron-LM
+paper's in the same cell). Chosen by the per-side leave-one-family-out scores (bench/time_cv.py, every
+side, 2026-11-29 with fresh-3 fitted): k = 0 coverage 88.7% / median error 14.2%; 0.5: 89.7% / 13.6%;
+1: 89.7% / 13.3%; 2: 88.7% / 13.3%; 4: 86.8% / 13.5%."""
+
+
+def _families_by_cell(dense: list[FitRow]) -> dict[tuple[str, ...], int]:
+    """Source families behind each framework cell (framework, generation, precision)."""
+    fams: dict[tuple[str, ...], set[str]] = {}
+    for fr in dense:
+        if fr.framework != "other":
+            fams.setdefault((fr.framework, fr.generation, fr.precision), set()).add(fr.row.family)
+    return {k: len(v) for k, v in fams.items()}
+
+
+def _shrunk(
+    fw_anchor: dict[tuple[str, ...], float],
+    generic: dict[tuple[str, ...], float],
+    families: dict[tuple[str, ...], int],
+) -> dict[tuple[str, ...], float]:
+    """Each framework cell pulled towards its pooled cell by CELL_SHRINK_FAMILIES (log space)."""
+    out = {}
+    for k, v in fw_anchor.items():
+        weight = families[k] / (families[k] + CELL_SHRINK_FAMILIES)
+        out[k] = generic[k[1:]] * (v / generic[k[1:]]) ** weight
+    return out
+
+
 def fit_constants(rows: list[FitRow]) -> FitConstants:
     """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows (comm-bound rows,
     whose MFU the published rate does not identify, left out)."""
@@ -374,8 +414,14 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         [fr for fr in dense if fr.framework != "other"], ("framework", "generation", "precision")
     )
     generic = _median_by(dense, ("generation", "precision"))
+    fw_anchor = _shrunk(fw_anchor, generic, _families_by_cell(dense))
     qlora = [fr for fr in rows if fr.row.method == "qlora"]
-    qlora_slowdown = [fw_anchor[(fr.framework, fr.generation, fr.precision)] / fr.mfu for fr in qlora]
+    # against the stack's own 16-bit cell (QLoRA rows of an unnamed stack, Answer.AI's fsdp_qlora, have none)
+    qlora_slowdown = [
+        fw_anchor[(fr.framework, fr.generation, fr.precision)] / fr.mfu
+        for fr in qlora
+        if (fr.framework, fr.generation, fr.precision) in fw_anchor
+    ]
     c = FitConstants(
         framework_anchor=fw_anchor,
         generic_anchor=generic,
@@ -396,7 +442,8 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
             gpu=gpus[fr.row.gpu], precision=fr.precision, framework=row_framework(fr.row), calibration=cal
         )
         moe_ratio.append(fr.mfu / math.sqrt(band.mfu.low * band.mfu.high))
-    return dataclasses.replace(c, moe_factor=(min(moe_ratio), max(moe_ratio)) if moe_ratio else None)
+    moe = (min(moe_ratio), min(MOE_FACTOR_CEILING, max(moe_ratio))) if moe_ratio else None
+    return dataclasses.replace(c, moe_factor=moe)
 
 
 def fit() -> dict[str, object]:
@@ -412,8 +459,16 @@ def fit() -> dict[str, object]:
         if fr.framework != "other"
     ]
     gen_resid = [fr.mfu / c.generic_anchor[(fr.generation, fr.precision)] for fr in dense]
+    cell_rows: dict[tuple[str, ...], int] = {}
+    for fr in dense:
+        if fr.framework != "other":
+            key = (fr.framework, fr.generation, fr.precision)
+            cell_rows[key] = cell_rows.get(key, 0) + 1
+    families = _families_by_cell(dense)
     return {
         "framework_anchor": {"/".join(k): round(v, 3) for k, v in sorted(c.framework_anchor.items())},
+        # (source families, rows) behind each framework cell (efficiency.FRAMEWORK_CELL_EVIDENCE)
+        "framework_cell_evidence": {"/".join(k): (families[k], n) for k, n in sorted(cell_rows.items())},
         "generic_anchor": {"/".join(k): round(v, 3) for k, v in sorted(c.generic_anchor.items())},
         "hopper_over_ampere": round(c.hopper_over_ampere, 3),
         "blackwell_over_hopper": round(c.blackwell_over_hopper, 3),

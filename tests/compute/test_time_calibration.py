@@ -58,10 +58,10 @@ def test_half_widths_are_the_cross_validation() -> None:
     sides = load_training_split().sides()
     development = {f for side in FIT_SIDES for f in sides.get(side, [])}
     assert {c.row.family for c in cv} <= development  # a side outside FIT_SIDES is never read
-    # 15 families, 78 rows until fresh-2 became development data (2026-11-28): llama3-paper has no
-    # tokens/s; DeepSeek-V3 is MoE only
-    assert len({c.row.family for c in cv}) == 19
-    assert len(cv) == 126 and not any(c.row.model.moe or c.row.method == "qlora" for c in cv)
+    # 15 families, 78 rows until fresh-2 became development data (2026-11-28), 19 / 126 until fresh-3 did
+    # (2026-11-29): llama3-paper has no tokens/s; DeepSeek-V3 and the MoE Model Zoo are MoE only
+    assert len({c.row.family for c in cv}) == 24
+    assert len(cv) == 167 and not any(c.row.model.moe or c.row.method == "qlora" for c in cv)
     widths = cv_half_widths(cv)
     assert widths["framework_half_width"] == pytest.approx(eff.FRAMEWORK_HALF_WIDTH_CV, abs=0.001)
     assert widths["generic_half_width"] == pytest.approx(eff.GENERIC_HALF_WIDTH_CV, abs=0.001)
@@ -69,9 +69,9 @@ def test_half_widths_are_the_cross_validation() -> None:
     assert min(eff.FRAMEWORK_HALF_WIDTH_CV, eff.FRAMEWORK_HALF_WIDTH_CAP) == eff.FRAMEWORK_HALF_WIDTH
     assert min(eff.GENERIC_HALF_WIDTH_CV, eff.GENERIC_HALF_WIDTH_CAP) == eff.GENERIC_HALF_WIDTH
     assert eff.FRAMEWORK_HALF_WIDTH**2 <= 1.5 + 1e-9 and eff.GENERIC_HALF_WIDTH**2 <= 2.0 + 1e-9
-    # out of family a source scatters wider than the fit rows around their own anchors
+    # out of family a source scatters wider than the fit rows around their own anchors (the pooled ones:
+    # since 2026-11-29 a framework cell is pulled towards them, off its own rows' median)
     f = fit()
-    assert float(f["in_sample_framework_half_width"]) < eff.FRAMEWORK_HALF_WIDTH_CV  # type: ignore[arg-type]
     assert float(f["in_sample_generic_half_width"]) < eff.GENERIC_HALF_WIDTH_CV  # type: ignore[arg-type]
     assert eff.CALIBRATION.framework_width_capped and eff.CALIBRATION.generic_width_capped
     # the rule for moving the middle finds no biased group
@@ -91,7 +91,7 @@ def test_a_fold_refits_without_its_family() -> None:
     assert c.full_recompute_factor is None
     assert c.calibration(small_batch_exponent=0.27).full_recompute_factor == NO_RECOMPUTE_EFFECT
     # the same for the adapter factor without the stacks publishing both LoRA and full training
-    no_pairs = {"nemo-perf-summary", "torchtune-readme", "nemo-automodel-perf-summary"}
+    no_pairs = {"nemo-perf-summary", "torchtune-readme", "nemo-automodel-perf-summary", "dgxc-benchmarking"}
     c = fit_constants(_fit_rows([r for r in development_rows() if r.family not in no_pairs]))
     assert c.adapter_over_full is None
     assert c.calibration(small_batch_exponent=0.27).adapter_over_full == NO_ADAPTER_EFFECT
@@ -182,7 +182,8 @@ def test_a100_reaches_more_of_its_peak_than_h100_but_h100_is_faster(gpus: dict[s
     for fw in ("torchtitan", None):
         a = efficiency_band(gpu=gpus["a100-80gb-sxm"], precision="bf16", framework=fw)  # type: ignore[arg-type]
         h = efficiency_band(gpu=gpus["h100-sxm"], precision="bf16", framework=fw)  # type: ignore[arg-type]
-        assert h.mfu.mid < 0.85 * a.mfu.mid
+        # (the pooled cells: 0.86 since DGX Cloud's NeMo/MaxText H100 rows joined them; same stack: 0.73)
+        assert h.mfu.mid < 0.9 * a.mfu.mid
         assert h.mfu.mid * 989 > 2 * a.mfu.mid * 312
 
 
@@ -206,8 +207,10 @@ def test_moe_is_slower_than_dense_with_the_same_active_params(
         moe_balanced_routing=True,
         **kw,  # type: ignore[arg-type]
     )
-    assert moe.tokens_per_s_per_gpu.high < dense.tokens_per_s_per_gpu.high
-    assert moe.wall_hours.low > dense.wall_hours.low
+    # at best (MOE_FACTOR_CEILING, routing balanced by luck) an MoE step is as fast as the dense one
+    assert moe.tokens_per_s_per_gpu.high <= dense.tokens_per_s_per_gpu.high * (1 + 1e-9)
+    assert moe.tokens_per_s_per_gpu.mid < dense.tokens_per_s_per_gpu.mid
+    assert moe.wall_hours.low >= dense.wall_hours.low * (1 - 1e-9)
     assert balanced.tokens_per_s_per_gpu.high > moe.tokens_per_s_per_gpu.high * 0.99  # imbalance costs time
     assert balanced.tokens_per_s_per_gpu.low > moe.tokens_per_s_per_gpu.low
     assert any(a.name == "expert_imbalance_slowdown" for a in moe.assumptions)
@@ -263,8 +266,11 @@ def test_bench_scores_the_development_rows_within_loose_bounds() -> None:
     every = [s for name, side in scored_sides().items() if name in FIT_SIDES for s in side]
     s = summarise(every)
     assert s.rows >= 140
-    assert s.coverage >= 0.90  # 92.5% (95.8% before fresh-2 was fitted; every side fitted, bands capped)
-    assert s.median_error <= 0.15  # 9.9%
+    # 90.2% / 11.1% (92.5% / 9.9% before fresh-3 was fitted and the framework cells were pulled towards the
+    # pooled cells, which trades in-sample coverage for out-of-family coverage: bench/time_cv.py 84.8% ->
+    # 89.7%; 95.8% before fresh-2 was fitted; every side fitted, bands capped)
+    assert s.coverage >= 0.90
+    assert s.median_error <= 0.15
     # the framework rows' bands sit at the 1.5x cap, the generic ones at the 2x cap; DeepSpeed's ZeRO
     # collectives (0.11-0.21 of the link) and unstated sample lengths widen the rows they set
     framed = [
