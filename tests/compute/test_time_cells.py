@@ -112,10 +112,12 @@ def test_a_fold_leaves_its_family_out_and_a_later_side_is_not_refitted(tmp_path:
 
 
 def test_out_of_family_scores_stay_within_loose_bounds() -> None:
-    # 2026-11-29: 204 rows, coverage 89.7%, median error 13.3% (88.7% / 14.2% before the cells were pulled)
+    # 2026-11-29: 204 rows, coverage 89.7%, median error 13.3% (88.7% / 14.2% before the cells were pulled);
+    # then fresh-4 joined as development data after its blind scores (74 rows, 47.3% inside in-sample): 278
+    # rows, coverage 78.4%, median error 15.5% out of family
     every = [s for side in cv_scored_sides().values() for s in side]
     s = summarise(every)
-    assert s.rows >= 200 and s.coverage >= 0.87 and s.median_error <= 0.15
+    assert s.rows >= 270 and s.coverage >= 0.76 and s.median_error <= 0.17
 
 
 def test_summary_width_over_rows_with_a_band() -> None:
