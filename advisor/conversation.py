@@ -28,6 +28,7 @@ from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for, answered_questions
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
+from advisor.extract.rules_data import EACH_SIZE
 from advisor.extract.units_text import is_token_estimate
 from advisor.extract.workloads import Part, part_of, swap, switch_request
 from advisor.llm import templates
@@ -226,6 +227,7 @@ class Conversation:
         profile, extract_calls, extract_error = self._extract(text_read, brief_read, before)
         full = text_read if not brief_read else f"{text_read}\n\n{brief_read}"
         profile = drop_instructed(profile, full, before)
+        profile = self._items_said_earlier(text_read, profile, before)
         analysis_of = getattr(self.extractor, "analysis_of", None)  # the rules backend's own reading
         account = account_for(full, profile, before, analysis_of(full) if analysis_of is not None else None)
         merged = account if self.account is None else self.account.merged(account)
@@ -330,6 +332,24 @@ class Conversation:
         keep = {"other_workload": source.other_workload}
         note = prompts.fill(words["switched"], part=part)
         return other, account.model_copy(update=keep), merged.model_copy(update=keep), note
+
+    def _items_said_earlier(
+        self, text: str, profile: WorkloadProfile, prior: WorkloadProfile
+    ) -> WorkloadProfile:
+        """The data set's size when this message gives the items' size and an earlier one their count
+        ("LoRA on our tickets, about 40k of them" ... "they're around 600 tokens each"): the two messages
+        are read together for dataset_tokens only; every other field stays as this turn read it."""
+        if profile.dataset_tokens is not None or not EACH_SIZE.search(text):
+            return profile
+        earlier = next((m["text"] for m in reversed(self.history) if m.get("role") == "user"), None)
+        if not earlier:
+            return profile
+        both, _calls, _error = self._extract(f"{earlier}\n{text}", None, prior)
+        if both.dataset_tokens is None:
+            return profile
+        prov = both.provenance.get("dataset_tokens")
+        evidence = {"dataset_tokens": prov.evidence} if prov and prov.evidence else None
+        return profile.with_values("inferred", evidence, dataset_tokens=both.dataset_tokens)
 
     def _extract(
         self, text: str, brief: str | None, prior: WorkloadProfile

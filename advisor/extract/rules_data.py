@@ -109,8 +109,62 @@ def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
 
 
+# An item count and the items' size said apart, in the same or a later sentence: "our support tickets, about
+# 40k of them. They're around 600 tokens each", "about 40k tickets; each is ~600 tokens".
+_ITEM_COUNT = re.compile(
+    rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w+\s+){{0,2}}?"
+    rf"(?P<noun>{_ITEM_NOUNS})\b"
+    rf"|(?P<noun2>{_ITEM_NOUNS})\b[^.;]{{0,30}}?\b{APPROX}(?P<count2>{NUMBER})\s*(?P<cmult2>{MULT})?\s+of\s+them\b",
+    I,
+)
+EACH_SIZE = re.compile(
+    rf"{APPROX}(?P<each>{NUMBER})\s*(?P<emult>k)?\s*(?P<unit>tokens?|words?)\s+(?:each|apiece|a\s+piece"
+    r"|per\s+(?:item|ticket|example|document|doc|sample|row|record|conversation|chat|email|one|piece))\b"
+    rf"|\b(?:each(?:\s+one)?|they(?:'re|\s+are)|averag\w*|avg\.?)\s+(?:\w+\s+){{0,3}}?{APPROX}(?P<each2>{NUMBER})"
+    r"\s*(?P<emult2>k)?\s*(?P<unit2>tokens?|words?)\b",
+    I,
+)
+_MIN_ITEMS = 100  # fewer: a handful of examples, not a data set
+
+
+def _items_across_sentences(ctx: Ctx) -> None:
+    """dataset_tokens from an item count and a size per item stated in different sentences (the size in
+    the same or one of the next two sentences), when nothing else gave the data set's size."""
+    if ctx.workload == "inference" or any(f.field == "dataset_tokens" for f in ctx.findings):
+        return
+    for i, s in enumerate(ctx.sentences):
+        m = next((c for c in _ITEM_COUNT.finditer(s.text) if _count(c) >= _MIN_ITEMS), None)
+        if m is None:
+            continue
+        for nxt in ctx.sentences[i : i + 3]:
+            start = m.end() if nxt is s else 0
+            size = EACH_SIZE.search(nxt.text, start)
+            if size is None:
+                continue
+            key = "" if size.group("each") else "2"
+            each = parse_number(size.group("each" + key)) * (1000 if size.group("emult" + key) else 1)
+            noun = (m.group("noun") or m.group("noun2")).lower()
+            if size.group("unit" + key).lower().startswith("word"):
+                conv = U.tokens_from_items_words(_count(m), each, noun)
+            else:
+                conv = U.tokens_from_items(_count(m), each, noun)
+            ev = f'"{q(m)}" x "{q(size)}": {conv.how}'
+            ctx.add(s, "dataset_tokens", conv.value, ev, "inferred", s.start + m.start())
+            return
+
+
+def _count(m: re.Match[str]) -> float:
+    key = "" if m.group("count") else "2"
+    return parse_scaled(m.group("count" + key), m.group("cmult" + key))
+
+
 def rule_dataset(ctx: Ctx) -> None:
     """dataset_tokens (tokens stated; words, pages, items x size, GB of text converted) and dataset_gb."""
+    _rule_dataset(ctx)
+    _items_across_sentences(ctx)
+
+
+def _rule_dataset(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
         claim = s.start in ctx.claim_sentences

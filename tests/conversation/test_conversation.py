@@ -240,3 +240,11 @@ def test_a_question_about_named_hardware_is_answered_in_the_reply() -> None:
     asked = [c for c in checks if c.asked]
     assert asked and asked[0].verdict == "holds"
     assert "Check: On 8x NVIDIA H100" in t.reply and "it takes" in t.reply
+
+
+def test_an_item_count_then_their_size_in_the_next_message() -> None:
+    c = Conversation(explain=False)  # the real rules
+    c.send("LoRA fine-tune Llama 3.1 8B on our support tickets, about 40k of them")
+    t = c.send("they're around 600 tokens each, 3 epochs")
+    assert t.profile.dataset_tokens == 40_000 * 600 and t.profile.epochs == 3
+    assert t.profile.model_id == "llama-3.1-8b"  # the rest of the first message is kept

@@ -140,3 +140,12 @@ def test_a_wish_with_its_requirement_lifted_stays_a_wish(extract: Extract) -> No
     assert p.providers_preferred == ["gcp"] and p.providers_excluded == []
     p = extract("Pretrain a 1.3B model on 26B tokens. GCP would be nice, Azure is not an option.")
     assert p.providers_excluded == ["azure"]
+
+
+def test_an_item_count_and_the_items_size_in_different_sentences(extract: Extract) -> None:
+    p = extract("LoRA Llama 3.1 8B on our tickets, about 40k of them. They're around 600 tokens each.")
+    assert p.dataset_tokens == 40_000 * 600
+    p = extract("LoRA Llama 3.1 8B on about 40k support tickets. Each one is ~600 tokens.")
+    assert p.dataset_tokens == 40_000 * 600
+    p = extract("LoRA Llama 3.1 8B on 40k tickets. Our GPUs have 80 GB each.")
+    assert p.dataset_tokens is None  # a size that is not the items'
