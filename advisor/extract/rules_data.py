@@ -44,7 +44,7 @@ _ITEM_NOUNS = (
 )
 _ITEMS_TOKENS = Gated(
     re.compile(
-        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w+\s+){{0,2}}?"
+        rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w[\w/-]*\s+){{0,3}}?"
         rf"(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
         rf"(?P<cue>averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
         rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
@@ -112,14 +112,14 @@ def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
 # An item count and the items' size said apart, in the same or a later sentence: "our support tickets, about
 # 40k of them. They're around 600 tokens each", "about 40k tickets; each is ~600 tokens".
 _ITEM_COUNT = re.compile(
-    rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w+\s+){{0,2}}?"
+    rf"(?P<count>{NUMBER})\s*(?P<cmult>{MULT})?\s*(?:(?!\d|(?:on|with|for|from|using|in)\b)\w[\w/-]*\s+){{0,3}}?"
     rf"(?P<noun>{_ITEM_NOUNS})\b"
     rf"|(?P<noun2>{_ITEM_NOUNS})\b[^.;]{{0,30}}?\b{APPROX}(?P<count2>{NUMBER})\s*(?P<cmult2>{MULT})?\s+of\s+them\b",
     I,
 )
 EACH_SIZE = re.compile(
     rf"{APPROX}(?P<each>{NUMBER})\s*(?P<emult>k)?\s*(?P<unit>tokens?|words?)\s+(?:each|apiece|a\s+piece"
-    r"|per\s+(?:item|ticket|example|document|doc|sample|row|record|conversation|chat|email|one|piece))\b"
+    r"|per\s+(?:item|ticket|example|document|doc|sample|row|record|conversation|chat|email|one|piece|pair))\b"
     rf"|\b(?:each(?:\s+one)?|they(?:'re|\s+are)|averag\w*|avg\.?)\s+(?:\w+\s+){{0,3}}?{APPROX}(?P<each2>{NUMBER})"
     r"\s*(?P<emult2>k)?\s*(?P<unit2>tokens?|words?)\b",
     I,
@@ -175,6 +175,8 @@ def _rule_dataset(ctx: Ctx) -> None:
                 break  # items x tokens each is a batch's output (advisor/extract/rules_serving_io.py)
             count = parse_scaled(m.group("count"), m.group("cmult"))
             each = parse_scaled(m.group("each"), m.group("emult"))
+            if count < _MIN_ITEMS:
+                continue  # "25 question/answer pairs at ~120 tokens": what each item holds, not a data set
             if _total_not_each(m, each, t[m.end() : m.end() + 12]):
                 continue  # "30k tickets (~15M tokens)": the stated figure is the total, read below
             unit = m.group("unit").lower()

@@ -75,7 +75,9 @@ _FINANCIALS_AFTER = re.compile(
     re.I,
 )
 _CEILING = re.compile(
-    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most)\b", re.I
+    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most|below|under"
+    r"|less\s+than|up\s+to|within)\b",
+    re.I,
 )
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)

@@ -66,6 +66,7 @@ def split_parts(
     kinds = {s.section for s in sentences}
     if "training" not in kinds or "serving" not in kinds:
         return None
+    sentences = [_keyed_line(s) for s in sentences]
     train_sents = tuple(s for s in sentences if s.section != "serving")
     serve_sents = tuple(s for s in sentences if s.section != "training")
     training, serving = read(train_sents), read(serve_sents)
@@ -99,6 +100,17 @@ def _with_data_of(
     ev = f"the data the generation part writes: {gen.evidence}"
     return [*training, Finding(field="dataset_tokens", value=gen.value, status="inferred", evidence=ev,
                                position=said.start)]  # fmt: skip
+
+
+def _keyed_line(s: Sentence) -> Sentence:
+    """A sentence that opens with a part's key belongs to that part, wherever it stands (a brief's budget
+    section, or one line holding both: "Training: up to EUR 25,000 one-off. Serving: ideally below EUR 15k
+    per month.")."""
+    if (m := _PART_KEY.match(s.text)) is None:
+        return s
+    word = m.group("part").lower()
+    part: Part = "serving" if word.startswith(("serv", "infer", "host", "deploy")) else "training"
+    return Sentence(s.text, s.start, s.block, s.quoted, part)
 
 
 def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[Finding]:

@@ -149,3 +149,25 @@ def test_an_item_count_and_the_items_size_in_different_sentences(extract: Extrac
     assert p.dataset_tokens == 40_000 * 600
     p = extract("LoRA Llama 3.1 8B on 40k tickets. Our GPUs have 80 GB each.")
     assert p.dataset_tokens is None  # a size that is not the items'
+
+
+def test_items_described_with_hyphenated_or_slashed_words(extract: Extract) -> None:
+    p = extract("QLoRA Llama 3.1 70B. Data: ~180,000 de-identified note/summary pairs, avg 1,100 tokens each")
+    assert p.dataset_tokens == 180_000 * 1_100
+
+
+def test_a_line_keyed_by_part_inside_a_shared_section(rules: object) -> None:
+    brief = (
+        "# Sizing\n\n## Phase 1 - fine-tuning\n- QLoRA of Llama 3.1 70B on 200M tokens, 2 epochs\n\n"
+        "## Phase 2 - serving\n- peak 90 concurrent sessions, prompts 3,500 tokens, answers ~350 tokens\n\n"
+        "## Budget\nTraining: up to $25,000 one-off. Serving: ideally below $15k per month.\n"
+    )
+    a = rules.analyse(brief)  # type: ignore[attr-defined]
+    training = {f.field: f.value for f in a.findings}
+    serving = {f.field: f.value for f in a.other}
+    assert training["budget_usd"] == 25_000 and serving["budget_usd"] == 15_000
+
+
+def test_a_monthly_ceiling_without_the_word_budget(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 70B to 90 users; it must cost less than $8k/month.")
+    assert p.budget_usd == 8_000

@@ -78,7 +78,7 @@ def select(
         )
         best = pool[0]
         notes_out.append(
-            f"Nothing in the catalog meets the {which}: the closest is {best.layout.n_gpus}x "
+            f"Nothing in the catalog meets the {which}: the closest is {best.total_gpus}x "
             f"{best.gpu.name} at {best.offer.provider} ({_limit_text(best, p)}). "
             "Shown below as the closest options, not a fit."
         )
@@ -191,12 +191,12 @@ def _limit_text(c: Candidate, p: WorkloadProfile) -> str:
     parts = []
     if p.budget_usd and c.budget_status == "misses":
         parts.append(
-            f"${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}, {c.total_usd.low / p.budget_usd:.1f}x the "
+            f"{present.usd_range(c.total_usd)}, {c.total_usd.low / p.budget_usd:.1f}x the "
             f"{present.usd(p.budget_usd)} budget"
         )
     if p.deadline_hours and c.deadline_status == "misses":
         parts.append(
-            f"{c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h, {c.wall_hours.low / p.deadline_hours:.1f}x "
+            f"{present.hours_range(c.wall_hours)}, {c.wall_hours.low / p.deadline_hours:.1f}x "
             f"the {present.hours(p.deadline_hours)} deadline"
         )
     return "; ".join(parts) or "within limits"
