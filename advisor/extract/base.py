@@ -27,6 +27,7 @@ Optional conventions a backend may add (callers check with getattr):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -122,6 +123,10 @@ def select_findings(findings: Iterable[Finding]) -> dict[str, Finding]:
     return best
 
 
+# A list given in place of an earlier one ("... on Lambda instead", "switch to AWS"), not added to it.
+_REPLACES = re.compile(r"\binstead\b(?!\s+of)|\bswitch(?:ing|ed)?\s+to\b|\bchange\s+of\s+plans?\b", re.I)
+
+
 def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -> WorkloadProfile:
     """`prior` updated with `findings` under the module's merge rules; a new validated profile."""
     findings = list(findings)
@@ -140,8 +145,13 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
     # Lists accumulate; a provider moves between preferred (or required) and excluded when the user says so.
     # A list's evidence is every distinct quote of this text that added to it ("no on-demand; no spot").
     quotes: dict[str, list[str]] = {}
+    replaced: set[str] = set()
     for f in sorted((f for f in findings if f.field in LIST_FIELDS), key=lambda f: f.position):
         values = [f.value] if isinstance(f.value, str) else list(f.value)
+        if f.field not in replaced and _REPLACES.search(f.evidence or ""):
+            # "budget got approved for H100s on Lambda instead": the earlier turns' list is replaced
+            replaced.add(f.field)
+            data[f.field] = [x for x in data[f.field] if x not in getattr(base, f.field)]
         for v in values:
             for other in _CONTRADICTS[f.field]:
                 if v in data[other]:

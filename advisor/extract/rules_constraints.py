@@ -118,7 +118,9 @@ _PREFER = keyed(
     # capacity the team can get there: "we can get H100s on CoreWeave", "CoreWeave can give us 64 H100s"
     r"|(?:we|i)\s+(?:can|could)\s+get|(?:can|could)\s+(?:give|offer|lend)\s+us|have\s+access\s+to"
     # money already committed there: "a GCP commitment we need to burn down", "our AWS EDP", "Azure credits"
-    r"|(?:spend\s+)?commitments?|committed\s+(?:spend|use)|burn\s+(?:down|through)|edp|credits)\b",
+    r"|(?:spend\s+)?commitments?|committed\s+(?:spend|use)|burn\s+(?:down|through)|edp|credits"
+    # where the money was approved: "budget got approved for H100s on Lambda"
+    r"|(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on)\s+(?:[\w-]+\s+){0,3}?(?:on|at|with|from))\b",
     I,
 )
 _EXCLUDE = keyed(

@@ -229,7 +229,9 @@ _WANT_CUE = keyed(
     r"|\bnothing\s+(?:but|other\s+than|except)|\b(?:limited|restricted|confined)\s+to|\bcovers\s+only"
     r"|\bonly\s+(?:covers|includes|gives\s+us|has|get|have\s+access\s+to)"
     # capacity the team can rent: "we can get up to 64 H100s", "CoreWeave can give us 32 H200s"
-    r"|\b(?:we|i)\s+(?:can|could)\s+get|\b(?:can|could)\s+(?:give|offer|lend)\s+us|\bhave\s+access\s+to)"
+    r"|\b(?:we|i)\s+(?:can|could)\s+get|\b(?:can|could)\s+(?:give|offer|lend)\s+us|\bhave\s+access\s+to"
+    # what the money was approved for: "budget got approved for H100s on Lambda", "signed off on 8 H200s"
+    r"|\b(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on))"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|up\s+to|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and"
     r"|,))*\s*$",
     I,
@@ -242,7 +244,11 @@ _ONLY_AFTER = keyed(
     I,
 )
 # "than" compares, "other than" restricts ("nothing other than L40S")
-_COMPARE = keyed(r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )than|instead|whether|or\s+rent\w*)\b", I)
+_COMPARE = keyed(  # "instead" compares before "of" or in a question; "... on Lambda instead" replaces
+    r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )than|instead(?=\s+of\b|\s*\?)|whether"
+    r"|or\s+rent\w*)\b",
+    I,
+)
 _EXCLUDE_CUE = keyed(
     r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than"
     r"|\banything\s+(?:but|other\s+than)"

@@ -129,8 +129,10 @@ def rule_budget(ctx: Ctx) -> None:
             conv = U.usd_from(amount, cur)
             status = "stated" if cur == "USD" else "inferred"
             ev = q(m) if cur == "USD" else f'"{q(m)}": {conv.how}'
-            if monthly:
-                ev = f'"{q(m)}" a month: held to the monthly serving cost'
+            if monthly:  # the words as written ("$2,000 a month"), the conversion after them if any
+                per = _PER_MONTH.match(t[m.end() : m.end() + 40])
+                said = t[m.start() : m.end() + (per.end() if per else 0)].strip()
+                ev = said if cur == "USD" else f'"{said}": {conv.how}'
             ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
         # "budget is 5000" without a currency: read as USD
         for m in _BUDGET_BARE.finditer(t):
