@@ -53,6 +53,15 @@ GATHERED_UNITS_IN_FLIGHT = 2
 """ZeRO-3/FSDP keep the current layer's gathered weights and prefetch the next one (FSDP forward/backward
 prefetch; DeepSpeed stage3_prefetch_bucket_size)."""
 
+FSDP_UNDER_PP_GRAD_BYTES = 4.0
+"""FSDP under pipeline parallelism keeps each stage unsharded for the whole step: torchtitan sets
+reshard_after_forward=False when PP is enabled ('to avoid per-microbatch all-gathers', apply_fsdp in
+torchtitan/parallelisms/parallelize_llama.py), and torch.distributed.pipelining's stage
+backward_maybe_with_nosync turns gradient sync off for every micro-batch but the last ('accumulate
+gradients on previous steps and reduce them on the last step'), so the stage's gradients accumulate
+unsharded in FSDP2's reduce dtype (fp32 in torchtitan's MixedPrecisionPolicy) until the last micro-batch's
+reduce-scatter. Bytes per unsharded gradient value."""
+
 AMP_WEIGHT_BYTES = 4.0
 """torch AMP keeps the model in fp32: weights and their gradients 4 B/param (states 8 B: 16 B in all,
 the same total as ZeRO's 2 + 2 + 12, held differently over the step)."""
@@ -282,6 +291,12 @@ def _optimizer_state_bytes(plan: Plan, params: float, tb: TraceBuilder) -> tuple
     ), "(rows + cols per matrix + 1-D params) x dtype (factored)"
 
 
+def fsdp_under_pp(plan: Plan) -> bool:
+    """Full training with FSDP over several data-parallel ranks under pipeline parallelism
+    (FSDP_UNDER_PP_GRAD_BYTES): each stage stays unsharded and its gradients accumulate unsharded."""
+    return plan.full_training and plan.sharding == "fsdp" and plan.pp > 1 and plan.dp > 1
+
+
 def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
     """Weights, gradients, optimizer states and adapters on one GPU, after TP/PP splits, ZeRO sharding
     and CPU offload."""
@@ -313,7 +328,15 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
     cpu = 0.0
     gathered = 0.0
-    if plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
+    if fsdp_under_pp(plan):
+        gathered = tb.step(
+            "fsdp_pp_unsharded_stage",
+            "stage weights x stage_fraction / tp, unsharded for the step (FSDP under PP: no reshard)",
+            weights * plan.shard("weights"),
+            "B",
+            source="torchtitan apply_fsdp: reshard_after_forward=False when pipeline parallel is enabled",
+        )
+    elif plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
         unit = largest_layer_params(arch)
         unit_bytes = (
             WEIGHT_BYTES[plan.precision] if plan.quantized else (4.0 if plan.precision == "fp32" else 2.0)
@@ -360,6 +383,15 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
         g_bytes = AMP_WEIGHT_BYTES if plan.amp else WEIGHT_BYTES[plan.precision]
         grads = total * g_bytes * split / plan.shard("gradients")
+        if fsdp_under_pp(plan):
+            g_bytes = FSDP_UNDER_PP_GRAD_BYTES if plan.mixed else g_bytes
+            tb.assume(
+                "fsdp_under_pp_grad_bytes",
+                g_bytes,
+                "B/param",
+                "unsharded gradients kept across micro-batches",
+            )
+            grads = total * g_bytes * split
         if plan.optimizer_in_backward:
             grads = largest_layer_params(arch) * g_bytes / plan.tp
             tb.assume("optimizer_in_backward", True, "", "each gradient is applied and freed during backward")
