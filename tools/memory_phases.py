@@ -74,7 +74,9 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
             a_fwd,
         ),
         "backward": PhaseLines(w, bwd_grads, o, bwd_act, a),
-        "optimizer": PhaseLines(w, g, o + states.step_temporaries, 0.0, a, states.step_temporaries),
+        "optimizer": PhaseLines(
+            w - states.root_gathered, g, o + states.step_temporaries, 0.0, a, states.step_temporaries
+        ),
     }
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
+from tools.memory_frameworks import framework_defaults
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 from tools.vocabulary import QUANTIZED
@@ -52,6 +53,13 @@ their gradients are fp32 too."""
 GATHERED_UNITS_IN_FLIGHT = 2
 """ZeRO-3/FSDP keep the current layer's gathered weights and prefetch the next one (FSDP forward/backward
 prefetch; DeepSpeed stage3_prefetch_bucket_size)."""
+
+FSDP_ROOT_STAYS_UNSHARDED = True
+"""The root FSDP unit (what no decoder-layer unit wraps: the input embedding, the final norm and the LM head)
+stays gathered from the forward to the end of the backward: FSDP2's fully_shard docs ('the root FSDP state
+has its value [reshard_after_forward] specially set to False as a heuristic since its parameters would
+typically be immediately all-gathered for backward'), FSDP1's _post_forward_reshard (the root is not freed
+after forward under FULL_SHARD). Its unsharded 16-bit copy sits beside the shard until the backward ends."""
 
 FSDP_UNDER_PP_GRAD_BYTES = 4.0
 """FSDP under pipeline parallelism keeps each stage unsharded for the whole step: torchtitan sets
@@ -197,6 +205,8 @@ class StateBytes:
     trainable: int
     step_temporaries: float = 0.0
     """The optimizer step's temporaries (foreach AdamW: one parameter-sized set in the state dtype)."""
+    root_gathered: float = 0.0
+    """FSDP: the root unit's unsharded copy (part of `weights`), resharded after the backward."""
     weight_casts: float = 0.0
     """AMP: bf16 copies of the fp32 weights that autocast caches for the forward (freed after it)."""
     adapter_grads: float = 0.0
@@ -327,7 +337,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             bf16_weight_bytes=weights,
         )
     cpu = 0.0
-    gathered = 0.0
+    gathered = root_gathered = 0.0
     if fsdp_under_pp(plan):
         gathered = tb.step(
             "fsdp_pp_unsharded_stage",
@@ -345,6 +355,18 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         if plan.full_training:  # the layer's unsharded gradient before its reduce-scatter
             gathered += unit * unit_bytes / plan.tp
         tb.assume("gathered_units_in_flight", GATHERED_UNITS_IN_FLIGHT, "layers", "FSDP/ZeRO-3 prefetch")
+        root_unit = framework_defaults(plan.framework).fsdp_root_holds_embeddings
+        if plan.sharding == "fsdp" and plan.training and FSDP_ROOT_STAYS_UNSHARDED and root_unit:
+            root_bytes = 4.0 if plan.precision == "fp32" else UNQUANTIZED_BYTES
+            heads = 1 if arch.tied_embeddings else 2
+            root_gathered = tb.step(
+                "fsdp_root_unsharded",
+                "(embedding + untied head + final norm) x 16-bit bytes / tp, gathered forward to backward",
+                (heads * arch.vocab_size * arch.hidden_size + arch.hidden_size) * root_bytes / plan.tp,
+                "B",
+                source="FSDP_ROOT_STAYS_UNSHARDED (fully_shard docs: root reshard_after_forward=False)",
+            )
+            gathered += root_gathered
         tb.step(
             "zero3_gathered",
             "units_in_flight x largest_layer_params x bytes / tp (+ its gradient if trained)",
@@ -509,6 +531,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
     temps = optimizer_step_temporaries(plan, trainable, split, tb)
     return StateBytes(
+        root_gathered=root_gathered,
         adapter_grads=adapter_grads,
         step_temporaries=temps,
         weight_casts=casts,

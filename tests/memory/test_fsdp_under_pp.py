@@ -40,3 +40,20 @@ def test_does_not_bind_without_fsdp_full_training_under_pp(catalog: Catalog, ove
     stage_params = est.params / est.tp / est.pp
     # 16-bit gradients (sharded or not), or none: never the unsharded fp32 accumulation
     assert est.breakdown_gib.gradients * 2**30 <= 0.55 * stage_params * FSDP_UNDER_PP_GRAD_BYTES
+
+
+def test_fsdp_root_unit_stays_gathered_where_the_stack_leaves_embeddings_in_it(catalog: Catalog) -> None:
+    """FSDP_ROOT_STAYS_UNSHARDED: HF/accelerate and torchtitan keep the embedding + head in the root unit
+    (gathered forward to backward); torchtune shards them as their own units; ZeRO-3 and one GPU: no root."""
+    arch = catalog.model("llama-2-7b")
+    kw: dict[str, object] = dict(
+        arch=arch, method="lora", seq_len=2048, batch_size=1, gpus=2, sharding="fsdp", lora_dropout=0.0
+    )
+    hf = estimate_memory(framework="hf", **kw)  # type: ignore[arg-type]
+    tune = estimate_memory(framework="torchtune", training_precision="mixed", **kw)  # type: ignore[arg-type]
+    zero3 = estimate_memory(framework="hf", **{**kw, "sharding": "zero3"})  # type: ignore[arg-type]
+    root = 2 * arch.vocab_size * arch.hidden_size * 2.0 / 2**30  # untied embedding + head, bf16
+    assert hf.breakdown_gib.weights - zero3.breakdown_gib.weights == pytest.approx(root, rel=0.01)
+    assert tune.breakdown_gib.weights == pytest.approx(zero3.breakdown_gib.weights, rel=0.01)
+    # resharded after the backward: not live at the optimizer step
+    assert hf.phase_peaks_gib["optimizer"] < hf.phase_peaks_gib["backward"]
