@@ -6,7 +6,9 @@ a one-line reason. Prints every row (estimate, measured, signed error), the skip
 that were mapped to the calculator's vocabulary, and the median / worst |error| against issue 15's
 targets (median <= 10%, worst <= 20%).
 
-    .venv/bin/python bench/accuracy_fresh_memory.py                    # the fresh set
+    .venv/bin/python -m bench.accuracy_fresh_memory                    # the fresh set
+    (run it as a module from the checkout: as a script path, an editable install may import another
+    checkout's tools package)
     .venv/bin/python bench/accuracy_fresh_memory.py --file other.yaml  # any file of the same schema
     .venv/bin/python bench/accuracy_fresh_memory.py --include-ambiguous
 
@@ -16,8 +18,16 @@ with a tolerant parser (a top-level list of rows, or a mapping with `rows`).
 
 Mapping rules (row field -> calculator input):
 - model: the catalog by hf_id, then by name (tools.catalog); else an architecture transcribed from
-  config.json in tools.memory_calibration (Qwen v1, GLM-4, ...) by hf_id or name; else a Llama-like
-  shape from params_b (tools.catalog.synthetic); none of these -> skipped.
+  config.json in tools.memory_calibration (Qwen v1, GLM-4, ...) or bench.memory_fresh_archs (Mistral 7B
+  v0.1/v0.2, Yi-34B, TinyLlama) by hf_id or name; else a Llama-like shape from params_b
+  (tools.catalog.synthetic); none of these -> skipped.
+- source family (`family`): where a row leaves them null, the optimizer implementation, checkpointing and
+  loss of the family's own training script (_SOURCE_STACKS, each with its source); the row's value wins.
+- gpus, tp, pp as given; torchtitan with pp > 1: the row's local batch is split into pp micro-batches
+  (its default pipeline_parallel_microbatches); rows whose notes say selective activation checkpointing
+  are skipped (not a calculator input).
+- measured.capped_at_gib (a figure at the card's limit): scored as an interval (bounded_error): 0 when the
+  estimate reaches the figure and its tensors fit on the card, else the distance to the nearer bound.
 - method full|lora|qlora|pretraining as is; a 4/8-bit base under `lora` is QLoRA (the calculator's
   name for LoRA on a quantised base).
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
