@@ -70,12 +70,17 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
             w + (0.0 if plan.grad_checkpointing else casts),
             0.0,
             o,
-            act.kept + act.logits_backward + act.dequant,
+            act.kept + act.logits_backward + act.logits_held + act.dequant,
             a_fwd,
         ),
-        "backward": PhaseLines(w, bwd_grads, o, bwd_act, a),
+        "backward": PhaseLines(w, bwd_grads, o, bwd_act + act.logits_held, a),
         "optimizer": PhaseLines(
-            w - states.root_gathered, g, o + states.step_temporaries, 0.0, a, states.step_temporaries
+            w - states.root_gathered,
+            g,
+            o + states.step_temporaries,
+            act.logits_held,
+            a,
+            states.step_temporaries,
         ),
     }
 

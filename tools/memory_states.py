@@ -356,6 +356,8 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             gathered += unit * unit_bytes / plan.tp
         tb.assume("gathered_units_in_flight", GATHERED_UNITS_IN_FLIGHT, "layers", "FSDP/ZeRO-3 prefetch")
         root_unit = framework_defaults(plan.framework).fsdp_root_holds_embeddings
+        if plan.sharding == "fsdp":
+            tb.assume("fsdp_root_holds_embeddings", root_unit, "", "FSDP_ROOT_STAYS_UNSHARDED (preset)")
         if plan.sharding == "fsdp" and plan.training and FSDP_ROOT_STAYS_UNSHARDED and root_unit:
             root_bytes = 4.0 if plan.precision == "fp32" else UNQUANTIZED_BYTES
             heads = 1 if arch.tied_embeddings else 2
