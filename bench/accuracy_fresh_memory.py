@@ -147,24 +147,26 @@ class SourceStack:
 
 _SOURCE_STACKS: dict[str, SourceStack] = {
     "answerai-fsdp-qlora-benchmarks": SourceStack(
-        "foreach", None, {"loss_impl": "shift-logits"},
+        "foreach", None, {"loss_impl": "shift-logits", "logits_held": True},
         "AnswerDotAI/fsdp_qlora train.py: torch.optim.AdamW(model.parameters(), lr, betas, eps) (torch's "
         "default foreach on CUDA parameters; the CPU-offloaded step has no GPU temporaries); transformers of "
-        "Feb-Mar 2024 "
-        "(< 4.46) LlamaForCausalLM/MistralForCausalLM: logits.float(), then logits[..., :-1, :].contiguous() "
-        "into CrossEntropyLoss (loss_impl shift-logits)",
+        "Feb-Mar 2024 (< 4.46) LlamaForCausalLM/MistralForCausalLM: logits.float(), then "
+        "logits[..., :-1, :].contiguous() into CrossEntropyLoss (loss_impl shift-logits); the loop sets "
+        "`output = None` only after the optimizer step (logits_held)",
     ),
     "litgpt-config-hub-finetune": SourceStack(
-        "foreach", False, {"loss_upcast": False},
+        "foreach", False, {"loss_upcast": False, "logits_held": True},
         "Lightning-AI/litgpt finetune/{full,lora}.py: torch.optim.AdamW (foreach default); "
         "model(input_ids, lm_head_chunk_size=128) and chunked_cross_entropy on the bf16 logits (no fp32 "
-        "upcast under bf16-true: a 16-bit loss); the single-device scripts have no activation checkpointing",
+        "upcast under bf16-true: a 16-bit loss), whose `logits` list the loop holds through fabric.backward "
+        "(logits_held); the single-device scripts have no activation checkpointing",
     ),
     "peft-metamathqa-method-comparison": SourceStack(
-        "foreach", False, {},
+        "foreach", False, {"logits_held": True},
         "huggingface/peft method_comparison/MetaMathQA/run.py: torch.optim.AdamW (foreach default, "
         "torch 2.7.1); gradient checkpointing not enabled by the harness; transformers 4.52 ForCausalLMLoss "
-        "(shift-labels)",
+        "(shift-labels); `outputs = model(**batch)` stays referenced through the backward and the step "
+        "(logits_held)",
     ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
