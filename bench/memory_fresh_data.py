@@ -75,6 +75,13 @@ class Measured(_Strict):
         "(nvidia-smi / total used); null when the source does not say"
     )
     per_gpu: bool
+    capped_at_gib: float | None = Field(
+        default=None,
+        gt=0,
+        description="set when the figure is at the card's limit (within 2 GiB of its memory): the "
+        "card's memory in GiB; the figure is then a lower bound on what the run would reserve, and the run "
+        "fit in it",
+    )
 
     def gib(self) -> float:
         """The figure in GiB (2**30 bytes)."""

@@ -155,6 +155,7 @@ def _plan(
     compiled_loss: bool = False,
     loss_upcast: bool = True,
     loss_impl: str = LOSS_IMPL_DEFAULT,
+    logits_held: bool = False,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -288,6 +289,7 @@ def _plan(
         compiled_loss=compiled_loss,
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
+        logits_held=logits_held and training,
     )
     if plan.loss_chunking and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -340,6 +342,7 @@ def estimate_memory(
     compiled_loss: bool = False,
     loss_upcast: bool = True,
     loss_impl: str = LOSS_IMPL_DEFAULT,
+    logits_held: bool = False,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -354,8 +357,9 @@ def estimate_memory(
     them (torchtune); `compiled_loss` (torch.compile of the loss: a chunked loss keeps bf16) and
     `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
     engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS: whether the model's loss shifts a copy of
-    the logits) describe the loss implementation of a measured run. Raises InputError on impossible
-    inputs. Memory in GiB (2**30 bytes).
+    the logits) describe the loss implementation of a measured run; `logits_held` (the loop keeps the model
+    output, so its logits, alive through the backward and the step) the training loop. Raises InputError
+    on impossible inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -390,6 +394,7 @@ def estimate_memory(
         compiled_loss=compiled_loss,
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
+        logits_held=logits_held,
     )
     states = model_states(plan, tb)
     kv = 0.0

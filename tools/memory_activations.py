@@ -91,6 +91,22 @@ modeling_qwen.py `lm_logits[..., :-1, :].contiguous()` then CrossEntropyLoss, un
 engine): at the loss forward the logits, their shifted contiguous copy and the 16-bit log-softmax; at
 the backward the log-softmax, its gradient and the input gradient (half of LOGITS_BYTES_PER_VALUE)."""
 
+LOGITS_HELD_BYTES: dict[str, float] = {
+    "shift-labels": 2.0,
+    "shift-logits": 4.0,
+    "shift-logits-downcast": 2.0,
+    "16-bit": 2.0,
+    "chunked": 0.0,
+}
+"""Bytes per logit value that stay live through the backward and the optimizer step when the training
+loop holds the model's output (`output = model(...); loss = output.loss; loss.backward()`, the output
+dropped only afterwards: AnswerDotAI/fsdp_qlora train.py sets `output = None` after the step, 'so more
+memory frees up before the next forward pass'; LitGPT keeps its `logits` list). The output's logits are
+what the model returns: bf16 under label shifting (the fp32 upcast is inside the loss), fp32 under
+transformers' older `logits = logits.float()` (shift-logits), 16-bit in GLM remote code and in a 16-bit
+loss; a chunked loss already counts its bf16 logits. HF Trainer and torchtune drop them before the
+backward (LOGITS_BYTES_PER_VALUE's premise)."""
+
 FINAL_NORM_BYTES_PER_H = 2 + 4 + 2
 """The final RMSNorm per token and hidden unit: its bf16 input, the fp32 copy transformers' RMSNorm
 makes (`hidden_states.to(torch.float32)`) and the bf16 normalised output the lm_head keeps."""
@@ -239,6 +255,8 @@ class ActivationParts:
     logits_backward: float
     dequant: float
     offloaded: float = 0.0
+    logits_held: float = 0.0
+    """The model output's logits the training loop still holds in the backward and the step (logits_held)."""
 
 
 def _layer_extra_h(plan: Plan) -> tuple[float, str]:
@@ -368,6 +386,18 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         "B",
         bytes_per_value=per_value_fwd,
     )
+    held = 0.0
+    tb.assume("logits_held", plan.logits_held, "", "loop holds the output through backward + step")
+    if plan.logits_held:
+        key = "chunked" if plan.loss_chunking else "16-bit" if not plan.loss_upcast else plan.loss_impl
+        tb.assume("logits_held_bytes_per_value", LOGITS_HELD_BYTES[key], "B", f"output logits held ({key})")
+        held = tb.step(
+            "logits_held_by_loop",
+            "tokens x vocab x held bytes / tp (the loop's output, live through backward and step)",
+            values * LOGITS_HELD_BYTES[key],
+            "B",
+            loss=key,
+        )
     dequant = 0.0
     if plan.method == "qlora":
         dequant = tb.step(
@@ -387,6 +417,7 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         logits_backward=logits_bwd,
         dequant=dequant,
         offloaded=offloaded,
+        logits_held=held,
     )
 
 

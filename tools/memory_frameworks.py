@@ -48,6 +48,11 @@ class FrameworkMemoryDefaults:
     amp: bool
     """Mixed precision as torch AMP (fp32 model + autocast) rather than 16-bit weights + fp32 master."""
     source: str
+    fsdp_root_holds_embeddings: bool = True
+    """Under FSDP the input embedding and LM head belong to the root unit (only decoder layers are wrapped:
+    accelerate's TRANSFORMER_BASED_WRAP, torchtitan's apply_fsdp), so they stay gathered from the forward to
+    the backward (tools.memory_states.FSDP_ROOT_STAYS_UNSHARDED); False where the stack shards them as their
+    own units (torchtune's custom_sharded_layers ['tok_embeddings', 'output'])."""
 
 
 _HF = FrameworkMemoryDefaults(
@@ -73,8 +78,10 @@ _TORCHTUNE = FrameworkMemoryDefaults(
     source=(
         "pytorch/torchtune recipes/configs/llama3_1/8B_lora_single_device.yaml: torch.optim.AdamW "
         "fused: True, loss CEWithChunkedOutputLoss, lora_dropout 0.0, enable_activation_offloading False, "
-        "dtype bf16"
+        "dtype bf16; distributed configs shard tok_embeddings and output as their own FSDP units "
+        "(custom_sharded_layers)"
     ),
+    fsdp_root_holds_embeddings=False,
 )
 _MEGATRON = FrameworkMemoryDefaults(
     optimizer_impl="fused",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.memory_activations import ActivationParts
-from tools.memory_states import StateBytes
+from tools.memory_states import StateBytes, fsdp_under_pp
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 
@@ -60,17 +60,28 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
     late_act = _late_backward_activations(plan, g, g_head, act.layer)
     bwd_grads = g_head if early > g + late_act else g
     bwd_act = (kept_plus_layer if early > g + late_act else late_act) + act.dequant
+    if fsdp_under_pp(plan):
+        # 1F1B: the first micro-batch's backward makes the stage's (unsharded, accumulated) gradients while
+        # the other micro-batches in flight still hold their kept activations
+        bwd_grads, bwd_act = g, act.kept + act.layer + act.dequant
     return {
         "forward": PhaseLines(w + casts, 0.0, o, act.kept + act.logits_forward + act.dequant, a_fwd),
         "loss": PhaseLines(
             w + (0.0 if plan.grad_checkpointing else casts),
             0.0,
             o,
-            act.kept + act.logits_backward + act.dequant,
+            act.kept + act.logits_backward + act.logits_held + act.dequant,
             a_fwd,
         ),
-        "backward": PhaseLines(w, bwd_grads, o, bwd_act, a),
-        "optimizer": PhaseLines(w, g, o + states.step_temporaries, 0.0, a, states.step_temporaries),
+        "backward": PhaseLines(w, bwd_grads, o, bwd_act + act.logits_held, a),
+        "optimizer": PhaseLines(
+            w - states.root_gathered,
+            g,
+            o + states.step_temporaries,
+            act.logits_held,
+            a,
+            states.step_temporaries,
+        ),
     }
 
 

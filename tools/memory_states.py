@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
+from tools.memory_frameworks import framework_defaults
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 from tools.vocabulary import QUANTIZED
@@ -52,6 +53,22 @@ their gradients are fp32 too."""
 GATHERED_UNITS_IN_FLIGHT = 2
 """ZeRO-3/FSDP keep the current layer's gathered weights and prefetch the next one (FSDP forward/backward
 prefetch; DeepSpeed stage3_prefetch_bucket_size)."""
+
+FSDP_ROOT_STAYS_UNSHARDED = True
+"""The root FSDP unit (what no decoder-layer unit wraps: the input embedding, the final norm and the LM head)
+stays gathered from the forward to the end of the backward: FSDP2's fully_shard docs ('the root FSDP state
+has its value [reshard_after_forward] specially set to False as a heuristic since its parameters would
+typically be immediately all-gathered for backward'), FSDP1's _post_forward_reshard (the root is not freed
+after forward under FULL_SHARD). Its unsharded 16-bit copy sits beside the shard until the backward ends."""
+
+FSDP_UNDER_PP_GRAD_BYTES = 4.0
+"""FSDP under pipeline parallelism keeps each stage unsharded for the whole step: torchtitan sets
+reshard_after_forward=False when PP is enabled ('to avoid per-microbatch all-gathers', apply_fsdp in
+torchtitan/parallelisms/parallelize_llama.py), and torch.distributed.pipelining's stage
+backward_maybe_with_nosync turns gradient sync off for every micro-batch but the last ('accumulate
+gradients on previous steps and reduce them on the last step'), so the stage's gradients accumulate
+unsharded in FSDP2's reduce dtype (fp32 in torchtitan's MixedPrecisionPolicy) until the last micro-batch's
+reduce-scatter. Bytes per unsharded gradient value."""
 
 AMP_WEIGHT_BYTES = 4.0
 """torch AMP keeps the model in fp32: weights and their gradients 4 B/param (states 8 B: 16 B in all,
@@ -188,6 +205,8 @@ class StateBytes:
     trainable: int
     step_temporaries: float = 0.0
     """The optimizer step's temporaries (foreach AdamW: one parameter-sized set in the state dtype)."""
+    root_gathered: float = 0.0
+    """FSDP: the root unit's unsharded copy (part of `weights`), resharded after the backward."""
     weight_casts: float = 0.0
     """AMP: bf16 copies of the fp32 weights that autocast caches for the forward (freed after it)."""
     adapter_grads: float = 0.0
@@ -282,6 +301,12 @@ def _optimizer_state_bytes(plan: Plan, params: float, tb: TraceBuilder) -> tuple
     ), "(rows + cols per matrix + 1-D params) x dtype (factored)"
 
 
+def fsdp_under_pp(plan: Plan) -> bool:
+    """Full training with FSDP over several data-parallel ranks under pipeline parallelism
+    (FSDP_UNDER_PP_GRAD_BYTES): each stage stays unsharded and its gradients accumulate unsharded."""
+    return plan.full_training and plan.sharding == "fsdp" and plan.pp > 1 and plan.dp > 1
+
+
 def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
     """Weights, gradients, optimizer states and adapters on one GPU, after TP/PP splits, ZeRO sharding
     and CPU offload."""
@@ -312,8 +337,16 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             bf16_weight_bytes=weights,
         )
     cpu = 0.0
-    gathered = 0.0
-    if plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
+    gathered = root_gathered = 0.0
+    if fsdp_under_pp(plan):
+        gathered = tb.step(
+            "fsdp_pp_unsharded_stage",
+            "stage weights x stage_fraction / tp, unsharded for the step (FSDP under PP: no reshard)",
+            weights * plan.shard("weights"),
+            "B",
+            source="torchtitan apply_fsdp: reshard_after_forward=False when pipeline parallel is enabled",
+        )
+    elif plan.sharding in ("zero3", "fsdp") and (plan.dp > 1 or plan.offload == "params"):
         unit = largest_layer_params(arch)
         unit_bytes = (
             WEIGHT_BYTES[plan.precision] if plan.quantized else (4.0 if plan.precision == "fp32" else 2.0)
@@ -322,6 +355,20 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         if plan.full_training:  # the layer's unsharded gradient before its reduce-scatter
             gathered += unit * unit_bytes / plan.tp
         tb.assume("gathered_units_in_flight", GATHERED_UNITS_IN_FLIGHT, "layers", "FSDP/ZeRO-3 prefetch")
+        root_unit = framework_defaults(plan.framework).fsdp_root_holds_embeddings
+        if plan.sharding == "fsdp":
+            tb.assume("fsdp_root_holds_embeddings", root_unit, "", "FSDP_ROOT_STAYS_UNSHARDED (preset)")
+        if plan.sharding == "fsdp" and plan.training and FSDP_ROOT_STAYS_UNSHARDED and root_unit:
+            root_bytes = 4.0 if plan.precision == "fp32" else UNQUANTIZED_BYTES
+            heads = 1 if arch.tied_embeddings else 2
+            root_gathered = tb.step(
+                "fsdp_root_unsharded",
+                "(embedding + untied head + final norm) x 16-bit bytes / tp, gathered forward to backward",
+                (heads * arch.vocab_size * arch.hidden_size + arch.hidden_size) * root_bytes / plan.tp,
+                "B",
+                source="FSDP_ROOT_STAYS_UNSHARDED (fully_shard docs: root reshard_after_forward=False)",
+            )
+            gathered += root_gathered
         tb.step(
             "zero3_gathered",
             "units_in_flight x largest_layer_params x bytes / tp (+ its gradient if trained)",
@@ -360,6 +407,15 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
         g_bytes = AMP_WEIGHT_BYTES if plan.amp else WEIGHT_BYTES[plan.precision]
         grads = total * g_bytes * split / plan.shard("gradients")
+        if fsdp_under_pp(plan):
+            g_bytes = FSDP_UNDER_PP_GRAD_BYTES if plan.mixed else g_bytes
+            tb.assume(
+                "fsdp_under_pp_grad_bytes",
+                g_bytes,
+                "B/param",
+                "unsharded gradients kept across micro-batches",
+            )
+            grads = total * g_bytes * split
         if plan.optimizer_in_backward:
             grads = largest_layer_params(arch) * g_bytes / plan.tp
             tb.assume("optimizer_in_backward", True, "", "each gradient is applied and freed during backward")
@@ -477,6 +533,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         )
     temps = optimizer_step_temporaries(plan, trainable, split, tb)
     return StateBytes(
+        root_gathered=root_gathered,
         adapter_grads=adapter_grads,
         step_temporaries=temps,
         weight_casts=casts,

@@ -49,6 +49,10 @@ class Plan:
     loss_upcast: bool = True
     """The loss upcasts the logits to fp32 (transformers ForCausalLMLoss, or autocast's fp32 cross_entropy);
     False: computed in the model's 16-bit dtype (remote code without .float() and no autocast)."""
+    logits_held: bool = False
+    """The training loop keeps the model's output (its logits) alive through the backward and the step, as
+    `output = model(...); loss = output.loss; loss.backward()` does
+    (tools.memory_activations.LOGITS_HELD_BYTES); HF Trainer and torchtune drop them before the backward."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

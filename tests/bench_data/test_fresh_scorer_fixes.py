@@ -1,0 +1,96 @@
+"""The fresh scorer's reproduction fixes (bench/accuracy_fresh_memory.py, bench/memory_fresh_archs.py) on
+SYNTHETIC rows built here: real architectures instead of Llama-like shapes, the source family's script
+defaults, pipeline micro-batches, selective checkpointing refused, and figures at a card's limit scored as
+an interval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import bench.accuracy_fresh_memory as fresh
+from bench.memory_fresh_archs import FRESH_ARCHS, fresh_arch
+
+
+def _row(**over: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": "synth", "family": "synthetic",
+        "model": {"name": "Llama-3.1-8B", "hf_id": "meta-llama/Llama-3.1-8B", "params_b": 8.0},
+        "method": "lora", "training_precision": "pure-bf16", "weights_precision": "bf16",
+        "optimizer": "adamw",
+        "optimizer_impl": None, "gpus": 1, "sharding": "none", "offload": "none", "tp": 1, "pp": 1,
+        "seq_len": 512, "batch_size": 2, "grad_checkpointing": None, "flash_attention": None,
+        "lora_rank": 32, "lora_targets": ["q_proj", "v_proj"], "lora_dropout": 0.05, "framework": "other",
+        "measured": {"value": 18.0, "unit": "GiB", "basis": "allocated", "per_gpu": True}, "notes": None,
+    }  # fmt: skip
+    row.update(over)
+    return row
+
+
+@pytest.mark.parametrize("arch", FRESH_ARCHS, ids=lambda a: a.id)
+def test_transcribed_architectures_give_their_published_parameter_count(arch: Any) -> None:
+    assert arch.published_params_b is not None
+    assert arch.param_count() / 1e9 == pytest.approx(arch.published_params_b, rel=0.01)
+
+
+def test_models_resolve_to_their_config_not_a_llama_like_shape() -> None:
+    notes: list[str] = []
+    yi = fresh._arch({"name": "Yi 34B", "hf_id": "01-ai/Yi-34B", "params_b": 34.39}, notes)
+    assert (yi.n_layers, yi.hidden_size, yi.vocab_size) == (60, 7168, 64000)
+    mistral = fresh._arch({"name": "Mistral 7B v0.2 Base", "hf_id": None, "params_b": 7.24}, notes)
+    assert mistral.id == "mistral-7b-v0.2" and mistral.vocab_size == 32000
+    assert fresh_arch("TinyLlama 1.1B (intermediate-step-1431k-3T)") is not None
+    assert not any("Llama-like shape" in n for n in notes)
+
+
+def test_source_family_script_defaults_apply_where_the_row_is_null() -> None:
+    lit = fresh.map_row(_row(family="litgpt-config-hub-finetune"))
+    assert lit.inputs["optimizer_impl"] == "foreach"  # plain torch.optim.AdamW
+    assert lit.inputs["grad_checkpointing"] is False and lit.inputs["loss_upcast"] is False
+    aai = fresh.map_row(_row(family="answerai-fsdp-qlora-benchmarks", grad_checkpointing=True))
+    assert aai.inputs["loss_impl"] == "shift-logits" and aai.inputs["grad_checkpointing"] is True
+    # a row's own value wins over the family's script
+    own = fresh.map_row(
+        _row(family="litgpt-config-hub-finetune", optimizer_impl="fused", grad_checkpointing=True)
+    )
+    assert own.inputs["optimizer_impl"] == "fused" and own.inputs["grad_checkpointing"] is True
+    # another family keeps the framework preset
+    assert fresh.map_row(_row(framework="hf", grad_checkpointing=False)).inputs["optimizer_impl"] is None
+
+
+def test_torchtitan_pipeline_splits_the_local_batch_into_stage_count_micro_batches() -> None:
+    row = _row(
+        method="pretraining",
+        framework="torchtitan",
+        gpus=64,
+        tp=2,
+        pp=4,
+        sharding="fsdp",
+        batch_size=8,
+        grad_checkpointing=True,
+        lora_rank=None,
+        lora_targets=None,
+        lora_dropout=None,
+        measured={"value": 60.0, "unit": "GiB", "basis": "reserved", "per_gpu": True},
+    )
+    m = fresh.map_row(row)
+    assert (m.inputs["batch_size"], m.inputs["pp"], m.inputs["tp"]) == (2, 4, 2)
+    with pytest.raises(fresh.Skip, match="selective activation checkpointing"):
+        fresh.map_row({**row, "pp": 1, "notes": "activation checkpointing: selective; no torch.compile"})
+
+
+def test_a_figure_at_the_cards_limit_is_an_interval() -> None:
+    # est >= figure and tensors fit on the card: consistent
+    assert fresh.bounded_error(25.0, 21.0, 22.5, 24.0) == 0.0
+    # below the lower bound: the usual signed error
+    assert fresh.bounded_error(18.0, 16.0, 22.5, 24.0) == pytest.approx(18.0 / 22.5 - 1)
+    # tensors alone above the card: the run could not have trained
+    assert fresh.bounded_error(30.0, 26.0, 22.5, 24.0) == pytest.approx(26.0 / 24.0 - 1)
+    figure = {"value": 22.5, "unit": "GiB", "basis": "reserved", "per_gpu": True, "capped_at_gib": 24.0}
+    capped = _row(measured=figure)
+    m = fresh.map_row(capped)
+    assert m.capped_at_gib == 24.0 and any("scored as a bound" in n for n in m.notes)
+    (_, est, meas, err, _), *_ = fresh.score([capped]).scored
+    full = fresh._estimate(m)
+    assert err == pytest.approx(fresh.bounded_error(est, full.peak_allocated_gib(), meas, 24.0))
