@@ -103,10 +103,20 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   source): a per-layer kernel latency for vLLM (9 kernels x 11 us: fresh-3 +7, fresh -7); a fixed V0 step
   cost of 4 ms beside 80 us a sequence (vLLM #6854's 4 ms bubble; fresh-2 +7, fresh -3, fresh-3 -3).
 
-Run: python -m bench.serving_accuracy [--fit | --cv] [--rows] [--side fit]
+- issue-14 round 5 (the model's fixed step costs: a per-layer kernel time on every engine, vLLM V0's input
+  broadcast under tensor parallelism, the PyTorch engines' 4-bit GEMM time; bandwidth efficiency 0.75 -> 0.80;
+  RCCL 40 -> 20 us; fitted on all sides): fit 24/26 (92.3%) 1.43x 5.3%; held out 22/24 (91.7%) 1.67x 13.5%;
+  fresh 43/52 (82.7%) 1.55x 7.3%; fresh-2 44/77 (57.1%) 1.37x 10.6%; fresh-3 56/80 (70.0%) 1.42x 13.9%; all
+  189/259 (73.0%) 1.41x 10.8%. Leave-one-family-out over all 26 families (--cv): 184/259 (71.0%) 1.41x 10.6%
+  (the round-4 structure under the same CV: 163/259, 1.43x, 12.7%). bench/data/README.md, "Round 5 (serving)",
+  groups the 70 figures still outside by cause.
+
+Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N]] [--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the
-best sets; `--cv` refits without each family in turn and prints its out-of-family errors and their percentiles
-(which set serving_constants.BAND_HALF_WIDTH).
+best sets; `--cv` computes every point of CV_GRID (bandwidth efficiency x the step's fixed costs) over all
+families once, then for each family takes the point that fits the others best and scores the family at it:
+out-of-family coverage / width / error per side and the residual percentiles (serving_constants.BAND_SOURCE),
+then the all-families fit (the constants).
 """
 
 from __future__ import annotations
