@@ -238,10 +238,15 @@ def test_an_mi300x_node_pays_rccl_all_reduce_latency_at_batch_one(cat: Catalog) 
     # Llama 3.1 70B FP8 on 8x MI300X at batch 1, where ROCm vLLM 0.10 measures 8.4 ms (bench fresh-2)
     t = _t(cat, model="llama-3.1-70b", gpu="mi300x", n_gpus=8, precision="fp8", concurrency=1,
            prompt_tokens=128, output_tokens=2048)  # fmt: skip
-    assert 7.0 < t.ms_per_output_token.high < 11.0
+    # round 5: the per-layer kernel time (LAYER_STEP_S) is counted apart from RCCL's latency (20 us, was 40):
+    # the measured 8.4 ms sits inside the band (tolerance: the band, x/÷ 1.2 on the fitted parts)
+    assert t.ms_per_output_token.low < 8.4 < t.ms_per_output_token.high
     h = _t(cat, model="llama-3.1-70b", gpu="h100-sxm", n_gpus=8, precision="fp8", concurrency=1,
            prompt_tokens=128, output_tokens=2048)  # fmt: skip
-    assert h.ms_per_output_token.high < t.ms_per_output_token.low  # NVLink's custom all-reduce is faster
+    # NVLink's custom all-reduce is faster: twice RCCL's small-message speed
+    amd, nvidia = (next(s.output for s in x.trace if s.step == "step_allreduce_s") for x in (t, h))
+    assert amd > 1.8 * nvidia
+    assert h.ms_per_output_token.mid < t.ms_per_output_token.mid
 
 
 def test_vllm_v0_pays_cpu_time_per_running_sequence(cat: Catalog) -> None:

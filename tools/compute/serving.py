@@ -34,7 +34,8 @@ point-to-point hop per stage.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from tools.catalog.schema import GpuSpec, ModelArch
@@ -42,6 +43,7 @@ from tools.compute import serving_constants as K
 from tools.compute.flops import BYTES_PER_WEIGHT, peak_tflops
 from tools.compute.serving_steps import (
     allreduce_s,
+    engine_fixed_s,
     pipeline_hops_s,
     released_before,
     soft_max,
@@ -68,6 +70,10 @@ class ServingEfficiency:
     moe_compute_factor: float = K.MOE_COMPUTE_EFFICIENCY_FACTOR
     nvlink_allreduce_latency_s: float = K.ALLREDUCE_LATENCY_S["nvlink"]
     fp8_kv_with_fp8_weights: bool = K.FP8_KV_WITH_FP8_WEIGHTS
+    layer_step_s: Mapping[str, float] = field(default_factory=lambda: dict(K.LAYER_STEP_S))
+    v0_tp_step_s: float = K.VLLM_V0_TP_STEP_S
+    int4_layer_s: float = K.INT4_WEIGHT_ONLY_LAYER_S
+    fixed_band: float = K.BAND_HALF_WIDTH
 
 
 class ServingTime(Traced):
@@ -222,7 +228,8 @@ def estimate_serving_time(
     fw_factor = K.FRAMEWORK_EFFICIENCY[fw]
     tb.assume("framework_efficiency", fw_factor, "x TensorRT-LLM's", K.FRAMEWORK_EFFICIENCY_SOURCE)
     cpu_per_sequence_s = 0.0
-    if fw == "vllm" and released_before(engine_version, engine_date, K.VLLM_V1_DEFAULT):
+    v0_engine = fw == "vllm" and released_before(engine_version, engine_date, K.VLLM_V1_DEFAULT)
+    if v0_engine:
         cpu_per_sequence_s = K.VLLM_V0_CPU_S_PER_SEQUENCE / scheduler_steps
         tb.assume(
             "engine_cpu_s_per_sequence_per_step",
@@ -403,6 +410,18 @@ def estimate_serving_time(
             high=floor_s.high,
         )
     cpu_s = live * cpu_per_sequence_s
+    fixed_s = engine_fixed_s(
+        arch,
+        fw,
+        tp=tp,
+        stages=pp,
+        precision=precision,
+        v0_engine=v0_engine,
+        layer_s=eff.layer_step_s.get(fw, 0.0),
+        v0_tp_s=eff.v0_tp_step_s,
+        int4_layer_s=eff.int4_layer_s,
+        tb=tb,
+    )
     if cpu_s:
         tb.step(
             "step_engine_cpu_s",
@@ -417,12 +436,14 @@ def estimate_serving_time(
         + comm_s
         + hops_s
         + pp * eff.step_overhead_s.low
-        + cpu_s,
+        + cpu_s
+        + fixed_s / eff.fixed_band,
         high=max(soft_max(mem_s.high, cmp_s.high, p), floor_s.high)
         + comm_s
         + hops_s
         + pp * eff.step_overhead_s.high
-        + cpu_s,
+        + cpu_s
+        + fixed_s * eff.fixed_band,
     )
     if arch.uses_mla and mla_dp_attention and 1 < tp <= live and not static:
         # attention data-parallel ranks step together (the MoE layers between them synchronise), so each
@@ -441,7 +462,7 @@ def estimate_serving_time(
     tb.step(
         "step_s",
         "max((memory^p + compute^p)^(1/p), kernel floor) + all-reduce + stage hops + stages x overhead"
-        f" + engine CPU (/ attention-DP balance); {bound}-bound",
+        f" + engine CPU + engine fixed (/ attention-DP balance); {bound}-bound",
         step.mid,
         "s",
         low=step.low,

@@ -103,3 +103,44 @@ def allreduce_s(
             latency_s=latency,
         )
     return total
+
+
+def engine_fixed_s(
+    arch: ModelArch,
+    framework: str,
+    *,
+    tp: int,
+    stages: int,
+    precision: str,
+    v0_engine: bool,
+    layer_s: float,
+    v0_tp_s: float,
+    int4_layer_s: float,
+    tb: TraceBuilder | None,
+) -> float:
+    """Fixed time of one token step (all stages) that neither the bytes nor the FLOPs set: the engine's
+    latency-bound kernels per layer (serving_constants.LAYER_STEP_S; not for MLA + MoE layers, whose kernel
+    floor counts them), vLLM V0's input broadcast to its tensor-parallel workers (VLLM_V0_TP_STEP_S, once per
+    stage) and the slow 4-bit weight-only GEMMs of the PyTorch engines (INT4_WEIGHT_ONLY_LAYER_S)."""
+    per_layer = 0.0 if arch.uses_mla and arch.is_moe else layer_s
+    int4 = int4_layer_s if precision == "int4" and framework in K.INT4_SLOW_KERNEL_FRAMEWORKS else 0.0
+    broadcast = v0_tp_s * stages if v0_engine and tp > 1 else 0.0
+    total = arch.n_layers * (per_layer + int4) + broadcast
+    if tb is not None and total:
+        if per_layer:
+            tb.assume("layer_step_s", per_layer, f"s per layer ({framework})", K.LAYER_STEP_SOURCE)
+        if int4:
+            tb.assume("int4_weight_only_layer_s", int4, "s per layer", K.INT4_WEIGHT_ONLY_SOURCE)
+        if broadcast:
+            tb.assume("vllm_v0_tp_step_s", v0_tp_s, "s per step", K.VLLM_V0_TP_STEP_SOURCE)
+        tb.step(
+            "step_engine_fixed_s",
+            "layers x (per-layer kernel time + 4-bit GEMM time) + V0 TP input broadcast",
+            total,
+            "s",
+            layers=arch.n_layers,
+            layer_s=per_layer,
+            int4_layer_s=int4,
+            v0_tp_broadcast_s=broadcast,
+        )
+    return total
