@@ -30,7 +30,10 @@ _EU = keyed(
     r"|(?:go|goes|be\s+moved|be\s+sent|be\s+transferred)\s+(?:out\s+of|outside(?:\s+of)?)\s+(?:the\s+)?"
     r"(?:eu|european union|eea|europe)\b"
     r"|(?:must|has\s+to|have\s+to|needs?\s+to)\s+be\s+(?:an?\s+)?european\b"
-    r"|(?:other\s+)?(?:country|countries|state|states)\s+(?:of|in)\s+(?:the\s+)?(?:eu|european union)\b)",
+    r"|(?:other\s+)?(?:country|countries|state|states)\s+(?:of|in)\s+(?:the\s+)?(?:eu|european union)\b"
+    # hosting in the EU as a need: "we need EU hosting", "EU hosting required", "EU-hosted only"
+    r"|(?:need|needs|require|requires|must\s+have|want)\s+(?:an?\s+)?(?:eu|european)[\s-](?:hosting|hosted|region)"
+    r"|(?:eu|european)[\s-](?:hosting|hosted|regions?)\s+(?:is\s+|are\s+)?(?:required|mandatory|needed|a\s+must))",
     I,
 )
 # An EU country or city as the only place data may be: the profile can say "EU only", not the place
@@ -143,7 +146,8 @@ _REQUIRE = keyed(
 _ONLY_THIS_BEFORE = keyed(
     r"\b(?:(?:can'?t|cannot|can\s+not|won'?t|mustn'?t|(?:are\s+)?not\s+allowed\s+to|don'?t|may\s+not)\s+"
     r"(?:use|go\s+(?:to|with)|run\s+(?:on|in)|touch|consider)\s+(?:anything|any(?:one|\s+\w+)?)|nothing"
-    r"|no\s+(?:other\s+)?(?:cloud|provider|vendor)s?)\s+(?:but|except|other\s+than|besides|apart\s+from)\s*$",
+    r"|no\s+(?:other\s+)?(?:cloud|provider|vendor)s?)\s+(?:but|except|other\s+than|besides|apart\s+from"
+    r"|outside(?:\s+of)?)\s*$",
     I,
 )
 # ... or after it: "we're an AWS shop and can't use anything else", "on Azure and cannot use other clouds"
@@ -178,6 +182,24 @@ _HYPER = keyed(
     r"|\bno big (?:three|3) clouds?\b",
     I,
 )
+# shared or resold capacity ruled out: "no community clouds", "no marketplace GPUs", "nothing peer-to-peer"
+_COMMUNITY_OUT = keyed(
+    r"\b(?:no|not|avoid|without|never|nothing|can't\s+use|cannot\s+use|won't\s+use)\s+(?:on\s+)?(?:any\s+)?"
+    r"(?:community|marketplace|peer[\s-]to[\s-]peer|p2p|decentrali[sz]ed|crowd[\s-]?sourced)"
+    r"(?:\s+(?:clouds?|gpus?|providers?|hosts?|capacity|offers?|rentals?))?\b",
+    I,
+)
+_COMMUNITY_TIERS = ("community", "marketplace")  # the price catalog's tiers of shared or resold capacity
+
+
+def _community_providers() -> list[str]:
+    """Provider ids of the price catalog's community and marketplace tiers."""
+    cat = _catalog()
+    if cat is None:
+        return []
+    return sorted({str(r.provider) for r in cat.prices if str(r.tier).lower() in _COMMUNITY_TIERS})
+
+
 _CONSUMER = keyed(
     r"\b(?:my|our|a)\s+(?:own\s+)?(?:gaming\s+(?:pc|rig)|home\s+(?:pc|server|rig)|workstation|desktop"
     r"|laptop)\b|\bat home\b|\bmy\s+(?:rtx\s?)?\d{4}\b|\bmy\s+rtx\b"
@@ -330,6 +352,8 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     hyper = _HYPER.search(t)
     if hyper:
         ctx.add(s, "providers_excluded", list(HYPERSCALERS), q(hyper), "stated", hyper.start())
+    if (crowd := _COMMUNITY_OUT.search(t)) is not None and (ids := _community_providers()):
+        ctx.add(s, "providers_excluded", ids, q(crowd), "stated", crowd.start())
     named = find_providers(t)
     if not named:
         return

@@ -246,6 +246,7 @@ _VERB_ITEMS = re.compile(
     rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[a-z-]+\s+){{0,2}}?(?P<item>[a-z]{{3,}}s)\b",
     I,
 )
+_OUTPUT_BEFORE = re.compile(rf"\b{_OUTPUT_NOUN}\s+(?:is|are|of|=|:)?\s*(?:about|around|roughly|~)?\s*$", I)
 _SAYS_OUTPUT = re.compile(r"output|generat|answer|repl|response", I)
 # a job that reads its items (their length is the prompt), as opposed to one that writes them
 _READS_ITEMS = re.compile(
@@ -287,6 +288,8 @@ def rule_serving_io(ctx: Ctx) -> None:
         for field, rx in (("prompt_tokens", _PROMPT), ("output_tokens", _OUTPUT)):
             for m in rx.finditer(t):
                 n = _length(m)
+                if field == "prompt_tokens" and _OUTPUT_BEFORE.search(t, max(0, m.start() - 30), m.start()):
+                    continue  # "output is ~5 tokens per doc": the answer's length, per item read
                 if n is not None:
                     if "single" in m.re.groupindex and m.group("single"):  # an assumed length, said so
                         ctx.add(s, field, n, f'"{q(m)}" read as ~{n} tokens (a class name)', "inferred",

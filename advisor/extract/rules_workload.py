@@ -7,7 +7,7 @@ import re
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import CORRECTION, Ctx, I, negated, q
-from advisor.extract.rules_models import ModelMention, find_models
+from advisor.extract.rules_models import ModelMention, _catalog, find_models
 from advisor.extract.rules_text import (
     NUMBER,
     Sentence,
@@ -275,8 +275,42 @@ def _listed_models(text: str, mentions: list[ModelMention]) -> tuple[ModelMentio
     return largest, text[named[0].start : named[-1].end], named[0].start
 
 
+# a later turn that names only a size of the model already discussed: "scratch that, it's the 70B"
+_SIBLING_SIZE = re.compile(
+    r"\b(?:it'?s|it\s+is|make\s+it|use|go\s+with|switch\s+to|rather|actually|instead)\s+(?:the\s+|a\s+)?"
+    r"(?P<num>\d+(?:\.\d+)?)\s*b\b(?!\s*(?:tokens?|params?|parameters|words?))",
+    I,
+)
+_ID_SIZE = re.compile(r"(?<=-)\d+(?:\.\d+)?b$")
+
+
+def _sibling(ctx: Ctx) -> None:
+    """The same model family at the size a later turn names ("it's the 70B" after Llama 3.1 8B), when the
+    catalog has it; nothing when this turn names a model of its own."""
+    prior = ctx.prior.model_id if ctx.prior is not None else None
+    if not prior or not _ID_SIZE.search(prior) or any(f.field == "model_id" for f in ctx.findings):
+        return
+    cat = _catalog()
+    for s in ctx.sentences:
+        if (m := _SIBLING_SIZE.search(s.text)) is None:
+            continue
+        sibling = _ID_SIZE.sub(f"{m.group('num')}b", prior)
+        if sibling == prior or cat is None or not cat.has_model(sibling):
+            continue
+        ev = f'"{q(m)}": {sibling}, the {m.group("num")}B size of the {prior} named before'
+        ctx.add(s, "model_id", sibling, ev, "inferred", m.start())
+        ctx.add(s, "params_b", float(cat.model(sibling).published_params_b or float(m.group("num"))), ev,
+                "inferred", m.start())  # fmt: skip
+        return
+
+
 def rule_model(ctx: Ctx) -> None:
     """model_id and params_b from model names (catalog) and bare sizes ("a 13B model")."""
+    _rule_model(ctx)
+    _sibling(ctx)
+
+
+def _rule_model(ctx: Ctx) -> None:
     for s in ctx.sentences:
         model_word = _MODEL_WORD.search(s.text) is not None  # once per sentence: linear in its length
         mentions = find_models(s.text)

@@ -171,3 +171,31 @@ def test_a_line_keyed_by_part_inside_a_shared_section(rules: object) -> None:
 def test_a_monthly_ceiling_without_the_word_budget(extract: Extract) -> None:
     p = extract("Serve Llama 3.1 70B to 90 users; it must cost less than $8k/month.")
     assert p.budget_usd == 8_000
+
+
+def test_an_answer_length_per_item_is_not_the_prompt(extract: Extract) -> None:
+    p = extract(
+        "Need to classify 20M documents (avg 800 tokens each) with Llama 3.1 8B, output is ~5 tokens per doc."
+        " Must finish within 48 hours."
+    )
+    assert (p.prompt_tokens, p.output_tokens) == (800, 5)
+    assert p.deadline_hours == 48
+
+
+def test_community_clouds_ruled_out_and_eu_hosting_needed(extract: Extract) -> None:
+    p = extract("LoRA Llama 3.1 8B on 50M tokens. Security said no community clouds. We need EU hosting.")
+    assert {"vast-ai", "runpod-community", "spheron"} <= set(p.providers_excluded)
+    assert "aws" not in p.providers_excluded and p.eu_only is True
+    p = extract("Serve Llama 3.1 8B to 15 users. Nothing outside Azure, please.")
+    assert p.providers_required == ["azure"]
+
+
+def test_a_later_turn_names_another_size_of_the_same_model(rules: object) -> None:
+    from advisor.extract.rules import RulesExtractor
+
+    assert isinstance(rules, RulesExtractor)
+    first = rules.extract("LoRA fine-tune Llama 3.1 8B on 50M tokens of our docs")
+    p = rules.extract("Actually scratch that, it's the 70B.", first)
+    assert p.model_id == "llama-3.1-70b" and p.params_b is not None and p.params_b > 70
+    p = rules.extract("it's the 13B", first)  # no Llama 3.1 13B in the catalog: nothing invented
+    assert p.model_id == "llama-3.1-8b"
