@@ -64,6 +64,13 @@ _ENOUGH = keyed(
 _HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+(?:hours|days|weeks))\b", I)
 # a comparison asked about a counted configuration: "would renting 8x H100 for it be much faster?" (not
 # "H100s are faster than A100s, right?": no configuration to time)
+# a feasibility question on a counted configuration: "Can we serve Llama 3.1 405B on a single 8x H100 node?"
+_CAN_WE_ON = re.compile(
+    r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could)\s+(?:we|i|you|one)\b[^?]*\?|\bis\s+it\s+(?:possible|feasible|doable)"
+    r"\b[^?]*\?",
+    I,
+)
+_DIGIT_COUNT = re.compile(r"\d\s*(?:x\s*|×\s*)?$")
 _COMPARE = re.compile(r"\b(?:faster|quicker|slower|sooner|speed\s*up|cheaper)\b(?=[^.!?]*\?)", I)
 # ... unless the hardware is the asker's own ("we own 8 A100 ... how long on our box"): rules_gpus reads it
 _OWNED = re.compile(
@@ -89,8 +96,12 @@ def rule_claims(ctx: Ctx) -> None:
         if not (hours or span):
             if _OWNED.search(_clause_around(t, gpu.start())) is not None:
                 continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
-            how_long = _HOW_LONG.search(t) is not None or (
-                _COMPARE.search(t) is not None and _GPU_COUNT.search(t[: gpu.start()]) is not None
+            counted = _GPU_COUNT.search(t[: gpu.start()]) is not None
+            digits = _DIGIT_COUNT.search(t[: gpu.start()]) is not None  # "8x H100", not "a T4"
+            how_long = (
+                _HOW_LONG.search(t) is not None
+                or (counted and _COMPARE.search(t) is not None)
+                or (digits and _CAN_WE_ON.search(t) is not None)
             )
             if _ENOUGH.search(t, gpu.end()) is None and not how_long:
                 continue

@@ -199,3 +199,10 @@ def test_a_later_turn_names_another_size_of_the_same_model(rules: object) -> Non
     assert p.model_id == "llama-3.1-70b" and p.params_b is not None and p.params_b > 70
     p = rules.extract("it's the 13B", first)  # no Llama 3.1 13B in the catalog: nothing invented
     assert p.model_id == "llama-3.1-8b"
+
+
+def test_can_we_on_a_counted_node_is_a_question_about_that_hardware(extract: Extract) -> None:
+    p = extract("Can we serve Llama 3.1 405B in FP16 on a single 8x H100 node for ~30 users?")
+    assert (p.claimed_gpu, p.claimed_gpu_count) == ("h100-sxm", 8)
+    p = extract("Fine tune llama 2 13b with lora on 5M tokens. Could we just use a T4?")
+    assert p.claimed_gpu is None  # no count written: weighed by the answer, not a configuration to check

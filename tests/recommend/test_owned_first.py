@@ -415,3 +415,17 @@ def test_a_purchase_reads_to_buy_and_the_teams_own_gpus_owned(catalog: Catalog) 
     mine = _rec(catalog, workload="inference", model_id="llama-3.1-8b", concurrency=20,
                 owned_gpu="a100-80gb-sxm", owned_gpu_count=2)  # fmt: skip
     assert mine.primary is not None and "at your hardware (owned)" in mine.primary.summary
+
+
+def test_can_we_serve_it_on_the_named_node_is_answered_yes_or_no(catalog: Catalog) -> None:
+    # expert review 4: "Can we serve Llama 3.1 405B in FP16 on a single 8x H100 node?" got no yes or no.
+    # 405B x 2 bytes = 810 GB of weights against 8 x 80 GB: no; at FP8 (405 GB) it fits
+    rec = _rec(catalog, workload="inference", model_id="llama-3.1-405b", precision="fp16", concurrency=30,
+               claimed_gpu="h100-sxm", claimed_gpu_count=8)  # fmt: skip
+    check = next(c for c in rec.expectation_checks if c.asked)
+    assert check.verdict == "cannot_hold" and "does not fit" in check.explanation
+    assert "With FP8 weights it fits" in check.explanation
+    rec = _rec(catalog, workload="inference", model_id="llama-3.1-8b", concurrency=10,
+               claimed_gpu="l40s", claimed_gpu_count=1)  # fmt: skip
+    check = next(c for c in rec.expectation_checks if c.asked)
+    assert check.verdict == "holds" and "it fits" in check.explanation

@@ -98,6 +98,16 @@ class Calculators(Part):
                 kw["framework"] = p.framework
         return memory_mod.estimate_memory(**kw, traced=traced)
 
+    def memory_at_precision(self, layout: Layout, precision: str) -> Any:
+        """The memory estimate of `layout` with the weights at `precision` (e.g. 'fp8' where 16-bit does not
+        fit): not cached, for a what-if note only."""
+        saved = self.p
+        self.p = saved.model_copy(update={"precision": precision})
+        try:
+            return self._estimate_memory(layout, False)
+        finally:
+            self.p = saved
+
     def serving_memory(self, layout: Layout, concurrency: int) -> Any:
         """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan put
         on each replica when no concurrency was stated), cached per layout and load."""

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 
 from tools import present
+from tools.catalog.schema import GpuSpec
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
@@ -188,7 +189,7 @@ def check_own_gpus(
     for memory fit (tools.memory via the engine's cache) and timed (tools.compute), whatever the
     recommender picks from the catalog's offers."""
     p = w.profile
-    if p.claimed_gpu is None or p.claimed_hours is not None or p.workload == "inference":
+    if p.claimed_gpu is None or p.claimed_hours is not None:
         return None
     n = p.claimed_gpu_count or 1
     try:
@@ -197,6 +198,8 @@ def check_own_gpus(
         return ExpectationCheck(
             claim=f"run it on {n}x {p.claimed_gpu}", verdict="unknown", explanation=str(exc)
         )
+    if p.workload == "inference":
+        return _serve_on_named(w, gpu, n, settings, outcome)
     claim = f"run it on {n}x {gpu.name}"
     per_node = min(n, gpu.max_gpus_per_node)
     nodes = max(1, -(-n // per_node))
@@ -226,6 +229,36 @@ def check_own_gpus(
         f"{_hours(t.wall_hours.low)}-{_hours(t.wall_hours.high)}.",
         asked=True,
     )
+
+
+def _serve_on_named(
+    w: ResolvedWorkload, gpu: GpuSpec, n: int, settings: RecommendSettings, outcome: Outcome
+) -> ExpectationCheck:
+    """'Can we serve it on one 8x H100 node?': the named GPUs' memory against the weights and the KV cache
+    of the stated load (tensor parallel within a node), answered yes or no; when 16-bit weights do not fit
+    and FP8 would, it says so (tools.memory at fp8, the same layout)."""
+    claim = f"serve it on {n}x {gpu.name}"
+    per_node = min(n, gpu.max_gpus_per_node)
+    nodes = max(1, -(-n // per_node))
+    layout = layouts_for(w, per_node, nodes)[0]
+    fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
+    need = f"{fit.peak_gib_per_gpu:.1f} GiB per GPU needed, {gpu.usable_memory_gib:.1f} usable"
+    if fit.fits:
+        return ExpectationCheck(
+            claim=claim, verdict="holds", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib, asked=True,
+            explanation=f"On {n}x {gpu.name} it fits: {need} (tensor parallel {layout.tp}).",
+        )  # fmt: skip
+    text = f"On {n}x {gpu.name} it does not fit: {need} (tensor parallel {layout.tp})."
+    precision = w.profile.precision or "bf16"
+    if precision in ("bf16", "fp16"):
+        fp8 = outcome.engine.calc.memory_at_precision(layout, "fp8")
+        fp8_fit = memory_fit(fp8, gpu, settings.headroom_fraction, layout.sharding)
+        if fp8_fit.fits:
+            text += f" With FP8 weights it fits: {fp8_fit.peak_gib_per_gpu:.1f} GiB per GPU."
+    return ExpectationCheck(
+        claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
+        explanation=text, asked=True,
+    )  # fmt: skip
 
 
 def check_throughput(
