@@ -20,6 +20,7 @@ from typing import Any
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_models import _catalog, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
 
@@ -82,6 +83,18 @@ _OF_THEM = keyed(
     rf"|total\b)",
     I,
 )
+# "it's 8 cards", "there are actually 8 GPUs" in a sentence that corrects
+_CARDS = keyed(
+    rf"\b(?:it'?s|they'?re|there\s+are|we\s+have|we've\s+got)\s+(?:actually\s+|really\s+)?(?P<num>{NUMBER})"
+    r"\s+(?:cards|gpus)\b",
+    I,
+)
+# the owned card's variant corrected: "they're the 80GB PCIe version", "it's the SXM 80 GB model"
+_VARIANT = keyed(
+    r"\b(?:they'?re|they\s+are|it'?s|it\s+is|those\s+are|these\s+are)\s+(?:actually\s+)?(?:the\s+|all\s+)?"
+    r"(?P<words>(?:(?:\d{2,3}\s?gb|pcie|sxm\d?|nvl)[\s,-]*){1,3})(?:version|variant|model|cards?|ones|edition)?\b",
+    I,
+)
 _BOXES = keyed(
     rf"\b(?P<num>{NUMBER})\s+{_MACHINE}\s+(?:of|with)\s+(?P<per>{NUMBER})(?:\s+(?:cards?|gpus?))?(?:\s+(?:in\s+)?each)?\b",
     I,
@@ -135,6 +148,12 @@ def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
     if "owned_gpu" not in known or _read_in(ctx, s, "owned_gpu_count"):
         return False  # the rules read a count in this sentence themselves
     t = s.text
+    _variant(ctx, s, str(known["owned_gpu"]))
+    if (m := _CARDS.search(t)) is not None:
+        n = int(parse_number(m.group("num")))
+        said = f'"{q(m)}" (the {known["owned_gpu"]} said before)'
+        ctx.add(s, "owned_gpu_count", n, said, "stated", _end(s))
+        return True
     if (m := _OF_THEM.search(t)) is not None:
         n = int(parse_number(m.group("num")))
         said = f'"{q(m)}"'
@@ -149,6 +168,23 @@ def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
         ctx.add(s, "owned_gpu_count", n, f'"{q(m)}" = {n} x {known["owned_gpu"]}', "inferred", _end(s))
         return True
     return False
+
+
+def _variant(ctx: Ctx, s: Sentence, owned: str) -> None:
+    """owned_gpu's memory or form factor corrected ("they're the 80GB PCIe version"): the same card family
+    in the variant named, when the catalog knows it."""
+    m = _VARIANT.search(s.text)
+    if m is None or _read_in(ctx, s, "owned_gpu"):
+        return
+    family = owned.split("-")[0]
+    gid = resolve_gpu(f"{family} {' '.join(m.group('words').replace(',', ' ').split())}")
+    if gid != owned and _catalog_gpu(gid):
+        ctx.add(s, "owned_gpu", gid, f'"{q(m)}" (the {owned} said before)', "stated", _end(s))
+
+
+def _catalog_gpu(gid: str) -> bool:
+    cat = _catalog()
+    return cat is not None and cat.has_gpu(gid)
 
 
 def _read_in(ctx: Ctx, s: Sentence, name: str) -> bool:

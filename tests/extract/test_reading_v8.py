@@ -37,3 +37,57 @@ def test_a_model_name_spread_over_a_phrase(text: str, model_id: str) -> None:
 )
 def test_a_size_after_a_family_that_is_not_the_model_size(text: str) -> None:
     assert all(m.model_id is None for m in find_models(text))
+
+
+def test_nodes_of_a_shared_partition_with_the_cards_per_node_said_elsewhere(extract: Extract) -> None:
+    p = extract(
+        "Our lab's slice of the campus cluster: the `a100q` partition, whose nodes each carry 8x A100 80GB. "
+        "We will use 3 nodes of that partition for this. LoRA Llama 3.1 8B on 50M tokens."
+    )
+    assert p.owned_gpu is not None and p.owned_gpu.startswith("a100-80gb") and p.owned_gpu_count == 24
+    p = extract(
+        "We have 9,000 node-hours on the H100 partition (8 GPUs per node) and may hold at most 3 nodes "
+        "at a time. Pretrain a 1B model on 20B tokens."
+    )
+    assert p.owned_gpu is not None and p.owned_gpu.startswith("h100") and p.owned_gpu_count == 24
+
+
+def test_node_hours_or_a_questioned_node_count_is_not_owned_hardware(extract: Extract) -> None:
+    p = extract(
+        "The estimate is about 2,000 node-hours, so roughly four days on 20 nodes, the nodes being 8x H100 "
+        "each. Is that plausible for pretraining a 2B model on 100B tokens?"
+    )
+    assert p.owned_gpu is None and p.owned_gpu_count is None
+
+
+def test_a_slurm_script_names_the_nodes_and_cards(extract: Extract) -> None:
+    p = extract(
+        "Job script for our nodes:\n#SBATCH --nodes=3\n#SBATCH --gres=gpu:a100:8\n#SBATCH --time=48:00:00\n"
+        "torchrun train.py --model Qwen/Qwen2.5-7B --num_train_epochs 1"
+    )
+    assert p.owned_gpu is not None and p.owned_gpu.startswith("a100") and p.owned_gpu_count == 24
+    assert p.deadline_hours is None
+
+
+def test_the_part_of_an_estate_available_to_this_solution(extract: Extract) -> None:
+    p = extract(
+        "The solution shall run on the Insurer's existing GPU estate: four servers with eight H100 SXM GPUs "
+        "each. Two of these servers are available to this project; the others run pricing models. "
+        "Serve Llama 3.1 70B to 50 concurrent users."
+    )
+    assert p.owned_gpu == "h100-sxm" and p.owned_gpu_count == 16
+    p = extract("The existing GPU estate: four servers with eight H100 SXM GPUs each. Serve Llama 3.1 8B.")
+    assert p.owned_gpu_count == 32
+
+
+def test_dgx_boxes_written_with_a_multiplication_sign(extract: Extract) -> None:
+    p = extract("we've got 3x DGX A100 in the colo. LoRA Llama 3.1 8B on 50M toks, will it fit on them?")
+    assert p.owned_gpu is not None and p.owned_gpu.startswith("a100") and p.owned_gpu_count == 24
+
+
+def test_owned_cards_recounted_and_their_variant_corrected(extract: Extract) -> None:
+    first = extract("We have 2 H100 in the lab box and want to LoRA Llama 3.1 8B on 20M tokens.")
+    p = extract("Correction: it's 4 cards, and they're the PCIe version.", first)
+    assert p.owned_gpu == "h100-pcie" and p.owned_gpu_count == 4
+    p = extract("Correction: the run is 4 epochs, it's the same cards.", first)
+    assert p.owned_gpu == first.owned_gpu and p.owned_gpu_count == 2
