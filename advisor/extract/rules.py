@@ -41,6 +41,7 @@ from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
+from advisor.extract.steps import step_parts
 from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
 
@@ -114,6 +115,8 @@ class RulesExtractor:
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
         if split is None and (chat := chat_sections(sentences)) is not None:
             split = split_parts(chat, read)  # "fine-tune X on Y and then serve it to Z users"
+        if split is None:
+            split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
         if split is not None:
             analysis = Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
                                 other=split.serving)  # fmt: skip

@@ -25,9 +25,7 @@ from advisor.extract.rules_ctx import I
 from advisor.extract.rules_models import GPU_RE
 from advisor.extract.rules_text import NUMBER, parse_number
 
-_GPU = (
-    r"(?P<gpu>(?:nvidia\s+)?(?:[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l40s?|mi\d{3}x?))"
-)
+_GPU = r"(?P<gpu>(?:nvidia\s+)?(?:[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l40s?|mi\d{3}x?))"  # noqa: E501
 # the nodes this team will use: "we'll use 4 nodes of the shared partition", "we may hold at most 2 nodes
 # at a time", "we get 3 nodes on the A100 partition" (not "16 nodes?" in a question, not node-hours)
 _USE_NODES = keyed(

@@ -160,13 +160,13 @@ _ITEMS = Gated(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:[a-z][\w-]*\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
         r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
-        r"|messages|conversations|chats|listings|contracts|invoices)\b",
+        r"|messages|conversations|chats|listings|contracts|invoices|problems|solutions|tasks)\b",
         I,
     ),
     "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
     "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
     "passage", "chunk", "paragraph", "abstract", "paper", "post", "comment", "message", "conversation",
-    "chat", "listing", "contract", "invoice",
+    "chat", "listing", "contract", "invoice", "problem", "solution", "task",
 )  # fmt: skip
 _EACH_OUTPUT = re.compile(
     rf"\beach\s+(?:one\s+|reply\s+|answer\s+|output\s+)?(?:is\s+|of\s+|gets\s+|around\s+|~\s*)?(?:about\s+)?"

@@ -47,7 +47,11 @@ _INFER = keyed(
     # a batch job said to be offline: "it's purely offline, nobody waits on it", "Offline, so throughput ..."
     r"|(?:purely|fully|completely|entirely|strictly)\s+offline|offline,?\s+(?:so|nobody|no\s+one)"
     r"|offline\s+(?:job|batch|generation|run)"
-    r"|generat(?:e|es|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens)\b",
+    r"|generat(?:e|es|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens"
+    # a model that writes a batch of outputs: "DeepSeek-V3 generates worked solutions for 300k problems",
+    # "the 405B writes answers for 2M questions"
+    r"|(?:generat(?:e|es)|writes?|produces?)\s+(?:\S+\s+){0,2}?(?:answers|solutions|completions|responses"
+    r"|traces|summaries|captions|rationales)\s+(?:for|to)\s+(?:~\s*|about\s+|around\s+)?(?=\d))",
     I,
 )
 
@@ -217,7 +221,8 @@ def rule_precision(ctx: Ctx) -> None:
 # =========================================================================== model and size
 _SIZE_ALONE = re.compile(
     rf"(?<![\w$€£.])(?P<num>{NUMBER})\s*(?P<unit>b|bn|billion|m|million)(?![\w])"
-    rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:open[\s-]+|base[\s-]+)?models?)?)",
+    rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:(?:open|base|draft|student|teacher|decoder|encoder|language|reward|custom|chat|instruct)"
+    rf"(?:[\s-]+only)?[\s-]+)?models?)?)",
     I,
 )
 _MODEL_WORD = keyed(r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", I)

@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.base import merge_findings
+from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_models import find_models
 from tools.profile import WorkloadProfile
 
@@ -91,3 +93,60 @@ def test_owned_cards_recounted_and_their_variant_corrected(extract: Extract) -> 
     assert p.owned_gpu == "h100-pcie" and p.owned_gpu_count == 4
     p = extract("Correction: the run is 4 epochs, it's the same cards.", first)
     assert p.owned_gpu == first.owned_gpu and p.owned_gpu_count == 2
+
+
+def _other(rules: RulesExtractor, text: str) -> WorkloadProfile:
+    return merge_findings(None, rules.analyse(text).other)
+
+
+def test_numbered_steps_profile_is_the_step_to_size_now(rules: RulesExtractor) -> None:
+    text = (
+        "Plan:\n(1) Qwen2.5 72B writes answers for 500k prompts, ~300 tokens per answer.\n"
+        "(2) LoRA of Llama 3.1 8B on those 150M tokens, 2 epochs. This is the one to price.\n"
+        "(3) Then the 8B serves our app: ~200 users at peak, each should get at least 20 tok/s."
+    )
+    p = rules.extract(text)
+    assert p.workload == "fine_tuning" and p.model_id == "llama-3.1-8b" and p.concurrency is None
+    assert p.generation_tokens is None
+    other = _other(rules, text)
+    assert other.workload == "inference" and other.concurrency == 200
+    assert other.latency_ms_per_token == pytest.approx(50.0)
+
+
+def test_phases_with_a_training_step_after_the_profile(rules: RulesExtractor) -> None:
+    text = (
+        "Phase A: continued pretraining of Llama 3.1 8B on ~5B tokens of filings, seq 4096. "
+        "Phase B: SFT with LoRA (r=32) on ~10M tokens, 2 epochs. Only Phase A needs pricing now."
+    )
+    p = rules.extract(text)
+    assert p.workload == "continual_pretraining" and p.lora_rank is None and p.epochs is None
+    other = _other(rules, text)
+    assert other.method == "lora" and other.lora_rank == 32 and other.model_id == "llama-3.1-8b"
+
+
+def test_a_generation_step_before_the_training_step_is_the_other(rules: RulesExtractor) -> None:
+    text = (
+        "Step 1: Llama 3.1 405B generates rationales for 200k questions, ~500 tokens per rationale. "
+        "Step 2: full fine-tune of Llama 3.2 3B on the ~100M tokens, 2 epochs."
+    )
+    p = rules.extract(text)
+    assert p.model_id == "llama-3.2-3b" and p.generation_tokens is None
+    other = _other(rules, text)
+    assert other.workload == "inference" and other.model_id == "llama-3.1-405b"
+
+
+def test_lettered_references_and_a_single_list_item_are_not_steps(rules: RulesExtractor) -> None:
+    # one marker is a list item, not a plan of steps
+    p = rules.extract("(1) LoRA Llama 3.1 8B on 20M tokens with 300 concurrent users of the labelling tool.")
+    assert rules.analyse("(1) LoRA Llama 3.1 8B on 20M tokens.").other == ()
+    assert p.model_id == "llama-3.1-8b"
+
+
+def test_train_then_serve_after_a_condition(rules: RulesExtractor) -> None:
+    text = (
+        "Pretrain a 1B model on 20B tokens. Later, once the evals look good, we'd host it for ~80 "
+        "concurrent users."
+    )
+    p = rules.extract(text)
+    assert p.workload == "pretraining" and p.concurrency is None
+    assert _other(rules, text).concurrency == 80
