@@ -29,7 +29,7 @@ _CUR_WORD = {
 }  # fmt: skip
 _MONEY = Gated(
     re.compile(
-        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{MONEY_NUM}"
+        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?|\bgbp\s?)\s*(?P<num>{MONEY_NUM}"
         rf"|{NUMBER})\s*(?P<mult>{MULT})?"
         rf"|(?P<num2>{MONEY_NUM}|{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?"
         rf"|gbp|pounds?|chf"
@@ -51,7 +51,8 @@ _MONEY = Gated(
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
 _BUDGET_CUE = keyed(
     r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|PO|"
-    r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|"
+    r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|(?:shall|must|will|may|should)\s+not\s+exceed"
+    r"|(?:not|n't)\s+cost\s+more\s+than|"
     r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
     I,
     min_chars=1,
@@ -75,8 +76,15 @@ _FINANCIALS_AFTER = re.compile(
     re.I,
 )
 _CEILING = re.compile(
-    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most)\b", re.I
+    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most"
+    r"|(?:shall|must|will|may|should)\s+not\s+exceed)\b",
+    re.I,
 )
+# money held as credits is money to spend: "paid from the $6,000 of AWS credits on the grant"
+_CREDITS_AFTER = re.compile(r"\s*(?:of|in)\s+(?:[\w-]+\s+){0,2}credits?\b", re.I)
+_USED_UP = re.compile(r"\b(?:spent|used(?:\s+up)?|burn(?:ed|t)|blew|consumed|wasted)\b", re.I)
+# a monthly figure that restates a total: "GBP 30,000 over the term (equivalent to GBP 2,500 per month)"
+_RESTATED = re.compile(r"(?:equivalent\s+to|i\.e\.,?|that'?s|which\s+is|or|=|≈)\s*(?:about\s+|~\s*)?$", re.I)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
@@ -115,10 +123,20 @@ def rule_budget(ctx: Ctx) -> None:
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]
-            if not (budget_word or short or _BUDGET_CUE.search(before)):  # the regex last: it costs most
+            credits = _CREDITS_AFTER.match(t, m.end()) is not None and not _USED_UP.search(before[-30:])
+            if not (budget_word or short or credits or _BUDGET_CUE.search(before)):  # the regex last: costly
                 continue
             if (
-                _NOT_BUDGET.search(before[-25:])
+                monthly
+                and _RESTATED.search(before)
+                and any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings)
+            ):
+                continue  # the total said again per month: the total stands
+            not_budget = _NOT_BUDGET.search(before[-25:])
+            if not_budget is not None and _CEILING.search(before[-25:], not_budget.end()):
+                not_budget = None  # "firm fixed price, not to exceed EUR 60,000": the ceiling is the budget
+            if (
+                (not_budget is not None and not credits)
                 or _QUOTE_AFTER.match(t, m.end())
                 or _FINANCIALS_AFTER.match(t, m.end())
             ):

@@ -150,3 +150,25 @@ def test_train_then_serve_after_a_condition(rules: RulesExtractor) -> None:
     p = rules.extract(text)
     assert p.workload == "pretraining" and p.concurrency is None
     assert _other(rules, text).concurrency == 80
+
+
+_PAD = " LoRA of Llama 3.1 8B on 40M tokens. Two epochs. Seq 4096."
+
+
+def test_ceilings_credits_and_a_total_restated_per_month(extract: Extract) -> None:
+    p = extract(
+        "The tender value is GBP 90,000 with labour; within it, compute must not exceed GBP 20,000." + _PAD
+    )
+    assert p.budget_usd is not None and 20_000 <= p.budget_usd <= 28_000
+    assert extract("Firm fixed price, not to exceed USD 7,500." + _PAD).budget_usd == 7_500
+    assert extract("We will pay from the $4,000 of GCP credits we got." + _PAD).budget_usd == 4_000
+    p = extract(
+        "Serve Llama 3.1 8B to 30 users. Tone: formal. Hosting budget is $24,000 over the 12-month term "
+        "(equivalent to $2,000 per month). Replies ~200 tokens."
+    )
+    assert p.budget_usd == 24_000
+
+
+def test_a_price_credits_spent_or_a_list_price_is_not_a_budget(extract: Extract) -> None:
+    assert extract("We already spent $500 of credits on tests." + _PAD).budget_usd is None
+    assert extract("Their list price was $4,000 per node last year." + _PAD).budget_usd is None
