@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_models import _catalog, resolve_gpu
+from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
 
@@ -100,6 +101,62 @@ _BOXES = keyed(
     I,
 )
 
+# ------------------------------------------------------------------------------------------ withdrawn
+# "forget what I said about spot", "scratch the bit about GCP", "ignore the $10k", "forget the 4th"
+_WITHDRAW = keyed(
+    r"\b(?:forget|scratch|ignore|disregard|drop|strike)\s+(?:about\s+)?(?:what\s+(?:i|we)\s+(?:said|wrote|told\s+you)"
+    r"\s+(?:about|on|re|regarding)\s+|(?:the\s+)?(?:bit|part|thing)\s+about\s+|my\s+|that\s+|the\s+)?"
+    r"(?P<topic>[^,.;:!?]{1,40})",
+    I,
+)
+# a pricing option allowed after all: "spot is fine", "spot is 100% fine", "preemptible VMs are OK"
+_ALLOWED = keyed(
+    r"\b(?P<topic>spot|pre-?emptible|interruptible|reserved)(?:\s+(?:instances|capacity|vms?|nodes))?\s+"
+    r"(?:is|are|'s)\s+(?:\d+\s*%\s+|totally\s+|perfectly\s+|completely\s+|actually\s+|now\s+)?"
+    r"(?:fine|ok|okay|allowed|acceptable)\b",
+    I,
+)
+_TOPIC_PRICING = {"spot": r"\bspot\b|preempt|interrupt", "reserved": r"\breserved\b|commitment"}
+_TOPIC_DEADLINE = re.compile(
+    r"\b(?:deadline|date|due|\d{1,2}(?:st|nd|rd|th)|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|jan\w*|feb\w*|mar(?:ch)?|apr\w*|may|june?|july?|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)\b",
+    I,
+)
+_TOPIC_BUDGET = re.compile(r"[$€£]|\b(?:budget|cap|money|spend\w*|usd|eur|gbp|\d+\s*k)\b", I)
+_LIST_FIELDS = ("providers_required", "providers_preferred", "providers_excluded")
+
+
+def _withdrawn(ctx: Ctx, s: Sentence) -> None:
+    """A statement withdrawn: its field back to unknown (a deadline, a budget) or its value off a list (a
+    provider required or excluded, spot ruled out). The EU rule lifted is read in rules_constraints."""
+    m = _WITHDRAW.search(s.text) or _ALLOWED.search(s.text)
+    if m is None or negated(s.text, m.start()):
+        return
+    topic, at = m.group("topic"), m.start()
+    if (
+        about := re.match(r"\s*(?:and\s+)?(?:re|about|as\s+for|regarding)\s+([^,.;:]{1,30})[:,]", s.text)
+    ) is not None:
+        topic = f"{about.group(1)} {topic}"  # "re spot: forget what I said"
+    said = q(m)
+
+    def drop(field: str, value: object) -> None:
+        ev = f'"{said}": withdrawn'
+        ctx.findings.append(Finding(field=field, value=value, status="stated", evidence=ev,
+                                    position=s.start + at, correction=True, retract=True))  # fmt: skip
+
+    providers = [p for p, _, _ in find_providers(topic)]
+    for value, rx in _TOPIC_PRICING.items():
+        if re.search(rx, topic, I):
+            drop("pricing_excluded", [value])
+    if providers:
+        for field in _LIST_FIELDS:
+            drop(field, providers)
+    elif _TOPIC_BUDGET.search(topic):
+        drop("budget_usd", None)
+    elif _TOPIC_DEADLINE.search(topic):
+        drop("deadline_hours", None)
+
+
 # ------------------------------------------------------------------------------------------ deadline moved
 _MOVED = keyed(
     r"\b(?:deadline|due\s+date|delivery|launch|demo|cut-?off|it)\b[^.;!?]{0,40}?\b(?:moved|pulled|brought"
@@ -111,11 +168,13 @@ _MOVED = keyed(
 
 
 def rule_corrections(ctx: Ctx) -> None:
-    """Figures replaced, owned cards recounted and deadlines moved (see the module docstring)."""
+    """Figures replaced, owned cards recounted, deadlines moved and statements withdrawn (see the module
+    docstring)."""
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
             continue
         _moved_deadline(ctx, s)
+        _withdrawn(ctx, s)
         correcting = ctx.is_correction(s)
         if not (correcting or _OLD_CUE.search(s.text)):
             continue

@@ -172,3 +172,33 @@ def test_ceilings_credits_and_a_total_restated_per_month(extract: Extract) -> No
 def test_a_price_credits_spent_or_a_list_price_is_not_a_budget(extract: Extract) -> None:
     assert extract("We already spent $500 of credits on tests." + _PAD).budget_usd is None
     assert extract("Their list price was $4,000 per node last year." + _PAD).budget_usd is None
+
+
+def test_a_withdrawn_statement_goes_back_to_unknown(extract: Extract) -> None:
+    first = extract("LoRA Llama 3.1 8B on 30M tokens, no spot, must be on AWS, budget $5k, by 4 December.")
+    assert first.pricing_excluded == ["spot"] and first.providers_required == ["aws"]
+    p = extract("Scratch the bit about spot, we checkpoint often.", first)
+    assert p.pricing_excluded == [] and p.providers_required == ["aws"]
+    p = extract("Forget what I said about AWS, the credits ran out.", first)
+    assert p.providers_required == [] and p.budget_usd == 5_000
+    p = extract("Ignore the $5k, finance will cover it.", first)
+    assert p.budget_usd is None and p.deadline_hours == first.deadline_hours
+    p = extract("Forget the 4th, there's no fixed date any more.", first)
+    assert p.deadline_hours is None and p.budget_usd == 5_000
+
+
+def test_not_forgetting_is_no_withdrawal(extract: Extract) -> None:
+    first = extract("LoRA Llama 3.1 8B on 30M tokens, no spot, budget $5k.")
+    p = extract("Don't forget the spot rule, and the $5k still stands.", first)
+    assert p.pricing_excluded == ["spot"] and p.budget_usd == 5_000
+
+
+def test_a_pricing_option_allowed_after_all(extract: Extract) -> None:
+    first = extract("Full fine-tune of Qwen2.5 7B on 1B tokens, please no spot.")
+    assert (
+        extract(
+            "re spot: forget that, our trainer resumes fine. Preemptible VMs are OK.", first
+        ).pricing_excluded
+        == []
+    )
+    assert extract("Reserved is fine too.", first).pricing_excluded == ["spot"]
