@@ -39,17 +39,20 @@ _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|median|mean|p50|typically|usually|normally|mostly|maybe|probably"
     r"|generally|often|after\s+\w+"
     r"|length|size|len|each|short|long|brief|concise|going\s+in|carr(?:y|ies)|contains?|includes?|holds?"
-    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,)\s*)*"
+    r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,"
+    # a requirement's modal: "Prompts shall be up to 6,000 tokens", "answers will not exceed 500 tokens"
+    r"|(?:shall|will|must|should|may|can)\s+(?:be|not\s+exceed|not\s+be\s+(?:longer|more)\s+than)|do(?:es)?\s+not\s+exceed)\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"
     r"|documents?)"
 )
 _OUTPUT_NOUN = (
-    r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?|summar(?:y|ies))"
+    r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?|gens|summar(?:y|ies)"
+    r"|solutions?)"
 )
 _AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
-    rf"\b@NOUN@\s+(?:\([^()]{{0,60}}\)\s*)?{_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
+    rf"\b@NOUN@(?:\s+\([^()]{{0,60}}\)\s*|,\s*(?:including|incl\.?|with|plus)\s+[^,;()]{{0,50}},\s*|\s+){_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
     rf"\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
 )
 _BEFORE_NOUN = (

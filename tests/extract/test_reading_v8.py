@@ -202,3 +202,20 @@ def test_a_pricing_option_allowed_after_all(extract: Extract) -> None:
         == []
     )
     assert extract("Reserved is fine too.", first).pricing_excluded == ["spot"]
+
+
+def test_request_lengths_written_as_requirements(extract: Extract) -> None:
+    p = extract(
+        "Serve Qwen2.5 14B. Inputs (with the attached policy) shall be up to 4,000 tokens; "
+        "replies up to 600 tokens."
+    )
+    assert p.prompt_tokens == 4_000 and p.output_tokens == 600 and p.context_len == 4_600
+    p = extract("Serve Qwen2.5 14B. Queries, including retrieved chunks, will not exceed 2,500 tokens.")
+    assert p.prompt_tokens == 2_500
+    p = extract("serve l3.1-8b: prompts ~900 toks, gens ~120")
+    assert p.prompt_tokens == 900 and p.output_tokens == 120
+
+
+def test_a_requirement_on_something_else_is_no_request_length(extract: Extract) -> None:
+    p = extract("Serve Qwen2.5 14B. Answers shall be in German; the archive will not exceed 4,000 pages.")
+    assert p.output_tokens is None and p.prompt_tokens is None
