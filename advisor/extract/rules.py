@@ -32,6 +32,7 @@ from advisor.extract.rules_context import rule_cadence, rule_location, rule_serv
 from advisor.extract.rules_corrections import rule_corrections
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
+from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
@@ -68,6 +69,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_training_shape,
     rule_budget,
     rule_deadline,
+    rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_location,
     rule_cadence,
     rule_utilisation,

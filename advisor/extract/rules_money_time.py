@@ -8,6 +8,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_dates import before_then, event_date
 from advisor.extract.rules_text import (
     APPROX,
     MONEY_NUM,
@@ -187,7 +188,7 @@ _BY_WEEKDAY = Gated(
         r"\b(?:by|before|until|till|due|on|for)\s+(?:(?:eod|cob|end\s+of\s+(?:the\s+)?day)\s+(?:on\s+)?)?"
         r"(?:this\s+|next\s+|the\s+)?(?P<day>"
         + "|".join(_WEEKDAYS)
-        + r"|(?<=by\s)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
+        + r"|(?<=by\s|od\s|ob\s)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
         + r")(?!,?\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
         + _MON3
         + r"|"
@@ -197,7 +198,8 @@ _BY_WEEKDAY = Gated(
         + r"|(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)))?\b",
         I,
     ),
-    "day", "by mon", "by tue", "by wed", "by thu", "by fri", "by sat", "by sun",
+    "day", "by mon", "by tue", "by wed", "by thu", "by fri", "by sat", "by sun", "od fri", "od mon", "od tue",
+    "od wed", "od thu", "ob fri",
 )  # fmt: skip
 _BY_DATE = keyed(
     rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
@@ -389,7 +391,7 @@ def rule_deadline(ctx: Ctx) -> None:
             conv = U.hours_until(ref, due, f'"{q(m)}" ({said})')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_DATE.finditer(t):
-            if no_deadline and m.group(0).lower().startswith("on"):
+            if m.group(0).lower().startswith("on") and (no_deadline or event_date(t, m.start())):
                 continue  # "the review board meets on 9 December, but there's no date pressure"
             if m.group("iso"):
                 d = dt.date.fromisoformat(m.group("iso"))
@@ -403,10 +405,12 @@ def rule_deadline(ctx: Ctx) -> None:
                     continue
                 if d < ref.date() and not m.group("year"):
                     d = d.replace(year=ref.year + 1)
-            due = _end_of_day(d, ref.tzinfo)
+            # "before 4 January", "starts on 7 December, so ... ready before then": its start
+            at_start = m.group(0).lower().startswith("before") or before_then(t, m.start())
+            due = _end_of_day(d - dt.timedelta(days=1) if at_start else d, ref.tzinfo)
             if due <= ref:
                 continue
-            conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
+            conv = U.hours_until(ref, due, f'"{q(m)}" ({"start" if at_start else "end"} of that day)')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _NUMERIC_DATE.finditer(t):
             due_day = _numeric_date(m, ref.date())

@@ -219,3 +219,38 @@ def test_request_lengths_written_as_requirements(extract: Extract) -> None:
 def test_a_requirement_on_something_else_is_no_request_length(extract: Extract) -> None:
     p = extract("Serve Qwen2.5 14B. Answers shall be in German; the archive will not exceed 4,000 pages.")
     assert p.output_tokens is None and p.prompt_tokens is None
+
+
+# Wed 2026-11-18 09:00 UTC (tests/extract/conftest.py)
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        # Thu 10 Dec, so "the Wednesday before" is Wed 9 Dec: end of day = 21 days + 15 h = 519 h
+        ("The board sees it on Thursday 10 December, so it must be done by the Wednesday before.", 519),
+        ("No hurry at all, the end of February is fine.", 2463),  # -> 1 Mar 2027 00:00
+        ("Results have to be in the dashboard by the end of 30 November.", 303),  # -> 1 Dec 00:00
+        ("The camera-ready window closes Friday 4 December, 23:59 AoE.", 411),  # 5 Dec 12:00 UTC
+        ("It has to finish before the board offsite on Dec 3.", 351),  # start of 3 Dec
+        ("Needs to be done before Christmas.", 879),  # start of 25 Dec
+        ("need it by EOD thu PT", 39),  # end of Thu 19 Nov (UTC)
+        ("The pilot starts on 7 December, so the model has to be ready before then.", 447),
+    ],
+)
+def test_deadlines_said_around_an_event_or_a_calendar_phrase(
+    extract: Extract, text: str, hours: float
+) -> None:
+    assert extract("LoRA of Qwen2.5 7B on 20M tokens. " + text).deadline_hours == pytest.approx(hours, abs=1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The quarterly review is on 14 January.",
+        "Tenders close at 12:00 on Monday 7 December 2026.",
+        "The kickoff with legal is on 1 December and the audit is 15 March.",
+        "It must be done soon, though the Christmas party is on 18 December.",
+        "We shipped before Christmas code freeze last year.",
+    ],
+)
+def test_dates_of_events_are_not_deadlines(extract: Extract, text: str) -> None:
+    assert extract("LoRA of Qwen2.5 7B on 20M tokens. " + text).deadline_hours is None
