@@ -291,8 +291,10 @@ _CONSUMER_OUT = Gated(
     "consumer", "gaming", "geforce", "desktop", "data",
 )  # fmt: skip
 _VENDOR_OUT = Gated(
-    re.compile(r"\b(?:no|not|avoid|without)\s+(?P<vendor>amd|intel|gaudi|rocm)\b|\bnvidia[\s-]only\b"
-               r"|\bonly\s+nvidia\b|\bcuda\s+only\b", I),
+    # "no AMD or Intel cards", "nothing AMD/Intel pls", "CUDA-only stack"
+    re.compile(r"\b(?:no|not|avoid|without|nothing|none\s+of)\s+(?P<vendor>(?:amd|intel|gaudi|rocm)(?:\s*(?:/|,|or"
+               r"|and|nor|&)\s*(?:amd|intel|gaudi|rocm))*)\b|\bnvidia[\s-]only\b|\bonly\s+nvidia\b"
+               r"|\bcuda[\s-]only\b", I),
     "amd", "intel", "gaudi", "rocm", "nvidia", "cuda",
 )  # fmt: skip
 
@@ -361,10 +363,10 @@ def rule_gpu_choice(ctx: Ctx) -> None:
         if m := _CONSUMER_OUT.search(t):
             ctx.add(s, "gpus_excluded", _consumer_ids(), q(m), "stated", m.start())
         if m := _VENDOR_OUT.search(t):
-            vendor = (m.group("vendor") or "").lower()
-            if vendor:
-                vendor = {"gaudi": "intel", "rocm": "amd"}.get(vendor, vendor)
-                ids = _vendor_ids(vendor, keep=True)
+            vendors = re.findall(r"amd|intel|gaudi|rocm", (m.group("vendor") or "").lower())
+            if vendors:
+                named = {{"gaudi": "intel", "rocm": "amd"}.get(v, v) for v in vendors}
+                ids = [g for v in sorted(named) for g in _vendor_ids(v, keep=True)]
             else:
                 ids = _vendor_ids("nvidia", keep=False)
             if ids:

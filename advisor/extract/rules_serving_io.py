@@ -443,11 +443,12 @@ def _target_languages(ctx: Ctx) -> list[str]:
 
 
 def _repeats(ctx: Ctx) -> tuple[int, str] | None:
-    """How many times an eval set is run, when the text says so: "against 30 checkpoints", "for each of
-    the 12 models" (count, the words); None otherwise."""
+    """How many times an eval set is run or each item sampled, when the text says so: "against 30
+    checkpoints", "for each of the 12 models", "8 completions per prompt" (count, the words); None
+    otherwise."""
     for s in ctx.sentences:
         if m := _REPEATS.search(s.text):
-            n = int(parse_number(m.group("num")))
+            n = int(parse_number(m.group("num") or m.group("num2")))
             if 1 < n <= _MAX_REPEATS:
                 return n, q(m)
     return None
@@ -455,7 +456,10 @@ def _repeats(ctx: Ctx) -> tuple[int, str] | None:
 
 _REPEATS = re.compile(
     rf"\b(?:against|on|for|across|over)\s+(?:each\s+of\s+)?(?:the\s+|all\s+)?(?P<num>{NUMBER})\s+"
-    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|candidate\s+models)\b",
+    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|candidate\s+models)\b"
+    # several outputs for each input: "sampling 8 completions per prompt", "4 candidates for each question"
+    rf"|\b(?P<num2>{NUMBER})\s+(?:\w+\s+)?(?:completions|samples|generations|candidates|responses|answers|rollouts"
+    r"|outputs)\s+(?:per|for\s+each|for\s+every|each|a)\s+(?:prompt|question|problem|item|input|task|query)\b",
     I,
 )
 _MAX_REPEATS = 1000

@@ -254,3 +254,23 @@ def test_deadlines_said_around_an_event_or_a_calendar_phrase(
 )
 def test_dates_of_events_are_not_deadlines(extract: Extract, text: str) -> None:
     assert extract("LoRA of Qwen2.5 7B on 20M tokens. " + text).deadline_hours is None
+
+
+def test_vendors_ruled_out_together(extract: Extract) -> None:
+    for text in ("nothing AMD/Intel pls, our kernels are CUDA", "no AMD or Intel cards", "CUDA-only stack"):
+        p = extract("Serve Qwen2.5 32B to 50 users. " + text)
+        assert p.gpus_excluded and not any(g.startswith(("h", "a", "b", "l")) for g in p.gpus_excluded), text
+    assert extract("Serve Qwen2.5 32B to 50 users. We tried AMD and Intel before.").gpus_excluded == []
+
+
+def test_several_samples_per_prompt_multiply_the_batch(extract: Extract) -> None:
+    p = extract(
+        "Eval job: run Llama 3.1 70B over 10,000 prompts, sampling 4 completions per prompt; completions "
+        "average ~500 tokens. Must be done within 2 days."
+    )
+    assert p.generation_tokens == pytest.approx(2.0e7)
+    p = extract(
+        "Eval job: run Llama 3.1 70B over 10,000 prompts; completions average ~500 tokens. We compared 4 "
+        "models last year. Must be done within 2 days."
+    )
+    assert p.generation_tokens == pytest.approx(5.0e6)
