@@ -412,7 +412,8 @@ _EACH_GETS = re.compile(
     r"\beach\s+(?:one\s+)?(?:should|must|shall|will|needs?|gets?|wants?)\b[^.;]{0,25}$", I
 )
 _PER_USER = keyed(
-    r"^\W*(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation|chat|call"
+    r"^\W*(?:or\s+(?:faster|more|better|above|higher)\s+)?(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence"
+    r"|request|stream|session|conversation|chat|call"
     r"|person|reader|customer|caller)"
     r"|each\b)",
     I,

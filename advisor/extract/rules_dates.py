@@ -81,7 +81,14 @@ def _midnight(d: dt.date, tz: dt.tzinfo | None) -> dt.datetime:
     return dt.datetime.combine(d, dt.time(0, 0), tzinfo=tz)
 
 
-_BEFORE_EVENT = keyed(rf"\bbefore\s+(?:the|our|a|an|their)\s+[^.;?!]{{1,60}}?\s+(?:on|of)\s+{_DATE}", I)
+# a clock time and zone after a date: "Monday 7 December, 09:00 CET"
+_AT = (
+    r"(?:,?\s+(?:at\s+)?(?P<hh>\d{1,2}):(?P<mm>\d\d)"
+    r"(?:\s*(?P<tz>cet|cest|utc|gmt|pst|pt|pdt|est|et|edt|aoe))?\b)?"
+)
+_ZONES = {"cet": 1, "cest": 2, "utc": 0, "gmt": 0, "pst": -8, "pt": -8, "pdt": -7, "est": -5, "et": -5,
+          "edt": -4, "aoe": -12}  # fmt: skip
+_BEFORE_EVENT = keyed(rf"\bbefore\s+(?:the|our|a|an|their)\s+[^.;?!]{{1,60}}?\s+(?:on|of)\s+{_DATE}{_AT}", I)
 _END_OF = keyed(
     rf"\b(?P<by>(?:by|before|until|till|due|deadline(?:\s+is)?:?)\s+)?(?:the\s+)?end\s+of\s+(?:{_DATE}"
     rf"|(?P<month>{_MON})(?:\s+(?P<myear>20\d\d))?\b)(?P<ok>\s+(?:is\s+(?:fine|ok|okay|good|enough)|works"
@@ -128,7 +135,19 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
             continue
         t = s.text
         for m in _BEFORE_EVENT.finditer(t):
-            if (d := _date(m, today)) is not None:
+            if (d := _date(m, today)) is None:
+                continue
+            if m.group("hh"):  # "before the freeze on Monday 7 December, 09:00 CET": that time
+                tz = dt.timezone(dt.timedelta(hours=_ZONES[(m.group("tz") or "utc").lower()]))
+                when = dt.time(int(m.group("hh")) % 24, int(m.group("mm")))
+                _add(
+                    ctx,
+                    s,
+                    m,
+                    dt.datetime.combine(d, when, tzinfo=tz),
+                    f"that time {m.group('tz') or ''}".strip(),
+                )
+            else:
                 _add(ctx, s, m, _midnight(d, ref.tzinfo), "start of that day")
         for m in _END_OF.finditer(t):
             if not (m.group("by") or m.group("ok")):

@@ -285,7 +285,7 @@ _CLOCK_WINDOW = Gated(
         rf"\s+(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight|\d{{1,2}}:\d\d)\b",
         I,
     ),
-    "window", "midnight", "am", "pm",
+    "window", "midnight", "am", "pm", ":",  # "between 01:00 and 05:00" holds no word: its colon
 )  # fmt: skip
 
 

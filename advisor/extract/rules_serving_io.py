@@ -448,7 +448,7 @@ def _repeats(ctx: Ctx) -> tuple[int, str] | None:
     otherwise."""
     for s in ctx.sentences:
         if m := _REPEATS.search(s.text):
-            n = int(parse_number(m.group("num") or m.group("num2")))
+            n = int(parse_number(m.group("num") or m.group("num2") or m.group("num3")))
             if 1 < n <= _MAX_REPEATS:
                 return n, q(m)
     return None
@@ -459,7 +459,10 @@ _REPEATS = re.compile(
     r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|candidate\s+models)\b"
     # several outputs for each input: "sampling 8 completions per prompt", "4 candidates for each question"
     rf"|\b(?P<num2>{NUMBER})\s+(?:\w+\s+)?(?:completions|samples|generations|candidates|responses|answers|rollouts"
-    r"|outputs)\s+(?:per|for\s+each|for\s+every|each|a)\s+(?:prompt|question|problem|item|input|task|query)\b",
+    r"|outputs)\s+(?:per|for\s+each|for\s+every|each|a)\s+(?:prompt|question|problem|item|input|task|query)\b"
+    # "for each one Qwen3 writes 25 question/answer pairs"
+    rf"|\bfor\s+each\s+(?:one|of\s+them|\w+)\b[^;!?]{{0,40}}?\b(?:writes?|generates?|produces?|gets?|creates?)\s+"
+    rf"(?P<num3>{NUMBER})\s+(?:[\w/-]+\s+){{0,2}}?(?:pairs|questions|answers|samples|completions|variants|examples)\b",
     I,
 )
 _MAX_REPEATS = 1000
@@ -525,9 +528,11 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
         num, mult = each.group("num" + key), each.group("mult" + key)
         tokens_each = parse_number(num) * (1000 if mult else 1)
         languages = _target_languages(ctx)
-        total = count * tokens_each * max(1, len(languages))
+        times = _repeats(ctx)  # "8 completions per prompt", "for each one ... writes 25 pairs"
+        total = count * tokens_each * max(1, len(languages)) * (times[0] if times else 1)
         if total >= _MIN_GENERATION_TOKENS:
             into = f" x {len(languages)} languages ({', '.join(languages)})" if len(languages) > 1 else ""
+            into += f' x "{times[1]}"' if times else ""
             ev = f'"{q(m)}" x "{q(each)}"{into} = {total:,.0f} output tokens'
             ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
             _batch_is_inference(ctx, s, m.start())

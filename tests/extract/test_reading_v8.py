@@ -274,3 +274,33 @@ def test_several_samples_per_prompt_multiply_the_batch(extract: Extract) -> None
         "models last year. Must be done within 2 days."
     )
     assert p.generation_tokens == pytest.approx(5.0e6)
+
+
+def test_a_nightly_window_written_with_clock_times(extract: Extract) -> None:
+    p = extract("Every night between 02:00 and 06:30 we re-tag yesterday's tickets with Llama 3.1 8B.")
+    assert p.deadline_hours == pytest.approx(4.5)
+    assert extract("Serve Llama 3.1 8B, version 2:1 ratio of chat to batch.").deadline_hours is None
+
+
+def test_before_an_event_at_a_clock_time_in_a_zone(extract: Extract) -> None:
+    p = extract(
+        "Summarise 1M tickets with Llama 3.1 8B, ~80 tokens each. It must be back before the release "
+        "freeze on Monday 30 November, 10:00 CET."
+    )
+    assert p.deadline_hours == pytest.approx(288, abs=0.5)  # Mon 30 Nov 09:00 UTC = 12 days
+
+
+def test_faster_for_each_person_and_the_share_left_to_us(extract: Extract) -> None:
+    p = extract("Serve Gemma 3 27B to 30 people; replies at 25 tokens a second or faster for each person.")
+    assert p.latency_ms_per_token == pytest.approx(40.0)
+    first = extract("QLoRA Llama 3.3 70B on 40M tokens. We have 4 A100s in house.")
+    p = extract("Correction: 2 of the 4 are busy with another team, so we'd only get 2.", first)
+    assert p.owned_gpu_count == 2
+
+
+def test_outputs_written_for_each_input_multiply_the_batch(extract: Extract) -> None:
+    p = extract(
+        "Synthetic data: 10k seed docs, and for each one Llama 3.1 70B writes 5 question/answer pairs at "
+        "~100 tokens per answer. Done within 3 days."
+    )
+    assert p.generation_tokens == pytest.approx(5.0e6)
