@@ -138,13 +138,13 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
             if (d := _date(m, today)) is None:
                 continue
             if m.group("hh"):  # "before the freeze on Monday 7 December, 09:00 CET": that time
-                tz = dt.timezone(dt.timedelta(hours=_ZONES[(m.group("tz") or "utc").lower()]))
+                zone = dt.timezone(dt.timedelta(hours=_ZONES[(m.group("tz") or "utc").lower()]))
                 when = dt.time(int(m.group("hh")) % 24, int(m.group("mm")))
                 _add(
                     ctx,
                     s,
                     m,
-                    dt.datetime.combine(d, when, tzinfo=tz),
+                    dt.datetime.combine(d, when, tzinfo=zone),
                     f"that time {m.group('tz') or ''}".strip(),
                 )
             else:
@@ -172,7 +172,9 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
         for m in _CLOSES.finditer(t):
             if (d := _date(m, today)) is None:
                 continue
-            tz = _AOE if (m.group("aoe") or "").lower().startswith(("aoe", "anywhere")) else ref.tzinfo
+            tz: dt.tzinfo | None = (
+                _AOE if (m.group("aoe") or "").lower().startswith(("aoe", "anywhere")) else ref.tzinfo
+            )
             if m.group("hh"):
                 due = dt.datetime.combine(d, dt.time(int(m.group("hh")) % 24, int(m.group("mm"))), tzinfo=tz)
                 due += dt.timedelta(minutes=1) if m.group("mm") == "59" else dt.timedelta()
