@@ -304,3 +304,15 @@ def test_outputs_written_for_each_input_multiply_the_batch(extract: Extract) -> 
         "~100 tokens per answer. Done within 3 days."
     )
     assert p.generation_tokens == pytest.approx(5.0e6)
+
+
+def test_a_tenders_wording_rules_out_pricing(extract: Extract) -> None:
+    p = extract(
+        "Serve Llama 3.1 8B to 40 users. The Contractor shall not use spot or preemptible capacity and "
+        "shall not enter into reserved-capacity commitments."
+    )
+    assert sorted(p.pricing_excluded) == ["reserved", "spot"]
+    p = extract(
+        "Serve Llama 3.1 8B to 40 users. The Contractor may use spot; it shall not use the reserved budget."
+    )
+    assert p.pricing_excluded == []
