@@ -103,6 +103,12 @@ _ADAPTED_BEFORE = keyed(
     r"|\badapters?\s+(?:already\s+)?merged\b|\bmerged\s+(?:the\s+)?adapters?\b",
     I,
 )
+# a requirement heading answered as not wanted: "Fine-tuning: N/A for this Lot", "Training: not required"
+_NOT_APPLICABLE = re.compile(
+    r"\s*(?:\w+\s+){0,2}?(?:[:=\-–]|is|are)\s*(?:n/?a|not\s+(?:applicable|required|needed|in\s+scope|part\s+of)"
+    r"|out\s+of\s+scope|none|excluded|\[?deleted\]?|\[?withdrawn\]?)\b",
+    I,
+)
 _ONLY_SERVING = keyed(r"\b(?:purely|only|just|solely)\s+(?:about\s+)?(?:serving|inference|hosting)\b", I)
 
 
@@ -131,6 +137,8 @@ def rule_workload(ctx: Ctx) -> None:
                     continue
                 if kind == "fine_tuning" and negated(s.text, m.start()):
                     continue
+                if kind != "inference" and _NOT_APPLICABLE.match(s.text[m.end() : m.end() + 50]):
+                    continue  # "Model fine-tuning: N/A for this Lot", "Fine-tuning: not applicable"
                 hits.setdefault(kind, []).append((s, m, status))
         if "continual_pretraining" not in hits or not any(h[0] is s for h in hits["continual_pretraining"]):
             for m in _PRETRAIN.finditer(s.text):

@@ -316,3 +316,12 @@ def test_a_tenders_wording_rules_out_pricing(extract: Extract) -> None:
         "Serve Llama 3.1 8B to 40 users. The Contractor may use spot; it shall not use the reserved budget."
     )
     assert p.pricing_excluded == []
+
+
+def test_a_workload_heading_answered_not_applicable(extract: Extract) -> None:
+    p = extract("R1 Host Qwen2.5 14B for 80 concurrent users. R2 Model fine-tuning: N/A for this Lot.")
+    assert p.workload == "inference" and p.method is None
+    p = extract("Serve Llama 3.1 8B to 20 people. Training: not required.")
+    assert p.workload == "inference"
+    p = extract("Fine-tuning: QLoRA of Llama 3.1 70B on 30M tokens, then serve it.")
+    assert p.workload == "fine_tuning"
