@@ -265,7 +265,8 @@ _WITHIN = Gated(
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?|fortnights?)\b",
+        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?:calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?|months?"
+        rf"|fortnights?)\b",
         I,
     ),
     "fortnight",

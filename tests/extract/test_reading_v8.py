@@ -325,3 +325,13 @@ def test_a_workload_heading_answered_not_applicable(extract: Extract) -> None:
     assert p.workload == "inference"
     p = extract("Fine-tuning: QLoRA of Llama 3.1 70B on 30M tokens, then serve it.")
     assert p.workload == "fine_tuning"
+
+
+def test_numbers_written_in_words_then_digits(extract: Extract) -> None:
+    p = extract(
+        "The Supplier shall fine-tune Qwen2.5 7B with LoRA on 50M tokens. Three (3) passes over the corpus "
+        "are required. Training shall be complete within fourteen (14) calendar days."
+    )
+    assert p.epochs == 3 and p.deadline_hours == pytest.approx(336)
+    p = extract("Serve Llama 3.1 8B to 30 users for Lot (2) of the tender.")
+    assert p.concurrency == 30
