@@ -43,7 +43,7 @@ _BEFORE_THEN = re.compile(
     r"[^.;!?]{0,80}?\b(?:before|by|ahead\s+of)\s+(?:then|that(?:\s+(?:date|day))?|it)\b(?!\s+\w+\s+(?:on|by))",
     I,
 )
-_CLAUSE_START = re.compile(r"[,;:(]|\b(?:because|since|as|and|but|while|when|whereas)\b", I)
+_CLAUSE_START = re.compile(r"[,;(]|:(?!\d)|\b(?:because|since|as|and|but|while|when|whereas)\b", I)
 
 
 def before_then(text: str, at: int) -> bool:
@@ -88,6 +88,12 @@ _AT = (
 )
 _ZONES = {"cet": 1, "cest": 2, "utc": 0, "gmt": 0, "pst": -8, "pt": -8, "pdt": -7, "est": -5, "et": -5,
           "edt": -4, "aoe": -12}  # fmt: skip
+# a clock time before the date: "completed by 17:00 CET on Friday 29 January 2027"
+_TIME_ON = keyed(
+    r"\b(?:by|before|until|no\s+later\s+than)\s+(?P<hh>\d{1,2}):(?P<mm>\d\d)"
+    rf"(?:\s*(?P<tz>cet|cest|utc|gmt|pst|pt|pdt|est|et|edt|aoe))?\s+on\s+{_DATE}",
+    I,
+)
 _BEFORE_EVENT = keyed(rf"\bbefore\s+(?:the|our|a|an|their)\s+[^.;?!]{{1,60}}?\s+(?:on|of)\s+{_DATE}{_AT}", I)
 _END_OF = keyed(
     rf"\b(?P<by>(?:by|before|until|till|due|deadline(?:\s+is)?:?)\s+)?(?:the\s+)?end\s+of\s+(?:{_DATE}"
@@ -134,7 +140,7 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
             previous = s.text
             continue
         t = s.text
-        for m in _BEFORE_EVENT.finditer(t):
+        for m in [*_BEFORE_EVENT.finditer(t), *_TIME_ON.finditer(t)]:
             if (d := _date(m, today)) is None:
                 continue
             if m.group("hh"):  # "before the freeze on Monday 7 December, 09:00 CET": that time

@@ -234,6 +234,7 @@ def test_a_requirement_on_something_else_is_no_request_length(extract: Extract) 
         ("Needs to be done before Christmas.", 879),  # start of 25 Dec
         ("need it by EOD thu PT", 39),  # end of Thu 19 Nov (UTC)
         ("The pilot starts on 7 December, so the model has to be ready before then.", 447),
+        ("The work shall be completed by 17:00 CET on Friday 27 November 2026.", 223),  # 16:00 UTC
     ],
 )
 def test_deadlines_said_around_an_event_or_a_calendar_phrase(
