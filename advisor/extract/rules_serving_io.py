@@ -177,7 +177,10 @@ _EACH_OUTPUT = re.compile(
     rf"{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:output\s+|generated\s+|new\s+)?tokens?\s+(?:of\s+output\s+)?"
     r"(?:each|apiece|per\s+(?!(?:s|sec|second|minute|min|hour|hr|day|week|month|gpu|node)\b)[a-z][\w-]*)\b"
     rf"|(?P<num3>{NUM})\s*(?P<mult3>k)?-tok(?:en)?s?\s+(?:replies|responses|answers|outputs|summaries|drafts"
-    r"|completions|generations|e-?mails|messages|descriptions)\b",
+    r"|completions|generations|e-?mails|messages|descriptions)\b"
+    # the output named by what it is: "a translated document comes to about 1,100 tokens"
+    rf"|\b(?:an?|each)\s+(?:translated|generated|written|rewritten)\s+[a-z]+\s+(?:comes?\s+to|is|runs?\s+to)\s+"
+    rf"{APPROX}(?P<num4>{NUM})\s*(?P<mult4>k)?\s*tok(?:en)?s?\b",
     I,
 )
 _GENERATES = re.compile(
@@ -236,7 +239,7 @@ _N_LANGUAGES = re.compile(
 _MAX_LANGUAGES = 50
 _LANGUAGE = re.compile(rf"\b(?:{_LANGUAGES})\b")
 _SOURCE_LANGUAGE = re.compile(
-    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})\s+(?:source|original))\b"
+    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})(?:\s+(?:source|original)|-language))\b"
 )
 _SAYS_OUTPUT = re.compile(r"output|generat|answer|repl|response", I)
 # a job that reads its items (their length is the prompt), as opposed to one that writes them
@@ -524,7 +527,7 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
         ):
             continue  # "classify 40M reviews (~120 tokens each": the items' own length, a prompt
         count = parse_scaled(m.group("num"), m.group("mult"))
-        key = next(k for k in ("", "2", "3") if each.group("num" + k))
+        key = next(k for k in ("", "2", "3", "4") if each.group("num" + k))
         num, mult = each.group("num" + key), each.group("mult" + key)
         tokens_each = parse_number(num) * (1000 if mult else 1)
         languages = _target_languages(ctx)

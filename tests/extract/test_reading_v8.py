@@ -336,3 +336,13 @@ def test_numbers_written_in_words_then_digits(extract: Extract) -> None:
     assert p.epochs == 3 and p.deadline_hours == pytest.approx(336)
     p = extract("Serve Llama 3.1 8B to 30 users for Lot (2) of the tender.")
     assert p.concurrency == 30
+
+
+def test_a_translated_item_length_and_a_source_written_as_x_language(extract: Extract) -> None:
+    p = extract(
+        "Translate our Spanish-language manuals into German and into Italian with Qwen2.5 72B: 20,000 "
+        "documents; a translated document comes to about 900 tokens. Done within 10 days."
+    )
+    assert p.generation_tokens == pytest.approx(20_000 * 900 * 2)
+    p = extract("Serve Qwen2.5 72B to 40 users; a typical document is about 900 tokens.")
+    assert p.generation_tokens is None
