@@ -362,7 +362,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
         _gpu_types(ctx, s, owned)
         if m := _CONSUMER_OUT.search(t):
             ctx.add(s, "gpus_excluded", _consumer_ids(), q(m), "stated", m.start())
-        if m := _VENDOR_OUT.search(t):
+        for m in _VENDOR_OUT.finditer(t):  # each one, so each clause that says it counts as read
             vendors = re.findall(r"amd|intel|gaudi|rocm", (m.group("vendor") or "").lower())
             if vendors:
                 named = {{"gaudi": "intel", "rocm": "amd"}.get(v, v) for v in vendors}

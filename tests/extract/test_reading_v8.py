@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.accounting import account_for
 from advisor.extract.base import merge_findings
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_models import find_models
@@ -346,3 +347,14 @@ def test_a_translated_item_length_and_a_source_written_as_x_language(extract: Ex
     assert p.generation_tokens == pytest.approx(20_000 * 900 * 2)
     p = extract("Serve Qwen2.5 72B to 40 users; a typical document is about 900 tokens.")
     assert p.generation_tokens is None
+
+
+def test_every_clause_that_rules_out_a_vendor_counts_as_read(rules: RulesExtractor) -> None:
+    text = "Serve Qwen2.5 32B to 50 users. CUDA-only stack (custom kernels) so nothing AMD/Intel pls."
+    profile = rules.extract(text)
+    account = account_for(text, profile, None, rules.analysis_of(text))
+    assert not [u.text for u in account.unused if "AMD" in u.text]
+    # a fact with no field is still named as not used
+    text = "Serve Qwen2.5 32B to 50 users. p99 TTFT < 800ms."
+    account = account_for(text, rules.extract(text), None, rules.analysis_of(text))
+    assert any("TTFT" in u.text for u in account.unused)
