@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor
+from advisor.extract.rules import RulesExtractor
 from advisor.ingest import read_brief
 from tools.catalog.load import load_catalog
 from tools.input_account import NAMED_KINDS, InputAccount
@@ -77,12 +78,12 @@ CONSTRAINT_FIELDS = (
 _CONSTRAINT_WORDS: dict[str, str] = {
     "eu": r"\beu\b|europe|union|gdpr|german|frankfurt|residen|sovereign",
     "provider": r"\b(?:aws|amazon|azure|gcp|google|lambda|coreweave|runpod|nebius|oracle|oci|hetzner|ovh"
-                r"|scaleway|vast|together|cloud|provider|on[- ]?prem)",
+    r"|scaleway|vast|together|cloud|provider|on[- ]?prem)",
     "pricing": r"spot|preempt|reserved|interrupt|on[- ]demand|commit",
     "gpu": r"\b(?:[abhl]\d{2,3}|b200|gb200|mi\d{3}|rtx|\d{4}|gpus?|cards?|consumer|dgx|hgx|nodes?|boxe?s?)\b",
     "money": r"[$€£]|\b(?:usd|eur|budget|dollars?|euros?|bucks|\d+\s*k\b|kwh|cents?)",
     "time": r"\b(?:hours?|h\b|days?|weeks?|months?|by|before|deadline|friday|monday|ms|latency|tokens?/s|"
-            r"per second)",
+    r"per second)",
     "owned": r"\b(?:own|owned|have|our|already|sitting|idle|in-house|on[- ]?prem)",
     "question": r"\?|\b(?:can|could|is it|how long|my boss|claim)",
 }
@@ -305,8 +306,10 @@ class EvalReport:
             )
         else:
             lines.append(f"Recommendation checks: skipped ({self.recommendation_note})")
-        lines.append(f"silent drops: {self.silent_drops} (stated constraints neither honoured nor named as "
-                     "not understood)")
+        lines.append(
+            f"silent drops: {self.silent_drops} (stated constraints neither honoured nor named as "
+            "not understood)"
+        )
         lines.append("")
         lines.append("Per field:")
         for name, (r, t) in self.per_field.items():
@@ -517,7 +520,7 @@ def run_case(
         return result
     assert profile is not None
     result.profile = profile
-    account = _account(texts)
+    account = _account(texts, case.reference_time or REFERENCE_TIME)
     result.fields.extend(_fields(case.expect, profile, names))
     if case.expect_other:
         other = account.other_workload or WorkloadProfile()
@@ -548,11 +551,14 @@ def _fields(
     return out
 
 
-def _account(texts: list[str]) -> InputAccount:
-    """The accounting of every turn's text, merged (what the replies said they did not use)."""
+def _account(texts: list[str], when: dt.datetime) -> InputAccount:
+    """The accounting of every turn's text, merged (what the replies said they did not use); read with the
+    rules pinned at the case's reference time, so the other workload's dates are anchored as the
+    profile's are (an unpinned reading would count "by 4 January" from the day the eval runs)."""
     merged: InputAccount | None = None
+    rules = RulesExtractor(reference_time=when)
     for text in texts:
-        account = account_for(text, WorkloadProfile())
+        account = account_for(text, WorkloadProfile(), analysis=rules.analyse(text))
         merged = account if merged is None else merged.merged(account)
     return merged or InputAccount()
 

@@ -73,6 +73,8 @@ class Finding:
 
     `position` is the character offset of the evidence in the text (later statements win);
     `correction` marks explicit corrections ("actually", "instead"), which win over earlier values.
+    `retract` marks a value the user withdrew: a scalar field goes back to unknown (its `value` is None),
+    a list loses `value`.
     `converted` marks an inferred value that is the new text's own statement in profile units (see the
     module docstring): it may replace a value stated in an earlier turn.
     """
@@ -84,6 +86,7 @@ class Finding:
     position: int = 0
     correction: bool = False
     converted: bool = False
+    retract: bool = False  # the user withdrew the value ("forget what I said about spot"): unset or remove it
 
     def __post_init__(self) -> None:
         if self.field not in PROFILE_FIELDS:
@@ -139,6 +142,10 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
         prior_stated = old is not None and old.status == "stated" and data.get(name) is not None
         if f.status == "inferred" and prior_stated and not f.converted:
             continue  # an estimate never overrides what the user stated earlier
+        if f.retract:  # "forget the $10k": unknown again
+            data[name] = None
+            prov.pop(name, None)
+            continue
         data[name] = f.value
         prov[name] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
 
@@ -148,6 +155,9 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
     replaced: set[str] = set()
     for f in sorted((f for f in findings if f.field in LIST_FIELDS), key=lambda f: f.position):
         values = [f.value] if isinstance(f.value, str) else list(f.value)
+        if f.retract:  # "forget what I said about spot": that exclusion no longer holds
+            data[f.field] = [x for x in data[f.field] if x not in values]
+            continue
         if f.field not in replaced and _REPLACES.search(f.evidence or ""):
             # "budget got approved for H100s on Lambda instead": the earlier turns' list is replaced
             replaced.add(f.field)

@@ -32,6 +32,7 @@ from advisor.extract.rules_context import rule_cadence, rule_location, rule_serv
 from advisor.extract.rules_corrections import rule_corrections
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
+from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
@@ -41,6 +42,7 @@ from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
+from advisor.extract.steps import step_parts
 from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
 
@@ -67,6 +69,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_training_shape,
     rule_budget,
     rule_deadline,
+    rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_location,
     rule_cadence,
     rule_utilisation,
@@ -114,6 +117,8 @@ class RulesExtractor:
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
         if split is None and (chat := chat_sections(sentences)) is not None:
             split = split_parts(chat, read)  # "fine-tune X on Y and then serve it to Z users"
+        if split is None:
+            split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
         if split is not None:
             analysis = Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
                                 other=split.serving)  # fmt: skip

@@ -407,8 +407,14 @@ _RATE_TOKENS = Gated(
     ),
     "tok",
 )
+# "~400 users at peak, each should get at least 25 tok/s": the rate is each one's
+_EACH_GETS = re.compile(
+    r"\beach\s+(?:one\s+)?(?:should|must|shall|will|needs?|gets?|wants?)\b[^.;]{0,25}$", I
+)
 _PER_USER = keyed(
-    r"^\W*(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence|request|stream|session|conversation|chat|call)"
+    r"^\W*(?:or\s+(?:faster|more|better|above|higher)\s+)?(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence"
+    r"|request|stream|session|conversation|chat|call"
+    r"|person|reader|customer|caller)"
     r"|each\b)",
     I,
 )
@@ -475,6 +481,8 @@ def rule_serving(ctx: Ctx) -> None:
                 _PER_USER.match(tail)
                 or re.search(r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I)
                 or re.search(r"\b(?:each|every|per)\s+(?:user|person|stream)\b[^.;]{0,25}$", before, I)
+                # "~400 users at peak, each should get at least 25 tok/s"
+                or _EACH_GETS.search(before)
                 # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a
                 # second", "it should stream at 30 tok/s"
                 or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,5}$", before, I)

@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
 
@@ -82,10 +84,81 @@ _OF_THEM = keyed(
     rf"|total\b)",
     I,
 )
+# "it's 8 cards", "there are actually 8 GPUs" in a sentence that corrects
+_CARDS = keyed(
+    rf"\b(?:it'?s|they'?re|there\s+are|we\s+have|we've\s+got)\s+(?:actually\s+|really\s+)?(?P<num>{NUMBER})"
+    r"\s+(?:cards|gpus)\b"
+    # the share left to this job: "2 of the 4 are tied up elsewhere, so we'd only get 2"
+    rf"|\b(?:we'?d|we\s+would|we(?:'ll|\s+will|\s+can)?)\s+only\s+(?:get|have|use)\s+(?P<num2>{NUMBER})\b",
+    I,
+)
+# the owned card's variant corrected: "they're the 80GB PCIe version", "it's the SXM 80 GB model"
+_VARIANT = keyed(
+    r"\b(?:they'?re|they\s+are|it'?s|it\s+is|those\s+are|these\s+are)\s+(?:actually\s+)?(?:the\s+|all\s+)?"
+    r"(?P<words>(?:(?:\d{2,3}\s?gb|pcie|sxm\d?|nvl)[\s,-]*){1,3})(?:version|variant|model|cards?|ones|edition)?\b",
+    I,
+)
 _BOXES = keyed(
     rf"\b(?P<num>{NUMBER})\s+{_MACHINE}\s+(?:of|with)\s+(?P<per>{NUMBER})(?:\s+(?:cards?|gpus?))?(?:\s+(?:in\s+)?each)?\b",
     I,
 )
+
+# ------------------------------------------------------------------------------------------ withdrawn
+# "forget what I said about spot", "scratch the bit about GCP", "ignore the $10k", "forget the 4th"
+_WITHDRAW = keyed(
+    r"\b(?:forget|scratch|ignore|disregard|drop|strike)\s+(?:about\s+)?(?:what\s+(?:i|we)\s+(?:said|wrote|told\s+you)"
+    r"\s+(?:about|on|re|regarding)\s+|(?:the\s+)?(?:bit|part|thing)\s+about\s+|my\s+|that\s+|the\s+)?"
+    r"(?P<topic>[^,.;:!?]{1,40})",
+    I,
+)
+# a pricing option allowed after all: "spot is fine", "spot is 100% fine", "preemptible VMs are OK"
+_ALLOWED = keyed(
+    r"\b(?P<topic>spot|pre-?emptible|interruptible|reserved)(?:\s+(?:instances|capacity|vms?|nodes))?\s+"
+    r"(?:is|are|'s)\s+(?:\d+\s*%\s+|totally\s+|perfectly\s+|completely\s+|actually\s+|now\s+)?"
+    r"(?:fine|ok|okay|allowed|acceptable)\b",
+    I,
+)
+_ALL_BUT = re.compile(r"\b(?:anything|everything|all)\s+(?:but|except|other\s+than|besides)\s*$", I)
+_TOPIC_PRICING = {"spot": r"\bspot\b|preempt|interrupt", "reserved": r"\breserved\b|commitment"}
+_TOPIC_DEADLINE = re.compile(
+    r"\b(?:deadline|date|due|\d{1,2}(?:st|nd|rd|th)|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|jan\w*|feb\w*|mar(?:ch)?|apr\w*|may|june?|july?|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)\b",
+    I,
+)
+_TOPIC_BUDGET = re.compile(r"[$€£]|\b(?:budget|cap|money|spend\w*|usd|eur|gbp|\d+\s*k)\b", I)
+_LIST_FIELDS = ("providers_required", "providers_preferred", "providers_excluded")
+
+
+def _withdrawn(ctx: Ctx, s: Sentence) -> None:
+    """A statement withdrawn: its field back to unknown (a deadline, a budget) or its value off a list (a
+    provider required or excluded, spot ruled out). The EU rule lifted is read in rules_constraints."""
+    m = _WITHDRAW.search(s.text) or _ALLOWED.search(s.text)
+    if m is None or negated(s.text, m.start()) or _ALL_BUT.search(s.text, 0, m.start()):
+        return  # "anything but spot is fine": spot is the one thing not fine
+    topic, at = m.group("topic"), m.start()
+    if (
+        about := re.match(r"\s*(?:and\s+)?(?:re|about|as\s+for|regarding)\s+([^,.;:]{1,30})[:,]", s.text)
+    ) is not None:
+        topic = f"{about.group(1)} {topic}"  # "re spot: forget what I said"
+    said = q(m)
+
+    def drop(field: str, value: object) -> None:
+        ev = f'"{said}": withdrawn'
+        ctx.findings.append(Finding(field=field, value=value, status="stated", evidence=ev,
+                                    position=s.start + at, correction=True, retract=True))  # fmt: skip
+
+    providers = [p for p, _, _ in find_providers(topic)]
+    for value, rx in _TOPIC_PRICING.items():
+        if re.search(rx, topic, I):
+            drop("pricing_excluded", [value])
+    if providers:
+        for field in _LIST_FIELDS:
+            drop(field, providers)
+    elif _TOPIC_BUDGET.search(topic):
+        drop("budget_usd", None)
+    elif _TOPIC_DEADLINE.search(topic):
+        drop("deadline_hours", None)
+
 
 # ------------------------------------------------------------------------------------------ deadline moved
 _MOVED = keyed(
@@ -98,11 +171,13 @@ _MOVED = keyed(
 
 
 def rule_corrections(ctx: Ctx) -> None:
-    """Figures replaced, owned cards recounted and deadlines moved (see the module docstring)."""
+    """Figures replaced, owned cards recounted, deadlines moved and statements withdrawn (see the module
+    docstring)."""
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
             continue
         _moved_deadline(ctx, s)
+        _withdrawn(ctx, s)
         correcting = ctx.is_correction(s)
         if not (correcting or _OLD_CUE.search(s.text)):
             continue
@@ -135,6 +210,12 @@ def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
     if "owned_gpu" not in known or _read_in(ctx, s, "owned_gpu_count"):
         return False  # the rules read a count in this sentence themselves
     t = s.text
+    _variant(ctx, s, str(known["owned_gpu"]))
+    if (m := _CARDS.search(t)) is not None:
+        n = int(parse_number(m.group("num") or m.group("num2")))
+        said = f'"{q(m)}" (the {known["owned_gpu"]} said before)'
+        ctx.add(s, "owned_gpu_count", n, said, "stated", _end(s))
+        return True
     if (m := _OF_THEM.search(t)) is not None:
         n = int(parse_number(m.group("num")))
         said = f'"{q(m)}"'
@@ -149,6 +230,23 @@ def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
         ctx.add(s, "owned_gpu_count", n, f'"{q(m)}" = {n} x {known["owned_gpu"]}', "inferred", _end(s))
         return True
     return False
+
+
+def _variant(ctx: Ctx, s: Sentence, owned: str) -> None:
+    """owned_gpu's memory or form factor corrected ("they're the 80GB PCIe version"): the same card family
+    in the variant named, when the catalog knows it."""
+    m = _VARIANT.search(s.text)
+    if m is None or _read_in(ctx, s, "owned_gpu"):
+        return
+    family = owned.split("-")[0]
+    gid = resolve_gpu(f"{family} {' '.join(m.group('words').replace(',', ' ').split())}")
+    if gid != owned and _catalog_gpu(gid):
+        ctx.add(s, "owned_gpu", gid, f'"{q(m)}" (the {owned} said before)', "stated", _end(s))
+
+
+def _catalog_gpu(gid: str) -> bool:
+    cat = _catalog()
+    return cat is not None and cat.has_gpu(gid)
 
 
 def _read_in(ctx: Ctx, s: Sentence, name: str) -> bool:

@@ -44,7 +44,7 @@ _OWN = (
     r"[^.;:?!]{0,40}?\bwith)\s+"
 )
 _DGX = re.compile(
-    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s+)?(?:nvidia\s+)?"
+    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s*[x×]?\s+)?(?:nvidia\s+)?"
     rf"(?:dgx|hgx)[\s-]+{_GPU}s?\b",
     I,
 )

@@ -22,6 +22,7 @@ import functools
 import re
 
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_allocation import find_share
 from advisor.extract.rules_ctx import CORRECTION, PROTOTYPE, Ctx, Gated, I, negated, q
 from advisor.extract.rules_fleet import Fleet, find_fleet
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
@@ -111,6 +112,31 @@ def _asks_about(t: str, pos: int) -> bool:
 
 def rule_owned_gpus(ctx: Ctx) -> None:
     """owned_gpu(_count) from ownership phrases; claimed_gpu(_count) from hardware questions."""
+    _claims_and_owned(ctx)
+    if not ctx.has("owned_gpu"):
+        _share_of_estate(ctx)
+
+
+def _share_of_estate(ctx: Ctx) -> None:
+    """Cards the team may use out of a shared or bigger estate, read over the whole text
+    (advisor/extract/rules_allocation.py)."""
+    spans: list[tuple[int, Sentence]] = []
+    parts: list[str] = []
+    at = 0
+    for s in ctx.sentences:
+        spans.append((at, s))
+        parts.append(s.text)
+        at += len(s.text) + 1
+    share = find_share("\n".join(parts))
+    if share is None:
+        return
+    offset, s = max(((o, x) for o, x in spans if o <= share.position), key=lambda p: p[0])
+    gid = _gpu_id(share.gpu)
+    ctx.add(s, "owned_gpu", gid, share.evidence, "stated", share.position - offset)
+    ctx.add(s, "owned_gpu_count", share.count, share.evidence, "inferred", share.position - offset)
+
+
+def _claims_and_owned(ctx: Ctx) -> None:
     owned_done = False
     claimed_done = bool(ctx.claim_sentences)  # a claim read by rule_claims is the claim
     for s in ctx.sentences:
@@ -277,8 +303,10 @@ _CONSUMER_OUT = Gated(
     "consumer", "gaming", "geforce", "desktop", "data",
 )  # fmt: skip
 _VENDOR_OUT = Gated(
-    re.compile(r"\b(?:no|not|avoid|without)\s+(?P<vendor>amd|intel|gaudi|rocm)\b|\bnvidia[\s-]only\b"
-               r"|\bonly\s+nvidia\b|\bcuda\s+only\b", I),
+    # "no AMD or Intel cards", "nothing AMD/Intel pls", "CUDA-only stack"
+    re.compile(r"\b(?:no|not|avoid|without|nothing|none\s+of)\s+(?P<vendor>(?:amd|intel|gaudi|rocm)(?:\s*(?:/|,|or"
+               r"|and|nor|&)\s*(?:amd|intel|gaudi|rocm))*)\b|\bnvidia[\s-]only\b|\bonly\s+nvidia\b"
+               r"|\bcuda[\s-]only\b", I),
     "amd", "intel", "gaudi", "rocm", "nvidia", "cuda",
 )  # fmt: skip
 
@@ -349,11 +377,11 @@ def rule_gpu_choice(ctx: Ctx) -> None:
         _gpu_types(ctx, s, owned)
         if m := _CONSUMER_OUT.search(t):
             ctx.add(s, "gpus_excluded", _consumer_ids(), q(m), "stated", m.start())
-        if m := _VENDOR_OUT.search(t):
-            vendor = (m.group("vendor") or "").lower()
-            if vendor:
-                vendor = {"gaudi": "intel", "rocm": "amd"}.get(vendor, vendor)
-                ids = _vendor_ids(vendor, keep=True)
+        for m in _VENDOR_OUT.finditer(t):  # each one, so each clause that says it counts as read
+            vendors = re.findall(r"amd|intel|gaudi|rocm", (m.group("vendor") or "").lower())
+            if vendors:
+                named = {{"gaudi": "intel", "rocm": "amd"}.get(v, v) for v in vendors}
+                ids = [g for v in sorted(named) for g in _vendor_ids(v, keep=True)]
             else:
                 ids = _vendor_ids("nvidia", keep=False)
             if ids:

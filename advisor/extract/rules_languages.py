@@ -21,7 +21,7 @@ _N_LANGUAGES = re.compile(
 _MAX_LANGUAGES = 50
 _LANGUAGE = re.compile(rf"\b(?:{_LANGUAGES})\b")
 _SOURCE_LANGUAGE = re.compile(
-    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})\s+(?:source|original))\b"
+    rf"\b(?:from\s+(?P<lang>{_LANGUAGES})|(?P<lang2>{_LANGUAGES})(?:\s+(?:source|original)|-language))\b"
 )
 
 

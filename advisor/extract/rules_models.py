@@ -26,9 +26,20 @@ _FAMILIES = (
 )
 _TOKEN = (
     r"(?:[\s_-]*(?:v?\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[bm]?|a\d+(?:\.\d+)?b|mini|small|medium|large|nemo|"
-    r"instruct|chat|base|it|hf|coder|r1|v\d(?:\.\d)?)(?![a-z]))"
+    r"instruct|chat|base|it|hf|coder|moe|r1|v\d(?:\.\d)?)(?![a-z]))"
 )
 MODEL_RE = keyed(rf"\b(?:meta[\s-]?)?(?P<family>{_FAMILIES})(?P<rest>{_TOKEN}{{0,4}})", re.I)
+# A name spread over a phrase, as people who do not know the ids write it: "Llama 3.1, the 8 billion one",
+# "Qwen 2.5, the 14B size", "the small Qwen, version 2.5, the 3-billion one", "Mistral's 7B": the family,
+# an optional version, then the size in an apposition (or a possessive). Read as "<family> <version> <size>b".
+_SPREAD = keyed(
+    rf"\b(?P<family>{_FAMILIES})(?:(?P<poss>'s)|(?P<ver>[\s-]*v?\d+(?:\.\d+)?)?\s*,\s*(?:(?:version|v)\s*"
+    r"(?P<ver2>\d+(?:\.\d+)?)\s*,\s*)?(?:the|its|in\s+the)(?:\s+(?:small|smallest|big|biggest|large|tiny|medium))?)"
+    r"\s+(?P<size>\d+(?:\.\d+)?)[\s-]*(?:(?P<unit>billion|bn|b)\b(?![.,]\d)(?!\s*(?:tokens?|toks?|words|rows|"
+    r"examples|samples|records|pairs|documents|docs)\b)|(?P<munit>million|m)\b(?=[\s-]*(?:param|one\b|size\b)))"
+    r"(?:[\s-]*param(?:eter)?s?)?(?:\s+(?:one|size|model|version|variant))?",
+    re.I,
+)
 SIZE_IN_NAME = re.compile(r"(?<![x\d.])(\d+(?:\.\d+)?)\s*([bm])\b", re.I)
 
 # Sizes of models named without a size, for when the catalog lacks them (from their model cards).
@@ -115,7 +126,22 @@ def _family_key(family: str) -> str:
 
 
 def find_models(text: str) -> list[ModelMention]:
-    """Every model name in `text`, resolved against the catalog where possible."""
+    """Every model name in `text`, resolved against the catalog where possible; a name spread over a
+    phrase ("Llama 3.1, the 8 billion one") is read as the name it spells, with the phrase's span."""
+    spread: list[ModelMention] = []
+    for m in _SPREAD.finditer(text):
+        unit = "m" if m.group("munit") else "b"
+        version = (m.group("ver") or m.group("ver2") or "").strip(" -")
+        name = " ".join(x for x in (m.group("family"), version, m.group("size") + unit) if x)
+        spread.extend(
+            ModelMention(**{**vars(x), "text": m.group(0), "start": m.start(), "end": m.end()})
+            for x in _find_models(name)[:1]
+        )
+    plain = [x for x in _find_models(text) if not any(x.start < y.end and y.start < x.end for y in spread)]
+    return sorted([*plain, *spread], key=lambda x: x.start)
+
+
+def _find_models(text: str) -> list[ModelMention]:
     cat = _catalog()
     out: list[ModelMention] = []
     for m in MODEL_RE.finditer(text):

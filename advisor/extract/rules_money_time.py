@@ -8,6 +8,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_dates import before_then, event_date
 from advisor.extract.rules_text import (
     APPROX,
     MONEY_NUM,
@@ -29,7 +30,7 @@ _CUR_WORD = {
 }  # fmt: skip
 _MONEY = Gated(
     re.compile(
-        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?)\s*(?P<num>{MONEY_NUM}"
+        rf"(?P<sym>us\$|\$|€|£|\bchf\s?|\beur\s?|\busd\s?|\bgbp\s?)\s*(?P<num>{MONEY_NUM}"
         rf"|{NUMBER})\s*(?P<mult>{MULT})?"
         rf"|(?P<num2>{MONEY_NUM}|{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?"
         rf"|gbp|pounds?|chf"
@@ -51,7 +52,8 @@ _MONEY = Gated(
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
 _BUDGET_CUE = keyed(
     r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|PO|"
-    r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|"
+    r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|(?:shall|must|will|may|should)\s+not\s+exceed"
+    r"|(?:not|n't)\s+cost\s+more\s+than|"
     r"under|max(?:imum)?|at most|up to|no more than|less than|below|within|around|about)\b|~|≈",
     I,
     min_chars=1,
@@ -76,9 +78,14 @@ _FINANCIALS_AFTER = re.compile(
 )
 _CEILING = re.compile(
     r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most|below|under"
-    r"|less\s+than|up\s+to|within)\b",
+    r"|less\s+than|up\s+to|within|(?:shall|must|will|may|should)\s+not\s+exceed)\b",
     re.I,
 )
+# money held as credits is money to spend: "paid from the $6,000 of AWS credits on the grant"
+_CREDITS_AFTER = re.compile(r"\s*(?:of|in)\s+(?:[\w-]+\s+){0,2}credits?\b", re.I)
+_USED_UP = re.compile(r"\b(?:spent|used(?:\s+up)?|burn(?:ed|t)|blew|consumed|wasted)\b", re.I)
+# a monthly figure that restates a total: "GBP 30,000 over the term (equivalent to GBP 2,500 per month)"
+_RESTATED = re.compile(r"(?:equivalent\s+to|i\.e\.,?|that'?s|which\s+is|or|=|≈)\s*(?:about\s+|~\s*)?$", re.I)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
@@ -117,10 +124,20 @@ def rule_budget(ctx: Ctx) -> None:
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]
-            if not (budget_word or short or _BUDGET_CUE.search(before)):  # the regex last: it costs most
+            credits = _CREDITS_AFTER.match(t, m.end()) is not None and not _USED_UP.search(before[-30:])
+            if not (budget_word or short or credits or _BUDGET_CUE.search(before)):  # the regex last: costly
                 continue
             if (
-                _NOT_BUDGET.search(before[-25:])
+                monthly
+                and _RESTATED.search(before)
+                and any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings)
+            ):
+                continue  # the total said again per month: the total stands
+            not_budget = _NOT_BUDGET.search(before[-25:])
+            if not_budget is not None and _CEILING.search(before[-25:], not_budget.end()):
+                not_budget = None  # "firm fixed price, not to exceed EUR 60,000": the ceiling is the budget
+            if (
+                (not_budget is not None and not credits)
                 or _QUOTE_AFTER.match(t, m.end())
                 or _FINANCIALS_AFTER.match(t, m.end())
             ):
@@ -173,7 +190,7 @@ _BY_WEEKDAY = Gated(
         r"\b(?:by|before|until|till|due|on|for)\s+(?:(?:eod|cob|end\s+of\s+(?:the\s+)?day)\s+(?:on\s+)?)?"
         r"(?:this\s+|next\s+|the\s+)?(?P<day>"
         + "|".join(_WEEKDAYS)
-        + r"|(?<=by\s)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
+        + r"|(?<=by\s|od\s|ob\s)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
         + r")(?!,?\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
         + _MON3
         + r"|"
@@ -183,7 +200,8 @@ _BY_WEEKDAY = Gated(
         + r"|(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)))?\b",
         I,
     ),
-    "day", "by mon", "by tue", "by wed", "by thu", "by fri", "by sat", "by sun",
+    "day", "by mon", "by tue", "by wed", "by thu", "by fri", "by sat", "by sun", "od fri", "od mon", "od tue",
+    "od wed", "od thu", "ob fri",
 )  # fmt: skip
 _BY_DATE = keyed(
     rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
@@ -249,7 +267,8 @@ _WITHIN = Gated(
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|h|days?|weeks?|months?|fortnights?)\b",
+        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?:calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?|months?"
+        rf"|fortnights?)\b",
         I,
     ),
     "fortnight",
@@ -269,7 +288,7 @@ _CLOCK_WINDOW = Gated(
         rf"\s+(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight|\d{{1,2}}:\d\d)\b",
         I,
     ),
-    "window", "midnight", "am", "pm",
+    "window", "midnight", "am", "pm", ":",  # "between 01:00 and 05:00" holds no word: its colon
 )  # fmt: skip
 
 
@@ -375,7 +394,7 @@ def rule_deadline(ctx: Ctx) -> None:
             conv = U.hours_until(ref, due, f'"{q(m)}" ({said})')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_DATE.finditer(t):
-            if no_deadline and m.group(0).lower().startswith("on"):
+            if m.group(0).lower().startswith("on") and (no_deadline or event_date(t, m.start())):
                 continue  # "the review board meets on 9 December, but there's no date pressure"
             if m.group("iso"):
                 d = dt.date.fromisoformat(m.group("iso"))
@@ -389,10 +408,12 @@ def rule_deadline(ctx: Ctx) -> None:
                     continue
                 if d < ref.date() and not m.group("year"):
                     d = d.replace(year=ref.year + 1)
-            due = _end_of_day(d, ref.tzinfo)
+            # "before 4 January", "starts on 7 December, so ... ready before then": its start
+            at_start = m.group(0).lower().startswith("before") or before_then(t, m.start())
+            due = _end_of_day(d - dt.timedelta(days=1) if at_start else d, ref.tzinfo)
             if due <= ref:
                 continue
-            conv = U.hours_until(ref, due, f'"{q(m)}" (end of that day)')
+            conv = U.hours_until(ref, due, f'"{q(m)}" ({"start" if at_start else "end"} of that day)')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _NUMERIC_DATE.finditer(t):
             due_day = _numeric_date(m, ref.date())

@@ -20,7 +20,9 @@ _ALL_KINDS: tuple[str, ...] = ("spot", "on_demand", "reserved", "owned")
 
 _NEG = (
     r"(?:no|not|never|without|avoid|zero|can't use|cannot use|can not use|won't use|will not use"
-    r"|don't want|do not want|not allowed(?: to use)?|must not use|mustn't use|can't rely on"
+    r"|don't want|do not want|not allowed(?: to use)?|mustn't use|can't rely on"
+    # a tender's wording: "shall not use spot", "shall not enter into reserved-capacity commitments"
+    r"|(?:must|shall|will|may|should)\s+not\s+(?:use|enter\s+into|rely\s+on|buy|sign\s+(?:up\s+for|for)?)"
     r"|cannot rely on|rule out|ruling out|except|anything but|other than"
     r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve)(?: (?:up )?(?:to|for))?)"
 )
@@ -32,7 +34,7 @@ _EXCLUDED = {
     kind: Gated(
         re.compile(
             rf"\b{_NEG}[\s-]+(?:any\s+|the\s+|an?\s+)?(?:(?:\d+[\s-](?:years?|months?)|one[\s-]year|multi[\s-]year"
-            rf"|long[\s-]term|or|and)\s+){{0,4}}(?:{rx}){_NOUN}\b"
+            rf"|long[\s-]term|or|and)\s+){{0,4}}(?:{rx}){_NOUN}\b(?!\s+(?:budget|funds?|money|amount|line)\b)"
             rf"|\b(?:{rx}){_NOUN}\s+(?:is|are)\s+(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
             r"|not permitted)\b",

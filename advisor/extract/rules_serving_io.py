@@ -44,21 +44,25 @@ _K = r"(?P<mult>k)?"
 _FILL = (
     r"(?:(?:are|is|of|at|averag\w*|avg\.?|median|mean|p50|typically|usually|normally|mostly|maybe|probably"
     r"|generally|often|after\s+\w+"
-    r"|length|size|len|each|short|long|lengthy|big|large|small|huge|brief|concise|going\s+in|carr(?:y|ies)|contains?|includes?|holds?"
+    r"|length|size|len|each|short|long|lengthy|big|large|small|huge|brief|concise|going\s+in|carr(?:y|ies)"
+    r"|contains?|includes?|holds?"
     r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,"
     # a parenthesis that names the kind before the length: "prompts are long (RAG, ~6k tokens)"
     r"|\((?:[\w-]+\s+){0,2}[\w-]+\s*[,:]"
-    r")\s*)*"
+    # a requirement's modal: "Prompts shall be up to 6,000 tokens", "answers will not exceed 500 tokens"
+    r"|(?:shall|will|must|should|may|can)\s+(?:be|not\s+exceed|not\s+be\s+(?:longer|more)\s+than)"
+    r"|do(?:es)?\s+not\s+exceed)\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"
     r"|documents?)"
 )
 _OUTPUT_NOUN = (
-    r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?|summar(?:y|ies))"
+    r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?|gens|summar(?:y|ies)"
+    r"|solutions?)"
 )
 _AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
-    rf"\b@NOUN@\s+(?:\([^()]{{0,60}}\)\s*)?{_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
+    rf"\b@NOUN@(?:\s+\([^()]{{0,60}}\)\s*|,\s*(?:including|incl\.?|with|plus)\s+[^,;()]{{0,50}},\s*|\s+){_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
     rf"\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
 )
 _BEFORE_NOUN = (
@@ -175,13 +179,13 @@ _ITEMS = Gated(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:[a-z][\w-]*\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
         r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
-        r"|messages|conversations|chats|listings|contracts|invoices)\b",
+        r"|messages|conversations|chats|listings|contracts|invoices|problems|solutions|tasks)\b",
         I,
     ),
     "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
     "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
     "passage", "chunk", "paragraph", "abstract", "paper", "post", "comment", "message", "conversation",
-    "chat", "listing", "contract", "invoice",
+    "chat", "listing", "contract", "invoice", "problem", "solution", "task",
 )  # fmt: skip
 _EACH_OUTPUT = re.compile(
     rf"\beach\s+(?:one\s+|reply\s+|answer\s+|output\s+)?(?:is\s+|of\s+|gets\s+|around\s+|~\s*)?(?:about\s+)?"
@@ -189,7 +193,10 @@ _EACH_OUTPUT = re.compile(
     rf"{APPROX}(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:output\s+|generated\s+|new\s+)?tokens?\s+(?:of\s+output\s+)?"
     r"(?:each|apiece|per\s+(?!(?:s|sec|second|minute|min|hour|hr|day|week|month|gpu|node)\b)[a-z][\w-]*)\b"
     rf"|(?P<num3>{NUM})\s*(?P<mult3>k)?-tok(?:en)?s?\s+(?:replies|responses|answers|outputs|summaries|drafts"
-    r"|completions|generations|e-?mails|messages|descriptions)\b",
+    r"|completions|generations|e-?mails|messages|descriptions)\b"
+    # the output named by what it is: "a translated document comes to about 1,100 tokens"
+    rf"|\b(?:an?|each)\s+(?:translated|generated|written|rewritten)\s+[a-z]+\s+(?:comes?\s+to|is|runs?\s+to)\s+"
+    rf"{APPROX}(?P<num4>{NUM})\s*(?P<mult4>k)?\s*tok(?:en)?s?\b",
     I,
 )
 _GENERATES = re.compile(
@@ -435,11 +442,12 @@ _PERIOD_UNITS = {"h": "hour", "hr": "hour", "hou": "hour", "day": "day", "wee": 
 
 
 def _repeats(ctx: Ctx) -> tuple[int, str] | None:
-    """How many times an eval set is run, when the text says so: "against 30 checkpoints", "for each of
-    the 12 models" (count, the words); None otherwise."""
+    """How many times an eval set is run or each item sampled, when the text says so: "against 30
+    checkpoints", "for each of the 12 models", "8 completions per prompt" (count, the words); None
+    otherwise."""
     for s in ctx.sentences:
         if m := _REPEATS.search(s.text):
-            n = int(parse_number(m.group("num")))
+            n = int(parse_number(m.group("num") or m.group("num2") or m.group("num3")))
             if 1 < n <= _MAX_REPEATS:
                 return n, q(m)
     return None
@@ -448,7 +456,13 @@ def _repeats(ctx: Ctx) -> tuple[int, str] | None:
 _REPEATS = re.compile(
     rf"(?:\b(?:against|on|for|across|over)\s+(?:each\s+of\s+)?(?:the\s+|all\s+)?|(?:\bx|×|\btimes)\s*)"
     rf"(?P<num>{NUMBER})\s+"
-    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|(?:candidate\s+|different\s+)?models)\b",
+    r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|(?:candidate\s+|different\s+)?models)\b"
+    # several outputs for each input: "sampling 8 completions per prompt", "4 candidates for each question"
+    rf"|\b(?P<num2>{NUMBER})\s+(?:\w+\s+)?(?:completions|samples|generations|candidates|responses|answers|rollouts"
+    r"|outputs)\s+(?:per|for\s+each|for\s+every|each|a)\s+(?:prompt|question|problem|item|input|task|query)\b"
+    # "for each one Qwen3 writes 25 question/answer pairs"
+    rf"|\bfor\s+each\s+(?:one|of\s+them|\w+)\b[^;!?]{{0,40}}?\b(?:writes?|generates?|produces?|gets?|creates?)\s+"
+    rf"(?P<num3>{NUMBER})\s+(?:[\w/-]+\s+){{0,2}}?(?:pairs|questions|answers|samples|completions|variants|examples)\b",
     I,
 )
 _MAX_REPEATS = 1000
@@ -480,13 +494,15 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
         ):
             continue  # "classify 40M reviews (~120 tokens each": the items' own length, a prompt
         count = parse_scaled(m.group("num"), m.group("mult"))
-        key = next(k for k in ("", "2", "3") if each.group("num" + k))
+        key = next(k for k in ("", "2", "3", "4") if each.group("num" + k))
         num, mult = each.group("num" + key), each.group("mult" + key)
         tokens_each = parse_number(num) * (1000 if mult else 1)
         languages = target_languages(ctx)
-        total = count * tokens_each * max(1, len(languages))
+        times = _repeats(ctx)  # "8 completions per prompt", "for each one ... writes 25 pairs"
+        total = count * tokens_each * max(1, len(languages)) * (times[0] if times else 1)
         if total >= _MIN_GENERATION_TOKENS:
             into = f" x {len(languages)} languages ({', '.join(languages)})" if len(languages) > 1 else ""
+            into += f' x "{times[1]}"' if times else ""
             ev = f'"{q(m)}" x "{q(each)}"{into} = {total:,.0f} output tokens'
             ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
             batch_is_inference(ctx, s, m.start())

@@ -205,7 +205,62 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
-    return normalise(_TABLE_ROW.sub(_table_row, text))
+    return doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text)))
+
+
+# A number written in words and then in digits, as contracts do: "twenty-one (21) calendar days", "Two (2)
+# passes", "five (5) years": read as the digits.
+_NUMBER_WORDS = frozenset(
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+        "and",
+    ]
+)
+_DOUBLED = re.compile(r"\b(?P<words>[a-z]+(?:[\s-][a-z]+){0,3})\s*\(\s*(?P<num>\d[\d,]*)\s*\)", re.I)
+
+
+def doubled_numbers(text: str) -> str:
+    """`text` with each number written in words and then in digits read as the digits."""
+
+    def one(m: re.Match[str]) -> str:
+        words = re.split(r"[\s-]+", m.group("words").lower())
+        # the number words at the end of the run: "within twenty-one (21)" -> "twenty-one"
+        k = len(words)
+        while k > 0 and words[k - 1] in _NUMBER_WORDS:
+            k -= 1
+        if k == len(words):
+            return m.group(0)
+        return "".join(re.split(r"([\s-]+)", m.group("words"))[: 2 * k]) + m.group("num")
+
+    return _DOUBLED.sub(one, text) if "(" in text else text
 
 
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M)

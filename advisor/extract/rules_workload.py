@@ -47,7 +47,11 @@ _INFER = keyed(
     # a batch job said to be offline: "it's purely offline, nobody waits on it", "Offline, so throughput ..."
     r"|(?:purely|fully|completely|entirely|strictly)\s+offline|offline,?\s+(?:so|nobody|no\s+one)"
     r"|offline\s+(?:job|batch|generation|run)"
-    r"|generat(?:e|es|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens)\b",
+    r"|generat(?:e|es|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens"
+    # a model that writes a batch of outputs: "DeepSeek-V3 generates worked solutions for 300k problems",
+    # "the 405B writes answers for 2M questions"
+    r"|(?:generat(?:e|es)|writes?|produces?)\s+(?:\S+\s+){0,2}?(?:answers|solutions|completions|responses"
+    r"|traces|summaries|captions|rationales)\s+(?:for|to)\s+(?:~\s*|about\s+|around\s+)?(?=\d))",
     I,
 )
 
@@ -99,6 +103,12 @@ _ADAPTED_BEFORE = keyed(
     r"|\badapters?\s+(?:already\s+)?merged\b|\bmerged\s+(?:the\s+)?adapters?\b",
     I,
 )
+# a requirement heading answered as not wanted: "Fine-tuning: N/A for this Lot", "Training: not required"
+_NOT_APPLICABLE = re.compile(
+    r"\s*(?:\w+\s+){0,2}?(?:[:=\-–]|is|are)\s*(?:n/?a|not\s+(?:applicable|required|needed|in\s+scope|part\s+of)"
+    r"|out\s+of\s+scope|none|excluded|\[?deleted\]?|\[?withdrawn\]?)\b",
+    I,
+)
 _ONLY_SERVING = keyed(r"\b(?:purely|only|just|solely)\s+(?:about\s+)?(?:serving|inference|hosting)\b", I)
 
 
@@ -127,6 +137,8 @@ def rule_workload(ctx: Ctx) -> None:
                     continue
                 if kind == "fine_tuning" and negated(s.text, m.start()):
                     continue
+                if kind != "inference" and _NOT_APPLICABLE.match(s.text[m.end() : m.end() + 50]):
+                    continue  # "Model fine-tuning: N/A for this Lot", "Fine-tuning: not applicable"
                 hits.setdefault(kind, []).append((s, m, status))
         if "continual_pretraining" not in hits or not any(h[0] is s for h in hits["continual_pretraining"]):
             for m in _PRETRAIN.finditer(s.text):
@@ -217,7 +229,8 @@ def rule_precision(ctx: Ctx) -> None:
 # =========================================================================== model and size
 _SIZE_ALONE = re.compile(
     rf"(?<![\w$€£.])(?P<num>{NUMBER})\s*(?P<unit>b|bn|billion|m|million)(?![\w])"
-    rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:open[\s-]+|base[\s-]+)?models?)?)",
+    rf"(?P<tail>[\s-]*(?:param(?:eter)?s?|parameters?|dense|moe|llm|(?:(?:open|base|draft|student|teacher|decoder|encoder|language|reward|custom|chat|instruct)"
+    rf"(?:[\s-]+only)?[\s-]+)?models?)?)",
     I,
 )
 _MODEL_WORD = keyed(r"\b(?:model|llm|param|lora|qlora|fine|train|dense|moe|ft)\w*", I)

@@ -76,7 +76,7 @@ def split_parts(
         return None
     training = _with_data_of(training, serving, own_train)
     return Split(training=tuple(_with_model_of(training, serving)),
-                 serving=tuple(_as_serving(serving, own_serve, training)))  # fmt: skip
+                 serving=tuple(serving_findings(serving, own_serve, training)))  # fmt: skip
 
 
 # the training part names the generated output as its data: "then fine-tune the 8B on it"
@@ -118,10 +118,10 @@ def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[
     adapts the model the serving part serves (inferred, with the serving part's words)."""
     if any(f.field in _MODEL_FIELDS for f in training):
         return training
-    return training + _borrowed_model(serving, "the model the brief's serving part serves")
+    return training + borrowed_model(serving, "the model the brief's serving part serves")
 
 
-def _borrowed_model(findings: Sequence[Finding], said: str) -> list[Finding]:
+def borrowed_model(findings: Sequence[Finding], said: str) -> list[Finding]:
     """The model findings of the other part, as inferred for this one (evidence: `said` and their words)."""
     return [
         Finding(
@@ -140,13 +140,16 @@ def _borrowed_model(findings: Sequence[Finding], said: str) -> list[Finding]:
 # Afterwards we'll deploy it for 300 analysts". The serving part starts at the cue; the training verb must
 # come before it.
 _TRAIN_VERB = re.compile(
-    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*)\b", re.I
+    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*)\b", re.I
 )
 _THEN_SERVE = re.compile(
     r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|later|next"
     r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
+    # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
+    r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
     r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
-    r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+|to\s+)?"
+    r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+"
+    r"|we(?:'d|\s+would|\s+could|\s+might)\s+|to\s+)?"
     r"(?:serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
     r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))\b",
     re.I,
@@ -235,7 +238,7 @@ def _generate_then_train(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] 
     return None
 
 
-def _as_serving(
+def serving_findings(
     findings: list[Finding], section: Sequence[Sentence], training: Sequence[Finding]
 ) -> list[Finding]:
     """The serving part's findings: its workload is inference (the section says so); the training facts
@@ -243,7 +246,7 @@ def _as_serving(
     its own it serves the model the training part adapts (inferred, with the training part's words)."""
     kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
     if not any(f.field in _MODEL_FIELDS for f in kept):
-        kept += _borrowed_model(training, "the model the brief's training part adapts")
+        kept += borrowed_model(training, "the model the brief's training part adapts")
     heading = next((s for s in section if s.text.strip(" .")), section[0])
     said = f"the brief's serving section: {heading.text}"
     kept.append(Finding(field="workload", value="inference", status="inferred", evidence=said,

@@ -1,0 +1,161 @@
+"""A message that lists numbered steps or phases describes several workloads: which one the profile is,
+and which one is the next to size (issue 12: the numbers of one step must not leak into another).
+
+"(1) the 405B writes answers ... (2) full fine-tune of the 3B on them ... (3) then the 3B goes live",
+"Step 1: ... Step 2: ...", "Phase A: ... Phase B: ...", "(a) pretrain a draft model ... and then (b) serve
+the 70B". Markers count up from the first label (1, a, i; "Step one") and a later mention of a label
+("price (a) first") is a reference, not a new step. Text before the first marker is shared by every step.
+
+- The profile is the step the user asks to size now ("<- this training run is what I need GPUs for",
+  "Only Phase A needs pricing now", "price (a) first"), else the first training step.
+- The other workload (`Analysis.other`) is the step after the profile's, or the one before it when the
+  profile's step is the last (a teacher's generation before the student's fine-tune). A serving or
+  generation step is read as inference with the training facts left out; a training step keeps them. A
+  step without a model of its own works on the profile's model ("serve it", "instruction tuning").
+- Other steps are not read: their clauses stay in the input's account as not used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from advisor.extract.base import Finding
+from advisor.extract.rules_text import Sentence
+from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings
+
+_ORDER = (
+    ("1", "2", "3", "4", "5"),
+    ("a", "b", "c", "d", "e"),
+    ("i", "ii", "iii", "iv", "v"),
+    ("one", "two", "three", "four", "five"),
+)
+_MARK = re.compile(
+    r"(?:(?<![\w)])\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
+    r"|\b(?:step|phase|stage)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b\s*[:.)-]?"
+    r"|^\s*(?P<num>\d)[.)]\s)",
+    re.I,
+)
+_TRAINING_WORKLOADS = ("fine_tuning", "pretraining", "continual_pretraining")
+# a step the user asks to size now, said inside it: "<- this training run is what I need GPUs for right
+# now", "that's the run I need sized and priced today", "this is the one to price"
+_NOW_HERE = re.compile(
+    r"\b(?:this|that)(?:'s|\s+is)?\s+(?:the\s+)?(?:training\s+)?(?:run|step|part|phase|one|job)?\s*(?:is\s+)?"
+    r"(?:what|the\s+(?:run|one|part|step|phase|job))\s+(?:i|we)\s+(?:need|want)\s+(?:to\s+)?(?:\w+\s+){0,2}?"
+    r"(?:gpus|sized|priced|costed|sizing|pricing|size|price|cost|quoted)\b"
+    r"|\b(?:this|that)(?:'s|\s+is)\s+the\s+(?:one|run|step|part)\s+to\s+(?:size|price|cost|quote)\b",
+    re.I,
+)
+
+
+def _now_there(label: str) -> re.Pattern[str]:
+    """A step named by its label as the one to size now: "Only Phase A needs pricing now", "price (a)
+    first", "step 2 is the one to size"."""
+    lab = re.escape(label)
+    ref = rf"(?:(?:step|phase|stage|part)\s+{lab}\b|\(\s*{lab}\s*\))"
+    return re.compile(
+        rf"\b(?:only\s+)?{ref}\s+(?:needs?|is\s+what\s+(?:i|we)\s+need|is\s+the\s+one\s+to)\s+(?:\w+\s+)?"
+        rf"(?:pricing|sizing|priced|sized|costing|quoting|price|size|cost|gpus)"
+        rf"|\b(?:price|size|cost|quote)\s+{ref}\s+(?:first|now|only)\b",
+        re.I,
+    )
+
+
+@dataclass(frozen=True)
+class _Step:
+    label: str
+    sentences: tuple[Sentence, ...]
+
+
+def _cut(s: Sentence, a: int, b: int) -> Sentence | None:
+    piece = s.text[a:b]
+    lead = len(piece) - len(piece.lstrip(" ,;"))
+    piece = piece.strip(" ,;")
+    return Sentence(piece, s.start + a + lead, s.block, s.quoted) if piece else None
+
+
+def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_Step]] | None:
+    """(shared sentences, the steps) when `sentences` hold two or more numbered steps; None otherwise."""
+    marks: list[tuple[int, int, int, str]] = []  # (sentence index, offset, end of marker, label)
+    order: tuple[str, ...] | None = None
+    for i, s in enumerate(sentences):
+        for m in _MARK.finditer(s.text):
+            said = (m.group("paren") or m.group("word") or m.group("num")).lower()
+            if order is None:
+                order = next((o for o in _ORDER if o[0] == said), None)
+                if order is None:
+                    continue
+            elif len(marks) >= len(order) or said != order[len(marks)]:
+                continue
+            marks.append((i, m.start(), m.end(), said))
+    if len(marks) < 2:  # noqa: PLR2004 - one marker is a list item, not steps
+        return None
+    shared: list[Sentence] = []
+    steps: list[_Step] = []
+    cur: list[Sentence] = []
+    label: str | None = None
+    k = 0
+    for i, s in enumerate(sentences):
+        at = 0
+        while k < len(marks) and marks[k][0] == i:
+            _, start, end, lab = marks[k]
+            if (piece := _cut(s, at, start)) is not None:
+                (cur if label is not None else shared).append(piece)
+            if label is not None:
+                steps.append(_Step(label, tuple(cur)))
+            cur, label, at, k = [], lab, end, k + 1
+        if (piece := _cut(s, at, len(s.text)) if at else s) is not None:
+            (cur if label is not None else shared).append(piece)
+    if label is not None:
+        steps.append(_Step(label, tuple(cur)))
+    return tuple(shared), steps
+
+
+def _kind(findings: Sequence[Finding]) -> str | None:
+    work = next((f.value for f in reversed(findings) if f.field == "workload"), None)
+    if work in _TRAINING_WORKLOADS:
+        return "training"
+    if work == "inference":
+        return "serving"
+    if any(f.field in TRAINING_FIELDS for f in findings):
+        return "training"
+    return None
+
+
+def step_parts(
+    sentences: Sequence[Sentence], read: Callable[[tuple[Sentence, ...]], list[Finding]]
+) -> Split | None:
+    """The profile step's findings and the other step's (see the module docstring); None when the text
+    lists no steps or none of them is a training or serving step."""
+    if any(s.section is not None for s in sentences):
+        return None  # a brief's headings already say which part is which (advisor/extract/workloads.py)
+    found = _steps(sentences)
+    if found is None:
+        return None
+    shared, steps = found
+    own = [read(st.sentences) for st in steps]
+    kinds = [_kind(f) for f in own]
+    if not any(kinds):
+        return None
+    whole = " ".join(s.text for s in sentences)
+    here = (i for i, st in enumerate(steps) if any(_NOW_HERE.search(s.text) for s in st.sentences))
+    pick = next(here, None)
+    if pick is None:
+        pick = next((i for i, st in enumerate(steps) if _now_there(st.label).search(whole)), None)
+    if pick is None:
+        pick = next((i for i, k in enumerate(kinds) if k == "training"), None)
+    if pick is None:
+        return None
+    other = pick + 1 if pick + 1 < len(steps) else pick - 1
+    profile = read((*shared, *steps[pick].sentences))
+    if other < 0 or kinds[other] is None:
+        return Split(training=tuple(profile), serving=())
+    second = read((*shared, *steps[other].sentences))
+    if kinds[other] == "serving":
+        return Split(training=tuple(profile), serving=tuple(serving_findings(second, steps[other].sentences,
+                                                                             profile)))  # fmt: skip
+    if not any(f.field in ("model_id", "params_b") for f in own[other]):
+        second = [f for f in second if f.field not in ("model_id", "params_b")]
+        second += borrowed_model(profile, "the model the step before trains")
+    return Split(training=tuple(profile), serving=tuple(second))
