@@ -98,11 +98,13 @@ def rule_claims(ctx: Ctx) -> None:
                 continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
             counted = _GPU_COUNT.search(t[: gpu.start()]) is not None
             digits = _DIGIT_COUNT.search(t[: gpu.start()]) is not None  # "8x H100", not "a T4"
-            how_long = (
-                _HOW_LONG.search(t) is not None
-                or (counted and _COMPARE.search(t) is not None)
-                or (digits and _CAN_WE_ON.search(t) is not None)
-            )
+            how_long = _HOW_LONG.search(t) is not None or (counted and _COMPARE.search(t) is not None)
+            asked_on = digits and _CAN_WE_ON.search(t) is not None
+            if asked_on and not how_long and not _ENOUGH.search(t, gpu.end()):
+                # "can i run llama 3.3 70b on 2x h100s for 50 chats?": the hardware asked about, checked;
+                # the sentence's load and lengths are the workload's, and the GPU is still the one wanted
+                _claim_hardware(ctx, s, gpu, mark=False)
+                continue
             if _ENOUGH.search(t, gpu.end()) is None and not how_long:
                 continue
             _claim_hardware(ctx, s, gpu)
@@ -138,10 +140,12 @@ def _clause_around(text: str, at: int) -> str:
     return text[start:end]
 
 
-def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str]) -> None:
-    """claimed_gpu and claimed_gpu_count of a claim sentence ("one 4090", "8x H100", "two DGX A100s")."""
+def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True) -> None:
+    """claimed_gpu and claimed_gpu_count of a claim sentence ("one 4090", "8x H100", "two DGX A100s");
+    `mark`: the sentence is a claim (its other numbers are the claim's, not the workload's)."""
     t = s.text
-    ctx.claim_sentences.add(s.start)
+    if mark:
+        ctx.claim_sentences.add(s.start)
     name = gpu.group("gpu")
     gid = resolve_gpu(f"rtx {name}" if name.isdigit() else name)
     ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
