@@ -73,6 +73,19 @@ _DATA_CONTEXT = keyed(
 )
 
 
+# a batch of items processed, not people connected: "every night we summarise ~18k calls"
+_BATCH_WORDS = re.compile(
+    r"\b(?:batch|offline|backfill|every\s+night|nightly|each\s+night|overnight|summari[sz]e|classify|label"
+    r"|transcripts?)\b",
+    I,
+)
+
+
+def _batch_text(ctx: Ctx) -> bool:
+    """Whether the text describes a batch job (its counted calls or chats are items, not open streams)."""
+    return any(_BATCH_WORDS.search(s.text) for s in ctx.sentences)
+
+
 def rule_location(ctx: Ctx) -> None:
     """data_location and data_region from storage names (S3, GCS, Azure Blob, on-prem) and regions."""
     for s in ctx.sentences:
@@ -435,7 +448,7 @@ def rule_serving(ctx: Ctx) -> None:
             if v >= 1:
                 ctx.add(s, "concurrency", int(v), q(m), "stated", m.start())
                 conc_spans.append(m.start())
-        if ctx.workload == "inference" and not conc_spans:
+        if ctx.workload == "inference" and not conc_spans and not _batch_text(ctx):
             for m in _STREAMS.finditer(t):
                 if re.match(r"\s*(?:a|per|/|an)\s+(?:day|week|month|hour)", t[m.end() : m.end() + 12], I):
                     continue  # "5,000 calls a day": a volume, not streams open at once

@@ -283,7 +283,7 @@ _WITHIN = Gated(
 _CLOCK = r"(?:midnight|noon|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)"
 _CLOCK_WINDOW = Gated(
     re.compile(
-        rf"\bwindow\s+(?:\w+\s+)?(?:between|from)\s+(?P<a>{_CLOCK})\s+(?:and|to|until|-|–)\s+(?P<b>{_CLOCK})"
+        rf"\bwindow\s+(?:\w+\s+)?(?:between|from|is|:)\s*(?P<a>{_CLOCK})\s*(?:and|to|until|-|–)\s*(?P<b>{_CLOCK})"
         rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm)|\d{{1,2}}:\d\d)\s+(?:and|to|until|-|–)"
         rf"\s+(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight|\d{{1,2}}:\d\d)\b",
         I,
@@ -316,7 +316,10 @@ _DURATION_LABEL = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?|months?)[\s-]+(?:timeline|deadline"
         rf"|turnaround"
-        rf"|window|time ?frame|schedule|sprint)\b",
+        rf"|window|time ?frame|schedule|sprint)\b"
+        # the time a relaxed asker grants: "no rush, two weeks is fine", "3 days would be OK"
+        rf"|(?P<num2>{NUMBER})[\s-]*(?P<unit2>hours?|hrs?|days?|weeks?|months?)\s+(?:is|are|would\s+be|will\s+be)\s+"
+        r"(?:totally\s+|perfectly\s+|still\s+)?(?:fine|ok|okay|acceptable|enough)\b",
         I,
     ),
     "timeline",
@@ -326,6 +329,11 @@ _DURATION_LABEL = Gated(
     "frame",
     "schedule",
     "sprint",
+    "fine",
+    " ok",
+    "okay",
+    "acceptable",
+    "enough",
 )
 _BARE_DURATION = Gated(
     re.compile(rf"(?P<num>{NUMBER})[\s-]*(?P<unit>hours?|hrs?|days?|weeks?)\b", I),
@@ -491,7 +499,8 @@ def rule_deadline(ctx: Ctx) -> None:
             ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
             spans.append((m.start(), m.end()))
         for m in _DURATION_LABEL.finditer(t):
-            conv = U.hours_from(parse_number(m.group("num")), _UNIT[m.group("unit").lower()])
+            key = "" if m.group("num") else "2"
+            conv = U.hours_from(parse_number(m.group("num" + key)), _UNIT[m.group("unit" + key).lower()])
             ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
             spans.append((m.start(), m.end()))
         if _DEADLINE_CUE.search(t):

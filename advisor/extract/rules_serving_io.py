@@ -105,7 +105,10 @@ _OUTPUT = Gated(
         + r"|(?P<num10>" + NUM + r")\s*(?P<mult10>k)?-tok(?:en)?\s+(?:abstract|summary|answer|reply|response"
         + r"|description|label|caption|title|rationale|translation)s?\b"
         # "about 300 tokens out each" (not "4B tokens out of Llama 3.1 405B", a volume)
-        + r"|(?P<num11>" + NUM + r")\s*(?P<mult11>k)?[\s-]*tok(?:en)?s?\s+out\b(?!\s+of\b)",
+        + r"|(?P<num11>" + NUM + r")\s*(?P<mult11>k)?[\s-]*tok(?:en)?s?\s+out\b(?!\s+of\b)"
+        # the output described before its length: "the output is just a small JSON with 3 fields, ~25 tokens"
+        + r"|\b(?:output|answer|response|reply|completion)s?\s+(?:is|are|will\s+be)\b[^.;]{0,50}?,\s*"
+        + APPROX + r"(?P<num12>" + NUM + r")\s*(?P<mult12>k)?\s*tok(?:en)?s?\b",
         I,
     ),
     "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back", "-token", "out",
@@ -275,7 +278,7 @@ def _length(m: re.Match[str]) -> int | None:
         return int(value) if 1 <= value <= _MAX_REQUEST_TOKENS else None
     for n, k in (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"), ("num4", None), ("num5", "mult5"),
                  ("num6", "mult6"), ("num7", "mult7"), ("num8", None), ("num9", "mult9"),
-                 ("num10", "mult10"), ("num11", "mult11")):  # fmt: skip
+                 ("num10", "mult10"), ("num11", "mult11"), ("num12", "mult12")):  # fmt: skip
         if n in m.re.groupindex and m.group(n):
             mult = m.group(k) if k else None
             value = (parse_count(m.group(n)) if not mult else parse_number(m.group(n))) * (
@@ -479,6 +482,9 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
     each = _EACH_OUTPUT.search(nxt.text)
     if each is None:
         return False
+    said = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")
+    if said is not None and not _SAYS_OUTPUT.search(each.group(0)) and _READS_ITEMS.search(t):
+        return False  # "summarise 18k calls, transcript ~4k tokens each, summary ~200": read, not written
     for m in _ITEMS.finditer(t):
         if nxt is s and m.start() <= each.start() <= m.end():
             continue
