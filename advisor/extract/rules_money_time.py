@@ -253,11 +253,13 @@ _BY_END = Gated(
     re.compile(
         r"\b(?:by|before|deadline(?:\s+is)?:?|due(?:\s+by)?|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+"
         r"|(?P<next>next)\s+)?(?P<what>week|month|quarter|year)\b"
-        r"|\bby tomorrow\b|\bby tonight\b",
+        r"|\bby (?:tomorrow|tmrw|tmr|2moro)\b|\bby tonight\b",
         I,
     ),
     "end of",
     "tomorrow",
+    "tmr",
+    "2moro",
     "tonight",
 )
 _WITHIN = Gated(
@@ -445,7 +447,7 @@ def rule_deadline(ctx: Ctx) -> None:
                     "quarter": _next_quarter_start(d),
                     "year": dt.date(d.year + 1, 1, 1),
                 }[what]
-            if "tomorrow" in m.group(0).lower():
+            if re.search(r"tomorrow|tmrw|tmr|2moro", m.group(0), re.I):
                 d = d + dt.timedelta(days=1)
             elif what == "week":
                 d = d + dt.timedelta(days=(4 - d.weekday()) % 7)  # Friday

@@ -48,7 +48,7 @@ _FILL = (
     r"|contains?|includes?|holds?"
     r"|comes?\s+to|lands?\s+(?:near|at|around)|runs?(?:\s+(?:to|about))?|:|=|,"
     # a parenthesis that names the kind before the length: "prompts are long (RAG, ~6k tokens)"
-    r"|\((?:[\w-]+\s+){0,2}[\w-]+\s*[,:]"
+    r"|\((?:[\w-]+\s+){0,2}[\w-]+\s*[,:]|\("
     # a requirement's modal: "Prompts shall be up to 6,000 tokens", "answers will not exceed 500 tokens"
     r"|(?:shall|will|must|should|may|can)\s+(?:be|not\s+exceed|not\s+be\s+(?:longer|more)\s+than)"
     r"|do(?:es)?\s+not\s+exceed)\s*)*"
@@ -59,7 +59,7 @@ _PROMPT_NOUN = (
 )
 _OUTPUT_NOUN = (
     r"(?:answers?|outputs?|output\s+tokens|responses?|completions?|replies|generations?|gens|summar(?:y|ies)"
-    r"|solutions?)"
+    r"|solutions?|(?:reasoning\s+)?traces)"
 )
 _AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
     rf"\b@NOUN@(?:\s+\([^()]{{0,60}}\)\s*|,\s*(?:including|incl\.?|with|plus)\s+[^,;()]{{0,50}},\s*|\s+){_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
@@ -105,13 +105,15 @@ _OUTPUT = Gated(
         + r"|(?P<num10>" + NUM + r")\s*(?P<mult10>k)?-tok(?:en)?\s+(?:abstract|summary|answer|reply|response"
         + r"|description|label|caption|title|rationale|translation)s?\b"
         # "about 300 tokens out each" (not "4B tokens out of Llama 3.1 405B", a volume)
-        + r"|(?P<num11>" + NUM + r")\s*(?P<mult11>k)?[\s-]*tok(?:en)?s?\s+out\b(?!\s+of\b)"
+        + r"|(?P<num11>" + NUM + r")\s*(?P<mult11>k)?[\s-]*tok(?:en)?s?\s+(?:of\s+[\w-]+\s+)?out\b"
+        + r"(?!\s+of\b(?!\s+(?:it|them|each|every)\b))"
         # the output described before its length: "the output is just a small JSON with 3 fields, ~25 tokens"
         + r"|\b(?:output|answer|response|reply|completion)s?\s+(?:is|are|will\s+be)\b[^.;]{0,50}?,\s*"
         + APPROX + r"(?P<num12>" + NUM + r")\s*(?P<mult12>k)?\s*tok(?:en)?s?\b",
         I,
     ),
     "answer", "output", "respons", "complet", "repl", "generat", "max", "summar", "back", "-token", "out",
+    "trace",
 )  # fmt: skip
 # an answer length with no unit, beside a prompt length in tokens: "prompts ~2k tokens, answers ~300",
 # "average prompt 3k tokens and average output 800"
@@ -120,7 +122,8 @@ _BARE_OUTPUT = re.compile(
     r"(?!\s*(?:%|ms|s\b|secs?|seconds?|minutes?|users?|requests?|per\b|/|x\b|gb|words?|chars?|characters?"
     r"|lines?|pages?|sentences?|items?))"
     # the number before the noun: "avg 800 tokens prompt, 250 completion"
-    rf"|(?<![\w.,])(?P<num2>{NUM})\s*(?P<mult2>k)?\s+(?:output|completion|answer|response|reply|generation)s?\b"
+    rf"|(?<![\w.,])(?P<num2>{NUM})\s*(?P<mult2>k)?\s+(?:of\s+(?:the\s+)?)?(?:output|completion|answer|response|reply"
+    r"|generation)s?\b"
     r"(?!\s+(?:tokens?|words?|chars?|characters?|per\b|/|a\s+(?:day|month|week)))",
     I,
 )

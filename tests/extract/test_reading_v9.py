@@ -35,3 +35,24 @@ def test_the_time_a_relaxed_asker_grants_is_the_deadline(extract: Extract) -> No
     assert p.deadline_hours == 21 * 24
     p = extract("LoRA Llama 3.1 8B on 20M tokens. 24 GB is enough for us.")
     assert p.deadline_hours is None
+
+
+def test_lengths_in_parentheses_and_of_the_answer(extract: Extract) -> None:
+    p = extract("Serve Qwen2.5 32B. Inputs are long (~5k tokens of contracts), replies short (~90 tokens).")
+    assert (p.prompt_tokens, p.output_tokens) == (5000, 90)
+    p = extract("Serve Gemma 2 27B, 2k tokens of prompt and ~300 of answer.")
+    assert (p.prompt_tokens, p.output_tokens) == (2000, 300)
+
+
+def test_tokens_taken_out_of_each_item_and_traces(extract: Extract) -> None:
+    p = extract("By Friday: run Llama 3.1 8B on 2M invoices, ~900 tokens in, we pull ~80 tokens out of each")
+    assert p.output_tokens == 80 and p.generation_tokens == 2e6 * 80
+    p = extract("We need 4B tokens out of Llama 3.1 405B within a month.")
+    assert p.output_tokens is None and p.generation_tokens == 4e9  # a volume out of a model
+    p = extract("Run Qwen3-32B over 100k puzzles; reasoning traces run ~2,500 tokens on average.")
+    assert p.output_tokens == 2500
+
+
+def test_tomorrow_abbreviated(extract: Extract) -> None:
+    p = extract("lora on llama 3.1 8b, ~30M toks, by tmrw EOD?")
+    assert p.deadline_hours is not None and 24 < p.deadline_hours < 48  # ref time: Wed 18 Nov 09:00 UTC
