@@ -81,6 +81,8 @@ _OPS_NONE = keyed(
     # nobody left to run it: "there is nobody to babysit a Kubernetes cluster", "our one infra person left"
     r"|\b(?:nobody|no\s+one|no-one)\s+(?:(?:left\s+)?to|who\s+(?:can|could|will|would))\s+(?:babysit|run|manage"
     r"|operate|look\s+after|maintain|administer|keep\s+an\s+eye\s+on)\b"
+    r"|\b(?:nobody|no\s+one|no-one)\s+(?:here\s+|on\s+the\s+team\s+)?(?:does|knows|handles|is\s+good\s+at)\s+"
+    r"(?:infra(?:structure)?|devops|ops|operations|mlops|sysadmin|kubernetes|k8s)\b"
     r"|\b(?:only|one|sole|single)\s+(?:infra(?:structure)?|ops|devops|sre|platform|mlops)\s+(?:person|engineer"
     r"|guy|lead|admin)\s+(?:just\s+|has\s+|had\s+)?(?:left|quit|resigned|is\s+leaving|moved\s+on)\b",
     I,

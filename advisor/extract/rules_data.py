@@ -40,7 +40,8 @@ _LEN_AFTER = keyed(
 )
 _ITEM_NOUNS = (
     r"examples?|samples?|rows|records|conversations?|dialogues?|pairs|instructions|tickets|chats|prompts|"
-    r"documents?|docs|articles|papers|contracts|files|reports|emails|transcripts|q&a pairs|items"
+    r"documents?|docs|articles|papers|contracts|files|reports|emails|transcripts|q&a pairs|items|summaries"
+    r"|claims|notes|reviews|messages|posts|abstracts|threads|cases|calls|tickets"
 )
 _ITEMS_TOKENS = Gated(
     re.compile(
@@ -48,10 +49,10 @@ _ITEMS_TOKENS = Gated(
         rf"(?P<noun>{_ITEM_NOUNS})\b(?P<gap>[^.;]{{0,40}}?)"
         rf"(?P<cue>averag\w*|avg\.?|of|at|with|each|x|×|around|about|~"
         rf"|roughly)\s*{APPROX}(?P<each>{NUMBER})\s*(?P<emult>{MULT})?"
-        rf"\s*(?P<unit>tokens?|words?|pages?)\b",
+        rf"\s*(?P<unit>tokens?|toks?|words?|pages?)\b",
         I,
     ),
-    "token",
+    "tok",
     "word",
     "page",
 )
@@ -181,7 +182,7 @@ def _rule_dataset(ctx: Ctx) -> None:
                 continue  # "30k tickets (~15M tokens)": the stated figure is the total, read below
             unit = m.group("unit").lower()
             noun = m.group("noun").lower()
-            if unit.startswith("token"):
+            if unit.startswith("tok"):
                 conv = U.tokens_from_items(count, each, noun)
             elif unit.startswith("word"):
                 conv = U.tokens_from_items_words(count, each, noun)

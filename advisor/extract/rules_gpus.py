@@ -357,12 +357,15 @@ _MAX_GPUS = Gated(
         # "H100s only, max 8 of em", "(only got) quota for 2 gpus"
         rf"|\bmax(?:imum)?\s+(?P<num3>{NUMBER})\s+of\s+(?:em|them|those)\b"
         rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
+        # one machine of N GPUs, or money for N: "served from a single 8-GPU box", "budget for ONE gpu"
+        rf"|\b(?:a\s+single|one|1)\s+(?P<num6>\d+)[\s-]*gpu\s+(?:box|node|server|machine)\b"
+        rf"|\bbudget\s+for\s+(?P<num7>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?)\b"
         # a cap before a GPU's name: "we can get up to 64 H100s", "at most 16x A100"
         rf"|\b(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?)\s+(?P<num5>{NUMBER})\s*(?:x\s*|×\s*)?"
         r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)",
         I,
     ),
-    "gpu", "card", "accelerator", "max", "up to", "at most", "no more",
+    "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for",
 )  # fmt: skip
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
@@ -392,7 +395,8 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            num = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5")
+            groups = ("num", "num2", "num3", "num4", "num5", "num6", "num7")
+            num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
@@ -410,7 +414,7 @@ def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
         if re.search(r"\b(?:our|my)\s+(?:\w+\s+)?$", before, I):
             continue  # owned hardware, read by rule_owned_gpus
         name = g.group("gpu")
-        if _EXCLUDE_CUE.search(before) or negated(t, g.start()):
+        if _EXCLUDE_CUE.search(before) or negated(t, g.start()) or _UNAVAILABLE.match(t, g.end()):
             ctx.add(s, "gpus_excluded", list(family_ids(name)), q(g), "stated", g.start())
             continue
         if not (_WANT_CUE.search(before) or _ONLY_AFTER.match(t, g.end())):
@@ -425,6 +429,12 @@ def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
         ctx.add(s, "gpus_wanted", ids, q(g), "stated", g.start())
 
 
+# wanted but not to be had: "H100s would be nice but we literally can't get any allocation this quarter"
+_UNAVAILABLE = re.compile(
+    r"[^.;]{0,30}?\bbut\b[^.;]{0,40}?\b(?:(?:can'?t|cannot|couldn'?t|unable\s+to)\s+(?:\w+\s+)?(?:get|find|obtain"
+    r"|secure|source)|no\s+(?:allocation|availability|capacity|quota)|(?:unavailable|not\s+available|sold\s+out))\b",
+    I,
+)
 _ASKS_TO_USE = re.compile(
     r"(?:could|can|should|would|might)\s+(?:we|i|you)\s+(?:just\s+|simply\s+|also\s+|still\s+)?"
     r"(?:use|go\s+with|get\s+away\s+with|try|stick\s+with|run\s+(?:it|this)\s+on)[^?]*$",

@@ -34,7 +34,8 @@ _MONEY = Gated(
         rf"|{NUMBER})\s*(?P<mult>{MULT})?"
         rf"|(?P<num2>{MONEY_NUM}|{NUMBER})\s*(?P<mult2>{MULT})?\s*(?P<word>usd|dollars?|bucks|eur|euros?"
         rf"|gbp|pounds?|chf"
-        rf"|k€|€|\$)(?!\w)",
+        rf"|k€|€|\$)(?!\w)"
+        rf"|(?P<num3>{NUMBER})\s+(?P<grand>grand)\b",  # "about twelve grand": thousands of dollars
         I,
     ),
     "$",
@@ -48,6 +49,7 @@ _MONEY = Gated(
     "euro",
     "pound",
     "buck",
+    "grand",
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
 _BUDGET_CUE = keyed(
@@ -119,8 +121,8 @@ def rule_budget(ctx: Ctx) -> None:
             cur = (
                 _CUR_SYM.get(sym) or _CUR_WORD.get(sym) or _CUR_SYM.get(word) or _CUR_WORD.get(word) or "USD"
             )
-            num = num_g or num2_g
-            mult = mult_g or mult2_g
+            num = num_g or num2_g or m.group("num3")
+            mult = mult_g or mult2_g or m.group("grand")
             if word == "k€":
                 mult, cur = "k", "EUR"
             before = t[max(0, m.start() - 60) : m.start()]

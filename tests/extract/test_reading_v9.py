@@ -56,3 +56,25 @@ def test_tokens_taken_out_of_each_item_and_traces(extract: Extract) -> None:
 def test_tomorrow_abbreviated(extract: Extract) -> None:
     p = extract("lora on llama 3.1 8b, ~30M toks, by tmrw EOD?")
     assert p.deadline_hours is not None and 24 < p.deadline_hours < 48  # ref time: Wed 18 Nov 09:00 UTC
+
+
+def test_gpu_wanted_but_unavailable_is_ruled_out(extract: Extract) -> None:
+    p = extract("LoRA Llama 3.1 70B on 250M tokens. H200s would be great but we can't get any allocation.")
+    assert "h200" in p.gpus_excluded and "h200" not in p.gpus_wanted
+    p = extract("LoRA Llama 3.1 70B on 250M tokens. H200s would be great, please.")
+    assert "h200" not in p.gpus_excluded
+
+
+def test_one_box_of_n_gpus_and_budget_for_one_gpu_cap_the_count(extract: Extract) -> None:
+    assert extract("Serve Mixtral 8x22B from a single 8-GPU node.").max_gpus == 8
+    assert extract("qlora llama 3.1 8b on 20M tokens; we only have budget for one gpu").max_gpus == 1
+
+
+def test_nobody_here_does_infra_and_twelve_grand(extract: Extract) -> None:
+    p = extract("Two of us, nobody here does infra. LoRA Phi-3.5 mini on 30M tokens, budget ~twelve grand.")
+    assert p.ops_capacity == "none" and p.budget_usd == 12_000
+
+
+def test_more_item_nouns_and_tok_per_item(extract: Extract) -> None:
+    assert extract("QLoRA Mixtral 8x7B on ~12k claim summaries, avg 1,500 tokens each").dataset_tokens == 18e6
+    assert extract("QLoRA mistral 7b on our 20k tickets (~500 tok each, 3 epochs)").dataset_tokens == 10e6
