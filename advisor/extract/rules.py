@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_availability import rule_availability
-from advisor.extract.rules_claims import rule_claims
+from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections
@@ -60,6 +60,7 @@ class Analysis:
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
     rule_owned_gpus,
+    rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_gpu_choice,
     rule_workload,
     rule_method,

@@ -156,3 +156,35 @@ def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True
         count, cm = boxes, cm or _GPU_COUNT.search("1")
     ctx.add(s, "claimed_gpu_count", count, t[max(0, gpu.start() - 14) : gpu.end()].strip(),
             "stated" if cm else "inferred", gpu.start())  # fmt: skip
+
+
+# the owned cards asked about in the next sentence by a pronoun: "We have 4 A6000s. Could they finish it
+# within a week?" (the question's hours are a claim about those cards, not a deadline)
+_PRONOUN_HW = re.compile(r"\b(?:they|those|these|them|our\s+(?:cards|gpus|box|machines?))\b", I)
+
+
+def rule_owned_question(ctx: Ctx) -> None:
+    """claimed_gpu(_count) and claimed_hours for a question about owned GPUs named the sentence before."""
+    if any(f.field == "claimed_gpu" for f in ctx.findings):
+        return
+    owned = [f for f in ctx.findings if f.field in ("owned_gpu", "owned_gpu_count")]
+    for prev, s in zip(ctx.sentences, ctx.sentences[1:], strict=False):
+        mine = {f.field: f for f in owned if prev.start <= f.position < prev.start + len(prev.text)}
+        if "owned_gpu" not in mine or "?" not in s.text or not _PRONOUN_HW.search(s.text):
+            continue
+        hours = _CLAIM_HOURS.search(s.text)
+        if hours is None or s.start in ctx.claim_sentences:
+            continue
+        ctx.claim_sentences.add(s.start)
+        gpu = mine["owned_gpu"]
+        ev = f"{gpu.evidence} (asked about: {q(hours)})"
+        ctx.add(s, "claimed_gpu", gpu.value, ev, "inferred", hours.start())
+        if (count := mine.get("owned_gpu_count")) is not None:
+            ctx.add(s, "claimed_gpu_count", count.value, count.evidence, "inferred", hours.start())
+        unit = hours.group("unit").lower()
+        n = parse_number(hours.group("num"))
+        per_unit = {"d": 24.0, "w": 168.0, "m": 1 / 60}.get(unit[0], 1.0)
+        h = n * (HOURS_PER_MONTH if unit.startswith("mo") else per_unit)
+        ctx.add(s, "claimed_hours", h, q(hours), "inferred", hours.start())
+        return
+

@@ -78,3 +78,14 @@ def test_nobody_here_does_infra_and_twelve_grand(extract: Extract) -> None:
 def test_more_item_nouns_and_tok_per_item(extract: Extract) -> None:
     assert extract("QLoRA Mixtral 8x7B on ~12k claim summaries, avg 1,500 tokens each").dataset_tokens == 18e6
     assert extract("QLoRA mistral 7b on our 20k tickets (~500 tok each, 3 epochs)").dataset_tokens == 10e6
+
+
+def test_workstation_cards_named_bare_and_owned_actually(extract: Extract) -> None:
+    p = extract("Full FT Qwen2.5 1.5B on 6B tokens. We actually have 4 A6000s. Could they do it in 7 days?")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("rtx-a6000", 4)
+    assert (p.claimed_gpu, p.claimed_hours) == ("rtx-a6000", 168)
+
+
+def test_only_to_eu_regions(extract: Extract) -> None:
+    p = extract("LoRA Qwen2.5 72B on 900M tokens. We can burst to the cloud, but only to EU regions.")
+    assert p.eu_only is True
