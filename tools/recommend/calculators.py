@@ -70,13 +70,16 @@ class Calculators(Part):
         """The micro-batch the user gave; None when it is the default (the time model then widens for it)."""
         return self.p.batch_size if self.p.status_of("batch_size") != "assumed" else None
 
-    def _estimate_memory(self, layout: Layout, traced: bool, concurrency: int | None = None) -> Any:
-        """The memory estimate of `layout`; `concurrency` (serving) overrides the profile's sequences."""
+    def _estimate_memory(
+        self, layout: Layout, traced: bool, concurrency: int | None = None, precision: str | None = None
+    ) -> Any:
+        """The memory estimate of `layout`; `concurrency` (serving) overrides the profile's sequences and
+        `precision` its weights' precision."""
         p = self.p
         kw: dict[str, Any] = dict(
             arch=self.w.arch,
             method=self.method,
-            precision=p.precision,
+            precision=precision or p.precision,
             gpus=layout.n_gpus,
             sharding=layout.sharding,
             tp=layout.tp,
@@ -101,12 +104,7 @@ class Calculators(Part):
     def memory_at_precision(self, layout: Layout, precision: str) -> Any:
         """The memory estimate of `layout` with the weights at `precision` (e.g. 'fp8' where 16-bit does not
         fit): not cached, for a what-if note only."""
-        saved = self.p
-        self.p = saved.model_copy(update={"precision": precision})
-        try:
-            return self._estimate_memory(layout, False)
-        finally:
-            self.p = saved
+        return self._estimate_memory(layout, False, precision=precision)
 
     def serving_memory(self, layout: Layout, concurrency: int) -> Any:
         """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan put
