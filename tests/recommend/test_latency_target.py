@@ -68,3 +68,24 @@ def test_a_rate_target_with_a_latency_no_single_request_meets_is_a_rejection_not
     slow = [r.reason for r in rec.rejected if "slower than the 5 ms/token latency target" in r.reason]
     assert slow, [r.reason for r in rec.rejected]
     assert rec.primary is None or rec.primary.serving is not None
+
+
+def test_a_per_user_range_under_the_target_says_so(catalog: Catalog) -> None:
+    # expert review 4: "17.7 - 26.5 tokens/s per user" was printed against "at least 20" without a word
+    from tools.ranges import Range
+    from tools.recommend.models import Option
+
+    p = WorkloadProfile().with_values(
+        "stated", workload="inference", model_id="qwen2.5-72b", concurrency=60, latency_ms_per_token=40.0,
+        prompt_tokens=2000, output_tokens=400,
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=catalog, settings=RecommendSettings(sensitivity=False))
+    assert rec.primary is not None and rec.primary.serving is not None
+    o: Option = rec.primary
+    low = o.serving.per_user_tokens_per_s.low  # type: ignore[union-attr]
+    under = o.model_copy(update={"serving": o.serving.model_copy(  # type: ignore[union-attr]
+        update={"per_user_tokens_per_s": Range(low=20.0, high=max(30.0, low))})})  # fmt: skip
+    assert "the low end is under your 25 tokens/s" in under.summary
+    over = o.model_copy(update={"serving": o.serving.model_copy(  # type: ignore[union-attr]
+        update={"per_user_tokens_per_s": Range(low=26.0, high=40.0)})})  # fmt: skip
+    assert "under your" not in over.summary

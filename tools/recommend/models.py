@@ -99,6 +99,10 @@ class TcoScenario(_Frozen):
     same_cloud: bool = False
 
 
+UNDER_TARGET_TOLERANCE = 0.01
+"""A per-user range within 1% of the target is not said to dip under it (rounding of the printed figures)."""
+
+
 class ServingFigures(_Frozen):
     """Serving: what one replica does at the load it carries (tools.compute.serving via
     tools.recommend.serving_plan), and how much more load it takes before a limit binds."""
@@ -203,13 +207,26 @@ class Option(_Frozen):
             if self.decode_tokens_per_s is not None:  # serving: the rate it buys, and each user's speed
                 rate = present.tokens_per_s_range(self.decode_tokens_per_s)
                 if self.serving is not None:  # a high total bought with many users each slow says so
-                    rate += f" ({present.tokens_per_s_range(self.serving.per_user_tokens_per_s)} per user)"
+                    per_user = self.serving.per_user_tokens_per_s
+                    under = self._under_target(per_user)
+                    rate += f" ({present.tokens_per_s_range(per_user)} per user{under})"
                 cost = f"{rate}, {cost}"
         elif self.serving is not None:  # a batch generation job
             cost += " per job"
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         return f"{self.total_gpus}x {name} at {self.provider} ({self.pricing_words()}): {hours}{cost}"
+
+    def _under_target(self, per_user: Range) -> str:
+        """'; the low end is under your 20 tokens/s' when the per-user range dips below the stated latency
+        target (expert review 4: the range was printed without saying so); '' otherwise."""
+        target_ms = self.serving.latency_target_ms if self.serving is not None else None
+        if not target_ms:
+            return ""
+        wanted = 1000.0 / target_ms  # tokens/s per user that the ms-per-token target means
+        if per_user.low >= wanted * (1 - UNDER_TARGET_TOLERANCE):
+            return ""
+        return f"; the low end is under your {present.number(wanted)} tokens/s"
 
     def pricing_words(self) -> str:
         """How the option is paid for, in words: 'on demand', 'spot', 'reserved'; 'owned' on the team's own
