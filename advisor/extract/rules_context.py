@@ -360,9 +360,10 @@ _USERS = Gated(
         rf"\b(?:for|serve|serving|support|handle|to)\s+(?:(?:all\s+)?(?:our|the|its|their)\s+)?{APPROX}"
         rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s*"
         rf"(?:(?:internal|active|daily|external|paying|concurrent|simultaneous)\s+)?(?:users"
-        rf"|requests|customers|clients|people|employees|staff|analysts|engineers|developers|agents|lawyers"
-        rf"|colleagues)\b|(?P<num2>{NUMBER})\s+users\b"
-        rf"|(?P<num3>{NUMBER})\s+(?:people|employees|staff|analysts|engineers|developers|agents|lawyers)\s+"
+        rf"|requests|customers|clients|people|employees|staff|analysts|engineers|developers|devs|agents|lawyers"
+        rf"|colleagues|clinicians|doctors|nurses|students|seats)\b|(?P<num2>{NUMBER})\s+users\b"
+        rf"|(?P<num3>{NUMBER})\s+(?:people|employees|staff|analysts|engineers|developers|devs|agents|lawyers"
+        rf"|clinicians|students)\s+"
         rf"(?:will\s+|would\s+|can\s+)?(?:use|chat|query|ask|access)\w*",
         I,
     ),
@@ -379,6 +380,18 @@ _USERS = Gated(
     "agent",
     "lawyer",
     "colleague",
+    "devs",
+    "clinician",
+    "doctor",
+    "nurse",
+    "student",
+    "seats",
+)
+# a population counted on its own, whose active share the same sentence gives (see _ACTIVE_SHARE)
+_POPULATION = re.compile(
+    rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\+?\s+(?:\w+\s+)?(?:users|devs|developers|engineers|employees|staff|people"
+    r"|clinicians|students|agents|analysts|seats|customers)\b",
+    I,
 )
 # "40 streams at peak", "up to 64 calls": for a serving workload, streams or calls open together
 _STREAMS = Gated(
@@ -474,6 +487,16 @@ def rule_serving(ctx: Ctx) -> None:
                     ctx.add(s, "concurrency", max(1, round(v * f)), ev, "inferred", m.start())
                     continue
                 ctx.add(s, "concurrency", int(v), f'"{q(m)}" read as concurrent users', "inferred", m.start())
+                conc_spans.append(m.start())
+        if ctx.workload == "inference" and not conc_spans and (share := _ACTIVE_SHARE.search(t)) is not None:
+            # "1,200 devs, and at peak we see about 15% of them active at the same moment": 180 at once
+            pop = [p for p in _POPULATION.finditer(t, 0, share.start())]
+            if pop:
+                m = pop[-1]
+                v = parse_count(m.group("num")) * (1000 if m.group("mult") else 1)
+                f = _share_value(share.group("share"))
+                ev = f'"{q(m)}" x "{q(share)}" = {v * f:,.0f} at once'
+                ctx.add(s, "concurrency", max(1, round(v * f)), ev, "inferred", m.start())
         for m in _RATE_PER_STREAM.finditer(t):
             v = parse_number(m.group("num") or m.group("num2"))
             if v > 0 and s.start not in ctx.claim_sentences:

@@ -89,3 +89,10 @@ def test_workstation_cards_named_bare_and_owned_actually(extract: Extract) -> No
 def test_only_to_eu_regions(extract: Extract) -> None:
     p = extract("LoRA Qwen2.5 72B on 900M tokens. We can burst to the cloud, but only to EU regions.")
     assert p.eu_only is True
+
+
+def test_a_population_and_its_active_share_in_one_sentence(extract: Extract) -> None:
+    p = extract("Assistant on Llama 3.1 8B. 800 clinicians, and at peak about 10% of them are active.")
+    assert p.concurrency == 80
+    p = extract("Serve Llama 3.1 8B. 800 clinicians use it; we have no figures on peaks.")
+    assert p.concurrency != 80
