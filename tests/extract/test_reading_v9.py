@@ -92,7 +92,7 @@ def test_only_to_eu_regions(extract: Extract) -> None:
 
 
 def test_a_population_and_its_active_share_in_one_sentence(extract: Extract) -> None:
-    p = extract("Assistant on Llama 3.1 8B. 800 clinicians, and at peak about 10% of them are active.")
+    p = extract("Serving Llama 3.1 8B. 800 clinicians, and at peak about 10% of them are active.")
     assert p.concurrency == 80
     p = extract("Serve Llama 3.1 8B. 800 clinicians use it; we have no figures on peaks.")
     assert p.concurrency != 80
