@@ -66,7 +66,9 @@ def _month(name: str) -> int:
     return _MONTHS.index(name.lower()[:3]) + 1
 
 
-def _date(m: re.Match[str], ref: dt.date) -> dt.date | None:
+def date_of(m: re.Match[str], ref: dt.date) -> dt.date | None:
+    """The date a match of a day-and-month pattern names (groups mon/mon2, d1/d2, year): without a year, the
+    next such date on or after `ref`; None for an impossible day ("31 June")."""
     mon = _month(m.group("mon") or m.group("mon2"))
     day = int(m.group("d1") or m.group("d2"))
     year = int(m.group("year")) if m.group("year") else ref.year
@@ -141,7 +143,7 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
             continue
         t = s.text
         for m in [*_BEFORE_EVENT.finditer(t), *_TIME_ON.finditer(t)]:
-            if (d := _date(m, today)) is None:
+            if (d := date_of(m, today)) is None:
                 continue
             if m.group("hh"):  # "before the freeze on Monday 7 December, 09:00 CET": that time
                 zone = dt.timezone(dt.timedelta(hours=_ZONES[(m.group("tz") or "utc").lower()]))
@@ -165,18 +167,18 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
                     year += 1
                 last = dt.date(year + (mon == 12), mon % 12 + 1, 1)
                 _add(ctx, s, m, _midnight(last, ref.tzinfo), "end of that month")
-            elif (d := _date(m, today)) is not None:
+            elif (d := date_of(m, today)) is not None:
                 _add(ctx, s, m, _midnight(d + dt.timedelta(days=1), ref.tzinfo), "end of that day")
         for m in _WEEKDAY_BEFORE.finditer(t):
             named = [*_DATE_RX.finditer(previous), *_DATE_RX.finditer(t[: m.start()])]
-            if not named or (d := _date(named[-1], today)) is None:
+            if not named or (d := date_of(named[-1], today)) is None:
                 continue
             target = _WEEKDAYS.index(m.group("day").lower()[:3])
             back = (d.weekday() - target) % 7 or 7
             that = d - dt.timedelta(days=back)
             _add(ctx, s, m, _midnight(that + dt.timedelta(days=1), ref.tzinfo), f"end of {that:%a %d %b}")
         for m in _CLOSES.finditer(t):
-            if (d := _date(m, today)) is None:
+            if (d := date_of(m, today)) is None:
                 continue
             tz: dt.tzinfo | None = (
                 _AOE if (m.group("aoe") or "").lower().startswith(("aoe", "anywhere")) else ref.tzinfo

@@ -8,7 +8,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
-from advisor.extract.rules_dates import before_then, event_date
+from advisor.extract.rules_dates import before_then, date_of, event_date
 from advisor.extract.rules_text import (
     APPROX,
     MONEY_NUM,
@@ -183,8 +183,6 @@ _CALL_IT = re.compile(
 MORNING_HOUR = 9  # "by Monday morning": the start of a working day (09:00), the deadline's own time zone
 NOON_HOUR = 12  # "by Friday noon" / "lunchtime"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december"]  # fmt: skip
 _MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"  # noqa: E501
 _MON3 = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"  # a date follows: _BY_DATE reads it
 _BY_WEEKDAY = Gated(
@@ -377,11 +375,6 @@ def _month_days(start: dt.date, day: int) -> list[dt.date]:
     return out
 
 
-def _month_index(name: str) -> int:
-    name = name.lower()[:3]
-    return [m[:3] for m in _MONTHS].index(name) + 1
-
-
 def rule_deadline(ctx: Ctx) -> None:
     """deadline_hours from weekdays, dates, "end of the month", durations ("within two weeks")."""
     ref = ctx.reference_time
@@ -410,16 +403,10 @@ def rule_deadline(ctx: Ctx) -> None:
                 continue  # "the review board meets on 9 December, but there's no date pressure"
             if m.group("iso"):
                 d = dt.date.fromisoformat(m.group("iso"))
+            elif (named := date_of(m, ref.date())) is not None:
+                d = named
             else:
-                mon = _month_index(m.group("mon") or m.group("mon2"))
-                day = int(m.group("d1") or m.group("d2"))
-                year = int(m.group("year")) if m.group("year") else ref.year
-                try:
-                    d = dt.date(year, mon, day)
-                except ValueError:
-                    continue
-                if d < ref.date() and not m.group("year"):
-                    d = d.replace(year=ref.year + 1)
+                continue
             # "before 4 January", "starts on 7 December, so ... ready before then": its start
             at_start = m.group(0).lower().startswith("before") or before_then(t, m.start())
             due = _end_of_day(d - dt.timedelta(days=1) if at_start else d, ref.tzinfo)
