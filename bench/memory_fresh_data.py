@@ -19,25 +19,14 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from bench.calibration_data import Method, TrainingFramework
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MEMORY_FRESH_FILE = DATA_DIR / "memory_measurements_fresh.yaml"
 
-Method = Literal["full", "lora", "qlora", "pretraining"]
 TrainingPrecision = Literal["mixed", "pure-bf16", "fp16-mixed"]
 Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
 Offload = Literal["none", "optimizer", "params"]
-Framework = Literal[
-    "hf",
-    "deepspeed",
-    "axolotl",
-    "llama-factory",
-    "unsloth",
-    "torchtune",
-    "torchtitan",
-    "megatron",
-    "nemo",
-    "other",
-]
 Unit = Literal["GiB", "GB", "MiB", "MB"]
 Basis = Literal["allocated", "reserved", "device"]
 
@@ -128,7 +117,7 @@ class MemoryFreshRow(_Strict):
     lora_dropout: float | None = Field(default=None, ge=0, lt=1)
     loss_chunking: bool | None
     liger_kernels: bool | None
-    framework: Framework
+    framework: TrainingFramework
     measured: Measured
     source: Source
     ambiguous: str | None = Field(description="what the source leaves unclear")
