@@ -344,28 +344,40 @@ def test_fresh2_training_file_is_its_own_clean_side(training: list[TrainingRow])
 FRESH3_MIN = 45  # rows in the fresh-3 held-out set (bench/data/training_throughput_fresh3.yaml)
 
 
-def test_fresh3_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
-    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FILE, TRAINING_FRESH3_FILE, _read, _rows
+def _own_clean_training_side(
+    training: list[TrainingRow], index: int, side: str, min_rows: int, min_families: int
+) -> list[TrainingRow]:
+    """The rows of the extra training file at `index` of TRAINING_EXTRA_FILES, checked to be read in file
+    order, to declare only its own `side`, to hold >= `min_families` families found on that side only and
+    >= `min_rows` rows, with ids unique across files and no document of an earlier file reused."""
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FILE, _read, _rows
 
-    # read right after fresh-2, and the default loader returns every file's rows in file order
-    assert TRAINING_EXTRA_FILES[1] == TRAINING_FRESH3_FILE
     per_file = [_rows(f, TrainingRow) for f in (TRAINING_FILE, *TRAINING_EXTRA_FILES)]
     assert [r.id for r in training] == [r.id for rows in per_file for r in rows]
-    own = per_file[2]
-    assert list(_read(TRAINING_FRESH3_FILE)["split"]) == ["fresh3_held_out"]  # only its own new side
+    own = per_file[index + 1]
+    assert list(_read(TRAINING_EXTRA_FILES[index])["split"]) == [side]  # only its own new side
     split = load_training_split()
     sides = split.sides()
     families = {r.family for r in own}
-    assert families == set(sides["fresh3_held_out"]) and len(families) >= 6, "several new source families"
-    assert "fresh3_held_out" in split.held_out_sides() and len(own) >= FRESH3_MIN
+    assert families == set(sides[side]) and len(families) >= min_families, "several new source families"
+    assert side in split.held_out_sides() and len(own) >= min_rows
     # its families sit on that side only; ids unique across all files; no document of an earlier file reused
-    others = {f for name, fams in sides.items() if name != "fresh3_held_out" for f in fams}
+    others = {f for name, fams in sides.items() if name != side for f in fams}
     assert not others & families
-    assert rows_in(training, sides["fresh3_held_out"]) == own
+    assert rows_in(training, sides[side]) == own
     ids = [r.id for r in training]
     assert len(ids) == len(set(ids))
     older = rows_in(training, sorted(others))
     assert not {r.source.url for r in own} & {r.source.url for r in older}
+    return own
+
+
+def test_fresh3_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH3_FILE
+
+    # read right after fresh-2, and the default loader returns every file's rows in file order
+    assert TRAINING_EXTRA_FILES[1] == TRAINING_FRESH3_FILE
+    own = _own_clean_training_side(training, 1, "fresh3_held_out", FRESH3_MIN, 6)
     # what it spans: every method, dense and MoE, sub-1B to 1T, 2 to 3000+ GPUs, BF16 and FP8, a consumer card
     assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
     assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
@@ -383,27 +395,11 @@ FRESH4_MIN = 30  # rows in the fresh-4 held-out set (bench/data/training_through
 
 
 def test_fresh4_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
-    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FILE, TRAINING_FRESH4_FILE, _read, _rows
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH4_FILE
 
     # read last, after fresh-3, and the default loader returns every file's rows in file order
     assert TRAINING_EXTRA_FILES[-1] == TRAINING_FRESH4_FILE
-    per_file = [_rows(f, TrainingRow) for f in (TRAINING_FILE, *TRAINING_EXTRA_FILES)]
-    assert [r.id for r in training] == [r.id for rows in per_file for r in rows]
-    own = per_file[-1]
-    assert list(_read(TRAINING_FRESH4_FILE)["split"]) == ["fresh4_held_out"]  # only its own new side
-    split = load_training_split()
-    sides = split.sides()
-    families = {r.family for r in own}
-    assert families == set(sides["fresh4_held_out"]) and len(families) >= 5, "several new source families"
-    assert "fresh4_held_out" in split.held_out_sides() and len(own) >= FRESH4_MIN
-    # its families sit on that side only; ids unique across all files; no document of an earlier file reused
-    others = {f for name, fams in sides.items() if name != "fresh4_held_out" for f in fams}
-    assert not others & families
-    assert rows_in(training, sides["fresh4_held_out"]) == own
-    ids = [r.id for r in training]
-    assert len(ids) == len(set(ids))
-    older = rows_in(training, sorted(others))
-    assert not {r.source.url for r in own} & {r.source.url for r in older}
+    own = _own_clean_training_side(training, len(TRAINING_EXTRA_FILES) - 1, "fresh4_held_out", FRESH4_MIN, 5)
     # what it spans: every method, dense and MoE, A100 to B200 plus a consumer card, BF16 / FP8 / MXFP8, and
     # frameworks beyond 'other' (torchtitan, unsloth, deepspeed, megatron)
     assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
