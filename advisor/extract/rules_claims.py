@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_fleet import machine_gpus
@@ -20,7 +21,6 @@ from advisor.extract.rules_text import (
     Sentence,
     parse_number,
 )
-from tools.units import HOURS_PER_MONTH
 
 # =========================================================================== claims
 _CLAIM_CUE = keyed(
@@ -115,13 +115,9 @@ def rule_claims(ctx: Ctx) -> None:
             ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())
             continue
         assert hours is not None
-        unit = hours.group("unit").lower()
-        n = parse_number(hours.group("num"))
-        per_unit = {"d": 24.0, "w": 168.0, "m": 1 / 60}.get(unit[0], 1.0)
-        h = n * (HOURS_PER_MONTH if unit.startswith("mo") else per_unit)
-        ctx.add(
-            s, "claimed_hours", h, q(hours), "stated" if unit.startswith("h") else "inferred", hours.start()
-        )
+        stated = hours.group("unit").lower().startswith("h")
+        ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "stated" if stated else "inferred",
+                hours.start())  # fmt: skip
 
 
 _CLAUSE_BREAK = re.compile(r",\s+(?:and|but|or)\b|;|\s+-\s+|\s+—\s+", I)
@@ -181,10 +177,13 @@ def rule_owned_question(ctx: Ctx) -> None:
         ctx.add(s, "claimed_gpu", gpu.value, ev, "inferred", hours.start())
         if (count := mine.get("owned_gpu_count")) is not None:
             ctx.add(s, "claimed_gpu_count", count.value, count.evidence, "inferred", hours.start())
-        unit = hours.group("unit").lower()
-        n = parse_number(hours.group("num"))
-        per_unit = {"d": 24.0, "w": 168.0, "m": 1 / 60}.get(unit[0], 1.0)
-        h = n * (HOURS_PER_MONTH if unit.startswith("mo") else per_unit)
-        ctx.add(s, "claimed_hours", h, q(hours), "inferred", hours.start())
+        ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "inferred", hours.start())
         return
+
+
+def _claimed_hours(hours: re.Match[str]) -> float:
+    """The hours of a _CLAIM_HOURS match ("in 24 h", "within 3 days", "under 2 weeks", "in 1 month")."""
+    unit = hours.group("unit").lower()
+    name = "month" if unit.startswith("mo") else {"d": "day", "w": "week", "m": "minute"}.get(unit[0], "hour")
+    return U.hours_from(parse_number(hours.group("num")), name).value
 

@@ -26,6 +26,7 @@ FX_SOURCE = "ECB euro reference rates, 2025-2026 range, rounded"
 HOURS_PER_WEEK = 7 * HOURS_PER_DAY
 DAYS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_DAY  # 30.42, the price-sheet month of tools.units
 WEEKS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_WEEK  # 4.345
+MINUTES_PER_HOUR = 60.0
 SECONDS_PER_WEEK = HOURS_PER_WEEK * SECONDS_PER_HOUR
 SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # the price-sheet month (730 h)
 
@@ -112,8 +113,9 @@ def usd_from(amount: float, currency: str) -> Converted:
 
 
 def hours_from(amount: float, unit: str) -> Converted:
-    """A duration in hours: unit is hour, day, week or month (30.42 days) or year."""
+    """A duration in hours: unit is minute, hour, day, week or month (30.42 days) or year."""
     per = {
+        "minute": 1 / MINUTES_PER_HOUR,
         "hour": 1.0,
         "day": HOURS_PER_DAY,
         "week": HOURS_PER_WEEK,
