@@ -92,6 +92,15 @@ def number(x: Any) -> str:
     return str(x)
 
 
+def months(x: float | None) -> str:
+    """A span in months as a person says it: 5 -> '5 months', 2.301 -> '2.3 months', 1 -> '1 month'."""
+    if x is None:
+        return UNKNOWN
+    v = round(float(x), 1)
+    text = f"{v:,.0f}" if v == round(v) else f"{v:,.1f}"
+    return f"{text} month{'' if v == 1 else 's'}"
+
+
 def fixed(x: float | None, digits: int = 1, unknown: str = "-") -> str:
     """A table cell with a fixed number of decimals: 80.0 -> '80.0', 3350 -> '3,350' (digits=0)."""
     if x is None:

@@ -83,6 +83,17 @@ class WorkloadProfile(BaseModel):
     max_gpus: int | None = Field(default=None, gt=0, description="most GPUs the user accepts ('one GPU')")
     owned_gpu: str | None = Field(default=None, description="catalog GPU id of hardware the team owns")
     owned_gpu_count: int | None = Field(default=None, gt=0, description="how many of owned_gpu the team owns")
+    owned_reserved: bool | None = Field(
+        default=None,
+        description="owned_gpu is cloud capacity reserved for a term and already committed ('our 1-year "
+        "reservation of 16 H100s on AWS'): the provider pays the power, so using it costs nothing more",
+    )
+    owned_provider: str | None = Field(default=None, description="catalog provider id hosting owned_gpu")
+    owned_months_left: float | None = Field(
+        default=None,
+        gt=0,
+        description="months left on the reservation or lease of owned_gpu ('5 months left')",
+    )
     power_price_usd_per_kwh: float | None = Field(default=None, gt=0, description="stated electricity price")
     prompt_tokens: int | None = Field(default=None, gt=0, description="input tokens per request (serving)")
     output_tokens: int | None = Field(default=None, gt=0, description="output tokens per request (serving)")

@@ -38,6 +38,7 @@ from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_pricing import rule_pricing
+from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_typos import fix_sentences
@@ -60,6 +61,7 @@ class Analysis:
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
     rule_owned_gpus,
+    rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_gpu_choice,
     rule_workload,

@@ -33,6 +33,8 @@ _OWNER = Gated(
     re.compile(
         r"\b(?:(?:we|i)\s+(?:have|hold)\s+an?\s+(?:\d+|one|two|three)[\s-](?:year|month)\s+(?:reservation|commitment"
         r"|lease)\s+(?:for|of|on)"  # capacity held for a term: "we have a 1-year reservation for 16 H100s"
+        r"|(?:our|my)\s+(?:(?:\d+|one|two|three)[\s-](?:year|month)\s+)?(?:reservation|lease|commitment)\s+"
+        r"(?:for|of|on)(?:\s+the)?"  # "our lease on the 16 A100s runs out in 10 weeks"
         r"|(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+|actually\s+|really\s+)?"
         r"(?:have|own|got|bought|purchased|operate|run)(?:\s+got)?"
         r"|(?:my|our)(?:\s+(?:own|existing|current|in-house|on-prem|local))?"

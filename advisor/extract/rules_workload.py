@@ -165,7 +165,10 @@ _FULL = keyed(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
     r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b|\bfull[- ]weights?\b"
     r"|\b(?:fine[- ]?tun\w*|finetun\w*|train\w*)\s*\(\s*full\b"  # "fine-tune (full, not LoRA) ..."
-    r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)",
+    r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)"
+    # the adverb after the model: "finetune llama 3.1 70B fully on 5B tokens", "train all of it in full"
+    r"|\b(?:fine[- ]?tun\w*|finetun\w*|re-?train\w*)\s+(?:[\w.\-]+\s+){1,5}?(?:fully|in\s+full)\b"
+    r"(?!\s+(?:offline|managed|automated|remote))",
     I,
 )
 _QLORA = keyed(r"\bQ-?LoRA\b", I)

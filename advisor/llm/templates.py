@@ -48,6 +48,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return present.gb(value)
     if field == "horizon_months":
         return f"{present.number(value)} months"
+    if field == "owned_months_left":
+        return present.months(value)
     if field in ("seq_len", "context_len"):
         return f"{present.number(value)} tokens"
     if field == "target_tokens_per_s":  # as the report writes it: '4,000 tokens/s', not '4,000'

@@ -39,6 +39,8 @@ TERMS = (
 
 def wanted(p: WorkloadProfile) -> bool:
     """Buy vs rent is evaluated: a stated horizon of a year or more, an on-premises wish, or owned GPUs."""
+    if p.owned_reserved and p.deployment_preference != "on_prem":
+        return False  # reserved cloud capacity: nothing to buy, its fee is already committed
     said = p.status_of("horizon_months") in ("stated", "inferred", None)
     horizon = (p.horizon_months or 0.0) if said else 0.0
     return horizon >= OWNED_HORIZON_MONTHS_MIN or p.deployment_preference == "on_prem" or bool(p.owned_gpu)
@@ -104,6 +106,8 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
 
 
 def _horizon(p: WorkloadProfile) -> float:
+    if p.owned_reserved and p.deployment_preference != "on_prem":
+        return False  # reserved cloud capacity: nothing to buy, its fee is already committed
     said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
     return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
 

@@ -137,6 +137,8 @@ class ServingFigures(_Frozen):
 
 YOURS_PROVIDER = "your hardware"
 """The provider of an option on GPUs the team already owns (tools.recommend.owned_first)."""
+YOURS_RESERVED_TIER = "reserved (yours)"
+"""The tier of that option when the GPUs are cloud capacity the team holds reserved (owned_reserved)."""
 
 
 class Option(_Frozen):
@@ -232,7 +234,9 @@ class Option(_Frozen):
         """How the option is paid for, in words: 'on demand', 'spot', 'reserved'; 'owned' on the team's own
         GPUs and 'to buy' for a purchase (both price as 'owned', which on hardware still to buy misled)."""
         if self.pricing == "owned":
-            return "owned" if self.provider == YOURS_PROVIDER else "to buy"
+            if self.provider != YOURS_PROVIDER:
+                return "to buy"
+            return "your reservation" if self.tier == YOURS_RESERVED_TIER else "owned"
         return self.pricing.replace("_", " ")
 
 

@@ -228,6 +228,7 @@ class OfferSelector(Part):
             p.ops_capacity,
             p.owned_gpu,
             p.owned_gpu_count,
+            p.owned_reserved,
             p.power_price_usd_per_kwh,
             self.inference,
             tuple(s.compare_providers),

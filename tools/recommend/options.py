@@ -26,7 +26,7 @@ def to_option(
     scen = eng.pricer.scenarios(c.offer, c.gpu_hours, all_of_them=True)
     if is_yours(c):
         why = _why(c, "owned hardware", p)[:2] + yours_why(c, p) + list(c.why)
-        rent = rent_instead(c, ranked or [], eng.inference)
+        rent = rent_instead(c, ranked or [], eng.inference, reserved=bool(p.owned_reserved))
         if rent:
             why.append(rent)
     else:
@@ -47,6 +47,8 @@ def to_option(
         risks.append(_spread_text(c))
     if c.offer.pricing == "spot" and not eng.inference:
         risks += _spot_exposure(c, eng)
+    elif c.offer.pricing == "spot" and not (c.serving is not None and c.serving.job_hours is not None):
+        risks.append(SPOT_ENDPOINT_RISK)
     return Option(
         gpu=c.gpu.id,
         gpus_per_node=c.layout.gpus_per_node,
@@ -100,6 +102,13 @@ def _spread_text(c: Candidate) -> str:
 SPOT_CHECKPOINT_INTERVAL_HOURS = 1.0
 """Checkpoint interval assumed when pricing spot interruptions (an hourly checkpoint is the usual
 trainer setting for multi-hour runs; tools.cost.spot_exposure also reports the Young/Daly optimum)."""
+
+
+SPOT_ENDPOINT_RISK = (
+    "spot: the provider can reclaim these GPUs at short notice; for an always-on endpoint that is an outage "
+    "unless replicas off spot carry the load, so weigh it only for traffic that can wait"
+)
+"""Why a spot option for an endpoint is a risk (buyer_rules rule 2 keeps it off the primary)."""
 
 
 def _spot_exposure(c: Candidate, eng: Engine) -> list[str]:
@@ -179,6 +188,8 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"shortest wall-clock ({c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h)")
     elif label == "lowest operational risk":
         out.append("fewest moving parts: " + ", ".join(risk_traits(c)))
+    elif label == "owned hardware" and p.owned_reserved:
+        pass  # reserved capacity: no amortised rate; yours_why says the fee is committed
     elif label == "owned hardware":
         chk = c.owned_check
         if chk is not None and chk.effective_utilization < chk.stated_utilization:

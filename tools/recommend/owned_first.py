@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from tools import present
 from tools.catalog.schema import Estimate, GpuSpec
 from tools.cost_buy import OwnedMarginalCost, owned_marginal_usd_per_gpu_hour
 from tools.defaults import CatalogView
@@ -14,7 +15,10 @@ from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate, GpuNotes, Offer
 from tools.recommend.models import YOURS_PROVIDER as YOURS_PROVIDER
+from tools.recommend.models import YOURS_RESERVED_TIER
 from tools.recommend.owned import owned_fabric
+from tools.trace import TraceBuilder
+from tools.units import HOURS_PER_MONTH
 
 """Provider name of the hardware the team owns (buying new hardware is 'your data centre')."""
 YOURS_TIER = "owned (yours)"
@@ -74,7 +78,7 @@ def yours_offer(
     GPU of this type."""
     if p.owned_gpu != gpu.id:
         return None
-    rate = marginal_rate(catalog, gpu, p)
+    rate = reserved_rate() if p.owned_reserved else marginal_rate(catalog, gpu, p)
     if rate is None:
         return None
     count = p.owned_gpu_count or 1
@@ -86,15 +90,37 @@ def yours_offer(
         pricing="owned",
         usd_per_gpu_hour=float(rate.usd_per_gpu_hour),
         deployment="owned",
-        tier=YOURS_TIER,
+        tier=YOURS_RESERVED_TIER if p.owned_reserved else YOURS_TIER,
         gpus_per_node=sizes,
         scale_out=owned_fabric(gpu) if count > per_node else "none",
         eu=True,
         as_of=gpu.as_of,
-        source="marginal cost of hardware you own: power x PUE + staff time (capital already spent)",
+        source=RESERVED_SOURCE if p.owned_reserved else OWNED_SOURCE,
         max_gpus=count,
     )
     return offer, rate
+
+
+OWNED_SOURCE = "marginal cost of hardware you own: power x PUE + staff time (capital already spent)"
+RESERVED_SOURCE = (
+    "a cloud reservation's fee is committed whatever runs on it, and the provider pays the power: "
+    "using it costs nothing more"
+)
+
+
+def reserved_rate() -> OwnedMarginalCost:
+    """The marginal cost of reserved cloud capacity the team holds: 0 (RESERVED_SOURCE)."""
+    tb = TraceBuilder()
+    tb.assume("reserved_capacity_usd_per_gpu_hour", 0, "USD/GPU-hour", RESERVED_SOURCE)
+    return OwnedMarginalCost(
+        energy_usd_per_gpu_hour=0.0,
+        hosting_usd_per_gpu_hour=0.0,
+        staff_usd_per_gpu_hour=0.0,
+        usd_per_gpu_hour=0.0,
+        power_usd_per_kwh=0.0,
+        pue=1.0,
+        **tb.fields(),
+    )
 
 
 def is_yours(c: Candidate) -> bool:
@@ -106,7 +132,9 @@ def own_first(ranked: list[Candidate]) -> Candidate | None:
     return next((c for c in ranked if is_yours(c)), None)
 
 
-def rent_instead(primary: Candidate, ranked: list[Candidate], per_month: bool) -> str | None:
+def rent_instead(
+    primary: Candidate, ranked: list[Candidate], per_month: bool, reserved: bool = False
+) -> str | None:
     """What renting would cost or save against the owned hardware: the cheapest rental and the
     fastest rental that is at least as cheap as twice the owned cost, in words (figures from the
     candidates' own ranges)."""
@@ -117,11 +145,12 @@ def rent_instead(primary: Candidate, ranked: list[Candidate], per_month: bool) -
     unit = " per month" if per_month else ""
     diff = cheap.cost_mid - primary.cost_mid
     verdict = f"costs ${diff:,.0f} more" if diff >= 0 else f"would save ${-diff:,.0f}"
+    against = "using your reservation" if reserved else "running on your hardware"
     text = (
         f"renting instead: the cheapest rental, {cheap.total_gpus}x {cheap.gpu.name} at "
         f"{cheap.offer.provider} ({cheap.offer.pricing.replace('_', ' ')}), "
         f"${cheap.total_usd.low:,.0f}-{cheap.total_usd.high:,.0f}{unit}, "
-        f"{verdict} (mid of the ranges) than running on your hardware"
+        f"{verdict} (mid of the ranges) than {against}"
     )
     if not per_month:
         text += f" and takes {cheap.wall_hours.low:,.1f}-{cheap.wall_hours.high:,.1f} h"
@@ -131,16 +160,48 @@ def rent_instead(primary: Candidate, ranked: list[Candidate], per_month: bool) -
 def yours_why(c: Candidate, p: WorkloadProfile) -> list[str]:
     """Why lines of the owned-hardware option: whose hardware and what the marginal cost counts."""
     owned = p.owned_gpu_count or 1
-    price = (
+    if p.owned_reserved:
+        at = f" at {p.owned_provider}" if p.owned_provider else ""
+        lines = [
+            f"runs on the {owned}x {c.gpu.name} you hold reserved{at} ({c.total_gpus} used)",
+            "the reservation's fee is already committed and the provider pays the power: this job adds "
+            "nothing to the bill",
+        ]
+    else:
+        lines = [
+            f"runs on the {owned}x {c.gpu.name} you own ({c.total_gpus} used)",
+            f"marginal cost ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour: power at {_price_said(p)} x PUE, "
+            "staff time; the purchase is already spent",
+        ]
+    window = window_line(c, p)
+    return lines + ([window] if window else [])
+
+
+def _price_said(p: WorkloadProfile) -> str:
+    return (
         f"${p.power_price_usd_per_kwh:.3f}/kWh (stated)"
         if p.power_price_usd_per_kwh is not None
         else "the default power price (catalog estimate; say yours)"
     )
-    return [
-        f"runs on the {owned}x {c.gpu.name} you own ({c.total_gpus} used)",
-        f"marginal cost ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour: power at {price} x PUE, staff time; "
-        "the purchase is already spent",
-    ]
+
+
+def window_line(c: Candidate, p: WorkloadProfile) -> str | None:
+    """Whether the job ends before the reservation or lease does: months left x 730 h (tools.units)
+    against the option's wall-clock range. None when no term left was said."""
+    if p.owned_months_left is None or (c.serving is not None and c.serving.job_hours is None):
+        return None  # an endpoint runs for as long as the term: no job end to compare
+    left_hours = p.owned_months_left * HOURS_PER_MONTH
+    low, high = c.wall_hours.low, c.wall_hours.high
+    months = f"{present.months(p.owned_months_left)} left ({left_hours:,.0f} h)"
+    run = f"the job needs {low:,.0f}-{high:,.0f} h"
+    if high <= left_hours:
+        return f"it finishes before the term ends: {run}, {months}"
+    if low > left_hours:
+        return f"it does not finish before the term ends: {run}, {months}"
+    return (
+        f"it finishes before the term ends only near the fast end of the range: {run}, {months}; "
+        "time a training step on it to know which end you are at"
+    )
 
 
 def not_fit_note(

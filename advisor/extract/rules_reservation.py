@@ -1,0 +1,95 @@
+"""Owned GPUs that are reserved cloud capacity, where they are, and how long the term has left.
+
+- owned_reserved: the owned GPUs were said with reservation wording in the same sentence ("We hold a
+  1-year reservation of 16 H100s on AWS", "our reserved 16x H100 at AWS", "16x H100 reserved until end
+  of Q3", a prepaid or committed block, an AWS capacity block or savings plan).
+- owned_provider: the provider named in that sentence ("on AWS"), the reservation's host.
+- owned_months_left: the term left, in the same or the next sentence, for owned hardware or a
+  reservation ("5 months left on it", "it expires in 10 weeks", "for another 3 months", "the lease runs
+  out in 6 months"); weeks and days converted at the price sheet's month (advisor.extract.units_text).
+"""
+
+from __future__ import annotations
+
+from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_models import find_providers
+from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+from advisor.extract.units_text import DAYS_PER_MONTH, WEEKS_PER_MONTH
+
+_RESERVED = keyed(
+    r"\b(?:reserv(?:ation|ed)s?|commit(?:ment|ted)|pre-?paid|capacity\s+blocks?|savings\s+plan)\b", I
+)
+_UNIT = r"(?P<unit>months?|mos?|weeks?|wks?|days?|years?|yrs?)"
+_LEFT = keyed(
+    rf"\b(?P<num>{NUMBER})\s*(?:more\s+)?{_UNIT}\s+(?:left|remaining|to\s+go)\b"
+    rf"|\b(?:ends?|expires?|runs?\s+out|is\s+up|lapses?|finish(?:es)?)\s+in\s+(?:about\s+|~\s*)?(?P<num2>{NUMBER})"
+    rf"\s*(?P<unit2>months?|mos?|weeks?|wks?|days?|years?|yrs?)\b"
+    rf"|\bfor\s+(?:another|the\s+next)\s+(?P<num3>{NUMBER})\s*(?P<unit3>months?|mos?|weeks?|wks?|days?)\b",
+    I,
+)
+
+
+def _months(num: str, unit: str) -> float:
+    """The term left in months: weeks and days at the price sheet's month, years x 12."""
+    n = parse_number(num)
+    u = unit.lower()
+    if u.startswith(("w",)):
+        return n / WEEKS_PER_MONTH
+    if u.startswith("d"):
+        return n / DAYS_PER_MONTH
+    if u.startswith("y"):
+        return n * 12.0
+    return n
+
+
+def _owned_sentence(ctx: Ctx) -> int | None:
+    """Index of the sentence the owned GPU was read from, or None."""
+    found = next((f for f in ctx.findings if f.field == "owned_gpu"), None)
+    if found is None:
+        return None
+    for i, s in enumerate(ctx.sentences):
+        if s.start <= found.position < s.start + len(s.text) + 1:
+            return i
+    return None
+
+
+def rule_reservation(ctx: Ctx) -> None:
+    """owned_reserved, owned_provider and owned_months_left around the owned GPUs' sentence."""
+    at = _owned_sentence(ctx)
+    if at is None:
+        return
+    s = ctx.sentences[at]
+    if (cue := _RESERVED.search(s.text)) is not None:
+        ctx.add(s, "owned_reserved", True, q(cue), "stated", cue.start())
+        providers = find_providers(s.text)
+        if providers:
+            pid, a, b = providers[0]
+            ctx.add(s, "owned_provider", pid, s.text[a:b], "stated", a)
+    for near in ctx.sentences[at : at + 2]:
+        if _term_left(ctx, near):
+            break
+
+
+_TERM_NOUN = keyed(r"\b(?:leas(?:e|ed)|contract|term|rental\s+agreement)\b", I)
+_ON_IT = keyed(r"^\s+(?:on|in)\s+(?:it|them|that|the\s+(?:reservation|lease|contract|term|commitment))\b", I)
+
+
+def _term_left(ctx: Ctx, s: Sentence) -> bool:
+    """The term left on the owned or reserved GPUs: a term word in the sentence ("the lease runs out in
+    6 months"), the reservation read already ("5 months left"), or "left on it"; not a bare "2 months
+    left before launch" of owned hardware, which is a deadline."""
+    m = _LEFT.search(s.text)
+    if m is None:
+        return False
+    said_of_term = _RESERVED.search(s.text) or _TERM_NOUN.search(s.text) or _ON_IT.match(s.text, m.end())
+    if not said_of_term and not (ctx.has("owned_reserved") and m.group("num3") is None):
+        return False
+    num = m.group("num") or m.group("num2") or m.group("num3")
+    unit = m.group("unit") or m.group("unit2") or m.group("unit3")
+    months = _months(num, unit)
+    if months <= 0:
+        return False
+    status = "stated" if unit.lower().startswith(("month", "mo")) else "inferred"
+    ctx.add(s, "owned_months_left", months, q(m), status, m.start())
+    return True

@@ -1,0 +1,58 @@
+"""Owned GPUs held as a cloud reservation, where they are and the term left (advisor/extract/
+rules_reservation.py; expert review 4, R12), each with a near miss read the other way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from advisor.extract.units_text import WEEKS_PER_MONTH
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+
+def test_a_held_reservation_is_reserved_capacity_with_its_host_and_term(extract: Extract) -> None:
+    p = extract(
+        "We hold a 1-year reservation of 16 H100s on AWS (two p5 nodes), 5 months left on it. Can we "
+        "pretrain a 7B model on 1T tokens on it before the reservation ends?"
+    )
+    assert (p.owned_gpu, p.owned_gpu_count) == ("h100-sxm", 16)
+    assert p.owned_reserved is True and p.owned_provider == "aws" and p.owned_months_left == 5
+
+
+def test_reserved_until_a_date_is_reserved_capacity(extract: Extract) -> None:
+    p = extract(
+        "we have 8x H200 reserved at CoreWeave until end of March. full fine-tune llama 3.1 8b on 2B tokens"
+    )
+    assert (p.owned_gpu, p.owned_gpu_count, p.owned_reserved) == ("h200", 8, True)
+    assert p.owned_provider == "coreweave"
+
+
+def test_our_reservation_of_with_time_remaining(extract: Extract) -> None:
+    p = extract("our reservation of 32 H100s at Lambda has 3 months remaining. LoRA llama 3.1 70B, 1B tokens")
+    assert (p.owned_gpu_count, p.owned_reserved, p.owned_provider) == (32, True, "lambda")
+    assert p.owned_months_left == 3
+
+
+def test_a_lease_is_owned_hardware_with_a_term_but_not_a_reservation(extract: Extract) -> None:
+    p = extract("Our lease on the 16 A100s runs out in 10 weeks. QLoRA Llama 3.3 70B on 500M tokens.")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-80gb-sxm", 16)
+    assert p.owned_reserved is None  # a lease of servers still draws power where they stand
+    assert p.owned_months_left == pytest.approx(10 / WEEKS_PER_MONTH)
+
+
+def test_bought_hardware_is_not_reserved_and_time_before_launch_is_no_term(extract: Extract) -> None:
+    p = extract("We own 8 A100 80GB. We have 2 months left before launch to LoRA Llama 3.1 70B, 300M tokens")
+    assert p.owned_gpu_count == 8 and p.owned_reserved is None
+    assert p.owned_months_left is None  # the time before a launch is a deadline, not the hardware's term
+    p = extract("We own 8 H100s. We'll serve Llama 3.1 70B on them for the next 6 months.")
+    assert p.owned_months_left is None  # how long they will serve, not a term on the hardware
+
+
+def test_an_adverb_after_the_model_says_full_fine_tuning(extract: Extract) -> None:
+    p = extract("Can we finetune llama 3.1 70B fully on 5B tokens on 32 H100s?")
+    assert p.method == "full"
+    p = extract("Fine-tune llama 3.1 8B with LoRA, fully managed by the provider.")
+    assert p.method == "lora"
