@@ -57,6 +57,8 @@ Mapping rules (row field -> calculator input):
   query_key_value -> q,k,v; dense -> o_proj; c_proj -> o_proj + down_proj; gate_up_proj,
   dense_h_to_4h -> gate,up; dense_4h_to_h -> down; w1/w2/w3, output_proj); embed_tokens/lm_head are
   dropped (printed); an unknown name skips the row.
+- grad_accumulation_steps as given; null -> the source config's global / micro batch where the family lists
+  the config its document names (LitGPT config hub), else 1.
 - lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
   (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
@@ -143,6 +145,9 @@ class SourceStack:
     grad_checkpointing: bool | None
     loss: dict[str, Any]
     source: str
+    accumulation: dict[str, int] = field(default_factory=dict)
+    """Micro-batches per optimizer step (global / micro batch) of the config file a row's source document
+    names, read from that file; a config not listed here is taken as 1."""
 
 
 _SOURCE_STACKS: dict[str, SourceStack] = {
@@ -159,7 +164,9 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "Lightning-AI/litgpt finetune/{full,lora}.py: torch.optim.AdamW (foreach default); "
         "model(input_ids, lm_head_chunk_size=128) and chunked_cross_entropy on the bf16 logits (no fp32 "
         "upcast under bf16-true: a 16-bit loss), whose `logits` list the loop holds through fabric.backward "
-        "(logits_held); the single-device scripts have no activation checkpointing",
+        "(logits_held); the single-device scripts have no activation checkpointing; the loop steps the "
+        "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad",
+        {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
     ),
     "peft-metamathqa-method-comparison": SourceStack(
         "foreach", False, {"logits_held": True},
@@ -336,6 +343,15 @@ def _glm_remote(model: dict[str, Any]) -> bool:
     return ("chatglm" in ident or "thudm/glm-4" in ident) and "-hf" not in ident
 
 
+def _config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:
+    """The source config's accumulation steps when the row's source document names a listed config."""
+    source = row.get("source") or {}
+    document = str(source.get("document") or "") if isinstance(source, dict) else ""
+    if stack is None:
+        return 1
+    return next((n for name, n in stack.accumulation.items() if f"'{name}'" in document), 1)
+
+
 def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     """Calculator inputs for one row (module docstring); Skip with the reason when it cannot be done."""
     rid = str(row.get("id") or "?")
@@ -426,6 +442,10 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         inputs["lora_targets"] = _targets(row.get("lora_targets"), notes)
         if row.get("lora_dropout") is not None:
             inputs["lora_dropout"] = float(row["lora_dropout"])
+    accumulation = int(row.get("grad_accumulation_steps") or 0) or _config_accumulation(row, stack)
+    if accumulation > 1:
+        inputs["grad_accumulation_steps"] = accumulation
+        notes.append(f"gradient accumulation {accumulation} micro-batches per step (the source's config)")
     if stack is not None and not chunked:
         for key, val in stack.loss.items():
             inputs[key] = val

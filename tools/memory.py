@@ -156,6 +156,7 @@ def _plan(
     loss_upcast: bool = True,
     loss_impl: str = LOSS_IMPL_DEFAULT,
     logits_held: bool = False,
+    grad_accumulation_steps: int = 1,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -290,6 +291,7 @@ def _plan(
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
         logits_held=logits_held and training,
+        grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
     )
     if plan.loss_chunking and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -343,6 +345,7 @@ def estimate_memory(
     loss_upcast: bool = True,
     loss_impl: str = LOSS_IMPL_DEFAULT,
     logits_held: bool = False,
+    grad_accumulation_steps: int = 1,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -358,7 +361,9 @@ def estimate_memory(
     `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
     engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS: whether the model's loss shifts a copy of
     the logits) describe the loss implementation of a measured run; `logits_held` (the loop keeps the model
-    output, so its logits, alive through the backward and the step) the training loop. Raises InputError
+    output, so its logits, alive through the backward and the step) and `grad_accumulation_steps`
+    (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
+    training loop. Raises InputError
     on impossible inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
@@ -395,6 +400,7 @@ def estimate_memory(
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
         logits_held=logits_held,
+        grad_accumulation_steps=grad_accumulation_steps,
     )
     states = model_states(plan, tb)
     kv = 0.0

@@ -6,6 +6,7 @@ T the optimizer step's temporaries, C AMP's cached bf16 weight copies; activatio
 tools.memory_activations.ActivationParts):
 
     forward   = W + O + A' + C + kept + logits at the loss forward + dequant
+                (with gradient accumulation every phase also holds G and A, the earlier micro-batches')
     loss      = W + O + A' + (C without checkpointing) + kept + logits at the loss backward + dequant
     backward  = W + O + A + dequant + max(kept + one layer + G_head, G + late)
                 (early: every kept input and the head's gradient; late: all gradients, and the last
@@ -64,11 +65,19 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         # 1F1B: the first micro-batch's backward makes the stage's (unsharded, accumulated) gradients while
         # the other micro-batches in flight still hold their kept activations
         bwd_grads, bwd_act = g, act.kept + act.layer + act.dequant
+    g_fwd = 0.0
+    if accumulating(plan, g + states.adapter_grads):
+        # the earlier micro-batches' gradients (and the adapters') are live from the forward on; the
+        # backward adds into them in place, with the head's new gradient a transient beside them early on
+        g_fwd, a_fwd = g, a
+        early_acc = kept_plus_layer + g_head
+        bwd_grads = g + g_head if early_acc > late_act else g
+        bwd_act = (kept_plus_layer if early_acc > late_act else late_act) + act.dequant
     return {
-        "forward": PhaseLines(w + casts, 0.0, o, act.kept + act.logits_forward + act.dequant, a_fwd),
+        "forward": PhaseLines(w + casts, g_fwd, o, act.kept + act.logits_forward + act.dequant, a_fwd),
         "loss": PhaseLines(
             w + (0.0 if plan.grad_checkpointing else casts),
-            0.0,
+            g_fwd,
             o,
             act.kept + act.logits_backward + act.logits_held + act.dequant,
             a_fwd,
@@ -83,6 +92,12 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
             states.step_temporaries,
         ),
     }
+
+
+def accumulating(plan: Plan, gradient_bytes: float) -> bool:
+    """Gradient accumulation keeps gradients live across micro-batches (Plan.grad_accumulation_steps),
+    unless a step in backward frees each gradient as it is made (no gradients to hold)."""
+    return plan.grad_accumulation_steps > 1 and gradient_bytes > 0.0 and not plan.optimizer_in_backward
 
 
 def _late_backward_activations(plan: Plan, g: float, g_head: float, layer: float) -> float:

@@ -53,6 +53,10 @@ class Plan:
     """The training loop keeps the model's output (its logits) alive through the backward and the step, as
     `output = model(...); loss = output.loss; loss.backward()` does
     (tools.memory_activations.LOGITS_HELD_BYTES); HF Trainer and torchtune drop them before the backward."""
+    grad_accumulation_steps: int = 1
+    """Micro-batches per optimizer step. Above 1 the gradients of the earlier micro-batches stay live
+    through the next micro-batch's forward, loss and backward (torch accumulates into `.grad`; the step and
+    zero_grad run once per global batch, as LitGPT's finetune loops and HF Trainer do)."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

@@ -94,3 +94,13 @@ def test_a_figure_at_the_cards_limit_is_an_interval() -> None:
     (_, est, meas, err, _), *_ = fresh.score([capped]).scored
     full = fresh._estimate(m)
     assert err == pytest.approx(fresh.bounded_error(est, full.peak_allocated_gib(), meas, 24.0))
+
+
+def test_litgpt_config_accumulation_is_read_from_the_named_config() -> None:
+    source = {"document": "LitGPT config_hub/finetune/README.md table, row 'tiny-llama/full.yaml' on 1xA10G"}
+    row = _row(family="litgpt-config-hub-finetune", method="full", source=source)
+    assert fresh.map_row(row, True).inputs["grad_accumulation_steps"] == 8
+    lora = _row(family="litgpt-config-hub-finetune", source={"document": "row 'tiny-llama/lora.yaml'"})
+    assert "grad_accumulation_steps" not in fresh.map_row(lora, True).inputs
+    own = _row(family="litgpt-config-hub-finetune", method="full", source=source, grad_accumulation_steps=2)
+    assert fresh.map_row(own, True).inputs["grad_accumulation_steps"] == 2
