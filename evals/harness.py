@@ -72,7 +72,7 @@ CONSTRAINT_FIELDS = (
     "eu_only", "providers_required", "providers_preferred", "providers_excluded", "pricing_excluded",
     "gpus_wanted", "gpus_excluded", "max_gpus", "budget_usd", "deadline_hours", "owned_gpu",
     "owned_gpu_count", "power_price_usd_per_kwh", "latency_ms_per_token", "target_tokens_per_s",
-    "deployment_preference", "claimed_gpu", "claimed_hours",
+    "ttft_target_s", "deployment_preference", "claimed_gpu", "claimed_hours",
 )  # fmt: skip
 # Words an unused clause holds when it states the constraint (so the reply named it, not dropped it).
 _CONSTRAINT_WORDS: dict[str, str] = {
@@ -94,7 +94,8 @@ _CONSTRAINT_TOPIC: dict[str, str] = {
     "gpus_excluded": "gpu", "gpu_in": "gpu", "gpu_not_in": "gpu", "max_gpus": "gpu", "max_total_gpus": "gpu",
     "min_total_gpus": "gpu", "min_vram_gib": "gpu", "single_node": "gpu", "max_nodes": "gpu",
     "budget_usd": "money", "power_price_usd_per_kwh": "money", "deadline_hours": "time",
-    "latency_ms_per_token": "time", "target_tokens_per_s": "time", "owned_gpu": "owned",
+    "latency_ms_per_token": "time", "target_tokens_per_s": "time", "ttft_target_s": "time",
+    "owned_gpu": "owned",
     "owned_gpu_count": "owned", "deployment": "owned", "deployment_preference": "owned",
     "claimed_gpu": "question", "claimed_hours": "question", "claim_checked": "question",
 }  # fmt: skip

@@ -136,7 +136,7 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
         raise InputError("Say which model to size: a catalog model id (e.g. llama-3-8b) or params_b.")
 
     # --- workload and method -----------------------------------------------------------------
-    serving = (p.concurrency, p.target_tokens_per_s, p.latency_ms_per_token)
+    serving = (p.concurrency, p.target_tokens_per_s, p.latency_ms_per_token, p.ttft_target_s)
     inference_hint = any(v is not None for v in serving)
     workload = p.workload or ("inference" if inference_hint and p.method is None else "fine_tuning")
     default("workload", workload, "fine-tuning unless serving terms appear")

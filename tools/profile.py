@@ -58,6 +58,11 @@ class WorkloadProfile(BaseModel):
     context_len: int | None = Field(default=None, gt=0, description="tokens per sequence (inference)")
     target_tokens_per_s: float | None = Field(default=None, gt=0, description="aggregate decode rate")
     latency_ms_per_token: float | None = Field(default=None, gt=0)
+    ttft_target_s: float | None = Field(
+        default=None,
+        gt=0,
+        description="time to the first token asked for, seconds ('TTFT under 800 ms': 0.8)",
+    )
     utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
     horizon_months: float | None = Field(default=None, gt=0)
     eu_only: bool | None = None

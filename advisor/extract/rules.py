@@ -41,6 +41,7 @@ from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
+from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
 from advisor.extract.steps import step_parts
@@ -79,6 +80,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_horizon,
     rule_serving,
     rule_serving_io,
+    rule_ttft,
     rule_availability,
     rule_constraints,
     rule_pricing,

@@ -26,6 +26,7 @@ _QUANTITIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"epochs?", ("epochs",)),
     (r"deadline|timeline|due date", ("deadline_hours",)),
     (r"(?:concurrent )?users|concurrency", ("concurrency",)),
+    (r"ttft|time[ -]to[ -]first[ -]token|first[ -]token", ("ttft_target_s",)),
     (r"latency", ("latency_ms_per_token",)),
     (r"horizon", ("horizon_months",)),
     (r"(?:lora )?rank", ("lora_rank",)),

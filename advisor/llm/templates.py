@@ -56,6 +56,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"{present.number(value)} tokens/s"
     if field == "latency_ms_per_token":
         return f"{present.number(value)} ms/token"
+    if field == "ttft_target_s":
+        return f"under {present.number(value)} s"
     if field == "method":
         return present.method_text(value, workload)
     if field in ("workload", "data_location", "ops_capacity", "deployment_preference", "pricing"):

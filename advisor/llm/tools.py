@@ -61,6 +61,7 @@ WHAT_IF_FIELDS = (
     "providers_excluded",
     "providers_preferred",
     "target_tokens_per_s",
+    "ttft_target_s",
     "gpus_wanted",
     "gpus_excluded",
     "max_gpus",

@@ -289,6 +289,14 @@ class Enumerator(Part):
                 "of the range"
             )
             c.risk += RISK_LIMIT_MAYBE
+        if plan.ttft_at_risk and self.p.ttft_target_s:
+            ttft = plan.replica.time_to_first_token_s
+            c.risks.append(
+                f"time to first token {ttft.low:,.2g}-{ttft.high:,.2g} s: meets the "
+                f"{self.p.ttft_target_s:g} s target only at the fast end of the range (a mean; a p95 runs "
+                "longer; the slow end is every request arriving at once)"
+            )
+            c.risk += RISK_LIMIT_MAYBE
         return None
 
     def _want_more(self, feasible: Sequence[_Timed]) -> bool:

@@ -61,6 +61,8 @@ class ServingPlan:
     job_hours: Range | None = None
     why_not: str | None = None
     latency_at_risk: bool = False
+    ttft_at_risk: bool = False
+    """The time to the first token meets the stated target only at the fast end of its range."""
     target_status: TargetStatus | None = None
     """Against the aggregate tokens/s target: meets at the slow end, maybe (only at the fast end) or
     short; None without a target."""
@@ -114,11 +116,32 @@ def _job(serve: ServingFn, p: WorkloadProfile, max_replicas: int) -> ServingPlan
     return best  # misses the deadline even at max_replicas: the deadline check says so
 
 
-def _best_concurrency(serve: ServingFn, latency_ms: float | None) -> int:
+def _best_concurrency(serve: ServingFn, latency_ms: float | None, ttft_s: float | None = None) -> int:
     """No stated concurrency but a throughput target: the largest per-replica load the KV cache holds
-    and the latency target allows (throughput grows with load)."""
+    and the latency and time-to-first-token targets allow (throughput grows with load)."""
     cap = max(1, serve(OFFLINE_CONCURRENCY).max_concurrency)
-    return cap if latency_ms is None else _latency_cap(serve, latency_ms, cap)
+    if latency_ms is not None:
+        cap = _latency_cap(serve, latency_ms, cap)
+    if ttft_s is not None and cap > 0:
+        cap = _ttft_cap(serve, ttft_s, cap)
+    return cap
+
+
+def _ttft_cap(serve: ServingFn, ttft_s: float, cap: int) -> int:
+    """The most requests per replica (up to `cap`) whose time to first token stays within the target at
+    the slow end; 0 when even one request misses it (it grows with load: prompts queue behind others)."""
+    if serve(cap).time_to_first_token_s.high <= ttft_s:
+        return cap
+    if serve(1).time_to_first_token_s.high > ttft_s:
+        return 0
+    lo, hi = 1, cap
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if serve(mid).time_to_first_token_s.high <= ttft_s:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _latency_cap(serve: ServingFn, latency_ms: float, cap: int) -> int:
@@ -166,18 +189,19 @@ def plan_serving(
 def _plan_load(
     serve: ServingFn, p: WorkloadProfile, n_gpus: int, max_replicas: int, concurrency_stated: bool
 ) -> ServingPlan:
-    target, latency = p.target_tokens_per_s, p.latency_ms_per_token
+    target, latency, ttft = p.target_tokens_per_s, p.latency_ms_per_token, p.ttft_target_s
     if target and not concurrency_stated:
-        per = _best_concurrency(serve, latency)
-        if per == 0:  # even one request misses the latency target (serve(0) is no load at all)
+        per = _best_concurrency(serve, latency, ttft)
+        if per == 0:  # even one request misses a target (serve(0) is no load at all)
             t = serve(1)
-            return _none(
-                t,
-                1,
-                1,
-                f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token with one "
-                f"request on {n_gpus} GPU(s): slower than the {latency:g} ms/token latency target",
-            )
+            if latency is not None and t.ms_per_output_token.high > latency:
+                why = (
+                    f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token with "
+                    f"one request on {n_gpus} GPU(s): slower than the {latency:g} ms/token latency target"
+                )
+            else:
+                why = f"{_ttft_text(t)} with one request on {n_gpus} GPU(s): over the {ttft:g} s target"
+            return _none(t, 1, 1, why)
         t = serve(per)
         replicas = max(1, math.ceil(target / t.output_tokens_per_s.low))
         if replicas > max_replicas:
@@ -186,7 +210,15 @@ def _plan_load(
             )
         at_risk = bool(latency and t.ms_per_output_token.high > latency)
         total = t.output_tokens_per_s.scale(replicas)
-        return ServingPlan(replicas, per, t, total, latency_at_risk=at_risk, target_status="meets")
+        return ServingPlan(
+            replicas,
+            per,
+            t,
+            total,
+            latency_at_risk=at_risk,
+            ttft_at_risk=bool(ttft and t.time_to_first_token_s.high > ttft),
+            target_status="meets",
+        )
     total_conc = p.concurrency or 1
     top = max(1, min(max_replicas, total_conc))  # more replicas than requests serve nobody
     why = ""
@@ -203,11 +235,41 @@ def _plan_load(
                 f"{1000 / latency:,.0f} tokens/s per user"
             )
             continue
+        if ttft and t.time_to_first_token_s.low > ttft:
+            why = (
+                f"{_ttft_text(t)} at {per} requests per replica of {n_gpus} GPU(s); the target is {ttft:g} s"
+            )
+            continue
         if not target:
-            return _plan(r, t, total, latency, total_conc)
-        return _for_target(serve, total_conc, r, top, target, latency, n_gpus)
+            return _with_ttft(_plan(r, t, total, latency, total_conc), ttft)
+        return _with_ttft(_for_target(serve, total_conc, r, top, target, latency, n_gpus), ttft)
     t = serve(math.ceil(total_conc / top))
     return _none(t, t.concurrency, top, f"{why} (at up to {top} replicas)")
+
+
+def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
+    """The time to first token against the stated target, in words (None without a target or plan)."""
+    if plan is None or p.ttft_target_s is None or plan.why_not or plan.job_hours is not None:
+        return None
+    t = plan.replica
+    high = t.time_to_first_token_s.high
+    verdict = "within" if high <= p.ttft_target_s else "over at the slow end of"
+    return (
+        f"{_ttft_text(t)} at {t.concurrency} requests per replica: {verdict} your {p.ttft_target_s:g} s "
+        "target"
+    )
+
+
+def _ttft_text(t: ServingTime) -> str:
+    ttft = t.time_to_first_token_s
+    return f"{ttft.low:,.2g}-{ttft.high:,.2g} s to the first token"
+
+
+def _with_ttft(plan: ServingPlan, ttft_s: float | None) -> ServingPlan:
+    """The plan marked at risk when its time to first token meets the target only at the fast end."""
+    if ttft_s is None or plan.why_not:
+        return plan
+    return replace(plan, ttft_at_risk=plan.replica.time_to_first_token_s.high > ttft_s)
 
 
 def _split(serve: ServingFn, total_conc: int, replicas: int) -> tuple[ServingTime, Range]:
