@@ -83,6 +83,12 @@ _CEILING = re.compile(
     r"|less\s+than|up\s+to|within|(?:shall|must|will|may|should)\s+not\s+exceed)\b",
     re.I,
 )
+# the ceiling said after the period: "~$10k per month max", "$8k a month tops", "$5k/month or less"
+_CEILING_AFTER = re.compile(
+    r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)\s*,?\s*(?:max(?:imum)?|tops|at\s+(?:the\s+)?most"
+    r"|or\s+less|ceiling|cap|hard\s+cap|limit)\b",
+    re.I,
+)
 # money held as credits is money to spend: "paid from the $6,000 of AWS credits on the grant"
 _CREDITS_AFTER = re.compile(r"\s*(?:of|in)\s+(?:[\w-]+\s+){0,2}credits?\b", re.I)
 _USED_UP = re.compile(r"\b(?:spent|used(?:\s+up)?|burn(?:ed|t)|blew|consumed|wasted)\b", re.I)
@@ -110,7 +116,10 @@ def rule_budget(ctx: Ctx) -> None:
         for m in amounts[-MAX_BUDGET_AMOUNTS_PER_SENTENCE:]:  # the last said wins among equals
             rate = _RATE.match(t[m.end() : m.end() + 40])  # a bounded window: '/hr', 'per month'
             monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
-            ceiling = monthly and _CEILING.search(t[max(0, m.start() - 30) : m.start()]) is not None
+            ceiling = monthly and (
+                _CEILING.search(t[max(0, m.start() - 30) : m.start()]) is not None
+                or _CEILING_AFTER.match(t[m.end() : m.end() + 40]) is not None
+            )
             if rate and not (monthly and (budget_word or ceiling) and ctx.workload == "inference"):
                 continue  # a serving budget "$3k/month" is the budget its monthly cost is held to
             sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 
 _SPOT = r"spot|pre-?empt(?:ible|able)|interruptible|low[\s-]priority"
 _ON_DEMAND = r"on[\s-]demand"
@@ -77,6 +77,52 @@ _ONLY = {
 }
 
 
+# renting on a reservation the team means to sign: "on a 1-year reservation", "a 1-year reserved setup",
+# "we'll go with a 1-year reservation" (reserved only); said as a permission ("reserved instances for 1 year
+# are fine", "open to a 1-year reservation") it rules nothing out. A reservation the team already holds is
+# its own capacity (advisor/extract/rules_reservation.py), not a pricing wish.
+_TERM = r"(?:\d+|one|two|three|a)[\s-](?:years?|yrs?|months?)"
+_RESERVE_INTENT = Gated(
+    re.compile(
+        rf"\bon\s+an?\s+{_TERM}\s+(?:reservation|commitment|reserved\s+(?:term|plan|contract|instances?"
+        rf"|capacity))\b"
+        rf"|\b{_TERM}\s+reserved\s+(?:set-?up|instances?|capacity|pricing|plan|deal|term|contract|nodes?"
+        rf"|gpus?)\b"
+        rf"|\b(?:we(?:'ll|\s+will|\s+plan\s+to|\s+want\s+to|'d|\s+would)|go(?:ing)?\s+with|sign(?:ing)?)\s+"
+        rf"(?:an?\s+)?(?:reserve|{_TERM}\s+(?:reservation|commitment))\b",
+        I,
+    ),
+    "reserv",
+    "commit",
+)
+_PERMISSION = re.compile(
+    r"^[^.;]{0,40}?\b(?:are|is|would\s+be|'d\s+be)\s+(?:also\s+)?(?:fine|ok|okay|acceptable|an\s+option"
+    r"|possible)\b",
+    I,
+)
+_PERMISSION_BEFORE = re.compile(
+    r"\b(?:open\s+to|happy\s+(?:to|with)|fine\s+with|ok(?:ay)?\s+with|could|might|maybe|or|if)\s+"
+    r"(?:\w+\s+){0,3}$",
+    I,
+)
+
+
+def _reserve_intent(ctx: Ctx) -> None:
+    """pricing_excluded for a reservation the team means to sign (above): every kind but reserved."""
+    if ctx.has("owned_reserved"):
+        return
+    for s in ctx.sentences:
+        t = s.text
+        m = _RESERVE_INTENT.search(t)
+        if m is None or _PERMISSION.match(t[m.end() :]) or _PERMISSION_BEFORE.search(t, 0, m.start()):
+            continue
+        if negated(t, m.start()):
+            continue  # "not on a 1-year reservation": read by the exclusion rule
+        others = [k for k in _ALL_KINDS if k != "reserved"]
+        ctx.add(s, "pricing_excluded", others, f'"{q(m)}" -> reserved pricing only', "inferred", m.start())
+        return
+
+
 _BUT_WORD = re.compile(r"(?:except|anything but|other than)\b", I)
 # a negation just before "anything but" / "other than" / "except": a double negative, the kind is the only one
 _NEGATED_BEFORE = re.compile(
@@ -86,6 +132,7 @@ _NEGATED_BEFORE = re.compile(
 
 def rule_pricing(ctx: Ctx) -> None:
     """pricing_excluded: the kinds each sentence rules out, with the words as evidence."""
+    _reserve_intent(ctx)
     for s in ctx.sentences:
         t = s.text
         for kind, rx in _EXCLUDED.items():

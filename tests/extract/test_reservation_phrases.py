@@ -56,3 +56,30 @@ def test_an_adverb_after_the_model_says_full_fine_tuning(extract: Extract) -> No
     assert p.method == "full"
     p = extract("Fine-tune llama 3.1 8B with LoRA, fully managed by the provider.")
     assert p.method == "lora"
+
+
+def test_renting_on_a_reservation_the_team_means_to_sign_is_reserved_pricing_only(extract: Extract) -> None:
+    for text in (
+        "Serve Llama 3.1 70B to ~40 concurrent chats, on a 1-year reservation.",
+        "Serve Llama 3.1 8B, 30 users, we'd like a 1-year reserved setup at ~$10k per month max.",
+        "We'll go with a 1-year reservation for serving Qwen2.5 32B to 60 users.",
+    ):
+        p = extract(text)
+        assert sorted(p.pricing_excluded) == ["on_demand", "owned", "spot"], text
+        assert p.owned_gpu is None and p.owned_reserved is None, text
+
+
+def test_a_reservation_allowed_rules_nothing_out_and_one_held_is_capacity(extract: Extract) -> None:
+    p = extract("Serving Qwen2.5 32B to 60 users at once. Reserved instances for 1 year are fine.")
+    assert p.pricing_excluded == []
+    p = extract("Serve Qwen2.5 32B to 60 users; we're open to a 1-year reservation.")
+    assert p.pricing_excluded == []
+    p = extract("We hold a 1-year reservation of 16 H100s on AWS. Serve Llama 3.1 70B to 200 users on it.")
+    assert p.owned_reserved is True and p.pricing_excluded == []
+
+
+def test_a_monthly_ceiling_said_after_the_period(extract: Extract) -> None:
+    assert extract("Serve Llama 3.1 8B, 30 users, ~$10k per month max.").budget_usd == 10_000
+    assert extract("Serve Llama 3.1 8B to 30 users; we pay $8k a month tops.").budget_usd == 8_000
+    p = extract("Serve Llama 3.1 8B to 30 users; we paid $8k a month for the old vendor.")
+    assert p.budget_usd is None  # what was paid before, not a ceiling

@@ -55,3 +55,26 @@ def test_no_buy_versus_rent_for_a_reservation(catalog: Catalog) -> None:
     fields = dict(PRETRAIN_7B, owned_gpu="h100-sxm", owned_gpu_count=16, horizon_months=12.0)
     assert _rec(catalog, **fields).buy_vs_rent is not None
     assert _rec(catalog, **fields, owned_reserved=True).buy_vs_rent is None
+
+
+def test_a_purchase_is_spread_over_a_stated_horizon_shorter_than_the_hardware_life(catalog: Catalog) -> None:
+    # expert review 5: "1-year reserved instances are fine" -> buy 2x A100 at $1,158/month, the purchase
+    # spread over 48 months though the plan is 12; no resale value is assumed (tools.cost_owned)
+    from tools.catalog.schema import Estimate
+    from tools.recommend.owned import owned_amortization_months
+
+    def months(p: WorkloadProfile) -> float:
+        got = owned_amortization_months(catalog, p)
+        return got.value if isinstance(got, Estimate) else got
+
+    life = float(catalog.estimate("hardware_amortization_months").value)
+    assert life > 12
+    short = WorkloadProfile().with_values("stated", horizon_months=12.0)
+    assert months(short) == 12.0
+    long = WorkloadProfile().with_values("stated", horizon_months=life + 12)
+    assert months(long) == life
+    assumed = WorkloadProfile().with_values("assumed", horizon_months=12.0)
+    assert months(assumed) == life
+    serve = dict(workload="inference", model_id="qwen2.5-32b", concurrency=60, horizon_months=12.0)
+    rec = _rec(catalog, **serve)
+    assert rec.primary is not None and rec.primary.pricing_words() != "to buy"

@@ -106,8 +106,6 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
 
 
 def _horizon(p: WorkloadProfile) -> float:
-    if p.owned_reserved and p.deployment_preference != "on_prem":
-        return False  # reserved cloud capacity: nothing to buy, its fee is already committed
     said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
     return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
 

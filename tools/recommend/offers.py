@@ -19,6 +19,7 @@ from tools.recommend.candidates import GpuNotes, Offer, provider_matches
 from tools.recommend.owned import (
     OWNED_HORIZON_MONTHS_MIN,
     OWNED_UTILIZATION_MIN,
+    owned_amortization_months,
     owned_fabric,
     owned_node_sizes,
     owned_rate,
@@ -180,6 +181,7 @@ class OfferSelector(Part):
                 horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
                 colocation=kind == "colocation",
                 power_usd_per_kwh=p.power_price_usd_per_kwh,
+                amortization_months=owned_amortization_months(self.catalog, p),
             )
             if rate is None:
                 continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tools import cost as cost_mod
-from tools.catalog.schema import GpuSpec
+from tools.catalog.schema import Estimate, GpuSpec
 from tools.defaults import CatalogView
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -54,6 +54,18 @@ def owned_utilization(p: WorkloadProfile, inference: bool) -> float:
     return OWNED_UTILIZATION_MIN
 
 
+def owned_amortization_months(catalog: CatalogView, p: WorkloadProfile) -> float | Estimate:
+    """Months the purchase is spread over: the hardware's life (catalog estimate), or the user's stated
+    horizon when shorter, since no resale value is assumed (tools.cost_owned RESIDUAL_VALUE_SOURCE):
+    over a 12-month plan, a 48-month spread would leave three quarters of the purchase uncounted
+    (expert review 5)."""
+    life = catalog.estimate("hardware_amortization_months")
+    said = p.status_of("horizon_months") in ("stated", "inferred", None)
+    if said and p.horizon_months is not None and p.horizon_months < float(life.value):
+        return float(p.horizon_months)
+    return life
+
+
 def owned_rate(
     catalog: CatalogView,
     gpu: GpuSpec,
@@ -62,6 +74,7 @@ def owned_rate(
     horizon_months: float,
     colocation: bool,
     power_usd_per_kwh: float | None = None,
+    amortization_months: float | Estimate | None = None,
 ) -> Any:
     """Amortised $/GPU-hour of owned hardware (tools.cost.owned_usd_per_gpu_hour, catalog estimates);
     None when the GPU has no purchase price or TDP, or the catalog lacks an estimate. A stated
@@ -74,7 +87,9 @@ def owned_rate(
             purchase_price_usd=gpu.purchase_price_usd,
             utilization=utilization,
             tdp_w=gpu.tdp_w,
-            amortization_months=est("hardware_amortization_months"),
+            amortization_months=(
+                est("hardware_amortization_months") if amortization_months is None else amortization_months
+            ),
             server_overhead_fraction=est("server_overhead_fraction"),
             pue=est("pue"),
             power_usd_per_kwh=est("power_usd_per_kwh") if power_usd_per_kwh is None else power_usd_per_kwh,

@@ -16,7 +16,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate, GpuNotes, Offer
 from tools.recommend.models import YOURS_PROVIDER as YOURS_PROVIDER
 from tools.recommend.models import YOURS_RESERVED_TIER
-from tools.recommend.owned import owned_fabric
+from tools.recommend.owned import owned_amortization_months, owned_fabric
 from tools.trace import TraceBuilder
 from tools.units import HOURS_PER_MONTH
 
@@ -34,7 +34,7 @@ def power_price(catalog: CatalogView, p: WorkloadProfile) -> float | Estimate:
 class OwnedCostInputs(TypedDict):
     """The catalog estimates (and stated power price) that owning a GPU costs with (tools.cost_owned)."""
 
-    amortization_months: Estimate
+    amortization_months: float | Estimate
     server_overhead_fraction: Estimate
     pue: Estimate
     power_usd_per_kwh: float | Estimate
@@ -46,7 +46,7 @@ def owned_cost_inputs(catalog: CatalogView, p: WorkloadProfile, *, colocation: b
     """Inputs of purchase_quote and buy_vs_rent; colo only for a colocation offer (KeyError if missing)."""
     est = catalog.estimate
     return OwnedCostInputs(
-        amortization_months=est("hardware_amortization_months"),
+        amortization_months=owned_amortization_months(catalog, p),
         server_overhead_fraction=est("server_overhead_fraction"),
         pue=est("pue"),
         power_usd_per_kwh=power_price(catalog, p),

@@ -21,6 +21,7 @@ from tools.recommend.offers import RESERVED_UTILIZATION_MIN
 from tools.recommend.owned import (
     OWNED_HORIZON_MONTHS_MIN,
     OWNED_UTILIZATION_MIN,
+    owned_amortization_months,
     owned_rate,
     owned_utilization,
 )
@@ -385,6 +386,7 @@ class Pricer(Part):
                     horizon_months=horizon or OWNED_HORIZON_MONTHS_MIN,
                     colocation=c.offer.deployment == "colocation",
                     power_usd_per_kwh=p.power_price_usd_per_kwh,
+                    amortization_months=owned_amortization_months(self.catalog, p),
                 )
             if rate is not None:
                 c.offer = replace(c.offer, usd_per_gpu_hour=float(rate.usd_per_gpu_hour))
