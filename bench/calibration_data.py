@@ -253,11 +253,13 @@ def _split(path: Path) -> Split:
 # Further training files read with the default one, in this order: each adds rows and its own held-out
 # side(s) of the split (fresh2_held_out: collected blind to the time model after fresh_held_out had been
 # scored; fresh3_held_out: collected blind again, after fresh2_held_out had been scored and read;
-# fresh4_held_out: collected blind again, from source families used in none of the earlier files).
+# fresh4_held_out: collected blind again, from source families used in none of the earlier files;
+# b200_held_out: B200 rows collected blind for the B200 efficiency band, issue 13).
 TRAINING_FRESH2_FILE = DATA_DIR / "training_throughput_fresh2.yaml"
 TRAINING_FRESH3_FILE = DATA_DIR / "training_throughput_fresh3.yaml"
 TRAINING_FRESH4_FILE = DATA_DIR / "training_throughput_fresh4.yaml"
-TRAINING_EXTRA_FILES = (TRAINING_FRESH2_FILE, TRAINING_FRESH3_FILE, TRAINING_FRESH4_FILE)
+TRAINING_B200_FILE = DATA_DIR / "training_throughput_b200.yaml"
+TRAINING_EXTRA_FILES = (TRAINING_FRESH2_FILE, TRAINING_FRESH3_FILE, TRAINING_FRESH4_FILE, TRAINING_B200_FILE)
 
 
 def _training_files(path: Path) -> list[Path]:

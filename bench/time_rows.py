@@ -88,6 +88,12 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     # Qwen3-Next-80B-A3B config: 48 layers, every 4th full attention (16 heads x 256); the rest are linear
     # (Gated DeltaNet) with no sequence-length-squared term
     ("Qwen3-Next-80B-A3B", 12, 16 * 256),
+    # the B200 held-out families' models (bench/data/training_throughput_b200.yaml), from their configs
+    ("GPT3-175B", 96, 12288),  # GPT-3 paper Table 2.1
+    ("Nemotron-15B", 32, 6144),  # Nemotron-4 15B report: 32 layers, hidden 6144
+    ("Nemotron-340B", 96, 18432),  # Nemotron-4 340B report: 96 layers, hidden 18432
+    ("Mixtral-8x7B", 32, 4096),  # Mixtral-8x7B config: 32 layers, 32 heads x 128
+    ("Mixtral-8x22B", 56, 6144),  # Mixtral-8x22B config: 56 layers, 48 heads x 128
     ("235B", 94, 64 * 128),  # Qwen3-235B-A22B config
     ("30B", 48, 32 * 128),  # Qwen3-30B-A3B config
     ("405B", 126, 16384),  # Llama 3.1 405B

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -397,9 +398,10 @@ FRESH4_MIN = 30  # rows in the fresh-4 held-out set (bench/data/training_through
 def test_fresh4_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
     from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH4_FILE
 
-    # read last, after fresh-3, and the default loader returns every file's rows in file order
-    assert TRAINING_EXTRA_FILES[-1] == TRAINING_FRESH4_FILE
-    own = _own_clean_training_side(training, len(TRAINING_EXTRA_FILES) - 1, "fresh4_held_out", FRESH4_MIN, 5)
+    # read after fresh-3 (before the B200 file); the default loader returns every file's rows in file order
+    index = TRAINING_EXTRA_FILES.index(TRAINING_FRESH4_FILE)
+    assert TRAINING_EXTRA_FILES[index - 1].name == "training_throughput_fresh3.yaml"
+    own = _own_clean_training_side(training, index, "fresh4_held_out", FRESH4_MIN, 5)
     # what it spans: every method, dense and MoE, A100 to B200 plus a consumer card, BF16 / FP8 / MXFP8, and
     # frameworks beyond 'other' (torchtitan, unsloth, deepspeed, megatron)
     assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
@@ -409,6 +411,24 @@ def test_fresh4_training_file_is_its_own_clean_side(training: list[TrainingRow])
     assert {"bf16", "fp8", "mxfp8"} <= {r.precision for r in own}
     assert {"torchtitan", "unsloth", "deepspeed", "megatron", "other"} <= {r.framework for r in own}
     assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH4_MIN
+
+
+B200_MIN = 10  # rows with tokens/s in the B200 held-out set (bench/data/training_throughput_b200.yaml)
+
+
+def test_b200_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_B200_FILE, TRAINING_EXTRA_FILES
+
+    # read last, after fresh-4; every row is a B200 row, and at least one is BF16 at scale
+    assert TRAINING_EXTRA_FILES[-1] == TRAINING_B200_FILE
+    own = _own_clean_training_side(training, len(TRAINING_EXTRA_FILES) - 1, "b200_held_out", 12, 4)
+    assert {r.gpu for r in own} == {"b200"}
+    assert {"bf16", "fp8"} <= {r.precision for r in own}
+    assert any(r.precision == "bf16" and r.gpus >= 64 and r.tokens_per_s_per_gpu for r in own)
+    assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= B200_MIN
+    # the derived figures show their arithmetic, and the rows without a figure say why
+    assert all(r.derivation for r in own if r.tokens_per_s_per_gpu_basis == "derived")
+    assert all(r.ambiguous for r in own if r.tokens_per_s_per_gpu is None)
 
 
 def test_an_extra_training_file_cannot_redeclare_a_side_or_a_family(
@@ -433,3 +453,18 @@ def test_an_extra_training_file_cannot_redeclare_a_side_or_a_family(
     other = tmp_path / "other.yaml"
     other.write_text(base, encoding="utf-8")
     assert list(cd.load_training_split(other).sides()) == ["fit", "held_out"]
+
+
+def test_b200_rows_are_scored_and_the_bf16_band_holds_the_large_model_row() -> None:
+    # issue 13's B200 question (bench/data/README.md, "B200 held-out set (training)"): the bench scores the
+    # B200 side, and the generic Blackwell BF16 band (Hopper's BF16 cell moved by the Blackwell/Hopper ratio)
+    # holds the one large-model BF16 figure published, Llama 3.1 405B on 256 GPUs at 432 tok/s/GPU; a band
+    # fitted on single-GPU 8B LoRA rows (0.24 of peak) would put it at 143-285, 2x slow.
+    from bench.time_accuracy import scored_sides
+
+    side = scored_sides()["b200_held_out"]
+    assert len(side) == 10
+    row = next(s for s in side if s.row.id == "dgxc-llama31-405b-bf16-256gpu-example")
+    assert row.row.precision == "bf16" and row.inside_generic
+    middle = math.sqrt(row.without.low * row.without.high)
+    assert abs(middle / 432.1 - 1) < 0.15 and middle > 285
