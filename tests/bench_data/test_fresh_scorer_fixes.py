@@ -119,3 +119,13 @@ def test_fresh2_models_resolve_to_their_config_json_shapes() -> None:
     gpt2 = fresh._arch({"name": "GPT-2 XL shape (1600 hidden)", "hf_id": "openai-community/gpt2-xl"}, notes)
     assert gpt2.tied_embeddings and not gpt2.mlp_gated and gpt2.vocab_size == 50257
     assert not any("Llama-like shape" in n for n in notes)
+
+
+def test_gist_batch_column_gives_the_accumulation_steps() -> None:
+    # gist chenyaofo/d4cd6a20...: 'BS micro/global' on 8 GPUs -> global / (8 x micro) micro-batches per step.
+    stack = fresh._SOURCE_STACKS["chenyaofo-deepspeed-llama7b-gist"]
+    row = {"gpus": 8, "source": {"document": "table, row ZeRO 3, Ckpt True, BS 8/128; GPU Mem. column"}}
+    assert fresh._config_accumulation(row, stack) == 2
+    row["source"] = {"document": "table, row ZeRO 2, BS 1/64; GPU Mem."}
+    assert fresh._config_accumulation(row, stack) == 8
+    assert fresh._config_accumulation(row, fresh._SOURCE_STACKS["peft-metamathqa-method-comparison"]) == 1
