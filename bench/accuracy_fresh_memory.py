@@ -58,7 +58,7 @@ Mapping rules (row field -> calculator input):
   dense_h_to_4h -> gate,up; dense_4h_to_h -> down; w1/w2/w3, output_proj); embed_tokens/lm_head are
   dropped (printed); an unknown name skips the row.
 - grad_accumulation_steps as given; null -> the source config's global / micro batch where the family lists
-  the config its document names (LitGPT config hub), else 1.
+  the config its document names (LitGPT config hub) or prints 'BS micro/global' (the DeepSpeed gist), else 1.
 - lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
   (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
@@ -146,8 +146,8 @@ class SourceStack:
     loss: dict[str, Any]
     source: str
     accumulation: dict[str, int] = field(default_factory=dict)
-    """Micro-batches per optimizer step (global / micro batch) of the config file a row's source document
-    names, read from that file; a config not listed here is taken as 1."""
+    """Micro-batches per optimizer step (global / micro) of the config a row's document names (else 1)."""
+    batch_column: bool = False  # the document prints 'BS micro/global': global / (gpus x micro) per step
 
 
 _SOURCE_STACKS: dict[str, SourceStack] = {
@@ -167,6 +167,11 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "(logits_held); the single-device scripts have no activation checkpointing; the loop steps the "
         "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad",
         {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
+    ),
+    "chenyaofo-deepspeed-llama7b-gist": SourceStack(
+        None, None, {}, "gist chenyaofo/d4cd6a20ab4b95cb3a49491747e2139a (DeepSpeed 0.14.2):the BS column of "
+        "its LLaMA-7B table is micro per device / global on 8 GPUs: global / (8 x micro) micro-batches/step",
+        batch_column=True,
     ),
     "peft-metamathqa-method-comparison": SourceStack(
         "foreach", False, {"logits_held": True},
@@ -349,13 +354,15 @@ def _config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:
     document = str(source.get("document") or "") if isinstance(source, dict) else ""
     if stack is None:
         return 1
+    found = re.search(r"\bBS (\d+)/(\d+)\b", document) if stack.batch_column else None
+    if found:  # 'BS micro/global'
+        return max(1, int(found.group(2)) // (int(found.group(1)) * int(row.get("gpus") or 1)))
     return next((n for name, n in stack.accumulation.items() if f"'{name}'" in document), 1)
 
 
 def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     """Calculator inputs for one row (module docstring); Skip with the reason when it cannot be done."""
-    rid = str(row.get("id") or "?")
-    notes: list[str] = []
+    rid, notes = str(row.get("id") or "?"), list[str]()
     if row.get("ambiguous") and not include_ambiguous:
         raise Skip(f"ambiguous: {row['ambiguous']}")
     measured = row.get("measured") or {}

@@ -43,10 +43,22 @@ MISTRAL_7B_V02 = _arch(
     n_kv_heads=8, head_dim=128, intermediate_size=14336, vocab_size=32000, max_context=32768,
     published_params_b=7.24,
 )  # fmt: skip
+OPENBUDDY_ZEPHYR_7B = _arch(
+    "openbuddy-zephyr-7b", "OpenBuddy Zephyr 7B",
+    ("OpenBuddy/openbuddy-zephyr-7b-v14.1", "OpenBuddy Zephyr 7B", "openbuddy-zephyr-7b-chat"),
+    "ms-swift model registry (swift/llm/model/model/mistral.py: OpenBuddy/openbuddy-zephyr-7b-v14.1 under "
+    "architectures ['MistralForCausalLM']): the Mistral 7B v0.1 shapes above. Its tokenizer's vocabulary "
+    "size was not checked (OpenBuddy may extend Mistral's 32,000 tokens; a few thousand more rows of logits "
+    "at most): 7.24B as recorded",
+    family="mistral", hf_architecture="MistralForCausalLM", n_layers=32, hidden_size=4096, n_heads=32,
+    n_kv_heads=8, head_dim=128, intermediate_size=14336, vocab_size=32000, max_context=32768,
+    published_params_b=7.24,
+)  # fmt: skip
 YI_34B = _arch(
-    "yi-34b", "Yi 34B", ("01-ai/Yi-34B", "Yi 34B", "Yi-34B"),
+    "yi-34b", "Yi 34B", ("01-ai/Yi-34B", "Yi 34B", "Yi-34B", "01-ai/Yi-34B-Chat", "Yi-34B-Chat"),
     "huggingface.co/01-ai/Yi-34B config.json (LlamaForCausalLM: hidden 7168, 60 layers, 56 heads, 8 KV "
-    "heads, intermediate 20480, vocab 64000, max_position_embeddings 4096); 34.39B",
+    "heads, intermediate 20480, vocab 64000, max_position_embeddings 4096); 34.39B; Yi-34B-Chat is the same "
+    "shape (its config.json)",
     family="yi", hf_architecture="LlamaForCausalLM", n_layers=60, hidden_size=7168, n_heads=56,
     n_kv_heads=8, head_dim=128, intermediate_size=20480, vocab_size=64000, max_context=4096,
     published_params_b=34.39,
@@ -61,7 +73,53 @@ TINYLLAMA_1B = _arch(
     head_dim=64, intermediate_size=5632, vocab_size=32000, max_context=2048, published_params_b=1.10,
 )  # fmt: skip
 
-FRESH_ARCHS: tuple[ModelArch, ...] = (MISTRAL_7B_V01, MISTRAL_7B_V02, YI_34B, TINYLLAMA_1B)
+QWEN1_1_8B = _arch(
+    "qwen-1.8b", "Qwen 1.8B", ("Qwen/Qwen-1_8B-Chat", "Qwen/Qwen-1_8B", "Qwen-1.8B-Chat", "Qwen-1.8B"),
+    "huggingface.co/Qwen/Qwen-1_8B-Chat config.json (QWenLMHeadModel, remote code: hidden 2048, 24 layers, "
+    "16 heads, no GQA, intermediate_size 11008 = 2 x the 5504-wide w1/w2, vocab 151936, c_attn bias, "
+    "seq_length 8192); 1.84B",
+    family="qwen", hf_architecture="QWenLMHeadModel", n_layers=24, hidden_size=2048, n_heads=16,
+    n_kv_heads=16, head_dim=128, intermediate_size=5504, vocab_size=151936, qkv_bias=True, max_context=8192,
+    published_params_b=1.84,
+)  # fmt: skip
+QWEN1_14B = _arch(
+    "qwen-14b", "Qwen 14B", ("Qwen/Qwen-14B-Chat", "Qwen/Qwen-14B", "Qwen-14B-Chat", "Qwen-14B"),
+    "huggingface.co/Qwen/Qwen-14B-Chat config.json (QWenLMHeadModel, remote code: hidden 5120, 40 layers, "
+    "40 heads, no GQA, intermediate_size 27392 = 2 x the 13696-wide w1/w2, vocab 152064, c_attn bias, "
+    "seq_length 2048); 14.17B",
+    family="qwen", hf_architecture="QWenLMHeadModel", n_layers=40, hidden_size=5120, n_heads=40,
+    n_kv_heads=40, head_dim=128, intermediate_size=13696, vocab_size=152064, qkv_bias=True, max_context=8192,
+    published_params_b=14.17,
+)  # fmt: skip
+YI_6B = _arch(
+    "yi-6b", "Yi 6B", ("01-ai/Yi-6B", "01-ai/Yi-6B-Chat", "Yi-6B", "Yi-6B-Chat", "Yi 6B"),
+    "huggingface.co/01-ai/Yi-6B-Chat config.json (LlamaForCausalLM: hidden 4096, 32 layers, 32 heads, 4 KV "
+    "heads, intermediate 11008, vocab 64000, max_position_embeddings 4096); 6.06B",
+    family="yi", hf_architecture="LlamaForCausalLM", n_layers=32, hidden_size=4096, n_heads=32,
+    n_kv_heads=4, head_dim=128, intermediate_size=11008, vocab_size=64000, max_context=4096,
+    published_params_b=6.06,
+)  # fmt: skip
+LLAMA_1_7B = _arch(
+    "llama-7b", "LLaMA 7B", ("LLaMA-7B", "huggyllama/llama-7b", "decapoda-research/llama-7b-hf"),
+    "huggingface.co/huggyllama/llama-7b config.json (LlamaForCausalLM: hidden 4096, 32 layers, 32 heads, "
+    "no GQA, intermediate 11008, vocab 32000, max_position_embeddings 2048); 6.74B",
+    hf_architecture="LlamaForCausalLM", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=32,
+    head_dim=128, intermediate_size=11008, vocab_size=32000, max_context=2048, published_params_b=6.74,
+)  # fmt: skip
+GPT2_XL = _arch(
+    "gpt2-xl", "GPT-2 XL", ("openai-community/gpt2-xl", "gpt2-xl", "GPT-2 XL shape"),
+    "huggingface.co/openai-community/gpt2-xl config.json (GPT2LMHeadModel: n_embd 1600, n_layer 48, n_head "
+    "25, n_inner null = 4 x 1600 = 6400 GELU MLP (not gated), vocab 50257, n_positions 1024, tied lm_head, "
+    "biases on every linear); 1.56B",
+    family="gpt2", hf_architecture="GPT2LMHeadModel", n_layers=48, hidden_size=1600, n_heads=25,
+    n_kv_heads=25, head_dim=64, intermediate_size=6400, vocab_size=50257, tied_embeddings=True,
+    mlp_gated=False, qkv_bias=True, max_context=1024, published_params_b=1.56,
+)  # fmt: skip
+
+FRESH_ARCHS: tuple[ModelArch, ...] = (
+    MISTRAL_7B_V01, MISTRAL_7B_V02, OPENBUDDY_ZEPHYR_7B, YI_34B, TINYLLAMA_1B, QWEN1_1_8B, QWEN1_14B, YI_6B,
+    LLAMA_1_7B, GPT2_XL,
+)
 
 
 def fresh_arch(*keys: str | None) -> ModelArch | None:

@@ -104,3 +104,28 @@ def test_litgpt_config_accumulation_is_read_from_the_named_config() -> None:
     assert "grad_accumulation_steps" not in fresh.map_row(lora, True).inputs
     own = _row(family="litgpt-config-hub-finetune", method="full", source=source, grad_accumulation_steps=2)
     assert fresh.map_row(own, True).inputs["grad_accumulation_steps"] == 2
+
+
+def test_fresh2_models_resolve_to_their_config_json_shapes() -> None:
+    # bench/memory_fresh_archs.py: Qwen-1 1.8B/14B (vocab 151936/152064), Yi-6B (4 KV heads, vocab 64000),
+    # LLaMA-7B and GPT-2 XL, which the Llama-like synthetic shape gave a 128,256-token vocabulary.
+    notes: list[str] = []
+    qwen = fresh._arch({"name": "Qwen-1.8B-Chat", "hf_id": "Qwen/Qwen-1_8B-Chat", "params_b": 1.84}, notes)
+    assert (qwen.n_layers, qwen.hidden_size, qwen.vocab_size) == (24, 2048, 151936)
+    yi = fresh._arch({"name": "Yi-6B-Chat", "hf_id": "01-ai/Yi-6B-Chat", "params_b": 6.06}, notes)
+    assert (yi.n_kv_heads, yi.vocab_size) == (4, 64000)
+    assert fresh._arch({"name": "Yi-34B-Chat", "hf_id": "01-ai/Yi-34B-Chat"}, notes).n_layers == 60
+    assert fresh._arch({"name": "LLaMA-7B", "hf_id": None, "params_b": 6.74}, notes).vocab_size == 32000
+    gpt2 = fresh._arch({"name": "GPT-2 XL shape (1600 hidden)", "hf_id": "openai-community/gpt2-xl"}, notes)
+    assert gpt2.tied_embeddings and not gpt2.mlp_gated and gpt2.vocab_size == 50257
+    assert not any("Llama-like shape" in n for n in notes)
+
+
+def test_gist_batch_column_gives_the_accumulation_steps() -> None:
+    # gist chenyaofo/d4cd6a20...: 'BS micro/global' on 8 GPUs -> global / (8 x micro) micro-batches per step.
+    stack = fresh._SOURCE_STACKS["chenyaofo-deepspeed-llama7b-gist"]
+    row = {"gpus": 8, "source": {"document": "table, row ZeRO 3, Ckpt True, BS 8/128; GPU Mem. column"}}
+    assert fresh._config_accumulation(row, stack) == 2
+    row["source"] = {"document": "table, row ZeRO 2, BS 1/64; GPU Mem."}
+    assert fresh._config_accumulation(row, stack) == 8
+    assert fresh._config_accumulation(row, fresh._SOURCE_STACKS["peft-metamathqa-method-comparison"]) == 1
