@@ -354,7 +354,11 @@ def test_every_clause_that_rules_out_a_vendor_counts_as_read(rules: RulesExtract
     profile = rules.extract(text)
     account = account_for(text, profile, None, rules.analysis_of(text))
     assert not [u.text for u in account.unused if "AMD" in u.text]
-    # a fact with no field is still named as not used
-    text = "Serve Qwen2.5 32B to 50 users. p99 TTFT < 800ms."
+    # a fact with no field is still named as not used (a TTFT bound has its field now: ttft_target_s)
+    text = "Serve Qwen2.5 32B to 50 users. Cold start must stay under 90 s."
     account = account_for(text, rules.extract(text), None, rules.analysis_of(text))
-    assert any("TTFT" in u.text for u in account.unused)
+    assert any("Cold start" in u.text for u in account.unused)
+    text = "Serve Qwen2.5 32B to 50 users. p99 TTFT < 800ms."
+    profile = rules.extract(text)
+    account = account_for(text, profile, None, rules.analysis_of(text))
+    assert profile.ttft_target_s == pytest.approx(0.8) and not account.unused
