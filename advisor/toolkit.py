@@ -208,6 +208,20 @@ def estimate_time(
             "name is timed with the generic band, and the result says so"
         ),
     ] = None,
+    training_objective: Annotated[
+        Literal["sft", "dpo", "orpo", "simpo", "kto"],
+        Field(description="sft, or preference tuning: 2 sequences a pair; dpo/kto add a reference forward"),
+    ] = "sft",
+    precompute_ref_log_probs: Annotated[
+        bool, Field(description="dpo/kto: reference log-probs computed before training")
+    ] = False,
+    pairs: Annotated[
+        float | None,
+        Field(gt=0, description="preference pairs per epoch, not tokens: x (2 prompt + chosen + rejected)"),
+    ] = None,
+    pair_prompt_tokens: Annotated[int | None, Field(ge=0, description="with pairs: prompt tokens")] = None,
+    chosen_tokens: Annotated[int | None, Field(ge=1, description="with pairs: chosen answer tokens")] = None,
+    rejected_tokens: Annotated[int | None, Field(ge=1, description="with pairs: rejected tokens")] = None,
     concurrency: Annotated[int | None, Field(ge=1, description="inference: requests in flight")] = None,
     prompt_tokens: Annotated[
         int | None, Field(ge=1, description="inference: input tokens per request")
