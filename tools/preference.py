@@ -187,3 +187,24 @@ def with_reference_forward(
         reference_flops_per_token=ref_dense + ref_attn,
     )
     return total, dense + ref_dense, attention + ref_attn
+
+
+def objective_basis(objective: str | None, method: str | None, precompute_ref_log_probs: bool) -> str | None:
+    """One sentence for the reply and report: the objective and the reference-model assumption behind the
+    memory and time ('Objective: DPO ... with a frozen reference model ...'); None for SFT or unknown."""
+    if objective is None or objective == TRAINING_OBJECTIVE_DEFAULT or objective not in TRAINING_OBJECTIVES:
+        return None
+    text = f"Objective: {OBJECTIVE_TEXT[objective]}"
+    text += " on chosen + rejected, 2 sequences per pair" if objective in PAIRED_OBJECTIVES else ""
+    if objective not in REFERENCE_OBJECTIVES:
+        return text + "."
+    if precompute_ref_log_probs:
+        return text + "; reference log-probs precomputed, so no reference model during training."
+    if method in ("lora", "qlora"):
+        ref = "the base model with the adapter off is the frozen reference (no second copy; TRL with PEFT)"
+    else:
+        ref = "a frozen reference copy of the weights (bf16) is held beside the policy"
+    return (
+        f"{text}; {ref}, and its forward pass on both sequences is in the time (2 x N per token). "
+        "Precomputing reference log-probs removes it."
+    )

@@ -157,7 +157,9 @@ def _pairs(ctx: Ctx) -> None:
         )
         if not ctx.has("seq_len"):
             seq = int(prompt + max(chosen, rejected))
-            how_seq = f"prompt {prompt:,.0f} + longer answer {max(chosen, rejected):,.0f}" if prompt else how
+            how_seq = (
+                f"{how}: prompt {prompt:,.0f} + longer answer {max(chosen, rejected):,.0f}" if prompt else how
+            )
             ctx.add(s, "seq_len", seq, f"longest pair sequence: {how_seq}", "inferred", rank=end)
         spans = [(w.start, w.start + len(w.text)) for w in window]
         ctx.findings[:] = [
@@ -174,6 +176,7 @@ def _lengths(
 ) -> tuple[float, float, float, str] | None:
     """(prompt, chosen, rejected, how) tokens per pair read around the pairs, or None."""
     roles: dict[str, float] = {}
+    quotes: list[str] = []  # the lengths' words, quoted so the input's accounting sees them read
     includes_prompt = False
     for w in window:
         t = w.text
@@ -187,7 +190,9 @@ def _lengths(
             if r is None:
                 continue
             role = next(k for k, v in r.groupdict().items() if v)
-            roles.setdefault(role, value)
+            if role not in roles:
+                roles[role] = value
+                quotes.append(f'"{q(m)}"')
             includes_prompt = includes_prompt or bool(_INCLUDES_PROMPT.match(after))
     both = roles.get("both")
     chosen, rejected = roles.get("chosen", both), roles.get("rejected", both)
@@ -195,7 +200,7 @@ def _lengths(
         return None
     prompt = roles.get("prompt", 0.0)
     if prompt and not includes_prompt:
-        return prompt, chosen, rejected, "prompt counted in both sequences"
+        return prompt, chosen, rejected, f"{'; '.join(quotes)}; prompt counted in both sequences"
     how = "each side a whole sequence, prompt included" + (
         "" if includes_prompt else " (no prompt length given)"
     )
