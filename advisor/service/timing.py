@@ -259,16 +259,21 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
             "gpus": t.n_gpus,
             "tokens": request.tokens,
             "epochs": request.epochs,
-            "training_objective": request.training_objective,
-            "precompute_ref_log_probs": request.precompute_ref_log_probs,
-            "pairs": request.pairs,
-            "pair_prompt_tokens": request.pair_prompt_tokens,
-            "chosen_tokens": request.chosen_tokens,
-            "rejected_tokens": request.rejected_tokens,
             "seq_len": request.seq_len,
             "batch_size": request.batch_size,
             "precision": request.precision,
             "grad_checkpointing": request.grad_checkpointing,
             "framework": request.framework,
+            **_preference_inputs(request),
         },
     }
+
+
+def _preference_inputs(request: TimeRequest) -> dict[str, Any]:
+    """The objective and pair flags for the JSON's inputs; none for plain fine-tuning (the SFT keys stay
+    as they were)."""
+    if request.training_objective == "sft":
+        return {}
+    names = ("training_objective", "precompute_ref_log_probs", "pairs", "pair_prompt_tokens", "chosen_tokens",
+             "rejected_tokens")  # fmt: skip
+    return {n: getattr(request, n) for n in names}
