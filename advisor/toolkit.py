@@ -168,6 +168,10 @@ def size_workload(
     optimizer_in_backward: Annotated[bool | None, _req("optimizer_in_backward")] = _default(
         "optimizer_in_backward"
     ),
+    training_objective: Annotated[str, _req("training_objective")] = _default("training_objective"),
+    precompute_ref_log_probs: Annotated[bool, _req("precompute_ref_log_probs")] = _default(
+        "precompute_ref_log_probs"
+    ),
     memory_basis: Annotated[str, _req("memory_basis")] = _default("memory_basis"),
     gpu: Annotated[str | None, Field(description="catalog GPU id: also say whether it fits")] = None,
 ) -> dict[str, Any]:

@@ -75,3 +75,11 @@ def test_a_pair_is_two_sequences_of_activations() -> None:
 def test_an_unknown_objective_is_an_input_error() -> None:
     with pytest.raises(InputError, match="training objective"):
         _est("full", "rlhf")
+
+
+def test_size_api_takes_the_objective() -> None:
+    from advisor.api import size
+
+    sft = size(model="llama-3.1-8b", method="full")
+    dpo = size(model="llama-3.1-8b", method="full", training_objective="dpo")
+    assert dpo["breakdown_gib"]["weights"] - sft["breakdown_gib"]["weights"] == pytest.approx(14.96, abs=0.01)
