@@ -168,6 +168,10 @@ def size_workload(
     optimizer_in_backward: Annotated[bool | None, _req("optimizer_in_backward")] = _default(
         "optimizer_in_backward"
     ),
+    training_objective: Annotated[str, _req("training_objective")] = _default("training_objective"),
+    precompute_ref_log_probs: Annotated[bool, _req("precompute_ref_log_probs")] = _default(
+        "precompute_ref_log_probs"
+    ),
     memory_basis: Annotated[str, _req("memory_basis")] = _default("memory_basis"),
     gpu: Annotated[str | None, Field(description="catalog GPU id: also say whether it fits")] = None,
 ) -> dict[str, Any]:
@@ -208,6 +212,20 @@ def estimate_time(
             "name is timed with the generic band, and the result says so"
         ),
     ] = None,
+    training_objective: Annotated[
+        Literal["sft", "dpo", "orpo", "simpo", "kto"],
+        Field(description="sft, or preference tuning: 2 sequences a pair; dpo/kto add a reference forward"),
+    ] = "sft",
+    precompute_ref_log_probs: Annotated[
+        bool, Field(description="dpo/kto: reference log-probs computed before training")
+    ] = False,
+    pairs: Annotated[
+        float | None,
+        Field(gt=0, description="preference pairs per epoch, not tokens: x (2 prompt + chosen + rejected)"),
+    ] = None,
+    pair_prompt_tokens: Annotated[int | None, Field(ge=0, description="with pairs: prompt tokens")] = None,
+    chosen_tokens: Annotated[int | None, Field(ge=1, description="with pairs: chosen answer tokens")] = None,
+    rejected_tokens: Annotated[int | None, Field(ge=1, description="with pairs: rejected tokens")] = None,
     concurrency: Annotated[int | None, Field(ge=1, description="inference: requests in flight")] = None,
     prompt_tokens: Annotated[
         int | None, Field(ge=1, description="inference: input tokens per request")

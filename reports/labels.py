@@ -9,6 +9,7 @@ from typing import Any
 
 from reports import charts
 from tools import present
+from tools.preference import OBJECTIVE_TEXT
 from tools.recommend.models import Option
 from tools.recommend.option_id import OptionId
 
@@ -35,6 +36,8 @@ FIELD_LABELS: dict[str, str] = {
     "seq_len": "Sequence length",
     "batch_size": "Micro-batch per GPU",
     "lora_rank": "LoRA rank",
+    "training_objective": "Training objective",
+    "ref_log_probs_precomputed": "Reference log-probs precomputed",
     "data_location": "Data location",
     "data_region": "Data region",
     "data_cached": "Data cached at provider",
@@ -108,6 +111,7 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "generation_tokens": lambda v: f"{present.count(v)} tokens",
         "power_price_usd_per_kwh": lambda v: present.usd_rate(v, "kWh"),
         "method": lambda v: present.method_text(v, workload),
+        "training_objective": lambda v: OBJECTIVE_TEXT.get(v, str(v)),
     }
     if name in formatters:
         return str(formatters[name](value))

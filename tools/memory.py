@@ -39,6 +39,7 @@ failing, at a speed cost (the result's `paged_optimizer_gib` says how much could
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TypeVar
 
 from tools.catalog.schema import ModelArch
@@ -53,6 +54,7 @@ from tools.memory_frameworks import (
     framework_defaults,
 )
 from tools.memory_phases import PhaseLines, largest_phase, training_phases
+from tools.memory_preference import reference_weight_bytes, sequences_in_micro_batch
 from tools.memory_states import (
     NF4_BYTES_PER_PARAM,
     WEIGHT_BYTES,
@@ -61,6 +63,7 @@ from tools.memory_states import (
     resolve_lora_targets,
 )
 from tools.memory_types import MemoryBreakdown, MemoryEstimate, Plan
+from tools.preference import TRAINING_OBJECTIVE_DEFAULT, check_objective
 from tools.trace import TraceBuilder, UntracedBuilder
 from tools.units import BYTES_PER_GB, bytes_to_gib
 from tools.vocabulary import (
@@ -346,6 +349,8 @@ def estimate_memory(
     loss_impl: str = LOSS_IMPL_DEFAULT,
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
+    training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
+    precompute_ref_log_probs: bool = False,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -363,12 +368,20 @@ def estimate_memory(
     the logits) describe the loss implementation of a measured run; `logits_held` (the loop keeps the model
     output, so its logits, alive through the backward and the step) and `grad_accumulation_steps`
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
-    training loop. Raises InputError
+    training loop. `training_objective` (tools.preference): a preference pair is 2 sequences per example and
+    DPO / KTO full training holds a frozen reference copy unless `precompute_ref_log_probs`
+    (tools.memory_preference). Raises InputError
     on impossible inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
     tb = TraceBuilder() if traced else UntracedBuilder()
+    try:
+        objective = check_objective(training_objective)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    if method not in ("inference",) and objective != TRAINING_OBJECTIVE_DEFAULT:
+        batch_size = sequences_in_micro_batch(objective, _positive("batch-size", batch_size), tb)
     plan = _plan(
         arch,
         method,
@@ -403,6 +416,9 @@ def estimate_memory(
         grad_accumulation_steps=grad_accumulation_steps,
     )
     states = model_states(plan, tb)
+    if plan.training:
+        ref = reference_weight_bytes(plan, objective, precompute_ref_log_probs, tb)
+        states = dataclasses.replace(states, weights=states.weights + ref) if ref else states
     kv = 0.0
     offloaded_act = 0.0
     if plan.training:

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.preference import TrainingObjective
 from tools.vocabulary import Framework, OptionPricing, Precision, ProfileMethod
 
 Workload = Literal["fine_tuning", "continual_pretraining", "pretraining", "inference"]
@@ -40,12 +41,25 @@ class WorkloadProfile(BaseModel):
     params_b: float | None = Field(default=None, gt=0, description="parameters, billions")
     method: ProfileMethod | None = None
     precision: Precision | None = Field(default=None, description="weight precision")
-    dataset_tokens: float | None = Field(default=None, gt=0, description="training tokens per epoch")
+    dataset_tokens: float | None = Field(
+        default=None,
+        gt=0,
+        description="training tokens per epoch; preference pairs: both sequences of every pair, "
+        "pairs x (2 x prompt + chosen + rejected) (tools.preference)",
+    )
     dataset_gb: float | None = Field(default=None, gt=0, description="dataset size on storage, GB (1e9)")
     epochs: float | None = Field(default=None, gt=0)
     seq_len: int | None = Field(default=None, gt=0, description="training sequence length, tokens")
     batch_size: int | None = Field(default=None, gt=0, description="micro-batch per GPU, sequences")
     lora_rank: int | None = Field(default=None, gt=0)
+    training_objective: TrainingObjective | None = Field(
+        default=None,
+        description="sft (plain fine-tuning) or preference tuning: dpo | orpo | simpo | kto "
+        "(tools.preference); orthogonal to method full / lora / qlora",
+    )
+    ref_log_probs_precomputed: bool | None = Field(
+        default=None, description="dpo/kto: reference log-probs computed before training (no reference model)"
+    )
     data_location: DataLocation | None = None
     data_region: str | None = Field(default=None, description="e.g. us-east-1")
     data_cached: bool | None = Field(

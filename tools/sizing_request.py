@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
+from tools.preference import TRAINING_OBJECTIVE_DEFAULT
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
     FRAMEWORK_DEFAULT,
@@ -90,6 +91,14 @@ class SizingRequest(BaseModel):
     )
     optimizer_in_backward: bool | None = Field(
         None, description="optimizer step fused into backward, frees each gradient at once"
+    )
+    training_objective: str = Field(
+        TRAINING_OBJECTIVE_DEFAULT,
+        description="sft | dpo | orpo | simpo | kto: a preference pair is 2 sequences per micro-batch item; "
+        "full dpo/kto also holds a frozen bf16 reference copy (LoRA: the base, adapter off)",
+    )
+    precompute_ref_log_probs: bool = Field(
+        False, description="dpo/kto: reference log-probs computed before training (no reference model held)"
     )
     memory_basis: str = Field(
         MEMORY_BASIS_DEFAULT,

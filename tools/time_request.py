@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.preference import TRAINING_OBJECTIVE_DEFAULT, TRAINING_OBJECTIVES
 from tools.vocabulary import FRAMEWORK_DEFAULT, FRAMEWORKS, SEQ_LEN_DEFAULT, SERVING_FRAMEWORKS
 
 MODEL_FIELDS = ("model", "config", "params_b")
@@ -57,6 +58,24 @@ class TimeRequest(BaseModel):
         description=f"training: {' | '.join(FRAMEWORKS)} (default {FRAMEWORK_DEFAULT}; another name: the "
         f"generic band); inference: {' | '.join(SERVING_FRAMEWORKS)}",
     )
+    training_objective: str = Field(
+        TRAINING_OBJECTIVE_DEFAULT,
+        description=f"{' | '.join(TRAINING_OBJECTIVES)}: preference tuning runs chosen + rejected (2 "
+        "sequences per pair); dpo and kto add a frozen reference model's forward (2 x N per token)",
+    )
+    precompute_ref_log_probs: bool = Field(
+        False, description="dpo/kto: reference log-probs computed before training (no reference forward)"
+    )
+    pairs: float | None = Field(
+        None,
+        description="preference pairs per epoch, instead of --tokens: tokens = pairs x (2 x prompt + chosen "
+        "+ rejected) (each pair's two sequences repeat the prompt)",
+    )
+    pair_prompt_tokens: int | None = Field(
+        None, description="with --pairs: prompt tokens per pair (0 if --chosen/--rejected-tokens include it)"
+    )
+    chosen_tokens: int | None = Field(None, description="with --pairs: tokens of the chosen answer")
+    rejected_tokens: int | None = Field(None, description="with --pairs: tokens of the rejected answer")
     concurrency: int | None = Field(None, description="inference: requests in flight")
     prompt_tokens: int | None = Field(None, description="inference: input tokens per request")
     output_tokens: int | None = Field(None, description="inference: output tokens per request")

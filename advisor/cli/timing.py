@@ -42,6 +42,12 @@ def time_command(
     grad_checkpointing: bool = _flag("grad_checkpointing"),
     packed: bool = _flag("packed"),
     framework: str | None = _flag("framework"),
+    training_objective: str = _flag("training_objective"),
+    precompute_ref_log_probs: bool = _flag("precompute_ref_log_probs"),
+    pairs: float | None = _flag("pairs"),
+    pair_prompt_tokens: int | None = _flag("pair_prompt_tokens"),
+    chosen_tokens: int | None = _flag("chosen_tokens"),
+    rejected_tokens: int | None = _flag("rejected_tokens"),
     concurrency: int | None = _flag("concurrency"),
     prompt_tokens: int | None = _flag("prompt_tokens"),
     output_tokens: int | None = _flag("output_tokens"),
@@ -97,13 +103,15 @@ def time_text(result: dict[str, Any]) -> str:
     framework = result["framework_text"]
     wall = _range(result["wall_hours"])
     synthetic = " (synthetic Llama-like shape)" if m["synthetic"] else ""
+    goal = inp.get("training_objective", "sft")
+    objective = "" if goal == "sft" else f" {goal.upper()}"
     lines = [
-        f"{m['name']}{synthetic}, {present.method_text(inp['method'])}, {inp['precision']}, "
+        f"{m['name']}{synthetic}, {present.method_text(inp['method'])}{objective}, {inp['precision']}, "
         f"sequence {inp['seq_len']:,} tokens, checkpointing {'on' if inp['grad_checkpointing'] else 'off'}"
     ]
     if wall is not None:
         peak = result["gpu_hours_at_peak"]
-        tokens = present.count(inp["tokens"] * inp["epochs"])
+        tokens = present.count(result["tokens_timed"])
         lines.append(f"About {present.hours_range(wall)} on {where} ({framework}) for {tokens} tokens")
         lines.append(
             f"  {present.gpu_hours_range(_range(result['gpu_hours']))}; at 100% of peak (seed 001's lower "

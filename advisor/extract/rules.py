@@ -8,7 +8,8 @@ instruction inside a brief cannot change a number.
 
 Rules by topic: workload and method, model and size, dataset size and training shape, money and time,
 data location, cadence / utilisation / horizon, inference serving, availability, constraints (EU, operations,
-providers preferred / required / excluded, objective), pricing ruled out, claims, training framework, and
+providers preferred / required / excluded, objective), preference tuning (DPO and pairs;
+advisor/extract/rules_preference.py), pricing ruled out, claims, training framework, and
 corrections that lean on what was said before ("scratch the 70M: it's 45M", "miscounted: 8 of them", "the
 deadline got pulled in to Friday"; advisor/extract/rules_corrections.py), for which `extract` passes the
 earlier turns' profile to the rules.
@@ -37,6 +38,7 @@ from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
+from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
@@ -81,6 +83,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_serving,
     rule_serving_io,
     rule_ttft,
+    rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
     rule_pricing,

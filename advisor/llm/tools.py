@@ -45,6 +45,8 @@ WHAT_IF_FIELDS = (
     "epochs",
     "seq_len",
     "lora_rank",
+    "training_objective",
+    "ref_log_probs_precomputed",
     "budget_usd",
     "deadline_hours",
     "concurrency",

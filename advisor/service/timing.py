@@ -17,6 +17,7 @@ from tools.catalog.schema import ModelArch
 from tools.compute.serving import estimate_serving_time
 from tools.compute.training import estimate_training_time
 from tools.errors import InputError
+from tools.preference import PAIRED_OBJECTIVES, TRAINING_OBJECTIVES, preference_tokens
 from tools.present import framework_text
 from tools.time_request import INFERENCE_FIELDS, TIME_PRECISIONS, TimeRequest
 from tools.vocabulary import (
@@ -86,6 +87,46 @@ def _check(request: TimeRequest) -> None:
         given = [f"--{n.replace('_', '-')}" for n in INFERENCE_FIELDS if getattr(request, n) is not None]
         if given:
             raise InputError(f"{', '.join(given)} apply to --method inference only")
+    _check_preference(request)
+
+
+def _check_preference(request: TimeRequest) -> None:
+    """The objective and the pair flags: --pairs with --chosen-tokens and --rejected-tokens, or --tokens."""
+    if request.training_objective not in TRAINING_OBJECTIVES:
+        raise InputError(
+            f"unknown --training-objective {request.training_objective!r}: "
+            f"use {', '.join(TRAINING_OBJECTIVES)}"
+        )
+    pair_flags = ("pairs", "pair_prompt_tokens", "chosen_tokens", "rejected_tokens")
+    given = [n for n in pair_flags if getattr(request, n) is not None]
+    if not given:
+        return
+    if request.training_objective not in PAIRED_OBJECTIVES:
+        raise InputError(
+            "--pairs, --chosen-tokens, --rejected-tokens need --training-objective dpo, orpo or simpo"
+        )
+    if request.tokens is not None:
+        raise InputError("give --tokens or --pairs (with --chosen-tokens and --rejected-tokens), not both")
+    missing = [f"--{n.replace('_', '-')}" for n in pair_flags if n != "pair_prompt_tokens" and n not in given]
+    if missing:
+        raise InputError(f"--pairs needs {', '.join(missing)}")
+    for n in given:
+        value = getattr(request, n)
+        low = 0 if n == "pair_prompt_tokens" else 1
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < low:
+            raise InputError(f"--{n.replace('_', '-')} must be a number >= {low} (got {value!r})")
+
+
+def _tokens_per_epoch(request: TimeRequest) -> float | None:
+    """--tokens, or the pairs' tokens: pairs x (2 x prompt + chosen + rejected) (tools.preference)."""
+    if request.pairs is None:
+        return request.tokens
+    return preference_tokens(
+        pairs=float(request.pairs),
+        prompt_tokens=float(request.pair_prompt_tokens or 0),
+        chosen_tokens=float(request.chosen_tokens or 0),
+        rejected_tokens=float(request.rejected_tokens or 0),
+    )
 
 
 def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
@@ -160,7 +201,8 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         return serving_time_json(request, arch)
     spec = load_catalog().gpu(str(request.gpu))
     framework, note = resolve_framework(request.framework, request.method)
-    timed_tokens = request.tokens * request.epochs if request.tokens is not None else RATE_TOKENS
+    per_epoch = _tokens_per_epoch(request)
+    timed_tokens = per_epoch * request.epochs if per_epoch is not None else RATE_TOKENS
     t = estimate_training_time(
         active_params=float(arch.active_param_count()),
         tokens=timed_tokens,
@@ -174,8 +216,10 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         framework=framework,
         batch_size=request.batch_size,
         packed=request.packed,
+        training_objective=request.training_objective,
+        precompute_ref_log_probs=request.precompute_ref_log_probs,
     )
-    has_hours = request.tokens is not None
+    has_hours = per_epoch is not None
     if framework is not None and t.framework is None:
         note = f"no published throughput of {framework} in the calibration set yet: the generic band is used"
     assumptions = [a.model_dump() for a in t.assumptions]
@@ -190,6 +234,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         )
     return {
         "tokens_per_s_per_gpu": t.tokens_per_s_per_gpu.model_dump(),
+        "tokens_timed": timed_tokens if has_hours else None,
         "wall_hours": t.wall_hours.model_dump() if has_hours else None,
         "gpu_hours": t.gpu_hours.model_dump() if has_hours else None,
         "gpu_hours_at_peak": t.gpu_hours_at_peak if has_hours else None,
@@ -219,5 +264,16 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
             "precision": request.precision,
             "grad_checkpointing": request.grad_checkpointing,
             "framework": request.framework,
+            **_preference_inputs(request),
         },
     }
+
+
+def _preference_inputs(request: TimeRequest) -> dict[str, Any]:
+    """The objective and pair flags for the JSON's inputs; none for plain fine-tuning (the SFT keys stay
+    as they were)."""
+    if request.training_objective == "sft":
+        return {}
+    names = ("training_objective", "precompute_ref_log_probs", "pairs", "pair_prompt_tokens", "chosen_tokens",
+             "rejected_tokens")  # fmt: skip
+    return {n: getattr(request, n) for n in names}

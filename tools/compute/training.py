@@ -73,12 +73,9 @@ from tools.compute.training_inputs import (
     SEQUENCE_PACKING_SOURCE,
     gather_tokens_per_micro_batch,
 )
-from tools.compute.training_scaling import (
-    BF16_WEIGHT_BYTES,
-    QLORA_WEIGHT_BYTES,
-    scaling_efficiency_for,
-)
+from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES, scaling_efficiency_for
 from tools.errors import InputError
+from tools.preference import with_reference_forward
 from tools.ranges import Range
 from tools.trace import Assumption, TraceBuilder, Traced, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
@@ -154,6 +151,8 @@ def estimate_training_time(
     sample_lengths: SampleLengths | None = None,
     traced: bool = True,
     calibration: Calibration = CALIBRATION,
+    training_objective: str | None = None,
+    precompute_ref_log_probs: bool = False,
 ) -> TrainingTime:
     """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
     100%-MFU bound.
@@ -174,9 +173,9 @@ def estimate_training_time(
     micro-batches), zero1/zero2 with the step waiting for it. `packed=False`: each micro-batch is
     padded to its longest sample (tools.compute.padding), from `sample_lengths` (else either end of
     the published instruction sets); `seq_len` is then the truncation length and tokens/s counts
-    the samples' tokens, not the padding. `traced=False`: the
-    same numbers with an empty trace and no assumptions. `calibration`: the fitted constants (the
-    shipped ones; bench/time_fit.py's cross-validation passes each fold's refit).
+    the samples' tokens, not the padding. `traced=False`: the same numbers with an empty trace and no
+    assumptions. `calibration`: the fitted constants (bench/time_fit.py's cross-validation passes each
+    fold's refit). `training_objective`, `precompute_ref_log_probs`: tools.preference (DPO's reference).
     """
     if not packed and sample_lengths is None:
         args = dict(locals())
@@ -259,6 +258,9 @@ def estimate_training_time(
         )
     elif shape is not None:
         narrowing.append(HINT_SEQ_LEN)
+    per_token, dense_per_token, attn = with_reference_forward(tb, training_objective,
+        precompute_ref_log_probs, active_params=active_params, per_token=per_token, dense=dense_per_token,
+        attention=attn)  # fmt: skip
     flops = tb.step(
         "training_flops",
         "flops_per_token x tokens",

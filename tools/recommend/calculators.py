@@ -36,6 +36,8 @@ class Calculators(Part):
             p.concurrency,
             p.context_len,
             p.framework,  # the training stack's memory defaults (optimizer implementation, loss, ...)
+            p.training_objective,  # preference tuning: 2 sequences per pair, a reference copy (full DPO)
+            p.ref_log_probs_precomputed,
         )
         self.time_signature: tuple[Any, ...] = (
             w.arch,
@@ -55,6 +57,8 @@ class Calculators(Part):
             self._stated_batch_size,
             p.prompt_tokens,
             p.output_tokens,
+            p.training_objective,
+            p.ref_log_probs_precomputed,
         )
         self.time_sig = self.caches.signature_id(self.time_signature)
         self.mem_sig = self.caches.signature_id(self.mem_signature)
@@ -99,6 +103,9 @@ class Calculators(Part):
                 kw["lora_rank"] = p.lora_rank
             if p.framework:  # None: the estimate's FRAMEWORK_DEFAULT
                 kw["framework"] = p.framework
+            if p.training_objective:  # tools.preference: pairs and the reference model
+                kw["training_objective"] = p.training_objective
+                kw["precompute_ref_log_probs"] = bool(p.ref_log_probs_precomputed)
         return memory_mod.estimate_memory(**kw, traced=traced)
 
     def memory_at_precision(self, layout: Layout, precision: str) -> Any:
@@ -154,6 +161,8 @@ class Calculators(Part):
                 tensor_parallel=layout.tp,
                 pipeline_stages=layout.pp,
                 total_params=float(self.w.arch.param_count()) if self.w.arch is not None else None,
+                training_objective=self.p.training_objective,
+                precompute_ref_log_probs=bool(self.p.ref_log_probs_precomputed),
                 traced=traced,
             )
         return cache[key]

@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSeriali
 
 from tools import present
 from tools.cost_buy import BuyRentTimeline
+from tools.preference import objective_basis
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.option_id import OptionId, option_id_from_text
@@ -313,7 +314,9 @@ class Recommendation(Traced):
         unnamed = p.framework is None and p.status_of("framework") != "assumed"  # serving: no framework
         if self.primary is None or self.primary.cost_basis != "per_job" or unnamed:
             return None
-        return present.time_basis(p.framework, p.status_of("framework"), self.time_narrowing)
+        basis = present.time_basis(p.framework, p.status_of("framework"), self.time_narrowing)
+        goal = objective_basis(p.training_objective, p.method, bool(p.ref_log_probs_precomputed))
+        return f"{basis} {goal}" if goal else basis
 
     buy_vs_rent: BuyRentTimeline | None = Field(
         default=None, description="the pick's GPUs bought vs rented month by month (issue 16), when weighed"
