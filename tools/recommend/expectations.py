@@ -13,8 +13,9 @@ from tools.catalog.schema import GpuSpec
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
-from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.candidates import Candidate, layouts_for, memory_fit, provider_matches, topology_summary
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
+from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
 from tools.units import HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
@@ -228,8 +229,13 @@ def _price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -
     hold the count the user named (the sweep keeps the best counts per offer)."""
     eng = outcome.engine
     out: list[Candidate] = []
+    p = outcome.engine.p
     for r in catalog.prices_for(gpu.id):
-        if r.pricing != "on_demand":
+        # a buyer's market offer the profile allows: not a worked example's quote, not a ruled-out region
+        # or provider (tools.recommend.offers applies the same rules to the ranked options)
+        if r.pricing != "on_demand" or r.reference_only or (p.eu_only and not r.eu):
+            continue
+        if (p.us_only and outside_us(r.region, r.eu)) or provider_matches(r.provider, p.providers_excluded):
             continue
         offer = eng.offers.offer_from_record(r)
         per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])
