@@ -211,6 +211,16 @@ class Conversation:
     def recommend(self, profile: WorkloadProfile) -> Any:
         return self._recommender(profile)
 
+    def _already_on(self, before: WorkloadProfile, profile: WorkloadProfile) -> str | None:
+        """A GPU asked about ("what if we went with B200s?") that the previous answer already picked: said
+        so, rather than read as news (expert review 5, R19)."""
+        last = self.last.recommendation if self.last is not None else None
+        primary = getattr(last, "primary", None)
+        if primary is None or primary.gpu in before.gpus_wanted or primary.gpu not in profile.gpus_wanted:
+            return None
+        name = primary.gpu_name or primary.gpu
+        return f"The pick is already {primary.total_gpus}x {name}: the time and cost are those above."
+
     def send(self, text: str, brief_text: str | None = None) -> Turn:
         """Process one user message (and optionally an uploaded brief's text) and answer it."""
         text = text or ""
@@ -241,6 +251,7 @@ class Conversation:
                 switch_note = prompts.fill(prompts.sections("input_account")["no_other"], part=part)
         self.profile = profile
         changed = [f for f in changed_fields(before, profile) if f in PROFILE_FIELDS]
+        already = self._already_on(before, profile)
 
         rec, error = None, None
         try:
@@ -268,7 +279,7 @@ class Conversation:
                 assumed=assumed,
                 report_ready=report_ready,
                 defaults_ack=defaults_now,
-                note=note or switch_note,
+                note=note or switch_note or already,
                 include_body=include_body,
                 followup=followup,
                 not_used=not_used_text(account),

@@ -51,6 +51,7 @@ FIELD_LABELS: dict[str, str] = {
     "utilization": "Sustained utilisation",
     "horizon_months": "Planning horizon",
     "eu_only": "EU-only data residency",
+    "us_only": "US regions only",
     "ops_capacity": "Operations capacity",
     "deployment_preference": "Deployment preference",
     "providers_preferred": "Preferred providers",

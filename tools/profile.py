@@ -80,6 +80,11 @@ class WorkloadProfile(BaseModel):
     utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
     horizon_months: float | None = Field(default=None, gt=0)
     eu_only: bool | None = None
+    us_only: bool | None = Field(
+        default=None,
+        description="US regions only ('US regions only', 'must be hosted in the US'): offers in a region "
+        "outside the US are dropped; an offer whose region the catalog lacks is kept, said to be confirmed",
+    )
     ops_capacity: OpsCapacity | None = None
     deployment_preference: Deployment | None = None
     providers_preferred: list[str] = Field(default_factory=list)

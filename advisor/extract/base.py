@@ -127,7 +127,12 @@ def select_findings(findings: Iterable[Finding]) -> dict[str, Finding]:
 
 
 # A list given in place of an earlier one ("... on Lambda instead", "switch to AWS"), not added to it.
-_REPLACES = re.compile(r"\binstead\b(?!\s+of)|\bswitch(?:ing|ed)?\s+to\b|\bchange\s+of\s+plans?\b", re.I)
+# "what if we went with H100s", "what about B200s": a what-if on another GPU replaces the earlier one
+_REPLACES = re.compile(
+    r"\binstead\b(?!\s+of)|\bswitch(?:ing|ed)?\s+to\b|\bchange\s+of\s+plans?\b|\bwhat\s+if\b|\bwhat\s+about\b"
+    r"|\bhow\s+about\b",
+    re.I,
+)
 
 
 def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -> WorkloadProfile:

@@ -33,8 +33,10 @@ STEERING = re.compile(
     r"|\b(?:you are now|from now on you|you must now|act as an?|pretend (?:to be|you are)|new instructions|"
     r"admin mode|developer mode|jailbreak)\b"
     # "system prompt" as an order's topic, not a length ("a 300-token system prompt", "system prompt of 800
-    # tokens", "our system prompt is ~1k tokens")
-    r"|(?<!token )(?<!tokens )(?<!token-)(?<!tok )\bsystem prompts?\b(?![^.!?;]{0,30}\btok(?:en)?s?\b)"
+    # tokens", "our system prompt is ~1k tokens"), nor what a length is made of ("prompts around 3k tokens
+    # (system prompt + history)", expert review 5, R06)
+    r"|(?<!token )(?<!tokens )(?<!token-)(?<!tok )(?<!tokens \()(?<!tokens, )(?<!tokens: )"
+    r"\bsystem prompts?\b(?![^.!?;]{0,30}\btok(?:en)?s?\b)(?!\s*(?:\+|&|plus\b))"
     # an order to set a value, not "we set the budget to $5k": at a clause start, or after "and"/"please"
     r"|(?:^|[:;,(]\s*|\b(?:and|then|please|just)\s+)(?:please\s+)?set (?:the |your )?(?:budget|deadline|cost"
     r"|price|epochs?|eu_only|\w+_\w+|value|field)s?\b[^.!?]{0,20}\b(?:to|=)"

@@ -27,7 +27,7 @@ _CLAIM_CUE = keyed(
     r"\b(?:claim\w*|told|tells|said|says|promis\w*|quoted|advertis\w*|vendor|blog|someone|supposedly"
     r"|reportedly|"
     r"according to|we could do|could do|can do|benchmark\w*|marketing|their sales|will do it|would do it"
-    r"|should do it|(?:is|are|be) enough|suffices?|convinced)\b"
+    r"|should do it|(?:is|are|be) (?:enough|sufficient)|suffices?|convinced)\b"
     # someone's belief: "my boss thinks ...", "I reckon ...", "the CTO insists ..."
     r"|\b(?:boss|manager|cto|ceo|lead|colleague|pm|vp|director|teammate|friend|advisor|consultant)\s+"
     r"(?:thinks?|reckons?|believes?|insists?|bets?|swears?|figures?|guess(?:es)?|assumes?"
@@ -59,6 +59,13 @@ _ENOUGH = keyed(
     r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b",
     I,
 )
+# "is a single L40S enough to QLoRA ...?", "would one A100 be sufficient": the word right after the card
+# (expert review 5, R03; the sentence is a question or a claim, _CLAIM_CUE)
+_BARE_ENOUGH = re.compile(
+    r"\s*(?:\([^)]{0,20}\)\s*)?(?:alone\s+|by\s+itself\s+|on\s+its\s+own\s+)?(?:(?:be|is|are)\s+)?"
+    r"(?:enough|sufficient|adequate)\b",
+    I,
+)
 # a question for the time on named hardware: "How long would ... take on 32 H100s?" (the hardware is the
 # asker's premise, checked like a claim)
 _HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+(?:hours|days|weeks))\b", I)
@@ -82,11 +89,48 @@ _BARE_CONSUMER = re.compile(r"\b(?P<gpu>3090|4090|5090)s?\b")
 _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
 
 
+# a counted server named for purchase or rent: "please assess buy vs rent for one 8x H200 server", "a quote
+# for two 8x H100 nodes" (expert review 5, R10): the configuration asked about is the one checked and costed
+_SERVER_BEFORE = re.compile(
+    r"\b(?P<boxes>a|an|one|single|two|three|four|\d+)\s+(?P<num>\d+)\s*(?:x|×)\s*$", I
+)
+_SERVER_AFTER = re.compile(
+    r"\s*(?:sxm\w*\s+|nvl\s+|\d+\s*gb\s+)?(?:server|node|box|system|machine)s?\b", I
+)
+_PROCURE = keyed(
+    r"\b(?:buy\w*|purchas\w*|procur\w*|rent\w*|leas(?:e|ing)|quotes?|assess\w*|evaluat\w*|costs?"
+    r"|pric\w*)\b",
+    I,
+)
+_BOX_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _named_server(ctx: Ctx, s: Sentence) -> bool:
+    """claimed_gpu and claimed_gpu_count of a server named for purchase or rent; True when read."""
+    t = s.text
+    if not _PROCURE.search(t):
+        return False
+    for gpu in GPU_RE.finditer(t):
+        before = _SERVER_BEFORE.search(t[max(0, gpu.start() - 20) : gpu.start()])
+        after = _SERVER_AFTER.match(t, gpu.end())
+        if before is None or after is None:
+            continue
+        if _OWNED.search(_clause_around(t, gpu.start())) is not None:
+            continue  # "we own one 8x H100 server": rules_gpus
+        boxes = before.group("boxes").lower()
+        n = int(before.group("num")) * (_BOX_WORDS.get(boxes) or int(boxes))
+        ctx.add(s, "claimed_gpu", resolve_gpu(gpu.group("gpu")), q(gpu), "stated", gpu.start())
+        said = t[max(0, gpu.start() - 20) : after.end()].strip()
+        ctx.add(s, "claimed_gpu_count", n, said, "stated", gpu.start())
+        return True
+    return False
+
+
 def rule_claims(ctx: Ctx) -> None:
     """claimed_gpu, claimed_gpu_count, claimed_hours from a reported claim; marks claim sentences."""
     for s in ctx.sentences:
         t = s.text
-        if not _CLAIM_CUE.search(t):
+        if _named_server(ctx, s) or not _CLAIM_CUE.search(t):
             continue
         hours = _CLAIM_HOURS.search(t)
         span = _CLAIM_SPAN.search(t) if hours is None else None
@@ -105,7 +149,8 @@ def rule_claims(ctx: Ctx) -> None:
                 # the sentence's load and lengths are the workload's, and the GPU is still the one wanted
                 _claim_hardware(ctx, s, gpu, mark=False)
                 continue
-            if _ENOUGH.search(t, gpu.end()) is None and not how_long:
+            enough = _ENOUGH.search(t, gpu.end()) or _BARE_ENOUGH.match(t, gpu.end())
+            if enough is None and not how_long:
                 continue
             _claim_hardware(ctx, s, gpu)
             continue

@@ -261,6 +261,20 @@ _CLOUD_WEIGHING = keyed(
 _WEIGHING = keyed(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|if|unless|might|maybe)\b", I)
 
 
+# US regions only (expert review 5, R12): "US regions only", "must be hosted in the US", "US-only",
+# "data can't leave the US"; "US" in capitals, so the pronoun ("give us", "let us know") is not read
+_US = r"(?:(?-i:US|U\.S\.?|USA)|united\s+states)"
+_US_ONLY = keyed(
+    rf"\b{_US}[\s-](?:(?:cloud\s+)?regions?|data\s?cent(?:er|re)s?|hosting|providers?|soil)?\s*only\b"
+    rf"|\bonly\s+(?:(?:run|host|deploy|operate|use)\s+)?(?:in\s+|within\s+)?(?:the\s+)?{_US}"
+    r"(?:\s+(?:regions?|data\s?cent(?:er|re)s?))?\b"
+    rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
+    rf"\s+(?:the\s+)?{_US}\b"
+    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b",
+    I,
+)
+
+
 def rule_constraints(ctx: Ctx) -> None:
     """eu_only, ops_capacity, objective, deployment_preference, then providers."""
     for s in ctx.sentences:
@@ -283,6 +297,8 @@ def rule_constraints(ctx: Ctx) -> None:
         elif (where := _EU_IN.search(t)) and not _EU_NO.search(t):
             ev = f'"{q(where)}" -> host in the EU (GDPR, latency; say if any region will do)'
             ctx.add(s, "eu_only", True, ev, "inferred", where.start())
+        if (us := _US_ONLY.search(t)) is not None and not _EU_NO.search(t):
+            ctx.add(s, "us_only", True, q(us), "stated", us.start())
         none = _OPS_NONE.search(t)
         if none:
             ctx.add(s, "ops_capacity", "none", q(none), "stated", none.start())

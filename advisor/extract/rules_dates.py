@@ -12,7 +12,10 @@ was dropped, and a review date was taken as the cut-off).
     that day or month;
   - "finished by the Friday before" a date named just before: that weekday before the date;
   - "the rebuttal window closes Tuesday 8 December, 23:59 AoE": that time (AoE is UTC-12);
-  - "before Christmas", "by New Year": the holiday's date (before: its start).
+  - "before Christmas", "by New Year": the holiday's date (before: its start);
+  - a soft deadline said as a night or a morning (expert review 5, R01): "would love it done overnight
+    (~10h)" (the hours in brackets, stated; else OVERNIGHT_HOURS, inferred), "ideally by tomorrow morning"
+    (09:00 the next day, MORNING_HOUR). "our evals run overnight" is a schedule, not a deadline.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ import re
 
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_claims import OVERNIGHT_HOURS
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import Sentence
 
+MORNING_HOUR = 9  # "by Monday morning": the start of a working day (09:00), the deadline's own time zone
+NOON_HOUR = 12  # "by Friday noon" / "lunchtime"
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"  # noqa: E501
@@ -125,6 +131,40 @@ _HOLIDAY = keyed(
 _AOE = dt.timezone(dt.timedelta(hours=-12))
 
 
+# a job done overnight: a completion word just before "overnight", the hours in brackets if given
+_OVERNIGHT = keyed(
+    r"\b(?:done|finish\w*|ready|complete\w*|trained|back|wrapped\s+up|turned\s+around)\s+(?:\w+\s+){0,2}?"
+    r"overnight\b(?:\s*\(\s*(?:~|about\s+|approx\.?\s*|roughly\s+|≈)?\s*(?P<num>\d+(?:\.\d+)?)\s*"
+    r"(?:h|hrs?|hours?)\s*\))?"
+    r"|\bovernight\s+turn[\s-]?around\b",
+    I,
+)
+# "by tomorrow morning", "first thing tomorrow": that time of the next day (rule_deadline reads "by
+# tomorrow" alone as its end; this fuller reading sits at the end of the words and wins)
+_TOMORROW_AT = keyed(
+    r"\b(?:by|before|until|till|for)\s+(?:tomorrow|tmrw|tmr)\s+(?P<when>morning|first\s+thing|am\b|noon"
+    r"|midday|lunch(?:time)?)|\bfirst\s+thing\s+(?:tomorrow|tmrw|tmr)(?:\s+morning)?\b",
+    I,
+)
+
+
+def _soft_deadlines(ctx: Ctx, s: Sentence) -> None:
+    """deadline_hours from "done overnight (~10h)" and "by tomorrow morning" (module docstring)."""
+    t = s.text
+    for m in _OVERNIGHT.finditer(t):
+        if m.group("num"):
+            ctx.add(s, "deadline_hours", float(m.group("num")), q(m), "stated", m.end())
+        else:
+            how = f'"{q(m)}" read as {OVERNIGHT_HOURS:g} h (an evening to the next morning)'
+            ctx.add(s, "deadline_hours", OVERNIGHT_HOURS, how, "inferred", m.end())
+    for m in _TOMORROW_AT.finditer(t):
+        when = (m.group("when") or "morning").lower()
+        hour = NOON_HOUR if re.match(r"noon|midday|lunch", when) else MORNING_HOUR
+        day = ctx.reference_time.date() + dt.timedelta(days=1)
+        due = dt.datetime.combine(day, dt.time(hour), tzinfo=ctx.reference_time.tzinfo)
+        _add(ctx, s, m, due, f"{hour:02d}:00 the next day")
+
+
 def _add(ctx: Ctx, s: Sentence, m: re.Match[str], due: dt.datetime, said: str) -> None:
     if due <= ctx.reference_time:
         return
@@ -142,6 +182,7 @@ def rule_deadline_phrases(ctx: Ctx) -> None:
             previous = s.text
             continue
         t = s.text
+        _soft_deadlines(ctx, s)
         for m in [*_BEFORE_EVENT.finditer(t), *_TIME_ON.finditer(t)]:
             if (d := date_of(m, today)) is None:
                 continue

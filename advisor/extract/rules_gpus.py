@@ -31,11 +31,12 @@ from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 _BARE_CONSUMER = keyed(r"(?P<gpu>3090|4090|5090)s?\b")
 _OWNER = Gated(
     re.compile(
-        r"\b(?:(?:we|i)\s+(?:have|hold)\s+an?\s+(?:\d+|one|two|three)[\s-](?:year|month)\s+(?:reservation|commitment"
-        r"|lease)\s+(?:for|of|on)"  # capacity held for a term: "we have a 1-year reservation for 16 H100s"
+        r"\b(?:(?:we|i)\s+(?:have|hold)\s+an?\s+(?:\d+|one|two|three)[\s-](?:year|month|week)\s+(?:reservation|commitment"
+        # capacity held for a term: "we have a 1-year (a 2-week) reservation for 16 H100s"
+        r"|lease)\s+(?:for|of|on)"
         r"|(?:our|my)\s+(?:(?:\d+|one|two|three)[\s-](?:year|month)\s+)?(?:reservation|lease|commitment)\s+"
         r"(?:for|of|on)(?:\s+the)?"  # "our lease on the 16 A100s runs out in 10 weeks"
-        r"|(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+|actually\s+|really\s+)?"
+        r"|(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+|actually\s+|really\s+|only\s+)?"
         r"(?:have|own|got|bought|purchased|operate|run)(?:\s+got)?"
         r"|(?:my|our)(?:\s+(?:own|existing|current|in-house|on-prem|local))?"
         # the machine just named: "my workstation? It has 4x RTX 4090", "our box has two A100s"
@@ -419,22 +420,34 @@ def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
         if _EXCLUDE_CUE.search(before) or negated(t, g.start()) or _UNAVAILABLE.match(t, g.end()):
             ctx.add(s, "gpus_excluded", list(family_ids(name)), q(g), "stated", g.start())
             continue
-        if not (_WANT_CUE.search(before) or _ONLY_AFTER.match(t, g.end())):
+        wm = _WHAT_IF.search(before)
+        what_if = wm is not None
+        if not (what_if or _WANT_CUE.search(before) or _ONLY_AFTER.match(t, g.end())):
             continue
-        if _ASKS_TO_USE.search(before) and t.rstrip().endswith("?"):
+        if _ASKS_TO_USE.search(before) and t.rstrip().endswith("?") and not what_if:
             continue  # "could we just use a T4?": a question the answer weighs, not a requirement
         if comparing is None:
-            comparing = _COMPARE.search(t) is not None
+            comparing = _COMPARE.search(t) is not None and not what_if
         ids = [i for i in family_ids(name) if _in_catalog(i)]
         if not ids or comparing or (owned is not None and owned in ids):
             continue  # a GPU the catalog lacks (T4, V100) is listed as not used, not a filter of nothing
-        ctx.add(s, "gpus_wanted", ids, q(g), "stated", g.start())
+        # a what-if's evidence keeps its words: the merge replaces the earlier turns' GPUs with it
+        said = f"{before[wm.start() :]}{g.group(0)}".strip() if wm is not None else q(g)
+        ctx.add(s, "gpus_wanted", ids, said, "stated", g.start())
 
 
 # wanted but not to be had: "H100s would be nice but we literally can't get any allocation this quarter"
 _UNAVAILABLE = re.compile(
     r"[^.;]{0,30}?\bbut\b[^.;]{0,40}?\b(?:(?:can'?t|cannot|couldn'?t|unable\s+to)\s+(?:\w+\s+)?(?:get|find|obtain"
     r"|secure|source)|no\s+(?:allocation|availability|capacity|quota)|(?:unavailable|not\s+available|sold\s+out))\b",
+    I,
+)
+# a what-if on a GPU: "What if we went with B200s instead of whatever you picked?", "what about H100s
+# instead?", "how about using A100s?" (expert review 5, R19): the answer is the pick on that GPU
+_WHAT_IF = keyed(
+    r"\b(?:what\s+if\s+(?:we|i)\s+(?:went|go|used?|switch(?:ed)?|moved?|picked?|chose|choose|opted)"
+    r"(?:\s+(?:with|to|for))?|what\s+about|how\s+about)(?:\s+(?:using|going\s+with|switching\s+to))?"
+    r"(?:\s+(?:the|a|an|some|\d+\s*(?:x|×)?))?\s+$",
     I,
 )
 _ASKS_TO_USE = re.compile(

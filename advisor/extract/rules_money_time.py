@@ -8,7 +8,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
-from advisor.extract.rules_dates import before_then, date_of, event_date
+from advisor.extract.rules_dates import MORNING_HOUR, NOON_HOUR, before_then, date_of, event_date
 from advisor.extract.rules_text import (
     APPROX,
     MONEY_NUM,
@@ -189,8 +189,6 @@ _CALL_IT = re.compile(
     r"|cloud)|[.,;]|$))",
     re.I,
 )
-MORNING_HOUR = 9  # "by Monday morning": the start of a working day (09:00), the deadline's own time zone
-NOON_HOUR = 12  # "by Friday noon" / "lunchtime"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MON = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"  # noqa: E501
 _MON3 = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"  # a date follows: _BY_DATE reads it

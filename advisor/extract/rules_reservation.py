@@ -69,6 +69,22 @@ def rule_reservation(ctx: Ctx) -> None:
     for near in ctx.sentences[at : at + 2]:
         if _term_left(ctx, near):
             break
+    else:
+        if (ahead := _TERM_AHEAD.search(s.text)) is not None:
+            unit = ahead.group("unit")
+            status = "stated" if unit.lower().startswith(("month", "mo")) else "inferred"
+            months = _months(ahead.group("num"), unit)
+            ctx.add(s, "owned_months_left", months, q(ahead), status, ahead.start())
+
+
+# a term that has not begun yet is all ahead: "a 2-week reservation for 16x H100 at Lambda starting Monday"
+# (expert review 5, R05); "a 1-year reservation" alone may be half used, so it is not read as the term left
+_TERM_AHEAD = keyed(
+    rf"\b(?P<num>{NUMBER})[\s-]{_UNIT}\s+(?:reservation|lease|commitment|booking)\b"
+    r"(?=[^.;]*\b(?:starting|starts|beginning|begins|from\s+(?:monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday|tomorrow|next))\b)",
+    I,
+)
 
 
 _TERM_NOUN = keyed(r"\b(?:leas(?:e|ed)|contract|term|rental\s+agreement)\b", I)

@@ -54,6 +54,7 @@ WHAT_IF_FIELDS = (
     "utilization",
     "horizon_months",
     "eu_only",
+    "us_only",
     "runs_per_month",
     "data_location",
     "data_cached",

@@ -239,7 +239,7 @@ def test_a_question_about_named_hardware_is_answered_in_the_reply() -> None:
     checks = t.recommendation.expectation_checks if t.recommendation else ()
     asked = [c for c in checks if c.asked]
     assert asked and asked[0].verdict == "holds"
-    assert "Check: On 8x NVIDIA H100" in t.reply and "it takes" in t.reply
+    assert "Check: Yes: on 8x NVIDIA H100" in t.reply and "it takes" in t.reply  # a yes/no first (review 5)
 
 
 def test_an_item_count_then_their_size_in_the_next_message() -> None:

@@ -13,8 +13,9 @@ from tools.catalog.schema import GpuSpec
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
-from tools.recommend.candidates import Candidate, layouts_for, memory_fit
+from tools.recommend.candidates import Candidate, layouts_for, memory_fit, provider_matches, topology_summary
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
+from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
 from tools.units import HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
@@ -161,25 +162,96 @@ def check_claimed_speed(
             f"{gpu.usable_memory_gib:.1f} usable."
         )
     band_high = res.mfu_band.high
+    answer, named = _named_rental(outcome, catalog, gpu, n, p.claimed_hours) if fits else ("", "")
     if res.verdict == "impossible" or not fits:
         factor = res.exceeds_peak_by if res.exceeds_peak_by else res.implied_mfu / band_high
         return ExpectationCheck(
             claim=claim,
             verdict="cannot_hold",
             factor=factor,
-            explanation=f"{res.message}{fit_note} Realistically it takes "
-            f"{res.implied_mfu / band_high * p.claimed_hours:,.0f} h or more.",
+            explanation=f"No: {res.message}{fit_note} Realistically it takes "
+            f"{res.implied_mfu / band_high * p.claimed_hours:,.0f} h or more.{named}",
         )
     if res.verdict == "implausible":
         return ExpectationCheck(
             claim=claim,
             verdict="tight",
             factor=res.implied_mfu / band_high,
-            explanation=f"{res.message} Plan for {res.implied_mfu / band_high:.1f}x longer.",
+            explanation=f"{answer or 'Probably not'}: {res.message} Plan for "
+            f"{res.implied_mfu / band_high:.1f}x longer.{named}",
         )
+    # shown even when it holds: the user named the configuration (expert review 5, R11: "within one month
+    # if we get 64 H100s?" had only the pick's 64x B200 in the reply, never a yes/no on the H100s)
     return ExpectationCheck(
-        claim=claim, verdict="holds", factor=res.implied_mfu / band_high, explanation=res.message
+        claim=claim,
+        verdict="holds",
+        factor=res.implied_mfu / band_high,
+        explanation=f"{answer or 'Yes'}: {res.message}{named}",
+        asked=True,
     )
+
+
+def _named_rental(
+    outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int, hours: float
+) -> tuple[str, str]:
+    """The named configuration's own time and cheapest rental (the same estimate as the pick's) against
+    the hours expected: (answer, sentence); the answer is "Yes", "Only at the fast end" or "No", and
+    both are empty when the catalog has no offer at that count."""
+    same = [
+        c
+        for c in outcome.all_feasible
+        if c.gpu.id == gpu.id and c.total_gpus == n and c.offer.pricing != "owned"
+    ]
+    if not same:
+        same = _price_named(outcome, catalog, gpu, n)
+    if not same:
+        return "", ""
+    c = min(same, key=lambda c: c.total_usd.mid)
+    w = c.wall_hours
+    expected = f"the {_hours(hours)} expected"
+    if w.high <= hours:
+        answer, where = "Yes", f"within {expected}"
+    elif w.low <= hours:
+        answer, where = "Only at the fast end", f"within {expected} only at its fast end"
+    else:
+        answer, where = "No", f"{w.low / hours:.1f}x or more {expected}"
+    return answer, (
+        f" On {n}x {gpu.name} the estimate is {present.hours_range(w)} ({where}); renting them: "
+        f"{present.usd_range(c.total_usd)} at {c.offer.provider} "
+        f"({c.offer.pricing.replace('_', '-')})."
+    )
+
+
+def _price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> list[Candidate]:
+    """`n` x `gpu` at each on-demand offer that can build that count (whole nodes, a scale-out fabric
+    when it spans nodes), through the engine's fit, time and price path (as
+    tools.recommend.advise.evaluate_configuration does for one provider); the ranked options may not
+    hold the count the user named (the sweep keeps the best counts per offer)."""
+    eng = outcome.engine
+    out: list[Candidate] = []
+    p = outcome.engine.p
+    for r in catalog.prices_for(gpu.id):
+        # a buyer's market offer the profile allows: not a worked example's quote, not a ruled-out region
+        # or provider (tools.recommend.offers applies the same rules to the ranked options)
+        if r.pricing != "on_demand" or r.reference_only or (p.eu_only and not r.eu):
+            continue
+        if (p.us_only and outside_us(r.region, r.eu)) or provider_matches(r.provider, p.providers_excluded):
+            continue
+        offer = eng.offers.offer_from_record(r)
+        per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])
+        nodes = max(1, -(-n // per_node))
+        if per_node * nodes != n or (nodes > 1 and offer.scale_out == "none"):
+            continue
+        got = eng.calc.fit_layout(gpu, per_node, nodes)
+        if got is None:
+            continue
+        layout, _est, fit = got
+        scale_out = offer.scale_out if nodes > 1 else "none"
+        plan = eng.calc.topology(gpu, layout, fit.peak_gib_per_gpu, scale_out)
+        if plan.feasible:
+            built = eng.enumerator.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
+            out.append(eng.pricer.price(built))
+    return out
 
 
 def check_own_gpus(
@@ -216,15 +288,16 @@ def check_own_gpus(
             claim=claim,
             verdict="cannot_hold",
             factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-            explanation=f"It does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
-            f"{gpu.usable_memory_gib:.1f} usable ({fit.required_headroom_fraction:.0%} kept free).",
+            explanation=f"No, not on {n}x {gpu.name}: it does not fit: {fit.peak_gib_per_gpu:.1f} GiB per "
+            f"GPU needed, {gpu.usable_memory_gib:.1f} usable "
+            f"({fit.required_headroom_fraction:.0%} kept free).",
         )
     t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else "ethernet")
     return ExpectationCheck(
         claim=claim,
         verdict="holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=f"On {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
+        explanation=f"Yes: on {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
         f"{gpu.usable_memory_gib:.1f} usable; it takes "
         f"{_hours(t.wall_hours.low)}-{_hours(t.wall_hours.high)}.",
         asked=True,

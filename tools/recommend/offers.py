@@ -9,6 +9,7 @@ pricing_excluded)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -55,6 +56,9 @@ class OfferSelector(Part):
                     continue  # a worked example's quote, not a provider a buyer can sign with
                 if p.eu_only and not r.eu:
                     dropped["EU-only"] += 1
+                    continue
+                if p.us_only and outside_us(r.region, r.eu):
+                    dropped["US-only"] += 1
                     continue
                 if provider_matches(r.provider, excluded):
                     dropped["excluded-provider"] += 1
@@ -222,6 +226,7 @@ class OfferSelector(Part):
             tuple(p.providers_required),
             tuple(p.pricing_excluded),
             p.eu_only,
+            p.us_only,
             p.deployment_preference,
             p.utilization,
             p.status_of("utilization"),
@@ -251,10 +256,25 @@ class OfferSelector(Part):
         return list(kept)
 
 
-_DROP_REASONS = ("EU-only", "excluded-provider", "required-provider", "excluded-pricing")
+_DROP_REASONS = ("EU-only", "US-only", "excluded-provider", "required-provider", "excluded-pricing")
 """The constraints that remove price records, as the note on a GPU type left without offers names them."""
 PREEMPTIBLE_TIERS = ("spot", "interruptible")
 """Tiers whose capacity can be taken back: ruled out with spot pricing whatever their pricing field says."""
+
+
+US_REGION = re.compile(
+    r"^(?:us[-_]|usgov|(?:east|west|central|northcentral|southcentral|westcentral)us\d*$)", re.I
+)
+"""Region names of the US in the price records: AWS and GCP 'us-east-1', 'us-central1'; Azure 'eastus',
+'westus2', 'southcentralus' (the clouds' region lists)."""
+
+
+def outside_us(region: str | None, eu: bool) -> bool:
+    """A price record known to be outside the US: an EU record, or a region name that is not a US one. A
+    record with no region is not known to be outside (tools.recommend.risk asks to confirm it)."""
+    if eu:
+        return True
+    return region is not None and US_REGION.match(region) is None
 
 
 def pricing_ruled_out(pricing: str, tier: str, excluded: Sequence[str]) -> bool:
@@ -276,6 +296,8 @@ def _dropped_note(
     hit = [name for name, n in dropped.items() if n]
     if hit == ["EU-only"]:
         return "no EU-region offer in the catalog (EU-only data residency)"
+    if hit == ["US-only"]:
+        return "no offer in a US region (or of unknown region) in the catalog (US regions only)"
     if hit == ["excluded-provider"]:
         return f"offered only by excluded providers ({', '.join(sorted(excluded))})"
     if hit == ["required-provider"]:

@@ -213,6 +213,13 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"a consumer card like the {p.claimed_gpu} you named, which has no feasible option here")
     elif label == "primary":
         out.append(f"best {p.objective or 'balanced'} choice among feasible options")
+    if p.us_only and c.offer.deployment not in ("owned", "colocation"):
+        # US regions only: the catalog's region when it has one, else said to be confirmed (expert review 5)
+        out.append(
+            f"US region {c.offer.region}"
+            if c.offer.region
+            else f"region not in the catalog: confirm {c.offer.provider} can host it in a US region"
+        )
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets":
