@@ -101,6 +101,7 @@ def test_runs_that_fill_the_month_keep_the_stated_utilisation(catalog: Catalog) 
             utilization=0.8,
             horizon_months=36,
             colocation=o.deployment == "colocation",
+            amortization_months=36.0,  # the stated 36-month horizon, shorter than the hardware's life
         )
         assert o.usd_per_gpu_hour == pytest.approx(float(at_stated.usd_per_gpu_hour))
 
