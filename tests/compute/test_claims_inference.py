@@ -42,6 +42,23 @@ def test_implausible_between_band_and_peak(gpus: dict[str, GpuSpec]) -> None:
     assert c.exceeds_peak_by is None
 
 
+def test_a_claim_under_the_band_has_room_and_one_inside_holds_only_if_the_run_is_fast(
+    gpus: dict[str, GpuSpec],
+) -> None:
+    # review 5 follow-up: "implies 1% MFU, within what such runs reach (18%-32%)" read as a borderline case
+    def claim_at(mfu: float) -> str:
+        hours = 6 * 7e9 * 1e9 / (mfu * 989e12) / 3600
+        h100 = gpus["h100-sxm"]
+        c = check_claim(tokens=1e9, hours=hours, gpu=h100, n_gpus=1, active_params=7e9, method="full")
+        assert c.verdict == "plausible" and c.implied_mfu == pytest.approx(mfu)
+        assert c.mfu_band.low < 0.45 < c.mfu_band.high  # the band this test straddles
+        return c.message
+
+    assert "room to spare" in claim_at(0.01)
+    inside = claim_at(0.45)
+    assert "holds only if yours runs at 45% or better" in inside and "room" not in inside
+
+
 def test_max_training_tokens_matches_claim_bound(gpus: dict[str, GpuSpec]) -> None:
     m = max_training_tokens(hours=15, gpu=gpus["l40s"], n_gpus=1, active_params=7e9, method="lora")
     assert m.tokens_at_peak == pytest.approx(362e12 * 15 * 3600 / (4 * 7e9))
