@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract import units_text as U
+from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_fleet import machine_gpus
@@ -223,6 +224,38 @@ def rule_owned_question(ctx: Ctx) -> None:
         if (count := mine.get("owned_gpu_count")) is not None:
             ctx.add(s, "claimed_gpu_count", count.value, count.evidence, "inferred", hours.start())
         ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "inferred", hours.start())
+        return
+    _how_long_on_them(ctx, owned)
+
+
+# "How long on those 16 GPUs?", "how fast would it run on all of them?": the question asks for the time on
+# the owned GPUs (all of them when the count is said or "all"), so that configuration is the one answered
+_HOW_LONG_ON = re.compile(
+    r"\bhow\s+(?:long|fast|many\s+(?:hours|days|weeks))\b[^?]{0,60}?\b(?:on|with|using|across)\s+"
+    r"(?:all\s+(?:of\s+)?)?(?:those|these|them|our|the)\b(?:\s+(?P<num>\d+))?",
+    I,
+)
+
+
+def _how_long_on_them(ctx: Ctx, owned: list[Finding]) -> None:
+    """claimed_gpu(_count) without hours for a time question about the owned GPUs in a later sentence."""
+    gpu = next((f for f in owned if f.field == "owned_gpu"), None)
+    if gpu is None:
+        return
+    count = next((f for f in owned if f.field == "owned_gpu_count"), None)
+    for s in ctx.sentences:
+        if s.start <= gpu.position or "?" not in s.text or s.start in ctx.claim_sentences:
+            continue
+        m = _HOW_LONG_ON.search(s.text)
+        if m is None:
+            continue
+        said = int(m.group("num")) if m.group("num") else None
+        if said is not None and count is not None and said != count.value:
+            continue  # "how long on those 8?" of 16 owned: a share, read by the claim rules if at all
+        ev = f"{gpu.evidence} (asked about: {q(m)})"
+        ctx.add(s, "claimed_gpu", gpu.value, ev, "inferred", m.start())
+        if count is not None:
+            ctx.add(s, "claimed_gpu_count", count.value, count.evidence, "inferred", m.start())
         return
 
 

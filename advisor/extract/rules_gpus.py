@@ -451,8 +451,8 @@ _WHAT_IF = keyed(
     I,
 )
 _ASKS_TO_USE = re.compile(
-    r"(?:could|can|should|would|might)\s+(?:we|i|you)\s+(?:just\s+|simply\s+|also\s+|still\s+)?"
-    r"(?:use|go\s+with|get\s+away\s+with|try|stick\s+with|run\s+(?:it|this)\s+on)[^?]*$",
+    r"\b(?:could|can|should|would|might)\s+(?:we|i|you)\s+(?:just\s+|simply\s+|also\s+|still\s+)?"
+    r"(?:use|go\s+with|get\s+away\s+with|try|stick\s+with|run\s+(?:it|this)\s+on)\b[^?]*$",
     I,
 )
 

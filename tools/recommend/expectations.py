@@ -17,6 +17,7 @@ from tools.recommend.candidates import Candidate, layouts_for, memory_fit, provi
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
+from tools.recommend.owned import owned_fabric
 from tools.units import HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
 
@@ -302,14 +303,16 @@ def check_own_gpus(
             f"GPU needed, {gpu.usable_memory_gib:.1f} usable "
             f"({fit.required_headroom_fraction:.0%} kept free).",
         )
-    t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else "ethernet")
+    # across nodes: the fabric such GPUs come with (InfiniBand for 8-GPU data-centre nodes, Ethernet for
+    # consumer boxes; tools.recommend.owned.owned_fabric), not Ethernet whatever the GPU (16 owned H100s in
+    # two HGX nodes came out at 18-290 h against 32-58 h on 8 of them)
+    t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else owned_fabric(gpu))
     return ExpectationCheck(
         claim=claim,
         verdict="holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
         explanation=f"Yes: on {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
-        f"{gpu.usable_memory_gib:.1f} usable; it takes "
-        f"{_hours(t.wall_hours.low)}-{_hours(t.wall_hours.high)}.",
+        f"{gpu.usable_memory_gib:.1f} usable; it takes {present.hours_range(t.wall_hours, with_days=False)}.",
         asked=True,
     )
 
