@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from tools import present
 from tools.classify import classify_workload, deployment_model
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
@@ -72,6 +73,47 @@ def _quantised_on_owned(
     return w, out
 
 
+def _qlora_on_owned(
+    w: ResolvedWorkload,
+    out: Outcome,
+    profile: WorkloadProfile,
+    catalog: CatalogView,
+    settings: RecommendSettings,
+    caches: Caches | None,
+) -> tuple[ResolvedWorkload, Outcome, str | None]:
+    """LoRA on GPUs the team owns that cannot hold the 16-bit base: QLoRA (a 4-bit NF4 base, Dettmers et
+    al. 2023) on the same cards. Assumed LoRA becomes QLoRA, as an assumed precision becomes a quantised
+    one for serving above; LoRA the user stated is kept, and a note says what QLoRA would do on their
+    cards (expert review 5, R20: 2x RTX 4090 and Gemma 2 27B, never offered QLoRA)."""
+    p = w.profile
+    if (
+        not p.owned_gpu
+        or p.workload != "fine_tuning"
+        or p.method != "lora"
+        or (out.primary is not None and is_yours(out.primary))
+    ):
+        return w, out, None
+    try:
+        name = catalog.gpu(p.owned_gpu).name
+    except (InputError, KeyError, LookupError):  # a GPU the catalog lacks: nothing to run it on
+        return w, out, None
+    why = f"LoRA's 16-bit base does not fit your {p.owned_gpu_count or 1}x {name}; a 4-bit base (QLoRA) does"
+    tried = profile.with_values("inferred", {"method": why}, method="qlora")
+    w2 = resolve_workload(profile=tried, catalog=catalog)
+    out2 = run_engine(w2, catalog, settings, caches)
+    c = out2.primary
+    if c is None or not is_yours(c):
+        return w, out, None
+    if profile.method is None:
+        return w2, out2, None
+    note = (
+        f"With QLoRA (a 4-bit base) it runs on your {c.total_gpus}x {c.gpu.name}: "
+        f"{c.fit.peak_gib_per_gpu:.1f} GiB per GPU of {c.fit.usable_gib_per_gpu:.1f} usable, "
+        f"{present.hours_range(c.wall_hours, with_days=False)}. Say 'QLoRA' to size it that way."
+    )
+    return w, out, note
+
+
 def recommend(
     *,
     profile: WorkloadProfile,
@@ -91,12 +133,16 @@ def recommend(
     w = resolve_workload(profile=profile, catalog=catalog)
     out = run_engine(w, catalog, settings, caches)
     w, out = _quantised_on_owned(w, out, profile, catalog, settings, caches)
+    w, out, qlora_note = _qlora_on_owned(w, out, profile, catalog, settings, caches)
     eng = out.engine
     p = w.profile
     primary = to_option(out.primary, eng, "primary", p, out.ranked) if out.primary else None
     if primary is not None and p.precision != profile.precision and p.status_of("precision") == "inferred":
         said = p.provenance["precision"].evidence
         primary = primary.model_copy(update={"why": (f"weights {p.precision}: {said}", *primary.why)})
+    if primary is not None and p.method != profile.method and p.status_of("method") == "inferred":
+        said = p.provenance["method"].evidence
+        primary = primary.model_copy(update={"why": (f"method QLoRA: {said}", *primary.why)})
     alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
@@ -137,7 +183,7 @@ def recommend(
         sensitivity=tuple(sensitivity),
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
-        notes=tuple(out.notes) + tuple(relaxed) + _context_notes(w),
+        notes=tuple(out.notes) + tuple(relaxed) + _context_notes(w) + ((qlora_note,) if qlora_note else ()),
         workload_class=workload_class,
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,
