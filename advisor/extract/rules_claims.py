@@ -210,10 +210,14 @@ _PRONOUN_HW = re.compile(
 )
 # a feasibility question with no hardware of its own ("Can we get that done over a long weekend?") asks
 # about the hardware the team owns when no other is named in the conversation
-_CAN_WE = re.compile(r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they|that)\b[^?]*\?", I)
+_CAN_WE = re.compile(
+    r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they|that)\b[^?]*\?", I
+)
 # a time the owned hardware is free, asked about as "in that window" ("free over the holidays, 20 Dec to
 # 4 Jan. Can we pretrain ... in that window?")
-_THAT_WINDOW = re.compile(r"\b(?:in|within|during)\s+(?:that|this|the)\s+(?:window|slot|period|time\s*frame)\b", I)
+_THAT_WINDOW = re.compile(
+    r"\b(?:in|within|during)\s+(?:that|this|the)\s+(?:window|slot|period|time\s*frame)\b", I
+)
 
 
 @functools.cache
@@ -237,7 +241,9 @@ _NODES_OF = re.compile(rf"\b(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:nodes|servers|boxe
 _ONE_RUN = re.compile(
     rf"\b(?:in|within)\s+(?:one|a|a\s+single)\s+(?P<num>{NUMBER})\s*-?\s*(?P<unit>h|hours?|days?)\b", I
 )
-_GUESS_CUE = re.compile(r"\b(?:our|my|the\s+team'?s)\s+(?:guess|estimate|bet|hunch)\b|\b(?:i|we)\s+(?:reckon|guess)\b", I)
+_GUESS_CUE = re.compile(
+    r"\b(?:our|my|the\s+team'?s)\s+(?:guess|estimate|bet|hunch)\b|\b(?:i|we)\s+(?:reckon|guess)\b", I
+)
 
 
 def rule_owned_question(ctx: Ctx) -> None:
@@ -254,7 +260,8 @@ def rule_owned_question(ctx: Ctx) -> None:
     count_f = owned.get("owned_gpu_count")
     count_value = count_f.value if count_f else prior.owned_gpu_count if prior else None
     after = owned["owned_gpu"].position if "owned_gpu" in owned else -1
-    other_hw = any(resolve_gpu(g.group("gpu")) != gpu_value for s in ctx.sentences for g in GPU_RE.finditer(s.text))
+    named = (resolve_gpu(g.group("gpu")) for s in ctx.sentences for g in GPU_RE.finditer(s.text))
+    other_hw = any(gid != gpu_value for gid in named)
     for i, s in enumerate(ctx.sentences):
         t = s.text
         if s.start + len(t) <= after or s.start in ctx.claim_sentences:
@@ -270,12 +277,12 @@ def rule_owned_question(ctx: Ctx) -> None:
         ctx.claim_sentences.add(s.start)
         ev = f"{owned['owned_gpu'].evidence if 'owned_gpu' in owned else gpu_value} (asked about: {said})"
         ctx.add(s, "claimed_gpu", gpu_value, ev, "inferred", 0)
-        if pron is not None and pron.group("nodes") and count_f is not None:
+        fleet = _NODES_OF.search(count_f.evidence) if count_f is not None else None
+        if pron is not None and pron.group("nodes") and fleet is not None and count_f is not None:
             # "on 2 nodes" of an owned "4 nodes with 4x A100": that many nodes' cards
-            if (fleet := _NODES_OF.search(count_f.evidence)) is not None:
-                per_node = int(count_value) // int(parse_number(fleet.group("num")))  # type: ignore[arg-type]
-                count_value = int(parse_number(pron.group("nodes"))) * per_node
-                ev = f"{q(pron)} x {per_node} GPUs per node ({count_f.evidence})"
+            per_node = int(count_f.value) // int(parse_number(fleet.group("num")))
+            count_value = int(parse_number(pron.group("nodes"))) * per_node
+            ev = f"{q(pron)} x {per_node} GPUs per node ({count_f.evidence})"
         if count_value is not None:
             ctx.add(s, "claimed_gpu_count", count_value, ev, "inferred", 0)
         ctx.add(s, "claimed_hours", hours, said, "inferred", 0)

@@ -13,12 +13,15 @@ Extract = Callable[..., WorkloadProfile]
 
 def test_a_guess_about_owned_hardware_named_by_a_pronoun_is_a_claim(extract: Extract) -> None:
     p = extract(
-        "We have 8x RTX A6000 in one server. QLoRA Llama 3.1 70B on 90M tokens. I reckon it'd take ~5 days on ours."
+        "We have 8x RTX A6000 in one server. QLoRA Llama 3.1 70B on 90M tokens. "
+        "I reckon it'd take ~5 days on ours."
     )
     assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_hours) == ("rtx-a6000", 8, 120)
     p = extract("We own 4x L40S. LoRA Llama 3.1 8B on 50M tokens. Could they finish it in 2 days?")
     assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_hours) == ("l40s", 4, 48)
-    p = extract("We own 2 H100s. LoRA Llama 3.1 8B on 50M tokens. How many days on the box? Our guess is a week.")
+    p = extract(
+        "We own 2 H100s. LoRA Llama 3.1 8B on 50M tokens. How many days on the box? Our guess is a week."
+    )
     assert (p.claimed_gpu, p.claimed_hours) == ("h100-sxm", 168)
     # near miss: a deadline with no reference to the owned cards stays a deadline, not a claim
     p = extract("We own 4x L40S. LoRA Llama 3.1 8B on 50M tokens. We need it done in 2 days.")
@@ -43,7 +46,8 @@ def test_that_window_is_the_date_span_the_owned_box_is_free(extract: Extract) ->
     )
     assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_hours) == ("h100-sxm", 8, 360)
     p = extract(
-        "We own 8x A100 80GB, idle from Dec 1 to Dec 8. Could we LoRA Llama 3.1 70B on 1B tokens during that period?"
+        "We own 8x A100 80GB, idle from Dec 1 to Dec 8. Could we LoRA Llama 3.1 70B on 1B tokens "
+        "during that period?"
     )
     assert (p.claimed_gpu, p.claimed_hours) == ("a100-80gb-sxm", 168)
     # near miss: no window named, no claim hours
@@ -53,8 +57,8 @@ def test_that_window_is_the_date_span_the_owned_box_is_free(extract: Extract) ->
 
 def test_nodes_asked_about_of_an_owned_node_cluster(extract: Extract) -> None:
     p = extract(
-        "Our uni cluster (SLURM) has 4 nodes with 4x A100 40GB each. Continued pretraining of Llama 3.2 3B on "
-        "5B tokens. Is it realistic to do it in one 48h job on 2 nodes?"
+        "Our uni cluster (SLURM) has 4 nodes with 4x A100 40GB each. Continued pretraining of Llama 3.2 3B "
+        "on 5B tokens. Is it realistic to do it in one 48h job on 2 nodes?"
     )
     assert (p.owned_gpu_count, p.claimed_gpu_count, p.claimed_hours) == (16, 8, 48)
     p = extract(
