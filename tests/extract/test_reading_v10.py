@@ -78,3 +78,30 @@ def test_a_lease_for_years_is_hardware_in_hand_a_short_one_is_not(extract: Extra
     assert (p.owned_gpu, p.owned_gpu_count) == ("h100-sxm", 8)
     p = extract("We leased 8x H100 on Lambda last week. Serve Llama 3.1 70B to 100 users.")
     assert p.owned_gpu is None
+
+
+def test_power_priced_in_pence_per_kwh(extract: Extract) -> None:
+    p = extract("LoRA Llama 3.1 8B on 20M tokens on our 8x A6000. Electricity is about 24p per kWh.")
+    assert p.power_price_usd_per_kwh is not None and 0.28 <= p.power_price_usd_per_kwh <= 0.34
+    p = extract("LoRA Llama 3.1 8B on 20M tokens on our 8x A6000. We pay 30p a kWh.")
+    assert p.power_price_usd_per_kwh is not None and 0.36 <= p.power_price_usd_per_kwh <= 0.42
+    p = extract("LoRA Llama 3.1 8B on 20M tokens on our 8x A6000. Power: 20p/kWh.")
+    assert p.power_price_usd_per_kwh is not None and 0.24 <= p.power_price_usd_per_kwh <= 0.28
+    # near miss: a power draw per rack is not a price
+    p = extract("LoRA Llama 3.1 8B on 20M tokens. Our rack draws 24 kW per rack.")
+    assert p.power_price_usd_per_kwh is None
+
+
+def test_more_kinds_of_counted_batch_items(extract: Extract) -> None:
+    p = extract(
+        "Scoring job with Phi-4 as the judge: 600k pairs, ~1.5k tokens in, ~20 tokens out. Any time in the next "
+        "2 weeks."
+    )
+    assert p.generation_tokens == 600e3 * 20
+    p = extract("Batch job: generate 5M synthetic dialogues with Llama 3.3 70B, ~600 tokens each.")
+    assert p.generation_tokens == 5e6 * 600 and p.output_tokens == 600
+    p = extract("Batch job: write 2M product headlines with Qwen2.5 7B, ~15 tokens each, by Friday.")
+    assert p.generation_tokens == 2e6 * 15
+    # near miss: a few pairs are not a batch volume
+    p = extract("Serve Phi-4 to 30 users; compare 3 pairs of answers, ~20 tokens out each.")
+    assert p.generation_tokens is None
