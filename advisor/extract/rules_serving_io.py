@@ -51,7 +51,9 @@ _FILL = (
     r"|\((?:[\w-]+\s+){0,2}[\w-]+\s*[,:]|\("
     # a requirement's modal: "Prompts shall be up to 6,000 tokens", "answers will not exceed 500 tokens"
     r"|(?:shall|will|must|should|may|can)\s+(?:be|not\s+exceed|not\s+be\s+(?:longer|more)\s+than)"
-    r"|do(?:es)?\s+not\s+exceed)\s*)*"
+    r"|do(?:es)?\s+not\s+exceed"
+    # the answer described before its length (evals v10): "answer is just a label so like 5 tokens"
+    r"|just|only|an?\s+[\w/-]+\s+so(?:\s+like)?)\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"

@@ -94,8 +94,8 @@ def test_power_priced_in_pence_per_kwh(extract: Extract) -> None:
 
 def test_more_kinds_of_counted_batch_items(extract: Extract) -> None:
     p = extract(
-        "Scoring job with Phi-4 as the judge: 600k pairs, ~1.5k tokens in, ~20 tokens out. Any time in the next "
-        "2 weeks."
+        "Scoring job with Phi-4 as the judge: 600k pairs, ~1.5k tokens in, ~20 tokens out. Any time in "
+        "the next 2 weeks."
     )
     assert p.generation_tokens == 600e3 * 20
     p = extract("Batch job: generate 5M synthetic dialogues with Llama 3.3 70B, ~600 tokens each.")
@@ -105,3 +105,25 @@ def test_more_kinds_of_counted_batch_items(extract: Extract) -> None:
     # near miss: a few pairs are not a batch volume
     p = extract("Serve Phi-4 to 30 users; compare 3 pairs of answers, ~20 tokens out each.")
     assert p.generation_tokens is None
+
+
+def test_overnight_granted_with_a_hedged_length(extract: Extract) -> None:
+    p = extract("classify ~1.5M product titles w/ qwen2.5 7b. answer is 5 tokens. overnight is fine (12h?)")
+    assert p.deadline_hours == 12
+    p = extract("Summarise 200k tickets with Llama 3.1 8B, ~100 tokens out each. Overnight would be ok (10h)")
+    assert p.deadline_hours == 10
+    p = extract("Summarise 200k tickets with Llama 3.1 8B, ~100 tokens out each. Overnight is fine.")
+    assert p.deadline_hours == 12  # rules_claims.OVERNIGHT_HOURS
+    # near miss: a restart overnight is not a deadline
+    p = extract("Serve Llama 3.1 8B to 50 users; we restart it overnight.")
+    assert p.deadline_hours is None
+
+
+def test_the_answer_described_before_its_length(extract: Extract) -> None:
+    p = extract("classify 1.5M titles w/ qwen2.5 7b, answer is just a label so like 5 tokens. overnight ok")
+    assert p.output_tokens == 5 and p.generation_tokens == 1.5e6 * 5
+    p = extract("Serve Qwen2.5 7B to 40 users; the answer is only a yes/no so about 2 tokens.")
+    assert p.output_tokens == 2
+    # near miss: a count of labels is not the answer's length
+    p = extract("Serve Qwen2.5 7B to 40 users; the answer is just a label, we have 5 labels.")
+    assert p.output_tokens is None
