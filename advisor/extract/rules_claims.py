@@ -8,6 +8,7 @@ advisor/extract/rules_gpus.py.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from advisor.extract import units_text as U
@@ -200,30 +201,92 @@ def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True
             "stated" if cm else "inferred", gpu.start())  # fmt: skip
 
 
-# the owned cards asked about in the next sentence by a pronoun: "We have 4 A6000s. Could they finish it
-# within a week?" (the question's hours are a claim about those cards, not a deadline)
-_PRONOUN_HW = re.compile(r"\b(?:they|those|these|them|our\s+(?:cards|gpus|box|machines?))\b", I)
+# the owned cards asked about after they are named, by a pronoun or the machine ("We have 4 A6000s. Could
+# they finish it within a week?", "I reckon it'd take ~5 days on ours", "How many days on the box? Our
+# guess is a week"): the hours are a claim about those cards, not a deadline (evals v10)
+_PRONOUN_HW = re.compile(
+    r"\b(?:they|those|these|them|ours|(?:the|our|that|this)\s+(?:cards|gpus|box|machines?|servers?|cluster"
+    rf"|rig|workstations?|node))\b|\bon\s+(?P<nodes>{NUMBER})\s+(?:of\s+(?:the|our|them)\s+)?(?:nodes|servers|boxes)\b",
+    I,
+)
+# a feasibility question with no hardware of its own ("Can we get that done over a long weekend?") asks
+# about the hardware the team owns when no other is named in the conversation
+_CAN_WE = re.compile(
+    r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they|that)\b[^?]*\?", I
+)
+# a time the owned hardware is free, asked about as "in that window" ("free over the holidays, 20 Dec to
+# 4 Jan. Can we pretrain ... in that window?")
+_THAT_WINDOW = re.compile(
+    r"\b(?:in|within|during)\s+(?:that|this|the)\s+(?:window|slot|period|time\s*frame)\b", I
+)
+
+
+@functools.cache
+def _date_span() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Two dates joined by "to" or a dash ("20 Dec to 4 Jan"), and one date (rules_dates imports this
+    module, so its pattern is fetched on first use)."""
+    from advisor.extract.rules_dates import _DATE
+
+    plain = re.sub(r"\?P<\w+>", "?:", _DATE)  # the same date without its named groups, usable twice
+    span = re.compile(rf"(?P<a>{plain})\s*(?:to|-|–|until|till|through|thru)\s*(?P<b>{plain})", I)
+    return span, re.compile(_DATE, I)
+
+# a guessed duration, also with no digits: "our guess is a week", "like 3.5 days", "say two days"
+_GUESS_HOURS = re.compile(
+    rf"\b(?:guess|estimate|reckon|bet|like|say|maybe|roughly|about|is|be)\s+(?:is\s+|it'?s\s+|would\s+be\s+)?"
+    rf"(?:~\s*)?(?:(?P<num>{NUMBER})|(?P<one>an?|one))\s*(?P<unit>hours?|days?|weeks?|months?)\b",
+    I,
+)
+_NODES_OF = re.compile(rf"\b(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:nodes|servers|boxes)\s+(?:with|of)\b", I)
+# a duration of one run: "in one 48h job", "in a single 12-hour run"
+_ONE_RUN = re.compile(
+    rf"\b(?:in|within)\s+(?:one|a|a\s+single)\s+(?P<num>{NUMBER})\s*-?\s*(?P<unit>h|hours?|days?)\b", I
+)
+_GUESS_CUE = re.compile(
+    r"\b(?:our|my|the\s+team'?s)\s+(?:guess|estimate|bet|hunch)\b|\b(?:i|we)\s+(?:reckon|guess)\b", I
+)
 
 
 def rule_owned_question(ctx: Ctx) -> None:
-    """claimed_gpu(_count) and claimed_hours for a question about owned GPUs named the sentence before."""
+    """claimed_gpu(_count) and claimed_hours for a question or guess about owned GPUs named earlier (in an
+    earlier sentence or turn), referred to by a pronoun or the machine, or asked about with no other
+    hardware named."""
     if any(f.field == "claimed_gpu" for f in ctx.findings):
         return
-    owned = [f for f in ctx.findings if f.field in ("owned_gpu", "owned_gpu_count")]
-    for prev, s in zip(ctx.sentences, ctx.sentences[1:], strict=False):
-        mine = {f.field: f for f in owned if prev.start <= f.position < prev.start + len(prev.text)}
-        if "owned_gpu" not in mine or "?" not in s.text or not _PRONOUN_HW.search(s.text):
+    owned = {f.field: f for f in ctx.findings if f.field in ("owned_gpu", "owned_gpu_count")}
+    prior = ctx.prior
+    gpu_value = owned["owned_gpu"].value if "owned_gpu" in owned else prior.owned_gpu if prior else None
+    if gpu_value is None:
+        return
+    count_f = owned.get("owned_gpu_count")
+    count_value = count_f.value if count_f else prior.owned_gpu_count if prior else None
+    after = owned["owned_gpu"].position if "owned_gpu" in owned else -1
+    named = (resolve_gpu(g.group("gpu")) for s in ctx.sentences for g in GPU_RE.finditer(s.text))
+    other_hw = any(gid != gpu_value for gid in named)
+    for i, s in enumerate(ctx.sentences):
+        t = s.text
+        if s.start + len(t) <= after or s.start in ctx.claim_sentences:
             continue
-        hours = _CLAIM_HOURS.search(s.text)
-        if hours is None or s.start in ctx.claim_sentences:
+        asks = "?" in t or _GUESS_CUE.search(t) is not None
+        pron = _PRONOUN_HW.search(t)
+        ref = pron is not None or _THAT_WINDOW.search(t) is not None
+        if not asks or not (ref or (_CAN_WE.search(t) and not other_hw)):
+            continue
+        said, hours = _owned_claim_hours(ctx, t, i)
+        if hours is None:
             continue
         ctx.claim_sentences.add(s.start)
-        gpu = mine["owned_gpu"]
-        ev = f"{gpu.evidence} (asked about: {q(hours)})"
-        ctx.add(s, "claimed_gpu", gpu.value, ev, "inferred", hours.start())
-        if (count := mine.get("owned_gpu_count")) is not None:
-            ctx.add(s, "claimed_gpu_count", count.value, count.evidence, "inferred", hours.start())
-        ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "inferred", hours.start())
+        ev = f"{owned['owned_gpu'].evidence if 'owned_gpu' in owned else gpu_value} (asked about: {said})"
+        ctx.add(s, "claimed_gpu", gpu_value, ev, "inferred", 0)
+        fleet = _NODES_OF.search(count_f.evidence) if count_f is not None else None
+        if pron is not None and pron.group("nodes") and fleet is not None and count_f is not None:
+            # "on 2 nodes" of an owned "4 nodes with 4x A100": that many nodes' cards
+            per_node = int(count_f.value) // int(parse_number(fleet.group("num")))
+            count_value = int(parse_number(pron.group("nodes"))) * per_node
+            ev = f"{q(pron)} x {per_node} GPUs per node ({count_f.evidence})"
+        if count_value is not None:
+            ctx.add(s, "claimed_gpu_count", count_value, ev, "inferred", 0)
+        ctx.add(s, "claimed_hours", hours, said, "inferred", 0)
         return
     _how_long_on_them(ctx, owned)
 
@@ -257,6 +320,44 @@ def _how_long_on_them(ctx: Ctx, owned: list[Finding]) -> None:
         if count is not None:
             ctx.add(s, "claimed_gpu_count", count.value, count.evidence, "inferred", m.start())
         return
+
+
+def _owned_claim_hours(ctx: Ctx, t: str, i: int) -> tuple[str, float | None]:
+    """The hours a question or guess about owned hardware names: its own duration, a guess in the next
+    sentence ("How many days on the box? Our guess is a week."), or the date span of "that window"."""
+    if hours := _CLAIM_HOURS.search(t):
+        return q(hours), _claimed_hours(hours)
+    if g := _GUESS_HOURS.search(t) or _ONE_RUN.search(t):
+        return q(g), _guess_hours(g)
+    if _HOW_LONG.search(t) and i + 1 < len(ctx.sentences):
+        nxt = ctx.sentences[i + 1].text
+        if _GUESS_CUE.search(nxt) and (g := _GUESS_HOURS.search(nxt)):
+            return q(g), _guess_hours(g)
+    if _THAT_WINDOW.search(t):
+        from advisor.extract.rules_dates import date_of
+
+        ref = ctx.reference_time.date()
+        for s in ctx.sentences[: i + 1]:
+            span_rx, date_rx = _date_span()
+            if (span := span_rx.search(s.text)) is None:
+                continue
+            ma, mb = date_rx.match(span.group("a")), date_rx.match(span.group("b"))
+            a = date_of(ma, ref) if ma else None
+            b = date_of(mb, a or ref) if mb else None
+            if a is not None and b is not None and b > a:
+                return f'"{q(span)}": {(b - a).days} days x 24 h', (b - a).days * 24.0
+    if span := _CLAIM_SPAN.search(t):
+        h = OVERNIGHT_HOURS if "night" in span.group(0).lower() else WEEKEND_HOURS
+        return f'"{q(span)}" read as {h:g} h', h
+    return "", None
+
+
+def _guess_hours(g: re.Match[str]) -> float:
+    unit = g.group("unit").lower()
+    if "one" not in g.re.groupindex:
+        return U.hours_from(parse_number(g.group("num")), "day" if unit.startswith("d") else "hour").value
+    name = "month" if unit.startswith("mo") else {"d": "day", "w": "week"}.get(unit[0], "hour")
+    return U.hours_from(parse_number(g.group("num")) if g.group("num") else 1.0, name).value
 
 
 def _claimed_hours(hours: re.Match[str]) -> float:

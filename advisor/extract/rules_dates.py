@@ -136,7 +136,10 @@ _OVERNIGHT = keyed(
     r"\b(?:done|finish\w*|ready|complete\w*|trained|back|wrapped\s+up|turned\s+around)\s+(?:\w+\s+){0,2}?"
     r"overnight\b(?:\s*\(\s*(?:~|about\s+|approx\.?\s*|roughly\s+|≈)?\s*(?P<num>\d+(?:\.\d+)?)\s*"
     r"(?:h|hrs?|hours?)\s*\))?"
-    r"|\bovernight\s+turn[\s-]?around\b",
+    r"|\bovernight\s+turn[\s-]?around\b"
+    # the time granted, hedged (evals v10): "overnight is fine (12h?)", "overnight would be ok"
+    r"|\bovernight\s+(?:is|would\s+be|'s|works)\s+(?:\w+\s+)?(?:fine|ok(?:ay)?|enough|acceptable|good)\b"
+    r"(?:[.,]?\s*\(\s*(?:~|about\s+|maybe\s+)?(?P<num2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\s*\??\s*\))?",
     I,
 )
 # "by tomorrow morning", "first thing tomorrow": that time of the next day (rule_deadline reads "by
@@ -152,8 +155,8 @@ def _soft_deadlines(ctx: Ctx, s: Sentence) -> None:
     """deadline_hours from "done overnight (~10h)" and "by tomorrow morning" (module docstring)."""
     t = s.text
     for m in _OVERNIGHT.finditer(t):
-        if m.group("num"):
-            ctx.add(s, "deadline_hours", float(m.group("num")), q(m), "stated", m.end())
+        if num := m.group("num") or m.group("num2"):
+            ctx.add(s, "deadline_hours", float(num), q(m), "stated", m.end())
         else:
             how = f'"{q(m)}" read as {OVERNIGHT_HOURS:g} h (an evening to the next morning)'
             ctx.add(s, "deadline_hours", OVERNIGHT_HOURS, how, "inferred", m.end())

@@ -25,15 +25,21 @@ from advisor.extract.rules_text import NUMBER, parse_number
 # https://www.nvidia.com/en-us/data-center/dgx-platform/).
 GPUS_PER_DGX = 8
 _GPU = r"(?P<gpu>(?:nvidia\s+)?(?:rtx\s?)?(?:[ahbl]\d{2,4}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|l40s?|l4|a10g?|t4|v100|mi\d{3}x?|\d{4}))"  # noqa: E501
+# hardware leased for a term of years is the team's to use (a lease for a week is a rental): "We leased one
+# HGX B200 box (8 GPUs) for two years, it's ours to use" (evals v10)
+LEASED_FOR_YEARS = r"leased(?=[^.;!?]{0,60}?\b(?:years?|ours)\b)"
 _MACHINE = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|pods?|workstations?|systems?|chassis)"
 _OWN = (
     r"(?:\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|still\s+)?(?:have|own|got|bought"
-    r"|purchased|operate|run)(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team|company|group|org\w*|department"
+    rf"|purchased|operate|run|{LEASED_FOR_YEARS})(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team|company|group"
+    r"|org\w*|department"
     r"|university|institute|startup|employer|client)\s+(?:has|have|owns|operates|runs|bought)|\bthe\s+"
     r"(?:lab|team|company)\s+(?:has|owns)"
     # "our on-prem cluster: 4 nodes x 8 A100", "our cluster has 4 nodes with 8x A100 each"
-    r"|\b(?:our|my)\s+(?:own\s+)?(?:on[\s-]?prem\w*\s+|in[\s-]house\s+|local\s+)?(?:cluster|fleet|setup|hardware"
-    r"|infra\w*)\s*(?::|has|have|is|with|of|=)"
+    # "our uni cluster (SLURM) has 4 nodes with 4x A100 40GB each": a word naming whose, and an aside
+    r"|\b(?:our|my)\s+(?:own\s+)?(?:on[\s-]?prem\w*\s+|in[\s-]house\s+|local\s+|uni(?:versity)?\s+|lab\s+"
+    r"|department\s+|team\s+|gpu\s+)?(?:cluster|fleet|setup|hardware|infra\w*)\s*(?:\([^)]{0,20}\)\s*)?"
+    r"(?::|has|have|is|with|of|=)"
     # "what we have on the floor is ...", "all we've got in the lab is ...", "what I own right now:"
     r"|\b(?:what|all)\s+(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|actually\s+)?(?:have|own|got"
     r"|run|operate)\b[^.;:?!]{0,30}?(?:\s(?:is|are)\b|:)"

@@ -24,7 +24,7 @@ import re
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_allocation import find_share
 from advisor.extract.rules_ctx import CORRECTION, PROTOTYPE, Ctx, Gated, I, negated, q
-from advisor.extract.rules_fleet import Fleet, find_fleet
+from advisor.extract.rules_fleet import LEASED_FOR_YEARS, Fleet, find_fleet
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
@@ -37,7 +37,7 @@ _OWNER = Gated(
         r"|(?:our|my)\s+(?:(?:\d+|one|two|three)[\s-](?:year|month)\s+)?(?:reservation|lease|commitment)\s+"
         r"(?:for|of|on)(?:\s+the)?"  # "our lease on the 16 A100s runs out in 10 weeks"
         r"|(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|do\s+|still\s+|actually\s+|really\s+|only\s+)?"
-        r"(?:have|own|got|bought|purchased|operate|run)(?:\s+got)?"
+        rf"(?:have|own|got|bought|purchased|operate|run|{LEASED_FOR_YEARS})(?:\s+got)?"
         r"|(?:my|our)(?:\s+(?:own|existing|current|in-house|on-prem|local))?"
         # the machine just named: "my workstation? It has 4x RTX 4090", "our box has two A100s"
         r"|(?:it|(?:the|that|this|my|our)\s+(?:workstation|box|server|machine|rig|desktop|node))\s+(?:has|holds"

@@ -51,7 +51,9 @@ _FILL = (
     r"|\((?:[\w-]+\s+){0,2}[\w-]+\s*[,:]|\("
     # a requirement's modal: "Prompts shall be up to 6,000 tokens", "answers will not exceed 500 tokens"
     r"|(?:shall|will|must|should|may|can)\s+(?:be|not\s+exceed|not\s+be\s+(?:longer|more)\s+than)"
-    r"|do(?:es)?\s+not\s+exceed)\s*)*"
+    r"|do(?:es)?\s+not\s+exceed"
+    # the answer described before its length (evals v10): "answer is just a label so like 5 tokens"
+    r"|just|only|an?\s+[\w/-]+\s+so(?:\s+like)?)\s*)*"
 )
 _PROMPT_NOUN = (
     r"(?:(?:user\s+|input\s+|system\s+)?prompts?|inputs?|input\s+tokens|questions?|queries|query|docs?"
@@ -151,7 +153,7 @@ _IN_OUT = Gated(
 )
 _POWER = Gated(
     re.compile(
-        rf"(?P<sym>us\$|\$|€|£)?\s*(?P<num>{NUM})\s*(?P<cents>cents?|ct|¢|pence|p(?=\s*/))?\s*"
+        rf"(?P<sym>us\$|\$|€|£)?\s*(?P<num>{NUM})\s*(?P<cents>cents?|ct|¢|pence|p(?=\s*(?:/|per\b|an?\s)))?\s*"
         rf"(?P<word>usd|dollars?|eur|euros?|gbp|pounds?|chf|€|\$|£)?\s*(?:/|per|an?|each)\s*"
         r"(?:kwh|kilowatt[\s-]?hours?)\b",
         I,
@@ -185,13 +187,16 @@ _ITEMS = Gated(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:[a-z][\w-]*\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
         r"|requests|samples|examples|pages|tickets|e-?mails|articles|products|descriptions|summaries|questions"
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
-        r"|messages|conversations|chats|listings|contracts|invoices|problems|solutions|tasks)\b",
+        # what else teams count in a batch (evals v10): "600k pairs", "5M dialogues", "1.5M product titles"
+        r"|messages|conversations|chats|listings|contracts|invoices|problems|solutions|tasks|pairs|dialog(?:ue)?s"
+        r"|titles|headlines|captions|queries|snippets)\b",
         I,
     ),
     "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
     "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
     "passage", "chunk", "paragraph", "abstract", "paper", "post", "comment", "message", "conversation",
-    "chat", "listing", "contract", "invoice", "problem", "solution", "task",
+    "chat", "listing", "contract", "invoice", "problem", "solution", "task", "pair", "dialog", "title",
+    "headline", "caption", "quer", "snippet",
 )  # fmt: skip
 _EACH_OUTPUT = re.compile(
     rf"\beach\s+(?:one\s+|reply\s+|answer\s+|output\s+)?(?:is\s+|of\s+|gets\s+|around\s+|~\s*)?(?:about\s+)?"
