@@ -288,7 +288,7 @@ def rule_owned_question(ctx: Ctx) -> None:
             ctx.add(s, "claimed_gpu_count", count_value, ev, "inferred", 0)
         ctx.add(s, "claimed_hours", hours, said, "inferred", 0)
         return
-    _how_long_on_them(ctx, owned)
+    _how_long_on_them(ctx, list(owned.values()))
 
 
 # "How long on those 16 GPUs?", "how fast would it run on all of them?": the question asks for the time on
@@ -298,6 +298,9 @@ _HOW_LONG_ON = re.compile(
     r"(?:all\s+(?:of\s+)?)?(?:those|these|them|our|the)\b(?:\s+(?P<num>\d+))?",
     I,
 )
+
+
+_VERSUS = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|or\s+(?:rent|buy)\w*|instead\s+of)\b", I)
 
 
 def _how_long_on_them(ctx: Ctx, owned: list[Finding]) -> None:
@@ -310,8 +313,8 @@ def _how_long_on_them(ctx: Ctx, owned: list[Finding]) -> None:
         if s.start <= gpu.position or "?" not in s.text or s.start in ctx.claim_sentences:
             continue
         m = _HOW_LONG_ON.search(s.text)
-        if m is None:
-            continue
+        if m is None or _VERSUS.search(s.text, m.end()):
+            continue  # "on our box vs renting H100s": a comparison (the owned pick and its rent line)
         said = int(m.group("num")) if m.group("num") else None
         if said is not None and count is not None and said != count.value:
             continue  # "how long on those 8?" of 16 owned: a share, read by the claim rules if at all
