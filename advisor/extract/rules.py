@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_availability import rule_availability
+from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
@@ -76,6 +77,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_budget,
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
+    rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_location,
     rule_cadence,
     rule_utilisation,

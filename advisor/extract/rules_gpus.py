@@ -422,7 +422,7 @@ def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
             continue
         wm = _WHAT_IF.search(before)
         what_if = wm is not None
-        if not (what_if or _WANT_CUE.search(before) or _ONLY_AFTER.match(t, g.end())):
+        if not (what_if or _WANT_CUE.search(before) or _only_after_list(t, g.end())):
             continue
         if _ASKS_TO_USE.search(before) and t.rstrip().endswith("?") and not what_if:
             continue  # "could we just use a T4?": a question the answer weighs, not a requirement
@@ -455,6 +455,18 @@ _ASKS_TO_USE = re.compile(
     r"(?:use|go\s+with|get\s+away\s+with|try|stick\s+with|run\s+(?:it|this)\s+on)\b[^?]*$",
     I,
 )
+
+
+_LIST_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+|\s*/\s*", I)
+
+
+def _only_after_list(t: str, end: int) -> bool:
+    """Whether "only" (or "and nothing else") closes a list that the GPU ending at `end` opens: "L4 and
+    L40S only" wants both (evals v10: only the L40S was read)."""
+    pos = end
+    while (join := _LIST_JOIN.match(t, pos)) is not None and (nxt := GPU_RE.match(t, join.end())) is not None:
+        pos = nxt.end()
+    return _ONLY_AFTER.match(t, pos) is not None
 
 
 def _in_catalog(gpu_id: str) -> bool:
