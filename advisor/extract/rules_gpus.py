@@ -31,7 +31,8 @@ from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 _BARE_CONSUMER = keyed(r"(?P<gpu>3090|4090|5090)s?\b")
 _OWNER = Gated(
     re.compile(
-        r"\b(?:(?:we|i)\s+(?:have|hold)\s+an?\s+(?:\d+|one|two|three)[\s-](?:year|month|week)\s+(?:reservation|commitment"
+        r"\b(?:(?:we|i)\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold)\s+an?\s+"
+        r"(?:\d+|one|two|three|six)[\s-](?:year|month|week)\s+(?:reservation|commitment"
         # capacity held for a term: "we have a 1-year (a 2-week) reservation for 16 H100s"
         r"|lease)\s+(?:for|of|on)"
         r"|(?:our|my)\s+(?:(?:\d+|one|two|three)[\s-](?:year|month)\s+)?(?:reservation|lease|commitment)\s+"
@@ -66,7 +67,8 @@ _RENTED_AFTER = keyed(
 # the team's own ("16x H100 reserved until end of Q3"); renting on demand, quota or credits are not
 _HELD_UNTIL = keyed(
     r"^[^.;]{0,40}?\b(?:reserved|booked|committed)\b[^.;]{0,25}?\b(?:until|till|through|thru|for the next"
-    r"|to the end of|for another|for (?:a|one|two|three|\d+)\s+(?:years?|months?|quarters?))\b",
+    r"|to the end of|for another"
+    r"|for (?:a|one|two|three|six|\d+)\s+(?:years?|months?|quarters?|weeks?|days?))\b",
     I,
 )
 # ownership said after the card, in a relative clause: "the single 4090 I already have at home", "the two

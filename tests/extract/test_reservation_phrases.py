@@ -83,3 +83,16 @@ def test_a_monthly_ceiling_said_after_the_period(extract: Extract) -> None:
     assert extract("Serve Llama 3.1 8B to 30 users; we pay $8k a month tops.").budget_usd == 8_000
     p = extract("Serve Llama 3.1 8B to 30 users; we paid $8k a month for the old vendor.")
     assert p.budget_usd is None  # what was paid before, not a ceiling
+
+
+def test_reservations_held_said_the_way_review_6_wrote_them(extract: Extract) -> None:
+    p = extract(
+        "We already hold a 3-month reservation for 16x H100 SXM on CoreWeave (two nodes, InfiniBand). Is "
+        "that enough for a full-parameter SFT of Qwen2.5 72B on 2B tokens?"
+    )
+    assert (p.owned_gpu, p.owned_gpu_count, p.owned_reserved) == ("h100-sxm", 16, True)
+    assert p.owned_provider == "coreweave"
+    p = extract("We have 16x H200 (two nodes) reserved on Nebius for 6 weeks. Pretrain 3B on 200B tokens.")
+    assert (p.owned_gpu, p.owned_gpu_count, p.owned_reserved) == ("h200", 16, True)
+    p = extract("We'd rent 16x H200 reserved on Nebius, on demand is too pricey. Pretrain 3B on 200B tokens")
+    assert p.owned_gpu is None  # a rental the team means to take, not capacity it holds

@@ -25,3 +25,13 @@ def test_asking_about_all_owned_gpus_answers_faster_than_the_one_node_pick(catal
     span = check.explanation.split("it takes ")[1].split(" h")[0]
     hours = [float(x.replace(",", "")) for x in span.split(" – ")]
     assert hours[1] < rec.primary.wall_hours.high and hours[0] < rec.primary.wall_hours.low
+
+
+def test_owned_gpus_that_do_not_fit_say_what_their_whole_count_holds(catalog: Catalog) -> None:
+    # review 6: 16 reserved H100s and a 72B full SFT read "needs 1124.6 GiB per GPU" (one GPU's figure)
+    fields = dict(workload="fine_tuning", model_id="qwen2.5-72b", method="full", dataset_tokens=2e9,
+                  owned_gpu="h100-sxm", owned_gpu_count=16)  # fmt: skip
+    profile = WorkloadProfile().with_values("stated", **fields)
+    rec = recommend(profile=profile, catalog=catalog, settings=QUIET)
+    note = next(n for n in rec.notes if n.startswith("Your 16x NVIDIA H100"))
+    assert "even over 16 GPUs (zero3)" in note

@@ -33,8 +33,15 @@ SYNTHETIC_AS_OF = dt.date(2026, 11, 22)
 SYNTHETIC_VOCAB = 128256
 SYNTHETIC_HEAD_DIM = 128
 SYNTHETIC_KV_HEADS = 8
-MIN_PARAMS_B = 0.5
+MIN_PARAMS_B = 0.1
 MAX_PARAMS_B = 10000.0
+SMALL_PARAMS_B = 0.5
+"""Below this, a 128k vocabulary with an untied head would be most of the model: small models use
+SmolLM2's shapes instead (49,152-token vocabulary, tied embeddings; HuggingFaceTB/SmolLM2-135M and -360M
+config.json, 2024-11), review 6: 'train a 350M param model from scratch' was refused."""
+SMALL_VOCAB = 49152
+# (parameters in billions, layers, hidden) of SmolLM2-135M and -360M (config.json), then the 0.5B anchor
+SMALL_ANCHORS: tuple[tuple[float, int, int], ...] = ((0.135, 30, 576), (0.36, 32, 960), (0.5, 32, 1024))
 
 # (parameters in billions, layers, hidden) from Llama config.json files (Llama 3.2 1B/3B, Llama 3.1
 # 8B/70B/405B, Llama 2 13B, CodeLlama 34B); the 0.5B anchor extends the family's aspect ratio down.
@@ -52,16 +59,24 @@ ANCHORS: tuple[tuple[float, int, int], ...] = (
 
 def _interpolate(params_b: float) -> tuple[int, int]:
     """(layers, hidden) for a parameter count, log-linear between anchors."""
+    if params_b < SMALL_PARAMS_B:
+        return _between(SMALL_ANCHORS, params_b, step=64)
     if params_b >= ANCHORS[-1][0]:
         _, layers, hidden = ANCHORS[-1]
         return max(layers, math.floor(layers * params_b / ANCHORS[-1][0])), hidden
-    for (p0, l0, h0), (p1, l1, h1) in zip(ANCHORS, ANCHORS[1:], strict=False):
+    return _between(ANCHORS, params_b, step=128)
+
+
+def _between(anchors: tuple[tuple[float, int, int], ...], params_b: float, step: int) -> tuple[int, int]:
+    """(layers, hidden) log-linear between the two anchors around `params_b` (hidden a multiple of
+    `step`); below the first anchor, its shape."""
+    for (p0, l0, h0), (p1, l1, h1) in zip(anchors, anchors[1:], strict=False):
         if p0 <= params_b <= p1:
             t = (math.log(params_b) - math.log(p0)) / (math.log(p1) - math.log(p0))
             layers = math.floor(l0 + t * (l1 - l0))
-            hidden = 128 * round((h0 + t * (h1 - h0)) / 128)
+            hidden = step * round((h0 + t * (h1 - h0)) / step)
             return layers, hidden
-    return ANCHORS[0][1], ANCHORS[0][2]
+    return anchors[0][1], anchors[0][2]
 
 
 def synthetic_arch(
@@ -84,11 +99,14 @@ def synthetic_arch(
     auto_layers, auto_hidden = _interpolate(params_b)
     layers = layers or auto_layers
     hidden = hidden or auto_hidden
-    if hidden % SYNTHETIC_HEAD_DIM:
+    if params_b >= SMALL_PARAMS_B and hidden % SYNTHETIC_HEAD_DIM:
         raise InputError(f"--hidden must be a multiple of {SYNTHETIC_HEAD_DIM} (got {hidden})")
-    head_dim = SYNTHETIC_HEAD_DIM
+    small = params_b < SMALL_PARAMS_B
+    head_dim = 64 if small else SYNTHETIC_HEAD_DIM  # SmolLM2: 64-wide heads
+    if small and hidden % head_dim:
+        raise InputError(f"--hidden must be a multiple of {head_dim} (got {hidden})")
     heads = hidden // head_dim
-    kv = kv_heads or SYNTHETIC_KV_HEADS
+    kv = kv_heads or min(SYNTHETIC_KV_HEADS, heads)
     if kv > heads:  # the head count is invented (hidden / 128), so only kv <= heads is required
         raise InputError(
             f"--kv-heads {kv} exceeds the {heads} attention heads of hidden size {hidden}: "
@@ -97,7 +115,8 @@ def synthetic_arch(
     q = heads * head_dim
     kvd = kv * head_dim
     attention = hidden * q + 2 * hidden * kvd + q * hidden
-    embeddings = 2 * SYNTHETIC_VOCAB * hidden
+    vocab = SMALL_VOCAB if small else SYNTHETIC_VOCAB
+    embeddings = (1 if small else 2) * vocab * hidden  # small models tie the head to the embedding
     budget = target - embeddings - layers * (attention + 2 * hidden) - hidden
     if budget <= 0:
         raise InputError(
@@ -116,9 +135,12 @@ def synthetic_arch(
         n_kv_heads=kv,
         head_dim=head_dim,
         intermediate_size=ffn,
-        vocab_size=SYNTHETIC_VOCAB,
+        vocab_size=vocab,
+        tied_embeddings=small,
         max_context=131072,
         published_params_b=params_b,
-        source="synthetic: shapes interpolated from Llama 2/3 config.json anchors (catalog/synthetic.py)",
+        source="synthetic: shapes interpolated from "
+        + ("SmolLM2" if small else "Llama 2/3")
+        + " config.json anchors (catalog/synthetic.py)",
         as_of=SYNTHETIC_AS_OF,
     )

@@ -24,7 +24,7 @@ from tools.recommend.candidates import (
     memory_fit,
     memory_method,
 )
-from tools.recommend.models import MemoryFit, TopologySummary
+from tools.recommend.models import YOURS_PROVIDER, MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, assess_risk, deadline_status
@@ -176,7 +176,10 @@ class Enumerator(Part):
                 pending += feasible
             else:
                 pending += self._prune(feasible)
-            if not feasible and not memory_fits and notes.memory is None:
+            # the team's own GPUs say what their whole count holds (review 6: "needs 1124.6 GiB per GPU" for
+            # 16 owned H100s was a one-GPU offer's note, the unsharded total)
+            yours = offer.provider == YOURS_PROVIDER
+            if not feasible and not memory_fits and (notes.memory is None or yours):
                 single = self.calc.mem.get(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
                 best_peak, best_layout = self.calc.smallest_peak(gpu, pairs)
