@@ -913,7 +913,7 @@ def _log_err(f: _Fig) -> float:
     return abs(math.log(math.sqrt(f[4] * f[5]) / f[3]))
 
 
-def _cv(jobs: int = 2) -> None:
+def _cv(jobs: int = 2, rows: bool = False) -> None:
     """Leave-one-family-out over all families on the joint grid (CV_GRID): for each family, the grid point
     that fits every other family best (mean |log error| over throughput, inter-token latency and lone-request
     TTFT), scored on the left-out family at the fitted band. Prints each fold's point, the out-of-family
@@ -947,6 +947,16 @@ def _cv(jobs: int = 2) -> None:
                 check = Check(f[0], f[1], f[2], f[3], Range(low=f[4], high=f[5]))
                 cv.setdefault(side_of[fam], []).append(check)
     every = [c for cs in cv.values() for c in cs]
+    if rows:
+        for c in every:
+            flag = "" if c.inside else "  OUT"
+            print(f"  {c.row:52s} {c.metric:22s} pub {c.published:9.4g}  pred {c.predicted.low:9.4g}-"
+                  f"{c.predicted.high:<9.4g} {c.error:+6.0%}{flag}")  # fmt: skip
+    by_family: dict[str, list[Check]] = {}
+    for c in every:
+        by_family.setdefault(c.family, []).append(c)
+    for fam, cs in sorted(by_family.items(), key=lambda kv: sum(c.inside for c in kv[1]) / len(kv[1])):
+        print(summarise(f"CV {fam[:26]}", cs))
     for side, cs in cv.items():
         print(summarise(f"CV {side}", cs))
     print(summarise("CV all", every))
@@ -972,7 +982,7 @@ def main() -> int:
         _fit()
         return 0
     if a.cv:
-        _cv(a.jobs)
+        _cv(a.jobs, a.rows)
         return 0
     split = load_serving_split()
     for r in load_serving_rows():
