@@ -170,6 +170,8 @@ def test_inference_framework_takes_the_engine_release(capsys: pytest.CaptureFixt
     same = time(model="llama-3.1-8b", method="inference", gpu="h100-sxm", concurrency=200, prompt_tokens=1000,
                 output_tokens=500, framework="vLLM v0.5.4")  # fmt: skip
     assert same["engine_version"] == "0.5.4" and same["ms_per_output_token"] == old["ms_per_output_token"]
+    assert main([*args, "--framework", "vllm-0.5"]) == 0
+    assert "tokens in / 500 out (vllm 0.5)" in capsys.readouterr().out
     with pytest.raises(InputError, match="unknown serving --framework 'ollama-0.3'"):
         time(model="llama-3.1-8b", method="inference", gpu="h100-sxm", concurrency=8, prompt_tokens=100,
              output_tokens=100, framework="ollama-0.3")  # fmt: skip
