@@ -209,7 +209,8 @@ def estimate_time(
         str | None,
         Field(
             description=f"training stack: {', '.join(FRAMEWORKS)} (default {FRAMEWORK_DEFAULT}); another "
-            "name is timed with the generic band, and the result says so"
+            "name is timed with the generic band, and the result says so; inference: vllm, sglang, "
+            "tensorrt-llm or tgi, optionally with the engine's release (vllm-0.5; default a current one)"
         ),
     ] = None,
     training_objective: Annotated[

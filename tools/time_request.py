@@ -56,7 +56,9 @@ class TimeRequest(BaseModel):
     framework: str | None = Field(
         None,
         description=f"training: {' | '.join(FRAMEWORKS)} (default {FRAMEWORK_DEFAULT}; another name: the "
-        f"generic band); inference: {' | '.join(SERVING_FRAMEWORKS)}",
+        f"generic band); inference: {' | '.join(SERVING_FRAMEWORKS)}, optionally with the engine's release "
+        "(e.g. vllm-0.5: vLLM before 0.8 ran its V0 engine, slower at high concurrency; default: a current "
+        "release)",
     )
     training_objective: str = Field(
         TRAINING_OBJECTIVE_DEFAULT,

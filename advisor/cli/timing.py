@@ -72,6 +72,12 @@ def _range(r: dict[str, float] | None) -> Range | None:
     return Range(**r) if r is not None else None
 
 
+def _release(result: dict[str, Any]) -> str:
+    """' 0.5' when the caller stated the engine's release (--framework vllm-0.5), else ''."""
+    version = result.get("engine_version")
+    return f" {version}" if version else ""
+
+
 def serving_text(result: dict[str, Any]) -> str:
     """The human summary of a `time --method inference` result (every figure worded by tools.present)."""
     inp, m, gpu = result["inputs"], result["model"], result["gpu"]
@@ -79,7 +85,7 @@ def serving_text(result: dict[str, Any]) -> str:
     lines = [
         f"{m['name']}, serving, {inp['precision']}, {inp['concurrency']:,} requests in flight, "
         f"{present.count(inp['prompt_tokens'])} tokens in / {present.count(inp['output_tokens'])} out "
-        f"({result['framework']})",
+        f"({result['framework']}{_release(result)})",
         f"One replica on {where}: "
         f"{present.tokens_per_s_range(_range(result['output_tokens_per_s']))} in all, "
         f"{present.tokens_per_s_range(_range(result['per_user_tokens_per_s']))} per user",

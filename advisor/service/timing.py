@@ -15,6 +15,7 @@ from typing import Any, cast
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
 from tools.compute.serving import estimate_serving_time
+from tools.compute.serving_steps import split_engine_release
 from tools.compute.training import estimate_training_time
 from tools.errors import InputError
 from tools.preference import PAIRED_OBJECTIVES, TRAINING_OBJECTIVES, preference_tokens
@@ -129,6 +130,12 @@ def _tokens_per_epoch(request: TimeRequest) -> float | None:
     )
 
 
+def serving_engine(name: str) -> tuple[str, str | None]:
+    """The serving framework and the release a user stated with it ('vllm-0.5' -> vllm, '0.5'); no
+    release: None, a current one (tools.compute.serving_steps.split_engine_release)."""
+    return split_engine_release(name)
+
+
 def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
     """`time --method inference`: one replica of `--gpus` tensor-parallel GPUs serving `--concurrency`
     requests of `--prompt-tokens` in and `--output-tokens` out (tools.compute.serving, continuous
@@ -141,7 +148,9 @@ def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
             f"--method inference needs {', '.join(missing)} (requests in flight, tokens in and out)"
         )
     spec = load_catalog().gpu(str(request.gpu))
-    framework = None if request.framework is None else request.framework.strip().lower()
+    framework, engine_version = (
+        (None, None) if request.framework is None else serving_engine(request.framework)
+    )
     t = estimate_serving_time(
         arch=arch,
         gpu=spec,
@@ -151,6 +160,7 @@ def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         prompt_tokens=int(request.prompt_tokens or 0),
         output_tokens=int(request.output_tokens or 0),
         framework=framework,  # type: ignore[arg-type]  # checked by time_json
+        engine_version=engine_version,
     )
     return {
         "output_tokens_per_s": t.output_tokens_per_s.model_dump(),
@@ -162,6 +172,7 @@ def serving_time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         "decode_bound": t.decode_bound,
         "weights_fit": t.weights_fit,
         "framework": t.framework,
+        "engine_version": engine_version,
         "assumptions": [a.model_dump() for a in t.assumptions],
         "trace": [s.model_dump() for s in t.trace],
         "model": {
@@ -194,9 +205,10 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
     """
     _check(request)
     if request.method == "inference":
-        if request.framework is not None and request.framework not in SERVING_FRAMEWORKS:
+        if request.framework is not None and serving_engine(request.framework)[0] not in SERVING_FRAMEWORKS:
             raise InputError(
-                f"unknown serving --framework {request.framework!r}: use {', '.join(SERVING_FRAMEWORKS)}"
+                f"unknown serving --framework {request.framework!r}: use {', '.join(SERVING_FRAMEWORKS)}, "
+                "optionally with the engine's release (e.g. vllm-0.5)"
             )
         return serving_time_json(request, arch)
     spec = load_catalog().gpu(str(request.gpu))

@@ -132,3 +132,17 @@ def test_a_burst_admits_prompts_within_the_engines_chunked_prefill_budget() -> N
     assert _prefill_chunk_budget(_row("sglang060-a100-llama31-8b-bf16-vllm-offline-sharegpt"), "vllm") is None
     # vLLM V1 serve on an H100: 8192
     assert _prefill_chunk_budget(_row("gpustack-h100-qwen3-235b-a22b-fp8-vllm-tp4-sharegpt"), "vllm") == 8192
+
+
+def test_cv_band_is_the_widest_within_the_width_cap() -> None:
+    # bench/serving_accuracy.widest_band: per fold, the widest candidate band whose median width over the
+    # training families stays within WIDTH_CAP; the left-out family's own widths do not count
+    from bench.serving_accuracy import WIDTH_CAP, widest_band
+
+    def figs(width: float, held_out_width: float) -> list[tuple[str, str, str, float, float, float, bool]]:
+        train = [("r", f"fam{i}", "ms_per_output_token", 1.0, 1.0, width, True) for i in range(5)]
+        return [*train, ("h", "held", "output_tokens_per_s", 1.0, 1.0, held_out_width, True)]
+
+    by_band = {1.2: figs(1.44, 9.0), 1.26: figs(WIDTH_CAP - 0.01, 9.0), 1.3: figs(WIDTH_CAP + 0.05, 1.0)}
+    assert widest_band(by_band, "held") == 1.26
+    assert widest_band({1.2: figs(2.0, 1.0), 1.3: figs(2.5, 1.0)}, "held") == 1.2  # none fits: narrowest

@@ -47,7 +47,10 @@ def test_concurrency_beyond_the_kv_cache_adds_wait_not_throughput(cat: Catalog) 
             prompt_tokens=5000, output_tokens=500)  # fmt: skip
     assert over.live_sequences == cap.max_concurrency
     assert over.output_tokens_per_s == at.output_tokens_per_s
-    assert over.time_to_first_token_s.low > 5 * at.time_to_first_token_s.high
+    # the wait lands in the time to first token: each end of the band several times the same end at the cap
+    # (compared end to end: the round-6 band is wide enough that the slow end at the cap queues too)
+    assert over.time_to_first_token_s.low > 5 * at.time_to_first_token_s.low
+    assert over.time_to_first_token_s.high > 5 * at.time_to_first_token_s.high
 
 
 def test_tensor_parallel_pays_all_reduces(cat: Catalog) -> None:
@@ -156,11 +159,16 @@ def test_all_reduce_latency_is_the_published_custom_kernel_figure(cat: Catalog) 
 
 
 def test_band_width_is_the_cross_validated_one_below_the_cap(cat: Catalog) -> None:
+    # round 6: the CV's band (the widest whose training-family median width is within 1.55x); a memory-bound
+    # figure spans bandwidth efficiency 0.85 / 1.34 to the 0.95 clip: its width stays under the issue's 1.6x
+    from bench.serving_accuracy import BAND_GRID, WIDTH_CAP
 
-    assert K.BAND_HALF_WIDTH**2 <= 1.6  # the issue's cap on the median width
+    assert K.BAND_HALF_WIDTH in BAND_GRID and WIDTH_CAP <= 1.6
+    assert K.BANDWIDTH_EFFICIENCY.high == 0.95  # clipped: the band widens the slow side only
     t = _t(cat, concurrency=1, framework="tensorrt-llm")
     width = t.output_tokens_per_s.high / t.output_tokens_per_s.low
-    assert 0.9 * K.BAND_HALF_WIDTH**2 < width <= K.BAND_HALF_WIDTH**2 * 1.001  # constants to 3 figures
+    clipped = K.BANDWIDTH_EFFICIENCY.high / K.BANDWIDTH_EFFICIENCY.low
+    assert 0.95 * clipped < width <= 1.6
 
 
 def test_vllm_holds_1024_sequences_on_large_gpus_but_256_on_a100_and_small_cards(cat: Catalog) -> None:
@@ -275,7 +283,8 @@ def test_deepseek_decode_has_a_kernel_latency_floor(cat: Catalog) -> None:
            prompt_tokens=128, output_tokens=256, framework="sglang", batching="static")  # fmt: skip
     floor = next(s for s in t.trace if s.step == "step_kernel_floor_s")
     assert 6e-3 < floor.output < 9e-3
-    assert t.ms_per_output_token.low > 7.0 and t.ms_per_output_token.high < 12.0
+    # (the low end is the floor / BAND_HALF_WIDTH plus the all-reduces: 6.5 ms at round 6's band of 1.34)
+    assert t.ms_per_output_token.low > 6.5 and t.ms_per_output_token.high < 12.0
     dense = _t(cat, model="llama-3.1-70b", gpu="h200", n_gpus=8, precision="fp8", concurrency=1)
     assert not any(s.step == "step_kernel_floor_s" for s in dense.trace)
 

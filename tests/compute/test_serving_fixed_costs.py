@@ -110,3 +110,15 @@ def test_fixed_costs_matter_less_as_the_batch_grows(cat: Catalog) -> None:
         t, bare = _t(cat, concurrency=c), _t(cat, concurrency=c, efficiency=_no_fixed())
         share.append(1 - bare.ms_per_output_token.mid / t.ms_per_output_token.mid)
     assert share[0] > share[1] > 0
+
+
+def test_split_engine_release_reads_a_framework_with_its_version() -> None:
+    # the forms a user types for an engine and its release ('--framework vllm-0.5'); no release is None
+    from tools.compute.serving_steps import split_engine_release
+
+    assert split_engine_release("vllm-0.5") == ("vllm", "0.5")
+    assert split_engine_release("vLLM v0.6.3") == ("vllm", "0.6.3")
+    assert split_engine_release("tensorrt-llm") == ("tensorrt-llm", None)
+    assert split_engine_release("tensorrt-llm-0.5.0") == ("tensorrt-llm", "0.5.0")
+    assert split_engine_release("sglang 0.4") == ("sglang", "0.4")
+    assert split_engine_release("not an engine!") == ("not an engine!", None)

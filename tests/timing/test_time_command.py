@@ -155,6 +155,28 @@ def test_inference_gives_the_serving_keys_and_api_equals_cli(capsys: pytest.Capt
     assert busier["per_user_tokens_per_s"]["high"] < api["per_user_tokens_per_s"]["high"]
 
 
+def test_inference_framework_takes_the_engine_release(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 14: a stated engine release reaches the engine generations; vLLM before 0.8 ran the V0 engine,
+    # whose CPU work per running sequence blocks the GPU each step (vLLM v0.6.0 blog, issue #6801), so at
+    # 200 requests the old release is slower per token; no release stated is a current engine (V1)
+    args = [*SERVE[:-6], "--concurrency", "200", "--prompt-tokens", "1000", "--output-tokens", "500"]
+    current = _json(capsys, [*args, "--framework", "vllm"])
+    old = _json(capsys, [*args, "--framework", "vllm-0.5"])
+    assert current["framework"] == old["framework"] == "vllm"
+    assert current["engine_version"] is None and old["engine_version"] == "0.5"
+    assert old["inputs"]["framework"] == "vllm-0.5"  # type: ignore[index]
+    assert old["ms_per_output_token"]["low"] > current["ms_per_output_token"]["high"]  # type: ignore[index]
+    assert any(a["name"] == "engine_cpu_s_per_sequence_per_step" for a in old["assumptions"])  # type: ignore[union-attr, index]
+    same = time(model="llama-3.1-8b", method="inference", gpu="h100-sxm", concurrency=200, prompt_tokens=1000,
+                output_tokens=500, framework="vLLM v0.5.4")  # fmt: skip
+    assert same["engine_version"] == "0.5.4" and same["ms_per_output_token"] == old["ms_per_output_token"]
+    assert main([*args, "--framework", "vllm-0.5"]) == 0
+    assert "tokens in / 500 out (vllm 0.5)" in capsys.readouterr().out
+    with pytest.raises(InputError, match="unknown serving --framework 'ollama-0.3'"):
+        time(model="llama-3.1-8b", method="inference", gpu="h100-sxm", concurrency=8, prompt_tokens=100,
+             output_tokens=100, framework="ollama-0.3")  # fmt: skip
+
+
 def test_inference_text_reads_as_a_replica(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(SERVE) == 0
     out = capsys.readouterr().out

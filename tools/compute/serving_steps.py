@@ -41,6 +41,21 @@ def released_before(version: str | None, date: str | None, boundary: tuple[tuple
     return f"{m.group(1)}-{m.group(2)}" < first_month
 
 
+_ENGINE_RELEASE = re.compile(r"^(?P<name>[a-z][a-z-]*?)(?:[\s_-]+v?(?P<version>\d+(?:\.\d+)*))?$")
+
+
+def split_engine_release(name: str) -> tuple[str, str | None]:
+    """A serving framework as a user may state it, with its release: 'vllm-0.5' -> ('vllm', '0.5'),
+    'vLLM v0.6.3' -> ('vllm', '0.6.3'), 'tensorrt-llm' -> ('tensorrt-llm', None). The version reaches the
+    engine generations (serving_constants: vLLM's V0 engine before v0.8); the name is checked by the
+    caller. A name that does not read as name + version is returned whole, lower-cased."""
+    text = name.strip().lower()
+    m = _ENGINE_RELEASE.match(text)
+    if m is None:
+        return text, None
+    return m.group("name"), m.group("version")
+
+
 def soft_max(a: float, b: float, p: float) -> float:
     """(a^p + b^p)^(1/p): the larger of the two when p is large, their sum when p = 1."""
     if math.isinf(p):
