@@ -43,7 +43,8 @@ engines scale it by FRAMEWORK_EFFICIENCY)."""
 BANDWIDTH_EFFICIENCY_SOURCE = (
     "fitted jointly with the step's fixed costs (LAYER_STEP_S, VLLM_V0_TP_STEP_S, INT4_WEIGHT_ONLY_LAYER_S) "
     "on every serving side, leave-one-family-out (bench/serving_accuracy.py --cv; round 5: 26 families, "
-    "0.80; round 6: 32 families, 377 figures, 0.85 in 29 of 31 folds, the CV printout); large GEMVs reach 80-90% of datasheet "
+    "0.80; round 6: 32 families, 377 figures, 0.85 in 29 of 31 folds, the CV printout); large GEMVs reach "
+    "80-90% of datasheet "
     "bandwidth once the per-layer kernel time is counted apart"
 )
 COMPUTE_EFFICIENCY = _band(0.50)
