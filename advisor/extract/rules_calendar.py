@@ -17,8 +17,9 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_dates import _DATE, date_of
-from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+from advisor.extract.rules_dates import _DATE, _add, date_of
+from advisor.extract.rules_money_time import _end_of_day
+from advisor.extract.rules_text import NUMBER, parse_number
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
@@ -50,10 +51,6 @@ def _weekday(name: str) -> int:
     return [d[:3] for d in _DAYS].index(name.lower()[:3])
 
 
-def _end_of_day(d: dt.date, tz: dt.tzinfo | None) -> dt.datetime:
-    return dt.datetime.combine(d + dt.timedelta(days=1), dt.time(0, 0), tzinfo=tz)
-
-
 def _after_working_days(start: dt.date, n: int) -> dt.date:
     """The Nth weekday after `start` (Saturday and Sunday skipped)."""
     d, left = start, n
@@ -62,13 +59,6 @@ def _after_working_days(start: dt.date, n: int) -> dt.date:
         if d.weekday() < 5:
             left -= 1
     return d
-
-
-def _add(ctx: Ctx, s: Sentence, m: re.Match[str], due: dt.datetime, said: str) -> None:
-    if due <= ctx.reference_time:
-        return
-    conv = U.hours_until(ctx.reference_time, due, f'"{q(m)}" ({said})')
-    ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.end())
 
 
 def rule_calendar_deadlines(ctx: Ctx) -> None:

@@ -130,31 +130,26 @@ def _best_concurrency(serve: ServingFn, latency_ms: float | None, ttft_s: float 
 def _ttft_cap(serve: ServingFn, ttft_s: float, cap: int) -> int:
     """The most requests per replica (up to `cap`) whose time to first token stays within the target at
     the slow end; 0 when even one request misses it (it grows with load: prompts queue behind others)."""
-    if serve(cap).time_to_first_token_s.high <= ttft_s:
-        return cap
-    if serve(1).time_to_first_token_s.high > ttft_s:
-        return 0
-    lo, hi = 1, cap
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if serve(mid).time_to_first_token_s.high <= ttft_s:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    return _load_cap(lambda n: serve(n).time_to_first_token_s.high <= ttft_s, cap)
 
 
 def _latency_cap(serve: ServingFn, latency_ms: float, cap: int) -> int:
     """The most requests per replica (up to `cap`) whose ms per token stays within the target at the
     slow end; 0 when even one request misses it."""
-    if serve(cap).ms_per_output_token.high <= latency_ms:
+    return _load_cap(lambda n: serve(n).ms_per_output_token.high <= latency_ms, cap)
+
+
+def _load_cap(within: Callable[[int], bool], cap: int) -> int:
+    """The largest load in 1..cap that is `within` a target that gets harder with load (bisection); 0 when
+    even one request is not."""
+    if within(cap):
         return cap
-    if serve(1).ms_per_output_token.high > latency_ms:
+    if not within(1):
         return 0
-    lo, hi = 1, cap  # ms per token grows with load: bisect for the last load within the target
+    lo, hi = 1, cap
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if serve(mid).ms_per_output_token.high <= latency_ms:
+        if within(mid):
             lo = mid
         else:
             hi = mid - 1
