@@ -15,6 +15,7 @@ from advisor.extract import units_text as U
 from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_dates import _DATE, date_of
 from advisor.extract.rules_fleet import machine_gpus
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import (
@@ -48,8 +49,6 @@ _CLAIM_HOURS = keyed(
     rf"|weeks?|months?|minutes?|mins?)\b",
     I,
 )
-OVERNIGHT_HOURS = 12.0  # an evening to the next morning (about 20:00 -> 08:00)
-WEEKEND_HOURS = 48.0  # Saturday and Sunday
 _CLAIM_SPAN = re.compile(
     r"\b(?P<over>overnight|over\s+(?:the|a)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
 )
@@ -158,7 +157,7 @@ def rule_claims(ctx: Ctx) -> None:
             continue
         _claim_hardware(ctx, s, gpu)
         if hours is None and span is not None:
-            h = OVERNIGHT_HOURS if "night" in span.group(0).lower() else WEEKEND_HOURS
+            h = U.OVERNIGHT_HOURS if "night" in span.group(0).lower() else U.WEEKEND_HOURS
             ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())
             continue
         assert hours is not None
@@ -223,10 +222,7 @@ _THAT_WINDOW = re.compile(
 
 @functools.cache
 def _date_span() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Two dates joined by "to" or a dash ("20 Dec to 4 Jan"), and one date (rules_dates imports this
-    module, so its pattern is fetched on first use)."""
-    from advisor.extract.rules_dates import _DATE
-
+    """Two dates joined by "to" or a dash ("20 Dec to 4 Jan"), and one date (compiled on first use)."""
     plain = re.sub(r"\?P<\w+>", "?:", _DATE)  # the same date without its named groups, usable twice
     span = re.compile(rf"(?P<a>{plain})\s*(?:to|-|–|until|till|through|thru)\s*(?P<b>{plain})", I)
     return span, re.compile(_DATE, I)
@@ -337,8 +333,6 @@ def _owned_claim_hours(ctx: Ctx, t: str, i: int) -> tuple[str, float | None]:
         if _GUESS_CUE.search(nxt) and (g := _GUESS_HOURS.search(nxt)):
             return q(g), _guess_hours(g)
     if _THAT_WINDOW.search(t):
-        from advisor.extract.rules_dates import date_of
-
         ref = ctx.reference_time.date()
         for s in ctx.sentences[: i + 1]:
             span_rx, date_rx = _date_span()
@@ -350,7 +344,7 @@ def _owned_claim_hours(ctx: Ctx, t: str, i: int) -> tuple[str, float | None]:
             if a is not None and b is not None and b > a:
                 return f'"{q(span)}": {(b - a).days} days x 24 h', (b - a).days * 24.0
     if span := _CLAIM_SPAN.search(t):
-        h = OVERNIGHT_HOURS if "night" in span.group(0).lower() else WEEKEND_HOURS
+        h = U.OVERNIGHT_HOURS if "night" in span.group(0).lower() else U.WEEKEND_HOURS
         return f'"{q(span)}" read as {h:g} h', h
     return "", None
 

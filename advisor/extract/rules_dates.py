@@ -14,7 +14,7 @@ was dropped, and a review date was taken as the cut-off).
   - "the rebuttal window closes Tuesday 8 December, 23:59 AoE": that time (AoE is UTC-12);
   - "before Christmas", "by New Year": the holiday's date (before: its start);
   - a soft deadline said as a night or a morning (expert review 5, R01): "would love it done overnight
-    (~10h)" (the hours in brackets, stated; else OVERNIGHT_HOURS, inferred), "ideally by tomorrow morning"
+    (~10h)" (the hours in brackets, stated; else units_text.OVERNIGHT_HOURS, inferred), "ideally by tomorrow morning"
     (09:00 the next day, MORNING_HOUR). "our evals run overnight" is a schedule, not a deadline.
 """
 
@@ -25,7 +25,6 @@ import re
 
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_claims import OVERNIGHT_HOURS
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import Sentence
 
@@ -158,8 +157,8 @@ def _soft_deadlines(ctx: Ctx, s: Sentence) -> None:
         if num := m.group("num") or m.group("num2"):
             ctx.add(s, "deadline_hours", float(num), q(m), "stated", m.end())
         else:
-            how = f'"{q(m)}" read as {OVERNIGHT_HOURS:g} h (an evening to the next morning)'
-            ctx.add(s, "deadline_hours", OVERNIGHT_HOURS, how, "inferred", m.end())
+            how = f'"{q(m)}" read as {U.OVERNIGHT_HOURS:g} h (an evening to the next morning)'
+            ctx.add(s, "deadline_hours", U.OVERNIGHT_HOURS, how, "inferred", m.end())
     for m in _TOMORROW_AT.finditer(t):
         when = (m.group("when") or "morning").lower()
         hour = NOON_HOUR if re.match(r"noon|midday|lunch", when) else MORNING_HOUR

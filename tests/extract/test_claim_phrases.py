@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from advisor.extract.rules_claims import OVERNIGHT_HOURS, WEEKEND_HOURS
+from advisor.extract.units_text import OVERNIGHT_HOURS, WEEKEND_HOURS
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]

@@ -113,7 +113,7 @@ def test_overnight_granted_with_a_hedged_length(extract: Extract) -> None:
     p = extract("Summarise 200k tickets with Llama 3.1 8B, ~100 tokens out each. Overnight would be ok (10h)")
     assert p.deadline_hours == 10
     p = extract("Summarise 200k tickets with Llama 3.1 8B, ~100 tokens out each. Overnight is fine.")
-    assert p.deadline_hours == 12  # rules_claims.OVERNIGHT_HOURS
+    assert p.deadline_hours == 12  # units_text.OVERNIGHT_HOURS
     # near miss: a restart overnight is not a deadline
     p = extract("Serve Llama 3.1 8B to 50 users; we restart it overnight.")
     assert p.deadline_hours is None
