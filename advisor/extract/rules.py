@@ -35,12 +35,15 @@ from advisor.extract.rules_corrections import rule_corrections
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
+from advisor.extract.rules_first_token import rule_first_token
 from advisor.extract.rules_framework import rule_framework
+from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
+from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
@@ -68,6 +71,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_gpu_choice,
+    rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_workload,
     rule_method,
     rule_precision,
@@ -85,9 +89,11 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_serving,
     rule_serving_io,
     rule_ttft,
+    rule_first_token,  # after rule_ttft: an arriving first token, an answer that has to start in a time
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
+    rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_pricing,
     rule_framework,
     rule_corrections,  # last: a revised figure is matched to the value read (or known) before it

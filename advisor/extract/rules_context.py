@@ -435,7 +435,9 @@ _RATE_TOKENS = Gated(
 )
 # "~400 users at peak, each should get at least 25 tok/s": the rate is each one's
 _EACH_GETS = re.compile(
-    r"\beach\s+(?:one\s+)?(?:should|must|shall|will|needs?|gets?|wants?)\b[^.;]{0,25}$", I
+    r"\b(?:each|every)\s+(?:one|user|session|stream|chat|conversation|caller|call|request|reader|person)?\s*"
+    r"(?:should|must|shall|will|needs?|gets?|wants?)\b[^.;]{0,25}$",
+    I,
 )
 _PER_USER = keyed(
     r"^\W*(?:or\s+(?:faster|more|better|above|higher)\s+)?(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence"
@@ -516,7 +518,9 @@ def rule_serving(ctx: Ctx) -> None:
             if (
                 _PER_USER.match(tail)
                 or re.search(r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I)
-                or re.search(r"\b(?:each|every|per)\s+(?:user|person|stream)\b[^.;]{0,25}$", before, I)
+                or re.search(
+                    r"\b(?:each|every|per)[\s-]+(?:user|person|stream|session)\b[^.;]{0,25}$", before, I
+                )
                 # "~400 users at peak, each should get at least 25 tok/s"
                 or _EACH_GETS.search(before)
                 # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a

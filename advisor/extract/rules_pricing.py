@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_text import Sentence
 
 _SPOT = r"spot|pre-?empt(?:ible|able)|interruptible|low[\s-]priority"
 _ON_DEMAND = r"on[\s-]demand"
@@ -33,9 +34,12 @@ _NOUN = (
 _EXCLUDED = {
     kind: Gated(
         re.compile(
-            rf"\b{_NEG}[\s-]+(?:any\s+|the\s+|an?\s+)?(?:(?:\d+[\s-](?:years?|months?)|one[\s-]year|multi[\s-]year"
+            # "not on spot", "never using spot"
+            rf"\b{_NEG}[\s-]+(?:(?:on|in|using|with)\s+)?(?:any\s+|the\s+|an?\s+)?(?:(?:\d+[\s-](?:years?|months?)|one[\s-]year|multi[\s-]year"
             rf"|long[\s-]term|or|and)\s+){{0,4}}(?:{rx}){_NOUN}\b(?!\s+(?:budget|funds?|money|amount|line)\b)"
-            rf"|\b(?:{rx}){_NOUN}\s+(?:is|are)\s+(?:not (?:an option|allowed|permitted|acceptable|ok)"
+            # "pre-emptible (spot) capacity is not permitted": a gloss in brackets
+            rf"|\b(?:{rx})(?:\s*\([^()]{{0,20}}\))?{_NOUN}\s+(?:is|are)\s+"
+            r"(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
             r"|not permitted)\b",
             I,
@@ -130,6 +134,27 @@ _NEGATED_BEFORE = re.compile(
 )
 
 
+# the same negation carried over a list: "no spot or reserved", "not on spot or on reserved", "no spot nor
+# on-demand"; not to a kind kept ("no spot, and on-demand only", "no reserved, or spot is fine")
+_LIST_NEXT = {
+    kind: re.compile(
+        rf",?\s*(?:/|\bor\b|\bnor\b|\band\b)\s*(?:(?:on|in)\s+)?(?:{rx}){_NOUN}\b"
+        r"(?![\s-]+only\b|\s+(?:is|are)\s+(?:fine|ok|okay|acceptable))",
+        I,
+    )
+    for kind, rx in _KINDS
+}
+
+
+def _listed_after(ctx: Ctx, s: Sentence, excluded: str, end: int) -> None:
+    """pricing_excluded for the kinds listed right after an excluded one (the negation carries over)."""
+    for kind, rx in _LIST_NEXT.items():
+        if kind != excluded and (m := rx.match(s.text, end)) is not None:
+            ctx.add(s, "pricing_excluded", [kind], q(m).lstrip(" ,/"), "stated", m.start())
+            _listed_after(ctx, s, kind, m.end())
+            return
+
+
 def rule_pricing(ctx: Ctx) -> None:
     """pricing_excluded: the kinds each sentence rules out, with the words as evidence."""
     _reserve_intent(ctx)
@@ -143,6 +168,7 @@ def rule_pricing(ctx: Ctx) -> None:
                     ctx.add(s, "pricing_excluded", others, q(m), "stated", m.start())
                     continue
                 ctx.add(s, "pricing_excluded", [kind], q(m), "stated", m.start())
+                _listed_after(ctx, s, kind, m.end())
         pre = _NO_PREEMPTION.search(t)
         if pre:
             ev = f'"{q(pre)}" -> no spot (preemptible) capacity'

@@ -1,0 +1,91 @@
+"""GPU types wanted or excluded, said as verdicts or as labelled lists (read after rule_gpu_choice):
+
+- a verdict right after the name: "h200s yes, b200s no (driver pain)", "A100 ok, L4 nope";
+- a labelled list: "What we need: H100 or H200", "What we don't want: AMD, L40S, or anything PCIe",
+  "Avoid: consumer cards". A vendor excludes its GPUs; "anything PCIe" / "PCIe cards" excludes every
+  card whose catalog form factor is PCIe (tools/catalog/gpus.yaml `form_factor`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_gpus import _consumer_ids, _in_catalog, _vendor_ids, family_ids
+from advisor.extract.rules_models import GPU_RE, _catalog
+from advisor.extract.rules_text import Sentence
+
+_YES = r"(?:yes|yep|ok|okay|fine|good|preferred|welcome)"
+_NO = r"(?:no|nope|nah|out|not\s+ok(?:ay)?|not\s+allowed|banned|excluded)"
+# the verdict follows the name and ends the clause: "h200s yes," / "b200s no (driver pain)"
+_VERDICT = re.compile(
+    rf"\s*(?::|=|-)?\s*(?:(?P<yes>{_YES})|(?P<no>{_NO}))\s*(?=[,.;(!]|$|\s+(?:and|but)\b)", I
+)
+_LABEL = re.compile(
+    r"\b(?:what\s+)?(?:we|i)\s+(?P<neg>don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)?\s*"
+    r"(?:need|want|require|accept|use|take)\s*:\s*(?P<list>[^.;]+?)"
+    r"(?=\s*,?\s*\b(?:because|since|as|so|given)\b|[.;]|$)"
+    r"|\b(?P<neg2>avoid|exclude[sd]?|excluding|not\s+allowed|banned|no-?go|blacklist(?:ed)?)\s*:\s*(?P<list2>[^.;]+)"
+    r"|\b(?:whitelist(?:ed)?|allowed|approved|wanted)\s*:\s*(?P<list3>[^.;]+)",
+    I,
+)
+_VENDOR = re.compile(r"\b(?P<v>amd|intel|nvidia)\b", I)
+_PCIE = re.compile(
+    r"\b(?:anything|any(?:thing)?\s+in)\s+pcie\b|\bpcie\s+(?:cards?|gpus?|form[\s-]factor|variants?)\b", I
+)
+_CONSUMER = re.compile(r"\bconsumer\s+(?:cards?|gpus?)\b|\bgaming\s+cards?\b", I)
+
+
+def _pcie_ids() -> list[str]:
+    cat = _catalog()
+    if cat is None:
+        return []
+    return [str(g.id) for g in cat.gpus if "pcie" in str(getattr(g, "form_factor", "")).lower()]
+
+
+def _named_ids(text: str) -> list[tuple[int, list[str]]]:
+    """(position, GPU ids) for each GPU, vendor and card class a list names."""
+    out: list[tuple[int, list[str]]] = []
+    for g in GPU_RE.finditer(text):
+        ids = [i for i in family_ids(g.group("gpu")) if _in_catalog(i)]
+        if ids:
+            out.append((g.start(), ids))
+    for v in _VENDOR.finditer(text):
+        out.append((v.start(), _vendor_ids(v.group("v").lower(), keep=True)))
+    for m in _PCIE.finditer(text):
+        out.append((m.start(), _pcie_ids()))
+    for m in _CONSUMER.finditer(text):
+        out.append((m.start(), _consumer_ids()))
+    return [(pos, ids) for pos, ids in out if ids]
+
+
+def _labelled(ctx: Ctx, s: Sentence) -> None:
+    for m in _LABEL.finditer(s.text):
+        excluded = bool(m.group("neg") or m.group("neg2"))
+        group = "list" if m.group("list") else "list2" if m.group("list2") else "list3"
+        body = m.group(group)
+        start = m.start(group)
+        field = "gpus_excluded" if excluded else "gpus_wanted"
+        said = s.text[m.start() : m.end()].strip()
+        for pos, ids in _named_ids(body):
+            ctx.add(s, field, ids, said, "stated", start + pos)
+
+
+def _verdicts(ctx: Ctx, s: Sentence) -> None:
+    for g in GPU_RE.finditer(s.text):
+        v = _VERDICT.match(s.text, g.end())
+        if v is None:
+            continue
+        ids = [i for i in family_ids(g.group("gpu")) if _in_catalog(i)]
+        if ids:
+            field = "gpus_wanted" if v.group("yes") else "gpus_excluded"
+            ctx.add(s, field, ids, s.text[g.start() : v.end()].strip(), "stated", g.start())
+
+
+def rule_gpu_lists(ctx: Ctx) -> None:
+    """gpus_wanted and gpus_excluded from verdicts and labelled lists (claims set none)."""
+    for s in ctx.sentences:
+        if s.start in ctx.claim_sentences:
+            continue
+        _verdicts(ctx, s)
+        _labelled(ctx, s)

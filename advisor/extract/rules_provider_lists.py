@@ -1,0 +1,53 @@
+"""Providers excluded as a list after one cue, including by company name (read after rule_constraints):
+"our assessment rules out Amazon, Microsoft and Google", "keep it off vast pls", "stay off RunPod and
+Vast", "excluding AWS, Azure or GCP". The cue covers every name of the list that follows it; a company
+stands for its cloud (Amazon -> aws, Microsoft -> azure, Google -> gcp, Oracle -> oci). The list ends at
+the first item that is not just a name ("Stay off RunPod and Vast, Lambda is fine" keeps Lambda)."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_models import PROVIDER_FAMILIES, find_providers
+
+_COMPANY: dict[str, str] = {"amazon": "aws", "microsoft": "azure", "google": "gcp", "oracle": "oci"}
+_CUE = re.compile(
+    r"\b(?:rules?\s+out|ruled\s+out|ruling\s+out|excluding|exclude[sd]?|keep\s+(?:it|us|this|them|everything"
+    r"|the\s+\w+)\s+off(?:\s+of)?|stay(?:ing)?\s+off(?:\s+of)?|steer\s+clear\s+of|avoid(?:ing)?)\s+",
+    I,
+)
+_SEP = re.compile(r"\s*(?:,\s*(?:and|or|nor)?|\band\b|\bor\b|\bnor\b|/)\s*", I)
+_ITEM_END = re.compile(r"[.;:()!?]|\s+(?:pls|please|thanks|because|since|as|for|from|in|on)\b", I)
+
+
+def _ids(item: str) -> list[str]:
+    """Provider ids an item of the list names (a cloud name or its company), [] when it names none."""
+    word = re.sub(r"^the\s+", "", item.strip(), flags=I)
+    if word.lower() in _COMPANY:
+        return [_COMPANY[word.lower()]]
+    found = find_providers(word)
+    if len(found) >= 1 and found[0][1] == 0 and found[0][2] == len(word):
+        return [p for p, _, _ in found]  # the item is the name and nothing else ("Lambda is fine" is not)
+    return []
+
+
+def rule_provider_lists(ctx: Ctx) -> None:
+    """providers_excluded for each name in a list that follows one exclusion cue."""
+    for s in ctx.sentences:
+        t = s.text
+        for cue in _CUE.finditer(t):
+            end = _ITEM_END.search(t, cue.end())
+            body = t[cue.end() : end.start() if end else len(t)]
+            named: list[tuple[list[str], int]] = []
+            pos = cue.end()
+            for item in _SEP.split(body):
+                at = t.find(item, pos)
+                ids = _ids(item)
+                if not ids or at < 0:
+                    break
+                named.append(([i for p in ids for i in PROVIDER_FAMILIES.get(p, (p,))], at))
+                pos = at + len(item)
+            said = t[cue.start() : pos].strip()
+            for ids, at in named:
+                ctx.add(s, "providers_excluded", ids, said, "stated", at)
