@@ -15,7 +15,8 @@ was dropped, and a review date was taken as the cut-off).
   - "before Christmas", "by New Year": the holiday's date (before: its start);
   - a soft deadline said as a night or a morning (expert review 5, R01): "would love it done overnight
     (~10h)" (the hours in brackets, stated; else units_text.OVERNIGHT_HOURS, inferred), "ideally by
-    tomorrow morning" (09:00 the next day, MORNING_HOUR). "our evals run overnight" is a schedule, not a deadline.
+    tomorrow morning" (09:00 the next day, MORNING_HOUR). "our evals run overnight" is a schedule, not a
+    deadline.
 """
 
 from __future__ import annotations
