@@ -32,10 +32,12 @@ from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections
+from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_first_token import rule_first_token
+from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
@@ -43,12 +45,14 @@ from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
+from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
+from advisor.extract.rules_weekend import rule_weekend
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
 from advisor.extract.steps import step_parts
 from advisor.extract.workloads import chat_sections, split_parts
@@ -72,6 +76,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_gpu_choice,
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
+    rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,
     rule_method,
     rule_precision,
@@ -81,6 +86,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_budget,
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
+    rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_location,
     rule_cadence,
@@ -95,7 +101,9 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_constraints,
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_pricing,
+    rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
+    rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # last: a revised figure is matched to the value read (or known) before it
 )
 

@@ -14,6 +14,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_count_question import asks_count
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_dates import _DATE, date_of
 from advisor.extract.rules_fleet import machine_gpus
@@ -131,8 +132,8 @@ def rule_claims(ctx: Ctx) -> None:
     """claimed_gpu, claimed_gpu_count, claimed_hours from a reported claim; marks claim sentences."""
     for s in ctx.sentences:
         t = s.text
-        if _named_server(ctx, s) or not _CLAIM_CUE.search(t):
-            continue
+        if _named_server(ctx, s) or not _CLAIM_CUE.search(t) or asks_count(t):
+            continue  # "How many H100s do we need ... within 30 days?": a count asked, not a claim on one
         hours = _CLAIM_HOURS.search(t)
         span = _CLAIM_SPAN.search(t) if hours is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
@@ -157,13 +158,21 @@ def rule_claims(ctx: Ctx) -> None:
             continue
         _claim_hardware(ctx, s, gpu)
         if hours is None and span is not None:
-            h = U.OVERNIGHT_HOURS if "night" in span.group(0).lower() else U.WEEKEND_HOURS
+            h = _span_hours(span)
             ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())
             continue
         assert hours is not None
         stated = hours.group("unit").lower().startswith("h")
         ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "stated" if stated else "inferred",
                 hours.start())  # fmt: skip
+
+
+def _span_hours(span: re.Match[str]) -> float:
+    """The hours of "overnight", "over the weekend", "over a long weekend"."""
+    said = span.group(0).lower()
+    if "night" in said:
+        return U.OVERNIGHT_HOURS
+    return U.LONG_WEEKEND_HOURS if "long" in said else U.WEEKEND_HOURS
 
 
 _CLAUSE_BREAK = re.compile(r",\s+(?:and|but|or)\b|;|\s+-\s+|\s+—\s+", I)
@@ -344,7 +353,7 @@ def _owned_claim_hours(ctx: Ctx, t: str, i: int) -> tuple[str, float | None]:
             if a is not None and b is not None and b > a:
                 return f'"{q(span)}": {(b - a).days} days x 24 h', (b - a).days * 24.0
     if span := _CLAIM_SPAN.search(t):
-        h = U.OVERNIGHT_HOURS if "night" in span.group(0).lower() else U.WEEKEND_HOURS
+        h = _span_hours(span)
         return f'"{q(span)}" read as {h:g} h', h
     return "", None
 

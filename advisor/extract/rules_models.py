@@ -49,8 +49,10 @@ KNOWN_SIZES_B: dict[str, float] = {
     "deepseekr1": 671.0,  # deepseek-ai/DeepSeek-R1 model card: 671B total parameters
 }
 
+# "(?<=\d[x×])": a count glued to the name ("Is 8xH100 enough", expert review 6 R04), no word boundary
 GPU_RE = re.compile(
-    r"\b(?:nvidia\s+|amd\s+|intel\s+)?(?P<gpu>(?:geforce\s+)?rtx\s?(?:a?\d{4}|pro\s?\d{4})(?:\s?ti)?|"
+    r"(?:\b|(?<=\d[x×]))(?:nvidia\s+|amd\s+|intel\s+)?"
+    r"(?P<gpu>(?:geforce\s+)?rtx\s?(?:a?\d{4}|pro\s?\d{4})(?:\s?ti)?|"
     r"[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|a[2-6]000|l4|l40s?|a10g?|t4|v100|p100|"
     r"gh200|gb200|mi\d{3}x?|gaudi\s?\d)(?:s|'s)?\b",
     re.I,
