@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from advisor.extract.answered_requests import asks_deliverables, question_patterns
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
@@ -528,7 +529,7 @@ def _answers(rec: Recommendation) -> list[re.Pattern[str]]:
         out += [_COST_Q, _WHICH_GPU_Q, _FIT_Q]  # the pick's memory line answers "will it fit?"
         if rec.primary.cost_basis == "per_job":
             out.append(_HOW_LONG_Q)
-    return out
+    return out + question_patterns(rec)  # how many GPUs, which provider, is it possible
 
 
 def answered_questions(account: InputAccount | None, rec: Recommendation | None) -> InputAccount | None:
@@ -538,7 +539,12 @@ def answered_questions(account: InputAccount | None, rec: Recommendation | None)
     if account is None or rec is None:
         return account
     answers = _answers(rec)
-    done = [c for c in account.unused if c.kind == "question" and any(a.search(c.text) for a in answers)]
+    done = [
+        c
+        for c in account.unused
+        if (c.kind == "question" and any(a.search(c.text) for a in answers))
+        or (c.kind == "context" and asks_deliverables(c.text, rec))  # "Please give GPU type, count"
+    ]
     if not done:
         return account
     return account.model_copy(

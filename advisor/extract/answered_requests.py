@@ -1,0 +1,68 @@
+"""Questions and requests a computed answer answers, beyond advisor/extract/accounting.py's own (expert
+review 6: R12 "Please give GPU type, count, expected hours and total cost", R14 "Is that possible and which
+provider should we use?", R15 "How many GPUs?" were answered and still listed as "could not answer" or
+"did not use").
+
+- `question_patterns(rec)`: "how many GPUs / H100s / nodes", "which provider / cloud", "is that possible /
+  feasible": any pick answers them (its count, its provider, and that a feasible option exists).
+- `asks_deliverables(text, rec)`: a clause that only lists what the answer should give ("Please give GPU
+  type, count", "expected hours and total cost", "rough numbers"): answered by a pick; hours and time only
+  by a job's pick (a serving pick gives rates, not hours).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tools.recommend.models import Recommendation
+
+I = re.I  # noqa: E741
+
+HOW_MANY_Q = re.compile(
+    r"\bhow\s+many\s+(?:more\s+)?(?:nvidia\s+)?(?:gpus?|cards?|nodes?|servers?|instances?|accelerators?"
+    r"|replicas?|machines?|boxes|[ahbl]\d{2,3}\w*|rtx\s?\d{4}s?|l40s?|l4s?)\b",
+    I,
+)
+WHICH_PROVIDER_Q = re.compile(
+    r"\b(?:which|what)\s+(?:cloud\s+|gpu\s+)?(?:providers?|clouds?|vendors?|platforms?|hosts?)\b"
+    r"|\bwhere\s+(?:should|could|can|do)\s+(?:we|i)\s+(?:rent|run|host|train)\b",
+    I,
+)
+POSSIBLE_Q = re.compile(
+    r"\bis\s+(?:that|it|this)\s+(?:even\s+)?(?:possible|feasible|doable|realistic|achievable)\b", I
+)
+# words of a clause that only lists what the answer should contain
+_REQUEST_WORDS = frozenset(
+    {
+        "please", "kindly", "give", "provide", "list", "tell", "send", "share", "include", "us", "me",
+        "the", "a", "an", "and", "or", "&", "expected", "estimated", "estimate", "estimates", "total",
+        "overall", "monthly", "rough", "ballpark", "gpu", "gpus", "type", "types", "count", "number",
+        "numbers", "of", "figures", "hours", "time", "duration", "wall-clock", "cost", "costs", "price",
+        "pricing", "provider", "card", "cards", "instance",
+    }
+)  # fmt: skip
+_SUBSTANCE = frozenset(
+    {
+        "type", "types", "count", "number", "numbers", "figures", "estimate", "estimates", "ballpark",
+        "hours", "time", "duration", "cost", "costs", "price", "pricing", "provider",
+    }
+)  # fmt: skip
+_JOB_ONLY = frozenset({"hours", "time", "duration", "wall-clock"})
+_TOKEN = re.compile(r"[\w&-]+")
+
+
+def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
+    """The extra questions a recommendation with a pick answers (module docstring)."""
+    return [HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
+
+
+def asks_deliverables(text: str, rec: Recommendation) -> bool:
+    """Whether `text` only lists what the answer gives, and `rec`'s pick gives it (module docstring)."""
+    if rec.primary is None:
+        return False
+    words = [w.lower() for w in _TOKEN.findall(text)]
+    if not words or any(w not in _REQUEST_WORDS for w in words) or not _SUBSTANCE.intersection(words):
+        return False
+    return rec.primary.cost_basis == "per_job" or not _JOB_ONLY.intersection(words)
