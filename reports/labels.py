@@ -103,10 +103,7 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "horizon_months": lambda v: f"{present.number(v)} months",
         "owned_months_left": present.months,
         "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
-        # each user's speed beside it: 1000 ms / ms per token (the default floor reads "10 tokens/s per user")
-        "latency_ms_per_token": lambda v: (
-            f"{present.number(v)} ms/token ({present.number(1000 / v)} tokens/s per user)"
-        ),
+        "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
         "ttft_target_s": lambda v: f"under {present.number(v)} s",
         "seq_len": lambda v: f"{present.number(v)} tokens",
         "context_len": lambda v: f"{present.number(v)} tokens",
