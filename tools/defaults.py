@@ -69,6 +69,27 @@ CONCURRENCY_DEFAULT = 8
 """Concurrent sequences for an inference service when not stated (a small internal deployment)."""
 CONCURRENCY_DEFAULT_SOURCE = "8 sequences in flight: a small internal deployment"
 """Where CONCURRENCY_DEFAULT comes from, as the report's assumption list prints it."""
+READING_WORDS_PER_MINUTE = 238.0
+"""Silent reading of English non-fiction, adults: 238 words per minute (Brysbaert 2019, "How many words do
+we read per minute? A review and meta-analysis of reading rate", J. Memory and Language 109, 104047)."""
+TOKENS_PER_WORD = 1.33
+"""BPE tokens per English word (OpenAI tokenizer guidance: ~0.75 words per token)."""
+READING_TOKENS_PER_S = READING_WORDS_PER_MINUTE / 60.0 * TOKENS_PER_WORD
+"""How fast a person reads, in tokens/s: 238 / 60 x 1.33 = 5.3 tokens/s."""
+INTERACTIVE_TOKENS_PER_S_DEFAULT = 10.0
+"""Per-user speed of a chat or other interactive endpoint when neither a latency nor a rate is stated:
+about twice reading speed (READING_TOKENS_PER_S), so a streamed answer never makes its reader wait. A
+floor, not a comfortable speed: "below ~5 tokens/sec feels sluggish, ~10-20 is comfortable for chat
+(around or above reading speed)" (https://spanvero.com/learn/usable-tokens-per-second/, read 2026-11);
+expert reviews 5 and 6 (evals/reviews/2026-11-27-expert-review-5.md, -6.md) reject 5-12 tokens/s chat."""
+INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT = 1000.0 / INTERACTIVE_TOKENS_PER_S_DEFAULT
+"""The floor as a latency target: 1000 ms / 10 tokens/s = 100 ms per output token."""
+INTERACTIVE_SPEED_SOURCE = (
+    f"per-user speed at least {INTERACTIVE_TOKENS_PER_S_DEFAULT:g} tokens/s for interactive serving, about "
+    f"twice reading speed ({READING_WORDS_PER_MINUTE:g} words/min x {TOKENS_PER_WORD:g} tokens/word = "
+    f"{READING_TOKENS_PER_S:.1f} tokens/s, Brysbaert 2019)"
+)
+"""Where INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT comes from, as the report's assumption list prints it."""
 CONTEXT_LEN_DEFAULT = 4096
 """Tokens per sequence served when not stated (capped at the model's maximum context)."""
 HORIZON_MONTHS_DEFAULT = 12.0
@@ -159,6 +180,13 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
     if workload == "inference":
         if not p.generation_tokens:  # a batch job's concurrency is the plan's (all it holds), not assumed
             default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT_SOURCE, "sequences")
+            if p.target_tokens_per_s is None:  # an aggregate rate stated is the speed asked for: no floor
+                default(
+                    "latency_ms_per_token",
+                    INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT,
+                    INTERACTIVE_SPEED_SOURCE,
+                    "ms/token",
+                )
         ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
         default("context_len", ctx, "4096 tokens, capped at the model's maximum context", "tokens")
     else:

@@ -102,8 +102,19 @@ def assumptions(rec: Any) -> list[str]:
     out = []
     for name, p in prof.provenance.items():
         if p.status == "assumed" and getattr(prof, name, None) not in (None, []):
+            if name == "latency_ms_per_token":  # the interactive floor (tools.defaults), as a speed
+                out.append(per_user_floor_text(prof.latency_ms_per_token))
+                continue
             out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
     return out
+
+
+def per_user_floor_text(latency_ms: float) -> str:
+    """The assumed per-user floor in words: 'per-user speed at least 10 tokens/s (faster than reading; say
+    yours)' (1000 ms / ms per token = tokens/s, tools.defaults.INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT)."""
+    return prompts.fill(
+        prompts.sections("summary")["per_user_floor"], tokens_per_s=present.number(1000.0 / latency_ms)
+    )
 
 
 def summary_reply(

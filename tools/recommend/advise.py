@@ -58,12 +58,19 @@ def _quantised_on_owned(
         gpu = catalog.gpu(p.owned_gpu)
     except (InputError, KeyError, LookupError):  # a GPU the catalog lacks: nothing to run it on
         return w, out
+    # they may fit but serve too slowly for the latency (stated, or the assumed per-user floor): decode
+    # reads every weight byte per step, so quantised weights are faster too (Pope et al. 2022)
+    slow = any(r.gpu == gpu.id and r.kind == "throughput" for r in out.rejected)
     for precision in QUANTISED_SERVING_PRECISIONS:
         if precision == "fp8" and not gpu.fp8_dense_tflops:
             continue
         why = (
             f"16-bit weights do not fit your {p.owned_gpu_count or 1}x {gpu.name}; {precision} weights "
             "(a GPTQ/AWQ or FP8 checkpoint) do"
+            if not slow
+            else f"16-bit weights on your {p.owned_gpu_count or 1}x {gpu.name} are too slow for the speed "
+            f"asked for; {precision} weights (a GPTQ/AWQ or FP8 checkpoint) read fewer bytes per token and "
+            "meet it"
         )
         tried = profile.with_values("inferred", {"precision": why}, precision=precision)
         w2 = resolve_workload(profile=tried, catalog=catalog)

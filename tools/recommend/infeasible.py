@@ -17,6 +17,7 @@ from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
+from tools.recommend.serving_plan import latency_is_floor
 
 LARGE_CLUSTER_NODES = 64
 """The cluster size tried when advising 'shard over more GPUs' (whole nodes)."""
@@ -76,6 +77,26 @@ def _changes(w: ResolvedWorkload) -> list[tuple[str, dict[str, Any], dict[str, A
     return out
 
 
+def _first_line(
+    w: ResolvedWorkload, need_gib: float, biggest: Any, limit_gib: float, scope: str, s: RecommendSettings
+) -> str:
+    """Why nothing fits, in one line: memory, or for serving that fits one GPU, the speed or load asked for
+    (a stated latency, the assumed per-user floor of tools.defaults, an aggregate rate, a GPU count)."""
+    if need_gib <= limit_gib and w.profile.workload == "inference":
+        floor = latency_is_floor(w.profile)
+        ask = "; the per-user speed floor is an assumption: say yours." if floor else "."
+        return (
+            "Nothing in the catalog meets the serving targets under your constraints: one GPU would need "
+            f"{need_gib:.1f} GiB, which {biggest.name} holds, but the speed or load asked for rules each "
+            f"configuration out (the reason for each is listed with the rejected GPUs){ask}"
+        )
+    return (
+        f"Nothing in the catalog fits: one GPU would need {need_gib:.1f} GiB; {scope}, {biggest.name}, has "
+        f"{biggest.usable_memory_gib:.1f} GiB usable ({limit_gib:.1f} with {s.headroom_fraction:.0%} "
+        "headroom), and sharding over the GPUs offered is not enough."
+    )
+
+
 def infeasible_advice(
     *, workload: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
 ) -> list[str]:
@@ -103,11 +124,7 @@ def infeasible_advice(
         scope = (
             "the largest GPU your constraints allow" if len(allowed) < len(catalog.gpus) else "the largest"
         )
-        advice.append(
-            f"Nothing in the catalog fits: one GPU would need {float(single.peak_gib_per_gpu):.1f} GiB; "
-            f"{scope}, {biggest.name}, has {biggest.usable_memory_gib:.1f} GiB usable ({limit:.1f} with "
-            f"{settings.headroom_fraction:.0%} headroom), and sharding over the GPUs offered is not enough."
-        )
+        advice.append(_first_line(workload, float(single.peak_gib_per_gpu), biggest, limit, scope, settings))
     quiet = settings.model_copy(update={"sensitivity": False})
     worked = 0
     for text, prof_changes, set_changes in _changes(workload):

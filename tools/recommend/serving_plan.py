@@ -156,6 +156,13 @@ def _load_cap(within: Callable[[int], bool], cap: int) -> int:
     return lo
 
 
+def latency_is_floor(p: WorkloadProfile) -> bool:
+    """Whether the latency is the per-user floor tools.defaults assumes for interactive serving (none was
+    stated): a minimum the configuration must meet at the slow end of its range, where a stated target
+    is met at the fast end with the slow end named as a risk."""
+    return p.latency_ms_per_token is not None and p.status_of("latency_ms_per_token") == "assumed"
+
+
 def needs_spare(p: WorkloadProfile) -> bool:
     """Whether the uptime target asks for a spare replica (a batch job is re-run, not failed over)."""
     return not p.generation_tokens and (p.availability_target or 0.0) >= HA_AVAILABILITY
@@ -214,6 +221,7 @@ def _plan_load(
             ttft_at_risk=bool(ttft and t.time_to_first_token_s.high > ttft),
             target_status="meets",
         )
+    floor = latency_is_floor(p)
     total_conc = p.concurrency or 1
     top = max(1, min(max_replicas, total_conc))  # more replicas than requests serve nobody
     why = ""
@@ -223,12 +231,13 @@ def _plan_load(
         if per > max(t.max_concurrency, 1):
             why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
             continue
-        if latency and t.ms_per_output_token.low > latency:
-            why = (
+        # a stated latency is met at the fast end (the slow end is a risk); the assumed floor at the slow end
+        if latency and (t.ms_per_output_token.high if floor else t.ms_per_output_token.low) > latency:
+            why = _floor_why(t, n_gpus, latency) if floor else (
                 f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token at {per} "
                 f"requests per replica of {n_gpus} GPU(s); the {latency:g} ms/token latency target needs "
                 f"{1000 / latency:,.0f} tokens/s per user"
-            )
+            )  # fmt: skip
             continue
         if ttft and t.time_to_first_token_s.low > ttft:
             why = (
@@ -240,6 +249,16 @@ def _plan_load(
         return _with_ttft(_for_target(serve, total_conc, r, top, target, latency, n_gpus), ttft)
     t = serve(math.ceil(total_conc / top))
     return _none(t, t.concurrency, top, f"{why} (at up to {top} replicas)")
+
+
+def _floor_why(t: ServingTime, n_gpus: int, latency_ms: float) -> str:
+    """Why a replica misses the assumed per-user floor (1000 ms / ms per token = tokens/s per user)."""
+    per_user = t.per_user_tokens_per_s
+    return (
+        f"{per_user.low:,.1f}-{per_user.high:,.1f} tokens/s per user at {t.concurrency} requests per replica "
+        f"of {n_gpus} GPU(s): under the assumed floor of {1000 / latency_ms:,.0f} tokens/s per user (faster "
+        "than reading; say yours)"
+    )
 
 
 def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
