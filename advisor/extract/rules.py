@@ -54,6 +54,12 @@ from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_weekend import rule_weekend
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
+from advisor.extract.second_workload import (
+    batch_beside_serving,
+    continued_turn,
+    serve_then_train,
+    share_constraints,
+)
 from advisor.extract.steps import step_parts
 from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
@@ -139,10 +145,16 @@ class RulesExtractor:
             return ctx.findings
 
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
-        if split is None and (chat := chat_sections(sentences)) is not None:
-            split = split_parts(chat, read)  # "fine-tune X on Y and then serve it to Z users"
+        if split is None and (chat := chat_sections(sentences) or serve_then_train(sentences)) is not None:
+            # "fine-tune X on Y and then serve it to Z users"; "host X now, in Q1 we'll also fine-tune it";
+            # "Everything EU only" and a sentence of constraints alone are both parts'
+            split = split_parts(share_constraints(chat, read), read)
         if split is None:
             split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
+        if split is None:
+            split = batch_beside_serving(sentences, read)  # serving, "on top of that, every night we ..."
+        if split is None:
+            split = continued_turn(sentences, read, prior)  # "After that we'd serve it to ~120 users"
         if split is not None:
             analysis = Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
                                 other=split.serving)  # fmt: skip

@@ -144,14 +144,18 @@ _TRAIN_VERB = re.compile(
     r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*)\b", re.I
 )
 _THEN_SERVE = re.compile(
-    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|later|next"
+    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
     r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
     r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
     r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+"
-    r"|we(?:'d|\s+would|\s+could|\s+might)\s+|to\s+)?"
-    r"(?:serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
+    r"|we(?:'d|\s+would|\s+could|\s+might)\s+|we\s+(?:then\s+|also\s+)?|to\s+)?"
+    # "use the tuned model to label ...", "put it for our clients", "roll it out to ..."
+    r"(?:use\s+(?:it|them|the\s+(?:\w+[\s-]){0,2}?model)\s+(?:to|for)\s+(?=\w)"
+    r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
+    r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
+    r"|(?:make|making)\s+it\s+available"
     r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))\b",
     re.I,
 )
@@ -160,7 +164,8 @@ _THEN_SERVE = re.compile(
 _GENERATE_VERB = re.compile(r"\b(?:generat\w*|synthesi[sz]\w*|distil\w*|label\w*|annotat\w*)\b", re.I)
 _THEN_TRAIN = re.compile(
     r",?\s*\b(?:and\s+)?(?:then|afterwards|after\s+that|next|(?:once|when)\s+(?:it'?s|that'?s|that\s+is)"
-    r"\s+done\s*,?)\s*,?\s+(?:we\s+(?:want|need|plan|will|'ll)\s+to\s+|we'll\s+|to\s+)?"
+    r"\s+done\s*,?)\s*,?\s+(?:we\s+(?:want|need|plan|will|'ll)\s+to\s+|we'll\s+|we\s+|to\s+)?"
+    r"(?:(?:do|run)\s+(?:a\s+|the\s+)?)?"
     r"(?=(?:(?:full(?:y)?|full[\s-]parameter)[\s-]+)?(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft"
     r"|continu\w+\s+pre-?train\w*)\b)",
     re.I,
