@@ -40,6 +40,7 @@ from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
@@ -87,6 +88,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_utilisation,
     rule_horizon,
     rule_serving,
+    rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_serving_io,
     rule_ttft,
     rule_first_token,  # after rule_ttft: an arriving first token, an answer that has to start in a time
