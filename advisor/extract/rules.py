@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_availability import rule_availability
+from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_constraints import rule_constraints
@@ -80,6 +81,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_dataset,
     rule_training_shape,
     rule_budget,
+    rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows

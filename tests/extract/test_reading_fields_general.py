@@ -80,10 +80,47 @@ def test_a_rate_beside_an_answer_is_no_prompt(extract: Extract) -> None:
     [
         ("Line\tItem\tQty\tUnit\n2\tAvg input per item\t900\ttokens\n3\tAvg output per item\t450\ttokens",
          900, 450),  # evals v10
-        ("metric\tvalue\tunit\nprompt per request\t1,200\ttokens\nanswer per request\t300\ttokens", 1200, 300),
+        ("metric\tvalue\tunit\nprompt per request\t1,200\ttokens\nanswer per request\t300\ttokens",
+         1200, 300),
         ("Average input: 640 tokens\nAverage output: 96 tokens", 640, 96),
     ],
 )  # fmt: skip
 def test_a_labelled_row_gives_the_length(extract: Extract, text: str, prompt: int, output: int) -> None:
     p = extract(SERVE + "\n" + text)
     assert (p.prompt_tokens, p.output_tokens) == (prompt, output)
+
+
+# --- budgets: ranges with one multiplier, other currencies, words, caps ---------------------------------
+TRAIN = "Fine-tune Llama 3.1 8B with LoRA on 20M tokens. "
+
+
+@pytest.mark.parametrize(
+    ("text", "usd"),
+    [
+        ("We have CHF 250-300k.", 300_000 * 1.2),  # evals v11: the upper end, x 1.2 USD/CHF (units_text)
+        ("Budget's in the £60-75k range.", 75_000 * 1.3),  # evals v10
+        ("Our budget is between 40 and 50k EUR.", 50_000 * 1.1),
+        ("Budget is ₹6 lakh.", 600_000 * 0.0115),  # evals v11; INR at 0.0115 USD (units_text)
+        ("The budget is 1.5 million yen.", 1_500_000 * 0.0067),  # evals v11
+        ("We can spend up to INR 20 lakh.", 2_000_000 * 0.0115),
+        ("Budget's around fifteen hundred dollars.", 1500.0),  # evals v9
+        ("budget's around two and a half grand.", 2500.0),  # evals v11
+        ("We have about three and a half thousand euros.", 3500 * 1.1),
+        ("Acceptance criteria: Cost < $1,500 all-in.", 1500.0),  # evals v10
+        ("My supervisor has £2,000 of grant money we could spend.", 2000 * 1.3),  # evals v10
+    ],
+)
+def test_budget_forms(extract: Extract, text: str, usd: float) -> None:
+    assert extract(TRAIN + text).budget_usd == pytest.approx(usd)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It took two and a half weeks last time and fifteen hundred users tried it.",  # words, no money
+        "The H100s cost ₹300 per hour on that marketplace.",  # a rate, not a budget
+        "We paid CHF 250-300k for the cluster in 2023.",  # a price paid, no budget cue
+    ],
+)
+def test_budget_near_misses_read_no_budget(extract: Extract, text: str) -> None:
+    assert extract(TRAIN + text + " What does it cost?").budget_usd is None
