@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_availability import rule_availability
+from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_constraints import rule_constraints
@@ -42,6 +43,7 @@ from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
@@ -90,6 +92,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_dataset,
     rule_training_shape,
     rule_budget,
+    rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
@@ -99,6 +102,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_utilisation,
     rule_horizon,
     rule_serving,
+    rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_serving_io,
     rule_ttft,
     rule_first_token,  # after rule_ttft: an arriving first token, an answer that has to start in a time

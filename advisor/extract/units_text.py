@@ -21,7 +21,9 @@ TOKENS_PER_WORD_ENGLISH = 4.0 / 3.0
 # Publishing rule of thumb: a single-spaced page of 12-pt text holds about 500 words.
 WORDS_PER_PAGE = 500.0
 # Reference exchange rates to USD (ECB reference rates, order of magnitude for 2025-2026; edit if needed).
-USD_PER_CURRENCY: dict[str, float] = {"USD": 1.0, "EUR": 1.10, "GBP": 1.30, "CHF": 1.20}
+USD_PER_CURRENCY: dict[str, float] = {"USD": 1.0, "EUR": 1.10, "GBP": 1.30, "CHF": 1.20,
+                                      # EUR/JPY ~165 and EUR/INR ~96 (ECB, 2025-2026) at 1.10 USD/EUR
+                                      "JPY": 0.0067, "INR": 0.0115}
 FX_SOURCE = "ECB euro reference rates, 2025-2026 range, rounded"
 HOURS_PER_WEEK = 7 * HOURS_PER_DAY
 OVERNIGHT_HOURS = 12.0  # "overnight": an evening to the next morning (about 20:00 -> 08:00)
@@ -107,7 +109,7 @@ def is_token_estimate(evidence: str | None) -> bool:
 
 
 def usd_from(amount: float, currency: str) -> Converted:
-    """`amount` in `currency` (USD, EUR, GBP, CHF) as USD at the reference rate."""
+    """`amount` in `currency` (USD, EUR, GBP, CHF, JPY, INR) as USD at the reference rate."""
     rate = USD_PER_CURRENCY[currency]
     usd = amount * rate
     if currency == "USD":
