@@ -35,7 +35,7 @@ from tools import present
 from tools.input_account import InputAccount
 from tools.memory_calibration import calibration_summary
 from tools.profile import PROFILE_FIELDS
-from tools.recommend.models import Option, Recommendation
+from tools.recommend.models import YOURS_PROVIDER, YOURS_RESERVED_TIER, Option, Recommendation
 
 
 def _cost_suffix(opt: Option) -> str:
@@ -49,7 +49,9 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "label": opt.label,
         "title": option_title(opt),
         "where": option_where(opt),
-        "deployment": DEPLOYMENT_TEXT.get(opt.deployment, opt.deployment),
+        "deployment": "held cloud capacity"
+        if opt.tier == YOURS_RESERVED_TIER
+        else DEPLOYMENT_TEXT.get(opt.deployment, opt.deployment),
         "rate": present.usd_rate(opt.usd_per_gpu_hour),
         "gpu_hours": (present.gpu_hours_range(opt.gpu_hours) + ("" if per_job else " a month"))
         if opt.gpu_hours
@@ -70,7 +72,7 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "risks": list(opt.risks),
         "meets_deadline": _yes_no(opt.meets_deadline),
         "meets_budget": _yes_no(opt.meets_budget),
-        "tier": opt.tier,
+        "tier": "" if opt.provider == YOURS_PROVIDER else opt.tier,  # "your hardware" says it already
         "eu": opt.eu,
         "decode": decode if opt.decode_tokens_per_s else None,
         "serving": serving_rows(opt),

@@ -153,7 +153,7 @@ def rent_instead(
         f"{verdict} (mid of the ranges) than {against}"
     )
     if not per_month:
-        text += f" and takes {cheap.wall_hours.low:,.1f}-{cheap.wall_hours.high:,.1f} h"
+        text += f" and takes {present.hours_range(cheap.wall_hours, with_days=False)}"
     return text
 
 

@@ -8,6 +8,7 @@ import math
 from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
+from tools.recommend.models import YOURS_PROVIDER
 
 RISK_SPOT = 0.30
 RISK_SPOT_PER_DOUBLING_DAY = 0.15
@@ -52,7 +53,9 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
         fabric = c.topo.interconnect_inter_required
         need = "any scale-out fabric" if fabric in ("any", "none", "") else fabric.replace("_", " ")
         c.risks.append(f"{c.layout.nodes} nodes: needs {need} and NCCL tuning")
-    if o.deployment in ("owned", "colocation"):
+    held = o.provider == YOURS_PROVIDER and bool(p.owned_reserved)
+    if o.deployment in ("owned", "colocation") and not held:
+        # a cloud reservation the team holds is run by the provider: no procurement, no hardware to keep up
         risk += RISK_OWNED_DEDICATED_OPS if p.ops_capacity == "dedicated" else RISK_OWNED
         c.risks.append("you run the hardware: procurement lead time, failures, staff")
     if c.gpu.vendor != "nvidia" and not inference:
