@@ -78,3 +78,15 @@ def test_a_purchase_is_spread_over_a_stated_horizon_shorter_than_the_hardware_li
     serve = dict(workload="inference", model_id="qwen2.5-32b", concurrency=60, horizon_months=12.0)
     rec = _rec(catalog, **serve)
     assert rec.primary is not None and rec.primary.pricing_words() != "to buy"
+
+
+def test_held_capacity_is_not_hardware_the_team_runs(catalog: Catalog) -> None:
+    # seen on the rendered PDF: "you run the hardware: procurement lead time ..." under a cloud reservation
+    from reports.view import _option_row
+
+    base = dict(PRETRAIN_7B, owned_gpu="h100-sxm", owned_gpu_count=16)
+    owned, held = _rec(catalog, **base).primary, _rec(catalog, **base, owned_reserved=True).primary
+    assert owned is not None and held is not None
+    assert any("procurement" in r for r in owned.risks) and not any("procurement" in r for r in held.risks)
+    row = _option_row(held)
+    assert row["deployment"] == "held cloud capacity" and row["tier"] == ""
