@@ -37,7 +37,6 @@ from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
-from advisor.extract.rules_first_token import rule_first_token
 from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
@@ -105,7 +104,6 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_serving_io,
     rule_ttft,
-    rule_first_token,  # after rule_ttft: an arriving first token, an answer that has to start in a time
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
