@@ -32,8 +32,9 @@ def server() -> Iterator[FakeOpenAIServer]:
 
 @pytest.fixture
 def settings(server: FakeOpenAIServer) -> LLMSettings:
-    """Settings aimed at the fake server: no retries, a short timeout."""
-    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=1.0, model="fake-model")
+    """Settings aimed at the fake server: no retries, a short timeout (2.5 s: under the 3 s delay the agent's
+    timeout test sends, over what a loaded CI machine took for one local reply; 1 s failed once there)."""
+    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=2.5, model="fake-model")
 
 
 @pytest.fixture
