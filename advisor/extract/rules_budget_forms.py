@@ -91,10 +91,19 @@ def _record(ctx: Ctx, s: Sentence, m: re.Match[str], amount: float, cur: str) ->
     ctx.add(s, "budget_usd", conv.value, ev, "stated" if cur == "USD" else "inferred", m.end() - 1)
 
 
-def _is_budget(t: str, m: re.Match[str]) -> bool:
-    if _RATE_AFTER.match(t, m.end()):
-        return False  # "$2-3k a month", "₹300 per hour": a rate
+_MONTHLY_AFTER = re.compile(r"\s*(?:/\s*(?:mo|month)\b|per\s+month\b|an?\s+month\b|monthly\b)", I)
+_BUDGET_BEFORE = re.compile(
+    r"\b(?:budget\w*|cap|capped|limit|max(?:imum)?|at\s+most|up\s+to|no\s+more\s+than)\b", I
+)
+
+
+def _is_budget(t: str, m: re.Match[str], serving: bool = False) -> bool:
     before = t[max(0, m.start() - 50) : m.start()]
+    if _RATE_AFTER.match(t, m.end()):
+        # "$2-3k a month" is a rate; a serving budget held to a month is the budget its monthly cost meets
+        # ("budget $2-3k a month"), as rule_budget reads a monthly ceiling
+        monthly = _MONTHLY_AFTER.match(t, m.end()) is not None
+        return serving and monthly and _BUDGET_BEFORE.search(before) is not None
     return bool(_CUE.search(before) or _CUE_AFTER.match(t, m.end()) or _SIGN_BEFORE.search(before))
 
 
@@ -103,7 +112,7 @@ def rule_budget_forms(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
         for m in _RANGE.finditer(t):
-            if not _is_budget(t, m):
+            if not _is_budget(t, m, serving=ctx.workload == "inference"):
                 continue
             hi, mult = m.group("hi") or m.group("hi2"), m.group("mult") or m.group("mult2")
             _record(ctx, s, m, parse_money(hi) * MULTIPLIERS[mult.lower()], _currency(m))

@@ -258,6 +258,7 @@ _OFFICE_HOURS = Gated(
     "hours", "9", "nine",
 )  # fmt: skip
 OFFICE_HOURS_PER_DAY = 9.0  # 9 to 6, the usual office day
+NINE_TO_FIVE_HOURS_PER_DAY = 8.0  # "9 to 5" said: 09:00 to 17:00 (evals v11: it was read as 9 h)
 OFFICE_DAYS_PER_WEEK = 5.0
 
 
@@ -291,7 +292,9 @@ def rule_utilisation(ctx: Ctx) -> None:
                 conv = U.utilization_from_schedule(h, days)
                 ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
         for m in _OFFICE_HOURS.finditer(t):
-            conv = U.utilization_from_schedule(OFFICE_HOURS_PER_DAY, OFFICE_DAYS_PER_WEEK)
+            said = m.group(0)[:1].isdigit() or m.group(0).lower().startswith("nine")
+            day = NINE_TO_FIVE_HOURS_PER_DAY if said else OFFICE_HOURS_PER_DAY
+            conv = U.utilization_from_schedule(day, OFFICE_DAYS_PER_WEEK)
             # the assumed office day loses to any share of time the text states ("office hours, which
             # is roughly a third of the time")
             ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start(), rank=-1)

@@ -89,6 +89,8 @@ _CEILING_AFTER = re.compile(
     r"|or\s+less|ceiling|cap|hard\s+cap|limit)\b",
     re.I,
 )
+# an amount that opens a range: "$2-3k", "€40 – 50k" (the multiplier said once, after the high end)
+_RANGE_LOW = re.compile(r"\s*(?:-|–|to)\s*[$€£]?\s*\d", re.I)
 # money held as credits is money to spend: "paid from the $6,000 of AWS credits on the grant"
 _CREDITS_AFTER = re.compile(r"\s*(?:of|in)\s+(?:[\w-]+\s+){0,2}credits?\b", re.I)
 _USED_UP = re.compile(r"\b(?:spent|used(?:\s+up)?|burn(?:ed|t)|blew|consumed|wasted)\b", re.I)
@@ -114,6 +116,8 @@ def rule_budget(ctx: Ctx) -> None:
         budget_word = _BUDGET_WORD.search(t) is not None  # once per sentence: linear in its length
         amounts = list(_MONEY.finditer(t))
         for m in amounts[-MAX_BUDGET_AMOUNTS_PER_SENTENCE:]:  # the last said wins among equals
+            if _RANGE_LOW.match(t, m.end()):
+                continue  # "$2-3k": the low end of a range, not $2 (rules_budget_forms reads the range)
             rate = _RATE.match(t[m.end() : m.end() + 40])  # a bounded window: '/hr', 'per month'
             monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
             ceiling = monthly and (

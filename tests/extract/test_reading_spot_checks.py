@@ -206,3 +206,19 @@ def test_can_we_on_a_counted_node_is_a_question_about_that_hardware(extract: Ext
     assert (p.claimed_gpu, p.claimed_gpu_count) == ("h100-sxm", 8)
     p = extract("Fine tune llama 2 13b with lora on 5M tokens. Could we just use a T4?")
     assert p.claimed_gpu is None  # no count written: weighed by the answer, not a configuration to check
+
+
+def test_the_low_end_of_a_money_range_is_not_an_amount(extract: Extract) -> None:
+    # "$2-3k" had been read as a $2 budget
+    assert extract("Serve Llama 3.1 8B to 40 users. We pay $2-3k a month for the API now.").budget_usd is None
+    assert extract("Serve Llama 3.1 8B to 40 users, budget $2-3k a month.").budget_usd == 3000
+    assert extract("LoRA Llama 3.1 8B on 50M tokens, budget $2-3k.").budget_usd == 3000
+    assert extract("Serve Llama 3.1 8B to 40 users; H100s cost $2-3 per hour.").budget_usd is None
+
+
+def test_nine_to_five_is_eight_hours_and_office_hours_nine(extract: Extract) -> None:
+    # 8 h x 5 days / 168 h; "office hours" keeps the assumed 9 h day (9 to 6)
+    nine_to_five = extract("Serve Llama 3.1 8B to 40 users, only 9 to 5, weekdays.").utilization
+    office = extract("Serve Llama 3.1 8B to 40 users during business hours.").utilization
+    assert nine_to_five is not None and abs(nine_to_five - 40 / 168) < 1e-9
+    assert office is not None and abs(office - 45 / 168) < 1e-9
