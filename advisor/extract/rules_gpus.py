@@ -243,13 +243,20 @@ def _own_fleet(ctx: Ctx, s: Sentence, fleet: Fleet, claimed_done: bool) -> bool:
     after = t[fleet.end : fleet.end + 60]
     if _RENTED_AFTER.match(after) and not _HELD_UNTIL.match(after):
         return False
-    gid = _gpu_id(fleet.gpu)
-    ctx.add(s, "owned_gpu", gid, fleet.evidence, "stated", fleet.start)
-    ctx.add(s, "owned_gpu_count", fleet.count, fleet.evidence, "inferred", fleet.start)
+    gid, count, ev = _gpu_id(fleet.gpu), fleet.count, fleet.evidence
+    if (spelled := _SPELLED_OUT.match(t, fleet.end)) is not None and (g := GPU_RE.match(t, spelled.end())):
+        # the machine spelled out in brackets: "a DGX A100 (8x A100 40GB)" is the 40 GB card (review 6, R16)
+        gid, ev = _gpu_id(g.group("gpu")), f"{fleet.evidence} {t[spelled.start() : g.end()].strip()})"
+        count = int(parse_number(spelled.group("num"))) if spelled.group("num") else count
+    ctx.add(s, "owned_gpu", gid, ev, "stated", fleet.start)
+    ctx.add(s, "owned_gpu_count", count, ev, "inferred", fleet.start)
     if _asks_about(t, fleet.start) and not claimed_done:
-        ctx.add(s, "claimed_gpu", gid, fleet.evidence, "stated", fleet.start)
-        ctx.add(s, "claimed_gpu_count", fleet.count, fleet.evidence, "inferred", fleet.start)
+        ctx.add(s, "claimed_gpu", gid, ev, "stated", fleet.start)
+        ctx.add(s, "claimed_gpu_count", count, ev, "inferred", fleet.start)
     return True
+
+
+_SPELLED_OUT = re.compile(rf"\s*\(\s*(?:(?P<num>{NUMBER})\s*(?:x|×)?\s*)?(?:nvidia\s+)?", re.I)
 
 
 # =========================================================================== GPUs wanted / excluded

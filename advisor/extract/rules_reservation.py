@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_models import find_providers
+from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 from advisor.extract.units_text import DAYS_PER_MONTH, WEEKS_PER_MONTH
 
@@ -54,8 +54,34 @@ def _owned_sentence(ctx: Ctx) -> int | None:
     return None
 
 
+# held capacity said as nodes of GPUs before the noun: "we have a 2-node 8x H200 reservation on Nebius"
+# (expert review 6, R20: the reservation was never used); the count is nodes x GPUs per node
+_NODES_HELD = keyed(
+    rf"\b(?:we|i)\s+(?:already\s+|currently\s+|still\s+)?(?:have|hold|got)\s+an?\s+(?P<nodes>{NUMBER})[\s-]node\s+"
+    rf"(?P<per>\d+)\s*(?:x|×)\s*",
+    I,
+)
+_HELD_NOUN = keyed(r"\s*(?:reservation|reserved\s+(?:cluster|capacity|block)|commitment|booking|lease)\b", I)
+
+
+def _nodes_held(ctx: Ctx) -> None:
+    """owned_gpu(_count) from nodes of GPUs held on a reservation or lease (above)."""
+    for s in ctx.sentences:
+        m = _NODES_HELD.search(s.text)
+        g = GPU_RE.match(s.text, m.end()) if m is not None else None
+        if m is None or g is None or _HELD_NOUN.match(s.text, g.end()) is None:
+            continue
+        count = int(parse_number(m.group("nodes"))) * int(m.group("per"))
+        ev = f"{s.text[m.start() : g.end()].strip()}: {m.group('nodes')} x {m.group('per')} GPUs"
+        ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", count, ev, "inferred", g.start())
+        return
+
+
 def rule_reservation(ctx: Ctx) -> None:
     """owned_reserved, owned_provider and owned_months_left around the owned GPUs' sentence."""
+    if not ctx.has("owned_gpu"):
+        _nodes_held(ctx)
     at = _owned_sentence(ctx)
     if at is None:
         return
@@ -88,7 +114,7 @@ _TERM_AHEAD = keyed(
 
 
 _TERM_NOUN = keyed(r"\b(?:leas(?:e|ed)|contract|term|rental\s+agreement)\b", I)
-_ON_IT = keyed(r"^\s+(?:on|in)\s+(?:it|them|that|the\s+(?:reservation|lease|contract|term|commitment))\b", I)
+_ON_IT = keyed(r"\s+(?:on|in)\s+(?:it|them|that|the\s+(?:reservation|lease|contract|term|commitment))\b", I)
 
 
 def _term_left(ctx: Ctx, s: Sentence) -> bool:

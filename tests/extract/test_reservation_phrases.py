@@ -96,3 +96,20 @@ def test_reservations_held_said_the_way_review_6_wrote_them(extract: Extract) ->
     assert (p.owned_gpu, p.owned_gpu_count, p.owned_reserved) == ("h200", 16, True)
     p = extract("We'd rent 16x H200 reserved on Nebius, on demand is too pricey. Pretrain 3B on 200B tokens")
     assert p.owned_gpu is None  # a rental the team means to take, not capacity it holds
+
+
+def test_nodes_of_gpus_held_on_a_reservation(extract: Extract) -> None:
+    # review 6, R20: "a 2-node 8x H200 reservation" was never read as held capacity
+    p = extract("We have a 2-node 8x H200 reservation on Nebius for the next 6 weeks. Continue pretraining "
+                "Qwen2.5 32B on 50B tokens with it.")  # fmt: skip
+    assert (p.owned_gpu, p.owned_gpu_count, p.owned_reserved) == ("h200", 16, True)
+    assert p.owned_provider == "nebius"
+    p = extract("We want a 2-node 8x H200 cluster for pretraining Qwen2.5 32B on 50B tokens.")
+    assert p.owned_gpu is None  # wanted, not held
+
+
+def test_a_machine_spelled_out_in_brackets_names_its_card(extract: Extract) -> None:
+    # review 6, R16: "a DGX A100 (8x A100 40GB)" was read as the 80 GB card
+    p = extract("Our lab has a DGX A100 (8x A100 40GB). Could we serve Llama 3.3 70B for 40 users on it?")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-40gb-sxm", 8)
+    assert extract("We have two DGX A100s. Serve Llama 3.3 70B to 40 users.").owned_gpu_count == 16
