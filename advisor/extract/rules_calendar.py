@@ -17,11 +17,10 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_dates import _DATE, _add, date_of
+from advisor.extract.rules_dates import _DATE, _WEEKDAYS, _add, date_of
 from advisor.extract.rules_money_time import _end_of_day
 from advisor.extract.rules_text import NUMBER, parse_number
 
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
 _WORKING_DAYS = keyed(
     rf"\b(?P<num>{NUMBER})\s+(?:business|working|work)[\s-]+days?\b", I
@@ -48,7 +47,7 @@ _GRANTED_AFTER = re.compile(r"\s+(?:is|are|max|tops|at\s+most)\b", I)
 
 
 def _weekday(name: str) -> int:
-    return [d[:3] for d in _DAYS].index(name.lower()[:3])
+    return _WEEKDAYS.index(name.lower()[:3])
 
 
 def _after_working_days(start: dt.date, n: int) -> dt.date:

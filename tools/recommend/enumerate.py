@@ -28,7 +28,13 @@ from tools.recommend.models import YOURS_PROVIDER, MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, assess_risk, deadline_status
-from tools.recommend.serving_plan import ServingPlan, plan_serving, with_latency_cap, within_max_gpus
+from tools.recommend.serving_plan import (
+    ServingPlan,
+    plan_serving,
+    ttft_text,
+    with_latency_cap,
+    within_max_gpus,
+)
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
@@ -293,11 +299,9 @@ class Enumerator(Part):
             )
             c.risk += RISK_LIMIT_MAYBE
         if plan.ttft_at_risk and self.p.ttft_target_s:
-            ttft = plan.replica.time_to_first_token_s
             c.risks.append(
-                f"time to first token {ttft.low:,.2g}-{ttft.high:,.2g} s: meets the "
-                f"{self.p.ttft_target_s:g} s target only at the fast end of the range (a mean; a p95 runs "
-                "longer; the slow end is every request arriving at once)"
+                f"{ttft_text(plan.replica)}: meets the {self.p.ttft_target_s:g} s target only at the fast "
+                "end of the range (a mean; a p95 runs longer; the slow end is every request arriving at once)"
             )
             c.risk += RISK_LIMIT_MAYBE
         return None

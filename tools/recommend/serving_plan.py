@@ -202,7 +202,7 @@ def _plan_load(
                     f"one request on {n_gpus} GPU(s): slower than the {latency:g} ms/token latency target"
                 )
             else:
-                why = f"{_ttft_text(t)} with one request on {n_gpus} GPU(s): over the {ttft:g} s target"
+                why = f"{ttft_text(t)} with one request on {n_gpus} GPU(s): over the {ttft:g} s target"
             return _none(t, 1, 1, why)
         t = serve(per)
         replicas = max(1, math.ceil(target / t.output_tokens_per_s.low))
@@ -241,7 +241,7 @@ def _plan_load(
             continue
         if ttft and t.time_to_first_token_s.low > ttft:
             why = (
-                f"{_ttft_text(t)} at {per} requests per replica of {n_gpus} GPU(s); the target is {ttft:g} s"
+                f"{ttft_text(t)} at {per} requests per replica of {n_gpus} GPU(s); the target is {ttft:g} s"
             )
             continue
         if not target:
@@ -269,12 +269,13 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     high = t.time_to_first_token_s.high
     verdict = "within" if high <= p.ttft_target_s else "over at the slow end of"
     return (
-        f"{_ttft_text(t)} at {t.concurrency} requests per replica: {verdict} your {p.ttft_target_s:g} s "
+        f"{ttft_text(t)} at {t.concurrency} requests per replica: {verdict} your {p.ttft_target_s:g} s "
         "target"
     )
 
 
-def _ttft_text(t: ServingTime) -> str:
+def ttft_text(t: ServingTime) -> str:
+    """The replica's time to first token in words: '0.19-6.2 s to the first token'."""
     ttft = t.time_to_first_token_s
     return f"{ttft.low:,.2g}-{ttft.high:,.2g} s to the first token"
 
