@@ -9,7 +9,7 @@ from typing import Any
 
 from reports import charts
 from tools import present
-from tools.cost_buy import BuyRentTimeline
+from tools.cost_buy import BuyRentTimeline, RentLine
 from tools.recommend.models import Recommendation
 
 _LINE_COLOURS = (charts.SKY_BLUE, charts.ORANGE, charts.GREEN, charts.PURPLE, charts.VERMILLION)
@@ -26,8 +26,8 @@ def _month(x: float | None, horizon: int) -> str:
 def _own_summary(t: BuyRentTimeline) -> str:
     """First-page line for GPUs the team owns: their running cost against renting the same GPUs."""
     parts = [f"{ln.basis.name} {present.usd(ln.usd_per_month)}" for ln in t.rents]
-    cheapest_rent = min(t.rents, key=lambda ln: ln.cumulative_usd[-1])
-    diff = cheapest_rent.cumulative_usd[-1] - t.buy_cumulative_usd[-1]
+    cheapest_rent = min(t.rents, key=lambda ln: ln.total_usd)
+    diff = cheapest_rent.total_usd - t.buy_cumulative_usd[-1]
     verdict = (
         f"your hardware saves {present.usd(diff)} against the cheapest rental ({cheapest_rent.basis.name})"
         if diff >= 0
@@ -37,7 +37,7 @@ def _own_summary(t: BuyRentTimeline) -> str:
         f"Your hardware vs rent ({_gpus(t)}, {t.utilization:.0%} use, {t.horizon_months} months): "
         f"running the GPUs you own costs {present.usd(t.running_usd_per_month)}/month (power x PUE, staff; "
         f"the purchase is already spent); renting the same GPUs a month: {'; '.join(parts)}. Over the "
-        f"horizon {verdict}. Nothing to buy: your GPUs run the job."
+        f"horizon {verdict}.{_past_horizon(t)} Nothing to buy: your GPUs run the job."
     )
 
 
@@ -75,7 +75,28 @@ def summary_line(t: BuyRentTimeline) -> str:
     return (
         f"Buy vs rent ({_gpus(t)}, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
         f"{present.usd(t.purchase_usd)}{_price_detail(t)} + {present.usd(t.running_usd_per_month)}/month "
-        f"to run; buying breaks even against {'; '.join(parts)}. Cheapest over the horizon: {best}.{instead}"
+        f"to run; buying breaks even against {'; '.join(parts)}. Cheapest over the horizon: {best}."
+        f"{_past_horizon(t)}{instead}"
+    )
+
+
+def _at_horizon(ln: RentLine) -> str:
+    """'$52,560', or '$157,680 (36-month term billed)' when the term outlasts the horizon."""
+    if ln.committed_usd is None or ln.basis.term_months is None:
+        return present.usd(ln.cumulative_usd[-1])
+    return f"{present.usd(ln.committed_usd)} ({ln.basis.term_months:.0f}-month term billed)"
+
+
+def _past_horizon(t: BuyRentTimeline) -> str:
+    """' A 3-year term outlasts the 12-month horizon: all 36 months are billed.' or ''."""
+    long = [ln for ln in t.rents if ln.committed_usd is not None and ln.basis.term_months is not None]
+    if not long:
+        return ""
+    terms = sorted({ln.basis.term_months for ln in long if ln.basis.term_months is not None})
+    said = " and ".join(f"{m:.0f}" for m in terms)
+    return (
+        f" A reserved term longer than the {t.horizon_months}-month horizon bills all its months ({said}), "
+        "so it is compared at its full term."
     )
 
 
@@ -179,7 +200,7 @@ def buy_rent_section(rec: Recommendation) -> dict[str, Any] | None:
             if ln.basis.commitment
             else f"busy hours ({t.utilization:.0%})",
             "per_month": present.usd(ln.usd_per_month),
-            "at_horizon": present.usd(ln.cumulative_usd[-1]),
+            "at_horizon": _at_horizon(ln),
             "break_even": _saving(t, ln.usd_per_month)
             if t.owned
             else _month(ln.break_even_month, t.horizon_months),

@@ -10,6 +10,8 @@ Buy vs rent over a horizon (cumulative USD by month, utilisation applied once):
     buy      = purchase up front + (energy at u + hosting + staff) x months
     on-demand and spot = rate x 730 x u x GPUs x months        (billed only for busy hours)
     reserved = rate x 730 x GPUs x months                       (a commitment bills every hour)
+    a term longer than the horizon bills the whole term: rate x 730 x GPUs x term_months (no resale assumed,
+    as a purchase spread over a shorter horizon assumes none)
     break-even month = purchase / (rent per month - running per month), None when never.
 """
 
@@ -223,6 +225,9 @@ class RentBasis(BaseModel):
     name: str = Field(description="e.g. 'on-demand (lambda)', 'reserved 1 year', 'spot'")
     usd_per_gpu_hour: float = Field(gt=0)
     commitment: bool = Field(default=False, description="reserved: every hour of the term is billed")
+    term_months: float | None = Field(
+        default=None, gt=0, description="a commitment's term in months (12, 36); None: no term or not known"
+    )
     source: str = ""
 
 
@@ -235,6 +240,16 @@ class RentLine(BaseModel):
     usd_per_month: float
     cumulative_usd: tuple[float, ...]
     break_even_month: float | None = Field(description="month buying becomes cheaper; None: never")
+    committed_usd: float | None = Field(
+        default=None,
+        description="a term longer than the horizon: every month of the term is billed (rate x 730 x GPUs x "
+        "term), what choosing this basis costs; None: the term ends within the horizon",
+    )
+
+    @property
+    def total_usd(self) -> float:
+        """What choosing this basis costs for the horizon: the committed term when it outlasts it."""
+        return max(self.cumulative_usd[-1], self.committed_usd or 0.0)
 
 
 class BuyRentTimeline(Traced):
@@ -328,15 +343,28 @@ def buy_rent_timeline(
                 unit="months",
             )
         )
+        committed = None
+        if r.commitment and r.term_months is not None and r.term_months > h:
+            committed = tb.step(
+                f"committed_usd ({r.name})",
+                "rent per month x term_months (the term outlasts the horizon; every month of it is billed)",
+                per_month * r.term_months,
+                "USD",
+                r.source,
+                rent_usd_per_month=per_month,
+                term_months=r.term_months,
+                horizon_months=h,
+            )
         lines.append(
             RentLine(
                 basis=r,
                 usd_per_month=per_month,
                 cumulative_usd=tuple(per_month * m for m in months),
                 break_even_month=be,
+                committed_usd=committed,
             )
         )
-    finals = {"buy": buy[-1], **{ln.basis.name: ln.cumulative_usd[-1] for ln in lines}}
+    finals = {"buy": buy[-1], **{ln.basis.name: ln.total_usd for ln in lines}}
     cheapest = min(finals, key=lambda k: finals[k])
     return BuyRentTimeline(
         n_gpus=n_gpus,

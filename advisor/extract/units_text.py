@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from tools.catalog.load import load_catalog
+from tools.catalog.schema import Estimate
 from tools.defaults import BYTES_PER_TOKEN
 from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH, SECONDS_PER_HOUR
 
@@ -20,11 +22,23 @@ BYTES_PER_TOKEN_ENGLISH = BYTES_PER_TOKEN
 TOKENS_PER_WORD_ENGLISH = 4.0 / 3.0
 # Publishing rule of thumb: a single-spaced page of 12-pt text holds about 500 words.
 WORDS_PER_PAGE = 500.0
-# Reference exchange rates to USD (ECB reference rates, order of magnitude for 2025-2026; edit if needed).
-USD_PER_CURRENCY: dict[str, float] = {"USD": 1.0, "EUR": 1.10, "GBP": 1.30, "CHF": 1.20,
-                                      # EUR/JPY ~165 and EUR/INR ~96 (ECB, 2025-2026) at 1.10 USD/EUR
-                                      "JPY": 0.0067, "INR": 0.0115}
-FX_SOURCE = "ECB euro reference rates, 2025-2026 range, rounded"
+
+
+# Reference exchange rates: each currency's rate is a dated catalog estimate `usd_per_<code>` (tools/catalog/
+# costs.yaml: ECB and IMF reference rates with their dates, for EUR GBP CHF JPY INR SEK NOK DKK PLN AUD CAD
+# CNY KRW BRL).
+def usd_per_unit(currency: str) -> Estimate | None:
+    """The catalog's reference rate for `currency` (USD per unit, with source and date); None for USD."""
+    if currency == "USD":
+        return None
+    return load_catalog().estimate(f"usd_per_{currency.lower()}")
+
+
+def _fx_note(rate: Estimate) -> str:
+    """'ECB reference rate of 14 Mar 2025': the publisher (first word of the source) and the date."""
+    return f"{rate.source.split()[0]} reference rate of {rate.as_of:%d %b %Y}"
+
+
 HOURS_PER_WEEK = 7 * HOURS_PER_DAY
 OVERNIGHT_HOURS = 12.0  # "overnight": an evening to the next morning (about 20:00 -> 08:00)
 WEEKEND_HOURS = 60.0  # "over the weekend": Friday evening to Monday morning (~18:00 -> 06:00; review 6, R02)
@@ -109,12 +123,14 @@ def is_token_estimate(evidence: str | None) -> bool:
 
 
 def usd_from(amount: float, currency: str) -> Converted:
-    """`amount` in `currency` (USD, EUR, GBP, CHF, JPY, INR) as USD at the reference rate."""
-    rate = USD_PER_CURRENCY[currency]
-    usd = amount * rate
-    if currency == "USD":
-        return Converted(usd, f"{_g(amount)} USD")
-    return Converted(usd, f"{_g(amount)} {currency} x {rate:g} USD/{currency} ({FX_SOURCE}) = {_g(usd)} USD")
+    """`amount` in USD or a currency with a catalog rate (usd_per_unit), as USD at that dated rate."""
+    rate = usd_per_unit(currency)
+    if rate is None:
+        return Converted(amount, f"{_g(amount)} USD")
+    usd = amount * rate.value
+    return Converted(
+        usd, f"{_g(amount)} {currency} x {rate.value:.4g} USD/{currency} ({_fx_note(rate)}) = {_g(usd)} USD"
+    )
 
 
 def hours_from(amount: float, unit: str) -> Converted:
@@ -230,11 +246,11 @@ def usd_per_kwh_from(amount: float, currency: str, cents: bool) -> Converted:
     unit = f"{amount:g} {currency} cents" if cents else f"{amount:g} {currency}"
     if not cents and currency == "USD":
         return Converted(money.value, f"{amount:g} USD/kWh")
-    rate = USD_PER_CURRENCY[currency]
+    rate = usd_per_unit(currency)
     return Converted(
         money.value,
         f"{unit}/kWh"
         + (f" / {CENTS_PER_UNIT:g}" if cents else "")
-        + (f" x {rate:g} USD/{currency}" if currency != "USD" else "")
+        + (f" x {rate.value:.4g} USD/{currency} ({_fx_note(rate)})" if rate is not None else "")
         + f" = {money.value:.3f} USD/kWh",
     )

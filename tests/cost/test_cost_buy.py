@@ -73,3 +73,28 @@ def test_timeline_applies_utilisation_once_and_finds_break_even() -> None:
         buy_rent_timeline(
             n_gpus=1, horizon_months=12, utilization=0, purchase_usd=1, running_usd_per_month=1, rents=[]
         )
+
+
+
+def test_a_term_longer_than_the_horizon_bills_every_month_of_the_term() -> None:
+    """A 3-year reservation chosen for a 12-month need bills 36 months (no resale assumed). At 50% use over
+    12 months: on-demand at $4 (busy hours) 4 x 730 x 0.5 x 8 x 12 = $140,160; reserved 1 year at $2.60
+    2.6 x 730 x 8 x 12 = $182,208; reserved 3 years at $1.50 shows $105,120 after 12 months but commits
+    1.5 x 730 x 8 x 36 = $315,360; buying $300,000 + $2,000 x 12 = $324,000. On-demand is cheapest, not
+    the 3-year term."""
+    od = RentBasis(name="on-demand", usd_per_gpu_hour=4.0)
+    r3 = RentBasis(name="reserved 3 years", usd_per_gpu_hour=1.5, commitment=True, term_months=36)
+    r1 = RentBasis(name="reserved 1 year", usd_per_gpu_hour=2.6, commitment=True, term_months=12)
+    kw = {"n_gpus": 8, "utilization": 0.5, "purchase_usd": 300000.0, "running_usd_per_month": 2000.0}
+    t = buy_rent_timeline(horizon_months=12, rents=[od, r3, r1], **kw)
+    by = {ln.basis.name: ln for ln in t.rents}
+    assert by["reserved 3 years"].cumulative_usd[-1] == pytest.approx(1.5 * HOURS_PER_MONTH * 8 * 12)
+    assert by["reserved 3 years"].committed_usd == pytest.approx(1.5 * HOURS_PER_MONTH * 8 * 36)
+    assert by["reserved 3 years"].total_usd == pytest.approx(315360)
+    assert by["reserved 1 year"].committed_usd is None  # its term ends with the horizon
+    assert t.cheapest == "on-demand"
+    assert any(s.step.startswith("committed_usd (reserved 3 years)") for s in t.trace)
+    # Over 36 months the term ends with the horizon: on-demand $420,480, buy $372,000, reserved $315,360.
+    long = buy_rent_timeline(horizon_months=36, rents=[od, r3], **kw)
+    assert long.rents[1].committed_usd is None
+    assert long.cheapest == "reserved 3 years"

@@ -15,6 +15,7 @@ from advisor.extract.base import merge_findings
 from advisor.extract.brief_text import heading_kind, normalise
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_typos import correct_word, fix_typos
+from tools.catalog.load import load_catalog
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -77,13 +78,16 @@ def test_counts_that_are_not_a_limit(extract: Extract, text: str) -> None:
 
 
 # --------------------------------------------------------------------------- power price
+_USD_PER_EUR = load_catalog().estimate("usd_per_eur").value  # the catalog's dated ECB reference rate
+
+
 @pytest.mark.parametrize(
     ("text", "usd", "status"),
     [
         ("Our colo power is $0.10/kWh.", 0.10, "stated"),
         ("electricity runs 10 cents a kWh", 0.10, "inferred"),
-        ("power costs us €0.25 per kWh", 0.275, "inferred"),
-        ("Strom: 0,28 €/kWh", 0.308, "inferred"),
+        ("power costs us €0.25 per kWh", 0.25 * _USD_PER_EUR, "inferred"),
+        ("Strom: 0,28 €/kWh", 0.28 * _USD_PER_EUR, "inferred"),
     ],
 )
 def test_power_price(extract: Extract, text: str, usd: float, status: str) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.units_text import usd_per_unit
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -90,6 +91,16 @@ def test_a_labelled_row_gives_the_length(extract: Extract, text: str, prompt: in
     assert (p.prompt_tokens, p.output_tokens) == (prompt, output)
 
 
+def _usd_per(code: str) -> float:
+    """The catalog's dated reference rate (tools/catalog/costs.yaml usd_per_<code>)."""
+    rate = usd_per_unit(code)
+    assert rate is not None
+    return rate.value
+
+
+EUR, GBP, CHF, JPY, INR = (_usd_per(c) for c in ("EUR", "GBP", "CHF", "JPY", "INR"))
+
+
 # --- budgets: ranges with one multiplier, other currencies, words, caps ---------------------------------
 TRAIN = "Fine-tune Llama 3.1 8B with LoRA on 20M tokens. "
 
@@ -97,17 +108,17 @@ TRAIN = "Fine-tune Llama 3.1 8B with LoRA on 20M tokens. "
 @pytest.mark.parametrize(
     ("text", "usd"),
     [
-        ("We have CHF 250-300k.", 300_000 * 1.2),  # evals v11: the upper end, x 1.2 USD/CHF (units_text)
-        ("Budget's in the £60-75k range.", 75_000 * 1.3),  # evals v10
-        ("Our budget is between 40 and 50k EUR.", 50_000 * 1.1),
-        ("Budget is ₹6 lakh.", 600_000 * 0.0115),  # evals v11; INR at 0.0115 USD (units_text)
-        ("The budget is 1.5 million yen.", 1_500_000 * 0.0067),  # evals v11
-        ("We can spend up to INR 20 lakh.", 2_000_000 * 0.0115),
+        ("We have CHF 250-300k.", 300_000 * CHF),  # evals v11: the upper end
+        ("Budget's in the £60-75k range.", 75_000 * GBP),  # evals v10
+        ("Our budget is between 40 and 50k EUR.", 50_000 * EUR),
+        ("Budget is ₹6 lakh.", 600_000 * INR),  # evals v11
+        ("The budget is 1.5 million yen.", 1_500_000 * JPY),  # evals v11
+        ("We can spend up to INR 20 lakh.", 2_000_000 * INR),
         ("Budget's around fifteen hundred dollars.", 1500.0),  # evals v9
         ("budget's around two and a half grand.", 2500.0),  # evals v11
-        ("We have about three and a half thousand euros.", 3500 * 1.1),
+        ("We have about three and a half thousand euros.", 3500 * EUR),
         ("Acceptance criteria: Cost < $1,500 all-in.", 1500.0),  # evals v10
-        ("My supervisor has £2,000 of grant money we could spend.", 2000 * 1.3),  # evals v10
+        ("My supervisor has £2,000 of grant money we could spend.", 2000 * GBP),  # evals v10
     ],
 )
 def test_budget_forms(extract: Extract, text: str, usd: float) -> None:

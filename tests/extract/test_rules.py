@@ -11,8 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.extract.rules import RulesExtractor
+from advisor.extract.units_text import usd_per_unit
 from evals.harness import load_cases
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
+
+# The catalog's dated reference rates (tools/catalog/costs.yaml usd_per_eur, usd_per_gbp).
+EUR, GBP = (rate.value for rate in map(usd_per_unit, ("EUR", "GBP")) if rate is not None)
 
 Extract = Callable[..., WorkloadProfile]
 
@@ -182,9 +186,9 @@ def test_context_goes_to_context_len_for_inference(extract: Extract) -> None:
         ("budget under 10,000 USD", 10_000, "stated"),
         ("Budget is 5000 dollars", 5000, "stated"),
         ("We have a budget of $12,000 for this", 12_000, "stated"),
-        ("with a budget of 20k EUR", 22_000, "inferred"),
-        ("We have 48 hours and £3,000", 3900, "inferred"),
-        ("the partners approved a budget of €15,000", 16_500, "inferred"),
+        ("with a budget of 20k EUR", 20_000 * EUR, "inferred"),
+        ("We have 48 hours and £3,000", 3000 * GBP, "inferred"),
+        ("the partners approved a budget of €15,000", 15_000 * EUR, "inferred"),
         ("our budget is 8000", 8000, "inferred"),  # no currency: read as USD, marked inferred
     ],
 )
@@ -472,8 +476,8 @@ def test_dataset_amounts_scale_exactly(unit: str, n: int, mult: tuple[str, float
 @pytest.mark.parametrize(
     ("text", "usd"),
     [
-        ("Budget: €15.000 for the first version", 16_500),  # dot as thousands separator
-        ("Budget 5 000 € max", 5500),  # space as thousands separator
+        ("Budget: €15.000 for the first version", 15_000 * EUR),  # dot as thousands separator
+        ("Budget 5 000 € max", 5000 * EUR),  # space as thousands separator
         ("our budget is $1,200", 1200),
         ("A bare metal H100 is $2.80/hr; our budget is $3.5k", 3500),
     ],
@@ -527,7 +531,7 @@ def test_later_turns_replace_stated_values_through_conversions(extract: Extract)
     p = extract("LoRA on Llama 3.1 8B, budget $5k, we have 48 hours, 2B tokens")
     p = extract("Actually make it DeepSeek V3, budget 20k EUR, by Friday. The corpus is 500 GB.", p)
     assert p.model_id == "deepseek-v3" and p.params_b == 671  # catalog size follows the new model
-    assert p.budget_usd == pytest.approx(22_000) and p.deadline_hours == pytest.approx(63)
+    assert p.budget_usd == pytest.approx(20_000 * EUR) and p.deadline_hours == pytest.approx(63)
     assert p.dataset_tokens == 2e9 and p.dataset_gb == 500  # a GB estimate never replaces stated tokens
 
 

@@ -26,7 +26,9 @@ def test_words_pages_and_items() -> None:
 
 def test_currency_conversion_names_its_rate() -> None:
     eur = U.usd_from(20_000, "EUR")
-    assert eur.value == pytest.approx(20_000 * U.USD_PER_CURRENCY["EUR"])
+    rate = U.usd_per_unit("EUR")
+    assert rate is not None and rate.as_of.year >= 2025 and "ECB" in rate.source
+    assert eur.value == pytest.approx(20_000 * rate.value)
     assert "USD/EUR" in eur.how and "ECB" in eur.how
     assert U.usd_from(5000, "USD").value == 5000
 

@@ -71,6 +71,7 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
                     name=f"{name} ({rec.provider})",
                     usd_per_gpu_hour=rec.usd_per_gpu_hour,
                     commitment=True,
+                    term_months=months,
                     source=f"{rec.source} (as of {rec.as_of})",
                 )
             )
@@ -85,6 +86,7 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
                     name=f"{name} (est. {d.value:.0%} off on-demand)",
                     usd_per_gpu_hour=od.usd_per_gpu_hour * (1 - d.value),
                     commitment=True,
+                    term_months=months,
                     source=f"{estimate}: {d.source} (as of {d.as_of})",
                 )
             )
