@@ -23,6 +23,8 @@ Mapping rules (row field -> calculator input):
   (tools.catalog.synthetic); none of these -> skipped.
 - source family (`family`): where a row leaves them null, the optimizer implementation, checkpointing and
   loss of the family's own training script (_SOURCE_STACKS, each with its source); the row's value wins.
+  A family whose collator pads each batch to its longest sample on data of varying length (ms-swift 1.x)
+  runs with variable_length (the caching allocator's stale logits segments, reserved basis).
 - gpus, tp, pp as given; torchtitan with pp > 1: the row's local batch is split into pp micro-batches
   (its default pipeline_parallel_microbatches); rows whose notes say selective activation checkpointing
   are skipped (not a calculator input).
@@ -148,6 +150,9 @@ class SourceStack:
     accumulation: dict[str, int] = field(default_factory=dict)
     """Micro-batches per optimizer step (global / micro) of the config a row's document names (else 1)."""
     batch_column: bool = False  # the document prints 'BS micro/global': global / (gpus x micro) per step
+    variable_length: bool = False
+    """The script pads each batch to its longest sample on data of varying length (tools.memory's
+    variable_length: the caching allocator's stale logits segments on the reserved basis)."""
 
 
 _SOURCE_STACKS: dict[str, SourceStack] = {
@@ -172,6 +177,16 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         None, None, {}, "gist chenyaofo/d4cd6a20ab4b95cb3a49491747e2139a (DeepSpeed 0.14.2):the BS column of "
         "its LLaMA-7B table is micro per device / global on 8 GPUs: global / (8 x micro) micro-batches/step",
         batch_column=True,
+    ),
+    "ms-swift-v1-benchmark": SourceStack(
+        "foreach", None, {},
+        "modelscope/ms-swift 1.x swift/llm/utils/utils.py data_collate_fn: pad_sequence to the longest "
+        "sample of each batch (padding_to None), truncation_strategy 'delete' (template.py), on "
+        "cls-fudan-news-zh (3234 +- 2548 tokens per Benchmark.md): batch lengths change every step "
+        "(variable_length); HF Trainer of Dec 2023 (transformers 4.3x): adamw_torch = torch.optim.AdamW "
+        "(foreach default on CUDA, torch 2.1.1); Qwen-1 modeling_qwen.py: bf16 lm_head, CrossEntropyLoss "
+        "autocast to fp32 (the default shift-labels bytes at batch 1)",
+        variable_length=True,
     ),
     "peft-metamathqa-method-comparison": SourceStack(
         "foreach", False, {"logits_held": True},
@@ -457,6 +472,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's script)")
+    if stack is not None and stack.variable_length:
+        inputs["variable_length"] = True
+        notes.append("variable_length True: batches padded to their longest sample (the source's collator)")
     if isinstance(model, dict) and _glm_remote(model) and not chunked:
         inputs["loss_impl"] = "shift-logits-downcast"
         notes.append("ChatGLM/GLM-4 remote code: loss_impl shift-logits-downcast")
