@@ -34,8 +34,8 @@ Mapping rules (row field -> calculator input):
   name for LoRA on a quantised base).
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
   AMP), bf16-true -> pure-bf16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
-- weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4, gptq/awq
-  -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
+- weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4,
+  gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
 - optimizer: a tools.vocabulary name, or the source's words mapped by what the state holds (two states:
   adam/adamw/FusedAdam/adamw_torch[_fused] -> adamw; 8-bit: adamw_bnb_8bit/AdamW8bit -> adamw-8bit, paged
   -> paged-adamw-8bit; one momentum state: lion/muon/sgd -> sgd; factored: adafactor/came -> adafactor);
@@ -108,7 +108,8 @@ _OPTIMIZER_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 """Source optimizer words -> vocabulary name by the state they keep (checked in this order)."""
 _PRECISION_WORDS: dict[str, str] = {
     "4bit": "nf4", "bnb-4bit": "nf4", "bnb_4bit": "nf4", "qlora": "nf4", "nf4": "nf4", "gptq": "int4",
-    "awq": "int4", "int4": "int4", "8bit": "int8", "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8",
+    "awq": "int4", "int4": "int4", "int4-gptq": "int4", "gptq-int4": "int4", "8bit": "int8",
+    "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8",
     "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "float16": "fp16", "fp32": "fp32", "float32": "fp32",
 }  # fmt: skip
 _TARGET_WORDS: dict[str, tuple[str, ...]] = {
