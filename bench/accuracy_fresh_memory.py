@@ -23,6 +23,8 @@ Mapping rules (row field -> calculator input):
   (tools.catalog.synthetic); none of these -> skipped.
 - source family (`family`): where a row leaves them null, the optimizer implementation, checkpointing and
   loss of the family's own training script (_SOURCE_STACKS, each with its source); the row's value wins.
+  A family whose collator pads each batch to its longest sample on data of varying length (ms-swift 1.x)
+  runs with variable_length (the caching allocator's stale logits segments, reserved basis).
 - gpus, tp, pp as given; torchtitan with pp > 1: the row's local batch is split into pp micro-batches
   (its default pipeline_parallel_microbatches); rows whose notes say selective activation checkpointing
   are skipped (not a calculator input).
@@ -32,8 +34,8 @@ Mapping rules (row field -> calculator input):
   name for LoRA on a quantised base).
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
   AMP), bf16-true -> pure-bf16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
-- weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4, gptq/awq
-  -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
+- weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4,
+  gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
 - optimizer: a tools.vocabulary name, or the source's words mapped by what the state holds (two states:
   adam/adamw/FusedAdam/adamw_torch[_fused] -> adamw; 8-bit: adamw_bnb_8bit/AdamW8bit -> adamw-8bit, paged
   -> paged-adamw-8bit; one momentum state: lion/muon/sgd -> sgd; factored: adafactor/came -> adafactor);
@@ -81,6 +83,7 @@ from typing import Any
 
 import yaml
 
+from bench.memory_fresh_stacks import _SOURCE_STACKS, SourceStack
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
 from tools.catalog.synthetic import synthetic_arch
@@ -105,7 +108,8 @@ _OPTIMIZER_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 """Source optimizer words -> vocabulary name by the state they keep (checked in this order)."""
 _PRECISION_WORDS: dict[str, str] = {
     "4bit": "nf4", "bnb-4bit": "nf4", "bnb_4bit": "nf4", "qlora": "nf4", "nf4": "nf4", "gptq": "int4",
-    "awq": "int4", "int4": "int4", "8bit": "int8", "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8",
+    "awq": "int4", "int4": "int4", "int4-gptq": "int4", "gptq-int4": "int4", "8bit": "int8",
+    "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8",
     "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "float16": "fp16", "fp32": "fp32", "float32": "fp32",
 }  # fmt: skip
 _TARGET_WORDS: dict[str, tuple[str, ...]] = {
@@ -134,55 +138,6 @@ _CHECKPOINTING_DEFAULT: dict[str, bool] = {
 """Gradient checkpointing when a row does not say: LLaMA-Factory (disable_gradient_checkpointing False),
 unsloth ('unsloth' checkpointing), torchtune configs (enable_activation_checkpointing True) on; HF
 TrainingArguments and axolotl off by default."""
-
-
-@dataclass(frozen=True)
-class SourceStack:
-    """What one source family's own code does where its rows leave a field null (the family's runs share
-    one training script, so this is a fact about the script, not a guess per row). A row's own value wins."""
-
-    optimizer_impl: str | None
-    grad_checkpointing: bool | None
-    loss: dict[str, Any]
-    source: str
-    accumulation: dict[str, int] = field(default_factory=dict)
-    """Micro-batches per optimizer step (global / micro) of the config a row's document names (else 1)."""
-    batch_column: bool = False  # the document prints 'BS micro/global': global / (gpus x micro) per step
-
-
-_SOURCE_STACKS: dict[str, SourceStack] = {
-    "answerai-fsdp-qlora-benchmarks": SourceStack(
-        "foreach", None, {"loss_impl": "shift-logits", "logits_held": True},
-        "AnswerDotAI/fsdp_qlora train.py: torch.optim.AdamW(model.parameters(), lr, betas, eps) (torch's "
-        "default foreach on CUDA parameters; the CPU-offloaded step has no GPU temporaries); transformers of "
-        "Feb-Mar 2024 (< 4.46) LlamaForCausalLM/MistralForCausalLM: logits.float(), then "
-        "logits[..., :-1, :].contiguous() into CrossEntropyLoss (loss_impl shift-logits); the loop sets "
-        "`output = None` only after the optimizer step (logits_held)",
-    ),
-    "litgpt-config-hub-finetune": SourceStack(
-        "foreach", False, {"loss_upcast": False, "logits_held": True},
-        "Lightning-AI/litgpt finetune/{full,lora}.py: torch.optim.AdamW (foreach default); "
-        "model(input_ids, lm_head_chunk_size=128) and chunked_cross_entropy on the bf16 logits (no fp32 "
-        "upcast under bf16-true: a 16-bit loss), whose `logits` list the loop holds through fabric.backward "
-        "(logits_held); the single-device scripts have no activation checkpointing; the loop steps the "
-        "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad",
-        {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
-    ),
-    "chenyaofo-deepspeed-llama7b-gist": SourceStack(
-        None, None, {}, "gist chenyaofo/d4cd6a20ab4b95cb3a49491747e2139a (DeepSpeed 0.14.2):the BS column of "
-        "its LLaMA-7B table is micro per device / global on 8 GPUs: global / (8 x micro) micro-batches/step",
-        batch_column=True,
-    ),
-    "peft-metamathqa-method-comparison": SourceStack(
-        "foreach", False, {"logits_held": True},
-        "huggingface/peft method_comparison/MetaMathQA/run.py: torch.optim.AdamW (foreach default, "
-        "torch 2.7.1); gradient checkpointing not enabled by the harness; transformers 4.52 ForCausalLMLoss "
-        "(shift-labels); `outputs = model(**batch)` stays referenced through the backward and the step "
-        "(logits_held)",
-    ),
-}  # fmt: skip
-"""Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
-loss, applied where the row leaves them null and named in the mapping notes."""
 
 
 class Skip(Exception):
@@ -457,6 +412,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's script)")
+    if stack is not None and stack.variable_length:
+        inputs["variable_length"] = True
+        notes.append("variable_length True: batches padded to their longest sample (the source's collator)")
     if isinstance(model, dict) and _glm_remote(model) and not chunked:
         inputs["loss_impl"] = "shift-logits-downcast"
         notes.append("ChatGLM/GLM-4 remote code: loss_impl shift-logits-downcast")

@@ -53,7 +53,7 @@ from tools.memory_frameworks import (
     OPTIMIZER_IMPLS,
     framework_defaults,
 )
-from tools.memory_phases import PhaseLines, largest_phase, training_phases
+from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
 from tools.memory_preference import reference_weight_bytes, sequences_in_micro_batch
 from tools.memory_states import (
     NF4_BYTES_PER_PARAM,
@@ -160,6 +160,7 @@ def _plan(
     loss_impl: str = LOSS_IMPL_DEFAULT,
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
+    variable_length: bool = False,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -295,6 +296,7 @@ def _plan(
         loss_impl=loss_impl,
         logits_held=logits_held and training,
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
+        variable_length=variable_length and training,
     )
     if plan.loss_chunking and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -349,6 +351,7 @@ def estimate_memory(
     loss_impl: str = LOSS_IMPL_DEFAULT,
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
+    variable_length: bool = False,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     traced: bool = True,
@@ -368,9 +371,10 @@ def estimate_memory(
     the logits) describe the loss implementation of a measured run; `logits_held` (the loop keeps the model
     output, so its logits, alive through the backward and the step) and `grad_accumulation_steps`
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
-    training loop. `training_objective` (tools.preference): a preference pair is 2 sequences per example and
-    DPO / KTO full training holds a frozen reference copy unless `precompute_ref_log_probs`
-    (tools.memory_preference). Raises InputError
+    training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
+    to step) the data pipeline. `training_objective` (tools.preference): a preference pair is 2 sequences
+    per example and DPO / KTO full training holds a frozen reference copy unless
+    `precompute_ref_log_probs` (tools.memory_preference). Raises InputError
     on impossible inputs. Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
@@ -414,16 +418,18 @@ def estimate_memory(
         loss_impl=loss_impl,
         logits_held=logits_held,
         grad_accumulation_steps=grad_accumulation_steps,
+        variable_length=variable_length,
     )
     states = model_states(plan, tb)
     if plan.training:
         ref = reference_weight_bytes(plan, objective, precompute_ref_log_probs, tb)
         states = dataclasses.replace(states, weights=states.weights + ref) if ref else states
     kv = 0.0
-    offloaded_act = 0.0
+    offloaded_act = stale = 0.0
     if plan.training:
         parts = training_activations(plan, tb)
         offloaded_act = parts.offloaded
+        stale = variable_length_reserve(plan, parts.logits_backward, tb)
         frac = ALLOCATOR_FRAGMENTATION_FRACTION if plan.memory_basis == "reserved" else 0.0
         phase, live = largest_phase(training_phases(plan, states, parts), tb, frac)
         phase_totals = {k: bytes_to_gib(v.total()) for k, v in training_phases(plan, states, parts).items()}
@@ -445,12 +451,15 @@ def estimate_memory(
         "PyTorch caching allocator, reserved vs allocated",
     )
     dynamic = live.dynamic()  # a KV cache is one preallocated block: no reserve around it
-    frag = tb.step(
-        "allocator_reserve",
-        "fraction x (activations + gradients + adapter states + step temporaries) live at the peak",
-        ALLOCATOR_FRAGMENTATION_FRACTION * dynamic,
-        "B",
-        fraction=ALLOCATOR_FRAGMENTATION_FRACTION,
+    frag = (
+        tb.step(
+            "allocator_reserve",
+            "fraction x (activations + gradients + adapter states + step temporaries) live at the peak",
+            ALLOCATOR_FRAGMENTATION_FRACTION * dynamic,
+            "B",
+            fraction=ALLOCATOR_FRAGMENTATION_FRACTION,
+        )
+        + stale
     )
     reserved_basis = plan.memory_basis == "reserved"
     overhead = tb.step(

@@ -138,3 +138,39 @@ def largest_phase(
         optimizer_bytes=phases["optimizer"].total(),
     )
     return name, phases[name]
+
+
+VARIABLE_LENGTH_STALE_LOGITS = 1.5
+"""Cached-but-unusable logits blocks the allocator holds, in units of the longest batch's loss-backward
+logits, when batches are padded to their longest sequence (Plan.variable_length). Mechanism: PyTorch's
+caching allocator (c10/cuda/CUDACachingAllocator.cpp, default settings, no expandable_segments) serves a
+request from a cached block at least as large, else cudaMallocs a new segment, and blocks never merge
+across segments (E. Yang, 'When does fragmentation occur in the CUDA caching allocator?', PyTorch devlog,
+2026-06-01). The fp32 logits blocks (log-softmax, its gradient, the loss gradient: 3 x 4 B x tokens x
+vocabulary) are the step's largest, so each batch longer than every earlier one cudaMallocs them anew while
+the shorter batches' blocks stay reserved: the reserve is the loss-backward logits times the lengths of the
+earlier record-setting batches / the longest. With ~ln(steps) records over a run, most near the length cap,
+the sum is a few times the cap. 1.5 is fitted on the ms-swift 1.x benchmark's Qwen-1 LoRA rows
+(bench/data/memory_measurements_fresh2.yaml, `Model Type & Max Length` table, max_length 512-8192: 0.8-2.7
+needed per row, lower at 8192 where the benchmark trained on 1000 samples only; 1.5 keeps those rows within
+-21%..+12%, 2026-11-27) and checked on that page's other tables; a run's own value depends on its length
+distribution and number of steps, so it is an estimate. The allocator frees cached blocks and retries before
+it reports out-of-memory, so this reserve never makes a run fail: it shows in what the card reports.
+Fixed shapes (packing, padding to max length) keep none (Qwen finetune.py pads to model_max_length: its
+README rows fit without it)."""
+
+
+def variable_length_reserve(plan: Plan, logits_backward: float, tb: TraceBuilder) -> float:
+    """Bytes the caching allocator keeps in earlier, shorter batches' logits segments (reserved basis, a
+    variable-length run; else 0): VARIABLE_LENGTH_STALE_LOGITS x the loss-backward logits bytes."""
+    if not plan.variable_length or plan.memory_basis != "reserved":
+        return 0.0
+    return tb.step(
+        "variable_length_logits_reserve",
+        "stale segments x logits bytes at the loss backward (shorter batches' blocks, cached, unusable)",
+        VARIABLE_LENGTH_STALE_LOGITS * logits_backward,
+        "B",
+        stale_segments=VARIABLE_LENGTH_STALE_LOGITS,
+        logits_backward_bytes=logits_backward,
+        source="PyTorch CUDACachingAllocator: segments do not merge; fitted on ms-swift 1.x benchmark rows",
+    )

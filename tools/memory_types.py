@@ -57,6 +57,11 @@ class Plan:
     """Micro-batches per optimizer step. Above 1 the gradients of the earlier micro-batches stay live
     through the next micro-batch's forward, loss and backward (torch accumulates into `.grad`; the step and
     zero_grad run once per global batch, as LitGPT's finetune loops and HF Trainer do)."""
+    variable_length: bool = False
+    """Batches are padded to the longest sequence of each batch, so their length changes from step to step
+    (swift 1.x's and HF's pad-to-longest collators; False: packed or padded to a fixed length). On the
+    reserved basis the caching allocator keeps the earlier batches' logits blocks
+    (tools.memory_phases.variable_length_reserve)."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

@@ -11,6 +11,7 @@ import pytest
 
 import bench.accuracy_fresh_memory as fresh
 from bench.memory_fresh_archs import FRESH_ARCHS, fresh_arch
+from bench.memory_fresh_stacks import _SOURCE_STACKS
 
 
 def _row(**over: Any) -> dict[str, Any]:
@@ -123,9 +124,22 @@ def test_fresh2_models_resolve_to_their_config_json_shapes() -> None:
 
 def test_gist_batch_column_gives_the_accumulation_steps() -> None:
     # gist chenyaofo/d4cd6a20...: 'BS micro/global' on 8 GPUs -> global / (8 x micro) micro-batches per step.
-    stack = fresh._SOURCE_STACKS["chenyaofo-deepspeed-llama7b-gist"]
+    stack = _SOURCE_STACKS["chenyaofo-deepspeed-llama7b-gist"]
     row = {"gpus": 8, "source": {"document": "table, row ZeRO 3, Ckpt True, BS 8/128; GPU Mem. column"}}
     assert fresh._config_accumulation(row, stack) == 2
     row["source"] = {"document": "table, row ZeRO 2, BS 1/64; GPU Mem."}
     assert fresh._config_accumulation(row, stack) == 8
-    assert fresh._config_accumulation(row, fresh._SOURCE_STACKS["peft-metamathqa-method-comparison"]) == 1
+    assert fresh._config_accumulation(row, _SOURCE_STACKS["peft-metamathqa-method-comparison"]) == 1
+
+
+def test_a_pad_to_longest_family_runs_variable_length_and_gptq_words_read_as_int4() -> None:
+    # ms-swift 1.x data_collate_fn pads each batch to its longest sample: the family's rows get
+    # variable_length, which raises only the reserved estimate (the stale logits segments).
+    row = _row(family="ms-swift-v1-benchmark", framework="hf", grad_checkpointing=True, batch_size=1,
+               measured={"value": 20.0, "unit": "GiB", "basis": "reserved", "per_gpu": True})  # fmt: skip
+    mapped = fresh.map_row(row)
+    assert mapped.inputs["variable_length"] is True
+    assert mapped.inputs["optimizer_impl"] == "foreach"
+    fixed = fresh.map_row(_row(grad_checkpointing=True, batch_size=1, framework="hf"))
+    assert "variable_length" not in fixed.inputs
+    assert fresh._precision("int4-gptq") == "int4"

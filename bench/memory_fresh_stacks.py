@@ -1,0 +1,70 @@
+"""What each source family's own training script does (bench.accuracy_fresh_memory applies it where a
+fresh-set row leaves a field null): optimizer implementation, checkpointing, loss, accumulation and the
+data pipeline's batch shapes, each with its source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SourceStack:
+    """What one source family's own code does where its rows leave a field null (the family's runs share
+    one training script, so this is a fact about the script, not a guess per row). A row's own value wins."""
+
+    optimizer_impl: str | None
+    grad_checkpointing: bool | None
+    loss: dict[str, Any]
+    source: str
+    accumulation: dict[str, int] = field(default_factory=dict)
+    """Micro-batches per optimizer step (global / micro) of the config a row's document names (else 1)."""
+    batch_column: bool = False  # the document prints 'BS micro/global': global / (gpus x micro) per step
+    variable_length: bool = False
+    """The script pads each batch to its longest sample on data of varying length (tools.memory's
+    variable_length: the caching allocator's stale logits segments on the reserved basis)."""
+
+
+_SOURCE_STACKS: dict[str, SourceStack] = {
+    "answerai-fsdp-qlora-benchmarks": SourceStack(
+        "foreach", None, {"loss_impl": "shift-logits", "logits_held": True},
+        "AnswerDotAI/fsdp_qlora train.py: torch.optim.AdamW(model.parameters(), lr, betas, eps) (torch's "
+        "default foreach on CUDA parameters; the CPU-offloaded step has no GPU temporaries); transformers of "
+        "Feb-Mar 2024 (< 4.46) LlamaForCausalLM/MistralForCausalLM: logits.float(), then "
+        "logits[..., :-1, :].contiguous() into CrossEntropyLoss (loss_impl shift-logits); the loop sets "
+        "`output = None` only after the optimizer step (logits_held)",
+    ),
+    "litgpt-config-hub-finetune": SourceStack(
+        "foreach", False, {"loss_upcast": False, "logits_held": True},
+        "Lightning-AI/litgpt finetune/{full,lora}.py: torch.optim.AdamW (foreach default); "
+        "model(input_ids, lm_head_chunk_size=128) and chunked_cross_entropy on the bf16 logits (no fp32 "
+        "upcast under bf16-true: a 16-bit loss), whose `logits` list the loop holds through fabric.backward "
+        "(logits_held); the single-device scripts have no activation checkpointing; the loop steps the "
+        "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad",
+        {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
+    ),
+    "chenyaofo-deepspeed-llama7b-gist": SourceStack(
+        None, None, {}, "gist chenyaofo/d4cd6a20ab4b95cb3a49491747e2139a (DeepSpeed 0.14.2):the BS column of "
+        "its LLaMA-7B table is micro per device / global on 8 GPUs: global / (8 x micro) micro-batches/step",
+        batch_column=True,
+    ),
+    "ms-swift-v1-benchmark": SourceStack(
+        "foreach", None, {},
+        "modelscope/ms-swift 1.x swift/llm/utils/utils.py data_collate_fn: pad_sequence to the longest "
+        "sample of each batch (padding_to None), truncation_strategy 'delete' (template.py), on "
+        "cls-fudan-news-zh (3234 +- 2548 tokens per Benchmark.md): batch lengths change every step "
+        "(variable_length); HF Trainer of Dec 2023 (transformers 4.3x): adamw_torch = torch.optim.AdamW "
+        "(foreach default on CUDA, torch 2.1.1); Qwen-1 modeling_qwen.py: bf16 lm_head, CrossEntropyLoss "
+        "autocast to fp32 (the default shift-labels bytes at batch 1)",
+        variable_length=True,
+    ),
+    "peft-metamathqa-method-comparison": SourceStack(
+        "foreach", False, {"logits_held": True},
+        "huggingface/peft method_comparison/MetaMathQA/run.py: torch.optim.AdamW (foreach default, "
+        "torch 2.7.1); gradient checkpointing not enabled by the harness; transformers 4.52 ForCausalLMLoss "
+        "(shift-labels); `outputs = model(**batch)` stays referenced through the backward and the step "
+        "(logits_held)",
+    ),
+}  # fmt: skip
+"""Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
+loss, applied where the row leaves them null and named in the mapping notes."""
