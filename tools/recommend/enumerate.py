@@ -388,6 +388,10 @@ class Enumerator(Part):
 
                     plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated),
                                             self.p.latency_ms_per_token)  # fmt: skip
+                    # the capped serve() runs at most `cap` sequences whatever load the plan asked of it
+                    # (expert review 7, P15: 127 asked, 48 served, memory sized at 127: "79.5 GiB peak
+                    # per GPU of 44.8 usable (-34.7 GiB free)" called a fit)
+                    plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
                     decode, replicas, per = (
                         plan.total_tokens_per_s,
                         plan.replicas,
@@ -395,6 +399,10 @@ class Enumerator(Part):
                     )
                     at_load = memory_fit(self.calc.serving_memory(layout, per), gpu, self.headroom,
                                          layout.sharding)  # fmt: skip
+                if not at_load.fits and plan.why_not is None:
+                    # a load that does not fit is never a fit (negative free memory shown as one)
+                    plan = replace(plan, why_not=f"{per} sequences per replica need "
+                                   f"{at_load.peak_gib_per_gpu:.1f} GiB per GPU, more than fits")  # fmt: skip
                 fit = at_load
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours
