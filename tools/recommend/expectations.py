@@ -13,7 +13,14 @@ from tools.catalog.schema import GpuSpec
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
-from tools.recommend.candidates import Candidate, layouts_for, memory_fit, provider_matches, topology_summary
+from tools.recommend.candidates import (
+    Candidate,
+    Layout,
+    layouts_for,
+    memory_fit,
+    provider_matches,
+    topology_summary,
+)
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
@@ -157,13 +164,38 @@ def check_claimed_speed(
         fits = fit.fits
         if fits:
             break
-    if not fits:
+    limit_gib = gpu.usable_memory_gib * (1 - settings.headroom_fraction)
+    # over the headroom but within the GPU's memory: tight, not "does not fit" (expert review 7, R19: "does
+    # not fit: 73.6 GiB per GPU needed, 79.6 usable" read as a contradiction and turned the answer to No)
+    tight_memory = not fits and fit.peak_gib_per_gpu <= gpu.usable_memory_gib
+    if tight_memory:
+        fit_note = (
+            f" Memory is tight: {fit.peak_gib_per_gpu:.1f} GiB per GPU of {gpu.usable_memory_gib:.1f} "
+            "usable, "
+            f"inside the {settings.headroom_fraction:.0%} ({limit_gib:.1f}) kept free for fragmentation and "
+            f"spikes{_lean_optimizer_text(outcome, layout, limit_gib)}."
+        )
+        fits = True
+    elif not fits:
         fit_note = (
             f" It also does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
-            f"{gpu.usable_memory_gib:.1f} usable."
+            f"{gpu.usable_memory_gib:.1f} usable ({limit_gib:.1f} with {settings.headroom_fraction:.0%} kept "
+            "free)."
         )
     band_high = res.mfu_band.high
+    # how long on the named hardware across the band's MFU (time = FLOP / (GPUs x peak x MFU): the claim's
+    # hours scale by implied / MFU)
+    span = (
+        f" On {n}x {gpu.name} it takes about {res.implied_mfu / band_high * p.claimed_hours:,.0f}-"
+        f"{res.implied_mfu / res.mfu_band.low * p.claimed_hours:,.0f} h at {res.mfu_band.low:.0%}-"
+        f"{band_high:.0%} MFU."
+        if res.mfu_band.low > 0 and res.verdict != "impossible"
+        else ""
+    )
     answer, named = _named_rental(outcome, catalog, gpu, n, p.claimed_hours) if fits else ("", "")
+    named = named or span
+    if tight_memory and answer == "Yes":
+        answer = "Yes, with tight memory"
     if res.verdict == "impossible" or not fits:
         factor = res.exceeds_peak_by if res.exceeds_peak_by else res.implied_mfu / band_high
         return ExpectationCheck(
@@ -178,7 +210,7 @@ def check_claimed_speed(
             claim=claim,
             verdict="tight",
             factor=res.implied_mfu / band_high,
-            explanation=f"{answer or 'Probably not'}: {res.message} Plan for "
+            explanation=f"{answer or 'Probably not'}: {res.message}{fit_note} Plan for "
             f"{res.implied_mfu / band_high:.1f}x longer.{named}",
         )
     # shown even when it holds: the user named the configuration (expert review 5, R11: "within one month
@@ -190,16 +222,27 @@ def check_claimed_speed(
             claim=claim,
             verdict="tight",
             factor=res.implied_mfu / band_high,
-            explanation=f"{answer or 'Only at the fast end'}: {res.message}{named}",
+            explanation=f"{answer or 'Only at the fast end'}: {res.message}{fit_note}{named}",
             asked=True,
         )
     return ExpectationCheck(
         claim=claim,
-        verdict="holds",
+        verdict="tight" if tight_memory else "holds",
         factor=res.implied_mfu / band_high,
-        explanation=f"{answer or 'Yes'}: {res.message}{named}",
+        explanation=f"{answer or ('Yes, with tight memory' if tight_memory else 'Yes')}: {res.message}"
+        f"{fit_note}{named}",
         asked=True,
     )
+
+
+def _lean_optimizer_text(outcome: Outcome, layout: Layout, limit_gib: float) -> str:
+    """'; with 8-bit AdamW states it needs X GiB' for a sharded full training run (bitsandbytes
+    AdamW8bit: 2 bytes of state per parameter instead of 8, Dettmers et al. 2022), or '' when that does
+    not fit either."""
+    if layout.sharding != "zero3" or outcome.engine.method not in ("full", "pretraining"):
+        return ""
+    peak = float(outcome.engine.calc.memory_with_optimizer(layout, "adamw-8bit").peak_gib_per_gpu)
+    return f"; with 8-bit AdamW states (bitsandbytes) it needs {peak:.1f}" if peak <= limit_gib else ""
 
 
 def _named_rental(
@@ -294,7 +337,15 @@ def check_own_gpus(
         if fit.fits:
             break
     assert fit is not None and chosen is not None
-    if not fit.fits:
+    tight_note = ""
+    if not fit.fits and fit.peak_gib_per_gpu <= gpu.usable_memory_gib:
+        # within the GPU's memory, inside the headroom: tight, timed (expert review 7, R19)
+        limit_gib = gpu.usable_memory_gib * (1 - settings.headroom_fraction)
+        tight_note = (
+            f"; memory is tight, inside the {settings.headroom_fraction:.0%} ({limit_gib:.1f}) kept free"
+            f"{_lean_optimizer_text(outcome, chosen, limit_gib)}"
+        )
+    elif not fit.fits:
         return ExpectationCheck(
             claim=claim,
             verdict="cannot_hold",
@@ -309,10 +360,11 @@ def check_own_gpus(
     t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else owned_fabric(gpu))
     return ExpectationCheck(
         claim=claim,
-        verdict="holds",
+        verdict="tight" if tight_note else "holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=f"Yes: on {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
-        f"{gpu.usable_memory_gib:.1f} usable; it takes {present.hours_range(t.wall_hours, with_days=False)}.",
+        explanation=f"{'Yes, with tight memory' if tight_note else 'Yes'}: on {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
+        f"{gpu.usable_memory_gib:.1f} usable{tight_note}; it takes "
+        f"{present.hours_range(t.wall_hours, with_days=False)}.",
         asked=True,
     )
 

@@ -222,7 +222,9 @@ def not_fit_note(
     why = (n.constraint or n.throughput or n.interconnect or n.memory) if n else None
     owned = p.owned_gpu_count or 1
     load_said = p.deadline_hours is not None or p.target_tokens_per_s is not None
-    if n is not None and why == n.memory and owned > 1 and load_said:
+    # (unless the memory note is the owned count's own: expert review 7, R19's 16 A100s that need 73.6 GiB
+    # each over all 16 were said to miss "the stated deadline or throughput")
+    if n is not None and why == n.memory and owned > 1 and load_said and n.memory_gpus < owned:
         # the memory note is a smaller configuration's; the owned count was rejected by the load it must
         # carry (a rate or a deadline), which a single note does not say
         why = f"on the {owned} you own it misses the stated deadline or throughput"
