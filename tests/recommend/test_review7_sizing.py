@@ -56,8 +56,8 @@ _CLUSTER = "We have 16x A100 80GB SXM in our own cluster (2 nodes, InfiniBand)."
     [
         (_CLUSTER, "We want continued pre-training of Llama 3.1 70B on 10B tokens of domain text. Can we do "
          "it within 6 weeks on our cluster?"),
-        (_CLUSTER, "Next: continued pretraining of Llama 3.1 70B on 10B tokens, is 6 weeks enough on those 16 "
-         "A100s?"),
+        (_CLUSTER, "Next: continued pretraining of Llama 3.1 70B on 10B tokens, is 6 weeks enough on those "
+         "16 A100s?"),
     ],
 )  # fmt: skip
 def test_a_tight_sharded_fit_is_not_called_a_misfit_and_is_timed(turns: tuple[str, ...]) -> None:

@@ -362,7 +362,8 @@ def check_own_gpus(
         claim=claim,
         verdict="tight" if tight_note else "holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=f"{'Yes, with tight memory' if tight_note else 'Yes'}: on {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
+        explanation=f"{'Yes, with tight memory' if tight_note else 'Yes'}: on {n}x {gpu.name} it fits: "
+        f"{fit.peak_gib_per_gpu:.1f} GiB per GPU of "
         f"{gpu.usable_memory_gib:.1f} usable{tight_note}; it takes "
         f"{present.hours_range(t.wall_hours, with_days=False)}.",
         asked=True,
