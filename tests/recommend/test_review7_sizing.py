@@ -98,3 +98,30 @@ def test_near_miss_owned_gpus_that_truly_do_not_fit_stay_a_misfit() -> None:
     note = _line(reply, "Your 16x NVIDIA A100 40GB")
     assert "needs 73.6 GiB per GPU, has 39.8" in note, reply
     assert "tight" not in note
+
+
+# ---------------------------------------------------------------- R15: one stream's speed on a named GPU
+# review: 16.1 GB of BF16 weights over one L4's 0.30 TB/s caps one stream at ~19 tok/s (~13 in practice);
+# 100 tok/s needs H100/H200-class bandwidth
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Someone on our team says a single L4 can serve Llama 3.1 8B at 100 tok/s for one user. Is that "
+        "realistic?",
+        "Can one L4 serve Llama 3.1 8B at 100 tok/s for a single user?",
+        "Is 100 tokens/s single-stream realistic for Llama 3.1 8B on one L4?",
+    ],
+)
+def test_a_single_stream_speed_claim_gets_a_verdict(text: str) -> None:
+    check = _line(_reply(text), "Check: ")
+    assert check.startswith("Check: No: on 1x NVIDIA L4 one stream decodes"), check
+    m = re.search(r"caps it at ([\d.]+) tokens/s", check)
+    assert m is not None and 17 <= float(m.group(1)) <= 21, check  # 300 GB/s / 16.1 GB = 18.7
+    hi = re.search(r"decodes [\d.]+ – ([\d.]+) tokens/s", check)
+    assert hi is not None and float(hi.group(1)) < 100
+    assert re.search(r"100 tokens/s per user: \dx NVIDIA (H100|H200|GH200|B200)", check), check
+
+
+def test_near_miss_a_fast_enough_gpu_gets_a_yes() -> None:
+    check = _line(_reply("Can one H100 serve Llama 3.1 8B at 100 tok/s for a single user?"), "Check: ")
+    assert check.startswith("Check: Yes: on 1x NVIDIA H100"), check

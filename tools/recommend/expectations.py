@@ -25,7 +25,7 @@ from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned import owned_fabric
-from tools.units import HOURS_PER_MONTH
+from tools.units import BYTES_PER_GIB, HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
 
 
@@ -383,6 +383,9 @@ def _serve_on_named(
     fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
     need = f"{fit.peak_gib_per_gpu:.1f} GiB per GPU needed, {gpu.usable_memory_gib:.1f} usable"
     if fit.fits:
+        speed = _speed_on_named(w, gpu, n, layout, outcome)
+        if speed is not None:
+            return speed.model_copy(update={"explanation": f"{speed.explanation} It fits: {need}."})
         return ExpectationCheck(
             claim=claim, verdict="holds", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib, asked=True,
             explanation=f"On {n}x {gpu.name} it fits: {need} (tensor parallel {layout.tp}).",
@@ -397,6 +400,55 @@ def _serve_on_named(
     return ExpectationCheck(
         claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
         explanation=text, asked=True,
+    )  # fmt: skip
+
+
+def _speed_on_named(
+    w: ResolvedWorkload, gpu: GpuSpec, n: int, layout: Layout, outcome: Outcome
+) -> ExpectationCheck | None:
+    """'Can one L4 serve 8B at 100 tok/s for one user?': the per-user speed the user gave (a latency they
+    stated, not the assumed floor) against the serving model's per-user speed of the named GPUs at the
+    stated load (tools.compute.serving), with the memory-bandwidth ceiling of one decode step (every
+    weight read once per token: tokens/s <= GPUs x bandwidth / weight bytes, the bound the serving model
+    derates) and what in the catalog reaches it. None without such a speed (expert review 7, R15)."""
+    p = w.profile
+    if p.latency_ms_per_token is None or p.status_of("latency_ms_per_token") == "assumed":
+        return None
+    target = 1000.0 / p.latency_ms_per_token
+    conc = p.concurrency or 1
+    t = outcome.engine.calc.serving(gpu, n, conc, pp=layout.pp)
+    per_user = t.per_user_tokens_per_s
+    weights_bytes = outcome.engine.calc.weights_total_gib * BYTES_PER_GIB
+    ceiling = n * gpu.memory_bandwidth_tb_per_s * 1e12 / weights_bytes
+    users = "one stream" if conc == 1 else f"each of {conc} streams"
+    said = (
+        f"on {n}x {gpu.name} {users} decodes {present.tokens_per_s_range(per_user)} (the serving model; "
+        f"{n}x {gpu.memory_bandwidth_tb_per_s:g} TB/s over {weights_bytes / 1e9:.1f} GB of weights caps it "
+        f"at {ceiling:,.0f} tokens/s even ideally), against the {present.count(target)} tokens/s per user "
+        "asked"
+    )
+    if per_user.low >= target:
+        verdict, answer = "holds", "Yes"
+    elif per_user.high >= target:
+        verdict, answer = "tight", "Only at the fast end"
+    else:
+        verdict, answer = "cannot_hold", "No"
+    text = f"{answer}: {said}."
+    if verdict != "holds":
+        reach = [
+            c for c in outcome.all_feasible
+            if c.serving is not None and c.serving.per_user_tokens_per_s.low >= target
+        ]  # fmt: skip
+        if reach:
+            c = min(reach, key=lambda c: c.cost_usd.mid)
+            text += (
+                f" {present.count(target)} tokens/s per user: {c.total_gpus}x {c.gpu.name} at "
+                f"{c.offer.provider} gives {present.tokens_per_s_range(c.serving.per_user_tokens_per_s)} "
+                f"per user, {present.usd_range(c.cost_usd)} per month."
+            )
+    return ExpectationCheck(
+        claim=f"serve {present.count(target)} tokens/s per user on {n}x {gpu.name}",
+        verdict=verdict, factor=target / per_user.mid, explanation=text, asked=True,
     )  # fmt: skip
 
 
