@@ -125,3 +125,36 @@ def test_a_single_stream_speed_claim_gets_a_verdict(text: str) -> None:
 def test_near_miss_a_fast_enough_gpu_gets_a_yes() -> None:
     check = _line(_reply("Can one H100 serve Llama 3.1 8B at 100 tok/s for a single user?"), "Check: ")
     assert check.startswith("Check: Yes: on 1x NVIDIA H100"), check
+
+
+# ---------------------------------------------------------------- R18 turn 3: the named rental's price
+# review: 1x H100 SXM at runpod-community $2.69 x 15-34 h = $40-91 (secure $60-136)
+_R18 = (
+    "LoRA fine-tune of Llama 3.1 8B on 400M tokens of support chats. What do we need?",
+    "Actually make it QLoRA, we only have a single RTX 4090.",
+)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "How long would that take, and would renting one H100 on runpod be faster, and for how much?",
+        "And what would one H100 at RunPod cost for it, is that quicker?",
+        "Would renting a single H100 from runpod be quicker, and what would it cost?",
+    ],
+)
+def test_a_named_rental_on_a_named_provider_is_priced_there(last: str) -> None:
+    check = _line(_reply(*_R18, last), "Check: ")
+    assert "on 1x NVIDIA H100" in check, check
+    m = re.search(r"Renting 1x NVIDIA H100 [^:]*: \$([\d,]+) – \$([\d,]+) at runpod-(?:community|secure)",
+                  check)
+    assert m is not None, check
+    low, high = (float(x.replace(",", "")) for x in m.groups()[:2])
+    assert 30 <= low <= 70 and 80 <= high <= 160, check
+
+
+def test_near_miss_a_card_with_a_feature_names_no_provider() -> None:
+    c = Conversation(explain=False)
+    c.send(_R18[0])
+    turn = c.send("Would one H100 with flash attention be enough for it?")
+    assert "preferred providers" not in turn.reply.splitlines()[0]

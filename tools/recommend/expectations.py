@@ -245,6 +245,28 @@ def _lean_optimizer_text(outcome: Outcome, layout: Layout, limit_gib: float) -> 
     return f"; with 8-bit AdamW states (bitsandbytes) it needs {peak:.1f}" if peak <= limit_gib else ""
 
 
+def _rental_text(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> str:
+    """' Renting them: $a-b at P (on demand); $c-d at Q.': the named configuration's cost range at the
+    providers the user prefers (or the cheapest two), through the engine's time and price path (expert
+    review 7, R18: "would renting one H100 on runpod be faster, and for how much?" got hours, no price)."""
+    same = [
+        c for c in outcome.all_feasible
+        if c.gpu.id == gpu.id and c.total_gpus == n and c.offer.pricing == "on_demand"
+    ] or _price_named(outcome, catalog, gpu, n)  # fmt: skip
+    preferred = outcome.engine.p.providers_preferred
+    if preferred and any(provider_matches(c.offer.provider, preferred) for c in same):
+        same = [c for c in same if provider_matches(c.offer.provider, preferred)]
+    best: dict[str, Candidate] = {}
+    for c in sorted(same, key=lambda c: c.total_usd.mid):
+        best.setdefault(c.offer.provider, c)
+    shown = list(best.values())[:2]
+    if not shown:
+        return ""
+    parts = [f"{present.usd_range(c.total_usd)} at {c.offer.provider} ({c.offer.pricing.replace('_', '-')})"
+             for c in shown]  # fmt: skip
+    return f" Renting {n}x {gpu.name}: " + "; ".join(parts) + "."
+
+
 def _named_rental(
     outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int, hours: float
 ) -> tuple[str, str]:
@@ -358,6 +380,7 @@ def check_own_gpus(
     # consumer boxes; tools.recommend.owned.owned_fabric), not Ethernet whatever the GPU (16 owned H100s in
     # two HGX nodes came out at 18-290 h against 32-58 h on 8 of them)
     t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else owned_fabric(gpu))
+    rent = _rental_text(outcome, catalog, gpu, n) if p.owned_gpu != gpu.id else ""
     return ExpectationCheck(
         claim=claim,
         verdict="tight" if tight_note else "holds",
@@ -365,7 +388,7 @@ def check_own_gpus(
         explanation=f"{'Yes, with tight memory' if tight_note else 'Yes'}: on {n}x {gpu.name} it fits: "
         f"{fit.peak_gib_per_gpu:.1f} GiB per GPU of "
         f"{gpu.usable_memory_gib:.1f} usable{tight_note}; it takes "
-        f"{present.hours_range(t.wall_hours, with_days=False)}.",
+        f"{present.hours_range(t.wall_hours, with_days=False)}.{rent}",
         asked=True,
     )
 
