@@ -158,3 +158,33 @@ def test_near_miss_a_card_with_a_feature_names_no_provider() -> None:
     c.send(_R18[0])
     turn = c.send("Would one H100 with flash attention be enough for it?")
     assert "preferred providers" not in turn.reply.splitlines()[0]
+
+
+# ---------------------------------------------------------------- P11: owned GPUs used to meet the speed
+# review: TP8 on 8 H200: 140 GB / (8 x 4.8 TB/s x 0.7) ~5 ms + KV -> ~100 tok/s per user (P11c: 72-106)
+_RATE = re.compile(r"\(([\d.]+) – ([\d.]+) tokens/s per user")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We own 8x H200. We want to serve Llama 3.3 70B as a coding assistant with 25 concurrent users at 30 "
+        "tok/s per user. What setup?",
+        "We have 8 H200s in our own rack. Serve Llama 3.3 70B to 25 concurrent users, each should get at "
+        "least 30 tokens/s.",
+        "We already have 8x H200 in-house. Llama 3.3 70B chat for 25 concurrent users at 30 tokens per "
+        "second per user, please.",
+    ],
+)
+def test_owned_gpus_are_used_until_the_per_user_speed_is_met(text: str) -> None:
+    rec = _line(_reply(text), "Recommended: ")
+    assert "at your hardware (owned)" in rec, rec
+    m = _RATE.search(rec)
+    assert m is not None and float(m.group(1)) >= 30, rec  # the slow end meets the 30 asked
+
+
+def test_near_miss_a_speed_the_fewest_owned_gpus_meet_keeps_them_few() -> None:
+    rec = _line(_reply("We own 8x H200. Serve Llama 3.3 70B to 25 concurrent users at 10 tok/s per user."),
+                "Recommended: ")  # fmt: skip
+    m = re.match(r"Recommended: (\d+)x NVIDIA H200", rec)
+    assert m is not None and int(m.group(1)) < 8, rec
