@@ -18,7 +18,7 @@ from advisor.extract.rules_count_question import asks_count
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_dates import _DATE, date_of
 from advisor.extract.rules_fleet import machine_gpus
-from advisor.extract.rules_models import GPU_RE, resolve_gpu
+from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
@@ -207,6 +207,18 @@ def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True
         count, cm = boxes, cm or _GPU_COUNT.search("1")
     ctx.add(s, "claimed_gpu_count", count, t[max(0, gpu.start() - 14) : gpu.end()].strip(),
             "stated" if cm else "inferred", gpu.start())  # fmt: skip
+    # the provider the hardware asked about would be rented from: "renting one H100 on runpod", "8x H100
+    # at Lambda" (expert review 7, R18 turn 3): the check prices it there
+    at = _AT_PROVIDER.match(t, gpu.end())
+    if at is not None:
+        for pid, a, b in find_providers(t[at.end() : at.end() + 30]):
+            if a == 0:
+                said = t[gpu.start() : at.end() + b]
+                ctx.add(s, "providers_preferred", [pid], f'"{said}": where it would be rented', "stated",
+                        gpu.start())  # fmt: skip
+
+
+_AT_PROVIDER = re.compile(r"s?\s*(?:(?:sxm|pcie)\w*\s*)?(?:gpus?\s+)?(?:on|at|from|via|with)\s+", I)
 
 
 # the owned cards asked about after they are named, by a pronoun or the machine ("We have 4 A6000s. Could

@@ -443,10 +443,23 @@ _EACH_GETS = re.compile(
     I,
 )
 _PER_USER = keyed(
-    r"^\W*(?:or\s+(?:faster|more|better|above|higher)\s+)?(?:for\s+)?(?:(?:per|each|every|a|/)\s*(?:user|sequence"
+    r"^\W*(?:or\s+(?:faster|more|better|above|higher)\s+)?(?:for\s+)?(?:(?:per|each|every|a|/"
+    # "100 tok/s for one user", "for a single user", "single-stream" (expert review 7, R15)
+    r"|one|1|(?:a\s+)?single[\s-]*)\s*(?:user|sequence"
     r"|request|stream|session|conversation|chat|call"
     r"|person|reader|customer|caller)"
     r"|each\b)",
+    I,
+)
+
+
+# one stream at a time: "at 100 tok/s for one user", "for a single user", "single-user speed" (expert
+# review 7, R15): a concurrency of 1, not the 8 sequences assumed (not "one user per day", "a single
+# user-facing app")
+_ONE_USER = keyed(
+    r"\b(?:(?:for|with|by|to|serving|serve)\s+(?:just\s+|only\s+)?(?:one|a\s+single|1|a\s+lone)\s+"
+    r"(?:user|person|stream|request|conversation|chat|session|caller)|single[\s-](?:user|stream))\b"
+    r"(?![\s-]*(?:facing|base|interface|per\b|a\s+(?:day|week|month)|each|every|at\s+a\s+time\s+per))",
     I,
 )
 
@@ -493,6 +506,9 @@ def rule_serving(ctx: Ctx) -> None:
                     continue
                 ctx.add(s, "concurrency", int(v), f'"{q(m)}" read as concurrent users', "inferred", m.start())
                 conc_spans.append(m.start())
+        if ctx.workload == "inference" and not conc_spans and (one := _ONE_USER.search(t)) is not None:
+            ctx.add(s, "concurrency", 1, f'"{q(one)}" read as one stream at a time', "inferred", one.start())
+            conc_spans.append(one.start())
         if ctx.workload == "inference" and not conc_spans and (share := _ACTIVE_SHARE.search(t)) is not None:
             # "1,200 devs, and at peak we see about 15% of them active at the same moment": 180 at once
             pop = [p for p in _POPULATION.finditer(t, 0, share.start())]
@@ -504,7 +520,8 @@ def rule_serving(ctx: Ctx) -> None:
                 ctx.add(s, "concurrency", max(1, round(v * f)), ev, "inferred", m.start())
         for m in _RATE_PER_STREAM.finditer(t):
             v = parse_number(m.group("num") or m.group("num2"))
-            if v > 0 and s.start not in ctx.claim_sentences:
+            # a serving claim's per-user speed is the speed the check tests (review 7, R15)
+            if v > 0 and (s.start not in ctx.claim_sentences or ctx.workload == "inference"):
                 ms = 1000.0 / v
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'
                 ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", m.start())
@@ -516,10 +533,12 @@ def rule_serving(ctx: Ctx) -> None:
             v = parse_number(m.group("num")) * (1000 if m.group("mult") else 1)
             tail = m.group("tail") or ""
             before = t[max(0, m.start() - 30) : m.start()]
-            if s.start in ctx.claim_sentences:
-                continue
+            # "for one user at 100 tokens per second": one stream's rate is its user's speed
+            per_user = bool(_PER_USER.match(tail) or _ONE_USER.search(before))
+            if s.start in ctx.claim_sentences and not (per_user and ctx.workload == "inference"):
+                continue  # a claim's rate is the claim's, except a serving claim's per-user speed (R15)
             if (
-                _PER_USER.match(tail)
+                per_user
                 or re.search(r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I)
                 or re.search(
                     r"\b(?:each|every|per)[\s-]+(?:user|person|stream|session)\b[^.;]{0,25}$", before, I

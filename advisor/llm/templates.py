@@ -105,8 +105,26 @@ def assumptions(rec: Any) -> list[str]:
             if name == "latency_ms_per_token":  # the interactive floor (tools.defaults), as a speed
                 out.append(per_user_floor_text(prof.latency_ms_per_token))
                 continue
+            in_flight = _planned_in_flight(rec)
+            if name == "concurrency" and in_flight is not None and in_flight != prof.concurrency:
+                # a stated rate sets the load the plan runs (tools.recommend.serving_plan), not the assumed
+                # default: "concurrent requests 8" beside 13,800 tokens/s at 10 tokens/s per user read as
+                # inconsistent per-user rates (expert review 7, R12)
+                out.append(f"{label(name)} about {in_flight:,} in flight on the pick (the load it runs for "
+                           "the stated rate)")  # fmt: skip
+                continue
             out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
     return out
+
+
+def _planned_in_flight(rec: Any) -> int | None:
+    """Sequences in flight on the pick when a stated rate set them (no concurrency stated): replicas x
+    sequences per replica; None otherwise."""
+    prof = rec.profile
+    figures = getattr(getattr(rec, "primary", None), "serving", None)
+    if figures is None or prof.target_tokens_per_s is None or figures.batch_job:
+        return None
+    return int(figures.replicas * figures.concurrency_per_replica)
 
 
 def per_user_floor_text(latency_ms: float) -> str:

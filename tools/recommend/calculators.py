@@ -75,10 +75,15 @@ class Calculators(Part):
         return self.p.batch_size if self.p.status_of("batch_size") != "assumed" else None
 
     def _estimate_memory(
-        self, layout: Layout, traced: bool, concurrency: int | None = None, precision: str | None = None
+        self,
+        layout: Layout,
+        traced: bool,
+        concurrency: int | None = None,
+        precision: str | None = None,
+        optimizer: str | None = None,
     ) -> Any:
-        """The memory estimate of `layout`; `concurrency` (serving) overrides the profile's sequences and
-        `precision` its weights' precision."""
+        """The memory estimate of `layout`; `concurrency` (serving) overrides the profile's sequences,
+        `precision` its weights' precision and `optimizer` the training optimizer (tools.memory)."""
         p = self.p
         kw: dict[str, Any] = dict(
             arch=self.w.arch,
@@ -101,6 +106,8 @@ class Calculators(Part):
             )
             if p.lora_rank and self.method in ("lora", "qlora"):
                 kw["lora_rank"] = p.lora_rank
+            if optimizer:
+                kw["optimizer"] = optimizer
             if p.framework:  # None: the estimate's FRAMEWORK_DEFAULT
                 kw["framework"] = p.framework
             if p.training_objective:  # tools.preference: pairs and the reference model
@@ -112,6 +119,11 @@ class Calculators(Part):
         """The memory estimate of `layout` with the weights at `precision` (e.g. 'fp8' where 16-bit does not
         fit): not cached, for a what-if note only."""
         return self._estimate_memory(layout, False, precision=precision)
+
+    def memory_with_optimizer(self, layout: Layout, optimizer: str) -> Any:
+        """The memory estimate of `layout` trained with `optimizer` (e.g. 'adamw-8bit' where AdamW's fp32
+        states do not fit): not cached, for a what-if note only."""
+        return self._estimate_memory(layout, False, optimizer=optimizer)
 
     def serving_memory(self, layout: Layout, concurrency: int) -> Any:
         """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan put

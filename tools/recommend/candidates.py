@@ -105,6 +105,8 @@ class GpuNotes:
     """Why a GPU type produced no usable candidate (the most informative reason wins)."""
 
     memory: str | None = None
+    memory_gpus: int = 1
+    """How many GPUs the memory note's per-GPU need is over (the largest count sharded)."""
     interconnect: str | None = None
     constraint: str | None = None
     throughput: str | None = None

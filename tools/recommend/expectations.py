@@ -13,12 +13,19 @@ from tools.catalog.schema import GpuSpec
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
-from tools.recommend.candidates import Candidate, layouts_for, memory_fit, provider_matches, topology_summary
+from tools.recommend.candidates import (
+    Candidate,
+    Layout,
+    layouts_for,
+    memory_fit,
+    provider_matches,
+    topology_summary,
+)
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned import owned_fabric
-from tools.units import HOURS_PER_MONTH
+from tools.units import BYTES_PER_GIB, HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
 
 
@@ -157,13 +164,38 @@ def check_claimed_speed(
         fits = fit.fits
         if fits:
             break
-    if not fits:
+    limit_gib = gpu.usable_memory_gib * (1 - settings.headroom_fraction)
+    # over the headroom but within the GPU's memory: tight, not "does not fit" (expert review 7, R19: "does
+    # not fit: 73.6 GiB per GPU needed, 79.6 usable" read as a contradiction and turned the answer to No)
+    tight_memory = not fits and fit.peak_gib_per_gpu <= gpu.usable_memory_gib
+    if tight_memory:
+        fit_note = (
+            f" Memory is tight: {fit.peak_gib_per_gpu:.1f} GiB per GPU of {gpu.usable_memory_gib:.1f} "
+            "usable, "
+            f"inside the {settings.headroom_fraction:.0%} ({limit_gib:.1f}) kept free for fragmentation and "
+            f"spikes{_lean_optimizer_text(outcome, layout, limit_gib)}."
+        )
+        fits = True
+    elif not fits:
         fit_note = (
             f" It also does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
-            f"{gpu.usable_memory_gib:.1f} usable."
+            f"{gpu.usable_memory_gib:.1f} usable ({limit_gib:.1f} with {settings.headroom_fraction:.0%} kept "
+            "free)."
         )
     band_high = res.mfu_band.high
+    # how long on the named hardware across the band's MFU (time = FLOP / (GPUs x peak x MFU): the claim's
+    # hours scale by implied / MFU)
+    span = (
+        f" On {n}x {gpu.name} it takes about {res.implied_mfu / band_high * p.claimed_hours:,.0f}-"
+        f"{res.implied_mfu / res.mfu_band.low * p.claimed_hours:,.0f} h at {res.mfu_band.low:.0%}-"
+        f"{band_high:.0%} MFU."
+        if res.mfu_band.low > 0 and res.verdict != "impossible"
+        else ""
+    )
     answer, named = _named_rental(outcome, catalog, gpu, n, p.claimed_hours) if fits else ("", "")
+    named = named or span
+    if tight_memory and answer == "Yes":
+        answer = "Yes, with tight memory"
     if res.verdict == "impossible" or not fits:
         factor = res.exceeds_peak_by if res.exceeds_peak_by else res.implied_mfu / band_high
         return ExpectationCheck(
@@ -178,7 +210,7 @@ def check_claimed_speed(
             claim=claim,
             verdict="tight",
             factor=res.implied_mfu / band_high,
-            explanation=f"{answer or 'Probably not'}: {res.message} Plan for "
+            explanation=f"{answer or 'Probably not'}: {res.message}{fit_note} Plan for "
             f"{res.implied_mfu / band_high:.1f}x longer.{named}",
         )
     # shown even when it holds: the user named the configuration (expert review 5, R11: "within one month
@@ -190,16 +222,49 @@ def check_claimed_speed(
             claim=claim,
             verdict="tight",
             factor=res.implied_mfu / band_high,
-            explanation=f"{answer or 'Only at the fast end'}: {res.message}{named}",
+            explanation=f"{answer or 'Only at the fast end'}: {res.message}{fit_note}{named}",
             asked=True,
         )
     return ExpectationCheck(
         claim=claim,
-        verdict="holds",
+        verdict="tight" if tight_memory else "holds",
         factor=res.implied_mfu / band_high,
-        explanation=f"{answer or 'Yes'}: {res.message}{named}",
+        explanation=f"{answer or ('Yes, with tight memory' if tight_memory else 'Yes')}: {res.message}"
+        f"{fit_note}{named}",
         asked=True,
     )
+
+
+def _lean_optimizer_text(outcome: Outcome, layout: Layout, limit_gib: float) -> str:
+    """'; with 8-bit AdamW states it needs X GiB' for a sharded full training run (bitsandbytes
+    AdamW8bit: 2 bytes of state per parameter instead of 8, Dettmers et al. 2022), or '' when that does
+    not fit either."""
+    if layout.sharding != "zero3" or outcome.engine.method not in ("full", "pretraining"):
+        return ""
+    peak = float(outcome.engine.calc.memory_with_optimizer(layout, "adamw-8bit").peak_gib_per_gpu)
+    return f"; with 8-bit AdamW states (bitsandbytes) it needs {peak:.1f}" if peak <= limit_gib else ""
+
+
+def _rental_text(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> str:
+    """' Renting them: $a-b at P (on demand); $c-d at Q.': the named configuration's cost range at the
+    providers the user prefers (or the cheapest two), through the engine's time and price path (expert
+    review 7, R18: "would renting one H100 on runpod be faster, and for how much?" got hours, no price)."""
+    same = [
+        c for c in outcome.all_feasible
+        if c.gpu.id == gpu.id and c.total_gpus == n and c.offer.pricing == "on_demand"
+    ] or _price_named(outcome, catalog, gpu, n)  # fmt: skip
+    preferred = outcome.engine.p.providers_preferred
+    if preferred and any(provider_matches(c.offer.provider, preferred) for c in same):
+        same = [c for c in same if provider_matches(c.offer.provider, preferred)]
+    best: dict[str, Candidate] = {}
+    for c in sorted(same, key=lambda c: c.total_usd.mid):
+        best.setdefault(c.offer.provider, c)
+    shown = list(best.values())[:2]
+    if not shown:
+        return ""
+    parts = [f"{present.usd_range(c.total_usd)} at {c.offer.provider} ({c.offer.pricing.replace('_', '-')})"
+             for c in shown]  # fmt: skip
+    return f" Renting {n}x {gpu.name}: " + "; ".join(parts) + "."
 
 
 def _named_rental(
@@ -294,7 +359,15 @@ def check_own_gpus(
         if fit.fits:
             break
     assert fit is not None and chosen is not None
-    if not fit.fits:
+    tight_note = ""
+    if not fit.fits and fit.peak_gib_per_gpu <= gpu.usable_memory_gib:
+        # within the GPU's memory, inside the headroom: tight, timed (expert review 7, R19)
+        limit_gib = gpu.usable_memory_gib * (1 - settings.headroom_fraction)
+        tight_note = (
+            f"; memory is tight, inside the {settings.headroom_fraction:.0%} ({limit_gib:.1f}) kept free"
+            f"{_lean_optimizer_text(outcome, chosen, limit_gib)}"
+        )
+    elif not fit.fits:
         return ExpectationCheck(
             claim=claim,
             verdict="cannot_hold",
@@ -307,12 +380,15 @@ def check_own_gpus(
     # consumer boxes; tools.recommend.owned.owned_fabric), not Ethernet whatever the GPU (16 owned H100s in
     # two HGX nodes came out at 18-290 h against 32-58 h on 8 of them)
     t = outcome.engine.calc.training_time(gpu, chosen, "none" if nodes == 1 else owned_fabric(gpu))
+    rent = _rental_text(outcome, catalog, gpu, n) if p.owned_gpu != gpu.id else ""
     return ExpectationCheck(
         claim=claim,
-        verdict="holds",
+        verdict="tight" if tight_note else "holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=f"Yes: on {n}x {gpu.name} it fits: {fit.peak_gib_per_gpu:.1f} GiB per GPU of "
-        f"{gpu.usable_memory_gib:.1f} usable; it takes {present.hours_range(t.wall_hours, with_days=False)}.",
+        explanation=f"{'Yes, with tight memory' if tight_note else 'Yes'}: on {n}x {gpu.name} it fits: "
+        f"{fit.peak_gib_per_gpu:.1f} GiB per GPU of "
+        f"{gpu.usable_memory_gib:.1f} usable{tight_note}; it takes "
+        f"{present.hours_range(t.wall_hours, with_days=False)}.{rent}",
         asked=True,
     )
 
@@ -330,6 +406,9 @@ def _serve_on_named(
     fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
     need = f"{fit.peak_gib_per_gpu:.1f} GiB per GPU needed, {gpu.usable_memory_gib:.1f} usable"
     if fit.fits:
+        speed = _speed_on_named(w, gpu, n, layout, outcome)
+        if speed is not None:
+            return speed.model_copy(update={"explanation": f"{speed.explanation} It fits: {need}."})
         return ExpectationCheck(
             claim=claim, verdict="holds", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib, asked=True,
             explanation=f"On {n}x {gpu.name} it fits: {need} (tensor parallel {layout.tp}).",
@@ -344,6 +423,55 @@ def _serve_on_named(
     return ExpectationCheck(
         claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
         explanation=text, asked=True,
+    )  # fmt: skip
+
+
+def _speed_on_named(
+    w: ResolvedWorkload, gpu: GpuSpec, n: int, layout: Layout, outcome: Outcome
+) -> ExpectationCheck | None:
+    """'Can one L4 serve 8B at 100 tok/s for one user?': the per-user speed the user gave (a latency they
+    stated, not the assumed floor) against the serving model's per-user speed of the named GPUs at the
+    stated load (tools.compute.serving), with the memory-bandwidth ceiling of one decode step (every
+    weight read once per token: tokens/s <= GPUs x bandwidth / weight bytes, the bound the serving model
+    derates) and what in the catalog reaches it. None without such a speed (expert review 7, R15)."""
+    p = w.profile
+    if p.latency_ms_per_token is None or p.status_of("latency_ms_per_token") == "assumed":
+        return None
+    target = 1000.0 / p.latency_ms_per_token
+    conc = p.concurrency or 1
+    t = outcome.engine.calc.serving(gpu, n, conc, pp=layout.pp)
+    per_user = t.per_user_tokens_per_s
+    weights_bytes = outcome.engine.calc.weights_total_gib * BYTES_PER_GIB
+    ceiling = n * gpu.memory_bandwidth_tb_per_s * 1e12 / weights_bytes
+    users = "one stream" if conc == 1 else f"each of {conc} streams"
+    said = (
+        f"on {n}x {gpu.name} {users} decodes {present.tokens_per_s_range(per_user)} (the serving model; "
+        f"{n}x {gpu.memory_bandwidth_tb_per_s:g} TB/s over {weights_bytes / 1e9:.1f} GB of weights caps it "
+        f"at {ceiling:,.0f} tokens/s even ideally), against the {present.count(target)} tokens/s per user "
+        "asked"
+    )
+    if per_user.low >= target:
+        verdict, answer = "holds", "Yes"
+    elif per_user.high >= target:
+        verdict, answer = "tight", "Only at the fast end"
+    else:
+        verdict, answer = "cannot_hold", "No"
+    text = f"{answer}: {said}."
+    if verdict != "holds":
+        reach = [
+            c for c in outcome.all_feasible
+            if c.serving is not None and c.serving.per_user_tokens_per_s.low >= target
+        ]  # fmt: skip
+        if reach:
+            c = min(reach, key=lambda c: c.cost_usd.mid)
+            text += (
+                f" {present.count(target)} tokens/s per user: {c.total_gpus}x {c.gpu.name} at "
+                f"{c.offer.provider} gives {present.tokens_per_s_range(c.serving.per_user_tokens_per_s)} "
+                f"per user, {present.usd_range(c.cost_usd)} per month."
+            )
+    return ExpectationCheck(
+        claim=f"serve {present.count(target)} tokens/s per user on {n}x {gpu.name}",
+        verdict=verdict, factor=target / per_user.mid, explanation=text, asked=True,
     )  # fmt: skip
 
 

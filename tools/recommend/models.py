@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSeriali
 
 from tools import present
 from tools.cost_buy import BuyRentTimeline
+from tools.defaults import INTERACTIVE_TOKENS_PER_S_DEFAULT
 from tools.preference import objective_basis
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
@@ -225,6 +226,15 @@ class Option(_Frozen):
         target (expert review 4: the range was printed without saying so); '' otherwise."""
         target_ms = self.serving.latency_target_ms if self.serving is not None else None
         if not target_ms:
+            # no per-user target (an aggregate rate stated, which sets no floor: tools.defaults): a speed
+            # under the interactive floor is still said, since someone may wait on each answer (expert
+            # review 7, R12: 3.8-6.1 tokens/s per user, 33-52 s per 200-token answer, not flagged)
+            floor = INTERACTIVE_TOKENS_PER_S_DEFAULT
+            if self.serving is not None and not self.serving.batch_job and per_user.low < floor:
+                return (
+                    f"; under the {present.number(floor)} tokens/s an interactive user needs: say a "
+                    "per-user speed if people wait on these answers"
+                )
             return ""
         wanted = 1000.0 / target_ms  # tokens/s per user that the ms-per-token target means
         if per_user.low >= wanted * (1 - UNDER_TARGET_TOLERANCE):

@@ -92,7 +92,7 @@ def select(
         preferred = p.providers_preferred
         pref = [c for c in ranked if provider_matches(c.offer.provider, preferred)]
         named = _named_gpu_first(pref or ranked, p, catalog)
-        primary = own_first(ranked)
+        primary = own_first(ranked, p.latency_ms_per_token if eng.inference else None)
         if primary is None:
             primary = named[0] if named else pref[0] if pref else ranked[0]
             within = named or pref or ranked  # the GPU and count named stay what was named
