@@ -10,7 +10,8 @@ side of the YAML's `split` (fit, held_out, and any further named side such as fr
 - median |error| of the range's geometric middle (sqrt(low x high)) against the published figure.
 
 The constants are fitted on the FIT_SIDES of bench/time_fit.py (fit, held_out, fresh_held_out and, since
-2026-11-28, fresh2_held_out, since 2026-11-29 fresh3_held_out, all development data now): their figures
+2026-11-28, fresh2_held_out, since 2026-11-29 fresh3_held_out, all development data now; fresh4_held_out
+and b200_held_out are not fitted): their figures
 are in-sample (--cv: each row predicted without its own family); the out-of-family
 figure is bench/time_fit.py's leave-one-family-out cross-validation; a side added later is the check.
 Issue 13's targets on held-out rows: coverage >= 90%, width <= 1.5x with the framework (<= 2x
@@ -28,6 +29,9 @@ Figures (coverage / median width with the framework / median error; history in b
     fresh2_held_out    86.0% / 1.52x / 12.0%         86.0% / 1.52x / 12.0%   84.0% / 1.64x / 11.1%
     fresh3_held_out    89.7% / 1.86x / 17.0%         93.1% / 1.86x / 14.8%   89.7% / 1.75x / 12.1%
 Out of family (--cv, every side, 204 rows): 84.8% / 13.6% error before the last column, 89.7% / 13.3% after.
+Out of family (--cv, 288 rows with fresh-4 and B200): 78.8% / 2.00x / 15.7% at main 8b0b1ef; 79.9% / 2.00x /
+15.2% with tim7's AMD FP8 prior and Blackwell split by kernel class; 81.9% / 2.00x / 15.2% with fresh-4
+fitted too (--cv --with-side fresh4_held_out; bench/data/README.md, "Fresh-4 out-of-family analysis").
 
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;

@@ -10,7 +10,9 @@ half-widths stay the shipped ones (their own CV is bench/time_fit.py's cross_val
 QLoRA slowdown and expert-imbalance ranges (named sources, not refitted). A family outside FIT_SIDES is
 not in the fit at all, so its fold is the shipped model.
 
-Run: .venv/bin/python -m bench.time_cv   (or: python -m bench.time_accuracy --cv)
+Run: .venv/bin/python -m bench.time_cv [--rows] [--with-side NAME]   (or: python -m bench.time_accuracy --cv)
+--with-side NAME: the side NAME (e.g. fresh4_held_out) joins the development rows for this run, as if it were
+in bench/time_fit.py's FIT_SIDES; each of its rows is still predicted without its own family.
 """
 
 from __future__ import annotations
@@ -80,6 +82,11 @@ def cv_scored_sides(path: Path = TRAINING_FILE) -> dict[str, list[Scored]]:
 
 
 def main(argv: list[str]) -> int:
+    if "--with-side" in argv:  # what-if: a checking side joins the development rows (every fold refitted)
+        import bench.time_fit as time_fit
+
+        i = argv.index("--with-side")
+        time_fit.FIT_SIDES = (*time_fit.FIT_SIDES, *argv[i + 1 : i + 2])
     sides = cv_scored_sides()
     if "--rows" in argv:
         for name, scored in sides.items():

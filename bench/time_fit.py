@@ -1,15 +1,15 @@
 """Fit the training-time efficiency constants (tools/compute/efficiency.py) on the development rows.
 
-Rows are bench/data/training_throughput.yaml (+ _fresh2.yaml, _fresh3.yaml) restricted to the
-families of the FIT_SIDES of its split (fit, held_out, fresh_held_out, fresh2/3_held_out: every side
-collected so far, all of whose errors have been seen). For each row the published tokens/s/GPU is turned
-into an MFU with the same FLOPs count the estimate uses (tools.compute.flops: k x N_active + the attention
-term; recompute NOT counted as FLOPs) over the same peak (FP8 rows: attention at the BF16 peak, blended),
-on the tokens the GPU computed: unpacked rows' padding comes out (tools.compute.padding; rows whose data
-set has no published lengths are left out), a whole run's rate (bench.time_rows.row_whole_run: the Llama 2
-paper's GPU-hours) is divided by the pretraining goodput's middle, and a step sync that adds to the step
-(tools.compute.parallel: ZeRO-1/2); a row whose collectives may set its rate (IDENTIFIED_HEADROOM) is
-left out of the constants. Then, in this order:
+Rows are bench/data/training_throughput.yaml (+ _fresh2/3.yaml) restricted to the families of the FIT_SIDES
+of its split (fit, held_out, fresh_held_out, fresh2/3_held_out: every side collected so far, all of whose
+errors have been seen; fresh4_held_out and b200_held_out are checks, bench/time_cv.py --with-side). For each
+row the published tokens/s/GPU is turned into an MFU with the same FLOPs count the estimate uses
+(tools.compute.flops: k x N_active + the attention term; recompute NOT counted as FLOPs) over the same peak
+(FP8 rows: attention at the BF16 peak, blended), on the tokens the GPU computed: unpacked rows' padding
+comes out (tools.compute.padding; rows whose data set has no published lengths are left out), a whole run's
+rate (bench.time_rows.row_whole_run: the Llama 2 paper's GPU-hours) is divided by the pretraining goodput's
+middle, and a step sync that adds to the step (tools.compute.parallel: ZeRO-1/2); a row whose collectives
+may set its rate (IDENTIFIED_HEADROOM) is left out of the constants. Then, in this order:
 
 1. small-batch and QLoRA factors are taken out (their constants are fitted from the Qwen single-GPU pair),
    the full-recompute factor (full-recompute / no-recompute MFU within each stack publishing both) out
@@ -19,7 +19,10 @@ left out of the constants. Then, in this order:
    towards the generic anchor by the cell's source-family count (CELL_SHRINK_FAMILIES), and the generic
    anchors: median per (generation, precision) over every framework;
 3. the generation ratios (median over the stacks with dense rows on both generations: hopper / ampere
-   from llm-foundry, torchtitan, fms-fsdp, DeepSpeed and Megatron, blackwell / hopper from Megatron) and
+   from llm-foundry, torchtitan, fms-fsdp, DeepSpeed and Megatron; blackwell / hopper apart for the
+   Transformer Engine stacks (efficiency.TE_FRAMEWORKS: Megatron) and the others (none in FIT_SIDES; with
+   fresh-4: torchtitan, Unsloth, Surogate), Blackwell never pooled: its generic cell is Hopper's x the
+   others' ratio, the TE one while the others' is unidentified) and
    the MoE factor (MoE MFU
    / the middle of the dense band the estimate reads for the row's GPU, precision and framework);
 4. the band half-widths, by leave-one-family-out cross-validation (cross_validate): each family
@@ -55,6 +58,14 @@ from bench.calibration_data import (
     rows_in,
 )
 from bench.time_accuracy import predict
+from bench.time_fit_ratios import (
+    ADAPTER_METHODS,
+    FitRow,
+    _adapter_over_full,
+    _full_recompute_factor,
+    _generation_ratio,
+    _median_by,
+)
 from bench.time_rows import (
     row_attention,
     row_data,
@@ -71,6 +82,7 @@ from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import (
     CALIBRATION,
     SMALL_BATCH_EXPONENT,
+    TE_FRAMEWORKS,
     Calibration,
     Generation,
     PrecisionClass,
@@ -115,23 +127,6 @@ def development_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
     """The rows of the FIT_SIDES families."""
     sides = load_training_split(path).sides()
     return rows_in(load_training_rows(path), [f for side in FIT_SIDES for f in sides.get(side, [])])
-
-
-@dataclass(frozen=True)
-class FitRow:
-    row: TrainingRow
-    mfu: float
-    """computed tokens/s/GPU x FLOPs per token / peak: padding, the exposed step sync, the small-batch
-    factor and the pipeline bubble taken out"""
-    framework: str
-    generation: str
-    precision: str
-    comm_headroom: float | None
-    """sharded or synced rows: the collectives' cap over the computed tokens/s (overlapped gathers: the
-    cap's slow end; a sync added to the step: the cap's middle)"""
-    identified: bool = True
-    """False when the collectives may set the row's rate (IDENTIFIED_HEADROOM): its MFU is not
-    identified and it stays out of the constants"""
 
 
 IDENTIFIED_HEADROOM = 2.0
@@ -230,14 +225,6 @@ def _fit_rows(
     return out
 
 
-def _median_by(rows: list[FitRow], key: tuple[str, ...]) -> dict[tuple[str, ...], float]:
-    groups: dict[tuple[str, ...], list[float]] = {}
-    for fr in rows:
-        k = tuple(getattr(fr, name) for name in key)
-        groups.setdefault(k, []).append(fr.mfu)
-    return {k: statistics.median(v) for k, v in groups.items()}
-
-
 def _q90_abs_log(ratios: list[float]) -> float:
     """exp of the 90th percentile (nearest rank) of |log ratio|."""
     logs = sorted(abs(math.log(x)) for x in ratios)
@@ -258,6 +245,7 @@ class FitConstants:
     moe_factor: tuple[float, float] | None
     adapter_over_full: float | None = None
     full_recompute_factor: float | None = None
+    blackwell_over_hopper_other: float | None = None
 
     def calibration(
         self,
@@ -294,61 +282,8 @@ class FitConstants:
             moe_factor=moe,
             adapter_over_full=self.adapter_over_full or NO_ADAPTER_EFFECT,
             full_recompute_factor=self.full_recompute_factor or NO_RECOMPUTE_EFFECT,
+            blackwell_over_hopper_other=self.blackwell_over_hopper_other,
         )
-
-
-def _stack(fr: FitRow) -> str:
-    """The software stack a row ran on: its framework where the vocabulary names one (torchtitan's A100
-    and H100 tables are one stack), else its source family ('other' pools unrelated stacks)."""
-    return fr.framework if fr.framework in FRAMEWORKS else fr.row.family
-
-
-def _generation_ratio(rows: list[FitRow], top: str, bottom: str) -> float | None:
-    """Median MFU on `top` / median MFU on `bottom` within each stack that has BF16 (Hopper/Ampere) or
-    FP8 (Blackwell/Hopper) dense rows on both; the median over those stacks (None: no such stack)."""
-    prec = "bf16" if bottom == "ampere" else "fp8"
-    stacks: dict[str, list[FitRow]] = {}
-    for fr in rows:
-        if fr.precision == prec:
-            stacks.setdefault(_stack(fr), []).append(fr)
-    ratios = []
-    for srows in stacks.values():
-        by = _median_by(srows, ("generation",))
-        if (top,) in by and (bottom,) in by:
-            ratios.append(by[(top,)] / by[(bottom,)])
-    return statistics.median(ratios) if ratios else None
-
-
-ADAPTER_METHODS = ("lora", "qlora")
-
-
-def _adapter_over_full(rows: list[FitRow]) -> float | None:
-    """Median LoRA MFU / median full-or-pretraining MFU within each stack x generation x precision that
-    publishes both (dense rows); the median over those cells (None: no such cell)."""
-    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
-    for fr in rows:
-        if fr.row.model.moe or fr.row.method == "qlora":
-            continue
-        lora, full = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
-        (lora if fr.row.method == "lora" else full).append(fr.mfu)
-    ratios = [statistics.median(lo) / statistics.median(fu) for lo, fu in cells.values() if lo and fu]
-    return statistics.median(ratios) if ratios else None
-
-
-def _full_recompute_factor(rows: list[FitRow]) -> float | None:
-    """Median full-recompute MFU / median no-recompute MFU (checkpointing stated off) within each stack x
-    generation x precision publishing both (dense rows); the median over those cells (None: none)."""
-    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
-    for fr in rows:
-        if fr.row.model.moe or fr.row.method == "qlora":
-            continue
-        full, none = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
-        if row_full_recompute(fr.row):
-            full.append(fr.mfu)
-        elif fr.row.gradient_checkpointing is False:
-            none.append(fr.mfu)
-    ratios = [statistics.median(fu) / statistics.median(no) for fu, no in cells.values() if fu and no]
-    return statistics.median(ratios) if ratios else None
 
 
 MOE_FACTOR_CEILING = 1.0
@@ -380,12 +315,20 @@ def _shrunk(
     fw_anchor: dict[tuple[str, ...], float],
     generic: dict[tuple[str, ...], float],
     families: dict[tuple[str, ...], int],
+    te_ratio: float = NO_GENERATION_EFFECT,
 ) -> dict[tuple[str, ...], float]:
-    """Each framework cell pulled towards its pooled cell by CELL_SHRINK_FAMILIES (log space)."""
+    """Each framework cell pulled towards its pooled cell by CELL_SHRINK_FAMILIES (log space); a
+    TE_FRAMEWORKS cell on Blackwell towards the pooled Hopper cell moved by the TE stacks' ratio."""
     out = {}
     for k, v in fw_anchor.items():
         weight = families[k] / (families[k] + CELL_SHRINK_FAMILIES)
-        out[k] = generic[k[1:]] * (v / generic[k[1:]]) ** weight
+        target = generic.get(k[1:])
+        if k[1] == "blackwell" and k[0] in TE_FRAMEWORKS and ("hopper", k[2]) in generic:
+            target = generic[("hopper", k[2])] * te_ratio
+        if target is None:  # no pooled cell of its own (a generation only this stack has)
+            out[k] = v
+            continue
+        out[k] = target * (v / target) ** weight
     return out
 
 
@@ -414,7 +357,19 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         [fr for fr in dense if fr.framework != "other"], ("framework", "generation", "precision")
     )
     generic = _median_by(dense, ("generation", "precision"))
-    fw_anchor = _shrunk(fw_anchor, generic, _families_by_cell(dense))
+    blackwell_te = _generation_ratio(dense, "blackwell", "hopper", te_stacks=True)
+    blackwell_other = _generation_ratio(dense, "blackwell", "hopper", te_stacks=False)
+    # Blackwell is not pooled across stacks: its rows split by kernel class (efficiency.TE_FRAMEWORKS), so
+    # the generic Blackwell cell (a stack not named) is the Hopper one moved by the ratio of the stacks
+    # outside TE_FRAMEWORKS (most stacks a buyer runs), and a framework's Blackwell cell is pulled towards
+    # the Hopper cell moved by its own class's ratio
+    generic = {k: v for k, v in generic.items() if k[0] != "blackwell"}
+    te_ratio = blackwell_te or NO_GENERATION_EFFECT
+    other_ratio = blackwell_other or te_ratio
+    for prec in PRECISIONS:
+        if ("hopper", prec) in generic:
+            generic[("blackwell", prec)] = generic[("hopper", prec)] * other_ratio
+    fw_anchor = _shrunk(fw_anchor, generic, _families_by_cell(dense), te_ratio=te_ratio)
     qlora = [fr for fr in rows if fr.row.method == "qlora"]
     # against the stack's own 16-bit cell (QLoRA rows of an unnamed stack, Answer.AI's fsdp_qlora, have none)
     qlora_slowdown = [
@@ -426,7 +381,8 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         framework_anchor=fw_anchor,
         generic_anchor=generic,
         hopper_over_ampere=_generation_ratio(dense, "hopper", "ampere"),
-        blackwell_over_hopper=_generation_ratio(dense, "blackwell", "hopper"),
+        blackwell_over_hopper=blackwell_te,
+        blackwell_over_hopper_other=blackwell_other,
         qlora_slowdown=qlora_slowdown,
         moe_factor=None,
         adapter_over_full=adapter,
@@ -437,7 +393,8 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
     cal = c.calibration(small_batch_exponent=0.0)
     gpus = {g.id: g for g in load_catalog().gpus}
     moe_ratio = []
-    for fr in (fr for fr in rows if fr.row.model.moe):
+    # QLoRA MoE rows carry the dequantisation slowdown (charged apart, as for dense QLoRA rows): left out
+    for fr in (fr for fr in rows if fr.row.model.moe and fr.row.method != "qlora"):
         band = efficiency_band(
             gpu=gpus[fr.row.gpu], precision=fr.precision, framework=row_framework(fr.row), calibration=cal
         )
@@ -472,6 +429,9 @@ def fit() -> dict[str, object]:
         "generic_anchor": {"/".join(k): round(v, 3) for k, v in sorted(c.generic_anchor.items())},
         "hopper_over_ampere": round(c.hopper_over_ampere, 3),
         "blackwell_over_hopper": round(c.blackwell_over_hopper, 3),
+        "blackwell_over_hopper_other": None
+        if c.blackwell_over_hopper_other is None
+        else round(c.blackwell_over_hopper_other, 3),
         "adapter_over_full": round(c.adapter_over_full or NO_ADAPTER_EFFECT, 3),
         "full_recompute_factor": round(c.full_recompute_factor or NO_RECOMPUTE_EFFECT, 3),
         "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],

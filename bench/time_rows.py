@@ -237,8 +237,8 @@ def row_parallel(row: TrainingRow) -> RowParallel:
     sharding: str | None = None
     if re.search(r"NO_SHARD", text):  # FSDP's DDP mode: full weights on every GPU, gradients all-reduced
         sharding = "ddp"
-    elif re.search(r"FSDP|FULL_SHARD", text):
-        sharding = "fsdp"
+    elif re.search(r"FSDP|FULL_SHARD", text) and not re.search(r"\bFSDP\s*1\b", text):
+        sharding = "fsdp"  # (Pax's "DP 64 x FSDP 1": a sharding degree of 1 shards nothing)
     elif m_zero := re.search(r"ZeRO[ -]?([123])(?! like)", text):  # InternEvo's own: "zero1=", "ZeRO-1 like"
         sharding = f"zero{m_zero.group(1)}"
     tp, pp, cp = _degree(text, "TP"), _degree(text, "PP"), _degree(text, "CP")

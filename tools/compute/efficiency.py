@@ -89,7 +89,9 @@ FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     ("nemo", "hopper", "bf16"): 0.499,  # DGX Cloud Benchmarking, NeMo 24.09 BF16, Llama 3 8B-405B (0.56)
     # Megatron-Bridge performance summary (dense 8B-405B) and FlagPerf's megatron-core / FlagScale FP8 rows
     ("megatron", "hopper", "fp8"): 0.435,  # raw 0.441
-    ("megatron", "blackwell", "fp8"): 0.465,  # Megatron-Bridge performance summary, B200
+    # Megatron-Bridge performance summary, B200 (raw 0.465; pulled towards the pooled Hopper FP8 cell x the
+    # TE stacks' Blackwell/Hopper ratio: Blackwell is not pooled across kernel classes, TE_FRAMEWORKS)
+    ("megatron", "blackwell", "fp8"): 0.455,
     # FlagPerf megatron-core / FlagScale (Llama 2 70B on H800, Llama 3 8B/70B on H100); raw 0.425
     ("megatron", "hopper", "bf16"): 0.435,
     # FlagPerf A800 (Llama 3 8B, Aquila2 7B SFT), Megatron-LLaMA 13B on 32-512 A100, the Megatron-LM paper's
@@ -127,15 +129,31 @@ GENERIC_ANCHORS: dict[tuple[Generation, PrecisionClass], float] = {
     ("hopper", "bf16"): 0.445,
     # NeMo, Megatron-Bridge, torchtitan, OLMo-core, llm-foundry, FlagPerf, DGX Cloud (NeMo, MaxText)
     ("hopper", "fp8"): 0.422,
-    ("blackwell", "fp8"): 0.465,  # Megatron-Bridge on B200
+    # Blackwell is not pooled (its rows split by kernel class, TE_FRAMEWORKS): the Hopper cell x the
+    # Blackwell/Hopper ratio of the stacks outside TE_FRAMEWORKS, here the TE stacks' (none identified);
+    # 0.465 (FP8, Megatron-Bridge's B200 rows pooled) before tim7
+    ("blackwell", "bf16"): 0.47,
+    ("blackwell", "fp8"): 0.445,
 }
 HOPPER_OVER_AMPERE = 0.727
 """MFU on Hopper / MFU on Ampere, same stack, BF16: median over the stacks with both (fit: torchtitan,
 fms-fsdp, DeepSpeed (FlagPerf, Megatron-LM paper, BLOOM), llm-foundry, Megatron (FlagPerf, Megatron-LLaMA,
 Megatron-LM paper); 0.718 before fresh-3 was fitted)."""
+TE_FRAMEWORKS: frozenset[str] = frozenset({"megatron", "nemo"})
+"""Stacks whose GEMMs, attention and FP8 casts run on NVIDIA Transformer Engine / cuDNN kernels, which ship
+Blackwell (sm_100, tcgen05) code paths with the GPU (Transformer Engine 2.x release notes: Blackwell and
+MXFP8 support; NeMo and Megatron-Core build their layers on TE). The other stacks (torchtitan/torchao,
+Unsloth's Triton kernels, HF models with FlashAttention-2, whose README lists Ampere/Ada/Hopper GPUs; FA3
+is Hopper-only) reach Blackwell later: their Blackwell/Hopper ratio is fitted apart where the development
+rows identify it (bench/time_fit.py; none do until fresh-4 joins them: BLACKWELL_OVER_HOPPER_OTHER)."""
 BLACKWELL_OVER_HOPPER = 1.055
-"""MFU on Blackwell / MFU on Hopper, same stack, FP8 (fit: Megatron-Bridge 8B-405B on B200 against the
-Megatron H100 FP8 rows of Megatron-Bridge and FlagPerf)."""
+"""MFU on Blackwell / MFU on Hopper, same stack and precision, for TE_FRAMEWORKS (fit: Megatron-Bridge
+8B-405B on B200 against the Megatron H100 FP8 rows of Megatron-Bridge and FlagPerf)."""
+BLACKWELL_OVER_HOPPER_OTHER: float | None = None
+"""The same for the stacks outside TE_FRAMEWORKS: no development row identifies it (no stack of that class
+has a Blackwell row in FIT_SIDES), so every stack takes BLACKWELL_OVER_HOPPER. With fresh-4 fitted it is
+0.599 (torchtitan 0.58, Unsloth 0.60, Surogate 0.80 on one H100 vs one B200): bench/data/README.md,
+"Fresh-4 out-of-family analysis", gives what that would change and why it is not shipped here."""
 # --- band half-widths: leave-one-source-family-out cross-validation on the development rows --------
 # Band = anchor / w .. anchor x w. The in-sample scatter of the rows around their own anchors (x/÷ 1.321
 # with a framework, 1.398 generic; 1.142 / 1.379 before fresh-2) says nothing about a source the fit has
@@ -244,7 +262,7 @@ QLORA_DEQUANT_SLOWDOWN_SOURCE = (
 )
 
 # --- MoE: grouped GEMMs, all-to-all dispatch, routing ----------------------------------------------
-MOE_FACTOR = Range(low=0.174, high=1.0)
+MOE_FACTOR = Range(low=0.178, high=1.0)  # 0.174 before tim7 (Blackwell cells derived)
 """MoE MFU (on active parameters) / the middle of the dense band the estimate reads for the same GPU,
 precision and framework: expert GEMMs are thin and the all-to-all of expert parallelism is inside; the
 pipeline bubble is not (tools.compute.parallel charges it apart). Min to max over the MoE rows: the
@@ -287,6 +305,9 @@ class Calibration:
     generic_width_capped: bool = False
     adapter_over_full: float = 1.0
     full_recompute_factor: float = 1.0
+    blackwell_over_hopper_other: float | None = None
+    """MFU on Blackwell / MFU on Hopper for the stacks outside TE_FRAMEWORKS (None: not identified, the
+    Transformer Engine stacks' blackwell_over_hopper is used for every stack)"""
     framework_cell_evidence: Mapping[tuple[Framework, Generation, PrecisionClass], tuple[int, int]] = field(
         default_factory=dict
     )
@@ -295,12 +316,16 @@ class Calibration:
     def calibrated_frameworks(self) -> frozenset[str]:
         return frozenset(fw for fw, _, _ in self.framework_anchors)
 
-    def generation_factor(self, gen: Generation) -> float:
-        """MFU of this generation / MFU on Hopper, same stack."""
+    def generation_factor(self, gen: Generation, framework: str | None = None) -> float:
+        """MFU of this generation / MFU on Hopper, same stack (Blackwell: by the stack's kernel class,
+        TE_FRAMEWORKS or the others; framework None = a stack not named, read as one of the others)."""
+        blackwell = self.blackwell_over_hopper
+        if framework not in TE_FRAMEWORKS and self.blackwell_over_hopper_other is not None:
+            blackwell = self.blackwell_over_hopper_other
         return {
             "ampere": 1.0 / self.hopper_over_ampere,
             "hopper": 1.0,
-            "blackwell": self.blackwell_over_hopper,
+            "blackwell": blackwell,
         }.get(gen, 1.0)
 
 
@@ -315,6 +340,7 @@ CALIBRATION = Calibration(
     moe_factor=MOE_FACTOR,
     adapter_over_full=ADAPTER_OVER_FULL,
     full_recompute_factor=FULL_RECOMPUTE_FACTOR,
+    blackwell_over_hopper_other=BLACKWELL_OVER_HOPPER_OTHER,
     framework_cell_evidence=FRAMEWORK_CELL_EVIDENCE,
     framework_width_capped=FRAMEWORK_HALF_WIDTH_CV > FRAMEWORK_HALF_WIDTH_CAP,
     generic_width_capped=GENERIC_HALF_WIDTH_CV > GENERIC_HALF_WIDTH_CAP,
@@ -347,6 +373,7 @@ def _lookup(
     gen: Generation,
     prec: PrecisionClass,
     cal: Calibration,
+    framework: str | None = None,
 ) -> tuple[float, float, str] | None:
     """(middle MFU, extra half-width, how) from the nearest fitted cell, or None if the table is empty."""
     if (gen, prec) in table:
@@ -361,12 +388,12 @@ def _lookup(
     order: tuple[Generation, ...] = ("hopper", "ampere", "blackwell")
     for g2 in order:
         if (g2, prec) in table:
-            ratio = cal.generation_factor(gen) / cal.generation_factor(g2)
+            ratio = cal.generation_factor(gen, framework) / cal.generation_factor(g2, framework)
             return table[(g2, prec)] * ratio, GENERATION_TRANSFER_WIDEN, f"{g2}/{prec} cell moved to {gen}"
     if (gen, other) in table:
         return table[(gen, other)] * to_prec, prec_widen, f"{gen}/{other} cell moved to {prec} (FP8 speedup)"
     for g2 in order:
-        ratio = cal.generation_factor(gen) / cal.generation_factor(g2)
+        ratio = cal.generation_factor(gen, framework) / cal.generation_factor(g2, framework)
         if (g2, other) in table:
             return (
                 table[(g2, other)] * ratio * to_prec,
@@ -390,9 +417,17 @@ def efficiency_band(
     """The MFU band for this GPU, compute precision and framework (None or uncalibrated: generic)."""
     cal = calibration
     gen = generation_of(gpu)
-    if gen in UNCALIBRATED_MFU:
-        return Band(UNCALIBRATED_MFU[gen], None, f"{gen} prior", UNCALIBRATED_SOURCE, calibrated=False)
     prec = precision_class(gpu, precision)
+    if gen in UNCALIBRATED_MFU:
+        prior = UNCALIBRATED_MFU[gen]
+        if prec == "bf16":
+            return Band(prior, None, f"{gen} prior", UNCALIBRATED_SOURCE, calibrated=False)
+        # the prior is a share of the BF16 peak: FP8 moves it by the documented FP8 speedup over BF16
+        # (FP8_SPEEDUP, its spread widening the band), as a fitted cell is moved across precision
+        to_fp8, widen = _fp8_over_bf16(gpu), math.sqrt(FP8_SPEEDUP.high / FP8_SPEEDUP.low)
+        mfu = Range(low=prior.low * to_fp8 / widen, high=min(1.0, prior.high * to_fp8 * widen))
+        how = f"{gen} prior moved to fp8 (FP8 speedup)"
+        return Band(mfu, None, how, f"{UNCALIBRATED_SOURCE}; {FP8_SPEEDUP_SOURCE}", calibrated=False)
     if framework is not None and framework in cal.calibrated_frameworks:
         table = {(g, p): v for (fw, g, p), v in cal.framework_anchors.items() if fw == framework}
         other: PrecisionClass = "bf16" if prec == "fp8" else "fp8"
@@ -410,7 +445,7 @@ def efficiency_band(
             how = f"{framework}: {gen}/{other} lead over the generic band, on the generic {gen}/{prec} cell"
             w = cal.framework_half_width * GENERATION_TRANSFER_WIDEN
             return Band(_band(mid, w), framework, how, FIT_SOURCE, calibrated=True, width_capped=capped)
-        found = _lookup(table, gpu, gen, prec, cal)
+        found = _lookup(table, gpu, gen, prec, cal, framework)
         if found is not None:
             mid, widen, how = found
             w = cal.framework_half_width * widen

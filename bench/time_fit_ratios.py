@@ -1,0 +1,98 @@
+"""The ratios bench/time_fit.py reads between the fit rows of one software stack: generation ratios
+(Hopper/Ampere, Blackwell/Hopper by kernel class), the LoRA/full adapter factor and the full-recompute
+factor, each a median within the stacks publishing both sides (module docstring of bench/time_fit.py,
+step 1 and 3), and the FitRow they are computed on."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from bench.calibration_data import TrainingRow
+from bench.time_rows import row_full_recompute
+from tools.compute.efficiency import TE_FRAMEWORKS
+from tools.vocabulary import FRAMEWORKS
+
+
+@dataclass(frozen=True)
+class FitRow:
+    row: TrainingRow
+    mfu: float
+    """computed tokens/s/GPU x FLOPs per token / peak: padding, the exposed step sync, the small-batch
+    factor and the pipeline bubble taken out"""
+    framework: str
+    generation: str
+    precision: str
+    comm_headroom: float | None
+    """sharded or synced rows: the collectives' cap over the computed tokens/s (overlapped gathers: the
+    cap's slow end; a sync added to the step: the cap's middle)"""
+    identified: bool = True
+    """False when the collectives may set the row's rate (IDENTIFIED_HEADROOM): its MFU is not
+    identified and it stays out of the constants"""
+
+
+def _median_by(rows: list[FitRow], key: tuple[str, ...]) -> dict[tuple[str, ...], float]:
+    groups: dict[tuple[str, ...], list[float]] = {}
+    for fr in rows:
+        k = tuple(getattr(fr, name) for name in key)
+        groups.setdefault(k, []).append(fr.mfu)
+    return {k: statistics.median(v) for k, v in groups.items()}
+
+
+def _stack(fr: FitRow) -> str:
+    """The software stack a row ran on: its framework where the vocabulary names one (torchtitan's A100
+    and H100 tables are one stack), else its source family ('other' pools unrelated stacks)."""
+    return fr.framework if fr.framework in FRAMEWORKS else fr.row.family
+
+
+def _generation_ratio(
+    rows: list[FitRow], top: str, bottom: str, te_stacks: bool | None = None
+) -> float | None:
+    """Median MFU on `top` / median MFU on `bottom` within each stack that has dense rows on both at one
+    precision (Hopper/Ampere: BF16; Blackwell/Hopper: FP8 or BF16, a stack's ratio the median over the
+    precisions it has on both); the median over those stacks (None: no such stack). te_stacks: only the
+    stacks of efficiency.TE_FRAMEWORKS (True) or only the others (False)."""
+    precs = ("bf16",) if bottom == "ampere" else ("fp8", "bf16")
+    stacks: dict[str, list[FitRow]] = {}
+    for fr in rows:
+        if fr.precision in precs and (te_stacks is None or (fr.framework in TE_FRAMEWORKS) == te_stacks):
+            stacks.setdefault(_stack(fr), []).append(fr)
+    ratios = []
+    for srows in stacks.values():
+        by = _median_by(srows, ("generation", "precision"))
+        per_prec = [by[(top, p)] / by[(bottom, p)] for p in precs if (top, p) in by and (bottom, p) in by]
+        if per_prec:
+            ratios.append(statistics.median(per_prec))
+    return statistics.median(ratios) if ratios else None
+
+
+ADAPTER_METHODS = ("lora", "qlora")
+
+
+def _adapter_over_full(rows: list[FitRow]) -> float | None:
+    """Median LoRA MFU / median full-or-pretraining MFU within each stack x generation x precision that
+    publishes both (dense rows); the median over those cells (None: no such cell)."""
+    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
+    for fr in rows:
+        if fr.row.model.moe or fr.row.method == "qlora":
+            continue
+        lora, full = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
+        (lora if fr.row.method == "lora" else full).append(fr.mfu)
+    ratios = [statistics.median(lo) / statistics.median(fu) for lo, fu in cells.values() if lo and fu]
+    return statistics.median(ratios) if ratios else None
+
+
+def _full_recompute_factor(rows: list[FitRow]) -> float | None:
+    """Median full-recompute MFU / median no-recompute MFU (checkpointing stated off) within each stack x
+    generation x precision publishing both (dense rows); the median over those cells (None: none)."""
+    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
+    for fr in rows:
+        if fr.row.model.moe or fr.row.method == "qlora":
+            continue
+        full, none = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
+        if row_full_recompute(fr.row):
+            full.append(fr.mfu)
+        elif fr.row.gradient_checkpointing is False:
+            none.append(fr.mfu)
+    ratios = [statistics.median(fu) / statistics.median(no) for fu, no in cells.values() if fu and no]
+    return statistics.median(ratios) if ratios else None
