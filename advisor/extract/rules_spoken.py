@@ -63,8 +63,9 @@ def _number(words: list[str], i: int) -> tuple[str, int] | None:
             if j < len(words) and words[j] == "and":
                 j += 1
             rest = _number(words, j) if j < len(words) and words[j] != "hundred" else None
-            tail = int(rest[0]) if rest is not None and rest[0].isdigit() and int(rest[0]) < 100 else 0
-            return str(_ONES[w] * 100 + tail), (rest[1] if tail else j)
+            if rest is not None and rest[0].isdigit() and int(rest[0]) < 100:
+                return str(_ONES[w] * 100 + int(rest[0])), rest[1]
+            return str(_ONES[w] * 100), j
         nxt = words[j] if j + 1 < len(words) else ""
         if nxt == "oh" and _ONES[w] < 10 and _ONES.get(words[j + 1], 10) < 10:
             return f"{_ONES[w]}0{_ONES[words[j + 1]]}", j + 2  # "four oh five" -> 405
