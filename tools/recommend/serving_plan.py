@@ -366,7 +366,7 @@ def with_latency_cap(serve: ServingFn, plan: ServingPlan, latency_ms: float | No
 
 
 def serving_figures(
-    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None
+    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None, assumed: bool = False
 ) -> ServingFigures | None:
     """The plan's per-replica and per-user figures and its headroom, for the Option."""
     if plan is None:
@@ -396,6 +396,7 @@ def serving_figures(
         headroom_requests_per_replica=max(0, limit - t.concurrency),
         binds=binds,
         latency_target_ms=latency_ms,
+        latency_target_assumed=assumed,
         target_status=plan.target_status,
         spare_replicas=plan.spare_replicas,
         batch_job=plan.job_hours is not None,
