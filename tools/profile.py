@@ -77,6 +77,11 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="time to the first token asked for, seconds ('TTFT under 800 ms': 0.8)",
     )
+    response_target_s: float | None = Field(
+        default=None,
+        gt=0,
+        description="seconds a whole answer may take, first token to last ('p95 latency under 2 s': 2)",
+    )
     utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
     horizon_months: float | None = Field(default=None, gt=0)
     eu_only: bool | None = None

@@ -58,6 +58,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"{present.number(value)} ms/token"
     if field == "ttft_target_s":
         return f"under {present.number(value)} s"
+    if field == "response_target_s":
+        return f"under {present.number(value)} s"
     if field == "method":
         return present.method_text(value, workload)
     if field in ("workload", "data_location", "ops_capacity", "deployment_preference", "pricing"):

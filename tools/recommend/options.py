@@ -14,7 +14,13 @@ from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
-from tools.recommend.serving_plan import per_user_note, serving_figures, spare_note, ttft_note
+from tools.recommend.serving_plan import (
+    per_user_note,
+    response_note,
+    serving_figures,
+    spare_note,
+    ttft_note,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -37,6 +43,9 @@ def to_option(
     ttft = ttft_note(c.serving, p)
     if ttft:
         why.insert(1, ttft)
+    answer = response_note(c.serving, p)
+    if answer:
+        why.insert(1, answer)
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
         why += _break_even(c, eng, p)
