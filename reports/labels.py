@@ -69,6 +69,8 @@ FIELD_LABELS: dict[str, str] = {
     "max_gpus": "Most GPUs allowed",
     "ttft_target_s": "Time to first token",
     "response_target_s": "Time per answer",
+    "purchase_usd_per_gpu": "Stated purchase price per GPU",
+    "purchase_gpu": "GPU of the stated purchase price",
     "owned_gpu": "GPUs you own",
     "owned_gpu_count": "How many you own",
     "owned_reserved": "Held as a cloud reservation",

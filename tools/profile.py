@@ -123,6 +123,12 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="months left on the reservation or lease of owned_gpu ('5 months left')",
     )
+    purchase_usd_per_gpu: float | None = Field(
+        default=None,
+        gt=0,
+        description="stated price of hardware to buy, per GPU with its server ('an 8x H100 server (~$250k)')",
+    )
+    purchase_gpu: str | None = Field(default=None, description="catalog GPU id of the stated purchase price")
     power_price_usd_per_kwh: float | None = Field(default=None, gt=0, description="stated electricity price")
     prompt_tokens: int | None = Field(default=None, gt=0, description="input tokens per request (serving)")
     output_tokens: int | None = Field(default=None, gt=0, description="output tokens per request (serving)")

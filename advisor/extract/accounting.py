@@ -513,7 +513,9 @@ def account_for(
 # --------------------------------------------------------------------------- questions the answer answers
 _BUY_RENT_Q = re.compile(
     r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex)\b.*\b(?:rent\w*|leas\w*|cloud|opex)\b"
-    r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b",
+    r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b"
+    # the other half of a question split at its "or": "Should we buy an 8x H100 server (~$250k)" / "or rent?"
+    r"|^\W*or\s+(?:just\s+|keep\s+)?(?:rent\w*|leas\w*|buy\w*|purchas\w*|(?:stay\s+|go\s+)?(?:in\s+the\s+)?cloud)\b",
     I,
 )
 _HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)
