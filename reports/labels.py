@@ -70,6 +70,7 @@ FIELD_LABELS: dict[str, str] = {
     "ttft_target_s": "Time to first token",
     "response_target_s": "Time per answer",
     "purchase_usd_per_gpu": "Stated purchase price per GPU",
+    "budget_capex": "Budget is a one-off purchase",
     "purchase_gpu": "GPU of the stated purchase price",
     "owned_gpu": "GPUs you own",
     "owned_gpu_count": "How many you own",

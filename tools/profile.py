@@ -123,6 +123,10 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="months left on the reservation or lease of owned_gpu ('5 months left')",
     )
+    budget_capex: bool | None = Field(
+        default=None,
+        description="the budget is a one-off hardware purchase ('Capex budget EUR 250k'), not a month's spend",
+    )
     purchase_usd_per_gpu: float | None = Field(
         default=None,
         gt=0,

@@ -40,6 +40,32 @@ _FOR_GPUS = keyed(r"\s+for\s+(?:an?\s+|one\s+|the\s+)?" + _GPUS, I)
 _BUY_WORD = keyed(r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex|quote\w*)\b", I)
 
 
+# a budget for buying hardware once: "Capex budget EUR 250k" (expert review 7, R02: it was compared with one
+# month of serving), "capital expenditure of $300k", "hardware budget: $200k", "one-off budget of EUR 250k"
+_CAPEX = keyed(
+    r"\b(?:capex|cap-ex|capital\s+(?:expenditure|budget|spend)|hardware\s+(?:purchase\s+)?budget"
+    r"|purchase\s+budget|one[\s-](?:off|time)\s+(?:budget|purchase|spend|investment))\b",
+    I,
+)
+
+
+def rule_capex_budget(ctx: Ctx) -> None:
+    """budget_capex (and the on-premises deployment it buys, inferred) from a budget said as capex."""
+    budgets = [f for f in ctx.findings if f.field == "budget_usd"]
+    for s in ctx.sentences:
+        if (m := _CAPEX.search(s.text)) is None:
+            continue
+        end = s.start + len(s.text)
+        if not any(s.start - QUOTED_PENALTY <= f.position <= end for f in budgets):
+            continue
+        ev = f'"{m.group(0)}": a one-off purchase, not a monthly spend'
+        ctx.add(s, "budget_capex", True, ev, "inferred", m.start())
+        if not ctx.has("deployment_preference"):
+            ev = f'"{m.group(0)}": a capital budget buys hardware to run on premises'
+            ctx.add(s, "deployment_preference", "on_prem", ev, "inferred", m.start())
+        return
+
+
 def rule_purchase_price(ctx: Ctx) -> None:
     """purchase_usd_per_gpu from a price said with the machine to buy; that amount is then no budget."""
     for s in ctx.sentences:

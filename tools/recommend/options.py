@@ -232,7 +232,9 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         )
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
-    if c.budget_status == "meets":
+    if c.budget_status == "meets" and p.budget_capex:
+        out.append(f"its purchase is within the {present.usd(p.budget_usd)} capex budget")
+    elif c.budget_status == "meets":
         out.append(f"within the {present.usd(p.budget_usd)} budget even at low MFU")
     elif c.budget_status == "maybe":
         out.append(

@@ -49,7 +49,12 @@ def select(
     (`primary_only`: the primary and ranking, without alternatives and rejections)."""
     p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
-    if eng.inference and p.budget_usd and not eng.state.batch_job:
+    if p.budget_usd and p.budget_capex:
+        notes_out.append(
+            f"The {present.usd(p.budget_usd)} budget is a one-off purchase (capex): it is held against each "
+            "option's purchase price, GPUs and servers, not against a month of running or renting."
+        )
+    elif eng.inference and p.budget_usd and not eng.state.batch_job:
         notes_out.append(
             f"Serving costs are per month; the {present.usd(p.budget_usd)} budget is compared with one month."
         )
