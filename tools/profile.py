@@ -125,7 +125,7 @@ class WorkloadProfile(BaseModel):
     )
     budget_capex: bool | None = Field(
         default=None,
-        description="the budget is a one-off hardware purchase ('Capex budget EUR 250k'), not a month's spend",
+        description="the budget is a one-off hardware purchase ('Capex budget EUR 250k'), not monthly",
     )
     purchase_usd_per_gpu: float | None = Field(
         default=None,
