@@ -71,6 +71,7 @@ FIELD_LABELS: dict[str, str] = {
     "response_target_s": "Time per answer",
     "purchase_usd_per_gpu": "Stated purchase price per GPU",
     "budget_capex": "Budget is a one-off purchase",
+    "gpus_compared": "GPUs compared",
     "purchase_gpu": "GPU of the stated purchase price",
     "owned_gpu": "GPUs you own",
     "owned_gpu_count": "How many you own",

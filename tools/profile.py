@@ -123,6 +123,10 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="months left on the reservation or lease of owned_gpu ('5 months left')",
     )
+    gpus_compared: list[str] = Field(
+        default_factory=list,
+        description="GPUs set side by side ('H100 vs H200 vs L40S'): each one's best option is shown",
+    )
     budget_capex: bool | None = Field(
         default=None,
         description="the budget is a one-off hardware purchase ('Capex budget EUR 250k'), not monthly",

@@ -210,7 +210,9 @@ def _recommendation_lines(rec: Any) -> list[str]:
         if timeline is not None and sold and not example_job:
             lines.append(buy_rent_summary(timeline))
         if rec.alternatives:
-            alts = [f"{o.label}: {o.summary}" for o in rec.alternatives[:3]]
+            # three, and one more per GPU the user compared (each compared GPU's best option is asked for)
+            shown = 3 + len(getattr(getattr(rec, "profile", None), "gpus_compared", None) or ())
+            alts = [f"{o.label}: {o.summary}" for o in rec.alternatives[:shown]]
             lines.append(prompts.fill(s["alternatives"], items="; ".join(alts)))
     else:
         lines.append(s["infeasible"])

@@ -413,7 +413,7 @@ class Pricer(Part):
         held against the purchase (rentals have none to hold it to)."""
         p = self.p
         if p.budget_usd and p.budget_capex:
-            bought = self.capex_usd(c)
+            bought = c.capex_usd = self.capex_usd(c)
             if bought is not None:
                 c.budget_status = "meets" if bought <= p.budget_usd else "misses"
             return
