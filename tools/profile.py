@@ -77,6 +77,11 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="time to the first token asked for, seconds ('TTFT under 800 ms': 0.8)",
     )
+    response_target_s: float | None = Field(
+        default=None,
+        gt=0,
+        description="seconds a whole answer may take, first token to last ('p95 latency under 2 s': 2)",
+    )
     utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
     horizon_months: float | None = Field(default=None, gt=0)
     eu_only: bool | None = None
@@ -118,6 +123,20 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="months left on the reservation or lease of owned_gpu ('5 months left')",
     )
+    gpus_compared: list[str] = Field(
+        default_factory=list,
+        description="GPUs set side by side ('H100 vs H200 vs L40S'): each one's best option is shown",
+    )
+    budget_capex: bool | None = Field(
+        default=None,
+        description="the budget is a one-off hardware purchase ('Capex budget EUR 250k'), not monthly",
+    )
+    purchase_usd_per_gpu: float | None = Field(
+        default=None,
+        gt=0,
+        description="stated price of hardware to buy, per GPU with its server ('an 8x H100 server (~$250k)')",
+    )
+    purchase_gpu: str | None = Field(default=None, description="catalog GPU id of the stated purchase price")
     power_price_usd_per_kwh: float | None = Field(default=None, gt=0, description="stated electricity price")
     prompt_tokens: int | None = Field(default=None, gt=0, description="input tokens per request (serving)")
     output_tokens: int | None = Field(default=None, gt=0, description="output tokens per request (serving)")

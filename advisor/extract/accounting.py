@@ -493,6 +493,10 @@ def account_for(
     evidence = findings_evidence((*analysis.findings, *analysis.other))  # the other workload's words are read
     seen = {quote for quote, _ in evidence}
     evidence += [e for e in profile_evidence(profile, prior) if e[0] not in seen]
+    if profile.model_id is not None or profile.params_b is not None:
+        # a model name said in words and read in digits ("llama three point one seventy b" -> "llama 3.1 70B",
+        # advisor/extract/rules_spoken.py): the words as written are what was read
+        evidence += [(said, None) for said, read in analysis.corrected if any(ch.isdigit() for ch in read)]
     unread = [u for u in find_unreadable(clean(text)) if all(getattr(profile, f) is None for f in u.fields)]
     account = account_input(text, evidence, analysis.ignored, unread)
     if profile.deployment_preference == "on_prem" or profile.owned_gpu is not None:
@@ -509,7 +513,9 @@ def account_for(
 # --------------------------------------------------------------------------- questions the answer answers
 _BUY_RENT_Q = re.compile(
     r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex)\b.*\b(?:rent\w*|leas\w*|cloud|opex)\b"
-    r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b",
+    r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b"
+    # the other half of a question split at its "or": "Should we buy an 8x H100 server (~$250k)" / "or rent?"
+    r"|^\W*or\s+(?:just\s+|keep\s+)?(?:rent\w*|leas\w*|buy\w*|purchas\w*|(?:stay\s+|go\s+)?(?:in\s+the\s+)?cloud)\b",
     I,
 )
 _HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)

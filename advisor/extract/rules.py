@@ -48,6 +48,7 @@ from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
+from advisor.extract.rules_purchase_price import rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_text import Sentence, split_sentences
@@ -92,6 +93,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_training_shape,
     rule_budget,
     rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
+    rule_purchase_price,  # after the budget rules: "buy an 8x H100 server (~$250k)" is a price, not a budget
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
@@ -111,6 +113,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_pricing,
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
+    rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # last: a revised figure is matched to the value read (or known) before it
 )

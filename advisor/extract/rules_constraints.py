@@ -59,6 +59,20 @@ _EU_IN = keyed(
     r"\bin\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)",
     I,
 )
+# hosting named as the place, with no "only" or "need": "EU hosting" in a list of requirements, "EU-hosted",
+# "hosted in the EU", "runs in EU data centres" (expert review 7, R14: read as a US GH200 before); not a
+# wish or a comparison ("EU hosting would be nice", "EU vs US hosting", "the premium for EU hosting")
+_EU_HOSTING = keyed(
+    r"\b(?:eu|european)[\s-](?:hosting|hosted|data\s?cent(?:er|re)s?)\b"
+    r"|\bhosted\s+(?:with)?in\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)",
+    I,
+)
+_EU_SOFT = keyed(
+    r"\b(?:nice\s+to\s+have|would\s+be\s+nice|optional|ideally|if\s+possible|prefer\w*|vs\.?|versus"
+    r"|compar\w*|or\s+(?:us|non-eu|elsewhere)|either|not\s+(?:required|needed|necessary|a\s+must)"
+    r"|(?:cost|price|premium)\s+(?:of|for)|bonus|plus|whether)\b",
+    I,
+)
 _EU_NO = keyed(
     r"\b(?:no|not|don't need|doesn't need|without)\s+(?:an?\s+)?(?:eu|gdpr|data residency)\b"
     r"|\bnot eu[\s-]only\b"
@@ -294,6 +308,9 @@ def rule_constraints(ctx: Ctx) -> None:
         elif place := _EU_PLACE_ONLY.search(t):
             ev = f'"{q(place)}" -> EU only (the catalog has regions by EU or not, no finer)'
             ctx.add(s, "eu_only", True, ev, "inferred", place.start())
+        elif (host := _EU_HOSTING.search(t)) and not _EU_SOFT.search(t) and not _EU_NO.search(t):
+            ev = f'"{q(host)}" -> EU only (hosting in the EU, said as a requirement)'
+            ctx.add(s, "eu_only", True, ev, "stated", host.start())
         elif (where := _EU_IN.search(t)) and not _EU_NO.search(t):
             ev = f'"{q(where)}" -> host in the EU (GDPR, latency; say if any region will do)'
             ctx.add(s, "eu_only", True, ev, "inferred", where.start())

@@ -322,7 +322,8 @@ _CONC = Gated(
         rf"(?:at\s+(?:the\s+same|any|one|a)\s+time|concurrently|simultaneously|in\s+parallel|at\s+once"
         rf"|(?:at|during|in)\s+(?:the\s+)?(?:peak|busy\s+(?:times?|hours?))\b"
         rf"|at\s+any\s+(?:given\s+)?(?:moment|one\s+time|point))|"
-        rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|at\s+the\s+same\s+time|at\s+once)"
+        # "~25 active at once" (expert review 7, R11)
+        rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|(?:(?:active|online)\s+)?(?:at\s+the\s+same\s+time|at\s+once))"
         rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
         I,
     ),

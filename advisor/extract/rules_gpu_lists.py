@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I
-from advisor.extract.rules_gpus import _consumer_ids, _in_catalog, _vendor_ids, family_ids
+from advisor.extract.rules_gpus import _consumer_ids, _gpu_id, _in_catalog, _vendor_ids, family_ids
 from advisor.extract.rules_models import GPU_RE, _catalog
 from advisor.extract.rules_text import Sentence
 
@@ -82,10 +82,42 @@ def _verdicts(ctx: Ctx, s: Sentence) -> None:
             ctx.add(s, field, ids, s.text[g.start() : v.end()].strip(), "stated", g.start())
 
 
+# GPUs set side by side (expert review 7, R02: "(H100 vs H200 vs L40S)" was dropped): names joined by
+# "vs", "versus", "or", "and", "," or "/" with at least one "vs" / "versus", or any joiner in a sentence
+# that asks for a comparison ("compare H100, H200 and L40S", "which is better, H100 or H200?")
+_JOIN = re.compile(r"\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and)\s*", I)
+_VS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", I)
+_ASKS_COMPARISON = re.compile(
+    r"\b(?:compar\w*|side[\s-]by[\s-]side|which\s+(?:is|one|of)|better|trade-?offs?)\b", I
+)
+
+
+def _compared(ctx: Ctx, s: Sentence) -> None:
+    """gpus_compared: a catalog id per GPU named in a comparison, in the order said."""
+    names = list(GPU_RE.finditer(s.text))
+    group: list[re.Match[str]] = []
+    joins: list[str] = []
+    for g in [*names, None]:
+        if g is not None and group and _JOIN.fullmatch(s.text[group[-1].end() : g.start()]):
+            joins.append(s.text[group[-1].end() : g.start()])
+            group.append(g)
+            continue
+        if len(group) >= 2 and (any(_VS.search(j) for j in joins) or _ASKS_COMPARISON.search(s.text)):
+            ids = [i for m in group if _in_catalog(i := _gpu_id(m.group("gpu")))]
+            if len(set(ids)) >= 2:
+                said = s.text[group[0].start() : group[-1].end()]
+                ctx.add(s, "gpus_compared", list(dict.fromkeys(ids)), said, "stated", group[0].start())
+                return
+        group, joins = ([g] if g is not None else []), []
+
+
 def rule_gpu_lists(ctx: Ctx) -> None:
-    """gpus_wanted and gpus_excluded from verdicts and labelled lists (claims set none)."""
+    """gpus_wanted and gpus_excluded from verdicts and labelled lists, gpus_compared from GPUs set side
+    by side (claims set none)."""
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
             continue
         _verdicts(ctx, s)
         _labelled(ctx, s)
+        if not ctx.has("gpus_compared"):
+            _compared(ctx, s)

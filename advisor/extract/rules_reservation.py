@@ -78,10 +78,40 @@ def _nodes_held(ctx: Ctx) -> None:
         return
 
 
+# held capacity with its term said before the GPUs: "We've got a 1-year reserved 8x H200 node on CoreWeave"
+# (expert review 7, R11: dropped, and 4x A100 rented instead), "our 3-year reserved 16x H100 at AWS", "we
+# hold two 1-year committed 8x H100 nodes"; a term reservation is paid whether used or not, so it is held
+# (not "we got a quote for a 1-year reserved node", not "should we get a 1-year reserved node")
+_TERM_HELD = keyed(
+    r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold|got)"
+    r"(?:\s+got)?|(?:our|my))\s+(?:an?\s+|the\s+)?(?:(?P<nodes>" + NUMBER + r")\s+)?(?:" + NUMBER
+    + r")[\s-](?:years?|yrs?|months?|mos?)[\s-]+(?:reserved|committed|pre-?paid)\s+(?P<per>" + NUMBER
+    + r")\s*(?:x|×)?\s*",
+    I,
+)
+
+
+def _term_held(ctx: Ctx) -> None:
+    """owned_gpu(_count) from a term reservation said before the GPUs (above): nodes x GPUs per node."""
+    for s in ctx.sentences:
+        m = _TERM_HELD.search(s.text)
+        g = GPU_RE.match(s.text, m.end()) if m is not None else None
+        if m is None or g is None:
+            continue
+        nodes = int(parse_number(m.group("nodes"))) if m.group("nodes") else 1
+        count = nodes * int(parse_number(m.group("per")))
+        ev = s.text[m.start() : g.end()].strip()
+        ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", count, ev, "stated" if nodes == 1 else "inferred", g.start())
+        return
+
+
 def rule_reservation(ctx: Ctx) -> None:
     """owned_reserved, owned_provider and owned_months_left around the owned GPUs' sentence."""
     if not ctx.has("owned_gpu"):
         _nodes_held(ctx)
+    if not ctx.has("owned_gpu"):
+        _term_held(ctx)
     at = _owned_sentence(ctx)
     if at is None:
         return

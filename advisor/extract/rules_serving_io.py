@@ -229,7 +229,17 @@ _END_TO_END = re.compile(
     # the answer named after the figure: "p95 latency budget 3s for the full response"
     rf"|\b(?:(?:p\d\d|average|mean|median)\s+)?latency\s+(?:target|sla|budget|goal|limit)\s+(?:of\s+|is\s+|:\s*)?"
     rf"(?:~\s*|about\s+|under\s+|<\s*)?(?P<num2>{NUM})\s*(?P<unit2>ms|milliseconds?|s|secs?|seconds?)\s+"
-    r"(?:for|on|per)\s+(?:the\s+|a\s+|each\s+)?(?:full|whole|entire|complete)\s+(?:response|answer|reply|request)",
+    r"(?:for|on|per)\s+(?:the\s+|a\s+|each\s+)?(?:full|whole|entire|complete)\s+(?:response|answer|reply|request)"
+    # a percentile latency, or a latency in seconds: a request's, not a token's (expert review 7, R07: "keeps
+    # p95 latency under 2 s"); not "latency 50 ms per token", not "under 2 s to the first token"
+    rf"|\b(?:p\d\d\s+latency|latency)\s+(?:(?:should|must|needs?\s+to)\s+(?:be|stay)\s+|(?:of|is|at)\s+"
+    rf"|[:=]\s*)?"
+    rf"(?:under|below|within|less\s+than|<=?|at\s+most|of|sub)?\s*(?:~\s*)?(?P<num3>{NUM})\s*"
+    r"(?P<unit3>s|secs?|seconds?)\b(?!\s*(?:per|/|to\s+(?:the\s+)?first))"
+    # the answer as the subject: "responses must come back within 2 seconds", "requests complete in 1.5 s"
+    rf"|\b(?:responses?|answers?|replies|requests?)\s+(?:must|should|need\s+to|have\s+to|has\s+to)?\s*"
+    rf"(?:complete|come\s+back|return|finish|be\s+(?:back|served|answered|returned))\s+(?:in\s+under|within|under"
+    rf"|in\s+less\s+than|in)\s+(?:~\s*)?(?P<num4>{NUM})\s*(?P<unit4>ms|milliseconds?|s|secs?|seconds?)\b",
     I,
 )
 _PEAK = re.compile(r"\b(?:at\s+(?:the\s+)?peak|peak|peaks?\s+(?:of|at))\b", I)
@@ -549,16 +559,20 @@ def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
         ev = f'"{prompt.evidence}" + "{output.evidence}": {conv.how}'
         rank = max(prompt.position, output.position)
         ctx.add(anchor, "context_len", int(conv.value), ev, "inferred", rank=rank)
-    if output is not None and not any(f.field == "latency_ms_per_token" for f in ctx.findings):
-        for s in ctx.sentences:
-            if e2e := _END_TO_END.search(s.text):
-                key = "" if e2e.group("num") else "2"
-                num, unit = e2e.group("num" + key), e2e.group("unit" + key)
-                ms = parse_number(num) * (1.0 if unit.lower() == "ms" else 1000.0)
-                conv = U.ms_per_token_from_latency(ms, float(output.value))
-                ev = f'"{q(e2e)}" over "{output.evidence}": {conv.how}'
-                ctx.add(s, "latency_ms_per_token", conv.value, ev, "inferred", e2e.start())
-                break
+    for s in ctx.sentences:
+        if (e2e := _END_TO_END.search(s.text)) is None or s.start in ctx.claim_sentences:
+            continue
+        key = next(k for k in ("", "2", "3", "4") if e2e.group("num" + k))
+        num, unit = e2e.group("num" + key), e2e.group("unit" + key)
+        ms = parse_number(num) * (1.0 if unit.lower().startswith("m") else 1000.0)
+        if ms <= 0:
+            continue
+        ctx.add(s, "response_target_s", ms / 1000.0, q(e2e), "stated", e2e.start())  # the answer checks it
+        if output is not None and not any(f.field == "latency_ms_per_token" for f in ctx.findings):
+            conv = U.ms_per_token_from_latency(ms, float(output.value))
+            ev = f'"{q(e2e)}" over "{output.evidence}": {conv.how}'
+            ctx.add(s, "latency_ms_per_token", conv.value, ev, "inferred", e2e.start())
+        break
     gen, deadline = best.get("generation_tokens"), best.get("deadline_hours")
     if gen is not None and deadline is not None:
         conv = U.rate_from_volume(float(gen.value), float(deadline.value))

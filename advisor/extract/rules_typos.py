@@ -17,6 +17,7 @@ import functools
 import re
 from dataclasses import replace
 
+from advisor.extract.rules_spoken import spoken_model_names
 from advisor.extract.rules_text import Sentence
 
 # Keywords the rules match on, spelt as the rules expect them (lower case).
@@ -106,7 +107,9 @@ def fix_sentences(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...]
     out: list[Sentence] = []
     fixes: list[tuple[str, str]] = []
     for s in sentences:
-        text, found = fix_typos(s.text)
+        spoken, named = spoken_model_names(s.text)  # "llama three point one seventy b" -> "llama 3.1 70B"
+        text, found = fix_typos(spoken)
+        found = named + found
         out.append(replace(s, text=text) if found else s)
         fixes.extend(found)
     return tuple(out), fixes

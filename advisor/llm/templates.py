@@ -26,7 +26,7 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         if field == "pricing_excluded":  # 'on_demand' -> 'on-demand'
             return ", ".join(str(v).replace("_", "-") for v in value) or "none"
         return ", ".join(str(v) for v in value) or "none"
-    if field == "budget_usd":
+    if field in ("budget_usd", "purchase_usd_per_gpu"):
         return present.usd(value)
     if field in ("dataset_tokens", "generation_tokens"):
         return f"{present.count(value)} tokens"
@@ -57,6 +57,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
     if field == "latency_ms_per_token":
         return f"{present.number(value)} ms/token"
     if field == "ttft_target_s":
+        return f"under {present.number(value)} s"
+    if field == "response_target_s":
         return f"under {present.number(value)} s"
     if field == "method":
         return present.method_text(value, workload)
@@ -193,22 +195,42 @@ def summary_reply(
     return "\n\n".join(p for p in parts if p)
 
 
+EXAMPLE_JOB = "For one example job of the assumed size (say yours to size it):"
+
+
+def _job_assumed(rec: Any) -> bool:
+    """Whether the training job's size is the recommender's assumption (no dataset was given)."""
+    prof = getattr(rec, "profile", None)
+    if prof is None or prof.workload == "inference":
+        return False
+    return all(prof.status_of(f) in (None, "assumed") for f in ("dataset_tokens", "dataset_gb"))
+
+
 def _recommendation_lines(rec: Any) -> list[str]:
     s = prompts.sections("summary")
     # what the engine says before the pick: owned GPUs that cannot run it, a deadline nothing meets, no
     # feasible offer at a preferred provider (the report printed these; the chat reply had left them out)
     lines = [str(n) for n in getattr(rec, "notes", ())]
+    timeline = getattr(rec, "buy_vs_rent", None)
+    sold = timeline is not None and not timeline.owned  # the answer to 'buy or rent?', reserved terms too
+    example_job = rec.primary is not None and sold and _job_assumed(rec)
+    if timeline is not None and example_job:
+        # buy or rent asked with no job given (expert review 7, R20): the timeline is the answer, the job an
+        # example of the assumed size, not a headline
+        lines.append(buy_rent_summary(timeline))
     if rec.primary is not None:
-        lines.append(prompts.fill(s["primary"], summary=rec.primary.summary))
+        primary = prompts.fill(s["primary"], summary=rec.primary.summary)
+        lines.append(f"{EXAMPLE_JOB} {primary}" if example_job else primary)
         if getattr(rec, "time_basis", None):
             lines.append(rec.time_basis)
         if rec.primary.why:
             lines.append(prompts.fill(s["primary_reasons"], reasons="; ".join(rec.primary.why)))
-        timeline = getattr(rec, "buy_vs_rent", None)
-        if timeline is not None and not timeline.owned:  # the answer to 'buy or rent?', reserved terms too
+        if timeline is not None and sold and not example_job:
             lines.append(buy_rent_summary(timeline))
         if rec.alternatives:
-            alts = [f"{o.label}: {o.summary}" for o in rec.alternatives[:3]]
+            # three, and one more per GPU the user compared (each compared GPU's best option is asked for)
+            shown = 3 + len(getattr(getattr(rec, "profile", None), "gpus_compared", None) or ())
+            alts = [f"{o.label}: {o.summary}" for o in rec.alternatives[:shown]]
             lines.append(prompts.fill(s["alternatives"], items="; ".join(alts)))
     else:
         lines.append(s["infeasible"])

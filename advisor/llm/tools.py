@@ -65,6 +65,7 @@ WHAT_IF_FIELDS = (
     "providers_preferred",
     "target_tokens_per_s",
     "ttft_target_s",
+    "response_target_s",
     "gpus_wanted",
     "gpus_excluded",
     "max_gpus",

@@ -24,7 +24,7 @@ from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, owned_utilization
 from tools.recommend.owned_first import is_yours, power_price
-from tools.recommend.purchase import quote_for
+from tools.recommend.purchase import purchase_price, quote_for
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import unmeasured
 from tools.units import HOURS_PER_MONTH
@@ -223,17 +223,19 @@ def buy_vs_rent_for(
     instead: str | None = None
     if not rents:  # nobody rents this GPU: the same work on the best rented option
         rents, instead = _rented_instead(c, rented, eng)
-    if quote is None or not rents or c.gpu.tdp_w is None or c.gpu.purchase_price_usd is None:
+    price = purchase_price(c, p)
+    if quote is None or not rents or c.gpu.tdp_w is None or price is None:
         return None
     util = _work_utilization(c, eng, p)
     est = eng.catalog.estimate
     try:
         owned = owned_usd_per_gpu_hour(
-            purchase_price_usd=c.gpu.purchase_price_usd,
+            purchase_price_usd=price[0],
             utilization=util,
             tdp_w=c.gpu.tdp_w,
             amortization_months=est("hardware_amortization_months"),
-            server_overhead_fraction=est("server_overhead_fraction"),
+            # a stated price is the whole server's
+            server_overhead_fraction=0.0 if price[1] else est("server_overhead_fraction"),
             pue=est("pue"),
             power_usd_per_kwh=power_price(eng.catalog, p),
             ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),

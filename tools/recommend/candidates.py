@@ -134,6 +134,7 @@ class Candidate:
     why: list[str] = field(default_factory=list)
     deadline_status: str | None = None  # meets | maybe | misses
     budget_status: str | None = None
+    capex_usd: float | None = None  # the purchase a capex budget is held to (tools/recommend/pricing.py)
     score: float = 0.0
 
     @property

@@ -14,7 +14,13 @@ from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
-from tools.recommend.serving_plan import per_user_note, serving_figures, spare_note, ttft_note
+from tools.recommend.serving_plan import (
+    per_user_note,
+    response_note,
+    serving_figures,
+    spare_note,
+    ttft_note,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -37,6 +43,9 @@ def to_option(
     ttft = ttft_note(c.serving, p)
     if ttft:
         why.insert(1, ttft)
+    answer = response_note(c.serving, p)
+    if answer:
+        why.insert(1, answer)
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
         why += _break_even(c, eng, p)
@@ -79,7 +88,8 @@ def to_option(
         topology=c.topo,
         risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
-        serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token),
+        serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token,
+                                assumed=p.status_of("latency_ms_per_token") == "assumed"),  # fmt: skip
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         price_as_of=c.offer.as_of,
@@ -222,7 +232,9 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         )
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
-    if c.budget_status == "meets":
+    if c.budget_status == "meets" and p.budget_capex:
+        out.append(f"its purchase is within the {present.usd(p.budget_usd)} capex budget")
+    elif c.budget_status == "meets":
         out.append(f"within the {present.usd(p.budget_usd)} budget even at low MFU")
     elif c.budget_status == "maybe":
         out.append(

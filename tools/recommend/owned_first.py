@@ -35,7 +35,7 @@ class OwnedCostInputs(TypedDict):
     """The catalog estimates (and stated power price) that owning a GPU costs with (tools.cost_owned)."""
 
     amortization_months: float | Estimate
-    server_overhead_fraction: Estimate
+    server_overhead_fraction: float | Estimate
     pue: Estimate
     power_usd_per_kwh: float | Estimate
     ops_usd_per_gpu_month: Estimate

@@ -393,9 +393,30 @@ class Pricer(Part):
         if chk.note:
             c.risks = [*c.risks, chk.note]
 
-    def limits(self, c: Candidate) -> None:
-        """The budget check: meets | maybe | misses (the 'maybe' said in the risks)."""
+    def capex_usd(self, c: Candidate) -> float | None:
+        """What buying the candidate's GPUs costs once (a capex budget's measure, expert review 7, R02):
+        GPUs x price per GPU, the catalog's with the server overhead (tools/cost_owned.py) or the user's
+        stated price, whole server; None for a rental or a GPU without a purchase price."""
         p = self.p
+        if c.offer.deployment not in ("owned", "colocation") or c.offer.provider == YOURS_PROVIDER:
+            return None
+        n = c.layout.n_gpus * c.replicas
+        if p.purchase_usd_per_gpu is not None and p.purchase_gpu in (None, c.gpu.id):
+            return n * p.purchase_usd_per_gpu
+        if c.gpu.purchase_price_usd is None:
+            return None
+        overhead = self.catalog.estimate("server_overhead_fraction").value
+        return n * c.gpu.purchase_price_usd * (1 + overhead)
+
+    def limits(self, c: Candidate) -> None:
+        """The budget check: meets | maybe | misses (the 'maybe' said in the risks). A capex budget is
+        held against the purchase (rentals have none to hold it to)."""
+        p = self.p
+        if p.budget_usd and p.budget_capex:
+            bought = c.capex_usd = self.capex_usd(c)
+            if bought is not None:
+                c.budget_status = "meets" if bought <= p.budget_usd else "misses"
+            return
         if p.budget_usd:
             if c.total_usd.high <= p.budget_usd:
                 c.budget_status = "meets"

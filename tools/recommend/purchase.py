@@ -11,21 +11,36 @@ from tools.recommend.engine import Engine
 from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import owned_cost_inputs
 
+STATED_PRICE_SOURCE = "your stated price, server included"
+
+
+def purchase_price(c: Candidate, p: WorkloadProfile) -> tuple[float, bool] | None:
+    """The price per GPU a purchase is costed at, and whether it is the user's own figure: the price they
+    stated for this GPU ("buy an 8x H100 server (~$250k)": $31,250 with the server, expert review 7, R20),
+    else the catalog's (to which the server overhead is added); None without either."""
+    if p.purchase_usd_per_gpu is not None and p.purchase_gpu in (None, c.gpu.id):
+        return p.purchase_usd_per_gpu, True
+    return (c.gpu.purchase_price_usd, False) if c.gpu.purchase_price_usd is not None else None
+
 
 def quote_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> PurchaseQuote | None:
     """The purchase quote of a buy option's configuration, or None without a purchase price or TDP."""
     gpu = c.gpu
-    if gpu.purchase_price_usd is None or gpu.tdp_w is None:
+    price = purchase_price(c, p)
+    if price is None or gpu.tdp_w is None:
         return None
     try:
+        inputs = owned_cost_inputs(eng.catalog, p, colocation=c.offer.deployment == "colocation")
+        if price[1]:
+            inputs["server_overhead_fraction"] = 0.0  # the stated price is the whole server's
         return purchase_quote(
             n_gpus=c.layout.n_gpus * c.replicas,
             gpus_per_server=c.layout.gpus_per_node,
-            purchase_price_usd=gpu.purchase_price_usd,
+            purchase_price_usd=price[0],
             tdp_w=gpu.tdp_w,
             utilization=owned_utilization(p, eng.inference),
-            price_source=gpu.purchase_price_source or gpu.source,
-            **owned_cost_inputs(eng.catalog, p, colocation=c.offer.deployment == "colocation"),
+            price_source=STATED_PRICE_SOURCE if price[1] else (gpu.purchase_price_source or gpu.source),
+            **inputs,
         )
     except (InputError, KeyError, LookupError):
         return None

@@ -4,6 +4,8 @@ preferred provider first), the alternatives a buyer cares about and the rejectio
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
@@ -49,7 +51,12 @@ def select(
     (`primary_only`: the primary and ranking, without alternatives and rejections)."""
     p, w, catalog, settings = eng.p, eng.w, eng.catalog, eng.s
     notes_out: list[str] = []
-    if eng.inference and p.budget_usd and not eng.state.batch_job:
+    if p.budget_usd and p.budget_capex:
+        notes_out.append(
+            f"The {present.usd(p.budget_usd)} budget is a one-off purchase (capex): it is held against each "
+            "option's purchase price, GPUs and servers, not against a month of running or renting."
+        )
+    elif eng.inference and p.budget_usd and not eng.state.batch_job:
         notes_out.append(
             f"Serving costs are per month; the {present.usd(p.budget_usd)} budget is compared with one month."
         )
@@ -122,6 +129,9 @@ def select(
         if r is not None:
             rejected.append(r)
 
+    if primary is not None and not primary_only:
+        shown = [primary, *(c for c, _ in alternatives)]
+        notes_out += _compared_missing(p, shown, rejected, limit_rejections)
     smallest: float | None = None
     if not feasible:
         smallest = float(eng.mem.get(layouts_for(w, 1, 1)[0]).peak_gib_per_gpu)
@@ -189,7 +199,12 @@ def _closeness(c: Candidate, p: WorkloadProfile) -> float:
 
 def _limit_text(c: Candidate, p: WorkloadProfile) -> str:
     parts = []
-    if p.budget_usd and c.budget_status == "misses":
+    if p.budget_usd and c.budget_status == "misses" and p.budget_capex and c.capex_usd is not None:
+        parts.append(
+            f"purchase {present.usd(c.capex_usd)}, {c.capex_usd / p.budget_usd:.1f}x the "
+            f"{present.usd(p.budget_usd)} capex budget"
+        )
+    elif p.budget_usd and c.budget_status == "misses":
         parts.append(
             f"{present.usd_range(c.total_usd)}, {c.total_usd.low / p.budget_usd:.1f}x the "
             f"{present.usd(p.budget_usd)} budget"
@@ -232,6 +247,39 @@ def _gpu_rejection(gpu: GpuSpec, n: GpuNotes) -> Rejection | None:
             gpu=gpu.id, gpu_name=gpu.name, kind="no_price", reason=f"{gpu.name}: no price in the catalog"
         )
     return None
+
+
+def gpu_family(gpu_id: str) -> str:
+    """The GPU's family in catalog ids: 'h100-pcie' and 'h100-sxm' -> 'h100', 'a100-80gb-sxm' -> 'a100'."""
+    return gpu_id.split("-")[0]
+
+
+def _compared(
+    primary: Candidate, everything: list[Candidate], p: WorkloadProfile, add: Callable[..., None]
+) -> None:
+    """For each GPU the user set side by side ("H100 vs H200 vs L40S", expert review 7, R02), the
+    best-ranked option of its family, unless the primary is one: each with its fit, speed and cost."""
+    for gid in p.gpus_compared:
+        if gpu_family(gid) == gpu_family(primary.gpu.id):
+            continue
+        mine = [c for c in everything if gpu_family(c.gpu.id) == gpu_family(gid)]
+        if mine:
+            mine[0].why.append(f"one of the GPUs you compared ({gid}): its best-ranked option")
+            add(mine[0], "alternative", asked=True)
+
+
+def _compared_missing(
+    p: WorkloadProfile, shown: list[Candidate], rejected: list[Rejection], limited: dict[str, Rejection]
+) -> list[str]:
+    """A line for each compared GPU with no option shown, with the reason its family was ruled out."""
+    out = []
+    for gid in p.gpus_compared:
+        fam = gpu_family(gid)
+        if any(gpu_family(c.gpu.id) == fam for c in shown):
+            continue
+        why = [r.reason for r in (*limited.values(), *rejected) if gpu_family(r.gpu) == fam]
+        out.append(f"{gid}, one of the GPUs you compared: {why[0] if why else 'no feasible option'}.")
+    return out
 
 
 def _alternatives(
@@ -303,6 +351,8 @@ def _alternatives(
             pick = min(mine, key=lambda c: (round(c.cost_mid, 2), c.total_gpus, speed(c)))
             pick.why.append(f"on your shortlist ({name}): its lowest-cost configuration")
             add(pick, "alternative", asked=True)
+    limit += len(p.gpus_compared)
+    _compared(primary, everything, p, add)
     if len(chosen) < 2:
         distinct = {(primary.gpu.id, primary.offer.provider)} | {
             (c.gpu.id, c.offer.provider) for c, _ in chosen

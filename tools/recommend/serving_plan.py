@@ -274,6 +274,31 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     )
 
 
+def response_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
+    """A whole answer's time against the stated per-answer target (expert review 7, R07: "p95 latency
+    under 2 s" was never checked): seconds per answer = time to first token + output tokens x ms per token
+    (the serving model's own two figures, tools/compute/serving.py); without an answer length, how many
+    tokens fit in the target at the slow end. None without a target or a plan."""
+    target = p.response_target_s
+    if plan is None or target is None or plan.why_not or plan.job_hours is not None:
+        return None
+    t = plan.replica
+    ttft, ms = t.time_to_first_token_s, t.ms_per_output_token
+    if p.output_tokens is None:
+        fit = max(0, math.floor((target - ttft.high) * 1000.0 / ms.high))
+        return (
+            f"{ttft_text(t)} and {ms.low:,.0f}-{ms.high:,.0f} ms per token: answers of up to {fit:,} tokens "
+            f"finish within your {target:g} s even at the slow end"
+        )
+    n = p.output_tokens
+    low, high = ttft.low + n * ms.low / 1000.0, ttft.high + n * ms.high / 1000.0
+    verdict = "within" if high <= target else ("over at the slow end of" if low <= target else "over")
+    return (
+        f"{low:,.2g}-{high:,.2g} s per {n:,}-token answer ({ttft_text(t)} + {n:,} x {ms.low:,.0f}-"
+        f"{ms.high:,.0f} ms per token): {verdict} your {target:g} s target"
+    )
+
+
 def ttft_text(t: ServingTime) -> str:
     """The replica's time to first token in words: '0.19-6.2 s to the first token'."""
     ttft = t.time_to_first_token_s
@@ -366,7 +391,7 @@ def with_latency_cap(serve: ServingFn, plan: ServingPlan, latency_ms: float | No
 
 
 def serving_figures(
-    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None
+    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None, assumed: bool = False
 ) -> ServingFigures | None:
     """The plan's per-replica and per-user figures and its headroom, for the Option."""
     if plan is None:
@@ -396,6 +421,7 @@ def serving_figures(
         headroom_requests_per_replica=max(0, limit - t.concurrency),
         binds=binds,
         latency_target_ms=latency_ms,
+        latency_target_assumed=assumed,
         target_status=plan.target_status,
         spare_replicas=plan.spare_replicas,
         batch_job=plan.job_hours is not None,

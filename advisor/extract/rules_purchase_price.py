@@ -1,0 +1,108 @@
+"""A price the user states for hardware they weigh buying (purchase_usd_per_gpu).
+
+"Should we buy an 8x H100 server (~$250k) or rent?" (expert review 7, R20: the $250k was read as a budget
+and the catalog's $312,000 used as the purchase instead): the amount said with the machine to buy is its
+price, server included, so the buy-vs-rent timeline starts from it (tools/recommend/purchase.py). Read as
+price / GPUs in the machine. Said as "buy an 8x H100 server (~$250k)", "an 8x H100 box for ~$250k, buy
+or rent?", "a quote of $250k for an 8x H100 node", "the 8x H100 server costs $250k". Not a budget for
+renting ("we have $250k for 8x H100 rentals"), nor a rate ("8x H100 at $2.50/h").
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract import units_text as U
+from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I
+from advisor.extract.rules_models import resolve_gpu
+from advisor.extract.rules_money_time import _CUR_SYM, _CUR_WORD, _MONEY, _RATE
+from advisor.extract.rules_text import MULTIPLIERS, NUMBER, Sentence, parse_money, parse_number
+
+_GPUS = r"(?P<count>" + NUMBER + r")\s*(?:x|×)\s*(?P<gpu>[a-z]?\d{2,4}[a-z]?(?:\s?(?:sxm|pcie|nvl))?)"
+_MACHINE = r"(?:\s+(?:server|node|box|system|machine|chassis|rig))?"
+_BUY = (
+    r"\b(?:buy(?:ing)?|purchas(?:e|ing)|order(?:ing)?|get(?:ting)?\s+our\s+own)\s+(?:an?\s+|one\s+|the\s+)?"
+)
+# the machine to buy, then its price: "buy an 8x H100 server (~$250k)", "buy 8x H100 for about $250k"
+_BUY_THEN_PRICE = keyed(
+    _BUY + _GPUS + _MACHINE + r"\s*(?:\(\s*|,\s*|for\s+|at\s+)?(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?",
+    I,
+)
+# the machine with a price verb: "an 8x H100 box for ~$250k, buy or rent?", "the 8x H100 server costs $250k"
+_PRICED = keyed(
+    r"\b" + _GPUS + _MACHINE + r"\s+(?:costs?|is|for|at|quoted\s+at|priced\s+at|runs)\s+"
+    r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?",
+    I,
+)
+_QUOTE_OF = keyed(r"\bquote(?:d)?\s+(?:of\s+|for\s+)?(?:about\s+|~\s*)?", I)
+_FOR_GPUS = keyed(r"\s+for\s+(?:an?\s+|one\s+|the\s+)?" + _GPUS, I)
+_BUY_WORD = keyed(r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex|quote\w*)\b", I)
+
+
+# a budget for buying hardware once: "Capex budget EUR 250k" (expert review 7, R02: it was compared with one
+# month of serving), "capital expenditure of $300k", "hardware budget: $200k", "one-off budget of EUR 250k"
+_CAPEX = keyed(
+    r"\b(?:capex|cap-ex|capital\s+(?:expenditure|budget|spend)|hardware\s+(?:purchase\s+)?budget"
+    r"|purchase\s+budget|one[\s-](?:off|time)\s+(?:budget|purchase|spend|investment))\b",
+    I,
+)
+
+
+def rule_capex_budget(ctx: Ctx) -> None:
+    """budget_capex (and the on-premises deployment it buys, inferred) from a budget said as capex."""
+    budgets = [f for f in ctx.findings if f.field == "budget_usd"]
+    for s in ctx.sentences:
+        if (m := _CAPEX.search(s.text)) is None:
+            continue
+        end = s.start + len(s.text)
+        if not any(s.start - QUOTED_PENALTY <= f.position <= end for f in budgets):
+            continue
+        ev = f'"{m.group(0)}": a one-off purchase, not a monthly spend'
+        ctx.add(s, "budget_capex", True, ev, "inferred", m.start())
+        if not ctx.has("deployment_preference"):
+            ev = f'"{m.group(0)}": a capital budget buys hardware to run on premises'
+            ctx.add(s, "deployment_preference", "on_prem", ev, "inferred", m.start())
+        return
+
+
+def rule_purchase_price(ctx: Ctx) -> None:
+    """purchase_usd_per_gpu from a price said with the machine to buy; that amount is then no budget."""
+    for s in ctx.sentences:
+        t = s.text
+        if _BUY_WORD.search(t) is None:
+            continue
+        for pat in (_BUY_THEN_PRICE, _PRICED):
+            for m in pat.finditer(t):
+                money = _MONEY.pattern.match(t, m.end())
+                if money is None or _RATE.match(t[money.end() : money.end() + 40]):
+                    continue
+                _add(ctx, s, m.group("count"), m.group("gpu"), money)
+                return
+        for m in _QUOTE_OF.finditer(t):  # "a quote of $250k for an 8x H100 node"
+            money = _MONEY.pattern.match(t, m.end())
+            gpus = _FOR_GPUS.match(t, money.end()) if money is not None else None
+            if money is not None and gpus is not None:
+                _add(ctx, s, gpus.group("count"), gpus.group("gpu"), money)
+                return
+
+
+def _add(ctx: Ctx, s: Sentence, count_said: str, gpu_said: str, money: re.Match[str]) -> None:
+    count = int(parse_number(count_said))
+    if count < 1:
+        return
+    sym = (money.group("sym") or "").strip().lower()
+    word = (money.group("word") or "").lower()
+    cur = _CUR_SYM.get(sym) or _CUR_WORD.get(sym) or _CUR_SYM.get(word) or _CUR_WORD.get(word) or "USD"
+    num = money.group("num") or money.group("num2") or money.group("num3")
+    mult = money.group("mult") or money.group("mult2") or money.group("grand")
+    usd = U.usd_from(parse_money(num) * (MULTIPLIERS[mult.lower()] if mult else 1.0), cur).value
+    per_gpu = usd / count
+    said = money.group(0).strip()
+    ev = f'"{said}" for {count}x {gpu_said}: ${usd:,.0f} / {count} GPUs = ${per_gpu:,.0f} per GPU with server'
+    # the amount is the machine's price, not a budget (rule_budget read it first, at the same place)
+    at = s.start + money.start() - (QUOTED_PENALTY if s.quoted else 0)
+    ctx.findings[:] = [f for f in ctx.findings if not (f.field == "budget_usd" and f.position == at)]
+    ctx.add(s, "purchase_usd_per_gpu", per_gpu, ev, "inferred", money.start())
+    if gid := resolve_gpu(gpu_said):
+        ctx.add(s, "purchase_gpu", gid, f"{count}x {gpu_said}", "stated", money.start())
