@@ -324,7 +324,10 @@ _CONC = Gated(
         rf"|at\s+any\s+(?:given\s+)?(?:moment|one\s+time|point))|"
         # "~25 active at once" (expert review 7, R11)
         rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|(?:(?:active|online)\s+)?(?:at\s+the\s+same\s+time|at\s+once))"
-        rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
+        rf"|\b(?:concurrency\s*(?:of|:|=|is)?"
+        # a key and its value, as a table row reads (rd12): "concurrent users (peak): 350"
+        rf"|(?:concurrent|simultaneous|parallel)\s+(?:users?|requests?|sessions?|streams?|connections?|chats?"
+        rf"|conversations?)(?:\s*\([^()]{{0,20}}\))?\s*(?::|=|\bis\b|\bare\b))\s*(?P<num2>{NUMBER})",
         I,
     ),
     "concurren",

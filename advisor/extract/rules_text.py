@@ -272,8 +272,24 @@ def _table_row(m: re.Match[str]) -> str:
     cells = [c.strip() for c in m.group(1).split("|")]
     if all(re.fullmatch(r":?-{2,}:?", c) or not c for c in cells):
         return ""
-    body = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else "; ".join(cells)
+    if len(cells) == 2:  # noqa: PLR2004 - a key and its value
+        key, value = cells
+        if (unit := _KEY_UNIT.search(key)) is not None and _BARE_VALUE.fullmatch(value):
+            # "| prompt length (tokens) | 2,500 |" -> "prompt length: 2,500 tokens" (the unit by its number)
+            key, value = key[: unit.start()].rstrip(), f"{value} {unit.group('unit')}"
+        body = f"{key}: {value}"
+    else:
+        body = "; ".join(cells)
     return f"| {body}"
+
+
+# a unit in brackets at the end of a table's key: "prompt length (tokens)", "per-user speed (tok/s)"
+_KEY_UNIT = re.compile(
+    r"\s*\(\s*(?P<unit>tokens?|toks?|tok/s|tokens?/s|ms|s|sec(?:onds?)?|hours?|h|days?|users?|req(?:uest)?s?/s"
+    r"|rps|qps|gb|tb|gib|%|usd|eur|gbp|\$|€|£)\s*\)\s*$",
+    re.I,
+)
+_BARE_VALUE = re.compile(r"[~≈]?\s*\d[\d,.]*\s*[kKmMbB]?")
 
 
 _WRAP_CHARS = 60  # a line this long with no end punctuation, then a lower-case line: one wrapped sentence

@@ -175,3 +175,23 @@ def test_a_provider_family_meets_its_name() -> None:
     assert match_field("providers_preferred", ["runpod"], ["runpod-community", "runpod-secure"])
     assert not match_field("providers_preferred", ["runpod"], ["lambda"])
     assert not match_field("pricing_excluded", ["spot"], ["spot-x"])
+
+
+# --------------------------------------------------------------------------- a phase table's key and value
+def test_a_table_key_with_its_unit_in_brackets(rules: RulesExtractor) -> None:
+    a = rules.analyse(
+        "## Phase 1 - fine-tuning\n- Base model: Llama 3.1 70B\n- Method: QLoRA, rank 64\n"
+        "- Data: 180M tokens\n\n## Phase 2 - serving\n| metric | value |\n|---|---|\n"
+        "| concurrent users (peak) | 350 |\n| prompt length (tokens) | 2,500 |\n"
+        "| answer length (tokens) | 700 |\n| per-user speed (tok/s) | 25 |\n"
+    )
+    serve = merge_findings(None, a.other)
+    assert (serve.concurrency, serve.prompt_tokens, serve.output_tokens) == (350, 2500, 700)
+    assert serve.latency_ms_per_token == pytest.approx(40)  # 1000 ms / 25 tokens/s
+    assert merge_findings(None, a.findings).concurrency is None
+
+
+def test_a_bracket_that_is_not_a_unit_stays_with_its_key(extract: Extract) -> None:
+    # "(2025)" names a year, not a unit: the row keeps its words and reads no figure from the year
+    p = extract("| Serving Llama 3.1 8B | |\n| concurrent users (2025) | peak 40 |\n")
+    assert p.concurrency != 2025
