@@ -245,6 +245,9 @@ _NOT_A_DEADLINE = keyed(
     r"|comments?|(?:we|i)\s+(?:meet|talk|speak|sync)|meeting\s+is)\s+(?:\w+\s+){0,2}?(?:by|before|until|on)\s"
     r"|\b(?:by|before|for|until)\s+(?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s\s+"
     r"(?:[\w-]+\s+){0,2}?(?:review|meeting|call|sync|pre-?read|committee|stand-?up|check-?in|1:1|offsite)\b"
+    # time kept for something else: "to leave a week for evals", "allowing two days of buffer"
+    r"|\b(?:leave|leaving|allow|allowing|keep|keeping|reserve|reserving)\s+(?=(?:a|an|one|two|three|\d+)\s+"
+    r"(?:days?|weeks?)\s+(?:for|of|as)\b)"
     r"|\bdeadline\s+(?:is|was|has\s+been)\s+(?:\w+\s+)?(?:gone|lifted|dropped|removed|cancell?ed|scrapped|off"
     r"|no\s+longer)\b",
     I,

@@ -297,7 +297,9 @@ _CLOCK = r"(?:midnight|noon|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)"
 _CLOCK_WINDOW = Gated(
     re.compile(
         rf"\bwindow\s+(?:\w+\s+)?(?:between|from|is|:)\s*(?P<a>{_CLOCK})\s*(?:and|to|until|-|–)\s*(?P<b>{_CLOCK})"
-        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm)|\d{{1,2}}:\d\d)\s+(?:and|to|until|-|–)"
+        # "between 1 and 5am": a bare hour before one with its am / pm takes the same half of the day (rd12)
+        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm)|\d{{1,2}}:\d\d"
+        rf"|\d{{1,2}}(?=\s+(?:and|to|until|-|–)\s+\d{{1,2}}\s*(?:am|pm)\b))\s+(?:and|to|until|-|–)"
         rf"\s+(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight|\d{{1,2}}:\d\d)\b",
         I,
     ),
@@ -466,7 +468,11 @@ def rule_deadline(ctx: Ctx) -> None:
         for m in _WITHIN.finditer(t):
             after = t[m.end() : m.end() + 25]
             if re.match(
-                r"\s*(?:a|per|/|each|every)\s*(?:day|week|month)\b|\s+of\s+(?:compute|gpu|training)", after, I
+                # "3 days of training" is compute time; "within 3 days of training finishing" is a deadline
+                r"\s*(?:a|per|/|each|every)\s*(?:day|week|month)\b"
+                r"|\s+of\s+(?:compute|gpu|training)(?!\s+(?:finish\w*|end\w*|complet\w*|is\s+done|being\s+done))",
+                after,
+                I,
             ):
                 continue
             if re.search(
@@ -497,6 +503,10 @@ def rule_deadline(ctx: Ctx) -> None:
             )
             if start is None or end is None:
                 continue
+            bare = m.group("a2") is not None and m.group("a2").strip().isdigit()
+            pm = (m.group("b2") or "").strip().lower().endswith("pm")
+            if bare and pm and start < 12 and start + 12 <= end:  # noqa: PLR2004 - noon
+                start += 12  # "between 1 and 5pm": 13:00 to 17:00
             conv = U.hours_between_clock(start, end)
             ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
             spans.append((m.start(), m.end()))

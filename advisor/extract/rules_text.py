@@ -264,6 +264,12 @@ def doubled_numbers(text: str) -> str:
     return _DOUBLED.sub(one, text) if "(" in text else text
 
 
+# the header an e-mail client writes above an older message the reply carries: what follows is quoted
+_OLDER_MESSAGE = re.compile(
+    r"^\s*(?:-{2,}\s*(?:original\s+message|forwarded\s+message)\s*-{2,}|begin\s+forwarded\s+message:"
+    r"|on\s+.{5,80}\s+wrote:)\s*$",
+    re.I,
+)
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M)
 
 
@@ -340,7 +346,9 @@ def split_sentences(text: str) -> CleanText:
     text = blank_spans(text, notes)
     sentences: list[Sentence] = []
     under_role = False  # the block after a "### System" heading is the machine's
+    older = False  # after "-----Original Message-----" or "On Tue, Marta wrote:": an older e-mail (rd12)
     for number, lines, section in _blocks(text):
+        older = older or any(_OLDER_MESSAGE.match(line) for _, line in lines)
         first = lines[0][1]
         if ROLE_HEADING.match(first):
             ignored.append(first.strip())
@@ -357,7 +365,7 @@ def split_sentences(text: str) -> CleanText:
         if not lines:
             continue
         start = lines[0][0]
-        quoted = lines[0][1].lstrip().startswith(">")
+        quoted = older or lines[0][1].lstrip().startswith(">")
         joined = " ".join(line.strip().lstrip(">").strip() for _, line in lines)
         offset = 0
         after = False  # the sentence before ended in a dropped instruction

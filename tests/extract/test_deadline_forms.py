@@ -67,3 +67,36 @@ def test_dates_that_are_not_the_deadline(extract: Extract, text: str) -> None:
 def test_the_answer_date_does_not_hide_the_work_deadline(extract: Extract) -> None:
     p = extract("We need it done by Friday, let me know by Wednesday." + JOB)
     assert p.deadline_hours == pytest.approx(63, abs=0.5)  # the end of Fri 20 Nov
+
+
+def test_time_kept_for_something_else_is_not_the_deadline(extract: Extract) -> None:
+    p = extract(
+        "The paper deadline is Dec 9, so the run itself must be done by Dec 2 at the latest to leave a week "
+        "for evals." + JOB
+    )
+    assert p.deadline_hours == pytest.approx(351, abs=0.5)  # the end of Wed 2 Dec, not "a week" (168 h)
+
+
+def test_an_older_message_below_a_reply_is_quoted(extract: Extract) -> None:
+    # the reply's "in 3 weeks" wins over the forwarded plan's "end of June" (-----Original Message-----)
+    p = extract(
+        "Hi,\n\nwe need it in 3 weeks." + JOB + "\n\n-----Original Message-----\nFrom: Marta\n"
+        "Sent: Tuesday, April 14, 2026 10:02\n\nLoRA of Llama 3 8B, deadline end of June.\n"
+    )
+    assert p.deadline_hours == pytest.approx(504, abs=0.5)
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("Every night we re-score the day's ~300k conversations between 1 and 5am.", 4),
+        ("The nightly batch runs between 1 and 5pm.", 4),  # 13:00 to 17:00
+        ("We label 40M queries within 3 days of training finishing.", 72),
+    ],
+)
+def test_windows_and_spans_after_an_event(extract: Extract, text: str, hours: float) -> None:
+    assert extract(text + JOB).deadline_hours == pytest.approx(hours, abs=0.5)
+
+
+def test_days_of_training_are_compute_time(extract: Extract) -> None:
+    assert extract("It takes about 3 days of training on 8 GPUs." + JOB).deadline_hours is None
