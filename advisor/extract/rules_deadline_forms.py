@@ -11,6 +11,8 @@ sits at the end of the words it read, so a fuller reading of the same words wins
   launch on December 10": the start of that date less the offset.
 - A limit after a duration: "10 days max", "5 days tops", "3 weeks at the latest"; a labelled time:
   "Time available: 5 days", "Completion window 10 business days" (working days: rules_calendar).
+- Calendar words: "by mid-December" (the 15th), "by EOW / EOM / EOQ / EOY", "by the end of Q1", "before
+  Thanksgiving" (the fourth Thursday of November), "two weeks from Monday", "ten days from now".
 - An event's end named apart from the deadline: "Sprint 47 (ends 2026-12-04)" ... "delivered before sprint
   end": before: the start of that day; by: its end.
 """
@@ -91,7 +93,29 @@ _BEFORE_EVENT_END = keyed(
     rf"(?P<ev>{_EVENTS})|(?:this\s+|current\s+)?(?P<ev2>{_EVENTS})\s+end)\b",
     I,
 )
+_MONTH = r"(?P<mname>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_BY = r"\b(?P<cue>by|before|until|till|due|no\s+later\s+than|ahead\s+of|deadline(?:\s+is)?:?)\s+(?:the\s+)?"
+# "by mid-December" (the 15th), "by EOW / EOM / EOY / EOQ", "by the end of Q1", "before Thanksgiving"
+_CALENDAR = keyed(
+    rf"{_BY}(?:(?:mid|middle\s+of)[\s-]+{_MONTH}|(?P<eo>eow|eom|eoq|eoy)\b"
+    rf"|end\s+of\s+(?:the\s+)?q(?P<q>[1-4])(?:\s+(?P<qy>20\d\d))?\b"
+    rf"|(?:us\s+)?(?P<thanks>thanksgiving)\b)",
+    I,
+)
+# "two weeks from Monday", "ten days from now", "3 weeks from kick-off"
+_FROM = keyed(
+    rf"\b(?P<num>{NUMBER}|an?)\s*(?P<unit>hours?|hrs?|days?|weeks?|wks?|months?)\s+from\s+(?:(?P<now>now|today"
+    rf"|kick[\s-]?off|the\s+start)\b|(?:next\s+)?{_WEEKDAY_ABBR}(?![a-z]))",
+    I,
+)
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# a sentence that asks for the work done by then ("the cluster arrives 3 weeks from now" does not)
+_DONE_WORD = re.compile(
+    r"\b(?:need\w*|done|due|deadline|ready|finish\w*|deliver\w*|complete\w*|must|has\s+to|have)\b", I
+)
+THANKSGIVING_WEEK = 4  # US Thanksgiving: the fourth Thursday of November
+EOW_WEEKDAY = 4  # "end of the week": the end of Friday, as rule_deadline reads "by the end of the week"
 _DATE_RX = re.compile(_DATE, I)
 
 
@@ -270,6 +294,66 @@ def _drop_non_deadlines(ctx: Ctx) -> None:
         ]  # fmt: skip
 
 
+def _ahead(today: dt.date, month: int, day: int) -> dt.date:
+    """`day` of `month` this year, or next year when it has passed."""
+    d = dt.date(today.year, month, day)
+    return d if d >= today else dt.date(today.year + 1, month, day)
+
+
+def _month_end(year: int, month: int) -> dt.date:
+    return dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
+
+
+def _calendar_day(m: re.Match[str], today: dt.date) -> dt.date | None:
+    """The day a calendar phrase of _CALENDAR names (its last day for a period)."""
+    if m.group("mname"):
+        return _ahead(today, _MONTHS.index(m.group("mname").lower()[:3]) + 1, 15)
+    if m.group("thanks"):
+        for year in (today.year, today.year + 1):
+            first = dt.date(year, 11, 1)
+            day = first + dt.timedelta(days=(3 - first.weekday()) % 7 + 7 * (THANKSGIVING_WEEK - 1))
+            if day >= today:
+                return day
+        return None
+    if m.group("q"):
+        year = int(m.group("qy")) if m.group("qy") else today.year
+        end = _month_end(year, 3 * int(m.group("q")))
+        return end if end >= today or m.group("qy") else _month_end(year + 1, 3 * int(m.group("q")))
+    eo = m.group("eo").lower()
+    if eo == "eow":
+        return today + dt.timedelta(days=(EOW_WEEKDAY - today.weekday()) % 7)
+    if eo == "eom":
+        return _month_end(today.year, today.month)
+    if eo == "eoq":
+        return _month_end(today.year, 3 * ((today.month - 1) // 3 + 1))
+    return dt.date(today.year, 12, 31)
+
+
+def _calendar(ctx: Ctx, s: Sentence) -> None:
+    """Mid-month, EOW / EOM / EOQ / EOY, the end of a quarter, Thanksgiving, "N days from Monday"."""
+    ref = ctx.reference_time
+    for m in _CALENDAR.finditer(s.text):
+        if (day := _calendar_day(m, ref.date())) is None:
+            continue
+        cue = m.group("cue").lower()
+        start = cue in ("before", "ahead of") or cue.startswith("deadline")
+        due = dt.datetime.combine(day + dt.timedelta(days=int(not start)), dt.time(0), tzinfo=ref.tzinfo)
+        _add_due(ctx, s, m, due, f"{'start' if start else 'end'} of {day:%a %d %b}")
+    for m in _FROM.finditer(s.text) if _DONE_WORD.search(s.text) else ():
+        num = m.group("num")
+        amount = 1.0 if num.lower() in ("a", "an") else parse_number(num)
+        said = m.group("unit").lower()
+        unit = "hour" if said.startswith("h") else "week" if said.startswith("w") else said.rstrip("s")
+        span = dt.timedelta(hours=U.hours_from(amount, unit).value)
+        if m.group("now"):
+            _add_due(ctx, s, m, ref + span, "from now")
+            continue
+        target = _WEEKDAYS.index(m.group("wd").lower()[:3])
+        day = ref.date() + dt.timedelta(days=(target - ref.weekday()) % 7 or 7)
+        due = dt.datetime.combine(day, dt.time(0), tzinfo=ref.tzinfo) + span
+        _add_due(ctx, s, m, due, f"{num} {m.group('unit')} from the start of {day:%a %d %b}")
+
+
 def rule_deadline_forms(ctx: Ctx) -> None:
     """deadline_hours from the forms of the module docstring."""
     earlier = ""
@@ -280,6 +364,7 @@ def rule_deadline_forms(ctx: Ctx) -> None:
         _day_at(ctx, s)
         _offsets(ctx, s, earlier)
         _durations(ctx, s)
+        _calendar(ctx, s)
         earlier = s.text
     _event_ends(ctx)
     _drop_non_deadlines(ctx)

@@ -215,17 +215,18 @@ _BY_WEEKDAY = Gated(
     "od wed", "od thu", "ob fri",
 )  # fmt: skip
 _BY_DATE = keyed(
-    rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
+    rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?|no\s+later\s+than|due\s+date:?"
     rf"|on)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
     rf"|th)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
-    r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
+    r"|\b(?:by|before|until|due(?:\s+on)?|deadline(?:\s+is)?:?|no\s+later\s+than|due\s+date:?)\s+"
+    r"(?P<iso>20\d\d-\d\d-\d\d)\b",
     I,
 )
 # a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
 _NUMERIC_DATE = keyed(
-    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on)\s+"
-    r"(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)",
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on"
+    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)",
     I,
 )
 
@@ -251,7 +252,8 @@ def _numeric_date(m: re.Match[str], today: dt.date) -> dt.date | None:
 
 # a day of the month with no month: "by the 30th" (this month's, or next month's when it has passed)
 _BY_ORDINAL = keyed(
-    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on)\s+the\s+(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on|no\s+later\s+than|deadline(?:\s+is)?:?)\s+the\s+"
+    r"(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
     r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|century|floor|percentile))",
     I,
 )
@@ -280,7 +282,7 @@ _WITHIN = Gated(
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?:calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?|months?"
+        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?:calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?|wks?|months?"
         rf"|fortnights?)\b",
         I,
     ),
@@ -290,6 +292,7 @@ _WITHIN = Gated(
     "h",
     "day",
     "week",
+    "wk",
     "month",
 )
 # a time-of-day window a batch job must fit in: "the window between midnight and 6 am", "from 10pm to 6am"
@@ -362,7 +365,7 @@ _DEADLINE_CUE = keyed(
 )
 _UNIT = {
     "h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hours": "hour", "day": "day", "days": "day",
-    "week": "week", "weeks": "week", "month": "month", "months": "month",
+    "week": "week", "weeks": "week", "wk": "week", "wks": "week", "month": "month", "months": "month",
     "fortnight": "fortnight", "fortnights": "fortnight",
 }  # fmt: skip
 

@@ -100,3 +100,35 @@ def test_windows_and_spans_after_an_event(extract: Extract, text: str, hours: fl
 
 def test_days_of_training_are_compute_time(extract: Extract) -> None:
     assert extract("It takes about 3 days of training on 8 GPUs." + JOB).deadline_hours is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("We need it by mid-December.", 663),  # the end of Tue 15 Dec
+        ("Need it by EOW.", 63),  # the end of Fri 20 Nov, as "by the end of the week"
+        ("Need it by EOM.", 303),  # the end of Mon 30 Nov
+        ("It has to be done by end of Q1.", 3207),  # the end of Wed 31 Mar 2027
+        ("The adapter must be ready before Thanksgiving.", 183),  # the start of Thu 26 Nov 2026
+        ("It must be done two weeks from Monday.", 447),  # Mon 23 Nov 00:00 + 14 days
+        ("It must be done in 3 weeks from kick-off, which is today.", 504),
+        ("We need it done in 2 wks.", 336),
+        ("It has to be finished no later than Dec 4.", 399),  # the end of Fri 4 Dec
+        ("The deadline is the 4th.", 399),
+        ("The deadline: 2026-12-04", 399),
+    ],
+)
+def test_calendar_words(extract: Extract, text: str, hours: float) -> None:
+    assert extract(text + JOB).deadline_hours == pytest.approx(hours, abs=0.5)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The new cluster arrives 3 weeks from now.",  # no one asks for the work by then
+        "We moved to the 4th floor last month.",
+        "Thanksgiving traffic doubles our load.",  # the holiday without a cue
+    ],
+)
+def test_calendar_words_that_are_not_deadlines(extract: Extract, text: str) -> None:
+    assert extract(text + JOB).deadline_hours is None
