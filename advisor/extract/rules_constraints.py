@@ -149,6 +149,7 @@ _PREFER = keyed(
     r"|(?:or|and)\s+(?:anything|any\s*one|whatever|any\s+other)(?:\s+else)?\s+(?:is|would\s+be|works)\b"
     r"|(?:is|are|would\s+be)\s+(?:also\s+)?(?:fine|ok|okay|acceptable)"
     # where the team is going: "we're moving to GCP for everything new", "please plan on Azure"
+    r"|shop\b|keep\s+(?:it|everything|this|things|the\s+\w+)\s+(?:in|on|with)"
     r"|(?:moving|migrating|switching|move|migrate|switch)\s+(?:\w+\s+){0,2}?(?:to|onto)|plan\s+(?:on|for)"
     r")\b",
     I,
@@ -175,7 +176,8 @@ _REQUIRE = keyed(
     # "Must be AWS", a priority table's first rank "Must: AWS", "Hard requirements from infra: in AWS"
     r"|must\s+be(?=\s*$)|must(?:[\s-]haves?)?\s*:|(?:hard\s+)?requirements?\b[^:.;]{0,30}:"
     # a list of approved vendors: "the approved list, which today is AWS", "our approved suppliers: AWS"
-    r"|approved[\s-](?:(?:vendors?|suppliers?|providers?|clouds?)(?:[\s-]list)?|list))(?=\W|$)",
+    r"|approved[\s-](?:(?:vendors?|suppliers?|providers?|clouds?)(?:[\s-]list)?|list)"
+    r"|(?:allowed|permitted|whitelisted|sanctioned)\s+(?:clouds?|providers?|vendors?)\s*:)(?=\W|$)",
     I,
 )
 # a double negative that leaves one provider: "we can't use anything but AWS", "nothing other than Azure"
@@ -215,7 +217,10 @@ _HYPER = keyed(
     r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
     r"|major)\s+)*"
     r"hyperscalers?\b"
-    r"|\bno big (?:three|3) clouds?\b",
+    r"|\bno big (?:three|3) clouds?\b"
+    # "none of the big clouds", "nothing from the big three", "not on any of the major clouds" (rd12)
+    r"|\b(?:none\s+of|nothing\s+(?:from|on)|not\s+(?:on\s+)?(?:any\s+of)?)\s+the\s+(?:big|major|large)\s+"
+    r"(?:three|3|clouds?|cloud\s+providers|hyperscalers|providers)\b",
     I,
 )
 # shared or resold capacity ruled out: "no community clouds", "no marketplace GPUs", "nothing peer-to-peer"
@@ -432,11 +437,23 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             if pref and _COMMITTED.match(pref.group(0)) and _NO_BEFORE.search(local, 0, pref.start()):
                 pref = ex = None  # "no long-term commitment with AWS": a pricing rule, not about AWS
             only_this = _ONLY_THIS_BEFORE.search(local) or (ex is None and _ONLY_THIS_AFTER.search(t[b:]))
-            if only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like):
+            required = only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like)
+            if required and _OPEN_TO_OTHERS.match(t, b):
+                # "We already have an AWS account but are open to others": the first choice, not the only one
+                ctx.add(s, "providers_preferred", [pid], said, "stated", a)
+                kept, kept_at = ("providers_preferred",), clauses[first][0]
+                continue
+            if required:
                 # a requirement is also the first choice: ranked first, and nothing else is picked
                 ctx.add(s, "providers_required", [pid], said, "stated", a)
                 ctx.add(s, "providers_preferred", [pid], said, "stated", a)
                 kept, kept_at = ("providers_required", "providers_preferred"), clauses[first][0]
+                continue
+            if pref is None and ex is None and (mark := _MARK.match(t, b)) is not None:
+                # a check mark after the name: "Providers: AWS ✅, Azure ❌"
+                kind = "providers_excluded" if mark.group("no") else "providers_preferred"
+                ctx.add(s, kind, [pid], said, "stated", a)
+                kept, kept_at = (kind,), clauses[first][0]
                 continue
             if (
                 pref is None and ex is None
@@ -469,6 +486,12 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             kept, kept_at = (kind,), clauses[first][0]
 
 
+_OPEN_TO_OTHERS = re.compile(
+    r"[^.;!?]{0,60}?\b(?:open\s+to\s+(?:others|other\s+\w+|alternatives|anything|any\s+\w+)"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+have\s+to\s+be)\b",
+    I,
+)
+_MARK = re.compile(r"\s*[:(]?\s*(?:(?P<yes>[✅✔☑👍])|(?P<no>[❌✗✘🚫👎⛔]))")
 _CONTRAST = re.compile(r"\b(?:but|though|although|however|whereas|yet)\b", I)
 # what is left of a clause that only continues a list of names: "Azure or Google Cloud."
 _NAMES_ONLY = re.compile(r"[\s,;.!:/&()-]*(?:(?:and|or|nor|plus|the)\b[\s,;.!:/&()-]*)*", I)

@@ -195,3 +195,39 @@ def test_a_bracket_that_is_not_a_unit_stays_with_its_key(extract: Extract) -> No
     # "(2025)" names a year, not a unit: the row keeps its words and reads no figure from the year
     p = extract("| Serving Llama 3.1 8B | |\n| concurrent users (2025) | peak 40 |\n")
     assert p.concurrency != 2025
+
+
+# --------------------------------------------------------------------------- names as heard, marks, policies
+@pytest.mark.parametrize(
+    ("text", "field", "ids"),
+    [
+        ("We can't use a zur.", "providers_excluded", {"azure"}),  # voice-to-text
+        ("It has to run on A W S.", "providers_required", {"aws"}),  # spelt out
+        ("Must be on G C P.", "providers_required", {"gcp"}),
+        ("We'd prefer lamda labs.", "providers_preferred", {"lambda"}),
+        ("Core weave is fine.", "providers_preferred", {"coreweave"}),
+        ("None of the big clouds please.", "providers_excluded", {"aws", "azure", "gcp"}),
+        ("Nothing from the big three.", "providers_excluded", {"aws", "azure", "gcp"}),
+        ("We're an Azure shop.", "providers_preferred", {"azure"}),
+        ("Providers: AWS ✅, Azure ❌", "providers_preferred", {"aws"}),
+        ("Providers: AWS ✅, Azure ❌", "providers_excluded", {"azure"}),
+        ("Allowed clouds: AWS, GCP.", "providers_required", {"aws", "gcp"}),
+        ("Keep it in Google Cloud.", "providers_preferred", {"gcp"}),
+    ],
+)
+def test_provider_names_marks_and_policies(extract: Extract, text: str, field: str, ids: set[str]) -> None:
+    assert set(getattr(extract(text + JOB), field)) == ids
+
+
+def test_an_account_with_room_for_others_is_a_preference(extract: Extract) -> None:
+    p = extract("We already have an AWS account but are open to others." + JOB)
+    assert p.providers_required == [] and p.providers_preferred == ["aws"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We got lamb data from the farm.", "The big three models we compared were all too slow."],
+)
+def test_words_near_provider_names_are_not_providers(extract: Extract, text: str) -> None:
+    p = extract(text + JOB)
+    assert p.providers_preferred == p.providers_excluded == p.providers_required == []
