@@ -14,8 +14,11 @@ from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import Sentence
 
 _SPOT = r"spot|pre-?empt(?:ible|able)s?|interruptibles?|low[\s-]priority"
-_ON_DEMAND = r"on[\s-]demand"
-_RESERVED = r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
+_ON_DEMAND = r"on[\s-]demand|pay[\s-]as[\s-]you[\s-]go|payg"
+_RESERVED = (
+    r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
+    r"|(?:long[\s-]term|multi[\s-]year|annual|yearly)\s+contracts?"
+)
 _KINDS: tuple[tuple[str, str], ...] = (("spot", _SPOT), ("on_demand", _ON_DEMAND), ("reserved", _RESERVED))
 _ALL_KINDS: tuple[str, ...] = ("spot", "on_demand", "reserved", "owned")
 
@@ -28,7 +31,8 @@ _NEG = (
     # "nothing preemptible", "we can't do spot", "won't go with spot"
     r"|nothing(?=\s+(?:pre-?empt|interrupt|spot\b(?!-)))"
     r"|(?:can't|cannot|can not|won't|will not|don't|do not)\s+(?:do|go\s+(?:with|for)|take)"
-    r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve)(?: (?:up )?(?:to|for))?)"
+    r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve|commit)"
+    r"(?: (?:up )?(?:to|for))?)"
 )
 _NOUN = (
     r"(?:\s*/\s*[\w-]+)?"  # "interruptible / low-priority VMs"
@@ -44,14 +48,17 @@ _EXCLUDED = {
             rf"|\b(?:{rx})(?:\s*\([^()]{{0,20}}\))?{_NOUN}\s+(?:is|are)\s+"
             r"(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
-            r"|not permitted)\b",
+            r"|not permitted)\b"
+            # a key and its answer: "Spot: no", "spot's a no from security", "spot ❌" (rd12)
+            rf"|\b(?:{rx}){_NOUN}(?:(?:\s*:\s*|'s\s+a\s+)(?:no\b(?=\s*(?:[,.;:)!?]|$)|\s+(?:from|for|by|per)\b)|not\s+(?:ok|allowed)\b)"
+            r"|\s*:?\s*[❌✗✘🚫⛔])",
             I,
         ),
         *keys,
     )
     for (kind, rx), keys in zip(
         _KINDS,
-        (("spot", "empt", "interrupt", "priority"), ("demand",), ("reserv", "commit")),
+        (("spot", "empt", "interrupt", "priority"), ("demand", "pay"), ("reserv", "commit", "contract")),
         strict=True,
     )
 }
@@ -80,7 +87,7 @@ _ONLY = {
         ),
         *keys,
     )
-    for (kind, rx), keys in zip(_KINDS, (("spot",), ("demand",), ("reserv",)), strict=True)
+    for (kind, rx), keys in zip(_KINDS, (("spot",), ("demand", "pay"), ("reserv",)), strict=True)
 }
 
 

@@ -231,3 +231,29 @@ def test_an_account_with_room_for_others_is_a_preference(extract: Extract) -> No
 def test_words_near_provider_names_are_not_providers(extract: Extract, text: str) -> None:
     p = extract(text + JOB)
     assert p.providers_preferred == p.providers_excluded == p.providers_required == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("Spot: no.", {"spot"}),  # a key and its answer
+        ("Spot ❌.", {"spot"}),
+        ("Spot's a no from security.", {"spot"}),
+        ("We won't commit to 1-year reservations.", {"reserved"}),
+        ("No long-term contracts.", {"reserved"}),
+        ("Pay as you go only.", {"spot", "reserved", "owned"}),
+    ],
+)
+def test_pricing_keys_and_contracts(extract: Extract, text: str, kinds: set[str]) -> None:
+    assert set(extract(text + JOB).pricing_excluded) == kinds
+
+
+@pytest.mark.parametrize("text", ["Spot: no problem.", "Spot, no problem, we checkpoint.", "Spot: yes."])
+def test_spot_welcome_in_key_form(extract: Extract, text: str) -> None:
+    assert extract(text + JOB).pricing_excluded == []
+
+
+def test_a_key_followed_by_another_no_is_not_its_answer(extract: Extract) -> None:
+    # "on-demand capacity: no commitments": the "no" belongs to the commitments, on-demand is the one kept
+    p = extract("We can only use on-demand capacity: no commitments (so no reserved) and no spot." + JOB)
+    assert set(p.pricing_excluded) == {"spot", "reserved", "owned"}
