@@ -53,7 +53,7 @@ _NTH = (
     r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
 )
 _CUE = r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|no\s+later\s+than|for)\s+"
-_DAY = rf"(?:{_DATE}|{_NTH}|(?:this\s+|next\s+)?{_WEEKDAY_ABBR}(?![a-z]))"
+_DAY = rf"(?:{_DATE}|{_NTH}|(?:this\s+|(?P<next>next)\s+)?{_WEEKDAY_ABBR}(?![a-z])|(?P<tmrw>tomorrow|tmrw))"
 _DAY_AT = keyed(
     # the day first: "by Friday EOD Pacific", "until Monday 9:00 our time (CET)", "due 26 Nov AoE"
     rf"{_CUE}(?:the\s+)?{_DAY}(?:,?\s+{_TIME})?(?:,?\s+{_ZONE})?"
@@ -102,6 +102,8 @@ _CALENDAR = keyed(
     rf"|(?:us\s+)?(?P<thanks>thanksgiving)\b)",
     I,
 )
+# "by this time next week", "this time tomorrow": the same hour that many days on
+_THIS_TIME = keyed(r"\b(?:by\s+)?this\s+time\s+(?P<when>next\s+week|tomorrow)\b", I)
 # "two weeks from Monday", "ten days from now", "3 weeks from kick-off"
 _FROM = keyed(
     rf"\b(?P<num>{NUMBER}|an?)\s*(?P<unit>hours?|hrs?|days?|weeks?|wks?|months?)\s+from\s+(?:(?P<now>now|today"
@@ -164,9 +166,13 @@ def _day(m: re.Match[str], p: str, ref: dt.datetime) -> dt.date | None:
     if m.group(p + "mon") or m.group(p + "mon2"):
         dm = _DATE_RX.search(m.group(0))  # the date read again under date_of's group names
         return date_of(dm, today) if dm is not None else None
+    if m.group(p + "tmrw"):
+        return today + dt.timedelta(days=1)
     if m.group(p + "wd"):
         target = _WEEKDAYS.index(m.group(p + "wd").lower()[:3])
-        return today + dt.timedelta(days=(target - today.weekday()) % 7 or 7)
+        days = (target - today.weekday()) % 7 or 7
+        # "next Friday": the Friday of next week, as rule_deadline reads it
+        return today + dt.timedelta(days=days + (7 if m.group(p + "next") and days < 7 else 0))  # noqa: PLR2004
     return None
 
 
@@ -339,6 +345,9 @@ def _calendar(ctx: Ctx, s: Sentence) -> None:
         start = cue in ("before", "ahead of") or cue.startswith("deadline")
         due = dt.datetime.combine(day + dt.timedelta(days=int(not start)), dt.time(0), tzinfo=ref.tzinfo)
         _add_due(ctx, s, m, due, f"{'start' if start else 'end'} of {day:%a %d %b}")
+    for m in _THIS_TIME.finditer(s.text):
+        days = 7 if m.group("when").lower().startswith("next") else 1
+        _add_due(ctx, s, m, ref + dt.timedelta(days=days), f"{days} x 24 h from now")
     for m in _FROM.finditer(s.text) if _DONE_WORD.search(s.text) else ():
         num = m.group("num")
         amount = 1.0 if num.lower() in ("a", "an") else parse_number(num)

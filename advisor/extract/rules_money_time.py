@@ -277,7 +277,7 @@ _BY_END = Gated(
 )
 _WITHIN = Gated(
     re.compile(
-        rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than"
+        rf"\b(?:within(?:\s+the\s+next)?|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than"
         rf"|have|got|"
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"

@@ -132,3 +132,16 @@ def test_calendar_words(extract: Extract, text: str, hours: float) -> None:
 )
 def test_calendar_words_that_are_not_deadlines(extract: Extract, text: str) -> None:
     assert extract(text + JOB).deadline_hours is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("We need it by this time next week.", 168),
+        ("It has to be done within the next 10 days.", 240),
+        ("We need it by next Friday EOD.", 231),  # the Friday of next week, as "by next Friday" reads
+        ("We need it by tomorrow 5pm.", 32),  # Thu 19 Nov 17:00
+    ],
+)
+def test_relative_days_with_a_time(extract: Extract, text: str, hours: float) -> None:
+    assert extract(text + JOB).deadline_hours == pytest.approx(hours, abs=0.5)
