@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
-from advisor.extract.base import Extractor
+from advisor.extract.base import Extractor, merge_findings
 from advisor.extract.rules import RulesExtractor
 from advisor.ingest import read_brief
 from tools.catalog.load import load_catalog
@@ -404,6 +404,10 @@ def match_field(name: str, expected: Any, actual: Any, names: _Names | None = No
         return actual is None or actual == []
     if name in LIST_FIELDS:
         want = expected if isinstance(expected, list) else [expected]
+        if name.startswith("providers_"):
+            # a provider named as the user says it ("runpod") is met by the catalog's ids of that family
+            # (runpod-community, runpod-secure), as the recommendation checks compare them
+            return all(any(provider_matches(str(a), [w]) for a in actual or []) for w in want)
         return all(w in (actual or []) for w in want)
     if actual is None:
         return False
@@ -558,9 +562,14 @@ def _account(texts: list[str], when: dt.datetime) -> InputAccount:
     profile's are (an unpinned reading would count "by 4 January" from the day the eval runs)."""
     merged: InputAccount | None = None
     rules = RulesExtractor(reference_time=when)
+    prior: WorkloadProfile | None = None
     for text in texts:
-        account = account_for(text, WorkloadProfile(), analysis=rules.analyse(text))
+        # each turn read with the earlier turns' profile, as the conversation reads it (a turn that goes
+        # on from the last one, "after that we'd serve it to ~120 users", is a second workload only so)
+        analysis = rules.analyse(text, prior)
+        account = account_for(text, WorkloadProfile(), analysis=analysis)
         merged = account if merged is None else merged.merged(account)
+        prior = merge_findings(prior, analysis.findings)
     return merged or InputAccount()
 
 

@@ -37,6 +37,7 @@ from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
+from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
@@ -98,6 +99,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
+    rule_deadline_forms,  # "by Friday EOD Pacific", "two weeks before that", "10 days max", "fri the 27th"
     rule_location,
     rule_cadence,
     rule_utilisation,

@@ -36,12 +36,16 @@ _PERIOD_THEN_DATE = keyed(
     I,
 )
 _WEEKDAY_WINDOW = keyed(
-    rf"\b(?:from|between)\s+(?P<d1>{_DAY})\s+(?:at\s+)?(?P<h1>\d{{1,2}}):(?P<m1>\d\d)\s+(?:to|until|till|and|-|–)\s+"
+    # "from Saturday 00:00 to Monday 06:00"; after a colon or comma the "from" may go unsaid (rd12)
+    rf"(?:\b(?:from|between)\s+|(?<=[,:(]\s)|(?<=\bis\s))(?P<d1>{_DAY})\s+(?:at\s+)?(?P<h1>\d{{1,2}}):(?P<m1>\d\d)\s+(?:to|until|till|and|-|–)\s+"
     rf"(?P<d2>{_DAY})\s+(?:at\s+)?(?P<h2>\d{{1,2}}):(?P<m2>\d\d)\b",
     I,
 )
 _DEADLINE_WORD = re.compile(
-    r"\b(?:by|before|until|till|due|within|in|deadline|done|finish\w*|ready|takes?)\b", I
+    r"\b(?:by|before|until|till|due|within|in|deadline|done|finish\w*|ready|takes?"
+    # a labelled time: "Completion window: 10 business days", "turnaround 5 working days" (rd12)
+    r"|window|turnaround|time\s?line|time\s?frame|lead\s+time|sla|time\s+available)\b",
+    I,
 )
 _GRANTED_AFTER = re.compile(r"\s+(?:is|are|max|tops|at\s+most)\b", I)
 

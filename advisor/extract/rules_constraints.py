@@ -140,14 +140,30 @@ _PREFER = keyed(
     # money already committed there: "a GCP commitment we need to burn down", "our AWS EDP", "Azure credits"
     r"|(?:spend\s+)?commitments?|committed\s+(?:spend|use)|burn\s+(?:down|through)|edp|credits"
     # where the money was approved: "budget got approved for H100s on Lambda"
-    r"|(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on)\s+(?:[\w-]+\s+){0,3}?(?:on|at|with|from))\b",
+    r"|(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on)\s+(?:[\w-]+\s+){0,3}?(?:on|at|with|from)"
+    # a contract already signed there: "we already have a contract with Nebius", "Nebius (we have an MSA)"
+    r"|(?:have|has|signed)\s+(?:already\s+)?(?:a|an|the|our)\s+(?:contract|agreement|msa|framework(?:\s+agreement)?)"
+    # the second rank of a priority table or list (MoSCoW): "Should: Nebius", "Nice to have: Lambda"
+    r"|(?:should|could)(?:[\s-]haves?)?\s*:|nice[\s-]to[\s-]haves?\s*:|preferred\s*:|preferences?\s*:"
+    # the name as the option kept among any: "RunPod or anything else is ok"
+    r"|(?:or|and)\s+(?:anything|any\s*one|whatever|any\s+other)(?:\s+else)?\s+(?:is|would\s+be|works)\b"
+    r"|(?:is|are|would\s+be)\s+(?:also\s+)?(?:fine|ok|okay|acceptable)"
+    # where the team is going: "we're moving to GCP for everything new", "please plan on Azure"
+    r"|shop\b|keep\s+(?:it|everything|this|things|the\s+\w+)\s+(?:in|on|with)"
+    r"|(?:moving|migrating|switching|move|migrate|switch)\s+(?:\w+\s+){0,2}?(?:to|onto)|plan\s+(?:on|for)"
+    r")\b",
     I,
 )
 _EXCLUDE = keyed(
     r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
     r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
     r"|(?:don't|do not|please don't|please do not)\s+(?:suggest|recommend|propose|pick|offer)"
-    r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out)\b",
+    r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out"
+    # after the name: "Vast.ai is a no-go", "Azure is off the table", "CoreWeave is not an option"
+    r"|(?:is|are)\s+(?:a\s+)?(?:no[\s-]?go|non[\s-]?starter|off\s+the\s+table|out\s+of\s+the\s+question"
+    r"|not\s+(?:an\s+)?option|not\s+allowed|not\s+permitted|banned|forbidden|prohibited)"
+    # the last rank of a priority table (MoSCoW): "Won't: Vast.ai"
+    r"|won'?t(?:[\s-]haves?)?\s*:)(?=\W|$)",
     I,
 )
 # A hard requirement before a provider name: "must be on AWS", "only AWS", "company policy: AWS"
@@ -156,7 +172,12 @@ _REQUIRE = keyed(
     r"(?:\w+\s+){0,2}?(?:on|in|with|use)|only(?:\s+(?:use|on|in|with|through|via))?"
     r"|exclusively(?:\s+(?:on|in|with|use))?|(?:required|mandated|obliged) to (?:use|run on|be on)"
     r"|mandatory|(?:company|corporate|security|it|procurement) policy|policy(?: says| is)?:"
-    r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?)(?=\W|$)",
+    r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?"
+    # "Must be AWS", a priority table's first rank "Must: AWS", "Hard requirements from infra: in AWS"
+    r"|must\s+be(?=\s*$)|must(?:[\s-]haves?)?\s*:|(?:hard\s+)?requirements?\b[^:.;]{0,30}:"
+    # a list of approved vendors: "the approved list, which today is AWS", "our approved suppliers: AWS"
+    r"|approved[\s-](?:(?:vendors?|suppliers?|providers?|clouds?)(?:[\s-]list)?|list)"
+    r"|(?:allowed|permitted|whitelisted|sanctioned)\s+(?:clouds?|providers?|vendors?)\s*:)(?=\W|$)",
     I,
 )
 # a double negative that leaves one provider: "we can't use anything but AWS", "nothing other than Azure"
@@ -188,7 +209,7 @@ _OTHER_OBJECT = re.compile(
 # ... or right after it: "AWS only." (not "AWS only once"), "AWS-only", "our AWS account"
 _REQUIRE_AFTER = keyed(
     r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?()\-–—]|$|please\b|for\b|as\b))|\s+exclusively\b"
-    r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription"
+    r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription|project|vpc|landing\s+zone"
     r"|enterprise agreement)s?\b)",
     I,
 )
@@ -196,7 +217,10 @@ _HYPER = keyed(
     r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
     r"|major)\s+)*"
     r"hyperscalers?\b"
-    r"|\bno big (?:three|3) clouds?\b",
+    r"|\bno big (?:three|3) clouds?\b"
+    # "none of the big clouds", "nothing from the big three", "not on any of the major clouds" (rd12)
+    r"|\b(?:none\s+of|nothing\s+(?:from|on)|not\s+(?:on\s+)?(?:any\s+of)?)\s+the\s+(?:big|major|large)\s+"
+    r"(?:three|3|clouds?|cloud\s+providers|hyperscalers|providers)\b",
     I,
 )
 # shared or resold capacity ruled out: "no community clouds", "no marketplace GPUs", "nothing peer-to-peer"
@@ -395,27 +419,55 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
         return
     # clauses: a cue applies to the providers of its own clause (lists in parentheses stay together)
     data_like = re.compile(r"\b(?:s3|gcs|blob|bucket|data|dataset|corpus|stored|sits|lives)\b", I)
-    for idx, clause in _clauses(t):
+    clauses = _clauses(t)
+    kept: tuple[str, ...] = ()  # the lists the sentence's last provider went to
+    kept_at = 0  # where the words that put it there begin
+    for n, (idx, clause) in enumerate(clauses):
         for pid, a, b in [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]:
-            local = clause[: a - idx]
+            if kept and _NAMES_ONLY.fullmatch(_without_names(clause, idx, named)):
+                # a list's later items share its cue: "must be on our approved list: AWS, Azure or GCP"
+                for kind in kept:
+                    ctx.add(s, kind, [pid], t[kept_at : idx + len(clause)], "stated", a)
+                continue
+            first = _reach_back(clauses, n)
+            local = "".join(c for _, c in clauses[first:n]) + clause[: a - idx]
+            said = t[clauses[first][0] : idx + len(clause)]  # the evidence: from the cue's clause on
             ex = _last(_EXCLUDE, local)
             pref = _last(_PREFER, local)
             if pref and _COMMITTED.match(pref.group(0)) and _NO_BEFORE.search(local, 0, pref.start()):
                 pref = ex = None  # "no long-term commitment with AWS": a pricing rule, not about AWS
             only_this = _ONLY_THIS_BEFORE.search(local) or (ex is None and _ONLY_THIS_AFTER.search(t[b:]))
-            if only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like):
+            required = only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like)
+            if required and _OPEN_TO_OTHERS.match(t, b):
+                # "We already have an AWS account but are open to others": the first choice, not the only one
+                ctx.add(s, "providers_preferred", [pid], said, "stated", a)
+                kept, kept_at = ("providers_preferred",), clauses[first][0]
+                continue
+            if required:
                 # a requirement is also the first choice: ranked first, and nothing else is picked
-                ctx.add(s, "providers_required", [pid], clause, "stated", a)
-                ctx.add(s, "providers_preferred", [pid], clause, "stated", a)
+                ctx.add(s, "providers_required", [pid], said, "stated", a)
+                ctx.add(s, "providers_preferred", [pid], said, "stated", a)
+                kept, kept_at = ("providers_required", "providers_preferred"), clauses[first][0]
+                continue
+            if pref is None and ex is None and (mark := _MARK.match(t, b)) is not None:
+                # a check mark after the name: "Providers: AWS ✅, Azure ❌"
+                kind = "providers_excluded" if mark.group("no") else "providers_preferred"
+                ctx.add(s, kind, [pid], said, "stated", a)
+                kept, kept_at = (kind,), clauses[first][0]
                 continue
             if (
                 pref is None and ex is None
             ):  # a cue after the name: "Lambda or Nebius would be our first choices"
                 rest = clause[a - idx :]
+                rest = rest[: m.start()] if (m := _CONTRAST.search(rest)) else rest  # "Azure but now GCP"
                 pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
                 if ex and (_OTHER_OBJECT.match(rest, ex.end()) or _NOT_REQUIRED.match(rest, ex.end())):
                     ex = None  # "GCP, and we can't use anything other than spot": not about GCP; "GCP
                     # would be nice but it's not mandatory": a requirement lifted, not an exclusion
+                if pref is not None and ex is not None:
+                    # after the name the nearest cue is its own: "Nebius or Scaleway ideally (EU
+                    # sovereignty thing: no US hyperscalers)" prefers both
+                    pref, ex = (pref, None) if pref.start() < ex.start() else (None, ex)
             if pref is not None and (ex is None or pref.start() > ex.start()):
                 kind = "providers_preferred"
             elif ex is not None:
@@ -425,10 +477,45 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             elif re.search(r"\bor\b", clause) and _preferred_in(ctx, s):
                 kind = "providers_preferred"  # "we'd prefer Lambda, or RunPod"
             else:
+                kept = ()
                 continue
             if kind == "providers_preferred" and data_like.search(local):
+                kept = ()
                 continue  # "our data is in S3" names a location, not a preference
-            ctx.add(s, kind, [pid], clause, "stated", a)
+            ctx.add(s, kind, [pid], said, "stated", a)
+            kept, kept_at = (kind,), clauses[first][0]
+
+
+_OPEN_TO_OTHERS = re.compile(
+    r"[^.;!?]{0,60}?\b(?:open\s+to\s+(?:others|other\s+\w+|alternatives|anything|any\s+\w+)"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+have\s+to\s+be)\b",
+    I,
+)
+_MARK = re.compile(r"\s*[:(]?\s*(?:(?P<yes>[✅✔☑👍])|(?P<no>[❌✗✘🚫👎⛔]))")
+_CONTRAST = re.compile(r"\b(?:but|though|although|however|whereas|yet)\b", I)
+# what is left of a clause that only continues a list of names: "Azure or Google Cloud."
+_NAMES_ONLY = re.compile(r"[\s,;.!:/&()-]*(?:(?:and|or|nor|plus|the)\b[\s,;.!:/&()-]*)*", I)
+# a clause that continues the one before it: the earlier clause ends on a preposition ("must not be
+# transferred to, stored on or processed by AWS") or this one opens a relative clause ("the approved list,
+# which today is AWS and GCP")
+_OPEN_END = re.compile(r"\b(?:to|on|in|by|with|from|at|into|onto|via|through)\s*,$", I)
+_RELATIVE_START = re.compile(r"^\s*(?:which|that|namely|i\.e\.|meaning)\b", I)
+
+
+def _without_names(clause: str, idx: int, named: list[tuple[str, int, int]]) -> str:
+    """`clause` (at offset `idx` of its sentence) with the provider names in it blanked out."""
+    chars = list(clause)
+    for _, a, b in named:
+        for i in range(max(a - idx, 0), min(b - idx, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _reach_back(clauses: list[tuple[int, str]], n: int) -> int:
+    """The first of the clauses that clause `n` continues (n itself when it starts afresh)."""
+    while n > 0 and (_OPEN_END.search(clauses[n - 1][1].rstrip()) or _RELATIVE_START.match(clauses[n][1])):
+        n -= 1
+    return n
 
 
 _LIST_CUE = keyed(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)

@@ -324,7 +324,10 @@ _CONC = Gated(
         rf"|at\s+any\s+(?:given\s+)?(?:moment|one\s+time|point))|"
         # "~25 active at once" (expert review 7, R11)
         rf"(?:concurrent|simultaneous|parallel)(?:ly)?\b|(?:(?:active|online)\s+)?(?:at\s+the\s+same\s+time|at\s+once))"
-        rf"|\bconcurrency\s*(?:of|:|=|is)?\s*(?P<num2>{NUMBER})",
+        rf"|\b(?:concurrency\s*(?:of|:|=|is)?"
+        # a key and its value, as a table row reads (rd12): "concurrent users (peak): 350"
+        rf"|(?:concurrent|simultaneous|parallel)\s+(?:users?|requests?|sessions?|streams?|connections?|chats?"
+        rf"|conversations?)(?:\s*\([^()]{{0,20}}\))?\s*(?::|=|\bis\b|\bare\b))\s*(?P<num2>{NUMBER})",
         I,
     ),
     "concurren",
@@ -439,7 +442,8 @@ _RATE_TOKENS = Gated(
 )
 # "~400 users at peak, each should get at least 25 tok/s": the rate is each one's
 _EACH_GETS = re.compile(
-    r"\b(?:each|every)\s+(?:one|user|session|stream|chat|conversation|caller|call|request|reader|person)?\s*"
+    # any one of them ("each shopper should see text at 30 tokens per second"), not a time ("every night")
+    r"\b(?:each|every)\s+(?:(?!(?:night|day|week|month|hour|morning|evening|run|batch|job)\b)[a-z][\w-]*)?\s*"
     r"(?:should|must|shall|will|needs?|gets?|wants?)\b[^.;]{0,25}$",
     I,
 )
@@ -545,7 +549,7 @@ def rule_serving(ctx: Ctx) -> None:
                     r"\b(?:each|every|per)[\s-]+(?:user|person|stream|session)\b[^.;]{0,25}$", before, I
                 )
                 # "~400 users at peak, each should get at least 25 tok/s"
-                or _EACH_GETS.search(before)
+                or _EACH_GETS.search(t, max(0, m.start() - 60), m.start())
                 # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a
                 # second", "it should stream at 30 tok/s"
                 or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,5}$", before, I)

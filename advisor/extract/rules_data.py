@@ -274,7 +274,9 @@ _SEQ = Gated(
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|"
-        rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training))?"
+        rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training)"
+        # "Context per conversation: 8,192 tokens" (rd12)
+        rf"|\s+per\s+(?:conversation|session|chat|request|user|query|call|turn|document|doc))?"
         rf"\s*(?:[:=]|of|is|to|up\s+to)?\s*(?:about\s+|~)?(?P<num2>{NUM})\s*(?P<mult2>k)?)",
         I,
     ),

@@ -34,7 +34,10 @@ NOON_HOUR = 12  # "by Friday noon" / "lunchtime"
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"  # noqa: E501
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# a weekday before a date, also abbreviated ("Fri 4 Dec", "Tue. 8 December")
+_WEEKDAY = (
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?)"
+)
 _DATE = (
     rf"(?:{_WEEKDAY},?\s+)?(?:the\s+)?(?:(?P<mon>{_MON})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MON}))\.?(?:,?\s+(?P<year>20\d\d))?\b"

@@ -60,14 +60,15 @@ GPU_RE = re.compile(
 
 # Provider names as written -> provider id (lower-case, as the price catalog spells them).
 PROVIDERS: dict[str, str] = {
-    r"aws|amazon(?: web services)?|sagemaker|ec2": "aws",
-    r"gcp|google cloud(?: platform)?|vertex(?: ai)?": "gcp",
-    r"azure|microsoft azure|azure ml": "azure",
-    r"lambda(?: labs| cloud)?": "lambda",
+    # spelt out or heard by voice-to-text (rd12): "A W S", "G C P", "a zur", "lamda", "core weave"
+    r"aws|a\.w\.s\.?|a w s|amazon(?: web services)?|sagemaker|ec2": "aws",
+    r"gcp|g\.c\.p\.?|g c p|google cloud(?: platform)?|vertex(?: ai)?": "gcp",
+    r"azure|microsoft azure|azure ml|a zur(?:e)?": "azure",
+    r"lamb?da(?: labs| cloud)?": "lambda",
     r"runpod[\s-]secure(?: cloud)?": "runpod-secure",
     r"runpod[\s-]community(?: cloud)?": "runpod-community",
     r"run[\s-]?pod": "runpod",
-    r"coreweave": "coreweave",
+    r"core ?weave": "coreweave",
     r"nebius": "nebius",
     r"vast(?:\.ai|[\s-]?ai)?": "vast-ai",
     r"ovh(?:cloud)?": "ovhcloud",

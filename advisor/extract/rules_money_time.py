@@ -215,17 +215,18 @@ _BY_WEEKDAY = Gated(
     "od wed", "od thu", "ob fri",
 )  # fmt: skip
 _BY_DATE = keyed(
-    rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?"
+    rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?:?|no\s+later\s+than|due\s+date:?"
     rf"|on)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
     rf"|th)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
-    r"|\b(?:by|before|until|due(?:\s+on)?)\s+(?P<iso>20\d\d-\d\d-\d\d)\b",
+    r"|\b(?:by|before|until|due(?:\s+on)?|deadline(?:\s+is)?:?|no\s+later\s+than|due\s+date:?)\s+"
+    r"(?P<iso>20\d\d-\d\d-\d\d)\b",
     I,
 )
 # a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
 _NUMERIC_DATE = keyed(
-    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on)\s+"
-    r"(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)",
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on"
+    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)",
     I,
 )
 
@@ -251,7 +252,8 @@ def _numeric_date(m: re.Match[str], today: dt.date) -> dt.date | None:
 
 # a day of the month with no month: "by the 30th" (this month's, or next month's when it has passed)
 _BY_ORDINAL = keyed(
-    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on)\s+the\s+(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on|no\s+later\s+than|deadline(?:\s+is)?:?)\s+the\s+"
+    r"(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
     r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|century|floor|percentile))",
     I,
 )
@@ -275,12 +277,12 @@ _BY_END = Gated(
 )
 _WITHIN = Gated(
     re.compile(
-        rf"\b(?:within|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than"
+        rf"\b(?:within(?:\s+the\s+next)?|in(?:\s+under)?|in\s+the\s+next|under|inside\s+of|no\s+later\s+than|less\s+than"
         rf"|have|got|"
         rf"deadline\s*(?:is|:|of)?|due\s+in|turnaround\s*(?:of|is|:)?|time\s?line\s*(?:is|:|of)?"
         rf"|time\s?frame\s*(?:is|:|of)?"
         rf"|need(?:ed)?\s+(?:it\s+)?(?:done\s+)?in)\s+{APPROX}"
-        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?:calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?|months?"
+        rf"{RANGE_FROM}(?P<num>{NUMBER})[\s-]*(?:calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?|wks?|months?"
         rf"|fortnights?)\b",
         I,
     ),
@@ -290,6 +292,7 @@ _WITHIN = Gated(
     "h",
     "day",
     "week",
+    "wk",
     "month",
 )
 # a time-of-day window a batch job must fit in: "the window between midnight and 6 am", "from 10pm to 6am"
@@ -297,7 +300,9 @@ _CLOCK = r"(?:midnight|noon|\d{1,2}(?::\d\d)?\s*(?:am|pm|h)?)"
 _CLOCK_WINDOW = Gated(
     re.compile(
         rf"\bwindow\s+(?:\w+\s+)?(?:between|from|is|:)\s*(?P<a>{_CLOCK})\s*(?:and|to|until|-|–)\s*(?P<b>{_CLOCK})"
-        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm)|\d{{1,2}}:\d\d)\s+(?:and|to|until|-|–)"
+        # "between 1 and 5am": a bare hour before one with its am / pm takes the same half of the day (rd12)
+        rf"|\b(?:between|from)\s+(?P<a2>midnight|\d{{1,2}}\s*(?:am|pm)|\d{{1,2}}:\d\d"
+        rf"|\d{{1,2}}(?=\s+(?:and|to|until|-|–)\s+\d{{1,2}}\s*(?:am|pm)\b))\s+(?:and|to|until|-|–)"
         rf"\s+(?P<b2>\d{{1,2}}\s*(?:am|pm)|midnight|\d{{1,2}}:\d\d)\b",
         I,
     ),
@@ -360,7 +365,7 @@ _DEADLINE_CUE = keyed(
 )
 _UNIT = {
     "h": "hour", "hr": "hour", "hrs": "hour", "hour": "hour", "hours": "hour", "day": "day", "days": "day",
-    "week": "week", "weeks": "week", "month": "month", "months": "month",
+    "week": "week", "weeks": "week", "wk": "week", "wks": "week", "month": "month", "months": "month",
     "fortnight": "fortnight", "fortnights": "fortnight",
 }  # fmt: skip
 
@@ -466,7 +471,11 @@ def rule_deadline(ctx: Ctx) -> None:
         for m in _WITHIN.finditer(t):
             after = t[m.end() : m.end() + 25]
             if re.match(
-                r"\s*(?:a|per|/|each|every)\s*(?:day|week|month)\b|\s+of\s+(?:compute|gpu|training)", after, I
+                # "3 days of training" is compute time; "within 3 days of training finishing" is a deadline
+                r"\s*(?:a|per|/|each|every)\s*(?:day|week|month)\b"
+                r"|\s+of\s+(?:compute|gpu|training)(?!\s+(?:finish\w*|end\w*|complet\w*|is\s+done|being\s+done))",
+                after,
+                I,
             ):
                 continue
             if re.search(
@@ -497,6 +506,10 @@ def rule_deadline(ctx: Ctx) -> None:
             )
             if start is None or end is None:
                 continue
+            bare = m.group("a2") is not None and m.group("a2").strip().isdigit()
+            pm = (m.group("b2") or "").strip().lower().endswith("pm")
+            if bare and pm and start < 12 and start + 12 <= end:  # noqa: PLR2004 - noon
+                start += 12  # "between 1 and 5pm": 13:00 to 17:00
             conv = U.hours_between_clock(start, end)
             ctx.add(s, "deadline_hours", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
             spans.append((m.start(), m.end()))

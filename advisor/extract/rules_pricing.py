@@ -13,9 +13,12 @@ import re
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import Sentence
 
-_SPOT = r"spot|pre-?empt(?:ible|able)|interruptible|low[\s-]priority"
-_ON_DEMAND = r"on[\s-]demand"
-_RESERVED = r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
+_SPOT = r"spot|pre-?empt(?:ible|able)s?|interruptibles?|low[\s-]priority"
+_ON_DEMAND = r"on[\s-]demand|pay[\s-]as[\s-]you[\s-]go|payg"
+_RESERVED = (
+    r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
+    r"|(?:long[\s-]term|multi[\s-]year|annual|yearly)\s+contracts?"
+)
 _KINDS: tuple[tuple[str, str], ...] = (("spot", _SPOT), ("on_demand", _ON_DEMAND), ("reserved", _RESERVED))
 _ALL_KINDS: tuple[str, ...] = ("spot", "on_demand", "reserved", "owned")
 
@@ -25,7 +28,11 @@ _NEG = (
     # a tender's wording: "shall not use spot", "shall not enter into reserved-capacity commitments"
     r"|(?:must|shall|will|may|should)\s+not\s+(?:use|enter\s+into|rely\s+on|buy|sign\s+(?:up\s+for|for)?)"
     r"|cannot rely on|rule out|ruling out|except|anything but|other than"
-    r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve)(?: (?:up )?(?:to|for))?)"
+    # "nothing preemptible", "we can't do spot", "won't go with spot"
+    r"|nothing(?=\s+(?:pre-?empt|interrupt|spot\b(?!-)))"
+    r"|(?:can't|cannot|can not|won't|will not|don't|do not)\s+(?:do|go\s+(?:with|for)|take)"
+    r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve|commit)"
+    r"(?: (?:up )?(?:to|for))?)"
 )
 _NOUN = (
     r"(?:\s*/\s*[\w-]+)?"  # "interruptible / low-priority VMs"
@@ -36,19 +43,22 @@ _EXCLUDED = {
         re.compile(
             # "not on spot", "never using spot"
             rf"\b{_NEG}[\s-]+(?:(?:on|in|using|with)\s+)?(?:any\s+|the\s+|an?\s+)?(?:(?:\d+[\s-](?:years?|months?)|one[\s-]year|multi[\s-]year"
-            rf"|long[\s-]term|or|and)\s+){{0,4}}(?:{rx}){_NOUN}\b(?!\s+(?:budget|funds?|money|amount|line)\b)"
+            rf"|long(?:[\s-]term)?|or|and)\s+){{0,4}}(?:{rx}){_NOUN}\b(?!\s+(?:budget|funds?|money|amount|line)\b)"
             # "pre-emptible (spot) capacity is not permitted": a gloss in brackets
             rf"|\b(?:{rx})(?:\s*\([^()]{{0,20}}\))?{_NOUN}\s+(?:is|are)\s+"
             r"(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
-            r"|not permitted)\b",
+            r"|not permitted)\b"
+            # a key and its answer: "Spot: no", "spot's a no from security", "spot ❌" (rd12)
+            rf"|\b(?:{rx}){_NOUN}(?:(?:\s*:\s*|'s\s+a\s+)(?:no\b(?=\s*(?:[,.;:)!?]|$)|\s+(?:from|for|by|per)\b)|not\s+(?:ok|allowed)\b)"
+            r"|\s*:?\s*[❌✗✘🚫⛔])",
             I,
         ),
         *keys,
     )
     for (kind, rx), keys in zip(
         _KINDS,
-        (("spot", "empt", "interrupt", "priority"), ("demand",), ("reserv", "commit")),
+        (("spot", "empt", "interrupt", "priority"), ("demand", "pay"), ("reserv", "commit", "contract")),
         strict=True,
     )
 }
@@ -77,7 +87,7 @@ _ONLY = {
         ),
         *keys,
     )
-    for (kind, rx), keys in zip(_KINDS, (("spot",), ("demand",), ("reserv",)), strict=True)
+    for (kind, rx), keys in zip(_KINDS, (("spot",), ("demand", "pay"), ("reserv",)), strict=True)
 }
 
 
@@ -155,6 +165,15 @@ def _listed_after(ctx: Ctx, s: Sentence, excluded: str, end: int) -> None:
             return
 
 
+# the exclusion taken back as soft in the same sentence: "We'd rather avoid spot, ..., but it's not a hard
+# no", "no spot ideally, not a must"
+_SOFTENED = re.compile(
+    r"\b(?:not\s+a\s+(?:hard|strict|firm)\s+(?:no|rule|requirement|constraint|line)|not\s+a\s+(?:must"
+    r"|deal[\s-]?breaker|blocker|requirement)|not\s+(?:strictly\s+)?(?:mandatory|required)|not\s+strict)\b",
+    I,
+)
+
+
 def rule_pricing(ctx: Ctx) -> None:
     """pricing_excluded: the kinds each sentence rules out, with the words as evidence."""
     _reserve_intent(ctx)
@@ -167,6 +186,8 @@ def rule_pricing(ctx: Ctx) -> None:
                     others = [k for k in _ALL_KINDS if k != kind]
                     ctx.add(s, "pricing_excluded", others, q(m), "stated", m.start())
                     continue
+                if _SOFTENED.search(t, m.end()):
+                    continue  # a wish, not a rule out
                 ctx.add(s, "pricing_excluded", [kind], q(m), "stated", m.start())
                 _listed_after(ctx, s, kind, m.end())
         pre = _NO_PREEMPTION.search(t)

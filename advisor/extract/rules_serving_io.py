@@ -189,10 +189,13 @@ _ITEMS = Gated(
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
         # what else teams count in a batch (evals v10): "600k pairs", "5M dialogues", "1.5M product titles"
         r"|messages|conversations|chats|listings|contracts|invoices|problems|solutions|tasks|pairs|dialog(?:ue)?s"
-        r"|titles|headlines|captions|queries|snippets)\b",
+        r"|titles|headlines|captions|queries|snippets"
+        # any counted thing whose size follows it (rd12): "1.2M product blurbs (~70 tokens each)"
+        r"|[a-z]{3,}s(?=\s*[(,]?\s*(?:~|≈|about\s+|around\s+|roughly\s+)?\d[\d,.]*\s*k?\s*(?:output\s+)?"
+        r"tok(?:en)?s?\s+(?:each|apiece|per\b)))\b",
         I,
     ),
-    "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
+    "tok", "doc", "item", "record", "row", "prompt", "request", "sample", "example", "page", "ticket", "mail",
     "article", "product", "descript", "summar", "question", "review", "transcript", "call", "file", "report",
     "passage", "chunk", "paragraph", "abstract", "paper", "post", "comment", "message", "conversation",
     "chat", "listing", "contract", "invoice", "problem", "solution", "task", "pair", "dialog", "title",

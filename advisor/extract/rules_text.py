@@ -264,6 +264,12 @@ def doubled_numbers(text: str) -> str:
     return _DOUBLED.sub(one, text) if "(" in text else text
 
 
+# the header an e-mail client writes above an older message the reply carries: what follows is quoted
+_OLDER_MESSAGE = re.compile(
+    r"^\s*(?:-{2,}\s*(?:original\s+message|forwarded\s+message)\s*-{2,}|begin\s+forwarded\s+message:"
+    r"|on\s+.{5,80}\s+wrote:)\s*$",
+    re.I,
+)
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M)
 
 
@@ -272,8 +278,24 @@ def _table_row(m: re.Match[str]) -> str:
     cells = [c.strip() for c in m.group(1).split("|")]
     if all(re.fullmatch(r":?-{2,}:?", c) or not c for c in cells):
         return ""
-    body = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else "; ".join(cells)
+    if len(cells) == 2:  # noqa: PLR2004 - a key and its value
+        key, value = cells
+        if (unit := _KEY_UNIT.search(key)) is not None and _BARE_VALUE.fullmatch(value):
+            # "| prompt length (tokens) | 2,500 |" -> "prompt length: 2,500 tokens" (the unit by its number)
+            key, value = key[: unit.start()].rstrip(), f"{value} {unit.group('unit')}"
+        body = f"{key}: {value}"
+    else:
+        body = "; ".join(cells)
     return f"| {body}"
+
+
+# a unit in brackets at the end of a table's key: "prompt length (tokens)", "per-user speed (tok/s)"
+_KEY_UNIT = re.compile(
+    r"\s*\(\s*(?P<unit>tokens?|toks?|tok/s|tokens?/s|ms|s|sec(?:onds?)?|hours?|h|days?|users?|req(?:uest)?s?/s"
+    r"|rps|qps|gb|tb|gib|%|usd|eur|gbp|\$|€|£)\s*\)\s*$",
+    re.I,
+)
+_BARE_VALUE = re.compile(r"[~≈]?\s*\d[\d,.]*\s*[kKmMbB]?")
 
 
 _WRAP_CHARS = 60  # a line this long with no end punctuation, then a lower-case line: one wrapped sentence
@@ -324,7 +346,9 @@ def split_sentences(text: str) -> CleanText:
     text = blank_spans(text, notes)
     sentences: list[Sentence] = []
     under_role = False  # the block after a "### System" heading is the machine's
+    older = False  # after "-----Original Message-----" or "On Tue, Marta wrote:": an older e-mail (rd12)
     for number, lines, section in _blocks(text):
+        older = older or any(_OLDER_MESSAGE.match(line) for _, line in lines)
         first = lines[0][1]
         if ROLE_HEADING.match(first):
             ignored.append(first.strip())
@@ -341,7 +365,7 @@ def split_sentences(text: str) -> CleanText:
         if not lines:
             continue
         start = lines[0][0]
-        quoted = lines[0][1].lstrip().startswith(">")
+        quoted = older or lines[0][1].lstrip().startswith(">")
         joined = " ".join(line.strip().lstrip(">").strip() for _, line in lines)
         offset = 0
         after = False  # the sentence before ended in a dropped instruction

@@ -51,13 +51,15 @@ def share_constraints(sentences: Sequence[Sentence], read: Read) -> tuple[Senten
     section None): it scopes itself to everything, or all it states is constraints."""
     out = []
     for s in sentences:
-        if s.section is not None and _shared(s, read):
+        if s.section is not None and shares(s, read):
             s = Sentence(s.text, s.start, s.block, s.quoted, None)
         out.append(s)
     return tuple(out)
 
 
-def _shared(s: Sentence, read: Read) -> bool:
+def shares(s: Sentence, read: Read) -> bool:
+    """Whether sentence `s` is about the request as a whole: it scopes itself to everything, or all it
+    states is constraints (providers, pricing, region), and it names no part of its own."""
     if _OWN_PART.search(s.text):
         return False
     fields = {f.field for f in read((s,))}

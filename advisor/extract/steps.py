@@ -1,5 +1,6 @@
 """A message that lists numbered steps or phases describes several workloads: which one the profile is,
 and which one is the next to size (issue 12: the numbers of one step must not leak into another).
+Constraints said after the last step (an approved vendor list, "no spot") are shared by every step.
 
 "(1) the 405B writes answers ... (2) full fine-tune of the 3B on them ... (3) then the 3B goes live",
 "Step 1: ... Step 2: ...", "Phase A: ... Phase B: ...", "(a) pretrain a draft model ... and then (b) serve
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding
 from advisor.extract.rules_text import Sentence
+from advisor.extract.second_workload import shares
 from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings
 
 _ORDER = (
@@ -112,6 +114,22 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
     return tuple(shared), steps
 
 
+def _trailing_shared(
+    shared: tuple[Sentence, ...], steps: list[_Step], read: Callable[[tuple[Sentence, ...]], list[Finding]]
+) -> tuple[tuple[Sentence, ...], list[_Step]]:
+    """Constraints said after the last step ("(b) serve it to 400 agents. The vendor must be on our
+    approved list: AWS or Azure. No spot.") are the request's, not the last step's: the sentences that
+    end the last step and state constraints alone (or nothing) move to the shared text, with the
+    first sentence of the step kept in it."""
+    last = list(steps[-1].sentences)
+    moved: list[Sentence] = []
+    while len(last) > 1 and (shares(last[-1], read) or not read((last[-1],))):
+        moved.insert(0, last.pop())
+    if not any(shares(m, read) for m in moved):
+        return shared, steps
+    return (*shared, *moved), [*steps[:-1], _Step(steps[-1].label, tuple(last))]
+
+
 def _kind(findings: Sequence[Finding]) -> str | None:
     work = next((f.value for f in reversed(findings) if f.field == "workload"), None)
     if work in _TRAINING_WORKLOADS:
@@ -133,7 +151,7 @@ def step_parts(
     found = _steps(sentences)
     if found is None:
         return None
-    shared, steps = found
+    shared, steps = _trailing_shared(*found, read)
     own = [read(st.sentences) for st in steps]
     kinds = [_kind(f) for f in own]
     if not any(kinds):

@@ -173,3 +173,20 @@ def test_recommendation_checks_run_when_the_recommender_exists(tmp_path: Path) -
     assert len(checks) == 4
     assert all(isinstance(k.ok, bool) for k in checks.values())
     assert checks[("small-lora", "primary")].actual is True
+
+
+def test_a_turn_that_goes_on_from_the_last_is_the_other_workload(tmp_path: Path) -> None:
+    # each turn's account is read with the earlier turns' profile, as the conversation reads it (rd12):
+    # "After that we'd serve it ..." is the second workload only after the fine-tune it goes on from
+    (tmp_path / "turns.yaml").write_text(
+        "- id: train-then-serve\n"
+        "  turns:\n"
+        "    - 'Full fine-tune of Mistral NeMo 12B on 500M tokens, seq 8192.'\n"
+        "    - 'After that we would serve it to ~120 concurrent users, 2k prompt and 500 output.'\n"
+        "    - 'The fine-tune has to be done by Friday.'\n"
+        "  expect: {workload: fine_tuning, concurrency: null}\n"
+        "  expect_other: {workload: inference, concurrency: 120, prompt_tokens: 2000}\n",
+        encoding="utf-8",
+    )
+    report = run_eval("rules", cases_dir=tmp_path, recommendations=False)
+    assert report.field_accuracy == 1.0, report.summary()

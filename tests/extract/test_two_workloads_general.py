@@ -144,3 +144,39 @@ def test_a_new_request_in_a_later_turn_is_not_the_plan_step(rules: RulesExtracto
     prior = rules.extract("Full fine-tune of Mistral 7B on 200M tokens.")
     a = rules.analyse("Serve Llama 3.1 70B to 50 concurrent users.", prior)
     assert a.other == () and merge_findings(WorkloadProfile(), a.findings).workload == "inference"
+
+
+# --------------------------------------------------------------------------- rd12: the second part's lengths
+def test_a_batch_of_any_counted_thing_beside_serving(rules: RulesExtractor) -> None:
+    # "blurbs" is no word the rules list: the size after it ("~70 tokens each") says it is counted output
+    a = rules.analyse(
+        "We serve Mistral 7B inside our app: ~90 concurrent, 800 tokens in / 250 out, 24/7. On top of that, "
+        "every Sunday night we regenerate ~1.2M product blurbs (~70 tokens each) with the same model, "
+        "and that job must be done within 6 hours."
+    )
+    serve, job = merge_findings(None, a.findings), merge_findings(None, a.other)
+    assert job.generation_tokens == pytest.approx(84e6) and job.output_tokens == 70
+    assert job.deadline_hours == 6 and serve.generation_tokens is None
+
+
+def test_a_hosting_section_with_context_per_conversation_and_each_users_speed(rules: RulesExtractor) -> None:
+    a = rules.analyse(
+        "2. Adaptation\nBase model: Llama 3.1 70B\nMethod: LoRA, rank 64\nData: 2.5 billion tokens\n\n"
+        "3. Hosting\nPeak traffic: about 500 shoppers chatting at the same time\n"
+        "Context per conversation: 8,192 tokens\n"
+        "Each shopper should see text at 30 tokens per second or faster\n"
+    )
+    serve = merge_findings(None, a.other)
+    assert serve.context_len == 8192
+    assert serve.latency_ms_per_token == pytest.approx(1000 / 30)  # each one's speed, not the total
+
+
+def test_every_night_is_not_each_user(rules: RulesExtractor) -> None:
+    said = "Batch: every night the job should run at 3000 tokens per second."
+    p = merge_findings(None, rules.analyse(said).findings)
+    assert p.latency_ms_per_token is None
+
+
+def test_a_size_in_brackets_that_is_not_output_is_not_a_batch(rules: RulesExtractor) -> None:
+    p = merge_findings(None, rules.analyse("We own 3 GPUs (80 GB each) and serve Llama 3.1 8B.").findings)
+    assert p.generation_tokens is None
