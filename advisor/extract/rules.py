@@ -42,6 +42,7 @@ from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_preference import rule_preference
@@ -102,6 +103,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_horizon,
     rule_serving,
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
+    rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_serving_io,
     rule_ttft,
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
