@@ -30,6 +30,7 @@ from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
+from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections
@@ -102,6 +103,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_utilisation,
     rule_horizon,
     rule_serving,
+    rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_serving_io,

@@ -78,6 +78,7 @@ _BARE_END = re.compile(r"\s*(?:[,;.)/|]|$|and\b|or\b|(?:go|goes|come|comes|back|
 _CLAUSE_BREAK = re.compile(r"[;|/]|\.\s|\n")
 _UNIT_SAID = re.compile(r"\btok(?:en)?s?\b", I)
 _SERVING = ("inference", None)
+_SERVING_FIELDS = ("concurrency", "latency_ms_per_token", "ttft_target_s")
 # a table header of role cells, "prompt (tokens): answer (tokens)" (cells joined by ": " in a sentence)
 _HEADER_CELL = re.compile(
     r"^\s*(?:avg\.?\s+|average\s+|mean\s+|typical\s+)?(?:(?P<in>prompt|input|question)s?|(?P<out>answer|output"
@@ -149,8 +150,8 @@ def _said(t: str, m: re.Match[str]) -> str:
 def rule_length_slots(ctx: Ctx) -> None:
     """prompt_tokens and output_tokens from figures whose role the nearest role word gives; only for a
     field no rule has read yet, in a serving or unknown workload."""
-    if ctx.workload not in _SERVING:
-        return
+    if ctx.workload not in _SERVING and not any(f.field in _SERVING_FIELDS for f in ctx.findings):
+        return  # a training text; but a concurrency or a latency read says it serves after all
     read = {f.field for f in ctx.findings if f.field in ("prompt_tokens", "output_tokens")} | _read_later(ctx)
     if read == {"prompt_tokens", "output_tokens"}:
         return
