@@ -17,7 +17,7 @@ import functools
 import re
 from dataclasses import replace
 
-from advisor.extract.rules_text import Sentence
+from advisor.extract.rules_text import WORD_NUM, Sentence
 
 # Keywords the rules match on, spelt as the rules expect them (lower case).
 KEYWORDS: tuple[str, ...] = (
@@ -107,6 +107,11 @@ def fix_sentences(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...]
     fixes: list[tuple[str, str]] = []
     for s in sentences:
         text, found = fix_typos(s.text)
-        out.append(replace(s, text=text) if found else s)
+        hedged = _HEDGE.sub(r"\g<fig>", text)  # "five-ish k", "50ish users", "2k-ish tokens": the figure
+        out.append(replace(s, text=hedged) if found or hedged != text else s)
         fixes.extend(found)
     return tuple(out), fixes
+
+
+# a hedge glued to a figure: "five-ish k" reads as "five k", "2k-ish" as "2k", "50ish" as "50"
+_HEDGE = re.compile(rf"(?P<fig>(?<![\w.,])\d[\d.,]*k?|\b(?:{WORD_NUM}))\s?-?ish\b", re.I)

@@ -20,6 +20,8 @@ EUR_TO_USD = 1.1  # units_text's ECB reference rate (2025-2026 range, rounded), 
     [
         ("Our budget is around 10k.", 10_000),
         ("Spend cap: 20k.", 20_000),
+        ("budget five-ish k", 5_000),  # a hedge glued to the figure (rules_typos)
+        ("Budget is 5k-ish.", 5_000),
         ("~7k budget, no more.", 7_000),
         ("The budget is 10.000,00 EUR.", 10_000 * EUR_TO_USD),  # European thousands and cents
         ("Budget: 85.000 €.", 85_000 * EUR_TO_USD),
@@ -41,3 +43,8 @@ def test_budget_forms(extract: Extract, text: str, budget_usd: float) -> None:
 )
 def test_not_a_budget(extract: Extract, text: str) -> None:
     assert extract(TRAIN + text).budget_usd is None
+
+
+def test_hedged_figures_of_other_fields(extract: Extract) -> None:
+    p = extract("Serve Llama 3.1 8B to 50ish users, prompts 2k-ish tokens, answers ~300 tokens.")
+    assert (p.concurrency, p.prompt_tokens) == (50, 2000)
