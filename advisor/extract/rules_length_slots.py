@@ -57,7 +57,8 @@ _NOT_LENGTH_AFTER = re.compile(
     r"|week|month|year|user|person|stream|session|gpu)\b|(?:of\s+)?(?:context|ctx|window|seq|sequence)"
     r"|of\s+(?:data|text|training|corpus|pre-?training)\b|%|ms\b|s\b|secs?\b|seconds?\b|users?\b|ppl\b"
     r"|people\b|gb\b|gib\b|rpm\b|rps\b|qps\b|req|concurrent|sessions?\b|x\b|€|\$|usd\b|eur\b|gpus?\b"
-    r"|[mb]\b|bn\b|million|billion)",
+    r"|[mb]\b|bn\b|million|billion|words?\b|chars?\b|characters?\b|lines?\b|pages?\b|sentences?\b"
+    r"|paragraphs?\b|items?\b|bytes?\b|kb\b|mb\b)",
     I,
 )
 _NOT_LENGTH_BEFORE = re.compile(
@@ -75,6 +76,8 @@ _ROLE_AFTER = re.compile(
 )
 # what may follow a figure without a unit: "in ~3k toks / out ~250", "prompts ~2k and replies ~500 tokens"
 _BARE_END = re.compile(r"\s*(?:[,;.)/|]|$|and\b|or\b|(?:go|goes|come|comes|back|out|in)\b)", I)
+# a role word right before the figure, as a label: "out ~250", "gens: ~350" (whatever follows the figure)
+_ADJACENT = re.compile(rf"\b(?:{_OUT_WORDS}|{_IN_WORDS}|in|out)\s*[:=]?\s*$", I)
 _CLAUSE_BREAK = re.compile(r"[;|/]|\.\s|\n")
 _UNIT_SAID = re.compile(r"\btok(?:en)?s?\b", I)
 _SERVING = ("inference", None)
@@ -130,7 +133,10 @@ def _figures(t: str) -> list[tuple[re.Match[str], int, str]]:
         else:
             role = _role_before(t, m.start(), floor)
         # a figure with no unit is a length only beside a role word, in a sentence that says "tokens"
-        if not m.group("unit") and not (role and (unit_said or m.group("k")) and _BARE_END.match(after)):
+        labelled = _ADJACENT.search(t, max(0, m.start() - 30), m.start()) is not None  # "out ~250"
+        if not m.group("unit") and not (
+            role and (unit_said or m.group("k")) and (labelled or _BARE_END.match(after))
+        ):
             floor = m.end()
             continue
         found.append((m, value, role))

@@ -75,3 +75,28 @@ def test_established_reading_wins(extract: Extract) -> None:
     # "128-token prompts and 64-token answers": the noun after each figure names it (rules_serving_io)
     p = extract(SERVE + "On the device: 128-token prompts and 64-token answers.")
     assert (p.prompt_tokens, p.output_tokens) == (128, 64)
+
+
+def test_label_before_a_bare_figure_at_a_line_end(extract: Extract) -> None:
+    # the lines of a slack message run together; "out ~250" is still the answer's length
+    p = extract("summarizer plan\nmodel: Phi-3.5-MoE\nin ~3k toks / out ~250\nlatency: async, who cares")
+    assert (p.prompt_tokens, p.output_tokens) == (3000, 250)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens_per_s"),
+    [
+        # requests per minute as "rpm", the peak named: 1,500 / 60 s x 250 tokens
+        ("load: ~600 rpm avg, 1.5k rpm peak\nin ~3k toks / out ~250\nlatency: async", 6250.0),
+        # items arriving per day with a verb between: 40,000 x 20 tokens / 86,400 s
+        ("About 40,000 reviews come in per day. A review is maybe 300 tokens and the tag it writes back is"
+         " tiny, ~20 tokens.", 40_000 * 20 / 86_400),
+    ],
+)  # fmt: skip
+def test_rates_with_a_length(extract: Extract, text: str, tokens_per_s: float) -> None:
+    assert extract(SERVE + text).target_tokens_per_s == pytest.approx(tokens_per_s)
+
+
+def test_a_labelled_figure_in_words_is_no_token_length(extract: Extract) -> None:
+    p = extract(SERVE + "in ~3k toks / out ~250 words, latency: async")
+    assert (p.prompt_tokens, p.output_tokens) == (3000, None)
