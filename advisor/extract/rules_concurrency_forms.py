@@ -11,10 +11,13 @@ said right after its population. Requests also say it as:
 - the people served, by any job title: "for our 40 researchers", "to 25 radiologists", "40 seats";
 - a peak above the figure read: "120 concurrent conversations on an average afternoon, but Monday
   mornings spike to around 400" (sizing is for the peak);
-- a change log: "peak concurrency 80 -> 120" (the right-hand side is the figure now).
+- a label and its value: "concurrent users: 80", "Sessions at peak: 120", "300 CCU", "peaks at 300 sessions";
+- a change log: "peak concurrency 80 -> 120" (the right-hand side is the figure now);
+- a figure called stale and the one to use: "sorry, 60 was last year's number - plan for 140" (the stale one
+  must be the figure read, here or in an earlier turn).
 
-The first three fill concurrency only when no rule read one, and only for a serving workload. The peak and
-the change replace the figure read: they are the user's own later word on it.
+The first four fill concurrency only when no rule read one, and only for a serving workload. The peak, the
+change and the stale figure replace the figure read: they are the user's own later word on it.
 """
 
 from __future__ import annotations
@@ -36,7 +39,23 @@ _NOT_PEOPLE = (
 )
 _COUNT_AT_ONCE = re.compile(
     rf"(?:(?P<lo>{NUM})\s*(?:-|–|to)\s*)?(?P<num>{NUMBER})\s*(?P<k>k)?\+?\s+"
-    rf"(?P<nouns>(?:[^\W\d]+\s+){{1,2}}?){_AT_ONCE}\b",
+    rf"(?P<nouns>(?:[^\W\d]+\s+){{1,4}}?){_AT_ONCE}\b",
+    I,
+)
+_SESSIONS = (
+    r"(?:(?:concurrent|simultaneous|parallel|active|open|live)\s+)?(?:users|sessions|chats|conversations|streams"
+    r"|connections|requests)"
+)
+# a label, then its value: "concurrent users: 80", "Sessions at peak: 120", "CCU - 300", "concurrency ~ 50"
+_LABELLED = re.compile(
+    rf"\b(?:concurrency|ccu|(?:peak\s+|max(?:imum)?\s+)?(?:concurrent|simultaneous|parallel)\s+(?:users|sessions"
+    rf"|requests|streams|chats|conversations)|(?:peak\s+)?{_SESSIONS}\s+at\s+peak|peak\s+{_SESSIONS})"
+    rf"\s*(?:[:=~≈\-–—]|is|of|at)?\s*(?:~\s*|about\s+|around\s+)?(?P<num>{NUM})\s*(?P<k>k)?(?!\s*[%\w])"
+    # the count before its abbreviation or at a named peak: "300 CCU", "peaks at 300 sessions", "at peak there
+    # are about 250 open sessions"
+    rf"|(?P<num2>{NUM})\s*(?P<k2>k)?\s+ccu\b"
+    rf"|\bpeak(?:s|ing)?\b[^.;]{{0,25}}?(?:at|of|to|are|is|around|about|~)\s*(?P<num3>{NUM})\s*(?P<k3>k)?\s+"
+    rf"{_SESSIONS}\b",
     I,
 )
 _SHARE = re.compile(
@@ -109,6 +128,12 @@ def _fill(ctx: Ctx) -> None:
             if n >= 1:
                 ctx.add(s, "concurrency", n, q(m), "stated", m.start())
                 return
+        if (lab := _LABELLED.search(t)) is not None:
+            key = next(k for k in ("", "2", "3") if lab.group("num" + k))
+            n = _count(lab.group("num" + key), lab.group("k" + key))
+            if n >= 1:
+                ctx.add(s, "concurrency", n, q(lab), "stated", lab.start("num" + key))
+                return
         if share := _SHARE.search(t):
             where = [(s, p) for p in _POPULATION.finditer(t, 0, share.start())]
             if not where and prev is not None:
@@ -131,7 +156,40 @@ def _fill(ctx: Ctx) -> None:
         prev = s
 
 
+# a figure called stale and the one to use: "sorry, 60 was last year's number - plan for 140", "Last year it
+# was 60 concurrent, now plan for 140"
+_STALE = re.compile(
+    rf"(?P<old>{NUM})\s+(?:[a-z]+\s+){{0,2}}?(?:was|were|is)\s+(?:last\s+year'?s|an?\s+old|outdated|the\s+old|old"
+    rf"|wrong|a\s+typo|out\s+of\s+date)\b[^.;]{{0,30}}?\b(?:plan\s+for|use|make\s+it|it'?s|now|should\s+be"
+    rf"|go\s+with|size\s+(?:it\s+)?for)\s+(?:~\s*|about\s+|around\s+)?(?P<num>{NUM})\b"
+    rf"|\blast\s+year\b[^.;]{{0,20}}?(?P<old2>{NUM})\b[^.;]{{0,30}}?\b(?:now|this\s+year|plan\s+for|size\s+for)\b"
+    rf"[^.;\d]{{0,15}}?(?P<num2>{NUM})\b"
+    rf"|(?P<old3>{NUM})\s+(?:[a-z]+\s+){{0,3}}?last\s+year\b[^.\d]{{0,30}}?\b(?:now|this\s+year|plan\s+for"
+    rf"|size\s+for)\b[^.\d]{{0,15}}?(?P<num3>{NUM})\b",
+    I,
+)
+
+
+def _stale(ctx: Ctx) -> None:
+    """A concurrency figure (read, or known from an earlier turn) called stale, and the figure to use."""
+    known = {int(f.value) for f in ctx.findings if f.field == "concurrency"}
+    if ctx.prior is not None and ctx.prior.concurrency is not None:
+        known.add(ctx.prior.concurrency)
+    if not known:
+        return
+    for s in ctx.sentences:
+        for m in _STALE.finditer(s.text):
+            key = next(k for k in ("", "2", "3") if m.group("old" + k))
+            if _count(m.group("old" + key), None) in known:
+                n = _count(m.group("num" + key), None)
+                said = [f.position for f in ctx.findings if f.field == "concurrency"]
+                rank = max([*said, s.start + m.start()])
+                ctx.add(s, "concurrency", n, f'"{q(m)}": the figure to use', "stated", rank=rank + 1)
+                return
+
+
 def _peak_or_change(ctx: Ctx) -> None:
+    _stale(ctx)
     read = [f for f in ctx.findings if f.field == "concurrency"]
     if not read:
         return

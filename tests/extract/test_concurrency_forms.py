@@ -31,6 +31,16 @@ SERVE = "We want to serve Llama 3.1 8B as an internal assistant. "
          " mornings spike to around 400.", 400),
         (SERVE + "Peak concurrency: 120 simultaneous conversations.\n2026-11-10 peak concurrency 50 -> 80\n"
          "2026-11-16 peak concurrency 80 -> 120\n", 120),
+        (SERVE + "300 people will hit it at the same moment.", 300),
+        (SERVE + "concurrent users: 80", 80),
+        (SERVE + "Sessions at peak: 120", 120),
+        (SERVE + "Concurrent users - 75", 75),
+        (SERVE + "concurrency ~ 50", 50),
+        (SERVE + "300 CCU at peak.", 300),
+        (SERVE + "It peaks at 300 sessions.", 300),
+        (SERVE + "At peak there are about 250 open sessions.", 250),
+        (SERVE + "Last year it was 60 concurrent, now plan for 140.", 140),
+        (SERVE + "60 concurrent users last year; plan for 140 this year.", 140),
     ],
 )  # fmt: skip
 def test_concurrency_forms(extract: Extract, text: str, concurrency: int) -> None:
@@ -57,3 +67,14 @@ def test_peak_below_the_figure_read_is_not_taken(extract: Extract) -> None:
 def test_training_text_gets_no_users(extract: Extract) -> None:
     p = extract("LoRA fine-tune Llama 3.1 8B on 20M tokens of tickets written by our 40 researchers.")
     assert p.concurrency is None
+
+
+def test_stale_figure_in_a_later_turn(extract: Extract) -> None:
+    first = extract("We need to serve Qwen2.5 32B for our support agents, about 60 concurrent.")
+    assert first.concurrency == 60
+    assert extract("sorry, 60 was last year's number - plan for 140.", first).concurrency == 140
+
+
+def test_a_stale_word_about_another_figure_changes_nothing(extract: Extract) -> None:
+    first = extract("We need to serve Qwen2.5 32B for our support agents, about 60 concurrent.")
+    assert extract("sorry, 30 was last year's budget - plan for 50.", first).concurrency == 60
