@@ -35,15 +35,33 @@ MAX_SLOT_TOKENS = 200_000
 served context windows of the catalog models are 128k-200k tokens)."""
 
 _IN_WORDS = (
-    r"(?:user\s+|system\s+|input\s+)?prompts?|inputs?|questions?|queries|query|(?:chat\s+|conversation\s+)?history"
+    r"isl|(?:prompt|input)_?(?:len(?:gth)?|tokens)|(?:user\s+|system\s+|input\s+)?prompts?|inputs?|questions?|queries|query|(?:chat\s+|conversation\s+)?history"
     r"|(?:go(?:es)?|going|goes|paste[ds]?|sen[dt]s?|feed|fed)\s+in"
 )
 _OUT_WORDS = (
-    r"answers?|outputs?|responses?|repl(?:y|ies)|completions?|generations?|gens|summar(?:y|ies)|tags?|labels?"
+    r"osl|(?:output|completion)_?(?:len(?:gth)?|tokens)|answers?|outputs?|responses?|repl(?:y|ies)|completions?|generations?|gens|summar(?:y|ies)|tags?|labels?"
     r"|verdicts?|captions?|come?s?\s+out|(?:writes?|comes?|sends?|gets?|returns?)\s+back"
 )
-# "in" and "out" alone are roles only as a label right before the figure: "in ~3k toks / out ~250"
-_LABEL = re.compile(r"\b(?:(?P<in>in)|(?P<out>out))\s*[:=]?\s*$", I)
+# "in" and "out" alone are roles only as a label right before the figure: "in ~3k / out ~250", not "fit in"
+_LABEL = re.compile(r"(?<!\bfit\s)(?<!\bfits\s)\b(?:(?P<in>in)|(?P<out>out))\s*[:=]?\s*$", I)
+# a label that is a length in tokens: a bare figure after it needs no unit ("ISL 2048", "prompt_len=2048")
+_LENGTH_LABEL = re.compile(
+    r"\b(?:isl|osl|(?:prompt|input|output|completion)_?(?:len(?:gth)?|tokens))\s*[:=]?\s*$", I
+)
+# two roles and two figures in the same order: "input/output: 2k/300 tokens", "2000/300 tokens in/out"
+_PAIR_IN = r"(?:prompts?|inputs?|in|isl|requests?|questions?|quer(?:y|ies))"
+_PAIR_OUT = r"(?:outputs?|answers?|responses?|completions?|repl(?:y|ies)|out|osl|generations?)"
+_FIG_PAIR = rf"~?\s*(?P<v1>{NUM})\s*(?P<k1>k)?\s*/\s*~?\s*(?P<v2>{NUM})\s*(?P<k2>k)?"
+_PAIR_ROLES_FIRST = re.compile(
+    rf"\b(?:(?P<io>{_PAIR_IN}\s*/\s*{_PAIR_OUT})|(?P<oi>{_PAIR_OUT}\s*/\s*{_PAIR_IN}))\b"
+    rf"(?:\s+(?:tokens?|toks?|lengths?|sizes?))?\s*(?:[:=]|are|is|of|at)?\s*(?:about\s+|around\s+)?{_FIG_PAIR}",
+    I,
+)
+_PAIR_FIGURES_FIRST = re.compile(
+    rf"{_FIG_PAIR}\s*(?:tokens?|toks?)?\s+(?:(?P<io>{_PAIR_IN}\s*/\s*{_PAIR_OUT})|(?P<oi>{_PAIR_OUT}\s*/\s*"
+    rf"{_PAIR_IN}))\b",
+    I,
+)
 _ROLE = re.compile(rf"\b(?:(?P<out>{_OUT_WORDS})|(?P<in>{_IN_WORDS}))\b(?!\s+of\b)", I)
 # a length figure: "~2,000 tokens", "3k toks", "1-1.5k" (a range gives its upper end), "2.048 tokens"
 _FIGURE = re.compile(
@@ -134,9 +152,8 @@ def _figures(t: str) -> list[tuple[re.Match[str], int, str]]:
             role = _role_before(t, m.start(), floor)
         # a figure with no unit is a length only beside a role word, in a sentence that says "tokens"
         labelled = _ADJACENT.search(t, max(0, m.start() - 30), m.start()) is not None  # "out ~250"
-        if not m.group("unit") and not (
-            role and (unit_said or m.group("k")) and (labelled or _BARE_END.match(after))
-        ):
+        in_tokens = unit_said or m.group("k") or _LENGTH_LABEL.search(t, max(0, m.start() - 30), m.start())
+        if not m.group("unit") and not (role and in_tokens and (labelled or _BARE_END.match(after))):
             floor = m.end()
             continue
         found.append((m, value, role))
@@ -163,6 +180,8 @@ def rule_length_slots(ctx: Ctx) -> None:
         return
     for i, s in enumerate(ctx.sentences):
         if _table(ctx, s, ctx.sentences[i + 1] if i + 1 < len(ctx.sentences) else None, read):
+            continue
+        if _pair(ctx, s, read):
             continue
         figures = _figures(s.text)
         roles = [r for _, _, r in figures]
@@ -209,3 +228,19 @@ def _read_later(ctx: Ctx) -> set[str]:
         if _IN_OUT.search(s.text):
             out |= {"prompt_tokens", "output_tokens"}
     return out
+
+
+def _pair(ctx: Ctx, s: Sentence, read: set[str]) -> bool:
+    """Two roles and two figures said as pairs ("input/output: 2k/300 tokens"); True when one was read."""
+    m = _PAIR_ROLES_FIRST.search(s.text) or _PAIR_FIGURES_FIRST.search(s.text)
+    if m is None:
+        return False
+    first, second = (m.group("v1"), m.group("k1")), (m.group("v2"), m.group("k2"))
+    if m.group("oi"):
+        first, second = second, first
+    for field, (num, k) in (("prompt_tokens", first), ("output_tokens", second)):
+        value = parse_number(num) * 1000 if k else parse_count(num)
+        if field not in read and 1 <= value <= MAX_SLOT_TOKENS:
+            ctx.add(s, field, int(value), " ".join(m.group(0).split()), "stated", m.start())
+            read.add(field)
+    return True

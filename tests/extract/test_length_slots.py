@@ -37,6 +37,13 @@ SERVE = "We want to serve Llama 3.1 8B for our support bot. "
         ("A review is maybe 300 tokens and the tag it writes back is tiny, ~20 tokens.", 300, 20),
         # a table whose header names the roles
         ("## Request shape\n| prompt (tokens) | answer (tokens) |\n|---|---|\n| 1,000 | 500 |\n", 1000, 500),
+        # pairs: two roles and two figures in the same order
+        ("input/output: 2k/300 tokens", 2000, 300),
+        ("2000/300 tokens in/out", 2000, 300),
+        ("output/input ~300/2k tokens", 2000, 300),
+        # benchmark labels that are lengths in tokens themselves
+        ("ISL 2048 / OSL 256", 2048, 256),
+        ("prompt_len=2048, max_tokens=512", 2048, 512),
         # European thousands
         ("Prompt is 2.048 tokens and the answer max 1.024 tokens.", 2048, 1024),
     ],
@@ -55,6 +62,8 @@ def test_lengths_by_nearest_role(extract: Extract, text: str, prompt: int, outpu
         ("Prompts are built from our 50M tokens of manuals, answers are short.", "prompt_tokens"),
         ("Input is a support ticket; we'd commit for 18 months, output ~300 tokens.", "prompt_tokens"),
         ("Prompt budget: $2,000 a month, answers around 300 tokens.", "prompt_tokens"),
+        ("Whole conversations fit in 4,096 tokens.", "prompt_tokens"),  # a context, not a prompt
+        ("Latency p50/p95: 200/900 ms in/out of the gateway.", "prompt_tokens"),
     ],
 )
 def test_figures_that_are_not_lengths(extract: Extract, text: str, field: str) -> None:
