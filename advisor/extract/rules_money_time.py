@@ -116,7 +116,11 @@ _BUDGET_BARE_K = keyed(
 )
 # money already spent, not money to spend: "Last year we spent $40k on the vendor API", "$12k so far"
 _SPENT_BEFORE = re.compile(
-    r"\b(?:spent|paid|burn(?:ed|t)|blew)\s+(?:about\s+|around\s+|~\s*|roughly\s+|over\s+)?$", I
+    r"(?:\b(?:spent|paid|burn(?:ed|t)|blew)\s+|\bcost\s+(?:us\s+)?"
+    # an earlier project's figure: "last year's project cost 45.000 USD", "the previous run was $8k"
+    r"|\b(?:last|previous|prior)\s+(?:year|quarter|month|project|run|time)'?s?\b[^.;,$€£]{0,30}?)"
+    r"(?:about\s+|around\s+|~\s*|roughly\s+|over\s+)?$",
+    I,
 )
 _SPENT_AFTER = re.compile(r"\s*(?:so\s+far|to\s+date|last\s+(?:year|quarter|month)|already)\b", I)
 

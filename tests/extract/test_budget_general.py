@@ -26,6 +26,7 @@ EUR_TO_USD = 1.1  # units_text's ECB reference rate (2025-2026 range, rounded), 
         ("The budget is 10.000,00 EUR.", 10_000 * EUR_TO_USD),  # European thousands and cents
         ("Budget: 85.000 €.", 85_000 * EUR_TO_USD),
         ("We have spent $5k of the $20k budget so far.", 20_000),  # the budget, not what is spent
+        ("Budget is 30.000 USD, last year's project cost 45.000 USD.", 30_000),
     ],
 )
 def test_budget_forms(extract: Extract, text: str, budget_usd: float) -> None:
@@ -37,6 +38,7 @@ def test_budget_forms(extract: Extract, text: str, budget_usd: float) -> None:
     [
         "Last year we spent $40k on the vendor API.",  # spend to date
         "We've paid $12k so far for the vendor.",
+        "Last year's fine-tuning project cost 45.000 USD.",  # an earlier project's figure
         "We're a 3k-person company, budget not set yet.",  # a head-count in k
         "Our budget review is in 2 weeks.",
     ],
