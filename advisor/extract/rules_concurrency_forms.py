@@ -28,7 +28,7 @@ from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import NUM, NUMBER, Sentence, parse_count, parse_number
 
 _AT_ONCE = (
-    r"(?:at\s+once|at\s+the\s+same\s+(?:time|moment)|simultaneous(?:ly)?|concurrent(?:ly|e?s)?|in\s+parallel"
+    r"(?:at\s+once|(?:at|in)\s+the\s+same\s+(?:time|moment)|simultaneous(?:ly)?|concurrent(?:ly|e?s)?|in\s+parallel"
     r"|at\s+any\s+(?:one\s+|given\s+)?(?:time|moment))"
 )
 # what a count "at once" may not be: resources, volumes, times
@@ -39,7 +39,7 @@ _NOT_PEOPLE = (
 )
 _COUNT_AT_ONCE = re.compile(
     rf"(?:(?P<lo>{NUM})\s*(?:-|–|to)\s*)?(?P<num>{NUMBER})\s*(?P<k>k)?\+?\s+"
-    rf"(?P<nouns>(?:[^\W\d]+\s+){{1,4}}?){_AT_ONCE}\b",
+    rf"(?P<nouns>(?:[^\W\d]+\s+){{0,4}}?){_AT_ONCE}\b",
     I,
 )
 _SESSIONS = (
@@ -50,6 +50,7 @@ _SESSIONS = (
 _LABELLED = re.compile(
     rf"\b(?:concurrency|ccu|(?:peak\s+|max(?:imum)?\s+)?(?:concurrent|simultaneous|parallel)\s+(?:users|sessions"
     rf"|requests|streams|chats|conversations)|(?:peak\s+)?{_SESSIONS}\s+at\s+peak|peak\s+{_SESSIONS})"
+    rf"(?:\s*\([^()]{{0,20}}\))?"  # a table row's note: "concurrent users (peak): 350"
     rf"\s*(?:[:=~≈\-–—]|is|of|at)?\s*(?:~\s*|about\s+|around\s+)?(?P<num>{NUM})\s*(?P<k>k)?(?!\s*[%\w])"
     # the count before its abbreviation or at a named peak: "300 CCU", "peaks at 300 sessions", "at peak there
     # are about 250 open sessions"
@@ -110,8 +111,8 @@ def _share(said: str) -> float:
 
 def rule_concurrency_forms(ctx: Ctx) -> None:
     """concurrency from the general forms above (after rule_serving)."""
-    if ctx.workload == "inference" and not any(f.field == "concurrency" for f in ctx.findings):
-        _fill(ctx)
+    if ctx.workload in ("inference", None) and not any(f.field == "concurrency" for f in ctx.findings):
+        _fill(ctx)  # a workload not yet known: only the forms that say "at once" (not "for 40 ...")
     _peak_or_change(ctx)  # a figure already read as concurrency says the text serves
 
 
@@ -145,7 +146,7 @@ def _fill(ctx: Ctx) -> None:
                 ev = f'"{q(pop)}" x "{q(share)}" = {n:,} at once'
                 ctx.add(s, "concurrency", n, ev, "inferred", share.start())
                 return
-        for m in _SERVED.finditer(t):
+        for m in _SERVED.finditer(t) if ctx.workload == "inference" else ():
             if m.group("who") and _NOT_SERVED.match(m.group("who")):
                 continue
             num = m.group("num") or m.group("num2")

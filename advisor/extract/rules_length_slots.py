@@ -87,7 +87,8 @@ _NOT_LENGTH_BEFORE = re.compile(
 # the role said right after the figure: "3,000 tokens go in", "400 come out", "~300 tokens back"
 _ROLE_AFTER = re.compile(
     r"\s*(?:(?:go(?:es)?|going|are|is|get|gets|come|comes|coming|sent|fed|goes)\s+)?"
-    r"(?:(?P<in>in)\b|(?P<out>out|back)\b(?!\s+of\b(?!\s+(?:it|them|each)\b)))"
+    # the direction closes its clause: "3,000 tokens go in and ...", not "20 in the same time"
+    r"(?:(?P<in>in)\b(?=\s*(?:[,;./)&+|]|$|and\b|or\b))|(?P<out>out|back)\b(?!\s+of\b(?!\s+(?:it|them|each)\b)))"
     r"|\s*of\s+(?:(?P<in2>prompt|input|context|conversation|history|retrieved|instructions?)"
     r"|(?P<out2>output|answer|response|completion))\b",
     I,

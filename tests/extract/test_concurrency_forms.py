@@ -78,3 +78,27 @@ def test_stale_figure_in_a_later_turn(extract: Extract) -> None:
 def test_a_stale_word_about_another_figure_changes_nothing(extract: Extract) -> None:
     first = extract("We need to serve Qwen2.5 32B for our support agents, about 60 concurrent.")
     assert extract("sorry, 30 was last year's budget - plan for 50.", first).concurrency == 60
+
+
+def test_two_workloads_serving_part_non_native_and_table() -> None:
+    import datetime as dt
+
+    from advisor.extract.rules import RulesExtractor
+
+    rules = RulesExtractor(reference_time=dt.datetime(2026, 11, 18, 9, tzinfo=dt.UTC))
+    text = (
+        "First we want to train (LoRA) the model Llama 3.1 8B on our data, approximately 30 millions tokens,"
+        " 3 epoch. After, we will put it for our clients, expected maybe 20 in the same time, answer length"
+        " around 400 tokens. Please give cost of training first."
+    )
+    other = {f.field: f.value for f in rules.analyse(text).other}
+    assert other.get("concurrency") == 20
+    assert "prompt_tokens" not in other  # "20 in the same time" is no prompt going "in"
+    table = (
+        "## Phase 1 - fine-tuning\n- Base model: Llama 3.1 70B\n- Method: QLoRA\n- Data: 180M tokens\n\n"
+        "## Phase 2 - serving\n| metric | value |\n|---|---|\n| concurrent users (peak) | 350 |\n"
+        "| prompt length (tokens) | 2,500 |\n| answer length (tokens) | 700 |\n"
+    )
+    other = {f.field: f.value for f in rules.analyse(table).other}
+    read = (other.get("concurrency"), other.get("prompt_tokens"), other.get("output_tokens"))
+    assert read == (350, 2500, 700)
