@@ -99,6 +99,8 @@ _BARE_END = re.compile(r"\s*(?:[,;.)/|]|$|and\b|or\b|(?:go|goes|come|comes|back|
 _ADJACENT = re.compile(rf"\b(?:{_OUT_WORDS}|{_IN_WORDS}|in|out)\s*[:=]?\s*$", I)
 _CLAUSE_BREAK = re.compile(r"[;|/]|\.\s|\n")
 _UNIT_SAID = re.compile(r"\btok(?:en)?s?\b", I)
+_DIRECTION = re.compile(r"\b(?:in|out|back)\b", I)
+_MAY_BE_LENGTH = re.compile(r"\dk\b|\d\s+k\b|\b(?:isl|osl)\b|_(?:len|length|tokens)\b", I)
 _SERVING = ("inference", None)
 _SERVING_FIELDS = ("concurrency", "latency_ms_per_token", "ttft_target_s")
 # a table header of role cells, "prompt (tokens): answer (tokens)" (cells joined by ": " in a sentence)
@@ -134,6 +136,10 @@ def _figures(t: str) -> list[tuple[re.Match[str], int, str]]:
     """The request-length figures of `t` with their value and role ('in', 'out' or '')."""
     unit_said = _UNIT_SAID.search(t) is not None
     found: list[tuple[re.Match[str], int, str]] = []
+    if not unit_said and _MAY_BE_LENGTH.search(t) is None:
+        return found  # no figure here can be a length: none in tokens, with a "k" or after a length label
+    if _ROLE.search(t) is None and _DIRECTION.search(t) is None:
+        return found  # no word gives any figure a role
     floor = 0
     for m in _FIGURE.finditer(t):
         if not m.group("num"):
