@@ -30,6 +30,7 @@ from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
+from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections
@@ -43,6 +44,7 @@ from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_preference import rule_preference
@@ -52,6 +54,7 @@ from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
+from advisor.extract.rules_stream_speed import rule_stream_speed
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
@@ -105,8 +108,11 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_utilisation,
     rule_horizon,
     rule_serving,
+    rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
+    rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_serving_io,
+    rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
     rule_ttft,
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,

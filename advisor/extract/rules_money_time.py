@@ -101,6 +101,28 @@ _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|mo
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
     rf"\bbudget\s*(?:is|of|:|=|around|about|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])", I
 )
+# the same with words between the cue and the amount, or the cue after it: "our budget is around 10k",
+# "budget was 10k, sorry I meant 15k", "Spend cap: 20k", "~7k budget"; a multiplier is required (a bare
+# "budget was 3" is too little to read as money)
+_BARE_FILL = (
+    r"(?:\s*(?:is|was|of|:|=|around|about|roughly|approx\.?|~|only|just|max(?:imum)?|at\s+most|up\s+to|now"
+    r"|still))*"
+)
+_BUDGET_BARE_K = keyed(
+    rf"\b(?:budget|spend(?:ing)?\s+(?:cap|limit|ceiling)|max(?:imum)?\s+spend|cap\s+on\s+spend(?:ing)?)\b"
+    rf"{_BARE_FILL}\s*(?P<num>{NUMBER})\s*(?P<mult>k|m)\b(?!\s*[%$€£]|\s*\w)"
+    rf"|(?<![\w$€£.,])~?\s*(?P<num2>{NUMBER})\s*(?P<mult2>k|m)\s+(?:total\s+|overall\s+)?budget\b",
+    I,
+)
+# money already spent, not money to spend: "Last year we spent $40k on the vendor API", "$12k so far"
+_SPENT_BEFORE = re.compile(
+    r"(?:\b(?:spent|paid|burn(?:ed|t)|blew)\s+|\bcost\s+(?:us\s+)?"
+    # an earlier project's figure: "last year's project cost 45.000 USD", "the previous run was $8k"
+    r"|\b(?:last|previous|prior)\s+(?:year|quarter|month|project|run|time)'?s?\b[^.;,$€£]{0,30}?)"
+    r"(?:about\s+|around\s+|~\s*|roughly\s+|over\s+)?$",
+    I,
+)
+_SPENT_AFTER = re.compile(r"\s*(?:so\s+far|to\s+date|last\s+(?:year|quarter|month)|already)\b", I)
 
 
 MAX_BUDGET_AMOUNTS_PER_SENTENCE = 8
@@ -153,6 +175,8 @@ def rule_budget(ctx: Ctx) -> None:
                 not_budget = None  # "firm fixed price, not to exceed EUR 60,000": the ceiling is the budget
             if (
                 (not_budget is not None and not credits)
+                or _SPENT_BEFORE.search(before)
+                or _SPENT_AFTER.match(t, m.end())
                 or _QUOTE_AFTER.match(t, m.end())
                 or _FINANCIALS_AFTER.match(t, m.end())
             ):
@@ -178,6 +202,12 @@ def rule_budget(ctx: Ctx) -> None:
                     "inferred",
                     m.start(),
                 )
+        for m in _BUDGET_BARE_K.finditer(t):
+            key = "" if m.group("num") else "2"
+            amount = parse_scaled(m.group("num" + key), m.group("mult" + key))
+            if amount >= 100:
+                ev = f'"{q(m)}": no currency given, read as USD'
+                ctx.add(s, "budget_usd", amount, ev, "inferred", m.start("num" + key))
         if any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings):
             # a budget restated as what is left for the job: "$25k, but hold back 5k ..., so call it twenty
             # thousand for compute" (the currency of the budget before it)

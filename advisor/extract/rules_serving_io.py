@@ -168,10 +168,10 @@ _REQ_RATE = Gated(
         rf"(?P<num>{NUMBER})\s*(?P<mult>k|m)?\s*(?:(?:requests?|reqs?|queries|calls|prompts)\s*(?:/\s*(?P<u1>s|sec|second"
         r"|m|min|minute|h|hr|hour|day|wk|week|mo|month)\b|per\s+(?P<u2>s|sec|second|min|minute|hour|day|week|month)\b"
         r"|an?\s+(?P<u3>second|minute|hour|day|week|month)"
-        r"\b)|(?P<qps>qps|rps|req/s)\b)",
+        r"\b)|(?P<qps>qps|rps|req/s)\b|(?P<rpm>rpm|req/min)\b)",  # "~600 rpm avg, 1.5k rpm peak"
         I,
     ),
-    "req", "quer", "call", "prompt", "qps", "rps",
+    "req", "quer", "call", "prompt", "qps", "rps", "rpm",
 )  # fmt: skip
 _TOKEN_RATE = Gated(
     re.compile(
@@ -258,7 +258,9 @@ _JOB_WORDS = re.compile(
     r"|translat(?:e|ing))\b",
     I,
 )
-_PER_PERIOD = re.compile(
+_PER_PERIOD = re.compile(  # "2M documents a month", "40,000 reviews come in per day"
+    r"(?:\s+(?:come|comes|coming|arrive|arrives|arriving|get|gets|are|is)(?:\s+(?:in|submitted|posted|created"
+    r"|written|uploaded|filed|added))?)?"
     r"\s*(?:a|an|per|/|each|every)\s*(?P<unit>s|sec|second|min|minute|h|hr|hour|day|week|month)\b",
     I,
 )
@@ -365,7 +367,7 @@ def _request_rates(ctx: Ctx, s: Sentence) -> list[tuple[float, str, int]]:
     t = s.text
     out: list[tuple[float, str, int]] = []
     for m in _REQ_RATE.finditer(t):
-        unit = (m.group("u1") or m.group("u2") or m.group("u3") or "s").lower()
+        unit = (m.group("u1") or m.group("u2") or m.group("u3") or ("min" if m.group("rpm") else "s")).lower()
         scale = {"k": 1e3, "m": 1e6}.get((m.group("mult") or "").lower(), 1.0)
         per_s = parse_number(m.group("num")) * scale / _PER_SECOND[unit]
         if per_s > 0:
@@ -453,10 +455,10 @@ def _items_rate(ctx: Ctx, s: Sentence, m: re.Match[str], per: re.Match[str]) -> 
         return
     count = parse_scaled(m.group("num"), m.group("mult"))
     conv = U.rate_from_volume(count * float(out.value), U.hours_from(1.0, period).value)
-    ev = f'"{q(m)}{q(per)}" x "{out.evidence}": {conv.how}'
+    ev = f'"{q(m)} {q(per)}" x "{out.evidence}": {conv.how}'
     ctx.add(s, "target_tokens_per_s", conv.value, ev, "inferred", m.start())
     if ctx.workload is None:  # a steady stream of outputs is served, not trained on
-        ctx.add(s, "workload", "inference", f'"{q(m)}{q(per)}" with an output each -> serving', "inferred",
+        ctx.add(s, "workload", "inference", f'"{q(m)} {q(per)}" with an output each -> serving', "inferred",
                 m.start())  # fmt: skip
         ctx.workload = "inference"
 

@@ -35,8 +35,9 @@ NUM = (
     r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}(?![\d])|\d+,\d{1,2}(?![\d])"
     r"|\d+(?:\.\d+)?|\.\d+)"
 )
-# money also takes single-group European thousands and spaced thousands: €15.000, 5 000 €
-MONEY_NUM = r"(?<![\w.,])\d{1,3}(?:[. \u00a0\u202f]\d{3})+(?![\d,])"
+# money also takes single-group European thousands and spaced thousands: €15.000, 5 000 €, and European
+# cents after them: "10.000,00 EUR"
+MONEY_NUM = r"(?<![\w.,])\d{1,3}(?:[. \u00a0\u202f]\d{3})+(?:,\d{2})?(?![\d,])"
 WORD_NUMBERS: dict[str, float] = {
     "a": 1, "an": 1, "one": 1, "single": 1, "a single": 1, "two": 2, "a couple of": 2, "a couple": 2,
     "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -71,6 +72,7 @@ GENERATED_FROM_MODEL = (
 _GROUPED = re.compile(r"\d{1,3}(?:[. \u00a0\u202f]\d{3})+")
 _ONE_DOT_GROUP = re.compile(r"\d{1,3}\.\d{3}")
 _GROUP_SEP = re.compile(r"[. \u00a0\u202f]")
+_EURO_CENTS = re.compile(r"(\d{1,3}(?:[. \u00a0\u202f]\d{3})+),(\d{2})")
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 
 
@@ -92,6 +94,8 @@ def parse_money(s: str) -> float:
     t = s.strip()
     if _GROUPED.fullmatch(t):
         return float(_GROUP_SEP.sub("", t))
+    if (cents := _EURO_CENTS.fullmatch(t)) is not None:  # "10.000,00": thousands groups, then cents
+        return float(_GROUP_SEP.sub("", cents.group(1))) + float(cents.group(2)) / 100
     return parse_number(t)
 
 

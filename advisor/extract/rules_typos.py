@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from advisor.extract.rules_spoken import spoken_model_names
-from advisor.extract.rules_text import Sentence
+from advisor.extract.rules_text import WORD_NUM, Sentence
 
 # Keywords the rules match on, spelt as the rules expect them (lower case).
 KEYWORDS: tuple[str, ...] = (
@@ -110,6 +110,11 @@ def fix_sentences(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...]
         spoken, named = spoken_model_names(s.text)  # "llama three point one seventy b" -> "llama 3.1 70B"
         text, found = fix_typos(spoken)
         found = named + found
-        out.append(replace(s, text=text) if found else s)
+        hedged = _HEDGE.sub(r"\g<fig>", text)  # "five-ish k", "50ish users", "2k-ish tokens": the figure
+        out.append(replace(s, text=hedged) if found or hedged != text else s)
         fixes.extend(found)
     return tuple(out), fixes
+
+
+# a hedge glued to a figure: "five-ish k" reads as "five k", "2k-ish" as "2k", "50ish" as "50"
+_HEDGE = re.compile(rf"(?P<fig>(?<![\w.,])\d[\d.,]*k?|\b(?:{WORD_NUM}))\s?-?ish\b", re.I)

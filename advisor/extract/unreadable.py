@@ -1,12 +1,13 @@
-"""Values the user gave that could not be read: "budget around five-ish k", "sequence length: TBD",
+"""Values the user gave that could not be read: "budget around a few k", "sequence length: TBD",
 "~? tokens", "a few million tokens". The accounting (advisor/extract/accounting.py) names each one in the
 reply as a value it could not read, whether its clause gave other facts or none, so a stated quantity is
 never dropped silently.
 
 Two shapes, one linear pass each: a quantity named and followed within a few words by a placeholder or a
 vague amount ("budget: tbd", "context length is ??", "budget is ten grand"); a placeholder or vague amount
-followed by a unit ("~? tokens", "XX epochs", "a few million tokens", "five-ish k"). A finding is kept
-only when the profile field it would fill stayed unknown (`fields`).
+followed by a unit ("~? tokens", "XX epochs", "a few million tokens"; "five-ish k" only where
+rules_typos did not strip the hedge from a figure). A finding is kept only when the profile field it would
+fill stayed unknown (`fields`).
 """
 
 from __future__ import annotations

@@ -16,14 +16,14 @@ BASE = "LoRA Llama 3 8B on 20M tokens. "
 @pytest.mark.parametrize(
     ("text", "quote"),
     [
-        (BASE + "Budget around five-ish k.", "Budget around five-ish k"),
+        (BASE + "Budget around a few k.", "Budget around a few k"),
         (BASE + "Sequence length: TBD", "Sequence length: TBD"),
         ("LoRA Llama 3 8B on ~? tokens", "~? tokens"),  # inside a clause that gave other facts
         (BASE + "The budget is about a few grand.", "budget is about a few grand"),
         (BASE + "3 epochs, sequence length: ?", "sequence length: ?"),
         ("LoRA Llama 3 8B, maybe a few million tokens", "a few million tokens"),
         (BASE + "XX epochs", "XX epochs"),
-        ("Serve Llama 3 8B to 50ish users", "50ish users"),  # the rules read no concurrency from it
+        ("Serve Llama 3 8B to lots of users", "lots of users"),  # the rules read no concurrency from it
     ],
 )
 def test_an_unreadable_value_is_named(text: str, quote: str) -> None:

@@ -1,0 +1,75 @@
+"""A token rate that is each reader's speed, not the service's total: latency per token, not throughput.
+
+rule_serving (advisor/extract/rules_context.py) reads "30 tok/s per user" as a per-stream speed, but a
+rate whose "per person" sits elsewhere in the sentence was read as the aggregate target:
+
+- "people complain when it types slower than ~15 tokens a second" (who reads it, and how it appears);
+- "Each session shall receive output at no less than 20 tokens per second" (the stream named first);
+- "at least 12 words per second per call, call it 16 tokens/s" (the stream named by the other unit);
+- ">= 60 tok/s per completion stream" (a stream with a qualifier between "per" and it).
+
+Such a rate becomes latency_ms_per_token = 1000 / rate (inferred; the same conversion rule_serving uses
+for "30 tok/s per user"), and the aggregate reading is withdrawn. A rate with a word of the whole
+("aggregate", "total", "throughput", "across") stays the target, and so does one above
+MAX_STREAM_TOKENS_PER_S.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_text import Sentence
+
+MAX_STREAM_TOKENS_PER_S = 250.0
+"""A faster rate is a service's total (a judgement, not a measurement): the per-reader speeds requests ask
+for in evals/cases_v2..v10 run 12-60 tokens/s, and 250 tokens/s is some 50x a person's reading speed
+(Brysbaert 2019, "How many words do we read per minute?", J. Memory and Language 109: ~238 words/min
+silent reading, ~5 tokens/s at ~1.3 tokens per English word)."""
+
+_PERSON = (
+    r"(?:user|person|session|call|caller|stream|chat|conversation|reader|agent|seat|listener|viewer|customer"
+    r"|student|dev|developer|employee|request)s?"
+)
+_PER_STREAM_CUE = re.compile(
+    rf"\b(?:each|every|per|a)\s+(?:[\w-]+\s+)?{_PERSON}\b"
+    r"|\b(?:people|users|readers|customers|agents|they|folks)\s+(?:\w+\s+){0,2}?(?:complain|notice|read|see|feel"
+    r"|wait|perceive|expect)\w*"
+    r"|\b(?:it|the\s+(?:bot|model|assistant|answer|reply|response|text))\s+(?:types|streams|writes|prints|appears"
+    r"|comes\s+out)\b"
+    r"|\bahead\s+of\s+(?:speech|the\s+(?:speaker|reader|user|voice))|\breading\s+speed"
+    r"|\bas\s+fast\s+as\s+(?:people|users|humans|someone|a\s+person)\s+(?:can\s+)?read",
+    I,
+)
+_WHOLE = re.compile(
+    r"\b(?:aggregate|total|overall|throughput|combined|in\s+total|across|altogether|cluster|fleet|system[\s-]wide"
+    r"|in\s+sum)\b",
+    I,
+)
+
+
+def rule_stream_speed(ctx: Ctx) -> None:
+    """latency_ms_per_token from a token rate read as the target whose sentence names the reader."""
+    if any(f.field == "latency_ms_per_token" for f in ctx.findings):
+        return
+    for f in list(ctx.findings):
+        if f.field != "target_tokens_per_s" or f.status != "stated":
+            continue
+        rate = float(f.value)
+        s = _sentence_at(ctx, f.position)
+        if s is None or not 0 < rate <= MAX_STREAM_TOKENS_PER_S or s.start in ctx.claim_sentences:
+            continue
+        if _WHOLE.search(s.text) or not _PER_STREAM_CUE.search(s.text):
+            continue
+        ctx.findings.remove(f)
+        ms = 1000.0 / rate
+        ev = f'"{f.evidence}" for each reader: 1000 ms / {rate:g} tokens/s = {ms:.1f} ms/token'
+        ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", f.position - s.start)
+        return
+
+
+def _sentence_at(ctx: Ctx, position: int) -> Sentence | None:
+    for s in ctx.sentences:
+        if s.start <= position < s.start + len(s.text):
+            return s
+    return None
