@@ -7,12 +7,15 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.units_text import usd_per_unit
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
 
 TRAIN = "LoRA fine-tune Llama 3.1 8B on 20M tokens. "
-EUR_TO_USD = 1.1  # units_text's ECB reference rate (2025-2026 range, rounded), as in the evidence
+_RATE = usd_per_unit("EUR")
+assert _RATE is not None
+EUR_TO_USD = _RATE.value  # the catalog's dated ECB reference rate (tools/catalog/costs.yaml usd_per_eur)
 
 
 @pytest.mark.parametrize(
