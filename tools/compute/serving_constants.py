@@ -199,6 +199,14 @@ MAX_PREFILL_UTILISATION: Final = 0.95
 """Cap on the share of engine time spent on prefill in the queueing formula (it diverges at 1)."""
 
 # --- structure chosen by the fit (bench/serving_accuracy.py --fit) ----------------------------------
+ATTENTION_KERNELS_APART: Final = True
+"""A step's attention (KV-cache reads) and its GEMMs (weight reads, matmul FLOPs) are separate kernels that
+run in sequence, each bound by its own roofline, so their times add."""
+ATTENTION_KERNELS_APART_SOURCE = (
+    "per-operator roofline: Yuan et al. 2024, 'LLM Inference Unveiled: Survey and Roofline Model Insights' "
+    "(LLM-Viewer sums each operator's max(memory, compute) time); decode attention is its own kernel "
+    "(FlashAttention/FlashInfer decode, TensorRT-LLM XQA) between the QKV and output projections"
+)
 OVERLAP_EXPONENT: Final = 1.5
 """Step time = (memory^p + compute^p)^(1/p): p -> infinity is the roofline's max, p = 1 no overlap. Near
 the ridge point kernels reach neither roof (Williams et al. 2009, Roofline); p fitted."""
