@@ -245,7 +245,8 @@ def estimate_serving_time(
         early_mla = K.EARLY_MLA_KERNELS_EFFICIENCY
         tb.assume("early_mla_kernels_efficiency", early_mla, "x", K.EARLY_MLA_KERNELS_SOURCE)
         fw_factor *= early_mla
-    vendor_factor = K.VENDOR_EFFICIENCY.get(gpu.vendor, 1.0)
+    vllm_factor = eff.framework_factor.get("vllm", K.FRAMEWORK_EFFICIENCY["vllm"])  # the share is vLLM's
+    vendor_factor = K.VENDOR_SHARE_OF_TRTLLM.get(gpu.vendor, vllm_factor) / vllm_factor
     if vendor_factor != 1.0:
         tb.assume("vendor_efficiency", vendor_factor, f"x on {gpu.vendor}", K.VENDOR_EFFICIENCY_SOURCE)
         fw_factor *= vendor_factor
@@ -339,9 +340,8 @@ def estimate_serving_time(
     attn = K.ATTENTION_FLOPS_PER_KEY_PER_WIDTH * arch.n_layers * width
     mean_ctx = prompt_tokens + output_tokens / 2
     tokens_per_step = live * (1 + prefill_per_output)
-    step_flops = live * (2 * active + attn * mean_ctx) + live * prefill_per_output * (
-        2 * active + attn * prompt_tokens / 2
-    )
+    attn_flops = live * attn * mean_ctx + live * prefill_per_output * attn * prompt_tokens / 2
+    step_flops = tokens_per_step * 2 * active + attn_flops  # GEMMs + attention
     # engines prefill a prompt in one chunk of its length (vLLM, SGLang and TensorRT-LLM token budgets of
     # 2-16k tokens hold a typical prompt), so a step either decodes alone or decodes beside a whole
     # prompt: a dense model reads its weights once either way; an MoE model's decode-only steps touch
@@ -435,7 +435,6 @@ def estimate_serving_time(
             live_sequences=live,
         )
     gpu_s = Range(low=soft_max(mem_s.low, cmp_s.low, p), high=soft_max(mem_s.high, cmp_s.high, p))
-    attn_flops = live * attn * mean_ctx + prefill_tokens * attn * prompt_tokens / 2
     if eff.attention_apart:  # (ServingEfficiency(attention_apart=False): the round-6 overlapped step)
         gpu_s = gemm_plus_attention_s(
             bytes_read=(w_read, kv_read),
