@@ -116,6 +116,10 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   WIDTH_CAP (1.55x, under the issue's 1.6x). Leave-one-family-out: before 237/377 (62.9%) 1.37x 12.9% (band
   1.2); after 268/377 (71.1%) 1.55x 13.1% (band 1.34 in 27 of 31 folds; bandwidth efficiency 0.85 in 30).
 
+- issue-14 round 7 (bench/data/README.md, "Round 7 (serving)"): GEMMs and attention as kernels in sequence;
+  the CV grid fits the overlap exponent, compute efficiency and vLLM's factor per fold. Leave-one-family-out:
+  before 266/377 (70.6%) 1.53x 13.2%; after 277/377 (73.5%) 1.53x 12.7%.
+
 Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N]] [--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the
 best sets; `--cv` computes every point of CV_GRID (bandwidth efficiency x the step's fixed costs) over all
