@@ -6,10 +6,10 @@ runs steps; each step decodes one token for every live sequence and, with chunke
 SGLang, TensorRT-LLM default), processes a share of new prompts so that prefill keeps pace:
 prompt_tokens / output_tokens prefill tokens per decoded token. A step takes
 
-    max(memory time, compute time, kernel floor) + all-reduce time + step overhead (+ engine CPU time)
+    max(GEMMs + attention, kernel floor) + all-reduce time + step overhead (+ engine CPU time)
 
-    memory time  = (weights read + live sequences x KV cache at mean length) / (n x bandwidth x eff)
-    compute time = tokens in the step x (2 x active params + attention) / (n x peak x eff)
+    GEMMs, attention = soft max(bytes / (n x bandwidth x eff), FLOPs / (n x peak x eff)) of each kernel
+      kind in turn: weights read, tokens x 2 x active params; KV read at mean length, attention FLOPs
     all-reduce   = 2 x layers x (latency + 2(n-1)/n x tokens x hidden x 2 B / link bandwidth)
     kernel floor = layers x latency-bound kernels x kernel latency (DeepSeek-style MLA + MoE layers)
     engine CPU   = live sequences x CPU time per sequence (vLLM's V0 engine only)
@@ -44,6 +44,7 @@ from tools.compute.flops import BYTES_PER_WEIGHT, peak_tflops
 from tools.compute.serving_steps import (
     allreduce_s,
     engine_fixed_s,
+    gemm_plus_attention_s,
     pipeline_hops_s,
     released_before,
     soft_max,
@@ -74,6 +75,8 @@ class ServingEfficiency:
     v0_tp_step_s: float = K.VLLM_V0_TP_STEP_S
     int4_layer_s: float = K.INT4_WEIGHT_ONLY_LAYER_S
     fixed_band: float = K.BAND_HALF_WIDTH
+    attention_apart: bool = K.ATTENTION_KERNELS_APART
+    framework_factor: Mapping[str, float] = field(default_factory=lambda: dict(K.FRAMEWORK_EFFICIENCY))
 
 
 class ServingTime(Traced):
@@ -225,7 +228,7 @@ def estimate_serving_time(
         "of dense peak",
         K.PREFILL_EFFICIENCY_SOURCE,
     )
-    fw_factor = K.FRAMEWORK_EFFICIENCY[fw]
+    fw_factor = eff.framework_factor.get(fw, K.FRAMEWORK_EFFICIENCY[fw])
     tb.assume("framework_efficiency", fw_factor, "x TensorRT-LLM's", K.FRAMEWORK_EFFICIENCY_SOURCE)
     cpu_per_sequence_s = 0.0
     v0_engine = fw == "vllm" and released_before(engine_version, engine_date, K.VLLM_V1_DEFAULT)
@@ -242,7 +245,8 @@ def estimate_serving_time(
         early_mla = K.EARLY_MLA_KERNELS_EFFICIENCY
         tb.assume("early_mla_kernels_efficiency", early_mla, "x", K.EARLY_MLA_KERNELS_SOURCE)
         fw_factor *= early_mla
-    vendor_factor = K.VENDOR_EFFICIENCY.get(gpu.vendor, 1.0)
+    vllm_factor = eff.framework_factor.get("vllm", K.FRAMEWORK_EFFICIENCY["vllm"])  # the share is vLLM's
+    vendor_factor = K.VENDOR_SHARE_OF_TRTLLM.get(gpu.vendor, vllm_factor) / vllm_factor
     if vendor_factor != 1.0:
         tb.assume("vendor_efficiency", vendor_factor, f"x on {gpu.vendor}", K.VENDOR_EFFICIENCY_SOURCE)
         fw_factor *= vendor_factor
@@ -336,9 +340,8 @@ def estimate_serving_time(
     attn = K.ATTENTION_FLOPS_PER_KEY_PER_WIDTH * arch.n_layers * width
     mean_ctx = prompt_tokens + output_tokens / 2
     tokens_per_step = live * (1 + prefill_per_output)
-    step_flops = live * (2 * active + attn * mean_ctx) + live * prefill_per_output * (
-        2 * active + attn * prompt_tokens / 2
-    )
+    attn_flops = live * attn * mean_ctx + live * prefill_per_output * attn * prompt_tokens / 2
+    step_flops = tokens_per_step * 2 * active + attn_flops  # GEMMs + attention
     # engines prefill a prompt in one chunk of its length (vLLM, SGLang and TensorRT-LLM token budgets of
     # 2-16k tokens hold a typical prompt), so a step either decodes alone or decodes beside a whole
     # prompt: a dense model reads its weights once either way; an MoE model's decode-only steps touch
@@ -431,14 +434,24 @@ def estimate_serving_time(
             K.VLLM_V0_CPU_SOURCE,
             live_sequences=live,
         )
+    gpu_s = Range(low=soft_max(mem_s.low, cmp_s.low, p), high=soft_max(mem_s.high, cmp_s.high, p))
+    if eff.attention_apart:  # (ServingEfficiency(attention_apart=False): the round-6 overlapped step)
+        gpu_s = gemm_plus_attention_s(
+            bytes_read=(w_read, kv_read),
+            flops=(step_flops - attn_flops, attn_flops),
+            bytes_per_s=bw_eff.scale(bandwidth),
+            flops_per_s=cmp_eff.scale(flops_rate),
+            p=p,
+            tb=tb,
+        )
     step = Range(
-        low=max(soft_max(mem_s.low, cmp_s.low, p), floor_s.low)
+        low=max(gpu_s.low, floor_s.low)
         + comm_s
         + hops_s
         + pp * eff.step_overhead_s.low
         + cpu_s
         + fixed_s / eff.fixed_band,
-        high=max(soft_max(mem_s.high, cmp_s.high, p), floor_s.high)
+        high=max(gpu_s.high, floor_s.high)
         + comm_s
         + hops_s
         + pp * eff.step_overhead_s.high
@@ -456,9 +469,8 @@ def estimate_serving_time(
             K.ATTENTION_DP_SOURCE,
         )
         step = step.scale(1.0 / K.ATTENTION_DP_BALANCE)
-    bound: Literal["memory_bandwidth", "compute"] = (
-        "memory_bandwidth" if mem_s.mid >= cmp_s.mid else "compute"
-    )
+    mem_bound = mem_s.mid >= cmp_s.mid
+    bound: Literal["memory_bandwidth", "compute"] = "memory_bandwidth" if mem_bound else "compute"
     tb.step(
         "step_s",
         "max((memory^p + compute^p)^(1/p), kernel floor) + all-reduce + stage hops + stages x overhead"
@@ -495,7 +507,7 @@ def estimate_serving_time(
         tps = Range(low=live * output_tokens / total.high, high=live * output_tokens / total.low)
     else:
         tps = Range(low=live / step.high, high=live / step.low)
-    out_tps = tb.step(
+    tb.step(
         "output_tokens_per_s",
         "live_sequences / step_s" if not static else "live x output / (live x prefill + output x step)",
         tps.mid,
@@ -503,7 +515,6 @@ def estimate_serving_time(
         low=tps.low,
         high=tps.high,
     )
-    del out_tps
     ms = step.scale(1000.0)
     ttft = _time_to_first_token(
         static=static,

@@ -9,6 +9,7 @@ import re
 
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.compute import serving_constants as K
+from tools.ranges import Range
 from tools.trace import TraceBuilder
 from tools.units import gb_to_bytes
 
@@ -61,6 +62,44 @@ def soft_max(a: float, b: float, p: float) -> float:
     if math.isinf(p):
         return max(a, b)
     out: float = (a**p + b**p) ** (1.0 / p)
+    return out
+
+
+def gemm_plus_attention_s(
+    *,
+    bytes_read: tuple[float, float],
+    flops: tuple[float, float],
+    bytes_per_s: Range,
+    flops_per_s: Range,
+    p: float,
+    tb: TraceBuilder,
+) -> Range:
+    """A step's GPU time as two kernels in sequence, each at its own roofline: the GEMMs (weights read,
+    matmul FLOPs) then the attention (KV-cache read, attention FLOPs). `bytes_read` and `flops` are
+    (GEMMs, attention); the rates are the band's (slow low, fast high). The attention's KV read neither
+    hides behind the GEMMs' FLOPs nor they behind it (per-operator roofline: Yuan et al. 2024, LLM-Viewer;
+    ATTENTION_KERNELS_APART_SOURCE)."""
+    (w_bytes, kv_bytes), (gemm_flops, attn_flops) = bytes_read, flops
+    fast = soft_max(w_bytes / bytes_per_s.high, gemm_flops / flops_per_s.high, p) + soft_max(
+        kv_bytes / bytes_per_s.high, attn_flops / flops_per_s.high, p
+    )
+    slow = soft_max(w_bytes / bytes_per_s.low, gemm_flops / flops_per_s.low, p) + soft_max(
+        kv_bytes / bytes_per_s.low, attn_flops / flops_per_s.low, p
+    )
+    out = Range(low=fast, high=slow)
+    tb.step(
+        "step_gemm_plus_attention_s",
+        "soft max(weights read, GEMM FLOPs) + soft max(KV read, attention FLOPs): kernels in sequence",
+        out.mid,
+        "s",
+        K.ATTENTION_KERNELS_APART_SOURCE,
+        weight_bytes=w_bytes,
+        kv_bytes=kv_bytes,
+        gemm_flops=gemm_flops,
+        attention_flops=attn_flops,
+        low=out.low,
+        high=out.high,
+    )
     return out
 
 
