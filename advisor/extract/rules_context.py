@@ -430,6 +430,7 @@ _LATENCY = Gated(
     "ms",
     "millisec",
 )
+_PER_TOKEN_WORD = re.compile(r"\b(?:tpot|itl|per\s+(?:output\s+)?token|inter-token|between\s+tokens)\b", I)
 _RATE_TOKENS = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:output\s+|generated\s+|new\s+)?(?:tokens?|tok)\s*"
@@ -532,6 +533,8 @@ def rule_serving(ctx: Ctx) -> None:
                 ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", m.start())
         for m in _LATENCY.finditer(t):
             v = parse_number(m.group("num") or m.group("num2"))
+            if m.group("num2") and v >= U.REQUEST_LATENCY_MIN_MS and not _PER_TOKEN_WORD.search(m.group(0)):
+                continue  # "p95 latency under 800 ms": a request's latency (rules_serving_io's end to end)
             if v > 0:
                 ctx.add(s, "latency_ms_per_token", v, q(m), "stated", m.start())
         for m in [] if PROTOTYPE.search(t) else _RATE_TOKENS.finditer(t):  # a prototype's speed: no target
