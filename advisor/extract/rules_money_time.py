@@ -256,7 +256,10 @@ _BY_DATE = keyed(
 # a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
 _NUMERIC_DATE = keyed(
     r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on"
-    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)",
+    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)"
+    # not a quantity: "on 1.5 billion tokens", "on 2.5 TB of text", "on 1.5k pairs", "on 8.5 hours"
+    r"(?!\s*(?:[kmbt]\b|bn\b|mn\b|mln\b|bln\b|thousand|million|billion|trillion|tokens?\b|toks?\b|[gtm]i?b\b"
+    r"|%|x\b|h\b|hrs?\b|hours?\b|days?\b|weeks?\b|months?\b|epochs?\b|gpus?\b|nodes?\b|pairs?\b))",
     I,
 )
 

@@ -17,6 +17,7 @@ import functools
 import re
 from dataclasses import replace
 
+from advisor.extract.rules_number_words import compound_number_words
 from advisor.extract.rules_spoken import spoken_model_names
 from advisor.extract.rules_text import WORD_NUM, Sentence
 
@@ -108,8 +109,9 @@ def fix_sentences(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...]
     fixes: list[tuple[str, str]] = []
     for s in sentences:
         spoken, named = spoken_model_names(s.text)  # "llama three point one seventy b" -> "llama 3.1 70B"
+        spoken, numbers = compound_number_words(spoken)  # "two hundred million" -> "200 million"
         text, found = fix_typos(spoken)
-        found = named + found
+        found = named + numbers + found
         hedged = _HEDGE.sub(r"\g<fig>", text)  # "five-ish k", "50ish users", "2k-ish tokens": the figure
         out.append(replace(s, text=hedged) if found or hedged != text else s)
         fixes.extend(found)
