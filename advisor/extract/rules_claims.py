@@ -84,7 +84,9 @@ _CLAIM_SPAN = re.compile(
 _ENOUGH = keyed(
     r"\b(?:is|are|be|(?:will|would|should)\s+be)\s+(?:(?:more\s+than|plenty|good|easily)\s+)?enough\b"
     r"|\bsuffices?\b"
-    r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b",
+    r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b"
+    # "do 2 4090s cut it", "would 4 A100s do the job"
+    r"|\b(?:cut\s+it|do\s+the\s+(?:job|trick)|be\s+up\s+to\s+(?:it|the\s+job)|keep\s+up)\b",
     I,
 )
 # "is a single L40S enough to QLoRA ...?", "would one A100 be sufficient": the word right after the card

@@ -93,3 +93,9 @@ def test_a_wish_without_question_mark_is_no_claim(extract: Extract) -> None:
         "like it done in a week"
     )
     assert p.claimed_gpu is None and p.claimed_hours is None
+
+
+@pytest.mark.parametrize(("text", "count"), [("do 2 4090s cut it", 2), ("would 4 RTX 4090 do the job?", 4)])
+def test_cut_it_asks_whether_hardware_suffices(extract: Extract, text: str, count: int) -> None:
+    p = extract("QLoRA Llama 3 8B on 20M tokens. " + text)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == ("rtx-4090", count)

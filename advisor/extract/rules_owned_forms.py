@@ -1,0 +1,337 @@
+"""Owned hardware written in the other ways teams write it: the fallback of rule_owned_gpus when no
+ownership sentence ("we have 8 A100s", "the 4 A6000s under my desk", advisor/extract/rules_gpus.py) was
+read.
+
+- a label: "Owned: 4x H100 PCIe", "On prem: 8xH100", "Our servers: 8 x NVIDIA A100-SXM4-80GB", "My rig:
+  single 3090", and a label line over a bullet list ("Available hardware:" / "- 8x H100 SXM (on-prem)");
+- a mark after the card: "Hardware: 2x A100 80GB (owned, in our server room)", "8x H200 (on-prem)";
+- the machine that holds them: "Our on-prem box has 8x H200", "my home rig has two 3090s";
+- capacity an institution gives the team: "our university cluster gives us 16 A100 nodes, each with 4
+  GPUs", "we have access to 8 A100 80GB on the university HPC" (evals v10 README: capacity at the team's
+  disposal, a university cluster included, counts as owned);
+- a pasted tool listing: `nvidia-smi` table rows or `nvidia-smi -L` lines, `lspci` controller lines,
+  counted one GPU per index or bus address.
+
+Not owned: what a paper, a competitor or a past job used, cards sold or no longer there, and capacity
+rented, reserved or on order (rules_gpus._RENTED_AFTER, the same test as the ownership sentences)."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_gpus import _RENTED_AFTER
+from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
+from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+
+_CONSUMER = r"(?:rtx\s*)?(?P<bare>3090|4090|5090)s?\b"
+# a count said in words as well as digits: "a pair of 4090s", "a couple of A100s", "a dozen L4s"
+_PAIRS = {"pair": 2, "couple": 2, "dozen": 12}
+_COUNT = (
+    rf"(?:(?:an?\s+)?(?P<pair>pair|couple|dozen)\s+(?:of\s+)?|(?P<num>{NUMBER})\s*(?:x\s*|×\s*|(?=\d))?\s*)?"
+    r"(?:(?:idle|spare|unused|free|dedicated|own|older|new|used)\s+)?(?:nvidia\s+|geforce\s+)?"
+)
+_OWNER_WORDS = (
+    r"own(?:ed)?|on[\s-]?prem\w*|in[\s-]house|existing|current|available|local|our|my|the\s+(?:team|lab"
+    r"|company)'?s?"
+)
+_THINGS = (
+    r"hardware|gpus?|servers?|rigs?|box(?:es)?|clusters?|machines?|compute|workstations?|setup|inventory|fleet"
+    r"|nodes?|resources|infra\w*|kit"
+)
+# "Owned: ...", "On prem: ...", "Our servers: ...", "My rig: ...", "Available hardware: ..."
+_LABEL = re.compile(
+    rf"^\W*(?:(?:{_OWNER_WORDS})(?:\s+[\w-]+){{0,2}}?\s+(?:{_THINGS})|owned|on[\s-]?prem\w*|in[\s-]house"
+    rf"|hardware\s+(?:we\s+(?:have|own)|on\s+hand|in\s+house))\s*(?::|-|–|=)\s*",
+    I,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s*", I)
+# "(owned, in our server room)", "(on-prem)", ", all owned", "- ours"
+_MARK_AFTER = re.compile(
+    r"\s*(?:\d+\s*gb\s*)?(?:\(\s*(?:[^)]{0,30}?\b)?|,\s*(?:all\s+)?|\s-\s*|\s–\s*)(?:owned|ours|on[\s-]?prem\w*"
+    r"|in[\s-]house|bought|purchased|paid\s+off|our\s+own)\b",
+    I,
+)
+# "Our on-prem box has 8x H200", "my home rig has two 3090s", "our lab server: 4x A6000"
+_MACHINE_HAS = re.compile(
+    r"\b(?:our|my)\s+(?:[\w-]+\s+){0,3}?(?:box|server|machine|rig|workstation|desktop|node|cluster|rack|pc"
+    r"|tower)\s*(?:(?:has|have|holds|contains|comes\s+with|runs|packs|is)\s+(?:got\s+)?|[:=]\s*|with\s+)",
+    I,
+)
+# an institution's capacity at the team's disposal
+_GIVES = re.compile(
+    r"\b(?:gives?|provides?|offers?|lends?|allocates?)\s+us(?:\s+(?:use\s+of|access\s+to))?\s+"
+    r"|\b(?:we|i)\s+(?:have|get|got)\s+(?:free\s+|guaranteed\s+|dedicated\s+|exclusive\s+)?access\s+to\s+",
+    I,
+)
+_INSTITUTION = re.compile(
+    r"\b(?:universit\w*|uni|campus|hpc|lab|institut\w*|department|dept|national|internal|in[\s-]house"
+    r"|on[\s-]?prem\w*|our\s+(?:own\s+)?cluster|employer|slurm|supercomputer)\b",
+    I,
+)
+_NODES_EACH = re.compile(
+    rf"\s*(?:nodes?|servers?|machines?|boxes)\s*,?\s*(?:each\s+)?(?:with|of|having|carrying)\s+(?P<per>{NUMBER})"
+    r"\s*(?:x\s*)?(?:gpus?|cards?)?(?:\s+each)?\b",
+    I,
+)
+_NOT_OURS = re.compile(
+    r"\b(?:used\s+to|no\s+longer|sold|former(?:ly)?|old\s+(?:job|company|employer|lab)|at\s+my\s+last|competitors?"
+    r"|the\s+paper|the\s+authors|they\s+(?:have|own|use|used|trained))\b",
+    I,
+)
+# tool listings: nvidia-smi's table row ("| 0  NVIDIA A100-SXM4-80GB  On |"), nvidia-smi -L ("GPU 0: NVIDIA
+# H100 80GB HBM3 (UUID: ...)"), lspci ("41:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB]")
+_SMI_ROW = re.compile(r"(?:^|[|:;\s])\s*(?P<idx>\d{1,2})\s+NVIDIA\s+", I)
+_SMI_L = re.compile(r"\bGPU\s+(?P<idx>\d{1,2})\s*:\s*NVIDIA\s+", I)
+_SMI_TAIL = re.compile(r"[\w-]*\s+(?:On|Off)\b", I)  # the row's persistence-mode column
+_LSPCI = re.compile(
+    r"\b(?P<idx>[0-9a-f]{2,4}:[0-9a-f]{2}\.\d)\s+(?:VGA\s+compatible|3D)\s+controller\s*:\s*NVIDIA\s+Corporation\s+"
+    r"[\w-]*\s*\[",
+    I,
+)
+
+
+_COUNT_RE = re.compile(_COUNT, I)
+_CONSUMER_RE = re.compile(_CONSUMER, I)
+# cards the team got, with a verb the ownership sentences lack: "We just bought 8 L40S", "we took delivery
+# of 8 L40S", "IT gave us 2 A100s", "we were allocated 16 H100s on the cluster", "We've 8 A100s", "We're
+# sitting on 16 idle A100s", "got 2 4090s at home" (the subject dropped), "The only hardware I have is
+# two 3090s"
+_ACQUIRED = re.compile(
+    r"(?:\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|recently\s+|finally\s+|now\s+|also\s+|already\s+)?"
+    r"(?:bought|purchased|acquired|took\s+delivery\s+of|received|sitting\s+on|operate|host|running)"
+    r"|\b(?:we|i)'ve(?=\s+(?:\d|a\s|an\s|one|two|three|four|five|six|eight|ten|twelve|sixteen))"
+    r"|\b(?:gave|lent|loaned|allocated|assigned)\s+(?:us|me|our\s+team)"
+    r"|\b(?:we|i)\s+(?:were|was|have\s+been|got|get)\s+(?:allocated|assigned|given|lent)"
+    r"|^\W*(?:got|have|own)|\b(?:we|i)(?:'ve\s+got|\s+(?:\w+\s+)?(?:have|own))"
+    r"|\b(?:the\s+only|all\s+the)\s+(?:hardware|gpus?|cards?|compute)\s+(?:we|i)\s+(?:have|own|got)\s+(?:is|are))"
+    r"\s+",
+    I,
+)
+_NOT_GIVEN = re.compile(r"\b(?:credits?|quota|trial|free\s+tier|voucher)\b", I)
+# a machine sized in GPUs: "We have 2 x 8 H100 nodes", "we have one 8-GPU H100 box", "we operate a 64-GPU
+# H100 cluster"; and the size in brackets: "Our H100 cluster (64 GPUs)", "our on-prem H100s (32 of them)"
+_SIZED = re.compile(
+    rf"\b(?:(?P<boxes>{NUMBER})\s*(?:x|×)\s*(?P<per>\d+)\s*(?:x\s*|×\s*)?(?=(?:nvidia\s+)?[ahlb]\d{{2,3}}\w*\s+"
+    r"(?:nodes|servers|boxes|machines))"
+    rf"|(?P<boxes2>an?|one|single|{NUMBER})\s+(?P<per2>\d+)[\s-]*gpus?\s+)",
+    I,
+)
+_SIZED_MACHINE = re.compile(
+    r"\s*(?:sxm\w*\s+|pcie\s+)?(?:cluster|nodes?|servers?|box(?:es)?|machines?|rigs?|pods?)\b", I
+)
+_BRACKET_SIZE = re.compile(
+    rf"\s*(?:cluster|fleet|farm|nodes?|servers?|box)?\s*\(\s*(?P<num>{NUMBER})\s*(?:gpus|cards|of\s+them)\s*\)",
+    I,
+)
+_NVIDIA = re.compile(r"\s*(?:nvidia\s+)?", I)
+_OUR = re.compile(r"\b(?:our|my)\s+(?:own\s+|on[\s-]?prem\w*\s+|in[\s-]house\s+|local\s+)?$", I)
+_OWNS = re.compile(r"\b(?:we|i)(?:'ve|\s+have)?\s+(?:\w+\s+)?(?:have|own|got|operate|run|bought)\s+$", I)
+
+
+def read_owned_forms(ctx: Ctx) -> bool:
+    """owned_gpu(_count) from a label, a mark, a machine, an institution or a tool listing; True when read."""
+    if _tool_listing(ctx):
+        return True
+    label_open = False  # the previous sentence was an ownership label with nothing after its colon
+    for s in ctx.sentences:
+        t = s.text
+        if _NOT_OURS.search(t):
+            label_open = False
+            continue
+        lab = _LABEL.match(t)
+        if lab is not None and not t[lab.end() :].strip():
+            label_open = True
+            continue
+        if label_open and (b := _BULLET.match(t)) is not None and _card(ctx, s, b.end(), q(b) or "list"):
+            return True
+        label_open = label_open and _BULLET.match(t) is not None
+        if lab is not None and _card(ctx, s, lab.end(), t[: lab.end()].strip()):
+            return True
+        if _marked(ctx, s) or _machine(ctx, s) or _institution(ctx, s) or _acquired(ctx, s) or _sized(ctx, s):
+            return True
+    return False
+
+
+# a count corrected after the owned cards: "We have 4 A100s. Sorry, I meant 2 A100s.", "we have 4 a100s,
+# sorry i meant 2", "make that 6 GPUs" (the number must be followed by a card, "GPUs", "of them" or the end
+# of the clause: "sorry, I meant 2 days" corrects something else)
+_CORRECTED_COUNT = re.compile(
+    rf"\b(?:i\s+meant|meant\s+to\s+say|make\s+(?:that|it)|correction\s*:?|it'?s\s+actually|actually\s+(?:it'?s|we\s+have"
+    rf"|only)|sorry,?\s+(?:it'?s|we\s+have|only))\s+(?:only\s+)?(?P<num>{NUMBER})\s*(?:x\s*)?(?=$|[.,;!)]|(?:nvidia\s+)?"
+    r"(?P<gpu>[ahlbv]\d|rtx|\d090)|(?:gpus?|cards?|of\s+them)\b)",
+    I,
+)
+
+
+def refine_owned_count(ctx: Ctx) -> None:
+    """The count of owned cards read as a type only, or as one card, from the size said in brackets
+    after them: "our on-prem H100s (32 of them)", "Our H100 cluster (64 GPUs)"; a count corrected later."""
+    gpu = next((f for f in ctx.findings if f.field == "owned_gpu"), None)
+    count = next((f for f in ctx.findings if f.field == "owned_gpu_count"), None)
+    if gpu is not None and count is not None and _corrected(ctx, gpu.value, gpu.position):
+        return
+    if gpu is None or (count is not None and count.status == "stated"):
+        return
+    s = max((x for x in ctx.sentences if x.start <= gpu.position), key=lambda x: x.start, default=None)
+    if s is None:
+        return
+    for g in GPU_RE.finditer(s.text):
+        size = _BRACKET_SIZE.match(s.text, g.end())
+        if size is not None and resolve_gpu(g.group("gpu")) == gpu.value:
+            ctx.findings[:] = [f for f in ctx.findings if f is not count]
+            ev = s.text[g.start() : size.end()].strip()
+            ctx.add(s, "owned_gpu_count", int(parse_number(size.group("num"))), ev, "stated", g.start())
+            return
+
+
+def _corrected(ctx: Ctx, gid: object, after: int) -> bool:
+    """Record a corrected owned count said after position `after`; True when one was."""
+    for s in ctx.sentences:
+        if s.start + len(s.text) <= after:
+            continue
+        for m in _CORRECTED_COUNT.finditer(s.text):
+            if s.start + m.start() <= after:
+                continue
+            g = GPU_RE.match(s.text, m.start("gpu")) if m.group("gpu") else None
+            if m.group("gpu") and (g is None or resolve_gpu(g.group("gpu")) != gid):
+                continue  # another card: "actually it's 2 H100s" of owned A100s is not their count
+            ctx.add(s, "owned_gpu_count", int(parse_number(m.group("num"))), q(m), "stated", m.start())
+            return True
+    return False
+
+
+def _acquired(ctx: Ctx, s: Sentence) -> bool:
+    """Cards the team got ("We just bought 8 L40S", "IT gave us 2 A100s")."""
+    if _NOT_GIVEN.search(s.text) or find_providers(s.text):
+        return False  # "Lambda gave us 8 H100s": a cloud's capacity, rented (rules_gpus._WANT_CUE)
+    return any(_card(ctx, s, m.end(), q(m)) for m in _ACQUIRED.finditer(s.text))
+
+
+def _sized(ctx: Ctx, s: Sentence) -> bool:
+    """A machine the team has, sized in GPUs ("two 8-GPU H100 nodes" = 16, "our H100 cluster (64 GPUs)")."""
+    t = s.text
+    for m in _SIZED.finditer(t):
+        if _OWNS.search(t[max(0, m.start() - 40) : m.start()]) is None:
+            continue
+        g = GPU_RE.match(t, _NVIDIA.match(t, m.end()).end())  # type: ignore[union-attr]  # always matches
+        if g is None or (m.group("per2") and _SIZED_MACHINE.match(t, g.end()) is None):
+            continue
+        boxes = parse_number(m.group("boxes") or m.group("boxes2"))
+        n = int(boxes * int(m.group("per") or m.group("per2")))
+        ev = t[m.start() : g.end()].strip()
+        ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", n, ev, "inferred", g.start())
+        return True
+    for g in GPU_RE.finditer(t):
+        size = _BRACKET_SIZE.match(t, g.end())
+        if size is None or _OUR.search(t[max(0, g.start() - 30) : g.start()]) is None:
+            continue
+        ev = t[g.start() : size.end()].strip()
+        ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", int(parse_number(size.group("num"))), ev, "stated", g.start())
+        return True
+    return False
+
+
+def _card_at(t: str, pos: int) -> tuple[re.Match[str], str, str | None] | None:
+    """The card written at `pos` with its count: (match, catalog id, number said or None)."""
+    m = _COUNT_RE.match(t, pos)
+    if m is None:
+        return None
+    g = GPU_RE.match(t, m.end()) or _CONSUMER_RE.match(t, m.end())
+    if g is None and m.group("num") and m.group("num").isdigit():  # "have 4090s": the number was the card
+        g = _CONSUMER_RE.match(t, m.start("num"))
+        if g is not None:
+            return g, resolve_gpu(f"rtx {g.group('bare')}"), None
+    if g is None:
+        return None
+    gid = resolve_gpu(f"rtx {g.group('bare')}") if "bare" in g.re.groupindex else resolve_gpu(g.group("gpu"))
+    if m.group("pair"):
+        return g, gid, str(_PAIRS[m.group("pair").lower()])
+    return g, gid, m.group("num")
+
+
+def _card(ctx: Ctx, s: Sentence, pos: int, said: str, mark: str = "") -> bool:
+    """Record the card (and count) written at `pos` of sentence `s` as owned; False when none or rented."""
+    t = s.text
+    found = _card_at(t, pos)
+    if found is None:
+        return False
+    g, gid, num = found
+    if _RENTED_AFTER.match(t[g.end() : g.end() + 60]):
+        return False
+    ev = f"{said} {t[pos : g.end()].strip()} {mark}".strip()
+    ctx.add(s, "owned_gpu", gid, ev, "stated", g.start())
+    ctx.add(s, "owned_gpu_count", int(parse_number(num)) if num else 1, ev, "stated" if num else "inferred",
+            g.start())  # fmt: skip
+    return True
+
+
+def _marked(ctx: Ctx, s: Sentence) -> bool:
+    """A card followed by an ownership mark: "2x A100 80GB (owned, in our server room)"."""
+    t = s.text
+    for g in GPU_RE.finditer(t):
+        mark = _MARK_AFTER.match(t, g.end())
+        if mark is None:
+            continue
+        start = max(0, g.start() - 12)
+        m = re.compile(rf"{_COUNT}$", I).search(t[start : g.start()])
+        at = start + m.start() if m is not None and m.group("num") else g.start()
+        return _card(ctx, s, at, "", q(mark))
+    return False
+
+
+def _machine(ctx: Ctx, s: Sentence) -> bool:
+    """The team's machine and what it holds: "Our on-prem box has 8x H200"."""
+    return any(_card(ctx, s, m.end(), q(m)) for m in _MACHINE_HAS.finditer(s.text))
+
+
+def _institution(ctx: Ctx, s: Sentence) -> bool:
+    """Capacity an institution gives the team: "our university cluster gives us 16 A100 nodes, each with 4
+    GPUs" (16 x 4), "we have access to 8 A100 80GB on the university HPC"."""
+    t = s.text
+    if _INSTITUTION.search(t) is None:
+        return False
+    for m in _GIVES.finditer(t):
+        found = _card_at(t, m.end())
+        if found is None:
+            continue
+        g, gid, num = found
+        if _RENTED_AFTER.match(t[g.end() : g.end() + 60]):
+            return False
+        count = int(parse_number(num)) if num else 1
+        ev = t[m.start() : g.end()].strip()
+        if (each := _NODES_EACH.match(t, g.end())) is not None:
+            count *= int(parse_number(each.group("per")))
+            ev = t[m.start() : each.end()].strip()
+        status = "inferred" if each is not None or not num else "stated"
+        ctx.add(s, "owned_gpu", gid, ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", count, ev, status, g.start())
+        return True
+    return False
+
+
+def _tool_listing(ctx: Ctx) -> bool:
+    """owned_gpu(_count) from pasted nvidia-smi or lspci output: one GPU per index (bus address)."""
+    seen: dict[str, set[str]] = {}
+    first: dict[str, tuple[Sentence, int, str]] = {}
+    for s in ctx.sentences:
+        t = s.text
+        for rx in (_SMI_ROW, _SMI_L, _LSPCI):
+            for m in rx.finditer(t):
+                g = GPU_RE.match(t, m.end())
+                if g is None or (rx is _SMI_ROW and _SMI_TAIL.match(t, g.end()) is None):
+                    continue  # "8 NVIDIA H100s are what we need" is no table row
+                gid = resolve_gpu(g.group("gpu"))
+                seen.setdefault(gid, set()).add(f"{rx.pattern[:8]}{m.group('idx')}")
+                first.setdefault(gid, (s, g.start(), t[m.start() : g.end()].strip()))
+    if not seen:
+        return False
+    gid = max(seen, key=lambda k: len(seen[k]))
+    s, at, said = first[gid]
+    n = len(seen[gid])
+    ev = f"{said} ({n} listed)"
+    ctx.add(s, "owned_gpu", gid, ev, "stated", at)
+    ctx.add(s, "owned_gpu_count", n, ev, "inferred", at)
+    return True

@@ -1,0 +1,115 @@
+"""Owned hardware in the other ways teams write it (advisor/extract/rules_owned_forms.py): labels, a mark
+after the card, the machine that holds them, an institution's capacity, a verb of getting, a machine sized
+in GPUs, a count in brackets, pasted nvidia-smi / lspci output. Each with near misses that must not read
+as owned: rented, a competitor's or a paper's cards, cards sold, a cloud's offer, a need."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+_SMI = """Here is our nvidia-smi output:
++-----------------------------------------------------------------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+|   0  NVIDIA A100-SXM4-80GB  On | 00000000:07:00.0 Off |                    0 |
+|   1  NVIDIA A100-SXM4-80GB  On | 00000000:0B:00.0 Off |                    0 |
+|   2  NVIDIA A100-SXM4-80GB  On | 00000000:48:00.0 Off |                    0 |
+|   3  NVIDIA A100-SXM4-80GB  On | 00000000:4C:00.0 Off |                    0 |
++-----------------------------------------------------------------------------+
+LoRA Llama 3 8B on 100M tokens."""
+_SMI_L = "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1a2b)\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-3c4d)\n"
+_LSPCI = (
+    "lspci | grep -i nvidia\n"
+    "01:00.0 VGA compatible controller: NVIDIA Corporation GA102GL [RTX A6000] (rev a1)\n"
+    "21:00.0 VGA compatible controller: NVIDIA Corporation GA102GL [RTX A6000] (rev a1)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("Our on-prem box has 8x H200 (owned). We want to LoRA Llama 3 70B.", "h200", 8),
+        ("Hardware: 2x A100 80GB (owned, in our server room)", "a100-80gb-sxm", 2),
+        ("Our servers: 8 x NVIDIA A100-SXM4-80GB", "a100-80gb-sxm", 8),
+        ("My rig: single 3090, 24GB", "rtx-3090", 1),
+        ("Owned: 4x H100 PCIe", "h100-pcie", 4),
+        ("On prem: 8xH100.", "h100-sxm", 8),
+        ("Available hardware:\n- 8x H100 SXM (on-prem)\n- 100 TB NFS", "h100-sxm", 8),
+        ("Our university cluster gives us 16 A100 nodes, each with 4 GPUs.", "a100-80gb-sxm", 64),
+        ("we have access to 8 A100 80GB on the university cluster", "a100-80gb-sxm", 8),
+        ("IT gave us 2 A100s for the project.", "a100-80gb-sxm", 2),
+        ("we were allocated 16 H100s on the cluster for this project", "h100-sxm", 16),
+        ("I have a pair of 4090s.", "rtx-4090", 2),
+        ("We have 2 x 8 H100 nodes.", "h100-sxm", 16),
+        ("we have one 8-GPU H100 box", "h100-sxm", 8),
+        ("we operate a 64-GPU H100 cluster", "h100-sxm", 64),
+        ("Our H100 cluster (64 GPUs) is half idle.", "h100-sxm", 64),
+        ("our on-prem H100s (32 of them) are free next week", "h100-sxm", 32),
+        ("got 2 4090s at home, want to fine-tune llama 8b", "rtx-4090", 2),
+        ("We just bought 8 L40S.", "l40s", 8),
+        ("We just took delivery of 8 L40S.", "l40s", 8),
+        ("We're sitting on 16 idle A100s.", "a100-80gb-sxm", 16),
+        ("We've 8 A100s in house.", "a100-80gb-sxm", 8),
+        ("The only hardware I have is two 3090s.", "rtx-3090", 2),
+        (_SMI, "a100-80gb-sxm", 4),
+        (_SMI_L, "h100-sxm", 2),
+        (_LSPCI, "rtx-a6000", 2),
+    ],
+)
+def test_owned_forms(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "8 NVIDIA H100 GPUs are what we need for this.",  # a need, not a table row
+        "Hardware: 8x H100 on AWS, on-demand.",  # a label with no owner and a rental
+        "Our competitor's cluster has 64 H100s.",
+        "Our cloud quota: 8x H100 on GCP.",
+        "we have access to 8 H100s on Lambda",  # a cloud's capacity, no institution
+        "Lambda gave us 8 H100s for the trial.",
+        "Our budget: 8x H100 for a month.",
+        "We used to have 8 A100s but sold them.",
+        "The paper used 8 A100s for 3 days.",
+        "We have 40 engineers and $5M ARR; want to fine-tune on H100s.",
+        "we have 8 H100 reserved at CoreWeave on demand",
+    ],
+)
+def test_not_owned(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu is None
+
+
+def test_owned_then_a_question_on_them_is_a_claim(extract: Extract) -> None:
+    p = extract("Owned: 4x H100 PCIe. Can we finish the LoRA run in 2 days on them?")
+    assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_hours) == ("h100-pcie", 4, 48.0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 4 A100s. Sorry, I meant 2 A100s.",
+        "we have 4 a100s, sorry i meant 2",
+        "We have 4 A100s in the lab. Make that 2 GPUs, the others are broken.",
+    ],
+)
+def test_a_corrected_owned_count(extract: Extract, text: str) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-80gb-sxm", 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 4 A100s. Sorry, I meant 2 days, not 3.",  # the correction is of a duration
+        "We have 4 A100s. Actually it's 2 H100s we would rent.",  # another card
+    ],
+)
+def test_a_correction_of_something_else_keeps_the_count(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu_count == 4
