@@ -75,7 +75,17 @@ _HOURS_FOR = keyed(
     rf"\bfor\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?|weeks?)\b",
     I,
 )
-_RENTS = re.compile(r"\b(?:rent\w*|leas\w*|reserv\w*|book\w*|hire|contract\w*|commit\w*)\b", I)
+# ... nor a past run's ("last year our v1 run used 64 A100s for six weeks", evals v7): history, not a claim
+_RENTS = re.compile(
+    r"\b(?:rent\w*|leas\w*|reserv\w*|book\w*|hire|contract\w*|commit\w*|used|trained|ran|took|had|spent"
+    r"|last\s+(?:year|time|month)|previous\w*)\b",
+    I,
+)
+_GPU_JUST_BEFORE = re.compile(
+    r"(?:[ahlbv]\d{2,3}|rtx\s*a?\d{4}|\d090|gh200|gb200|mi\d{3}x?|l40s|l4)(?:\s*(?:sxm|pcie|nvl)\w*)?(?:\s*\d+\s*gb)?s?"
+    r"(?:\s+(?:gpus?|cards?))?\s*$",
+    I,
+)
 _CLAIM_SPAN = re.compile(
     r"\b(?P<over>overnight|over\s+(?:the|a)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
 )
@@ -164,7 +174,10 @@ def rule_claims(ctx: Ctx) -> None:
             continue  # "How many H100s do we need ... within 30 days?": a count asked, not a claim on one
         hours = _CLAIM_HOURS.search(t) or _HOURS_ON.search(t)
         if hours is None and _RENTS.search(t) is None:
-            hours = _HOURS_FOR.search(t)
+            hours = _HOURS_FOR.search(t)  # only right after the hardware: "8 H100s for two days"
+            before = t[max(0, hours.start() - 30) : hours.start()] if hours is not None else ""
+            if hours is not None and _GPU_JUST_BEFORE.search(before) is None:
+                hours = None
         span = _CLAIM_SPAN.search(t) if hours is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
         if not gpu:

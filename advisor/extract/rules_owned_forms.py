@@ -28,7 +28,8 @@ _CONSUMER = r"(?:rtx\s*)?(?P<bare>3090|4090|5090)s?\b"
 # a count said in words as well as digits: "a pair of 4090s", "a couple of A100s", "a dozen L4s"
 _PAIRS = {"pair": 2, "couple": 2, "dozen": 12}
 _COUNT = (
-    rf"(?:(?:an?\s+)?(?P<pair>pair|couple|dozen)\s+(?:of\s+)?|(?P<num>{NUMBER})\s*(?:x\s*|×\s*|(?=\d))?\s*)?"
+    rf"(?:(?:an?\s+)?(?P<pair>pair|couple|dozen)\s+(?:of\s+)?|(?P<num>{NUMBER})\s*(?:x\s*|×\s*|(?=\d)"
+    r"|of\s+(?:the|our|those|these)\s+(?:\d+\s*gb\s+)?)?\s*)?"  # "8 of the 80GB A100s"
     r"(?:(?:idle|spare|unused|free|dedicated|own|older|new|used)\s+)?(?:nvidia\s+|geforce\s+)?"
 )
 _OWNER_WORDS = (
@@ -103,7 +104,8 @@ _ACQUIRED = re.compile(
     r"|\b(?:we|i)'ve(?=\s+(?:\d|a\s|an\s|one|two|three|four|five|six|eight|ten|twelve|sixteen))"
     r"|\b(?:gave|lent|loaned|allocated|assigned)\s+(?:us|me|our\s+team)"
     r"|\b(?:we|i)\s+(?:were|was|have\s+been|got|get)\s+(?:allocated|assigned|given|lent)"
-    r"|^\W*(?:got|have|own)|\b(?:we|i)(?:'ve\s+got|\s+(?:\w+\s+)?(?:have|own))"
+    r"|^\W*(?:got|have|own)|\b(?:we|i)(?:'ve\s+got|\s+(?:(?!will|would|might|could|should|may|must|need|want|wish"
+    r"|hope|plan|expect|soon|then)\w+\s+)?(?:have|own))"
     r"|\b(?:the\s+only|all\s+the)\s+(?:hardware|gpus?|cards?|compute)\s+(?:we|i)\s+(?:have|own|got)\s+(?:is|are))"
     r"\s+",
     I,
@@ -150,6 +152,22 @@ def read_owned_forms(ctx: Ctx) -> bool:
             return True
         if _marked(ctx, s) or _machine(ctx, s) or _institution(ctx, s) or _acquired(ctx, s) or _sized(ctx, s):
             return True
+        if _generic(ctx, s):
+            return True
+    return False
+
+
+def _generic(ctx: Ctx, s: Sentence) -> bool:
+    """A count of generic cards with the type beside it ("We have 8 GPUs (A100 80GB)")."""
+    t = s.text
+    for m in _GENERIC.finditer(t):
+        g = GPU_RE.match(t, m.end())
+        if g is None or _RENTED_AFTER.match(t[m.start("num") : m.start("num") + 60]):
+            continue
+        ev = t[m.start() : g.end()].strip()
+        ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", int(parse_number(m.group("num"))), ev, "stated", g.start())
+        return True
     return False
 
 
@@ -160,6 +178,18 @@ _CORRECTED_COUNT = re.compile(
     rf"\b(?:i\s+meant|meant\s+to\s+say|make\s+(?:that|it)|correction\s*:?|it'?s\s+actually|actually\s+(?:it'?s|we\s+have"
     rf"|only)|sorry,?\s+(?:it'?s|we\s+have|only))\s+(?:only\s+)?(?P<num>{NUMBER})\s*(?:x\s*)?(?=$|[.,;!)]|(?:nvidia\s+)?"
     r"(?P<gpu>[ahlbv]\d|rtx|\d090)|(?:gpus?|cards?|of\s+them)\b)",
+    I,
+)
+
+
+# the count after the name: "A100 80GB x 4", "A6000 (x2)", "H100 ×8"
+_COUNT_AFTER = re.compile(r"\s*(?:(?:x|×)\s*(?P<num>\d+)\b|\(\s*(?:x|×)?\s*(?P<num2>\d+)\s*\))", I)
+# a count of generic cards, the type said beside it: "We have 8 GPUs (A100 80GB)", "eight GPUs, all A100
+# 40GB", "our server has 4 GPUs: RTX A6000", "4 GPUs, which are RTX A6000s"
+_GENERIC = re.compile(
+    rf"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:\w+\s+)?(?:have|own|got)|(?:has|have|with|holds|contains))\s+"
+    rf"(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:gpus|cards|accelerators)\s*(?:,?\s*(?:which|that)\s+are\s+|\(\s*"
+    r"|,\s*(?:all|each|both)?\s*(?:an?\s+)?|:\s*|\s*[-–—]\s*|\s+of\s+type\s+|\s+(?:all\s+)?(?:are|being)\s+)(?:nvidia\s+)?",
     I,
 )
 
@@ -177,11 +207,12 @@ def refine_owned_count(ctx: Ctx) -> None:
     if s is None:
         return
     for g in GPU_RE.finditer(s.text):
-        size = _BRACKET_SIZE.match(s.text, g.end())
+        size = _BRACKET_SIZE.match(s.text, g.end()) or _COUNT_AFTER.match(s.text, g.end())
         if size is not None and resolve_gpu(g.group("gpu")) == gpu.value:
             ctx.findings[:] = [f for f in ctx.findings if f is not count]
             ev = s.text[g.start() : size.end()].strip()
-            ctx.add(s, "owned_gpu_count", int(parse_number(size.group("num"))), ev, "stated", g.start())
+            n = size.group("num") or size.group("num2")
+            ctx.add(s, "owned_gpu_count", int(parse_number(n)), ev, "stated", g.start())
             return
 
 

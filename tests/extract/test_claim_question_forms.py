@@ -99,3 +99,12 @@ def test_a_wish_without_question_mark_is_no_claim(extract: Extract) -> None:
 def test_cut_it_asks_whether_hardware_suffices(extract: Extract, text: str, count: int) -> None:
     p = extract("QLoRA Llama 3 8B on 20M tokens. " + text)
     assert (p.claimed_gpu, p.claimed_gpu_count) == ("rtx-4090", count)
+
+
+def test_a_past_run_for_weeks_is_no_claim(extract: Extract) -> None:
+    # evals v7 hard negative: a competitor's hardware and last year's run, then the real question
+    p = extract(
+        "For context: Competitor X reportedly trained their model on 512 H100s, and last year our own v1 "
+        "run used 64 A100s for six weeks. This time it's a full fine-tune of Llama 3.1 8B on 2B tokens."
+    )
+    assert p.claimed_gpu is None and p.claimed_hours is None

@@ -113,3 +113,33 @@ def test_a_corrected_owned_count(extract: Extract, text: str) -> None:
 )
 def test_a_correction_of_something_else_keeps_the_count(extract: Extract, text: str) -> None:
     assert extract(text).owned_gpu_count == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("We have 8 GPUs (A100 80GB) in the basement.", "a100-80gb-sxm", 8),
+        ("We have eight GPUs, all A100 40GB.", "a100-40gb-sxm", 8),
+        ("our server has 4 GPUs: RTX A6000.", "rtx-a6000", 4),
+        ("Our workstation has 4 GPUs, which are RTX A6000s.", "rtx-a6000", 4),
+        ("we have A100 x 8 on prem", "a100-80gb-sxm", 8),
+        ("Owned:\n- A100 80GB x 4\n- 2 TB RAM", "a100-80gb-sxm", 4),
+        ("We have 8 of the 80GB A100s.", "a100-80gb-sxm", 8),
+    ],
+)
+def test_count_and_type_said_apart(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 8 GPUs on order from Dell, A100s.",
+        "Our last cluster had 8 GPUs, all V100.",
+        "we will have 8 H100s next quarter",
+        "We'd need to have 8 H100s for this.",
+    ],
+)
+def test_future_ordered_or_past_cards_are_not_owned(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu is None
