@@ -143,3 +143,20 @@ def test_count_and_type_said_apart(extract: Extract, text: str, gpu: str, count:
 )
 def test_future_ordered_or_past_cards_are_not_owned(extract: Extract, text: str) -> None:
     assert extract(text).owned_gpu is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("we've got 8 H-100s in house", "h100-sxm", 8),
+        ("We own 4 RTX-A6000.", "rtx-a6000", 4),
+        ("I have an RTX-4090 at home.", "rtx-4090", 1),
+    ],
+)
+def test_hyphenated_gpu_names(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+def test_other_hyphenated_codes_are_no_gpu(extract: Extract) -> None:
+    assert extract("We have a B-52 model kit and 2 T-100 forms.").owned_gpu is None
