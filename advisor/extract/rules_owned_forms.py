@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.base import Finding
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_gpus import _RENTED_AFTER
-from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
+from advisor.extract.rules_models import GPU_RE, _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
 _CONSUMER = r"(?:rtx\s*)?(?P<bare>3090|4090|5090)s?\b"
 # a count said in words as well as digits: "a pair of 4090s", "a couple of A100s", "a dozen L4s"
-_PAIRS = {"pair": 2, "couple": 2, "dozen": 12}
+_PAIRS = {"pair": 2, "couple": 2, "dozen": 12, "dual": 2, "twin": 2, "triple": 3, "quad": 4, "octo": 8}
 _COUNT = (
-    rf"(?:(?:an?\s+)?(?P<pair>pair|couple|dozen)\s+(?:of\s+)?|(?P<num>{NUMBER})\s*(?:x\s*|×\s*|(?=\d)"
+    rf"(?:(?:an?\s+)?(?P<pair>pair|couple|dozen|dual|twin|triple|quad|octo)\s+(?:of\s+)?"
+    r"|(?:an?\s+)?(?P<way>\d+)[\s-]*way\s+"
+    rf"|(?P<num>{NUMBER})\s*(?:x\s*|×\s*|(?=\d)"
     r"|of\s+(?:the|our|those|these)\s+(?:\d+\s*gb\s+)?)?\s*)?"  # "8 of the 80GB A100s"
     r"(?:(?:idle|spare|unused|free|dedicated|own|older|new|used)\s+)?(?:nvidia\s+|geforce\s+)?"
 )
@@ -100,7 +103,7 @@ _CONSUMER_RE = re.compile(_CONSUMER, I)
 # two 3090s"
 _ACQUIRED = re.compile(
     r"(?:\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|recently\s+|finally\s+|now\s+|also\s+|already\s+)?"
-    r"(?:bought|purchased|acquired|took\s+delivery\s+of|received|sitting\s+on|operate|host|running)"
+    r"(?:bought|purchased|acquired|took\s+delivery\s+of|received|sitting\s+on|operate|host|running|run)"
     r"|\b(?:we|i)'ve(?=\s+(?:\d|a\s|an\s|one|two|three|four|five|six|eight|ten|twelve|sixteen))"
     r"|\b(?:gave|lent|loaned|allocated|assigned)\s+(?:us|me|our\s+team)"
     r"|\b(?:we|i)\s+(?:were|was|have\s+been|got|get)\s+(?:allocated|assigned|given|lent)"
@@ -111,6 +114,12 @@ _ACQUIRED = re.compile(
     I,
 )
 _NOT_GIVEN = re.compile(r"\b(?:credits?|quota|trial|free\s+tier|voucher)\b", I)
+# hardware weighed, not had: "What we have is a quote for two servers with 8 H100 each"
+_WEIGHED = re.compile(
+    r"\b(?:quot\w*|offer\w*|proposal|considering|looking\s+(?:at|to)|plan\w*\s+to|would|could|buy|order\w*"
+    r"|rent\w*|lease\w*|from\s+the\s+blog|blog)\b",
+    I,
+)
 # a machine sized in GPUs: "We have 2 x 8 H100 nodes", "we have one 8-GPU H100 box", "we operate a 64-GPU
 # H100 cluster"; and the size in brackets: "Our H100 cluster (64 GPUs)", "our on-prem H100s (32 of them)"
 _SIZED = re.compile(
@@ -152,8 +161,71 @@ def read_owned_forms(ctx: Ctx) -> bool:
             return True
         if _marked(ctx, s) or _machine(ctx, s) or _institution(ctx, s) or _acquired(ctx, s) or _sized(ctx, s):
             return True
-        if _generic(ctx, s):
+        if _generic(ctx, s) or _in_ours(ctx, s) or _boxes_each(ctx, s):
             return True
+    return False
+
+
+# cards where the team keeps them: "there's a 4090 in my gaming PC", "An 8xH100 node is sitting in our
+# datacenter", "our quad A6000 workstation"
+_PLACE = (
+    r"lab|office|rack|basement|desk|datacenter|data\s+cent(?:er|re)|server\s+room|closet|colo|premises|building"
+    r"|home|house|garage|pc|workstation|machine|box|server|rig|desktop|tower|cluster"
+)
+_IN_OURS = re.compile(
+    r"s?\s*(?:cards?|gpus?|machines?|nodes?|servers?|box(?:es)?|workstations?)?\s*(?:(?:is|are)\s+)?(?:sitting\s+"
+    r"|idle\s+|installed\s+|racked\s+|living\s+)?(?:in|under|at|on)\s+(?:our|my)\s+(?:[\w-]+\s+){0,2}?"
+    rf"(?:{_PLACE})\b",
+    I,
+)
+_LEAD = re.compile(
+    r"(?:^|\bthere(?:'s|\s+is|\s+are)\s+|\b(?:our|my)\s+(?:own\s+)?|[.;:]\s+|\band\s+)\W*(?:an?\s+|one\s+)?$",
+    I,
+)
+_OUR_MACHINE = re.compile(r"\s*(?:workstation|box|server|rig|node|machine|cluster|desktop|tower)\b", I)
+
+
+def _in_ours(ctx: Ctx, s: Sentence) -> bool:
+    """Cards said with the place the team keeps them, or as "our <count> <card> <machine>"."""
+    t = s.text
+    if _WEIGHED.search(t):
+        return False
+    for m in _COUNT_RE.finditer(t):
+        if m.end() == m.start() or _LEAD.search(t[max(0, m.start() - 30) : m.start()]) is None:
+            continue
+        found = _card_at(t, m.start())
+        if found is None:
+            continue
+        g = found[0]
+        ours = re.search(r"\b(?:our|my)\s+(?:own\s+)?$", t[max(0, m.start() - 12) : m.start()], I)
+        if _IN_OURS.match(t, g.end()) or (ours and _OUR_MACHINE.match(t, g.end())):
+            return _card(ctx, s, m.start(), "")
+    return False
+
+
+_BOXES_EACH = re.compile(
+    rf"\b(?P<boxes>{NUMBER})\s+(?:\w+\s+)?(?:servers|nodes|machines|boxes|workstations)\s+(?:with|of|each\s+with)\s+"
+    rf"(?P<per>{NUMBER})\s*(?:x\s*|×\s*)?(?:nvidia\s+)?",
+    I,
+)
+_EACH = re.compile(r"[^.;]{0,20}?\beach\b", I)
+_OURS_ANYWHERE = re.compile(r"\b(?:our|my|we|i)\b", I)
+
+
+def _boxes_each(ctx: Ctx, s: Sentence) -> bool:
+    """"two servers with 8 H100 SXM each in our colo" = 16 (the team's, by "our" in the sentence)."""
+    t = s.text
+    if _OURS_ANYWHERE.search(t) is None or _NOT_GIVEN.search(t) or _WEIGHED.search(t) or find_providers(t):
+        return False
+    for m in _BOXES_EACH.finditer(t):
+        g = GPU_RE.match(t, m.end())
+        if g is None or _EACH.match(t, g.end()) is None or _RENTED_AFTER.match(t[g.end() : g.end() + 60]):
+            continue
+        n = int(parse_number(m.group("boxes")) * parse_number(m.group("per")))
+        ev = t[m.start() : g.end()].strip()
+        ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+        ctx.add(s, "owned_gpu_count", n, ev, "inferred", g.start())
+        return True
     return False
 
 
@@ -198,6 +270,8 @@ def refine_owned_count(ctx: Ctx) -> None:
     """The count of owned cards read as a type only, or as one card, from the size said in brackets
     after them: "our on-prem H100s (32 of them)", "Our H100 cluster (64 GPUs)"; a count corrected later."""
     gpu = next((f for f in ctx.findings if f.field == "owned_gpu"), None)
+    if gpu is not None:
+        gpu = _memory_in_brackets(ctx, gpu)
     count = next((f for f in ctx.findings if f.field == "owned_gpu_count"), None)
     if gpu is not None and count is not None and _corrected(ctx, gpu.value, gpu.position):
         return
@@ -214,6 +288,28 @@ def refine_owned_count(ctx: Ctx) -> None:
             n = size.group("num") or size.group("num2")
             ctx.add(s, "owned_gpu_count", int(parse_number(n)), ev, "stated", g.start())
             return
+
+
+_MEMORY_AFTER = re.compile(r"\s*\(\s*(?P<gb>\d{2,3})\s*gb?\b", I)
+
+
+def _memory_in_brackets(ctx: Ctx, gpu: Finding) -> Finding:
+    """The owned card's memory said in brackets after it: "8xA100 (40GB)" is the 40 GB A100."""
+    s = max((x for x in ctx.sentences if x.start <= gpu.position), key=lambda x: x.start, default=None)
+    if s is None:
+        return gpu
+    for g in GPU_RE.finditer(s.text):
+        mem = _MEMORY_AFTER.match(s.text, g.end())
+        if mem is None or resolve_gpu(g.group("gpu")) != gpu.value or "gb" in g.group("gpu").lower():
+            continue
+        gid = resolve_gpu(f"{g.group('gpu').rstrip('sS')} {mem.group('gb')}GB")
+        cat = _catalog()
+        if gid == gpu.value or cat is None or not cat.has_gpu(gid):
+            return gpu  # the catalog has no such variant ("H100 (40GB)"): keep the card read
+        ctx.findings[:] = [f for f in ctx.findings if f is not gpu]
+        ctx.add(s, "owned_gpu", gid, s.text[g.start() : mem.end()].strip() + ")", "stated", g.start())
+        return ctx.findings[-1]
+    return gpu
 
 
 def _corrected(ctx: Ctx, gid: object, after: int) -> bool:
@@ -280,6 +376,8 @@ def _card_at(t: str, pos: int) -> tuple[re.Match[str], str, str | None] | None:
     gid = resolve_gpu(f"rtx {g.group('bare')}") if "bare" in g.re.groupindex else resolve_gpu(g.group("gpu"))
     if m.group("pair"):
         return g, gid, str(_PAIRS[m.group("pair").lower()])
+    if m.group("way"):  # "an 8-way H100 box"
+        return g, gid, m.group("way")
     return g, gid, m.group("num")
 
 

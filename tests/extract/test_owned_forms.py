@@ -160,3 +160,34 @@ def test_hyphenated_gpu_names(extract: Extract, text: str, gpu: str, count: int)
 
 def test_other_hyphenated_codes_are_no_gpu(extract: Extract) -> None:
     assert extract("We have a B-52 model kit and 2 T-100 forms.").owned_gpu is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("We've got an 8-way H100 box.", "h100-sxm", 8),
+        ("we have dual 4090s in a workstation", "rtx-4090", 2),
+        ("our quad A6000 workstation is free", "rtx-a6000", 4),
+        ("I run twin 3090s at home.", "rtx-3090", 2),
+        ("two servers with 8 H100 SXM each in our colo", "h100-sxm", 16),
+        ("there's a 4090 in my gaming PC", "rtx-4090", 1),
+        ("An 8xH100 node is sitting in our datacenter.", "h100-sxm", 8),
+        ("we have 8xA100 (40GB)", "a100-40gb-sxm", 8),
+        ("we have 8x H100 (40GB)", "h100-sxm", 8),  # no such variant in the catalog: the card read stays
+    ],
+)
+def test_count_words_places_and_memory(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "two servers with 8 H100 SXM each on Lambda would do for us",  # a rental
+        "An 8xH100 node is sitting in their datacenter.",
+        "The dual 4090 setup from the blog post looks nice.",
+    ],
+)
+def test_places_and_counts_not_ours(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu is None
