@@ -21,7 +21,7 @@ import re
 
 from advisor.extract.base import Finding
 from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_gpus import _RENTED_AFTER
+from advisor.extract.rules_gpus import _RENTED_AFTER, _asks_about
 from advisor.extract.rules_models import GPU_RE, _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
@@ -52,7 +52,7 @@ _LABEL = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s*", I)
 # "(owned, in our server room)", "(on-prem)", ", all owned", "- ours"
 _MARK_AFTER = re.compile(
-    r"\s*(?:\d+\s*gb\s*)?(?:\(\s*(?:[^)]{0,30}?\b)?|,\s*(?:all\s+)?|\s-\s*|\s–\s*)(?:owned|ours|on[\s-]?prem\w*"
+    r"\s*(?:\d+\s*gb\s*)?(?:\(\s*(?:[^)]{0,30}?\b)?|,\s*(?:all\s+)?|\s*[-–—]\s*)(?:owned|ours|on[\s-]?prem\w*"
     r"|in[\s-]house|bought|purchased|paid\s+off|our\s+own)\b",
     I,
 )
@@ -125,7 +125,9 @@ _WEIGHED = re.compile(
 _SIZED = re.compile(
     rf"\b(?:(?P<boxes>{NUMBER})\s*(?:x|×)\s*(?P<per>\d+)\s*(?:x\s*|×\s*)?(?=(?:nvidia\s+)?[ahlb]\d{{2,3}}\w*\s+"
     r"(?:nodes|servers|boxes|machines))"
-    rf"|(?P<boxes2>an?|one|single|{NUMBER})\s+(?P<per2>\d+)[\s-]*gpus?\s+)",
+    rf"|(?P<boxes2>an?|one|single|{NUMBER})\s+(?P<per2>\d+)[\s-]*gpus?\s+"
+    # "a 2-node 8x H200 cluster"
+    rf"|(?:an?\s+)?(?P<boxes3>{NUMBER})[\s-]*nodes?\s+(?P<per3>\d+)\s*(?:x|×)\s*)",
     I,
 )
 _SIZED_MACHINE = re.compile(
@@ -137,11 +139,31 @@ _BRACKET_SIZE = re.compile(
 )
 _NVIDIA = re.compile(r"\s*(?:nvidia\s+)?", I)
 _OUR = re.compile(r"\b(?:our|my)\s+(?:own\s+|on[\s-]?prem\w*\s+|in[\s-]house\s+|local\s+)?$", I)
-_OWNS = re.compile(r"\b(?:we|i)(?:'ve|\s+have)?\s+(?:\w+\s+)?(?:have|own|got|operate|run|bought)\s+$", I)
+_OWNS = re.compile(
+    r"\b(?:we|i)(?:'ve|\s+have)?\s+(?:\w+\s+)?(?:have|own|got|operate|run|bought)\s+$"
+    r"|\b(?:our|my)\s+(?:own\s+|on[\s-]?prem\w*\s+|in[\s-]house\s+)?$",
+    I,
+)
 
 
 def read_owned_forms(ctx: Ctx) -> bool:
-    """owned_gpu(_count) from a label, a mark, a machine, an institution or a tool listing; True when read."""
+    """owned_gpu(_count) from a label, a mark, a machine, an institution or a tool listing; True when read.
+    A question in the same statement about them ("Is our 2-node 8x H200 cluster enough?") also makes them
+    claimed_gpu(_count), as rules_gpus does for the ownership sentences."""
+    if not _read(ctx):
+        return False
+    gpu = next(f for f in ctx.findings if f.field == "owned_gpu")
+    count = next((f for f in ctx.findings if f.field == "owned_gpu_count"), None)
+    s = max((x for x in ctx.sentences if x.start <= gpu.position), key=lambda x: x.start)
+    if count is None or ctx.has("claimed_gpu") or s.start in ctx.claim_sentences:
+        return True
+    if _asks_about(s.text, gpu.position - s.start):
+        ctx.add(s, "claimed_gpu", gpu.value, gpu.evidence, "stated", gpu.position - s.start)
+        ctx.add(s, "claimed_gpu_count", count.value, count.evidence, count.status, gpu.position - s.start)
+    return True
+
+
+def _read(ctx: Ctx) -> bool:
     if _tool_listing(ctx):
         return True
     label_open = False  # the previous sentence was an ownership label with nothing after its colon
@@ -204,7 +226,8 @@ def _in_ours(ctx: Ctx, s: Sentence) -> bool:
 
 
 _BOXES_EACH = re.compile(
-    rf"\b(?P<boxes>{NUMBER})\s+(?:\w+\s+)?(?:servers|nodes|machines|boxes|workstations)\s+(?:with|of|each\s+with)\s+"
+    rf"\b(?P<boxes>{NUMBER})\s+(?:\w+\s+)?(?:servers|nodes|machines|boxes|workstations)\s*,?\s*(?P<each>each\s+)?"
+    r"(?:with|of|having|carrying)\s+"
     rf"(?P<per>{NUMBER})\s*(?:x\s*|×\s*)?(?:nvidia\s+)?",
     I,
 )
@@ -219,7 +242,9 @@ def _boxes_each(ctx: Ctx, s: Sentence) -> bool:
         return False
     for m in _BOXES_EACH.finditer(t):
         g = GPU_RE.match(t, m.end())
-        if g is None or _EACH.match(t, g.end()) is None or _RENTED_AFTER.match(t[g.end() : g.end() + 60]):
+        if g is None or not (m.group("each") or _EACH.match(t, g.end())):
+            continue
+        if _RENTED_AFTER.match(t[g.end() : g.end() + 60]):
             continue
         n = int(parse_number(m.group("boxes")) * parse_number(m.group("per")))
         ev = t[m.start() : g.end()].strip()
@@ -344,8 +369,8 @@ def _sized(ctx: Ctx, s: Sentence) -> bool:
         g = GPU_RE.match(t, _NVIDIA.match(t, m.end()).end())  # type: ignore[union-attr]  # always matches
         if g is None or (m.group("per2") and _SIZED_MACHINE.match(t, g.end()) is None):
             continue
-        boxes = parse_number(m.group("boxes") or m.group("boxes2"))
-        n = int(boxes * int(m.group("per") or m.group("per2")))
+        boxes = parse_number(m.group("boxes") or m.group("boxes2") or m.group("boxes3"))
+        n = int(boxes * int(m.group("per") or m.group("per2") or m.group("per3")))
         ev = t[m.start() : g.end()].strip()
         ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
         ctx.add(s, "owned_gpu_count", n, ev, "inferred", g.start())

@@ -191,3 +191,28 @@ def test_count_words_places_and_memory(extract: Extract, text: str, gpu: str, co
 )
 def test_places_and_counts_not_ours(extract: Extract, text: str) -> None:
     assert extract(text).owned_gpu is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("We have a 2-node 8x H200 cluster in our colo.", "h200", 16),
+        ("we have 4 nodes, each with 4x A100 40GB", "a100-40gb-sxm", 16),
+        ("8 H100s — ours, paid off last year", "h100-sxm", 8),
+    ],
+)
+def test_nodes_and_dash_marks(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+def test_a_question_on_owned_nodes_is_also_the_claim(extract: Extract) -> None:
+    # expert review 6 (R20): "a 2-node 8x H200" held set-up asked about
+    p = extract("Full SFT of Qwen2.5 72B on 2B tokens. Is our 2-node 8x H200 cluster enough for this?")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("h200", 16)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == ("h200", 16)
+
+
+def test_a_statement_on_owned_nodes_is_no_claim(extract: Extract) -> None:
+    p = extract("We have a 2-node 8x H200 cluster in our colo. Full SFT of Qwen2.5 72B on 2B tokens.")
+    assert p.owned_gpu == "h200" and p.claimed_gpu is None
