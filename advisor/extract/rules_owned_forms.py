@@ -21,6 +21,7 @@ import re
 
 from advisor.extract.base import Finding
 from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_fleet import find_fleet
 from advisor.extract.rules_gpus import _RENTED_AFTER, _asks_about
 from advisor.extract.rules_models import GPU_RE, _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
@@ -41,12 +42,17 @@ _OWNER_WORDS = (
 )
 _THINGS = (
     r"hardware|gpus?|servers?|rigs?|box(?:es)?|clusters?|machines?|compute|workstations?|setup|inventory|fleet"
-    r"|nodes?|resources|infra\w*|kit"
+    r"|nodes?|resources|infra\w*|kit|hw"
+)
+# whose the cards are: "our lab's 4 A6000s", "the company's 4x A100", "my team's 8 H100s"
+_POSSESSOR = (
+    r"\b(?:(?:our|my|the)\s+(?:team|lab|company|group|department|dept|university|uni|institute|org|office|startup"
+    r"|employer)|(?:team|lab|company|group|department))'s"
 )
 # "Owned: ...", "On prem: ...", "Our servers: ...", "My rig: ...", "Available hardware: ..."
 _LABEL = re.compile(
     rf"^\W*(?:(?:{_OWNER_WORDS})(?:\s+[\w-]+){{0,2}}?\s+(?:{_THINGS})|owned|on[\s-]?prem\w*|in[\s-]house"
-    rf"|hardware\s+(?:we\s+(?:have|own)|on\s+hand|in\s+house))\s*(?::|-|–|=)\s*",
+    rf"|(?:{_THINGS})\s+(?:(?:we|i)\s+(?:have|own)|(?:on|at)\s+hand|in\s+house))\s*(?::|-|–|=)\s*",
     I,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s*", I)
@@ -58,8 +64,9 @@ _MARK_AFTER = re.compile(
 )
 # "Our on-prem box has 8x H200", "my home rig has two 3090s", "our lab server: 4x A6000"
 _MACHINE_HAS = re.compile(
-    r"\b(?:our|my)\s+(?:[\w-]+\s+){0,3}?(?:box|server|machine|rig|workstation|desktop|node|cluster|rack|pc"
-    r"|tower)\s*(?:(?:has|have|holds|contains|comes\s+with|runs|packs|is)\s+(?:got\s+)?|[:=]\s*|with\s+)",
+    rf"(?:\b(?:our|my)|{_POSSESSOR})\s+(?:[\w-]+\s+){{0,3}}?(?:box|server|machine|rig|workstation|desktop|node"
+    r"|cluster|rack|pc|tower)\s*(?:(?:has|have|holds|contains|comes\s+with|runs|packs|is)\s+(?:got\s+)?|[:=]\s*"
+    r"|with\s+|\(\s*)",
     I,
 )
 # an institution's capacity at the team's disposal
@@ -103,9 +110,11 @@ _CONSUMER_RE = re.compile(_CONSUMER, I)
 # two 3090s"
 _ACQUIRED = re.compile(
     r"(?:\b(?:we|i)(?:'ve|'re|\s+have|\s+are)?\s+(?:just\s+|recently\s+|finally\s+|now\s+|also\s+|already\s+)?"
-    r"(?:bought|purchased|acquired|took\s+delivery\s+of|received|sitting\s+on|operate|host|running|run)"
+    r"(?:bought|purchased|acquired|took\s+delivery\s+of|received|sitting\s+on|operate|host|running|run|possess"
+    r"|paid\s+for)"
     r"|\b(?:we|i)'ve(?=\s+(?:\d|a\s|an\s|one|two|three|four|five|six|eight|ten|twelve|sixteen))"
-    r"|\b(?:gave|lent|loaned|allocated|assigned)\s+(?:us|me|our\s+team)"
+    r"|\b(?:gave|lent|loaned|allocated|assigned|bought|got|purchased|provided)\s+(?:us|me|our\s+team)"
+    rf"|{_POSSESSOR}|\b(?:existing|current|in[\s-]house|on[\s-]?prem\w*)\s+(?:fleet|cluster|pool|stock)\s+of"
     r"|\b(?:we|i)\s+(?:were|was|have\s+been|got|get)\s+(?:allocated|assigned|given|lent)"
     r"|^\W*(?:got|have|own)|\b(?:we|i)(?:'ve\s+got|\s+(?:(?!will|would|might|could|should|may|must|need|want|wish"
     r"|hope|plan|expect|soon|then)\w+\s+)?(?:have|own))"
@@ -179,7 +188,8 @@ def _read(ctx: Ctx) -> bool:
         if label_open and (b := _BULLET.match(t)) is not None and _card(ctx, s, b.end(), q(b) or "list"):
             return True
         label_open = label_open and _BULLET.match(t) is not None
-        if lab is not None and _card(ctx, s, lab.end(), t[: lab.end()].strip()):
+        said = t[: lab.end()].strip() if lab is not None else ""
+        if lab is not None and (_card(ctx, s, lab.end(), said) or _fleet_after(ctx, s, lab.end())):
             return True
         if _marked(ctx, s) or _machine(ctx, s) or _institution(ctx, s) or _acquired(ctx, s) or _sized(ctx, s):
             return True
@@ -384,6 +394,17 @@ def _sized(ctx: Ctx, s: Sentence) -> bool:
         ctx.add(s, "owned_gpu_count", int(parse_number(size.group("num"))), ev, "stated", g.start())
         return True
     return False
+
+
+def _fleet_after(ctx: Ctx, s: Sentence, at: int) -> bool:
+    """Machines after an ownership label: "Infrastructure we own: a single HGX H100 (8 GPUs)"."""
+    fleet = find_fleet(f"we have {s.text[at:]}")
+    if fleet is None:
+        return False
+    pos = at + max(0, fleet.start - len("we have "))
+    ctx.add(s, "owned_gpu", resolve_gpu(fleet.gpu), fleet.evidence, "stated", pos)
+    ctx.add(s, "owned_gpu_count", fleet.count, fleet.evidence, "inferred", pos)
+    return True
 
 
 def _card_at(t: str, pos: int) -> tuple[re.Match[str], str, str | None] | None:

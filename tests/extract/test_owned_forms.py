@@ -216,3 +216,44 @@ def test_a_question_on_owned_nodes_is_also_the_claim(extract: Extract) -> None:
 def test_a_statement_on_owned_nodes_is_no_claim(extract: Extract) -> None:
     p = extract("We have a 2-node 8x H200 cluster in our colo. Full SFT of Qwen2.5 72B on 2B tokens.")
     assert p.owned_gpu == "h200" and p.claimed_gpu is None
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("our lab's 4 A6000s are free next week", "rtx-a6000", 4),
+        ("the company's GPU server (4x A100) is idle at night", "a100-80gb-sxm", 4),
+        ("own hw: 4x a100", "a100-80gb-sxm", 4),
+        ("hardware at hand: 2x 3090", "rtx-3090", 2),
+        ("existing fleet of 32 A100s", "a100-80gb-sxm", 32),
+        ("We already paid for 8 H100s.", "h100-sxm", 8),
+        ("we possess 4 A100s", "a100-80gb-sxm", 4),
+        ("The department bought us 4 A6000s.", "rtx-a6000", 4),
+        ("Infrastructure we own: a single HGX H100 (8 GPUs)", "h100-sxm", 8),
+        # the memory where the catalog's aliases do not put it
+        ("We have 8 H100 80GB SXM GPUs on premises.", "h100-sxm", 8),
+        ("We have 8 H100 SXM 80GB on premises.", "h100-sxm", 8),
+    ],
+)
+def test_possessives_labels_and_verbs(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "our client's 8 H100s run their own models",
+        "Our competitor's GPU server (8x H100) is faster.",
+        "the vendor's cluster of 64 H100s",
+    ],
+)
+def test_other_peoples_cards(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu is None
+
+
+def test_a_memory_the_card_lacks_is_not_dropped() -> None:
+    from advisor.extract.rules_models import resolve_gpu
+
+    assert resolve_gpu("H100 80GB SXM") == "h100-sxm"
+    assert resolve_gpu("H100 40GB") != "h100-sxm"  # no 40 GB H100 in the catalog: not silently the 80 GB
