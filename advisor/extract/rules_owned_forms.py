@@ -103,6 +103,7 @@ _LSPCI = re.compile(
 
 
 _COUNT_RE = re.compile(_COUNT, I)
+_COUNT_BEFORE_RE = re.compile(rf"(?<![\w-]){_COUNT}$", I)
 _CONSUMER_RE = re.compile(_CONSUMER, I)
 # cards the team got, with a verb the ownership sentences lack: "We just bought 8 L40S", "we took delivery
 # of 8 L40S", "IT gave us 2 A100s", "we were allocated 16 H100s on the cluster", "We've 8 A100s", "We're
@@ -222,16 +223,16 @@ def _in_ours(ctx: Ctx, s: Sentence) -> bool:
     t = s.text
     if _WEIGHED.search(t):
         return False
-    for m in _COUNT_RE.finditer(t):
-        if m.end() == m.start() or _LEAD.search(t[max(0, m.start() - 30) : m.start()]) is None:
+    cards = sorted([*GPU_RE.finditer(t), *_CONSUMER_RE.finditer(t)], key=lambda x: x.start())
+    for g in cards:  # each card, then the count written before it (a scan from every position is slow)
+        lo = max(0, g.start() - 30)
+        m = _COUNT_BEFORE_RE.search(t[lo : g.start()])
+        start = lo + m.start() if m is not None else g.start()
+        if _LEAD.search(t[max(0, start - 30) : start]) is None:
             continue
-        found = _card_at(t, m.start())
-        if found is None:
-            continue
-        g = found[0]
-        ours = re.search(r"\b(?:our|my)\s+(?:own\s+)?$", t[max(0, m.start() - 12) : m.start()], I)
+        ours = re.search(r"\b(?:our|my)\s+(?:own\s+)?$", t[max(0, start - 12) : start], I)
         if _IN_OURS.match(t, g.end()) or (ours and _OUR_MACHINE.match(t, g.end())):
-            return _card(ctx, s, m.start(), "")
+            return _card(ctx, s, start, "")
     return False
 
 
@@ -493,6 +494,8 @@ def _tool_listing(ctx: Ctx) -> bool:
     first: dict[str, tuple[Sentence, int, str]] = {}
     for s in ctx.sentences:
         t = s.text
+        if "nvidia" not in t.lower():
+            continue  # every listing names the vendor
         for rx in (_SMI_ROW, _SMI_L, _LSPCI):
             for m in rx.finditer(t):
                 g = GPU_RE.match(t, m.end())
