@@ -57,7 +57,7 @@ _CLAIM_CUE = keyed(
     min_chars=1,  # "?" alone is a cue
 )
 _CLAIM_HOURS = keyed(
-    rf"(?:\b(?:in|into|inside|takes?|took|within|under|about|quoted|promised|estimated"
+    rf"(?:\b(?:in|into|inside|takes?|took|within|under|about|quoted|promised|estimated|like|say"
     rf"|(?:is|are|would|will)(?=\s+{APPROX}"
     rf"{NUMBER}\s*\w+\s+(?:be\s+)?enough))\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|months?|minutes?|mins?)\b",
@@ -72,7 +72,7 @@ _HOURS_ON = keyed(
     I,
 )
 _HOURS_FOR = keyed(
-    rf"\bfor\s+{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?|weeks?)\b",
+    rf"(?:\bfor\s+|[,/–—]\s*|\s-\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?|weeks?)\b",
     I,
 )
 # ... nor a past run's ("last year our v1 run used 64 A100s for six weeks", evals v7): history, not a claim
@@ -86,6 +86,24 @@ _GPU_JUST_BEFORE = re.compile(
     r"(?:\s+(?:gpus?|cards?))?\s*$",
     I,
 )
+# a half in words: "in half a day", "in a day and a half", "in 2 and a half days"
+_HALF = re.compile(
+    rf"\b(?:in|within|under|about|like|takes?)\s+(?:half\s+an?\s+(?P<u1>hour|day|week)|an?\s+(?P<u2>hour|day|week)\s+"
+    rf"and\s+a\s+half|(?P<num>{NUMBER})\s+and\s+a\s+half\s+(?P<u3>hours|days|weeks))\b",
+    I,
+)
+_HALF_UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0}  # one day = 24 h of wall clock
+
+
+def _half_hours(m: re.Match[str]) -> float:
+    """The hours of a _HALF match: half a unit, one and a half, or N and a half."""
+    if m.group("u1"):
+        return _HALF_UNIT_HOURS[m.group("u1").lower()] / 2
+    if m.group("u2"):
+        return _HALF_UNIT_HOURS[m.group("u2").lower()] * 1.5
+    return _HALF_UNIT_HOURS[m.group("u3").lower().rstrip("s")] * (parse_number(m.group("num")) + 0.5)
+
+
 _CLAIM_SPAN = re.compile(
     r"\b(?P<over>overnight|over\s+(?:the|a)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
 )
@@ -178,11 +196,14 @@ def rule_claims(ctx: Ctx) -> None:
             before = t[max(0, hours.start() - 30) : hours.start()] if hours is not None else ""
             if hours is not None and _GPU_JUST_BEFORE.search(before) is None:
                 hours = None
-        span = _CLAIM_SPAN.search(t) if hours is None else None
+        half = _HALF.search(t)
+        if half is not None and (hours is None or half.start() <= hours.start()):
+            hours = None  # "in a day and a half" is 36 h, not the "a day" inside it
+        span = _CLAIM_SPAN.search(t) if hours is None and half is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
         if not gpu:
             continue
-        if not (hours or span):
+        if not (hours or span or half):
             if _OWNED.search(_clause_around(t, gpu.start())) is not None:
                 continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
             counted = _GPU_COUNT.search(t[: gpu.start()]) is not None
@@ -201,6 +222,9 @@ def rule_claims(ctx: Ctx) -> None:
             _claim_hardware(ctx, s, gpu)
             continue
         _claim_hardware(ctx, s, gpu)
+        if half is not None and hours is None:
+            ctx.add(s, "claimed_hours", _half_hours(half), q(half), "inferred", half.start())
+            continue
         if hours is None and span is not None:
             h = _span_hours(span)
             ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())

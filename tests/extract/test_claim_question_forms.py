@@ -108,3 +108,24 @@ def test_a_past_run_for_weeks_is_no_claim(extract: Extract) -> None:
         "run used 64 A100s for six weeks. This time it's a full fine-tune of Llama 3.1 8B on 2B tokens."
     )
     assert p.claimed_gpu is None and p.claimed_hours is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("8xH100, 2 days — realistic?", 48.0),
+        ("vendor quote: 8x H100, 72h", 72.0),
+        ("can 8 H100s do it in half a day?", 12.0),
+        ("my boss thinks 8 H100s can do it in a day and a half", 36.0),
+        ("can 8 H100s do it in 2 and a half days?", 60.0),
+        ("Can we get it done overnight-ish, like 24h, on 8 H100s?", 24.0),  # the number said wins
+    ],
+)
+def test_durations_written_loosely(extract: Extract, text: str, hours: float) -> None:
+    p = extract("Full fine-tune of Llama 3 8B on 1B tokens. " + text)
+    assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_hours) == ("h100-sxm", 8, hours)
+
+
+def test_a_rental_request_with_a_term_is_no_claim(extract: Extract) -> None:
+    p = extract("We need 8 H100s for 3 days, please quote.")
+    assert p.claimed_hours is None
