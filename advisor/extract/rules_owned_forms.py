@@ -174,7 +174,7 @@ def read_owned_forms(ctx: Ctx) -> bool:
 
 
 def _read(ctx: Ctx) -> bool:
-    if _tool_listing(ctx):
+    if _tool_listing(ctx) or _table(ctx):
         return True
     label_open = False  # the previous sentence was an ownership label with nothing after its colon
     for s in ctx.sentences:
@@ -306,6 +306,9 @@ def refine_owned_count(ctx: Ctx) -> None:
     """The count of owned cards read as a type only, or as one card, from the size said in brackets
     after them: "our on-prem H100s (32 of them)", "Our H100 cluster (64 GPUs)"; a count corrected later."""
     gpu = next((f for f in ctx.findings if f.field == "owned_gpu"), None)
+    if gpu is None and ctx.prior is not None and ctx.prior.owned_gpu is not None:
+        _corrected(ctx, ctx.prior.owned_gpu, -1)  # a later turn: "sorry, I meant 2 A100s"
+        return
     if gpu is not None:
         gpu = _memory_in_brackets(ctx, gpu)
     count = next((f for f in ctx.findings if f.field == "owned_gpu_count"), None)
@@ -513,3 +516,52 @@ def _tool_listing(ctx: Ctx) -> bool:
     ctx.add(s, "owned_gpu", gid, ev, "stated", at)
     ctx.add(s, "owned_gpu_count", n, ev, "inferred", at)
     return True
+
+
+# a Markdown table of hardware ("| Hardware | Qty | Ownership |" / "| A100 80GB | 4 | owned |"): the text
+# clean-up turns a row into cells joined by ";" (rules_text._table_row), one block per row
+_QTY_HEAD = re.compile(r"^\W*(?:qty|quantity|count|#|number|no\.?|units|gpus|how\s+many)\W*$", I)
+_CARD_HEAD = re.compile(r"^\W*(?:gpus?|hardware|cards?|model|type|accelerators?|device|sku)\W*$", I)
+_OWNED_CELL = re.compile(r"^\W*(?:owned|ours|on[\s-]?prem\w*|in[\s-]house|bought|purchased|yes)\b", I)
+_OWNED_TITLE = re.compile(
+    r"\b(?:our|my|owned|own|inventory|existing|current|on[\s-]?prem\w*|in[\s-]house|(?:we|i)\s+(?:have|own))\b",
+    I,
+)
+_RENTED_CELL = re.compile(
+    r"\b(?:rent\w*|leas\w*|reserv\w*|cloud|spot|on[\s-]demand|quot\w*|planned|order\w*)\b", I
+)
+
+
+def _table(ctx: Ctx) -> bool:
+    """owned_gpu(_count) from the first owned row of a hardware table with a quantity column."""
+    blocks: dict[int, list[Sentence]] = {}
+    for s in ctx.sentences:
+        blocks.setdefault(s.block, []).append(s)
+    order = sorted(blocks)
+    for i, b in enumerate(order):
+        head = [c.strip() for c in " ".join(x.text for x in blocks[b]).split(";")]
+        if len(head) < 2:
+            continue
+        qty = next((j for j, c in enumerate(head) if _QTY_HEAD.match(c)), None)
+        card = next((j for j, c in enumerate(head) if _CARD_HEAD.match(c)), None)
+        if qty is None or card is None:
+            continue
+        title = " ".join(x.text for x in blocks[order[i - 1]]) if i > 0 else ""
+        for row_block in order[i + 1 :]:
+            row = blocks[row_block]
+            cells = [c.strip() for c in " ".join(x.text for x in row).split(";")]
+            if len(cells) != len(head):
+                break  # the table ended
+            g = GPU_RE.search(cells[card])
+            n = re.fullmatch(r"\d{1,4}", cells[qty])
+            rest = " ".join(c for j, c in enumerate(cells) if j not in (card, qty))
+            owned = (any(_OWNED_CELL.match(c) for c in cells) or _OWNED_TITLE.search(title) is not None
+                     or re.search(r"\b(?:our|my)\b", rest, I) is not None)  # "| A100 | 4 | our rack |"
+            if g is None or n is None or not owned or _RENTED_CELL.search(rest):
+                continue
+            s = row[0]
+            ev = f"table row: {' | '.join(cells)}"
+            ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", 0)
+            ctx.add(s, "owned_gpu_count", int(n.group(0)), ev, "stated", 0)
+            return True
+    return False

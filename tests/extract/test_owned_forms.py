@@ -257,3 +257,35 @@ def test_a_memory_the_card_lacks_is_not_dropped() -> None:
 
     assert resolve_gpu("H100 80GB SXM") == "h100-sxm"
     assert resolve_gpu("H100 40GB") != "h100-sxm"  # no 40 GB H100 in the catalog: not silently the 80 GB
+
+
+def test_a_count_corrected_in_a_later_turn(extract: Extract) -> None:
+    first = extract("We have 4 A100s in the lab. LoRA Llama 3 8B on 100M tokens.")
+    assert extract("sorry, I meant 2 A100s", first).owned_gpu_count == 2
+    assert extract("sorry, I meant 2 days", first).owned_gpu_count == 4  # another quantity
+
+
+_TABLE = (
+    "Our current inventory:\n\n| Hardware | Qty | Ownership |\n|---|---|---|\n| A100 80GB | 4 | owned |\n"
+    "| H100 | 8 | rented (Lambda) |\n\nWe want to LoRA Llama 3 70B."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_TABLE, "| GPU | count | where |\n|---|---|---|\n| A100 80GB | 4 | our rack |"],
+)
+def test_a_hardware_table(extract: Extract, text: str) -> None:
+    p = extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-80gb-sxm", 4)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Options we are weighing:\n\n| GPU | Qty | Provider |\n|---|---|---|\n| H100 | 8 | Lambda |",
+        "| GPU | Qty | Status |\n|---|---|---|\n| H100 | 8 | rented |",
+    ],
+)
+def test_a_table_of_rentals_is_not_owned(extract: Extract, text: str) -> None:
+    assert extract(text).owned_gpu is None
