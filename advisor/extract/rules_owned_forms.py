@@ -442,9 +442,14 @@ def _card(ctx: Ctx, s: Sentence, pos: int, said: str, mark: str = "") -> bool:
         return False
     ev = f"{said} {t[pos : g.end()].strip()} {mark}".strip()
     ctx.add(s, "owned_gpu", gid, ev, "stated", g.start())
+    if num is None and _POOL_AFTER.match(t, g.end()):
+        return True  # "the university's A100 partition": the type, of a size not said
     ctx.add(s, "owned_gpu_count", int(parse_number(num)) if num else 1, ev, "stated" if num else "inferred",
             g.start())  # fmt: skip
     return True
+
+
+_POOL_AFTER = re.compile(r"s?\s*(?:partition|cluster|fleet|pool|farm|nodes|servers|queue)\b", I)
 
 
 def _marked(ctx: Ctx, s: Sentence) -> bool:

@@ -289,3 +289,9 @@ def test_a_hardware_table(extract: Extract, text: str) -> None:
 )
 def test_a_table_of_rentals_is_not_owned(extract: Extract, text: str) -> None:
     assert extract(text).owned_gpu is None
+
+
+def test_a_partition_of_unsaid_size_gives_the_type_only(extract: Extract) -> None:
+    # evals v7: "an allocation of 25,000 GPU-hours on the university's A100 partition"
+    p = extract("The group has an allocation of 25,000 GPU-hours on the university's A100 partition.")
+    assert p.owned_gpu == "a100-80gb-sxm" and p.owned_gpu_count is None
