@@ -40,16 +40,70 @@ _CLAIM_CUE = keyed(
     r"|think|believe)\b(?!\s+(?:we|i)\s+need)"
     # a question about feasibility: "Can we do ... in 24 hours on 8x H100?", "is it realistic ..."
     r"|\?|^\s*(?:can|could|would|will|is|are|does|do)\s+(?:we|i|it|you|this|that|a|an|one)\b"
-    r"|\bis (?:it|that|this) (?:realistic|possible|feasible|true|doable)\b",
+    r"|\bis (?:it|that|this) (?:realistic|possible|feasible|true|doable)\b"
+    # a question written without its question mark (chat, voice-to-text): "is 8xH100 enough to do it in
+    # 24h", "How many hours on 4xH100", "would 2x 4090 be enough"; an indirect one: "wondering if 8x H100
+    # could get it done within a day", "not sure whether ..."
+    # (a lower-case start after a full stop stays in the sentence before: "... tokens. is 8xH100 enough")
+    # the verb must be followed by its subject: "would like it done in a week" is a wish, not a question
+    r"|(?:^|[.;!]\s+)\W*(?:so\s+|and\s+|ok\s+|also\s+|but\s+|just\s+)?(?:(?:can|could|would|will|is|are|does|do"
+    r"|should)\s+(?:we|i|it|you|they|this|that|these|those|an?|one|the|our|my|single|\d\w*|two|three|four|five|six"
+    r"|eight|ten|twelve|sixteen|[ahlbv]\d{2,3}|rtx|dgx)|how\s+(?:long|many|fast|quickly))\b"
+    r"|\b(?:wonder\w*|curious|not\s+sure|unsure|asking)\s+(?:if|whether)\b"
+    r"|\b(?:do|would)\s+you\s+(?:think|reckon|expect)\b"
+    # an estimate somebody made: "our ML lead estimates 8 H100s for two days", "the vendor expects ..."
+    r"|\b(?:estimat\w*|predicts?)\b(?=[^.?!]{0,60}\b(?:hours?|hrs?|days?|weeks?)\b)",
     I,
     min_chars=1,  # "?" alone is a cue
 )
 _CLAIM_HOURS = keyed(
-    rf"(?:\b(?:in|takes?|took|within|under|about|quoted|promised|estimated|(?:is|are|would|will)(?=\s+{APPROX}"
+    rf"(?:\b(?:in|into|inside|takes?|took|within|under|about|quoted|promised|estimated|like|say"
+    rf"|(?:is|are|would|will)(?=\s+{APPROX}"
     rf"{NUMBER}\s*\w+\s+(?:be\s+)?enough))\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|months?|minutes?|mins?)\b",
     I,
 )
+# the duration said before the hardware it is on: "Is three days on 8x H100 realistic?", "2 days with 4
+# A100s, doable?" (the GPU must follow within a few words); and a duration after "for" in a claim that
+# rents nothing: "our ML lead estimates 8 H100s for two days" ("rent 8 H100s for 3 months" is a term)
+_HOURS_ON = keyed(
+    rf"\b{APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?|weeks?)\s+(?:on|with|using|of)\s+(?=[^.?!]{{0,25}}"
+    rf"(?:[ahlbv]\d{{2,3}}|rtx|gh200|gb200|mi\d{{3}}|dgx|\d090))",
+    I,
+)
+_HOURS_FOR = keyed(
+    rf"(?:\bfor\s+|[,/–—]\s*|\s-\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?|weeks?)\b",
+    I,
+)
+# ... nor a past run's ("last year our v1 run used 64 A100s for six weeks", evals v7): history, not a claim
+_RENTS = re.compile(
+    r"\b(?:rent\w*|leas\w*|reserv\w*|book\w*|hire|contract\w*|commit\w*|used|trained|ran|took|had|spent"
+    r"|last\s+(?:year|time|month)|previous\w*)\b",
+    I,
+)
+_GPU_JUST_BEFORE = re.compile(
+    r"(?:[ahlbv]\d{2,3}|rtx\s*a?\d{4}|\d090|gh200|gb200|mi\d{3}x?|l40s|l4)(?:\s*(?:sxm|pcie|nvl)\w*)?(?:\s*\d+\s*gb)?s?"
+    r"(?:\s+(?:gpus?|cards?))?\s*$",
+    I,
+)
+# a half in words: "in half a day", "in a day and a half", "in 2 and a half days"
+_HALF = re.compile(
+    rf"\b(?:in|within|under|about|like|takes?)\s+(?:half\s+an?\s+(?P<u1>hour|day|week)|an?\s+(?P<u2>hour|day|week)\s+"
+    rf"and\s+a\s+half|(?P<num>{NUMBER})\s+and\s+a\s+half\s+(?P<u3>hours|days|weeks))\b",
+    I,
+)
+_HALF_UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0}  # one day = 24 h of wall clock
+
+
+def _half_hours(m: re.Match[str]) -> float:
+    """The hours of a _HALF match: half a unit, one and a half, or N and a half."""
+    if m.group("u1"):
+        return _HALF_UNIT_HOURS[m.group("u1").lower()] / 2
+    if m.group("u2"):
+        return _HALF_UNIT_HOURS[m.group("u2").lower()] * 1.5
+    return _HALF_UNIT_HOURS[m.group("u3").lower().rstrip("s")] * (parse_number(m.group("num")) + 0.5)
+
+
 _CLAIM_SPAN = re.compile(
     r"\b(?P<over>overnight|over\s+(?:the|a)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
 )
@@ -58,7 +112,9 @@ _CLAIM_SPAN = re.compile(
 _ENOUGH = keyed(
     r"\b(?:is|are|be|(?:will|would|should)\s+be)\s+(?:(?:more\s+than|plenty|good|easily)\s+)?enough\b"
     r"|\bsuffices?\b"
-    r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b",
+    r"|\b(?:can|could|will|would|should)\s+(?:easily\s+)?(?:serve|handle|host|run|do)\b"
+    # "do 2 4090s cut it", "would 4 A100s do the job"
+    r"|\b(?:cut\s+it|do\s+the\s+(?:job|trick)|be\s+up\s+to\s+(?:it|the\s+job)|keep\s+up)\b",
     I,
 )
 # "is a single L40S enough to QLoRA ...?", "would one A100 be sufficient": the word right after the card
@@ -130,21 +186,30 @@ def _named_server(ctx: Ctx, s: Sentence) -> bool:
 
 def rule_claims(ctx: Ctx) -> None:
     """claimed_gpu, claimed_gpu_count, claimed_hours from a reported claim; marks claim sentences."""
-    for s in ctx.sentences:
+    for i, s in enumerate(ctx.sentences):
         t = s.text
         if _named_server(ctx, s) or not _CLAIM_CUE.search(t) or asks_count(t):
             continue  # "How many H100s do we need ... within 30 days?": a count asked, not a claim on one
-        hours = _CLAIM_HOURS.search(t)
-        span = _CLAIM_SPAN.search(t) if hours is None else None
+        hours = _CLAIM_HOURS.search(t) or _HOURS_ON.search(t)
+        if hours is None and _RENTS.search(t) is None:
+            hours = _HOURS_FOR.search(t)  # only right after the hardware: "8 H100s for two days"
+            before = t[max(0, hours.start() - 30) : hours.start()] if hours is not None else ""
+            if hours is not None and _GPU_JUST_BEFORE.search(before) is None:
+                hours = None
+        half = _HALF.search(t)
+        if half is not None and (hours is None or half.start() <= hours.start()):
+            hours = None  # "in a day and a half" is 36 h, not the "a day" inside it
+        span = _CLAIM_SPAN.search(t) if hours is None and half is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
         if not gpu:
             continue
-        if not (hours or span):
+        if not (hours or span or half):
             if _OWNED.search(_clause_around(t, gpu.start())) is not None:
                 continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
             counted = _GPU_COUNT.search(t[: gpu.start()]) is not None
             digits = _DIGIT_COUNT.search(t[: gpu.start()]) is not None  # "8x H100", not "a T4"
-            how_long = _HOW_LONG.search(t) is not None or (counted and _COMPARE.search(t) is not None)
+            how_long = (_HOW_LONG.search(t) is not None or (counted and _COMPARE.search(t) is not None)
+                        or _how_long_next(ctx, i))
             asked_on = digits and _CAN_WE_ON.search(t) is not None
             if asked_on and not how_long and not _ENOUGH.search(t, gpu.end()):
                 # "can i run llama 3.3 70b on 2x h100s for 50 chats?": the hardware asked about, checked;
@@ -157,6 +222,9 @@ def rule_claims(ctx: Ctx) -> None:
             _claim_hardware(ctx, s, gpu)
             continue
         _claim_hardware(ctx, s, gpu)
+        if half is not None and hours is None:
+            ctx.add(s, "claimed_hours", _half_hours(half), q(half), "inferred", half.start())
+            continue
         if hours is None and span is not None:
             h = _span_hours(span)
             ctx.add(s, "claimed_hours", h, f'"{q(span)}" read as {h:g} h', "inferred", span.start())
@@ -165,6 +233,23 @@ def rule_claims(ctx: Ctx) -> None:
         stated = hours.group("unit").lower().startswith("h")
         ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "stated" if stated else "inferred",
                 hours.start())  # fmt: skip
+
+
+# a short follow-up asking the time on the hardware just named: "Could we rent a single H100 from runpod for
+# this instead? How long?", "... on 2x A100? and how many days would that take"
+_HOW_LONG_FOLLOW = re.compile(
+    r"^\W*(?:and\s+|so\s+|ok\s+)?(?:how\s+(?:long|many\s+(?:hours|days|weeks))|what(?:'s|\s+is|\s+would\s+be)\s+"
+    r"the\s+(?:time|duration|wall[\s-]?clock))\b[^.!?]{0,40}(?:[.!?]|$)",
+    I,
+)
+
+
+def _how_long_next(ctx: Ctx, i: int) -> bool:
+    """Whether the sentence after sentence `i` only asks how long (it names no hardware of its own)."""
+    if i + 1 >= len(ctx.sentences):
+        return False
+    nxt = ctx.sentences[i + 1].text
+    return _HOW_LONG_FOLLOW.match(nxt) is not None and GPU_RE.search(nxt) is None
 
 
 def _span_hours(span: re.Match[str]) -> float:
@@ -237,7 +322,16 @@ _CAN_WE = re.compile(
 # a time the owned hardware is free, asked about as "in that window" ("free over the holidays, 20 Dec to
 # 4 Jan. Can we pretrain ... in that window?")
 _THAT_WINDOW = re.compile(
-    r"\b(?:in|within|during)\s+(?:that|this|the)\s+(?:window|slot|period|time\s*frame)\b", I
+    r"\b(?:in|within|during)\s+(?:that|this|the\s+same|those)\s+(?:window|slot|period|time\s*frame|time|span"
+    r"|days|weeks)\b",
+    I,
+)
+# the period that window is: "16 H200s reserved on Nebius for the next 10 days ... Can we get through this in
+# that time?" (evals v9), "the box is free for two weeks"
+_FOR_PERIOD = re.compile(
+    rf"\b(?:for|over)\s+(?:the\s+next\s+|another\s+|a\s+further\s+)?(?P<num>{NUMBER}|an?)\s*(?P<unit>hours?|days?"
+    r"|weeks?|months?)\b",
+    I,
 )
 
 
@@ -364,10 +458,21 @@ def _owned_claim_hours(ctx: Ctx, t: str, i: int) -> tuple[str, float | None]:
             b = date_of(mb, a or ref) if mb else None
             if a is not None and b is not None and b > a:
                 return f'"{q(span)}": {(b - a).days} days x 24 h', (b - a).days * 24.0
+        for s in reversed(ctx.sentences[: i + 1]):
+            if (period := _FOR_PERIOD.search(s.text)) is not None:
+                return f'"{q(period)}" (the window asked about)', _period_hours(period)
     if span := _CLAIM_SPAN.search(t):
         h = _span_hours(span)
         return f'"{q(span)}" read as {h:g} h', h
     return "", None
+
+
+def _period_hours(m: re.Match[str]) -> float:
+    """The hours of a _FOR_PERIOD match ("for the next 10 days": 240 h, 24 h a day)."""
+    unit = m.group("unit").lower()
+    name = "month" if unit.startswith("mo") else {"d": "day", "w": "week"}.get(unit[0], "hour")
+    num = m.group("num")
+    return U.hours_from(1.0 if num.lower() in ("a", "an") else parse_number(num), name).value
 
 
 def _guess_hours(g: re.Match[str]) -> float:

@@ -209,7 +209,17 @@ def resolve_gpu(name: str) -> str:
         for cand in (cleaned, name):
             if cat.has_gpu(cand):
                 return str(cat.gpu(cand).id)
+        # the memory written where the catalog's aliases do not have it: "H100 80GB SXM", "H100 SXM 80GB"
+        # are the 80 GB H100 SXM (the size must be the card's own: "H100 40GB" is no catalog card)
+        mem = _MEMORY_WORD.search(cleaned)
+        if mem is not None:
+            bare = _MEMORY_WORD.sub(" ", cleaned).strip()
+            if cat.has_gpu(bare) and round(cat.gpu(bare).memory_gb) == int(mem.group("gb")):
+                return str(cat.gpu(bare).id)
     return re.sub(r"\s+", "-", cleaned.lower())
+
+
+_MEMORY_WORD = re.compile(r"[\s-]*(?P<gb>\d{2,3})\s*gb\b", re.I)
 
 
 def provider_id(name: str) -> str:

@@ -210,7 +210,18 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
-    return doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text)))
+    return _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
+
+
+# a GPU name written with a hyphen: "8 H-100s", "two A-100 80GB", "RTX-A6000", "RTX-4090" -> "H100s",
+# "A100", "RTX A6000", "RTX 4090" (the names every rule reads); other hyphenated codes ("B-52") stay
+_GPU_HYPHEN = re.compile(
+    r"\b(?P<fam>[ahbl])-(?P<num>100|200|10g?|40s?|800)(?=s?\b)|\b(?P<rtx>rtx)-(?=a?\d{4}\b)", re.I
+)
+
+
+def _gpu_unhyphen(m: re.Match[str]) -> str:
+    return f"{m.group('rtx')} " if m.group("rtx") else f"{m.group('fam')}{m.group('num')}"
 
 
 # A number written in words and then in digits, as contracts do: "twenty-one (21) calendar days", "Two (2)
