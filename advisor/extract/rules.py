@@ -47,6 +47,7 @@ from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
+from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
@@ -84,6 +85,7 @@ class Analysis:
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
     rule_owned_gpus,
+    rule_owned_forms,
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_gpu_choice,

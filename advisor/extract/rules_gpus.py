@@ -120,12 +120,7 @@ def rule_owned_gpus(ctx: Ctx) -> None:
     _claims_and_owned(ctx)
     if not ctx.has("owned_gpu"):
         _share_of_estate(ctx)
-    # labels, marks, machines, institutions, tool listings; a count in brackets after the cards
-    from advisor.extract.rules_owned_forms import read_owned_forms, refine_owned_count  # imports this module
-
-    if not ctx.has("owned_gpu"):
-        read_owned_forms(ctx)
-    refine_owned_count(ctx)
+    # then rules_owned_forms.rule_owned_forms (the next rule in RULES): labels, marks, machines, listings
 
 
 def _share_of_estate(ctx: Ctx) -> None:

@@ -570,3 +570,11 @@ def _table(ctx: Ctx) -> bool:
             ctx.add(s, "owned_gpu_count", int(n.group(0)), ev, "stated", 0)
             return True
     return False
+
+
+def rule_owned_forms(ctx: Ctx) -> None:
+    """Runs right after rules_gpus.rule_owned_gpus (RULES): owned hardware in labels, marks, machines,
+    institutions and tool listings when nothing plainer was read; a count in brackets after the cards."""
+    if not ctx.has("owned_gpu"):
+        read_owned_forms(ctx)
+    refine_owned_count(ctx)

@@ -499,11 +499,14 @@ def _found(ctx: Ctx, field: str) -> bool:
     return any(f.field == field for f in ctx.findings)
 
 
+# "each around 500 tokens in and 300 tokens out": a figure marked as input is the prompt, not the output
+_INPUT_AFTER = re.compile(r"\s*(?:in\b|input\b|of\s+input\b|of\s+prompt\b|prompt\b|going\s+in\b)", I)
+
+
 def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
-    """Whether items in `s` with their output each in `nxt` (the same sentence or the next) gave a
-    batch volume (recorded)."""
-    t = s.text
-    each = _EACH_OUTPUT.search(nxt.text)
+    """Whether items in `s` with their output each in `nxt` (this or the next sentence) gave a volume."""
+    t, n = s.text, nxt.text
+    each = next((e for e in _EACH_OUTPUT.finditer(n) if not _INPUT_AFTER.match(n, e.end())), None)
     if each is None:
         return False
     said = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")

@@ -210,7 +210,17 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
-    return _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
+    text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
+    return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# a count with a classifier word before a GPU name, as non-native writers and purchase orders put it:
+# "4 pieces of A100 80GB", "8 units of H100", "2 pcs RTX 4090", "4 nos. of L40S" -> "4 A100 80GB"
+_COUNT_WORD = re.compile(
+    r"\b(?P<num>\d+)\s+(?:pieces|pcs\.?|units|nos\.?|cards)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?=(?:nvidia\s+)?(?:[abhl]\d{2,3}|l40s?|rtx|gh200|gb200|mi\d{3}|v100|t4|a6000|[345]090)\b)",
+    re.I,
+)
 
 
 # a GPU name written with a hyphen: "8 H-100s", "two A-100 80GB", "RTX-A6000", "RTX-4090" -> "H100s",
