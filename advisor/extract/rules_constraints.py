@@ -253,6 +253,10 @@ _ONPREM_DEPLOY = keyed(
     r"|\bon[\s-]?prem(?:ise|ises)?\s+(?:deployment|serving|inference|hosting|install\w*|setup|set-up)\b"
     r"|\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
     r"|own)\s+(?:our\s+own\s+)?(?:the\s+)?(?:gpus|servers|hardware|nodes|machines)\b"
+    # a purchase being weighed is still a purchase (expert review 8, R02): "evaluating the purchase of
+    # on-prem hardware", "which GPUs and how many to buy"
+    r"|\bpurchas\w*\s+of\s+(?:on[\s-]?prem\w*\s+|our\s+own\s+|new\s+)?(?:gpus|servers|hardware|nodes)\b"
+    r"|\bhow\s+many\s+(?:\w+\s+){0,2}?(?:to|should\s+we|do\s+we|we\s+should)\s+(?:buy|purchase|order)\b"
     r"|\b(?:don't|do not|won't|can't|cannot)\s+(?:want to\s+)?(?:pay for|use|go to)\s+(?:the\s+|a\s+)?cloud\b"
     r"|\bno cloud\b",
     I,
