@@ -52,6 +52,7 @@ FIELD_LABELS: dict[str, str] = {
     "horizon_months": "Planning horizon",
     "eu_only": "EU-only data residency",
     "us_only": "US regions only",
+    "spot_ok": "Spot capacity acceptable",
     "ops_capacity": "Operations capacity",
     "deployment_preference": "Deployment preference",
     "providers_preferred": "Preferred providers",

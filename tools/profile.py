@@ -90,6 +90,11 @@ class WorkloadProfile(BaseModel):
         description="US regions only ('US regions only', 'must be hosted in the US'): offers in a region "
         "outside the US are dropped; an offer whose region the catalog lacks is kept, said to be confirmed",
     )
+    spot_ok: bool | None = Field(
+        default=None,
+        description="spot or preemptible capacity is acceptable ('we're fine with spot', 'spot is OK'): spot "
+        "options carry no preemption risk points (their checkpoint advice stays)",
+    )
     ops_capacity: OpsCapacity | None = None
     deployment_preference: Deployment | None = None
     providers_preferred: list[str] = Field(default_factory=list)

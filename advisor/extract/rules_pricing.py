@@ -174,11 +174,37 @@ _SOFTENED = re.compile(
 )
 
 
+# spot welcomed (expert review 8, R20: "We're fine with spot for this one", "Can spot help?" were unused):
+# "fine with spot", "spot is OK", "happy to use preemptible", "we can live with spot"; a question whether
+# spot helps asks to weigh it (inferred). Not "we used spot before and it was fine" (a past run).
+_SPOT_OK = re.compile(
+    rf"\b(?:fine|ok(?:ay)?|happy|comfortable|good|cool)\s+(?:with|to\s+(?:use|go\s+with))\s+(?:using\s+)?(?:{_SPOT})"
+    rf"|\b(?:{_SPOT}){_NOUN}\s+(?:is|are|would\s+be)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok(?:ay)?|acceptable"
+    rf"|allowed|welcome)\b"
+    rf"|\b(?:can|could)\s+(?:use|live\s+with|tolerate|handle)\s+(?:{_SPOT})",
+    I,
+)
+_SPOT_HELP = re.compile(rf"\b(?:can|could|would|does|will)\s+(?:{_SPOT}){_NOUN}\s+help\b", I)
+
+
+def _spot_ok(ctx: Ctx, s: Sentence) -> None:
+    """spot_ok from a sentence that welcomes spot capacity (not negated, not a past run)."""
+    t = s.text
+    if (m := _SPOT_OK.search(t)) is not None and not negated(t, m.start()) and not _PAST.search(t):
+        ctx.add(s, "spot_ok", True, q(m), "stated", m.start())
+    elif (h := _SPOT_HELP.search(t)) is not None:
+        ctx.add(s, "spot_ok", True, f'"{q(h)}": spot weighed as asked', "inferred", h.start())
+
+
+_PAST = re.compile(r"\b(?:before|last\s+(?:time|year|run)|previously|used\s+to)\b", I)
+
+
 def rule_pricing(ctx: Ctx) -> None:
-    """pricing_excluded: the kinds each sentence rules out, with the words as evidence."""
+    """pricing_excluded: the kinds each sentence rules out, with the words as evidence; spot_ok."""
     _reserve_intent(ctx)
     for s in ctx.sentences:
         t = s.text
+        _spot_ok(ctx, s)
         for kind, rx in _EXCLUDED.items():
             for m in rx.finditer(t):
                 if _BUT_WORD.match(m.group(0)) and _NEGATED_BEFORE.search(t, 0, m.start()):

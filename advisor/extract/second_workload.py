@@ -42,7 +42,7 @@ _OWN_PART = re.compile(
     re.I,
 )
 # fields a sentence may hold and still be about the whole request
-_CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "providers_excluded", "providers_required",
+_CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "providers_excluded", "providers_required",
                                 "providers_preferred", "pricing_excluded", "data_location"})  # fmt: skip
 
 

@@ -55,6 +55,7 @@ WHAT_IF_FIELDS = (
     "horizon_months",
     "eu_only",
     "us_only",
+    "spot_ok",
     "runs_per_month",
     "data_location",
     "data_cached",

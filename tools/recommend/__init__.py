@@ -38,7 +38,8 @@ Operational risk points: spot/preemptible +0.30, +0.15 per doubling of wall-cloc
 any run +0.05 per doubling beyond a week; community/marketplace tier +0.20; multi-node
 +0.10 + 0.10 x log2(nodes); owned or colocated hardware +0.30 (+0.05 with dedicated ops staff);
 managed service -0.05; reserved capacity +0.10 (a commitment); meeting the budget or deadline
-only at the favourable end of the range +0.30 (cheapest/fastest: ranked after sure ones).
+only at the favourable end of the range +0.30 (cheapest/fastest: ranked after sure ones), and another
++0.30 when the middle of the cost range is over the budget.
 Preferred providers: when one of them has a feasible option, the primary is chosen among them.
 
 The primary is the best by the objective; alternatives differ in a way a buyer cares about:

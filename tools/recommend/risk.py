@@ -30,6 +30,10 @@ hours"; and its throughput has no calibration row here (tools.compute.efficiency
 Smaller for a team with dedicated operations staff, who can own the porting."""
 RISK_LIMIT_MAYBE = 0.30
 """Balanced score: meeting the budget or deadline only at the favourable end of the range."""
+RISK_BUDGET_MID_OVER = 0.30
+"""Balanced score, on top of RISK_LIMIT_MAYBE: the middle of the cost range is over the budget, so the
+budget holds only if the run goes better than expected (expert review 8, R20: a $1,939-2,896 pick under a
+"$2,000 max" while a $653-2,531 option was offered)."""
 COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
 
 
@@ -39,7 +43,8 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
     risk = 0.0
     days = c.wall_hours.mid / 24.0
     if o.pricing == "spot":
-        risk += RISK_SPOT + RISK_SPOT_PER_DOUBLING_DAY * max(0.0, math.log2(max(days, 1e-9)))
+        if not p.spot_ok:  # a user fine with spot has weighed its preemptions (review 8, R20)
+            risk += RISK_SPOT + RISK_SPOT_PER_DOUBLING_DAY * max(0.0, math.log2(max(days, 1e-9)))
         c.risks.append("spot capacity can be preempted: checkpoint often")
     if not inference and days > 7:
         risk += RISK_LONG_JOB_PER_DOUBLING_WEEK * math.log2(days / 7)
