@@ -188,7 +188,8 @@ def rule_claims(ctx: Ctx) -> None:
     """claimed_gpu, claimed_gpu_count, claimed_hours from a reported claim; marks claim sentences."""
     for i, s in enumerate(ctx.sentences):
         t = s.text
-        if _named_server(ctx, s) or not _CLAIM_CUE.search(t) or asks_count(t):
+        verify = _verify_next(ctx, i)  # "a single L4 can serve it at 100 tok/s. Is that realistic?"
+        if _named_server(ctx, s) or not (_CLAIM_CUE.search(t) or verify) or asks_count(t):
             continue  # "How many H100s do we need ... within 30 days?": a count asked, not a claim on one
         hours = _CLAIM_HOURS.search(t) or _HOURS_ON.search(t)
         if hours is None and _RENTS.search(t) is None:
@@ -233,6 +234,24 @@ def rule_claims(ctx: Ctx) -> None:
         stated = hours.group("unit").lower().startswith("h")
         ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "stated" if stated else "inferred",
                 hours.start())  # fmt: skip
+
+
+# a bare check of the sentence before (expert review 7, R15 without "someone says"): "Is that realistic?",
+# "True?", "Is this right?", "Really?"
+_VERIFY = re.compile(
+    r"^\W*(?:(?:is|was)\s+(?:that|this|it)\s+(?:really\s+|even\s+)?(?:realistic|true|right|correct|possible"
+    r"|feasible|doable|accurate|plausible)|(?:is\s+(?:that|this)\s+)?(?:true|really|right|correct|realistic))"
+    r"\s*\??\s*$",
+    I,
+)
+
+
+def _verify_next(ctx: Ctx, i: int) -> bool:
+    """Whether the sentence after sentence `i` only asks whether it holds (it is then a claim)."""
+    if i + 1 >= len(ctx.sentences) or _VERIFY.match(ctx.sentences[i + 1].text) is None:
+        return False
+    ctx.claim_sentences.add(ctx.sentences[i + 1].start)  # answered by the claim check
+    return True
 
 
 # a short follow-up asking the time on the hardware just named: "Could we rent a single H100 from runpod for

@@ -85,8 +85,9 @@ def _verdicts(ctx: Ctx, s: Sentence) -> None:
 # GPUs set side by side (expert review 7, R02: "(H100 vs H200 vs L40S)" was dropped): names joined by
 # "vs", "versus", "or", "and", "," or "/" with at least one "vs" / "versus", or any joiner in a sentence
 # that asks for a comparison ("compare H100, H200 and L40S", "which is better, H100 or H200?")
-_JOIN = re.compile(r"\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and)\s*", I)
+_JOIN = re.compile(r"s?\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and)\s*", I)
 _VS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", I)
+_ENDS_ASKING = re.compile(r"s?(?:\s*\w+){0,3}\s*\?", I)  # the choice ends the question
 _ASKS_COMPARISON = re.compile(
     r"\b(?:compar\w*|side[\s-]by[\s-]side|which\s+(?:is|one|of)|better|trade-?offs?)\b", I
 )
@@ -102,7 +103,13 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
             joins.append(s.text[group[-1].end() : g.start()])
             group.append(g)
             continue
-        if len(group) >= 2 and (any(_VS.search(j) for j in joins) or _ASKS_COMPARISON.search(s.text)):
+        # "H100 or B200?", "H100s or B200s for this?" (expert review 8, R09)
+        asked = bool(
+            any(j.strip(" s").lower() == "or" for j in joins)
+            and _ENDS_ASKING.match(s.text, group[-1].end() if group else 0)
+        )
+        asked = asked or any(_VS.search(j) for j in joins) or bool(_ASKS_COMPARISON.search(s.text))
+        if len(group) >= 2 and asked:
             ids = [i for m in group if _in_catalog(i := _gpu_id(m.group("gpu")))]
             if len(set(ids)) >= 2:
                 said = s.text[group[0].start() : group[-1].end()]
