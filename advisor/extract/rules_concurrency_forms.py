@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_text import NUM, NUMBER, Sentence, parse_count, parse_number
+from advisor.extract.rules_text import NUM, NUMBER, Sentence, parse_count, parse_number, share_fraction
 
 _AT_ONCE = (
     r"(?:at\s+once|(?:at|in)\s+the\s+same\s+(?:time|moment)|simultaneous(?:ly)?|concurrent(?:ly|e?s)?|in\s+parallel"
@@ -64,7 +64,6 @@ _SHARE = re.compile(
     r"(?:three|four|five|ten|\d+))(?:(?<=%)|\b)(?P<gap>[^.;!?]{0,60}?)\b" + _AT_ONCE + r"\b",
     I,
 )
-_SHARE_WORDS = {"a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "a tenth": 0.1, "half": 0.5}
 _PEOPLE = (
     r"(?:users|devs|developers|engineers|employees|staff|people|ppl|folks|persons|clinicians|students|agents"
     r"|analysts|seats|licen[cs]es|customers|members|colleagues|researchers|scientists|[a-z]{3,}(?:ists|ians))"
@@ -100,15 +99,6 @@ def _count(num: str, k: str | None) -> int:
     return int(value * 1000 if k else value)
 
 
-def _share(said: str) -> float:
-    t = " ".join(said.lower().split())
-    if t in _SHARE_WORDS:
-        return _SHARE_WORDS[t]
-    if t.endswith("%"):
-        return float(t.rstrip("% ")) / 100
-    return 1.0 / parse_number(t.split()[-1])
-
-
 def rule_concurrency_forms(ctx: Ctx) -> None:
     """concurrency from the general forms above (after rule_serving)."""
     if ctx.workload in ("inference", None) and not any(f.field == "concurrency" for f in ctx.findings):
@@ -142,7 +132,7 @@ def _fill(ctx: Ctx) -> None:
             if where:
                 ps, pop = where[-1]
                 total = _count(pop.group("num"), pop.group("k"))
-                n = max(1, round(total * _share(share.group("share"))))
+                n = max(1, round(total * share_fraction(share.group("share"))))
                 ev = f'"{q(pop)}" x "{q(share)}" = {n:,} at once'
                 ctx.add(s, "concurrency", n, ev, "inferred", share.start())
                 return

@@ -12,6 +12,7 @@ from advisor.extract.rules_text import (
     NUMBER,
     parse_count,
     parse_number,
+    share_fraction,
 )
 
 # =========================================================================== data location
@@ -349,17 +350,6 @@ _ACTIVE_SHARE = re.compile(
     r"|at\s+peak|at\s+any\s+(?:one\s+)?time|using\s+it\s+at\s+once)",
     I,
 )
-_SHARE_WORDS = {"a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "a tenth": 0.1, "half": 0.5}
-
-
-def _share_value(said: str) -> float:
-    """'a fifth' -> 0.2, '10%' -> 0.1, 'one in five' -> 0.2."""
-    t = " ".join(said.lower().split())
-    if t in _SHARE_WORDS:
-        return _SHARE_WORDS[t]
-    if t.endswith("%"):
-        return float(t.rstrip("% ")) / 100
-    return 1.0 / parse_number(t.split()[-1])
 
 
 _USERS = Gated(
@@ -506,7 +496,7 @@ def rule_serving(ctx: Ctx) -> None:
                 )
                 share = _ACTIVE_SHARE.search(t, m.end())
                 if share:  # "300 engineers, maybe a fifth of them active at once": 60 at once
-                    f = _share_value(share.group("share"))
+                    f = share_fraction(share.group("share"))
                     ev = f'"{q(m)}" x "{q(share)}" = {v * f:,.0f} at once'
                     ctx.add(s, "concurrency", max(1, round(v * f)), ev, "inferred", m.start())
                     continue
@@ -521,7 +511,7 @@ def rule_serving(ctx: Ctx) -> None:
             if pop:
                 m = pop[-1]
                 v = parse_count(m.group("num")) * (1000 if m.group("mult") else 1)
-                f = _share_value(share.group("share"))
+                f = share_fraction(share.group("share"))
                 ev = f'"{q(m)}" x "{q(share)}" = {v * f:,.0f} at once'
                 ctx.add(s, "concurrency", max(1, round(v * f)), ev, "inferred", m.start())
         for m in _RATE_PER_STREAM.finditer(t):

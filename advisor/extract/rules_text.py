@@ -408,3 +408,16 @@ def split_sentences(text: str) -> CleanText:
                     sentences.append(Sentence(text=body, start=start + idx + sub + lead, block=number,
                                               quoted=quoted, section=section))  # fmt: skip
     return CleanText(sentences=tuple(sentences), ignored=tuple(ignored))
+
+
+SHARE_WORDS = {"a fifth": 0.2, "a quarter": 0.25, "a third": 1 / 3, "a tenth": 0.1, "half": 0.5}
+
+
+def share_fraction(said: str) -> float:
+    """A share of a head-count as a fraction: 'a fifth' -> 0.2, '10%' -> 0.1, 'one in five' -> 0.2."""
+    t = " ".join(said.lower().split())
+    if t in SHARE_WORDS:
+        return SHARE_WORDS[t]
+    if t.endswith("%"):
+        return float(t.rstrip("% ")) / 100
+    return 1.0 / parse_number(t.split()[-1])
