@@ -291,7 +291,9 @@ _COMPARE = keyed(  # "instead" compares before "of" or in a question; "... on La
 _EXCLUDE_CUE = keyed(
     r"(?:\bno|\bnot|\bavoid|\bexcept|\bexcluding|\bwithout|\bnever|\bnothing\s+older\s+than"
     r"|\banything\s+(?:but|other\s+than)"
-    r"|n't\s+(?:use|want))(?:\s+(?:the|any|on|use|using|older|nvidia|amd|\w+\s+or))*\s*$",
+    # "we cannot use H100s", "we must not use A100s" (expert review 9, R14: read as wanting H100s)
+    r"|n't\s+(?:use|want)|\bcannot\s+(?:use|have|get)|\bcan\s+not\s+use|\b(?:must|may|shall)\s+not\s+use)"
+    r"(?:\s+(?:the|any|on|use|using|older|nvidia|amd|\w+\s+or))*\s*$",
     I,
 )
 _CONSUMER_OUT = Gated(
