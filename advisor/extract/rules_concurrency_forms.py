@@ -66,7 +66,9 @@ _SHARE = re.compile(
 )
 _PEOPLE = (
     r"(?:users|devs|developers|engineers|employees|staff|people|ppl|folks|persons|clinicians|students|agents"
-    r"|analysts|seats|licen[cs]es|customers|members|colleagues|researchers|scientists|[a-z]{3,}(?:ists|ians))"
+    r"|analysts|seats|licen[cs]es|customers|members|colleagues|researchers|scientists|[a-z]{3,}(?:ists|ians)"
+    # open sessions of which a share is generating (expert review 9, R15: "500 open sessions but ~10% ...")
+    r"|sessions|conversations|chats|connections)"
 )
 _POPULATION = re.compile(rf"(?P<num>{NUMBER})\s*(?P<k>k)?\+?\s+(?:[a-z-]+\s+)?{_PEOPLE}\b", I)
 _SERVED = re.compile(

@@ -189,9 +189,9 @@ _ITEMS = Gated(
         r"|reviews|transcripts|calls|files|reports|passages|chunks|paragraphs|abstracts|papers|posts|comments"
         # what else teams count in a batch (evals v10): "600k pairs", "5M dialogues", "1.5M product titles"
         r"|messages|conversations|chats|listings|contracts|invoices|problems|solutions|tasks|pairs|dialog(?:ue)?s"
-        r"|titles|headlines|captions|queries|snippets"
-        # any counted thing whose size follows it (rd12): "1.2M product blurbs (~70 tokens each)"
-        r"|[a-z]{3,}s(?=\s*[(,]?\s*(?:~|≈|about\s+|around\s+|roughly\s+)?\d[\d,.]*\s*k?\s*(?:output\s+)?"
+        r"|titles|headlines|captions|queries|snippets|outputs|completions|generations|responses|answers|replies"
+        # a counted thing whose size follows it: "1.2M blurbs (~70 tokens each)", "20M outputs of ~500 tokens"
+        r"|[a-z]{3,}s(?=\s*[(,]?\s*(?:of\s+)?(?:~|≈|about\s+|around\s+|roughly\s+)?\d[\d,.]*\s*k?\s*(?:output\s+)?"
         r"tok(?:en)?s?\s+(?:each|apiece|per\b)))\b",
         I,
     ),
