@@ -68,7 +68,7 @@ _RENTED_AFTER = keyed(
 _HELD_UNTIL = keyed(
     r"^[^.;]{0,40}?\b(?:reserved|booked|committed)\b[^.;]{0,25}?\b(?:until|till|through|thru|for the next"
     r"|to the end of|for another"
-    r"|for (?:a|one|two|three|six|\d+)\s+(?:years?|months?|quarters?|weeks?|days?))\b",
+    r"|for (?:a|one|two|three|six|\d+)\s+(?:more\s+)?(?:years?|months?|quarters?|weeks?|days?))\b",
     I,
 )
 # ownership said after the card, in a relative clause: "the single 4090 I already have at home", "the two

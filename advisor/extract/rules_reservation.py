@@ -25,7 +25,9 @@ _LEFT = keyed(
     rf"\b(?P<num>{NUMBER})\s*(?:more\s+)?{_UNIT}\s+(?:left|remaining|to\s+go)\b"
     rf"|\b(?:ends?|expires?|runs?\s+out|is\s+up|lapses?|finish(?:es)?)\s+in\s+(?:about\s+|~\s*)?(?P<num2>{NUMBER})"
     rf"\s*(?P<unit2>months?|mos?|weeks?|wks?|days?|years?|yrs?)\b"
-    rf"|\bfor\s+(?:another|the\s+next)\s+(?P<num3>{NUMBER})\s*(?P<unit3>months?|mos?|weeks?|wks?|days?)\b",
+    rf"|\bfor\s+(?:another|the\s+next)\s+(?P<num3>{NUMBER})\s*(?P<unit3>months?|mos?|weeks?|wks?|days?)\b"
+    # "for 3 more months", "for another 6 weeks" (expert review 9, R10)
+    rf"|\bfor\s+(?P<num4>{NUMBER})\s+more\s+(?P<unit4>months?|mos?|weeks?|wks?|days?)\b",
     I,
 )
 
@@ -81,12 +83,14 @@ def _nodes_held(ctx: Ctx) -> None:
 # held capacity with its term said before the GPUs: "We've got a 1-year reserved 8x H200 node on CoreWeave"
 # (expert review 7, R11: dropped, and 4x A100 rented instead), "our 3-year reserved 16x H100 at AWS", "we
 # hold two 1-year committed 8x H100 nodes"; a term reservation is paid whether used or not, so it is held
-# (not "we got a quote for a 1-year reserved node", not "should we get a 1-year reserved node")
+# (not "we got a quote for a 1-year reserved node", not "should we get a 1-year reserved node"); the term may
+# be said after the GPUs instead ("we have a reserved 8x H100 node on AWS for 3 more months")
 _TERM_HELD = keyed(
     r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold|got)"
-    r"(?:\s+got)?|(?:our|my))\s+(?:an?\s+|the\s+)?(?:(?P<nodes>" + NUMBER + r")\s+)?(?:" + NUMBER
-    + r")[\s-](?:years?|yrs?|months?|mos?)[\s-]+(?:reserved|committed|pre-?paid)\s+(?P<per>" + NUMBER
-    + r")\s*(?:x|×)?\s*",
+    r"(?:\s+got)?|(?:our|my))\s+(?:an?\s+|the\s+)?(?:(?P<nodes>" + NUMBER + r")\s+)?(?:(?:" + NUMBER
+    + r")[\s-](?:years?|yrs?|months?|mos?)[\s-]+)?(?:reserved|committed|pre-?paid)\s+"
+    # an instance type before the GPUs it holds: "a reserved p5.48xlarge (8x H100)" (expert review 9, R10)
+    + r"(?:[a-z][\w.-]*\d[\w.-]*\s*\(\s*)?(?P<per>" + NUMBER + r")\s*(?:x|×)?\s*",
     I,
 )
 
@@ -155,10 +159,11 @@ def _term_left(ctx: Ctx, s: Sentence) -> bool:
     if m is None:
         return False
     said_of_term = _RESERVED.search(s.text) or _TERM_NOUN.search(s.text) or _ON_IT.match(s.text, m.end())
-    if not said_of_term and not (ctx.has("owned_reserved") and m.group("num3") is None):
+    ahead = m.group("num3") is not None or m.group("num4") is not None  # "for the next / N more months"
+    if not said_of_term and not (ctx.has("owned_reserved") and not ahead):
         return False
-    num = m.group("num") or m.group("num2") or m.group("num3")
-    unit = m.group("unit") or m.group("unit2") or m.group("unit3")
+    num = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4")
+    unit = m.group("unit") or m.group("unit2") or m.group("unit3") or m.group("unit4")
     months = _months(num, unit)
     if months <= 0:
         return False
