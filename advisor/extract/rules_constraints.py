@@ -142,7 +142,7 @@ _PREFER = keyed(
     # a wish, not a rule: "staying on GCP would be nice", "ideally on Azure", "nice to have: Lambda"
     r"|(?<!to )(?<!must )stay(?:ing)? on|stick(?:ing)? (?:with|to)|ideally(?: on)?|would be nice|nice to have"
     r"|(?:would|'d) like to stay|want to stay|stay there|stay with them"
-    r"|would be ideal"
+    r"|would be ideal|already\s+(?:on|using|with|at|in)\b"  # "we're already on runpod" (reviews 7, 9)
     # capacity the team can get there: "we can get H100s on CoreWeave", "CoreWeave can give us 64 H100s"
     r"|(?:we|i)\s+(?:can|could)\s+get|(?:can|could)\s+(?:give|offer|lend)\s+us|have\s+access\s+to"
     # money already committed there: "a GCP commitment we need to burn down", "our AWS EDP", "Azure credits"

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_ctx import Ctx, I, negated
 from advisor.extract.rules_models import PROVIDER_FAMILIES, find_providers
+from advisor.extract.rules_text import Sentence
 
 _COMPANY: dict[str, str] = {"amazon": "aws", "microsoft": "azure", "google": "gcp", "oracle": "oci"}
 _CUE = re.compile(
@@ -32,10 +33,36 @@ def _ids(item: str) -> list[str]:
     return []
 
 
+# a list of names closed by "only" (expert reviews 7 and 9: "Lambda or CoreWeave only" kept CoreWeave alone):
+# every name of the list is required
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:or|and)?|\bor\b|\band\b|/|&)\s*", I)
+_ONLY_AFTER = re.compile(r"\s*(?:\(\w+\)\s*)?only\b", I)
+
+
+def _list_only(ctx: Ctx, s: Sentence) -> None:
+    """providers_required (and preferred) for every name of a list that ends in 'only'."""
+    t = s.text
+    named = find_providers(t)
+    run: list[tuple[str, int, int]] = []
+    for pid, a, b in named:
+        if run and _LIST_GAP.fullmatch(t[run[-1][2] : a]) is None:
+            run = []
+        run.append((pid, a, b))
+        only = _ONLY_AFTER.match(t, b)
+        if len(run) >= 2 and only is not None and not negated(t, run[0][1]):
+            said = t[run[0][1] : only.end()]
+            for p, at, _ in run:
+                ctx.add(s, "providers_required", [p], said, "stated", at)
+                ctx.add(s, "providers_preferred", [p], said, "stated", at)
+            run = []
+
+
 def rule_provider_lists(ctx: Ctx) -> None:
-    """providers_excluded for each name in a list that follows one exclusion cue."""
+    """providers_excluded for each name in a list that follows one exclusion cue; providers_required for
+    each name of a list that ends in 'only'."""
     for s in ctx.sentences:
         t = s.text
+        _list_only(ctx, s)
         for cue in _CUE.finditer(t):
             end = _ITEM_END.search(t, cue.end())
             body = t[cue.end() : end.start() if end else len(t)]
