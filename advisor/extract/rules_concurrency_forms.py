@@ -28,7 +28,7 @@ from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import NUM, NUMBER, Sentence, parse_count, parse_number, share_fraction
 
 _AT_ONCE = (
-    r"(?:at\s+once|(?:at|in)\s+the\s+same\s+(?:time|moment)|simultaneous(?:ly)?|concurrent(?:ly|e?s)?|in\s+parallel"
+    r"(?:at\s+once|(?:at|in)\s+(?:the\s+)?same\s+(?:time|moment)|simultaneous(?:ly)?|concurrent(?:ly|e?s)?|in\s+parallel"
     r"|at\s+any\s+(?:one\s+|given\s+)?(?:time|moment))"
 )
 # what a count "at once" may not be: resources, volumes, times

@@ -352,6 +352,7 @@ _ACTIVE_SHARE = re.compile(
 )
 
 
+_PER_PERIOD_AFTER = re.compile(r"\s*(?:/|a|an|per|each|every)\s*(?:day|week|month|year)\b|\s+daily\b", I)
 _USERS = Gated(
     re.compile(
         rf"\b(?:for|serve|serving|support|handle|to)\s+(?:(?:all\s+)?(?:our|the|its|their)\s+)?{APPROX}"
@@ -490,6 +491,8 @@ def rule_serving(ctx: Ctx) -> None:
             for m in _USERS.finditer(t):
                 if re.search(r"\b(?:employees|staff)\b", t[m.end() : m.end() + 15], I):
                     continue
+                if _PER_PERIOD_AFTER.match(t, m.end()) or re.search(r"\bdaily\b", m.group(0), I):
+                    continue  # "500 users per day", "2000 daily users": a day's count, not at once (review 7)
                 num = m.group("num") or m.group("num2") or m.group("num3")
                 v = (parse_count(num) if not m.group("mult") else parse_number(num)) * (
                     1000 if m.group("mult") else 1
