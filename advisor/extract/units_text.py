@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from tools import present
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import Estimate
 from tools.defaults import BYTES_PER_TOKEN
@@ -128,9 +129,8 @@ def usd_from(amount: float, currency: str) -> Converted:
     if rate is None:
         return Converted(amount, f"{_g(amount)} USD")
     usd = amount * rate.value
-    return Converted(
-        usd, f"{_g(amount)} {currency} x {rate.value:.4g} USD/{currency} ({_fx_note(rate)}) = {_g(usd)} USD"
-    )
+    how = f"{_g(amount)} {currency} x {rate.value:.4g} USD/{currency} ({_fx_note(rate)}) = {present.usd(usd)}"
+    return Converted(usd, how)
 
 
 def hours_from(amount: float, unit: str) -> Converted:
