@@ -53,9 +53,15 @@ _JOB_ONLY = frozenset({"hours", "time", "duration", "wall-clock"})
 _TOKEN = re.compile(r"[\w&-]+")
 
 
+# "true?", "is that right?" after a claim: the claim's check answers it (expert review 9, R05)
+VERIFY_Q = re.compile(r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b", I)
+
+
 def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
-    """The extra questions a recommendation with a pick answers (module docstring)."""
-    return [HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
+    """The extra questions a recommendation with a pick answers (module docstring), and a bare check of a
+    claim when the claim was checked."""
+    out = [HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
+    return out + ([VERIFY_Q] if rec.expectation_checks else [])
 
 
 def asks_deliverables(text: str, rec: Recommendation) -> bool:

@@ -124,6 +124,13 @@ _BARE_ENOUGH = re.compile(
     r"(?:enough|sufficient|adequate)\b",
     I,
 )
+# the claim's verb before the hardware: "(someone told me) we can run Llama 3.1 405B on a single 8xH100 node"
+# (expert review 9, R05)
+_RUN_ON_BEFORE = re.compile(
+    r"\b(?:can|could|will|would)\s+(?:easily\s+)?(?:serve|host|run|fit|handle)\b[^?!]{0,60}?\b(?:on|onto|across)"
+    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?$",
+    I,
+)
 # a question for the time on named hardware: "How long would ... take on 32 H100s?" (the hardware is the
 # asker's premise, checked like a claim)
 _HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+(?:hours|days|weeks))\b", I)
@@ -217,7 +224,8 @@ def rule_claims(ctx: Ctx) -> None:
                 # the sentence's load and lengths are the workload's, and the GPU is still the one wanted
                 _claim_hardware(ctx, s, gpu, mark=False)
                 continue
-            enough = _ENOUGH.search(t, gpu.end()) or _BARE_ENOUGH.match(t, gpu.end())
+            enough = (_ENOUGH.search(t, gpu.end()) or _BARE_ENOUGH.match(t, gpu.end())
+                      or _RUN_ON_BEFORE.search(t[: gpu.start()]))  # fmt: skip
             if enough is None and not how_long:
                 continue
             _claim_hardware(ctx, s, gpu)

@@ -85,7 +85,12 @@ def _verdicts(ctx: Ctx, s: Sentence) -> None:
 # GPUs set side by side (expert review 7, R02: "(H100 vs H200 vs L40S)" was dropped): names joined by
 # "vs", "versus", "or", "and", "," or "/" with at least one "vs" / "versus", or any joiner in a sentence
 # that asks for a comparison ("compare H100, H200 and L40S", "which is better, H100 or H200?")
-_JOIN = re.compile(r"s?\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and)\s*", I)
+_JOIN = re.compile(
+    r"s?\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and|(?:(?:is\s+)?worth\s+it\s+)?over|instead\s+of|rather\s+than)\s*"
+    r"(?:\d+\s*[x×]\s*)?",  # "1x L40S or 1x H100?", "Is an H200 worth it over H100?" (expert review 9)
+    I,
+)
+_CHOICE_JOIN = re.compile(r"\b(?:or|over|instead\s+of|rather\s+than)\b", I)
 _VS = re.compile(r"\b(?:vs\.?|versus)(?!\w)", I)
 _ENDS_ASKING = re.compile(r"s?(?:\s*\w+){0,3}\s*\?", I)  # the choice ends the question
 _ASKS_COMPARISON = re.compile(
@@ -104,9 +109,9 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
             group.append(g)
             continue
         # "H100 or B200?", "H100s or B200s for this?" (expert review 8, R09)
-        asked = bool(
-            any(j.strip(" s").lower() == "or" for j in joins)
-            and _ENDS_ASKING.match(s.text, group[-1].end() if group else 0)
+        asked = bool(  # a choice asked: "H100 or B200?", "H200 or H100 for serving 70B to 100 users?"
+            any(_CHOICE_JOIN.search(j) for j in joins)
+            and (_ENDS_ASKING.match(s.text, group[-1].end() if group else 0) or s.text.rstrip().endswith("?"))
         )
         asked = asked or any(_VS.search(j) for j in joins) or bool(_ASKS_COMPARISON.search(s.text))
         if len(group) >= 2 and asked:

@@ -72,6 +72,10 @@ _SERVE_HINT = keyed(
     r"\b(?:voice|phone|call[\s-]?cent(?:er|re)|customer[\s-]service|support|sales|chat|rag|ai|internal)"
     r"[\s-]+(?:agent|bot|assistant|copilot)s?\b"
     r"|\bchat[\s-]?bot\b|\b(?:concurrently|simultaneously)\b|\bper\s+(?:stream|call|session)\b"
+    # a model run on named hardware, nothing trained (expert review 9, R05: "we can run Llama 3.1 405B on a
+    # single 8xH100 node in FP8" became a LoRA job)
+    r"|\b(?:run|running|fit|load|host)\s+(?:[\w.\-]+\s+){1,4}?(?:on|onto|across)\s+[^.?!]{0,20}?"
+    r"(?:h100|h200|b200|a100|l40s?|l4|[345]090|mi300x|gpus?)\b"
     r"|\b\d[\d,.]*\s*k?\s+(?:\w+\s+)?(?:streams|calls|sessions)\b"
     r"|\btok(?:en)?s?\s*(?:/\s*s(?:ec)?\b|per\s+s(?:ec(?:ond)?)?\b|a\s+second\b|(?:/|per|an?|each)\s*"
     r"(?:day|d|hour|hr|minute|min)\b)"
