@@ -13,21 +13,22 @@ from __future__ import annotations
 
 import re
 
-_ONES: dict[str, int] = {
+# the number words, one place: rules_spoken reads model names with them too
+ONES: dict[str, int] = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
     "seventeen": 17, "eighteen": 18, "nineteen": 19,
 }  # fmt: skip
-_TENS: dict[str, int] = {
+TENS: dict[str, int] = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
     "ninety": 90,
 }  # fmt: skip
-_DIGIT_WORDS = {**{w: v for w, v in _ONES.items() if v < 10}, "zero": 0, "oh": 0}
-_WORDS = sorted([*_ONES, *_TENS, "hundred", "thousand", "zero", "oh", "point", "and", "a", "half"],
+_DIGIT_WORDS = {**{w: v for w, v in ONES.items() if v < 10}, "zero": 0, "oh": 0}
+_WORDS = sorted([*ONES, *TENS, "hundred", "thousand", "zero", "oh", "point", "and", "a", "half"],
                 key=len, reverse=True)  # fmt: skip
 # a run of number words joined by spaces or hyphens; checked word by word in _value
 _RUN = re.compile(r"\b(?:" + "|".join(_WORDS) + r")(?:[\s-]+(?:" + "|".join(_WORDS) + r"))+\b", re.I)
-_NUMERIC = frozenset([*_ONES, *_TENS, "hundred", "thousand"])
+_NUMERIC = frozenset([*ONES, *TENS, "hundred", "thousand"])
 
 
 def _value(words: list[str]) -> float | None:
@@ -35,20 +36,20 @@ def _value(words: list[str]) -> float | None:
     total, current, last, i = 0, 0, "", 0
     while i < len(words):
         w, nxt = words[i], words[i + 1] if i + 1 < len(words) else ""
-        if w in _ONES:
-            if last in _ONES or (last in _TENS and _ONES[w] >= 10):
+        if w in ONES:
+            if last in ONES or (last in TENS and ONES[w] >= 10):
                 return None  # "four five", "twenty eleven": not one number
-            current += _ONES[w]
-        elif w in _TENS:
-            if last in _ONES or last in _TENS:
+            current += ONES[w]
+        elif w in TENS:
+            if last in ONES or last in TENS:
                 return None
-            current += _TENS[w]
+            current += TENS[w]
         elif w == "hundred":
-            if last not in _ONES:
+            if last not in ONES:
                 return None
             current *= 100
         elif w == "thousand":
-            if last not in _ONES and last not in _TENS and last != "hundred":
+            if last not in ONES and last not in TENS and last != "hundred":
                 return None
             total, current = total + current * 1000, 0
         elif w == "and" and nxt in _NUMERIC and last in ("hundred", "thousand"):

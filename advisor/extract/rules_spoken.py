@@ -14,16 +14,10 @@ from __future__ import annotations
 import re
 
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_number_words import ONES, TENS
 
-_ONES: dict[str, int] = {
-    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}  # fmt: skip
-_TENS: dict[str, int] = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-    "ninety": 90,
-}  # fmt: skip
+_ONES: dict[str, int] = {"zero": 0, "oh": 0, **ONES}  # "four oh five" -> 405
+_TENS = TENS
 # families as a dictation app hears them -> the name the model rules read (advisor/extract/rules_models.py)
 _HEARD: dict[str, str] = {
     "mist roll": "mistral", "missed roll": "mistral", "mist rall": "mistral", "mixed rail": "mixtral",
