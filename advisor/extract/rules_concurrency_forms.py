@@ -25,7 +25,15 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I, q
-from advisor.extract.rules_text import NUM, NUMBER, Sentence, parse_count, parse_number, share_fraction
+from advisor.extract.rules_text import (
+    NUM,
+    NUMBER,
+    PER_PERIOD_COUNT,
+    Sentence,
+    parse_count,
+    parse_number,
+    share_fraction,
+)
 
 _AT_ONCE = (
     r"(?:at\s+once|(?:at|in)\s+(?:the\s+)?same\s+(?:time|moment)|simultaneous(?:ly)?|concurrent(?:ly|e?s)?|in\s+parallel"
@@ -74,7 +82,7 @@ _POPULATION = re.compile(rf"(?P<num>{NUMBER})\s*(?P<k>k)?\+?\s+(?:[a-z-]+\s+)?{_
 _SERVED = re.compile(
     rf"\b(?:for|serve|serving|support|supporting|to)\s+(?:all\s+)?(?:of\s+)?(?:our|the|its|their)?\s*"
     rf"(?:~\s*|about\s+|around\s+|roughly\s+)?(?P<num>{NUMBER})\s*(?P<k>k)?\+?\s+(?:[a-z-]+\s+)?"
-    rf"(?P<who>{_PEOPLE}|[a-z]{{3,}}(?:ers|ors))\b(?!\s*(?:/|a|an|per|each|every)\s+(?:day|week|month|year)\b)"
+    rf"(?P<who>{_PEOPLE}|[a-z]{{3,}}(?:ers|ors))\b(?!{PER_PERIOD_COUNT})"
     rf"|(?P<num2>{NUMBER})\s+(?:licensed\s+|paid\s+)?(?:seats|licen[cs]es)\b",
     I,
 )

@@ -10,6 +10,7 @@ from advisor.extract.rules_ctx import PROTOTYPE, Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
+    PER_PERIOD_COUNT,
     parse_count,
     parse_number,
     share_fraction,
@@ -352,7 +353,7 @@ _ACTIVE_SHARE = re.compile(
 )
 
 
-_PER_PERIOD_AFTER = re.compile(r"\s*(?:/|a|an|per|each|every)\s*(?:day|week|month|year)\b|\s+daily\b", I)
+_PER_PERIOD_AFTER = re.compile(PER_PERIOD_COUNT, I)
 _USERS = Gated(
     re.compile(
         rf"\b(?:for|serve|serving|support|handle|to)\s+(?:(?:all\s+)?(?:our|the|its|their)\s+)?{APPROX}"

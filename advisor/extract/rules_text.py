@@ -421,3 +421,7 @@ def share_fraction(said: str) -> float:
     if t.endswith("%"):
         return float(t.rstrip("% ")) / 100
     return 1.0 / parse_number(t.split()[-1])
+
+
+# a count given per day or longer ("500 users per day", "2,000 daily users"): a period's total, not at once
+PER_PERIOD_COUNT = r"\s*(?:/|a|an|per|each|every)\s*(?:day|week|month|year)\b|\s+daily\b"
