@@ -35,7 +35,7 @@ from tools import present
 from tools.input_account import InputAccount
 from tools.memory_calibration import calibration_summary
 from tools.profile import PROFILE_FIELDS
-from tools.recommend.models import YOURS_PROVIDER, YOURS_RESERVED_TIER, Option, Recommendation
+from tools.recommend.models import YOURS_PROVIDER, YOURS_RESERVED_TIER, FitStatus, Option, Recommendation
 
 
 def _cost_suffix(opt: Option) -> str:
@@ -70,8 +70,8 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "vram": present.gib(opt.vram_gib_per_gpu),
         "why": list(opt.why),
         "risks": list(opt.risks),
-        "meets_deadline": _yes_no(opt.meets_deadline),
-        "meets_budget": _yes_no(opt.meets_budget),
+        "meets_deadline": _fit_word(opt.deadline_status, favourable_end="fast"),
+        "meets_budget": _fit_word(opt.budget_status, favourable_end="low"),
         "tier": "" if opt.provider == YOURS_PROVIDER else opt.tier,  # "your hardware" says it already
         "eu": opt.eu,
         "decode": decode if opt.decode_tokens_per_s else None,
@@ -148,7 +148,8 @@ def _job_rows(opt: Option, per_replica: int, binds: str) -> list[dict[str, str]]
         rows.append({"label": "Throughput", "value": present.tokens_per_s_range(opt.decode_tokens_per_s)})
     rows.append({"label": "Hours to finish", "value": present.hours_range(opt.wall_hours)})
     if opt.meets_deadline is not None:
-        rows.append({"label": "Meets the deadline", "value": _yes_no(opt.meets_deadline)})
+        met = _fit_word(opt.deadline_status, favourable_end="fast")
+        rows.append({"label": "Meets the deadline", "value": met})
     return rows
 
 
@@ -165,8 +166,12 @@ def _serving_table(options: Any) -> dict[str, Any] | None:
     }
 
 
-def _yes_no(v: bool | None) -> str:
-    return present.UNKNOWN if v is None else ("yes" if v else "no")
+def _fit_word(status: FitStatus | None, *, favourable_end: str) -> str:
+    """A deadline or budget check as a buyer reads it: "yes" only when the whole range meets it; a range
+    that straddles the limit says so ("only at the fast end") instead of a plain "yes" (expert review 9)."""
+    if status is None:
+        return present.UNKNOWN
+    return {"meets": "yes", "maybe": f"only at the {favourable_end} end", "misses": "no"}[status]
 
 
 def _profile_rows(rec: Recommendation) -> list[dict[str, Any]]:

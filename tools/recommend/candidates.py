@@ -19,7 +19,7 @@ from typing import Any
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import ResolvedWorkload
 from tools.ranges import Range
-from tools.recommend.models import Deployment, MemoryFit, TcoScenario, TopologySummary
+from tools.recommend.models import Deployment, FitStatus, MemoryFit, TcoScenario, TopologySummary
 from tools.recommend.option_id import OptionId
 from tools.vocabulary import OptionPricing
 
@@ -132,8 +132,8 @@ class Candidate:
     risk: float = 0.0
     risks: list[str] = field(default_factory=list)
     why: list[str] = field(default_factory=list)
-    deadline_status: str | None = None  # meets | maybe | misses
-    budget_status: str | None = None
+    deadline_status: FitStatus | None = None
+    budget_status: FitStatus | None = None
     capex_usd: float | None = None  # the purchase a capex budget is held to (tools/recommend/pricing.py)
     score: float = 0.0
 

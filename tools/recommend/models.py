@@ -29,6 +29,9 @@ RejectionKind = Literal[
     "memory", "interconnect", "constraint", "budget", "deadline", "throughput", "no_price"
 ]
 CostBasis = Literal["per_job", "per_month"]
+# Whether a deadline or budget is met across the option's whole range ("meets"), only at its favourable
+# end ("maybe": the range straddles the limit) or not even there ("misses").
+FitStatus = Literal["meets", "maybe", "misses"]
 OptionIdText = Annotated[
     OptionId | None,
     BeforeValidator(option_id_from_text),
@@ -181,8 +184,10 @@ class Option(_Frozen):
     risks: tuple[str, ...] = ()
     decode_tokens_per_s: Range | None = Field(default=None, description="inference: aggregate decode rate")
     serving: ServingFigures | None = Field(default=None, description="inference: per replica and per user")
-    meets_deadline: bool | None = None
-    meets_budget: bool | None = None
+    meets_deadline: bool | None = Field(default=None, description="True also when met only at the fast end")
+    meets_budget: bool | None = Field(default=None, description="True also when met only at the low end")
+    deadline_status: FitStatus | None = Field(default=None, description="None: no deadline given")
+    budget_status: FitStatus | None = Field(default=None, description="None: no budget given")
     price_as_of: dt.date | None = None
     price_source: str = ""
     score: float | None = Field(default=None, description="ranking score, lower is better (see recommend)")

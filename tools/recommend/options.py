@@ -92,6 +92,8 @@ def to_option(
                                 assumed=p.status_of("latency_ms_per_token") == "assumed"),  # fmt: skip
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
+        deadline_status=c.deadline_status,
+        budget_status=c.budget_status,
         price_as_of=c.offer.as_of,
         price_source=c.offer.source,
         score=c.score,

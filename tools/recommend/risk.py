@@ -8,7 +8,7 @@ import math
 from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
-from tools.recommend.models import YOURS_PROVIDER
+from tools.recommend.models import YOURS_PROVIDER, FitStatus
 
 RISK_SPOT = 0.30
 RISK_SPOT_PER_DOUBLING_DAY = 0.15
@@ -80,7 +80,7 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
     c.risk = risk
 
 
-def deadline_status(c: Candidate, p: WorkloadProfile) -> str | None:
+def deadline_status(c: Candidate, p: WorkloadProfile) -> FitStatus | None:
     """meets | maybe | misses the profile's deadline (None without one); 'maybe' is said in the risks."""
     d = p.deadline_hours
     if not d:
