@@ -125,7 +125,10 @@ def _chart(t: BuyRentTimeline) -> str:
         (ln.basis.name, ln.cumulative_usd, _LINE_COLOURS[i % 5], _DASHES[(i + 1) % 5])
         for i, ln in enumerate(t.rents)
     ]
-    vmax = max(max(v) for _, v, _, _ in series)
+    # A reserved term that outlasts the horizon bills every month of it (tools.cost_buy): its line ends
+    # with a rise at the horizon to the committed total, so the chart agrees with the table (expert review 9).
+    committed = [ln.committed_usd for ln in t.rents if ln.committed_usd is not None]
+    vmax = max([max(v) for _, v, _, _ in series] + committed)
     ticks = charts.nice_ticks(vmax * 1.02)
     ys = plot_h / ticks[-1] if ticks[-1] else 1.0
     xs = plot_w / max(t.horizon_months, 1)
@@ -165,6 +168,22 @@ def _chart(t: BuyRentTimeline) -> str:
         )
         label = charts.clip_text(_legend(name), right - 44, 9)
         out.append(f'<text x="{left + plot_w + 38}" y="{ly + 3}" font-size="9">{escape(label)}</text>')
+    for i, ln in enumerate(t.rents):
+        if ln.committed_usd is None:
+            continue
+        x = left + t.horizon_months * xs
+        y0 = top + plot_h - ln.cumulative_usd[-1] * ys
+        y1 = top + plot_h - ln.committed_usd * ys
+        colour = _LINE_COLOURS[i % 5]
+        out.append(
+            f'<line x1="{x:.1f}" y1="{y0:.1f}" x2="{x:.1f}" y2="{y1:.1f}" stroke="{colour}" '
+            'stroke-width="1.6" stroke-dasharray="1 2" class="term-billed"/>'
+        )
+        out.append(f'<line x1="{x - 4:.1f}" y1="{y1:.1f}" x2="{x + 4:.1f}" y2="{y1:.1f}" stroke="{colour}"/>')
+        out.append(
+            f'<text x="{x - 6:.1f}" y="{y1 + 3:.1f}" text-anchor="end" font-size="8.5">'
+            f"{ln.basis.term_months or 0:.0f}-month term billed</text>"
+        )
     if not t.owned:  # break-even markers: where buying's line crosses each rent line within the horizon
         for i, ln in enumerate(t.rents):
             be = ln.break_even_month
