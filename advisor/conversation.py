@@ -52,7 +52,8 @@ _DEFAULTS_RE = re.compile(
     r"\b(use|go with|take|apply|stick with)\s+(your|the|sensible)?\s*defaults?\b"
     r"|\bjust (assume|go ahead|pick)\b|\bwhatever you (think|suggest|recommend)\b"
     r"|\bdefaults? (are|is) fine\b|\bassume the rest\b"
-    r"|\bdon'?t ask\b|\bno more questions\b",
+    # "don't ask" asks for no questions, but not as an aside: "(compliance, don't ask)", "don't ask why"
+    r"|\bdon'?t ask\b(?!\s+why\b)(?![^()]*\))|\bno more questions\b",
     re.IGNORECASE,
 )
 _REPORT_RE = re.compile(
