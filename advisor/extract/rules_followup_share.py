@@ -1,6 +1,7 @@
 """A follow-up that keeps only part of the set-up named or held before: "and if we only got one of the two
 nodes?", "what if we only had half of them?", "with just one node?" (expert review 6, R20 turn 3: "a
-question I could not answer", answer unchanged).
+question I could not answer", answer unchanged), or grows it: "and if we add two more of the same cards?",
+"what if we doubled it?" (expert review 10, R20 turn 3).
 
 The earlier turns' set-up is the hardware the team holds (owned_gpu_count, e.g. a 2-node 8x H200
 reservation) or the one a claim or question named (claimed_gpu_count, "is 16x H100 enough?"); the
@@ -17,7 +18,7 @@ import re
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE
-from advisor.extract.rules_text import parse_number
+from advisor.extract.rules_text import Sentence, parse_number
 
 GPUS_PER_NODE_DEFAULT = 8  # HGX / DGX boards: 8 GPUs per node (NVIDIA DGX H100/H200 user guide)
 _SMALL = r"\d+|one|two|three|four|five|six|eight|a\s+single|a|single"
@@ -29,6 +30,15 @@ _SHARE = keyed(
     rf"\s+(?P<unit2>{_UNIT})\b"
     r"|\b(?P<half>half)\s+(?:of\s+)?(?:them\b|(?:the|our|those|that)\s+(?:gpus|cards|nodes|servers|boxes"
     r"|machines|cluster|reservation|capacity)\b)",
+    I,
+)
+# "and if we add two more of the same cards?", "with 4 more GPUs?", "what if we doubled it?" (expert
+# review 10, R20 turn 3): the earlier count grows by the number said (GPUs, or nodes of the earlier size)
+_MORE = keyed(
+    rf"\b(?:add(?:ed|ing)?|get|got|buy|bought|had|have|rent(?:ed)?|with|plus)\s+(?:another\s+)?"
+    rf"(?P<n>{_SMALL})\s+(?:more|extra|additional)\b(?:\s+(?:of\s+(?:the\s+)?(?:same|those|these|them)\s+)?"
+    rf"(?P<unit>{_UNIT}|gpus?|cards?)\b|(?=\s*(?:[?.!,]|$)))"
+    r"|\b(?P<double>doubl(?:e|ed|ing))\s+(?:it|them|that|the\s+(?:gpus|cards|nodes|count|cluster))\b",
     I,
 )
 _HYPOTHETICAL = re.compile(r"\?|\b(?:if|suppose|say|assuming|instead)\b", I)
@@ -55,6 +65,9 @@ def rule_followup_share(ctx: Ctx) -> None:
     earlier_words = (earlier.evidence if earlier is not None else None) or ""
     for s in ctx.sentences:
         t = s.text
+        asks = _HYPOTHETICAL.search(t) is not None and GPU_RE.search(t) is None
+        if asks and _grow(ctx, s, field, total, earlier_words):
+            return
         m = _SHARE.search(t)
         if m is None or not _HYPOTHETICAL.search(t) or GPU_RE.search(t) is not None:
             continue
@@ -71,3 +84,25 @@ def rule_followup_share(ctx: Ctx) -> None:
         if 0 < new < total:
             ctx.add(s, field, new, f'"{q(m)}": {how} = {new} GPUs', "inferred", m.start())
             return
+
+
+def _grow(ctx: Ctx, s: Sentence, field: str, total: int, earlier_words: str) -> bool:
+    """The earlier count plus the GPUs (or nodes) a follow-up adds; True when it was read."""
+    m = _MORE.search(s.text)
+    if m is None:
+        return False
+    if m.group("double"):
+        new, how = total * 2, f"twice {total}"
+    else:
+        n = _count(m.group("n"))
+        if m.group("unit") and re.match(_UNIT, m.group("unit"), I):
+            earlier_nodes = _NODES_SAID.search(earlier_words)
+            nodes = (
+                _count(earlier_nodes.group("m")) if earlier_nodes else max(1, total // GPUS_PER_NODE_DEFAULT)
+            )
+            per_node = max(1, total // nodes)
+            new, how = total + n * per_node, f"{total} + {n} x {per_node} GPUs per node"
+        else:
+            new, how = total + n, f"{total} + {n}"
+    ctx.add(s, field, new, f'"{q(m)}": {how} = {new} GPUs', "inferred", m.start())
+    return True

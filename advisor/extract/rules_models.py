@@ -49,12 +49,13 @@ KNOWN_SIZES_B: dict[str, float] = {
     "deepseekr1": 671.0,  # deepseek-ai/DeepSeek-R1 model card: 671B total parameters
 }
 
+# "A100 80GB (PCIe)": a form factor in brackets is part of the name (expert review 10, R20)
 # "(?<=\d[x×])": a count glued to the name ("Is 8xH100 enough", expert review 6 R04), no word boundary
 GPU_RE = re.compile(
     r"(?:\b|(?<=\d[x×]))(?:nvidia\s+|amd\s+|intel\s+)?"
     r"(?P<gpu>(?:geforce\s+)?rtx\s?(?:a?\d{4}|pro\s?\d{4})(?:\s?ti)?|"
-    r"[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb))*|a[2-6]000|l4|l40s?|a10g?|t4|v100|p100|"
-    r"gh200|gb200|mi\d{3}x?|gaudi\s?\d)(?:s|'s)?\b",
+    r"[ahbl]\d{2,3}[a-z]?(?:[\s-]?(?:sxm\d?|pcie|nvl|\d{2,3}\s?gb)|\s?\((?:sxm\d?|pcie|nvl)\))*|a[2-6]000|l4|"
+    r"l40s?|a10g?|t4|v100|p100|gh200|gb200|mi\d{3}x?|gaudi\s?\d)(?:s|'s)?(?:\b|(?<=\)))",
     re.I,
 )
 
@@ -201,6 +202,7 @@ def _find_models(text: str) -> list[ModelMention]:
 
 def resolve_gpu(name: str) -> str:
     """Catalog id of a GPU name ('H100s' -> 'h100-sxm'), or the cleaned name when the catalog lacks it."""
+    name = _BRACKETED_FORM.sub(r" \g<form>", name)
     cleaned = (
         re.sub(r"(?:'s|s)$", "", name.strip(), flags=re.I) if not name.lower().endswith("l40s") else name
     )
@@ -219,6 +221,7 @@ def resolve_gpu(name: str) -> str:
     return re.sub(r"\s+", "-", cleaned.lower())
 
 
+_BRACKETED_FORM = re.compile(r"\s*\(\s*(?P<form>sxm\d?|pcie|nvl)\s*\)", re.I)
 _MEMORY_WORD = re.compile(r"[\s-]*(?P<gb>\d{2,3})\s*gb\b", re.I)
 
 

@@ -1,0 +1,65 @@
+"""Expert review 10, R20: "We own 2x A100 80GB (PCIe)" / "QLoRA Qwen2.5 72B on 100M tokens with them. How
+long?" / "And if we add two more of the same cards?". The form factor in brackets was dropped (read as the
+SXM4 card), and the follow-up that grows the owned set was "a question I could not answer"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu"),
+    [
+        ("We own 2x A100 80GB (PCIe)", "a100-80gb-pcie"),
+        ("We have 4x H100 (NVL) in our rack", "h100-nvl"),
+        ("our box: 8 x H100 (SXM)", "h100-sxm"),
+        ("We own 2x A100 80GB PCIe", "a100-80gb-pcie"),  # without brackets, as before
+    ],
+)
+def test_a_bracketed_form_factor_is_part_of_the_card(extract: Extract, text: str, gpu: str) -> None:
+    assert extract(text).owned_gpu == gpu, text
+
+
+def test_a_bracket_that_is_no_form_factor_leaves_the_card_alone(extract: Extract) -> None:
+    p = extract("We own 2x A100 80GB (bought 2023)")
+    assert p.owned_gpu is not None and p.owned_gpu.startswith("a100-80gb"), p.owned_gpu
+    assert p.owned_gpu_count == 2
+
+
+def _owned_pair(extract: Extract) -> WorkloadProfile:
+    p = extract("We own 2x A100 80GB (PCIe)")
+    return extract("QLoRA Qwen2.5 72B on 100M tokens with them. How long?", p)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "count"),
+    [
+        ("And if we add two more of the same cards?", 4),  # R20 turn 3
+        ("what if we bought 2 more GPUs?", 4),
+        ("and with 6 extra cards?", 8),
+        ("What if we doubled it?", 4),
+    ],
+)
+def test_a_follow_up_adding_cards_grows_the_owned_count(extract: Extract, follow_up: str, count: int) -> None:
+    p = extract(follow_up, _owned_pair(extract))
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-80gb-pcie", count), follow_up
+    assert p.model_id == "qwen2.5-72b" and p.method == "qlora"  # the rest of the question is kept
+
+
+@pytest.mark.parametrize(
+    "follow_up",
+    [
+        "We add two more of the same cards next year.",  # a statement, not a what-if
+        "and if we add two more H100s?",  # another card: the GPU rules read it, not a growth of the A100s
+        "what if we had two more weeks?",  # not hardware
+    ],
+)
+def test_near_misses_keep_the_owned_count(extract: Extract, follow_up: str) -> None:
+    p = extract(follow_up, _owned_pair(extract))
+    assert p.owned_gpu_count == 2, follow_up
