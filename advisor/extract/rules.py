@@ -52,7 +52,7 @@ from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
-from advisor.extract.rules_purchase_price import rule_capex_budget, rule_purchase_price
+from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_stream_speed import rule_stream_speed
@@ -124,6 +124,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
+    rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # last: a revised figure is matched to the value read (or known) before it
 )

@@ -30,6 +30,9 @@ _CUE_BEFORE = (
     r"|the\s+next|next|horizon\s*(?:of|is|:|=|-)?|outlook\s*(?:of|is|:)?|pays?\s+(?:itself\s+)?off\s+"
     r"(?:with)?in|break[\s-]?even\s+(?:with)?in|amorti[sz](?:e|ed|ing)\s+(?:it\s+|them\s+)?(?:over|across)"
     r"|depreciat\w+\s+(?:over|across)|(?:writ(?:e|ten|ing)|wrote)\s+(?:it\s+|them\s+|\w+\s+)?off\s+(?:over|across|in)|(?:useful\s+)?life(?:time|span)?\s*(?:of|is|:)"
+    # "we'd keep them 3 years", "we'll run the boxes 4 years" (expert review 10, R19 turn 3)
+    r"|(?:keep|run|use|operate|hold)\s+(?:them|it|those|these|the\s+(?:gpus|cards|servers|hardware|nodes|boxes"
+    r"|machines|cluster))"
     r"|(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?|covers?)"
     r"(?:\s+for)?|for(?:\s+at\s+least)?)\s+(?:a\s+|an\s+|the\s+)?"
 )

@@ -66,6 +66,27 @@ def rule_capex_budget(ctx: Ctx) -> None:
         return
 
 
+# a switch to buying asked as a what-if (expert review 10, R19 turn 3): "What if we buy the GPUs instead of
+# renting?", "how about buying our own instead?", "instead of renting, what if we bought them?" asks for the
+# purchase to be sized, where "buy or rent?" weighs both (the recommender then shows both)
+_BUY_INSTEAD = keyed(
+    r"\b(?:what\s+if|how\s+about|and\s+if|suppose|say)\s+(?:we\s+)?(?:just\s+)?"
+    r"(?:buy|bought|buying|purchas\w+|owned)\b[^.?!]{0,40}?\binstead\b(?!\s+of\s+buy)"
+    r"|\binstead\s+of\s+rent\w*,?\s+(?:what\s+if\s+|how\s+about\s+)?(?:we\s+)?(?:buy|bought|buying|purchas\w+)\b",
+    I,
+)
+
+
+def rule_buy_instead(ctx: Ctx) -> None:
+    """deployment_preference on_prem from a what-if that switches from renting to buying."""
+    if ctx.has("deployment_preference"):
+        return
+    for s in ctx.sentences:
+        if (m := _BUY_INSTEAD.search(s.text)) is not None:
+            ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
+            return
+
+
 def rule_purchase_price(ctx: Ctx) -> None:
     """purchase_usd_per_gpu from a price said with the machine to buy; that amount is then no budget."""
     for s in ctx.sentences:

@@ -63,3 +63,47 @@ def test_a_follow_up_adding_cards_grows_the_owned_count(extract: Extract, follow
 def test_near_misses_keep_the_owned_count(extract: Extract, follow_up: str) -> None:
     p = extract(follow_up, _owned_pair(extract))
     assert p.owned_gpu_count == 2, follow_up
+
+
+# ----------------------------------------------- R19 turn 3: "What if we buy the GPUs instead of renting?"
+@pytest.mark.parametrize(
+    "follow_up",
+    [
+        "What if we buy the GPUs instead of renting? We'd keep them 3 years.",  # R19 turn 3
+        "how about buying our own instead?",
+        "Instead of renting, what if we bought them?",
+    ],
+)
+def test_a_what_if_switch_to_buying_sizes_the_purchase(extract: Extract, follow_up: str) -> None:
+    p = extract("Serve Llama 3.1 8B to 300 concurrent users at peak.")
+    p = extract(follow_up, p)
+    assert p.deployment_preference == "on_prem", follow_up
+    assert p.concurrency == 300  # the rest of the set-up is kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Llama 3.1 8B to 300 users. Should we buy or rent?",  # weighs both: the recommender shows both
+        "Serve Llama 3.1 8B to 300 users. What if we rent instead of buying?",
+    ],
+)
+def test_weighing_or_switching_to_renting_is_no_purchase(extract: Extract, text: str) -> None:
+    assert extract(text).deployment_preference != "on_prem", text
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("We'd keep them 3 years.", 36),
+        ("we will run the servers 4 years", 48),
+        ("We'd keep the cards for 3 years.", 36),  # with "for", as before
+    ],
+)
+def test_keeping_the_hardware_n_years_is_the_horizon(extract: Extract, text: str, months: int) -> None:
+    assert extract("Serve Llama 3.1 8B to 300 users on our own GPUs. " + text).horizon_months == months
+
+
+def test_a_run_time_is_no_horizon(extract: Extract) -> None:
+    p = extract("LoRA Llama 3 8B on 50M tokens; we run it 3 hours a night.")
+    assert p.horizon_months is None
