@@ -14,6 +14,7 @@ from pydantic import ConfigDict
 
 from tools.catalog.schema import EgressSchedule, Estimate, GpuSpec, ModelArch, PriceRecord, StoragePrice
 from tools.catalog.synthetic import synthetic_arch
+from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.trace import TraceBuilder, Traced
@@ -187,8 +188,14 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
                     INTERACTIVE_SPEED_SOURCE,
                     "ms/token",
                 )
-        ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
-        default("context_len", ctx, "4096 tokens, capped at the model's maximum context", "tokens")
+        if p.prompt_tokens:  # "8k-token prompts": the context holds the prompt and its answer (review 10, R13)
+            answer = p.output_tokens or OUTPUT_TOKENS_DEFAULT
+            ctx = min(max(CONTEXT_LEN_DEFAULT, p.prompt_tokens + answer), arch.max_context)
+            why = f"the stated prompt plus {answer:,} answer tokens, at least 4096, capped at the model's maximum"
+        else:
+            ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
+            why = "4096 tokens, capped at the model's maximum context"
+        default("context_len", ctx, why, "tokens")
     else:
         default(
             "seq_len", min(SEQ_LEN_DEFAULT, arch.max_context), "seed 001 / tools.memory default", "tokens"

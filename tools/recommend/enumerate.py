@@ -28,7 +28,7 @@ from tools.recommend.candidates import (
 from tools.recommend.models import YOURS_PROVIDER, MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
-from tools.recommend.risk import RISK_LIMIT_MAYBE, assess_risk, deadline_status
+from tools.recommend.risk import RISK_LIMIT_MAYBE, RISK_TARGET_MID_MISS, assess_risk, deadline_status
 from tools.recommend.serving_plan import (
     ServingPlan,
     plan_serving,
@@ -322,11 +322,13 @@ class Enumerator(Part):
         if plan.target_status == "maybe":
             c.risk += RISK_LIMIT_MAYBE
         if plan.latency_at_risk and self.p.latency_ms_per_token:
+            latency = self.p.latency_ms_per_token
+            mid_misses = plan.replica.ms_per_output_token.mid > latency
             c.risks.append(
-                f"meets the {self.p.latency_ms_per_token:g} ms/token latency target only at the fast end "
-                "of the range"
+                f"meets the {latency:g} ms/token latency target only at the fast end of the range"
+                + (" (the middle of the range misses it)" if mid_misses else "")
             )
-            c.risk += RISK_LIMIT_MAYBE
+            c.risk += RISK_LIMIT_MAYBE + (RISK_TARGET_MID_MISS if mid_misses else 0.0)
         if plan.ttft_at_risk and self.p.ttft_target_s:
             c.risks.append(
                 f"{ttft_text(plan.replica)}: meets the {self.p.ttft_target_s:g} s target only at the fast "

@@ -34,6 +34,11 @@ RISK_BUDGET_MID_OVER = 0.30
 """Balanced score, on top of RISK_LIMIT_MAYBE: the middle of the cost range is over the budget, so the
 budget holds only if the run goes better than expected (expert review 8, R20: a $1,939-2,896 pick under a
 "$2,000 max" while a $653-2,531 option was offered)."""
+RISK_TARGET_MID_MISS = 0.30
+"""Balanced score, on top of RISK_LIMIT_MAYBE: the middle of the per-token latency range is slower than the
+stated target, so users get the speed asked for only if serving goes better than expected (expert review 10,
+R13: 4x H100 at 12.9-20.3 tokens/s per user against "about 20 tok/s each" ranked over 8x H100 at 22-33);
+the same rule as RISK_BUDGET_MID_OVER for a budget."""
 COMMUNITY_TIERS = ("community", "marketplace", "spot", "interruptible")
 
 

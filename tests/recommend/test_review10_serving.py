@@ -1,0 +1,41 @@
+"""Expert review 10, R13: "Llama 3.1 70B ... ~50 concurrent users, 8k-token prompts, about 20 tok/s each".
+The stated prompt length did not set the context (4,096 assumed: the KV cache was half of what 8k prompts
+hold), and the primary, 4x H100 at 12.9-20.3 tokens/s per user, met the speed only at its fast end with
+the middle of its range under it, while 8x H100 meets it across the range (RISK_TARGET_MID_MISS)."""
+
+from __future__ import annotations
+
+from advisor.service.profiles import profile_from_mapping
+from advisor.service.recommending import recommend_for
+from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT
+
+R13 = {
+    "workload": "inference",
+    "model_id": "llama-3.1-70b",
+    "concurrency": 50,
+    "prompt_tokens": 8000,
+    "latency_ms_per_token": 50.0,  # "about 20 tok/s each"
+    "gpus_excluded": ["mi300x", "mi325x", "b200"],
+}
+
+
+def test_a_stated_prompt_length_sets_the_context() -> None:
+    profile, settings = profile_from_mapping(R13)
+    rec, _ = recommend_for(profile, settings=settings)
+    assert rec.profile.context_len == 8000 + OUTPUT_TOKENS_DEFAULT
+    assert rec.profile.status_of("context_len") == "assumed"
+
+
+def test_a_short_prompt_keeps_the_4096_default() -> None:
+    profile, settings = profile_from_mapping({**R13, "prompt_tokens": 500})
+    rec, _ = recommend_for(profile, settings=settings)
+    assert rec.profile.context_len == 4096
+
+
+def test_the_primary_meets_the_per_user_speed_in_the_middle_of_its_range() -> None:
+    profile, settings = profile_from_mapping(R13)
+    rec, _ = recommend_for(profile, settings=settings)
+    p = rec.primary
+    assert p is not None and p.serving is not None
+    per_user = p.serving.per_user_tokens_per_s
+    assert per_user.mid >= 20.0, (p.total_gpus, p.gpu, per_user)
