@@ -181,17 +181,19 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
     if workload == "inference":
         if not p.generation_tokens:  # a batch job's concurrency is the plan's (all it holds), not assumed
             default("concurrency", CONCURRENCY_DEFAULT, CONCURRENCY_DEFAULT_SOURCE, "sequences")
-            if p.target_tokens_per_s is None:  # an aggregate rate stated is the speed asked for: no floor
+            # an aggregate rate stated is the speed asked for, and a latency target waived is none: no floor
+            if p.target_tokens_per_s is None and not p.no_latency_target:
                 default(
                     "latency_ms_per_token",
                     INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT,
                     INTERACTIVE_SPEED_SOURCE,
                     "ms/token",
                 )
-        if p.prompt_tokens:  # "8k-token prompts": the context holds the prompt and its answer (review 10, R13)
+        # "8k-token prompts": the context holds the prompt and its answer (expert review 10, R13)
+        if p.prompt_tokens:
             answer = p.output_tokens or OUTPUT_TOKENS_DEFAULT
             ctx = min(max(CONTEXT_LEN_DEFAULT, p.prompt_tokens + answer), arch.max_context)
-            why = f"the stated prompt plus {answer:,} answer tokens, at least 4096, capped at the model's maximum"
+            why = f"the stated prompt plus {answer:,} answer tokens (at least 4096, within the model's limit)"
         else:
             ctx = min(CONTEXT_LEN_DEFAULT, arch.max_context)
             why = "4096 tokens, capped at the model's maximum context"

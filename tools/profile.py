@@ -72,6 +72,11 @@ class WorkloadProfile(BaseModel):
     context_len: int | None = Field(default=None, gt=0, description="tokens per sequence (inference)")
     target_tokens_per_s: float | None = Field(default=None, gt=0, description="aggregate decode rate")
     latency_ms_per_token: float | None = Field(default=None, gt=0)
+    no_latency_target: bool | None = Field(
+        default=None,
+        description="the user said nobody waits on each token ('No per-user latency target', 'latency "
+        "doesn't matter, throughput does'): no per-user speed floor is assumed or said",
+    )
     ttft_target_s: float | None = Field(
         default=None,
         gt=0,

@@ -55,7 +55,7 @@ from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_serving_io import rule_serving_io
-from advisor.extract.rules_stream_speed import rule_stream_speed
+from advisor.extract.rules_stream_speed import rule_no_latency_target, rule_stream_speed
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
@@ -115,6 +115,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_serving_io,
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
+    rule_no_latency_target,
     rule_ttft,
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,

@@ -13,7 +13,7 @@ import re
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import Sentence
 
-_SPOT = r"spot|pre-?empt(?:ible|able)s?|interruptibles?|low[\s-]priority"
+_SPOT = r"spot(?![\s-]?check)|pre-?empt(?:ible|able)s?|interruptibles?|low[\s-]priority"
 _ON_DEMAND = r"on[\s-]demand|pay[\s-]as[\s-]you[\s-]go|payg"
 _RESERVED = (
     r"reserved|reservations?|(?:long[\s-]term\s+)?commit(?:ments?|ted use)"
@@ -27,6 +27,9 @@ _NEG = (
     r"|don't want|do not want|not allowed(?: to use)?|mustn't use|can't rely on"
     # a tender's wording: "shall not use spot", "shall not enter into reserved-capacity commitments"
     r"|(?:must|shall|will|may|should)\s+not\s+(?:use|enter\s+into|rely\s+on|buy|sign\s+(?:up\s+for|for)?)"
+    # what the capacity may not be (expert review 10, R11): "it must not be spot", "can't be on spot"
+    r"|(?:must\s*not|mustn't|shall\s+not|should\s*not|shouldn't|can't|cannot|can\s+not|could\s*not|couldn't"
+    r"|may\s+not)\s+(?:be|run|go)(?:\s+(?:on|in))?"
     r"|cannot rely on|rule out|ruling out|except|anything but|other than"
     # "nothing preemptible", "we can't do spot", "won't go with spot"
     r"|nothing(?=\s+(?:pre-?empt|interrupt|spot\b(?!-)))"

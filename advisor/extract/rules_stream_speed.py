@@ -68,6 +68,32 @@ def rule_stream_speed(ctx: Ctx) -> None:
         return
 
 
+# a per-user target waived (expert review 10, R09: "No per-user latency target" was "not understood", and the
+# reply warned that 4-6 tokens/s per user is too slow): "no latency requirement", "latency doesn't matter",
+# "we don't care about per-user speed", "throughput matters, not latency", "not latency-sensitive",
+# "nobody waits on the answers"
+_LATENCY = r"(?:(?:per[\s-]user|per[\s-]request|per[\s-]token|streaming|token)\s+)?(?:latency|speed)"
+_NO_TARGET = re.compile(
+    rf"\bno\s+(?:hard\s+|real\s+|specific\s+|particular\s+)?{_LATENCY}\s+(?:target|requirement|sla|slo|constraint"
+    r"|budget|goal|floor)s?\b"
+    rf"|\b{_LATENCY}\s+(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+(?:really\s+)?matter\b"
+    rf"|\b{_LATENCY}\s+(?:is\s+not|isn'?t|is\s+no)\s+(?:a\s+|an\s+|really\s+a\s+)?(?:concern|issue|priority"
+    r"|important|critical|relevant|requirement)\b"
+    rf"|\b(?:don'?t|do\s+not)\s+care\s+(?:much\s+)?about\s+{_LATENCY}"
+    r"|\bnot\s+latency[\s-](?:sensitive|critical|bound)\b|\bthroughput\s+matters,?\s+not\s+latency\b"
+    r"|\b(?:nobody|no\s+one|no\s+human)\s+(?:is\s+)?wait(?:s|ing)\s+(?:on|for)\b",
+    I,
+)
+
+
+def rule_no_latency_target(ctx: Ctx) -> None:
+    """no_latency_target from a sentence that waives the per-user speed."""
+    for s in ctx.sentences:
+        if (m := _NO_TARGET.search(s.text)) is not None:
+            ctx.add(s, "no_latency_target", True, m.group(0), "stated", m.start())
+            return
+
+
 def _sentence_at(ctx: Ctx, position: int) -> Sentence | None:
     for s in ctx.sentences:
         if s.start <= position < s.start + len(s.text):

@@ -65,6 +65,7 @@ WHAT_IF_FIELDS = (
     "providers_excluded",
     "providers_preferred",
     "target_tokens_per_s",
+    "no_latency_target",
     "ttft_target_s",
     "response_target_s",
     "gpus_wanted",

@@ -107,3 +107,56 @@ def test_keeping_the_hardware_n_years_is_the_horizon(extract: Extract, text: str
 def test_a_run_time_is_no_horizon(extract: Extract) -> None:
     p = extract("LoRA Llama 3 8B on 50M tokens; we run it 3 hours a night.")
     assert p.horizon_months is None
+
+
+# ----------------------------------------------- R11: "it must not be spot"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're an AWS-only shop and it must not be spot.",  # R11
+        "it can't be on spot",
+        "It mustn't run on preemptible capacity.",
+        "this cannot be spot instances",
+    ],
+)
+def test_what_the_capacity_may_not_be_rules_it_out(extract: Extract, text: str) -> None:
+    p = extract("Llama 3.1 8B inference for 20 chat users. " + text)
+    assert "spot" in p.pricing_excluded, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it can be spot if that is cheaper",
+        "the budget can't be spot-checked",
+        "the spot price must not be above $2/h",
+    ],
+)
+def test_near_misses_leave_spot_in(extract: Extract, text: str) -> None:
+    p = extract("Llama 3.1 8B inference for 20 chat users. " + text)
+    assert "spot" not in p.pricing_excluded, text
+
+
+# ----------------------------------------------- R09: "No per-user latency target"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No per-user latency target.",  # R09
+        "latency doesn't matter, throughput does",
+        "We don't care about per-user speed.",
+        "It is not latency-sensitive: nobody waits on the answers.",
+        "Latency is not a concern for this pipeline.",
+    ],
+)
+def test_a_waived_per_user_speed_is_read(extract: Extract, text: str) -> None:
+    p = extract("Sustain 3,000 output tokens/s aggregate on Qwen2.5 32B. " + text)
+    assert p.no_latency_target is True, text
+    assert p.latency_ms_per_token is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Latency is a concern: users chat with it.", "Low latency matters a lot.", "no latency spikes please"],
+)
+def test_a_latency_that_matters_is_no_waiver(extract: Extract, text: str) -> None:
+    assert extract("Serve Qwen2.5 32B to 40 users. " + text).no_latency_target is None, text

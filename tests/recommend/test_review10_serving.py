@@ -39,3 +39,23 @@ def test_the_primary_meets_the_per_user_speed_in_the_middle_of_its_range() -> No
     assert p is not None and p.serving is not None
     per_user = p.serving.per_user_tokens_per_s
     assert per_user.mid >= 20.0, (p.total_gpus, p.gpu, per_user)
+
+
+R09 = {"workload": "inference", "model_id": "qwen2.5-32b", "target_tokens_per_s": 3000.0,
+       "prompt_tokens": 2000,
+       "output_tokens": 300, "us_only": True, "pricing_excluded": ["spot", "reserved", "owned"],
+       "gpus_wanted": ["h100-pcie", "h100-sxm", "h100-nvl"]}  # fmt: skip
+
+
+def test_a_waived_latency_target_is_not_warned_about_and_concurrency_is_not_asked() -> None:
+    """R09: 'No per-user latency target' was answered with 'under the 10 tokens/s an interactive user needs'
+    and a question on concurrency ('Meanwhile I assumed 8') beside 'about 888 in flight'."""
+    plain, settings = profile_from_mapping(R09)
+    rec, _ = recommend_for(plain, settings=settings)
+    assert rec.primary is not None
+    warned = "an interactive user needs" in rec.primary.summary
+    assert "concurrency" not in [s.input for s in rec.sensitivity]  # the plan's load, not an input
+    waived, settings = profile_from_mapping({**R09, "no_latency_target": True})
+    rec2, _ = recommend_for(waived, settings=settings)
+    assert rec2.primary is not None and "an interactive user needs" not in rec2.primary.summary
+    assert warned  # without the waiver the slow per-user speed is still said (expert review 7, R12)

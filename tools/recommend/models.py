@@ -130,6 +130,7 @@ class ServingFigures(_Frozen):
     binds: Literal["kv_cache", "server_max_batch", "latency_target"]
     latency_target_ms: float | None = None
     latency_target_assumed: bool = False  # the default per-user floor, not the user's target
+    latency_target_waived: bool = False  # the user said there is no per-user target: no floor is said
     target_status: Literal["meets", "maybe", "short"] | None = Field(
         default=None, description="against the aggregate tokens/s target (None without one)"
     )
@@ -232,6 +233,8 @@ class Option(_Frozen):
         target (expert review 4: the range was printed without saying so); '; meets your 30 tokens/s' when
         even the low end reaches it (expert review 7, R11: the answer never said yes); '' with no target."""
         target_ms = self.serving.latency_target_ms if self.serving is not None else None
+        if not target_ms and self.serving is not None and self.serving.latency_target_waived:
+            return ""
         if not target_ms:
             # no per-user target (an aggregate rate stated, which sets no floor: tools.defaults): a speed
             # under the interactive floor is still said, since someone may wait on each answer (expert

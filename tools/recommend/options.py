@@ -89,7 +89,8 @@ def to_option(
         risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
         serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token,
-                                assumed=p.status_of("latency_ms_per_token") == "assumed"),  # fmt: skip
+                                assumed=p.status_of("latency_ms_per_token") == "assumed",
+                                waived=bool(p.no_latency_target)),  # fmt: skip
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         deadline_status=c.deadline_status,

@@ -170,8 +170,10 @@ def _variants(
                 )
             )
     else:
-        # a batch generation job queues every request at once: its concurrency is not an input
-        if p.concurrency and _uncertain(w, "concurrency") and not p.generation_tokens:
+        # a batch generation job queues every request at once, and a stated aggregate rate is served at the
+        # load the plan picks ("about 888 in flight"): their concurrency is not an input (review 10, R09)
+        planned = p.generation_tokens or p.target_tokens_per_s
+        if p.concurrency and _uncertain(w, "concurrency") and not planned:
             out.append(
                 ("concurrency", str(p.concurrency), ("1", {"concurrency": 1}), ("32", {"concurrency": 32}))
             )

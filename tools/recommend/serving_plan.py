@@ -391,7 +391,12 @@ def with_latency_cap(serve: ServingFn, plan: ServingPlan, latency_ms: float | No
 
 
 def serving_figures(
-    plan: ServingPlan | None, tp: int, pp: int, latency_ms: float | None, assumed: bool = False
+    plan: ServingPlan | None,
+    tp: int,
+    pp: int,
+    latency_ms: float | None,
+    assumed: bool = False,
+    waived: bool = False,
 ) -> ServingFigures | None:
     """The plan's per-replica and per-user figures and its headroom, for the Option."""
     if plan is None:
@@ -422,6 +427,7 @@ def serving_figures(
         binds=binds,
         latency_target_ms=latency_ms,
         latency_target_assumed=assumed,
+        latency_target_waived=waived,
         target_status=plan.target_status,
         spare_replicas=plan.spare_replicas,
         batch_job=plan.job_hours is not None,
