@@ -526,6 +526,7 @@ def estimate_memory(
         lora_dropout=plan.lora_dropout,
         activation_offloading=plan.activation_offloading,
         memory_basis=plan.memory_basis,
+        variable_length=plan.variable_length,
         peak_phase=phase,
         phase_peaks_gib=phase_totals,
         **tb.fields(),
