@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.memory_activations import ActivationParts
-from tools.memory_states import StateBytes, fsdp_under_pp
+from tools.memory_states import StateBytes, fsdp_under_pp, persistent_grad_buffer
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 
@@ -66,8 +66,9 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         # the other micro-batches in flight still hold their kept activations
         bwd_grads, bwd_act = g, act.kept + act.layer + act.dequant
     g_fwd = 0.0
-    if accumulating(plan, g + states.adapter_grads):
-        # the earlier micro-batches' gradients (and the adapters') are live from the forward on; the
+    if accumulating(plan, g + states.adapter_grads) or persistent_grad_buffer(plan):
+        # the earlier micro-batches' gradients (and the adapters') are live from the forward on (a persistent
+        # fp32 grad buffer is, at every step, tools.memory_states.persistent_grad_buffer); the
         # backward adds into them in place, with the head's new gradient a transient beside them early on
         g_fwd, a_fwd = g, a
         early_acc = kept_plus_layer + g_head

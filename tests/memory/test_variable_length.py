@@ -5,6 +5,7 @@ changes, by VARIABLE_LENGTH_STALE_LOGITS x the loss-backward logits bytes; tenso
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,7 @@ def test_the_flag_reaches_the_estimate_from_the_cli_and_the_api() -> None:
     from advisor.api import size
     from advisor.cli.app import app
 
-    kw: dict[str, object] = dict(model="llama-2-7b", method="lora", seq_len=2048, lora_dropout=0.0)
+    kw: dict[str, Any] = dict(model="llama-2-7b", method="lora", seq_len=2048, lora_dropout=0.0)
     fixed, varied = size(**kw), size(variable_length=True, **kw)
     assert varied["inputs"]["variable_length"] is True and fixed["inputs"]["variable_length"] is False
     assert varied["peak_gib_per_gpu"] > fixed["peak_gib_per_gpu"]
