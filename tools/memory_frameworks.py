@@ -62,6 +62,11 @@ class FrameworkMemoryDefaults:
     zeroed, never freed, between steps (Megatron-core DistributedDataParallel's param_and_grad_buffer; bf16
     forces accumulate_allreduce_grads_in_fp32): 4 B per trained parameter in every phase, not 2 B from the
     backward on. The distributed optimizer shards the master and states, not this buffer."""
+    ddp_bucket_copies: bool = False
+    """Data parallelism is torch DistributedDataParallel with gradient_as_bucket_view False (its default, kept
+    by accelerate's DistributedDataParallelKwargs and Lightning's DDPStrategy): the reducer allocates its
+    all-reduce buckets when the model is wrapped, a second copy of every trained gradient, live all step
+    (torch/nn/parallel/distributed.py docstring: bucket views save 'the total gradients size')."""
     hf_layer_extras: bool = True
     """The model code is transformers' (tools.memory_activations.LAYER_EXTRA_H_BYTES: RMSNorm's fp32 input
     copy, the attention output kept twice, peft's casts, measured on HF modelling code); False for
@@ -75,6 +80,7 @@ class FrameworkMemoryDefaults:
 
 
 _HF = FrameworkMemoryDefaults(
+    ddp_bucket_copies=True,
     optimizer_impl="fused",
     loss_chunking=False,
     lora_dropout=0.0,
@@ -138,6 +144,7 @@ _TORCHTITAN = FrameworkMemoryDefaults(
     source="torchtitan job config: optimizer.implementation 'fused'; FSDP2 MixedPrecisionPolicy bf16",
 )
 _UNSLOTH = FrameworkMemoryDefaults(
+    ddp_bucket_copies=True,
     optimizer_impl="fused",
     loss_chunking=True,
     lora_dropout=0.0,

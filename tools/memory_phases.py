@@ -13,6 +13,9 @@ tools.memory_activations.ActivationParts):
                 layer's recompute or the embedding's backward, _late_backward_activations)
     optimizer = W + O + A + G + T        (the activations are dead by the step)
 
+torch DDP's all-reduce buckets (ddp_bucket_bytes), where the stack keeps them apart from the gradients, add
+one more gradient-sized set to every phase.
+
 The peak is the largest phase (checked against the fake-tensor simulator's per-phase peaks,
 bench/accuracy_sim.py). G_head is the lm_head's share of the gradients, made in the loss backward.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.memory_activations import ActivationParts
+from tools.memory_frameworks import framework_defaults
 from tools.memory_states import StateBytes, fsdp_under_pp, persistent_grad_buffer
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
@@ -74,6 +78,8 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         early_acc = kept_plus_layer + g_head
         bwd_grads = g + g_head if early_acc > late_act else g
         bwd_act = (kept_plus_layer if early_acc > late_act else late_act) + act.dequant
+    buckets = ddp_bucket_bytes(plan, states)
+    g_fwd, bwd_grads = g_fwd + buckets, bwd_grads + buckets
     return {
         "forward": PhaseLines(w + casts, g_fwd, o, act.kept + act.logits_forward + act.dequant, a_fwd),
         "loss": PhaseLines(
@@ -86,13 +92,25 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         "backward": PhaseLines(w, bwd_grads, o, bwd_act + act.logits_held, a),
         "optimizer": PhaseLines(
             w - states.root_gathered,
-            g,
+            g + buckets,
             o + states.step_temporaries,
             act.logits_held,
             a,
             states.step_temporaries,
         ),
     }
+
+
+def ddp_bucket_bytes(plan: Plan, states: StateBytes) -> float:
+    """torch DDP's all-reduce buckets when the stack keeps gradient_as_bucket_view False
+    (FrameworkMemoryDefaults.ddp_bucket_copies): one more copy of the trained gradients, in their dtype,
+    allocated when the model is wrapped and live in every phase; 0 without data-parallel ranks, under
+    ZeRO/FSDP (their own buffers), or with a step in backward (no DDP reducer)."""
+    if plan.sharding != "ddp" or plan.dp < 2 or plan.optimizer_in_backward:
+        return 0.0
+    if not framework_defaults(plan.framework).ddp_bucket_copies:
+        return 0.0
+    return states.adapter_grads if plan.adapters else states.gradients
 
 
 def accumulating(plan: Plan, gradient_bytes: float) -> bool:
