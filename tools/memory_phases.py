@@ -70,7 +70,11 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         # the other micro-batches in flight still hold their kept activations
         bwd_grads, bwd_act = g, act.kept + act.layer + act.dequant
     g_fwd = 0.0
-    if accumulating(plan, g + states.adapter_grads) or persistent_grad_buffer(plan):
+    if (
+        accumulating(plan, g + states.adapter_grads)
+        or persistent_grad_buffer(plan)
+        or zero3_grad_buffer(plan)
+    ):
         # the earlier micro-batches' gradients (and the adapters') are live from the forward on (a persistent
         # fp32 grad buffer is, at every step, tools.memory_states.persistent_grad_buffer); the
         # backward adds into them in place, with the head's new gradient a transient beside them early on
@@ -111,6 +115,15 @@ def ddp_bucket_bytes(plan: Plan, states: StateBytes) -> float:
     if not framework_defaults(plan.framework).ddp_bucket_copies:
         return 0.0
     return states.adapter_grads if plan.adapters else states.gradients
+
+
+def zero3_grad_buffer(plan: Plan) -> bool:
+    """DeepSpeed ZeRO-3 keeps every gradient partition in one flat buffer allocated with the optimizer and
+    zeroed, never freed, between steps (deepspeed/runtime/zero/stage3.py _setup_for_real_optimizer:
+    `grad_partitions_flat_buffer = torch.zeros(sum(p.partition_numel()), dtype=gradient_accumulation_dtype)`,
+    on the GPU unless the optimizer is offloaded; the dtype is the model's unless data_types.grad_accum_dtype
+    says otherwise): the sharded gradients are live in every phase of full training."""
+    return plan.sharding == "zero3" and plan.full_training and plan.offload == "none"
 
 
 def accumulating(plan: Plan, gradient_bytes: float) -> bool:

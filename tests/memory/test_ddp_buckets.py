@@ -34,3 +34,14 @@ def test_stacks_with_their_own_gradient_buffers_add_no_buckets(catalog: Catalog)
         assert _est(catalog, framework=framework).peak_gib_per_gpu == pytest.approx(
             _est(catalog, framework=framework, gpus=1).peak_gib_per_gpu
         )
+
+
+def test_zero3_gradient_partitions_are_live_from_the_forward(catalog: Catalog) -> None:
+    # DeepSpeed stage3.py allocates grad_partitions_flat_buffer with the optimizer: the sharded gradients
+    # (2 B / param / dp in a 16-bit model) are there in the forward already, on the CPU when offloaded.
+    z3 = _est(catalog, sharding="zero3", framework="deepspeed")
+    z2 = _est(catalog, sharding="zero2", framework="deepspeed")
+    shard = z3.params * 2.0 / 4 / GIB
+    weights_gap = z2.breakdown_gib.weights - z3.breakdown_gib.weights  # ZeRO-3 also shards the weights
+    fwd_gap = z2.phase_peaks_gib["forward"] - z3.phase_peaks_gib["forward"]
+    assert weights_gap - fwd_gap == pytest.approx(shard, rel=0.02)
