@@ -116,6 +116,7 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
             "lora_dropout": est.lora_dropout,
             "activation_offloading": est.activation_offloading,
             "optimizer_in_backward": est.optimizer_in_backward,
+            "variable_length": est.variable_length,
             "memory_basis": est.memory_basis,
         },
         "params": est.params,

@@ -168,6 +168,7 @@ def size_workload(
     optimizer_in_backward: Annotated[bool | None, _req("optimizer_in_backward")] = _default(
         "optimizer_in_backward"
     ),
+    variable_length: Annotated[bool, _req("variable_length")] = _default("variable_length"),
     training_objective: Annotated[str, _req("training_objective")] = _default("training_objective"),
     precompute_ref_log_probs: Annotated[bool, _req("precompute_ref_log_probs")] = _default(
         "precompute_ref_log_probs"

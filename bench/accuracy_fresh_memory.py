@@ -61,6 +61,8 @@ Mapping rules (row field -> calculator input):
   dropped (printed); an unknown name skips the row.
 - grad_accumulation_steps as given; null -> the source config's global / micro batch where the family lists
   the config its document names (LitGPT config hub) or prints 'BS micro/global' (the DeepSpeed gist), else 1.
+- a family whose own loss has no `.float()` (_SOURCE_STACKS loss_without_autocast): loss_upcast False on
+  its rows whose framework runs the model without autocast (preset amp False: DeepSpeed's 16-bit engine).
 - lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
   (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
@@ -89,7 +91,7 @@ from tools.catalog.schema import ModelArch
 from tools.catalog.synthetic import synthetic_arch
 from tools.errors import InputError
 from tools.memory import MemoryEstimate, estimate_memory
-from tools.memory_frameworks import OPTIMIZER_IMPLS
+from tools.memory_frameworks import OPTIMIZER_IMPLS, framework_defaults
 from tools.units import gb_to_gib, mib_to_gib
 from tools.vocabulary import FRAMEWORKS, OPTIMIZERS, SHARDINGS
 
@@ -412,6 +414,10 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's script)")
+    if stack is not None and not chunked and not framework_defaults(framework).amp:
+        for key, val in stack.loss_without_autocast.items():
+            inputs[key] = val
+            notes.append(f"{key} {val} (the source's loss, {framework} engine without autocast)")
     if stack is not None and stack.variable_length:
         inputs["variable_length"] = True
         notes.append("variable_length True: batches padded to their longest sample (the source's collator)")

@@ -20,6 +20,9 @@ class SourceStack:
     accumulation: dict[str, int] = field(default_factory=dict)
     """Micro-batches per optimizer step (global / micro) of the config a row's document names (else 1)."""
     batch_column: bool = False  # the document prints 'BS micro/global': global / (gpus x micro) per step
+    loss_without_autocast: dict[str, Any] = field(default_factory=dict)
+    """Loss settings for the family's rows whose engine runs the model in 16-bit without autocast (a framework
+    preset with amp False: DeepSpeed's fp16/bf16 engine), where a loss without `.float()` stays 16-bit."""
     variable_length: bool = False
     """The script pads each batch to its longest sample on data of varying length (tools.memory's
     variable_length: the caching allocator's stale logits segments on the reserved basis)."""
@@ -64,6 +67,14 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "torch 2.7.1); gradient checkpointing not enabled by the harness; transformers 4.52 ForCausalLMLoss "
         "(shift-labels); `outputs = model(**batch)` stays referenced through the backward and the step "
         "(logits_held)",
+    ),
+    "colossalai-pl-gpt2-benchmark": SourceStack(
+        None, None, {},
+        "hpcaitech/ColossalAI-Pytorch-lightning benchmark/gpt/model.py: GPTLMLoss shifts the logits with "
+        "`logits[..., :-1, :].contiguous()` into nn.CrossEntropyLoss, no `.float()`: under the DDP "
+        "strategy's native AMP autocast runs log-softmax in fp32, under DeepSpeedStrategy (fp16 engine, no "
+        "autocast) the loss is 16-bit (loss_upcast False)",
+        loss_without_autocast={"loss_upcast": False},
     ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and

@@ -157,7 +157,7 @@ def _plan(
     memory_basis: str = MEMORY_BASIS_DEFAULT,
     compiled_loss: bool = False,
     loss_upcast: bool = True,
-    loss_impl: str = LOSS_IMPL_DEFAULT,
+    loss_impl: str | None = None,
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
@@ -171,7 +171,8 @@ def _plan(
     _choose("offload", offload, OFFLOADS)
     preset = framework_defaults(framework)
     _choose("memory basis", memory_basis, MEMORY_BASES)
-    _choose("loss implementation", loss_impl, LOSS_IMPLS)
+    given_loss = loss_impl is not None
+    loss_impl = _choose("loss implementation", loss_impl or preset.loss_impl, LOSS_IMPLS)
     if optimizer_impl is not None:
         _choose("optimizer implementation", optimizer_impl, OPTIMIZER_IMPLS)
     if lora_dropout is not None and not (isinstance(lora_dropout, int | float) and 0 <= lora_dropout < 1):
@@ -298,7 +299,7 @@ def _plan(
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
     )
-    if plan.loss_chunking and loss_impl != LOSS_IMPL_DEFAULT:
+    if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
     _assume_presets(tb, plan.framework, used, preset.source)
     return plan
@@ -348,7 +349,7 @@ def estimate_memory(
     memory_basis: str = MEMORY_BASIS_DEFAULT,
     compiled_loss: bool = False,
     loss_upcast: bool = True,
-    loss_impl: str = LOSS_IMPL_DEFAULT,
+    loss_impl: str | None = None,
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
@@ -367,9 +368,9 @@ def estimate_memory(
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
     them (torchtune); `compiled_loss` (torch.compile of the loss: a chunked loss keeps bf16) and
     `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
-    engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS: whether the model's loss shifts a copy of
-    the logits) describe the loss implementation of a measured run; `logits_held` (the loop keeps the model
-    output, so its logits, alive through the backward and the step) and `grad_accumulation_steps`
+    engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS, None: the framework's) describe the loss
+    implementation of a measured run; `logits_held` (the loop keeps the model output, so its logits,
+    alive through the backward and the step) and `grad_accumulation_steps`
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
     training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
     to step) the data pipeline. `training_objective` (tools.preference): a preference pair is 2 sequences
@@ -526,6 +527,7 @@ def estimate_memory(
         lora_dropout=plan.lora_dropout,
         activation_offloading=plan.activation_offloading,
         memory_basis=plan.memory_basis,
+        variable_length=plan.variable_length,
         peak_phase=phase,
         phase_peaks_gib=phase_totals,
         **tb.fields(),

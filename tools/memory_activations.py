@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
+from tools.memory_frameworks import framework_defaults
 from tools.memory_states import adapted_linears, largest_linear_params
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
@@ -91,12 +92,21 @@ modeling_qwen.py `lm_logits[..., :-1, :].contiguous()` then CrossEntropyLoss, un
 engine): at the loss forward the logits, their shifted contiguous copy and the 16-bit log-softmax; at
 the backward the log-softmax, its gradient and the input gradient (half of LOGITS_BYTES_PER_VALUE)."""
 
+LOGITS_BYTES_PER_VALUE_VOCAB_PARALLEL = 2 + 4
+"""Megatron-core's vocab-parallel cross-entropy (tensor_parallel/cross_entropy.py, loss_impl 'vocab-parallel';
+the fused variant shares its calculate_* steps): at the loss forward the bf16 output-layer logits (2 B, still
+referenced by GPTModel.forward) and their fp32 copy (4 B, `.float()`), which is shifted, exponentiated and
+normalised in place and saved as the softmax; at the backward that softmax becomes the fp32 gradient in place
+(`grad_input = softmax`, `mul_`) and the `.float()` backward casts it to bf16 (2 B). Labels are shifted by the
+data loader: no shifted copy. Per value of the tensor-parallel rank's vocabulary slice."""
+
 LOGITS_HELD_BYTES: dict[str, float] = {
     "shift-labels": 2.0,
     "shift-logits": 4.0,
     "shift-logits-downcast": 2.0,
     "16-bit": 2.0,
     "chunked": 0.0,
+    "vocab-parallel": 2.0,
 }
 """Bytes per logit value that stay live through the backward and the optimizer step when the training
 loop holds the model's output (`output = model(...); loss = output.loss; loss.backward()`, the output
@@ -260,6 +270,8 @@ class ActivationParts:
 
 
 def _layer_extra_h(plan: Plan) -> tuple[float, str]:
+    if not framework_defaults(plan.framework).hf_layer_extras:
+        return 0.0, f"none ({plan.framework}: Korthikanti's count is its layer's own)"
     if plan.adapters:
         key = ("lora", "mixed" if plan.training_precision == "mixed" else "16-bit")
     else:
@@ -433,6 +445,9 @@ def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
     if not plan.loss_upcast:
         b = LOGITS_BYTES_PER_VALUE_16BIT
         return b, b, "16-bit cross-entropy: no fp32 upcast (model loss without .float(), no autocast)"
+    if plan.loss_impl == "vocab-parallel":
+        b = LOGITS_BYTES_PER_VALUE_VOCAB_PARALLEL
+        return b, b, "Megatron vocab-parallel cross-entropy: bf16 logits + fp32 softmax made in place"
     copy = LOGITS_SHIFT_COPY_BYTES if plan.batch_size > 1 else 0  # one sequence: the slice is contiguous
     if plan.loss_impl == "shift-logits-downcast":
         return (

@@ -20,13 +20,20 @@ OPTIMIZER_IMPLS: Final[tuple[str, ...]] = ("foreach", "fused", "for-loop")
 """torch.optim implementations: foreach (multi-tensor; the default of a plain torch.optim.AdamW on CUDA),
 fused (one CUDA kernel, no temporaries), for-loop (one parameter at a time)."""
 
-LOSS_IMPLS: Final[tuple[str, ...]] = ("shift-labels", "shift-logits", "shift-logits-downcast")
+LOSS_IMPLS: Final[tuple[str, ...]] = (
+    "shift-labels",
+    "shift-logits",
+    "shift-logits-downcast",
+    "vocab-parallel",
+)
 """How the model's unchunked fp32 loss holds the logits (tools.memory_activations._logits_bytes):
 shift-labels (transformers' ForCausalLMLoss once it shifts the labels: the bf16 logits, their fp32 upcast),
 shift-logits (transformers' Llama before that: fp32 logits, whose bf16 original is freed, and a shifted
 contiguous copy when the batch has more than one sequence), shift-logits-downcast (ChatGLM2/3 and GLM-4
 remote code: the same, and the fp32 logits cast back to 16-bit for the output while the log-softmax is
-live)."""
+live), vocab-parallel (Megatron-core's VocabParallelCrossEntropy, fused or not: labels shifted by the data
+loader, the fp32 upcast exponentiated in place and saved as the softmax, whose gradient is made in place).
+"""
 LOSS_IMPL_DEFAULT: Final = "shift-labels"
 
 MEMORY_BASES: Final[tuple[str, ...]] = ("reserved", "allocated")
@@ -48,6 +55,23 @@ class FrameworkMemoryDefaults:
     amp: bool
     """Mixed precision as torch AMP (fp32 model + autocast) rather than 16-bit weights + fp32 master."""
     source: str
+    loss_impl: str = "shift-labels"
+    """The unchunked loss's implementation (LOSS_IMPLS) the stack's models use."""
+    persistent_fp32_grads: bool = False
+    """Gradients of the trained parameters live in one fp32 buffer allocated when the model is wrapped and
+    zeroed, never freed, between steps (Megatron-core DistributedDataParallel's param_and_grad_buffer; bf16
+    forces accumulate_allreduce_grads_in_fp32): 4 B per trained parameter in every phase, not 2 B from the
+    backward on. The distributed optimizer shards the master and states, not this buffer."""
+    ddp_bucket_copies: bool = False
+    """Data parallelism is torch DistributedDataParallel with gradient_as_bucket_view False (its default, kept
+    by accelerate's DistributedDataParallelKwargs and Lightning's DDPStrategy): the reducer allocates its
+    all-reduce buckets when the model is wrapped, a second copy of every trained gradient, live all step
+    (torch/nn/parallel/distributed.py docstring: bucket views save 'the total gradients size')."""
+    hf_layer_extras: bool = True
+    """The model code is transformers' (tools.memory_activations.LAYER_EXTRA_H_BYTES: RMSNorm's fp32 input
+    copy, the attention output kept twice, peft's casts, measured on HF modelling code); False for
+    Megatron-core, whose layers keep what Korthikanti et al. 2022 count (that paper's model is Megatron's
+    own GPT layer)."""
     fsdp_root_holds_embeddings: bool = True
     """Under FSDP the input embedding and LM head belong to the root unit (only decoder layers are wrapped:
     accelerate's TRANSFORMER_BASED_WRAP, torchtitan's apply_fsdp), so they stay gathered from the forward to
@@ -56,6 +80,7 @@ class FrameworkMemoryDefaults:
 
 
 _HF = FrameworkMemoryDefaults(
+    ddp_bucket_copies=True,
     optimizer_impl="fused",
     loss_chunking=False,
     lora_dropout=0.0,
@@ -90,7 +115,15 @@ _MEGATRON = FrameworkMemoryDefaults(
     activation_offloading=False,
     optimizer_in_backward=False,
     amp=False,
-    source="Megatron-LM / NeMo distributed optimizer: Apex/TE FusedAdam, bf16 params + fp32 main",
+    source=(
+        "Megatron-LM / NeMo distributed optimizer: Apex/TE FusedAdam, bf16 params + fp32 main; "
+        "megatron/training/arguments.py: bf16 sets accumulate_allreduce_grads_in_fp32 (fp32 grad buffer, "
+        "core/distributed/param_and_grad_buffer.py); loss core/tensor_parallel/cross_entropy.py "
+        "VocabParallelCrossEntropy (calculate_logits_max: .float(); exp in place; softmax saved)"
+    ),
+    loss_impl="vocab-parallel",
+    persistent_fp32_grads=True,
+    hf_layer_extras=False,
 )
 _DEEPSPEED = FrameworkMemoryDefaults(
     optimizer_impl="fused",
@@ -111,6 +144,7 @@ _TORCHTITAN = FrameworkMemoryDefaults(
     source="torchtitan job config: optimizer.implementation 'fused'; FSDP2 MixedPrecisionPolicy bf16",
 )
 _UNSLOTH = FrameworkMemoryDefaults(
+    ddp_bucket_copies=True,
     optimizer_impl="fused",
     loss_chunking=True,
     lora_dropout=0.0,

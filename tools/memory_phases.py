@@ -13,6 +13,9 @@ tools.memory_activations.ActivationParts):
                 layer's recompute or the embedding's backward, _late_backward_activations)
     optimizer = W + O + A + G + T        (the activations are dead by the step)
 
+torch DDP's all-reduce buckets (ddp_bucket_bytes), where the stack keeps them apart from the gradients, add
+one more gradient-sized set to every phase.
+
 The peak is the largest phase (checked against the fake-tensor simulator's per-phase peaks,
 bench/accuracy_sim.py). G_head is the lm_head's share of the gradients, made in the loss backward.
 """
@@ -22,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.memory_activations import ActivationParts
-from tools.memory_states import StateBytes, fsdp_under_pp
+from tools.memory_frameworks import framework_defaults
+from tools.memory_states import StateBytes, fsdp_under_pp, persistent_grad_buffer
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 
@@ -66,13 +70,20 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         # the other micro-batches in flight still hold their kept activations
         bwd_grads, bwd_act = g, act.kept + act.layer + act.dequant
     g_fwd = 0.0
-    if accumulating(plan, g + states.adapter_grads):
-        # the earlier micro-batches' gradients (and the adapters') are live from the forward on; the
+    if (
+        accumulating(plan, g + states.adapter_grads)
+        or persistent_grad_buffer(plan)
+        or zero3_grad_buffer(plan)
+    ):
+        # the earlier micro-batches' gradients (and the adapters') are live from the forward on (a persistent
+        # fp32 grad buffer is, at every step, tools.memory_states.persistent_grad_buffer); the
         # backward adds into them in place, with the head's new gradient a transient beside them early on
         g_fwd, a_fwd = g, a
         early_acc = kept_plus_layer + g_head
         bwd_grads = g + g_head if early_acc > late_act else g
         bwd_act = (kept_plus_layer if early_acc > late_act else late_act) + act.dequant
+    buckets = ddp_bucket_bytes(plan, states)
+    g_fwd, bwd_grads = g_fwd + buckets, bwd_grads + buckets
     return {
         "forward": PhaseLines(w + casts, g_fwd, o, act.kept + act.logits_forward + act.dequant, a_fwd),
         "loss": PhaseLines(
@@ -85,13 +96,34 @@ def training_phases(plan: Plan, states: StateBytes, act: ActivationParts) -> dic
         "backward": PhaseLines(w, bwd_grads, o, bwd_act + act.logits_held, a),
         "optimizer": PhaseLines(
             w - states.root_gathered,
-            g,
+            g + buckets,
             o + states.step_temporaries,
             act.logits_held,
             a,
             states.step_temporaries,
         ),
     }
+
+
+def ddp_bucket_bytes(plan: Plan, states: StateBytes) -> float:
+    """torch DDP's all-reduce buckets when the stack keeps gradient_as_bucket_view False
+    (FrameworkMemoryDefaults.ddp_bucket_copies): one more copy of the trained gradients, in their dtype,
+    allocated when the model is wrapped and live in every phase; 0 without data-parallel ranks, under
+    ZeRO/FSDP (their own buffers), or with a step in backward (no DDP reducer)."""
+    if plan.sharding != "ddp" or plan.dp < 2 or plan.optimizer_in_backward:
+        return 0.0
+    if not framework_defaults(plan.framework).ddp_bucket_copies:
+        return 0.0
+    return states.adapter_grads if plan.adapters else states.gradients
+
+
+def zero3_grad_buffer(plan: Plan) -> bool:
+    """DeepSpeed ZeRO-3 keeps every gradient partition in one flat buffer allocated with the optimizer and
+    zeroed, never freed, between steps (deepspeed/runtime/zero/stage3.py _setup_for_real_optimizer:
+    `grad_partitions_flat_buffer = torch.zeros(sum(p.partition_numel()), dtype=gradient_accumulation_dtype)`,
+    on the GPU unless the optimizer is offloaded; the dtype is the model's unless data_types.grad_accum_dtype
+    says otherwise): the sharded gradients are live in every phase of full training."""
+    return plan.sharding == "zero3" and plan.full_training and plan.offload == "none"
 
 
 def accumulating(plan: Plan, gradient_bytes: float) -> bool:

@@ -301,6 +301,12 @@ def _optimizer_state_bytes(plan: Plan, params: float, tb: TraceBuilder) -> tuple
     ), "(rows + cols per matrix + 1-D params) x dtype (factored)"
 
 
+def persistent_grad_buffer(plan: Plan) -> bool:
+    """Mixed-precision full training on a stack whose gradients sit in a persistent fp32 buffer (Megatron's
+    param_and_grad_buffer): 4 B per parameter, live in every phase of the step."""
+    return plan.full_training and plan.mixed and framework_defaults(plan.framework).persistent_fp32_grads
+
+
 def fsdp_under_pp(plan: Plan) -> bool:
     """Full training with FSDP over several data-parallel ranks under pipeline parallelism
     (FSDP_UNDER_PP_GRAD_BYTES): each stage stays unsharded and its gradients accumulate unsharded."""
@@ -406,6 +412,9 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             else "pure 16-bit: weights, grads and optimizer states all 16-bit",
         )
         g_bytes = AMP_WEIGHT_BYTES if plan.amp else WEIGHT_BYTES[plan.precision]
+        if persistent_grad_buffer(plan):
+            g_bytes = 4.0  # the fp32 main-grad buffer (FrameworkMemoryDefaults.persistent_fp32_grads)
+            tb.assume("persistent_fp32_grad_buffer", True, "", framework_defaults(plan.framework).source)
         grads = total * g_bytes * split / plan.shard("gradients")
         if fsdp_under_pp(plan):
             g_bytes = FSDP_UNDER_PP_GRAD_BYTES if plan.mixed else g_bytes

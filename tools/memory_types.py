@@ -197,6 +197,8 @@ class MemoryEstimate(Traced):
     lora_dropout: float
     activation_offloading: bool
     memory_basis: str
+    variable_length: bool = False
+    """Batches padded to their longest sample (Plan.variable_length): the reserve adds stale logits blocks."""
     peak_phase: str
     phase_peaks_gib: dict[str, float]
     """Tensor memory (allocated basis) at each phase's peak, GiB; the largest is the peak."""

@@ -92,6 +92,11 @@ class SizingRequest(BaseModel):
     optimizer_in_backward: bool | None = Field(
         None, description="optimizer step fused into backward, frees each gradient at once"
     )
+    variable_length: bool = Field(
+        False,
+        description="batches padded to their longest sample on data of varying length (unpacked SFT): the "
+        "caching allocator keeps earlier batches' logits blocks (reserved basis only)",
+    )
     training_objective: str = Field(
         TRAINING_OBJECTIVE_DEFAULT,
         description="sft | dpo | orpo | simpo | kto: a preference pair is 2 sequences per micro-batch item; "

@@ -54,6 +54,7 @@ def size(
     lora_dropout: float | None = _flag("lora_dropout"),
     activation_offloading: bool | None = _flag("activation_offloading"),
     optimizer_in_backward: bool | None = _flag("optimizer_in_backward"),
+    variable_length: bool = _flag("variable_length"),
     training_objective: str = _flag("training_objective"),
     precompute_ref_log_probs: bool = _flag("precompute_ref_log_probs"),
     memory_basis: str = _flag("memory_basis"),

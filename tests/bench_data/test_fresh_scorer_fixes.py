@@ -143,3 +143,15 @@ def test_a_pad_to_longest_family_runs_variable_length_and_gptq_words_read_as_int
     fixed = fresh.map_row(_row(grad_checkpointing=True, batch_size=1, framework="hf"))
     assert "variable_length" not in fixed.inputs
     assert fresh._precision("int4-gptq") == "int4"
+
+
+def test_a_loss_without_float_is_16_bit_only_under_an_engine_without_autocast() -> None:
+    # ColossalAI-Pytorch-lightning GPTLMLoss has no .float(): DeepSpeed's fp16 engine keeps it 16-bit,
+    # the DDP strategy's AMP autocast does not.
+    fam = "colossalai-pl-gpt2-benchmark"
+    ds = fresh.map_row(
+        _row(family=fam, framework="deepspeed", grad_checkpointing=True, gpus=4, sharding="zero3")
+    )
+    assert ds.inputs["loss_upcast"] is False
+    ddp = fresh.map_row(_row(family=fam, framework="other", grad_checkpointing=True, gpus=4, sharding="ddp"))
+    assert "loss_upcast" not in ddp.inputs

@@ -83,7 +83,7 @@ def test_tool_schemas_take_the_memory_options_help_from_the_request() -> None:
     from advisor.toolkit import size_workload
 
     fields = SizingRequest.model_fields
-    memory_options = ("framework", "optimizer_impl", "loss_chunking", "lora_dropout",
+    memory_options = ("framework", "optimizer_impl", "loss_chunking", "lora_dropout", "variable_length",
                       "activation_offloading", "optimizer_in_backward", "memory_basis")  # fmt: skip
     hints = typing.get_type_hints(size_workload, include_extras=True)
     for name in memory_options:

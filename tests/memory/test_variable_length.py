@@ -4,6 +4,9 @@ changes, by VARIABLE_LENGTH_STALE_LOGITS x the loss-backward logits bytes; tenso
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from tools.catalog.load import Catalog
@@ -39,3 +42,25 @@ def test_allocated_basis_and_inference_are_unchanged(catalog: Catalog) -> None:
     c = estimate_memory(arch=arch, method="inference", seq_len=2048)
     d = estimate_memory(arch=arch, method="inference", seq_len=2048, variable_length=True)
     assert c.peak_gib_per_gpu == d.peak_gib_per_gpu
+
+
+def test_the_flag_reaches_the_estimate_from_the_cli_and_the_api() -> None:
+    """--variable-length (SizingRequest.variable_length) is a user option like the issue's others: the CLI
+    and advisor.api.size pass it to the calculator, and the JSON echoes it in `inputs`."""
+    from typer.testing import CliRunner
+
+    import advisor.cli.size  # noqa: F401  (registers the command)
+    from advisor.api import size
+    from advisor.cli.app import app
+
+    kw: dict[str, Any] = dict(model="llama-2-7b", method="lora", seq_len=2048, lora_dropout=0.0)
+    fixed, varied = size(**kw), size(variable_length=True, **kw)
+    assert varied["inputs"]["variable_length"] is True and fixed["inputs"]["variable_length"] is False
+    assert varied["peak_gib_per_gpu"] > fixed["peak_gib_per_gpu"]
+    assert varied["peak_allocated_gib"] == pytest.approx(fixed["peak_allocated_gib"])
+    args = ["size", "--model", "llama-2-7b", "--method", "lora", "--seq-len", "2048", "--format", "json"]
+    out = CliRunner().invoke(app, [*args, "--variable-length"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["peak_gib_per_gpu"] == pytest.approx(
+        size(variable_length=True, model="llama-2-7b", method="lora", seq_len=2048)["peak_gib_per_gpu"]
+    )
