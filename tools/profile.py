@@ -72,6 +72,11 @@ class WorkloadProfile(BaseModel):
     context_len: int | None = Field(default=None, gt=0, description="tokens per sequence (inference)")
     target_tokens_per_s: float | None = Field(default=None, gt=0, description="aggregate decode rate")
     latency_ms_per_token: float | None = Field(default=None, gt=0)
+    serving_scheduled: bool | None = Field(
+        default=None,
+        description="serving needed only in stated hours ('business hours only', 'weekdays only'): rented "
+        "GPUs are stopped outside them and billed for the hours they run (utilization x 730 h)",
+    )
     no_latency_target: bool | None = Field(
         default=None,
         description="the user said nobody waits on each token ('No per-user latency target', 'latency "

@@ -54,6 +54,7 @@ from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_reservation import rule_reservation
+from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_stream_speed import rule_no_latency_target, rule_stream_speed
 from advisor.extract.rules_text import Sentence, split_sentences
@@ -108,6 +109,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_location,
     rule_cadence,
     rule_utilisation,
+    rule_serving_schedule,  # after the utilisation: "business hours only" stops rented GPUs outside them
     rule_horizon,
     rule_serving,
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change

@@ -20,6 +20,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
     (`workload` names the method of a pre-training job)."""
     if value is None:
         return "unknown"
+    if field == "serving_scheduled":  # "service hours: only those stated", not "serving scheduled: yes"
+        return "only those stated (stopped outside them)" if value else "all month"
     if field == "no_latency_target":  # "per-user latency target: none", not "no ... target: yes"
         return "none" if value else "stated"
     if isinstance(value, bool):

@@ -66,6 +66,7 @@ WHAT_IF_FIELDS = (
     "providers_preferred",
     "target_tokens_per_s",
     "no_latency_target",
+    "serving_scheduled",
     "ttft_target_s",
     "response_target_s",
     "gpus_wanted",

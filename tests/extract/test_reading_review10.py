@@ -160,3 +160,34 @@ def test_a_waived_per_user_speed_is_read(extract: Extract, text: str) -> None:
 )
 def test_a_latency_that_matters_is_no_waiver(extract: Extract, text: str) -> None:
     assert extract("Serve Qwen2.5 32B to 40 users. " + text).no_latency_target is None, text
+
+
+# ----------------------------------------------- R11: "during business hours only (10 h a day, weekdays)"
+SERVE = "Run Llama 3.1 8B inference for about 20 concurrent chat users"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{SERVE} during business hours only (10 h a day, weekdays)?",  # R11
+        f"{SERVE}; we only need it 9 to 5 on weekdays.",
+        f"{SERVE}. It is used only during office hours.",
+        f"{SERVE}, 12 hours a day only.",
+    ],
+)
+def test_a_service_needed_only_in_set_hours_is_scheduled(extract: Extract, text: str) -> None:
+    p = extract(text)
+    assert p.serving_scheduled is True and p.utilization is not None and p.utilization < 0.6, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{SERVE}; it is busy about 30% of the time.",  # a low load, not a schedule
+        f"{SERVE}; traffic peaks during business hours.",
+        f"{SERVE} 24/7, heaviest during business hours only.",
+        "LoRA Llama 3 8B on 50M tokens; we only train during office hours.",  # training, not a service
+    ],
+)
+def test_a_load_or_training_schedule_is_no_service_schedule(extract: Extract, text: str) -> None:
+    assert extract(text).serving_scheduled is None, text

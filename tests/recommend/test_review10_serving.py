@@ -5,6 +5,8 @@ the middle of its range under it, while 8x H100 meets it across the range (RISK_
 
 from __future__ import annotations
 
+import pytest
+
 from advisor.service.profiles import profile_from_mapping
 from advisor.service.recommending import recommend_for
 from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT
@@ -59,3 +61,20 @@ def test_a_waived_latency_target_is_not_warned_about_and_concurrency_is_not_aske
     rec2, _ = recommend_for(waived, settings=settings)
     assert rec2.primary is not None and "an interactive user needs" not in rec2.primary.summary
     assert warned  # without the waiver the slow per-user speed is still said (expert review 7, R12)
+
+
+R11 = {"workload": "inference", "model_id": "llama-3.1-8b", "concurrency": 20, "utilization": 50 / 168,
+       "providers_required": ["aws"], "pricing_excluded": ["spot"]}  # fmt: skip
+
+
+def test_a_scheduled_service_is_billed_for_its_hours_only() -> None:
+    """R11: 'business hours only (10 h a day, weekdays)' was billed at 730 h a month: on-demand GPUs stopped
+    outside the stated hours bill 730 x 50/168 h (a reservation would still bill every hour)."""
+    always, settings = profile_from_mapping(R11)
+    rec, _ = recommend_for(always, settings=settings)
+    scheduled, settings = profile_from_mapping({**R11, "serving_scheduled": True})
+    rec2, _ = recommend_for(scheduled, settings=settings)
+    assert rec.primary is not None and rec2.primary is not None
+    assert rec.primary.key == rec2.primary.key  # the same configuration, billed differently
+    assert rec2.primary.cost_usd.mid == pytest.approx(rec.primary.cost_usd.mid * 50 / 168, rel=1e-6)
+    assert any("billed for the stated hours only" in r for r in rec2.primary.risks)

@@ -75,7 +75,7 @@ class Pricer(Part):
         month) unless settings.serving_scales_to_zero, then HOURS_PER_MONTH x utilisation. Owned and
         colocated: HOURS_PER_MONTH x utilisation, since their amortised rate is per busy hour."""
         owned = offer.deployment in ("owned", "colocation")
-        busy_only = owned or bool(self.s.serving_scales_to_zero)
+        busy_only = owned or bool(self.s.serving_scales_to_zero) or self._scheduled(offer)
         got = self._serving_hours.get((busy_only, owned))
         if got is not None:
             return got
@@ -88,7 +88,8 @@ class Pricer(Part):
                 "HOURS_PER_MONTH x utilization",
                 HOURS_PER_MONTH * util,
                 "h",
-                "owned: amortised rate per busy hour; rented: scale-to-zero endpoint",
+                "owned: amortised rate per busy hour; rented: scale-to-zero endpoint, or stopped outside the "
+                "stated hours",
                 hours_per_month=HOURS_PER_MONTH,
                 utilization=util,
             )
@@ -97,6 +98,12 @@ class Pricer(Part):
             got = HOURS_PER_MONTH
         self._serving_hours[(busy_only, owned)] = got
         return got
+
+    def _scheduled(self, offer: Offer) -> bool:
+        """Serving needed only in stated hours on rented GPUs that bill by the hour (a commitment bills
+        every hour of its term whatever the schedule)."""
+        by_the_hour = offer.pricing != "reserved" and offer.commitment_months is None
+        return bool(self.p.serving_scheduled) and by_the_hour
 
     def idle_endpoint_note(self, offer: Offer) -> str | None:
         """Serving on rented GPUs billed all month while the profile says they are busy less than that,
@@ -112,6 +119,11 @@ class Pricer(Part):
             or self.s.serving_scales_to_zero is not None
         ):
             return None
+        if self._scheduled(offer):
+            return (
+                f"billed for the stated hours only ({util:.0%} of the month): stop the instances outside "
+                "them (a scheduled start and stop; a cold start re-loads the model)"
+            )
         return (
             f"endpoint kept up all month ({HOURS_PER_MONTH:g} h billed) but busy {util:.0%} of the time: it "
             f"idles {1 - util:.0%} of the hours you pay for; scale-to-zero or a shared endpoint would bill "
