@@ -50,6 +50,7 @@ FIELD_LABELS: dict[str, str] = {
     "latency_ms_per_token": "Latency target",
     "no_latency_target": "Per-user latency target",
     "serving_scheduled": "Service hours",
+    "runs_total": "Training runs",
     "utilization": "Sustained utilisation",
     "horizon_months": "Planning horizon",
     "eu_only": "EU-only data residency",

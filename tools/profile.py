@@ -66,6 +66,12 @@ class WorkloadProfile(BaseModel):
         default=None, description="dataset cached at the provider after one pull"
     )
     runs_per_month: float | None = Field(default=None, gt=0)
+    runs_total: int | None = Field(
+        default=None,
+        gt=0,
+        description="training runs the request covers in all ('12 LoRA runs', 'a sweep of 20 runs'): the "
+        "budget is held to all of them and the answer prices them together; None: one run",
+    )
     budget_usd: float | None = Field(default=None, gt=0)
     deadline_hours: float | None = Field(default=None, gt=0, description="wall-clock hours until due")
     concurrency: int | None = Field(default=None, gt=0, description="concurrent sequences (inference)")

@@ -54,6 +54,7 @@ from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_reservation import rule_reservation
+from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_stream_speed import rule_no_latency_target, rule_stream_speed
@@ -109,6 +110,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_location,
     rule_cadence,
     rule_utilisation,
+    rule_runs_total,
     rule_serving_schedule,  # after the utilisation: "business hours only" stops rented GPUs outside them
     rule_horizon,
     rule_serving,

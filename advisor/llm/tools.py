@@ -57,6 +57,7 @@ WHAT_IF_FIELDS = (
     "us_only",
     "spot_ok",
     "runs_per_month",
+    "runs_total",
     "data_location",
     "data_cached",
     "objective",

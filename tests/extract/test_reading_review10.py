@@ -191,3 +191,30 @@ def test_a_service_needed_only_in_set_hours_is_scheduled(extract: Extract, text:
 )
 def test_a_load_or_training_schedule_is_no_service_schedule(extract: Extract, text: str) -> None:
     assert extract(text).serving_scheduled is None, text
+
+
+# ----------------------------------------------- R14: "12 LoRA fine-tuning runs ... $2,000 total"
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        ("12 LoRA fine-tuning runs on Mistral 7B, each on 100M tokens.", 12),  # R14
+        ("We plan a sweep of 20 runs of LoRA on Llama 3 8B, 50M tokens each.", 20),
+        ("LoRA Llama 3 8B on 50M tokens; we want to run it 5 times with different seeds.", 5),
+        ("about a dozen QLoRA experiments on Qwen2.5 7B, 20M tokens each", 12),
+    ],
+)
+def test_a_campaign_of_runs_is_counted(extract: Extract, text: str, runs: int) -> None:
+    assert extract(text).runs_total == runs, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LoRA Llama 3 8B on 50M tokens, 20 runs a month.",  # a cadence: runs_per_month
+        "LoRA Llama 3 8B on 50M tokens; we did 30 runs last quarter on A100s.",  # the past
+        "LoRA Llama 3 8B on 50M tokens for 3 epochs on 8 GPUs.",
+        "Serve Llama 3 8B; we run 12 experiments on prompts first.",  # serving: no training campaign
+    ],
+)
+def test_no_campaign_without_a_count_of_runs_to_do(extract: Extract, text: str) -> None:
+    assert extract(text).runs_total is None, text

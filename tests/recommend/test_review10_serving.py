@@ -78,3 +78,30 @@ def test_a_scheduled_service_is_billed_for_its_hours_only() -> None:
     assert rec.primary.key == rec2.primary.key  # the same configuration, billed differently
     assert rec2.primary.cost_usd.mid == pytest.approx(rec.primary.cost_usd.mid * 50 / 168, rel=1e-6)
     assert any("billed for the stated hours only" in r for r in rec2.primary.risks)
+
+
+R14 = {"workload": "fine_tuning", "model_id": "mistral-7b-v0.3", "method": "lora", "dataset_tokens": 1e8}
+
+
+def test_a_campaign_is_priced_in_all_and_held_to_the_budget() -> None:
+    """R14: '12 LoRA runs ... $2,000 total' priced one run; the budget now holds all twelve, and the answer
+    gives the twelve runs' compute beside one run's (runs_total x cost, traced)."""
+    one, settings = profile_from_mapping({**R14, "budget_usd": 2000.0})
+    rec1, _ = recommend_for(one, settings=settings)
+    campaign, settings = profile_from_mapping({**R14, "budget_usd": 2000.0, "runs_total": 12})
+    rec, _ = recommend_for(campaign, settings=settings)
+    p = rec.primary
+    assert p is not None and p.campaign_usd is not None and p.runs_total == 12
+    assert p.campaign_usd.low == pytest.approx(p.cost_usd.low * 12)
+    assert "12 runs: " in p.summary and p.budget_status == "meets"
+    assert any(s.step.startswith("campaign_usd") for s in rec.trace)
+    assert rec1.primary is not None and rec1.primary.campaign_usd is None
+    # a budget one run fits (~$7-13) but twelve do not: the twelve are held to it
+    tight, settings = profile_from_mapping({**R14, "budget_usd": 40.0, "runs_total": 12})
+    rec_t, _ = recommend_for(tight, settings=settings)
+    t = rec_t.primary
+    assert t is not None and t.campaign_usd is not None and t.budget_status != "meets"
+    assert t.campaign_usd.high > 40.0  # twelve runs can cost more than $40: never "within budget"
+    alone, settings = profile_from_mapping({**R14, "budget_usd": 40.0})
+    rec_a, _ = recommend_for(alone, settings=settings)
+    assert rec_a.primary is not None and rec_a.primary.budget_status == "meets"

@@ -48,7 +48,8 @@ def test_no_option_is_called_a_fit_with_negative_free_memory(text: str) -> None:
 # ---------------------------------------------------------------- R19: 70B CPT on 16 owned A100 80GB
 # review: 16 B/param x 70.6e9 / 16 = 70.6 GB (65.7 GiB) per GPU under ZeRO-3 + activations: tight, not
 # impossible (79.1 GiB since ZeRO-3's gradient-partition buffer is counted from the forward on,
-# tools.memory_phases.zero3_grad_buffer: the review's 16 B/param are all live at the loss); 4.24e21 FLOP / (16 x 312 TF) at 23-50% MFU: ~490-1,080 h against the 1,008 h of 6 weeks
+# tools.memory_phases.zero3_grad_buffer: the review's 16 B/param are all live at the loss);
+# 4.24e21 FLOP / (16 x 312 TF) at 23-50% MFU: ~490-1,080 h against the 1,008 h of 6 weeks
 _CLUSTER = "We have 16x A100 80GB SXM in our own cluster (2 nodes, InfiniBand)."
 
 

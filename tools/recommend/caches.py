@@ -17,7 +17,9 @@ from tools.recommend.candidates import Candidate, GpuNotes, Layout, Offer
 from tools.recommend.models import MemoryFit, TopologySummary
 from tools.trace import TraceBuilder
 
-COST_ONLY_FIELDS = frozenset({"data_location", "data_cached", "runs_per_month", "dataset_gb", "budget_usd"})
+COST_ONLY_FIELDS = frozenset(
+    {"data_location", "data_cached", "runs_per_month", "dataset_gb", "budget_usd", "runs_total"}
+)
 """Profile fields the engine reads only when pricing a candidate (storage, egress, TCO scenarios, the
 budget check, owned hardware's use), never when enumerating, fitting or timing it."""
 

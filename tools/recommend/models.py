@@ -187,6 +187,10 @@ class Option(_Frozen):
     serving: ServingFigures | None = Field(default=None, description="inference: per replica and per user")
     meets_deadline: bool | None = Field(default=None, description="True also when met only at the fast end")
     meets_budget: bool | None = Field(default=None, description="True also when met only at the low end")
+    runs_total: int | None = Field(default=None, description="training: runs the campaign covers (None: one)")
+    campaign_usd: Range | None = Field(
+        default=None, description="training: runs_total x the compute cost of one run (None: one run)"
+    )
     deadline_status: FitStatus | None = Field(default=None, description="None: no deadline given")
     budget_status: FitStatus | None = Field(default=None, description="None: no budget given")
     price_as_of: dt.date | None = None
@@ -224,6 +228,8 @@ class Option(_Frozen):
                 cost = f"{rate}, {cost}"
         elif self.serving is not None:  # a batch generation job
             cost += " per job"
+        elif self.campaign_usd is not None:  # "12 LoRA runs": one run and all of them (expert review 10)
+            cost += f" per run; {self.runs_total} runs: {present.usd_range(self.campaign_usd)}"
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         return f"{self.total_gpus}x {name} at {self.provider} ({self.pricing_words()}): {hours}{cost}"

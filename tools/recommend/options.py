@@ -7,6 +7,7 @@ from tools import present
 from tools.cost import buy_vs_rent, spot_exposure
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
+from tools.ranges import Range
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option
@@ -37,6 +38,9 @@ def to_option(
             why.append(rent)
     else:
         why = _why(c, label, p) + list(c.why)
+    campaign = _campaign_usd(c, eng, p)
+    if campaign is not None:
+        why.insert(1, f"{p.runs_total} runs: {present.usd_range(campaign)} of compute in all")
     spare = spare_note(c.serving, p)
     if spare:
         why.insert(1, spare)
@@ -93,6 +97,8 @@ def to_option(
                                 waived=bool(p.no_latency_target)),  # fmt: skip
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
+        runs_total=p.runs_total if campaign is not None else None,
+        campaign_usd=campaign,
         deadline_status=c.deadline_status,
         budget_status=c.budget_status,
         price_as_of=c.offer.as_of,
@@ -188,6 +194,26 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
     return [text]
 
 
+def _campaign_usd(c: Candidate, eng: Engine, p: WorkloadProfile) -> Range | None:
+    """A training campaign's compute cost: runs_total x one run's, traced (None for one run or serving); the
+    figure beside the run's own compute cost, so the two read alike (the budget check holds the runs' whole
+    cost, data movement included: tools/recommend/pricing.py)."""
+    if not p.runs_total or p.runs_total < 2 or eng.inference:
+        return None
+    total = c.cost_usd.scale(p.runs_total)
+    eng.tb.step(
+        f"campaign_usd ({c.key.text()})",
+        "runs_total x one run's compute cost",
+        total.mid,
+        "USD",
+        "runs_total as stated (a campaign of runs, expert review 10 R14)",
+        runs_total=p.runs_total,
+        run_usd_low=c.cost_usd.low,
+        run_usd_high=c.cost_usd.high,
+    )
+    return total
+
+
 def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     out = [
         f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
@@ -237,6 +263,8 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets" and p.budget_capex:
         out.append(f"its purchase is within the {present.usd(p.budget_usd)} capex budget")
+    elif c.budget_status == "meets" and p.runs_total and p.runs_total > 1:
+        out.append(f"all {p.runs_total} runs within the {present.usd(p.budget_usd)} budget even at low MFU")
     elif c.budget_status == "meets":
         out.append(f"within the {present.usd(p.budget_usd)} budget even at low MFU")
     elif c.budget_status == "maybe":

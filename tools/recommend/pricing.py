@@ -430,9 +430,12 @@ class Pricer(Part):
                 c.budget_status = "meets" if bought <= p.budget_usd else "misses"
             return
         if p.budget_usd:
-            if c.total_usd.high <= p.budget_usd:
+            # a campaign of runs ("12 LoRA runs ... $2,000 total"): the budget holds all of them (review 10)
+            runs = p.runs_total if p.runs_total and not self.inference else 1
+            total = c.total_usd.scale(runs)
+            if total.high <= p.budget_usd:
                 c.budget_status = "meets"
-            elif c.total_usd.low > p.budget_usd:
+            elif total.low > p.budget_usd:
                 c.budget_status = "misses"
             else:
                 c.budget_status = "maybe"

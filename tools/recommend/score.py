@@ -63,7 +63,8 @@ def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
     if not inference:
         speed = max(speed, MIN_SCORED_WALL_HOURS)
     maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
-    if c.budget_status == "maybe" and p.budget_usd and c.total_usd.mid > p.budget_usd:
+    runs = p.runs_total if p.runs_total and not inference else 1  # the budget holds a campaign's runs
+    if c.budget_status == "maybe" and p.budget_usd and c.total_usd.mid * runs > p.budget_usd:
         maybe += RISK_BUDGET_MID_OVER
     return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
 
