@@ -344,7 +344,7 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         else fr
         for fr in rows
     ]
-    adapter = _adapter_over_full(rows)
+    adapter = _adapter_over_full(rows, {g.id: g.usable_memory_gib for g in load_catalog().gpus})
     # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
     rows = [
         dataclasses.replace(fr, mfu=fr.mfu / (adapter or NO_ADAPTER_EFFECT))
