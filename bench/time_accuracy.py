@@ -59,6 +59,7 @@ from bench.calibration_data import (
 from bench.time_rows import (
     row_attention,
     row_data,
+    row_eager_attention_heads,
     row_framework,
     row_full_recompute,
     row_parallel,
@@ -150,6 +151,8 @@ def predict(
         moe_balanced_routing=True,
         traced=False,
         calibration=calibration,
+        flash_attention=row_eager_attention_heads(row) is None,
+        attention_heads=row_eager_attention_heads(row),
     )
     if row_whole_run(row):
         return Range(low=t.tokens / (t.gpu_hours.high * 3600), high=t.tokens / (t.gpu_hours.low * 3600))

@@ -301,3 +301,19 @@ def row_data(row: TrainingRow) -> RowData:
     dataset = m.group(1) if m else None
     lengths = DATASET_LENGTHS.get(dataset or "")
     return RowData(False, UNPACKED_MAX_TOKENS_BY_FAMILY[row.family], lengths, dataset)
+
+
+# Rows measured with standard (eager) attention, no memory-efficient kernel: (family, model name fragment,
+# attention heads). Pax's GPT 126M rows (JAX-Toolbox Pax README: "126M rows were measured without flash
+# attention"; GPT-3 Small shape, 12 heads, GPT-3 paper Table 2.1). FlagPerf's Baichuan 2 13B rows are not
+# here: "no flash attention" there is Baichuan 2's modelling code, which runs its ALiBi attention through
+# torch's scaled_dot_product_attention with a bias (a fused kernel, not eager scores) where torch 2 is present.
+EAGER_ATTENTION_ROWS: tuple[tuple[str, str, int], ...] = (("jax-toolbox-pax-readme", "GPT 126M", 12),)
+
+
+def row_eager_attention_heads(row: TrainingRow) -> int | None:
+    """The attention heads of a row measured with eager attention (EAGER_ATTENTION_ROWS), else None."""
+    for family, fragment, heads in EAGER_ATTENTION_ROWS:
+        if row.family == family and fragment in row.model.name:
+            return heads
+    return None
