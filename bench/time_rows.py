@@ -305,9 +305,9 @@ def row_data(row: TrainingRow) -> RowData:
 
 # Rows measured with standard (eager) attention, no memory-efficient kernel: (family, model name fragment,
 # attention heads). Pax's GPT 126M rows (JAX-Toolbox Pax README: "126M rows were measured without flash
-# attention"; GPT-3 Small shape, 12 heads, GPT-3 paper Table 2.1). FlagPerf's Baichuan 2 13B rows are not
-# here: "no flash attention" there is Baichuan 2's modelling code, which runs its ALiBi attention through
-# torch's scaled_dot_product_attention with a bias (a fused kernel, not eager scores) where torch 2 is present.
+# attention"; GPT-3 Small shape, 12 heads, GPT-3 paper Table 2.1). FlagPerf's Baichuan 2 13B rows ("no
+# flash attention": the model has no FlashAttention-2 path) are not here: which kernel its ALiBi attention
+# ran on is not stated (torch's fused SDPA takes a bias), and their residuals (-15%, +1%) show no eager cost.
 EAGER_ATTENTION_ROWS: tuple[tuple[str, str, int], ...] = (("jax-toolbox-pax-readme", "GPT 126M", 12),)
 
 

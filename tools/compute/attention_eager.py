@@ -52,6 +52,7 @@ def with_eager_attention(
     """The throughput efficiency with the eager score traffic added to each token's time (the slow end
     with the most bytes per score)."""
     peak_flops = tflops_to_flops(peak_tflops)
+
     def score_seconds(bytes_per_score: float) -> float:
         return eager_seconds_per_token(
             n_layers=n_layers, n_heads=n_heads, seq_len=seq_len, bytes_per_score=bytes_per_score, gpu=gpu

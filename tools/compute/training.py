@@ -70,7 +70,8 @@ from tools.compute.training_inputs import (
     SEQUENCE_PACKING_SOURCE,
     gather_tokens_per_micro_batch,
 )
-from tools.compute.training_result import TrainingTime, either_end
+from tools.compute.training_result import TrainingTime as TrainingTime  # re-exported: its home until tim8
+from tools.compute.training_result import either_end
 from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES, scaling_efficiency_for
 from tools.errors import InputError
 from tools.preference import with_reference_forward
