@@ -74,7 +74,10 @@ def generation_of(gpu: GpuSpec) -> Generation:
 # Since 2026-11-29 (fresh-3 fitted too) a framework cell's median is pulled towards the pooled cell of its
 # generation and precision (GENERIC_ANCHORS) in log space by 1 / (families + 1) (bench/time_fit.py's
 # CELL_SHRINK_FAMILIES, chosen by the per-side leave-one-family-out scores of bench/time_cv.py: a cell
-# fitted on one or two sources carries their quirks out of family). The raw cell medians are in comments.
+# fitted on one or two sources carries their quirks out of family). The raw cell medians are in comments
+# (as of 2026-11-29; since tim8 the LoRA rows come out by the matched-pair ADAPTER_OVER_FULL, 1.057 instead
+# of 1.133, so the cells holding LoRA rows sit 0-6% higher: hf/ampere 0.398 -> 0.421, generic hopper/bf16
+# 0.445 -> 0.465).
 FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     # Qwen (1) README LoRA on one A100, FlagPerf PEFT LoRA, PaddleNLP's HF PEFT LoRA on Alpaca (padding
     # out); raw 0.365
@@ -192,6 +195,8 @@ GENERIC_HALF_WIDTH_CAP = math.sqrt(2.0)
 # 167 dense rows): framework 1.361, generic 1.521, both still above their caps. Out of family with the
 # framework given: DGX Cloud +21% median (its NeMo BF16 rows, -32% at worst, were moved from FP8 in their
 # fold), the Megatron-LM paper -11% (its ZeRO-3 175B on 1,536 GPUs, +94%, is the widest), FlagPerf -10%.
+# Figures (tim8, 2026-11-27; adapter factor on matched set-ups): framework 1.347, generic 1.540, still above
+# their caps.
 FRAMEWORK_HALF_WIDTH_CV = 1.347
 """CV figure for the framework band (bench/time_fit.py's cross_validate)."""
 GENERIC_HALF_WIDTH_CV = 1.54
