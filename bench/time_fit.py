@@ -69,6 +69,7 @@ from bench.time_fit_ratios import (
 from bench.time_rows import (
     row_attention,
     row_data,
+    row_eager_attention_heads,
     row_framework,
     row_full_recompute,
     row_generation,
@@ -79,6 +80,7 @@ from bench.time_rows import (
 )
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
+from tools.compute.attention_eager import EAGER_BYTES_PER_SCORE, eager_seconds_per_token
 from tools.compute.efficiency import (
     CALIBRATION,
     SMALL_BATCH_EXPONENT,
@@ -188,6 +190,13 @@ def _fit_rows(
                 continue
             pad = padding(lengths=data.lengths, samples_per_micro_batch=mb_seqs, max_tokens=data.max_tokens)
             seq, computed = pad.padded_tokens_per_sample, computed / pad.efficiency
+        heads = row_eager_attention_heads(r)
+        if heads is not None and seq:  # eager attention: its score traffic comes out (at the bytes' middle)
+            b = EAGER_BYTES_PER_SCORE
+            score_s = eager_seconds_per_token(
+                n_layers=row_attention(r)[0], n_heads=heads, seq_len=seq, bytes_per_score=b.mid, gpu=gpu
+            )
+            computed = 1.0 / (1.0 / computed - score_s)
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)

@@ -10,6 +10,7 @@ import pytest
 
 from bench.calibration_data import load_training_rows
 from bench.time_accuracy import predict
+from bench.time_fit import _fit_rows
 from bench.time_fit_ratios import FitRow, _adapter_over_full, _full_state_paged
 from bench.time_rows import row_eager_attention_heads
 from tools.catalog.load import load_catalog
@@ -97,3 +98,22 @@ def test_paxs_126m_rows_are_timed_with_eager_attention() -> None:
     # published 67,141 tok/s/GPU: the fused estimate's range (96k-193k) misses it, the eager one holds it
     rng = predict(small, gpus[small.gpu], None)
     assert rng.low <= small.tokens_per_s_per_gpu <= rng.high  # type: ignore[operator]
+
+
+def test_pre_flashattention_stacks_are_read_as_eager() -> None:
+    # the Megatron-LM paper (SC21, 2021) and BLOOM's Megatron-DeepSpeed predate FlashAttention: their heads
+    # are read from the model's name or the table, and the fit takes the score traffic out of their MFU
+    rows = {r.id: r for r in load_training_rows()}
+    assert row_eager_attention_heads(rows["megatron-sc21-gpt-1p7b-32gpu"]) == 24
+    assert row_eager_attention_heads(rows["megatron-sc21-gpt-1008b-3072gpu"]) == 160
+    assert row_eager_attention_heads(rows["bloom-176b-384xa100-gbs2048"]) == 112
+    assert row_eager_attention_heads(rows["flashattn-gpt3-125m-8xa100"]) is None
+    small, large = rows["megatron-sc21-gpt-1p7b-32gpu"], rows["megatron-sc21-gpt-1008b-3072gpu"]
+    fit = {fr.row.id: fr.mfu for fr in _fit_rows([small, large])}
+    flash = {
+        fr.row.id: fr.mfu
+        for fr in _fit_rows([r.model_copy(update={"family": "as-flash"}) for r in (small, large)])
+    }
+    # the scores cost a 1.7B model (24 heads x 2048 tokens per 2304-wide layer) far more than a 1T one
+    assert fit[small.id] / flash[small.id] > 1.15
+    assert 1.0 < fit[large.id] / flash[large.id] < 1.03

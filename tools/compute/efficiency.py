@@ -81,11 +81,11 @@ def generation_of(gpu: GpuSpec) -> Generation:
 FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     # Qwen (1) README LoRA on one A100, FlagPerf PEFT LoRA, PaddleNLP's HF PEFT LoRA on Alpaca (padding
     # out); raw 0.365
-    ("hf", "ampere", "bf16"): 0.421,
-    ("torchtitan", "ampere", "bf16"): 0.552,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B (0.58)
+    ("hf", "ampere", "bf16"): 0.423,
+    ("torchtitan", "ampere", "bf16"): 0.558,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B (0.58)
     ("torchtitan", "hopper", "bf16"): 0.422,  # torchtitan performance.md, 8x H100 (96 GB, 500 W), 8B (0.383)
     ("torchtitan", "hopper", "fp8"): 0.363,  # the same, Float8 (torchao), 8B-405B on 8-512 GPUs (0.312)
-    ("torchtune", "ampere", "bf16"): 0.545,  # torchtune README: one RTX 4090, Llama 3.1 8B full/LoRA (0.546)
+    ("torchtune", "ampere", "bf16"): 0.551,  # torchtune README: one RTX 4090, Llama 3.1 8B full/LoRA (0.546)
     # NeMo 24.07 performance summary (pretraining, SFT, LoRA) and DGX Cloud Benchmarking's NeMo 24.09
     # pretraining / fine-tuning FP8 rows (raw 0.447)
     ("nemo", "hopper", "fp8"): 0.445,
@@ -98,11 +98,12 @@ FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     # FlagPerf megatron-core / FlagScale (Llama 2 70B on H800, Llama 3 8B/70B on H100); raw 0.425
     ("megatron", "hopper", "bf16"): 0.444,
     # FlagPerf A800 (Llama 3 8B, Aquila2 7B SFT), Megatron-LLaMA 13B on 32-512 A100, the Megatron-LM paper's
-    # GPT 1.7B-1T and 175B PTD-P rows on 32-3072 A100 (raw 0.498)
-    ("megatron", "ampere", "bf16"): 0.505,
+    # GPT 1.7B-1T and 175B PTD-P rows on 32-3072 A100 (raw 0.498; 0.503 before tim8 took the paper's eager
+    # attention score traffic out of its rows: 2021, before FlashAttention; time_rows.EAGER_ATTENTION_ROWS)
+    ("megatron", "ampere", "bf16"): 0.538,
     # FlagPerf Megatron-DeepSpeed / ZeRO-3 on A100/A800, Megatron-LLaMA's HF + ZeRO-2 baseline, the
     # Megatron-LM paper's ZeRO-3 175B rows, BLOOM 176B (Megatron-DeepSpeed); raw 0.431
-    ("deepspeed", "ampere", "bf16"): 0.448,
+    ("deepspeed", "ampere", "bf16"): 0.45,
     # FlagPerf Baichuan 2 13B (ZeRO-1, no flash attention; step sync out) on 16 H800 (raw 0.313)
     ("deepspeed", "hopper", "bf16"): 0.382,
 }
@@ -126,7 +127,7 @@ the estimate names them beside the band so a buyer sees how thin a cell is."""
 GENERIC_ANCHORS: dict[tuple[Generation, PrecisionClass], float] = {
     # torchtitan, llm-foundry, Qwen/HF, torchtune, Llama 1/2, InternEvo, XTuner, fms-fsdp, FlagPerf,
     # Megatron-LLaMA, PaddleNLP, the Megatron-LM paper, flash-attention, BLOOM, Answer.AI (LoRA)
-    ("ampere", "bf16"): 0.525,
+    ("ampere", "bf16"): 0.537,
     # llm-foundry, torchtitan, OLMo-core, NeMo AutoModel, DeepSeek 67B, fms-fsdp, FlagPerf, DGX Cloud
     # (NeMo, MaxText)
     ("hopper", "bf16"): 0.465,
@@ -272,14 +273,14 @@ QLORA_DEQUANT_SLOWDOWN_SOURCE = (
 )
 
 # --- MoE: grouped GEMMs, all-to-all dispatch, routing ----------------------------------------------
-MOE_FACTOR = Range(low=0.178, high=1.0)  # 0.174 before tim7 (Blackwell cells derived)
+MOE_FACTOR = Range(low=0.178, high=0.952)  # 0.174 before tim7 (Blackwell cells derived); high 1.0 before tim8
 """MoE MFU (on active parameters) / the middle of the dense band the estimate reads for the same GPU,
 precision and framework: expert GEMMs are thin and the all-to-all of expert parallelism is inside; the
 pipeline bubble is not (tools.compute.parallel charges it apart). Min to max over the MoE rows: the
 Megatron-Bridge tables sit at 0.17-0.65 (FP8 barely speeds up their 3-37B-active experts), NeMo AutoModel
-(DeepEP) and DeepSeek's HAI-LLM at 0.67-0.84, FlagPerf's Qwen1.5-MoE-A2.7B on 8 A800 at 1.02, held at
-1.0 (bench/time_fit.py MOE_FACTOR_CEILING: an MoE layer adds router, permutation and all-to-all work to
-thinner GEMMs; 0.841 before fresh-2, 0.951 before fresh-3 moved the Megatron Ampere cell), the Megatron MoE
+(DeepEP) and DeepSeek's HAI-LLM at 0.67-0.84, FlagPerf's Qwen1.5-MoE-A2.7B on 8 A800 at 0.952 (1.02 held at
+1.0, bench/time_fit.py MOE_FACTOR_CEILING, until tim8 read the Megatron-LM paper's rows as eager attention and
+the Megatron Ampere cell rose; 0.841 before fresh-2, 0.951 before fresh-3 moved that cell), the Megatron MoE
 Model Zoo's Qwen3 rows on 128-256 H100 at 0.20-0.76."""
 MOE_FACTOR_SOURCE = (
     "fit: Megatron-Bridge, NeMo AutoModel (GPT-OSS, Qwen3 MoE, DeepSeek-V3), DeepSeek-V2/V3 reports, "
