@@ -299,8 +299,9 @@ MOE_FACTOR_CEILING = 1.0
 """The MoE factor's top: an MoE layer runs the dense FLOPs of its active experts as thinner grouped GEMMs
 and adds the router, the token permutation and the all-to-all, so its MFU on active parameters does not
 exceed the dense band's middle for the same stack. The one row above it (FlagPerf's Qwen1.5-MoE-A2.7B on
-8 A800, 1.02 of the Megatron Ampere middle, 2026-11-29) sits inside that cell's own scatter (FlagPerf's
-dense A800 rows run at 1.4x the cell)."""
+8 A800, 1.02 of the Megatron Ampere middle, 2026-11-29) sat inside that cell's own scatter (FlagPerf's
+dense A800 rows run at 1.4x the cell); since tim8 (the Megatron-LM paper's rows read as eager attention, the
+cell 0.505 -> 0.538) it sits at 0.952 and the ceiling does not bind."""
 CELL_SHRINK_FAMILIES = 1.0
 """A framework cell's anchor is pulled towards the pooled (generic) cell of its generation and precision
 in log space, by k / (n + k) with n the cell's source families: a one-family cell keeps half its lead over
