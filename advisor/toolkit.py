@@ -203,6 +203,9 @@ def estimate_time(
     batch_size: Annotated[int | None, Field(ge=1, description="micro-batch per GPU, if known")] = None,
     precision: Annotated[Literal["bf16", "fp8"], Field(description="compute precision")] = "bf16",
     grad_checkpointing: bool = True,
+    flash_attention: Annotated[
+        bool, Field(description="memory-efficient attention kernel; false: eager attention (s x s scores)")
+    ] = True,
     packed: Annotated[
         bool, Field(description="samples packed into full sequences; false: batches padded to the longest")
     ] = True,

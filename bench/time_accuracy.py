@@ -32,6 +32,9 @@ Out of family (--cv, every side, 204 rows): 84.8% / 13.6% error before the last 
 Out of family (--cv, 288 rows with fresh-4 and B200): 78.8% / 2.00x / 15.7% at main 8b0b1ef; 79.9% / 2.00x /
 15.2% with tim7's AMD FP8 prior and Blackwell split by kernel class; 81.9% / 2.00x / 15.2% with fresh-4
 fitted too (--cv --with-side fresh4_held_out; bench/data/README.md, "Fresh-4 out-of-family analysis").
+tim8 (LoRA factor on matched set-ups, eager attention incl. the pre-FlashAttention Megatron-LM paper and BLOOM
+rows): 82.3% / 2.00x / 14.9% (fresh-4 59.5%, B200 90%; bench/data/README.md, "LoRA pairs and eager
+attention").
 
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;
@@ -59,6 +62,7 @@ from bench.calibration_data import (
 from bench.time_rows import (
     row_attention,
     row_data,
+    row_eager_attention_heads,
     row_framework,
     row_full_recompute,
     row_parallel,
@@ -150,6 +154,8 @@ def predict(
         moe_balanced_routing=True,
         traced=False,
         calibration=calibration,
+        flash_attention=row_eager_attention_heads(row) is None,
+        attention_heads=row_eager_attention_heads(row),
     )
     if row_whole_run(row):
         return Range(low=t.tokens / (t.gpu_hours.high * 3600), high=t.tokens / (t.gpu_hours.low * 3600))

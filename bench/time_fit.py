@@ -69,6 +69,7 @@ from bench.time_fit_ratios import (
 from bench.time_rows import (
     row_attention,
     row_data,
+    row_eager_attention_heads,
     row_framework,
     row_full_recompute,
     row_generation,
@@ -79,6 +80,7 @@ from bench.time_rows import (
 )
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
+from tools.compute.attention_eager import EAGER_BYTES_PER_SCORE, eager_seconds_per_token
 from tools.compute.efficiency import (
     CALIBRATION,
     SMALL_BATCH_EXPONENT,
@@ -188,6 +190,13 @@ def _fit_rows(
                 continue
             pad = padding(lengths=data.lengths, samples_per_micro_batch=mb_seqs, max_tokens=data.max_tokens)
             seq, computed = pad.padded_tokens_per_sample, computed / pad.efficiency
+        heads = row_eager_attention_heads(r)
+        if heads is not None and seq:  # eager attention: its score traffic comes out (at the bytes' middle)
+            b = EAGER_BYTES_PER_SCORE
+            score_s = eager_seconds_per_token(
+                n_layers=row_attention(r)[0], n_heads=heads, seq_len=seq, bytes_per_score=b.mid, gpu=gpu
+            )
+            computed = 1.0 / (1.0 / computed - score_s)
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)
@@ -290,8 +299,9 @@ MOE_FACTOR_CEILING = 1.0
 """The MoE factor's top: an MoE layer runs the dense FLOPs of its active experts as thinner grouped GEMMs
 and adds the router, the token permutation and the all-to-all, so its MFU on active parameters does not
 exceed the dense band's middle for the same stack. The one row above it (FlagPerf's Qwen1.5-MoE-A2.7B on
-8 A800, 1.02 of the Megatron Ampere middle, 2026-11-29) sits inside that cell's own scatter (FlagPerf's
-dense A800 rows run at 1.4x the cell)."""
+8 A800, 1.02 of the Megatron Ampere middle, 2026-11-29) sat inside that cell's own scatter (FlagPerf's
+dense A800 rows run at 1.4x the cell); since tim8 (the Megatron-LM paper's rows read as eager attention, the
+cell 0.505 -> 0.538) it sits at 0.952 and the ceiling does not bind."""
 CELL_SHRINK_FAMILIES = 1.0
 """A framework cell's anchor is pulled towards the pooled (generic) cell of its generation and precision
 in log space, by k / (n + k) with n the cell's source families: a one-family cell keeps half its lead over
@@ -344,7 +354,7 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         else fr
         for fr in rows
     ]
-    adapter = _adapter_over_full(rows)
+    adapter = _adapter_over_full(rows, {g.id: g.usable_memory_gib for g in load_catalog().gpus})
     # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
     rows = [
         dataclasses.replace(fr, mfu=fr.mfu / (adapter or NO_ADAPTER_EFFECT))

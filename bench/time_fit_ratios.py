@@ -69,15 +69,41 @@ def _generation_ratio(
 ADAPTER_METHODS = ("lora", "qlora")
 
 
-def _adapter_over_full(rows: list[FitRow]) -> float | None:
-    """Median LoRA MFU / median full-or-pretraining MFU within each stack x generation x precision that
-    publishes both (dense rows); the median over those cells (None: no such cell)."""
-    cells: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {}
+PAGED_STATE_BYTES_PER_PARAM = 4.0
+"""The least GPU memory per parameter a full fine-tune holds without paging or offloading: BF16 weights (2 B)
+and 8-bit Adam's two moments (1 B each; Dettmers et al. 2022, 8-bit Optimizers via Block-wise Quantization),
+gradients freed in the backward (optimizer-in-backward). A one-GPU full row above the GPU's usable memory
+pages its optimizer states to the host (bitsandbytes paged optimizers: unified-memory page transfers when
+the GPU runs out; torchtune's single-device full recipe on a 24 GB RTX 4090, Llama 3.1 8B)."""
+
+
+def _full_state_paged(fr: FitRow, usable_memory_gib: dict[str, float]) -> bool:
+    """A one-GPU full/pretraining row whose weights and least optimizer states exceed the GPU: its step
+    includes host-device paging, so it does not measure full training's compute against LoRA's."""
+    r = fr.row
+    if r.method in ADAPTER_METHODS or r.gpus > 1:
+        return False
+    state_gib = r.model.params_b * 1e9 * PAGED_STATE_BYTES_PER_PARAM / 2**30
+    return state_gib > usable_memory_gib.get(r.gpu, float("inf"))
+
+
+def _adapter_over_full(rows: list[FitRow], usable_memory_gib: dict[str, float] | None = None) -> float | None:
+    """Median over matched set-ups of LoRA MFU / full-or-pretraining MFU (dense rows). A pair is one source
+    family's LoRA and full rows of the same model on the same GPU, GPU count, precision and sequence length,
+    so the ratio is the method's alone: a cell median (before tim8) mixed a 70B LoRA on 8 GPUs with a 7B
+    full run on 64 and read their size and scale as LoRA's. A full row that pages its optimizer states
+    (_full_state_paged, `usable_memory_gib` by GPU id) is no pair. Each set-up's ratio is its medians'
+    ratio; the median over set-ups (None: no such pair). LoRA skips only the weight-gradient GEMMs (4N of
+    6N: the backward still computes activation gradients through the frozen weights; Hu et al. 2021, LoRA,
+    sec. 4.2 measured 1.25x the full fine-tune's speed on GPT-3 175B, i.e. 0.83 on this 4N/6N scale)."""
+    cells: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
     for fr in rows:
-        if fr.row.model.moe or fr.row.method == "qlora":
+        if fr.row.model.moe or fr.row.method == "qlora" or _full_state_paged(fr, usable_memory_gib or {}):
             continue
-        lora, full = cells.setdefault((_stack(fr), fr.generation, fr.precision), ([], []))
-        (lora if fr.row.method == "lora" else full).append(fr.mfu)
+        r = fr.row
+        key = (_stack(fr), r.family, r.model.name, r.gpu, r.gpus, fr.precision, r.seq_len)
+        lora, full = cells.setdefault(key, ([], []))
+        (lora if r.method == "lora" else full).append(fr.mfu)
     ratios = [statistics.median(lo) / statistics.median(fu) for lo, fu in cells.values() if lo and fu]
     return statistics.median(ratios) if ratios else None
 

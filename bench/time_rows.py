@@ -301,3 +301,33 @@ def row_data(row: TrainingRow) -> RowData:
     dataset = m.group(1) if m else None
     lengths = DATASET_LENGTHS.get(dataset or "")
     return RowData(False, UNPACKED_MAX_TOKENS_BY_FAMILY[row.family], lengths, dataset)
+
+
+# Rows measured with standard (eager) attention, no memory-efficient kernel: (family, model name fragment,
+# attention heads; 0 = read "N heads" from the model's name). Pax's GPT 126M rows (JAX-Toolbox Pax README:
+# "126M rows were measured without flash attention"; GPT-3 Small shape, 12 heads, GPT-3 paper Table 2.1).
+# The Megatron-LM paper (Narayanan et al., SC21, April 2021) and BLOOM's Megatron-DeepSpeed run (2022) predate
+# FlashAttention (Dao et al., May 2022) in their stacks: Megatron's fused scale-mask-softmax kernel still
+# writes the scores to memory and reads them back for the dropout and the PV product (BLOOM 176B config:
+# n_head 112). FlagPerf's Baichuan 2 13B rows ("no flash attention": the model has no FlashAttention-2 path)
+# are not here: which kernel its ALiBi attention ran on is not stated (torch's fused SDPA takes a bias), and
+# their residuals (-15%, +1%) show no eager cost.
+EAGER_ATTENTION_ROWS: tuple[tuple[str, str, int], ...] = (
+    ("jax-toolbox-pax-readme", "GPT 126M", 12),
+    ("megatron-lm-sc21-paper", "", 0),
+    ("bloom-tr11-readme", "BLOOM 176B", 112),
+)
+_HEADS_IN_NAME = re.compile(r"(\d+) heads")
+
+
+def row_eager_attention_heads(row: TrainingRow) -> int | None:
+    """The attention heads of a row measured with eager attention (EAGER_ATTENTION_ROWS), else None."""
+    for family, fragment, heads in EAGER_ATTENTION_ROWS:
+        if row.family == family and fragment in row.model.name:
+            if heads:
+                return heads
+            m = _HEADS_IN_NAME.search(row.model.name)
+            if m is None:
+                raise KeyError(f"no attention heads in {row.model.name!r}")
+            return int(m.group(1))
+    return None

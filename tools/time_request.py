@@ -48,6 +48,12 @@ class TimeRequest(BaseModel):
     batch_size: int | None = Field(None, description="micro-batch per GPU, sequences (unknown if not given)")
     precision: str = Field("bf16", description=" | ".join(TIME_PRECISIONS) + ": compute precision")
     grad_checkpointing: bool = Field(True, description="activation recomputation")
+    flash_attention: bool = Field(
+        True,
+        description="a memory-efficient attention kernel (FlashAttention, SDPA, cuDNN); "
+        "--no-flash-attention: eager attention, whose s x s scores go through GPU memory (slower, "
+        "quadratic in --seq-len)",
+    )
     packed: bool = Field(
         True,
         description="training samples packed into full sequences; --no-packed: each micro-batch is padded "

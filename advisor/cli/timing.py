@@ -40,6 +40,7 @@ def time_command(
     batch_size: int | None = _flag("batch_size"),
     precision: str = _flag("precision"),
     grad_checkpointing: bool = _flag("grad_checkpointing"),
+    flash_attention: bool = _flag("flash_attention"),
     packed: bool = _flag("packed"),
     framework: str | None = _flag("framework"),
     training_objective: str = _flag("training_objective"),

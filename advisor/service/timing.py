@@ -228,6 +228,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         framework=framework,
         batch_size=request.batch_size,
         packed=request.packed,
+        flash_attention=request.flash_attention,
         training_objective=request.training_objective,
         precompute_ref_log_probs=request.precompute_ref_log_probs,
     )

@@ -4,6 +4,7 @@ leave-one-family-out scores (bench/time_cv.py). Each term is tested where it bin
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -81,11 +82,19 @@ def test_nemo_bf16_on_hopper_is_a_fitted_cell_now(gpus: dict[str, GpuSpec]) -> N
 def test_moe_factor_ceiling_binds_only_with_a_row_above_the_dense_middle() -> None:
     rows = [fr for fr in _fit_rows() if fr.identified]
     c = fit_constants(rows)
-    assert c.moe_factor is not None and c.moe_factor[1] == MOE_FACTOR_CEILING == eff.MOE_FACTOR.high
-    # FlagPerf's Qwen1.5-MoE rows (1.02 of the Megatron Ampere middle) set the top; without them the
-    # top is the next stack's and the ceiling does not bind
-    no_flagperf = fit_constants([fr for fr in rows if fr.row.family != "flagperf-nvidia"])
-    assert no_flagperf.moe_factor is not None and no_flagperf.moe_factor[1] < MOE_FACTOR_CEILING
+    # FlagPerf's Qwen1.5-MoE rows set the top: 0.952 of the Megatron Ampere middle since tim8 read the
+    # Megatron-LM paper's rows as eager attention (1.02 before, held at the ceiling): it does not bind
+    assert c.moe_factor is not None and c.moe_factor[1] == pytest.approx(eff.MOE_FACTOR.high, abs=0.001)
+    assert eff.MOE_FACTOR.high < MOE_FACTOR_CEILING
+    # a row above the dense middle is held at the ceiling
+    fast = [
+        dataclasses.replace(fr, mfu=fr.mfu * 1.2)
+        if fr.row.family == "flagperf-nvidia" and fr.row.model.moe
+        else fr
+        for fr in rows
+    ]
+    capped = fit_constants(fast)
+    assert capped.moe_factor is not None and capped.moe_factor[1] == MOE_FACTOR_CEILING
 
 
 def test_a_fold_leaves_its_family_out_and_a_later_side_is_not_refitted(tmp_path: Path) -> None:

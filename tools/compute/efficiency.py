@@ -74,34 +74,38 @@ def generation_of(gpu: GpuSpec) -> Generation:
 # Since 2026-11-29 (fresh-3 fitted too) a framework cell's median is pulled towards the pooled cell of its
 # generation and precision (GENERIC_ANCHORS) in log space by 1 / (families + 1) (bench/time_fit.py's
 # CELL_SHRINK_FAMILIES, chosen by the per-side leave-one-family-out scores of bench/time_cv.py: a cell
-# fitted on one or two sources carries their quirks out of family). The raw cell medians are in comments.
+# fitted on one or two sources carries their quirks out of family). The raw cell medians are in comments
+# (as of 2026-11-29; since tim8 the LoRA rows come out by the matched-pair ADAPTER_OVER_FULL, 1.057 instead
+# of 1.133, so the cells holding LoRA rows sit 0-6% higher: hf/ampere 0.398 -> 0.421, generic hopper/bf16
+# 0.445 -> 0.465).
 FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     # Qwen (1) README LoRA on one A100, FlagPerf PEFT LoRA, PaddleNLP's HF PEFT LoRA on Alpaca (padding
     # out); raw 0.365
-    ("hf", "ampere", "bf16"): 0.398,
-    ("torchtitan", "ampere", "bf16"): 0.548,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B (0.58)
-    ("torchtitan", "hopper", "bf16"): 0.413,  # torchtitan performance.md, 8x H100 (96 GB, 500 W), 8B (0.383)
+    ("hf", "ampere", "bf16"): 0.423,
+    ("torchtitan", "ampere", "bf16"): 0.558,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B (0.58)
+    ("torchtitan", "hopper", "bf16"): 0.422,  # torchtitan performance.md, 8x H100 (96 GB, 500 W), 8B (0.383)
     ("torchtitan", "hopper", "fp8"): 0.363,  # the same, Float8 (torchao), 8B-405B on 8-512 GPUs (0.312)
-    ("torchtune", "ampere", "bf16"): 0.532,  # torchtune README: one RTX 4090, Llama 3.1 8B full/LoRA (0.546)
+    ("torchtune", "ampere", "bf16"): 0.551,  # torchtune README: one RTX 4090, Llama 3.1 8B full/LoRA (0.546)
     # NeMo 24.07 performance summary (pretraining, SFT, LoRA) and DGX Cloud Benchmarking's NeMo 24.09
     # pretraining / fine-tuning FP8 rows (raw 0.447)
-    ("nemo", "hopper", "fp8"): 0.439,
-    ("nemo", "hopper", "bf16"): 0.499,  # DGX Cloud Benchmarking, NeMo 24.09 BF16, Llama 3 8B-405B (0.56)
+    ("nemo", "hopper", "fp8"): 0.445,
+    ("nemo", "hopper", "bf16"): 0.51,  # DGX Cloud Benchmarking, NeMo 24.09 BF16, Llama 3 8B-405B (0.56)
     # Megatron-Bridge performance summary (dense 8B-405B) and FlagPerf's megatron-core / FlagScale FP8 rows
     ("megatron", "hopper", "fp8"): 0.435,  # raw 0.441
     # Megatron-Bridge performance summary, B200 (raw 0.465; pulled towards the pooled Hopper FP8 cell x the
     # TE stacks' Blackwell/Hopper ratio: Blackwell is not pooled across kernel classes, TE_FRAMEWORKS)
     ("megatron", "blackwell", "fp8"): 0.455,
     # FlagPerf megatron-core / FlagScale (Llama 2 70B on H800, Llama 3 8B/70B on H100); raw 0.425
-    ("megatron", "hopper", "bf16"): 0.435,
+    ("megatron", "hopper", "bf16"): 0.444,
     # FlagPerf A800 (Llama 3 8B, Aquila2 7B SFT), Megatron-LLaMA 13B on 32-512 A100, the Megatron-LM paper's
-    # GPT 1.7B-1T and 175B PTD-P rows on 32-3072 A100 (raw 0.498)
-    ("megatron", "ampere", "bf16"): 0.503,
+    # GPT 1.7B-1T and 175B PTD-P rows on 32-3072 A100 (raw 0.498; 0.503 before tim8 took the paper's eager
+    # attention score traffic out of its rows: 2021, before FlashAttention; time_rows.EAGER_ATTENTION_ROWS)
+    ("megatron", "ampere", "bf16"): 0.538,
     # FlagPerf Megatron-DeepSpeed / ZeRO-3 on A100/A800, Megatron-LLaMA's HF + ZeRO-2 baseline, the
     # Megatron-LM paper's ZeRO-3 175B rows, BLOOM 176B (Megatron-DeepSpeed); raw 0.431
-    ("deepspeed", "ampere", "bf16"): 0.447,
+    ("deepspeed", "ampere", "bf16"): 0.45,
     # FlagPerf Baichuan 2 13B (ZeRO-1, no flash attention; step sync out) on 16 H800 (raw 0.313)
-    ("deepspeed", "hopper", "bf16"): 0.373,
+    ("deepspeed", "hopper", "bf16"): 0.382,
 }
 FRAMEWORK_CELL_EVIDENCE: dict[tuple[Framework, Generation, PrecisionClass], tuple[int, int]] = {
     ("deepspeed", "ampere", "bf16"): (4, 7),
@@ -123,16 +127,16 @@ the estimate names them beside the band so a buyer sees how thin a cell is."""
 GENERIC_ANCHORS: dict[tuple[Generation, PrecisionClass], float] = {
     # torchtitan, llm-foundry, Qwen/HF, torchtune, Llama 1/2, InternEvo, XTuner, fms-fsdp, FlagPerf,
     # Megatron-LLaMA, PaddleNLP, the Megatron-LM paper, flash-attention, BLOOM, Answer.AI (LoRA)
-    ("ampere", "bf16"): 0.518,
+    ("ampere", "bf16"): 0.537,
     # llm-foundry, torchtitan, OLMo-core, NeMo AutoModel, DeepSeek 67B, fms-fsdp, FlagPerf, DGX Cloud
     # (NeMo, MaxText)
-    ("hopper", "bf16"): 0.445,
+    ("hopper", "bf16"): 0.465,
     # NeMo, Megatron-Bridge, torchtitan, OLMo-core, llm-foundry, FlagPerf, DGX Cloud (NeMo, MaxText)
     ("hopper", "fp8"): 0.422,
     # Blackwell is not pooled (its rows split by kernel class, TE_FRAMEWORKS): the Hopper cell x the
     # Blackwell/Hopper ratio of the stacks outside TE_FRAMEWORKS, here the TE stacks' (none identified);
     # 0.465 (FP8, Megatron-Bridge's B200 rows pooled) before tim7
-    ("blackwell", "bf16"): 0.47,
+    ("blackwell", "bf16"): 0.49,
     ("blackwell", "fp8"): 0.445,
 }
 HOPPER_OVER_AMPERE = 0.727
@@ -192,9 +196,11 @@ GENERIC_HALF_WIDTH_CAP = math.sqrt(2.0)
 # 167 dense rows): framework 1.361, generic 1.521, both still above their caps. Out of family with the
 # framework given: DGX Cloud +21% median (its NeMo BF16 rows, -32% at worst, were moved from FP8 in their
 # fold), the Megatron-LM paper -11% (its ZeRO-3 175B on 1,536 GPUs, +94%, is the widest), FlagPerf -10%.
-FRAMEWORK_HALF_WIDTH_CV = 1.361
+# Figures (tim8, 2026-11-27; adapter factor on matched set-ups): framework 1.347, generic 1.540, still above
+# their caps.
+FRAMEWORK_HALF_WIDTH_CV = 1.347
 """CV figure for the framework band (bench/time_fit.py's cross_validate)."""
-GENERIC_HALF_WIDTH_CV = 1.521
+GENERIC_HALF_WIDTH_CV = 1.54
 """CV figure for the generic band (bench/time_fit.py's cross_validate)."""
 FRAMEWORK_HALF_WIDTH = min(FRAMEWORK_HALF_WIDTH_CV, FRAMEWORK_HALF_WIDTH_CAP)
 GENERIC_HALF_WIDTH = min(GENERIC_HALF_WIDTH_CV, GENERIC_HALF_WIDTH_CAP)
@@ -227,17 +233,22 @@ def small_batch_factor(*, tokens_per_micro_batch: int, exponent: float = SMALL_B
     return float((tokens_per_micro_batch / SMALL_BATCH_REFERENCE_TOKENS) ** exponent)
 
 
-# --- LoRA / QLoRA: MFU (on 4 x N model FLOPs) over the full-training MFU of the same stack ------------
-# A LoRA step computes 4N per token (no weight gradients) but also skips what full training does outside
-# the GEMMs: the gradient reduce-scatter / all-reduce and the optimizer update of every weight (the
-# adapters are < 1% of them; Hu et al. 2021, LoRA, sec. 4.2: no gradients "for the vast majority of the
-# parameters"). So its MFU on 4N runs above the full-training MFU of the same stack. Fitted (bench/
-# time_fit.py): median over the stack x GPU x precision cells publishing both LoRA and full/pretraining
-# of median LoRA MFU / median full MFU: NeMo 24.07 on H100 FP8 1.10, torchtune on RTX 4090 1.28, NeMo
-# AutoModel on H100 1.13. Applied to QLoRA too (its dequantisation slowdown is x LoRA time).
-ADAPTER_OVER_FULL = 1.133  # 1.134 before fresh-3 (DGX Cloud's NeMo SFT / LoRA pairs joined the median)
+# --- LoRA / QLoRA: MFU (on 4 x N model FLOPs) over the full-training MFU of the same set-up ---------------
+# A LoRA step skips only the weight-gradient GEMMs (4N of 6N per token: the backward still computes the
+# activation gradients through every frozen weight), the gradient collectives and the optimizer update of
+# the frozen weights (Hu et al. 2021, LoRA, sec. 4.2: "no gradients for the vast majority of the
+# parameters"; they measured 1.25x the full fine-tune's speed on GPT-3 175B, 0.83 on this scale). Its
+# attention core, norms, activations and the thin adapter GEMMs are not saved. Fitted (bench/time_fit.py,
+# since tim8 on matched set-ups: one family's LoRA and full rows of the same model, GPU, GPU count,
+# precision and sequence; a full row that pages its optimizer states to the host is no pair): NeMo 24.07
+# Llama 2 7B on 8 H100 FP8 1.10, DGX Cloud NeMo Llama 3 8B on 8 H100 BF16 1.01. Before tim8 the median
+# of stack-cell medians (1.133) mixed model sizes and GPU counts and counted torchtune's one-RTX 4090 full
+# run (1.28), whose 8B weights and 8-bit Adam states (32 GB) page over PCIe on a 24 GB card. Measured
+# outside the development rows (fresh-4, not fitted): VectorLM (HF + FSDP, A100) 0.73-0.77, Pax (JAX,
+# H100, Transformer Engine) 0.69-0.79 on this scale. Applied to QLoRA too (its dequantisation is x LoRA).
+ADAPTER_OVER_FULL = 1.057
 ADAPTER_OVER_FULL_SOURCE = (
-    "fit: LoRA / full-training MFU within NeMo 24.07 (1.10), torchtune RTX 4090 (1.28), NeMo AutoModel (1.13)"
+    "fit: LoRA / full-training MFU on matched set-ups: NeMo 24.07 7B H100 FP8 (1.10), DGX Cloud NeMo 8B 1.01"
 )
 
 
@@ -262,14 +273,14 @@ QLORA_DEQUANT_SLOWDOWN_SOURCE = (
 )
 
 # --- MoE: grouped GEMMs, all-to-all dispatch, routing ----------------------------------------------
-MOE_FACTOR = Range(low=0.178, high=1.0)  # 0.174 before tim7 (Blackwell cells derived)
+MOE_FACTOR = Range(low=0.178, high=0.952)  # 0.174 before tim7 (Blackwell cells derived); high 1.0 before tim8
 """MoE MFU (on active parameters) / the middle of the dense band the estimate reads for the same GPU,
 precision and framework: expert GEMMs are thin and the all-to-all of expert parallelism is inside; the
 pipeline bubble is not (tools.compute.parallel charges it apart). Min to max over the MoE rows: the
 Megatron-Bridge tables sit at 0.17-0.65 (FP8 barely speeds up their 3-37B-active experts), NeMo AutoModel
-(DeepEP) and DeepSeek's HAI-LLM at 0.67-0.84, FlagPerf's Qwen1.5-MoE-A2.7B on 8 A800 at 1.02, held at
-1.0 (bench/time_fit.py MOE_FACTOR_CEILING: an MoE layer adds router, permutation and all-to-all work to
-thinner GEMMs; 0.841 before fresh-2, 0.951 before fresh-3 moved the Megatron Ampere cell), the Megatron MoE
+(DeepEP) and DeepSeek's HAI-LLM at 0.67-0.84, FlagPerf's Qwen1.5-MoE-A2.7B on 8 A800 at 0.952 (1.02 held at
+1.0, bench/time_fit.py MOE_FACTOR_CEILING, until tim8 read the Megatron-LM paper's rows as eager attention and
+the Megatron Ampere cell rose; 0.841 before fresh-2, 0.951 before fresh-3 moved that cell), the Megatron MoE
 Model Zoo's Qwen3 rows on 128-256 H100 at 0.20-0.76."""
 MOE_FACTOR_SOURCE = (
     "fit: Megatron-Bridge, NeMo AutoModel (GPT-OSS, Qwen3 MoE, DeepSeek-V3), DeepSeek-V2/V3 reports, "

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import math
 
-from pydantic import Field
-
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
+from tools.compute.attention_eager import with_eager_attention
 from tools.compute.efficiency import (
     ADAPTER_OVER_FULL_SOURCE,
     CALIBRATION,
@@ -42,7 +41,6 @@ from tools.compute.efficiency import (
     small_batch_factor,
 )
 from tools.compute.flops import (
-    GpuClass,
     attention_flops,
     attention_width,
     blended_peak_tflops,
@@ -66,48 +64,24 @@ from tools.compute.training_inputs import (
     HINT_GATHERS,
     HINT_MICRO_BATCH,
     HINT_ORDER,
-    HINT_SAMPLE_LENGTHS,
     HINT_SEQ_LEN,
     PRETRAINING_GOODPUT,
     PRETRAINING_GOODPUT_SOURCE,
     SEQUENCE_PACKING_SOURCE,
     gather_tokens_per_micro_batch,
 )
+from tools.compute.training_result import TrainingTime as TrainingTime  # re-exported: its home until tim8
+from tools.compute.training_result import either_end
 from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES, scaling_efficiency_for
 from tools.errors import InputError
 from tools.preference import with_reference_forward
 from tools.ranges import Range
-from tools.trace import Assumption, TraceBuilder, Traced, UntracedBuilder
+from tools.trace import TraceBuilder, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
 from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precision, Sharding, TrainingMethod
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
-
-
-class TrainingTime(Traced):
-    """Training compute and time for one run. Hours are Ranges (low = optimistic)."""
-
-    flops: float = Field(description="total training FLOPs")
-    flops_per_token: float
-    flops_factor: float = Field(description="k in k x N x D")
-    tokens: float
-    active_params: float
-    method: TrainingMethod
-    n_gpus: int
-    peak_tflops_per_gpu: float
-    gpu_class: GpuClass
-    framework: Framework | None = Field(description="the framework whose band was used; None = generic")
-    mfu: Range = Field(description="the MFU band used (before batch/MoE/QLoRA/scaling/goodput factors)")
-    throughput_efficiency: Range = Field(description="MFU x small batch x MoE / QLoRA slowdown x scaling")
-    effective_mfu: Range = Field(description="throughput_efficiency x goodput: what the hours use")
-    tokens_per_s_per_gpu: Range = Field(description="trained tokens per second per GPU (no goodput loss)")
-    narrowing: list[str] = Field(description="what would narrow the range, in plain words")
-    scaling_efficiency: Range
-    gpu_hours: Range
-    wall_hours: Range
-    gpu_hours_at_peak: float = Field(description="100% MFU, one GPU: the theoretical lower bound (seed 001)")
-    wall_hours_at_peak: float
 
 
 def _checked_framework(framework: str | None) -> Framework | None:
@@ -153,6 +127,8 @@ def estimate_training_time(
     calibration: Calibration = CALIBRATION,
     training_objective: str | None = None,
     precompute_ref_log_probs: bool = False,
+    flash_attention: bool = True,
+    attention_heads: int | None = None,
 ) -> TrainingTime:
     """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
     100%-MFU bound.
@@ -176,11 +152,13 @@ def estimate_training_time(
     the samples' tokens, not the padding. `traced=False`: the same numbers with an empty trace and no
     assumptions. `calibration`: the fitted constants (bench/time_fit.py's cross-validation passes each
     fold's refit). `training_objective`, `precompute_ref_log_probs`: tools.preference (DPO's reference).
+    `flash_attention=False`: eager attention's score traffic is added (tools.compute.attention_eager; heads
+    from `arch`, else `attention_heads`).
     """
     if not packed and sample_lengths is None:
         args = dict(locals())
         ends = [estimate_training_time(**{**args, "sample_lengths": lengths}) for lengths in UNSTATED_LENGTHS]
-        return _either_end(ends)
+        return either_end(ends)
     method = check_training_method(method)
     framework = _checked_framework(framework)
     check_positive(active_params=active_params, tokens=tokens)
@@ -497,6 +475,10 @@ def estimate_training_time(
             high=thr.high,
         )
         narrowing.append(HINT_GATHERS)
+    heads = arch.n_heads if arch is not None else attention_heads
+    if not flash_attention and heads is not None and shape is not None and computed_seq is not None:
+        thr = with_eager_attention(tb, thr, n_layers=shape[0], n_heads=heads, seq_len=computed_seq, gpu=gpu,
+            peak_tflops=peak, flops_per_token=per_token)  # fmt: skip
     if pad is not None:
         thr = thr.scale(pad.efficiency)
         tb.step(
@@ -575,26 +557,4 @@ def estimate_training_time(
         gpu_hours_at_peak=at_peak,
         wall_hours_at_peak=at_peak / n_gpus,
         **tb.fields(),
-    )
-
-
-def _either_end(ends: list[TrainingTime]) -> TrainingTime:
-    """One estimate spanning the estimates for either end of UNSTATED_LENGTHS (unpacked data whose
-    sample lengths were not given): the trace is the first end's, the ranges cover both."""
-    first = ends[0]
-
-    def span(name: str) -> Range:
-        values: list[Range] = [getattr(t, name) for t in ends]
-        return Range(low=min(v.low for v in values), high=max(v.high for v in values))
-
-    names = ("throughput_efficiency", "effective_mfu", "tokens_per_s_per_gpu", "gpu_hours", "wall_hours")
-    note = Assumption(
-        name="sample_tokens_unstated",
-        value="either end: " + " / ".join(f"mean {x.mean_tokens:.0f}" for x in UNSTATED_LENGTHS),
-        unit="tokens",
-        source="; ".join(x.source for x in UNSTATED_LENGTHS) + " (give the data set's lengths to narrow)",
-    )
-    return first.model_copy(
-        update={name: span(name) for name in names}
-        | {"assumptions": (*first.assumptions, note), "narrowing": [HINT_SAMPLE_LENGTHS, *first.narrowing]}
     )
