@@ -16,6 +16,7 @@ from bench.calibration_data import (
     SERVING_FRESH2_FILE,
     SERVING_FRESH3_FILE,
     SERVING_FRESH4_FILE,
+    SERVING_FRESH5_FILE,
     CalibrationDataError,
     ServingRow,
     Split,
@@ -200,7 +201,8 @@ def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     assert len(fresh2) >= FRESH2_SERVING_MIN
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
     fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
-    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4)
+    fresh5 = load_serving_rows(SERVING_FRESH5_FILE)
+    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4) + len(fresh5)
     assert len(serving) == total, "the default loader reads every file"
     split = load_serving_split()
     sides = split.sides()
@@ -228,9 +230,9 @@ def test_fresh3_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
     older = load_serving_rows(SERVING_FILE) + load_serving_rows(SERVING_FRESH2_FILE)
     assert len(fresh3) >= FRESH3_SERVING_MIN
-    fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
-    tail = serving[-len(fresh3) - len(fresh4) : -len(fresh4)]
-    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4"
+    later = len(load_serving_rows(SERVING_FRESH4_FILE)) + len(load_serving_rows(SERVING_FRESH5_FILE))
+    tail = serving[-len(fresh3) - later : -later]
+    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4 and fresh-5"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh3}
@@ -269,9 +271,10 @@ def test_fresh4_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
 
     fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
     older = [r for p in SERVING_FILES if p != SERVING_FRESH4_FILE for r in load_serving_rows(p)]
-    assert SERVING_FILES[-1] == SERVING_FRESH4_FILE
+    assert SERVING_FILES[-2:] == (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE)
     assert len(fresh4) >= FRESH4_SERVING_MIN
-    assert serving[-len(fresh4) :] == fresh4, "the default loader reads the fresh-4 file last"
+    n5 = len(load_serving_rows(SERVING_FRESH5_FILE))
+    assert serving[-len(fresh4) - n5 : -n5] == fresh4, "the default loader reads fresh-4 just before fresh-5"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh4}
@@ -300,6 +303,47 @@ def test_fresh4_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
         assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
         if "derived" in (row.ambiguous or ""):
             assert row.notes and "derived:" in row.notes, row.id
+
+
+FRESH5_SERVING_MIN = 40  # rows in bench/data/serving_throughput_fresh5.yaml, collected blind (63 rows)
+
+
+def test_fresh5_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
+    from bench.calibration_data import SERVING_FILES, _read
+
+    fresh5 = load_serving_rows(SERVING_FRESH5_FILE)
+    older = [r for p in SERVING_FILES if p != SERVING_FRESH5_FILE for r in load_serving_rows(p)]
+    assert SERVING_FILES[-1] == SERVING_FRESH5_FILE
+    assert len(fresh5) >= FRESH5_SERVING_MIN
+    assert serving[-len(fresh5) :] == fresh5, "the default loader reads the fresh-5 file last"
+    split = load_serving_split()
+    sides = split.sides()
+    families = {r.family for r in fresh5}
+    # the file declares only its own side; every fresh-5 family sits there and on no other side
+    assert list(_read(SERVING_FRESH5_FILE)["split"]) == ["fresh5_held_out"]
+    assert set(sides["fresh5_held_out"]) == families and len(families) >= 5
+    assert not families & {f for name, fams in sides.items() if name != "fresh5_held_out" for f in fams}
+    assert "fresh5_held_out" in split.held_out_sides()
+    # new source families and documents: no family or URL of an older file reused
+    assert not families & {r.family for r in older}
+    assert not {r.source.url for r in fresh5} & {r.source.url for r in older}
+    ids = [r.id for r in serving]
+    assert len(ids) == len(set(ids))
+    # what it spans: datacentre and consumer cards, dense and MoE, 6-70B, 16-bit and quantised, TGI included
+    gpus = {r.gpu for r in fresh5}
+    assert any(g.startswith("a100") for g in gpus) and {"rtx-4090", "rtx-3090"} <= gpus
+    assert any(r.model.moe for r in fresh5) and any(not r.model.moe for r in fresh5)
+    sizes = [r.model.params_b for r in fresh5]
+    assert min(sizes) <= 7 and max(sizes) >= 68
+    assert {"bf16", "int8", "int4"} <= {r.weights_precision for r in fresh5}
+    assert {"vllm", "tgi", "other"} <= {r.framework for r in fresh5}
+    assert len({r.load_mode for r in fresh5}) >= 3
+    assert max(r.tp for r in fresh5) == 8
+    # each row carries a figure a serving bench can score, its source and its date
+    for row in fresh5:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+        assert row.source.url.startswith("https://github.com/") and "/blob/" in row.source.url, row.id
+        assert row.source.date and row.ambiguous, row.id
 
 
 def test_serving_split_across_files_refuses_a_family_on_two_sides(
