@@ -377,11 +377,53 @@ _MAX_GPUS = Gated(
         rf"|\bbudget\s+for\s+(?P<num7>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?)\b"
         # a cap before a GPU's name: "we can get up to 64 H100s", "at most 16x A100"
         rf"|\b(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?)\s+(?P<num5>{NUMBER})\s*(?:x\s*|×\s*)?"
-        r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)",
+        r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)"
+        # rd15, the other ways a cap is written: a refusal verb ("we can't use more than 2 GPUs", "must not
+        # exceed 8 GPUs"), an abbreviation or sign ("max. 4 gpus", "≤ 8 GPUs"), a cap noun ("a hard cap of
+        # 32 GPUs"), a key and its value ("GPU limit: 4", "max GPUs = 8"), room in a case ("we can only
+        # fit 2 in the chassis"), money that caps the count ("budget caps us at 4x")
+        rf"|(?:\b(?:(?:can(?:no|')?t|cannot|won'?t|must\s+not|shouldn'?t|don'?t\s+want\s+to)\s+(?:use|get|have"
+        rf"|rent|run\s+on|go\s+(?:above|beyond|over|past)|exceed)(?:\s+more\s+than)?|(?:not|never)\s+(?:exceed"
+        rf"|more\s+than)|max\.|(?:a\s+)?(?:hard|firm|strict)\s+(?:cap|limit|ceiling)\s+of|(?:limit|ceiling)\s+of)"
+        rf"|≤|<=|=<)\s*(?P<num8>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
+        rf"|\b(?:(?:max(?:imum)?|total)\s+(?:number\s+of\s+)?(?:gpus?|cards?)|(?:gpus?|cards?)\s+(?:limit|cap"
+        rf"|ceiling|quota|max(?:imum)?))\s*(?::|=|is|of)\s*(?:max\s+|≤\s*|<=\s*|up\s+to\s+)?(?P<num9>\d+)\b"
+        rf"(?!\s*(?:%|gb|gib|h|hours?|per\s+node))"
+        rf"|\b(?:only\s+)?fit\s+(?P<num10>{NUMBER})\s+(?:\w+\s+)?(?:(?:gpus?|cards?)\s+)?(?:in(?:to)?|inside)\s+"
+        rf"(?:the|our|a|this|that|my)\s+(?:\w+\s+)?(?:chassis|case|box|workstation|tower|server|machine)\b"
+        rf"|\b(?:caps?|limits?|restricts?)\s+us\s+(?:at|to)\s+(?P<num11>\d+)\s*(?:x\b|×|gpus?\b|cards?\b)",
         I,
     ),
-    "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for",
+    "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
+    "caps us", "limits us",
 )  # fmt: skip
+# one GPU asked for as a wish, the count after it ("one GPU if possible", "a single card ideally") or the
+# wish before it ("ideally on one GPU", "preferably a single GPU") (rd15)
+_ONE_GPU_WISH = Gated(
+    re.compile(
+        r"\b(?:one|a\s+single|single|1)[\s-]+(?:gpu|card)\s*,?\s*(?:if\s+(?:at\s+all\s+)?possible|ideally"
+        r"|preferably|if\s+we\s+can|would\s+be\s+(?:ideal|best|great|perfect|preferred))\b"
+        r"|\b(?:ideally|preferably|if\s+possible)\s*,?\s+(?:on\s+|with\s+|using\s+)?(?:one|a\s+single|1)[\s-]+"
+        r"(?:gpu|card)\b",
+        I,
+    ),
+    "gpu", "card",
+)  # fmt: skip
+# one node as the limit: "single node only", "must fit on one node", "no multi-node" (rd15): the GPUs of
+# one standard 8-GPU server (NVIDIA DGX/HGX H100 and H200 systems hold 8 GPUs, NVIDIA DGX H100 datasheet)
+_ONE_NODE = Gated(
+    re.compile(
+        r"\b(?:a\s+)?(?:single|one|1)[\s-]+(?:node|server|box)\s+(?:only|max(?:imum)?|at\s+most|tops)\b"
+        r"|\b(?:only|must|has\s+to|have\s+to|needs?\s+to|should|limited\s+to|restricted\s+to)\s+(?:\w+\s+)?"
+        r"(?:(?:fit|stay|run|be)\s+(?:on|in|within)\s+)?(?:a\s+single|one|1|single)[\s-]+(?:node|server)\b"
+        r"|\bno\s+multi[\s-]?node\b",
+        I,
+    ),
+    "node", "server", "box",
+)  # fmt: skip
+NODE_GPUS = 8
+"""GPUs in one standard training server (NVIDIA DGX H100 / HGX H100 and H200: 8 GPUs, NVIDIA DGX H100
+datasheet); "single node only" caps the count at one such server."""
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
 
@@ -410,11 +452,16 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", "num2", "num3", "num4", "num5", "num6", "num7")
+            groups = ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8", "num9", "num10", "num11")
             num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
+        if (m := _ONE_GPU_WISH.search(t)) is not None:
+            ctx.add(s, "max_gpus", 1, q(m), "stated", m.start())
+        if (m := _ONE_NODE.search(t)) is not None and not negated(t, m.start()):
+            ev = f'"{q(m)}": one node of {NODE_GPUS} GPUs (a DGX/HGX server)'
+            ctx.add(s, "max_gpus", NODE_GPUS, ev, "inferred", m.start())
 
 
 def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:

@@ -50,6 +50,14 @@ WORD_NUM = r"a couple of|a couple|a single|a dozen|a hundred|" + "|".join(
     sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True)
 )
 NUMBER = rf"(?:{NUM}|\b(?:{WORD_NUM})\b)"
+# the unit of a token rate as teams write it: "tok/s", "tokens/sec", "tokens / second", "toks/s", "tkn/s",
+# "t/s", "TPS" (tokens per second in LLM serving write-ups, e.g. vLLM and TGI benchmark tables), "tokens a
+# second", "tokens each second"
+TOKENS_PER_S = (
+    r"(?:(?:tokens?|toks?|tkns?|tks?)\s*(?:/\s*s(?:ec(?:ond)?)?|per\s+s(?:ec(?:ond)?)?|(?:a|each|every)\s+second)"
+    r"|t/s|tps)\b"
+)
+TOKENS_PER_S_KEYS = ("tok", "tkn", "tk/", "tks", "t/s", "tps")
 # the lower end of a range ("2-3 weeks", "2 to 3 years"): skipped, the rule reads the upper end
 RANGE_FROM = rf"(?:{NUMBER}\s*(?:-|–|—|to)\s*)?"
 MULTIPLIERS: dict[str, float] = {
@@ -152,6 +160,7 @@ _STEERING = STEERING
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
+    r"(?<!\bmax\.)(?<!\bmin\.)"  # "max. 4 gpus", "min. 40 tok/s" (rd15): an abbreviation, not a sentence end
 )
 # the cheap look-behind first: the abbreviation tests run only after a full stop (same matches)
 # a sentence ends before a capital, or, after "?" or "!", before anything (chat: "do we need to rent? no

@@ -1,0 +1,87 @@
+"""Field types read the general ways teams write them (rd15): token-rate units ("tps", "t/s", "toks/s",
+"tokens / second", "10 thousand tokens per second"), a rate the team had before is not the target; each
+with a near miss that must not fire."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        ("Serve Mistral 7B at 2000 tps total.", 2000),
+        ("Serve Mistral 7B, target 1500 t/s.", 1500),
+        ("Serve Mistral 7B, 2500 toks/s.", 2500),
+        ("Serve Mistral 7B, throughput target 5,000 tokens / second", 5000),
+        ("Serve Mistral 7B at about 10 thousand tokens per second.", 10000),
+        ("Serve Mistral 7B, we need 4k tkn/s across all users.", 4000),
+        # the figure said before is the old one; the one asked for follows it
+        ("Serve Mistral 7B, last year we did 500 tok/s, now we need 2000 tok/s.", 2000),
+        ("Serve Mistral 7B; we currently get 300 tok/s and need 1200 tok/s.", 1200),
+        ("Serve Mistral 7B; we currently need 1200 tok/s.", 1200),
+    ],
+)
+def test_a_token_rate_in_any_unit_spelling_is_the_target(extract: Extract, text: str, rate: float) -> None:
+    assert extract(text).target_tokens_per_s == pytest.approx(rate), text
+
+
+def test_tps_per_user_is_each_ones_speed_not_the_aggregate(extract: Extract) -> None:
+    p = extract("Serve Mistral 7B, we need 20 TPS per user and 60 users.")
+    assert p.latency_ms_per_token == pytest.approx(50.0) and p.target_tokens_per_s is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Mistral 7B for our team. Last year the old cluster peaked at 900 tokens/s.",
+        "Serve Mistral 7B for our team; we currently get ~300 t/s on the old box.",
+    ],
+)
+def test_a_rate_the_team_had_is_no_target(extract: Extract, text: str) -> None:
+    assert extract(text).target_tokens_per_s is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("Fine-tune Llama 3 8B, we can only fit 2 in the chassis.", 2),
+        ("Fine-tune Llama 3 8B, single node only.", 8),
+        ("Fine-tune Llama 3 8B, must fit on one node.", 8),
+        ("Fine-tune Llama 3 8B, no multi-node please.", 8),
+        ("Fine-tune Llama 3 8B, one GPU if possible.", 1),
+        ("Fine-tune Llama 3 8B; ideally on a single GPU.", 1),
+        ("Fine-tune Llama 3 8B; one GPU would be ideal.", 1),
+        ("Fine-tune Llama 3 8B, budget caps us at 4x.", 4),
+        ("Fine-tune Llama 3 8B, we can't use more than 2 GPUs.", 2),
+        ("Fine-tune Llama 3 8B; it must not exceed 16 H100 GPUs.", 16),
+        ("Fine-tune Llama 3 8B, max. 4 gpus", 4),
+        ("Fine-tune Llama 3 8B, we have a hard cap of 32 GPUs.", 32),
+        ("Fine-tune Llama 3 8B, GPU limit: 4", 4),
+        ("Fine-tune Llama 3 8B; max GPUs: 16.", 16),
+        ("Fine-tune Llama 3 8B, ≤ 8 GPUs.", 8),
+    ],
+)
+def test_a_gpu_count_limit_in_any_form_is_read(extract: Extract, text: str, limit: int) -> None:
+    assert extract(text).max_gpus == limit, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fine-tune Llama 3 8B on 8 GPUs per node, 4 nodes.",
+        "Fine-tune Llama 3 8B; we'd rather not be limited to a single node.",
+        "Fine-tune Llama 3 8B; we can fit 3 people in the office.",
+        "Fine-tune Llama 3 8B; the budget caps us at $40k.",
+        "Fine-tune Llama 3 8B; ≤ 80 GB per GPU.",
+        "Fine-tune Llama 3 8B; GPU memory: 80 GB.",
+    ],
+)
+def test_no_gpu_count_limit_from_a_near_miss(extract: Extract, text: str) -> None:
+    assert extract(text).max_gpus is None, text
