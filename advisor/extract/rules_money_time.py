@@ -52,6 +52,12 @@ _MONEY = Gated(
     "grand",
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
+# money per training run is the job's budget, not a rate: "spend capped at $3,000 per run", "$5k/job" (rd15)
+_PER_RUN = re.compile(
+    r"^\s*(?:/\s*|per\s+|a\s+|each\s+|for\s+(?:each|every|the|one)\s+)(?:training\s+)?(?:run|job)\b", I
+)
+# a budget word after a company figure's word takes the amount back: "ARR $4M, budget $6k" (rd15)
+_BUDGET_AGAIN = re.compile(r"\b(?:budget\w*|spend(?:ing)?|cap(?:ped)?|ceiling|afford|limit)\b", I)
 _BUDGET_CUE = keyed(
     r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|PO|"
     r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|(?:shall|must|will|may|should)\s+not\s+exceed"
@@ -110,7 +116,8 @@ _BARE_FILL = (
 )
 _BUDGET_BARE_K = keyed(
     rf"\b(?:budget|spend(?:ing)?\s+(?:cap|limit|ceiling)|max(?:imum)?\s+spend|cap\s+on\s+spend(?:ing)?)\b"
-    rf"{_BARE_FILL}\s*(?P<num>{NUMBER})\s*(?P<mult>k|m)\b(?!\s*[%$€£]|\s*\w)"
+    # a range's upper end, as for "$5k-$8k": "budget 5-8k", "budget: 5 to 8k" (rd15)
+    rf"{_BARE_FILL}\s*(?:{NUMBER}\s*(?:-|–|to)\s*)?(?P<num>{NUMBER})\s*(?P<mult>k|m)\b(?!\s*[%$€£]|\s*\w)"
     rf"|(?<![\w$€£.,])~?\s*(?P<num2>{NUMBER})\s*(?P<mult2>k|m)\s+(?:total\s+|overall\s+)?budget\b",
     I,
 )
@@ -141,6 +148,8 @@ def rule_budget(ctx: Ctx) -> None:
             if _RANGE_LOW.match(t, m.end()):
                 continue  # "$2-3k": the low end of a range, not $2 (rules_budget_forms reads the range)
             rate = _RATE.match(t[m.end() : m.end() + 40])  # a bounded window: '/hr', 'per month'
+            if rate is not None and _PER_RUN.match(t[m.end() : m.end() + 40]):
+                rate = None  # "$3,000 per run": one job's budget
             monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
             ceiling = monthly and (
                 _CEILING.search(t[max(0, m.start() - 30) : m.start()]) is not None
@@ -171,7 +180,10 @@ def rule_budget(ctx: Ctx) -> None:
             ):
                 continue  # the total said again per month: the total stands
             not_budget = _NOT_BUDGET.search(before[-25:])
-            if not_budget is not None and _CEILING.search(before[-25:], not_budget.end()):
+            tail_25 = before[-25:]
+            if not_budget is not None and (
+                _CEILING.search(tail_25, not_budget.end()) or _BUDGET_AGAIN.search(tail_25, not_budget.end())
+            ):
                 not_budget = None  # "firm fixed price, not to exceed EUR 60,000": the ceiling is the budget
             if (
                 (not_budget is not None and not credits)

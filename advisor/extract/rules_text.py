@@ -220,7 +220,13 @@ def clean(text: str) -> str:
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
+    text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# thousands grouped with an apostrophe, as Swiss and Liechtenstein writers do ("CHF 12'000", "1'250'000";
+# Swiss federal style guide, Weisungen der Bundeskanzlei zur Schreibweise): commas, the same length
+_SWISS_GROUPS = re.compile(r"(?<![\w'\u2019.,])\d{1,3}(?:['\u2019]\d{3})+(?![\d'\u2019])")
 
 
 # a count with a classifier word before a GPU name, as non-native writers and purchase orders put it:

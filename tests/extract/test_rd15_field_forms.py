@@ -85,3 +85,35 @@ def test_a_gpu_count_limit_in_any_form_is_read(extract: Extract, text: str, limi
 )
 def test_no_gpu_count_limit_from_a_near_miss(extract: Extract, text: str) -> None:
     assert extract(text).max_gpus is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "budget_usd"),
+    [
+        ("Fine-tune Llama 3 8B, ARR $4M, budget $6k.", 6000),  # the company's figure first, then the budget
+        ("Fine-tune Llama 3 8B, spend capped at $3,000 per run.", 3000),  # one run's money is the job's
+        ("Fine-tune Llama 3 8B, budget 5-8k.", 8000),  # a range's upper end, as "$5k-$8k"
+        ("Fine-tune Llama 3 8B, under 10 grand.", 10000),
+        ("Fine-tune Llama 3 8B, we've already spent $40k, we have $10k left.", 10000),
+    ],
+)
+def test_a_budget_in_any_form_is_read(extract: Extract, text: str, budget_usd: float) -> None:
+    assert extract(text).budget_usd == pytest.approx(budget_usd), text
+
+
+def test_swiss_apostrophe_thousands_are_one_amount(extract: Extract) -> None:
+    # "CHF 12'000" is twelve thousand francs (it read as CHF 12); converted at the catalog's CHF rate
+    p = extract("Fine-tune Llama 3 8B, budget CHF 12'000.")
+    assert p.budget_usd is not None and 12_000 < p.budget_usd < 15_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fine-tune Llama 3 8B; our revenue is $2M and budget is tight.",
+        "Fine-tune Llama 3 8B; the last training run cost $3,000 per run.",
+        "Fine-tune Llama 3 8B, we have a 5-figure budget.",
+    ],
+)
+def test_no_budget_from_a_near_miss(extract: Extract, text: str) -> None:
+    assert extract(text).budget_usd is None, text
