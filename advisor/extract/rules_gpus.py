@@ -270,9 +270,15 @@ _WANT_CUE = keyed(
     # capacity the team can rent: "we can get up to 64 H100s", "CoreWeave can give us 32 H200s"
     r"|\b(?:we|i)\s+(?:can|could)\s+get|\b(?:can|could)\s+(?:give|offer|lend)\s+us|\bhave\s+access\s+to"
     # what the money was approved for: "budget got approved for H100s on Lambda", "signed off on 8 H200s"
-    r"|\b(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on))"
+    r"|\b(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on)"
+    # a wish or a lean (rd15): "ideally B200s", "we lean towards H200s", "keen on", "we'd go with", "our
+    # preference is", a key and its value ("GPU: H100", "Target hardware: MI300X")
+    r"|\bideally|\blean(?:ing)?\s+(?:towards?|to)|\bkeen\s+on|\binterested\s+in|\bgo(?:ing)?\s+with"
+    r"|\bpreference\s+(?:is|would\s+be)(?:\s+for)?|\bfavou?r(?:ing)?|\bthinking\s+(?:of|about)"
+    r"|(?:^|[(,;]\s*)(?:(?:target|preferred|desired)\s+)?(?:gpus?|hardware|accelerators?|gpu\s+type)\s*[:=])"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|up\s+to|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and"
-    r"|,))*\s*$",
+    # a list's earlier GPU (rd15): "we can only use L4s or L40S", "on H100, H200 or B200"
+    r"|,|(?:[ahlb]\d{1,3}|l40|mi\d{3}|rtx\s?\d{4})\w*?s?,?))*\s*$",
     I,
 )
 # "L40S only", "L40S and nothing else", "L40S, nothing more", "L40S is all we can get"
@@ -424,6 +430,15 @@ _ONE_NODE = Gated(
 NODE_GPUS = 8
 """GPUs in one standard training server (NVIDIA DGX H100 / HGX H100 and H200: 8 GPUs, NVIDIA DGX H100
 datasheet); "single node only" caps the count at one such server."""
+# a team that runs one vendor's hardware: "we're an AMD shop", "we are an NVIDIA-only house" (rd15)
+_VENDOR_SHOP = Gated(
+    re.compile(
+        r"\b(?:we(?:'re|\s+are)|(?:our\s+)?(?:team|company|org\w*|lab)\s+is)\s+(?:an?\s+)?(?:all[\s-]+)?"
+        r"(?P<vendor>amd|nvidia)(?:[\s-]+only)?[\s-]+(?:shop|house)\b",
+        I,
+    ),
+    "shop", "house",
+)
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
 
@@ -446,6 +461,9 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 ids = _vendor_ids("nvidia", keep=False)
             if ids:
                 ctx.add(s, "gpus_excluded", ids, q(m), "stated", m.start())
+        shop = _VENDOR_SHOP.search(t)
+        if shop is not None and (shop_ids := _vendor_ids(shop.group("vendor").lower(), True)):
+            ctx.add(s, "gpus_wanted", shop_ids, q(shop), "stated", shop.start())
         for m in _MAX_GPUS.finditer(t):
             after = t[m.end() : m.end() + 40]
             if m.group("num5"):  # the GPU's name follows the count: "up to 8 H100 per node"

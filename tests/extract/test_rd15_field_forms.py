@@ -117,3 +117,37 @@ def test_swiss_apostrophe_thousands_are_one_amount(extract: Extract) -> None:
 )
 def test_no_budget_from_a_near_miss(extract: Extract, text: str) -> None:
     assert extract(text).budget_usd is None, text
+
+
+H100S = ["h100-pcie", "h100-sxm", "h100-nvl"]
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("Fine-tune Llama 3 8B, ideally B200s.", ["b200"]),
+        ("Fine-tune Llama 3 8B, we lean towards H200s.", ["h200"]),
+        ("Fine-tune Llama 3 8B, we're thinking of H100s.", H100S),
+        ("Fine-tune Llama 3 8B, GPU: H100", H100S),
+        ("Fine-tune Llama 3 8B, target hardware: MI300X", ["mi300x"]),
+        ("Fine-tune Llama 3 8B, we're an AMD shop.", ["mi300x", "mi325x"]),
+        # a list after one want cue: every GPU of it
+        ("Serve Llama 3 8B. We can only use L4s or L40S, that's what our colo stocks.", ["l4", "l40s"]),
+        ("Fine-tune Llama 3 8B on H100, H200 or B200.", [*H100S, "h200", "b200"]),
+    ],
+)
+def test_gpus_wanted_in_any_form_are_read(extract: Extract, text: str, wanted: list[str]) -> None:
+    assert sorted(extract(text).gpus_wanted) == sorted(wanted), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fine-tune Llama 3 8B; we're not an AMD shop.",
+        "Fine-tune Llama 3 8B; our previous vendor was an AMD customer.",
+        "Fine-tune Llama 3 8B; last quarter we used A100s, which were slow.",
+        "Fine-tune Llama 3 8B, compare H100 vs A100.",
+    ],
+)
+def test_no_gpus_wanted_from_a_near_miss(extract: Extract, text: str) -> None:
+    assert extract(text).gpus_wanted == [], text
