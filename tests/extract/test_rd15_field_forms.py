@@ -151,3 +151,36 @@ def test_gpus_wanted_in_any_form_are_read(extract: Extract, text: str, wanted: l
 )
 def test_no_gpus_wanted_from_a_near_miss(extract: Extract, text: str) -> None:
     assert extract(text).gpus_wanted == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "preferred"),
+    [
+        ("Fine-tune Llama 3 8B, our enterprise agreement is with Microsoft.", ["azure"]),
+        ("Fine-tune Llama 3 8B, we have an EA with AWS.", ["aws"]),
+        ("Fine-tune Llama 3 8B, our MSA is with CoreWeave.", ["coreweave"]),
+        ("Fine-tune Llama 3 8B, we can use AWS or Azure.", ["aws", "azure"]),
+        ("Fine-tune Llama 3 8B, we used to be on AWS but moved everything to GCP.", ["gcp"]),
+    ],
+)
+def test_a_provider_the_team_is_tied_to_is_preferred(
+    extract: Extract, text: str, preferred: list[str]
+) -> None:
+    assert extract(text).providers_preferred == preferred, text
+
+
+def test_a_sign_off_refused_excludes_the_provider(extract: Extract) -> None:
+    assert extract("Fine-tune Llama 3 8B, security won't approve Azure.").providers_excluded == ["azure"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Phi-3 mini as a Microsoft Teams bot.",
+        "Fine-tune Microsoft's Phi-4 on our data.",
+        "Fine-tune Llama 3 8B; our competitor uses Azure.",
+    ],
+)
+def test_no_provider_from_a_near_miss(extract: Extract, text: str) -> None:
+    p = extract(text)
+    assert p.providers_preferred == [] and p.providers_required == [] and p.providers_excluded == [], text
