@@ -173,6 +173,8 @@ _EXCLUDE = keyed(
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out"
     # a sign-off refused (rd15): "security won't approve Azure", "procurement will not sign off on GCP"
     r"|(?:won't|will\s+not|wouldn't|doesn't|does\s+not|didn't|never)\s+(?:approve|sign\s+off\s+on|allow)"
+    # taken back (rd15): "actually scratch Lambda", "forget about Azure", "cross off CoreWeave"
+    r"|(?<!from\s)scratch(?!\s+(?:disk|space|storage|bucket|dir))|forget\s+about|cross\s+(?:out|off)"
     # after the name: "Vast.ai is a no-go", "Azure is off the table", "CoreWeave is not an option"
     r"|(?:is|are)\s+(?:a\s+)?(?:no[\s-]?go|non[\s-]?starter|off\s+the\s+table|out\s+of\s+the\s+question"
     r"|not\s+(?:an\s+)?option|not\s+allowed|not\s+permitted|banned|forbidden|prohibited)"

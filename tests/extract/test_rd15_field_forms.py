@@ -184,3 +184,21 @@ def test_a_sign_off_refused_excludes_the_provider(extract: Extract) -> None:
 def test_no_provider_from_a_near_miss(extract: Extract, text: str) -> None:
     p = extract(text)
     assert p.providers_preferred == [] and p.providers_required == [] and p.providers_excluded == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "excluded"),
+    [
+        ("Serving Phi-4: 12 concurrent. Actually scratch Lambda, bad billing experience.", ["lambda"]),
+        ("Fine-tune Llama 3 8B, forget about Azure.", ["azure"]),
+    ],
+)
+def test_a_provider_taken_back_is_excluded(extract: Extract, text: str, excluded: list[str]) -> None:
+    assert extract(text).providers_excluded == excluded, text
+
+
+@pytest.mark.parametrize(
+    "text", ["Pretrain a 1B model from scratch on AWS.", "Fine-tune Llama 3 8B, use scratch disk on GCP."]
+)
+def test_scratch_as_a_word_of_training_or_storage_excludes_nothing(extract: Extract, text: str) -> None:
+    assert extract(text).providers_excluded == [], text
