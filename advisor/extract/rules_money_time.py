@@ -85,7 +85,8 @@ _FINANCIALS_AFTER = re.compile(
     re.I,
 )
 _CEILING = re.compile(
-    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most|below|under"
+    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most|below|under|exceed"
+    r"|go\s+(?:above|over|beyond|past)"  # "can't go above $2k/mo" (rd15)
     r"|less\s+than|up\s+to|within|(?:shall|must|will|may|should)\s+not\s+exceed)\b",
     re.I,
 )
@@ -103,6 +104,11 @@ _USED_UP = re.compile(r"\b(?:spent|used(?:\s+up)?|burn(?:ed|t)|blew|consumed|was
 # a monthly figure that restates a total: "GBP 30,000 over the term (equivalent to GBP 2,500 per month)"
 _RESTATED = re.compile(r"(?:equivalent\s+to|i\.e\.,?|that'?s|which\s+is|or|=|≈)\s*(?:about\s+|~\s*)?$", re.I)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
+_PER_YEAR = re.compile(r"^\s*(?:/\s*(?:yr|year)|per\s+(?:year|annum)|an?\s+year|annually|yearly|p\.a\.)", I)
+# a verb of spending before a monthly amount: "we can spend €8k a month", "we have 10 grand a month" (rd15)
+_SPEND_BEFORE = re.compile(
+    r"\b(?:spend|afford|have(?!\s+an?\s)|got|allocat\w*|approved)\b[^.;$€£\d]{0,12}$", I
+)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
     rf"\bbudget\s*(?:is|of|:|=|around|about|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])", I
@@ -151,11 +157,14 @@ def rule_budget(ctx: Ctx) -> None:
             if rate is not None and _PER_RUN.match(t[m.end() : m.end() + 40]):
                 rate = None  # "$3,000 per run": one job's budget
             monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
-            ceiling = monthly and (
+            yearly = rate is not None and _PER_YEAR.match(t[m.end() : m.end() + 40]) is not None
+            ceiling = (monthly or yearly) and (
                 _CEILING.search(t[max(0, m.start() - 30) : m.start()]) is not None
                 or _CEILING_AFTER.match(t[m.end() : m.end() + 40]) is not None
+                or _SPEND_BEFORE.search(t[max(0, m.start() - 30) : m.start()]) is not None
             )
-            if rate and not (monthly and (budget_word or ceiling) and ctx.workload == "inference"):
+            periodic = monthly or yearly
+            if rate and not (periodic and (budget_word or ceiling) and ctx.workload == "inference"):
                 continue  # a serving budget "$3k/month" is the budget its monthly cost is held to
             sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(
                 "sym", "word", "num", "num2", "mult", "mult2"
@@ -201,6 +210,12 @@ def rule_budget(ctx: Ctx) -> None:
                 per = _PER_MONTH.match(t[m.end() : m.end() + 40])
                 said = t[m.start() : m.end() + (per.end() if per else 0)].strip()
                 ev = said if cur == "USD" else f'"{said}": {conv.how}'
+            if yearly:  # a serving budget per year: its monthly twelfth, the cost the pick is held to (rd15)
+                yr = _PER_YEAR.match(t[m.end() : m.end() + 40])
+                said = t[m.start() : m.end() + (yr.end() if yr else 0)].strip()
+                how = "" if cur == "USD" else f" ({conv.how})"
+                conv, status = U.Converted(conv.value / 12, ""), "inferred"
+                ev = f'"{said}"{how} / 12 months = ${conv.value:,.0f} a month'
             ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
         # "budget is 5000" without a currency: read as USD
         for m in _BUDGET_BARE.finditer(t):

@@ -202,3 +202,30 @@ def test_a_provider_taken_back_is_excluded(extract: Extract, text: str, excluded
 )
 def test_scratch_as_a_word_of_training_or_storage_excludes_nothing(extract: Extract, text: str) -> None:
     assert extract(text).providers_excluded == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "budget_usd"),
+    [
+        ("Serve Llama 3 70B to 200 users; we can spend $8k a month.", 8000),
+        ("Serve Llama 3 70B to 200 users; can't go above $2k/mo.", 2000),
+        ("Serve Llama 3 70B to 200 users; we have 10 grand a month.", 10000),
+        # a year's serving budget is held against the monthly cost: its twelfth
+        ("Serve Llama 3 70B to 200 users; budget $120k per year.", 10000),
+    ],
+)
+def test_a_serving_budget_per_period_is_read(extract: Extract, text: str, budget_usd: float) -> None:
+    assert extract(text).budget_usd == pytest.approx(budget_usd), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Llama 3 70B to 200 users; we have a $2k/month OpenAI bill today.",
+        "Serve Llama 3 70B to 200 users; our revenue is $2M per year.",
+        "Serve Llama 3 70B to 200 users; salaries are $150k a year.",
+        "Serve Llama 3 70B to 200 users; we pay $3k a month to OpenAI.",
+    ],
+)
+def test_no_serving_budget_from_a_bill_or_a_company_figure(extract: Extract, text: str) -> None:
+    assert extract(text).budget_usd is None, text
