@@ -443,6 +443,8 @@ _PAST_RATE = re.compile(
     r"(?:(?!\b(?:need|want|target|requir|must|should|and)\w*)[^.;,\d]){0,30}$",  # "currently need 1200 tok/s"
     I,
 )
+# "40 users x 50 tok/s", "100 sessions @ 20 t/s": a count times each one's speed (rd15)
+_COUNT_TIMES = re.compile(r"\b(?:users?|streams?|sessions?|seats?|people|customers|agents)\s*[x×*@]\s*$", I)
 _EACH_GETS = re.compile(
     # any one of them ("each shopper should see text at 30 tokens per second"), not a time ("every night")
     r"\b(?:each|every)\s+(?:(?!(?:night|day|week|month|hour|morning|evening|run|batch|job)\b)[a-z][\w-]*)?\s*"
@@ -558,6 +560,7 @@ def rule_serving(ctx: Ctx) -> None:
                 )
                 # "~400 users at peak, each should get at least 25 tok/s"
                 or _EACH_GETS.search(t, max(0, m.start() - 60), m.start())
+                or _COUNT_TIMES.search(before)
                 # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a
                 # second", "it should stream at 30 tok/s"
                 or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,5}$", before, I)

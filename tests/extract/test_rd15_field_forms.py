@@ -229,3 +229,9 @@ def test_a_serving_budget_per_period_is_read(extract: Extract, text: str, budget
 )
 def test_no_serving_budget_from_a_bill_or_a_company_figure(extract: Extract, text: str) -> None:
     assert extract(text).budget_usd is None, text
+
+
+def test_a_count_times_a_speed_is_each_ones_speed(extract: Extract) -> None:
+    p = extract("Serve Llama 3 8B; 40 users x 50 tok/s.")
+    assert p.latency_ms_per_token == pytest.approx(20.0) and p.target_tokens_per_s is None
+    assert p.concurrency == 40
