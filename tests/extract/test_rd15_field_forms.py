@@ -235,3 +235,20 @@ def test_a_count_times_a_speed_is_each_ones_speed(extract: Extract) -> None:
     p = extract("Serve Llama 3 8B; 40 users x 50 tok/s.")
     assert p.latency_ms_per_token == pytest.approx(20.0) and p.target_tokens_per_s is None
     assert p.concurrency == 40
+
+
+def test_several_outputs_for_each_item_multiply_the_volume_and_rate(extract: Extract) -> None:
+    # 200k tickets x 2 versions x 100 tokens = 4e7 tokens in 48 h
+    p = extract(
+        "Summarise 200k support tickets with Llama 3.1 8B, 2 versions per ticket, ~100 tokens each,"
+        " within 2 days."
+    )
+    assert p.generation_tokens == pytest.approx(4e7)
+    assert p.target_tokens_per_s == pytest.approx(4e7 / (48 * 3600))
+
+
+def test_outputs_per_day_are_no_multiple_of_each_item(extract: Extract) -> None:
+    p = extract(
+        "Summarise 200k support tickets with Llama 3.1 8B, ~100 tokens each, within 2 days. 3 versions a day."
+    )
+    assert p.generation_tokens == pytest.approx(2e7)
