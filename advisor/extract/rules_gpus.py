@@ -374,7 +374,8 @@ _MAX_GPUS = Gated(
         rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
         rf"[\s-]+(?:gpus?|cards?)\b"
         rf"|\bsingle[\s-]gpu\b"
-        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops)\b"
+        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops|(?:is|are)\s+(?:the|our)\s+"
+        rf"(?:ceiling|limit|cap|max(?:imum)?)|(?:is|are)\s+all\s+we\s+can\s+(?:get|afford|use|fit))\b"
         # "H100s only, max 8 of em", "(only got) quota for 2 gpus"
         rf"|\bmax(?:imum)?\s+(?P<num3>{NUMBER})\s+of\s+(?:em|them|those)\b"
         rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
@@ -389,7 +390,8 @@ _MAX_GPUS = Gated(
         # 32 GPUs"), a key and its value ("GPU limit: 4", "max GPUs = 8"), room in a case ("we can only
         # fit 2 in the chassis"), money that caps the count ("budget caps us at 4x")
         rf"|(?:\b(?:(?:can(?:no|')?t|cannot|won'?t|must\s+not|shouldn'?t|don'?t\s+want\s+to)\s+(?:use|get|have"
-        rf"|rent|run\s+on|go\s+(?:above|beyond|over|past)|exceed)(?:\s+more\s+than)?|(?:not|never)\s+(?:exceed"
+        rf"|rent|run\s+on|go\s+(?:above|beyond|over|past)|exceed)(?:\s+more\s+than)?|(?:room|space|slots)\s+for"
+        rf"|anything\s+(?:more\s+than|above|beyond|over)|(?:not|never)\s+(?:exceed"
         rf"|more\s+than)|max\.|(?:a\s+)?(?:hard|firm|strict)\s+(?:cap|limit|ceiling)\s+of|(?:limit|ceiling)\s+of)"
         rf"|≤|<=|=<)\s*(?P<num8>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
         rf"|\b(?:(?:max(?:imum)?|total)\s+(?:number\s+of\s+)?(?:gpus?|cards?)|(?:gpus?|cards?)\s+(?:limit|cap"
@@ -397,11 +399,16 @@ _MAX_GPUS = Gated(
         rf"(?!\s*(?:%|gb|gib|h|hours?|per\s+node))"
         rf"|\b(?:only\s+)?fit\s+(?P<num10>{NUMBER})\s+(?:\w+\s+)?(?:(?:gpus?|cards?)\s+)?(?:in(?:to)?|inside)\s+"
         rf"(?:the|our|a|this|that|my)\s+(?:\w+\s+)?(?:chassis|case|box|workstation|tower|server|machine)\b"
-        rf"|\b(?:caps?|limits?|restricts?)\s+us\s+(?:at|to)\s+(?P<num11>\d+)\s*(?:x\b|×|gpus?\b|cards?\b)",
+        rf"|\b(?:caps?|limits?|restricts?)\s+us\s+(?:at|to)\s+(?P<num11>\d+)\s*(?:x\b|×|gpus?\b|cards?\b)"
+        # a box of N as the cap ("no bigger than a 4-GPU box", "limited to a single 8xH100 node"); a cap
+        # after a GPU count ("ideally 1 GPU, at most 2")
+        rf"|\b(?:no\s+(?:bigger|larger|more)\s+than|at\s+most|up\s+to|limited\s+to|only)\s+(?:an?\s+|one\s+)?"
+        rf"(?:single\s+)?(?P<num12>\d+)\s*(?:[\s-]*gpu|[x×]\s*[a-z]+\d+\w*)\s+(?:box|node|server|machine)\b"
+        rf"|\b(?:gpus?|cards?)\s*,?\s*(?:but\s+)?(?:at\s+most|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?!\s*\w)",
         I,
     ),
     "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
-    "caps us", "limits us",
+    "caps us", "limits us", "node", "box", "server", "machine",
 )  # fmt: skip
 # one GPU asked for as a wish, the count after it ("one GPU if possible", "a single card ideally") or the
 # wish before it ("ideally on one GPU", "preferably a single GPU") (rd15)
@@ -422,11 +429,15 @@ _ONE_NODE = Gated(
         r"\b(?:a\s+)?(?:single|one|1)[\s-]+(?:node|server|box)\s+(?:only|max(?:imum)?|at\s+most|tops)\b"
         r"|\b(?:only|must|has\s+to|have\s+to|needs?\s+to|should|limited\s+to|restricted\s+to)\s+(?:\w+\s+)?"
         r"(?:(?:fit|stay|run|be)\s+(?:on|in|within)\s+)?(?:a\s+single|one|1|single)[\s-]+(?:node|server)\b"
-        r"|\bno\s+multi[\s-]?node\b",
+        r"|\bno\s+multi[\s-]?node\b"
+        # a few nodes as the cap: "no more than two nodes", "up to 2 nodes of H100" (NODE_GPUS each)
+        rf"|\b(?:at\s+most|no\s+more\s+than|up\s+to|max(?:imum)?(?:\s+of)?|limited\s+to)\s+(?P<nodes>{NUMBER})"
+        r"\s+nodes\b(?!\s*(?:per|each|a\b))",
         I,
     ),
     "node", "server", "box",
 )  # fmt: skip
+_GPU_JOB_WORDS = re.compile(r"\b(?:gpus?|[ahbl]\d{2,3}s?|mi\d{3}x?|train\w*|fine[\s-]?tun\w*|job|run)\b", I)
 NODE_GPUS = 8
 """GPUs in one standard training server (NVIDIA DGX H100 / HGX H100 and H200: 8 GPUs, NVIDIA DGX H100
 datasheet); "single node only" caps the count at one such server."""
@@ -470,7 +481,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8", "num9", "num10", "num11")
+            groups = ("num", *(f"num{i}" for i in range(2, 14)))
             num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
@@ -478,8 +489,11 @@ def rule_gpu_choice(ctx: Ctx) -> None:
         if (m := _ONE_GPU_WISH.search(t)) is not None:
             ctx.add(s, "max_gpus", 1, q(m), "stated", m.start())
         if (m := _ONE_NODE.search(t)) is not None and not negated(t, m.start()):
-            ev = f'"{q(m)}": one node of {NODE_GPUS} GPUs (a DGX/HGX server)'
-            ctx.add(s, "max_gpus", NODE_GPUS, ev, "inferred", m.start())
+            nodes = int(parse_number(m.group("nodes"))) if m.group("nodes") else 1
+            if nodes > 1 and not _GPU_JOB_WORDS.search(t):
+                continue  # "our k8s cluster autoscales up to 40 nodes for the web tier": not GPU nodes
+            ev = f'"{q(m)}": {nodes} node(s) of {NODE_GPUS} GPUs (a DGX/HGX server)'
+            ctx.add(s, "max_gpus", nodes * NODE_GPUS, ev, "inferred", m.start())
 
 
 def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:

@@ -252,3 +252,24 @@ def test_outputs_per_day_are_no_multiple_of_each_item(extract: Extract) -> None:
         "Summarise 200k support tickets with Llama 3.1 8B, ~100 tokens each, within 2 days. 3 versions a day."
     )
     assert p.generation_tokens == pytest.approx(2e7)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("Fine-tune Llama 3 8B; no bigger than a 4-GPU box.", 4),
+        ("Fine-tune Llama 3 8B; our workstation has room for 2 cards.", 2),
+        ("Fine-tune Llama 3 8B; 8 GPUs is our limit.", 8),
+        ("Fine-tune Llama 3 8B; anything more than 4 GPUs is out.", 4),
+        ("Fine-tune Llama 3 8B; no more than two nodes.", 16),
+        ("Fine-tune Llama 3 8B; ideally 1 GPU, at most 2.", 2),  # the hard cap, not the wish
+        ("Fine-tune Llama 3 8B; we're limited to a single 8xH100 node.", 8),
+    ],
+)
+def test_a_gpu_cap_after_the_count_or_in_nodes_is_read(extract: Extract, text: str, limit: int) -> None:
+    assert extract(text).max_gpus == limit, text
+
+
+def test_nodes_of_another_tier_are_no_gpu_cap(extract: Extract) -> None:
+    text = "Fine-tune Llama 3 8B. Our k8s cluster autoscales up to 40 nodes for the web tier."
+    assert extract(text).max_gpus is None
