@@ -273,3 +273,23 @@ def test_a_gpu_cap_after_the_count_or_in_nodes_is_read(extract: Extract, text: s
 def test_nodes_of_another_tier_are_no_gpu_cap(extract: Extract) -> None:
     text = "Fine-tune Llama 3 8B. Our k8s cluster autoscales up to 40 nodes for the web tier."
     assert extract(text).max_gpus is None
+
+
+@pytest.mark.parametrize(
+    ("revision", "items"),
+    [("Also the doc count went up to 1.1M.", 1.1e6), ("Also, it's now 2M documents.", 2e6)],
+)
+def test_a_revised_item_count_sizes_the_batch_and_its_rate_again(
+    extract: Extract, revision: str, items: float
+) -> None:
+    first = extract("batch job: 800k docs x 500 tokens out with Mistral Nemo, need it within 3 days")
+    assert first.generation_tokens == pytest.approx(4e8)
+    p = extract(revision, first)
+    assert p.generation_tokens == pytest.approx(items * 500)
+    assert p.target_tokens_per_s == pytest.approx(items * 500 / (72 * 3600))
+
+
+def test_another_count_going_up_leaves_the_batch_alone(extract: Extract) -> None:
+    first = extract("batch job: 800k docs x 500 tokens out with Mistral Nemo, need it within 3 days")
+    p = extract("Our headcount went up to 120 people.", first)
+    assert p.generation_tokens == pytest.approx(4e8)
