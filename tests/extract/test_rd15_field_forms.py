@@ -293,3 +293,24 @@ def test_another_count_going_up_leaves_the_batch_alone(extract: Extract) -> None
     first = extract("batch job: 800k docs x 500 tokens out with Mistral Nemo, need it within 3 days")
     p = extract("Our headcount went up to 120 people.", first)
     assert p.generation_tokens == pytest.approx(4e8)
+
+
+def test_half_a_million_items_is_half_a_million(extract: Extract) -> None:
+    # read as "a million" before: twice the volume and the rate
+    p = extract(
+        "We have to translate half a million support articles into German with Gemma 3 12B, ~800 tokens"
+        " each. No rush, two weeks is fine."
+    )
+    assert p.generation_tokens == pytest.approx(4e8)
+    assert p.target_tokens_per_s == pytest.approx(4e8 / (336 * 3600))
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("Pretrain a 1B model on a quarter of a billion tokens.", 2.5e8),
+        ("Pretrain a 1B model on three quarters of a billion tokens.", 7.5e8),
+    ],
+)
+def test_a_fraction_of_a_scale_word_is_read(extract: Extract, text: str, tokens: float) -> None:
+    assert extract(text).dataset_tokens == pytest.approx(tokens), text
