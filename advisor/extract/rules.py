@@ -47,6 +47,7 @@ from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
+from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
@@ -114,6 +115,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_serving_io,
+    rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
     rule_ttft,
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt

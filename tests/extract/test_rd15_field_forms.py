@@ -314,3 +314,18 @@ def test_half_a_million_items_is_half_a_million(extract: Extract) -> None:
 )
 def test_a_fraction_of_a_scale_word_is_read(extract: Extract, text: str, tokens: float) -> None:
     assert extract(text).dataset_tokens == pytest.approx(tokens), text
+
+
+def test_a_nightly_batch_with_a_window_is_sized_by_the_window(extract: Extract) -> None:
+    p = extract(
+        "Every weeknight we run an automated code review with Code Llama 34B. About 2,500 PRs a night, ~4k"
+        " tokens of diff each, ~600 tokens of review comments per PR. It has to finish between 02:00 and"
+        " 07:00."
+    )
+    assert p.generation_tokens == pytest.approx(1.5e6)
+    assert p.target_tokens_per_s == pytest.approx(1.5e6 / (5 * 3600))
+
+
+def test_sessions_a_night_without_a_window_are_no_batch(extract: Extract) -> None:
+    p = extract("Serve Llama 3 8B chat to 50 users; answers ~300 tokens. We get 400 sessions a night.")
+    assert p.generation_tokens is None and p.target_tokens_per_s is None
