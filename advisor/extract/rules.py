@@ -33,7 +33,7 @@ from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
-from advisor.extract.rules_corrections import rule_corrections
+from advisor.extract.rules_corrections import rule_corrections, rule_ignored_quotes
 from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
@@ -127,7 +127,8 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
-    rule_corrections,  # last: a revised figure is matched to the value read (or known) before it
+    rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
 )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from advisor.extract import units_text as U
 from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
 from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
@@ -372,3 +372,22 @@ def _moved_deadline(ctx: Ctx, s: Sentence) -> None:
         # the user's words quoted (the accounting finds them), the reading of "by ..." unquoted
         said = f'"{t[m.start() : m.end()]}{rest}" -> {f.evidence.replace(chr(34), "")}'
         ctx.add(s, "deadline_hours", f.value, said, f.status, m.end())
+
+
+# the writer sets the quoted thread aside (rd15): "ignore the numbers in the thread below, they're from the
+# Q2 plan we killed", "disregard the older e-mail": nothing read from the quoted message stands (its scalar
+# figures already rank below the writer's own; its lists, such as the GPUs it named, would otherwise stay)
+_IGNORE_QUOTED = re.compile(
+    r"\b(?:ignore|disregard|forget(?:\s+about)?|don'?t\s+(?:go\s+by|use|look\s+at))\s+[^.;]{0,40}?\b(?:below"
+    r"|(?:the\s+)?(?:old(?:er)?|previous|original|earlier|forwarded)\s+(?:e-?mails?|mails?|messages?|thread|plan)"
+    r"|(?:the|this)\s+thread)\b",
+    I,
+)
+
+
+def rule_ignored_quotes(ctx: Ctx) -> None:
+    """Findings of quoted (older) messages dropped when the writer's own text says to ignore them."""
+    if not any(s.quoted for s in ctx.sentences):
+        return
+    if any(not s.quoted and _IGNORE_QUOTED.search(s.text) for s in ctx.sentences):
+        ctx.findings[:] = [f for f in ctx.findings if f.position > -QUOTED_PENALTY // 2]

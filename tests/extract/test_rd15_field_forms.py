@@ -329,3 +329,20 @@ def test_a_nightly_batch_with_a_window_is_sized_by_the_window(extract: Extract) 
 def test_sessions_a_night_without_a_window_are_no_batch(extract: Extract) -> None:
     p = extract("Serve Llama 3 8B chat to 50 users; answers ~300 tokens. We get 400 sessions a night.")
     assert p.generation_tokens is None and p.target_tokens_per_s is None
+
+
+_THREAD = (
+    "Hi Ana,\n\n{lead}\n\nCurrent ask: LoRA of Llama 3 8B on 200M tokens, budget $8k.\n\nBest,\nLuis\n\n"
+    "-----Original Message-----\nFrom: Ana\nSent: Monday, March 2, 2026 09:00\nSubject: old plan\n\n"
+    "For Q1 we'd run it using 16 H100s on AWS, budget $40k.\n"
+)
+
+
+def test_a_quoted_thread_set_aside_gives_nothing(extract: Extract) -> None:
+    p = extract(_THREAD.format(lead="Ignore the numbers in the thread below, that plan is dead."))
+    assert p.gpus_wanted == [] and p.budget_usd == pytest.approx(8000)
+
+
+def test_a_quoted_thread_not_set_aside_still_counts(extract: Extract) -> None:
+    p = extract(_THREAD.format(lead="See the thread below for context."))
+    assert p.gpus_wanted != [] and p.budget_usd == pytest.approx(8000)
