@@ -346,3 +346,24 @@ def test_a_quoted_thread_set_aside_gives_nothing(extract: Extract) -> None:
 def test_a_quoted_thread_not_set_aside_still_counts(extract: Extract) -> None:
     p = extract(_THREAD.format(lead="See the thread below for context."))
     assert p.gpus_wanted != [] and p.budget_usd == pytest.approx(8000)
+
+
+def test_a_fine_tune_run_by_the_job_is_no_training_workload(extract: Extract) -> None:
+    # 12 checkpoints x 5,000 prompts x 600 tokens = 3.6e7 tokens in 10 h
+    p = extract(
+        "We'll run our eval harness on 12 checkpoints of our Qwen3 8B fine-tune; each eval is 5,000 prompts"
+        " x ~600 generated tokens. It needs to finish within 10 hours."
+    )
+    assert p.workload == "inference" and p.target_tokens_per_s == pytest.approx(3.6e7 / 36000)
+    assert extract("Serve our Llama 3 8B fine-tune to 40 users.").workload == "inference"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We want to do the fine-tune. Llama 3 8B on 20M tokens.",
+        "We need a fine-tune of Llama 3 8B on 20M tokens.",
+    ],
+)
+def test_a_fine_tune_asked_for_is_still_training(extract: Extract, text: str) -> None:
+    assert extract(text).workload == "fine_tuning", text
