@@ -367,3 +367,21 @@ def test_a_fine_tune_run_by_the_job_is_no_training_workload(extract: Extract) ->
 )
 def test_a_fine_tune_asked_for_is_still_training(extract: Extract, text: str) -> None:
     assert extract(text).workload == "fine_tuning", text
+
+
+def test_items_to_translate_with_their_length_said_apart_size_the_batch(extract: Extract) -> None:
+    # 20k pages x 500 tokens x 2 languages = 2e7 output tokens in 72 h
+    p = extract(
+        "Translate 20k product pages into French and Spanish with Llama 3.1 8B. They average 500 tokens."
+        " Done within 3 days."
+    )
+    assert p.generation_tokens == pytest.approx(2e7) and p.prompt_tokens == 500
+    assert p.target_tokens_per_s == pytest.approx(2e7 / (72 * 3600))
+
+
+def test_a_head_count_beside_a_translation_is_no_batch(extract: Extract) -> None:
+    p = extract(
+        "Translate our docs into German with Llama 3.1 8B. We have 12 engineers and the pages average 900"
+        " tokens."
+    )
+    assert p.generation_tokens is None
