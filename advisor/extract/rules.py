@@ -33,7 +33,7 @@ from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
-from advisor.extract.rules_corrections import rule_corrections
+from advisor.extract.rules_corrections import rule_corrections, rule_ignored_quotes
 from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
@@ -47,6 +47,7 @@ from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
+from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
@@ -118,6 +119,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_serving_io,
+    rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
     rule_no_latency_target,
     rule_ttft,
@@ -131,7 +133,8 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
-    rule_corrections,  # last: a revised figure is matched to the value read (or known) before it
+    rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
 )
 
 

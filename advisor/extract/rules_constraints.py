@@ -151,6 +151,9 @@ _PREFER = keyed(
     r"|(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on)\s+(?:[\w-]+\s+){0,3}?(?:on|at|with|from)"
     # a contract already signed there: "we already have a contract with Nebius", "Nebius (we have an MSA)"
     r"|(?:have|has|signed)\s+(?:already\s+)?(?:a|an|the|our)\s+(?:contract|agreement|msa|framework(?:\s+agreement)?)"
+    # the agreement named first (rd15): "our enterprise agreement is with Microsoft", "our EA/MSA is with AWS"
+    r"|(?:(?:enterprise|master|framework|cloud|volume)\s+(?:services\s+)?agreement|\bea|\bmsa|contract)\s+"
+    r"(?:is\s+|sits\s+|runs\s+)?with|\bhave\s+an?\s+(?:ea|msa|baa)\s+with|(?:we|i)\s+can\s+use"
     # the second rank of a priority table or list (MoSCoW): "Should: Nebius", "Nice to have: Lambda"
     r"|(?:should|could)(?:[\s-]haves?)?\s*:|nice[\s-]to[\s-]haves?\s*:|preferred\s*:|preferences?\s*:"
     # the name as the option kept among any: "RunPod or anything else is ok"
@@ -158,7 +161,8 @@ _PREFER = keyed(
     r"|(?:is|are|would\s+be)\s+(?:also\s+)?(?:fine|ok|okay|acceptable)"
     # where the team is going: "we're moving to GCP for everything new", "please plan on Azure"
     r"|shop\b|keep\s+(?:it|everything|this|things|the\s+\w+)\s+(?:in|on|with)"
-    r"|(?:moving|migrating|switching|move|migrate|switch)\s+(?:\w+\s+){0,2}?(?:to|onto)|plan\s+(?:on|for)"
+    r"|(?:moving|migrating|switching|move|migrate|switch|moved|migrated|switched)\s+(?:\w+\s+){0,2}?(?:to|onto)"
+    r"|plan\s+(?:on|for)"
     r")\b",
     I,
 )
@@ -167,6 +171,10 @@ _EXCLUDE = keyed(
     r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
     r"|(?:don't|do not|please don't|please do not)\s+(?:suggest|recommend|propose|pick|offer)"
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out"
+    # a sign-off refused (rd15): "security won't approve Azure", "procurement will not sign off on GCP"
+    r"|(?:won't|will\s+not|wouldn't|doesn't|does\s+not|didn't|never)\s+(?:approve|sign\s+off\s+on|allow)"
+    # taken back (rd15): "actually scratch Lambda", "forget about Azure", "cross off CoreWeave"
+    r"|(?<!from\s)scratch(?!\s+(?:disk|space|storage|bucket|dir))|forget\s+about|cross\s+(?:out|off)"
     # after the name: "Vast.ai is a no-go", "Azure is off the table", "CoreWeave is not an option"
     r"|(?:is|are)\s+(?:a\s+)?(?:no[\s-]?go|non[\s-]?starter|off\s+the\s+table|out\s+of\s+the\s+question"
     r"|not\s+(?:an\s+)?option|not\s+allowed|not\s+permitted|banned|forbidden|prohibited)"

@@ -11,6 +11,8 @@ from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
     PER_PERIOD_COUNT,
+    TOKENS_PER_S,
+    TOKENS_PER_S_KEYS,
     parse_count,
     parse_number,
     share_fraction,
@@ -403,12 +405,12 @@ _RATE_PER_STREAM = Gated(
         rf"(?P<num>{NUMBER})\+?\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/|per|a|an|each)\s*(?:stream|user|session"
         r"|call|caller|conversation|request|chat)\s*(?:/|per|a|an|each)\s*s(?:ec(?:ond)?)?\b"
         # the other order: "30 tokens per second per chat"
-        rf"|(?P<num2>{NUMBER})\+?\s*(?:output\s+)?(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|per\s+s(?:ec(?:ond)?)?|a\s+second)"
+        rf"|(?P<num2>{NUMBER})\+?\s*(?:output\s+)?{TOKENS_PER_S}"
         r"\s*(?:(?:/|per|a|an|each|for\s+each|in\s+each)\s*(?:stream|user|session|call|caller|conversation|request"
         r"|chat)\b|each\b)",
         I,
     ),
-    "tok",
+    *TOKENS_PER_S_KEYS,
 )
 _LATENCY = Gated(
     re.compile(
@@ -425,15 +427,24 @@ _LATENCY = Gated(
 _PER_TOKEN_WORD = re.compile(r"\b(?:tpot|itl|per\s+(?:output\s+)?token|inter-token|between\s+tokens)\b", I)
 _RATE_TOKENS = Gated(
     re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s*(?:output\s+|generated\s+|new\s+)?(?:tokens?|tok)\s*"
-        rf"(?:/\s*s(?:ec)?"
-        rf"|per\s+s(?:ec(?:ond)?)?|a\s+second)\b"
-        rf"(?P<tail>[^.;]{{0,30}})",
+        rf"(?P<num>{NUMBER})\s*(?P<mult>k|thousand)?\s*(?:output\s+|generated\s+|new\s+)?{TOKENS_PER_S}"
+        rf"(?=(?P<tail>[^.;]{{0,30}}))",  # a look-ahead: a second rate in the tail is read on its own
         I,
     ),
-    "tok",
+    *TOKENS_PER_S_KEYS,
 )
 # "~400 users at peak, each should get at least 25 tok/s": the rate is each one's
+# a rate the team had or has, not the one asked for: "last year we did 500 tok/s", "the old cluster
+# peaked at 900 tokens/s", "we're currently getting ~300 t/s" (no clause break between cue and figure)
+_PAST_RATE = re.compile(
+    r"\b(?:last\s+(?:year|quarter|month|week)|previously|used\s+to|(?:we|it|they)\s+(?:did|had|got|managed|hit)"
+    r"|(?:old|previous|current|existing)\s+(?:setup|cluster|system|deployment|stack|box|server)"
+    r"|peaked|currently|right\s+now|today\s+(?:we|it))\b"
+    r"(?:(?!\b(?:need|want|target|requir|must|should|and)\w*)[^.;,\d]){0,30}$",  # "currently need 1200 tok/s"
+    I,
+)
+# "40 users x 50 tok/s", "100 sessions @ 20 t/s": a count times each one's speed (rd15)
+_COUNT_TIMES = re.compile(r"\b(?:users?|streams?|sessions?|seats?|people|customers|agents)\s*[x×*@]\s*$", I)
 _EACH_GETS = re.compile(
     # any one of them ("each shopper should see text at 30 tokens per second"), not a time ("every night")
     r"\b(?:each|every)\s+(?:(?!(?:night|day|week|month|hour|morning|evening|run|batch|job)\b)[a-z][\w-]*)?\s*"
@@ -539,6 +550,8 @@ def rule_serving(ctx: Ctx) -> None:
             per_user = bool(_PER_USER.match(tail) or _ONE_USER.search(before))
             if s.start in ctx.claim_sentences and not (per_user and ctx.workload == "inference"):
                 continue  # a claim's rate is the claim's, except a serving claim's per-user speed (R15)
+            if _PAST_RATE.search(t, max(0, m.start() - 45), m.start()):
+                continue  # "last year we did 500 tok/s, now we need 2000 tok/s": the old rate is no target
             if (
                 per_user
                 or re.search(r"\b(?:per|each|every)\s+(?:user|sequence|request|stream)\b", tail[:20], I)
@@ -547,6 +560,7 @@ def rule_serving(ctx: Ctx) -> None:
                 )
                 # "~400 users at peak, each should get at least 25 tok/s"
                 or _EACH_GETS.search(t, max(0, m.start() - 60), m.start())
+                or _COUNT_TIMES.search(before)
                 # how fast the answer streams to a reader: "complain when it streams slower than ~15 tokens a
                 # second", "it should stream at 30 tok/s"
                 or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,5}$", before, I)

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.extract import units_text as U
 from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
 from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
@@ -178,6 +179,7 @@ def rule_corrections(ctx: Ctx) -> None:
             continue
         _moved_deadline(ctx, s)
         _withdrawn(ctx, s)
+        _recounted_items(ctx, s)
         correcting = ctx.is_correction(s)
         if not (correcting or _OLD_CUE.search(s.text)):
             continue
@@ -187,6 +189,41 @@ def rule_corrections(ctx: Ctx) -> None:
         recounted = correcting and _recount(ctx, s, known)
         if _FIGURE.search(s.text):
             _replaced_figure(ctx, s, known, correcting, skip={"owned_gpu_count"} if recounted else set())
+
+
+# a batch's item count revised in a later turn (rd15): "Also the doc count went up to 1.1M", "it's now 2M
+# documents", "make it 1.5M prompts": the volume again from the output each, and the rate by the deadline
+_ITEMS_NOW = re.compile(
+    r"\b(?:doc(?:ument)?|item|prompt|review|article|ticket|record|row|page|e-?mail|message|question|sample|file"
+    r"|request|input)s?\s+(?:count|number|volume|total)\s+(?:went|goes|has\s+gone|is\s+going|grew|jumped|rose"
+    r"|dropped|fell|is\s+now|changed|is\s+up|is\s+down)\s+(?:up\s+|down\s+)?(?:to\s+)?(?:about\s+|~\s*)?"
+    rf"(?P<num>{NUMBER})\s*(?P<mult>k|m|million|thousand)?\b"
+    rf"|\b(?:(?:it'?s|we\s+have|there\s+are)\s+now|make\s+it)\s+(?:about\s+|~\s*)?(?P<num2>{NUMBER})\s*"
+    r"(?P<mult2>k|m|million|thousand)?\s+(?:\w+\s+)?(?:docs|documents|items|prompts|reviews|articles|tickets"
+    r"|records|rows|pages|e-?mails|messages|questions|samples|files|requests|inputs)\b",
+    I,
+)
+
+
+def _recounted_items(ctx: Ctx, s: Sentence) -> None:
+    """generation_tokens and target_tokens_per_s again when a later turn revises a batch's item count."""
+    prior = ctx.prior
+    if prior is None or prior.generation_tokens is None or (m := _ITEMS_NOW.search(s.text)) is None:
+        return
+    said_out = [f.value for f in ctx.findings if f.field == "output_tokens"]
+    out = said_out[-1] if said_out else prior.output_tokens
+    if not out:
+        return
+    mult = (m.group("mult") or m.group("mult2") or "").lower()
+    count = parse_number(m.group("num") or m.group("num2")) * MULTIPLIERS.get(mult, 1.0)
+    gen = count * float(out)
+    ev = f'"{q(m)}" x {out} output tokens each = {gen:,.0f} tokens'
+    ctx.add(s, "generation_tokens", gen, ev, "inferred", _end(s))
+    said_hours = [f.value for f in ctx.findings if f.field == "deadline_hours"]
+    hours = said_hours[-1] if said_hours else prior.deadline_hours
+    if hours:
+        conv = U.rate_from_volume(gen, float(hours))
+        ctx.add(s, "target_tokens_per_s", conv.value, f'"{q(m)}": {conv.how}', "inferred", _end(s))
 
 
 def _known(ctx: Ctx, s: Sentence) -> dict[str, Any]:
@@ -335,3 +372,22 @@ def _moved_deadline(ctx: Ctx, s: Sentence) -> None:
         # the user's words quoted (the accounting finds them), the reading of "by ..." unquoted
         said = f'"{t[m.start() : m.end()]}{rest}" -> {f.evidence.replace(chr(34), "")}'
         ctx.add(s, "deadline_hours", f.value, said, f.status, m.end())
+
+
+# the writer sets the quoted thread aside (rd15): "ignore the numbers in the thread below, they're from the
+# Q2 plan we killed", "disregard the older e-mail": nothing read from the quoted message stands (its scalar
+# figures already rank below the writer's own; its lists, such as the GPUs it named, would otherwise stay)
+_IGNORE_QUOTED = re.compile(
+    r"\b(?:ignore|disregard|forget(?:\s+about)?|don'?t\s+(?:go\s+by|use|look\s+at))\s+[^.;]{0,40}?\b(?:below"
+    r"|(?:the\s+)?(?:old(?:er)?|previous|original|earlier|forwarded)\s+(?:e-?mails?|mails?|messages?|thread|plan)"
+    r"|(?:the|this)\s+thread)\b",
+    I,
+)
+
+
+def rule_ignored_quotes(ctx: Ctx) -> None:
+    """Findings of quoted (older) messages dropped when the writer's own text says to ignore them."""
+    if not any(s.quoted for s in ctx.sentences):
+        return
+    if any(not s.quoted and _IGNORE_QUOTED.search(s.text) for s in ctx.sentences):
+        ctx.findings[:] = [f for f in ctx.findings if f.position > -QUOTED_PENALTY // 2]

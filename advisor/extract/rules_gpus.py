@@ -270,9 +270,15 @@ _WANT_CUE = keyed(
     # capacity the team can rent: "we can get up to 64 H100s", "CoreWeave can give us 32 H200s"
     r"|\b(?:we|i)\s+(?:can|could)\s+get|\b(?:can|could)\s+(?:give|offer|lend)\s+us|\bhave\s+access\s+to"
     # what the money was approved for: "budget got approved for H100s on Lambda", "signed off on 8 H200s"
-    r"|\b(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on))"
+    r"|\b(?:approved|signed\s+off|cleared|green[\s-]?lit)\s+(?:for|on)"
+    # a wish or a lean (rd15): "ideally B200s", "we lean towards H200s", "keen on", "we'd go with", "our
+    # preference is", a key and its value ("GPU: H100", "Target hardware: MI300X")
+    r"|\bideally|\blean(?:ing)?\s+(?:towards?|to)|\bkeen\s+on|\binterested\s+in|\bgo(?:ing)?\s+with"
+    r"|\bpreference\s+(?:is|would\s+be)(?:\s+for)?|\bfavou?r(?:ing)?|\bthinking\s+(?:of|about)"
+    r"|(?:^|[(,;]\s*)(?:(?:target|preferred|desired)\s+)?(?:gpus?|hardware|accelerators?|gpu\s+type)\s*[:=])"
     r"(?:\s+(?:the|some|rented|cloud|nvidia|up\s+to|\d+\s*[x×]?|[x×]\s*\d+|a\s+few|multiple|several|an?|or|and"
-    r"|,))*\s*$",
+    # a list's earlier GPU (rd15): "we can only use L4s or L40S", "on H100, H200 or B200"
+    r"|,|(?:[ahlb]\d{1,3}|l40|mi\d{3}|rtx\s?\d{4})\w*?s?,?))*\s*$",
     I,
 )
 # "L40S only", "L40S and nothing else", "L40S, nothing more", "L40S is all we can get"
@@ -368,7 +374,8 @@ _MAX_GPUS = Gated(
         rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
         rf"[\s-]+(?:gpus?|cards?)\b"
         rf"|\bsingle[\s-]gpu\b"
-        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops)\b"
+        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops|(?:is|are)\s+(?:the|our)\s+"
+        rf"(?:ceiling|limit|cap|max(?:imum)?)|(?:is|are)\s+all\s+we\s+can\s+(?:get|afford|use|fit))\b"
         # "H100s only, max 8 of em", "(only got) quota for 2 gpus"
         rf"|\bmax(?:imum)?\s+(?P<num3>{NUMBER})\s+of\s+(?:em|them|those)\b"
         rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
@@ -377,11 +384,72 @@ _MAX_GPUS = Gated(
         rf"|\bbudget\s+for\s+(?P<num7>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?)\b"
         # a cap before a GPU's name: "we can get up to 64 H100s", "at most 16x A100"
         rf"|\b(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?)\s+(?P<num5>{NUMBER})\s*(?:x\s*|×\s*)?"
-        r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)",
+        r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)"
+        # rd15, the other ways a cap is written: a refusal verb ("we can't use more than 2 GPUs", "must not
+        # exceed 8 GPUs"), an abbreviation or sign ("max. 4 gpus", "≤ 8 GPUs"), a cap noun ("a hard cap of
+        # 32 GPUs"), a key and its value ("GPU limit: 4", "max GPUs = 8"), room in a case ("we can only
+        # fit 2 in the chassis"), money that caps the count ("budget caps us at 4x")
+        rf"|(?:\b(?:(?:can(?:no|')?t|cannot|won'?t|must\s+not|shouldn'?t|don'?t\s+want\s+to)\s+(?:use|get|have"
+        rf"|rent|run\s+on|go\s+(?:above|beyond|over|past)|exceed)(?:\s+more\s+than)?|(?:room|space|slots)\s+for"
+        rf"|anything\s+(?:more\s+than|above|beyond|over)|(?:not|never)\s+(?:exceed"
+        rf"|more\s+than)|max\.|(?:a\s+)?(?:hard|firm|strict)\s+(?:cap|limit|ceiling)\s+of|(?:limit|ceiling)\s+of)"
+        rf"|≤|<=|=<)\s*(?P<num8>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
+        rf"|\b(?:(?:max(?:imum)?|total)\s+(?:number\s+of\s+)?(?:gpus?|cards?)|(?:gpus?|cards?)\s+(?:limit|cap"
+        rf"|ceiling|quota|max(?:imum)?))\s*(?::|=|is|of)\s*(?:max\s+|≤\s*|<=\s*|up\s+to\s+)?(?P<num9>\d+)\b"
+        rf"(?!\s*(?:%|gb|gib|h|hours?|per\s+node))"
+        rf"|\b(?:only\s+)?fit\s+(?P<num10>{NUMBER})\s+(?:\w+\s+)?(?:(?:gpus?|cards?)\s+)?(?:in(?:to)?|inside)\s+"
+        rf"(?:the|our|a|this|that|my)\s+(?:\w+\s+)?(?:chassis|case|box|workstation|tower|server|machine)\b"
+        rf"|\b(?:caps?|limits?|restricts?)\s+us\s+(?:at|to)\s+(?P<num11>\d+)\s*(?:x\b|×|gpus?\b|cards?\b)"
+        # a box of N as the cap ("no bigger than a 4-GPU box", "limited to a single 8xH100 node"); a cap
+        # after a GPU count ("ideally 1 GPU, at most 2")
+        rf"|\b(?:no\s+(?:bigger|larger|more)\s+than|at\s+most|up\s+to|limited\s+to|only)\s+(?:an?\s+|one\s+)?"
+        rf"(?:single\s+)?(?P<num12>\d+)\s*(?:[\s-]*gpu|[x×]\s*[a-z]+\d+\w*)\s+(?:box|node|server|machine)\b"
+        rf"|\b(?:gpus?|cards?)\s*,?\s*(?:but\s+)?(?:at\s+most|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?!\s*\w)",
         I,
     ),
-    "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for",
+    "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
+    "caps us", "limits us", "node", "box", "server", "machine",
 )  # fmt: skip
+# one GPU asked for as a wish, the count after it ("one GPU if possible", "a single card ideally") or the
+# wish before it ("ideally on one GPU", "preferably a single GPU") (rd15)
+_ONE_GPU_WISH = Gated(
+    re.compile(
+        r"\b(?:one|a\s+single|single|1)[\s-]+(?:gpu|card)\s*,?\s*(?:if\s+(?:at\s+all\s+)?possible|ideally"
+        r"|preferably|if\s+we\s+can|would\s+be\s+(?:ideal|best|great|perfect|preferred))\b"
+        r"|\b(?:ideally|preferably|if\s+possible)\s*,?\s+(?:on\s+|with\s+|using\s+)?(?:one|a\s+single|1)[\s-]+"
+        r"(?:gpu|card)\b",
+        I,
+    ),
+    "gpu", "card",
+)  # fmt: skip
+# one node as the limit: "single node only", "must fit on one node", "no multi-node" (rd15): the GPUs of
+# one standard 8-GPU server (NVIDIA DGX/HGX H100 and H200 systems hold 8 GPUs, NVIDIA DGX H100 datasheet)
+_ONE_NODE = Gated(
+    re.compile(
+        r"\b(?:a\s+)?(?:single|one|1)[\s-]+(?:node|server|box)\s+(?:only|max(?:imum)?|at\s+most|tops)\b"
+        r"|\b(?:only|must|has\s+to|have\s+to|needs?\s+to|should|limited\s+to|restricted\s+to)\s+(?:\w+\s+)?"
+        r"(?:(?:fit|stay|run|be)\s+(?:on|in|within)\s+)?(?:a\s+single|one|1|single)[\s-]+(?:node|server)\b"
+        r"|\bno\s+multi[\s-]?node\b"
+        # a few nodes as the cap: "no more than two nodes", "up to 2 nodes of H100" (NODE_GPUS each)
+        rf"|\b(?:at\s+most|no\s+more\s+than|up\s+to|max(?:imum)?(?:\s+of)?|limited\s+to)\s+(?P<nodes>{NUMBER})"
+        r"\s+nodes\b(?!\s*(?:per|each|a\b))",
+        I,
+    ),
+    "node", "server", "box",
+)  # fmt: skip
+_GPU_JOB_WORDS = re.compile(r"\b(?:gpus?|[ahbl]\d{2,3}s?|mi\d{3}x?|train\w*|fine[\s-]?tun\w*|job|run)\b", I)
+NODE_GPUS = 8
+"""GPUs in one standard training server (NVIDIA DGX H100 / HGX H100 and H200: 8 GPUs, NVIDIA DGX H100
+datasheet); "single node only" caps the count at one such server."""
+# a team that runs one vendor's hardware: "we're an AMD shop", "we are an NVIDIA-only house" (rd15)
+_VENDOR_SHOP = Gated(
+    re.compile(
+        r"\b(?:we(?:'re|\s+are)|(?:our\s+)?(?:team|company|org\w*|lab)\s+is)\s+(?:an?\s+)?(?:all[\s-]+)?"
+        r"(?P<vendor>amd|nvidia)(?:[\s-]+only)?[\s-]+(?:shop|house)\b",
+        I,
+    ),
+    "shop", "house",
+)
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 
 
@@ -404,17 +472,28 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 ids = _vendor_ids("nvidia", keep=False)
             if ids:
                 ctx.add(s, "gpus_excluded", ids, q(m), "stated", m.start())
+        shop = _VENDOR_SHOP.search(t)
+        if shop is not None and (shop_ids := _vendor_ids(shop.group("vendor").lower(), True)):
+            ctx.add(s, "gpus_wanted", shop_ids, q(shop), "stated", shop.start())
         for m in _MAX_GPUS.finditer(t):
             after = t[m.end() : m.end() + 40]
             if m.group("num5"):  # the GPU's name follows the count: "up to 8 H100 per node"
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", "num2", "num3", "num4", "num5", "num6", "num7")
+            groups = ("num", *(f"num{i}" for i in range(2, 14)))
             num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
+        if (m := _ONE_GPU_WISH.search(t)) is not None:
+            ctx.add(s, "max_gpus", 1, q(m), "stated", m.start())
+        if (m := _ONE_NODE.search(t)) is not None and not negated(t, m.start()):
+            nodes = int(parse_number(m.group("nodes"))) if m.group("nodes") else 1
+            if nodes > 1 and not _GPU_JOB_WORDS.search(t):
+                continue  # "our k8s cluster autoscales up to 40 nodes for the web tier": not GPU nodes
+            ev = f'"{q(m)}": {nodes} node(s) of {NODE_GPUS} GPUs (a DGX/HGX server)'
+            ctx.add(s, "max_gpus", nodes * NODE_GPUS, ev, "inferred", m.start())
 
 
 def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:

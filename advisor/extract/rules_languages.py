@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from advisor.extract.base import select_findings
-from advisor.extract.rules_ctx import Ctx, I
-from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_text import MULT, NUMBER, Sentence, parse_number, parse_scaled
 
 TRANSLATE = re.compile(r"\b(?:translat\w*|locali[sz]\w*)", I)
 _LANGUAGES = (
@@ -55,6 +55,7 @@ def translation_volume(ctx: Ctx) -> None:
         return
     data = select_findings(f for f in ctx.findings if f.field == "dataset_tokens").get("dataset_tokens")
     if data is None:
+        _items_to_translate(ctx)
         return
     languages = max(1, len(target_languages(ctx)))
     total = float(data.value) * languages
@@ -74,3 +75,44 @@ def batch_is_inference(ctx: Ctx, s: Sentence, position: int) -> None:
             s, "workload", "inference", "a batch of outputs to generate -> inference", "inferred", position
         )
         ctx.workload = "inference"
+
+
+# items counted where the translation is asked, their length said apart (rd15): "translate half a million
+# support articles into German ... The articles average eight hundred tokens"
+_ITEM_COUNT = re.compile(
+    rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[a-z][\w-]*\s+){{0,2}}?(?P<item>[a-z]{{3,}}s)\b", I
+)
+_ITEM_LENGTH = re.compile(
+    r"\b(?:they|each(?:\s+one)?|(?:the|these|those|our)\s+(?:[a-z][\w-]*\s+)?(?P<item>[a-z]{3,}s))\s+(?:average"
+    r"|averages|are|run|come\s+to|have)\s+(?:on\s+average\s+|about\s+|around\s+|roughly\s+|~\s*)?"
+    rf"(?P<num>{NUMBER})\s*(?P<mult>k)?\s+tokens?\b",
+    I,
+)
+_MIN_ITEMS = 100  # fewer is not a batch to size
+
+
+def _items_to_translate(ctx: Ctx) -> None:
+    """generation_tokens = items x their length x languages, each item's length its prompt and its output
+    (a translation is about as long as its source)."""
+    length = next((m for s in ctx.sentences for m in _ITEM_LENGTH.finditer(s.text)), None)
+    if length is None:
+        return
+    item = (length.group("item") or "").lower()
+    for s in ctx.sentences:
+        if not TRANSLATE.search(s.text):
+            continue
+        for m in _ITEM_COUNT.finditer(s.text):
+            count = parse_scaled(m.group("num"), m.group("mult"))
+            if count < _MIN_ITEMS or (item and m.group("item").lower() != item):
+                continue
+            tokens = int(parse_number(length.group("num")) * (1000 if length.group("mult") else 1))
+            languages = max(1, len(target_languages(ctx)))
+            total = count * tokens * languages
+            ev = f'"{q(m)}" x "{q(length)}" x {languages} language(s) = {total:,.0f} output tokens'
+            for field in ("prompt_tokens", "output_tokens"):
+                if not any(f.field == field for f in ctx.findings):
+                    ctx.add(s, field, tokens, f'"{q(length)}": each item, and its translation', "inferred",
+                            m.start())  # fmt: skip
+            ctx.add(s, "generation_tokens", total, ev, "inferred", m.start())
+            batch_is_inference(ctx, s, m.start())
+            return

@@ -64,7 +64,10 @@ PROVIDERS: dict[str, str] = {
     # spelt out or heard by voice-to-text (rd12): "A W S", "G C P", "a zur", "lamda", "core weave"
     r"aws|a\.w\.s\.?|a w s|amazon(?: web services)?|sagemaker|ec2": "aws",
     r"gcp|g\.c\.p\.?|g c p|google cloud(?: platform)?|vertex(?: ai)?": "gcp",
-    r"azure|microsoft azure|azure ml|a zur(?:e)?": "azure",
+    # the company for its cloud (rd15): "our enterprise agreement is with Microsoft"; not its other
+    # products or models ("Microsoft Teams", "Microsoft's Phi-3")
+    r"azure|microsoft azure|azure ml|a zur(?:e)?|microsoft(?!['\u2019]s\b|[\s-]+(?:teams|365|office|word"
+    r"|excel|sharepoint|outlook|copilot|graph|entra|research|phi|windows|dynamics))": "azure",
     r"lamb?da(?: labs| cloud)?": "lambda",
     r"runpod[\s-]secure(?: cloud)?": "runpod-secure",
     r"runpod[\s-]community(?: cloud)?": "runpod-community",

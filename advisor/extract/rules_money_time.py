@@ -52,6 +52,12 @@ _MONEY = Gated(
     "grand",
 )
 _RATE = re.compile(r"^\s*(?:/|per\s|an?\s+(?:hour|month|day|year|gpu)|each\b|hourly|monthly)", I)
+# money per training run is the job's budget, not a rate: "spend capped at $3,000 per run", "$5k/job" (rd15)
+_PER_RUN = re.compile(
+    r"^\s*(?:/\s*|per\s+|a\s+|each\s+|for\s+(?:each|every|the|one)\s+)(?:training\s+)?(?:run|job)\b", I
+)
+# a budget word after a company figure's word takes the amount back: "ARR $4M, budget $6k" (rd15)
+_BUDGET_AGAIN = re.compile(r"\b(?:budget\w*|spend(?:ing)?|cap(?:ped)?|ceiling|afford|limit)\b", I)
 _BUDGET_CUE = keyed(
     r"\b(?:budget\w*|afford|spend|spending|grant|funding|cap|capped|limit|approved|allocated|have|got|PO|"
     r"purchase\s+order|not[\s-]to[\s-]exceed|ceiling|(?:shall|must|will|may|should)\s+not\s+exceed"
@@ -79,7 +85,8 @@ _FINANCIALS_AFTER = re.compile(
     re.I,
 )
 _CEILING = re.compile(
-    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most|below|under"
+    r"\b(?:ceiling|cap|limit|max(?:imum)?|not[\s-]to[\s-]exceed|no\s+more\s+than|at\s+most|below|under|exceed"
+    r"|go\s+(?:above|over|beyond|past)"  # "can't go above $2k/mo" (rd15)
     r"|less\s+than|up\s+to|within|(?:shall|must|will|may|should)\s+not\s+exceed)\b",
     re.I,
 )
@@ -97,6 +104,11 @@ _USED_UP = re.compile(r"\b(?:spent|used(?:\s+up)?|burn(?:ed|t)|blew|consumed|was
 # a monthly figure that restates a total: "GBP 30,000 over the term (equivalent to GBP 2,500 per month)"
 _RESTATED = re.compile(r"(?:equivalent\s+to|i\.e\.,?|that'?s|which\s+is|or|=|≈)\s*(?:about\s+|~\s*)?$", re.I)
 _BUDGET_WORD = keyed(r"\bbudget\b", I)
+_PER_YEAR = re.compile(r"^\s*(?:/\s*(?:yr|year)|per\s+(?:year|annum)|an?\s+year|annually|yearly|p\.a\.)", I)
+# a verb of spending before a monthly amount: "we can spend €8k a month", "we have 10 grand a month" (rd15)
+_SPEND_BEFORE = re.compile(
+    r"\b(?:spend|afford|have(?!\s+an?\s)|got|allocat\w*|approved)\b[^.;$€£\d]{0,12}$", I
+)
 _PER_MONTH = re.compile(r"^\s*(?:/\s*(?:mo|month)\b|per\s+month\b|a\s+month\b|monthly\b)", I)
 _BUDGET_BARE = keyed(  # "budget is 5000": an amount without a currency
     rf"\bbudget\s*(?:is|of|:|=|around|about|~)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\s*[%\w$€£])", I
@@ -110,7 +122,8 @@ _BARE_FILL = (
 )
 _BUDGET_BARE_K = keyed(
     rf"\b(?:budget|spend(?:ing)?\s+(?:cap|limit|ceiling)|max(?:imum)?\s+spend|cap\s+on\s+spend(?:ing)?)\b"
-    rf"{_BARE_FILL}\s*(?P<num>{NUMBER})\s*(?P<mult>k|m)\b(?!\s*[%$€£]|\s*\w)"
+    # a range's upper end, as for "$5k-$8k": "budget 5-8k", "budget: 5 to 8k" (rd15)
+    rf"{_BARE_FILL}\s*(?:{NUMBER}\s*(?:-|–|to)\s*)?(?P<num>{NUMBER})\s*(?P<mult>k|m)\b(?!\s*[%$€£]|\s*\w)"
     rf"|(?<![\w$€£.,])~?\s*(?P<num2>{NUMBER})\s*(?P<mult2>k|m)\s+(?:total\s+|overall\s+)?budget\b",
     I,
 )
@@ -141,12 +154,17 @@ def rule_budget(ctx: Ctx) -> None:
             if _RANGE_LOW.match(t, m.end()):
                 continue  # "$2-3k": the low end of a range, not $2 (rules_budget_forms reads the range)
             rate = _RATE.match(t[m.end() : m.end() + 40])  # a bounded window: '/hr', 'per month'
+            if rate is not None and _PER_RUN.match(t[m.end() : m.end() + 40]):
+                rate = None  # "$3,000 per run": one job's budget
             monthly = rate is not None and _PER_MONTH.match(t[m.end() : m.end() + 40]) is not None
-            ceiling = monthly and (
+            yearly = rate is not None and _PER_YEAR.match(t[m.end() : m.end() + 40]) is not None
+            ceiling = (monthly or yearly) and (
                 _CEILING.search(t[max(0, m.start() - 30) : m.start()]) is not None
                 or _CEILING_AFTER.match(t[m.end() : m.end() + 40]) is not None
+                or _SPEND_BEFORE.search(t[max(0, m.start() - 30) : m.start()]) is not None
             )
-            if rate and not (monthly and (budget_word or ceiling) and ctx.workload == "inference"):
+            periodic = monthly or yearly
+            if rate and not (periodic and (budget_word or ceiling) and ctx.workload == "inference"):
                 continue  # a serving budget "$3k/month" is the budget its monthly cost is held to
             sym_g, word_g, num_g, num2_g, mult_g, mult2_g = m.group(
                 "sym", "word", "num", "num2", "mult", "mult2"
@@ -171,7 +189,10 @@ def rule_budget(ctx: Ctx) -> None:
             ):
                 continue  # the total said again per month: the total stands
             not_budget = _NOT_BUDGET.search(before[-25:])
-            if not_budget is not None and _CEILING.search(before[-25:], not_budget.end()):
+            tail_25 = before[-25:]
+            if not_budget is not None and (
+                _CEILING.search(tail_25, not_budget.end()) or _BUDGET_AGAIN.search(tail_25, not_budget.end())
+            ):
                 not_budget = None  # "firm fixed price, not to exceed EUR 60,000": the ceiling is the budget
             if (
                 (not_budget is not None and not credits)
@@ -189,6 +210,12 @@ def rule_budget(ctx: Ctx) -> None:
                 per = _PER_MONTH.match(t[m.end() : m.end() + 40])
                 said = t[m.start() : m.end() + (per.end() if per else 0)].strip()
                 ev = said if cur == "USD" else f'"{said}": {conv.how}'
+            if yearly:  # a serving budget per year: its monthly twelfth, the cost the pick is held to (rd15)
+                yr = _PER_YEAR.match(t[m.end() : m.end() + 40])
+                said = t[m.start() : m.end() + (yr.end() if yr else 0)].strip()
+                how = "" if cur == "USD" else f" ({conv.how})"
+                conv, status = U.Converted(conv.value / 12, ""), "inferred"
+                ev = f'"{said}"{how} / 12 months = ${conv.value:,.0f} a month'
             ctx.add(s, "budget_usd", conv.value, ev, status, m.start())
         # "budget is 5000" without a currency: read as USD
         for m in _BUDGET_BARE.finditer(t):

@@ -67,9 +67,27 @@ def _value(words: list[str]) -> float | None:
     return float(total + current)
 
 
+# a fraction of a scale word (rd15): "half a million articles" (read as a million), "a quarter of a billion
+# tokens", "three quarters of a million" -> "0.5 million", "0.25 billion", "0.75 million"; not "two and a
+# half million" (2.5 million, read below)
+_FRACTION_SCALE = re.compile(
+    r"(?<!\band\s)(?<!\band\sa\s)\b(?P<frac>(?:a\s+)?half|(?:a|one)\s+quarter|three\s+quarters)(?:\s+of)?(?:\s+an?)?\s+"
+    r"(?P<scale>thousand|million|billion|trillion)\b",
+    re.I,
+)
+_FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
+
+
 def compound_number_words(text: str) -> tuple[str, list[tuple[str, str]]]:
     """`text` with each compound number in words written in digits, and each (words, digits) replaced."""
     found: list[tuple[str, str]] = []
+
+    def fraction(m: re.Match[str]) -> str:
+        digits = f"{_FRACTIONS[m.group('frac').lower().split()[-1]]:g} {m.group('scale')}"
+        found.append((m.group(0), digits))
+        return digits
+
+    text = _FRACTION_SCALE.sub(fraction, text)
 
     def sub(m: re.Match[str]) -> str:
         raw = m.group(0)

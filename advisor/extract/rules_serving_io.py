@@ -11,8 +11,7 @@
   (requests/s x output tokens each, inferred); from a token rate per minute or hour ("2M output tokens an
   hour"); and from a batch of items with a per-item output and a deadline ("2M documents, ~400 output
   tokens each, within 3 days": generation_tokens = items x tokens each).
-- power_price_usd_per_kwh: "our colo power is $0.10/kWh", "10 cents a kWh", "€0.25 per kWh" (FX as for
-  budgets).
+- power_price_usd_per_kwh: "our colo power is $0.10/kWh", "10 cents a kWh", "€0.25 per kWh" (FX as budgets).
 """
 
 from __future__ import annotations
@@ -484,12 +483,13 @@ _REPEATS = re.compile(
     rf"(?:\b(?:against|on|for|across|over)\s+(?:each\s+of\s+)?(?:the\s+|all\s+)?|(?:\bx|×|\btimes)\s*)"
     rf"(?P<num>{NUMBER})\s+"
     r"(?:\w+\s+)?(?:checkpoints|model\s+variants|variants|seeds|(?:candidate\s+|different\s+)?models)\b"
-    # several outputs for each input: "sampling 8 completions per prompt", "4 candidates for each question"
+    # several outputs for each input: "sampling 8 completions per prompt", "2 versions per ticket" (rd15)
     rf"|\b(?P<num2>{NUMBER})\s+(?:\w+\s+)?(?:completions|samples|generations|candidates|responses|answers|rollouts"
-    r"|outputs)\s+(?:per|for\s+each|for\s+every|each|a)\s+(?:prompt|question|problem|item|input|task|query)\b"
-    # "for each one Qwen3 writes 25 question/answer pairs"
-    rf"|\bfor\s+each\s+(?:one|of\s+them|\w+)\b[^;!?]{{0,40}}?\b(?:writes?|generates?|produces?|gets?|creates?)\s+"
-    rf"(?P<num3>{NUMBER})\s+(?:[\w/-]+\s+){{0,2}}?(?:pairs|questions|answers|samples|completions|variants|examples)\b",
+    r"|outputs|rewrites|variants|versions)\s+(?:per|for\s+each|for\s+every|each|a)\s+(?!(?:day|week|month|night)\b)\w+\b"
+    # "for each one Qwen3 writes 25 question/answer pairs", "for each of 120k reviews we want 3 rewrites"
+    rf"|\bfor\s+each\s+(?:one|of\s+them|\w+)\b[^;!?]{{0,40}}?\b(?:writes?|generates?|produces?|gets?|creates?|want"
+    rf"|need)\s+(?P<num3>{NUMBER})\s+(?:[\w/-]+\s+){{0,2}}?(?:pairs|questions|answers|samples|completions|variants"
+    r"|examples|rewrites|versions|paraphrases|outputs)\b",
     I,
 )
 _MAX_REPEATS = 1000

@@ -50,6 +50,14 @@ WORD_NUM = r"a couple of|a couple|a single|a dozen|a hundred|" + "|".join(
     sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True)
 )
 NUMBER = rf"(?:{NUM}|\b(?:{WORD_NUM})\b)"
+# the unit of a token rate as teams write it: "tok/s", "tokens/sec", "tokens / second", "toks/s", "tkn/s",
+# "t/s", "TPS" (tokens per second in LLM serving write-ups, e.g. vLLM and TGI benchmark tables), "tokens a
+# second", "tokens each second"
+TOKENS_PER_S = (
+    r"(?:(?:tokens?|toks?|tkns?|tks?)\s*(?:/\s*s(?:ec(?:ond)?)?|per\s+s(?:ec(?:ond)?)?|(?:a|each|every)\s+second)"
+    r"|t/s|tps)\b"
+)
+TOKENS_PER_S_KEYS = ("tok", "tkn", "tk/", "tks", "t/s", "tps")
 # the lower end of a range ("2-3 weeks", "2 to 3 years"): skipped, the rule reads the upper end
 RANGE_FROM = rf"(?:{NUMBER}\s*(?:-|–|—|to)\s*)?"
 MULTIPLIERS: dict[str, float] = {
@@ -152,6 +160,7 @@ _STEERING = STEERING
 _BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
+    r"(?<!\bmax\.)(?<!\bmin\.)"  # "max. 4 gpus", "min. 40 tok/s" (rd15): an abbreviation, not a sentence end
 )
 # the cheap look-behind first: the abbreviation tests run only after a full stop (same matches)
 # a sentence ends before a capital, or, after "?" or "!", before anything (chat: "do we need to rent? no
@@ -211,7 +220,13 @@ def clean(text: str) -> str:
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
+    text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# thousands grouped with an apostrophe, as Swiss and Liechtenstein writers do ("CHF 12'000", "1'250'000";
+# Swiss federal style guide, Weisungen der Bundeskanzlei zur Schreibweise): commas, the same length
+_SWISS_GROUPS = re.compile(r"(?<![\w'\u2019.,])\d{1,3}(?:['\u2019]\d{3})+(?![\d'\u2019])")
 
 
 # a count with a classifier word before a GPU name, as non-native writers and purchase orders put it:

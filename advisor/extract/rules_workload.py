@@ -113,6 +113,16 @@ _NOT_APPLICABLE = re.compile(
     r"|out\s+of\s+scope|none|excluded|\[?deleted\]?|\[?withdrawn\]?)\b",
     I,
 )
+# a fine-tune as the thing made, which this job uses (rd15): "checkpoints of our Qwen3 8B fine-tune", "serve
+# our fine-tune"; not "we'll do the fine-tune" nor "a fine-tune of Llama 3"
+_ARTIFACT_BEFORE = re.compile(
+    r"\b(?:of|on|from|serve|serving|host|hosting|deploy|deploying|evaluat\w*|eval|benchmark\w*|test|testing)\s+"
+    r"(?:our|my|their|the|this|that|your)\s+(?:[\w.-]+\s+){0,4}$",
+    I,
+)
+_ARTIFACT_AFTER = re.compile(
+    r"s?(?=\s*(?:[;,.):]|$|\s+(?:checkpoints?|model|weights|adapters?|outputs?|to|behind)\b))", I
+)
 _ONLY_SERVING = keyed(r"\b(?:purely|only|just|solely)\s+(?:about\s+)?(?:serving|inference|hosting)\b", I)
 
 
@@ -141,6 +151,10 @@ def rule_workload(ctx: Ctx) -> None:
                     continue
                 if kind == "fine_tuning" and negated(s.text, m.start()):
                     continue
+                if kind == "fine_tuning" and _ARTIFACT_BEFORE.search(s.text, 0, m.start()) and (
+                    _ARTIFACT_AFTER.match(s.text, m.end())
+                ):
+                    continue  # "12 checkpoints of our Qwen3 8B fine-tune": the model made, run by this job
                 if kind != "inference" and _NOT_APPLICABLE.match(s.text[m.end() : m.end() + 50]):
                     continue  # "Model fine-tuning: N/A for this Lot", "Fine-tuning: not applicable"
                 hits.setdefault(kind, []).append((s, m, status))
