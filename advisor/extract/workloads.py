@@ -145,18 +145,29 @@ _TRAIN_VERB = re.compile(
 )
 _THEN_SERVE = re.compile(
     r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
+    # a second job beside the training one: "In parallel we also need to generate ...", "At the same time,
+    # we serve ...", "Separately, we host ..."
+    r"|in\s+parallel|at\s+the\s+same\s+time|meanwhile|separately|alongside(?:\s+(?:that|this|it))?"
+    r"|on\s+top\s+of\s+(?:that|this)|in\s+addition|additionally"
     r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
     r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
-    r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+"
-    r"|we(?:'d|\s+would|\s+could|\s+might)\s+|we\s+(?:then\s+|also\s+)?|to\s+)?"
+    r"(?:(?:we\s+(?:also\s+|then\s+)?(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope|have)\s+to\s+"
+    r"(?:also\s+)?|we'll\s+(?:also\s+)?|we\s+will\s+(?:also\s+)?"
+    r"|we(?:'d|\s+would|\s+could|\s+might)\s+(?:also\s+)?|we\s+(?:then\s+|also\s+)?|to\s+)?"
     # "use the tuned model to label ...", "put it for our clients", "roll it out to ..."
     r"(?:use\s+(?:it|them|the\s+(?:\w+[\s-]){0,2}?model)\s+(?:to|for)\s+(?=\w)"
-    r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
+    r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+(?:batch\s+|offline\s+)?inference|put(?:ting)?\s+it\s+in\s+production"
     r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
-    r"|(?:make|making)\s+it\s+available"
-    r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))\b",
+    r"|(?:make|making)\s+it\s+available|launch(?:ing)?\s+it"
+    r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))"
+    # the model as the subject, in the passive or going live: "it will be served with 32 requests", "the
+    # tuned model goes live for 400 users", "it gets deployed", "the model is then put into production"
+    r"|(?:it|(?:the|our)\s+(?:[\w.-]+\s+){0,3}?(?:model|adapter|checkpoint|version|assistant|bot))"
+    r"\s+(?:(?:will|would|should|shall|is\s+going\s+to|has\s+to|must)\s+)?(?:then\s+)?"
+    r"(?:be|is|are|gets?|goes|go)\s+(?:then\s+)?(?:served|deployed|hosted|live|(?:put\s+)?in(?:to)?\s+production"
+    r"|rolled\s+out|exposed|made\s+available))\b",
     re.I,
 )
 # ... and the other way round: a generation job whose output then trains a model ("generate 50M tokens with
