@@ -128,7 +128,10 @@ _BARE_ENOUGH = re.compile(
 # (expert review 9, R05)
 _RUN_ON_BEFORE = re.compile(
     r"\b(?:can|could|will|would)\s+(?:easily\s+)?(?:serve|host|run|fit|handle)\b[^?!]{0,60}?\b(?:on|onto|across)"
-    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?$",
+    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?$"
+    # "can we get away with a single A100 80GB?", "could we make do with 2x L40S"
+    r"|\b(?:get\s+away|make\s+do|manage|cope)\s+with\s+(?:an?\s+|one\s+|a\s+single\s+|just\s+|only\s+)?"
+    r"(?:\w+\s+)?(?:\d+\s*[x×]?\s*)?$",
     I,
 )
 # a question for the time on named hardware: "How long would ... take on 32 H100s?" (the hardware is the
@@ -224,6 +227,11 @@ def rule_claims(ctx: Ctx) -> None:
                 # the sentence's load and lengths are the workload's, and the GPU is still the one wanted
                 _claim_hardware(ctx, s, gpu, mark=False)
                 continue
+            if (bound := _count_bound(t, gpu)) is not None:
+                # "needs at least 4x A100, true?", "one L40S won't cut it, will it?": checked in its direction
+                _claim_hardware(ctx, s, gpu)
+                ctx.add(s, "claimed_gpu_bound", bound[0], bound[1], "stated", gpu.start())
+                continue
             enough = (_ENOUGH.search(t, gpu.end()) or _BARE_ENOUGH.match(t, gpu.end())
                       or _RUN_ON_BEFORE.search(t[: gpu.start()]))  # fmt: skip
             if enough is None and not how_long:
@@ -242,6 +250,43 @@ def rule_claims(ctx: Ctx) -> None:
         stated = hours.group("unit").lower().startswith("h")
         ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "stated" if stated else "inferred",
                 hours.start())  # fmt: skip
+
+
+# a claim that a count is the fewest that do it: "at least 4x A100", "a minimum of 8 H100s", "no fewer than
+# two A100s" (before the card); "16 H100s minimum", "4x A100 as a bare minimum", "8 H100s at the very least"
+_MIN_BEFORE = re.compile(
+    r"\b(?:at\s+(?:the\s+)?(?:very\s+)?least|(?:a|the)\s+(?:bare\s+)?minimum\s+of|minimum(?:\s+of)?|min\.?"
+    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than)\s+(?:\S+\s*){0,2}$",
+    I,
+)
+_MIN_AFTER = re.compile(
+    r"\s*(?:gpus?\s+|cards?\s+)?(?:\(?(?:as\s+(?:an?|the)\s+|at\s+(?:an?\s+|the\s+)?)?(?:bare\s+|absolute\s+)?"
+    r"(?:minimum|min\b)|at\s+(?:the\s+)?(?:very\s+)?least\b)",
+    I,
+)
+# a claim that a count is too few: "one L40S won't cut it", "2x A100 is not enough", "a single 4090 can't
+# handle it", "4 H100s are too few", "won't be sufficient"
+_TOO_FEW_AFTER = re.compile(
+    r"\s*(?:\([^)]{0,20}\)\s*)?(?:alone\s+|by\s+itself\s+|on\s+its\s+own\s+)?"
+    r"(?:(?:won['’]?t|will\s+not|wouldn['’]?t|would\s+not|can['’]?t|cannot|can\s+not|couldn['’]?t|isn['’]?t"
+    r"|is\s+not|aren['’]?t|are\s+not|(?:is|are|be)\s+(?:probably\s+|surely\s+)?not|not)\s+(?:be\s+)?"
+    r"(?:nearly\s+|quite\s+)?(?:enough|sufficient|cut\s+it|do\s+it|do\s+the\s+(?:job|trick)|handle|fit|hold"
+    r"|run|serve|keep\s+up)"
+    r"|(?:is|are|be|seems?)\s+(?:way\s+|far\s+|much\s+)?too\s+(?:few|small|little|weak))\b",
+    I,
+)
+
+
+def _count_bound(t: str, gpu: re.Match[str]) -> tuple[str, str] | None:
+    """('minimum' | 'too_few', the words) when the claim says its GPU count is the fewest that do it or
+    too few; None for a plain claim that the count suffices."""
+    if (m := _TOO_FEW_AFTER.match(t, gpu.end())) is not None:
+        return "too_few", t[gpu.start() : m.end()].strip()
+    if (m := _MIN_AFTER.match(t, gpu.end())) is not None:
+        return "minimum", t[gpu.start() : m.end()].strip()
+    if (b := _MIN_BEFORE.search(t[max(0, gpu.start() - 40) : gpu.start()])) is not None:
+        return "minimum", (b.group(0) + gpu.group(0)).strip()
+    return None
 
 
 # a bare check of the sentence before (expert review 7, R15 without "someone says"): "Is that realistic?",

@@ -1,0 +1,56 @@
+"""Claims about how many GPUs it takes, with their direction (advisor/extract/rules_claims.py _count_bound;
+WorkloadProfile.claimed_gpu_bound): "N is the minimum" and "N is too few" are not "N suffices". Own
+phrasings, the way people write them, and near misses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[[str], WorkloadProfile]
+LORA = "We want to LoRA fine-tune Llama 3 70B on 200M tokens. "
+SERVE = "Serving Qwen2.5 32B for 20 concurrent users. "
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count", "bound"),
+    [
+        (LORA + "The vendor says it needs at least 4x A100, true?", "a100-80gb-sxm", 4, "minimum"),
+        (LORA + "My lead says we need a minimum of 8 H100s for this. Is that right?", "h100-sxm", 8,
+         "minimum"),
+        (LORA + "Our consultant insists we need 8 A100s as a bare minimum. Really?", "a100-80gb-sxm", 8,
+         "minimum"),
+        (LORA + "we'd need 16 H100 minimum, right?", "h100-sxm", 16, "minimum"),
+        (LORA + "I reckon no fewer than two H100s would do it?", "h100-sxm", 2, "minimum"),
+        (SERVE + "One L40S won't cut it, will it?", "l40s", 1, "too_few"),
+        (SERVE + "I think 2x H100 is not enough, right?", "h100-sxm", 2, "too_few"),
+        (SERVE + "a single 4090 can't handle it, can it?", "rtx-4090", 1, "too_few"),
+        (SERVE + "Our CTO thinks 2 L40S are too few?", "l40s", 2, "too_few"),
+        # a plain claim that the count suffices has no bound
+        (SERVE + "Surely 2 H100s is enough?", "h100-sxm", 2, None),
+        (LORA + "Can we get away with a single A100 80GB or do we need more?", "a100-80gb-sxm", 1, None),
+    ],
+)  # fmt: skip
+def test_the_claim_keeps_its_direction(
+    extract: Extract, text: str, gpu: str, count: int, bound: str | None
+) -> None:
+    p = extract(text)
+    assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_gpu_bound) == (gpu, count, bound), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # history: a past run's hardware, no claim
+        LORA + "Last year we used at least 64 A100s for the v1 run.",
+        # "at least" on the load, not on the GPUs
+        SERVE + "We expect at least 300 users on 2x H100 at peak.",
+        # a count asked, not claimed
+        LORA + "How many H100s do we need at minimum?",
+    ],
+)
+def test_near_misses_have_no_bound(extract: Extract, text: str) -> None:
+    assert extract(text).claimed_gpu_bound is None, text
