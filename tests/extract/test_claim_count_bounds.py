@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.llm.templates import understood
 from tools.profile import WorkloadProfile
 
 Extract = Callable[[str], WorkloadProfile]
@@ -54,3 +55,9 @@ def test_the_claim_keeps_its_direction(
 )
 def test_near_misses_have_no_bound(extract: Extract, text: str) -> None:
     assert extract(text).claimed_gpu_bound is None, text
+
+
+def test_the_summary_reads_the_bound_in_words(extract: Extract) -> None:
+    p = extract(SERVE + "One L40S won't cut it, will it?")
+    said = understood(p, ["claimed_gpu_bound"])
+    assert "that count, you said, is too few" in said, said
