@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding
 from advisor.extract.rules_text import Sentence
 from advisor.extract.second_workload import shares
-from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings
+from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings, with_data_of
 
 _ORDER = (
     ("1", "2", "3", "4", "5"),
@@ -35,7 +35,7 @@ _ORDER = (
 )
 _MARK = re.compile(
     r"(?:(?<![\w)])\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
-    r"|\b(?:step|phase|stage)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b\s*[:.)-]?"
+    r"|\b(?:step|phase|stage|job|task|workload|part)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b\s*[:.)-]?"
     r"|^\s*(?P<num>\d)[.)]\s)",
     re.I,
 )
@@ -171,6 +171,8 @@ def step_parts(
         return Split(training=tuple(profile), serving=())
     second = read((*shared, *steps[other].sentences))
     if kinds[other] == "serving":
+        # "Job A: generate 1.5B tokens ... Job B: full fine-tune the 8B on those outputs": A's output
+        profile = with_data_of(profile, second, steps[pick].sentences)
         return Split(training=tuple(profile), serving=tuple(serving_findings(second, steps[other].sentences,
                                                                              profile)))  # fmt: skip
     if not any(f.field in ("model_id", "params_b") for f in own[other]):

@@ -75,7 +75,7 @@ def split_parts(
     own_serve = tuple(s for s in sentences if s.section == "serving")
     if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
         return None
-    training = _with_data_of(training, serving, own_train)
+    training = with_data_of(training, serving, own_train)
     return Split(training=tuple(_with_model_of(training, serving)),
                  serving=tuple(serving_findings(serving, own_serve, training)))  # fmt: skip
 
@@ -87,7 +87,7 @@ _ON_THE_OUTPUT = re.compile(
 )
 
 
-def _with_data_of(
+def with_data_of(
     training: list[Finding], serving: Sequence[Finding], own_train: Sequence[Sentence]
 ) -> list[Finding]:
     """The training part's findings; when it trains "on it" (the output the generation part writes) and
@@ -109,9 +109,7 @@ def _keyed_line(s: Sentence) -> Sentence:
     per month.")."""
     if (m := _PART_KEY.match(s.text)) is None:
         return s
-    word = m.group("part").lower()
-    part: Part = "serving" if word.startswith(("serv", "infer", "host", "deploy")) else "training"
-    return Sentence(s.text, s.start, s.block, s.quoted, part)
+    return Sentence(s.text, s.start, s.block, s.quoted, _part_named(m))
 
 
 def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[Finding]:
@@ -167,7 +165,7 @@ _THEN_SERVE = re.compile(
     r"|(?:it|(?:the|our)\s+(?:[\w.-]+\s+){0,3}?(?:model|adapter|checkpoint|version|assistant|bot))"
     r"\s+(?:(?:will|would|should|shall|is\s+going\s+to|has\s+to|must)\s+)?(?:then\s+)?"
     r"(?:be|is|are|gets?|goes|go)\s+(?:then\s+)?(?:served|deployed|hosted|live|(?:put\s+)?in(?:to)?\s+production"
-    r"|rolled\s+out|exposed|made\s+available))\b",
+    r"|rolled\s+out|exposed|made\s+available|used\s+by|opened\s+(?:up\s+)?to))\b",
     re.I,
 )
 # ... and the other way round: a generation job whose output then trains a model ("generate 50M tokens with
@@ -185,9 +183,24 @@ _THEN_TRAIN = re.compile(
 # it names runs until the next such key.
 _PART_KEY = re.compile(
     r"^\s*(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
-    r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S",
+    r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S"
+    # "Serving side we need ...", "Training part - QLoRA ...": the part's word with its noun, no colon
+    r"|^\s*(?:on\s+the\s+)?(?P<part2>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
+    r"\s+(?:side|part|workload|half)\b\s*[,:\-–—]?\s+\S"
+    # a table row's first cell naming its workload ("| Fine-tune | Qwen2.5 7B | ...", "| Batch generation |
+    # ..."; rules_text turns a row's cells into "cell;" sentences): the row is that part
+    r"|^\s*(?P<part3>(?:full\s+|lora\s+|qlora\s+)?(?:fine[\s-]?tun\w*|training|sft|pre-?training|serving"
+    r"|inference|hosting|deployment|(?:batch|offline|synthetic(?:\s+data)?)\s+(?:generation|inference|labell?ing)"
+    r"|generation))\s*;\s*$",
     re.I,
 )
+
+
+def _part_named(m: re.Match[str]) -> Part:
+    """The part a _PART_KEY match names: serving for serving, inference, hosting, deployment, generation."""
+    word = (m.group("part") or m.group("part2") or m.group("part3")).lower()
+    serving = ("serv", "infer", "host", "deploy", "batch", "offline", "synthetic", "generation")
+    return "serving" if word.startswith(serving) else "training"
 
 
 def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
@@ -200,8 +213,7 @@ def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     for s in sentences:
         m = _PART_KEY.match(s.text)
         if m is not None:
-            word = m.group("part").lower()
-            part = "serving" if word.startswith(("serv", "infer", "host", "deploy")) else "training"
+            part = _part_named(m)
             seen.add(part)
         out.append(Sentence(s.text, s.start, s.block, s.quoted, part) if part else s)
     return tuple(out) if seen == {"training", "serving"} else None

@@ -115,3 +115,64 @@ def test_numbered_steps_with_quantities_are_steps(rules: RulesExtractor) -> None
 def test_near_misses_stay_one_workload(rules: RulesExtractor, text: str) -> None:
     train, other = _parts(rules, text)
     assert train.workload == "fine_tuning" and other == WorkloadProfile(), text
+
+
+@pytest.mark.parametrize(
+    ("text", "serving_side"),
+    [
+        ("Serving side we need Llama 3.1 70B for ~200 concurrent chats at 8k context. Training side: "
+         "monthly LoRA refresh on 50M new tokens.", True),
+        ("Training part - QLoRA Llama 3.1 70B on 30M tokens, 8k sequences. Serving part - 40 concurrent "
+         "users, 32k context, for two years.", False),
+    ],
+)  # fmt: skip
+def test_part_words_with_their_noun_and_no_colon(
+    rules: RulesExtractor, text: str, serving_side: bool
+) -> None:
+    a = rules.analyse(text)
+    train, serve = merge_findings(None, a.findings), merge_findings(None, a.other)
+    assert train.workload == "fine_tuning" and train.method in ("lora", "qlora") and train.concurrency is None
+    assert serve.workload == "inference" and serve.concurrency in (200, 40)
+    assert train.seq_len != serve.context_len  # the serving window is not the training sequence
+    if not serving_side:
+        assert serve.horizon_months == 24 and train.horizon_months is None
+
+
+def test_table_rows_named_by_their_workload(rules: RulesExtractor) -> None:
+    text = ("| Phase | Model | Details |\n|---|---|---|\n"
+            "| Fine-tune | Qwen2.5 7B | QLoRA, 20M tokens, 3 epochs |\n"
+            "| Batch generation | Qwen2.5 72B | 400M output tokens in 10 days |")  # fmt: skip
+    train, job = _parts(rules, text)
+    assert train.model_id == "qwen2.5-7b" and train.dataset_tokens == 20e6 and train.deadline_hours is None
+    assert job.model_id == "qwen2.5-72b" and job.generation_tokens == 400e6 and job.deadline_hours == 240
+    assert job.prompt_tokens is None  # "tokens in 10 days" is a deadline, not a 10-token prompt
+
+
+def test_job_a_job_b_steps_and_the_data_the_first_writes(rules: RulesExtractor) -> None:
+    train, job = _parts(rules, "Job A: distil Llama 3.1 405B into 8B: generate 1.5 billion tokens of teacher "
+                        "outputs. Job B: full fine-tune the 8B on those outputs, 2 epochs.")  # fmt: skip
+    assert train.workload == "fine_tuning" and train.method == "full" and train.epochs == 2
+    assert train.dataset_tokens == 1.5e9  # inferred: the generation job's output
+    assert job.model_id == "llama-3.1-405b" and job.generation_tokens == 1.5e9 and job.epochs is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We fine-tune Llama 3.1 8B with LoRA on 40M tokens, then serve it on 4k context for 60 concurrent "
+        "users; we expect the serving to run for 9 months.",
+        "LoRA-tune Mistral 7B on our 5M-token FAQ set, afterwards deploy it behind our API for 60 concurrent "
+        "users. Keep it running 9 months.",
+        "We'll fine-tune Gemma 2 9B on 60M tokens. Once done, the model will be used by 60 agents at the "
+        "same time, for 9 months.",
+    ],
+)  # fmt: skip
+def test_how_long_the_service_runs_is_the_serving_horizon(rules: RulesExtractor, text: str) -> None:
+    train, serve = _parts(rules, text)
+    assert serve.horizon_months == 9 and serve.concurrency == 60, text
+    assert train.horizon_months is None, text
+
+
+def test_training_that_runs_for_months_is_no_horizon(rules: RulesExtractor) -> None:
+    p = rules.extract("Pretraining a 1B model on 20B tokens; the training run for 3 months on our cluster.")
+    assert p.horizon_months is None
