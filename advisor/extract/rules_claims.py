@@ -213,6 +213,8 @@ def rule_claims(ctx: Ctx) -> None:
         span = _CLAIM_SPAN.search(t) if hours is None and half is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
         if not gpu:
+            if not (hours or span or half):
+                _unnamed_bound(ctx, s)  # "we'd need 16 GPUs minimum, right?": checked on the GPU picked
             continue
         if not (hours or span or half):
             if _OWNED.search(_clause_around(t, gpu.start())) is not None:
@@ -275,6 +277,21 @@ _TOO_FEW_AFTER = re.compile(
     r"|(?:is|are|be|seems?)\s+(?:way\s+|far\s+|much\s+)?too\s+(?:few|small|little|weak))\b",
     I,
 )
+
+
+_UNNAMED_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*)?(?:gpus|cards|accelerators)\b", I)
+
+
+def _unnamed_bound(ctx: Ctx, s: Sentence) -> None:
+    """claimed_gpu_count and claimed_gpu_bound of a count claim that names no GPU ("16 GPUs minimum")."""
+    for m in _UNNAMED_COUNT.finditer(s.text):
+        bound = _count_bound(s.text, m)
+        if bound is None or _OWNED.search(_clause_around(s.text, m.start())) is not None:
+            continue
+        ctx.claim_sentences.add(s.start)
+        ctx.add(s, "claimed_gpu_count", int(parse_number(m.group("num"))), bound[1], "stated", m.start())
+        ctx.add(s, "claimed_gpu_bound", bound[0], bound[1], "stated", m.start())
+        return
 
 
 def _count_bound(t: str, gpu: re.Match[str]) -> tuple[str, str] | None:

@@ -61,3 +61,21 @@ def test_the_summary_reads_the_bound_in_words(extract: Extract) -> None:
     p = extract(SERVE + "One L40S won't cut it, will it?")
     said = understood(p, ["claimed_gpu_bound"])
     assert "that count, you said, is too few" in said, said
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "bound"),
+    [
+        ("Full fine-tune of Llama 3.1 8B on 1B tokens. We'd need 16 GPUs minimum, right?", 16, "minimum"),
+        ("Serving Llama 3.1 70B to 100 users. Two GPUs won't cut it, will it?", 2, "too_few"),
+        ("QLoRA of Llama 3 70B. The vendor says at least 8 GPUs, true?", 8, "minimum"),
+    ],
+)
+def test_a_count_claim_without_a_gpu(extract: Extract, text: str, count: int, bound: str) -> None:
+    p = extract(text)
+    assert (p.claimed_gpu, p.claimed_gpu_count, p.claimed_gpu_bound) == (None, count, bound), text
+
+
+def test_gpus_we_have_are_no_count_claim(extract: Extract) -> None:
+    p = extract("Full fine-tune of Llama 3.1 8B on 1B tokens. We have at least 16 GPUs in our cluster?")
+    assert p.claimed_gpu_bound is None

@@ -70,3 +70,14 @@ def test_a_bound_claim_does_not_force_its_count_on_the_pick(catalog: Catalog) ->
                     settings=QUIET)  # fmt: skip
     assert rec.primary is not None and rec.primary.gpu == "a100-80gb-sxm"
     assert not any("the GPU and count you named" in w for w in rec.primary.why)
+
+
+def test_a_count_claim_without_a_gpu_is_checked_on_the_gpu_picked(catalog: Catalog) -> None:
+    fields: dict[str, Any] = {"model_id": "llama-3-8b", "method": "qlora", "dataset_tokens": 1e7}
+    rec = recommend(profile=WorkloadProfile(claimed_gpu_count=16, claimed_gpu_bound="minimum", **fields),
+                    catalog=catalog, settings=QUIET)  # fmt: skip
+    assert rec.primary is not None
+    checks = [c for c in rec.expectation_checks if c.claim.startswith("at least 16x")]
+    assert len(checks) == 1
+    # an 8B QLoRA fits one data-centre GPU: 16 is not the minimum on whatever GPU was picked
+    assert checks[0].verdict == "cannot_hold" and "you named none" in checks[0].explanation

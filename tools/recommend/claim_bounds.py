@@ -14,7 +14,7 @@ all. How long it takes there is a separate answer (check_own_gpus without a boun
 from __future__ import annotations
 
 from tools.catalog.schema import GpuSpec
-from tools.defaults import ResolvedWorkload
+from tools.defaults import CatalogView, ResolvedWorkload
 from tools.recommend.candidates import layouts_for, memory_fit
 from tools.recommend.models import ExpectationCheck, MemoryFit, RecommendSettings
 from tools.recommend.outcome import Outcome
@@ -93,3 +93,20 @@ def check_count_bound(
     return ExpectationCheck(claim=claim, verdict="holds", factor=factor, asked=True,
                             explanation=f"Yes, {n}x {gpu.name} is the fewest that hold it: "
                             f"{_said(at_n, n, gpu)}{below}{kept}.")  # fmt: skip
+
+
+def check_unnamed_bound(
+    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, outcome: Outcome
+) -> ExpectationCheck | None:
+    """A count claim that names no GPU ("we'd need 16 GPUs minimum, right?"), checked on the GPU the
+    recommendation picks (its claim says which); None when the claim names a GPU (check_own_gpus), states
+    a time (check_claimed_speed), or nothing is feasible."""
+    p = w.profile
+    if p.claimed_gpu_bound is None or p.claimed_gpu is not None or p.claimed_hours is not None:
+        return None
+    if p.claimed_gpu_count is None or outcome.primary is None:
+        return None
+    gpu = outcome.primary.gpu
+    check = check_count_bound(w, gpu, p.claimed_gpu_count, settings, outcome)
+    said = f"On the GPU recommended here ({gpu.name}; you named none): {check.explanation}"
+    return check.model_copy(update={"explanation": said})

@@ -21,7 +21,7 @@ from tools.recommend.candidates import (
     provider_matches,
     topology_summary,
 )
-from tools.recommend.claim_bounds import check_count_bound
+from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
@@ -562,7 +562,7 @@ def check_expectations(
         out.append(check_deadline(outcome, p.deadline_hours))
     if p.budget_usd:
         out.append(check_budget(outcome, p.budget_usd))
-    for check in (check_claimed_speed, check_own_gpus):
+    for check in (check_claimed_speed, check_own_gpus, check_unnamed_bound):
         found = check(workload, catalog, settings, outcome)
         if found is not None:
             out.append(found)
