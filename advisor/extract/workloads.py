@@ -73,6 +73,7 @@ def split_parts(
     training, serving = read(train_sents), read(serve_sents)
     own_train = tuple(s for s in sentences if s.section == "training")
     own_serve = tuple(s for s in sentences if s.section == "serving")
+    serving += _volume_generated(serving, own_serve)  # "then translate 1.2B tokens of docs with it"
     if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
         return None
     training = with_data_of(training, serving, own_train)
@@ -159,7 +160,11 @@ _THEN_SERVE = re.compile(
     r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+(?:batch\s+|offline\s+)?inference|put(?:ting)?\s+it\s+in\s+production"
     r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
     r"|(?:make|making)\s+it\s+available|launch(?:ing)?\s+it"
-    r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))"
+    r"|(?:run\s+)?(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline|generation"
+    r"|inference|labell?ing|scoring)(?:\s+(?:job|run|step|pass))?"
+    # what a tuned model is then used for: "then we translate 1.2B tokens of docs with it"
+    r"|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing)|translat(?:e|ing)|summari[sz](?:e|ing)|classify(?:ing)?"
+    r"|re-?scor(?:e|ing)|caption(?:ing)?)"
     # the model as the subject, in the passive or going live: "it will be served with 32 requests", "the
     # tuned model goes live for 400 users", "it gets deployed", "the model is then put into production"
     r"|(?:it|(?:the|our)\s+(?:[\w.-]+\s+){0,3}?(?:model|adapter|checkpoint|version|assistant|bot))"
@@ -274,6 +279,7 @@ def serving_findings(
     the shared sentences hold (a method named in the background) are not about it; without a model of
     its own it serves the model the training part adapts (inferred, with the training part's words)."""
     kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
+    kept += _volume_generated(findings, section)
     if not any(f.field in _MODEL_FIELDS for f in kept):
         kept += borrowed_model(training, "the model the brief's training part adapts")
     heading = next((s for s in section if s.text.strip(" .")), section[0])
@@ -281,6 +287,24 @@ def serving_findings(
     kept.append(Finding(field="workload", value="inference", status="inferred", evidence=said,
                         position=heading.start))  # fmt: skip
     return kept
+
+
+# a job whose output is as long as the volume it names ("translate 1.2B tokens of docs": about as many out)
+_GENERATES = re.compile(
+    r"\b(?:generat\w*|synthesi[sz]\w*|distil\w*|writ(?:e|es|ing)|produc(?:e|es|ing)|translat\w*)\b", re.I
+)
+
+
+def _volume_generated(findings: Sequence[Finding], section: Sequence[Sentence]) -> list[Finding]:
+    """A generation part's token volume read as a dataset ("generate synthetic data with the 70B - 2M samples
+    x 500 tokens") is the volume it generates (inferred): a part that serves holds no training data."""
+    if any(f.field == "generation_tokens" for f in findings):
+        return []
+    data = next((f for f in findings if f.field == "dataset_tokens"), None)
+    if data is None or not any(_GENERATES.search(s.text) for s in section):
+        return []
+    return [Finding(field="generation_tokens", value=data.value, status="inferred", position=data.position,
+                    evidence=f"the volume the generation part writes: {data.evidence}")]  # fmt: skip
 
 
 def part_of(profile: WorkloadProfile) -> Part:

@@ -176,3 +176,26 @@ def test_how_long_the_service_runs_is_the_serving_horizon(rules: RulesExtractor,
 def test_training_that_runs_for_months_is_no_horizon(rules: RulesExtractor) -> None:
     p = rules.extract("Pretraining a 1B model on 20B tokens; the training run for 3 months on our cluster.")
     assert p.horizon_months is None
+
+
+def test_a_generation_step_first_and_the_training_on_its_output(rules: RulesExtractor) -> None:
+    text = ("Phase 1: generate synthetic data with Llama 3.1 70B - 2M samples x 500 tokens. Phase 2: "
+            "fine-tune Llama 3.1 8B on it.")  # fmt: skip
+    train, job = _parts(rules, text)
+    # the profile is the training step, though the generation step comes first and its volume reads as data
+    assert train.workload == "fine_tuning" and train.model_id == "llama-3.1-8b"
+    assert train.dataset_tokens == 1e9  # inferred: what the generation step writes
+    assert job.workload == "inference" and job.model_id == "llama-3.1-70b" and job.generation_tokens == 1e9
+
+
+def test_translating_with_the_tuned_model_is_a_batch_part(rules: RulesExtractor) -> None:
+    train, job = _parts(rules, "Fine-tune Mistral 7B on 30M tokens. After that we'll run a one-off batch to "
+                        "translate 1.2 billion tokens of docs with it.")  # fmt: skip
+    assert train.dataset_tokens == 30e6 and train.generation_tokens is None
+    assert job.workload == "inference" and job.generation_tokens == 1.2e9 and job.model_id == train.model_id
+
+
+def test_a_translation_volume_lies_in_its_sentence(rules: RulesExtractor) -> None:
+    text = "Some background first. Then translate 1.2 billion tokens of docs into German."
+    gen = next(f for f in rules.analyse(text).findings if f.field == "generation_tokens")
+    assert text.index("Then") <= gen.position < len(text)  # not offset twice
