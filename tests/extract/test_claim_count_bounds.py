@@ -11,7 +11,7 @@ import pytest
 from advisor.llm.templates import understood
 from tools.profile import WorkloadProfile
 
-Extract = Callable[[str], WorkloadProfile]
+Extract = Callable[..., WorkloadProfile]  # (text, prior=None)
 LORA = "We want to LoRA fine-tune Llama 3 70B on 200M tokens. "
 SERVE = "Serving Qwen2.5 32B for 20 concurrent users. "
 
@@ -79,3 +79,12 @@ def test_a_count_claim_without_a_gpu(extract: Extract, text: str, count: int, bo
 def test_gpus_we_have_are_no_count_claim(extract: Extract) -> None:
     p = extract("Full fine-tune of Llama 3.1 8B on 1B tokens. We have at least 16 GPUs in our cluster?")
     assert p.claimed_gpu_bound is None
+
+
+def test_a_later_plain_claim_drops_the_earlier_bound(extract: Extract) -> None:
+    first = extract(LORA + "The vendor says it needs at least 4x A100, true?")
+    assert first.claimed_gpu_bound == "minimum"
+    later = extract("And would 2x H100 be enough?", first)
+    assert (later.claimed_gpu, later.claimed_gpu_count, later.claimed_gpu_bound) == ("h100-sxm", 2, None)
+    kept = extract("Our budget is $5k.", first)
+    assert kept.claimed_gpu_bound == "minimum"  # a turn without a claim keeps it
