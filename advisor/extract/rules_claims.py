@@ -258,12 +258,16 @@ def rule_claims(ctx: Ctx) -> None:
 # two A100s" (before the card); "16 H100s minimum", "4x A100 as a bare minimum", "8 H100s at the very least"
 _MIN_BEFORE = re.compile(
     r"\b(?:at\s+(?:the\s+)?(?:very\s+)?least|(?:a|the)\s+(?:bare\s+)?minimum\s+of|minimum(?:\s+of)?|min\.?"
-    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than)\s+(?:\S+\s*){0,2}$",
+    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|(?:with|on)\s+(?:fewer|less)\s+than"
+    # "do we really need 8x H100?": the count doubted as the one needed
+    r"|\b(?:do|would|will)\s+(?:we|i|you)\s+(?:really|actually|truly)\s+need)\s+(?:\S+\s*){0,2}$",
     I,
 )
 _MIN_AFTER = re.compile(
-    r"\s*(?:gpus?\s+|cards?\s+)?(?:\(?(?:as\s+(?:an?|the)\s+|at\s+(?:an?\s+|the\s+)?)?(?:bare\s+|absolute\s+)?"
-    r"(?:minimum|min\b)|at\s+(?:the\s+)?(?:very\s+)?least\b)",
+    r"\s*(?:gpus?\s+|cards?\s+)?(?:\(?(?:as\s+(?:an?|the)\s+|at\s+(?:an?\s+|the\s+)?|(?:(?:is|are|be)\s+(?:really\s+)?)?"
+    r"(?:the|our)\s+)?(?:bare\s+|absolute\s+)?(?:minimum|min\b)|at\s+(?:the\s+)?(?:very\s+)?least\b"
+    # "is 8x H100 overkill?", "8 H100s is more than we need": fewer might do
+    r"|(?:(?:is|are|be|seems?)\s+)?(?:a\s+bit\s+|way\s+|total\s+)?(?:overkill|more\s+than\s+(?:we|i)\s+need))",
     I,
 )
 # a claim that a count is too few: "one L40S won't cut it", "2x A100 is not enough", "a single 4090 can't

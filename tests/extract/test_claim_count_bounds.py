@@ -30,6 +30,11 @@ SERVE = "Serving Qwen2.5 32B for 20 concurrent users. "
         (SERVE + "I think 2x H100 is not enough, right?", "h100-sxm", 2, "too_few"),
         (SERVE + "a single 4090 can't handle it, can it?", "rtx-4090", 1, "too_few"),
         (SERVE + "Our CTO thinks 2 L40S are too few?", "l40s", 2, "too_few"),
+        # doubting the count: fewer might do
+        (LORA + "Is 8x H100 overkill?", "h100-sxm", 8, "minimum"),
+        (LORA + "Do we really need 8 H100s?", "h100-sxm", 8, "minimum"),
+        (LORA + "Is 4x A100 the minimum?", "a100-80gb-sxm", 4, "minimum"),
+        (LORA + "Can't we do it with fewer than 8 H100s?", "h100-sxm", 8, "minimum"),
         # a plain claim that the count suffices has no bound
         (SERVE + "Surely 2 H100s is enough?", "h100-sxm", 2, None),
         (LORA + "Can we get away with a single A100 80GB or do we need more?", "a100-80gb-sxm", 1, None),

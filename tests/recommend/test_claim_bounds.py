@@ -51,7 +51,7 @@ def test_a_too_few_claim_is_right_when_the_count_does_not_fit(catalog: Catalog) 
     check = _check(catalog, claimed_gpu="l40s", claimed_gpu_count=1, claimed_gpu_bound="too_few", **SERVE_32B)
     plain = _check(catalog, claimed_gpu="l40s", claimed_gpu_count=1, **SERVE_32B)
     assert plain.verdict == "cannot_hold"  # the plain check: 32B in bf16 does not fit one 48 GB card
-    assert check.verdict == "holds" and check.explanation.startswith("Right")
+    assert check.verdict == "holds" and check.explanation.startswith("Too few indeed")
 
 
 def test_a_too_few_claim_is_wrong_when_the_count_fits(catalog: Catalog) -> None:

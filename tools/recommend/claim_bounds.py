@@ -1,4 +1,6 @@
-"""A claim about how many GPUs a workload needs, answered in the claim's own direction
+"""A claim about how many GPUs a workload needs, answered in the claim's own direction, in words that hold
+whichever way the question was put ("is 8x H100 overkill?" and "do we need at least 8x H100?" get the same
+"Fewer do it: ..."; a bare Yes or No would answer one of them backwards)
 (WorkloadProfile.claimed_gpu_bound; tools/recommend/expectations.py check_own_gpus calls it).
 
 - "minimum" ("it needs at least 4x A100, true?", "16 H100s minimum, right?"): true when the workload fits on
@@ -70,10 +72,10 @@ def check_count_bound(
         claim = f"{n}x {gpu.name} is not enough"
         if at_n.fits:
             return ExpectationCheck(claim=claim, verdict="cannot_hold", factor=factor, asked=True,
-                                    explanation=f"No, {n}x {gpu.name} is enough to hold it: "
+                                    explanation=f"{n}x {gpu.name} is enough to hold it: "
                                     f"{_said(at_n, n, gpu)}{kept}.")  # fmt: skip
         more = _fewest_above(w, gpu, n, settings, outcome)
-        said = f"Right, it does not fit: {_said(at_n, n, gpu)}{kept}.{more}"
+        said = f"Too few indeed: it does not fit {_said(at_n, n, gpu)}{kept}.{more}"
         return ExpectationCheck(claim=claim, verdict="holds", factor=factor, asked=True, explanation=said)
     claim = f"at least {n}x {gpu.name} needed"
     for k in range(1, n):
@@ -81,17 +83,17 @@ def check_count_bound(
         if fit.fits:
             return ExpectationCheck(
                 claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-                asked=True, explanation=f"No, fewer do it: it fits {_said(fit, k, gpu)}{kept}, so {n} is not "
+                asked=True, explanation=f"Fewer do it: it fits {_said(fit, k, gpu)}{kept}, so {n} is not "
                 "the minimum (memory; more GPUs still finish sooner).",
             )  # fmt: skip
     if not at_n.fits:
         more = _fewest_above(w, gpu, n, settings, outcome)
         return ExpectationCheck(claim=claim, verdict="cannot_hold", factor=factor, asked=True,
-                                explanation=f"No, more are needed: it does not fit {_said(at_n, n, gpu)}"
+                                explanation=f"More are needed: it does not fit {_said(at_n, n, gpu)}"
                                 f"{kept}.{more}")  # fmt: skip
     below = "" if n == 1 else f"; {_said(fit_on(w, gpu, n - 1, settings, outcome), n - 1, gpu)}"
     return ExpectationCheck(claim=claim, verdict="holds", factor=factor, asked=True,
-                            explanation=f"Yes, {n}x {gpu.name} is the fewest that hold it: "
+                            explanation=f"{n}x {gpu.name} is the fewest that hold it: "
                             f"{_said(at_n, n, gpu)}{below}{kept}.")  # fmt: skip
 
 
