@@ -160,8 +160,11 @@ _THEN_SERVE = re.compile(
     r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+(?:batch\s+|offline\s+)?inference|put(?:ting)?\s+it\s+in\s+production"
     r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
     r"|(?:make|making)\s+it\s+available|launch(?:ing)?\s+it"
-    r"|(?:run\s+)?(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline|generation"
-    r"|inference|labell?ing|scoring)(?:\s+(?:job|run|step|pass))?"
+    # a job named with its noun, or run: "a generation job", "run a one-off batch" (not a bare "a batch",
+    # which may be the training's own: "Next, a batch of 16 sequences at 4k context per step")
+    r"|(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline|generation"
+    r"|labell?ing|scoring)\s+(?:job|run|step|pass)"
+    r"|run\s+(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline)"
     # what a tuned model is then used for: "then we translate 1.2B tokens of docs with it"
     r"|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing)|translat(?:e|ing)|summari[sz](?:e|ing)|classify(?:ing)?"
     r"|re-?scor(?:e|ing)|caption(?:ing)?)"

@@ -199,3 +199,10 @@ def test_a_translation_volume_lies_in_its_sentence(rules: RulesExtractor) -> Non
     text = "Some background first. Then translate 1.2 billion tokens of docs into German."
     gen = next(f for f in rules.analyse(text).findings if f.field == "generation_tokens")
     assert text.index("Then") <= gen.position < len(text)  # not offset twice
+
+
+def test_a_bare_batch_after_a_cue_opens_no_part(rules: RulesExtractor) -> None:
+    # "a batch of 16 sequences" is the training's own batch, not a job: a job needs its noun or "run"
+    text = "QLoRA Llama 3 8B on 20M tokens, 2 epochs. Next, a batch of 16 sequences at 4k context per step."
+    train, other = _parts(rules, text)
+    assert train.dataset_tokens == 20e6 and train.seq_len == 4096 and other == WorkloadProfile()
