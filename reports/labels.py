@@ -65,6 +65,7 @@ FIELD_LABELS: dict[str, str] = {
     "objective": "Objective",
     "claimed_gpu": "GPU in the user's claim",
     "claimed_gpu_count": "GPU count in the claim",
+    "claimed_gpu_bound": "What the claim says of that count (minimum, too few)",
     "claimed_hours": "Hours the user expects",
     "availability_target": "Uptime target",
     "framework": "Training framework",

@@ -20,6 +20,8 @@ Objective = Literal["cheapest", "fastest", "balanced"]
 OpsCapacity = Literal["none", "limited", "dedicated"]
 Deployment = Literal["cloud", "on_prem", "consumer"]
 Status = Literal["stated", "inferred", "assumed"]
+# what a claim says of its GPU count (tools.recommend.expectations.check_own_gpus answers it)
+ClaimBound = Literal["minimum", "too_few"]
 
 
 class Provenance(BaseModel):
@@ -173,6 +175,11 @@ class WorkloadProfile(BaseModel):
     )
     claimed_gpu: str | None = Field(default=None, description="GPU in a claim the user makes")
     claimed_gpu_count: int | None = Field(default=None, gt=0)
+    claimed_gpu_bound: ClaimBound | None = Field(
+        default=None,
+        description="what the claim says of claimed_gpu_count: 'minimum' = the fewest that do it ('needs "
+        "at least 4x A100'), 'too_few' = not enough ('one L40S won't cut it'); None = that many suffice",
+    )
     claimed_hours: float | None = Field(default=None, gt=0, description="hours the user expects")
     provenance: dict[str, Provenance] = Field(default_factory=dict)
 

@@ -154,6 +154,13 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
         data[name] = f.value
         prov[name] = Provenance(status=f.status, evidence=clip_evidence(f.evidence))
 
+    # A new claim on a count says its own direction: "needs at least 8x H100?" then "is 2x H100 enough?" is a
+    # plain claim again (tools/recommend/claim_bounds.py answers the bound)
+    claimed = {f.field for f in findings if f.field in ("claimed_gpu", "claimed_gpu_count")}
+    if claimed and not any(f.field == "claimed_gpu_bound" for f in findings):
+        data["claimed_gpu_bound"] = None
+        prov.pop("claimed_gpu_bound", None)
+
     # Lists accumulate; a provider moves between preferred (or required) and excluded when the user says so.
     # A list's evidence is every distinct quote of this text that added to it ("no on-demand; no spot").
     quotes: dict[str, list[str]] = {}

@@ -72,6 +72,17 @@ _SERVING_WORDS = re.compile(
     re.I,
 )
 _NUMBERED = re.compile(r"^\s*(?:#{1,6}\s+|(?:\d+(?:\.\d+)*|[A-Z]|[IVX]+)[.)]\s+|\d+(?:\.\d+)+\s+)")
+# a part's name alone on its line, closed by a colon: "Training:", "Inference side:", "**Serving**:"
+# (a colon line naming neither part, "Notes:", is no heading: the section above goes on)
+_PART_HEADING = re.compile(
+    r"^(?:[-*+•]\s+)?(?:\d+[.)]\s+|[A-Za-z][.)]\s+|\(\w\)\s+)?(?:\*\*|__)?"
+    r"(?P<words>[A-Za-z][\w /&()-]{1,40}?)"
+    r"(?:\*\*|__)?\s*:\s*(?:\*\*|__)?$"
+)
+# a quantity with its unit or magnitude ("60M tokens", "300 users", "2 weeks"): a heading names a topic
+_QUANTITY = re.compile(
+    r"\d[\d.,]*\s*(?:[kmbt]|gb|tb|gib|tokens?|users?|hours?|h|days?|weeks?|months?|epochs?|%)(?![\w.])", re.I
+)
 _KEY = re.compile(r"^\s*(?:[-*+•]\s+)?(?P<key>[A-Z][\w /&()-]{1,40}?)\s*:\s+\S")
 
 
@@ -79,6 +90,11 @@ def heading_kind(line: str) -> SectionKind | None:
     """For a section heading, the workload its section is about ("other" for Background, Compliance);
     None when the line is not a heading (a sentence, a 'Key: value' line, a list item)."""
     s = line.strip()
+    keyed = _PART_HEADING.match(s)
+    if keyed is not None:
+        # "Training:", "**Inference side:**" alone on a line, its bullets below: the part it names
+        kind = _kind(keyed.group("words"))
+        return kind if kind != "other" else None
     if not s or len(s) > 70 or re.search(r"[.!?;:,]$", s) or ":" in s:
         return None
     numbered = _NUMBERED.match(s) is not None
@@ -88,6 +104,8 @@ def heading_kind(line: str) -> SectionKind | None:
         return None
     if not numbered and re.search(r"\d", body):
         return None  # "Llama 3.1 70B" on its own line is a value, not a heading
+    if _QUANTITY.search(body):
+        return None  # "1) LoRA fine-tune Llama 3.1 8B on 60M tokens": a numbered step that states, no heading
     return _kind(body)
 
 

@@ -128,7 +128,10 @@ _BARE_ENOUGH = re.compile(
 # (expert review 9, R05)
 _RUN_ON_BEFORE = re.compile(
     r"\b(?:can|could|will|would)\s+(?:easily\s+)?(?:serve|host|run|fit|handle)\b[^?!]{0,60}?\b(?:on|onto|across)"
-    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?$",
+    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?$"
+    # "can we get away with a single A100 80GB?", "could we make do with 2x L40S"
+    r"|\b(?:get\s+away|make\s+do|manage|cope)\s+with\s+(?:an?\s+|one\s+|a\s+single\s+|just\s+|only\s+)?"
+    r"(?:\w+\s+)?(?:\d+\s*[x×]?\s*)?$",
     I,
 )
 # a question for the time on named hardware: "How long would ... take on 32 H100s?" (the hardware is the
@@ -210,6 +213,8 @@ def rule_claims(ctx: Ctx) -> None:
         span = _CLAIM_SPAN.search(t) if hours is None and half is None else None
         gpu = GPU_RE.search(t) or _BARE_CONSUMER.search(t)
         if not gpu:
+            if not (hours or span or half):
+                _unnamed_bound(ctx, s)  # "we'd need 16 GPUs minimum, right?": checked on the GPU picked
             continue
         if not (hours or span or half):
             if _OWNED.search(_clause_around(t, gpu.start())) is not None:
@@ -223,6 +228,11 @@ def rule_claims(ctx: Ctx) -> None:
                 # "can i run llama 3.3 70b on 2x h100s for 50 chats?": the hardware asked about, checked;
                 # the sentence's load and lengths are the workload's, and the GPU is still the one wanted
                 _claim_hardware(ctx, s, gpu, mark=False)
+                continue
+            if (bound := _count_bound(t, gpu)) is not None:
+                # "needs at least 4x A100, true?", "one L40S won't cut it, will it?": checked in its direction
+                _claim_hardware(ctx, s, gpu)
+                ctx.add(s, "claimed_gpu_bound", bound[0], bound[1], "stated", gpu.start())
                 continue
             enough = (_ENOUGH.search(t, gpu.end()) or _BARE_ENOUGH.match(t, gpu.end())
                       or _RUN_ON_BEFORE.search(t[: gpu.start()]))  # fmt: skip
@@ -242,6 +252,62 @@ def rule_claims(ctx: Ctx) -> None:
         stated = hours.group("unit").lower().startswith("h")
         ctx.add(s, "claimed_hours", _claimed_hours(hours), q(hours), "stated" if stated else "inferred",
                 hours.start())  # fmt: skip
+
+
+# a claim that a count is the fewest that do it: "at least 4x A100", "a minimum of 8 H100s", "no fewer than
+# two A100s" (before the card); "16 H100s minimum", "4x A100 as a bare minimum", "8 H100s at the very least"
+_MIN_BEFORE = re.compile(
+    r"\b(?:at\s+(?:the\s+)?(?:very\s+)?least|(?:a|the)\s+(?:bare\s+)?minimum\s+of|minimum(?:\s+of)?|min\.?"
+    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|(?:with|on)\s+(?:fewer|less)\s+than"
+    # "do we really need 8x H100?": the count doubted as the one needed
+    r"|\b(?:do|would|will)\s+(?:we|i|you)\s+(?:really|actually|truly)\s+need)\s+(?:\S+\s*){0,2}$",
+    I,
+)
+_MIN_AFTER = re.compile(
+    r"\s*(?:gpus?\s+|cards?\s+)?(?:\(?(?:as\s+(?:an?|the)\s+|at\s+(?:an?\s+|the\s+)?|(?:(?:is|are|be)\s+(?:really\s+)?)?"
+    r"(?:the|our)\s+)?(?:bare\s+|absolute\s+)?(?:minimum|min\b)|at\s+(?:the\s+)?(?:very\s+)?least\b"
+    # "is 8x H100 overkill?", "8 H100s is more than we need": fewer might do
+    r"|(?:(?:is|are|be|seems?)\s+)?(?:a\s+bit\s+|way\s+|total\s+)?(?:overkill|more\s+than\s+(?:we|i)\s+need))",
+    I,
+)
+# a claim that a count is too few: "one L40S won't cut it", "2x A100 is not enough", "a single 4090 can't
+# handle it", "4 H100s are too few", "won't be sufficient"
+_TOO_FEW_AFTER = re.compile(
+    r"\s*(?:\([^)]{0,20}\)\s*)?(?:alone\s+|by\s+itself\s+|on\s+its\s+own\s+)?"
+    r"(?:(?:won['’]?t|will\s+not|wouldn['’]?t|would\s+not|can['’]?t|cannot|can\s+not|couldn['’]?t|isn['’]?t"
+    r"|is\s+not|aren['’]?t|are\s+not|(?:is|are|be)\s+(?:probably\s+|surely\s+)?not|not)\s+(?:be\s+)?"
+    r"(?:nearly\s+|quite\s+)?(?:enough|sufficient|cut\s+it|do\s+it|do\s+the\s+(?:job|trick)|handle|fit|hold"
+    r"|run|serve|keep\s+up)"
+    r"|(?:is|are|be|seems?)\s+(?:way\s+|far\s+|much\s+)?too\s+(?:few|small|little|weak))\b",
+    I,
+)
+
+
+_UNNAMED_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*)?(?:gpus|cards|accelerators)\b", I)
+
+
+def _unnamed_bound(ctx: Ctx, s: Sentence) -> None:
+    """claimed_gpu_count and claimed_gpu_bound of a count claim that names no GPU ("16 GPUs minimum")."""
+    for m in _UNNAMED_COUNT.finditer(s.text):
+        bound = _count_bound(s.text, m)
+        if bound is None or _OWNED.search(_clause_around(s.text, m.start())) is not None:
+            continue
+        ctx.claim_sentences.add(s.start)
+        ctx.add(s, "claimed_gpu_count", int(parse_number(m.group("num"))), bound[1], "stated", m.start())
+        ctx.add(s, "claimed_gpu_bound", bound[0], bound[1], "stated", m.start())
+        return
+
+
+def _count_bound(t: str, gpu: re.Match[str]) -> tuple[str, str] | None:
+    """('minimum' | 'too_few', the words) when the claim says its GPU count is the fewest that do it or
+    too few; None for a plain claim that the count suffices."""
+    if (m := _TOO_FEW_AFTER.match(t, gpu.end())) is not None:
+        return "too_few", t[gpu.start() : m.end()].strip()
+    if (m := _MIN_AFTER.match(t, gpu.end())) is not None:
+        return "minimum", t[gpu.start() : m.end()].strip()
+    if (b := _MIN_BEFORE.search(t[max(0, gpu.start() - 40) : gpu.start()])) is not None:
+        return "minimum", (b.group(0) + gpu.group(0)).strip()
+    return None
 
 
 # a bare check of the sentence before (expert review 7, R15 without "someone says"): "Is that realistic?",

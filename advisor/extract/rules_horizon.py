@@ -29,6 +29,8 @@ _CUE_BEFORE = (
     r"\b(?:over|across|during|throughout|for\s+the\s+(?:next|coming)|in\s+the\s+(?:next|coming)"
     r"|the\s+next|next|horizon\s*(?:of|is|:|=|-)?|outlook\s*(?:of|is|:)?|pays?\s+(?:itself\s+)?off\s+"
     r"(?:with)?in|break[\s-]?even\s+(?:with)?in|amorti[sz](?:e|ed|ing)\s+(?:it\s+|them\s+)?(?:over|across)"
+    r"|keep\s+(?:it|them|this|that|the\s+(?:\w+\s+)?(?:service|endpoint|model|deployment))\s+(?:running|up|live|online"
+    r"|alive|going)(?:\s+for)?"
     r"|depreciat\w+\s+(?:over|across)|(?:writ(?:e|ten|ing)|wrote)\s+(?:it\s+|them\s+|\w+\s+)?off\s+(?:over|across|in)|(?:useful\s+)?life(?:time|span)?\s*(?:of|is|:)"
     # "we'd keep them 3 years", "we'll run the boxes 4 years" (expert review 10, R19 turn 3)
     r"|(?:keep|run|use|operate|hold)\s+(?:them|it|those|these|the\s+(?:gpus|cards|servers|hardware|nodes|boxes"
@@ -59,6 +61,10 @@ _LOOKS_BACK = re.compile(
 _BARE_FOR = re.compile(r"^for\s+(?:at\s+least\s+)?(?:a\s+|an\s+|the\s+)?(?!next|coming)", I)
 # a bare "for N months" in a sentence about training time is how long a run takes, not a horizon
 _RUN_TIME = re.compile(r"\b(?:train(?:ing)?|takes?|took|runs? for|finish|deadline|due|within)\b", I)
+# ... unless what runs is the service: "we expect the serving to run for 9 months" (no training word)
+_SERVICE_RUNS = re.compile(
+    r"\b(?:serv(?:e|ing|ice)|endpoint|deployment|api|inference)\b[^.;]{0,30}\bruns?\s+for\b", I
+)
 _END_DATE = Gated(
     re.compile(
         r"\b(?:through(?:out)?|thru|until|till|to|into|up\s+to)\s+(?:the\s+)?(?:(?P<mid>mid|middle\s+of)[\s-]+"
@@ -82,7 +88,8 @@ def rule_horizon(ctx: Ctx) -> None:
             if _LOOKS_BACK.search(t[max(0, m.start() - 40) : m.start()]):
                 continue  # "logs collected over 3 years", "we've been doing this for 2 years"
             bare = m.group("num") is not None and _BARE_FOR.match(m.group(0)) is not None
-            if bare and unit.startswith("mo") and _RUN_TIME.search(t):
+            service = _SERVICE_RUNS.search(t) is not None and not re.search(r"\btrain", t, I)
+            if bare and unit.startswith("mo") and _RUN_TIME.search(t) and not service:
                 continue  # "training for 3 months" is how long a run takes
             conv = U.months_from(parse_number(num), "year" if unit.startswith("y") else "month")
             if not _MIN_MONTHS <= conv.value <= _MAX_MONTHS:

@@ -61,8 +61,9 @@ def translation_volume(ctx: Ctx) -> None:
     total = float(data.value) * languages
     s = next((x for x in ctx.sentences if x.start <= data.position < x.start + len(x.text)), ctx.sentences[0])
     ev = f'"{data.evidence}" to translate x {languages} language(s) = {total:,.0f} output tokens'
-    ctx.add(s, "generation_tokens", total, ev, "inferred", data.position)
-    batch_is_inference(ctx, s, data.position)
+    # ctx.add takes the offset inside the sentence; the data finding's position is the text's
+    ctx.add(s, "generation_tokens", total, ev, "inferred", data.position - s.start)
+    batch_is_inference(ctx, s, data.position - s.start)
 
 
 _TRAINS_ON = re.compile(r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|lora|qlora|sft)\b", I)

@@ -76,7 +76,9 @@ _NOT_LENGTH_AFTER = re.compile(
     r"|of\s+(?:data|text|training|corpus|pre-?training)\b|%|ms\b|s\b|secs?\b|seconds?\b|users?\b|ppl\b"
     r"|people\b|gb\b|gib\b|rpm\b|rps\b|qps\b|req|concurrent|sessions?\b|x\b|€|\$|usd\b|eur\b|gpus?\b"
     r"|[mb]\b|bn\b|million|billion|words?\b|chars?\b|characters?\b|lines?\b|pages?\b|sentences?\b"
-    r"|paragraphs?\b|items?\b|bytes?\b|kb\b|mb\b)",
+    r"|paragraphs?\b|items?\b|bytes?\b|kb\b|mb\b"
+    # a duration: "400M output tokens in 10 days" is a deadline, not a 10-token prompt
+    r"|(?:hours?|hrs?|h|days?|weeks?|months?|years?|minutes?|mins?|nights?)\b)",
     I,
 )
 _NOT_LENGTH_BEFORE = re.compile(

@@ -64,7 +64,7 @@ _OUTPUT_NOUN = (
 )
 _AFTER_NOUN = (  # a parenthesis may follow the noun: "the prompts (passage plus instructions) are ~700"
     rf"\b@NOUN@(?:\s+\([^()]{{0,60}}\)\s*|,\s*(?:including|incl\.?|with|plus)\s+[^,;()]{{0,50}},\s*|\s+){_FILL}{APPROX}(?P<num>{NUM})(?:\s*(?:-|–|to)\s*(?P<hi>{NUM}))?"
-    rf"\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
+    rf"(?<![\d.,](?=[\d.,]))(?![\d.,]*\s*(?:m|mn|b|bn|million|billion)\b)\s*{_K}\s*(?:\w+\s+)?tok(?:en)?s?\b"
 )
 _BEFORE_NOUN = (
     rf"(?P<num2>{NUM})\s*(?P<mult2>k)?[\s-]*tok(?:en)?s?\s+(?:of\s+|per\s+|for\s+(?:the\s+|each\s+)?|in\s+(?:the\s+)?)?"
@@ -130,7 +130,7 @@ _BARE_OUTPUT = re.compile(
 )
 _GENERATION = Gated(
     re.compile(
-        rf"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emit(?:s|ting)?|output(?:ting)?)\s+"
+        rf"\b(?:generat(?:e|es|ing|ion\s+of)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emit(?:s|ting)?|output(?:ting)?)\s+"
         rf"(?:(?:about|around|roughly|some|~|approximately|at\s+least|over)\s*)?(?P<num>{NUMBER})\s*"
         rf"(?P<mult>{MULT})?\s*(?:(?:output|synthetic|new|generated)\s+)?tokens?\b"
         # "80M output tokens in total"; "4B tokens out of Llama 3.1 405B" (a volume of 1M+ only, below)

@@ -79,7 +79,9 @@ _TRAINING_SIGNAL = re.compile(
 )
 _SIDE_CUE = re.compile(
     r"(?:^|(?<=[.;:])\s*|,\s*)(?:(?:(?:and\s+)?on\s+top\s+of\s+(?:that|this|it)|separately|in\s+addition"
-    r"|additionally|besides(?:\s+that)?|apart\s+from\s+that|(?:and\s+)?also|plus|there(?:'s|\s+is)\s+also)\b"
+    r"|additionally|besides(?:\s+that)?|apart\s+from\s+that|(?:and\s+)?also|plus|there(?:'s|\s+is)\s+also"
+    # "We also need a one-off batch job ...", "we additionally run a weekly backfill"
+    r"|we\s+(?:also|additionally)\s+(?:need|want|have|run|do|plan))\b"
     r"|(?:a\s+)?(?:side|second|secondary|background|batch)\s+(?:job|workload|task)\s*:)",
     re.I,
 )

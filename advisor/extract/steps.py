@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding
 from advisor.extract.rules_text import Sentence
 from advisor.extract.second_workload import shares
-from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings
+from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings, with_data_of
 
 _ORDER = (
     ("1", "2", "3", "4", "5"),
@@ -35,7 +35,7 @@ _ORDER = (
 )
 _MARK = re.compile(
     r"(?:(?<![\w)])\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
-    r"|\b(?:step|phase|stage)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b\s*[:.)-]?"
+    r"|\b(?:step|phase|stage|job|task|workload|part)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b\s*[:.)-]?"
     r"|^\s*(?P<num>\d)[.)]\s)",
     re.I,
 )
@@ -130,7 +130,16 @@ def _trailing_shared(
     return (*shared, *moved), [*steps[:-1], _Step(steps[-1].label, tuple(last))]
 
 
-def _kind(findings: Sequence[Finding]) -> str | None:
+# a step that generates and trains nothing: "generate synthetic data with Llama 3.1 70B - 2M samples x 500
+# tokens" is a serving (generation) step, whatever its token volume reads as
+_GENERATION_STEP = re.compile(r"\b(?:generat\w*|synthesi[sz]\w*|distil\w*|label\w*|annotat\w*)\b", re.I)
+_TRAINING_STEP = re.compile(r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|pre-?train\w*)\b", re.I)
+
+
+def _kind(findings: Sequence[Finding], step: _Step) -> str | None:
+    words = " ".join(s.text for s in step.sentences)
+    if _GENERATION_STEP.search(words) and not _TRAINING_STEP.search(words):
+        return "serving"
     work = next((f.value for f in reversed(findings) if f.field == "workload"), None)
     if work in _TRAINING_WORKLOADS:
         return "training"
@@ -153,7 +162,7 @@ def step_parts(
         return None
     shared, steps = _trailing_shared(*found, read)
     own = [read(st.sentences) for st in steps]
-    kinds = [_kind(f) for f in own]
+    kinds = [_kind(f, st) for f, st in zip(own, steps, strict=True)]
     if not any(kinds):
         return None
     whole = " ".join(s.text for s in sentences)
@@ -171,8 +180,10 @@ def step_parts(
         return Split(training=tuple(profile), serving=())
     second = read((*shared, *steps[other].sentences))
     if kinds[other] == "serving":
-        return Split(training=tuple(profile), serving=tuple(serving_findings(second, steps[other].sentences,
-                                                                             profile)))  # fmt: skip
+        # "Job A: generate 1.5B tokens ... Job B: full fine-tune the 8B on those outputs": A's output
+        serving = serving_findings(second, steps[other].sentences, profile)
+        trained = with_data_of(profile, serving, steps[pick].sentences)
+        return Split(training=tuple(trained), serving=tuple(serving))
     if not any(f.field in ("model_id", "params_b") for f in own[other]):
         second = [f for f in second if f.field not in ("model_id", "params_b")]
         second += borrowed_model(profile, "the model the step before trains")

@@ -73,9 +73,10 @@ def split_parts(
     training, serving = read(train_sents), read(serve_sents)
     own_train = tuple(s for s in sentences if s.section == "training")
     own_serve = tuple(s for s in sentences if s.section == "serving")
+    serving += _volume_generated(serving, own_serve)  # "then translate 1.2B tokens of docs with it"
     if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
         return None
-    training = _with_data_of(training, serving, own_train)
+    training = with_data_of(training, serving, own_train)
     return Split(training=tuple(_with_model_of(training, serving)),
                  serving=tuple(serving_findings(serving, own_serve, training)))  # fmt: skip
 
@@ -87,7 +88,7 @@ _ON_THE_OUTPUT = re.compile(
 )
 
 
-def _with_data_of(
+def with_data_of(
     training: list[Finding], serving: Sequence[Finding], own_train: Sequence[Sentence]
 ) -> list[Finding]:
     """The training part's findings; when it trains "on it" (the output the generation part writes) and
@@ -109,9 +110,7 @@ def _keyed_line(s: Sentence) -> Sentence:
     per month.")."""
     if (m := _PART_KEY.match(s.text)) is None:
         return s
-    word = m.group("part").lower()
-    part: Part = "serving" if word.startswith(("serv", "infer", "host", "deploy")) else "training"
-    return Sentence(s.text, s.start, s.block, s.quoted, part)
+    return Sentence(s.text, s.start, s.block, s.quoted, _part_named(m))
 
 
 def _with_model_of(training: list[Finding], serving: Sequence[Finding]) -> list[Finding]:
@@ -145,18 +144,36 @@ _TRAIN_VERB = re.compile(
 )
 _THEN_SERVE = re.compile(
     r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
+    # a second job beside the training one: "In parallel we also need to generate ...", "At the same time,
+    # we serve ...", "Separately, we host ..."
+    r"|in\s+parallel|at\s+the\s+same\s+time|meanwhile|separately|alongside(?:\s+(?:that|this|it))?"
+    r"|on\s+top\s+of\s+(?:that|this)|in\s+addition|additionally"
     r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
     r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
-    r"(?:we\s+(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope)\s+to\s+|we'll\s+|we\s+will\s+"
-    r"|we(?:'d|\s+would|\s+could|\s+might)\s+|we\s+(?:then\s+|also\s+)?|to\s+)?"
+    r"(?:(?:we\s+(?:also\s+|then\s+)?(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope|have)\s+to\s+"
+    r"(?:also\s+)?|we'll\s+(?:also\s+)?|we\s+will\s+(?:also\s+)?"
+    r"|we(?:'d|\s+would|\s+could|\s+might)\s+(?:also\s+)?|we\s+(?:then\s+|also\s+)?|to\s+)?"
     # "use the tuned model to label ...", "put it for our clients", "roll it out to ..."
     r"(?:use\s+(?:it|them|the\s+(?:\w+[\s-]){0,2}?model)\s+(?:to|for)\s+(?=\w)"
-    r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+inference|put(?:ting)?\s+it\s+in\s+production"
+    r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+(?:batch\s+|offline\s+)?inference|put(?:ting)?\s+it\s+in\s+production"
     r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
-    r"|(?:make|making)\s+it\s+available"
-    r"|(?:a|the)\s+(?:batch|offline)\s+(?:job|run)|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing))\b",
+    r"|(?:make|making)\s+it\s+available|launch(?:ing)?\s+it"
+    # a job named with its noun, or run: "a generation job", "run a one-off batch" (not a bare "a batch",
+    # which may be the training's own: "Next, a batch of 16 sequences at 4k context per step")
+    r"|(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline|generation"
+    r"|labell?ing|scoring)\s+(?:job|run|step|pass)"
+    r"|run\s+(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline)"
+    # what a tuned model is then used for: "then we translate 1.2B tokens of docs with it"
+    r"|generat(?:e|ing)|label(?:l?ing)?|annotat(?:e|ing)|translat(?:e|ing)|summari[sz](?:e|ing)|classify(?:ing)?"
+    r"|re-?scor(?:e|ing)|caption(?:ing)?)"
+    # the model as the subject, in the passive or going live: "it will be served with 32 requests", "the
+    # tuned model goes live for 400 users", "it gets deployed", "the model is then put into production"
+    r"|(?:it|(?:the|our)\s+(?:[\w.-]+\s+){0,3}?(?:model|adapter|checkpoint|version|assistant|bot))"
+    r"\s+(?:(?:will|would|should|shall|is\s+going\s+to|has\s+to|must)\s+)?(?:then\s+)?"
+    r"(?:be|is|are|gets?|goes|go)\s+(?:then\s+)?(?:served|deployed|hosted|live|(?:put\s+)?in(?:to)?\s+production"
+    r"|rolled\s+out|exposed|made\s+available|used\s+by|opened\s+(?:up\s+)?to))\b",
     re.I,
 )
 # ... and the other way round: a generation job whose output then trains a model ("generate 50M tokens with
@@ -174,9 +191,24 @@ _THEN_TRAIN = re.compile(
 # it names runs until the next such key.
 _PART_KEY = re.compile(
     r"^\s*(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
-    r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S",
+    r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S"
+    # "Serving side we need ...", "Training part - QLoRA ...": the part's word with its noun, no colon
+    r"|^\s*(?:on\s+the\s+)?(?P<part2>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
+    r"\s+(?:side|part|workload|half)\b\s*[,:\-–—]?\s+\S"
+    # a table row's first cell naming its workload ("| Fine-tune | Qwen2.5 7B | ...", "| Batch generation |
+    # ..."; rules_text turns a row's cells into "cell;" sentences): the row is that part
+    r"|^\s*(?P<part3>(?:full\s+|lora\s+|qlora\s+)?(?:fine[\s-]?tun\w*|training|sft|pre-?training|serving"
+    r"|inference|hosting|deployment|(?:batch|offline|synthetic(?:\s+data)?)\s+(?:generation|inference|labell?ing)"
+    r"|generation))\s*;\s*$",
     re.I,
 )
+
+
+def _part_named(m: re.Match[str]) -> Part:
+    """The part a _PART_KEY match names: serving for serving, inference, hosting, deployment, generation."""
+    word = (m.group("part") or m.group("part2") or m.group("part3")).lower()
+    serving = ("serv", "infer", "host", "deploy", "batch", "offline", "synthetic", "generation")
+    return "serving" if word.startswith(serving) else "training"
 
 
 def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
@@ -189,8 +221,7 @@ def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     for s in sentences:
         m = _PART_KEY.match(s.text)
         if m is not None:
-            word = m.group("part").lower()
-            part = "serving" if word.startswith(("serv", "infer", "host", "deploy")) else "training"
+            part = _part_named(m)
             seen.add(part)
         out.append(Sentence(s.text, s.start, s.block, s.quoted, part) if part else s)
     return tuple(out) if seen == {"training", "serving"} else None
@@ -251,6 +282,7 @@ def serving_findings(
     the shared sentences hold (a method named in the background) are not about it; without a model of
     its own it serves the model the training part adapts (inferred, with the training part's words)."""
     kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
+    kept += _volume_generated(findings, section)
     if not any(f.field in _MODEL_FIELDS for f in kept):
         kept += borrowed_model(training, "the model the brief's training part adapts")
     heading = next((s for s in section if s.text.strip(" .")), section[0])
@@ -258,6 +290,24 @@ def serving_findings(
     kept.append(Finding(field="workload", value="inference", status="inferred", evidence=said,
                         position=heading.start))  # fmt: skip
     return kept
+
+
+# a job whose output is as long as the volume it names ("translate 1.2B tokens of docs": about as many out)
+_GENERATES = re.compile(
+    r"\b(?:generat\w*|synthesi[sz]\w*|distil\w*|writ(?:e|es|ing)|produc(?:e|es|ing)|translat\w*)\b", re.I
+)
+
+
+def _volume_generated(findings: Sequence[Finding], section: Sequence[Sentence]) -> list[Finding]:
+    """A generation part's token volume read as a dataset ("generate synthetic data with the 70B - 2M samples
+    x 500 tokens") is the volume it generates (inferred): a part that serves holds no training data."""
+    if any(f.field == "generation_tokens" for f in findings):
+        return []
+    data = next((f for f in findings if f.field == "dataset_tokens"), None)
+    if data is None or not any(_GENERATES.search(s.text) for s in section):
+        return []
+    return [Finding(field="generation_tokens", value=data.value, status="inferred", position=data.position,
+                    evidence=f"the volume the generation part writes: {data.evidence}")]  # fmt: skip
 
 
 def part_of(profile: WorkloadProfile) -> Part:

@@ -66,6 +66,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"under {present.number(value)} s"
     if field == "method":
         return present.method_text(value, workload)
+    if field == "claimed_gpu_bound":  # 'minimum' -> 'the minimum', 'too_few' -> 'too few'
+        return "the minimum" if value == "minimum" else "too few"
     if field in ("workload", "data_location", "ops_capacity", "deployment_preference", "pricing"):
         return str(value).replace("_", " ")
     if isinstance(value, int | float):

@@ -21,6 +21,7 @@ from tools.recommend.candidates import (
     provider_matches,
     topology_summary,
 )
+from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
@@ -346,6 +347,8 @@ def check_own_gpus(
         return ExpectationCheck(
             claim=f"run it on {n}x {p.claimed_gpu}", verdict="unknown", explanation=str(exc)
         )
+    if p.claimed_gpu_bound is not None:  # "needs at least 4x A100?", "one L40S won't cut it": its direction
+        return check_count_bound(w, gpu, n, settings, outcome)
     if p.workload == "inference":
         return _serve_on_named(w, gpu, n, settings, outcome)
     claim = f"run it on {n}x {gpu.name}"
@@ -559,7 +562,7 @@ def check_expectations(
         out.append(check_deadline(outcome, p.deadline_hours))
     if p.budget_usd:
         out.append(check_budget(outcome, p.budget_usd))
-    for check in (check_claimed_speed, check_own_gpus):
+    for check in (check_claimed_speed, check_own_gpus, check_unnamed_bound):
         found = check(workload, catalog, settings, outcome)
         if found is not None:
             out.append(found)

@@ -244,7 +244,9 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     elif label == "primary" and p.claimed_gpu == c.gpu.id and p.claimed_hours is None:
         named, total = p.claimed_gpu_count or 1, c.total_gpus
         out.append(
-            "the GPU and count you named"
+            f"the GPU you named, at its best-ranked count ({total}); your claim about {named} is checked"
+            if p.claimed_gpu_bound is not None
+            else "the GPU and count you named"
             if total == named
             else f"the GPU you named: {total} of them, the nearest feasible option to the {named} you named"
         )

@@ -164,6 +164,10 @@ def _named_gpu_first(ranked: list[Candidate], p: WorkloadProfile, catalog: Catal
         pool = [c for c in ranked if c.gpu.consumer]
     if not pool:
         return []
+    if p.claimed_gpu_bound is not None:
+        # a claim about the count ("needs at least 4x A100", "one L40S won't cut it") is checked, not a wish
+        # for that count (tools/recommend/claim_bounds.py): the named GPU at its best-ranked count
+        return [c for c in pool if c.total_gpus == pool[0].total_gpus]
     want = p.claimed_gpu_count or 1
     # the named count; else the most GPUs under it that suffice; else the fewest above it
     count = min((c.total_gpus for c in pool), key=lambda n: (n != want, n > want, -n if n < want else n))
