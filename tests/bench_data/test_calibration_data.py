@@ -457,6 +457,28 @@ def test_fresh4_training_file_is_its_own_clean_side(training: list[TrainingRow])
     assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH4_MIN
 
 
+FRESH5_MIN = 40  # rows in the fresh-5 held-out set (bench/data/training_throughput_fresh5.yaml)
+
+
+def test_fresh5_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH5_FILE
+
+    # read right after fresh-4 and before the B200 file; its own side only, >= 5 families found nowhere else
+    index = TRAINING_EXTRA_FILES.index(TRAINING_FRESH5_FILE)
+    assert TRAINING_EXTRA_FILES[index - 1].name == "training_throughput_fresh4.yaml"
+    own = _own_clean_training_side(training, index, "fresh5_held_out", FRESH5_MIN, 5)
+    # what it spans: every method, dense and MoE, A100 / H100 / H200, FP16 / BF16 / FP8, one to 384 GPUs
+    assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
+    assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
+    assert {"a100-80gb-sxm", "h100-sxm", "h200"} <= {r.gpu for r in own}
+    assert {"fp16", "bf16", "fp8"} <= {r.precision for r in own}
+    assert min(r.gpus for r in own) == 1 and max(r.gpus for r in own) >= 256
+    assert all(r.tokens_per_s_per_gpu is not None for r in own)
+    # derived figures show their arithmetic; every row names what its source leaves unclear
+    assert all(r.derivation for r in own if r.tokens_per_s_per_gpu_basis == "derived")
+    assert all(r.ambiguous for r in own)
+
+
 B200_MIN = 10  # rows with tokens/s in the B200 held-out set (bench/data/training_throughput_b200.yaml)
 
 
