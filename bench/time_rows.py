@@ -96,6 +96,18 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     ("Mixtral-8x22B", 56, 6144),  # Mixtral-8x22B config: 56 layers, 48 heads x 128
     ("235B", 94, 64 * 128),  # Qwen3-235B-A22B config
     ("30B", 48, 32 * 128),  # Qwen3-30B-A3B config
+    # the fresh-5 held-out families' models (bench/data/training_throughput_fresh5.yaml), from their configs;
+    # before the bare size fragments below, which would match them first
+    ("Mistral-7B", 32, 32 * 128),  # mistralai/Mistral-7B-v0.1 config: 32 layers, 32 heads x 128
+    ("Llama-2-70b", 80, 8192),  # Llama 2 paper: 80 layers, d_model 8192
+    ("Llama-2-7B", 32, 4096),  # Llama 2 paper: 32 layers, d_model 4096
+    ("Granite 7B", 32, 4096),  # ibm-granite/granite-7b-base: Llama 2 7B architecture
+    # Power scheduler paper (Shen et al. 2024), Table 4: PowerLM-3B 40 layers, 36 heads x 64; PowerMoE-3B 32
+    # layers, 24 heads x 64
+    ("PowerLM-3b", 40, 36 * 64),
+    ("PowerMoE-3b", 32, 24 * 64),
+    ("SmolLM3-3B", 36, 16 * 128),  # HuggingFaceTB/SmolLM3-3B config: 36 layers, 16 heads x 128
+    ("1B ablation model", 16, 32 * 64),  # the row's note: Llama 3.2 1B shape, 16 layers, 32 heads x 64
     ("405B", 126, 16384),  # Llama 3.1 405B
     ("70B", 80, 8192),  # Llama 3 / 3.1 / 3.3 70B
     ("8B", 32, 4096),  # Llama 3 / 3.1 8B
