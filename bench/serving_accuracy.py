@@ -962,7 +962,7 @@ within WIDTH_CAP, ties to the lower log error. Either way the left-out family is
 widest_band gives the chosen point: coverage chooses by the issue's own target, on training families only."""
 
 
-def _cv(jobs: int = 2, rows: bool = False, criterion: str = "log", cache: str | None = None) -> None:
+def _cv(jobs: int = 2, rows: bool = False, criterion: str = "coverage", cache: str | None = None) -> None:
     """Leave-one-family-out over all families on the joint grid (CV_GRID): for each family, the grid point
     that fits every other family best (CV_CRITERIA: mean |log error| over throughput, inter-token latency and
     lone-request TTFT, or coverage at the width cap), scored on the left-out family at the fitted band.
@@ -1027,11 +1027,19 @@ def _cv(jobs: int = 2, rows: bool = False, criterion: str = "log", cache: str | 
 
 
 def _cached(path: str | None, make: Callable[[], list[list[_Fig]]]) -> list[list[_Fig]]:
-    """The grid's table from `path` when it holds one for this grid and these rows, else made (and saved
-    there): lets the fold criteria be compared without recomputing the grid. A development aid only."""
+    """The grid's table from `path` when it holds one for this grid, these rows and this code (the serving
+    model's sources, the bench, the serving data files), else made (and saved there): lets the fold criteria
+    be compared without recomputing the grid. A development aid only."""
+    import hashlib
     import pickle
+    from pathlib import Path
 
-    key = (repr(_grid_points()), sorted(r.id for r in _fit_rows()))
+    root = Path(__file__).resolve().parent.parent
+    sources = sorted(
+        [*root.glob("tools/compute/*.py"), *root.glob("bench/data/serving_throughput*.yaml"), Path(__file__)]
+    )
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in sources)).hexdigest()
+    key = (repr(_grid_points()), sorted(r.id for r in _fit_rows()), digest)
     if path:
         try:
             with open(path, "rb") as fh:
@@ -1085,7 +1093,7 @@ def main() -> int:
     ap.add_argument("--cv", action="store_true", help="leave-one-family-out over all families (CV_GRID)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for --cv's grid")
     ap.add_argument("--rows", action="store_true")
-    ap.add_argument("--criterion", choices=CV_CRITERIA, default="log", help="--cv: a fold's choice")
+    ap.add_argument("--criterion", choices=CV_CRITERIA, default="coverage", help="--cv: a fold's choice")
     ap.add_argument("--cache", help="--cv: a file to keep the grid's table in (same grid and rows: reused)")
     ap.add_argument("--side", help="score one side only (fit, held_out, fresh_held_out)")
     a = ap.parse_args()
