@@ -120,7 +120,12 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   the CV grid fits the overlap exponent, compute efficiency and vLLM's factor per fold. Leave-one-family-out:
   before 266/377 (70.6%) 1.53x 13.2%; after 277/377 (73.5%) 1.53x 12.7%.
 
-Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N]] [--rows] [--side fit]
+- issue-14 round 8 (bench/data/README.md, "Round 8 (serving)"): a fold picks its point by coverage at the
+  width cap (CV_CRITERIA; --criterion log is round 7's choice): 279/377 (74.0%) 1.56x 12.1% against 277/377
+  (73.5%) 1.54x 12.7% on the same table; out-of-family misses grouped; single mechanisms screened.
+
+Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N] [--criterion coverage|log] [--cache FILE]]
+[--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the
 best sets; `--cv` computes every point of CV_GRID (bandwidth efficiency x the step's fixed costs) over all
 families once, then for each family takes the point that fits the others best, widens its band as far as
