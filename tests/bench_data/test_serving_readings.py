@@ -146,3 +146,22 @@ def test_cv_band_is_the_widest_within_the_width_cap() -> None:
     by_band = {1.2: figs(1.44, 9.0), 1.26: figs(WIDTH_CAP - 0.01, 9.0), 1.3: figs(WIDTH_CAP + 0.05, 1.0)}
     assert widest_band(by_band, "held") == 1.26
     assert widest_band({1.2: figs(2.0, 1.0), 1.3: figs(2.5, 1.0)}, "held") == 1.2  # none fits: narrowest
+
+
+def test_cv_coverage_criterion_counts_training_figures_inside_within_the_width_cap() -> None:
+    # bench/serving_accuracy._covered (CV_CRITERIA "coverage"): a fold's point is scored by the training
+    # families' throughput and ITL figures inside their range; the left-out family and TTFT do not count,
+    # and a point whose training median width is over WIDTH_CAP scores 0 (coverage is not bought with width)
+    from bench.serving_accuracy import WIDTH_CAP, _covered
+
+    narrow = [
+        ("a", "fam0", "output_tokens_per_s", 10.0, 9.0, 11.0, True),  # inside
+        ("b", "fam1", "ms_per_output_token", 12.0, 9.0, 11.0, True),  # outside
+        ("c", "fam2", "per_user_tokens_per_s", 10.5, 9.0, 11.0, True),  # inside
+        ("d", "fam3", "ttft_s", 10.0, 9.0, 11.0, True),  # TTFT: not counted
+        ("e", "held", "output_tokens_per_s", 10.0, 9.0, 11.0, True),  # the left-out family: not counted
+    ]
+    assert _covered(narrow, "held") == 2
+    assert _covered(narrow, None) == 3
+    wide = [(r, fam, m, pub, 1.0, WIDTH_CAP + 0.5, fit) for r, fam, m, pub, _, _, fit in narrow]
+    assert _covered([(r, fam, m, 1.2, lo, hi, fit) for r, fam, m, _, lo, hi, fit in wide], "held") == 0

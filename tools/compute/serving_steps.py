@@ -198,3 +198,58 @@ def engine_fixed_s(
             v0_tp_broadcast_s=broadcast,
         )
     return total
+
+
+def time_to_first_token(
+    *,
+    static: bool,
+    live: int,
+    concurrency: int,
+    output_tokens: int,
+    prefill_s: Range,
+    step: Range,
+    tb: TraceBuilder,
+) -> Range:
+    """Mean time to first token: the request's own prefill, the wait for the running step to end, the
+    prompts of other requests prefilled before it, and, beyond what the KV cache holds, the wait for a
+    slot. A static batch prefills all its prompts first."""
+    if static:
+        ttft = Range(low=live * prefill_s.low + step.low, high=live * prefill_s.high + step.high)
+        tb.step(
+            "time_to_first_token_s", "batch x prefill + one step", ttft.mid, "s", low=ttft.low, high=ttft.high
+        )
+        return ttft
+    # closed loop: requests finish (and are replaced) at live / (output x step) per second (Little's law),
+    # so prefill takes a share rho = rate x prefill of the engine's time. Arrivals spread over time (the
+    # steady state) queue behind rho / (2 (1 - rho)) prefills (M/D/1 mean wait, Kleinrock 1975); a
+    # benchmark that starts all requests at once with fixed lengths (a wave) waits on average for half
+    # of the other live prompts. The band spans the two.
+    rho = Range(
+        low=min(K.MAX_PREFILL_UTILISATION, live * prefill_s.low / (output_tokens * step.high)),
+        high=min(K.MAX_PREFILL_UTILISATION, live * prefill_s.high / (output_tokens * step.low)),
+    )
+    steady = rho.low / (2 * (1 - rho.low)) * prefill_s.low
+    wave = (live - 1) / 2 * prefill_s.high
+    # waiting beyond what the cache holds: Little's law, time in system = concurrency x output / throughput
+    kv_wait = Range(low=0.0, high=0.0)
+    if concurrency > live:
+        extra = (concurrency - live) / live
+        kv_wait = Range(low=extra * output_tokens * step.low, high=extra * output_tokens * step.high)
+    ttft = Range(
+        low=prefill_s.low + step.low / 2 + steady + kv_wait.low,
+        high=prefill_s.high
+        + step.high
+        + max(wave, rho.high / (2 * (1 - rho.high)) * prefill_s.high)
+        + kv_wait.high,
+    )
+    tb.step(
+        "time_to_first_token_s",
+        "prefill + 1/2 to 1 step + queue behind other prompts (steady: rho/(2(1-rho)) x prefill; wave: "
+        "(live-1)/2 x prefill) + KV-slot wait ((concurrency - live)/live x output x step)",
+        ttft.mid,
+        "s",
+        prefill_share_rho=rho.mid,
+        low=ttft.low,
+        high=ttft.high,
+    )
+    return ttft
