@@ -163,6 +163,31 @@ def rule_dataset(ctx: Ctx) -> None:
     """dataset_tokens (tokens stated; words, pages, items x size, GB of text converted) and dataset_gb."""
     _rule_dataset(ctx)
     _items_across_sentences(ctx)
+    _tokens_key(ctx)
+
+
+# a pasted config's key and value: "tokens: 40B", "train_tokens = 2e9", "dataset tokens: 500M" (evals v13: a
+# YAML block's "tokens: 40B" was read as a 40B model)
+_TOKENS_KEY = keyed(
+    rf"\b(?:(?:train(?:ing)?|dataset|data|corpus|total)[\s_-]+)?tok(?:en)?s?\s*[:=]\s*{APPROX}"
+    rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?![\w.])",
+    I,
+)
+
+
+MIN_KEYED_TOKENS = 1e5  # fewer is a length ("tokens: 2048"), not a data set
+
+
+def _tokens_key(ctx: Ctx) -> None:
+    if any(f.field == "dataset_tokens" for f in ctx.findings) or ctx.workload == "inference":
+        return
+    for s in ctx.sentences:
+        for m in _TOKENS_KEY.finditer(s.text):
+            value = parse_scaled(m.group("num"), m.group("mult"))
+            if _RATE_AFTER.match(s.text[m.end() :]) or value < MIN_KEYED_TOKENS:
+                continue  # "tokens: 500/s" is a rate; "tokens: 2048" a length
+            ctx.add(s, "dataset_tokens", value, q(m), "stated", m.start())
+            return
 
 
 def _rule_dataset(ctx: Ctx) -> None:

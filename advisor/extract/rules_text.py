@@ -221,7 +221,21 @@ def clean(text: str) -> str:
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
     text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)
+    text = _CONFIG_LINE.sub(_config_words, text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# a pasted config's line, "  exclude_providers: [runpod, vast]", "stage: continued_pretraining": its
+# snake_case words read as words and a bracketed list as a list, the same length (evals v13: the key's words
+# were not read, and the list was read as providers required)
+_CONFIG_LINE = re.compile(r"^[ \t]*(?:-[ \t]+)?[A-Za-z][\w-]*[ \t]*[:=][^\n]*$", re.M)
+_SNAKE = re.compile(r"(?<![\w/.-])[A-Za-z]+(?:_[A-Za-z]+)+(?![\w/.-])")
+_BRACKET_LIST = re.compile(r"\[([^\[\]\n]*)\]")
+
+
+def _config_words(m: re.Match[str]) -> str:
+    line = _SNAKE.sub(lambda w: w.group(0).replace("_", " "), m.group(0))
+    return _BRACKET_LIST.sub(lambda b: " " + b.group(1) + " ", line)
 
 
 # thousands grouped with an apostrophe, as Swiss and Liechtenstein writers do ("CHF 12'000", "1'250'000";

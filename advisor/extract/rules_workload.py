@@ -338,6 +338,9 @@ def _sibling(ctx: Ctx) -> None:
         return
 
 
+_TOKENS_KEY_BEFORE = re.compile(r"\btok(?:en)?s?\s*[:=]\s*[~≈]?\s*$", re.I)
+
+
 def rule_model(ctx: Ctx) -> None:
     """model_id and params_b from model names (catalog) and bare sizes ("a 13B model")."""
     _rule_model(ctx)
@@ -383,6 +386,8 @@ def _rule_model(ctx: Ctx) -> None:
                 continue
             if not tail.strip() and re.match(r"\s*x\b", after):
                 continue
+            if _TOKENS_KEY_BEFORE.search(s.text[max(0, m.start() - 30) : m.start()]):
+                continue  # "tokens: 40B" in a pasted config is the data's size (rules_data), not the model's
             if not tail.strip() and not model_word and not _SIZE_AFTER_VERB.search(s.text[: m.start()][-30:]):
                 continue
             value = parse_number(m.group("num")) * (1e-3 if unit in ("m", "million") else 1.0)
