@@ -55,8 +55,8 @@ def test_fsdp_no_shard_is_data_parallel() -> None:
 
 def test_fresh5_set_ups_read_from_their_sources() -> None:
     rows = {r.id: r for r in load_training_rows()}
-    # fms-acceleration's CSVs: tokens/s x runtime = 4096 x micro-batch x steps in every dense row; the MoE CSV's
-    # unpacked Alpaca batches average 277 padded tokens; defaults.yaml recomputes every layer
+    # fms-acceleration's CSVs: tokens/s x runtime = 4096 x micro-batch x steps in every dense row; the MoE
+    # CSV's unpacked Alpaca batches average 277 padded tokens; defaults.yaml recomputes every layer
     for rid, seq in (
         ("fmsacc-mistral7b-full-a100-1gpu-bs4", 4096),
         ("fmsacc-powerlm3b-lora-a100-2gpu-bs2", 4096),
@@ -65,7 +65,7 @@ def test_fresh5_set_ups_read_from_their_sources() -> None:
         assert rows[rid].seq_len == seq
         assert row_full_recompute(rows[rid])
     mistral = rows["fmsacc-mistral7b-full-a100-1gpu-bs4"]
-    published = {p.metric: p.value for p in mistral.published}
+    published = {p.metric: float(p.value) for p in mistral.published}
     steps = published["tokens_per_s_per_gpu"] * published["train_runtime_s"] / (4096 * 4)
     assert steps == pytest.approx(30, abs=0.01)
     # Trainy's H200 runs: torchtitan's llama3_8b.toml, 8192 tokens, selective (per-op) recompute = not full
