@@ -35,6 +35,9 @@ fitted too (--cv --with-side fresh4_held_out; bench/data/README.md, "Fresh-4 out
 tim8 (LoRA factor on matched set-ups, eager attention incl. the pre-FlashAttention Megatron-LM paper and BLOOM
 rows): 82.3% / 2.00x / 14.9% (fresh-4 59.5%, B200 90%; bench/data/README.md, "LoRA pairs and eager
 attention").
+Fresh-5 scored (332 rows, --cv): 76.8% / 2.00x / 17.0% on main 0ea5706 (fresh-5 40.9% / 41.3%); tim9 read its
+rows' sequence length, recompute and whole-run rate from their sources: 80.1% / 2.00x / 15.6% (fresh-5 65.9% /
+25.9%; bench/data/README.md, "Fresh-5 scored").
 
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;

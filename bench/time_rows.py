@@ -168,11 +168,15 @@ def row_full_recompute(row: TrainingRow) -> bool:
 # (1,022,362) is its section 2.4 steady-state 380 tokens/s/GPU x 1.4T tokens, and fms-fsdp's 2.2T-token
 # run, which states its rate (3,700 tokens/s/GPU) and GPU-hours (162,000) that follow from it within 2%.
 WHOLE_RUN_FAMILIES = frozenset({"llama2-paper"})
+# Single whole-run rows in a family whose other rows are step rates: SmolLM3's 11.2T tokens over 384 H100s x
+# 24 days (huggingface/blog smollm3.md; the row's derivation), the whole pretraining run with its restarts and
+# throughput incidents (the Smol Training Playbook's infrastructure section, the row's 'ambiguous').
+WHOLE_RUN_ROWS = frozenset({"smollm3-3b-pretrain-384xh100-run"})
 
 
 def row_whole_run(row: TrainingRow) -> bool:
     """True when the row's tokens/s per GPU is a whole run's (goodput in), not a step rate."""
-    return row.family in WHOLE_RUN_FAMILIES
+    return row.family in WHOLE_RUN_FAMILIES or row.id in WHOLE_RUN_ROWS
 
 
 def row_framework(row: TrainingRow) -> Framework | None:

@@ -51,3 +51,27 @@ def test_fsdp_no_shard_is_data_parallel() -> None:
     rows = {r.id: r for r in load_training_rows()}
     assert row_parallel(rows["answerai-2x3090-llama2-7b-qlora-ddp"]).sharding == "ddp"
     assert row_parallel(rows["answerai-2x3090-yi-34b-qlora-offload"]).sharding == "fsdp"
+
+
+def test_fresh5_set_ups_read_from_their_sources() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    # fms-acceleration's CSVs: tokens/s x runtime = 4096 x micro-batch x steps in every dense row; the MoE
+    # CSV's unpacked Alpaca batches average 277 padded tokens; defaults.yaml recomputes every layer
+    for rid, seq in (
+        ("fmsacc-mistral7b-full-a100-1gpu-bs4", 4096),
+        ("fmsacc-powerlm3b-lora-a100-2gpu-bs2", 4096),
+        ("fmsacc-powermoe3b-full-a100-4gpu", 277),
+    ):
+        assert rows[rid].seq_len == seq
+        assert row_full_recompute(rows[rid])
+    mistral = rows["fmsacc-mistral7b-full-a100-1gpu-bs4"]
+    published = {p.metric: float(p.value) for p in mistral.published}
+    steps = published["tokens_per_s_per_gpu"] * published["train_runtime_s"] / (4096 * 4)
+    assert steps == pytest.approx(30, abs=0.01)
+    # Trainy's H200 runs: torchtitan's llama3_8b.toml, 8192 tokens, selective (per-op) recompute = not full
+    trainy = rows["trainy-h200-llama31-8b-fp8-32gpu"]
+    assert trainy.seq_len == 8192 and trainy.gradient_checkpointing
+    assert not row_full_recompute(trainy)
+    # SmolLM3's 24-day run is a whole run's rate; the 1B ablation's 42k tokens/s is a step rate
+    assert row_whole_run(rows["smollm3-3b-pretrain-384xh100-run"])
+    assert not row_whole_run(rows["smol-playbook-1b-ablation-8xh100"])
