@@ -200,6 +200,20 @@ MODEL_IDS = {
     "Llama 3.3 70B Instruct": "llama-3.3-70b",
     "Llama 3.1 405B Instruct": "llama-3.1-405b",
     "Qwen2.5 7B Instruct AWQ": "qwen2.5-7b",
+    # the fresh-5 held-out families' names (bench/data/serving_throughput_fresh5.yaml), each the catalog model
+    # of the same shapes: chat fine-tunes keep their base's shapes; Qwen2-7B has Qwen2.5-7B's (28 layers,
+    # hidden 3584, 28 query / 4 KV heads; both config.json files); Vicuna v1.3 is LLaMA 1 (Llama 2 7B's shapes),
+    # v1.5 is Llama 2. Yi-6B (4 KV heads), MPT, Falcon and OASST-30B have no catalog model of their shapes.
+    "Llama-2-7B": "llama-2-7b",
+    "Llama-2-70B": "llama-2-70b",
+    "llama2-70b-chat": "llama-2-70b",
+    "h2ogpt-4096-llama2-7b-chat": "llama-2-7b",
+    "h2ogpt-4096-llama2-13b-chat": "llama-2-13b",
+    "vicuna-7b-v1.3": "llama-2-7b",
+    "vicuna-13b-v1.5": "llama-2-13b",
+    "Mixtral-8x7B-v0.1": "mixtral-8x7b",
+    "Qwen2.5-32B": "qwen2.5-32b",
+    "Qwen2-7B-Instruct": "qwen2.5-7b",
 }
 UNKNOWN_LENGTH_TOKENS = 1000
 SHAREGPT_LENGTHS = (216, 197)
