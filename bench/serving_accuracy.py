@@ -200,10 +200,10 @@ MODEL_IDS = {
     "Llama 3.3 70B Instruct": "llama-3.3-70b",
     "Llama 3.1 405B Instruct": "llama-3.1-405b",
     "Qwen2.5 7B Instruct AWQ": "qwen2.5-7b",
-    # the fresh-5 held-out families' names (bench/data/serving_throughput_fresh5.yaml), each the catalog model
-    # of the same shapes: chat fine-tunes keep their base's shapes; Qwen2-7B has Qwen2.5-7B's (28 layers,
-    # hidden 3584, 28 query / 4 KV heads; both config.json files); Vicuna v1.3 is LLaMA 1 (Llama 2 7B's shapes),
-    # v1.5 is Llama 2. Yi-6B (4 KV heads), MPT, Falcon and OASST-30B have no catalog model of their shapes.
+    # the fresh-5 held-out families' names (bench/data/serving_throughput_fresh5.yaml), each the catalog
+    # model of the same shapes: chat fine-tunes keep their base's shapes; Qwen2-7B has Qwen2.5-7B's (28
+    # layers, hidden 3584, 28 query / 4 KV heads; both config.json files); Vicuna v1.3 is LLaMA 1 (Llama 2
+    # 7B's shapes), v1.5 is Llama 2. Yi-6B (4 KV heads), MPT, Falcon and OASST-30B have no catalog model.
     "Llama-2-7B": "llama-2-7b",
     "Llama-2-70B": "llama-2-70b",
     "llama2-70b-chat": "llama-2-70b",
