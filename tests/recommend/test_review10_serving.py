@@ -105,3 +105,18 @@ def test_a_campaign_is_priced_in_all_and_held_to_the_budget() -> None:
     alone, settings = profile_from_mapping({**R14, "budget_usd": 40.0})
     rec_a, _ = recommend_for(alone, settings=settings)
     assert rec_a.primary is not None and rec_a.primary.budget_status == "meets"
+
+
+def test_a_claim_that_fails_on_memory_only_says_so_first() -> None:
+    """R10: 'Check: No: ... it holds with room to spare. It also does not fit' contradicted itself. A full
+    fine-tune of 70B on 8x H100 fails on memory (16 B per parameter), not on time: the answer says that first
+    and the time as what would hold."""
+    profile, settings = profile_from_mapping(
+        {"workload": "fine_tuning", "model_id": "llama-3.1-70b", "method": "full", "dataset_tokens": 3e8,
+         "claimed_gpu": "h100-sxm", "claimed_gpu_count": 8, "claimed_hours": 504.0}
+    )  # fmt: skip
+    rec, _ = recommend_for(profile, settings=settings)
+    check = next(c for c in rec.expectation_checks if "504 h" in c.claim)
+    assert check.verdict == "cannot_hold"
+    assert check.explanation.startswith("No: it does not fit: ")
+    assert "It also does not fit" not in check.explanation and "would hold" in check.explanation

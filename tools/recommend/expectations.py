@@ -197,6 +197,16 @@ def check_claimed_speed(
     named = named or span
     if tight_memory and answer == "Yes":
         answer = "Yes, with tight memory"
+    if not fits and res.verdict not in ("impossible", "implausible"):
+        # memory is the only obstacle: said first, and the time that would hold said as such (expert
+        # review 10, R10: "No: ... it holds with room to spare. It also does not fit" contradicted itself)
+        return ExpectationCheck(
+            claim=claim,
+            verdict="cannot_hold",
+            factor=res.implied_mfu / band_high,
+            explanation=f"No: it does not fit:{fit_note.removeprefix(' It also does not fit:')} The time "
+            f"alone would hold: {res.message}{named.replace(' it takes about', ' it would take about')}",
+        )
     if res.verdict == "impossible" or not fits:
         factor = res.exceeds_peak_by if res.exceeds_peak_by else res.implied_mfu / band_high
         return ExpectationCheck(
