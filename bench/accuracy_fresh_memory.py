@@ -43,7 +43,8 @@ Mapping rules (row field -> calculator input):
 - optimizer_impl fused|foreach|for-loop as is; null -> 'fused' when the optimizer word says fused, else
   the framework preset (tools.memory_frameworks).
 - framework: a tools.vocabulary name as is; common spellings (LLaMA-Factory, Megatron-LM, transformers,
-  TRL, ...) normalised; other -> hf preset (printed).
+  TRL, ...) normalised; colossalai -> the deepspeed preset (its ZeRO plugins split the state the same way,
+  _FRAMEWORK_WORDS); other -> hf preset (printed).
 - gpus, tp as given (default 1); sharding none|ddp|zero1|zero2|zero3|fsdp (ZeRO-3, FSDP2, HSDP spellings
   normalised; null -> none, which is DDP over several GPUs); offload: false/none -> none, optimizer ->
   optimizer, params/true/cpu -> params under zero3/fsdp, optimizer otherwise.
@@ -63,6 +64,8 @@ Mapping rules (row field -> calculator input):
   the config its document names (LitGPT config hub) or prints 'BS micro/global' (the DeepSpeed gist), else 1.
 - a family whose own loss has no `.float()` (_SOURCE_STACKS loss_without_autocast): loss_upcast False on
   its rows whose framework runs the model without autocast (preset amp False: DeepSpeed's 16-bit engine).
+- training_objective (sft|dpo|orpo|simpo|kto, null -> sft) as is: a pair is 2 sequences per micro-batch
+  example, DPO/KTO full training holds a 16-bit reference copy (tools.memory_preference).
 - lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
   (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
@@ -127,7 +130,13 @@ _FRAMEWORK_WORDS: dict[str, str] = {
     "llamafactory": "llama-factory", "megatronlm": "megatron", "megatroncore": "megatron",
     "nemo": "nemo", "deepspeed": "deepspeed", "axolotl": "axolotl", "unsloth": "unsloth",
     "torchtune": "torchtune", "torchtitan": "torchtitan", "megatron": "megatron", "hf": "hf",
+    "colossalai": "deepspeed",
 }  # fmt: skip
+"""ColossalAI's ZeRO plugins (LowLevelZeroPlugin, HybridParallelPlugin zero_stage 1/2) cast the module to
+16 bits and keep the fp32 master weights and Adam states in the sharded ZeRO optimizer (colossalai/zero/
+low_level/low_level_optim.py; HybridAdam, a fused CUDA Adam with a CPU Adam for offloaded states): DeepSpeed's
+ZeRO split, so its preset (tools.memory_frameworks), with no AMP copies (hpcaitech/ColossalAI
+applications/ColossalChat/examples/training_scripts/train_sft.py, read 2026-11-27)."""
 _SHARDING_WORDS: dict[str, str] = {
     "none": "none", "ddp": "ddp", "zero1": "zero1", "zero2": "zero2", "zero3": "zero3", "fsdp": "fsdp",
     "fsdp1": "fsdp", "fsdp2": "fsdp", "hsdp": "fsdp", "zerostage1": "zero1", "zerostage2": "zero2",
@@ -330,6 +339,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     framework = word if word in FRAMEWORKS else _FRAMEWORK_WORDS.get(key, "hf")
     if framework != word:
         notes.append(f"framework {word!r} -> {framework}{' preset' if framework == 'hf' else ''}")
+    objective = str(row.get("training_objective") or "sft")
     method = str(row.get("method") or "")
     if method not in ("full", "lora", "qlora", "pretraining"):
         raise Skip(f"method {method!r} is not full, lora, qlora or pretraining")
@@ -397,6 +407,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         flash_attention=flash if attention is not None else True, gpus=gpus, tp=tp, pp=pp, sharding=sharding,
         offload=_offload(row.get("offload"), sharding), framework=framework,
     )  # fmt: skip
+    if objective != "sft":
+        inputs["training_objective"] = objective
+        notes.append(f"training objective {objective} (tools.preference)")
     if chunked:
         inputs.update(loss_chunking=True, compiled_loss=liger)
     elif row.get("loss_chunking") is False:

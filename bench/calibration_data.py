@@ -61,6 +61,7 @@ TrainingFramework = Literal[
     "torchtitan",
     "megatron",
     "nemo",
+    "colossalai",
     "other",
 ]
 ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi", "other"]

@@ -95,6 +95,9 @@ class MemoryFreshRow(_Strict):
     family: str = Field(min_length=3, description="source family: one document or table series")
     model: Model
     method: Method
+    training_objective: Literal["sft", "dpo", "orpo", "simpo", "kto"] | None = Field(
+        default=None, description="tools.preference objective; null = sft (a row without the field)"
+    )
     gpu: str = Field(min_length=3, description="the GPUs as the source prints them")
     training_precision: TrainingPrecision | None
     weights_precision: str | None = Field(description="bf16 / fp16 / nf4 / int4-gptq / ...")

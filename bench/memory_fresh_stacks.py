@@ -76,6 +76,15 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "autocast) the loss is 16-bit (loss_upcast False)",
         loss_without_autocast={"loss_upcast": False},
     ),
+    "colossalchat-hardware-requirements": SourceStack(
+        None, None, {"loss_impl": "shift-logits", "logits_held": True},
+        "hpcaitech/ColossalAI applications/ColossalChat (read 2026-11-27): requirements.txt pins "
+        "transformers==4.34.1, whose LlamaForCausalLM does logits.float() and shifts with "
+        "logits[..., :-1, :].contiguous() into CrossEntropyLoss (loss_impl shift-logits); coati's "
+        "DPO/ORPO/KTO trainers take log_softmax of the same fp32 logits' [:, :-1, :] slices "
+        "(coati/models/utils.py calc_masked_log_probs); coati/trainer/sft.py and dpo.py keep `outputs` / "
+        "`actor_all_logits` referenced through booster.backward and the optimizer step (logits_held)",
+    ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
 loss, applied where the row leaves them null and named in the mapping notes."""

@@ -54,7 +54,7 @@ from tools.memory_frameworks import (
     framework_defaults,
 )
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
-from tools.memory_preference import reference_weight_bytes, sequences_in_micro_batch
+from tools.memory_preference import reference_forward_bytes, reference_weight_bytes, sequences_in_micro_batch
 from tools.memory_states import (
     NF4_BYTES_PER_PARAM,
     WEIGHT_BYTES,
@@ -429,6 +429,9 @@ def estimate_memory(
     offloaded_act = stale = 0.0
     if plan.training:
         parts = training_activations(plan, tb)
+        ref_fwd = reference_forward_bytes(plan, objective, precompute_ref_log_probs, tb)
+        if ref_fwd:  # the reference's logits, beside the policy's forward (tools.memory_preference)
+            parts = dataclasses.replace(parts, logits_forward=parts.logits_forward + ref_fwd)
         offloaded_act = parts.offloaded
         stale = variable_length_reserve(plan, parts.logits_backward, tb)
         frac = ALLOCATOR_FRAGMENTATION_FRACTION if plan.memory_basis == "reserved" else 0.0

@@ -8,8 +8,17 @@
   whole). LoRA / QLoRA: the base with the adapter disabled is the reference, no second copy; precomputed
   reference log-probs: no reference model at train time. Sources: tools.preference.PREFERENCE_SOURCE.
 
-Not counted: the reference forward's own logits (it runs without gradients, after the policy's forward
-in TRL's loss; at most 2b x seq x vocab fp32 for a moment) and KTO's KL-estimate batch.
+- reference forward: the reference runs without gradients AFTER the policy's forward, while the policy still
+  holds its kept activations and its logits (TRL DPOTrainer.get_batch_loss_metrics: concatenated_forward, then
+  compute_ref_log_probs; ColossalAI coati/trainer/dpo.py: `actor_all_logits = self.model(...)`, then
+  `ref_all_logits = self.ref_model(...)` under no_grad, read 2026-11-27), so its logits add to the forward
+  phase: 16-bit, and where the model code upcasts them (loss_impl shift-logits / shift-logits-downcast:
+  `logits.float()` in transformers' Llama before 4.45) the 16-bit output and its fp32 copy together at the
+  cast (reference_forward_bytes).
+
+Not counted: KTO's KL-estimate batch, and the reference's log-softmax where it is taken row by row (TRL's
+selective_log_softmax) or on a half of the batch (coati: the fp32 logits + one half's log-softmax, 6 B per
+value, the same as at the cast).
 """
 
 from __future__ import annotations
@@ -25,6 +34,14 @@ from tools.preference import (
     sequences_per_example,
 )
 from tools.trace import TraceBuilder, UntracedBuilder
+
+REFERENCE_LOGITS_BYTES = 2.0
+"""Bytes per logit value of the reference's forward when the model code leaves the logits 16-bit (the loss
+upcasts them: transformers >= 4.45 ForCausalLMLoss; TRL's selective_log_softmax works row by row)."""
+REFERENCE_LOGITS_BYTES_UPCAST = 6.0
+"""Bytes per logit value when the model code upcasts them (`logits = logits.float()`, transformers' Llama
+before 4.45; loss_impl shift-logits / shift-logits-downcast): the 16-bit lm_head output (2 B) and its fp32
+copy (4 B) are both live at the cast."""
 
 REFERENCE_WEIGHT_PRECISION = "bf16"
 """TRL loads the reference like the policy (torch_dtype bf16 in its examples); it holds no fp32 master."""
@@ -76,4 +93,26 @@ def reference_weight_bytes(plan: Plan, objective: str, precomputed: bool, tb: Tr
         params=plan.arch.param_count(),
         tp=plan.tp,
         shard=plan.shard("weights"),
+    )
+
+
+def reference_forward_bytes(plan: Plan, objective: str, precomputed: bool, tb: TraceBuilder) -> float:
+    """Bytes per GPU of the reference's logits during its forward, beside the policy's forward-phase memory
+    (module docstring); 0 without a reference at train time. With adapters the reference is the base with the
+    adapter disabled: the same forward runs."""
+    obj = check_objective(objective)
+    if not plan.training or not reference_at_train_time(obj, precomputed):
+        return 0.0
+    upcast = plan.loss_impl in ("shift-logits", "shift-logits-downcast")
+    per_value = REFERENCE_LOGITS_BYTES_UPCAST if upcast else REFERENCE_LOGITS_BYTES
+    return tb.step(
+        "reference_forward_logits",
+        "tokens x vocab x bytes / tp (the reference's logits, beside the policy's after its forward)",
+        plan.tokens * plan.arch.vocab_size * per_value / plan.tp,
+        "B",
+        PREFERENCE_SOURCE,
+        tokens=plan.tokens,
+        vocab=plan.arch.vocab_size,
+        bytes_per_value=per_value,
+        loss_impl=plan.loss_impl,
     )

@@ -14,6 +14,7 @@ from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.memory_frameworks import framework_defaults
 from tools.memory_types import Plan
+from tools.memory_zero import zero_fp32_grad_partition as _zero_grads
 from tools.trace import TraceBuilder
 from tools.vocabulary import QUANTIZED
 
@@ -540,7 +541,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             shard_optimizer=shard,
             offloaded_states_bytes=states if plan.offload in ("optimizer", "params") else 0.0,
         )
-    temps = optimizer_step_temporaries(plan, trainable, split, tb)
+    temps = optimizer_step_temporaries(plan, trainable, split, tb) + _zero_grads(plan, trainable, split, tb)
     return StateBytes(
         root_gathered=root_gathered,
         adapter_grads=adapter_grads,

@@ -83,3 +83,26 @@ def test_size_api_takes_the_objective() -> None:
     sft = size(model="llama-3.1-8b", method="full")
     dpo = size(model="llama-3.1-8b", method="full", training_objective="dpo")
     assert dpo["breakdown_gib"]["weights"] - sft["breakdown_gib"]["weights"] == pytest.approx(14.96, abs=0.01)
+
+
+def _ref_logits_bytes(est: MemoryEstimate) -> float:
+    return sum(float(s.output or 0.0) for s in est.trace if s.step == "reference_forward_logits")
+
+
+@pytest.mark.parametrize(("loss_impl", "per_value"), [("shift-labels", 2.0), ("shift-logits", 6.0)])
+def test_reference_forward_logits_sit_beside_the_policys_forward(loss_impl: str, per_value: float) -> None:
+    # DPO pairs, batch 1 pair = 2 sequences x 2048 tokens x 128,256 vocab (Llama 3.1) x bytes per value:
+    # 16-bit logits (2 B), or the 16-bit output and its fp32 upcast at `logits.float()` (2 + 4 B)
+    dpo = _est("full", "dpo", loss_impl=loss_impl)
+    expected = 2 * 2048 * 128_256 * per_value
+    assert _ref_logits_bytes(dpo) == pytest.approx(expected, rel=1e-9)
+    sft_like = _est("full", "simpo", loss_impl=loss_impl)  # reference-free: no reference forward
+    assert _ref_logits_bytes(sft_like) == 0.0
+    gap = dpo.phase_peaks_gib["forward"] - sft_like.phase_peaks_gib["forward"]
+    ref_weights_gib = bytes_to_gib(stored_weight_bytes(load_catalog().model("llama-3.1-8b"), "bf16"))
+    assert gap == pytest.approx(ref_weights_gib + bytes_to_gib(expected), rel=1e-9)
+
+
+def test_no_reference_forward_with_precomputed_log_probs_but_one_with_adapters() -> None:
+    assert _ref_logits_bytes(_est("full", "dpo", precomputed=True)) == 0.0
+    assert _ref_logits_bytes(_est("lora", "dpo")) > 0.0  # the base with the adapter off runs the forward
