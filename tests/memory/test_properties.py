@@ -130,9 +130,14 @@ def test_more_gpus_never_raise_per_gpu_memory(p: float, n: int, stage: str, kw: 
 @SETTINGS
 @given(p=params_b, n=st.sampled_from([2, 4, 8, 64]), kw=configs(method="full"), m=training_methods)
 def test_higher_zero_stage_never_raises_per_gpu_memory(p: float, n: int, kw: dict, m: str) -> None:
+    """DDP >= ZeRO-1 >= ZeRO-2; ZeRO-3 may exceed ZeRO-2 by no more than its gradient-partition buffer, which
+    DeepSpeed keeps live in every phase (tools.memory_phases.zero3_grad_buffer), so at the loss it holds
+    sharded gradients ZeRO-2 does not have yet (at most 4 bytes per parameter / GPUs: fp32 accumulation)."""
     kw = {**kw, "method": m, "precision": "nf4" if m == "qlora" else "bf16", "gpus": n}
     peaks = [_peak(p, **{**kw, "sharding": s}) for s in ("ddp", "zero1", "zero2", "zero3")]
-    assert all(b <= a * (1 + 1e-9) for a, b in zip(peaks, peaks[1:], strict=False))
+    assert all(b <= a * (1 + 1e-9) for a, b in zip(peaks[:3], peaks[1:3], strict=False))
+    buffer_gib = p * 1e9 * 4 / n / 2**30
+    assert peaks[3] <= (peaks[2] + buffer_gib) * (1 + 1e-9)
 
 
 @SETTINGS
