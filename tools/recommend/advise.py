@@ -105,9 +105,15 @@ def _qlora_on_owned(
     except (InputError, KeyError, LookupError):  # a GPU the catalog lacks: nothing to run it on
         return w, out, None
     why = f"LoRA's 16-bit base does not fit your {p.owned_gpu_count or 1}x {name}; a 4-bit base (QLoRA) does"
-    tried = profile.with_values("inferred", {"method": why}, method="qlora")
-    w2 = resolve_workload(profile=tried, catalog=catalog)
-    out2 = run_engine(w2, catalog, settings, caches)
+    # the base is 4-bit in QLoRA: a stated 16-bit precision was LoRA's base ("LoRA ... in bf16", expert review
+    # 11, P09b: the trial raised "QLoRA needs a quantised base ... not bf16" and the whole answer was lost)
+    base = {"precision": "nf4"} if profile.precision is not None else {}
+    tried = profile.with_values("inferred", {"method": why, "precision": why}, method="qlora", **base)
+    try:
+        w2 = resolve_workload(profile=tried, catalog=catalog)
+        out2 = run_engine(w2, catalog, settings, caches)
+    except InputError:
+        return w, out, None
     c = out2.primary
     if c is None or not is_yours(c):
         return w, out, None
