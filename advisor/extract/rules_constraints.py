@@ -328,7 +328,8 @@ _US_ONLY = keyed(
     r"(?:\s+(?:regions?|data\s?cent(?:er|re)s?))?\b"
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
-    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b",
+    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
+    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))",  # listed
     I,
 )
 

@@ -76,7 +76,9 @@ _LIMIT_AFTER = keyed(
     I,
 )
 _LABEL = keyed(
-    r"\b(?:time\s+(?:available|budget|allowed|limit)|available\s+time|completion\s+window|delivery\s+window"
+    # "Compute window: 3 weeks", "training window of 10 days" (expert review 11, R04)
+    r"\b(?:time\s+(?:available|budget|allowed|limit)|available\s+time|(?:completion|delivery|compute|training"
+    r"|gpu|cluster|time)\s+window"
     r"|lead\s+time|time\s+to\s+(?:deliver|complete|finish))\b\s*(?:is\s+|of\s+)?[:|=\t-]*\s*"
     rf"(?:~|about\s+|approx\.?\s*)?(?P<num>{NUMBER})\s*(?P<cal>calendar\s+)?(?P<unit>hours?|hrs?|h|days?|weeks?"
     r"|months?)\b",

@@ -123,11 +123,29 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
         group, joins = ([g] if g is not None else []), []
 
 
+_CLAIM_FIELDS = ("claimed_gpu", "claimed_gpu_count", "claimed_hours")
+
+
+def _choice_not_claim(ctx: Ctx, s: Sentence) -> None:
+    """A choice asked between two set-ups ("what's cheaper per month: 1x H100 or 2x L40S?", expert review
+    11, R13) is a comparison, not a claim on the first one: the claim read from the sentence is withdrawn."""
+    if ctx.has("gpus_compared"):
+        return
+    _compared(ctx, s)
+    if not ctx.has("gpus_compared"):
+        return
+    end = s.start + len(s.text)
+    ctx.findings[:] = [
+        f for f in ctx.findings if not (f.field in _CLAIM_FIELDS and s.start <= f.position < end)
+    ]
+
+
 def rule_gpu_lists(ctx: Ctx) -> None:
     """gpus_wanted and gpus_excluded from verdicts and labelled lists, gpus_compared from GPUs set side
     by side (claims set none)."""
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
+            _choice_not_claim(ctx, s)
             continue
         _verdicts(ctx, s)
         _labelled(ctx, s)

@@ -43,7 +43,8 @@ _OWNER = Gated(
         # the machine just named: "my workstation? It has 4x RTX 4090", "our box has two A100s"
         r"|(?:it|(?:the|that|this|my|our)\s+(?:workstation|box|server|machine|rig|desktop|node))\s+(?:has|holds"
         r"|contains|comes\s+with)|(?:so\s+|now\s+)?it(?:'s|\s+is)(?=\s+(?:\d+|one|two|three|four|six|eight)\s*(?:x|×)?\s*"
-        r"(?:nvidia\s+|geforce\s+)?(?:rtx\s*)?[a-z]?\d))\s+"
+        # "we have only 1 RTX 4090" (expert review 11, R06)
+        r"(?:nvidia\s+|geforce\s+)?(?:rtx\s*)?[a-z]?\d))\s+(?:(?:only|just)\s+)?"
         rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?)?(?:own\s+|(?:nvidia|geforce)\s+)?",
         I,
     ),
@@ -262,7 +263,9 @@ _SPELLED_OUT = re.compile(rf"\s*\(\s*(?:(?P<num>{NUMBER})\s*(?:x|×)?\s*)?(?:nvi
 
 # =========================================================================== GPUs wanted / excluded
 _WANT_CUE = keyed(
-    r"(?:\bon|\busing|\buse|\bwith|\bonly|\bneeds?|\bwants?|(?:'d|\bwould)\s+like|\bprefer(?:ably)?|\brequires?"
+    # "we have only 1 RTX 4090" is what the team owns, not a wish (expert review 11, R06)
+    r"(?:\bon|\busing|\buse|\bwith|(?<!have )(?<!got )(?<!own )\bonly|\bneeds?|\bwants?"
+    r"|(?:'d|\bwould)\s+like|\bprefer(?:ably)?|\brequires?"
     r"|\brequired|\bstick\s+to"
     r"|\bstandardi[sz]ed\s+on|\bmust\s+be|\bhas\s+to\s+be|\bdeploy\s+to|\brun\s+it\s+on"
     r"|\bnothing\s+(?:but|other\s+than|except)|\b(?:limited|restricted|confined)\s+to|\bcovers\s+only"
@@ -345,7 +348,8 @@ def family_ids(name: str) -> tuple[str, ...]:
     parts = low.replace("nvidia ", "").replace("geforce ", "").split()
     if not parts:
         return (gid,)
-    base = parts[0]
+    # "RTX 4090": the number names the card ('rtx' alone would be every RTX card; expert review 11, R06)
+    base = parts[1] if parts[0] == "rtx" and len(parts) > 1 else parts[0]
     mem = next((p for p in parts[1:] if p.endswith("gb")), None)
     family = re.compile(rf"(?:rtx-)?{re.escape(base)}(?:-|$)")
     ids = [str(g.id) for g in cat.gpus if family.match(str(g.id)) and (mem is None or f"-{mem}" in str(g.id))]
