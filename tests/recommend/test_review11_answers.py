@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from advisor.service.profiles import profile_from_mapping
 from advisor.service.recommending import recommend_for
+from tools import present
 
 
 def test_lora_stated_in_bf16_on_owned_cards_still_gets_the_qlora_note() -> None:
@@ -17,3 +18,18 @@ def test_lora_stated_in_bf16_on_owned_cards_still_gets_the_qlora_note() -> None:
     assert rec.primary is not None
     assert rec.profile.method == "lora" and rec.profile.precision == "bf16"  # the stated method is kept
     assert any(n.startswith("With QLoRA (a 4-bit base) it runs on your 4x") for n in rec.notes)
+
+
+def test_a_named_rental_in_the_check_costs_what_the_pick_costs() -> None:
+    """R17: 'Is a single A100 80GB enough to QLoRA Mixtral 8x7B on 50M tokens?' printed $12 - $154 in the
+    pick and $19 - $161 for the same rental in the check (the check added data movement): one figure."""
+
+    profile, settings = profile_from_mapping(
+        {"workload": "fine_tuning", "model_id": "mixtral-8x7b", "method": "qlora", "dataset_tokens": 5e7,
+         "claimed_gpu": "a100-80gb-sxm", "claimed_gpu_count": 1}
+    )  # fmt: skip
+    rec, _ = recommend_for(profile, settings=settings)
+    p = rec.primary
+    assert p is not None and p.gpu == "a100-80gb-sxm" and p.total_gpus == 1
+    check = next(c for c in rec.expectation_checks if "Renting 1x" in c.explanation)
+    assert f"{present.usd_range(p.cost_usd)} at {p.provider}" in check.explanation

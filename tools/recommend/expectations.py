@@ -273,7 +273,9 @@ def _rental_text(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -
     shown = list(best.values())[:2]
     if not shown:
         return ""
-    parts = [f"{present.usd_range(c.total_usd)} at {c.offer.provider} ({c.offer.pricing.replace('_', '-')})"
+    # the compute cost, as each option's line writes it (expert review 11, R17: "$12 - $154" in the pick and
+    # "$19 - $161" for the same rental in the check, the second with the data movement in)
+    parts = [f"{present.usd_range(c.cost_usd)} at {c.offer.provider} ({c.offer.pricing.replace('_', '-')})"
              for c in shown]  # fmt: skip
     return f" Renting {n}x {gpu.name}: " + "; ".join(parts) + "."
 
@@ -304,7 +306,7 @@ def _named_rental(
         answer, where = "No", f"{w.low / hours:.1f}x or more {expected}"
     return answer, (
         f" On {n}x {gpu.name} the estimate is {present.hours_range(w)} ({where}); renting them: "
-        f"{present.usd_range(c.total_usd)} at {c.offer.provider} "
+        f"{present.usd_range(c.cost_usd)} at {c.offer.provider} "
         f"({c.offer.pricing.replace('_', '-')})."
     )
 
