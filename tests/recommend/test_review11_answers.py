@@ -33,3 +33,18 @@ def test_a_named_rental_in_the_check_costs_what_the_pick_costs() -> None:
     assert p is not None and p.gpu == "a100-80gb-sxm" and p.total_gpus == 1
     check = next(c for c in rec.expectation_checks if "Renting 1x" in c.explanation)
     assert f"{present.usd_range(p.cost_usd)} at {p.provider}" in check.explanation
+
+
+def test_a_pick_that_is_not_the_cheapest_listed_says_why() -> None:
+    """R07: 'cheapest option please' for a 50M-token generation job got an on-demand 8x B200 while a
+    marketplace spot 8x H100 was listed cheaper, with no reason given: buyer rule 2 is now said."""
+    profile, settings = profile_from_mapping(
+        {"workload": "inference", "model_id": "llama-3.1-70b", "generation_tokens": 5e7, "prompt_tokens": 500,
+         "deadline_hours": 77.0, "objective": "cheapest"}
+    )  # fmt: skip
+    rec, _ = recommend_for(profile, settings=settings)
+    p = rec.primary
+    assert p is not None
+    cheaper = [a for a in rec.alternatives if a.cost_usd.mid < p.cost_usd.mid]
+    assert cheaper and all(a.tier.lower() in ("community", "marketplace") for a in cheaper)
+    assert any(w.startswith("put first over the lower-cost") for w in p.why)

@@ -103,14 +103,15 @@ def select(
         if primary is None:
             primary = named[0] if named else pref[0] if pref else ranked[0]
             within = named or pref or ranked  # the GPU and count named stay what was named
+            picked, endpoint = primary, not eng.state.batch_job
             if eng.inference:
-                picked = primary
-                endpoint = not eng.state.batch_job
                 consumer = bool(named) and named[0].gpu.consumer
                 primary = production_primary(primary, ranked, p, consumer, endpoint)
                 if primary is not picked:  # rule 1 must not hand rule 2's pick back to a consumer card
                     within = [c for c in within if not not_for_production(c, endpoint)] or [primary]
             primary = undominated(primary, within, eng.inference)
+            if eng.inference and primary is not picked and not_for_production(picked, endpoint):
+                _say_rule_two(primary, picked)
         if preferred and not pref:
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
@@ -251,6 +252,19 @@ def _gpu_rejection(gpu: GpuSpec, n: GpuNotes) -> Rejection | None:
             gpu=gpu.id, gpu_name=gpu.name, kind="no_price", reason=f"{gpu.name}: no price in the catalog"
         )
     return None
+
+
+def _say_rule_two(primary: Candidate, passed_over: Candidate) -> None:
+    """Why the pick is not the cheapest option listed (expert review 11, R07: "cheapest option please" got
+    an on-demand B200 while a marketplace spot H100 was listed cheaper, with no reason given)."""
+    kind = "a consumer card" if passed_over.gpu.consumer else f"{passed_over.offer.tier} capacity"
+    line = (
+        f"put first over the lower-cost {passed_over.total_gpus}x {passed_over.gpu.name} at "
+        f"{passed_over.offer.provider} ({kind}, listed below): inference runs on data-centre cards at an "
+        "established provider first"
+    )
+    if line not in primary.why:
+        primary.why.append(line)
 
 
 def gpu_family(gpu_id: str) -> str:
