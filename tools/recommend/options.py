@@ -272,6 +272,7 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     elif c.budget_status == "maybe":
         runs = f"all {p.runs_total} runs " if p.runs_total and p.runs_total > 1 else ""
         out.append(
-            f"{runs}within the {present.usd(p.budget_usd)} budget only at the favourable end of its cost range"
+            f"{runs}within the {present.usd(p.budget_usd)} budget only at the favourable end of its cost "
+            "range"
         )
     return out
