@@ -75,6 +75,11 @@ def _unpriced_copy(c: Candidate) -> Candidate:
     return c.copy(risks=list(c.risks), why=list(c.why))
 
 
+def _per_user_low(c: Candidate) -> float:
+    """The slow end of a serving candidate's per-user tokens/s (0 without a plan)."""
+    return c.serving.per_user_tokens_per_s.low if c.serving is not None else 0.0
+
+
 class Enumerator(Part):
     """One run's enumeration, GPU type by GPU type, kept in `enumeration` for later runs."""
 
@@ -182,12 +187,12 @@ class Enumerator(Part):
                 ]
                 pending += feasible
             else:
-                pending += self._prune(feasible)
+                pending += self._prune_serving(feasible) if self.inference else self._prune(feasible)
             # the team's own GPUs say what their whole count holds (review 6: "needs 1124.6 GiB per GPU" for
             # 16 owned H100s was a one-GPU offer's note, the unsharded total)
             yours = offer.provider == YOURS_PROVIDER
             if not feasible and not memory_fits and (notes.memory is None or yours):
-                single = self.calc.mem.get(layouts_for(self.w, 1, 1)[0])
+                single = self.calc.prefilter_memory(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
                 best_peak, best_layout = self.calc.smallest_peak(gpu, pairs)
                 limit = gpu.usable_memory_gib * (1 - self.headroom)
@@ -364,7 +369,75 @@ class Enumerator(Part):
                 keep[id(feasible[-1])] = feasible[-1]
         return list(keep.values())
 
-    def _memory_cap(self, gpu: GpuSpec, layout: Layout, low: int, high: int) -> int | None:
+    def _serving_plan(
+        self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit
+    ) -> tuple[ServingPlan, MemoryFit]:
+        """The serving plan of `layout` (tools.recommend.serving_plan) and its memory fit at the load the
+        plan puts on each replica (stated or not): `fit` is only the pre-filter's, weights and one
+        request (Calculators.prefilter_memory). Where the memory estimate with its headroom holds fewer
+        sequences than the serving model's KV cap, the plan is made again within what fits."""
+        n = layout.n_gpus
+        latency = self.p.latency_ms_per_token
+
+        def serve(conc: int) -> Any:
+            return self.calc.serving(gpu, n, conc, pp=layout.pp)
+
+        stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
+        # the plan picks each replica's load (a batch job; a rate target with no users stated) or splits the
+        # users over replicas
+        sized = bool(self.p.generation_tokens) or (bool(self.p.target_tokens_per_s) and not stated)
+        # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
+        max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
+        plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated), latency)
+        if plan.why_not is not None:
+            return plan, fit
+        per = plan.per_replica_concurrency
+        at_load = self._fit_at(gpu, layout, per)
+        cap = None if at_load.fits else self.memory_cap(gpu, layout, 1, per)
+        if cap is not None:
+            # the serving model's KV capacity is above what the memory estimate, with its headroom, lets
+            # the GPUs hold (expert review 2026-11-27: "fits: 203.0 GiB peak per GPU of 179.1 usable")
+            if sized:
+                # a replica runs at most `cap` sequences whatever load the plan asked of it (expert review
+                # 7, P15: 127 asked, 48 served, memory sized at 127 called a fit)
+                def capped(conc: int) -> Any:
+                    return serve(min(conc, cap))
+
+                plan = with_latency_cap(capped, plan_serving(capped, self.p, n, max_reps, stated), latency)
+                plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
+            else:
+                # the users are split over replicas, each holding at most `cap`: more replicas, or none
+                def capped(conc: int) -> Any:
+                    t = serve(conc)
+                    return t.model_copy(update={"max_concurrency": min(t.max_concurrency, cap)})
+
+                plan = with_latency_cap(capped, plan_serving(capped, self.p, n, max_reps, stated), latency)
+            per = plan.per_replica_concurrency
+            at_load = self._fit_at(gpu, layout, per)
+        if not at_load.fits and plan.why_not is None:
+            # a load that does not fit is never a fit (negative free memory shown as one)
+            plan = replace(plan, why_not=f"{per} sequences per replica need "
+                           f"{at_load.peak_gib_per_gpu:.1f} GiB per GPU, more than fits")  # fmt: skip
+        return plan, at_load
+
+    def _fit_at(self, gpu: GpuSpec, layout: Layout, concurrency: int) -> MemoryFit:
+        """The memory fit of one replica of `layout` holding `concurrency` sequences."""
+        est = self.calc.serving_memory(layout, concurrency)
+        return memory_fit(est, gpu, self.headroom, layout.sharding)
+
+    def _prune_serving(self, feasible: list[Candidate]) -> list[Candidate]:
+        """_prune's counts, and the fewest GPUs in all (replicas included; the faster per user of a tie):
+        a replica carries its share of the users, so fewer GPUs per replica can take more replicas, and the
+        cheapest count of an offer may lie between its smallest and its largest (R04 / R13: 2x B200 in one
+        replica against 5 replicas of one)."""
+        kept = self._prune(feasible)
+        if feasible:
+            fewest = min(feasible, key=lambda c: (c.total_gpus, -_per_user_low(c)))
+            if all(c is not fewest for c in kept):
+                kept.append(fewest)
+        return kept
+
+    def memory_cap(self, gpu: GpuSpec, layout: Layout, low: int, high: int) -> int | None:
         """The most sequences per replica in [low, high) whose serving memory fits with the headroom
         (memory grows with the sequences held); None when even `low` does not fit."""
 
@@ -392,49 +465,8 @@ class Enumerator(Part):
         replicas = 1
         plan: ServingPlan | None = None
         if self.inference:
-
-            def serve(conc: int) -> Any:
-                return self.calc.serving(gpu, n, conc, pp=layout.pp)
-
-            stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
-            # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
-            max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
-            plan = plan_serving(serve, self.p, n, max_reps, stated)
-            plan = with_latency_cap(serve, plan, self.p.latency_ms_per_token)
+            plan, fit = self._serving_plan(gpu, offer, layout, fit)
             decode, replicas = plan.total_tokens_per_s, plan.replicas
-            per = plan.per_replica_concurrency
-            if not stated and per > (self.p.concurrency or 1) and plan.why_not is None:
-                # memory at the load the plan puts on each replica (a rate target sets it), not the
-                # assumed default: 12 GiB at 8 sequences beside 346 in flight read as a contradiction
-                est = self.calc.serving_memory(layout, per)
-                at_load = memory_fit(est, gpu, self.headroom, layout.sharding)
-                cap = None if at_load.fits else self._memory_cap(gpu, layout, self.p.concurrency or 1, per)
-                if cap is not None:
-                    # the serving model's KV capacity is above what the memory estimate, with its
-                    # headroom, lets the GPUs hold: the plan runs at the load that fits (expert review
-                    # 2026-11-27: "fits: 203.0 GiB peak per GPU of 179.1 usable (-23.9 GiB free)")
-
-                    def serve(conc: int) -> Any:
-                        return self.calc.serving(gpu, n, min(conc, cap), pp=layout.pp)
-
-                    plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated),
-                                            self.p.latency_ms_per_token)  # fmt: skip
-                    # the capped serve() runs at most `cap` sequences whatever load the plan asked of it
-                    # (expert review 7, P15: 127 asked, 48 served, memory sized at 127: "79.5 GiB peak
-                    # per GPU of 44.8 usable (-34.7 GiB free)" called a fit)
-                    plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
-                    decode, replicas, per = (
-                        plan.total_tokens_per_s,
-                        plan.replicas,
-                        plan.per_replica_concurrency,
-                    )
-                    at_load = memory_fit(self.calc.serving_memory(layout, per), gpu, self.headroom,
-                                         layout.sharding)  # fmt: skip
-                if not at_load.fits and plan.why_not is None:
-                    # a load that does not fit is never a fit (negative free memory shown as one)
-                    plan = replace(plan, why_not=f"{per} sequences per replica need "
-                                   f"{at_load.peak_gib_per_gpu:.1f} GiB per GPU, more than fits")  # fmt: skip
-                fit = at_load
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours
             else:
