@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+from advisor.llm.templates import _recommendation_lines
 from advisor.service.profiles import profile_from_mapping
 from advisor.service.recommending import recommend_for
 from tools import memory as memory_mod
@@ -68,7 +69,10 @@ def test_the_concurrency_claim_opens_with_how_many_streams_one_gpu_holds() -> No
     assert _kv_fits("mistral-7b-v0.3", held, usable)
     assert not _kv_fits("mistral-7b-v0.3", held + 1, usable)
     replicas = math.ceil(2000 / held)
-    assert f"2,000 users need about {replicas:,} such replicas" in check.explanation
+    assert f"2,000 users need about {replicas:,} such GPUs as separate replicas" in check.explanation
+    assert check.leads
+    reply = "\n\n".join(_recommendation_lines(rec))  # the templated reply's answer part
+    assert reply.index(check.explanation) < reply.index("Recommended:")  # the verdict opens the answer
     assert "1014.7 GiB per GPU needed" in check.explanation  # the whole load on one GPU, still said
 
 

@@ -4,9 +4,9 @@ answer opened "On 1x NVIDIA L40S it does not fit: 1014.7 GiB per GPU needed", a 
 no count of what one GPU does hold).
 
 The streams one replica holds: the most sequences of the stated context whose memory estimate (tools.memory:
-weights + KV cache + overhead, through the engine's cache) fits with the recommender's headroom
-(Enumerator.memory_cap), and no more than the serving model's own KV capacity (tools.compute.serving
-ServingTime.max_concurrency); the per-user speed there is the serving model's at that load."""
+weights + KV cache + overhead) fits with the recommender's headroom (tools.recommend.serving_load.ServingLoad.
+memory_cap), and no more than the serving model's own KV capacity (tools.compute.serving ServingTime.
+max_concurrency); the per-user speed there is the serving model's at that load."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def streams_held(outcome: Outcome, gpu: GpuSpec, n: int, layout: Layout, concurr
     """The most concurrent sequences `n` of `gpu` (as `layout`) hold below `concurrency`, or None when
     not even one fits (the memory estimate with the headroom, capped by the serving model's KV capacity)."""
     eng = outcome.engine
-    cap = eng.enumerator.memory_cap(gpu, layout, 1, concurrency)
+    cap = eng.enumerator.load.memory_cap(gpu, layout, 1, concurrency)
     if cap is None:
         return None
     t = eng.calc.serving(gpu, n, cap, pp=layout.pp)
@@ -45,9 +45,12 @@ def concurrency_verdict(
     what = f"{n}x {gpu.name}" if n > 1 else f"one {gpu.name}"
     each = f" of {context:,} tokens" if context else ""
     replicas = math.ceil(concurrency / held)
+    take = f"{replicas:,} such GPUs as separate replicas" if n == 1 else (
+        f"{replicas:,} such replicas ({replicas * n:,} GPUs)"
+    )  # fmt: skip
     return (
         f"No: {what} holds about {held:,} such streams{each} (weights plus each stream's KV cache, "
         f"{eng.headroom:.0%} of memory kept free), not {concurrency:,}; at {held:,} each decodes "
         f"{present.tokens_per_s_range(t.per_user_tokens_per_s)}. {concurrency:,} users need about "
-        f"{replicas:,} such replicas ({replicas * n:,} GPUs), or larger GPUs; on {what} alone: {need_text}."
+        f"{take}, or larger GPUs; on {what} alone: {need_text}."
     )

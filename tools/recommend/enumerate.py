@@ -22,28 +22,20 @@ from tools.recommend.candidates import (
     Offer,
     gpu_counts,
     layouts_for,
-    memory_fit,
     memory_method,
 )
 from tools.recommend.models import YOURS_PROVIDER, MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, RISK_TARGET_MID_MISS, assess_risk, deadline_status
-from tools.recommend.serving_plan import (
-    ServingPlan,
-    plan_serving,
-    ttft_text,
-    with_latency_cap,
-    within_max_gpus,
-)
+from tools.recommend.serving_load import ServingLoad, with_fewest_gpus
+from tools.recommend.serving_plan import ServingPlan, ttft_text, within_max_gpus
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
 PRACTICAL_WALL_HOURS = 720.0
 """The 'cheapest' alternative must finish within a month (or the primary's time, if longer): a
 cheaper configuration that runs for half a year is not a plan a buyer would take."""
-MAX_REPLICAS = 16
-"""Inference: most replicas of one configuration considered to reach a throughput target."""
 
 _ZERO_RANGE = Range(low=0.0, high=0.0)  # frozen: shared by every unpriced candidate
 
@@ -75,11 +67,6 @@ def _unpriced_copy(c: Candidate) -> Candidate:
     return c.copy(risks=list(c.risks), why=list(c.why))
 
 
-def _per_user_low(c: Candidate) -> float:
-    """The slow end of a serving candidate's per-user tokens/s (0 without a plan)."""
-    return c.serving.per_user_tokens_per_s.low if c.serving is not None else 0.0
-
-
 class Enumerator(Part):
     """One run's enumeration, GPU type by GPU type, kept in `enumeration` for later runs."""
 
@@ -88,6 +75,8 @@ class Enumerator(Part):
         self.calc = calc
         self.pricer = pricer
         self.offers = offers
+        self.load = ServingLoad(calc, self.p, self.headroom)
+        """Serving: each replica's plan and memory at its share of the load."""
         self._sweeps: dict[tuple[Any, ...], tuple[list[_Counted], bool, str | None]] = {}
         self.unpriced: dict[str, list[Candidate]] = {}
         """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
@@ -187,7 +176,8 @@ class Enumerator(Part):
                 ]
                 pending += feasible
             else:
-                pending += self._prune_serving(feasible) if self.inference else self._prune(feasible)
+                kept = self._prune(feasible)
+                pending += with_fewest_gpus(kept, feasible) if self.inference else kept
             # the team's own GPUs say what their whole count holds (review 6: "needs 1124.6 GiB per GPU" for
             # 16 owned H100s was a one-GPU offer's note, the unsharded total)
             yours = offer.provider == YOURS_PROVIDER
@@ -369,93 +359,6 @@ class Enumerator(Part):
                 keep[id(feasible[-1])] = feasible[-1]
         return list(keep.values())
 
-    def _serving_plan(
-        self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit
-    ) -> tuple[ServingPlan, MemoryFit]:
-        """The serving plan of `layout` (tools.recommend.serving_plan) and its memory fit at the load the
-        plan puts on each replica (stated or not): `fit` is only the pre-filter's, weights and one
-        request (Calculators.prefilter_memory). Where the memory estimate with its headroom holds fewer
-        sequences than the serving model's KV cap, the plan is made again within what fits."""
-        n = layout.n_gpus
-        latency = self.p.latency_ms_per_token
-
-        def serve(conc: int) -> Any:
-            return self.calc.serving(gpu, n, conc, pp=layout.pp)
-
-        stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
-        # the plan picks each replica's load (a batch job; a rate target with no users stated) or splits the
-        # users over replicas
-        sized = bool(self.p.generation_tokens) or (bool(self.p.target_tokens_per_s) and not stated)
-        # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
-        max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
-        plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated), latency)
-        if plan.why_not is not None:
-            return plan, fit
-        per = plan.per_replica_concurrency
-        at_load = self._fit_at(gpu, layout, per)
-        cap = None if at_load.fits else self.memory_cap(gpu, layout, 1, per)
-        if cap is not None:
-            # the serving model's KV capacity is above what the memory estimate, with its headroom, lets
-            # the GPUs hold (expert review 2026-11-27: "fits: 203.0 GiB peak per GPU of 179.1 usable")
-            if sized:
-                # a replica runs at most `cap` sequences whatever load the plan asked of it (expert review
-                # 7, P15: 127 asked, 48 served, memory sized at 127 called a fit)
-                def capped(conc: int) -> Any:
-                    return serve(min(conc, cap))
-
-                plan = with_latency_cap(capped, plan_serving(capped, self.p, n, max_reps, stated), latency)
-                plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
-            else:
-                # the users are split over replicas, each holding at most `cap`: more replicas, or none
-                def capped(conc: int) -> Any:
-                    t = serve(conc)
-                    return t.model_copy(update={"max_concurrency": min(t.max_concurrency, cap)})
-
-                plan = with_latency_cap(capped, plan_serving(capped, self.p, n, max_reps, stated), latency)
-            per = plan.per_replica_concurrency
-            at_load = self._fit_at(gpu, layout, per)
-        if not at_load.fits and plan.why_not is None:
-            # a load that does not fit is never a fit (negative free memory shown as one)
-            plan = replace(plan, why_not=f"{per} sequences per replica need "
-                           f"{at_load.peak_gib_per_gpu:.1f} GiB per GPU, more than fits")  # fmt: skip
-        return plan, at_load
-
-    def _fit_at(self, gpu: GpuSpec, layout: Layout, concurrency: int) -> MemoryFit:
-        """The memory fit of one replica of `layout` holding `concurrency` sequences."""
-        est = self.calc.serving_memory(layout, concurrency)
-        return memory_fit(est, gpu, self.headroom, layout.sharding)
-
-    def _prune_serving(self, feasible: list[Candidate]) -> list[Candidate]:
-        """_prune's counts, and the fewest GPUs in all (replicas included; the faster per user of a tie):
-        a replica carries its share of the users, so fewer GPUs per replica can take more replicas, and the
-        cheapest count of an offer may lie between its smallest and its largest (R04 / R13: 2x B200 in one
-        replica against 5 replicas of one)."""
-        kept = self._prune(feasible)
-        if feasible:
-            fewest = min(feasible, key=lambda c: (c.total_gpus, -_per_user_low(c)))
-            if all(c is not fewest for c in kept):
-                kept.append(fewest)
-        return kept
-
-    def memory_cap(self, gpu: GpuSpec, layout: Layout, low: int, high: int) -> int | None:
-        """The most sequences per replica in [low, high) whose serving memory fits with the headroom
-        (memory grows with the sequences held); None when even `low` does not fit."""
-
-        def fits(conc: int) -> bool:
-            est = self.calc.serving_memory(layout, conc)
-            return memory_fit(est, gpu, self.headroom, layout.sharding).fits
-
-        if not fits(low):
-            return None
-        lo, hi = low, high - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if fits(mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
     def build(
         self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
     ) -> Candidate:
@@ -465,7 +368,7 @@ class Enumerator(Part):
         replicas = 1
         plan: ServingPlan | None = None
         if self.inference:
-            plan, fit = self._serving_plan(gpu, offer, layout, fit)
+            plan, fit = self.load.plan(gpu, offer, layout, fit)
             decode, replicas = plan.total_tokens_per_s, plan.replicas
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours

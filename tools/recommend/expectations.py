@@ -431,7 +431,11 @@ def _serve_on_named(
     conc = w.profile.concurrency or 1
     if conc > 1 and w.profile.status_of("concurrency") != "assumed":  # "2,000 users?": how many it holds
         said = concurrency_verdict(outcome, gpu, n, layout, conc, f"{need} (tensor parallel {layout.tp})")
-        text = said or text
+        if said is not None:
+            factor = fit.peak_gib_per_gpu / gpu.usable_memory_gib
+            return ExpectationCheck(
+                claim=claim, verdict="cannot_hold", factor=factor, explanation=said, asked=True, leads=True
+            )
     precision = w.profile.precision or "bf16"
     if precision in ("bf16", "fp16"):
         fp8 = outcome.engine.calc.memory_at_precision(layout, "fp8")
