@@ -217,6 +217,10 @@ def _recommendation_lines(rec: Any) -> list[str]:
     # what the engine says before the pick: owned GPUs that cannot run it, a deadline nothing meets, no
     # feasible offer at a preferred provider (the report printed these; the chat reply had left them out)
     lines = [str(n) for n in getattr(rec, "notes", ())]
+    checks = list(getattr(rec, "expectation_checks", ()))
+    # a plain verdict on the claim asked about ("one L40S serves 2,000 users, true?") opens the answer, before
+    # the pick (issue 14 / expert review 10, R04: it came last, after a recommendation of 16x B200)
+    lines += [c.explanation for c in checks if getattr(c, "leads", False)]
     timeline = getattr(rec, "buy_vs_rent", None)
     sold = timeline is not None and not timeline.owned  # the answer to 'buy or rent?', reserved terms too
     example_job = rec.primary is not None and sold and _job_assumed(rec)
@@ -243,7 +247,9 @@ def _recommendation_lines(rec: Any) -> list[str]:
         if rec.infeasible_advice:
             items = "\n".join(f"- {a.rstrip('.')}" for a in rec.infeasible_advice)  # each its own line
             lines.append(prompts.fill(s["infeasible_advice"], items=items))
-    for check in getattr(rec, "expectation_checks", ()):
+    for check in checks:
+        if getattr(check, "leads", False):
+            continue
         if check.verdict in ("tight", "cannot_hold") or (check.asked and check.verdict == "holds"):
             lines.append(prompts.fill(s["expectation"], text=check.explanation))
     return lines

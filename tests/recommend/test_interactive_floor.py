@@ -130,9 +130,11 @@ def test_owned_hardware_too_slow_at_16_bit_serves_quantised_and_says_why(catalog
 
 
 def test_named_gpus_get_the_replicas_the_floor_needs(catalog: Catalog) -> None:
-    rec = _rec(catalog, **CHATBOT_7B, gpus_wanted=["l4"])  # only L4s: one replica misses, more meet it
+    rec = _rec(catalog, **CHATBOT_7B, gpus_wanted=["l4"])  # only L4s: one misses, more GPUs meet it
     assert rec.primary is not None and rec.primary.gpu == "l4"
-    assert rec.primary.serving is not None and rec.primary.serving.replicas >= 2
+    # two L4s, as two replicas or one tensor-parallel pair: since issue 14 (replicas sized at their share of
+    # the load) the pair is also kept, 16-24 tokens/s per user against two replicas' 11.5-17.7, same cost
+    assert rec.primary.serving is not None and rec.primary.total_gpus >= 2
     assert rec.primary.serving.per_user_tokens_per_s.low >= FLOOR_TOKENS_PER_S
 
 

@@ -126,8 +126,8 @@ class Calculators(Part):
         return self._estimate_memory(layout, False, optimizer=optimizer)
 
     def serving_memory(self, layout: Layout, concurrency: int) -> Any:
-        """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan put
-        on each replica when no concurrency was stated), cached per layout and load."""
+        """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan puts
+        on each replica), cached per layout and load."""
         key = (layout, concurrency)
         got = self._serving_memory.get(key)
         if got is None:
@@ -241,11 +241,20 @@ class Calculators(Part):
             )
         return cache[key]
 
+    def prefilter_memory(self, layout: Layout) -> Any:
+        """The memory a layout must hold to be considered at all. Training: the job's peak. Serving: the
+        weights and the KV cache of one request; a replica carries its share of the users, and the
+        serving plan's replica count decides how many replicas hold them (within the serving model's KV
+        cap), its memory then checked at that per-replica load (tools.recommend.enumerate). Sizing every
+        replica for the whole stated concurrency admitted only layouts that hold all users on one replica
+        (issue 14 / expert review 10, R04: 2,000 users x 4,096 tokens x 128 KiB = 1 TB per replica)."""
+        return self.serving_memory(layout, 1) if self.inference else self.mem.get(layout)
+
     def fit_layout(self, gpu: GpuSpec, gpn: int, nodes: int) -> tuple[Layout, Any, MemoryFit] | None:
-        """First layout (in order of preference) whose per-GPU peak fits with headroom."""
+        """First layout (in order of preference) whose per-GPU peak fits with headroom (prefilter_memory)."""
         for layout in self.layouts(gpn, nodes):
-            est = self.mem.get(layout)
-            key = (self.mem_sig, gpu.id, self.headroom, layout)
+            est = self.prefilter_memory(layout)
+            key = (self.mem_sig, gpu.id, self.headroom, layout, self.inference)
             fit = self.caches.fit.get(key)
             if fit is None:
                 fit = self.caches.fit[key] = memory_fit(est, gpu, self.headroom, layout.sharding)
@@ -273,7 +282,7 @@ class Calculators(Part):
         best: tuple[float, Layout] | None = None
         for gpn, nodes in pairs:
             for layout in layouts_for(self.w, gpn, nodes):
-                peak = float(self.mem.get(layout).peak_gib_per_gpu)
+                peak = float(self.prefilter_memory(layout).peak_gib_per_gpu)
                 if best is None or peak < best[0]:
                     best = (peak, layout)
         assert best is not None

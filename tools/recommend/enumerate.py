@@ -22,28 +22,20 @@ from tools.recommend.candidates import (
     Offer,
     gpu_counts,
     layouts_for,
-    memory_fit,
     memory_method,
 )
 from tools.recommend.models import YOURS_PROVIDER, MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, RISK_TARGET_MID_MISS, assess_risk, deadline_status
-from tools.recommend.serving_plan import (
-    ServingPlan,
-    plan_serving,
-    ttft_text,
-    with_latency_cap,
-    within_max_gpus,
-)
+from tools.recommend.serving_load import ServingLoad, with_fewest_gpus
+from tools.recommend.serving_plan import ServingPlan, ttft_text, within_max_gpus
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
 PRACTICAL_WALL_HOURS = 720.0
 """The 'cheapest' alternative must finish within a month (or the primary's time, if longer): a
 cheaper configuration that runs for half a year is not a plan a buyer would take."""
-MAX_REPLICAS = 16
-"""Inference: most replicas of one configuration considered to reach a throughput target."""
 
 _ZERO_RANGE = Range(low=0.0, high=0.0)  # frozen: shared by every unpriced candidate
 
@@ -83,6 +75,8 @@ class Enumerator(Part):
         self.calc = calc
         self.pricer = pricer
         self.offers = offers
+        self.load = ServingLoad(calc, self.p, self.headroom)
+        """Serving: each replica's plan and memory at its share of the load."""
         self._sweeps: dict[tuple[Any, ...], tuple[list[_Counted], bool, str | None]] = {}
         self.unpriced: dict[str, list[Candidate]] = {}
         """Per GPU type, its candidates before pricing (copies): a run that differs only in cost inputs
@@ -182,12 +176,13 @@ class Enumerator(Part):
                 ]
                 pending += feasible
             else:
-                pending += self._prune(feasible)
+                kept = self._prune(feasible)
+                pending += with_fewest_gpus(kept, feasible) if self.inference else kept
             # the team's own GPUs say what their whole count holds (review 6: "needs 1124.6 GiB per GPU" for
             # 16 owned H100s was a one-GPU offer's note, the unsharded total)
             yours = offer.provider == YOURS_PROVIDER
             if not feasible and not memory_fits and (notes.memory is None or yours):
-                single = self.calc.mem.get(layouts_for(self.w, 1, 1)[0])
+                single = self.calc.prefilter_memory(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)
                 best_peak, best_layout = self.calc.smallest_peak(gpu, pairs)
                 limit = gpu.usable_memory_gib * (1 - self.headroom)
@@ -364,25 +359,6 @@ class Enumerator(Part):
                 keep[id(feasible[-1])] = feasible[-1]
         return list(keep.values())
 
-    def _memory_cap(self, gpu: GpuSpec, layout: Layout, low: int, high: int) -> int | None:
-        """The most sequences per replica in [low, high) whose serving memory fits with the headroom
-        (memory grows with the sequences held); None when even `low` does not fit."""
-
-        def fits(conc: int) -> bool:
-            est = self.calc.serving_memory(layout, conc)
-            return memory_fit(est, gpu, self.headroom, layout.sharding).fits
-
-        if not fits(low):
-            return None
-        lo, hi = low, high - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if fits(mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
     def build(
         self, gpu: GpuSpec, offer: Offer, layout: Layout, fit: MemoryFit, topo: TopologySummary
     ) -> Candidate:
@@ -392,49 +368,8 @@ class Enumerator(Part):
         replicas = 1
         plan: ServingPlan | None = None
         if self.inference:
-
-            def serve(conc: int) -> Any:
-                return self.calc.serving(gpu, n, conc, pp=layout.pp)
-
-            stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
-            # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
-            max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
-            plan = plan_serving(serve, self.p, n, max_reps, stated)
-            plan = with_latency_cap(serve, plan, self.p.latency_ms_per_token)
+            plan, fit = self.load.plan(gpu, offer, layout, fit)
             decode, replicas = plan.total_tokens_per_s, plan.replicas
-            per = plan.per_replica_concurrency
-            if not stated and per > (self.p.concurrency or 1) and plan.why_not is None:
-                # memory at the load the plan puts on each replica (a rate target sets it), not the
-                # assumed default: 12 GiB at 8 sequences beside 346 in flight read as a contradiction
-                est = self.calc.serving_memory(layout, per)
-                at_load = memory_fit(est, gpu, self.headroom, layout.sharding)
-                cap = None if at_load.fits else self._memory_cap(gpu, layout, self.p.concurrency or 1, per)
-                if cap is not None:
-                    # the serving model's KV capacity is above what the memory estimate, with its
-                    # headroom, lets the GPUs hold: the plan runs at the load that fits (expert review
-                    # 2026-11-27: "fits: 203.0 GiB peak per GPU of 179.1 usable (-23.9 GiB free)")
-
-                    def serve(conc: int) -> Any:
-                        return self.calc.serving(gpu, n, min(conc, cap), pp=layout.pp)
-
-                    plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated),
-                                            self.p.latency_ms_per_token)  # fmt: skip
-                    # the capped serve() runs at most `cap` sequences whatever load the plan asked of it
-                    # (expert review 7, P15: 127 asked, 48 served, memory sized at 127: "79.5 GiB peak
-                    # per GPU of 44.8 usable (-34.7 GiB free)" called a fit)
-                    plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
-                    decode, replicas, per = (
-                        plan.total_tokens_per_s,
-                        plan.replicas,
-                        plan.per_replica_concurrency,
-                    )
-                    at_load = memory_fit(self.calc.serving_memory(layout, per), gpu, self.headroom,
-                                         layout.sharding)  # fmt: skip
-                if not at_load.fits and plan.why_not is None:
-                    # a load that does not fit is never a fit (negative free memory shown as one)
-                    plan = replace(plan, why_not=f"{per} sequences per replica need "
-                                   f"{at_load.peak_gib_per_gpu:.1f} GiB per GPU, more than fits")  # fmt: skip
-                fit = at_load
             if plan.job_hours is not None:  # batch generation: the job's hours, billed per job
                 wall = plan.job_hours
             else:

@@ -22,6 +22,7 @@ from tools.recommend.candidates import (
     topology_summary,
 )
 from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
+from tools.recommend.claim_streams import concurrency_verdict
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
@@ -429,6 +430,14 @@ def _serve_on_named(
             explanation=f"On {n}x {gpu.name} it fits: {need} (tensor parallel {layout.tp}).",
         )  # fmt: skip
     text = f"On {n}x {gpu.name} it does not fit: {need} (tensor parallel {layout.tp})."
+    conc = w.profile.concurrency or 1
+    if conc > 1 and w.profile.status_of("concurrency") != "assumed":  # "2,000 users?": how many it holds
+        said = concurrency_verdict(outcome, gpu, n, layout, conc, f"{need} (tensor parallel {layout.tp})")
+        if said is not None:
+            factor = fit.peak_gib_per_gpu / gpu.usable_memory_gib
+            return ExpectationCheck(
+                claim=claim, verdict="cannot_hold", factor=factor, explanation=said, asked=True, leads=True
+            )
     precision = w.profile.precision or "bf16"
     if precision in ("bf16", "fp16"):
         fp8 = outcome.engine.calc.memory_at_precision(layout, "fp8")

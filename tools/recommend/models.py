@@ -313,6 +313,9 @@ class ExpectationCheck(_Frozen):
     explanation: str
     asked: bool = False
     """The user asked about this hardware ('how long on 8x H100?'): the answer is shown even when it holds."""
+    leads: bool = False
+    """The explanation opens with a plain verdict on the claim the user asked about ('No: one L40S holds
+    about 51 such streams ...', issue 14 / expert review 10, R04): the reply opens with it."""
 
 
 class Recommendation(Traced):
