@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from advisor.extract.answered_requests import asks_deliverables, question_patterns
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.constraint_words import classes_in, states_constraint, topic_class, topic_spans
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
@@ -261,6 +262,9 @@ def clause_kind(text: str, alone: bool = False) -> ClauseKind:
         return "gpu"
     if _NUMBER_UNIT.search(text):
         return "number"
+    # "nothing reserved", "Spot OK", "data stays in Germany", "by Friday" (extract/constraint_words.py)
+    if states_constraint(text, heading=alone and len(text.split()) <= _HEADING_WORDS):
+        return "constraint"
     if _DECORATIVE.match(text) or (alone and len(text.split()) <= _HEADING_WORDS):
         return "decorative"
     return "context"
@@ -308,8 +312,9 @@ def account_input(
     # a clause repeated word for word is read once (the rules read a sentence at most twice): its
     # repeats count as used when it gave a fact
     said = {" ".join(clauses[i].text.lower().split()) for i in evidenced}
-    evidenced |= {i for i, c in enumerate(clauses) if " ".join(c.text.lower().split()) in said}
+    # the leftovers of the clauses read, not of their repeats (a repeat's words are all uncovered)
     leftovers = _leftovers(cleaned, clauses, evidenced - injected, sorted(spans), frozenset(unlocated))
+    evidenced |= {i for i, c in enumerate(clauses) if " ".join(c.text.lower().split()) in said}
     for i, c in enumerate(clauses):
         if i in injected or _STEERING.search(c.text):
             unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
@@ -334,7 +339,7 @@ def _signals(text: str, lo: int, hi: int) -> list[tuple[int, int, ClauseKind]]:
     words, providers, GPUs and numbers with a unit."""
     piece = text[lo:hi]
     found: list[tuple[int, int, ClauseKind]] = []
-    found += [(m.start(), m.end(), "constraint") for m in _LEFTOVER_POLICY.finditer(piece)]
+    found += [(a, b, "constraint") for a, b in topic_spans(piece)]  # on-prem, EU, spot, by Friday ...
     found += [(a, b, "provider") for _, a, b in find_providers(piece)]
     if _DIGIT.search(piece):  # every GPU name holds a digit; word numbers ("two hundred users") do not
         found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
@@ -359,6 +364,8 @@ def _leftovers(
     "1 1 1" would cost tens of milliseconds)."""
     covered = _Coverage(spans)
     starts = [c.start for c in clauses]
+    read_classes: dict[int, set[str]] = {}
+    listed_topics: set[tuple[int, str | None]] = set()
     out: dict[int, list[UnusedClause]] = {}
     listed = 0
     last_end = -1
@@ -370,6 +377,11 @@ def _leftovers(
             continue
         if kind == "number" and _figure_of(text[a:b]) & unlocated:
             continue  # its figure is in evidence quoted with a typo fixed ("50 concurent users")
+        if kind == "constraint":
+            topic = topic_class(text[a:b])
+            if topic in _read_classes(text, c, covered, read_classes) or (i, topic) in listed_topics:
+                continue  # a synonym of a fact read or listed from this clause ("EU only, Germany preferred")
+            listed_topics.add((i, topic))
         x, last_end = _word_window(text, a, b, c.start, c.end)
         mine.append(UnusedClause(text=_trim(" ".join(text[x:last_end].split()).strip(" ,;.")), kind=kind))
         listed += 1
@@ -396,6 +408,7 @@ class _Coverage:
     one of them is one bisection."""
 
     def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = spans
         self.starts = [x for x, _ in spans]
         self.max_end: list[int] = []
         top = -1
@@ -406,6 +419,26 @@ class _Coverage:
     def overlaps(self, a: int, b: int) -> bool:
         i = bisect.bisect_left(self.starts, b)  # spans starting before b
         return i > 0 and self.max_end[i - 1] > a
+
+
+MAX_SPANS_PER_CLAUSE = 200  # evidence spans looked at for one clause's read classes (a bound, not a limit)
+
+
+def _read_classes(text: str, c: Clause, covered: _Coverage, cache: dict[int, set[str]]) -> set[str]:
+    """The constraint classes (constraint_words.py) named in the parts of clause `c` that evidence covers:
+    a span reaching in from before the clause, then the spans starting inside it."""
+    if c.start in cache:
+        return cache[c.start]
+    parts: list[str] = []
+    i = bisect.bisect_left(covered.starts, c.start)
+    if i > 0 and covered.max_end[i - 1] > c.start:
+        parts.append(text[c.start : min(c.end, covered.max_end[i - 1])])
+    for x, y in covered.spans[i : i + MAX_SPANS_PER_CLAUSE]:
+        if x >= c.end:
+            break
+        parts.append(text[x : min(y, c.end)])
+    cache[c.start] = classes_in(" | ".join(parts))
+    return cache[c.start]
 
 
 _FIGURE_TOKEN = re.compile(r"\d[\d,.]*\s*(?:k|m|b|bn|mm)?\b", I)
