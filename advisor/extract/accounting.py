@@ -76,7 +76,9 @@ _UNIT = (
 _FIGURE = NUM + r"|\b(?:" + "|".join(w for w in WORD_NUMBERS if w.isalpha() and len(w) > 2) + r")\b"
 _NUMBER_UNIT = re.compile(
     rf"[$€£]\s*{NUM}|(?:{_FIGURE})\s*(?:thousand|million|billion|trillion|mm|mn|bn|tn|[kmbt])?\s*(?:{_UNIT})"
-    rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}",
+    rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}"
+    # a setting with its value, as configs and command lines write it ("lora_r: 64", "--max-num-seqs 64")
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\"?\s*[:=]\s*\d+(?:\.\d+)?|--[a-z0-9]+(?:-[a-z0-9]+)+(?:\s+|=)\d+(?:\.\d+)?",
     I,
 )
 _DECORATIVE = keyed(
@@ -460,7 +462,7 @@ def _word_window(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int]
         x = w + m.start()
     y = b
     for _ in range(LEFTOVER_WORDS_AFTER):
-        m = re.match(r"\s+[^\s,;.]+", text[y : min(hi, y + 40)])
+        m = re.match(r"\s+(?:\d[\d.]*\d|[^\s,;.]+)", text[y : min(hi, y + 40)])  # "0.92" whole
         if not m:
             break
         y += m.end()

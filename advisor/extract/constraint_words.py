@@ -46,7 +46,8 @@ _CLASSES: dict[str, str] = {
     "reserved": r"\b(?:reserved|reservations?|committed[- ]use|commitments?|savings[- ]plans?|"
     r"\d[- ]?(?:yr|year)[- ](?:term|commit|deal))\b",
     "on_prem": r"\b(?:on[- ]?prem(?:ise|ises)?|air[- ]?gapped|in[- ]house (?:hardware|servers?|cluster)|"
-    r"our own (?:hardware|servers?|cluster|data ?cent(?:er|re)))\b",
+    r"our own (?:hardware|servers?|cluster|data ?cent(?:er|re))|"
+    r"(?:hardware|servers?|gpus|machines|boxes) (?:that )?we (?:physically )?own)\b",
     "deadline": (
         r"\b(?:by|before|until|till|til|due|no later than|latest)\s+(?:(?:next|this|the|end of)\s+)?"
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b"
@@ -72,6 +73,13 @@ _NEGATION = keyed(
     # bank"): only the policy forms
     r"\bnothing (?:\w+ )?(?:leaves?|else|outside|off[- ]site|overnight)\b|\b(?:except|exclusively|banned?|"
     r"off the table|out of the question|no[- ]go|deal[- ]?breaker|unless)\b",
+    I,
+)
+# an unused clause only: how it is to be hosted ("so managed or simple setups preferred") and the
+# obligation "has to" ("trained on hardware we own"); beside a read fact they are part of its phrase
+_DEPLOYMENT_OR_DUTY = keyed(
+    r"\b(?:managed (?:services?|endpoints?|offerings?|inference|platforms?|setups?|or)|serverless|"
+    r"bare[- ]metal|colo(?:cation)?|self[- ]host(?:ed|ing)?|ha(?:s|ve) to)\b",
     I,
 )
 _DEADLINE_NOUN = keyed(r"\b(?:deadlines?|due date|hard stop|cut-?off date)\b", I)
@@ -115,6 +123,6 @@ def states_constraint(text: str, heading: bool = False) -> bool:
     words = [m.group() for m in _ALL.finditer(text)]
     if _US.search(text) or (words and not (heading and all(_CITY_RE.fullmatch(w) for w in words))):
         return True
-    if not heading and _DEADLINE_NOUN.search(text):
+    if not heading and (_DEADLINE_NOUN.search(text) or _DEPLOYMENT_OR_DUTY.search(text)):
         return True
     return bool(_NEGATION.search(text)) and not _SHRUG.search(text)

@@ -116,3 +116,41 @@ def test_classes_group_synonyms() -> None:
 def test_a_repeated_read_sentence_lists_nothing() -> None:
     text = "LoRA Llama 3 8B on 20M tokens, data in the EU. " * 3
     assert _listed(text, "LoRA", "Llama 3 8B", "20M tokens", "data in the EU") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["lora_r: 64 # tried on the v2 data dump", '"gradient_accumulation_steps": 4', "--max-num-seqs 64",
+     "per_device_train_batch_size=2"],
+)  # fmt: skip
+def test_a_setting_with_its_value_is_a_number(text: str) -> None:
+    assert clause_kind(text) == "number"
+
+
+@pytest.mark.parametrize("text", ["Rina K 9:15 AM", "[MLPLAT-2231]", "see the v2_data dump"])
+def test_a_time_a_ticket_or_a_name_with_an_underscore_is_not_a_setting(text: str) -> None:
+    assert clause_kind(text) != "number"
+
+
+def test_a_setting_left_in_a_read_command_line_is_listed_whole() -> None:
+    listed = _listed(
+        "vllm serve Llama-3.3-70B --max-num-seqs 64 --gpu-memory-utilization 0.92", "Llama-3.3-70B"
+    )
+    assert any("--max-num-seqs 64" in said for _, said in listed)
+    assert any("0.92" in said for _, said in listed)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The model has to be trained on hardware we physically own and operate",
+     "so managed or simple setups preferred", "the founders want us to self-host",
+     "Power is included in our colo contract"],
+)  # fmt: skip
+def test_hosting_and_obligations_in_an_unused_clause_are_constraints(text: str) -> None:
+    assert clause_kind(text) == "constraint"
+
+
+def test_hosting_words_beside_a_read_fact_are_part_of_its_phrase() -> None:
+    # "managed endpoint" is where it runs today, not a requirement: no leftover in a read clause
+    listed = _listed("Right now Llama 3.1 8B runs on a managed endpoint", "Llama 3.1 8B")
+    assert not [said for kind, said in listed if kind == "constraint"]
