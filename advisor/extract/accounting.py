@@ -26,9 +26,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from advisor.extract import constraint_words as cw
 from advisor.extract.answered_requests import asks_deliverables, question_patterns
 from advisor.extract.base import Finding, merge_findings
-from advisor.extract.constraint_words import classes_in, states_constraint, topic_class, topic_spans
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
@@ -50,9 +50,8 @@ _POLICY = keyed(
     r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
     I,
 )
-# inside a clause that gave other facts, a word that still states a requirement on its own: where the
-# hardware runs ("On-prem DeepSeek-V3 for 100 users"). Other policy words (must, only, GDPR ...) there are
-# almost always part of the phrase a fact was read from ("Data must stay within the EU"), so they are not.
+# an on-prem leftover is honoured once the profile is on-prem (account_for); the words a read clause still
+# states on their own are advisor/extract/constraint_words.py's
 _LEFTOVER_POLICY = keyed(r"\bon[- ]?prem(?:ise|ises)?\b", I)
 MAX_LEFTOVERS_PER_CLAUSE = 3
 LEFTOVER_SCAN_CHARS = 2000
@@ -265,7 +264,7 @@ def clause_kind(text: str, alone: bool = False) -> ClauseKind:
     if _NUMBER_UNIT.search(text):
         return "number"
     # "nothing reserved", "Spot OK", "data stays in Germany", "by Friday" (extract/constraint_words.py)
-    if states_constraint(text, heading=alone and len(text.split()) <= _HEADING_WORDS):
+    if cw.states_constraint(text, heading=alone and len(text.split()) <= _HEADING_WORDS):
         return "constraint"
     if _DECORATIVE.match(text) or (alone and len(text.split()) <= _HEADING_WORDS):
         return "decorative"
@@ -341,7 +340,7 @@ def _signals(text: str, lo: int, hi: int) -> list[tuple[int, int, ClauseKind]]:
     words, providers, GPUs and numbers with a unit."""
     piece = text[lo:hi]
     found: list[tuple[int, int, ClauseKind]] = []
-    found += [(a, b, "constraint") for a, b in topic_spans(piece)]  # on-prem, EU, spot, by Friday ...
+    found += [(a, b, "constraint") for a, b in cw.topic_spans(piece)]  # on-prem, EU, spot, by Friday ...
     found += [(a, b, "provider") for _, a, b in find_providers(piece)]
     if _DIGIT.search(piece):  # every GPU name holds a digit; word numbers ("two hundred users") do not
         found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
@@ -380,7 +379,7 @@ def _leftovers(
         if kind == "number" and _figure_of(text[a:b]) & unlocated:
             continue  # its figure is in evidence quoted with a typo fixed ("50 concurent users")
         if kind == "constraint":
-            topic = topic_class(text[a:b])
+            topic = cw.topic_class(text[a:b])
             if topic in _read_classes(text, c, covered, read_classes) or (i, topic) in listed_topics:
                 continue  # a synonym of a fact read or listed from this clause ("EU only, Germany preferred")
             listed_topics.add((i, topic))
@@ -423,23 +422,24 @@ class _Coverage:
         return i > 0 and self.max_end[i - 1] > a
 
 
-MAX_SPANS_PER_CLAUSE = 200  # evidence spans looked at for one clause's read classes (a bound, not a limit)
+MAX_SPANS_PER_CLAUSE = 200  # evidence spans looked at for one clause's read classes (a bound)
 
 
 def _read_classes(text: str, c: Clause, covered: _Coverage, cache: dict[int, set[str]]) -> set[str]:
-    """The constraint classes (constraint_words.py) named in the parts of clause `c` that evidence covers:
-    a span reaching in from before the clause, then the spans starting inside it."""
+    """The constraint classes named in what evidence covers of clause `c`'s sentence: "serve DeepSeek V3 in
+    the EU, GDPR applies" read eu_only from "GDPR"; "the EU" is that fact."""
     if c.start in cache:
         return cache[c.start]
+    lo, hi = cw.sentence_bounds(text, c.start, c.end)
     parts: list[str] = []
-    i = bisect.bisect_left(covered.starts, c.start)
-    if i > 0 and covered.max_end[i - 1] > c.start:
-        parts.append(text[c.start : min(c.end, covered.max_end[i - 1])])
+    i = bisect.bisect_left(covered.starts, lo)
+    if i > 0 and covered.max_end[i - 1] > lo:
+        parts.append(text[lo : min(hi, covered.max_end[i - 1])])
     for x, y in covered.spans[i : i + MAX_SPANS_PER_CLAUSE]:
-        if x >= c.end:
+        if x >= hi:
             break
-        parts.append(text[x : min(y, c.end)])
-    cache[c.start] = classes_in(" | ".join(parts))
+        parts.append(text[x : min(y, hi)])
+    cache[c.start] = cw.classes_in(" | ".join(parts))
     return cache[c.start]
 
 
@@ -462,7 +462,7 @@ def _word_window(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int]
         x = w + m.start()
     y = b
     for _ in range(LEFTOVER_WORDS_AFTER):
-        m = re.match(r"\s+(?:\d[\d.]*\d|[^\s,;.]+)", text[y : min(hi, y + 40)])  # "0.92" whole
+        m = re.match(r"\s+(?:\d+(?:\.\d+)+[^\s,;.]*|[^\s,;.]+)", text[y : min(hi, y + 40)])  # "0.92" whole
         if not m:
             break
         y += m.end()

@@ -40,8 +40,8 @@ _CLASSES: dict[str, str] = {
         r"servers?|jurisdiction|law)\b"
         r"|\b(?:west|north|central|east)(?:europe|us)\d?\b"
     ),
-    "interruptible": r"\b(?:spot|pre-?empt(?:ible|ed|ion)?|interrupt(?:ible|ions?)|evict(?:ion|able)|"
-    r"low[- ]priority)\b",
+    "interruptible": r"\b(?:spot|pre-?empt(?:ible|ed|ions?)?|interrupt(?:ible|ed|ions?)|"
+    r"evict(?:ed|ions?|able)|low[- ]priority)\b",
     "on_demand": r"\bon[- ]?demand\b|\bpay[- ]as[- ]you[- ]go\b|\bpayg\b",
     "reserved": r"\b(?:reserved|reservations?|committed[- ]use|commitments?|savings[- ]plans?|"
     r"\d[- ]?(?:yr|year)[- ](?:term|commit|deal))\b",
@@ -126,3 +126,16 @@ def states_constraint(text: str, heading: bool = False) -> bool:
     if not heading and (_DEADLINE_NOUN.search(text) or _DEPLOYMENT_OR_DUTY.search(text)):
         return True
     return bool(_NEGATION.search(text)) and not _SHRUG.search(text)
+
+
+SENTENCE_CHARS = 400  # how far a clause's sentence is looked for, each side
+_SENTENCE_ENDS = ".!?\n"
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """(lo, hi) of the sentence around text[start:end]: from after the last ".", "!", "?" or line break
+    before it to the first after it, at most SENTENCE_CHARS each side."""
+    floor = max(0, start - SENTENCE_CHARS)
+    lo = max(floor, *(text.rfind(ch, floor, start) + 1 for ch in _SENTENCE_ENDS))
+    ends = [e for ch in _SENTENCE_ENDS if (e := text.find(ch, end, end + SENTENCE_CHARS)) >= 0]
+    return lo, min(ends, default=min(len(text), end + SENTENCE_CHARS))

@@ -105,7 +105,7 @@ def test_shrugs_headings_signatures_and_languages_are_not_constraints(text: str,
 
 
 def test_classes_group_synonyms() -> None:
-    assert topic_class("preemptible") == topic_class("spot") == "interruptible"
+    assert topic_class("preemptible") == topic_class("spot") == topic_class("preemptions") == "interruptible"
     assert topic_class("Germany") == topic_class("EU") == topic_class("US") == "location"
     assert topic_class("us") is None and topic_class("German") is None
     assert classes_in("on-demand, no spot") == {"on_demand", "interruptible"}
@@ -154,3 +154,16 @@ def test_hosting_words_beside_a_read_fact_are_part_of_its_phrase() -> None:
     # "managed endpoint" is where it runs today, not a requirement: no leftover in a read clause
     listed = _listed("Right now Llama 3.1 8B runs on a managed endpoint", "Llama 3.1 8B")
     assert not [said for kind, said in listed if kind == "constraint"]
+
+
+def test_a_fact_read_from_the_next_clause_of_the_sentence_covers_its_synonym() -> None:
+    # eu_only read from "GDPR applies": "in the EU" before it is that fact, not a second one
+    text = "We need to serve DeepSeek V3 in the EU, GDPR applies, about 50 simultaneous requests"
+    listed = _listed(text, "serve", "DeepSeek V3", "GDPR applies", "50 simultaneous requests")
+    assert not [said for kind, said in listed if kind == "constraint"]
+
+
+def test_a_fact_read_in_another_sentence_does_not_cover_a_new_one() -> None:
+    text = "Serve Llama 3.1 70B in the EU. Training of Llama 3.1 8B on 10M tokens can run in the US."
+    listed = _listed(text, "Serve", "Llama 3.1 70B", "in the EU", "Llama 3.1 8B", "10M tokens")
+    assert any(kind == "constraint" and "US" in said for kind, said in listed), listed
