@@ -33,7 +33,8 @@ _CLASSES: dict[str, str] = {
         # a region code first, so "eu-central-1" is one word, not "eu"
         r"\b(?:eu|us|ap|ca|me|sa|af|il|europe|asia|northamerica|southamerica|australia)-[a-z]+-?\d\b|"
         r"\b(?:eu|eea|e\.u\.|europe|european|gdpr|schrems|germany|deutschland|france|ireland|netherlands|"
-        r"sweden|finland|switzerland|uk|britain|nordics?|in[- ]country|onshore|"
+        r"sweden|finland|switzerland|uk|britain|nordics?|in[- ]country|in[- ]region|onshore|offshore|"
+        r"cross[- ]border|"
         r"data[- ](?:residency|sovereignty|locality)|residen(?:cy|t)|sovereign(?:ty)?|jurisdiction)\b"
         r"|\b(?:german|french|dutch|swiss|irish|british|nordic|american)[- ]"
         r"(?:data[- ]?cent(?:er|re)s?|dcs?|regions?|clouds?|providers?|hosters?|hosting|soil|infrastructure|"
@@ -53,6 +54,9 @@ _CLASSES: dict[str, str] = {
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b"
         r"|\bend of (?:the |this |next )?(?:day|week|month|quarter|year|sprint|q[1-4])\b"
         r"|\b(?:by |before )?(?:tomorrow|tmrw|tonight|eod|eow|eom|asap)\b"
+        # an event as the due date ("before the Christmas code freeze", "by launch")
+        r"|\b(?:by|before|until|ahead of)\s+(?:the\s+|our\s+)?(?:christmas|xmas|new year|thanksgiving|easter|"
+        r"holidays?|launch|go[- ]live|code freeze|release|demo|conference|board meeting)\b"
     ),
 }
 # the cities providers name their regions after ("AWS Frankfurt"), not after a postcode ("75004 Paris"); not

@@ -49,6 +49,16 @@ def _listed(text: str, *read: str) -> list[tuple[str, str]]:
             "end of the month",
         ),
         ("serve llama 70b to 200 users hosted in Frankfurt", ("llama 70b", "200 users"), "Frankfurt"),
+        (
+            "QLoRA llama 70b on 5M tokens, no cross-border transfers",
+            ("llama 70b", "5M tokens"),
+            "cross-border",
+        ),
+        (
+            "LoRA llama 8b on 10M tokens before the Christmas code freeze",
+            ("llama 8b", "10M tokens"),
+            "Christmas",
+        ),
     ],
 )
 def test_a_constraint_word_no_finding_covers_is_listed(text: str, read: tuple[str, ...], word: str) -> None:
@@ -70,6 +80,8 @@ def test_a_constraint_word_no_finding_covers_is_listed(text: str, read: tuple[st
         ("LoRA llama 8b for us on 10M tokens", ("LoRA", "llama 8b", "10M tokens")),
         # a postcode's city is an address
         ("serve llama 8b to 40 users, ship invoices to 75004 Paris", ("llama 8b", "40 users")),
+        # a count with its figure is a number's, not a second listing; "one of" is no hardware count
+        ("QLoRA llama 70b on one of our 5M-token sets", ("llama 70b",)),
         # "committed" to another job is not a commitment to buy
         ("serve llama 8b to 40 users, three servers are committed to risk", ("llama 8b", "40 users")),
     ],
