@@ -46,6 +46,9 @@ _CLASSES: dict[str, str] = {
     "on_demand": r"\bon[- ]?demand\b|\bpay[- ]as[- ]you[- ]go\b|\bpayg\b",
     "reserved": r"\b(?:reserved|reservations?|committed[- ]use|commitments?|savings[- ]plans?|"
     r"\d[- ]?(?:yr|year)[- ](?:term|commit|deal))\b",
+    # a certification the provider must hold (a provider filter the profile has no field for)
+    "compliance": r"\b(?:soc ?2|hipaa|baa|iso ?27001|fedramp|bsi c5|c5 attestation|pci[- ]dss|itar|hds|"
+    r"tisax|ens high)\b",
     "on_prem": r"\b(?:on[- ]?prem(?:ise|ises)?|air[- ]?gapped|in[- ]house (?:hardware|servers?|cluster)|"
     r"our own (?:hardware|servers?|cluster|data ?cent(?:er|re))|"
     r"(?:hardware|servers?|gpus|machines|boxes) (?:that )?we (?:physically )?own)\b",

@@ -55,6 +55,16 @@ def _listed(text: str, *read: str) -> list[tuple[str, str]]:
             "cross-border",
         ),
         (
+            "serve llama 70b to 40 clinicians, only a provider with a signed BAA",
+            ("llama 70b", "40 clinicians"),
+            "BAA",
+        ),
+        (
+            "Qwen3 32B for 60 users in Germany (BSI C5 attestation)",
+            ("Qwen3 32B", "60 users", "Germany"),
+            "C5",
+        ),
+        (
             "LoRA llama 8b on 10M tokens before the Christmas code freeze",
             ("llama 8b", "10M tokens"),
             "Christmas",
@@ -82,6 +92,8 @@ def test_a_constraint_word_no_finding_covers_is_listed(text: str, read: tuple[st
         ("serve llama 8b to 40 users, ship invoices to 75004 Paris", ("llama 8b", "40 users")),
         # a count with its figure is a number's, not a second listing; "one of" is no hardware count
         ("QLoRA llama 70b on one of our 5M-token sets", ("llama 70b",)),
+        # "hdsl" is no certification
+        ("serve llama 8b to 40 users over hdsl lines", ("llama 8b", "40 users")),
         # "committed" to another job is not a commitment to buy
         ("serve llama 8b to 40 users, three servers are committed to risk", ("llama 8b", "40 users")),
     ],
