@@ -80,7 +80,9 @@ _CONSTRAINT_WORDS: dict[str, str] = {
     "provider": r"\b(?:aws|amazon|azure|gcp|google|lambda|coreweave|runpod|nebius|oracle|oci|hetzner|ovh"
     r"|scaleway|vast|together|cloud|provider|on[- ]?prem)",
     "pricing": r"spot|preempt|reserved|interrupt|on[- ]demand|commit",
-    "gpu": r"\b(?:[abhl]\d{2,3}|b200|gb200|mi\d{3}|rtx|\d{4}|gpus?|cards?|consumer|dgx|hgx|nodes?|boxe?s?)\b",
+    # a GPU named in the plural ("h100s only", "H100s or H200s") names it too
+    "gpu": r"\b(?:[abhl]\d{2,3}|b200|gb200|mi\d{3}x?|rtx|\d{4}|gpus?|cards?|consumer|dgx|hgx|nodes?|boxe?s?)"
+    r"(?:s|'s)?\b",
     "money": r"[$€£]|\b(?:usd|eur|budget|dollars?|euros?|bucks|\d+\s*k\b|kwh|cents?)",
     "time": r"\b(?:hours?|h\b|days?|weeks?|months?|by|before|deadline|friday|monday|ms|latency|tokens?/s|"
     r"per second)",

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from advisor.extract import constraint_words as cw
 from advisor.extract.answered_requests import asks_deliverables, question_patterns
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import keyed
@@ -49,9 +50,8 @@ _POLICY = keyed(
     r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
     I,
 )
-# inside a clause that gave other facts, a word that still states a requirement on its own: where the
-# hardware runs ("On-prem DeepSeek-V3 for 100 users"). Other policy words (must, only, GDPR ...) there are
-# almost always part of the phrase a fact was read from ("Data must stay within the EU"), so they are not.
+# an on-prem leftover is honoured once the profile is on-prem (account_for); the words a read clause still
+# states on their own are advisor/extract/constraint_words.py's
 _LEFTOVER_POLICY = keyed(r"\bon[- ]?prem(?:ise|ises)?\b", I)
 MAX_LEFTOVERS_PER_CLAUSE = 3
 LEFTOVER_SCAN_CHARS = 2000
@@ -75,7 +75,9 @@ _UNIT = (
 _FIGURE = NUM + r"|\b(?:" + "|".join(w for w in WORD_NUMBERS if w.isalpha() and len(w) > 2) + r")\b"
 _NUMBER_UNIT = re.compile(
     rf"[$€£]\s*{NUM}|(?:{_FIGURE})\s*(?:thousand|million|billion|trillion|mm|mn|bn|tn|[kmbt])?\s*(?:{_UNIT})"
-    rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}",
+    rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}"
+    # a setting with its value, as configs and command lines write it ("lora_r: 64", "--max-num-seqs 64")
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\"?\s*[:=]\s*\d+(?:\.\d+)?|--[a-z0-9]+(?:-[a-z0-9]+)+(?:\s+|=)\d+(?:\.\d+)?",
     I,
 )
 _DECORATIVE = keyed(
@@ -261,6 +263,9 @@ def clause_kind(text: str, alone: bool = False) -> ClauseKind:
         return "gpu"
     if _NUMBER_UNIT.search(text):
         return "number"
+    # "nothing reserved", "Spot OK", "data stays in Germany", "by Friday" (extract/constraint_words.py)
+    if cw.states_constraint(text, heading=alone and len(text.split()) <= _HEADING_WORDS):
+        return "constraint"
     if _DECORATIVE.match(text) or (alone and len(text.split()) <= _HEADING_WORDS):
         return "decorative"
     return "context"
@@ -308,8 +313,9 @@ def account_input(
     # a clause repeated word for word is read once (the rules read a sentence at most twice): its
     # repeats count as used when it gave a fact
     said = {" ".join(clauses[i].text.lower().split()) for i in evidenced}
-    evidenced |= {i for i, c in enumerate(clauses) if " ".join(c.text.lower().split()) in said}
+    # the leftovers of the clauses read, not of their repeats (a repeat's words are all uncovered)
     leftovers = _leftovers(cleaned, clauses, evidenced - injected, sorted(spans), frozenset(unlocated))
+    evidenced |= {i for i, c in enumerate(clauses) if " ".join(c.text.lower().split()) in said}
     for i, c in enumerate(clauses):
         if i in injected or _STEERING.search(c.text):
             unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
@@ -334,7 +340,7 @@ def _signals(text: str, lo: int, hi: int) -> list[tuple[int, int, ClauseKind]]:
     words, providers, GPUs and numbers with a unit."""
     piece = text[lo:hi]
     found: list[tuple[int, int, ClauseKind]] = []
-    found += [(m.start(), m.end(), "constraint") for m in _LEFTOVER_POLICY.finditer(piece)]
+    found += [(a, b, "constraint") for a, b in cw.topic_spans(piece)]  # on-prem, EU, spot, by Friday ...
     found += [(a, b, "provider") for _, a, b in find_providers(piece)]
     if _DIGIT.search(piece):  # every GPU name holds a digit; word numbers ("two hundred users") do not
         found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
@@ -359,6 +365,8 @@ def _leftovers(
     "1 1 1" would cost tens of milliseconds)."""
     covered = _Coverage(spans)
     starts = [c.start for c in clauses]
+    read_classes: dict[int, set[str]] = {}
+    listed_topics: set[tuple[int, str | None]] = set()
     out: dict[int, list[UnusedClause]] = {}
     listed = 0
     last_end = -1
@@ -370,6 +378,11 @@ def _leftovers(
             continue
         if kind == "number" and _figure_of(text[a:b]) & unlocated:
             continue  # its figure is in evidence quoted with a typo fixed ("50 concurent users")
+        if kind == "constraint":
+            topic = cw.topic_class(text[a:b])
+            if topic in _read_classes(text, c, covered, read_classes) or (i, topic) in listed_topics:
+                continue  # a synonym of a fact read or listed from this clause ("EU only, Germany preferred")
+            listed_topics.add((i, topic))
         x, last_end = _word_window(text, a, b, c.start, c.end)
         mine.append(UnusedClause(text=_trim(" ".join(text[x:last_end].split()).strip(" ,;.")), kind=kind))
         listed += 1
@@ -396,6 +409,7 @@ class _Coverage:
     one of them is one bisection."""
 
     def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = spans
         self.starts = [x for x, _ in spans]
         self.max_end: list[int] = []
         top = -1
@@ -406,6 +420,27 @@ class _Coverage:
     def overlaps(self, a: int, b: int) -> bool:
         i = bisect.bisect_left(self.starts, b)  # spans starting before b
         return i > 0 and self.max_end[i - 1] > a
+
+
+MAX_SPANS_PER_CLAUSE = 200  # evidence spans looked at for one clause's read classes (a bound)
+
+
+def _read_classes(text: str, c: Clause, covered: _Coverage, cache: dict[int, set[str]]) -> set[str]:
+    """The constraint classes named in what evidence covers of clause `c`'s sentence: "serve DeepSeek V3 in
+    the EU, GDPR applies" read eu_only from "GDPR"; "the EU" is that fact."""
+    if c.start in cache:
+        return cache[c.start]
+    lo, hi = cw.sentence_bounds(text, c.start, c.end)
+    parts: list[str] = []
+    i = bisect.bisect_left(covered.starts, lo)
+    if i > 0 and covered.max_end[i - 1] > lo:
+        parts.append(text[lo : min(hi, covered.max_end[i - 1])])
+    for x, y in covered.spans[i : i + MAX_SPANS_PER_CLAUSE]:
+        if x >= hi:
+            break
+        parts.append(text[x : min(y, hi)])
+    cache[c.start] = cw.classes_in(" | ".join(parts))
+    return cache[c.start]
 
 
 _FIGURE_TOKEN = re.compile(r"\d[\d,.]*\s*(?:k|m|b|bn|mm)?\b", I)
@@ -427,7 +462,7 @@ def _word_window(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int]
         x = w + m.start()
     y = b
     for _ in range(LEFTOVER_WORDS_AFTER):
-        m = re.match(r"\s+[^\s,;.]+", text[y : min(hi, y + 40)])
+        m = re.match(r"\s+(?:\d+(?:\.\d+)+[^\s,;.]*|[^\s,;.]+)", text[y : min(hi, y + 40)])  # "0.92" whole
         if not m:
             break
         y += m.end()
