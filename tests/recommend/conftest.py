@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from advisor.conversation import Conversation
 from tools.catalog.load import Catalog, load_catalog
 from tools.profile import WorkloadProfile
 from tools.recommend import recommend
@@ -22,6 +23,20 @@ BASE_8B_LORA: dict[str, Any] = {
     "epochs": 2,
 }
 """A small LoRA job that many catalog offers can run: constraints then decide the pick."""
+
+
+def conversation_reply(*turns: str) -> str:
+    """The reply to the last of `turns`, sent one by one to a conversation (the real rules, explain off)."""
+    c = Conversation(explain=False)
+    reply = ""
+    for t in turns:
+        reply = c.send(t).reply
+    return reply
+
+
+def reply_line(reply: str, start: str) -> str:
+    """The reply's first line starting with `start` ('' when none does)."""
+    return next((line for line in reply.splitlines() if line.startswith(start)), "")
 
 
 @pytest.fixture(scope="session")

@@ -9,19 +9,8 @@ import re
 
 import pytest
 
-from advisor.conversation import Conversation
-
-
-def _reply(*turns: str) -> str:
-    c = Conversation(explain=False)
-    reply = ""
-    for t in turns:
-        reply = c.send(t).reply
-    return reply
-
-
-def _line(reply: str, start: str) -> str:
-    return next((line for line in reply.splitlines() if line.startswith(start)), "")
+from tests.recommend.conftest import conversation_reply as _reply
+from tests.recommend.conftest import reply_line as _line
 
 
 def _not_used(reply: str) -> str:
