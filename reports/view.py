@@ -42,13 +42,6 @@ def _cost_suffix(opt: Option) -> str:
     return " per month" if opt.cost_basis == "per_month" else " per job"
 
 
-def _campaign_text(opt: Option) -> str:
-    """' per run; 12 runs: $88 – $151' for a campaign of training runs, the same words as the chat line."""
-    if opt.campaign_usd is None:
-        return ""
-    return f" per run; {opt.runs_total} runs: {present.usd_range(opt.campaign_usd)}"
-
-
 def _option_row(opt: Option) -> dict[str, Any]:
     per_job = opt.cost_basis == "per_job"
     decode = present.tokens_per_s_range(opt.decode_tokens_per_s) if opt.decode_tokens_per_s else "continuous"
@@ -68,7 +61,7 @@ def _option_row(opt: Option) -> dict[str, Any]:
         "wall": present.hours_range(opt.wall_hours) if per_job else decode,
         "wall_short": present.hours_range(opt.wall_hours, with_days=False) if per_job else decode,
         "wall_days": present.days_range(opt.wall_hours) if per_job and opt.wall_hours.high >= 48 else "",
-        "cost": present.usd_range(opt.cost_usd) + _campaign_text(opt),
+        "cost": present.usd_range(opt.cost_usd) + opt.campaign_text(),
         "cost_basis": _cost_suffix(opt).strip(),
         "peak": present.gib(opt.peak_gib_per_gpu),
         "peak_note": present.memory_peak_note(

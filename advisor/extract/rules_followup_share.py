@@ -65,25 +65,32 @@ def rule_followup_share(ctx: Ctx) -> None:
     earlier_words = (earlier.evidence if earlier is not None else None) or ""
     for s in ctx.sentences:
         t = s.text
-        asks = _HYPOTHETICAL.search(t) is not None and GPU_RE.search(t) is None
-        if asks and _grow(ctx, s, field, total, earlier_words):
+        if not _HYPOTHETICAL.search(t) or GPU_RE.search(t) is not None:
+            continue
+        if _grow(ctx, s, field, total, earlier_words):
             return
         m = _SHARE.search(t)
-        if m is None or not _HYPOTHETICAL.search(t) or GPU_RE.search(t) is not None:
+        if m is None:
             continue
         if m.group("half"):
             new, how = total // 2, f"half of {total}"
         else:
             n = _count(m.group("n") or m.group("n2"))
-            earlier_nodes = _NODES_SAID.search(earlier_words)
-            said: str | None = m.group("m") or (earlier_nodes.group("m") if earlier_nodes else None)
-            nodes = _count(said) if said else max(1, total // GPUS_PER_NODE_DEFAULT)
+            nodes, said = _nodes(total, earlier_words, m.group("m"))
             per_node = total // nodes
             basis = "" if said else f", {GPUS_PER_NODE_DEFAULT} GPUs per node assumed"
             new, how = n * per_node, f"{n} x {per_node} GPUs per node ({total} GPUs in {nodes} nodes{basis})"
         if 0 < new < total:
             ctx.add(s, field, new, f'"{q(m)}": {how} = {new} GPUs', "inferred", m.start())
             return
+
+
+def _nodes(total: int, earlier_words: str, said: str | None = None) -> tuple[int, bool]:
+    """Nodes the earlier `total` GPUs sit in: said in the follow-up, else in the earlier words ("16x H200
+    (two nodes)"), else GPUS_PER_NODE_DEFAULT per node; and whether the count was said."""
+    earlier_nodes = _NODES_SAID.search(earlier_words)
+    said = said or (earlier_nodes.group("m") if earlier_nodes else None)
+    return (_count(said), True) if said else (max(1, total // GPUS_PER_NODE_DEFAULT), False)
 
 
 def _grow(ctx: Ctx, s: Sentence, field: str, total: int, earlier_words: str) -> bool:
@@ -96,11 +103,7 @@ def _grow(ctx: Ctx, s: Sentence, field: str, total: int, earlier_words: str) -> 
     else:
         n = _count(m.group("n"))
         if m.group("unit") and re.match(_UNIT, m.group("unit"), I):
-            earlier_nodes = _NODES_SAID.search(earlier_words)
-            nodes = (
-                _count(earlier_nodes.group("m")) if earlier_nodes else max(1, total // GPUS_PER_NODE_DEFAULT)
-            )
-            per_node = max(1, total // nodes)
+            per_node = max(1, total // _nodes(total, earlier_words)[0])
             new, how = total + n * per_node, f"{total} + {n} x {per_node} GPUs per node"
         else:
             new, how = total + n, f"{total} + {n}"

@@ -228,11 +228,18 @@ class Option(_Frozen):
                 cost = f"{rate}, {cost}"
         elif self.serving is not None:  # a batch generation job
             cost += " per job"
-        elif self.campaign_usd is not None:  # "12 LoRA runs": one run and all of them (expert review 10)
-            cost += f" per run; {self.runs_total} runs: {present.usd_range(self.campaign_usd)}"
+        else:  # "12 LoRA runs": one run and all of them (expert review 10)
+            cost += self.campaign_text()
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         return f"{self.total_gpus}x {name} at {self.provider} ({self.pricing_words()}): {hours}{cost}"
+
+    def campaign_text(self) -> str:
+        """' per run; 12 runs: $88 – $151' for a campaign of training runs, '' for one run: the same words in
+        chat, Slack and the report."""
+        if self.campaign_usd is None:
+            return ""
+        return f" per run; {self.runs_total} runs: {present.usd_range(self.campaign_usd)}"
 
     def _under_target(self, per_user: Range) -> str:
         """'; the low end is under your 20 tokens/s' when the per-user range dips below the stated latency

@@ -26,6 +26,7 @@ from tools.recommend.owned import (
     owned_utilization,
 )
 from tools.recommend.owned_first import YOURS_PROVIDER
+from tools.recommend.risk import budget_runs
 from tools.recommend.state import Part, RunState
 from tools.units import HOURS_PER_MONTH, bytes_to_gb
 
@@ -431,7 +432,7 @@ class Pricer(Part):
             return
         if p.budget_usd:
             # a campaign of runs ("12 LoRA runs ... $2,000 total"): the budget holds all of them (review 10)
-            runs = p.runs_total if p.runs_total and not self.inference else 1
+            runs = budget_runs(p, self.inference)
             total = c.total_usd.scale(runs)
             if total.high <= p.budget_usd:
                 c.budget_status = "meets"

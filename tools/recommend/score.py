@@ -8,7 +8,7 @@ import math
 from tools.compute.efficiency import UNCALIBRATED_MFU, generation_of
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
-from tools.recommend.risk import RISK_BUDGET_MID_OVER, RISK_LIMIT_MAYBE
+from tools.recommend.risk import RISK_BUDGET_MID_OVER, RISK_LIMIT_MAYBE, budget_runs
 
 TIME_WEIGHT = 0.3
 """Balanced score exponent on wall-clock hours (see the tools.recommend docstring)."""
@@ -63,7 +63,7 @@ def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
     if not inference:
         speed = max(speed, MIN_SCORED_WALL_HOURS)
     maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
-    runs = p.runs_total if p.runs_total and not inference else 1  # the budget holds a campaign's runs
+    runs = budget_runs(p, inference)
     if c.budget_status == "maybe" and p.budget_usd and c.total_usd.mid * runs > p.budget_usd:
         maybe += RISK_BUDGET_MID_OVER
     return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
