@@ -99,3 +99,28 @@ def _sentence_at(ctx: Ctx, position: int) -> Sentence | None:
         if s.start <= position < s.start + len(s.text):
             return s
     return None
+
+
+# "p95 latency under 4 s", "p99.9 TTFT", "95th percentile", "95% of requests under 2 s": the percentile a
+# latency target is at (expert review 11, R08: a p95 target was checked in the middle of the range)
+_PERCENTILE = re.compile(
+    r"\bp(?P<p>9\d(?:\.9+)?)\b"
+    r"|\b(?P<th>9\d(?:\.9+)?)(?:th|st|nd|rd)?[\s-]+percentile\b"
+    r"|\b(?P<pct>9\d(?:\.9+)?)\s*%\s+of\s+(?:all\s+|the\s+)?(?:requests|answers|responses|replies|calls"
+    r"|queries|users|completions)\b",
+    I,
+)
+_LATENCY_TARGETS = ("response_target_s", "ttft_target_s", "latency_ms_per_token")
+
+
+def rule_latency_percentile(ctx: Ctx) -> None:
+    """latency_percentile from a percentile in a sentence that states a latency target (read before this
+    rule: a time per answer, a time to first token or a per-token latency)."""
+    timed = [f.position for f in ctx.findings if f.field in _LATENCY_TARGETS]
+    for s in ctx.sentences:
+        in_sentence = any(s.start <= pos < s.start + len(s.text) for pos in timed)
+        if not in_sentence or (m := _PERCENTILE.search(s.text)) is None:
+            continue
+        value = float(m.group("p") or m.group("th") or m.group("pct"))
+        ctx.add(s, "latency_percentile", value, m.group(0), "stated", m.start())
+        return
