@@ -262,15 +262,17 @@ def _plan_load(
         if per > max(t.max_concurrency, 1):
             why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
             continue
-        # a stated latency is met at the fast end (the slow end is a risk); the assumed floor at the slow end
-        if latency and (t.ms_per_output_token.high if floor else t.ms_per_output_token.low) > latency:
+        # a stated latency is met at the fast end (the slow end is a risk); the assumed floor and a percentile
+        # target ('p95 ...', expert review 11, R08) at the slow end
+        slow = floor or p.latency_percentile is not None
+        if latency and (t.ms_per_output_token.high if slow else t.ms_per_output_token.low) > latency:
             why = _floor_why(t, n_gpus, latency) if floor else (
                 f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token at {per} "
                 f"requests per replica of {n_gpus} GPU(s); the {latency:g} ms/token latency target needs "
                 f"{1000 / latency:,.0f} tokens/s per user"
             )  # fmt: skip
             continue
-        if ttft and t.time_to_first_token_s.low > ttft:
+        if ttft and (t.time_to_first_token_s.high if slow else t.time_to_first_token_s.low) > ttft:
             why = (
                 f"{ttft_text(t)} at {per} requests per replica of {n_gpus} GPU(s); the target is {ttft:g} s"
             )
@@ -329,7 +331,8 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     high = t.time_to_first_token_s.high
     verdict = "within" if high <= p.ttft_target_s else "over at the slow end of"
     return (
-        f"{ttft_text(t)} at {t.concurrency} requests per replica: {verdict} your {p.ttft_target_s:g} s "
+        f"{ttft_text(t)} at {t.concurrency} requests per replica: {verdict} your {percentile_words(p)}"
+        f"{p.ttft_target_s:g} s "
         "target"
     )
 
