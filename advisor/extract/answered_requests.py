@@ -15,6 +15,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from tools.catalog.load import load_catalog
+from tools.errors import InputError
+
 if TYPE_CHECKING:
     from tools.recommend.models import Recommendation
 
@@ -68,6 +71,8 @@ IF_NOT_FIT = re.compile(
     r"(?:\s+on\s+(?:them|it|those|these|ours|our\s+\w+))?)\W*$",
     I,
 )
+# "(24GB each)" beside owned cards: their memory, which the catalog's figure for them already holds
+OWNED_MEMORY = re.compile(r"^\W*(?P<gb>\d{1,3})\s*gb(?:\s+(?:each|apiece|per\s+(?:card|gpu)|vram))?\W*$", I)
 
 # "true?", "is that right?" after a claim: the claim's check answers it (expert review 9, R05)
 VERIFY_Q = re.compile(r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b", I)
@@ -85,8 +90,15 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
 def answered_clause(kind: str, text: str, rec: Recommendation) -> bool:
     """Whether a clause that is not a question is answered: a list of deliverables the pick gives, or "if
     not" / "if it does not fit on them" beside cards the team owns (the verdict on them answers it)."""
-    if rec.profile.owned_gpu is not None and IF_NOT_FIT.search(text):
+    owned = rec.profile.owned_gpu
+    if owned is not None and IF_NOT_FIT.search(text):
         return True
+    if owned is not None and (m := OWNED_MEMORY.search(text)) is not None:
+        try:
+            marketed_gb = load_catalog().gpu(owned).memory_gb
+        except (InputError, KeyError, LookupError):
+            return False
+        return abs(float(m.group("gb")) - marketed_gb) <= 1.0  # the card the catalog sizes it on
     return kind == "context" and asks_deliverables(text, rec)
 
 

@@ -70,3 +70,9 @@ def test_owned_cards_that_cannot_run_it_name_the_least_rental_and_answer_the_que
     if least.group(1, 2) == pick.group(1, 2):  # the same rental: one price
         assert least.group(3) == pick.group(3), reply
     assert "With QLoRA (a 4-bit base) it runs on your 4x" in reply
+    assert "I did not use" not in reply  # "(24GB each)" is the catalog's RTX 4090, "If not" the verdict's
+
+
+def test_an_owned_memory_the_catalog_does_not_hold_stays_listed() -> None:
+    reply = str(ask(R09.replace("24GB", "48GB"))["reply"])
+    assert "I did not use:\n- '48GB each)'" in reply, reply
