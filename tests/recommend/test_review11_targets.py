@@ -30,11 +30,13 @@ _ANSWER = re.compile(
         ("Serve Qwen2.5 14B, 200-token answers; p95 latency under 4 s.", 95.0),
         ("Serve Qwen2.5 14B, 200-token answers; p99 latency must stay under 4 s.", 99.0),
         ("Serve Qwen2.5 14B, 200-token answers; latency under 4 s at the 95th percentile.", 95.0),
+        ("Serve Qwen2.5 14B, 200-token answers; 95% of requests must finish within 4 s.", 95.0),
         ("Serve Qwen2.5 14B, 200-token answers; median latency under 4 s.", None),
     ],
 )
 def test_the_percentile_of_a_latency_target_is_read(text: str, percentile: float | None) -> None:
-    assert RulesExtractor().extract(text).latency_percentile == percentile
+    p = RulesExtractor().extract(text)
+    assert p.latency_percentile == percentile and p.response_target_s == 4.0
 
 
 def test_a_p95_answer_time_holds_at_the_slow_end_and_names_the_users_target() -> None:
