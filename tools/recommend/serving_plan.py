@@ -448,12 +448,19 @@ def _for_target(
     return _plan(r, t, total, latency, conc, status, meet)
 
 
-def with_latency_cap(serve: ServingFn, plan: ServingPlan, latency_ms: float | None) -> ServingPlan:
-    """The plan with the load per replica at which the latency target binds (for the headroom)."""
-    if latency_ms is None or plan.why_not or plan.job_hours is not None:
+def with_latency_cap(
+    serve: ServingFn, plan: ServingPlan, latency_ms: float | None, answer: tuple[float, int] | None = None
+) -> ServingPlan:
+    """The plan with the load per replica at which the latency target binds (for the headroom): the
+    per-token latency, and a percentile answer time at its slow end (percentile_answer) when stated."""
+    if (latency_ms is None and answer is None) or plan.why_not or plan.job_hours is not None:
         return plan
     cap = max(1, plan.replica.max_concurrency)
-    return replace(plan, latency_max_concurrency=_latency_cap(serve, latency_ms, cap))
+    if latency_ms is not None:
+        cap = _latency_cap(serve, latency_ms, cap)
+    if answer is not None:
+        cap = _load_cap(lambda n: answer_seconds(serve(n), answer[1]).high <= answer[0], cap)
+    return replace(plan, latency_max_concurrency=cap)
 
 
 def serving_figures(
