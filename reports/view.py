@@ -121,6 +121,8 @@ def serving_rows(opt: Option) -> list[dict[str, str]]:
     binds = BINDS_TEXT[s.binds]
     if s.binds == "latency_target" and s.latency_target_ms is not None:
         binds = f"the {s.latency_target_ms:g} ms/token latency target"
+        if s.latency_target_source:  # derived from their answer time (expert review 11, R08)
+            binds = f"the {s.latency_target_ms:g} ms/token pace of {s.latency_target_source}"
     headroom = (
         f"{s.headroom_requests_per_replica:,} more requests per replica before {binds} binds (at {limit})"
         if s.headroom_requests_per_replica > 0

@@ -100,6 +100,13 @@ class WorkloadProfile(BaseModel):
         gt=0,
         description="seconds a whole answer may take, first token to last ('p95 latency under 2 s': 2)",
     )
+    latency_percentile: float | None = Field(
+        default=None,
+        gt=50,
+        lt=100,
+        description="the percentile a stated latency target is at ('p95 latency under 4 s', '95% of requests "
+        "under 4 s': 95): it must hold at the slow end of the predicted range, not only in its middle",
+    )
     utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
     horizon_months: float | None = Field(default=None, gt=0)
     eu_only: bool | None = None

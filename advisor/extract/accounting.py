@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from advisor.extract import constraint_words as cw
-from advisor.extract.answered_requests import asks_deliverables, question_patterns
+from advisor.extract.answered_requests import answered_clause, question_patterns
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
@@ -588,7 +588,7 @@ def answered_questions(account: InputAccount | None, rec: Recommendation | None)
         c
         for c in account.unused
         if (c.kind == "question" and any(a.search(c.text) for a in answers))
-        or (c.kind == "context" and asks_deliverables(c.text, rec))  # "Please give GPU type, count"
+        or answered_clause(c.kind, c.text, rec)  # "Please give GPU type, count", "If not" (owned cards)
     ]
     if not done:
         return account

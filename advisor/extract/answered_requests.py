@@ -15,6 +15,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from tools.catalog.load import load_catalog
+from tools.errors import InputError
+
 if TYPE_CHECKING:
     from tools.recommend.models import Recommendation
 
@@ -53,6 +56,24 @@ _JOB_ONLY = frozenset({"hours", "time", "duration", "wall-clock"})
 _TOKEN = re.compile(r"[\w&-]+")
 
 
+# "what's the minimum to rent?", "which cloud GPUs should we rent?": a rented pick answers it (expert
+# review 11, R09/P09b: listed as "a question I could not answer" beside the rental it recommended)
+RENT_Q = re.compile(
+    r"\b(?:minimum|min|least|smallest|cheapest)\b.*\b(?:rent\w*|leas\w*|cloud)\b"
+    r"|\b(?:which|what)\s+(?:cloud\s+)?(?:gpus?|cards?|instances?|hardware)\s+(?:should|do|would|could|can|must)"
+    r"\s+(?:we|i)\s+(?:need\s+to\s+)?rent\b"
+    r"|\bwhat\s+(?:should|do|would|must)\s+(?:we|i)\s+(?:need\s+to\s+)?rent\b",
+    I,
+)
+# "If not", "If it does not fit on them": the condition the verdict on the team's own cards answers
+IF_NOT_FIT = re.compile(
+    r"^\W*if\s+(?:not|no|it\s+(?:does\s*n[o']t|doesn'?t|won'?t|will\s+not|can\s*n[o']t)\s+(?:fit|run|work)"
+    r"(?:\s+on\s+(?:them|it|those|these|ours|our\s+\w+))?)\W*$",
+    I,
+)
+# "(24GB each)" beside owned cards: their memory, which the catalog's figure for them already holds
+OWNED_MEMORY = re.compile(r"^\W*(?P<gb>\d{1,3})\s*gb(?:\s+(?:each|apiece|per\s+(?:card|gpu)|vram))?\W*$", I)
+
 # "true?", "is that right?" after a claim: the claim's check answers it (expert review 9, R05)
 VERIFY_Q = re.compile(r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b", I)
 
@@ -61,7 +82,24 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     """The extra questions a recommendation with a pick answers (module docstring), and a bare check of a
     claim when the claim was checked."""
     out = [HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
+    if rec.primary is not None and rec.primary.pricing != "owned":
+        out.append(RENT_Q)  # the pick is the rental
     return out + ([VERIFY_Q] if rec.expectation_checks else [])
+
+
+def answered_clause(kind: str, text: str, rec: Recommendation) -> bool:
+    """Whether a clause that is not a question is answered: a list of deliverables the pick gives, or "if
+    not" / "if it does not fit on them" beside cards the team owns (the verdict on them answers it)."""
+    owned = rec.profile.owned_gpu
+    if owned is not None and IF_NOT_FIT.search(text):
+        return True
+    if owned is not None and (m := OWNED_MEMORY.search(text)) is not None:
+        try:
+            marketed_gb = load_catalog().gpu(owned).memory_gb
+        except (InputError, KeyError, LookupError):
+            return False
+        return abs(float(m.group("gb")) - marketed_gb) <= 1.0  # the card the catalog sizes it on
+    return kind == "context" and asks_deliverables(text, rec)
 
 
 def asks_deliverables(text: str, rec: Recommendation) -> bool:

@@ -58,7 +58,11 @@ from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
-from advisor.extract.rules_stream_speed import rule_no_latency_target, rule_stream_speed
+from advisor.extract.rules_stream_speed import (
+    rule_latency_percentile,
+    rule_no_latency_target,
+    rule_stream_speed,
+)
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
@@ -123,6 +127,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
     rule_no_latency_target,
     rule_ttft,
+    rule_latency_percentile,  # after the latency rules: 'p95 latency under 4 s' holds at the slow end
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,

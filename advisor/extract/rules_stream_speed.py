@@ -99,3 +99,43 @@ def _sentence_at(ctx: Ctx, position: int) -> Sentence | None:
         if s.start <= position < s.start + len(s.text):
             return s
     return None
+
+
+# "p95 latency under 4 s", "p99.9 TTFT", "95th percentile", "95% of requests under 2 s": the percentile a
+# latency target is at (expert review 11, R08: a p95 target was checked in the middle of the range)
+_PERCENTILE = re.compile(
+    r"\bp(?P<p>9\d(?:\.9+)?)\b"
+    r"|\b(?P<th>9\d(?:\.9+)?)(?:th|st|nd|rd)?[\s-]+percentile\b"
+    r"|\b(?P<pct>9\d(?:\.9+)?)\s*%\s+of\s+(?:all\s+|the\s+)?(?:requests|answers|responses|replies|calls"
+    r"|queries|users|completions)\b",
+    I,
+)
+_LATENCY_TARGETS = ("response_target_s", "ttft_target_s", "latency_ms_per_token")
+# "95% of requests under 4 s", "99% of answers must come back within 2 seconds": a whole answer's time at a
+# percentile, in a form the per-answer rule (rules_serving_io._END_TO_END) does not read
+_SHARE_IN_TIME = re.compile(
+    r"\b(?P<pct>9\d(?:\.9+)?)\s*%\s+of\s+(?:all\s+|the\s+)?(?:requests|answers|responses|replies|calls|queries"
+    r"|completions)\s+(?:(?:must|should|need\s+to|have\s+to)\s+)?(?:be\s+)?(?:(?:complete[sd]?|finish(?:ed)?"
+    r"|answered|served|returned|come\s+back)\s+)?(?:in|under|within|below|<)\s*(?P<num>\d+(?:\.\d+)?)\s*"
+    r"(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b(?!\s*(?:per|/|to\s+(?:the\s+)?first))",
+    I,
+)
+
+
+def rule_latency_percentile(ctx: Ctx) -> None:
+    """latency_percentile from a percentile in a sentence that states a latency target (read before this
+    rule: a time per answer, a time to first token or a per-token latency)."""
+    if not ctx.has("response_target_s"):
+        for s in ctx.sentences:
+            if (m := _SHARE_IN_TIME.search(s.text)) is not None and "first token" not in s.text.lower():
+                seconds = float(m.group("num")) / (1000.0 if m.group("unit").lower().startswith("m") else 1.0)
+                ctx.add(s, "response_target_s", seconds, m.group(0), "stated", m.start())
+                break
+    timed = [f.position for f in ctx.findings if f.field in _LATENCY_TARGETS]
+    for s in ctx.sentences:
+        in_sentence = any(s.start <= pos < s.start + len(s.text) for pos in timed)
+        if not in_sentence or (m := _PERCENTILE.search(s.text)) is None:
+            continue
+        value = float(m.group("p") or m.group("th") or m.group("pct"))
+        ctx.add(s, "latency_percentile", value, m.group(0), "stated", m.start())
+        return

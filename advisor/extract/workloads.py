@@ -33,7 +33,7 @@ Part = Literal["training", "serving"]
 TRAINING_FIELDS = frozenset({"method", "dataset_tokens", "dataset_gb", "epochs", "seq_len", "lora_rank",
                              "batch_size", "runs_per_month"})  # fmt: skip
 SERVING_FIELDS = frozenset({"concurrency", "context_len", "latency_ms_per_token", "target_tokens_per_s",
-                            "ttft_target_s", "response_target_s",
+                            "ttft_target_s", "response_target_s", "latency_percentile",
                             "prompt_tokens", "output_tokens", "generation_tokens",
                             "availability_target"})  # fmt: skip
 _MODEL_FIELDS = ("model_id", "params_b")

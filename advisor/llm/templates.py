@@ -64,6 +64,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return f"under {present.number(value)} s"
     if field == "response_target_s":
         return f"under {present.number(value)} s"
+    if field == "latency_percentile":  # 'p95': the latency target holds for 95% of requests
+        return f"p{present.number(value)}"
     if field == "method":
         return present.method_text(value, workload)
     if field == "claimed_gpu_bound":  # 'minimum' -> 'the minimum', 'too_few' -> 'too few'

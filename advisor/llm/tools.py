@@ -70,6 +70,7 @@ WHAT_IF_FIELDS = (
     "serving_scheduled",
     "ttft_target_s",
     "response_target_s",
+    "latency_percentile",
     "gpus_wanted",
     "gpus_excluded",
     "max_gpus",

@@ -29,7 +29,7 @@ from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
 from tools.recommend.risk import RISK_LIMIT_MAYBE, RISK_TARGET_MID_MISS, assess_risk, deadline_status
 from tools.recommend.serving_load import ServingLoad, with_fewest_gpus
-from tools.recommend.serving_plan import ServingPlan, ttft_text, within_max_gpus
+from tools.recommend.serving_plan import ServingPlan, latency_source, ttft_text, within_max_gpus
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
@@ -319,8 +319,10 @@ class Enumerator(Part):
         if plan.latency_at_risk and self.p.latency_ms_per_token:
             latency = self.p.latency_ms_per_token
             mid_misses = plan.replica.ms_per_output_token.mid > latency
+            source = latency_source(self.p)  # derived from the user's answer time: name theirs (review 11)
+            said = f"{latency:g} ms/token " + (f"pace of {source}" if source else "latency target")
             c.risks.append(
-                f"meets the {latency:g} ms/token latency target only at the fast end of the range"
+                f"meets the {said} only at the fast end of the range"
                 + (" (the middle of the range misses it)" if mid_misses else "")
             )
             c.risk += RISK_LIMIT_MAYBE + (RISK_TARGET_MID_MISS if mid_misses else 0.0)

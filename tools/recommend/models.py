@@ -131,6 +131,11 @@ class ServingFigures(_Frozen):
     latency_target_ms: float | None = None
     latency_target_assumed: bool = False  # the default per-user floor, not the user's target
     latency_target_waived: bool = False  # the user said there is no per-user target: no floor is said
+    latency_target_source: str | None = Field(
+        default=None,
+        description="the user's own target the ms/token was derived from ('your 4 s for a 200-token "
+        "answer'), named instead of a tokens/s the user never said (expert review 11, R08)",
+    )
     target_status: Literal["meets", "maybe", "short"] | None = Field(
         default=None, description="against the aggregate tokens/s target (None without one)"
     )
@@ -260,6 +265,11 @@ class Option(_Frozen):
                 )
             return ""
         wanted = 1000.0 / target_ms  # tokens/s per user that the ms-per-token target means
+        source = self.serving.latency_target_source if self.serving is not None else None
+        if source:  # derived from the user's answer time: name theirs, not a tokens/s they never said
+            met = per_user.low >= wanted * (1 - UNDER_TARGET_TOLERANCE)
+            where = "at or above" if met else "the low end is under"
+            return f"; {where} the {present.number(wanted)} tokens/s pace of {source}"
         if per_user.low >= wanted * (1 - UNDER_TARGET_TOLERANCE):
             assumed = self.serving is not None and self.serving.latency_target_assumed
             return "" if assumed else f"; meets your {present.number(wanted)} tokens/s"

@@ -16,6 +16,7 @@ from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instea
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.risk import risk_traits
 from tools.recommend.serving_plan import (
+    latency_source,
     per_user_note,
     response_note,
     serving_figures,
@@ -94,7 +95,7 @@ def to_option(
         decode_tokens_per_s=c.decode_tokens_per_s,
         serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token,
                                 assumed=p.status_of("latency_ms_per_token") == "assumed",
-                                waived=bool(p.no_latency_target)),  # fmt: skip
+                                waived=bool(p.no_latency_target), source=latency_source(p)),  # fmt: skip
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         runs_total=p.runs_total if campaign is not None else None,

@@ -252,7 +252,7 @@ def not_fit_note(
     except (InputError, KeyError, LookupError):
         return (
             f"Your {p.owned_gpu_count or 1}x {p.owned_gpu.upper()} is not in the GPU catalog, so I cannot "
-            "size the job on it. The options below are what to rent or buy instead."
+            f"size the job on it. {RENT_OR_BUY_INSTEAD}"
         )
     n = notes.get(p.owned_gpu)
     # the limit that binds the configurations the team owns, before the memory of a smaller one
@@ -266,7 +266,25 @@ def not_fit_note(
         # carry (a rate or a deadline), which a single note does not say
         why = f"on the {owned} you own it misses the stated deadline or throughput"
     reason = f": {why}" if why else ""
+    owned_n = p.owned_gpu_count or 1
+    return f"Your {owned_n}x {name} cannot run this workload as described{reason}. {RENT_OR_BUY_INSTEAD}"
+
+
+RENT_OR_BUY_INSTEAD = "The options below are what to rent or buy instead."
+
+
+def least_rental_text(primary: Candidate, ranked: list[Candidate], per_month: bool) -> str:
+    """The not-fit note's last sentence once the pick is known: the fewest rented GPUs that fit (then the
+    lower cost), the answer to "if not, what's the minimum to rent?" (expert review 11, R09: the note said
+    'the options below' while the question was listed as one the reply could not answer)."""
+    rentals = [c for c in ranked if c.offer.deployment not in ("owned", "colocation")]
+    if not rentals:
+        return RENT_OR_BUY_INSTEAD
+    # the pick when it has the fewest GPUs (one price for one rental), else the lowest cost of the fewest
+    least = min(rentals, key=lambda c: (c.total_gpus, c is not primary, c.cost_usd.mid))
+    where = "the pick below" if least is primary else "listed below"
+    unit = " per month" if per_month else ""
     return (
-        f"Your {p.owned_gpu_count or 1}x {name} cannot run this workload as described{reason}. "
-        "The options below are what to rent or buy instead."
+        f"The fewest GPUs to rent that fit: {least.total_gpus}x {least.gpu.name} at {least.offer.provider} "
+        f"({least.offer.pricing.replace('_', ' ')}), {present.usd_range(least.cost_usd)}{unit} ({where})."
     )

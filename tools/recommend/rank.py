@@ -31,7 +31,13 @@ from tools.recommend.enumerate import PRACTICAL_WALL_HOURS
 from tools.recommend.models import Label, Rejection, RejectionKind
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned import OWNED_UTILIZATION_MIN
-from tools.recommend.owned_first import is_yours, not_fit_note, own_first
+from tools.recommend.owned_first import (
+    RENT_OR_BUY_INSTEAD,
+    is_yours,
+    least_rental_text,
+    not_fit_note,
+    own_first,
+)
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import order
 
@@ -116,6 +122,10 @@ def select(
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
             )
+    if missing and primary is not None and missing in notes_out:  # name the rental the note points to
+        per_month = eng.inference and not eng.state.batch_job
+        rent = least_rental_text(primary, ranked, per_month)
+        notes_out[notes_out.index(missing)] = missing.replace(RENT_OR_BUY_INSTEAD, rent)
     if primary_only:
         alternatives: list[tuple[Candidate, Label]] = []
     else:

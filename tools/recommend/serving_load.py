@@ -15,7 +15,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.calculators import Calculators
 from tools.recommend.candidates import Candidate, Layout, Offer, memory_fit
 from tools.recommend.models import MemoryFit
-from tools.recommend.serving_plan import ServingPlan, plan_serving, with_latency_cap
+from tools.recommend.serving_plan import ServingPlan, percentile_answer, plan_serving, with_latency_cap
 
 MAX_REPLICAS = 16
 """Inference: most replicas of one configuration considered to reach a throughput target."""
@@ -64,7 +64,8 @@ class ServingLoad:
         sized = bool(self.p.generation_tokens) or (bool(self.p.target_tokens_per_s) and not stated)
         # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
         max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
-        plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated), latency)
+        answer = percentile_answer(self.p)  # a p95 answer time binds the load too (expert review 11, R08)
+        plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated), latency, answer)
         if plan.why_not is not None:
             return plan, fit
         per = plan.per_replica_concurrency
@@ -79,7 +80,8 @@ class ServingLoad:
                 def capped(conc: int) -> Any:
                     return serve(min(conc, cap))
 
-                plan = with_latency_cap(capped, plan_serving(capped, self.p, n, max_reps, stated), latency)
+                planned = plan_serving(capped, self.p, n, max_reps, stated)
+                plan = with_latency_cap(capped, planned, latency, answer)
                 plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
             else:
                 # the users are split over replicas, each holding at most `cap`: more replicas, or none
@@ -87,7 +89,8 @@ class ServingLoad:
                     t = serve(conc)
                     return t.model_copy(update={"max_concurrency": min(t.max_concurrency, cap)})
 
-                plan = with_latency_cap(capped, plan_serving(capped, self.p, n, max_reps, stated), latency)
+                planned = plan_serving(capped, self.p, n, max_reps, stated)
+                plan = with_latency_cap(capped, planned, latency, answer)
             per = plan.per_replica_concurrency
             at_load = self.fit_at(gpu, layout, per)
         if not at_load.fits and plan.why_not is None:
