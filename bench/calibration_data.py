@@ -16,9 +16,9 @@ The serving loaders read bench/data/serving_throughput.yaml, then bench/data/ser
 each collected blind to the serving model; given an explicit path they read that one file only.
 The training loaders likewise read training_throughput.yaml, then
 training_throughput_fresh2.yaml (side `fresh2_held_out`), training_throughput_fresh3.yaml (side
-`fresh3_held_out`), training_throughput_fresh4.yaml (side `fresh4_held_out`) and
-training_throughput_fresh5.yaml (side `fresh5_held_out`), joining the files' sides; a custom path is read
-alone.
+`fresh3_held_out`), training_throughput_fresh4.yaml (side `fresh4_held_out`),
+training_throughput_fresh5.yaml (side `fresh5_held_out`) and training_throughput_fresh6.yaml (side
+`fresh6_held_out`), joining the files' sides; a custom path is read alone.
 
 No model code here: a later session fits the time model on the `fit` families and reports on the
 `held_out` ones. `fresh_held_out` families were collected after the model existed, without running it
@@ -267,17 +267,21 @@ def _split(path: Path) -> Split:
 # fresh4_held_out: collected blind again, from source families used in none of the earlier files;
 # fresh5_held_out: a fifth blind set from new families, never fitted (bench/data/README.md, "Fresh-5 held-out
 # set (training)");
+# fresh6_held_out: a sixth blind set from new families (model-card run goodputs, LitGPT's A10G fine-tunes),
+# never fitted (bench/data/README.md, "Fresh-6 held-out set (training)");
 # b200_held_out: B200 rows collected blind for the B200 efficiency band, issue 13).
 TRAINING_FRESH2_FILE = DATA_DIR / "training_throughput_fresh2.yaml"
 TRAINING_FRESH3_FILE = DATA_DIR / "training_throughput_fresh3.yaml"
 TRAINING_FRESH4_FILE = DATA_DIR / "training_throughput_fresh4.yaml"
 TRAINING_FRESH5_FILE = DATA_DIR / "training_throughput_fresh5.yaml"
+TRAINING_FRESH6_FILE = DATA_DIR / "training_throughput_fresh6.yaml"
 TRAINING_B200_FILE = DATA_DIR / "training_throughput_b200.yaml"
 TRAINING_EXTRA_FILES = (
     TRAINING_FRESH2_FILE,
     TRAINING_FRESH3_FILE,
     TRAINING_FRESH4_FILE,
     TRAINING_FRESH5_FILE,
+    TRAINING_FRESH6_FILE,
     TRAINING_B200_FILE,
 )
 

@@ -479,6 +479,33 @@ def test_fresh5_training_file_is_its_own_clean_side(training: list[TrainingRow])
     assert all(r.ambiguous for r in own)
 
 
+FRESH6_MIN = 40  # rows in the fresh-6 held-out set (bench/data/training_throughput_fresh6.yaml, 42 rows)
+
+
+def test_fresh6_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH6_FILE
+
+    # read right after fresh-5 and before the B200 file; its own side only, >= 5 families found nowhere else
+    index = TRAINING_EXTRA_FILES.index(TRAINING_FRESH6_FILE)
+    assert TRAINING_EXTRA_FILES[index - 1].name == "training_throughput_fresh5.yaml"
+    own = _own_clean_training_side(training, index, "fresh6_held_out", FRESH6_MIN, 5)
+    # what it spans: every method, dense and MoE, A100 40/80GB, H100 and a 24 GB card (A10G), 1 to 1920 GPUs
+    assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
+    assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
+    assert {"a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm", "a10g"} <= {r.gpu for r in own}
+    assert min(r.gpus for r in own) == 1 and max(r.gpus for r in own) >= 1000
+    # the model-card rows are whole-run goodputs: derived, with their arithmetic; the LitGPT rows publish only
+    # a runtime (no token count), so they carry no tokens/s; every row names what its source leaves unclear
+    with_figure = [r for r in own if r.tokens_per_s_per_gpu is not None]
+    assert len(with_figure) >= 15
+    assert all(r.tokens_per_s_per_gpu_basis == "derived" and r.derivation for r in with_figure)
+    assert all(r.family == "litgpt-config-hub-finetune" for r in own if r.tokens_per_s_per_gpu is None)
+    assert all(r.ambiguous for r in own)
+    # a derivation reproduces its figure: tokens / (GPUs x seconds); phi-2: 1.4T tokens, 96 GPUs, 14 days
+    phi2 = next(r for r in own if r.id == "phi2-2.7b-pretrain-96xa100-80g")
+    assert phi2.tokens_per_s_per_gpu == pytest.approx(1.4e12 / (96 * 14 * 86400), rel=1e-4)
+
+
 B200_MIN = 10  # rows with tokens/s in the B200 held-out set (bench/data/training_throughput_b200.yaml)
 
 
