@@ -108,6 +108,33 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     ("PowerMoE-3b", 32, 24 * 64),
     ("SmolLM3-3B", 36, 16 * 128),  # HuggingFaceTB/SmolLM3-3B config: 36 layers, 16 heads x 128
     ("1B ablation model", 16, 32 * 64),  # the row's note: Llama 3.2 1B shape, 16 layers, 32 heads x 64
+    # the fresh-6 held-out families' models (bench/data/training_throughput_fresh6.yaml), from each config
+    # (.json: num_hidden_layers, num_attention_heads x head_dim); longer fragments first
+    ("phi-1.5", 24, 32 * 64),  # microsoft/phi-1_5: 24 layers, 32 heads x 64
+    ("phi-2", 32, 32 * 80),  # microsoft/phi-2: 32 layers, 32 heads x 80
+    ("Phi-3-mini", 32, 32 * 96),  # Phi-3-mini-4k/128k-instruct: 32 layers, 32 heads x 96
+    ("Phi-3-medium", 40, 40 * 128),  # Phi-3-medium-4k-instruct: 40 layers, 40 heads x 128
+    ("Phi-4-mini", 32, 24 * 128),  # Phi-4-mini-instruct: 32 layers, 24 heads x 128
+    ("phi-4", 40, 40 * 128),  # microsoft/phi-4: 40 layers, 40 heads x 128
+    # SlimMoE (Phi-mini/tiny-MoE) slims Phi-3.5-MoE's experts; its attention is taken as Phi-3.5-MoE's
+    # (32 layers, 32 heads x 128), an assumption: the attention term is small at the cards' lengths
+    ("MoE-instruct (SlimMoE)", 32, 32 * 128),
+    ("TinyStarCoderPy", 20, 12 * 64),  # bigcode/tiny_starcoder_py: n_layer 20, n_head 12, n_embd 768
+    ("StarCoderBase-1B", 24, 2048),  # bigcode/starcoderbase-1b: n_layer 24, n_embd 2048
+    ("15.5B", 40, 6144),  # bigcode/starcoder: n_layer 40, n_embd 6144 (48 heads x 128, multi-query)
+    ("Falcon-RW-1B", 24, 2048),  # tiiuae/falcon-rw-1b: 24 layers, hidden 2048
+    ("Falcon-40B", 60, 8192),  # tiiuae/falcon-40b: 60 layers, 128 heads x 64
+    ("alcon-7B", 32, 71 * 64),  # tiiuae/falcon-7b: 32 layers, 71 heads x 64 = 4544
+    ("alcon-7b", 32, 71 * 64),
+    ("StableLM-3B-4E1T", 32, 32 * 80),  # stabilityai/stablelm-3b-4e1t: 32 layers, 32 heads x 80
+    ("stablelm-base-alpha-3b", 16, 32 * 128),  # stabilityai/stablelm-base-alpha-3b: 16 layers, hidden 4096
+    ("gemma-2-9b", 42, 16 * 256),  # google/gemma-2-9b: 42 layers, 16 heads x 256
+    ("gemma-7b", 28, 16 * 256),  # google/gemma-7b: 28 layers, 16 heads x 256
+    ("gemma-2b", 18, 8 * 256),  # google/gemma-2b: 18 layers, 8 heads x 256
+    ("tiny-llama", 22, 2048),  # TinyLlama-1.1B: 22 layers, 32 heads x 64
+    ("llama-2-7b", 32, 4096),
+    ("llama-3", 32, 4096),  # llama-3-8b / llama-3.1-8b: 32 layers, 32 heads x 128
+    ("mistral-7b", 32, 4096),  # Mistral-7B v0.1 / v0.2: 32 layers, 32 heads x 128
     ("405B", 126, 16384),  # Llama 3.1 405B
     ("70B", 80, 8192),  # Llama 3 / 3.1 / 3.3 70B
     ("8B", 32, 4096),  # Llama 3 / 3.1 8B
