@@ -39,6 +39,10 @@ Fresh-5 scored (332 rows, --cv): 76.8% / 2.00x / 17.0% on main 0ea5706 (fresh-5 
 rows' sequence length, recompute and whole-run rate from their sources: 80.1% / 2.00x / 15.6% (fresh-5 65.9% /
 25.9%; bench/data/README.md, "Fresh-5 scored").
 
+tim10 (no model change): each side also prints its rows that state their framework (scored with it, the
+1.5x target) apart from those that do not (generic band, the 2x target); --cv, all 332 rows: stated 192 rows
+77.1% inside at 1.81x, unstated 140 rows 84.3% at 2.00x (bench/data/README.md, "Framework-stated split").
+
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;
 --cv: every row predicted by constants refitted without its own source family, bench/time_cv.py)
