@@ -139,3 +139,17 @@ def test_summary_width_over_rows_with_a_band() -> None:
     assert s.banded_rows == 1 and s.width_banded == pytest.approx(1.5)
     assert s.width_with_framework == pytest.approx(1.75)  # the 'other' row counts at the generic width
     assert summarise([Scored(other, 120, generic, generic)]).width_banded is None
+
+
+def test_summary_splits_rows_by_whether_they_state_their_framework() -> None:
+    # issue 13's two width targets: 1.5x with the framework given (scored with its band), 2x without
+    rows = development_rows()
+    titan = next(r for r in rows if r.framework == "torchtitan")
+    other = next(r for r in rows if r.framework == "other")
+    band, generic = Range(low=100, high=150), Range(low=100, high=200)
+    s = summarise([Scored(titan, 160, band, generic), Scored(other, 120, band, generic)])
+    assert s.stated is not None and s.unstated is not None
+    assert s.stated.rows == 1 and s.stated.width == pytest.approx(1.5) and s.stated.coverage == 0.0
+    # the unstated row is scored at the generic range, not the (here narrower) 'with framework' one
+    assert s.unstated.rows == 1 and s.unstated.width == pytest.approx(2.0) and s.unstated.coverage == 1.0
+    assert summarise([Scored(other, 120, generic, generic)]).stated is None
