@@ -30,8 +30,12 @@ from tools.ranges import Range
 
 
 def test_a_thin_cell_is_pulled_further_towards_the_pooled_cell() -> None:
-    generic = {("hopper", "fp8"): 0.40}
-    raw = {("a", "hopper", "fp8"): 0.60, ("b", "hopper", "fp8"): 0.60, ("c", "hopper", "fp8"): 0.40}
+    generic: dict[tuple[str, ...], float] = {("hopper", "fp8"): 0.40}
+    raw: dict[tuple[str, ...], float] = {
+        ("a", "hopper", "fp8"): 0.60,
+        ("b", "hopper", "fp8"): 0.60,
+        ("c", "hopper", "fp8"): 0.40,
+    }
     out = _shrunk(
         raw, generic, {("a", "hopper", "fp8"): 1, ("b", "hopper", "fp8"): 3, ("c", "hopper", "fp8"): 2}
     )
