@@ -80,3 +80,20 @@ def test_the_reply_answers_both_before_the_pick(text: str) -> None:
 def test_near_misses_are_no_set_up_comparison(text: str) -> None:
     reply = conversation_reply(text)
     assert "cheaper of the two" not in reply and "cost about the same" not in reply
+
+
+def test_a_cheaper_pick_than_both_is_said() -> None:
+    """R13's load (8 assumed streams) fits on one L4 ($515/month at gcp): the comparison says the pick is
+    cheaper than both set-ups, so a third GPU in the recommendation is explained, not a surprise."""
+    text = _check(gpus_compared=["h100-sxm", "l40s"], gpu_counts_compared=[1, 2])
+    assert text.endswith(
+        "Cheaper than both for this load: 1x NVIDIA L4 ($515 per month), the recommended option."
+    )
+
+
+def test_a_training_comparison_is_per_job_and_its_question_answered() -> None:
+    reply = conversation_reply(
+        "LoRA fine-tune Llama 3 8B on 50M tokens. Which is cheaper, 1x H100 or 2x L40S?"
+    )
+    assert "is the cheaper of the two per job" in reply and "takes " in reply
+    assert "Which is cheaper" not in reply  # answered, not listed as a question it could not answer

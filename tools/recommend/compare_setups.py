@@ -65,7 +65,7 @@ def check_compared_setups(
     return ExpectationCheck(
         claim=claim,
         verdict="holds" if a.holds or b.holds else "cannot_hold",
-        explanation=f"{_verdict(a, b, per)} {a.text} {b.text}{_pick_text(outcome, a, b)}",
+        explanation=f"{_verdict(a, b, per)} {a.text} {b.text}{_pick_text(outcome, a, b, per)}",
         asked=True,
         leads=True,
     )
@@ -95,7 +95,7 @@ def _verdict(a: _Side, b: _Side, per: str) -> str:
     return f"{line}."
 
 
-def _pick_text(outcome: Outcome, a: _Side, b: _Side) -> str:
+def _pick_text(outcome: Outcome, a: _Side, b: _Side, per: str) -> str:
     """When the recommendation is neither set-up and meaningfully cheaper than both, a sentence saying so
     (the pick below is then the answer to 'which is cheaper', not a set-up the user did not ask about)."""
     pick = outcome.primary
@@ -108,9 +108,10 @@ def _pick_text(outcome: Outcome, a: _Side, b: _Side) -> str:
         return ""
     if pick.cost_mid >= (1 - SAME_COST_FRACTION) * min(c.cost_mid for c in leads):
         return ""
+    what = "load" if per == "per month" else "job"
     return (
-        f" Cheaper than both for this load: {pick.total_gpus}x {pick.gpu.name} "
-        f"({present.usd_range(pick.cost_usd)}), the recommendation below."
+        f" Cheaper than both for this {what}: {pick.total_gpus}x {pick.gpu.name} "
+        f"({present.usd_range(pick.cost_usd)} {per}), the recommended option."
     )
 
 
