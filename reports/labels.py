@@ -78,6 +78,7 @@ FIELD_LABELS: dict[str, str] = {
     "purchase_usd_per_gpu": "Stated purchase price per GPU",
     "budget_capex": "Budget is a one-off purchase",
     "gpus_compared": "GPUs compared",
+    "gpu_counts_compared": "GPU counts compared",
     "purchase_gpu": "GPU of the stated purchase price",
     "owned_gpu": "GPUs you own",
     "owned_gpu_count": "How many you own",

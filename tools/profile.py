@@ -157,6 +157,11 @@ class WorkloadProfile(BaseModel):
         default_factory=list,
         description="GPUs set side by side ('H100 vs H200 vs L40S'): each one's best option is shown",
     )
+    gpu_counts_compared: list[int] = Field(
+        default_factory=list,
+        description="the GPU count said with each gpus_compared entry, in the same order ('1x H100 or 2x "
+        "L40S?' -> [1, 2]): each set-up is sized and priced side by side; empty unless every one has a count",
+    )
     budget_capex: bool | None = Field(
         default=None,
         description="the budget is a one-off hardware purchase ('Capex budget EUR 250k'), not monthly",

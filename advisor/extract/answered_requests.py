@@ -78,13 +78,22 @@ OWNED_MEMORY = re.compile(r"^\W*(?P<gb>\d{1,3})\s*gb(?:\s+(?:each|apiece|per\s+(
 VERIFY_Q = re.compile(r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b", I)
 
 
+# "which is cheaper?", "what's better" between two set-ups: their comparison answers it (review 11, R13)
+WHICH_SETUP_Q = re.compile(
+    r"\b(?:which|what)(?:'s|\s+is|\s+one\s+is|\s+would\s+be)?\s+(?:the\s+)?(?:cheaper|better|less\s+expensive"
+    r"|more\s+cost[\s-]effective)\b",
+    I,
+)
+
+
 def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
-    """The extra questions a recommendation with a pick answers (module docstring), and a bare check of a
-    claim when the claim was checked."""
+    """The extra questions a recommendation with a pick answers (module docstring), a bare check of a
+    claim when the claim was checked, and 'which is cheaper?' when two set-ups were compared."""
     out = [HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
     if rec.primary is not None and rec.primary.pricing != "owned":
         out.append(RENT_Q)  # the pick is the rental
-    return out + ([VERIFY_Q] if rec.expectation_checks else [])
+    compared = bool(rec.profile.gpu_counts_compared) and bool(rec.expectation_checks)
+    return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
 
 def answered_clause(kind: str, text: str, rec: Recommendation) -> bool:

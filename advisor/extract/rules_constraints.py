@@ -123,11 +123,12 @@ _OPS_DEDICATED = keyed(
     r"|\brun(?:s|ning)?\s+(?:our own\s+)?(?:kubernetes|slurm|k8s)\b|\bhave run\s+\w+\s+clusters\b",
     I,
 )
-_OBJ_CHEAP = keyed(
-    r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-](?:total[\s-])?cost|least expensive"
-    r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters"
-    r"|we care)|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
-    r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring)\b",
+_OBJ_CHEAP = keyed(  # review 11, R07: also "the least money", "pay as little as possible", "costs least"
+    r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-](?:total[\s-])?(?:cost|price)|least expensive"
+    r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters|we care)"
+    r"|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
+    r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring|costs? least"
+    r"|(?<!at )least (?:money|cost)|(?:spend|pay) as little as possible|(?:spend|pay|costs?) the least)\b",
     I,
 )
 _OBJ_FAST = keyed(

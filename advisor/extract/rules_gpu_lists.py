@@ -87,7 +87,9 @@ def _verdicts(ctx: Ctx, s: Sentence) -> None:
 # that asks for a comparison ("compare H100, H200 and L40S", "which is better, H100 or H200?")
 _JOIN = re.compile(
     r"s?\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and|(?:(?:is\s+)?worth\s+it\s+)?over|instead\s+of|rather\s+than)\s*"
-    r"(?:\d+\s*[x×]\s*)?",  # "1x L40S or 1x H100?", "Is an H200 worth it over H100?" (expert review 9)
+    # "1x L40S or 1x H100?", "8 H100 vs 4 H200", "a single H100 or two L40S", "Is an H200 worth it over H100?"
+    # (expert reviews 9 and 11)
+    r"(?:(?:\d{1,3}\s*[x×]?|a\s+single|one|two|three|four|eight)\s+|\d{1,3}\s*[x×]\s*)?",
     I,
 )
 _CHOICE_JOIN = re.compile(r"\b(?:or|over|instead\s+of|rather\s+than)\b", I)
@@ -117,10 +119,39 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
         if len(group) >= 2 and asked:
             ids = [i for m in group if _in_catalog(i := _gpu_id(m.group("gpu")))]
             if len(set(ids)) >= 2:
-                said = s.text[group[0].start() : group[-1].end()]
-                ctx.add(s, "gpus_compared", list(dict.fromkeys(ids)), said, "stated", group[0].start())
+                counts = [
+                    _count_before(s.text, m.start()) for m in group if _in_catalog(_gpu_id(m.group("gpu")))
+                ]
+                first = counts[0][1] if counts[0][0] is not None else group[0].start()
+                said = s.text[first : group[-1].end()]
+                ctx.add(s, "gpus_compared", list(dict.fromkeys(ids)), said, "stated", first)
+                numbers = [n for n, _ in counts]
+                # each set-up's own count ("1x H100 or 2x L40S"), when every GPU has one and none repeats
+                if all(n is not None for n in numbers) and len(set(ids)) == len(ids):
+                    ctx.add(s, "gpu_counts_compared", numbers, said, "stated", first)
                 return
         group, joins = ([g] if g is not None else []), []
+
+
+# the count said right before a compared GPU: "1x H100", "2 x L40S", "2 L40S", "a single H100"
+_COUNT_BEFORE = re.compile(r"(?:\b(?P<n>\d{1,3})\s*[x×]?|\b(?P<one>a\s+single|one|a))\s*$", I)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8}
+_COUNT_WORD_BEFORE = re.compile(r"\b(?P<w>two|three|four|eight)\s*$", I)
+
+
+def _count_before(text: str, gpu_start: int) -> tuple[int | None, int]:
+    """The GPU count said right before the GPU name at `gpu_start` and where it starts ((None, start)
+    when none is said)."""
+    head = text[:gpu_start]
+    m = _COUNT_BEFORE.search(head)
+    if m is not None and m.group("n"):
+        return int(m.group("n")), m.start()
+    if m is not None:
+        return 1, m.start()
+    w = _COUNT_WORD_BEFORE.search(head)
+    if w is not None:
+        return _COUNT_WORDS[w.group("w").lower()], w.start()
+    return None, gpu_start
 
 
 _CLAIM_FIELDS = ("claimed_gpu", "claimed_gpu_count", "claimed_hours")

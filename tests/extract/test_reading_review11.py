@@ -75,3 +75,50 @@ def test_a_maintenance_window_is_no_deadline(extract: Extract) -> None:
 )
 def test_listed_us_providers_mean_us_only(extract: Extract, text: str, us_only: bool | None) -> None:
     assert extract(text).us_only is us_only, text
+
+
+@pytest.mark.parametrize(
+    ("text", "ids", "counts"),
+    [
+        ("What's cheaper per month to serve Mistral 7B to ~500 daily users: 1x H100 or 2x L40S?",  # R13
+         ["h100-sxm", "l40s"], [1, 2]),
+        ("Compare the monthly cost of 1x H100 versus 2x L40S for serving Mistral 7B",  # P13
+         ["h100-sxm", "l40s"], [1, 2]),
+        ("Serve Mistral 7B: 1x H100 SXM or 2x L40S?", ["h100-sxm", "l40s"], [1, 2]),  # P13b
+        ("Serve Llama 3 70B to 50 users: 8 H100 vs 4 H200", ["h100-sxm", "h200"], [8, 4]),
+        ("Serve Mistral 7B. Which is better, a single H100 or two L40S?", ["h100-sxm", "l40s"], [1, 2]),
+        ("Serve Llama 3 70B: H100 vs H200 vs L40S", ["h100-sxm", "h200", "l40s"], []),  # no counts said
+    ],
+)  # fmt: skip
+def test_each_compared_set_up_keeps_its_count(
+    extract: Extract, text: str, ids: list[str], counts: list[int]
+) -> None:
+    p = extract(text)
+    assert p.gpus_compared == ids and p.gpu_counts_compared == counts, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Mistral 7B to 40 users. We have 2x L40S, or should we buy 1x H100?",  # ownership
+        "Serve Mistral 7B to 40 users on H100 or better",
+    ],
+)
+def test_near_misses_compare_no_set_ups(extract: Extract, text: str) -> None:
+    p = extract(text)
+    assert p.gpus_compared == [] and p.gpu_counts_compared == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "objective"),
+    [
+        ("LoRA Llama 3 8B on 50M tokens, cheapest option please", "cheapest"),  # R07
+        ("LoRA Llama 3 8B on 50M tokens, we want to spend the least money", "cheapest"),
+        ("LoRA Llama 3 8B on 50M tokens. We'd pay as little as possible", "cheapest"),
+        ("LoRA Llama 3 8B on 50M tokens, whatever costs least", "cheapest"),
+        ("LoRA Llama 3 8B on 50M tokens, lowest price wins", "cheapest"),
+        ("LoRA Llama 3 8B on 50M tokens; it costs at least $500 anyway", None),
+    ],
+)
+def test_any_way_of_asking_for_the_lowest_cost(extract: Extract, text: str, objective: str | None) -> None:
+    assert extract(text).objective == objective, text

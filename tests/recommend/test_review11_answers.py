@@ -37,17 +37,17 @@ def test_a_named_rental_in_the_check_costs_what_the_pick_costs() -> None:
 
 def test_a_pick_that_is_not_the_cheapest_listed_says_why() -> None:
     """R07: 'cheapest option please' for a 50M-token generation job got an on-demand 8x B200 while a
-    marketplace spot 8x H100 was listed cheaper, with no reason given: buyer rule 2 is now said."""
+    marketplace spot 8x H100 was listed cheaper. With 77 h for a job of at most 1.9 h a lost spot host costs a
+    restart that still fits: the cheapest option is the pick (tests/recommend/test_cheapest_asked.py has the
+    cases where it is not, each with its reason); before, buyer rule 2 was said as the reason instead."""
     profile, settings = profile_from_mapping(
         {"workload": "inference", "model_id": "llama-3.1-70b", "generation_tokens": 5e7, "prompt_tokens": 500,
          "deadline_hours": 77.0, "objective": "cheapest"}
     )  # fmt: skip
     rec, _ = recommend_for(profile, settings=settings)
     p = rec.primary
-    assert p is not None
-    cheaper = [a for a in rec.alternatives if a.cost_usd.mid < p.cost_usd.mid]
-    assert cheaper and all(a.tier.lower() in ("community", "marketplace") for a in cheaper)
-    assert any(w.startswith("put first over the lower-cost") for w in p.why)
+    assert p is not None and p.pricing == "spot"
+    assert not [a for a in rec.alternatives if a.cost_usd.mid < 0.95 * p.cost_usd.mid]
 
 
 def test_a_ttft_range_whose_middle_misses_the_target_is_said_and_ranked_lower() -> None:

@@ -14,6 +14,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
 from tools.recommend.infeasible import infeasible_advice
@@ -163,6 +164,9 @@ def recommend(
         else ()
     )
     checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
+    compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
+    if compared is not None:
+        checks.insert(0, compared)
     advice = (
         infeasible_advice(workload=w, catalog=catalog, settings=settings, outcome=out)
         if out.primary is None

@@ -13,7 +13,10 @@
    (a near-equal option on another GPU or provider class, not one far behind on both).
 2. Consumer cards and community or marketplace clouds are not the primary for production serving
    unless the user asked for consumer hardware or named a consumer card; nor is spot capacity for an
-   endpoint (a batch generation job may run on spot: a preemption costs a restart, not an outage).
+   endpoint (a batch generation job may run on spot: a preemption costs a restart, not an outage). Asked for
+   the cheapest, a batch job may also run on community or marketplace capacity when the whole job run twice
+   still meets the deadline (tools.recommend.rank.restart_fits); a cheaper option passed over is named
+   with the reason in one sentence (expert review 11, R07).
 3. No alternative that costs more than COST_MULTIPLE_LIMIT x the primary.
 4. 'fastest' only when at least MEANINGFUL_SPEEDUP x as fast as the primary.
 5. 'lowest operational risk' is not a managed ML service unless the team has no ops capacity or named

@@ -264,7 +264,7 @@ def _rental_text(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -
     same = [
         c for c in outcome.all_feasible
         if c.gpu.id == gpu.id and c.total_gpus == n and c.offer.pricing == "on_demand"
-    ] or _price_named(outcome, catalog, gpu, n)  # fmt: skip
+    ] or price_named(outcome, catalog, gpu, n)  # fmt: skip
     preferred = outcome.engine.p.providers_preferred
     if preferred and any(provider_matches(c.offer.provider, preferred) for c in same):
         same = [c for c in same if provider_matches(c.offer.provider, preferred)]
@@ -293,7 +293,7 @@ def _named_rental(
         if c.gpu.id == gpu.id and c.total_gpus == n and c.offer.pricing != "owned"
     ]
     if not same:
-        same = _price_named(outcome, catalog, gpu, n)
+        same = price_named(outcome, catalog, gpu, n)
     if not same:
         return "", ""
     c = min(same, key=lambda c: c.total_usd.mid)
@@ -312,7 +312,7 @@ def _named_rental(
     )
 
 
-def _price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> list[Candidate]:
+def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> list[Candidate]:
     """`n` x `gpu` at each on-demand offer that can build that count (whole nodes, a scale-out fabric
     when it spans nodes), through the engine's fit, time and price path (as
     tools.recommend.advise.evaluate_configuration does for one provider); the ranked options may not

@@ -41,6 +41,9 @@ from tools.recommend.owned_first import (
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import order
 
+RESTART_RUNS = 2.0
+"""A batch job on capacity that may go away must fit its deadline run twice (one full restart: batch
+generation keeps no checkpoint of the requests in flight) before it is picked for being cheapest."""
 MEANINGFUL_DIFFERENCE = 0.05
 """'cheapest' / 'fastest' alternatives must beat the primary by at least 5% on their own measure."""
 
@@ -110,14 +113,17 @@ def select(
             primary = named[0] if named else pref[0] if pref else ranked[0]
             within = named or pref or ranked  # the GPU and count named stay what was named
             picked, endpoint = primary, not eng.state.batch_job
-            if eng.inference:
+            restartable = eng.inference and not endpoint and restart_fits(primary, p)
+            if eng.inference and not restartable:
                 consumer = bool(named) and named[0].gpu.consumer
                 primary = production_primary(primary, ranked, p, consumer, endpoint)
                 if primary is not picked:  # rule 1 must not hand rule 2's pick back to a consumer card
                     within = [c for c in within if not not_for_production(c, endpoint)] or [primary]
             primary = undominated(primary, within, eng.inference)
             if eng.inference and primary is not picked and not_for_production(picked, endpoint):
-                _say_rule_two(primary, picked)
+                _say_rule_two(primary, picked, p, endpoint)
+            elif restartable and primary is picked and not_for_production(primary, True):
+                _say_restart(primary, p)
         if preferred and not pref:
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
@@ -264,17 +270,53 @@ def _gpu_rejection(gpu: GpuSpec, n: GpuNotes) -> Rejection | None:
     return None
 
 
-def _say_rule_two(primary: Candidate, passed_over: Candidate) -> None:
-    """Why the pick is not the cheapest option listed (expert review 11, R07: "cheapest option please" got
-    an on-demand B200 while a marketplace spot H100 was listed cheaper, with no reason given)."""
-    kind = "a consumer card" if passed_over.gpu.consumer else f"{passed_over.offer.tier} capacity"
+def _say_rule_two(primary: Candidate, passed_over: Candidate, p: WorkloadProfile, endpoint: bool) -> None:
+    """Why the pick is not the cheapest option listed, in one plain sentence (expert review 11, R07:
+    "cheapest option please" got an on-demand B200 while a marketplace spot H100 was listed cheaper, with
+    no reason given; then a rule, not a reason, was given)."""
+    o = passed_over.offer
+    spot = o.pricing == "spot"
+    kind = "a consumer card" if passed_over.gpu.consumer else f"{o.tier} {'spot ' if spot else ''}capacity"
+    if endpoint and spot:
+        reason = "spot capacity can be taken back at any moment: a pre-empted replica takes the endpoint down"
+    elif endpoint and not passed_over.gpu.consumer:
+        reason = f"a {o.tier} host comes with no uptime guarantee: if it fails, the endpoint is down"
+    elif endpoint:
+        reason = "consumer cards are not built or supported for round-the-clock serving"
+    else:
+        # a batch job: the lost host costs a restart, which the deadline has no room for (restart_fits)
+        limit = f"the {present.hours(p.deadline_hours)} deadline" if p.deadline_hours else "a month"
+        reason = (
+            f"a lost {'spot ' if spot else ''}host means starting again, and two runs of up to "
+            f"{present.hours(passed_over.wall_hours.high)} do not fit in {limit}"
+        )
     line = (
         f"put first over the lower-cost {passed_over.total_gpus}x {passed_over.gpu.name} at "
-        f"{passed_over.offer.provider} ({kind}, listed below): inference runs on data-centre cards at an "
-        "established provider first"
+        f"{o.provider} ({kind}, listed below): {reason}"
     )
     if line not in primary.why:
         primary.why.append(line)
+
+
+def restart_fits(c: Candidate, p: WorkloadProfile) -> bool:
+    """A batch job asked for at the lowest cost may run on spot, community or marketplace capacity (buyer rule
+    2 yields): a lost host costs a restart, not an outage, when the whole job run twice still meets the
+    deadline at the slow end of its range (no deadline: within a month, PRACTICAL_WALL_HOURS)."""
+    if p.objective != "cheapest" or p.status_of("objective") not in ("stated", "inferred"):
+        return False
+    limit = p.deadline_hours or PRACTICAL_WALL_HOURS
+    return RESTART_RUNS * c.wall_hours.high <= limit
+
+
+def _say_restart(primary: Candidate, p: WorkloadProfile) -> None:
+    """The cheapest pick on capacity that may go away, said with what that costs (review 11, R07/P07)."""
+    o = primary.offer
+    what = "spot capacity, which can be taken back" if o.pricing == "spot" else f"{o.tier} capacity"
+    limit = f"the {present.hours(p.deadline_hours)} deadline" if p.deadline_hours else "a month"
+    primary.why.append(
+        f"the cheapest option, as you asked: {what}; if the job is lost, running it again "
+        f"(up to {present.hours(primary.wall_hours.high)}) still fits in {limit}"
+    )
 
 
 def gpu_family(gpu_id: str) -> str:
