@@ -17,6 +17,7 @@ from bench.calibration_data import (
     SERVING_FRESH3_FILE,
     SERVING_FRESH4_FILE,
     SERVING_FRESH5_FILE,
+    SERVING_FRESH6_FILE,
     CalibrationDataError,
     ServingRow,
     Split,
@@ -202,7 +203,8 @@ def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
     fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
     fresh5 = load_serving_rows(SERVING_FRESH5_FILE)
-    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4) + len(fresh5)
+    fresh6 = load_serving_rows(SERVING_FRESH6_FILE)
+    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4) + len(fresh5) + len(fresh6)
     assert len(serving) == total, "the default loader reads every file"
     split = load_serving_split()
     sides = split.sides()
@@ -230,9 +232,10 @@ def test_fresh3_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
     older = load_serving_rows(SERVING_FILE) + load_serving_rows(SERVING_FRESH2_FILE)
     assert len(fresh3) >= FRESH3_SERVING_MIN
-    later = len(load_serving_rows(SERVING_FRESH4_FILE)) + len(load_serving_rows(SERVING_FRESH5_FILE))
+    later_files = (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE, SERVING_FRESH6_FILE)
+    later = sum(len(load_serving_rows(p)) for p in later_files)
     tail = serving[-len(fresh3) - later : -later]
-    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4 and fresh-5"
+    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4, fresh-5 and fresh-6"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh3}
@@ -271,10 +274,10 @@ def test_fresh4_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
 
     fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
     older = [r for p in SERVING_FILES if p != SERVING_FRESH4_FILE for r in load_serving_rows(p)]
-    assert SERVING_FILES[-2:] == (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE)
+    assert SERVING_FILES[-3:] == (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE, SERVING_FRESH6_FILE)
     assert len(fresh4) >= FRESH4_SERVING_MIN
-    n5 = len(load_serving_rows(SERVING_FRESH5_FILE))
-    assert serving[-len(fresh4) - n5 : -n5] == fresh4, "the default loader reads fresh-4 just before fresh-5"
+    later = len(load_serving_rows(SERVING_FRESH5_FILE)) + len(load_serving_rows(SERVING_FRESH6_FILE))
+    assert serving[-len(fresh4) - later : -later] == fresh4, "the loader reads fresh-4 just before fresh-5"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh4}
@@ -313,9 +316,10 @@ def test_fresh5_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
 
     fresh5 = load_serving_rows(SERVING_FRESH5_FILE)
     older = [r for p in SERVING_FILES if p != SERVING_FRESH5_FILE for r in load_serving_rows(p)]
-    assert SERVING_FILES[-1] == SERVING_FRESH5_FILE
+    assert SERVING_FILES[-2:] == (SERVING_FRESH5_FILE, SERVING_FRESH6_FILE)
     assert len(fresh5) >= FRESH5_SERVING_MIN
-    assert serving[-len(fresh5) :] == fresh5, "the default loader reads the fresh-5 file last"
+    n6 = len(load_serving_rows(SERVING_FRESH6_FILE))
+    assert serving[-len(fresh5) - n6 : -n6] == fresh5, "the default loader reads fresh-5 just before fresh-6"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh5}
@@ -344,6 +348,49 @@ def test_fresh5_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
         assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
         assert row.source.url.startswith("https://github.com/") and "/blob/" in row.source.url, row.id
         assert row.source.date and row.ambiguous, row.id
+
+
+FRESH6_SERVING_MIN = 40  # rows in bench/data/serving_throughput_fresh6.yaml, collected blind (55 rows)
+
+
+def test_fresh6_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
+    from bench.calibration_data import SERVING_FILES, _read
+
+    fresh6 = load_serving_rows(SERVING_FRESH6_FILE)
+    older = [r for p in SERVING_FILES if p != SERVING_FRESH6_FILE for r in load_serving_rows(p)]
+    assert SERVING_FILES[-1] == SERVING_FRESH6_FILE
+    assert len(fresh6) >= FRESH6_SERVING_MIN
+    assert serving[-len(fresh6) :] == fresh6, "the default loader reads the fresh-6 file last"
+    split = load_serving_split()
+    sides = split.sides()
+    families = {r.family for r in fresh6}
+    # the file declares only its own side; every fresh-6 family sits there and on no other side
+    assert list(_read(SERVING_FRESH6_FILE)["split"]) == ["fresh6_held_out"]
+    assert set(sides["fresh6_held_out"]) == families and len(families) >= 5
+    assert not families & {f for name, fams in sides.items() if name != "fresh6_held_out" for f in fams}
+    assert "fresh6_held_out" in split.held_out_sides() and "fresh6_held_out" not in split.fit
+    # new source families and documents: no family or URL of an older file reused
+    assert not families & {r.family for r in older}
+    assert not {r.source.url for r in fresh6} & {r.source.url for r in older}
+    ids = [r.id for r in serving]
+    assert len(ids) == len(set(ids))
+    # what it spans: A100, H100, B200 and an inference card; dense and MoE from 7B to 1T; engines and loads
+    gpus = {r.gpu for r in fresh6}
+    assert {"a100-80gb-sxm", "h100-sxm", "b200"} <= gpus and len(gpus) >= 5
+    assert any(r.model.moe for r in fresh6) and any(not r.model.moe for r in fresh6)
+    sizes = [r.model.params_b for r in fresh6]
+    assert min(sizes) <= 8 and max(sizes) >= 400
+    assert {"bf16", "fp8", "fp4"} <= {r.weights_precision for r in fresh6}
+    assert {"vllm", "sglang", "other"} <= {r.framework for r in fresh6}
+    assert {"closed_loop_concurrency", "static_batch"} <= {r.load_mode for r in fresh6}
+    assert max(r.tp for r in fresh6) == 8 and max(r.concurrency or 0 for r in fresh6) >= 512
+    # each row carries a figure a serving bench can score, its source, its date and what was assumed;
+    # a derived figure says how it was derived
+    for row in fresh6:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+        assert row.source.url.startswith("https://") and row.source.date and row.ambiguous, row.id
+        if "derived" in (row.ambiguous or ""):
+            assert row.notes and "derived:" in row.notes, row.id
 
 
 def test_serving_split_across_files_refuses_a_family_on_two_sides(
