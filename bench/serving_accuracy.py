@@ -214,6 +214,20 @@ MODEL_IDS = {
     "Mixtral-8x7B-v0.1": "mixtral-8x7b",
     "Qwen2.5-32B": "qwen2.5-32b",
     "Qwen2-7B-Instruct": "qwen2.5-7b",
+    # the fresh-6 held-out families' names (bench/data/serving_throughput_fresh6.yaml), mapped by name only
+    # before any fresh-6 score: instruct and coder fine-tunes share their base model's architecture
+    # (Qwen2.5-Coder 7B/32B: the Qwen2.5 7B/32B shapes in their config.json). Nemotron Nano/Super (hybrid
+    # Mamba / NAS-pruned), GPT-OSS, GLM-4.6, Kimi K2, Qwen3-Coder-Next have no catalog model; DeepSeek-R1
+    # FP4 is fp4 weights (not in the precision vocabulary).
+    "Llama-3.1-70B (base, 'Meta-Llama/Llama-3.1-70B')": "llama-3.1-70b",
+    "Llama-3.1-8B-Instruct": "llama-3.1-8b",
+    "Qwen3-235B-A22B": "qwen3-235b-a22b",
+    "Qwen3-235B-A22B-Instruct-2507": "qwen3-235b-a22b",
+    "Qwen3-30B-A3B": "qwen3-30b-a3b",
+    "Qwen3-Coder-30B-A3B-Instruct": "qwen3-30b-a3b",
+    "Qwen3-32B": "qwen3-32b",
+    "Qwen2.5-Coder-7B-Instruct": "qwen2.5-7b",
+    "Qwen2.5-Coder-32B-Instruct": "qwen2.5-32b",
 }
 UNKNOWN_LENGTH_TOKENS = 1000
 SHAREGPT_LENGTHS = (216, 197)
