@@ -1,6 +1,7 @@
-"""Hugging Face transformers generate() as a serving engine (tools.compute.serving_steps.eager_host_s, issue 14
-srv9): an eager engine's decode step is at least its host's time to issue the layer's ops, plus bitsandbytes'
-ops when the weights are quantised on load. Values from serving_constants (EAGER_HOST_SOURCE, BNB_*_SOURCE)."""
+"""Hugging Face transformers generate() as a serving engine (tools.compute.serving_steps.eager_host_s, issue
+14 srv9): an eager engine's decode step is at least its host's time to issue the layer's ops, plus
+bitsandbytes' ops when the weights are quantised on load. Values from serving_constants (EAGER_HOST_SOURCE,
+BNB_*_SOURCE)."""
 
 from __future__ import annotations
 
@@ -60,5 +61,6 @@ def test_generate_runs_a_static_batch_reserved_at_full_length(cat: Catalog) -> N
     t = _t(cat, "transformers", concurrency=8)
     assert t.framework == "transformers"
     steps = {s.step: s for s in t.trace}
-    assert "prefill" in steps["output_tokens_per_s"].formula  # live x output / (live x prefill + output x step)
+    # a static batch's throughput: live x output / (live x prefill + output x step)
+    assert "prefill" in steps["output_tokens_per_s"].formula
     assert any(a.name == "kv_admitted_at_full_length" and a.value == "true" for a in t.assumptions)
