@@ -69,7 +69,7 @@ TrainingFramework = Literal[
     "colossalai",
     "other",
 ]
-ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi", "other"]
+ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi", "transformers", "other"]
 Precision = Literal["bf16", "fp16", "fp8", "mxfp8", "fp4", "int8", "int4"]
 LoadMode = Literal["closed_loop_concurrency", "static_batch", "offline_max_throughput", "poisson_rate"]
 

@@ -56,6 +56,9 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
 - Qwen's speed benchmark (WHOLE_REQUEST_SPEED_FAMILIES) times the whole request, prefill of its 30,720-token
   prompt included (speed_benchmark_vllm.py: 2,048 / the llm.generate() wall time); before, it was read as the
   decode rate alone.
+- a row on Hugging Face transformers (framework "transformers": h2oGPT's "Backend: transformers") runs the
+  serving model's eager engine: a static batch whose step is at least the host's (EAGER_HOST_S_PER_LAYER),
+  int8 / int4 weights as bitsandbytes' on-load quantisation (bench/data/README.md, "Round 9 (serving, srv9)").
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being
@@ -123,6 +126,10 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
 - issue-14 round 8 (bench/data/README.md, "Round 8 (serving)"): a fold picks its point by coverage at the
   width cap (CV_CRITERIA; --criterion log is round 7's choice): 279/377 (74.0%) 1.56x 12.1% against 277/377
   (73.5%) 1.54x 12.7% on the same table; out-of-family misses grouped; single mechanisms screened.
+
+- issue-14 round 9 (bench/data/README.md, "Round 9 (serving, srv9)"): the transformers engine; the CV leaves
+  the fresh-5 side out (SCORED_APART_SIDES). Fresh-5 46/94 (48.9%) 1.52x 24.0% -> 54/94 (57.4%) 1.53x 22.0%
+  (h2oGPT 0/20 -> 8/20); the 377 CV figures' predictions unchanged.
 
 Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N] [--criterion coverage|log] [--cache FILE]]
 [--rows] [--side fit]
@@ -906,9 +913,16 @@ def _fit_point(rows: list[ServingRow], quiet: bool = True) -> dict[str, object]:
     return best[1]
 
 
+SCORED_APART_SIDES = ("fresh5_held_out",)
+"""Sides that the CV and --fit leave out: fresh-5 is scored apart (`--side fresh5_held_out`), never fitted
+(bench/data/README.md, "Fresh-5 held-out set (serving)"); the round-8 CV's 32 families / 377 figures."""
+
+
 def _fit_rows() -> list[ServingRow]:
-    """Every family of every side: all are development data now (a new held-out set is collected apart)."""
-    fams = {f for side in load_serving_split().sides().values() for f in side}
+    """Every family of every side but SCORED_APART_SIDES: all are development data now (a new held-out set
+    is collected apart)."""
+    sides = load_serving_split().sides()
+    fams = {f for name, side in sides.items() if name not in SCORED_APART_SIDES for f in side}
     return [r for r in load_serving_rows() if r.family in fams and skip_reason(r) is None]
 
 

@@ -35,8 +35,9 @@ Framework = Literal[
 ]
 """The training stack a run uses: it sets efficiency bands (time) and memory defaults (optimizer
 implementation, loss, offloading). `hf` is Transformers Trainer / TRL / PEFT, the default."""
-ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi"]
-"""The inference server a deployment uses (serving time)."""
+ServingFramework = Literal["vllm", "sglang", "tensorrt-llm", "tgi", "transformers"]
+"""The inference server a deployment uses (serving time). `transformers` is Hugging Face transformers'
+generate() behind a plain Python server (no continuous batching, no paged KV cache, eager PyTorch)."""
 OptionPricing = Literal["on_demand", "spot", "reserved", "owned"]
 """How an option is paid for: rented on demand, spot (preemptible), reserved (a commitment), or owned
 hardware; also what a user may rule out (WorkloadProfile.pricing_excluded)."""

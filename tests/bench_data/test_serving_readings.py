@@ -3,15 +3,17 @@ flight (Little's law, a fixed point), and a sampled ShareGPT run without totals 
 
 from __future__ import annotations
 
-from bench.calibration_data import load_serving_rows
+from bench.calibration_data import load_serving_rows, load_serving_split
 from bench.serving_accuracy import (
     EXLLAMAV2_SPEED_TEST_LENGTHS,
     MLPERF_LLAMA2_70B_PROMPT_TOKENS,
     OFFLINE_CONCURRENCY,
+    SCORED_APART_SIDES,
     SHAREGPT_LENGTHS,
     _burst_output_lengths,
     _burst_requests,
     _dp_attention,
+    _fit_rows,
     _max_batch,
     _rate_ranges,
     checks,
@@ -165,3 +167,11 @@ def test_cv_coverage_criterion_counts_training_figures_inside_within_the_width_c
     assert _covered(narrow, None) == 3
     wide = [(r, fam, m, pub, 1.0, WIDTH_CAP + 0.5, fit) for r, fam, m, pub, _, _, fit in narrow]
     assert _covered([(r, fam, m, 1.2, lo, hi, fit) for r, fam, m, _, lo, hi, fit in wide], "held") == 0
+
+
+def test_the_cv_leaves_the_fresh5_side_out_and_reads_h2ogpt_on_transformers() -> None:
+    fresh5 = set(load_serving_split().sides()["fresh5_held_out"])
+    assert "fresh5_held_out" in SCORED_APART_SIDES
+    assert not fresh5 & {r.family for r in _fit_rows()}  # scored apart, never fitted
+    h2o = [r for r in load_serving_rows() if r.family == "h2ogpt-perf-transformers"]
+    assert h2o and all(readings(r) == [(r.weights_precision or "bf16", "transformers")] for r in h2o)

@@ -43,6 +43,7 @@ from tools.compute import serving_constants as K
 from tools.compute.flops import BYTES_PER_WEIGHT, peak_tflops
 from tools.compute.serving_steps import (
     allreduce_s,
+    eager_host_s,
     engine_fixed_s,
     gemm_plus_attention_s,
     pipeline_hops_s,
@@ -311,7 +312,7 @@ def estimate_serving_time(
         tb.assume(
             "weights_do_not_fit", "true", "", "the replica's memory cannot hold the weights: figures are moot"
         )
-    static = batching == "static"
+    static = batching == "static" or fw == "transformers"  # generate(): one padded batch, no admission
     prefill_per_output = 0.0 if static else prompt_tokens / output_tokens
     by_budget = max_conc
     if max_tokens_per_step and not static:
@@ -413,6 +414,11 @@ def estimate_serving_time(
             low=floor_s.low,
             high=floor_s.high,
         )
+    host_s = eager_host_s(arch, fw, precision, tb)
+    if host_s:  # an eager engine's host issues the step's ops while the GPU runs behind: the longer one
+        floor_s = Range(
+            low=max(floor_s.low, host_s / eff.fixed_band), high=max(floor_s.high, host_s * eff.fixed_band)
+        )
     cpu_s = live * cpu_per_sequence_s
     fixed_s = engine_fixed_s(
         arch,
@@ -474,8 +480,8 @@ def estimate_serving_time(
     bound: Literal["memory_bandwidth", "compute"] = "memory_bandwidth" if mem_bound else "compute"
     tb.step(
         "step_s",
-        "max((memory^p + compute^p)^(1/p), kernel floor) + all-reduce + stage hops + stages x overhead"
-        f" + engine CPU + engine fixed (/ attention-DP balance); {bound}-bound",
+        "max((memory^p + compute^p)^(1/p), kernel floor, eager host) + all-reduce + stage hops"
+        f" + stages x overhead + engine CPU + engine fixed (/ attention-DP balance); {bound}-bound",
         step.mid,
         "s",
         low=step.low,

@@ -82,6 +82,7 @@ FRAMEWORK_EFFICIENCY: dict[str, float] = {
     "vllm": 1.0,  # fitted per CV fold (grid 0.88-1.0; 0.88 = the Spheron comparison below)
     "sglang": 1.0,  # vLLM's x the same comparison's SGLang / vLLM ratio (1,920 / 1,850), at most 1
     "tgi": 1.0,  # estimate: no same-hardware row; taken as vLLM's
+    "transformers": 1.0,  # the same cuBLAS GEMMs and SDPA attention kernels as vLLM's; its host time apart
 }
 """Each engine's step speed relative to TensorRT-LLM's on the same GPUs, model and load (kernels,
 scheduler): it multiplies the bandwidth, compute and prefill efficiencies. Round 7: vLLM's factor is fitted
@@ -125,6 +126,7 @@ MAX_BATCH_BY_FRAMEWORK: dict[str, int] = {
     "sglang": 1024,  # estimate: SGLang sizes max_running_requests from the KV pool, CUDA graphs to 512+
     "tensorrt-llm": 2048,  # trtllm-build / LLM API max_batch_size default 2048
     "tgi": 256,  # estimate: TGI caps the batch by max_batch_total_tokens; comparable to vLLM's 256
+    "transformers": 256,  # generate() has no cap (the caller's batch); the KV cache binds first
 }
 MAX_BATCH_SOURCE = "framework defaults: vLLM max_num_seqs=256, TensorRT-LLM max_batch_size=2048"
 VLLM_LARGE_GPU_MAX_NUM_SEQS: Final = 1024
@@ -251,6 +253,7 @@ KV_RESERVED_AT_FULL_LENGTH: dict[str, bool] = {
     "vllm": False,  # PagedAttention admits by current use and preempts when full (Kwon et al. 2023)
     "sglang": False,  # radix cache admits by current use, new-token reserve ratio, retracts when full
     "tgi": False,  # paged attention, admits by max_batch_total_tokens of current use (estimate)
+    "transformers": True,  # generate(): one padded batch, every sequence's cache grows to prompt + output
 }
 """Whether the engine admits a request only with KV blocks for its whole length (prompt + output), or
 by current use so that sequences are held at their mean length (prompt + output/2)."""
@@ -339,6 +342,7 @@ LAYER_STEP_S: dict[str, float] = {
     "vllm": 30e-6,
     "sglang": 30e-6,
     "tgi": 30e-6,
+    "transformers": 30e-6,  # the same small kernels; its host time is EAGER_HOST_S_PER_LAYER
 }
 """Time per transformer layer of every decode step that does not shrink with the bytes read: the layer's
 latency-bound kernels (RMSNorms, rotary embedding, KV-cache write, activation quantisation before FP8 GEMMs,
@@ -392,3 +396,56 @@ INT4_WEIGHT_ONLY_SOURCE = (
     "fitted on all serving sides"
 )
 INT4_SLOW_KERNEL_FRAMEWORKS = frozenset({"vllm", "sglang", "tgi"})
+
+# --- Hugging Face transformers generate(): eager PyTorch, no serving engine (issue 14, srv9) ------------
+EAGER_HOST_S_PER_LAYER: Final = 1.2e-3
+"""Host (CPU) time per transformer layer of one decode step of an eager PyTorch model (transformers'
+generate(), no CUDA graphs, no torch.compile): Python and the dispatcher issue each of the layer's ~70 ops
+(two RMSNorms of ~8 ops, three projections, rotary embedding by slicing and concatenation, the dynamic
+cache's torch.cat, attention, MLP, residual adds) one at a time, ~17 us each. At batch 1 this is longer than
+the GPU's weight read, so the step is the host's: three published eager runs of 2B-7B models on server
+hosts, at one sequence, give 1.08-1.35 ms per layer (per-token time / layers): Llama 7B fp16 on an A10G
+(AMD EPYC 7R32) with transformers' default generate, 23.15 tokens/s = 43.2 ms / 32 layers = 1.35 ms
+(where its 13.5 GB of weights take ~22 ms at the A10G's 600 GB/s); the PyTorch team's eager Llama-2 7B on
+an A100 (330 W), 25.5 tokens/s, 'heavily CPU overhead bound' = 39.2 ms / 32 = 1.23 ms; transformers' own
+benchmark of Gemma 2B with the dynamic cache, 19.5 ms per token / 18 layers = 1.08 ms. 1.2 ms = their
+median, rounded. The GPU runs behind the host asynchronously, so a step is the longer of the two
+(max), not their sum. Host CPUs differ: a fast desktop CPU issues the same ops in less time."""
+EAGER_HOST_SOURCE = (
+    "github.com/fxmarty/accelerated-pytorch-transformers-generation README (default transformers Llama 7B "
+    "generate on A10G + EPYC 7R32: 23.150 tok/s, batch 1, prompt 1000, 200 new tokens, fp16); PyTorch blog "
+    "'Accelerating Generative AI with PyTorch II: GPT, Fast' (Nov 2023: eager baseline 25.5 tok/s, Llama-2 "
+    "7B, A100 at 330 W, CPU overhead bound); huggingface.co/datasets/hf-internal-testing/benchmark_results "
+    "2024-09 summary.json (gemma-2b, cache_implementation null, no compile: per_token latency 0.0195 s); "
+    "all read 2026-11-27"
+)
+BNB_INT8_S_PER_LINEAR: Final = 0.7e-3
+"""Extra time per linear layer of one decode step under transformers' load_in_8bit (bitsandbytes
+LLM.int8(), Dettmers et al. 2022, outlier threshold 6.0 by default): each linear quantises its input row-
+and column-wise, splits the outlier columns into a 16-bit matmul, runs the int8 matmul, and dequantises:
+a dozen extra ops and kernels a linear, host-bound at small batches. Derived from Hugging Face's BLOOM
+inference benchmark (8x A100 80GB, accelerate's pipeline over the GPUs in turn, batch 1, greedy): bf16
+230.38 ms per token, int8 286.56 ms. The int8 weights (176 GB) read in ~101 ms at 0.85 of 2.04 TB/s (the
+pipeline's GPUs work one at a time), so the 287 ms int8 step is the host's: 70 layers x 1.2 ms
+(EAGER_HOST_S_PER_LAYER) + 280 linears (4 a BLOOM layer) x c = 287 ms gives c = 0.72 ms; 0.7 ms rounded.
+A Llama layer has 7 linears (LINEARS_PER_LAYER)."""
+BNB_INT8_SOURCE = (
+    "Hugging Face blog 'Incredibly Fast BLOOM Inference with DeepSpeed and Accelerate' (Bekman, Sept 2022): "
+    "accelerate bf16 230.38 ms/token, accelerate int8 286.56 ms/token at bs=1 on 8x A100 80GB; LLM.int8() "
+    "(Dettmers et al. 2022, arXiv 2208.07339): vector-wise quantisation with mixed-precision decomposition; "
+    "read 2026-11-27"
+)
+BNB_4BIT_S_PER_LINEAR: Final = 60e-6
+"""Extra host time per linear layer of one decode step under transformers' load_in_4bit (bitsandbytes
+Linear4bit at one token: matmul_4bit -> gemv_4bit, its batch-1 inference kernel since bitsandbytes 0.40):
+the input cast to the compute dtype, the output buffer (torch.empty), the kernel call through ctypes
+(a pointer and an int conversion per argument, device checks), the transposes and the cast back: ~3.5 op
+dispatches more than a 16-bit linear at ~17 us each (EAGER_HOST_S_PER_LAYER / ~70 ops). The 4-bit kernel's
+own GPU time is in the bytes (0.5 byte a weight + block scales)."""
+BNB_4BIT_SOURCE = (
+    "bitsandbytes functional.gemv_4bit and nn.Linear4bit.forward (the ops counted), CHANGELOG 0.40.0 "
+    "('Added 4-bit inference kernels for batch size=1'); per-op time from EAGER_HOST_SOURCE"
+)
+LINEARS_PER_LAYER: Final = 7
+"""Linear modules of a Llama-style decoder layer: q, k, v, o projections and the gated MLP's gate, up,
+down (transformers modeling_llama)."""

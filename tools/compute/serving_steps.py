@@ -200,6 +200,37 @@ def engine_fixed_s(
     return total
 
 
+EAGER_FRAMEWORKS = frozenset({"transformers"})
+"""Engines that run the model eagerly from Python, one op at a time (no CUDA graphs): their host issues every
+step's ops (serving_constants.EAGER_HOST_S_PER_LAYER)."""
+
+
+def eager_host_s(arch: ModelArch, framework: str, precision: str, tb: TraceBuilder | None) -> float:
+    """Host time of one decode step of an eager engine (transformers' generate()): layers x (the layer's ops
+    + its linears' bitsandbytes ops when the weights are quantised on load: int8 = LLM.int8(), int4 / nf4 =
+    4-bit); 0 for engines that replay CUDA graphs. The step is the longer of this and the GPU's time."""
+    if framework not in EAGER_FRAMEWORKS:
+        return 0.0
+    four_bit = K.BNB_4BIT_S_PER_LINEAR
+    quant_s = {"int8": K.BNB_INT8_S_PER_LINEAR, "int4": four_bit, "nf4": four_bit}.get(precision, 0.0)
+    total = arch.n_layers * (K.EAGER_HOST_S_PER_LAYER + K.LINEARS_PER_LAYER * quant_s)
+    if tb is not None:
+        tb.assume("eager_host_s_per_layer", K.EAGER_HOST_S_PER_LAYER, "s", K.EAGER_HOST_SOURCE)
+        if quant_s:
+            why = K.BNB_INT8_SOURCE if precision == "int8" else K.BNB_4BIT_SOURCE
+            tb.assume("bitsandbytes_s_per_linear", quant_s, f"s ({precision})", why)
+        tb.step(
+            "step_host_s",
+            "layers x (eager host time per layer + linears per layer x bitsandbytes time per linear)",
+            total,
+            "s",
+            layers=arch.n_layers,
+            linears_per_layer=K.LINEARS_PER_LAYER,
+            quantised_linear_s=quant_s,
+        )
+    return total
+
+
 def time_to_first_token(
     *,
     static: bool,
