@@ -913,9 +913,10 @@ def _fit_point(rows: list[ServingRow], quiet: bool = True) -> dict[str, object]:
     return best[1]
 
 
-SCORED_APART_SIDES = ("fresh5_held_out",)
-"""Sides that the CV and --fit leave out: fresh-5 is scored apart (`--side fresh5_held_out`), never fitted
-(bench/data/README.md, "Fresh-5 held-out set (serving)"); the round-8 CV's 32 families / 377 figures."""
+SCORED_APART_SIDES = ("fresh5_held_out", "fresh6_held_out")
+"""Sides that the CV and --fit leave out: fresh-5 and fresh-6 are scored apart (`--side fresh5_held_out`,
+`--side fresh6_held_out`), never fitted (bench/data/README.md, "Fresh-5 / Fresh-6 held-out set (serving)");
+the round-8 CV's 32 families / 377 figures."""
 
 
 def _fit_rows() -> list[ServingRow]:
