@@ -91,10 +91,12 @@ _NOT_OURS = re.compile(
     I,
 )
 # tool listings: nvidia-smi's table row ("| 0  NVIDIA A100-SXM4-80GB  On |"), nvidia-smi -L ("GPU 0: NVIDIA
-# H100 80GB HBM3 (UUID: ...)"), lspci ("41:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB]")
-_SMI_ROW = re.compile(r"(?:^|[|:;\s])\s*(?P<idx>\d{1,2})\s+NVIDIA\s+", I)
+# H100 80GB HBM3 (UUID: ...)"), lspci ("41:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB]"),
+# nvidia-smi --query-gpu=index,name,memory.total --format=csv ("0, NVIDIA RTX A6000, 49140 MiB")
+_SMI_ROW = re.compile(r"(?:^|[|:;\s])\s*(?P<idx>\d{1,2})(?:\s*,)?\s+NVIDIA\s+", I)
 _SMI_L = re.compile(r"\bGPU\s+(?P<idx>\d{1,2})\s*:\s*NVIDIA\s+", I)
-_SMI_TAIL = re.compile(r"[\w-]*\s+(?:On|Off)\b", I)  # the row's persistence-mode column
+# the row's persistence-mode column, or the CSV row's next field (a memory size, a UUID, a bus id)
+_SMI_TAIL = re.compile(r"[\w-]*(?:\s+(?:On|Off)\b|\s*,\s*(?:\d+\s*MiB|GPU-|0000:|\d+\s*%|\d+\s*W\b))", I)
 _LSPCI = re.compile(
     r"\b(?P<idx>[0-9a-f]{2,4}:[0-9a-f]{2}\.\d)\s+(?:VGA\s+compatible|3D)\s+controller\s*:\s*NVIDIA\s+Corporation\s+"
     r"[\w-]*\s*\[",

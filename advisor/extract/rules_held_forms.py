@@ -1,0 +1,52 @@
+"""Capacity a team holds, said as the organisation holding a pool of GPUs: "The company holds a reserved
+AWS cluster of 32 H100 (four p5 nodes)", "our lab has a pool of 16 A100s", "the institute operates a
+partition with 64 H100", "we keep a prepaid block of 8 H200 on Nebius" (evals v13, board minutes: the
+organisation as subject and the pool's noun before the count were not read).
+
+Read only when no plainer ownership was read (rules_gpus, rules_owned_forms run first). Not held: a pool
+weighed or priced ("we have a quote for a cluster of 32 H100", "the company has budget for ..."), rented
+on demand, credits or quota, or another organisation's ("our competitor has a cluster of 1,000 H100")."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_models import GPU_RE, resolve_gpu
+from advisor.extract.rules_text import NUMBER, parse_number
+
+# who holds it: the writer, the writer's organisation
+_HOLDER = (
+    r"(?:\b(?:we|i)(?:'ve)?|\b(?:our|my|the)\s+(?:company|team|lab|group|org|organi[sz]ation|firm|startup"
+    r"|university|institute|department|dept|employer|business|division|unit))"
+)
+# the present holding verb ("had" is history; "need", "want" are not held)
+_VERB = r"(?:holds?|has|have|owns?|operates?|runs?|keeps?|maintains?|(?:has|have)\s+got)"
+_POOL = r"(?:cluster|pool|fleet|block|partition|allocation|reservation|farm|rack|estate)"
+_HELD = re.compile(
+    rf"{_HOLDER}\s+(?:already\s+|currently\s+|still\s+|also\s+)?{_VERB}\s+(?:an?\s+|the\s+)?"
+    rf"(?P<words>(?:[\w.-]+\s+){{0,5}}?){_POOL}\s+(?:of|with)\s+(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?"
+    r"(?:nvidia\s+)?",
+    I,
+)
+# a pool weighed, priced or not in hand
+_NOT_HELD = re.compile(
+    r"\b(?:budget|quotes?|offers?|proposals?|plans?|options?|room|approval|permission|need|for|on-?demand"
+    r"|spot|credits?|quota|trial)\b",
+    I,
+)
+
+
+def rule_held_capacity(ctx: Ctx) -> None:
+    """owned_gpu(_count) from an organisation holding a pool of GPUs, when nothing else read them."""
+    if ctx.has("owned_gpu"):
+        return
+    for s in ctx.sentences:
+        for m in _HELD.finditer(s.text):
+            g = GPU_RE.match(s.text, m.end())
+            if g is None or _NOT_HELD.search(m.group("words")) is not None:
+                continue
+            ev = s.text[m.start() : g.end()].strip()
+            ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+            ctx.add(s, "owned_gpu_count", int(parse_number(m.group("num"))), ev, "stated", g.start())
+            return
