@@ -44,7 +44,7 @@ from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
-from advisor.extract.rules_held_forms import rule_held_capacity
+from advisor.extract.rules_held_forms import rule_held_capacity, rule_usable_share
 from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -92,6 +92,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_owned_gpus,
     rule_owned_forms,
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
+    rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"

@@ -50,3 +50,35 @@ def rule_held_capacity(ctx: Ctx) -> None:
             ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
             ctx.add(s, "owned_gpu_count", int(parse_number(m.group("num"))), ev, "stated", g.start())
             return
+
+
+# the part of the pool the team may use, said after it: "The department cluster has 32 A100 80GB, but 20 of
+# them belong to the vision group, so realistically we get 12" (evals v7), "we can use only 8 of them",
+# "in practice we have access to 4" (not "we get 12 tokens/s", "we get 3 nodes" (rules_allocation.py))
+_WE_GET = re.compile(
+    r"\b(?:we|i)(?:'ll|\s+will|\s+can|\s+may|\s+only)?\s+(?:only\s+|realistically\s+|actually\s+|effectively\s+"
+    r"|really\s+)?(?:get|use|have\s+access\s+to|are\s+allowed)\s+(?:to\s+use\s+)?(?:only\s+|just\s+|about\s+)?"
+    rf"(?P<num>{NUMBER})(?:\s+of\s+(?:them|those|these)|\s+(?:gpus?|cards?))?(?=\s*(?:$|[.,;:!?)]|\b(?:and|but|so)\b))",
+    I,
+)
+
+
+def rule_usable_share(ctx: Ctx) -> None:
+    """owned_gpu_count: the smaller part of the owned pool the team says it gets, in the owned sentence
+    or the two after it."""
+    count = next((f for f in ctx.findings if f.field == "owned_gpu_count"), None)
+    if count is None or not isinstance(count.value, int):
+        return
+    spans = enumerate(ctx.sentences)
+    at = next((i for i, s in spans if s.start <= count.position <= s.start + len(s.text)), None)
+    if at is None:
+        return
+    for s in ctx.sentences[at : at + 3]:
+        m = _WE_GET.search(s.text, count.position - s.start if s is ctx.sentences[at] else 0)
+        if m is None:
+            continue
+        n = int(parse_number(m.group("num")))
+        if 0 < n < count.value:
+            ctx.findings[:] = [f for f in ctx.findings if f is not count]
+            ctx.add(s, "owned_gpu_count", n, f"{count.evidence}; {m.group(0).strip()}", "stated", m.start())
+        return

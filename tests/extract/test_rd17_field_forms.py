@@ -131,3 +131,29 @@ def test_one_of_the_teams_machines_asked_about(extract: Extract) -> None:
 def test_one_machine_said_as_a_fact_is_no_claim(extract: Extract) -> None:
     p = extract(OWNED_TWO + "One server is in Madrid, the other in Lyon.")
     assert p.claimed_gpu is None and p.owned_gpu_count == 16
+
+
+def test_a_machine_left_to_the_team_is_owned(extract: Extract) -> None:
+    p = extract("A previous project left us a server with 4x A100 40GB PCIe. LoRA Llama 3.1 8B on 3B tokens.")
+    assert (p.owned_gpu, p.owned_gpu_count) == ("a100-40gb-pcie", 4)
+
+
+def test_a_quote_left_with_the_team_is_not_owned(extract: Extract) -> None:
+    p = extract("The vendor left us a quote for a server with 4x A100. LoRA Llama 3.1 8B on 300M tokens.")
+    assert p.owned_gpu_count is None
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("The department cluster has 32 A100 80GB, but 20 of them belong to the vision group, so in fact"
+         " we get 12.", 12),
+        ("Our lab has 16 A100 80GB, we can only use 8 of them.", 8),
+        # near misses: a rate, not a share; a share no smaller than the pool
+        ("Our lab has 16 A100 80GB; we get 12 tokens/s today.", 16),
+        ("Our lab has 16 A100 80GB and we use 16.", 16),
+    ],
+)
+def test_the_part_of_the_pool_the_team_gets(extract: Extract, text: str, count: int) -> None:
+    p = extract(text + " Full fine-tune of Llama 3.1 8B on 800M tokens.")
+    assert p.owned_gpu_count == count, text
