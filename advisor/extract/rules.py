@@ -46,6 +46,7 @@ from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_usable_share
 from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
@@ -123,6 +124,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
+    rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_serving_io,
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
