@@ -44,7 +44,7 @@ from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
-from advisor.extract.rules_held_forms import rule_held_capacity, rule_usable_share
+from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_horizon
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
@@ -93,6 +93,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_owned_gpus,
     rule_owned_forms,
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
+    rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours

@@ -82,3 +82,50 @@ def rule_usable_share(ctx: Ctx) -> None:
             ctx.findings[:] = [f for f in ctx.findings if f is not count]
             ctx.add(s, "owned_gpu_count", n, f"{count.evidence}; {m.group(0).strip()}", "stated", m.start())
         return
+
+
+# machines times the cards in each, in the shorthand of chat and hardware lists: "we got 2 boxes w/ 8 H100
+# each", "Hardware: 2 nodes, 8x H100 per node (owned)", "We own 3 boxes with 4 cards each, all RTX 4090"
+_EACH_MACHINE = re.compile(
+    rf"\b(?P<boxes>{NUMBER})\s+(?:[\w-]+\s+)?(?:nodes|servers|boxes|machines|hosts|workstations|rigs)\s*"
+    rf"(?:,\s*|\s+(?:each\s+)?(?:with|w/|having|of|carrying)\s+|\s*w/\s*)(?P<per>{NUMBER})\s*(?:x\s*|×\s*)?"
+    r"(?:(?P<generic>gpus|cards|accelerators)\b|(?:nvidia\s+)?(?=\S))",
+    I,
+)
+_EACH_WORD = re.compile(r"\s*(?:each|apiece|a\s+piece|per\s+(?:node|server|box|machine|host)|in\s+each)\b", I)
+_OURS = re.compile(
+    r"\b(?:(?:we|i)(?:'ve)?\s+(?:\w+\s+)?(?:have|own|got|run|operate|bought)|our|my|owned|ours|on[\s-]?prem\w*"
+    r"|in[\s-]house)\b",
+    I,
+)
+# someone else's machines, or ones no longer there
+_THEIRS = re.compile(
+    r"\b(?:competitors?|rivals?|the\s+paper|the\s+authors|they|their|used\s+to|no\s+longer|sold|last\s+year"
+    r"|previous(?:ly)?|formerly)\b",
+    I,
+)
+_TYPE_AFTER = re.compile(r"[\s,;:(-]*(?:all\s+|each\s+an?\s+|of\s+type\s+|type\s*:?\s*)?(?:nvidia\s+)?", I)
+
+
+def rule_machines_each(ctx: Ctx) -> None:
+    """owned_gpu(_count) from machines x cards in each (above), when nothing else read the owned cards."""
+    if ctx.has("owned_gpu"):
+        return
+    for s in ctx.sentences:
+        t = s.text
+        if _OURS.search(t) is None or _NOT_HELD.search(t) is not None or _THEIRS.search(t) is not None:
+            continue
+        for m in _EACH_MACHINE.finditer(t):
+            g = None if m.group("generic") else GPU_RE.match(t, m.end())
+            each = _EACH_WORD.match(t, g.end() if g is not None else m.end())
+            if each is None:
+                continue
+            if g is None:  # "4 cards each, all RTX 4090": the type after the count
+                g = GPU_RE.match(t, _TYPE_AFTER.match(t, each.end()).end())  # type: ignore[union-attr]
+            if g is None:
+                continue
+            n = int(parse_number(m.group("boxes")) * parse_number(m.group("per")))
+            ev = t[m.start() : max(g.end(), each.end())].strip()
+            ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+            ctx.add(s, "owned_gpu_count", n, ev, "inferred", g.start())
+            return

@@ -157,3 +157,28 @@ def test_a_quote_left_with_the_team_is_not_owned(extract: Extract) -> None:
 def test_the_part_of_the_pool_the_team_gets(extract: Extract, text: str, count: int) -> None:
     p = extract(text + " Full fine-tune of Llama 3.1 8B on 800M tokens.")
     assert p.owned_gpu_count == count, text
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("We own 3 boxes with 4 cards each, all RTX 4090.", "rtx-4090", 12),
+        ("Hardware: 2 nodes, 8x H100 per node (owned).", "h100-sxm", 16),
+        ("we got 2 boxes w/ 8 H100 each", "h100-sxm", 16),
+    ],
+)
+def test_machines_times_the_cards_in_each(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(text + " Fine-tune Llama 3.1 8B on 1B tokens.")
+    assert (p.owned_gpu, p.owned_gpu_count) == (gpu, count), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need 2 boxes w/ 8 H100 each.",
+        "Lambda quoted us 2 nodes with 8 H100 each.",
+        "Our competitor runs 100 nodes with 8 H100 each.",
+    ],
+)
+def test_machines_wanted_quoted_or_someone_elses_are_not_owned(extract: Extract, text: str) -> None:
+    assert extract(text + " Fine-tune Llama 3.1 8B on 1B tokens.").owned_gpu_count is None, text
