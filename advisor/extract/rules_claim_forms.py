@@ -19,6 +19,7 @@ import re
 from advisor.extract.base import Finding
 from advisor.extract.rules_claims import _CLAIM_HOURS, _claimed_hours
 from advisor.extract.rules_ctx import Ctx, I
+from advisor.extract.rules_gpus import NODE_GPUS
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
@@ -41,6 +42,25 @@ _SUFFICES = re.compile(
     r"|manage|cope|feasible|possible|realistic|doable)\b|\?",
     I,
 )
+# someone's advice on the hardware: "Our consultant recommended 8x A100", "the sales rep proposed 2 H200
+# nodes", "We were quoted 4x H100 for this"; a counted configuration with a check asked: "4x L40S should be
+# fine, right?", "Planning on 4 H100s - sanity check?"
+_ADVISED = re.compile(
+    r"\b(?:recommend(?:s|ed)?|propos(?:es|ed)|suggest(?:s|ed)|quot(?:es|ed)|spec(?:ced|'d)|pitch(?:es|ed))\s+"
+    rf"(?:us\s+|me\s+)?(?:an?\s+|a\s+single\s+|just\s+)?{_COUNT}(?:nvidia\s+)?$",
+    I,
+)
+_FINE = re.compile(
+    r"s?(?:\s+(?:gpus?|cards?|nodes?|servers?))?\s+(?:should|would|will|might|ought\s+to)\s+be\s+(?:fine|ok|okay|good"
+    r"|plenty|adequate|alright)\b",
+    I,
+)
+_CHECK_ASKED = re.compile(
+    r"\b(?:sanity[\s-]check|right\s*\?|correct\s*\?|no\s*\?|does\s+(?:that|this)\s+(?:sound|look)\s+(?:right|ok)"
+    r"|make\s+sense)",
+    I,
+)
+_COUNT_BEFORE = re.compile(rf"(?:^|\b(?:on|with|of|use|using)\s+|[\s,;:(-]){_COUNT}(?:nvidia\s+)?$", I)
 _MACHINE = r"(?:servers?|nodes?|box(?:es)?|machines?|hosts?|chassis)"
 # one of the team's machines asked about: "possible with only one server", "can we do it on one node?"
 _PART = re.compile(
@@ -55,7 +75,7 @@ def rule_claim_forms(ctx: Ctx) -> None:
     if ctx.has("claimed_gpu"):
         return
     for i, s in enumerate(ctx.sentences):
-        if _modal_copes(ctx, s) or _of_those(ctx, i, s) or _part_of_owned(ctx, s):
+        if _modal_copes(ctx, s) or _of_those(ctx, i, s) or _part_of_owned(ctx, s) or _advised(ctx, s):
             return
 
 
@@ -75,6 +95,32 @@ def _modal_copes(ctx: Ctx, s: Sentence) -> bool:
         ctx.claim_sentences.add(s.start)
         return True
     return False
+
+
+def _advised(ctx: Ctx, s: Sentence) -> bool:
+    """Hardware someone advised, or a counted set-up the writer asks to have checked."""
+    t = s.text
+    for g in GPU_RE.finditer(t):
+        before = t[max(0, g.start() - 40) : g.start()]
+        cue = _ADVISED.search(before)
+        if cue is None:
+            cue = _COUNT_BEFORE.search(before)
+            if cue is None or cue.group("num") is None:
+                continue
+            if _FINE.match(t, g.end()) is None and _CHECK_ASKED.search(t, g.end()) is None:
+                continue
+        said = t[g.start() - len(cue.group(0)) : g.end()].strip()
+        # "2 H200 nodes": a data-centre node carries NODE_GPUS cards (rules_gpus.NODE_GPUS, HGX boards)
+        nodes = _NODES_AFTER.match(t, g.end()) is not None
+        n = _count(cue) * (NODE_GPUS if nodes else 1)
+        ctx.add(s, "claimed_gpu", resolve_gpu(g.group("gpu")), said, "stated", g.start())
+        ctx.add(s, "claimed_gpu_count", n, said, "inferred" if nodes else "stated", g.start())
+        ctx.claim_sentences.add(s.start)
+        return True
+    return False
+
+
+_NODES_AFTER = re.compile(r"s?\s+(?:nodes|servers|boxes)\b", I)
 
 
 def _of_those(ctx: Ctx, i: int, s: Sentence) -> bool:

@@ -182,3 +182,26 @@ def test_machines_times_the_cards_in_each(extract: Extract, text: str, gpu: str,
 )
 def test_machines_wanted_quoted_or_someone_elses_are_not_owned(extract: Extract, text: str) -> None:
     assert extract(text + " Fine-tune Llama 3.1 8B on 1B tokens.").owned_gpu_count is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count"),
+    [
+        ("Our consultant recommended 8x A100 for this.", "a100-80gb-sxm", 8),
+        ("The sales rep proposed 2 H200 nodes.", "h200", 16),  # 8 GPUs a node
+        ("We were quoted 4x H100 for this by Lambda.", "h100-sxm", 4),
+        ("Planning on 4 H100s - sanity check?", "h100-sxm", 4),
+        ("4x L40S should be fine, right?", "l40s", 4),
+    ],
+)
+def test_advised_or_checked_hardware_is_a_claim(extract: Extract, text: str, gpu: str, count: int) -> None:
+    p = extract(SERVE + text)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == (gpu, count), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We use 4 H100s in Frankfurt.", "The consultant recommended not to use spot. We want H100s."],
+)
+def test_hardware_used_or_advice_on_something_else_is_no_claim(extract: Extract, text: str) -> None:
+    assert extract(SERVE + text).claimed_gpu is None, text
