@@ -29,6 +29,7 @@ from advisor.extract.regex_keys import reading
 from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
+from advisor.extract.rules_claim_forms import rule_claim_forms
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
@@ -43,7 +44,9 @@ from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
+from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
@@ -93,8 +96,12 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
     rule_owned_gpus,
     rule_owned_forms,
+    rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
+    rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
+    rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
+    rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
@@ -122,6 +129,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
+    rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_serving_io,
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed

@@ -64,7 +64,8 @@ _MARK_AFTER = re.compile(
 )
 # "Our on-prem box has 8x H200", "my home rig has two 3090s", "our lab server: 4x A6000"
 _MACHINE_HAS = re.compile(
-    rf"(?:\b(?:our|my)|{_POSSESSOR})\s+(?:[\w-]+\s+){{0,3}}?(?:box|server|machine|rig|workstation|desktop|node"
+    # "the department cluster has 32 A100 80GB" (evals v7): the institution's machine, at the team's disposal
+    rf"(?:\b(?:our|my)|{_POSSESSOR}|\bthe\s+(?:department|dept|university|uni|institute|faculty|lab))\s+(?:[\w-]+\s+){{0,3}}?(?:box|server|machine|rig|workstation|desktop|node"
     r"|cluster|rack|pc|tower)\s*(?:(?:has|have|holds|contains|comes\s+with|runs|packs|is)\s+(?:got\s+)?|[:=]\s*"
     r"|with\s+|\(\s*)",
     I,
@@ -91,10 +92,12 @@ _NOT_OURS = re.compile(
     I,
 )
 # tool listings: nvidia-smi's table row ("| 0  NVIDIA A100-SXM4-80GB  On |"), nvidia-smi -L ("GPU 0: NVIDIA
-# H100 80GB HBM3 (UUID: ...)"), lspci ("41:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB]")
-_SMI_ROW = re.compile(r"(?:^|[|:;\s])\s*(?P<idx>\d{1,2})\s+NVIDIA\s+", I)
+# H100 80GB HBM3 (UUID: ...)"), lspci ("41:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB]"),
+# nvidia-smi --query-gpu=index,name,memory.total --format=csv ("0, NVIDIA RTX A6000, 49140 MiB")
+_SMI_ROW = re.compile(r"(?:^|[|:;\s])\s*(?P<idx>\d{1,2})(?:\s*,)?\s+NVIDIA\s+", I)
 _SMI_L = re.compile(r"\bGPU\s+(?P<idx>\d{1,2})\s*:\s*NVIDIA\s+", I)
-_SMI_TAIL = re.compile(r"[\w-]*\s+(?:On|Off)\b", I)  # the row's persistence-mode column
+# the row's persistence-mode column, or the CSV row's next field (a memory size, a UUID, a bus id)
+_SMI_TAIL = re.compile(r"[\w-]*(?:\s+(?:On|Off)\b|\s*,\s*(?:\d+\s*MiB|GPU-|0000:|\d+\s*%|\d+\s*W\b))", I)
 _LSPCI = re.compile(
     r"\b(?P<idx>[0-9a-f]{2,4}:[0-9a-f]{2}\.\d)\s+(?:VGA\s+compatible|3D)\s+controller\s*:\s*NVIDIA\s+Corporation\s+"
     r"[\w-]*\s*\[",
@@ -114,7 +117,8 @@ _ACQUIRED = re.compile(
     r"(?:bought|purchased|acquired|took\s+delivery\s+of|received|sitting\s+on|operate|host|running|run|possess"
     r"|paid\s+for)"
     r"|\b(?:we|i)'ve(?=\s+(?:\d|a\s|an\s|one|two|three|four|five|six|eight|ten|twelve|sixteen))"
-    r"|\b(?:gave|lent|loaned|allocated|assigned|bought|got|purchased|provided)\s+(?:us|me|our\s+team)"
+    r"|\b(?:gave|lent|loaned|allocated|assigned|bought|got|purchased|provided|left|donated|handed)"
+    r"\s+(?:us|me|our\s+team)"
     rf"|{_POSSESSOR}|\b(?:existing|current|in[\s-]house|on[\s-]?prem\w*)\s+(?:fleet|cluster|pool|stock)\s+of"
     r"|\b(?:we|i)\s+(?:were|was|have\s+been|got|get)\s+(?:allocated|assigned|given|lent)"
     r"|^\W*(?:got|have|own)|\b(?:we|i)(?:'ve\s+got|\s+(?:(?!will|would|might|could|should|may|must|need|want|wish"
@@ -371,7 +375,10 @@ def _acquired(ctx: Ctx, s: Sentence) -> bool:
     """Cards the team got ("We just bought 8 L40S", "IT gave us 2 A100s")."""
     if _NOT_GIVEN.search(s.text) or find_providers(s.text):
         return False  # "Lambda gave us 8 H100s": a cloud's capacity, rented (rules_gpus._WANT_CUE)
-    return any(_card(ctx, s, m.end(), q(m)) for m in _ACQUIRED.finditer(s.text))
+    # the cards, or a machine holding them: "a previous project left us a server with 4x A100"
+    weighed = _WEIGHED.search(s.text) is not None
+    return any(_card(ctx, s, m.end(), q(m)) or (not weighed and _fleet_after(ctx, s, m.end()))
+               for m in _ACQUIRED.finditer(s.text))  # fmt: skip
 
 
 def _sized(ctx: Ctx, s: Sentence) -> bool:

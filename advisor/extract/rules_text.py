@@ -28,6 +28,8 @@ from advisor.extract.injection import (
     cut_speaker,
     trim_sentence,
 )
+from advisor.extract.spaced_groups import comma_groups
+from advisor.extract.table_parts import part_columns
 
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
@@ -219,8 +221,10 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
-    text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(_TABLE_ROW.sub(_table_row, text))))
+    text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
+    text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))
     text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)
+    text = comma_groups(text)  # "2 000 tokens" (advisor/extract/spaced_groups.py)
     text = _CONFIG_LINE.sub(_config_words, text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
 

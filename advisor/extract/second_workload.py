@@ -82,7 +82,10 @@ _SIDE_CUE = re.compile(
     r"|additionally|besides(?:\s+that)?|apart\s+from\s+that|(?:and\s+)?also|plus|there(?:'s|\s+is)\s+also"
     # "We also need a one-off batch job ...", "we additionally run a weekly backfill"
     r"|we\s+(?:also|additionally)\s+(?:need|want|have|run|do|plan))\b"
-    r"|(?:a\s+)?(?:side|second|secondary|background|batch)\s+(?:job|workload|task)\s*:)",
+    r"|(?:a\s+)?(?:side|second|secondary|background|batch)\s+(?:job|workload|task)\s*:"
+    # an ordinal list of two things: "First, the assistant ... Second, one time only: summarise ...",
+    # "Secondly:", "(2) a batch job", "2) backfill"
+    r"|second(?:ly)?\s*[,:]|(?:the\s+)?second\s+(?:thing|one|part|item)\s*(?:is\s*)?[,:]|\(?(?:2|ii|b)\)\s)",
     re.I,
 )
 # a recurring or offline job: "every night", "each Sunday", "nightly", "a weekly batch", "between 1 and 5am"
@@ -90,7 +93,10 @@ _BATCH_SIGNAL = re.compile(
     r"\b(?:every|each|once\s+a)\s+(?:night|day|evening|morning|week(?:end)?|month|quarter"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     r"|\b(?:nightly|overnight|weekly|daily|monthly|batch|offline|backfill|re-?scor\w*|regenerat\w*"
-    r"|re-?run\w*)\b",
+    r"|re-?run\w*|backlog|archive|one[\s-]?off|one[\s-]time|historic\w*)\b"
+    # a one-time pass over records already there: "summarise our 400,000 old tickets"
+    r"|\b(?:old|past|existing|archived)\s+(?:\w+\s+)?(?:tickets|documents|docs|e-?mails|records|logs|files|calls"
+    r"|transcripts|messages|articles|reviews|pages)\b",
     re.I,
 )
 
