@@ -381,7 +381,7 @@ def test_fresh6_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     sizes = [r.model.params_b for r in fresh6]
     assert min(sizes) <= 8 and max(sizes) >= 400
     assert {"bf16", "fp8", "fp4"} <= {r.weights_precision for r in fresh6}
-    assert {"vllm", "sglang", "other"} <= {r.framework for r in fresh6}
+    assert {"vllm", "sglang", "transformers"} <= {r.framework for r in fresh6}
     assert {"closed_loop_concurrency", "static_batch"} <= {r.load_mode for r in fresh6}
     assert max(r.tp for r in fresh6) == 8 and max(r.concurrency or 0 for r in fresh6) >= 512
     # each row carries a figure a serving bench can score, its source, its date and what was assumed;
