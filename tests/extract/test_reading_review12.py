@@ -82,3 +82,42 @@ def test_a_token_key_still_ignores_lengths(extract: Extract) -> None:
     p = extract("Fine-tune Llama 3.1 8B with LoRA; max tokens is 2048 per example, 1B tokens in total.")
     assert p.params_b == pytest.approx(8.0)
     assert p.dataset_tokens == pytest.approx(1e9)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count", "rate"),
+    [
+        # R08: the claim's set-up and its aggregate rate, so the answer checks the rate on that set-up
+        ("vendor says 8x H100 can serve Llama 3.1 405B in FP8 at 2,000 tokens/s aggregate output. Is that "
+         "realistic?", "h100-sxm", 8, 2000.0),
+        ("The vendor claims 4x A100 80GB can serve Qwen2.5 72B at a total throughput of 1,500 tok/s, true?",
+         "a100-80gb-sxm", 4, 1500.0),
+    ],
+)
+def test_a_claimed_aggregate_rate_is_read_with_its_set_up(
+    extract: Extract, text: str, gpu: str, count: int, rate: float
+) -> None:
+    p = extract(text)
+    assert p.workload == "inference", text
+    assert p.claimed_gpu == gpu and p.claimed_gpu_count == count, text
+    assert p.target_tokens_per_s == pytest.approx(rate), text
+
+
+def test_a_claimed_per_user_speed_stays_a_per_user_speed(extract: Extract) -> None:
+    p = extract("Vendor says one L4 can serve Llama 3.1 8B at 100 tok/s for one user. Is that realistic?")
+    assert p.target_tokens_per_s is None
+    assert p.latency_ms_per_token == pytest.approx(10.0)
+
+
+def test_the_users_own_target_wins_over_a_claimed_rate(extract: Extract) -> None:
+    p = extract(
+        "We need 3,000 tokens/s aggregate for Llama 3.1 70B. The vendor says 8x H100 can serve it at 5,000 "
+        "tokens/s in total, true?"
+    )
+    assert p.target_tokens_per_s == pytest.approx(3000.0)
+
+
+def test_an_aggregate_rate_with_no_set_up_claimed_is_not_a_claim(extract: Extract) -> None:
+    p = extract("Is it realistic to serve Llama 3.1 70B at 2,000 tokens/s aggregate?")
+    assert p.claimed_gpu is None
+    assert p.target_tokens_per_s in (None, pytest.approx(2000.0))  # rule_serving's reading, if any
