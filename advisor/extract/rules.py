@@ -30,6 +30,7 @@ from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
+from advisor.extract.rules_claim_rate import rule_claim_rate
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
@@ -131,6 +132,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_serving_io,
+    rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
     rule_no_latency_target,

@@ -169,8 +169,10 @@ def rule_dataset(ctx: Ctx) -> None:
 # a pasted config's key and value: "tokens: 40B", "train_tokens = 2e9", "dataset tokens: 500M" (evals v13: a
 # YAML block's "tokens: 40B" was read as a 40B model)
 _TOKENS_KEY = keyed(
-    rf"\b(?:(?:train(?:ing)?|dataset|data|corpus|total)[\s_-]+)?tok(?:en)?s?\s*[:=]\s*{APPROX}"
-    rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?![\w.])",
+    rf"\b(?:(?:train(?:ing)?|dataset|data|corpus|total)[\s_-]+|number\s+of\s+)?tok(?:en)?s?(?:\s+count)?"
+    # ... or said in words, non-native order: "tokens is 260 billion" (expert review 12, R06)
+    rf"(?:\s*[:=]|\s+(?:is|are|was|will\s+be)\b)\s*{APPROX}"
+    rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?(?!\w|\.\d)",  # a full stop may end the sentence
     I,
 )
 

@@ -16,7 +16,14 @@ from advisor.extract.rules_text import (
 
 # =========================================================================== workload and method
 _DONE = keyed(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
-_SCRATCH = keyed(r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b", I)
+_SCRATCH = keyed(
+    r"\bfrom scratch\b|\bpre-?train(?:ing)?\s+(?:a|an|our|the)\b[^.]{0,40}\bbase model\b"
+    # "training of model 13B parameter from zero", "train from nothing", "build a new base model" (expert
+    # review 12, R06); not "autoscale from zero to 4 replicas" nor "scale from zero"
+    r"|(?<!scale )(?<!scales )(?<!scaling )(?<!up )\bfrom\s+(?:zero|nothing|the\s+ground\s+up)\b(?!\s+to\b)"
+    r"|\b(?:train\w*|build\w*|mak\w*|creat\w*)\s+(?:a\s+|an\s+|our\s+(?:own\s+)?)?(?:brand[\s-]+)?new\s+base\s+model\b",
+    I,
+)
 _CONTINUED = keyed(
     r"\b(?:continued|continual|continuing|continue|further|domain[- ]adaptive|extended"
     r"|additional|cont\.?|continuous|ongoing|incremental)[\s-]+pre[\s-]?train(?:ing|ed)?\b"
@@ -34,7 +41,7 @@ _PRETRAIN = keyed(
 )
 _FINETUNE = keyed(
     r"\bfine[- ]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bSFT\b|\binstruction[- ]tun(?:e|ing)\b"
-    r"|\bfull[- ]?FT\b|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b"
+    r"|\bfull[- ]?FT\b|(?-i:\bFFT\b)|\bre-?train|\bfull[- ](?:parameter|weight)s?[- ]training\b"
     r"|\b(?:DPO|ORPO|KTO|RLHF|preference[- ](?:tuning|optimi[sz]ation))\b",  # preference tuning
     I,
 )
@@ -182,6 +189,9 @@ def rule_workload(ctx: Ctx) -> None:
 _FULL = keyed(
     r"\bfull(?:[- ]parameter)?[- ]?(?:fine[- ]?tun(?:e|ed|ing)|FT|finetun(?:e|ing)|training|weights)\b|"
     r"\ball (?:the )?weights\b|\bfull[- ]param(?:eter)?s?\b|\bfull[- ]weights?\b"
+    # "a full SFT of Llama 3.1 70B", "FFT" (full fine-tuning, upper case only): expert review 12, R12;
+    # plain "SFT" names no method (LoRA SFT is common) and stays unstated
+    r"|\bfull[- ](?:parameter[- ])?SFT\b|(?-i:\bFFT\b)"
     r"|\b(?:fine[- ]?tun\w*|finetun\w*|train\w*)\s*\(\s*full\b"  # "fine-tune (full, not LoRA) ..."
     r"|\bfully[- ](?:fine[- ]?tun\w*|finetun\w*|train\w*|updat\w*|re-?train\w*)"
     # the adverb after the model: "finetune llama 3.1 70B fully on 5B tokens", "train all of it in full"
@@ -338,7 +348,13 @@ def _sibling(ctx: Ctx) -> None:
         return
 
 
-_TOKENS_KEY_BEFORE = re.compile(r"\btok(?:en)?s?\s*[:=]\s*[~≈]?\s*$", re.I)
+# ... and so is "tokens is 260 billion", "token count is 40B", "number of tokens are 2T" (non-native word
+# order, expert review 12, R06)
+_TOKENS_KEY_BEFORE = re.compile(
+    r"\b(?:tok(?:en)?s?(?:\s+count)?|number\s+of\s+tok(?:en)?s?)\s*(?:[:=]|\b(?:is|are|was|will\s+be)\b)"
+    r"\s*(?:about|around|roughly|approx\w*\.?|~|≈)?\s*$",
+    re.I,
+)
 
 
 def rule_model(ctx: Ctx) -> None:

@@ -22,6 +22,7 @@ from tools.recommend.candidates import (
     topology_summary,
 )
 from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
+from tools.recommend.claim_rate import check_claimed_rate
 from tools.recommend.claim_streams import concurrency_verdict
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.offers import outside_us
@@ -422,7 +423,7 @@ def _serve_on_named(
     fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
     need = f"{fit.peak_gib_per_gpu:.1f} GiB per GPU needed, {gpu.usable_memory_gib:.1f} usable"
     if fit.fits:
-        speed = _speed_on_named(w, gpu, n, layout, outcome)
+        speed = check_claimed_rate(w, gpu, n, layout, outcome) or _speed_on_named(w, gpu, n, layout, outcome)
         if speed is not None:
             return speed.model_copy(update={"explanation": f"{speed.explanation} It fits: {need}."})
         return ExpectationCheck(
