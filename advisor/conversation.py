@@ -35,9 +35,9 @@ from advisor.llm import templates
 from advisor.llm.agent import explain
 from advisor.llm.chat import make_chat_model
 from advisor.llm.extractor import drop_instructed
-from advisor.precision_change import precision_change_note
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox, recommendation_brief
+from advisor.precision_change import precision_change_note
 from advisor.service.recommending import Recommender, process_recommending
 from reports.input_account import not_used_text
 from tools.errors import InputError

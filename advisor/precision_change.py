@@ -3,8 +3,9 @@
 was answered "nothing changes" and the reader could not see what FP8 bought).
 
 FP8 and INT8 weights take 1 byte per parameter against 2 for BF16/FP16 (tools/memory_states.py, bytes
-per weight by precision); the serving model sizes memory and decode speed from those bytes, so the GPUs, their count, the
-speed and the monthly cost can all move. This module only reports the move; it computes nothing."""
+per weight by precision); the serving model sizes memory and decode speed from those bytes, so the GPUs,
+their count, the speed and the monthly cost can all move.
+This module only reports the move; it computes nothing."""
 
 from __future__ import annotations
 

@@ -132,7 +132,8 @@ def rule_buy_or_rent_horizon(ctx: Ctx) -> None:
     if ctx.has("horizon_months"):
         return
     prior = ctx.prior
-    if prior is not None and prior.horizon_months is not None and prior.status_of("horizon_months") != "assumed":
+    said = prior is not None and prior.horizon_months is not None
+    if said and prior is not None and prior.status_of("horizon_months") != "assumed":
         return
     for s in ctx.sentences:
         if (m := _BUY_OR_RENT.search(s.text)) is not None:

@@ -222,8 +222,8 @@ def _buy_rent_line(rec: Any, timeline: Any) -> str:
     prov = getattr(getattr(rec, "profile", None), "provenance", {}).get("horizon_months")
     if prov is not None and BUY_OR_RENT_DEFAULT_HOW in (prov.evidence or ""):
         line += (
-            f" No horizon was given: this weighs {present.months(timeline.horizon_months)}, the default horizon "
-            "for a purchase; say yours to weigh it again."
+            f" No horizon was given: this weighs {present.months(timeline.horizon_months)}, the default "
+            "horizon for a purchase; say yours to weigh it again."
         )
     return line
 
