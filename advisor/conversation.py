@@ -37,6 +37,7 @@ from advisor.llm.chat import make_chat_model
 from advisor.llm.extractor import drop_instructed
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox, recommendation_brief
+from advisor.precision_change import precision_change_note
 from advisor.service.recommending import Recommender, process_recommending
 from reports.input_account import not_used_text
 from tools.errors import InputError
@@ -262,6 +263,9 @@ class Conversation:
             error = str(exc)
         # 'buy or rent?' is answered by its section: not a question left open
         account = answered_questions(account, rec) or account
+        # a precision what-if ("What if we run it in FP8 instead?"): the pick before -> after (review 12, R19)
+        last_rec = self.last.recommendation if self.last is not None else None
+        already = already or precision_change_note(before, profile, last_rec, rec)
         self.account = answered_questions(merged, rec) or merged
 
         fields, questions = self._questions(profile, rec)

@@ -46,7 +46,7 @@ from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
-from advisor.extract.rules_horizon import rule_horizon
+from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -126,6 +126,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_runs_total,
     rule_serving_schedule,  # after the utilisation: "business hours only" stops rented GPUs outside them
     rule_horizon,
+    rule_buy_or_rent_horizon,  # after rule_horizon: 'buy or rent?' with no horizon, over the default
     rule_serving,
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths

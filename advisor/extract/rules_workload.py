@@ -244,11 +244,14 @@ _PRECISION = (
 
 
 def rule_precision(ctx: Ctx) -> None:
-    """precision of the stored weights (serving only for 8/4-bit and fp8)."""
+    """precision of the stored weights (serving only for 8/4-bit and fp8). The workload is this text's or,
+    in a follow-up that names none ("What if we run it in FP8 instead?"), the earlier turns' (expert review
+    12, R19: the FP8 what-if after a serving conversation was dropped and BF16 kept)."""
+    workload = ctx.workload or (ctx.prior.workload if ctx.prior is not None else None)
     for s in ctx.sentences:
         for rx, prec in _PRECISION:
             for m in rx.finditer(s.text):
-                if prec in ("int4", "nf4", "int8", "fp8") and ctx.workload != "inference":
+                if prec in ("int4", "nf4", "int8", "fp8") and workload != "inference":
                     # `precision` is the stored weights' precision. In training, 4-bit means QLoRA (the
                     # method rule); "train in fp8" is compute precision on bf16 master weights.
                     continue

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import prompts
+from advisor.extract.rules_horizon import BUY_OR_RENT_DEFAULT_HOW
 from reports.buy_rent import summary_line as buy_rent_summary
 from tools import present
 from tools.profile import WorkloadProfile
@@ -214,6 +215,19 @@ def _job_assumed(rec: Any) -> bool:
     return all(prof.status_of(f) in (None, "assumed") for f in ("dataset_tokens", "dataset_gb"))
 
 
+def _buy_rent_line(rec: Any, timeline: Any) -> str:
+    """The buy-vs-rent line, naming the horizon as the default when the user gave none and asked 'buy or
+    rent?' (advisor/extract/rules_horizon.py; expert review 12, R05)."""
+    line = buy_rent_summary(timeline)
+    prov = getattr(getattr(rec, "profile", None), "provenance", {}).get("horizon_months")
+    if prov is not None and BUY_OR_RENT_DEFAULT_HOW in (prov.evidence or ""):
+        line += (
+            f" No horizon was given: this weighs {present.months(timeline.horizon_months)}, the default "
+            "horizon for a purchase; say yours to weigh it again."
+        )
+    return line
+
+
 def _recommendation_lines(rec: Any) -> list[str]:
     s = prompts.sections("summary")
     # what the engine says before the pick: owned GPUs that cannot run it, a deadline nothing meets, no
@@ -229,7 +243,7 @@ def _recommendation_lines(rec: Any) -> list[str]:
     if timeline is not None and example_job:
         # buy or rent asked with no job given (expert review 7, R20): the timeline is the answer, the job an
         # example of the assumed size, not a headline
-        lines.append(buy_rent_summary(timeline))
+        lines.append(_buy_rent_line(rec, timeline))
     if rec.primary is not None:
         primary = prompts.fill(s["primary"], summary=rec.primary.summary)
         lines.append(f"{EXAMPLE_JOB} {primary}" if example_job else primary)
@@ -238,7 +252,7 @@ def _recommendation_lines(rec: Any) -> list[str]:
         if rec.primary.why:
             lines.append(prompts.fill(s["primary_reasons"], reasons="; ".join(rec.primary.why)))
         if timeline is not None and sold and not example_job:
-            lines.append(buy_rent_summary(timeline))
+            lines.append(_buy_rent_line(rec, timeline))
         if rec.alternatives:
             # three, and one more per GPU the user compared (each compared GPU's best option is asked for)
             shown = 3 + len(getattr(getattr(rec, "profile", None), "gpus_compared", None) or ())

@@ -191,6 +191,13 @@ def recommend(
     if out.primary is not None:
         rented = next((c for c in out.ranked if c.offer.deployment not in ("owned", "colocation")), None)
         timeline = buy_vs_rent_for(out.primary, eng, p, rented)
+        if timeline is None:
+            # the pick is a GPU nobody sells (GH200 at lambda has no purchase price): buy vs rent is answered
+            # on the best-ranked option that can be bought, data-centre cards first (a consumer card is no
+            # round-the-clock server: tools.recommend.buyer_rules rule 2), never left open (review 12, R05)
+            owned = [c for c in out.ranked if c.offer.deployment == "owned"]
+            bought = next((c for c in owned if not c.gpu.consumer), owned[0] if owned else None)
+            timeline = buy_vs_rent_for(bought, eng, p, rented) if bought is not None else None
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
