@@ -419,6 +419,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         inputs["lora_targets"] = _targets(row.get("lora_targets"), notes)
         if row.get("lora_dropout") is not None:
             inputs["lora_dropout"] = float(row["lora_dropout"])
+        for key, val in (stack.lora if stack is not None else {}).items():
+            inputs[key] = val
+            notes.append(f"{key} {val} (the source's adapter code)")
     accumulation = int(row.get("grad_accumulation_steps") or 0) or _config_accumulation(row, stack)
     if accumulation > 1:
         inputs["grad_accumulation_steps"] = accumulation

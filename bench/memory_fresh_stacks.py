@@ -23,6 +23,9 @@ class SourceStack:
     loss_without_autocast: dict[str, Any] = field(default_factory=dict)
     """Loss settings for the family's rows whose engine runs the model in 16-bit without autocast (a framework
     preset with amp False: DeepSpeed's fp16/bf16 engine), where a loss without `.float()` stays 16-bit."""
+    lora: dict[str, Any] = field(default_factory=dict)
+    """LoRA settings of the family's adapter code (tools.memory.estimate_memory keywords), for its LoRA and
+    QLoRA rows."""
     variable_length: bool = False
     """The script pads each batch to its longest sample on data of varying length (tools.memory's
     variable_length: the caching allocator's stale logits segments on the reserved basis)."""
@@ -43,8 +46,10 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "model(input_ids, lm_head_chunk_size=128) and chunked_cross_entropy on the bf16 logits (no fp32 "
         "upcast under bf16-true: a 16-bit loss), whose `logits` list the loop holds through fabric.backward "
         "(logits_held); the single-device scripts have no activation checkpointing; the loop steps the "
-        "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad",
+        "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad; "
+        "litgpt/lora.py LoRAQKVLinear adapts the fused qkv linear with one lora_dropout(x) (lora_fused_qkv)",
         {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
+        lora={"lora_fused_qkv": True},
     ),
     "chenyaofo-deepspeed-llama7b-gist": SourceStack(
         None, None, {}, "gist chenyaofo/d4cd6a20ab4b95cb3a49491747e2139a (DeepSpeed 0.14.2):the BS column of "
@@ -75,6 +80,16 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "strategy's native AMP autocast runs log-softmax in fp32, under DeepSpeedStrategy (fp16 engine, no "
         "autocast) the loss is 16-bit (loss_upcast False)",
         loss_without_autocast={"loss_upcast": False},
+    ),
+    "universal-llm-trainer-gpu-test": SourceStack(
+        "foreach", None, {"loss_upcast": False},
+        "ljm565/universal-llm-trainer (read 2026-11-27): the trainer builds optim.AdamW(model.parameters(), "
+        "...) (torch's foreach default on CUDA); the model wrapper (src/univlt/models/llama3.py) calls "
+        "the HF model "
+        "without labels (transformers 4.49 returns the lm_head's bf16 logits, no .float()) and runs "
+        "nn.CrossEntropyLoss on output.logits[:, :-1, :].reshape(-1, V): a 16-bit loss on a shifted copy "
+        "(loss_upcast False); with del_logits_after_forward the output is deleted before the backward "
+        "(logits not held)",
     ),
     "colossalchat-hardware-requirements": SourceStack(
         None, None, {"loss_impl": "shift-logits", "logits_held": True},

@@ -161,6 +161,7 @@ def _plan(
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
+    lora_fused_qkv: bool = False,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -298,6 +299,7 @@ def _plan(
         logits_held=logits_held and training,
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
+        lora_fused_qkv=lora_fused_qkv and adapters,
     )
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -353,6 +355,7 @@ def estimate_memory(
     logits_held: bool = False,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
+    lora_fused_qkv: bool = False,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     traced: bool = True,
@@ -373,7 +376,8 @@ def estimate_memory(
     alive through the backward and the step) and `grad_accumulation_steps`
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
     training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
-    to step) the data pipeline. `training_objective` (tools.preference): a preference pair is 2 sequences
+    to step) the data pipeline; `lora_fused_qkv` (one LoRA dropout for a fused q/k/v projection, LitGPT)
+    the adapter code. `training_objective` (tools.preference): a preference pair is 2 sequences
     per example and DPO / KTO full training holds a frozen reference copy unless
     `precompute_ref_log_probs` (tools.memory_preference). Raises InputError
     on impossible inputs. Memory in GiB (2**30 bytes).
@@ -420,6 +424,7 @@ def estimate_memory(
         logits_held=logits_held,
         grad_accumulation_steps=grad_accumulation_steps,
         variable_length=variable_length,
+        lora_fused_qkv=lora_fused_qkv,
     )
     states = model_states(plan, tb)
     if plan.training:

@@ -320,6 +320,16 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         lora = lora_bytes_per_token(
             attn, plan.lora_rank, dropout=dropout, dropout_bytes=d_bytes
         ) + lora_bytes_per_token(mlp, plan.lora_rank, experts, dropout=dropout, dropout_bytes=d_bytes)
+        fused = [attn[k][0] for k in ("q_proj", "k_proj", "v_proj") if k in attn]
+        if plan.lora_fused_qkv and dropout and len(fused) > 1:
+            # one dropout copy of the shared input for the fused q/k/v (Plan.lora_fused_qkv), not one each
+            lora -= tb.step(
+                "fused_qkv_dropout_saving",
+                "(adapted q/k/v - 1) x dropout bytes x d_in (one dropout on the fused projection's input)",
+                (len(fused) - 1) * d_bytes * fused[0],
+                "B/token",
+                source="Lightning-AI/litgpt litgpt/lora.py LoRAQKVLinear.forward (read 2026-11-27)",
+            )
         tb.assume("lora_dropout", plan.lora_dropout, "", "0: peft makes the dropout nn.Identity (no copies)")
         per_layer += tb.step(
             "lora_activation_bytes_per_token",

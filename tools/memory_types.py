@@ -62,6 +62,10 @@ class Plan:
     (swift 1.x's and HF's pad-to-longest collators; False: packed or padded to a fixed length). On the
     reserved basis the caching allocator keeps the earlier batches' logits blocks
     (tools.memory_phases.variable_length_reserve)."""
+    lora_fused_qkv: bool = False
+    """The adapted q, k and v projections are one fused linear with one LoRA dropout on its input (LitGPT's
+    LoRAQKVLinear: `F.linear(self.lora_dropout(x), self.lora_A)` once for q, k and v): one dropout copy and
+    mask for the three, where peft's separate q_proj / k_proj / v_proj layers each keep their own."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

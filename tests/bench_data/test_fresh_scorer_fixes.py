@@ -49,6 +49,13 @@ def test_source_family_script_defaults_apply_where_the_row_is_null() -> None:
     lit = fresh.map_row(_row(family="litgpt-config-hub-finetune"))
     assert lit.inputs["optimizer_impl"] == "foreach"  # plain torch.optim.AdamW
     assert lit.inputs["grad_checkpointing"] is False and lit.inputs["loss_upcast"] is False
+    assert lit.inputs["lora_fused_qkv"] is True  # litgpt/lora.py LoRAQKVLinear: one dropout for q, k, v
+    lit_full = fresh.map_row(
+        _row(family="litgpt-config-hub-finetune", method="full", lora_rank=None, lora_targets=None)
+    )
+    assert "lora_fused_qkv" not in lit_full.inputs
+    ult = fresh.map_row(_row(family="universal-llm-trainer-gpu-test", grad_checkpointing=True))
+    assert ult.inputs["optimizer_impl"] == "foreach" and ult.inputs["loss_upcast"] is False
     aai = fresh.map_row(_row(family="answerai-fsdp-qlora-benchmarks", grad_checkpointing=True))
     assert aai.inputs["loss_impl"] == "shift-logits" and aai.inputs["grad_checkpointing"] is True
     # a row's own value wins over the family's script
