@@ -182,7 +182,9 @@ def test_buy_or_rent_is_answered_by_the_buy_vs_rent_section() -> None:
 
 
 def test_a_question_nothing_answers_is_still_listed() -> None:
-    reply, account = _turn("LoRA Llama 3 8B on 50M tokens. Should we buy or rent? What about checkpoint storage?")
+    reply, account = _turn(
+        "LoRA Llama 3 8B on 50M tokens. Should we buy or rent? What about checkpoint storage?"
+    )
     # no horizon, nothing owned: buy vs rent is weighed over the named default horizon (expert review 12,
     # R05: it was listed as unanswered); the storage question nothing answers stays listed
     assert not any("buy or rent" in q for q in account.of_kind("question"))
