@@ -88,9 +88,17 @@ def _value_text(profile: WorkloadProfile, field: str) -> str:
     return format_value(field, getattr(profile, field), profile.workload)
 
 
+def _named_default(profile: WorkloadProfile, field: str) -> bool:
+    """A value the reader set as a named default, not read from the user's words (the 36-month horizon of a
+    'buy or rent?' said with none): listed under 'Assumed', never under 'I understood'."""
+    prov = profile.provenance.get(field)
+    return prov is not None and BUY_OR_RENT_DEFAULT_HOW in (prov.evidence or "")
+
+
 def understood(profile: WorkloadProfile, fields: Sequence[str]) -> str:
     """'I understood: method QLoRA, model size 70B parameters.' for the fields set this turn."""
-    items = [f"{label(f)} {_value_text(profile, f)}" for f in fields if getattr(profile, f) not in (None, [])]
+    items = [f"{label(f)} {_value_text(profile, f)}" for f in fields
+             if getattr(profile, f) not in (None, []) and not _named_default(profile, f)]  # fmt: skip
     if not items:
         return ""
     return prompts.fill(prompts.sections("summary")["understood"], items="; ".join(items))
@@ -111,7 +119,13 @@ def assumptions(rec: Any) -> list[str]:
         return []
     prof = rec.profile
     out = []
+    bought = getattr(getattr(rec, "primary", None), "pricing", None) == "owned"
     for name, p in prof.provenance.items():
+        if name == "deployment_preference" and bought and p.status == "assumed":
+            continue  # 'rent unless a reason to own' read beside a pick to buy contradicts it
+        if _named_default(prof, name) and getattr(prof, name, None) is not None:
+            out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
+            continue
         if p.status == "assumed" and getattr(prof, name, None) not in (None, []):
             if name == "latency_ms_per_token":  # the interactive floor (tools.defaults), as a speed
                 out.append(per_user_floor_text(prof.latency_ms_per_token))

@@ -92,3 +92,24 @@ def test_buy_or_rent_asked_in_a_later_turn() -> None:
     t = c.send("Should we buy or rent?")
     assert t.recommendation is not None and t.recommendation.buy_vs_rent is not None
     assert "could not answer" not in t.reply
+
+
+def test_the_default_horizon_is_listed_as_assumed_never_as_understood() -> None:
+    """The 36 months were not said: 'I understood' lists what the user said, 'Assumed' what was filled in."""
+    reply = Conversation(explain=False).send(R05).reply
+    understood = next(line for line in reply.splitlines() if line.startswith("I understood"))
+    assumed = next(line for line in reply.splitlines() if line.startswith("Assumed"))
+    assert "horizon" not in understood
+    assert f"horizon {DEFAULT_HORIZON_MONTHS:g} months" in assumed
+
+
+def test_a_pick_to_buy_is_not_beside_an_assumed_cloud_preference() -> None:
+    t = Conversation(explain=False).send(
+        "We want to serve Llama 3.1 8B 24/7 for our internal chatbot, about 30 concurrent users. "
+        "Should we buy or rent?"
+    )
+    assert t.recommendation is not None and t.recommendation.primary is not None
+    assumed = next(line for line in t.reply.splitlines() if line.startswith("Assumed"))
+    assert t.recommendation.primary.pricing == "owned"  # buying wins over 36 months at 100% use
+    assert "deployment preference cloud" not in assumed
+    assert "(1 GPUs" not in t.reply

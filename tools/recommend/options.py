@@ -186,8 +186,9 @@ def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
     except (InputError, KeyError, LookupError):
         return []
     eng.tb.extend(be, prefix=f"buy vs rent {c.gpu.id}: ")
+    gpus = f"{c.layout.n_gpus} GPU{'' if c.layout.n_gpus == 1 else 's'}"
     text = (
-        f"buy vs rent ({c.layout.n_gpus} GPUs, {util:.0%} use, {horizon:g} months, vs ${rent:.2f}/GPU-hour "
+        f"buy vs rent ({gpus}, {util:.0%} use, {horizon:g} months, vs ${rent:.2f}/GPU-hour "
         f"on demand): owning ${be.own_total_usd:,.0f} vs renting ${be.rent_total_usd:,.0f}"
     )
     if be.break_even_utilization is not None:
