@@ -15,6 +15,7 @@ from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
 from tools.recommend.compare_setups import check_compared_setups
+from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
 from tools.recommend.infeasible import infeasible_advice
@@ -158,6 +159,10 @@ def recommend(
         said = p.provenance["method"].evidence
         primary = primary.model_copy(update={"why": (f"method QLoRA: {said}", *primary.why)})
     alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
+    counted = unfiltered_alternative(w, out, catalog, settings, caches)  # "how many H100s?" (review 12, R04)
+    if counted is not None:
+        alternatives = (to_option(counted[0], counted[2], counted[1], p), *alternatives)
+    how_many = count_note(w, out)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
         if settings.sensitivity and out.primary
@@ -207,7 +212,7 @@ def recommend(
         sensitivity=tuple(sensitivity),
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
-        notes=tuple(out.notes) + tuple(relaxed) + _context_notes(w) + ((qlora_note,) if qlora_note else ()),
+        notes=((how_many,) if how_many else ()) + tuple(out.notes) + tuple(relaxed) + _context_notes(w) + ((qlora_note,) if qlora_note else ()),
         workload_class=workload_class,
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,

@@ -1,0 +1,34 @@
+"""Answers expert-buyer review 12 left open (evals/reviews/2026-11-27-expert-review-12.md: R04, R12, R15).
+Each runs the real rules and recommender through the conversation (explain=False) and asserts what the
+reply must say, with a near miss where one applies. Reference figures are the review's (dense BF16 peaks,
+catalog prices)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.recommend.conftest import conversation_reply as _reply
+from tests.recommend.conftest import reply_line as _line
+
+R04 = (
+    "Research note: we plan continued pre-training of Qwen2.5 7B on 100B tokens of domain text, and we have "
+    "4 weeks. How many H100s?"
+)
+
+
+# ----------------------------------------------------- R04: "How many H100s?" is answered with H100s
+def test_a_bare_how_many_question_picks_the_gpu_counted_with_tight_and_margin_counts() -> None:
+    reply = _reply(R04)
+    # review: 6 x 7.6e9 x 1e11 = 4.6e21 FLOP; 8 H100 at MFU 0.3 = 534 h (tight), 16 = 178-267 h (margin)
+    m = re.match(r"Recommended: (\d+)x NVIDIA H100", _line(reply, "Recommended: "))
+    assert m is not None and int(m.group(1)) == 16, reply
+    counts = _line(reply, "How many NVIDIA H100")
+    assert "8 is tight" in counts and "16 with margin" in counts, counts
+    # the faster/cheaper pick on another GPU follows it
+    assert "B200" in _line(reply, "Alternatives: "), reply
+
+
+def test_a_how_many_question_about_hours_is_no_count_of_gpus() -> None:
+    # near miss: the GPUs are given and the time is asked
+    reply = _reply("How many hours on 16x H100? Continued pre-training of Qwen2.5 7B on 100B tokens.")
+    assert "How many NVIDIA H100" not in reply
