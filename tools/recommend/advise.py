@@ -212,7 +212,11 @@ def recommend(
         sensitivity=tuple(sensitivity),
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
-        notes=((how_many,) if how_many else ()) + tuple(out.notes) + tuple(relaxed) + _context_notes(w) + ((qlora_note,) if qlora_note else ()),
+        notes=((how_many,) if how_many else ())
+        + tuple(out.notes)
+        + tuple(relaxed)
+        + _context_notes(w)
+        + ((qlora_note,) if qlora_note else ()),
         workload_class=workload_class,
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,
