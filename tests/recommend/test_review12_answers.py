@@ -32,3 +32,28 @@ def test_a_how_many_question_about_hours_is_no_count_of_gpus() -> None:
     # near miss: the GPUs are given and the time is asked
     reply = _reply("How many hours on 16x H100? Continued pre-training of Qwen2.5 7B on 100B tokens.")
     assert "How many NVIDIA H100" not in reply
+
+
+# ------------------------------------------- R12: a held reservation is answered on first, full SFT 70B
+R12 = (
+    "We have a 1-month reservation of 8x H200 on Nebius. Can we fit a full SFT of Llama 3.1 70B on 500M "
+    "tokens?"
+)
+
+
+def test_a_held_reservation_runs_full_sft_with_8bit_adamw_within_its_window() -> None:
+    reply = _reply(R12)
+    # review: 16 B/param x 70.6e9 = 1.13 TB > 8 x 140.3 GiB with headroom; 8-bit AdamW ~97 GiB/GPU fits;
+    # 2.1e20 FLOP / (8 x 989 TF x 0.2-0.4) = 19-37 h of the month (the hf band here: 26-47 h)
+    rec = _line(reply, "Recommended: ")
+    assert rec.startswith("Recommended: 8x NVIDIA H200") and "your reservation" in rec, reply
+    held = _line(reply, "On the 8x NVIDIA H200")
+    assert "does not fit" in held and "8-bit AdamW" in held and "within the ~730 h" in held, held
+    m = re.search(r"needs (\d+\.\d) GiB per GPU", held)
+    assert m is not None and 90 < float(m.group(1)) < 105, held  # review: ~97 GiB per GPU
+
+
+def test_lora_on_a_held_reservation_needs_no_lean_optimizer() -> None:
+    # near miss: LoRA fits the held GPUs as described; no 8-bit AdamW note
+    reply = _reply(R12.replace("a full SFT", "a LoRA fine-tune"))
+    assert "Recommended: 8x NVIDIA H200" in reply and "8-bit AdamW" not in reply, reply

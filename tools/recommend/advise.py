@@ -17,6 +17,7 @@ from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topol
 from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
+from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.expectations import check_expectations
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.models import Option, Recommendation, RecommendSettings
@@ -149,6 +150,7 @@ def recommend(
     out = run_engine(w, catalog, settings, caches)
     w, out = _quantised_on_owned(w, out, profile, catalog, settings, caches)
     w, out, qlora_note = _qlora_on_owned(w, out, profile, catalog, settings, caches)
+    out, settings, held_note = held_with_lean_optimizer(w, out, catalog, settings, caches)  # review 12, R12
     eng = out.engine
     p = w.profile
     primary = to_option(out.primary, eng, "primary", p, out.ranked) if out.primary else None
@@ -213,6 +215,7 @@ def recommend(
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
         notes=((how_many,) if how_many else ())
+        + ((held_note,) if held_note else ())
         + tuple(out.notes)
         + tuple(relaxed)
         + _context_notes(w)
