@@ -17,8 +17,8 @@ from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topol
 from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
-from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.expectations import check_expectations
+from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.options import to_option
