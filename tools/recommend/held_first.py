@@ -22,11 +22,10 @@ from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
 from tools.recommend.run import run_engine
+from tools.units import HOURS_PER_MONTH  # the price-sheet month, 730 h
 
 LEAN_OPTIMIZER = "adamw-8bit"
 """bitsandbytes AdamW8bit (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization")."""
-HOURS_PER_MONTH = 730.0
-"""Hours in a month, as the price sheets bill it (tools/catalog/prices.yaml: 730 h per month)."""
 
 
 def _window_hours(w: ResolvedWorkload) -> float | None:
