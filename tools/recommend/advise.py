@@ -28,6 +28,7 @@ from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
+from tools.recommend.ttft_burst import burst_note
 from tools.trace import TraceBuilder
 
 # --------------------------------------------------------------------------------------------
@@ -165,6 +166,7 @@ def recommend(
     if counted is not None:
         alternatives = (to_option(counted[0], counted[2], counted[1], p), *alternatives)
     how_many = count_note(w, out)
+    burst = burst_note(out)  # a TTFT target's arrivals at once, and a cheaper GPU at fewer (review 12, R15)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
         if settings.sensitivity and out.primary
@@ -216,6 +218,7 @@ def recommend(
         infeasible_advice=tuple(advice),
         notes=((how_many,) if how_many else ())
         + ((held_note,) if held_note else ())
+        + ((burst,) if burst else ())
         + tuple(out.notes)
         + tuple(relaxed)
         + _context_notes(w)
