@@ -49,6 +49,8 @@ def test_a_held_reservation_runs_full_sft_with_8bit_adamw_within_its_window() ->
     assert rec.startswith("Recommended: 8x NVIDIA H200") and "your reservation" in rec, reply
     held = _line(reply, "On the 8x NVIDIA H200")
     assert "does not fit" in held and "8-bit AdamW" in held and "within the ~730 h" in held, held
+    full = re.search(r"does not fit \((\d+\.\d) GiB per GPU\)", held)
+    assert full is not None and float(full.group(1)) > 140.3, held  # over the H200's usable 140.3 GiB
     m = re.search(r"needs (\d+\.\d) GiB per GPU", held)
     assert m is not None and 90 < float(m.group(1)) < 105, held  # review: ~97 GiB per GPU
 

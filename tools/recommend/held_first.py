@@ -73,9 +73,12 @@ def held_with_lean_optimizer(
             f", {'within' if share <= 1 else 'beyond'} the ~{window:,.0f} h left on it "
             f"({share:.0%} at the slow end)"
         )
+    # the same layout with the framework's default optimizer: the figure "does not fit" rests on
+    as_described_gib = float(out.engine.mem.get(c.layout).peak_gib_per_gpu)
     note = (
         f"On the {c.total_gpus}x {c.gpu.name} you already hold (capacity paid for, so answered first): full "
-        f"training with fp32 AdamW states (16 B per parameter) does not fit; with 8-bit AdamW states "
+        f"training with fp32 AdamW states (16 B per parameter) does not fit ({as_described_gib:.1f} GiB per "
+        f"GPU); with 8-bit AdamW states "
         f"(bitsandbytes) it needs {c.fit.peak_gib_per_gpu:.1f} GiB per GPU of {c.fit.usable_gib_per_gpu:.1f} "
         f"usable and takes {present.hours_range(c.wall_hours, with_days=False)}{against}. Sized that way "
         "below; optimizer offload to CPU memory (DeepSpeed ZeRO-Offload) is the other way to fit it, slower."
