@@ -53,6 +53,7 @@ from tools.input_account import NAMED_KINDS, InputAccount
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
 from tools.recommend import recommend
 from tools.recommend.candidates import provider_matches
+from tools.recommend.models import YOURS_PROVIDER
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 REFERENCE_TIME = dt.datetime(2026, 11, 18, 9, 0, tzinfo=dt.UTC)  # a Wednesday morning
@@ -457,6 +458,12 @@ def check_recommendation(profile: WorkloadProfile, expected: dict[str, Any]) -> 
             continue
         if p is None:
             out.append(CheckResult(key, want, "no primary", False))
+            continue
+        held = profile.owned_provider if p.provider == YOURS_PROVIDER and profile.owned_reserved else None
+        if held and key in ("provider_in", "provider_not_in"):
+            # a pick on a held cloud reservation runs at that cloud (expert review 12 policy: held capacity is
+            # owned and answered on first; evals/cases_v7 and v13 agree)
+            out.append(_check_option(key, want, p.model_copy(update={"provider": held})))
             continue
         out.append(_check_option(key, want, p))
     return out

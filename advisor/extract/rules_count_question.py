@@ -32,6 +32,8 @@ _COUNT_VERB = re.compile(
     r"|use|book|reserve))\b",
     I,
 )
+# the question ends at the GPU: "How many H100s?", "how many H100 GPUs?" (expert review 12, R04)
+_COUNT_END = re.compile(r"(?:\s*(?:gpus?|cards?))?\s*\?", I)
 # the team's plan to rent a GPU: "we'd rent H100s", "we would be renting 16 A100s", "we plan to rent H200s"
 _RENT = keyed(
     r"\b(?:we'?d|we\s+would|we'?ll|we\s+will|we\s+plan\s+to|we'?re\s+going\s+to|we\s+intend\s+to"
@@ -52,17 +54,18 @@ def asks_count(text: str) -> bool:
     """Whether `text` asks how many GPUs (of a named kind or any) a job needs."""
     for m in _HOW_MANY.finditer(text):
         noun = GPU_RE.match(text, m.end()) or _GENERIC.match(text, m.end())
-        if noun is not None and _COUNT_VERB.match(text, noun.end()):
+        if noun is not None and (_COUNT_VERB.match(text, noun.end()) or _COUNT_END.match(text, noun.end())):
             return True
     return False
 
 
-def _counted_gpu(text: str) -> re.Match[str] | None:
-    """The GPU named right after "how many" in a count question ("How many H100s do we need")."""
+def _counted_gpu(text: str) -> tuple[re.Match[str], str] | None:
+    """The GPU named right after "how many" in a count question ("How many H100s do we need"), with the
+    words from "how many" to the GPU: the evidence tools/recommend/count_answer.py reads as a count asked."""
     for m in _HOW_MANY.finditer(text):
         g = GPU_RE.match(text, m.end())
-        if g is not None and _COUNT_VERB.match(text, g.end()):
-            return g
+        if g is not None and (_COUNT_VERB.match(text, g.end()) or _COUNT_END.match(text, g.end())):
+            return g, text[m.start() : g.end()].strip()
     return None
 
 
@@ -80,8 +83,8 @@ def rule_count_question(ctx: Ctx) -> None:
     wanted = {str(f.evidence) for f in ctx.findings if f.field == "gpus_wanted"}
     for i, s in enumerate(ctx.sentences):
         t = s.text
-        if (g := _counted_gpu(t)) is not None and q(g) not in wanted:
-            _wanted(ctx, i, g, q(g))
+        if (counted := _counted_gpu(t)) is not None and q(counted[0]) not in wanted:
+            _wanted(ctx, i, counted[0], counted[1])
         for g in GPU_RE.finditer(t):
             if _RENT.search(t, max(0, g.start() - 60), g.start()) is not None and q(g) not in wanted:
                 _wanted(ctx, i, g, q(g))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
+from advisor.extract.rules_term_date import term_until_date
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 from advisor.extract.units_text import DAYS_PER_MONTH, WEEKS_PER_MONTH
 
@@ -130,6 +131,8 @@ def rule_reservation(ctx: Ctx) -> None:
         if _term_left(ctx, near):
             break
     else:
+        if term_until_date(ctx, at):  # "that runs out on 4 December" (advisor/extract/rules_term_date.py)
+            return
         if (ahead := _TERM_AHEAD.search(s.text)) is not None:
             unit = ahead.group("unit")
             status = "stated" if unit.lower().startswith(("month", "mo")) else "inferred"

@@ -15,8 +15,10 @@ from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
 from tools.recommend.compare_setups import check_compared_setups
+from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
+from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.options import to_option
@@ -26,6 +28,7 @@ from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
+from tools.recommend.ttft_burst import burst_note
 from tools.trace import TraceBuilder
 
 # --------------------------------------------------------------------------------------------
@@ -148,6 +151,7 @@ def recommend(
     out = run_engine(w, catalog, settings, caches)
     w, out = _quantised_on_owned(w, out, profile, catalog, settings, caches)
     w, out, qlora_note = _qlora_on_owned(w, out, profile, catalog, settings, caches)
+    out, settings, held_note = held_with_lean_optimizer(w, out, catalog, settings, caches)  # review 12, R12
     eng = out.engine
     p = w.profile
     primary = to_option(out.primary, eng, "primary", p, out.ranked) if out.primary else None
@@ -158,6 +162,11 @@ def recommend(
         said = p.provenance["method"].evidence
         primary = primary.model_copy(update={"why": (f"method QLoRA: {said}", *primary.why)})
     alternatives = tuple(to_option(c, eng, label, p) for c, label in out.alternatives)
+    counted = unfiltered_alternative(w, out, catalog, settings, caches)  # "how many H100s?" (review 12, R04)
+    if counted is not None:
+        alternatives = (to_option(counted[0], counted[2], counted[1], p), *alternatives)
+    how_many = count_note(w, out)
+    burst = burst_note(out)  # a TTFT target's arrivals at once, and a cheaper GPU at fewer (review 12, R15)
     sensitivity = (
         run_sensitivity(workload=w, catalog=catalog, settings=settings, base=out)
         if settings.sensitivity and out.primary
@@ -207,7 +216,13 @@ def recommend(
         sensitivity=tuple(sensitivity),
         expectation_checks=tuple(checks),
         infeasible_advice=tuple(advice),
-        notes=tuple(out.notes) + tuple(relaxed) + _context_notes(w) + ((qlora_note,) if qlora_note else ()),
+        notes=((how_many,) if how_many else ())
+        + ((held_note,) if held_note else ())
+        + ((burst,) if burst else ())
+        + tuple(out.notes)
+        + tuple(relaxed)
+        + _context_notes(w)
+        + ((qlora_note,) if qlora_note else ()),
         workload_class=workload_class,
         deployment_advice=deployment_advice,
         candidates_considered=out.considered,

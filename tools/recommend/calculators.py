@@ -38,6 +38,7 @@ class Calculators(Part):
             p.framework,  # the training stack's memory defaults (optimizer implementation, loss, ...)
             p.training_objective,  # preference tuning: 2 sequences per pair, a reference copy (full DPO)
             p.ref_log_probs_precomputed,
+            s.optimizer,  # a run sized with another optimizer (tools/recommend/held_first.py)
         )
         self.time_signature: tuple[Any, ...] = (
             w.arch,
@@ -106,8 +107,8 @@ class Calculators(Part):
             )
             if p.lora_rank and self.method in ("lora", "qlora"):
                 kw["lora_rank"] = p.lora_rank
-            if optimizer:
-                kw["optimizer"] = optimizer
+            if optimizer or self.s.optimizer:
+                kw["optimizer"] = optimizer or self.s.optimizer
             if p.framework:  # None: the estimate's FRAMEWORK_DEFAULT
                 kw["framework"] = p.framework
             if p.training_objective:  # tools.preference: pairs and the reference model

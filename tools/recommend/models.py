@@ -473,6 +473,11 @@ class RecommendSettings(_Frozen):
         ge=0,
         description="egress already used this month (eats the free tier; seed 001 ignores it)",
     )
+    optimizer: str | None = Field(
+        default=None,
+        description="training optimizer for every memory estimate (tools.memory), e.g. 'adamw-8bit' to size "
+        "full training on held capacity (tools/recommend/held_first.py); None: the framework's default",
+    )
     max_nodes: int = Field(default=16, gt=0)
     max_alternatives: int = Field(default=4, ge=0)
     sensitivity: bool = Field(default=True, description="re-run at each uncertain input's low/high")

@@ -323,6 +323,12 @@ def percentile_words(p: WorkloadProfile) -> str:
     return "" if p.latency_percentile is None else f"p{present.number(p.latency_percentile)} "
 
 
+def arrivals_words(concurrency: int) -> str:
+    """'the slow end: all 20 prompts arriving at once': what the TTFT band's slow end assumes
+    (tools/compute/serving_steps.py `time_to_first_token`, its wave term; tools/recommend/ttft_burst.py)."""
+    return f"the slow end: all {concurrency} prompts arriving at once"
+
+
 def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     """The time to first token against the stated target, in words (None without a target or plan)."""
     if plan is None or p.ttft_target_s is None or plan.why_not or plan.job_hours is not None:
@@ -330,8 +336,10 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     t = plan.replica
     high = t.time_to_first_token_s.high
     verdict = "within" if high <= p.ttft_target_s else "over at the slow end of"
+    at_once = f" ({arrivals_words(t.concurrency)})" if t.concurrency > 1 else ""
     return (
-        f"{ttft_text(t)} at {t.concurrency} requests per replica: {verdict} your {percentile_words(p)}"
+        f"{ttft_text(t)} at {t.concurrency} requests per replica{at_once}: {verdict} your "
+        f"{percentile_words(p)}"
         f"{p.ttft_target_s:g} s "
         "target"
     )

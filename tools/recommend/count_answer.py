@@ -1,0 +1,96 @@
+"""A "how many <GPU>?" question answered for that GPU (expert review 12, R04).
+
+"CPT Qwen2.5 7B on 100B tokens, 4 weeks. How many H100s?" names the GPU to be counted: the extractor reads it
+as the GPU wanted (advisor/extract/rules_count_question.py), so the pick is that GPU. The buyer asked for a
+count, so the answer says two counts of it against the deadline:
+
+- tight: the fewest of that GPU that meet the deadline only at the upper end of the MFU range
+  (deadline status "maybe", tools/recommend/risk.py `deadline_status`);
+- with margin: the fewest that meet it even at the low end (status "meets").
+
+A count question is no wish to see nothing else: the best option without the GPU filter (another GPU that
+is cheaper or faster) follows the pick as an alternative, from a second engine run with `gpus_wanted`
+cleared.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tools import present
+from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
+from tools.errors import InputError
+from tools.recommend.caches import Caches
+from tools.recommend.candidates import Candidate
+from tools.recommend.engine import Engine
+from tools.recommend.models import Label, RecommendSettings
+from tools.recommend.outcome import Outcome
+from tools.recommend.run import run_engine
+
+_HOW_MANY = re.compile(r"\bhow\s+many\b", re.I)
+"""The words that make gpus_wanted a count question (advisor/extract/rules_count_question.py)."""
+
+
+def asked_count(w: ResolvedWorkload) -> bool:
+    """Whether the GPU wanted comes from a "how many <GPU>" question (its provenance evidence says so)."""
+    p = w.profile
+    prov = p.provenance.get("gpus_wanted")
+    return bool(p.gpus_wanted) and prov is not None and _HOW_MANY.search(str(prov.evidence)) is not None
+
+
+def _fewest(cands: list[Candidate], status: str) -> Candidate | None:
+    """The candidate with the fewest GPUs whose deadline status is `status`, cheapest among equals."""
+    got = [c for c in cands if c.deadline_status == status]
+    return min(got, key=lambda c: (c.total_gpus, c.cost_mid), default=None)
+
+
+def count_note(w: ResolvedWorkload, out: Outcome) -> str | None:
+    """The counts of the GPU asked about that meet the deadline, tight and with margin (module docstring)."""
+    p = w.profile
+    if not asked_count(w) or not p.deadline_hours or out.primary is None:
+        return None
+    cands = [c for c in out.all_feasible if c.gpu.id in p.gpus_wanted and c.deadline_status is not None]
+    tight, margin = _fewest(cands, "maybe"), _fewest(cands, "meets")
+    name = out.primary.gpu.name
+    parts: list[str] = []
+    if tight is not None and (margin is None or tight.total_gpus < margin.total_gpus):
+        parts.append(
+            f"{tight.total_gpus} is tight ({present.hours_range(tight.wall_hours, with_days=False)}: "
+            "meets it only at the high end of the MFU range)"
+        )
+    if margin is not None:
+        parts.append(
+            f"{margin.total_gpus} with margin ({present.hours_range(margin.wall_hours, with_days=False)}: "
+            "meets it even at the low end)"
+        )
+    if not parts:
+        return f"How many {name}: no count of it meets the {p.deadline_hours:,.0f} h deadline in the catalog."
+    return f"How many {name} for the {p.deadline_hours:,.0f} h deadline: " + "; ".join(parts) + "."
+
+
+def unfiltered_alternative(
+    w: ResolvedWorkload,
+    out: Outcome,
+    catalog: CatalogView,
+    settings: RecommendSettings,
+    caches: Caches | None,
+) -> tuple[Candidate, Label, Engine] | None:
+    """The best option on any GPU when it is cheaper or faster than the pick on the GPU counted (module
+    docstring); None when the question named no count, or the pick is already that option."""
+    if not asked_count(w) or out.primary is None:
+        return None
+    p = w.profile
+    free = p.with_values("inferred", {"gpus_wanted": "another GPU than the one counted"}, gpus_wanted=[])
+    try:
+        out2 = run_engine(resolve_workload(profile=free, catalog=catalog), catalog, settings, caches)
+    except InputError:
+        return None
+    best = out2.primary
+    if best is None or best.gpu.id in p.gpus_wanted or best.misses:
+        return None
+    primary = out.primary
+    if best.wall_hours.mid < primary.wall_hours.mid:
+        return best, "fastest", out2.engine
+    if best.cost_mid < primary.cost_mid:
+        return best, "cheapest", out2.engine
+    return None
