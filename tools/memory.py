@@ -45,6 +45,7 @@ from typing import TypeVar
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
+from tools.memory_arch import lora_param_count, resolve_lora_targets
 from tools.memory_frameworks import (
     LOSS_IMPL_DEFAULT,
     LOSS_IMPLS,
@@ -55,13 +56,7 @@ from tools.memory_frameworks import (
 )
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
 from tools.memory_preference import reference_forward_bytes, reference_weight_bytes, sequences_in_micro_batch
-from tools.memory_states import (
-    NF4_BYTES_PER_PARAM,
-    WEIGHT_BYTES,
-    lora_param_count,
-    model_states,
-    resolve_lora_targets,
-)
+from tools.memory_states import NF4_BYTES_PER_PARAM, WEIGHT_BYTES, model_states
 from tools.memory_types import MemoryBreakdown, MemoryEstimate, Plan
 from tools.preference import TRAINING_OBJECTIVE_DEFAULT, check_objective
 from tools.trace import TraceBuilder, UntracedBuilder

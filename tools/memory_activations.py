@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
+from tools.memory_arch import adapted_linears, largest_linear_params
 from tools.memory_frameworks import framework_defaults
-from tools.memory_states import adapted_linears, largest_linear_params
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 
