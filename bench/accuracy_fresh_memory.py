@@ -422,6 +422,10 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in (stack.lora if stack is not None else {}).items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's adapter code)")
+    if method == "qlora" and precision in ("nf4", "int4", "int8"):
+        for key, val in (stack.quant if stack is not None else {}).items():
+            inputs[key] = val
+            notes.append(f"{key} {val} (the source's quantised-base loading)")
     accumulation = int(row.get("grad_accumulation_steps") or 0) or _config_accumulation(row, stack)
     if accumulation > 1:
         inputs["grad_accumulation_steps"] = accumulation

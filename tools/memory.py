@@ -157,6 +157,8 @@ def _plan(
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
+    fp32_unquantized: bool = False,
+    quant_saves_input: bool = False,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -295,6 +297,8 @@ def _plan(
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
         lora_fused_qkv=lora_fused_qkv and adapters,
+        fp32_unquantized=fp32_unquantized and prec in QUANTIZED,
+        quant_saves_input=quant_saves_input and prec in QUANTIZED and training,
     )
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -351,6 +355,8 @@ def estimate_memory(
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
+    fp32_unquantized: bool = False,
+    quant_saves_input: bool = False,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     traced: bool = True,
@@ -372,10 +378,12 @@ def estimate_memory(
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
     training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
     to step) the data pipeline; `lora_fused_qkv` (one LoRA dropout for a fused q/k/v projection, LitGPT)
-    the adapter code. `training_objective` (tools.preference): a preference pair is 2 sequences
-    per example and DPO / KTO full training holds a frozen reference copy unless
-    `precompute_ref_log_probs` (tools.memory_preference). Raises InputError
-    on impossible inputs. Memory in GiB (2**30 bytes).
+    the adapter code; `fp32_unquantized` (a 4/8-bit base with fp32 non-quantised parameters and no autocast:
+    torch_dtype float32 or peft's kbit cast) and `quant_saves_input` (bitsandbytes MatMul4Bit keeps each
+    4-bit linear's input) the quantised base (tools.memory_quant). `training_objective` (tools.preference):
+    a preference pair is 2 sequences per example and DPO / KTO full training holds a frozen reference copy
+    unless `precompute_ref_log_probs` (tools.memory_preference). Raises InputError on impossible inputs.
+    Memory in GiB (2**30 bytes).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -420,6 +428,8 @@ def estimate_memory(
         grad_accumulation_steps=grad_accumulation_steps,
         variable_length=variable_length,
         lora_fused_qkv=lora_fused_qkv,
+        fp32_unquantized=fp32_unquantized,
+        quant_saves_input=quant_saves_input,
     )
     states = model_states(plan, tb)
     if plan.training:

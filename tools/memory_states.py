@@ -19,6 +19,7 @@ from tools.memory_arch import (
     lora_param_count,
 )
 from tools.memory_frameworks import framework_defaults
+from tools.memory_quant import unquantized_bytes
 from tools.memory_types import Plan
 from tools.memory_zero import zero_fp32_grad_partition as _zero_grads
 from tools.trace import TraceBuilder
@@ -131,7 +132,7 @@ def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
     return fraction
 
 
-def stored_weight_bytes(arch: ModelArch, precision: str) -> float:
+def stored_weight_bytes(arch: ModelArch, precision: str, other_bytes: float = UNQUANTIZED_BYTES) -> float:
     """Bytes of all weights stored in `precision`: quantised formats (fp8/int8/int4/nf4) apply to the
     layers' linear weights only, embeddings, lm_head and norms stay 16-bit (bitsandbytes / GPTQ / AWQ
     practice). The one place this formula lives: the memory calculator and tools.compute's decode
@@ -140,7 +141,7 @@ def stored_weight_bytes(arch: ModelArch, precision: str) -> float:
     total = arch.param_count()
     if precision in QUANTIZED:
         linear = arch.linear_params()
-        return linear * w + (total - linear) * UNQUANTIZED_BYTES
+        return linear * w + (total - linear) * other_bytes
     return total * w
 
 
@@ -165,13 +166,16 @@ def _weight_bytes(plan: Plan, tb: TraceBuilder) -> float:
         )
     src = "NF4 + double quantisation (QLoRA paper)" if plan.precision == "nf4" else "quantised linear weights"
     tb.assume(f"{plan.precision}_bytes_per_param", round(w, 4), "B/param", src)
+    other = unquantized_bytes(plan, UNQUANTIZED_BYTES)
     tb.assume(
         "unquantized_bytes_per_param",
-        UNQUANTIZED_BYTES,
+        other,
         "B/param",
-        "embeddings, lm_head and norms stay 16-bit under bitsandbytes/GPTQ",
+        "fp32 non-quantised modules (fp32_unquantized: torch_dtype float32 / peft kbit cast)"
+        if plan.fp32_unquantized
+        else "embeddings, lm_head and norms stay 16-bit under bitsandbytes/GPTQ",
     )
-    value = stored_weight_bytes(arch, plan.precision)
+    value = stored_weight_bytes(arch, plan.precision, other)
     return tb.step(
         "weights_bytes",
         "linear_params x bytes(precision) + other_params x 2 B",
@@ -264,7 +268,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         if plan.sharding == "fsdp":
             tb.assume("fsdp_root_holds_embeddings", root_unit, "", "FSDP_ROOT_STAYS_UNSHARDED (preset)")
         if plan.sharding == "fsdp" and plan.training and FSDP_ROOT_STAYS_UNSHARDED and root_unit:
-            root_bytes = 4.0 if plan.precision == "fp32" else UNQUANTIZED_BYTES
+            root_bytes = 4.0 if plan.precision == "fp32" else unquantized_bytes(plan, UNQUANTIZED_BYTES)
             heads = 1 if arch.tied_embeddings else 2
             root_gathered = tb.step(
                 "fsdp_root_unsharded",
@@ -391,7 +395,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             rank=plan.lora_rank,
             targets=",".join(plan.lora_targets),
         )
-        mixed = plan.training_precision == "mixed"
+        mixed = plan.training_precision == "mixed" or plan.fp32_unquantized  # fp32 base: fp32 adapters
         a_bytes = LORA_ADAPTER_BYTES_MIXED if mixed else 2.0
         if plan.optimizer == "adafactor":
             a_opt = (4.0 if mixed else 2.0) * ADAFACTOR_LORA_STATE_FRACTION
