@@ -454,6 +454,12 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     if basis not in ("allocated", "reserved", "device"):
         raise Skip(f"unknown measured basis {basis!r} (allocated, reserved or device)")
     arch = _arch(model if isinstance(model, dict) else {}, notes)
+    at_reset = measured.get("reserved_at_reset_gib")
+    if at_reset is not None and basis == "reserved":
+        inputs["reserved_at_reset_gib"] = float(at_reset)
+        notes.append(
+            f"reserved at the counters' reset {float(at_reset):g} GiB (the source's figure): a floor"
+        )
     capped = measured.get("capped_at_gib")
     if capped is not None:
         notes.append(f"figure at the card's limit ({float(capped):g} GiB): scored as a bound")

@@ -87,6 +87,11 @@ estimators.md: 0.3-2 GiB)."""
 NCCL_BUFFERS_GIB = 0.5
 """NCCL communicator buffers when more than one GPU takes part (NCCL_BUFFSIZE 4 MiB x channels x peers,
 plus the DDP/FSDP bucket that is being reduced); ~0.3-1 GiB observed on 8-GPU nodes."""
+RESERVE_NEVER_SHRINKS = True
+"""torch.cuda.reset_peak_memory_stats sets the reserved peak to what the caching allocator holds at that
+moment, and the pool only shrinks on empty_cache (PyTorch 'CUDA semantics: memory management'): a run
+whose counters are reset after loading and wrapping the model (AnswerDotAI fsdp_qlora train.py,
+`reserved_after_model_wrap`) peaks at least at that reserve."""
 ALLOCATOR_FRAGMENTATION_FRACTION = 0.15
 """PyTorch's caching allocator reserves more than it allocates: blocks of freed activations are split
 and cached. Modelled as a fraction of the dynamic memory live at the peak (activations, gradients,
@@ -359,6 +364,7 @@ def estimate_memory(
     quant_saves_input: bool = False,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
+    reserved_at_reset_gib: float = 0.0,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -384,6 +390,9 @@ def estimate_memory(
     a preference pair is 2 sequences per example and DPO / KTO full training holds a frozen reference copy
     unless `precompute_ref_log_probs` (tools.memory_preference). Raises InputError on impossible inputs.
     Memory in GiB (2**30 bytes).
+    `reserved_at_reset_gib`: what the caching allocator already held (reserved) when the run reset its peak
+    counters, after loading and wrapping the model; the reserved peak is never below it
+    (RESERVE_NEVER_SHRINKS).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -476,6 +485,9 @@ def estimate_memory(
         + stale
     )
     reserved_basis = plan.memory_basis == "reserved"
+    if reserved_basis and reserved_at_reset_gib > 0 and RESERVE_NEVER_SHRINKS:
+        floor = reserved_at_reset_gib * 2**30 - live.total() - kv
+        frag = max(frag, tb.step("load_reserve_floor", "reserved at reset - tensors at the peak", floor, "B"))
     overhead = tb.step(
         "overhead_gib",
         "reserved basis: CUDA context (+ NCCL) + allocator reserve; allocated basis: 0",

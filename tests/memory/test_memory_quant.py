@@ -67,3 +67,19 @@ def test_fp32_unquantized_weights_and_16bit_loss(catalog: Catalog) -> None:
     assert gap > other * 2 + LOGITS_BYTES_PER_VALUE_16BIT * 1024 * _V
     assert "fp32_forward_layer_bytes_per_token" in {s.step for s in on.trace}
     assert "fp32_forward_layer_bytes_per_token" not in {s.step for s in off.trace}
+
+
+def test_reserved_peak_is_never_below_the_reserve_at_the_counters_reset(catalog: Catalog) -> None:
+    """tools.memory.RESERVE_NEVER_SHRINKS: a floor on the reserved basis only, and only when it binds."""
+    base = _qlora(catalog, memory_basis="reserved", grad_checkpointing=True)
+    plain = estimate_memory(**base)  # type: ignore[arg-type]
+    tensors_and_reserve = plain.peak_without_context_gib()
+    floored = estimate_memory(reserved_at_reset_gib=tensors_and_reserve + 1.5, **base)  # type: ignore[arg-type]
+    assert floored.peak_without_context_gib() == pytest.approx(tensors_and_reserve + 1.5)
+    assert floored.peak_allocated_gib() == pytest.approx(plain.peak_allocated_gib())
+    below = estimate_memory(reserved_at_reset_gib=0.5, **base)  # type: ignore[arg-type]
+    assert below.peak_without_context_gib() == pytest.approx(tensors_and_reserve)
+    allocated = _qlora(catalog, grad_checkpointing=True)  # memory_basis allocated: no reserve at all
+    assert estimate_memory(reserved_at_reset_gib=99.0, **allocated).peak_gib_per_gpu == pytest.approx(  # type: ignore[arg-type]
+        estimate_memory(**allocated).peak_gib_per_gpu  # type: ignore[arg-type]
+    )
