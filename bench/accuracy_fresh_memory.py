@@ -422,6 +422,10 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in (stack.lora if stack is not None else {}).items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's adapter code)")
+    if method == "qlora" and precision in ("nf4", "int4", "int8"):
+        for key, val in (stack.quant if stack is not None else {}).items():
+            inputs[key] = val
+            notes.append(f"{key} {val} (the source's quantised-base loading)")
     accumulation = int(row.get("grad_accumulation_steps") or 0) or _config_accumulation(row, stack)
     if accumulation > 1:
         inputs["grad_accumulation_steps"] = accumulation
@@ -450,6 +454,12 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     if basis not in ("allocated", "reserved", "device"):
         raise Skip(f"unknown measured basis {basis!r} (allocated, reserved or device)")
     arch = _arch(model if isinstance(model, dict) else {}, notes)
+    at_reset = measured.get("reserved_at_reset_gib")
+    if at_reset is not None and basis == "reserved":
+        inputs["reserved_at_reset_gib"] = float(at_reset)
+        notes.append(
+            f"reserved at the counters' reset {float(at_reset):g} GiB (the source's figure): a floor"
+        )
     capped = measured.get("capped_at_gib")
     if capped is not None:
         notes.append(f"figure at the card's limit ({float(capped):g} GiB): scored as a bound")

@@ -72,6 +72,14 @@ class Measured(_Strict):
         "fit in it",
     )
 
+    reserved_at_reset_gib: float | None = Field(
+        default=None,
+        gt=0,
+        description="what the source prints as reserved when its peak counters were reset (after loading and "
+        "wrapping the model, before training), GiB: the reserved peak is at least this (tools.memory "
+        "reserved_at_reset_gib); set only where the source states it for the row's command",
+    )
+
     def gib(self) -> float:
         """The figure in GiB (2**30 bytes)."""
         return self.value * _BYTES_PER_UNIT[self.unit] / 2.0**30

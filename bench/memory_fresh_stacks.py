@@ -26,6 +26,8 @@ class SourceStack:
     lora: dict[str, Any] = field(default_factory=dict)
     """LoRA settings of the family's adapter code (tools.memory.estimate_memory keywords), for its LoRA and
     QLoRA rows."""
+    quant: dict[str, Any] = field(default_factory=dict)
+    """How the family's code loads and runs a 4/8-bit base (tools.memory_quant options): its QLoRA rows."""
     variable_length: bool = False
     """The script pads each batch to its longest sample on data of varying length (tools.memory's
     variable_length: the caching allocator's stale logits segments on the reserved basis)."""
@@ -38,7 +40,9 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "default foreach on CUDA parameters; the CPU-offloaded step has no GPU temporaries); transformers of "
         "Feb-Mar 2024 (< 4.46) LlamaForCausalLM/MistralForCausalLM: logits.float(), then "
         "logits[..., :-1, :].contiguous() into CrossEntropyLoss (loss_impl shift-logits); the loop sets "
-        "`output = None` only after the optimizer step (logits_held)",
+        "`output = None` only after the optimizer step (logits_held); its QLoRA layers are bitsandbytes "
+        "Linear4bit (MatMul4Bit keeps each input: quant_saves_input)",
+        quant={"quant_saves_input": True},
     ),
     "litgpt-config-hub-finetune": SourceStack(
         "foreach", False, {"loss_upcast": False, "logits_held": True},
@@ -50,6 +54,7 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "litgpt/lora.py LoRAQKVLinear adapts the fused qkv linear with one lora_dropout(x) (lora_fused_qkv)",
         {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
         lora={"lora_fused_qkv": True},
+        quant={"quant_saves_input": True},  # `quantize: bnb.nf4`: Fabric BitsandbytesPrecision (Linear4bit)
     ),
     "chenyaofo-deepspeed-llama7b-gist": SourceStack(
         None, None, {}, "gist chenyaofo/d4cd6a20ab4b95cb3a49491747e2139a (DeepSpeed 0.14.2):the BS column of "
@@ -89,7 +94,10 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "without labels (transformers 4.49 returns the lm_head's bf16 logits, no .float()) and runs "
         "nn.CrossEntropyLoss on output.logits[:, :-1, :].reshape(-1, V): a 16-bit loss on a shifted copy "
         "(loss_upcast False); with del_logits_after_forward the output is deleted before the backward "
-        "(logits not held)",
+        "(logits not held); its QLoRA configs (bit: 4, config_quant/bnb_4bit.yaml) load the model with "
+        "torch.float32 for every module bitsandbytes does not replace (src/univlt/models/llama3.py: "
+        "dtype=torch.float32 when bit is an integer; fp32_unquantized) and run it without autocast",
+        quant={"fp32_unquantized": True, "quant_saves_input": True},
     ),
     "colossalchat-hardware-requirements": SourceStack(
         None, None, {"loss_impl": "shift-logits", "logits_held": True},

@@ -45,6 +45,7 @@ from typing import TypeVar
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
+from tools.memory_arch import lora_param_count, resolve_lora_targets
 from tools.memory_frameworks import (
     LOSS_IMPL_DEFAULT,
     LOSS_IMPLS,
@@ -55,13 +56,7 @@ from tools.memory_frameworks import (
 )
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
 from tools.memory_preference import reference_forward_bytes, reference_weight_bytes, sequences_in_micro_batch
-from tools.memory_states import (
-    NF4_BYTES_PER_PARAM,
-    WEIGHT_BYTES,
-    lora_param_count,
-    model_states,
-    resolve_lora_targets,
-)
+from tools.memory_states import NF4_BYTES_PER_PARAM, WEIGHT_BYTES, model_states
 from tools.memory_types import MemoryBreakdown, MemoryEstimate, Plan
 from tools.preference import TRAINING_OBJECTIVE_DEFAULT, check_objective
 from tools.trace import TraceBuilder, UntracedBuilder
@@ -92,6 +87,11 @@ estimators.md: 0.3-2 GiB)."""
 NCCL_BUFFERS_GIB = 0.5
 """NCCL communicator buffers when more than one GPU takes part (NCCL_BUFFSIZE 4 MiB x channels x peers,
 plus the DDP/FSDP bucket that is being reduced); ~0.3-1 GiB observed on 8-GPU nodes."""
+RESERVE_NEVER_SHRINKS = True
+"""torch.cuda.reset_peak_memory_stats sets the reserved peak to what the caching allocator holds at that
+moment, and the pool only shrinks on empty_cache (PyTorch 'CUDA semantics: memory management'): a run
+whose counters are reset after loading and wrapping the model (AnswerDotAI fsdp_qlora train.py,
+`reserved_after_model_wrap`) peaks at least at that reserve."""
 ALLOCATOR_FRAGMENTATION_FRACTION = 0.15
 """PyTorch's caching allocator reserves more than it allocates: blocks of freed activations are split
 and cached. Modelled as a fraction of the dynamic memory live at the peak (activations, gradients,
@@ -162,6 +162,8 @@ def _plan(
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
+    fp32_unquantized: bool = False,
+    quant_saves_input: bool = False,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -300,6 +302,8 @@ def _plan(
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
         lora_fused_qkv=lora_fused_qkv and adapters,
+        fp32_unquantized=fp32_unquantized and prec in QUANTIZED,
+        quant_saves_input=quant_saves_input and prec in QUANTIZED and training,
     )
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -356,8 +360,11 @@ def estimate_memory(
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
+    fp32_unquantized: bool = False,
+    quant_saves_input: bool = False,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
+    reserved_at_reset_gib: float = 0.0,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -377,10 +384,15 @@ def estimate_memory(
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
     training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
     to step) the data pipeline; `lora_fused_qkv` (one LoRA dropout for a fused q/k/v projection, LitGPT)
-    the adapter code. `training_objective` (tools.preference): a preference pair is 2 sequences
-    per example and DPO / KTO full training holds a frozen reference copy unless
-    `precompute_ref_log_probs` (tools.memory_preference). Raises InputError
-    on impossible inputs. Memory in GiB (2**30 bytes).
+    the adapter code; `fp32_unquantized` (a 4/8-bit base with fp32 non-quantised parameters and no autocast:
+    torch_dtype float32 or peft's kbit cast) and `quant_saves_input` (bitsandbytes MatMul4Bit keeps each
+    4-bit linear's input) the quantised base (tools.memory_quant). `training_objective` (tools.preference):
+    a preference pair is 2 sequences per example and DPO / KTO full training holds a frozen reference copy
+    unless `precompute_ref_log_probs` (tools.memory_preference). Raises InputError on impossible inputs.
+    Memory in GiB (2**30 bytes).
+    `reserved_at_reset_gib`: what the caching allocator already held (reserved) when the run reset its peak
+    counters, after loading and wrapping the model; the reserved peak is never below it
+    (RESERVE_NEVER_SHRINKS).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -425,6 +437,8 @@ def estimate_memory(
         grad_accumulation_steps=grad_accumulation_steps,
         variable_length=variable_length,
         lora_fused_qkv=lora_fused_qkv,
+        fp32_unquantized=fp32_unquantized,
+        quant_saves_input=quant_saves_input,
     )
     states = model_states(plan, tb)
     if plan.training:
@@ -471,6 +485,9 @@ def estimate_memory(
         + stale
     )
     reserved_basis = plan.memory_basis == "reserved"
+    if reserved_basis and reserved_at_reset_gib > 0 and RESERVE_NEVER_SHRINKS:
+        floor = reserved_at_reset_gib * 2**30 - live.total() - kv
+        frag = max(frag, tb.step("load_reserve_floor", "reserved at reset - tensors at the peak", floor, "B"))
     overhead = tb.step(
         "overhead_gib",
         "reserved basis: CUDA context (+ NCCL) + allocator reserve; allocated basis: 0",

@@ -24,8 +24,13 @@ from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
+from tools.memory_arch import adapted_linears, largest_linear_params
 from tools.memory_frameworks import framework_defaults
-from tools.memory_states import adapted_linears, largest_linear_params
+from tools.memory_quant import (
+    FP32_FINAL_NORM_BYTES_PER_H,
+    FP32_FORWARD_SCALE,
+    quant_saved_input_bytes_per_token,
+)
 from tools.memory_types import Plan
 from tools.trace import TraceBuilder
 
@@ -341,8 +346,25 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
             targets=",".join(plan.lora_targets),
             lora_dropout=plan.lora_dropout,
         )
+    if plan.fp32_unquantized:  # tools.memory_quant: Linear4bit returns its input's fp32, no autocast
+        per_layer = tb.step(
+            "fp32_forward_layer_bytes_per_token",
+            "16-bit layer bytes per token x 4/2 (fp32 residual stream, attention, MLP and LoRA tensors)",
+            per_layer * FP32_FORWARD_SCALE,
+            "B/token",
+            source="bitsandbytes Linear4bit.forward out.to(inp_dtype); fp32 non-quantised modules",
+        )
+    if plan.quant_saves_input:
+        per_layer += tb.step(
+            "quant_saved_inputs_bytes_per_token",
+            "2 B x distinct 4-bit linear inputs per layer (attention in, o_proj in, MLP in, down_proj in; "
+            "less those a 16-bit adapter already keeps)",
+            quant_saved_input_bytes_per_token(plan),
+            "B/token",
+            source="bitsandbytes MatMul4Bit.forward: ctx.tensors = (A, B)",
+        )
     layers = plan.layers_per_stage * plan.pp if plan.pp > 1 else arch.n_layers
-    residual = 4.0 if plan.amp else float(ACTIVATION_BYTES)
+    residual = 4.0 if plan.amp or plan.fp32_unquantized else float(ACTIVATION_BYTES)
     if plan.grad_checkpointing:
         kept_per_layer = checkpoint_bytes_per_token(arch, residual) * tokens / tp
         kept = tb.step(
@@ -389,9 +411,14 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
             source="torchtune OffloadActivations / unsloth offloaded gradient checkpointing",
         )
     per_value_fwd, per_value_bwd, loss_source = _logits_bytes(plan)
+    norm_h = FINAL_NORM_BYTES_PER_H
+    if plan.fp32_unquantized:  # the fp32 LM head's logits: a loss without an upcast runs on fp32 tensors
+        scale = FP32_FORWARD_SCALE if not plan.loss_upcast and not plan.loss_chunking else 1.0
+        per_value_fwd, per_value_bwd = per_value_fwd * scale, per_value_bwd * scale
+        norm_h, loss_source = FP32_FINAL_NORM_BYTES_PER_H, f"{loss_source}; fp32 logits (fp32_unquantized)"
     tb.assume("logits_bytes_per_value", per_value_bwd, "B", loss_source)
     values = tokens * arch.vocab_size / tp
-    norm = tokens * FINAL_NORM_BYTES_PER_H * arch.hidden_size
+    norm = tokens * norm_h * arch.hidden_size
     logits_bwd = tb.step(
         "logits_at_loss_backward",
         "tokens x vocab x bytes / tp + final norm (8h per token)",
@@ -412,6 +439,8 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
     tb.assume("logits_held", plan.logits_held, "", "loop holds the output through backward + step")
     if plan.logits_held:
         key = "chunked" if plan.loss_chunking else "16-bit" if not plan.loss_upcast else plan.loss_impl
+        if plan.fp32_unquantized and key != "chunked":
+            key = "shift-logits"  # the model returns the fp32 LM head's logits (4 B), as after logits.float()
         tb.assume("logits_held_bytes_per_value", LOGITS_HELD_BYTES[key], "B", f"output logits held ({key})")
         held = tb.step(
             "logits_held_by_loop",

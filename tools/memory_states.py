@@ -11,8 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.catalog.schema import ModelArch
-from tools.errors import InputError
+from tools.memory_arch import (
+    _mlp_width,
+    adafactor_state_values,
+    largest_layer_params,
+    largest_linear_params,
+    lora_param_count,
+)
 from tools.memory_frameworks import framework_defaults
+from tools.memory_quant import unquantized_bytes
 from tools.memory_types import Plan
 from tools.memory_zero import zero_fp32_grad_partition as _zero_grads
 from tools.trace import TraceBuilder
@@ -83,114 +90,6 @@ ADAFACTOR_STEP_TEMP_SETS = 2
 """transformers' Adafactor steps one parameter at a time and builds update = grad**2 + eps and the
 scaled update: two parameter-sized fp32 temporaries of the parameter being stepped."""
 
-_TARGET_ALIASES = {"output_proj": "o_proj", "w1": "gate_proj", "w3": "up_proj", "w2": "down_proj"}
-
-
-# --- architecture helpers -------------------------------------------------------------------------
-def _mlp_width(arch: ModelArch) -> int:
-    return (
-        arch.moe_intermediate_size if arch.is_moe and arch.moe_intermediate_size else arch.intermediate_size
-    )
-
-
-def largest_layer_params(arch: ModelArch) -> int:
-    """Parameters of the largest transformer layer (an MoE layer with all its experts when MoE)."""
-    if arch.is_moe:
-        moe = arch.model_copy(update={"first_dense_layers": 0})
-        return moe.layer_params() // moe.n_layers
-    return arch.layer_params() // arch.n_layers
-
-
-def largest_linear_params(arch: ModelArch) -> int:
-    """Parameters of the largest single linear projection (what QLoRA dequantises at once)."""
-    shapes = dict(arch.attention_linears())
-    shapes.update(arch.mlp_linears(arch.intermediate_size))
-    if arch.is_moe and arch.moe_intermediate_size:
-        shapes.update({f"expert_{k}": v for k, v in arch.mlp_linears(arch.moe_intermediate_size).items()})
-    return max(i * o for i, o in shapes.values())
-
-
-def adafactor_state_values(arch: ModelArch) -> float:
-    """Adafactor (Shazeer & Stern 2018) without momentum keeps factored second moments: one row and one
-    column vector per matrix (d_in + d_out values) and a full vector for 1-D parameters."""
-    per_layer = sum(i + o for i, o in arch.attention_linears().values())
-    if arch.is_moe and arch.moe_intermediate_size and arch.n_experts:
-        per_layer += arch.n_experts * sum(
-            i + o for i, o in arch.mlp_linears(arch.moe_intermediate_size).values()
-        )
-    else:
-        per_layer += sum(i + o for i, o in arch.mlp_linears(arch.intermediate_size).values())
-    per_layer += arch.norms_per_layer * arch.hidden_size
-    embeddings = (1 if arch.tied_embeddings else 2) * (arch.vocab_size + arch.hidden_size)
-    return float(arch.n_layers * per_layer + embeddings + arch.hidden_size)
-
-
-# --- LoRA ----------------------------------------------------------------------------------------
-def resolve_lora_targets(arch: ModelArch, targets: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """Module names LoRA adapts: 'attention' (q, k, v, o; MLA's projections), 'all-linear' (attention +
-    MLP), 'mlp', or explicit names as a comma list (torchtune/Qwen names output_proj, w1-w3 accepted)."""
-    attention = tuple(arch.attention_linears())
-    mlp = tuple(arch.mlp_linears(_mlp_width(arch)))
-    if isinstance(targets, str):
-        key = targets.strip().lower()
-        if key == "attention":
-            return attention
-        if key in ("all-linear", "all_linear", "all"):
-            return attention + mlp
-        if key == "mlp":
-            return mlp
-        names = [t.strip() for t in targets.split(",") if t.strip()]
-    else:
-        names = [t.strip() for t in targets if t.strip()]
-    valid = attention + mlp
-    out: list[str] = []
-    for raw in names:
-        name = _TARGET_ALIASES.get(raw, raw)
-        if name not in valid:
-            raise InputError(
-                f"unknown LoRA target {name!r} for {arch.id}: use attention, all-linear, mlp or names from "
-                f"{', '.join(valid)}"
-            )
-        if name not in out:
-            out.append(name)
-    if not out:
-        raise InputError("--lora-targets is empty: use attention, all-linear or a comma list of module names")
-    return tuple(out)
-
-
-def adapted_linears(
-    arch: ModelArch, targets: tuple[str, ...]
-) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
-    """(attention shapes, MLP shapes) of the adapted linears in one layer; MLP shapes are per expert."""
-    attn = {k: v for k, v in arch.attention_linears().items() if k in targets}
-    mlp = {k: v for k, v in arch.mlp_linears(_mlp_width(arch)).items() if k in targets}
-    return attn, mlp
-
-
-def lora_param_count(arch: ModelArch, *, rank: int, targets: tuple[str, ...]) -> int:
-    """LoRA trainable parameters: r x (d_in + d_out) per adapted matrix (Hu et al. 2021), over all
-    layers; MoE expert linears are adapted in every expert (PEFT target_modules matches each expert's
-    projections), shared experts and dense layers once."""
-    attn, mlp = adapted_linears(arch, targets)
-    per_attn = sum(rank * (i + o) for i, o in attn.values())
-    per_mlp = sum(rank * (i + o) for i, o in mlp.values())
-    if not arch.is_moe:
-        return arch.n_layers * (per_attn + per_mlp)
-    assert arch.n_experts is not None
-    shared_width = (
-        arch.shared_expert_intermediate_size or (arch.moe_intermediate_size or 0) * arch.n_shared_experts
-    )
-    shared = sum(rank * (i + o) for n, (i, o) in arch.mlp_linears(shared_width).items() if n in targets)
-    dense = sum(
-        rank * (i + o) for n, (i, o) in arch.mlp_linears(arch.intermediate_size).items() if n in targets
-    )
-    moe_layers = arch.n_moe_layers
-    return (
-        arch.n_layers * per_attn
-        + moe_layers * (arch.n_experts * per_mlp + (shared if shared_width else 0))
-        + (arch.n_layers - moe_layers) * dense
-    )
-
 
 # --- model states per GPU ---------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -233,7 +132,7 @@ def _stage_fraction(plan: Plan, tb: TraceBuilder) -> float:
     return fraction
 
 
-def stored_weight_bytes(arch: ModelArch, precision: str) -> float:
+def stored_weight_bytes(arch: ModelArch, precision: str, other_bytes: float = UNQUANTIZED_BYTES) -> float:
     """Bytes of all weights stored in `precision`: quantised formats (fp8/int8/int4/nf4) apply to the
     layers' linear weights only, embeddings, lm_head and norms stay 16-bit (bitsandbytes / GPTQ / AWQ
     practice). The one place this formula lives: the memory calculator and tools.compute's decode
@@ -242,7 +141,7 @@ def stored_weight_bytes(arch: ModelArch, precision: str) -> float:
     total = arch.param_count()
     if precision in QUANTIZED:
         linear = arch.linear_params()
-        return linear * w + (total - linear) * UNQUANTIZED_BYTES
+        return linear * w + (total - linear) * other_bytes
     return total * w
 
 
@@ -267,13 +166,16 @@ def _weight_bytes(plan: Plan, tb: TraceBuilder) -> float:
         )
     src = "NF4 + double quantisation (QLoRA paper)" if plan.precision == "nf4" else "quantised linear weights"
     tb.assume(f"{plan.precision}_bytes_per_param", round(w, 4), "B/param", src)
+    other = unquantized_bytes(plan, UNQUANTIZED_BYTES)
     tb.assume(
         "unquantized_bytes_per_param",
-        UNQUANTIZED_BYTES,
+        other,
         "B/param",
-        "embeddings, lm_head and norms stay 16-bit under bitsandbytes/GPTQ",
+        "fp32 non-quantised modules (fp32_unquantized: torch_dtype float32 / peft kbit cast)"
+        if plan.fp32_unquantized
+        else "embeddings, lm_head and norms stay 16-bit under bitsandbytes/GPTQ",
     )
-    value = stored_weight_bytes(arch, plan.precision)
+    value = stored_weight_bytes(arch, plan.precision, other)
     return tb.step(
         "weights_bytes",
         "linear_params x bytes(precision) + other_params x 2 B",
@@ -366,7 +268,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         if plan.sharding == "fsdp":
             tb.assume("fsdp_root_holds_embeddings", root_unit, "", "FSDP_ROOT_STAYS_UNSHARDED (preset)")
         if plan.sharding == "fsdp" and plan.training and FSDP_ROOT_STAYS_UNSHARDED and root_unit:
-            root_bytes = 4.0 if plan.precision == "fp32" else UNQUANTIZED_BYTES
+            root_bytes = 4.0 if plan.precision == "fp32" else unquantized_bytes(plan, UNQUANTIZED_BYTES)
             heads = 1 if arch.tied_embeddings else 2
             root_gathered = tb.step(
                 "fsdp_root_unsharded",
@@ -493,7 +395,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             rank=plan.lora_rank,
             targets=",".join(plan.lora_targets),
         )
-        mixed = plan.training_precision == "mixed"
+        mixed = plan.training_precision == "mixed" or plan.fp32_unquantized  # fp32 base: fp32 adapters
         a_bytes = LORA_ADAPTER_BYTES_MIXED if mixed else 2.0
         if plan.optimizer == "adafactor":
             a_opt = (4.0 if mixed else 2.0) * ADAFACTOR_LORA_STATE_FRACTION

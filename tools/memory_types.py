@@ -66,6 +66,18 @@ class Plan:
     """The adapted q, k and v projections are one fused linear with one LoRA dropout on its input (LitGPT's
     LoRAQKVLinear: `F.linear(self.lora_dropout(x), self.lora_A)` once for q, k and v): one dropout copy and
     mask for the three, where peft's separate q_proj / k_proj / v_proj layers each keep their own."""
+    fp32_unquantized: bool = False
+    """A 4/8-bit base whose non-quantised parameters are fp32 and whose forward runs without autocast: loaded
+    with torch_dtype float32 (transformers keeps every module bitsandbytes does not replace in that dtype), or
+    cast by peft's prepare_model_for_kbit_training ('cast all non INT8 parameters to fp32': every fp16/bf16
+    parameter that is not a Params4bit). Embeddings, norms and LM head take 4 B/param; bitsandbytes'
+    Linear4bit casts its input to the compute dtype and its output back to the input's dtype
+    (`out.to(inp_dtype)`), so the residual stream, the attention and MLP tensors and the logits are fp32
+    (tools.memory_quant)."""
+    quant_saves_input: bool = False
+    """Each 4-bit linear keeps its 16-bit input for the backward (bitsandbytes MatMul4Bit.forward:
+    `ctx.tensors = (A, B)` whenever an input needs a gradient), where a frozen 16-bit nn.Linear keeps none
+    (tools.memory_quant.quant_saved_input_bytes_per_token)."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

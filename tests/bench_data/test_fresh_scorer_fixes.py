@@ -162,3 +162,18 @@ def test_a_loss_without_float_is_16_bit_only_under_an_engine_without_autocast() 
     assert ds.inputs["loss_upcast"] is False
     ddp = fresh.map_row(_row(family=fam, framework="other", grad_checkpointing=True, gpus=4, sharding="ddp"))
     assert "loss_upcast" not in ddp.inputs
+
+
+def test_quantised_base_loading_applies_to_the_family_qlora_rows_only() -> None:
+    """bench.memory_fresh_stacks `quant`: universal-llm-trainer loads a 4-bit base with torch.float32 for the
+    modules bitsandbytes does not replace (fp32_unquantized); its, LitGPT's and Answer.AI's 4-bit layers are
+    bitsandbytes Linear4bit, whose MatMul4Bit keeps each input (quant_saves_input)."""
+    ult = fresh.map_row(
+        _row(family="universal-llm-trainer-gpu-test", method="qlora", weights_precision="nf4")
+    )
+    assert ult.inputs["fp32_unquantized"] is True and ult.inputs["quant_saves_input"] is True
+    lit = fresh.map_row(_row(family="litgpt-config-hub-finetune", method="qlora", weights_precision="nf4"))
+    assert lit.inputs["quant_saves_input"] is True and "fp32_unquantized" not in lit.inputs
+    for family in ("universal-llm-trainer-gpu-test", "litgpt-config-hub-finetune"):
+        bf16 = fresh.map_row(_row(family=family))  # a LoRA row on a bf16 base: neither option
+        assert "quant_saves_input" not in bf16.inputs and "fp32_unquantized" not in bf16.inputs
