@@ -26,6 +26,7 @@ from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
+from tools.recommend.targets_unmet import unmet_targets_note
 from tools.trace import TraceBuilder
 
 # --------------------------------------------------------------------------------------------
@@ -178,6 +179,9 @@ def recommend(
         if out.primary is not None and out.primary.misses
         else []
     )
+    # every stated serving target held at the slow end only over the budget: said first, nearest options named
+    unmet = unmet_targets_note(w, catalog, settings, out, caches)
+    relaxed = [unmet, *relaxed] if unmet else relaxed
     tb = eng.tb
     narrowing: tuple[str, ...] = ()
     if out.primary is not None:
