@@ -200,13 +200,16 @@ def lower_risk(c: Candidate, primary: Candidate) -> bool:
 
 
 def low_risk_allowed(c: Candidate, p: WorkloadProfile) -> bool:
-    """Rule 5."""
-    if c.offer.tier.lower() in COMMUNITY_TIERS:
-        return False
+    """Rule 5 (managed services); fillers are held to it too."""
     if not c.offer.managed:
         return True
     named = p.providers_preferred  # 'must be on AWS' is a constraint, not a wish for SageMaker
     return p.ops_capacity == "none" or provider_matches(c.offer.provider, named)
+
+
+def low_risk_label_allowed(c: Candidate, p: WorkloadProfile) -> bool:
+    """Rule 5 for the 'lowest operational risk' label itself: no community or marketplace host, ever."""
+    return c.offer.tier.lower() not in COMMUNITY_TIERS and low_risk_allowed(c, p)
 
 
 def also_offered(primary: Candidate, ranked: list[Candidate], per_month: bool, limit: int = 3) -> str | None:
