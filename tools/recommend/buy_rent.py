@@ -54,8 +54,10 @@ def one_off_rental(c: Candidate, p: WorkloadProfile, inference: bool) -> bool:
     reserved 1 year')."""
     if inference or is_yours(c) or p.deployment_preference == "on_prem":
         return False
-    said = p.status_of("horizon_months") in ("stated", "inferred")
-    recurring = p.status_of("runs_per_month") in ("stated", "inferred") and (p.runs_per_month or 0.0) > 1.0
+    # no provenance (a profile built in code, as wanted() reads it) counts as said
+    said = p.status_of("horizon_months") in ("stated", "inferred", None) and bool(p.horizon_months)
+    runs_said = p.status_of("runs_per_month") in ("stated", "inferred", None)
+    recurring = runs_said and (p.runs_per_month or 0.0) > 1.0
     return not said and not recurring
 
 
