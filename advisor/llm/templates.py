@@ -126,6 +126,12 @@ def assumptions(rec: Any) -> list[str]:
         if _named_default(prof, name) and getattr(prof, name, None) is not None:
             out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
             continue
+        weighed = _weighed_horizon(rec)
+        if name == "horizon_months" and p.status == "assumed" and weighed is not None:
+            # the horizon the buy-vs-rent block weighs, not the 12-month default beside a 36-month block
+            # (expert review 13, R07: two horizons in one reply)
+            out.append(f"{label(name)} {format_value(name, weighed, prof.workload)}")
+            continue
         if p.status == "assumed" and getattr(prof, name, None) not in (None, []):
             if name == "latency_ms_per_token":  # the interactive floor (tools.defaults), as a speed
                 out.append(per_user_floor_text(prof.latency_ms_per_token))
@@ -140,6 +146,14 @@ def assumptions(rec: Any) -> list[str]:
                 continue
             out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
     return out
+
+
+def _weighed_horizon(rec: Any) -> float | None:
+    """The horizon of the buy-vs-rent block the reply shows (a purchase weighed), else None."""
+    timeline = getattr(rec, "buy_vs_rent", None)
+    if timeline is None or timeline.owned:
+        return None
+    return float(timeline.horizon_months)
 
 
 def _planned_in_flight(rec: Any) -> int | None:

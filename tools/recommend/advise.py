@@ -25,9 +25,11 @@ from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
 from tools.recommend.relax import relax_advice
+from tools.recommend.rent_vs_owned import rent_within_budget_note
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
+from tools.recommend.targets_unmet import unmet_targets_note
 from tools.recommend.ttft_burst import burst_note
 from tools.trace import TraceBuilder
 
@@ -187,6 +189,12 @@ def recommend(
         if out.primary is not None and out.primary.misses
         else []
     )
+    # every stated serving target held at the slow end only over the budget: said first, nearest options named
+    unmet = unmet_targets_note(w, catalog, settings, out, caches)
+    relaxed = [unmet, *relaxed] if unmet else relaxed
+    # a budget said beside owned GPUs that run the job: what renting buys within it, against the owned run
+    renting = rent_within_budget_note(out, w.profile, eng.inference)
+    relaxed = [renting, *relaxed] if renting else relaxed
     tb = eng.tb
     narrowing: tuple[str, ...] = ()
     if out.primary is not None:

@@ -46,6 +46,21 @@ def wanted(p: WorkloadProfile) -> bool:
     return horizon >= OWNED_HORIZON_MONTHS_MIN or p.deployment_preference == "on_prem" or bool(p.owned_gpu)
 
 
+def one_off_rental(c: Candidate, p: WorkloadProfile, inference: bool) -> bool:
+    """A one-off training job rented because the team's own GPUs cannot run it: no purchase is weighed
+    unless buying was asked (a horizon said, 'buy or rent?', an on-premises wish) or runs recur (runs per
+    month said). Owning GPUs makes the own-vs-rent timeline relevant, not a multi-year purchase of the rented
+    set-up (expert review 13, R07: a 10-22 h QLoRA job got a 36-month block, 'cheapest over the horizon:
+    reserved 1 year')."""
+    if inference or is_yours(c) or p.deployment_preference == "on_prem":
+        return False
+    # no provenance (a profile built in code, as wanted() reads it) counts as said
+    said = p.status_of("horizon_months") in ("stated", "inferred", None) and bool(p.horizon_months)
+    runs_said = p.status_of("runs_per_month") in ("stated", "inferred", None)
+    recurring = runs_said and (p.runs_per_month or 0.0) > 1.0
+    return not said and not recurring
+
+
 def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
     records = [r for r in eng.catalog.prices_for(c.gpu.id) if not r.reference_only]
     firm = [r for r in records if r.tier.lower() not in COMMUNITY_TIERS and not r.managed]
@@ -214,7 +229,7 @@ def buy_vs_rent_for(
     """The timeline for the candidate's GPUs, or None when not wanted or without a purchase price or
     TDP, or with no rental price for that GPU and no other rented option (`rented`, the best-ranked one)
     to compare with."""
-    if not wanted(p):
+    if not wanted(p) or one_off_rental(c, p, eng.inference):
         return None
     if is_yours(c):
         return _own_vs_rent(c, eng, p)

@@ -20,7 +20,9 @@
 3. No alternative that costs more than COST_MULTIPLE_LIMIT x the primary.
 4. 'fastest' only when at least MEANINGFUL_SPEEDUP x as fast as the primary.
 5. 'lowest operational risk' is not a managed ML service unless the team has no ops capacity or named
-   that provider as preferred (a managed service for an 8B model is a premium, not a lower risk).
+   that provider as preferred (a managed service for an 8B model is a premium, not a lower risk); nor is it
+   ever a community or marketplace host, whose reliability varies by host (expert review 13, R18: a
+   runpod-community option labelled so in the same reply that demoted community hosts).
 6. No alternative that is an already listed set-up (same GPU, count, pricing, deployment, provider class)
    at another provider: those are listed as 'also offered by' with their prices.
 7. Buying new hardware is not an alternative when the team's own hardware runs the job.
@@ -198,11 +200,16 @@ def lower_risk(c: Candidate, primary: Candidate) -> bool:
 
 
 def low_risk_allowed(c: Candidate, p: WorkloadProfile) -> bool:
-    """Rule 5."""
+    """Rule 5 (managed services); fillers are held to it too."""
     if not c.offer.managed:
         return True
     named = p.providers_preferred  # 'must be on AWS' is a constraint, not a wish for SageMaker
     return p.ops_capacity == "none" or provider_matches(c.offer.provider, named)
+
+
+def low_risk_label_allowed(c: Candidate, p: WorkloadProfile) -> bool:
+    """Rule 5 for the 'lowest operational risk' label itself: no community or marketplace host, ever."""
+    return c.offer.tier.lower() not in COMMUNITY_TIERS and low_risk_allowed(c, p)
 
 
 def also_offered(primary: Candidate, ranked: list[Candidate], per_month: bool, limit: int = 3) -> str | None:

@@ -14,6 +14,7 @@ from tools.recommend.buyer_rules import (
     DOMINATED_COST_MULTIPLE,
     also_offered,
     low_risk_allowed,
+    low_risk_label_allowed,
     lower_risk,
     meaningfully_faster,
     not_for_production,
@@ -402,7 +403,7 @@ def _alternatives(
     # like 'cheapest': a months-long single-node run is not the low-risk plan when the primary takes weeks
     # past 'cheapest', plans short of a serving throughput target are no alternative a buyer would take
     in_time = [c for c in in_time if not c.short_of_target] or in_time
-    safe = [c for c in in_time if low_risk_allowed(c, p)]
+    safe = [c for c in in_time if low_risk_label_allowed(c, p)]
     safest = min(safe, key=lambda c: (c.risk, c.layout.nodes, c.cost_mid), default=None)
     if safest is not None and lower_risk(safest, primary):  # never a riskier option labelled low-risk
         add(safest, "lowest operational risk")
