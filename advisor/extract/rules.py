@@ -63,7 +63,9 @@ from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
+from advisor.extract.rules_region_words import rule_us_hosting
 from advisor.extract.rules_reservation import rule_reservation
+from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
@@ -150,8 +152,10 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
+    rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_pricing,
+    rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
