@@ -56,6 +56,7 @@ FIELD_LABELS: dict[str, str] = {
     "eu_only": "EU-only data residency",
     "us_only": "US regions only",
     "spot_ok": "Spot capacity acceptable",
+    "cannot_resume": "Job cannot resume from a checkpoint",
     "ops_capacity": "Operations capacity",
     "deployment_preference": "Deployment preference",
     "providers_preferred": "Preferred providers",

@@ -120,6 +120,12 @@ class WorkloadProfile(BaseModel):
         description="spot or preemptible capacity is acceptable ('we're fine with spot', 'spot is OK'): spot "
         "options carry no preemption risk points (their checkpoint advice stays)",
     )
+    cannot_resume: bool | None = Field(
+        default=None,
+        description="the job cannot resume from a checkpoint ('our jobs can't checkpoint well'): an "
+        "interruption loses the run, so spot and community / marketplace hosts are ruled out and the pick "
+        "says why",
+    )
     ops_capacity: OpsCapacity | None = None
     deployment_preference: Deployment | None = None
     providers_preferred: list[str] = Field(default_factory=list)

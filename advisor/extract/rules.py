@@ -42,6 +42,11 @@ from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_followup_share import rule_followup_share
+from advisor.extract.rules_forward_only import (
+    rule_forward_only_output,
+    rule_forward_only_total,
+    rule_forward_only_workload,
+)
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
@@ -58,7 +63,9 @@ from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
+from advisor.extract.rules_region_words import rule_us_hosting
 from advisor.extract.rules_reservation import rule_reservation
+from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
@@ -107,6 +114,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,
+    rule_forward_only_workload,  # after rule_workload: 'embed 200M documents' is inference, not training data
     rule_method,
     rule_precision,
     rule_model,
@@ -132,7 +140,9 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
+    rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
+    rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
     rule_stream_speed,  # after the rate rules: a rate whose sentence names the reader is each one's speed
@@ -142,8 +152,10 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
+    rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_pricing,
+    rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise

@@ -192,6 +192,16 @@ def _tokens_key(ctx: Ctx) -> None:
             return
 
 
+PER_ITEM_MAX_TOKENS = 2e6  # above: no sequence's length, so "each" is per run (rules_serving_io's bound)
+
+
+def _per_run(after: re.Match[str], m: re.Match[str]) -> bool:
+    """"2B tokens each" after "weekly runs" is each run's data, not a sequence length (review 13 R17)."""
+    return after.group(0).strip().lower() == "each" and parse_scaled(m.group("num"), m.group("mult")) > (
+        PER_ITEM_MAX_TOKENS
+    )
+
+
 def _rule_dataset(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
@@ -222,7 +232,9 @@ def _rule_dataset(ctx: Ctx) -> None:
             if _inside(m.start(), item_spans):
                 continue
             after = t[m.end() : m.end() + _WINDOW_CHARS]  # bounded windows keep the rule linear in t
-            if _RATE_AFTER.match(after) or _LEN_AFTER.match(after):
+            if _RATE_AFTER.match(after):
+                continue
+            if (ln := _LEN_AFTER.match(after)) is not None and not _per_run(ln, m):
                 continue
             if _LEN_BEFORE.search(t[max(0, m.start() - _WINDOW_CHARS) : m.start()]):
                 continue

@@ -48,7 +48,7 @@ def rule_ttft(ctx: Ctx) -> None:
             m2 = _NOW_THEN.search(s.text) or next(
                 (
                     x
-                    for rx in (_FIRST_WORDS, _SEE_START)
+                    for rx in (_FIRST_WORDS, _WORDS_TO_FIRST, _SEE_START)
                     if (x := rx.search(s.text)) and not _measured(s.text, x)
                 ),
                 None,
@@ -115,6 +115,12 @@ _NOW_THEN = re.compile(
 # the bound in words, or an answer that starts: "first token within half a second", "users should see
 # the answer start within 2 seconds"
 _FIRST_WORDS = re.compile(rf"{_FIRST}{_BOUND}(?:{_AMOUNT})", I)
+# the bound in words before the first token: "under half a second to first token" (review 13, R08)
+_WORDS_TO_FIRST = re.compile(
+    rf"\b(?:under|below|within|less\s+than|at\s+most|in\s+under)\s*[~≈]?\s*{_AMOUNT}\s+"
+    r"(?:to\s+(?:the\s+)?first\s+(?:token|word|byte)|ttft)\b",
+    I,
+)
 _SEE_START = re.compile(
     rf"\b(?:see|get|have)\s+(?:the\s+|an\s+|a\s+|their\s+)?(?:answer|reply|response|text|output)\s+"
     rf"(?:start|begin)(?:\s+(?:streaming|appearing|to\s+appear|to\s+stream))?\s+{_WITHIN}{_AMOUNT}",

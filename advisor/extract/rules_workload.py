@@ -275,7 +275,7 @@ _SIZE_AFTER_VERB = re.compile(
     I,
 )
 _NOT_PARAMS = keyed(
-    r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+)?(?:tokens?|toks?|words?|examples?|samples?|documents?"
+    r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+|input\s+|prompt\s+|output\s+|unique\s+)?(?:tokens?|toks?|words?|examples?|samples?|documents?"
     r"|docs|rows|"
     r"records|pages|chars|characters|bytes|users|requests|dollars|usd|eur|euros|gb|tb)\b",
     I,

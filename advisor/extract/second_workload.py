@@ -42,8 +42,9 @@ _OWN_PART = re.compile(
     re.I,
 )
 # fields a sentence may hold and still be about the whole request
-_CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "providers_excluded", "providers_required",
-                                "providers_preferred", "pricing_excluded", "data_location"})  # fmt: skip
+_CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "cannot_resume", "providers_excluded",
+                                "providers_required", "providers_preferred", "pricing_excluded",
+                                "data_location"})  # fmt: skip
 
 
 def share_constraints(sentences: Sequence[Sentence], read: Read) -> tuple[Sentence, ...]:

@@ -148,6 +148,8 @@ _THEN_SERVE = re.compile(
     # we serve ...", "Separately, we host ..."
     r"|in\s+parallel|at\s+the\s+same\s+time|meanwhile|separately|alongside(?:\s+(?:that|this|it))?"
     r"|on\s+top\s+of\s+(?:that|this)|in\s+addition|additionally"
+    # review 13, R17: "monthly SFT runs (...) plus serve it for 500 users", "as well as host it"
+    r"|plus|as\s+well\s+as"
     r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"

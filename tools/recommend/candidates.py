@@ -222,6 +222,8 @@ def layouts_for(w: ResolvedWorkload, gpus_per_node: int, nodes: int) -> list[Lay
         tp = gpus_per_node
         while tp > 1 and w.arch.n_heads % tp:
             tp //= 2
+        if n // tp > w.arch.n_layers:  # a pipeline stage needs at least one layer (tools.memory._plan)
+            return []
         return [Layout(n, gpus_per_node, nodes, "none", tp=tp, pp=n // tp)]
     if n == 1:
         return [Layout(1, 1, 1, "none")]

@@ -14,7 +14,7 @@ from tools.recommend.models import Label, Option
 from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
-from tools.recommend.risk import risk_traits
+from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
 from tools.recommend.serving_plan import (
     latency_source,
     per_user_note,
@@ -256,6 +256,12 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"a consumer card like the {p.claimed_gpu} you named, which has no feasible option here")
     elif label == "primary":
         out.append(f"best {p.objective or 'balanced'} choice among feasible options")
+    if p.cannot_resume and c.offer.pricing != "spot" and c.offer.tier.lower() not in COMMUNITY_TIERS:
+        # expert review 13, R01: a run that cannot resume is placed where it will not be taken away
+        out.append(
+            "not spot, not a community or marketplace host: your job cannot resume from a checkpoint, so it "
+            "runs where it is not pre-empted and the host has an uptime commitment"
+        )
     if p.us_only and c.offer.deployment not in ("owned", "colocation"):
         # US regions only: the catalog's region when it has one, else said to be confirmed (expert review 5)
         out.append(

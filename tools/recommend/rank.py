@@ -10,6 +10,7 @@ from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
+from tools.recommend.budget_ceiling import cheaper_within_budget, say_budget_pick
 from tools.recommend.buyer_rules import (
     DOMINATED_COST_MULTIPLE,
     also_offered,
@@ -121,7 +122,11 @@ def select(
                 if primary is not picked:  # rule 1 must not hand rule 2's pick back to a consumer card
                     within = [c for c in within if not not_for_production(c, endpoint)] or [primary]
             primary = undominated(primary, within, eng.inference)
-            if eng.inference and primary is not picked and not_for_production(picked, endpoint):
+            ranked_pick = primary
+            primary = cheaper_within_budget(primary, within, p, endpoint)  # a budget max is a ceiling
+            if primary is not ranked_pick:
+                say_budget_pick(primary, ranked_pick, p)
+            elif eng.inference and primary is not picked and not_for_production(picked, endpoint):
                 _say_rule_two(primary, picked, p, endpoint)
             elif restartable and primary is picked and not_for_production(primary, True):
                 _say_restart(primary, p)

@@ -1,0 +1,44 @@
+"""A job that cannot resume from a checkpoint (expert review 13, R01: "no spot instances pls, our jobs
+can't checkpoint well"): an interruption loses the whole run, so it must not be placed on capacity that
+can be taken away or that has no uptime commitment. Read as cannot_resume (the pick says why it is
+placed where it is), spot excluded (pricing_excluded) and the price catalog's community and marketplace
+hosts excluded (providers_excluded), with the user's words as the reason. Forms: "can't checkpoint
+(well)", "no checkpointing", "checkpointing doesn't work for us",
+"can't resume", "can't restart from a checkpoint", "has to run start to finish without interruption".
+Near misses: a checkpoint said to work ("we checkpoint every hour"), a checkpoint as a model ("the
+Llama 3 checkpoint"), checkpoint size ("checkpoints are 140 GB")."""
+
+from __future__ import annotations
+
+from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_constraints import _community_providers
+from advisor.extract.rules_ctx import Ctx, I, q
+
+_NO = (
+    r"(?:can't|cannot|can\s+not|don't|do\s+not|doesn't|does\s+not|won't|unable\s+to|couldn't"
+    r"|aren't\s+able\s+to)"
+)
+_CANNOT_RESUME = keyed(
+    rf"\b{_NO}\s+(?:really\s+|reliably\s+|easily\s+)?(?:checkpoint|resume|restart\s+from\s+(?:a\s+)?checkpoints?"
+    r"|pick\s+up\s+where\s+(?:it|they|we)\s+left\s+off|survive\s+(?:a\s+)?restarts?)\b"
+    r"|\bno\s+(?:way\s+to\s+)?(?:checkpointing|checkpoint/resume|resum(?:e|ing)|checkpoints?)\b(?!\s+(?:size|format))"
+    r"|\bcheckpointing\s+(?:doesn't|does\s+not|won't|isn't|is\s+not)\s+(?:work|reliable|supported|possible|an\s+option)"
+    r"|\b(?:has|have|needs?)\s+to\s+run\s+(?:from\s+)?start\s+to\s+finish\b"
+    r"|\b(?:must\s+not|mustn't|can't|cannot|can\s+not)\s+be\s+(?:resumed|restarted)\b",
+    I,
+)
+
+
+def rule_cannot_resume(ctx: Ctx) -> None:
+    """spot and community / marketplace hosts excluded for a job that cannot resume (module docstring)."""
+    for s in ctx.sentences:
+        m = _CANNOT_RESUME.search(s.text)
+        if m is None:
+            continue
+        why = f'"{q(m)}": a run that cannot resume must not be interrupted'
+        ctx.add(s, "cannot_resume", True, q(m), "stated", m.start())
+        ctx.add(s, "pricing_excluded", ["spot"], f"{why} (no spot)", "inferred", m.start())
+        if ids := _community_providers():
+            ev = f"{why} (no community or marketplace hosts: no uptime commitment)"
+            ctx.add(s, "providers_excluded", ids, ev, "inferred", m.start())
+        return
