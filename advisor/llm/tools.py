@@ -58,6 +58,7 @@ WHAT_IF_FIELDS = (
     "spot_ok",
     "runs_per_month",
     "runs_total",
+    "cannot_resume",
     "data_location",
     "data_cached",
     "objective",
