@@ -18,6 +18,7 @@ from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
 from tools.recommend.infeasible import infeasible_advice
+from tools.recommend.memory_answer import memory_answer
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
@@ -167,6 +168,9 @@ def recommend(
     compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
     if compared is not None:
         checks.insert(0, compared)
+    memory = memory_answer(out)  # "how much VRAM do I need?": the estimate, per card and in all
+    if memory is not None:
+        checks.append(memory)
     advice = (
         infeasible_advice(workload=w, catalog=catalog, settings=settings, outcome=out)
         if out.primary is None
