@@ -56,3 +56,22 @@ def test_the_conversation_compares_both_setups_with_their_counts() -> None:
     assert "'or 32x B200'" not in reply
     assert "32x NVIDIA B200 (HGX, 180GB) is the cheaper of the two per job" in reply
     assert "64x NVIDIA H100 SXM5 80GB:" in reply and "not among the GPUs asked for" not in reply
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["What would it cost and how long on 32x B200?", "How long would it take on 32x B200?"],
+)
+def test_a_named_count_is_kept(text: str) -> None:
+    # review 13, P20: "on 32x B200" came back as 64x B200 (the sweep's 32 was pruned)
+    c = Conversation(explain=False)
+    c.send("pre-training run: 7B model, 1T tokens")
+    reply = c.send(text).reply
+    assert "Recommended: 32x NVIDIA B200 (HGX, 180GB)" in reply
+
+
+def test_no_named_count_keeps_the_engines_pick() -> None:
+    # near miss: the GPU named with no count is not forced to 32
+    c = Conversation(explain=False)
+    c.send("pre-training run: 7B model, 1T tokens")
+    assert "Recommended: 32x" not in c.send("How long would it take on B200s?").reply
