@@ -76,8 +76,18 @@ def summary_line(t: BuyRentTimeline) -> str:
         f"Buy vs rent ({_gpus(t)}, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
         f"{present.usd(t.purchase_usd)}{_price_detail(t)} + {present.usd(t.running_usd_per_month)}/month "
         f"to run; buying breaks even against {'; '.join(parts)}. Cheapest over the horizon: {best}."
-        f"{_past_horizon(t)}{instead}"
+        f"{_totals(t)}{_past_horizon(t)}{instead}"
     )
+
+
+def _totals(t: BuyRentTimeline) -> str:
+    """' Over 36 months: buying $194,808; on-demand $419,345.' (tools.cost_buy's cumulative figures at the
+    horizon): which wins and by how much, said in money (expert review 13, R02)."""
+    if not t.buy_cumulative_usd:
+        return ""
+    od = next((ln for ln in t.rents if ln.basis.name.startswith("on-demand")), None)
+    rent = f"; renting on demand {_at_horizon(od)}" if od is not None else ""
+    return f" Over {t.horizon_months} months: buying {present.usd(t.buy_cumulative_usd[-1])}{rent}."
 
 
 def _at_horizon(ln: RentLine) -> str:

@@ -80,6 +80,7 @@ FIELD_LABELS: dict[str, str] = {
     "budget_capex": "Budget is a one-off purchase",
     "gpus_compared": "GPUs compared",
     "gpu_counts_compared": "GPU counts compared",
+    "memory_asked": "GPU memory asked for",
     "purchase_gpu": "GPU of the stated purchase price",
     "owned_gpu": "GPUs you own",
     "owned_gpu_count": "How many you own",

@@ -191,6 +191,11 @@ class WorkloadProfile(BaseModel):
         description="serving uptime asked for, a fraction ('99.9% uptime': 0.999; 'high availability': "
         "tools.recommend.serving_plan.HA_AVAILABILITY)",
     )
+    memory_asked: bool | None = Field(
+        default=None,
+        description="the user asks how much GPU memory it needs ('how much VRAM do I need?', 'memory per "
+        "card needed'): tools.recommend.memory_answer quotes the estimate, per card and in all",
+    )
     claimed_gpu: str | None = Field(default=None, description="GPU in a claim the user makes")
     claimed_gpu_count: int | None = Field(default=None, gt=0)
     claimed_gpu_bound: ClaimBound | None = Field(

@@ -80,7 +80,8 @@ VERIFY_Q = re.compile(r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|rig
 
 # "which is cheaper?", "what's better" between two set-ups: their comparison answers it (review 11, R13)
 WHICH_SETUP_Q = re.compile(
-    r"\b(?:which|what)(?:'s|\s+is|\s+one\s+is|\s+would\s+be)?\s+(?:the\s+)?(?:cheaper|better|less\s+expensive"
+    r"\b(?:which|what)(?:'s|\s+is|\s+one\s+is|\s+would\s+be|\s+(?:works|comes)\s+out|\s+ends\s+up)?\s+(?:the\s+)?"
+    r"(?:cheaper|better|less\s+expensive"
     r"|more\s+cost[\s-]effective)\b",
     I,
 )
@@ -93,6 +94,7 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     if rec.primary is not None and rec.primary.pricing != "owned":
         out.append(RENT_Q)  # the pick is the rental
     compared = bool(rec.profile.gpu_counts_compared) and bool(rec.expectation_checks)
+    compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
 
@@ -119,3 +121,16 @@ def asks_deliverables(text: str, rec: Recommendation) -> bool:
     if not words or any(w not in _REQUEST_WORDS for w in words) or not _SUBSTANCE.intersection(words):
         return False
     return rec.primary.cost_basis == "per_job" or not _JOB_ONLY.intersection(words)
+
+
+def _named_buy_rent(rec: Recommendation) -> bool:
+    """Whether the buy-vs-rent timeline is the one of the set-up the user named (claimed_gpu x
+    claimed_gpu_count, tools.recommend.named_buy_rent): its 'cheapest over the horizon' answers 'which is
+    cheaper?'."""
+    p, t = rec.profile, rec.buy_vs_rent
+    if t is None or p.claimed_gpu is None or t.owned or t.n_gpus != p.claimed_gpu_count:
+        return False
+    try:
+        return load_catalog().gpu(p.claimed_gpu).name == t.gpu_name
+    except (InputError, KeyError, LookupError):
+        return False

@@ -55,6 +55,7 @@ from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
+from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_owned_forms import rule_owned_forms
@@ -112,6 +113,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
+    rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,
     rule_forward_only_workload,  # after rule_workload: 'embed 200M documents' is inference, not training data

@@ -60,6 +60,15 @@ _CHECK_ASKED = re.compile(
     r"|make\s+sense)",
     I,
 )
+# a yes/no question on named cards: "Is an L40S good enough to serve ...?", "Are 2x A100 sufficient?",
+# "is a single H100 fast enough for 40 users?", "Are four L4s up to the job?" (expert review 13, R13)
+_IS_VERB = re.compile(rf"\b(?:is|are|isn'?t|aren'?t)\s+(?:just\s+|only\s+)?{_COUNT}(?:nvidia\s+)?$", I)
+_IS_ENOUGH = re.compile(
+    r"s?(?:\s+(?:gpus?|cards?|alone))?\s+(?:(?:really|actually|still|alone)\s+)?"
+    r"(?:(?:good|fast|big|strong|powerful)\s+enough|enough|sufficient|adequate|up\s+to\s+(?:it|the\s+(?:job|task))"
+    r"|capable\s+of|able\s+to|ok|okay|fine)\b",
+    I,
+)
 _COUNT_BEFORE = re.compile(rf"(?:^|\b(?:on|with|of|use|using)\s+|[\s,;:(-]){_COUNT}(?:nvidia\s+)?$", I)
 _MACHINE = r"(?:servers?|nodes?|box(?:es)?|machines?|hosts?|chassis)"
 # one of the team's machines asked about: "possible with only one server", "can we do it on one node?"
@@ -88,7 +97,9 @@ def _modal_copes(ctx: Ctx, s: Sentence) -> bool:
     for g in GPU_RE.finditer(t):
         modal = _MODAL.search(t[max(0, g.start() - 40) : g.start()])
         if modal is None or _COPES.match(t, g.end()) is None:
-            continue
+            modal = _IS_VERB.search(t[max(0, g.start() - 40) : g.start()])
+            if modal is None or _IS_ENOUGH.match(t, g.end()) is None or not t.rstrip().endswith("?"):
+                continue
         said = t[g.start() - (len(modal.group(0))) : g.end()].strip()
         ctx.add(s, "claimed_gpu", resolve_gpu(g.group("gpu")), said, "stated", g.start())
         ctx.add(s, "claimed_gpu_count", _count(modal), said, "stated", g.start())

@@ -86,7 +86,9 @@ def _verdicts(ctx: Ctx, s: Sentence) -> None:
 # "vs", "versus", "or", "and", "," or "/" with at least one "vs" / "versus", or any joiner in a sentence
 # that asks for a comparison ("compare H100, H200 and L40S", "which is better, H100 or H200?")
 _JOIN = re.compile(
-    r"s?\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and|(?:(?:is\s+)?worth\s+it\s+)?over|instead\s+of|rather\s+than)\s*"
+    # a set-up's provider said after it: "64x H100 on CoreWeave, or 32x B200" (expert review 13, R20)
+    r"s?(?:\s+(?:on|at|from|via)\s+[A-Za-z][\w.-]*(?:\s+cloud)?)?"
+    r"\s*(?:,\s*(?:or|and)?|/|vs\.?|versus|or|and|(?:(?:is\s+)?worth\s+it\s+)?over|instead\s+of|rather\s+than)\s*"
     # "1x L40S or 1x H100?", "8 H100 vs 4 H200", "a single H100 or two L40S", "Is an H200 worth it over H100?"
     # (expert reviews 9 and 11)
     r"(?:(?:\d{1,3}\s*[x×]?|a\s+single|one|two|three|four|eight)\s+|\d{1,3}\s*[x×]\s*)?",
@@ -116,6 +118,9 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
             and (_ENDS_ASKING.match(s.text, group[-1].end() if group else 0) or s.text.rstrip().endswith("?"))
         )
         asked = asked or any(_VS.search(j) for j in joins) or bool(_ASKS_COMPARISON.search(s.text))
+        # the choice set out, then asked in the next sentence: "... 64x H100 on CoreWeave, or 32x B200.
+        # Which is cheaper?" (expert review 13, R20)
+        asked = asked or (any(_CHOICE_JOIN.search(j) for j in joins) and _next_asks_which(ctx, s))
         if len(group) >= 2 and asked:
             ids = [i for m in group if _in_catalog(i := _gpu_id(m.group("gpu")))]
             if len(set(ids)) >= 2:
@@ -129,8 +134,27 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
                 # each set-up's own count ("1x H100 or 2x L40S"), when every GPU has one and none repeats
                 if all(n is not None for n in numbers) and len(set(ids)) == len(ids):
                     ctx.add(s, "gpu_counts_compared", numbers, said, "stated", first)
+                # a GPU named as one side of the choice is not a GPU asked for: "64x H100 on CoreWeave, or
+                # 32x B200" read H100 as wanted and ruled the B200 out (expert review 13, R20)
+                lo, hi = s.start + first, s.start + group[-1].end()
+                ctx.findings[:] = [
+                    f for f in ctx.findings if not (f.field == "gpus_wanted" and lo <= f.position < hi)
+                ]
                 return
         group, joins = ([g] if g is not None else []), []
+
+
+_WHICH_FIRST = re.compile(
+    r"\s*(?:so\s+|and\s+)?which\b(?:\s+(?:one|of\s+the\s+two|of\s+them))?"
+    r"\s+(?:is|would|will|gets?|comes?)\b",
+    I,
+)
+
+
+def _next_asks_which(ctx: Ctx, s: Sentence) -> bool:
+    """The sentence right after `s` opens by asking which of them ("Which is cheaper ...?")."""
+    later = [t for t in ctx.sentences if t.start > s.start]
+    return bool(later) and bool(_WHICH_FIRST.match(later[0].text)) and later[0].text.rstrip().endswith("?")
 
 
 # the count said right before a compared GPU: "1x H100", "2 x L40S", "2 L40S", "a single H100"

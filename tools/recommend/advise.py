@@ -20,7 +20,9 @@ from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
 from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
+from tools.recommend.memory_answer import memory_answer
 from tools.recommend.models import Option, Recommendation, RecommendSettings
+from tools.recommend.named_buy_rent import named_buy_vs_rent
 from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
@@ -178,6 +180,9 @@ def recommend(
     compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
     if compared is not None:
         checks.insert(0, compared)
+    memory = memory_answer(out)  # "how much VRAM do I need?": the estimate, per card and in all
+    if memory is not None:
+        checks.append(memory)
     advice = (
         infeasible_advice(workload=w, catalog=catalog, settings=settings, outcome=out)
         if out.primary is None
@@ -215,6 +220,8 @@ def recommend(
             owned = [c for c in out.ranked if c.offer.deployment == "owned"]
             bought = next((c for c in owned if not c.gpu.consumer), owned[0] if owned else None)
             timeline = buy_vs_rent_for(bought, eng, p, rented) if bought is not None else None
+    # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
+    timeline = named_buy_vs_rent(out, catalog) or timeline
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,

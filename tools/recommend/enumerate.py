@@ -172,11 +172,11 @@ class Enumerator(Part):
                     self.build(
                         gpu, offer, k.layout, k.fit, self.calc.topology_summary(k.plan, offer.scale_out)
                     )
-                    for k in self._prune(counted)
+                    for k in self._prune(counted, gpu)
                 ]
                 pending += feasible
             else:
-                kept = self._prune(feasible)
+                kept = self._prune(feasible, gpu)
                 pending += with_fewest_gpus(kept, feasible) if self.inference else kept
             # the team's own GPUs say what their whole count holds (review 6: "needs 1124.6 GiB per GPU" for
             # 16 owned H100s was a one-GPU offer's note, the unsharded total)
@@ -346,12 +346,23 @@ class Enumerator(Part):
             return True
         return last.layout.nodes == 1
 
-    def _prune(self, feasible: list[_T]) -> list[_T]:
+    def _prune(self, feasible: list[_T], gpu: GpuSpec) -> list[_T]:
         """Smallest feasible count, the largest single node, the smallest count meeting the target
-        wall-clock (the deadline, else a month)."""
+        wall-clock (the deadline, else a month), and the count the user named on this GPU ('how long on
+        32x B200?' came back as 8x and 64x B200, the 32 pruned: expert review 13, P20)."""
         if not feasible:
             return []
         keep = {id(feasible[0]): feasible[0]}
+        p = self.p
+        if (
+            p.claimed_gpu == gpu.id
+            and p.claimed_gpu_count
+            and p.claimed_hours is None
+            and not p.claimed_gpu_bound
+        ):
+            named = next((c for c in feasible if c.layout.n_gpus == p.claimed_gpu_count), None)
+            if named is not None:
+                keep[id(named)] = named
         single = [c for c in feasible if c.layout.nodes == 1]
         if single:
             keep[id(single[-1])] = single[-1]
