@@ -56,7 +56,7 @@ FIELD_LABELS: dict[str, str] = {
     "eu_only": "EU-only data residency",
     "us_only": "US regions only",
     "spot_ok": "Spot capacity acceptable",
-    "cannot_resume": "Job cannot resume from a checkpoint",
+    "cannot_resume": "Restarts from a checkpoint",
     "ops_capacity": "Operations capacity",
     "deployment_preference": "Deployment preference",
     "providers_preferred": "Preferred providers",
@@ -80,7 +80,7 @@ FIELD_LABELS: dict[str, str] = {
     "budget_capex": "Budget is a one-off purchase",
     "gpus_compared": "GPUs compared",
     "gpu_counts_compared": "GPU counts compared",
-    "memory_asked": "GPU memory asked for",
+    "memory_asked": "You asked",
     "purchase_gpu": "GPU of the stated purchase price",
     "owned_gpu": "GPUs you own",
     "owned_gpu_count": "How many you own",
@@ -103,8 +103,6 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
     if isinstance(value, list | tuple):
         words = [PRICING_TEXT.get(str(v), str(v)) if name == "pricing_excluded" else str(v) for v in value]
         return ", ".join(words) if words else "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
     formatters: dict[str, Callable[[Any], str]] = {
         "params_b": lambda v: present.count(v * 1e9),
         "dataset_tokens": present.count,
@@ -123,6 +121,8 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "ttft_target_s": lambda v: f"under {present.number(v)} s",
         "response_target_s": lambda v: f"under {present.number(v)} s per answer",
         "latency_percentile": lambda v: f"p{present.number(v)} (holds at the slow end of the range)",
+        "cannot_resume": lambda v: "not possible (no spot or marketplace hosts)" if v else "possible",
+        "memory_asked": lambda v: "how much GPU memory (per card and in all)" if v else "no memory figure",
         "seq_len": lambda v: f"{present.number(v)} tokens",
         "context_len": lambda v: f"{present.number(v)} tokens",
         "prompt_tokens": lambda v: f"{present.number(v)} tokens",
@@ -132,8 +132,10 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "method": lambda v: present.method_text(v, workload),
         "training_objective": lambda v: OBJECTIVE_TEXT.get(v, str(v)),
     }
-    if name in formatters:
+    if name in formatters:  # before the plain yes/no: "Per-user latency target: none", not "yes"
         return str(formatters[name](value))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, int | float):
         return present.number(value)
     return str(value).replace("_", " ") if name in ("workload", "objective", "data_location") else str(value)

@@ -25,6 +25,10 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return "only those stated (stopped outside them)" if value else "all month"
     if field == "no_latency_target":  # "per-user latency target: none", not "no ... target: yes"
         return "none" if value else "stated"
+    if field == "cannot_resume":  # "restarts from a checkpoint not possible", as the report writes it
+        return "not possible (no spot or marketplace hosts)" if value else "possible"
+    if field == "memory_asked":  # "you asked how much GPU memory ...", not "you asked yes"
+        return "how much GPU memory (per card and in all)" if value else "no memory figure"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list | tuple):

@@ -38,6 +38,10 @@ def test_a_cost_and_a_duration_read_the_same_in_the_report_and_slack() -> None:
         ("method", "full", "pretraining", "full training (all weights)"),
         ("method", "qlora", "fine_tuning", "QLoRA"),
         ("utilization", 0.8, "fine_tuning", "80%"),
+        ("cannot_resume", True, "fine_tuning", "not possible (no spot or marketplace hosts)"),
+        ("memory_asked", True, "inference", "how much GPU memory (per card and in all)"),
+        ("no_latency_target", True, "inference", "none"),  # not "yes": the report once printed that
+        ("serving_scheduled", True, "inference", "only those stated (stopped outside them)"),
     ],
 )
 def test_a_profile_value_reads_the_same_in_the_report_chat_and_slack(
