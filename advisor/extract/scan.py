@@ -16,6 +16,7 @@ start that lets the engine try position p.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 
 class MatchAhead:
@@ -58,3 +59,27 @@ def words_back(text: str, end: int, words: int) -> int:
         while i > 0 and not text[i - 1].isspace():
             i -= 1
     return i
+
+
+class Spans:
+    """Named spans `(name, start, end)` given in order of start (a finditer's order), looked up by the
+    stretch of text they lie in: a bisection per stretch, not a pass over every span per stretch (a
+    sentence of 2,500 provider names in 2,500 clauses was read in quadratic time)."""
+
+    def __init__(self, spans: list[tuple[str, int, int]]) -> None:
+        self.spans = spans
+        self._starts = [a for _, a, _ in spans]
+        # a span starting before a stretch reaches into it by at most the longest span's length
+        self._longest = max((b - a for _, a, b in spans), default=0)
+
+    def starting_in(self, lo: int, hi: int) -> list[tuple[str, int, int]]:
+        """The spans that start in [lo, hi), in order."""
+        return self.spans[bisect_left(self._starts, lo) : bisect_left(self._starts, hi)]
+
+    def blanked(self, text: str, offset: int) -> str:
+        """`text` (at `offset` of the spans' text) with every span that overlaps it made spaces."""
+        chars = list(text)
+        for _, a, b in self.starting_in(offset - self._longest, offset + len(text)):
+            for i in range(max(a - offset, 0), min(b - offset, len(chars))):
+                chars[i] = " "
+        return "".join(chars)

@@ -8,8 +8,9 @@ import re
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_claim_forms import _CHECK_ASKED
 from advisor.extract.rules_gpu_lists import _COUNT_BEFORE, _COUNT_WORD_BEFORE, _count_before
+from advisor.extract.rules_models import find_providers
 from advisor.extract.rules_workload import _ARTIFACT_BEFORE, _ARTIFACT_WORDS
-from advisor.extract.scan import MatchAhead, words_back
+from advisor.extract.scan import MatchAhead, Spans, words_back
 
 _TEXTS = (
     "4x L40S should be fine, right? and 2 H100 - sanity check? then 8x A100 no? x-right ? end",
@@ -68,3 +69,23 @@ def test_the_changed_rules_read_as_before() -> None:
     assert p.claimed_gpu_count == 4
     p = read("Serve our Qwen3 8B fine-tune to 50 users.")  # the fine-tune is the model served
     assert p.workload == "inference"
+
+
+def _blanked_by_every_name(clause: str, idx: int, named: list[tuple[str, int, int]]) -> str:
+    """The pass over every name that Spans.blanked replaces (rules_constraints._without_names)."""
+    chars = list(clause)
+    for _, a, b in named:
+        for i in range(max(a - idx, 0), min(b - idx, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def test_spans_give_each_clause_the_names_a_pass_over_all_gave() -> None:
+    text = "no AWS, Azure or Google Cloud; we prefer Lambda, RunPod (or Nebius) while not vast"
+    named = find_providers(text)
+    spans = Spans(named)
+    assert named
+    for lo in range(len(text) + 1):
+        for hi in range(lo, len(text) + 1, 7):
+            assert spans.starting_in(lo, hi) == [n for n in named if lo <= n[1] < hi]
+            assert spans.blanked(text[lo:hi], lo) == _blanked_by_every_name(text[lo:hi], lo, named)
