@@ -22,6 +22,7 @@ from advisor.extract.rules_ctx import Ctx, I
 from advisor.extract.rules_gpus import NODE_GPUS
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
+from advisor.extract.scan import MatchAhead
 
 _COUNT = rf"(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?|a\s+single\s+|just\s+(?:one\s+|a\s+)?|only\s+(?:one\s+)?)?"
 _MODAL = re.compile(rf"\b(?:will|would|can|could|do|does|should|might|may)\s+{_COUNT}(?:nvidia\s+)?$", I)
@@ -111,6 +112,7 @@ def _modal_copes(ctx: Ctx, s: Sentence) -> bool:
 def _advised(ctx: Ctx, s: Sentence) -> bool:
     """Hardware someone advised, or a counted set-up the writer asks to have checked."""
     t = s.text
+    check_asked = MatchAhead(_CHECK_ASKED, t)  # asked of the rest of the sentence once, not per name
     for g in GPU_RE.finditer(t):
         before = t[max(0, g.start() - 40) : g.start()]
         cue = _ADVISED.search(before)
@@ -118,7 +120,7 @@ def _advised(ctx: Ctx, s: Sentence) -> bool:
             cue = _COUNT_BEFORE.search(before)
             if cue is None or cue.group("num") is None:
                 continue
-            if _FINE.match(t, g.end()) is None and _CHECK_ASKED.search(t, g.end()) is None:
+            if _FINE.match(t, g.end()) is None and not check_asked.at_or_after(g.end()):
                 continue
         said = t[g.start() - len(cue.group(0)) : g.end()].strip()
         # "2 H200 nodes": a data-centre node carries NODE_GPUS cards (rules_gpus.NODE_GPUS, HGX boards)

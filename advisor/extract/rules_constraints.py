@@ -12,6 +12,7 @@ from advisor.extract.rules_text import (
     NUMBER,
     Sentence,
 )
+from advisor.extract.scan import Spans
 
 # =========================================================================== constraints
 _EU = keyed(
@@ -444,9 +445,13 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     clauses = _clauses(t)
     kept: tuple[str, ...] = ()  # the lists the sentence's last provider went to
     kept_at = 0  # where the words that put it there begin
+    spans = Spans(named)  # each clause's names by bisection (advisor/extract/scan.py), read linearly
     for n, (idx, clause) in enumerate(clauses):
-        for pid, a, b in [(p, a, b) for p, a, b in named if idx <= a < idx + len(clause)]:
-            if kept and _NAMES_ONLY.fullmatch(_without_names(clause, idx, named)):
+        names_only: bool | None = None  # the clause is nothing but names and joiners: asked once
+        for pid, a, b in spans.starting_in(idx, idx + len(clause)):
+            if kept and names_only is None:
+                names_only = _NAMES_ONLY.fullmatch(spans.blanked(clause, idx)) is not None
+            if kept and names_only:
                 # a list's later items share its cue: "must be on our approved list: AWS, Azure or GCP"
                 for kind in kept:
                     ctx.add(s, kind, [pid], t[kept_at : idx + len(clause)], "stated", a)
@@ -522,15 +527,6 @@ _NAMES_ONLY = re.compile(r"[\s,;.!:/&()-]*(?:(?:and|or|nor|plus|the)\b[\s,;.!:/&
 # which today is AWS and GCP")
 _OPEN_END = re.compile(r"\b(?:to|on|in|by|with|from|at|into|onto|via|through)\s*,$", I)
 _RELATIVE_START = re.compile(r"^\s*(?:which|that|namely|i\.e\.|meaning)\b", I)
-
-
-def _without_names(clause: str, idx: int, named: list[tuple[str, int, int]]) -> str:
-    """`clause` (at offset `idx` of its sentence) with the provider names in it blanked out."""
-    chars = list(clause)
-    for _, a, b in named:
-        for i in range(max(a - idx, 0), min(b - idx, len(chars))):
-            chars[i] = " "
-    return "".join(chars)
 
 
 def _reach_back(clauses: list[tuple[int, str]], n: int) -> int:

@@ -475,6 +475,7 @@ _ONE_USER = keyed(
 
 def rule_serving(ctx: Ctx) -> None:
     """concurrency, latency_ms_per_token (also from per-user tokens/s), target_tokens_per_s."""
+    batch: bool | None = None  # _batch_text(ctx), a property of the whole text: read once, not per sentence
     for s in ctx.sentences:
         t = s.text
         conc_spans: list[int] = []
@@ -488,7 +489,9 @@ def rule_serving(ctx: Ctx) -> None:
             if v >= 1:
                 ctx.add(s, "concurrency", int(v), q(m), "stated", m.start())
                 conc_spans.append(m.start())
-        if ctx.workload == "inference" and not conc_spans and not _batch_text(ctx):
+        if ctx.workload == "inference" and not conc_spans and batch is None:
+            batch = _batch_text(ctx)
+        if ctx.workload == "inference" and not conc_spans and not batch:
             for m in _STREAMS.finditer(t):
                 if re.match(r"\s*(?:a|per|/|an)\s+(?:day|week|month|hour)", t[m.end() : m.end() + 12], I):
                     continue  # "5,000 calls a day": a volume, not streams open at once

@@ -14,6 +14,7 @@ from advisor.extract.rules_ctx import Ctx, I
 from advisor.extract.rules_gpus import _consumer_ids, _gpu_id, _in_catalog, _vendor_ids, family_ids
 from advisor.extract.rules_models import GPU_RE, _catalog
 from advisor.extract.rules_text import Sentence
+from advisor.extract.scan import words_back
 
 _YES = r"(?:yes|yep|ok|okay|fine|good|preferred|welcome)"
 _NO = r"(?:no|nope|nah|out|not\s+ok(?:ay)?|not\s+allowed|banned|excluded)"
@@ -107,6 +108,9 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
     names = list(GPU_RE.finditer(s.text))
     group: list[re.Match[str]] = []
     joins: list[str] = []
+    # the sentence's own tests, asked once rather than once per GPU name (linear reading, issue 12)
+    ends_asking = s.text.rstrip().endswith("?")
+    asks_comparison: bool | None = None
     for g in [*names, None]:
         if g is not None and group and _JOIN.fullmatch(s.text[group[-1].end() : g.start()]):
             joins.append(s.text[group[-1].end() : g.start()])
@@ -115,9 +119,13 @@ def _compared(ctx: Ctx, s: Sentence) -> None:
         # "H100 or B200?", "H100s or B200s for this?" (expert review 8, R09)
         asked = bool(  # a choice asked: "H100 or B200?", "H200 or H100 for serving 70B to 100 users?"
             any(_CHOICE_JOIN.search(j) for j in joins)
-            and (_ENDS_ASKING.match(s.text, group[-1].end() if group else 0) or s.text.rstrip().endswith("?"))
+            and (_ENDS_ASKING.match(s.text, group[-1].end() if group else 0) or ends_asking)
         )
-        asked = asked or any(_VS.search(j) for j in joins) or bool(_ASKS_COMPARISON.search(s.text))
+        asked = asked or any(_VS.search(j) for j in joins)
+        if not asked and len(group) >= 2:  # the whole sentence's cue matters only to a group of two
+            if asks_comparison is None:
+                asks_comparison = bool(_ASKS_COMPARISON.search(s.text))
+            asked = asks_comparison
         # the choice set out, then asked in the next sentence: "... 64x H100 on CoreWeave, or 32x B200.
         # Which is cheaper?" (expert review 13, R20)
         asked = asked or (any(_CHOICE_JOIN.search(j) for j in joins) and _next_asks_which(ctx, s))
@@ -166,13 +174,15 @@ _COUNT_WORD_BEFORE = re.compile(r"\b(?P<w>two|three|four|eight)\s*$", I)
 def _count_before(text: str, gpu_start: int) -> tuple[int | None, int]:
     """The GPU count said right before the GPU name at `gpu_start` and where it starts ((None, start)
     when none is said)."""
-    head = text[:gpu_start]
-    m = _COUNT_BEFORE.search(head)
+    # both patterns end at the name and span at most two words ("a single", "8 x"): searched from there
+    # in the whole text (not a slice, so '\b' sees the character before), not over the whole head
+    head = words_back(text, gpu_start, 2)
+    m = _COUNT_BEFORE.search(text, head, gpu_start)
     if m is not None and m.group("n"):
         return int(m.group("n")), m.start()
     if m is not None:
         return 1, m.start()
-    w = _COUNT_WORD_BEFORE.search(head)
+    w = _COUNT_WORD_BEFORE.search(text, head, gpu_start)
     if w is not None:
         return _COUNT_WORDS[w.group("w").lower()], w.start()
     return None, gpu_start

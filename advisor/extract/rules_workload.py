@@ -13,6 +13,7 @@ from advisor.extract.rules_text import (
     Sentence,
     parse_number,
 )
+from advisor.extract.scan import words_back
 
 # =========================================================================== workload and method
 _DONE = keyed(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
@@ -127,6 +128,7 @@ _ARTIFACT_BEFORE = re.compile(
     r"(?:our|my|their|the|this|that|your)\s+(?:[\w.-]+\s+){0,4}$",
     I,
 )
+_ARTIFACT_WORDS = 6  # _ARTIFACT_BEFORE's words: the verb, the determiner and up to 4 of the name
 _ARTIFACT_AFTER = re.compile(
     r"s?(?=\s*(?:[;,.):]|$|\s+(?:checkpoints?|model|weights|adapters?|outputs?|to|behind)\b))", I
 )
@@ -158,16 +160,18 @@ def rule_workload(ctx: Ctx) -> None:
                     continue
                 if kind == "fine_tuning" and negated(s.text, m.start()):
                     continue
-                if kind == "fine_tuning" and _ARTIFACT_BEFORE.search(s.text, 0, m.start()) and (
-                    _ARTIFACT_AFTER.match(s.text, m.end())
-                ):
+                # the cue spans at most _ARTIFACT_WORDS words: searched from there, not the whole head
+                if kind == "fine_tuning" and _ARTIFACT_BEFORE.search(
+                    s.text, words_back(s.text, m.start(), _ARTIFACT_WORDS), m.start()
+                ) and _ARTIFACT_AFTER.match(s.text, m.end()):
                     continue  # "12 checkpoints of our Qwen3 8B fine-tune": the model made, run by this job
                 if kind != "inference" and _NOT_APPLICABLE.match(s.text[m.end() : m.end() + 50]):
                     continue  # "Model fine-tuning: N/A for this Lot", "Fine-tuning: not applicable"
                 hits.setdefault(kind, []).append((s, m, status))
         if "continual_pretraining" not in hits or not any(h[0] is s for h in hits["continual_pretraining"]):
-            for m in _PRETRAIN.finditer(s.text):
-                if not done and not _CONTINUED.search(s.text):
+            pretrain = list(_PRETRAIN.finditer(s.text))  # the sentence's test asked once, not per match
+            if pretrain and not done and not _CONTINUED.search(s.text):
+                for m in pretrain:
                     hits.setdefault("pretraining", []).append((s, m, "stated"))
     for kind in ("continual_pretraining", "pretraining", "fine_tuning", "inference"):
         if kind in hits:
