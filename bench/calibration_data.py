@@ -281,12 +281,16 @@ TRAINING_FRESH4_FILE = DATA_DIR / "training_throughput_fresh4.yaml"
 TRAINING_FRESH5_FILE = DATA_DIR / "training_throughput_fresh5.yaml"
 TRAINING_FRESH6_FILE = DATA_DIR / "training_throughput_fresh6.yaml"
 TRAINING_B200_FILE = DATA_DIR / "training_throughput_b200.yaml"
+# device_held_out: measured by this repository on a lent H200 (bench/device_training_measure.py, 2026-11-27),
+# never fitted (bench/data/README.md, "Measured on a lent GPU")
+TRAINING_DEVICE_FILE = DATA_DIR / "training_throughput_device.yaml"
 TRAINING_EXTRA_FILES = (
     TRAINING_FRESH2_FILE,
     TRAINING_FRESH3_FILE,
     TRAINING_FRESH4_FILE,
     TRAINING_FRESH5_FILE,
     TRAINING_FRESH6_FILE,
+    TRAINING_DEVICE_FILE,
     TRAINING_B200_FILE,
 )
 

@@ -32,6 +32,8 @@ SCRIPT = "bench/device_training_measure.py (gpu-advisor repository)"
 # device name as torch reports it -> catalog GPU id (tools/catalog/gpus.yaml)
 GPU_IDS = {"NVIDIA H200": "h200", "NVIDIA H100 80GB HBM3": "h100-sxm", "NVIDIA H100 PCIe": "h100-pcie"}
 BASES = ("allocated", "reserved", "device")
+TIME_SIDE = "device_held_out"
+"""The time bench's side for throughput measured here: never fitted, scored apart."""
 
 
 def read_lines(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -159,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     header = f"# Measured by {SCRIPT} on {args.date}; written by bench/device_rows.py. Not fitted on.\n"
     if args.memory:
         args.memory.write_text(header + yaml.safe_dump({"rows": memory}, sort_keys=False, width=110))
-    if args.time:
-        args.time.write_text(header + yaml.safe_dump({"rows": timing}, sort_keys=False, width=110))
+    if args.time:  # its own held-out side of the time bench's split (bench/calibration_data.py)
+        families = sorted({str(t["family"]) for t in timing})
+        body = {"split": {TIME_SIDE: families}, "rows": timing}
+        args.time.write_text(header + yaml.safe_dump(body, sort_keys=False, width=110))
     print(f"{len(memory)} memory rows, {len(timing)} throughput rows; no row for {len(skipped)} set-ups")
     for line in skipped:
         print(f"  {line}")

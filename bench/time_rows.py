@@ -21,9 +21,11 @@ import re
 from dataclasses import dataclass
 
 from bench.calibration_data import TrainingRow
+from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import Generation, generation_of
 from tools.compute.padding import WILDCHAT_TABLE_1_SOURCE, SampleLengths
+from tools.errors import InputError
 from tools.vocabulary import FRAMEWORKS, Framework
 
 # (name fragment, layers, attention width = heads x head dim; MLA: heads x q/k head dim). From each
@@ -155,7 +157,11 @@ def row_attention(row: TrainingRow) -> tuple[int, int]:
     for fragment, layers, width in ATTENTION_SHAPES:
         if fragment in row.model.name:
             return layers, width
-    raise KeyError(f"no attention shape for {row.model.name!r}")
+    try:  # a catalog model by its name (the rows measured here, bench/device_rows.py, use catalog names)
+        arch = load_catalog().model(row.model.name)
+    except (InputError, KeyError, LookupError):
+        raise KeyError(f"no attention shape for {row.model.name!r}") from None
+    return arch.n_layers, arch.n_heads * (arch.head_dim or arch.hidden_size // arch.n_heads)
 
 
 def row_seq_len(row: TrainingRow) -> int | None:
