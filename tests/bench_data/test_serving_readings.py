@@ -4,14 +4,7 @@ flight (Little's law, a fixed point), and a sampled ShareGPT run without totals 
 from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows, load_serving_split
-from bench.serving_checks import (
-    _burst_output_lengths,
-    _burst_requests,
-    _fixed_burst_requests,
-    _rate_ranges,
-    checks,
-    predict,
-)
+from bench.serving_checks import _burst_output_lengths, _burst_requests, _rate_ranges, checks, predict
 from bench.serving_cv import SCORED_APART_SIDES, _fit_rows
 from bench.serving_rows import (
     EXLLAMAV2_SPEED_TEST_LENGTHS,
@@ -88,19 +81,6 @@ def test_a_burst_of_sharegpt_requests_drains() -> None:
     tps = next(c for c in checks(row) if c.metric == "output_tokens_per_s").predicted
     itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
     assert 40 < tps.mid * itl.mid / 1000 < 160
-
-
-def test_a_static_batch_on_a_continuous_batching_engine_is_a_burst_whose_gaps_hold_the_prefills() -> None:
-    row = _row("dennislee-a100-qwen2-7b-vllm-t4-n100-1024-1024")  # 100 x 1024/1024 sent at once to vLLM V1
-    assert _fixed_burst_requests(row) == 100
-    assert _fixed_burst_requests(_row("dennislee-a100-qwen2-7b-vllm-t4-n1-1024-1024")) is None  # one request
-    assert _fixed_burst_requests(_row("trtllm-2023-a100-llama-7b-fp16-bs64-128-128")) is None  # static engine
-    # the mean ITL adds the later requests' prefills to the decode step: 100 prompts of 1024 tokens at about
-    # 80 ms each (the model's lone-request prefill) are ~8 s, half of it seen by the mean request over its
-    # 1023 gaps, ~4 ms on a ~20 ms step
-    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
-    step = predict(row).ms_per_output_token
-    assert 1.1 < itl.mid / step.mid < 1.3
 
 
 def test_an_mlperf_llama2_run_reads_its_output_length_from_its_own_log() -> None:
