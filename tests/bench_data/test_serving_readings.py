@@ -4,21 +4,16 @@ flight (Little's law, a fixed point), and a sampled ShareGPT run without totals 
 from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows, load_serving_split
-from bench.serving_accuracy import (
+from bench.serving_checks import _burst_output_lengths, _burst_requests, _rate_ranges, checks, predict
+from bench.serving_cv import SCORED_APART_SIDES, _fit_rows
+from bench.serving_rows import (
     EXLLAMAV2_SPEED_TEST_LENGTHS,
     MLPERF_LLAMA2_70B_PROMPT_TOKENS,
     OFFLINE_CONCURRENCY,
-    SCORED_APART_SIDES,
     SHAREGPT_LENGTHS,
-    _burst_output_lengths,
-    _burst_requests,
     _dp_attention,
-    _fit_rows,
     _max_batch,
-    _rate_ranges,
-    checks,
     lengths,
-    predict,
     readings,
 )
 
@@ -124,7 +119,7 @@ def test_qwens_batch_one_speed_counts_the_whole_request() -> None:
 
 
 def test_a_burst_admits_prompts_within_the_engines_chunked_prefill_budget() -> None:
-    from bench.serving_accuracy import _prefill_chunk_budget
+    from bench.serving_rows import _prefill_chunk_budget
 
     # vLLM 0.5.4 turned chunked prefill on by itself for Llama 3.1's 128K context, 512 tokens a step
     assert _prefill_chunk_budget(_row("lambda-v0-h100x1-llama31-8b-fp8-320p"), "vllm") == 512
@@ -139,7 +134,7 @@ def test_a_burst_admits_prompts_within_the_engines_chunked_prefill_budget() -> N
 def test_cv_band_is_the_widest_within_the_width_cap() -> None:
     # bench/serving_accuracy.widest_band: per fold, the widest candidate band whose median width over the
     # training families stays within WIDTH_CAP; the left-out family's own widths do not count
-    from bench.serving_accuracy import WIDTH_CAP, widest_band
+    from bench.serving_cv import WIDTH_CAP, widest_band
 
     def figs(width: float, held_out_width: float) -> list[tuple[str, str, str, float, float, float, bool]]:
         train = [("r", f"fam{i}", "ms_per_output_token", 1.0, 1.0, width, True) for i in range(5)]
@@ -154,7 +149,7 @@ def test_cv_coverage_criterion_counts_training_figures_inside_within_the_width_c
     # bench/serving_accuracy._covered (CV_CRITERIA "coverage"): a fold's point is scored by the training
     # families' throughput and ITL figures inside their range; the left-out family and TTFT do not count,
     # and a point whose training median width is over WIDTH_CAP scores 0 (coverage is not bought with width)
-    from bench.serving_accuracy import WIDTH_CAP, _covered
+    from bench.serving_cv import WIDTH_CAP, _covered
 
     narrow = [
         ("a", "fam0", "output_tokens_per_s", 10.0, 9.0, 11.0, True),  # inside

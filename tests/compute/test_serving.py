@@ -162,7 +162,7 @@ def test_all_reduce_latency_is_the_published_custom_kernel_figure(cat: Catalog) 
 def test_band_width_is_the_cross_validated_one_below_the_cap(cat: Catalog) -> None:
     # round 6: the CV's band (the widest whose training-family median width is within 1.55x); a memory-bound
     # figure spans bandwidth efficiency 0.85 / 1.34 to the 0.95 clip: its width stays under the 1.6x
-    from bench.serving_accuracy import BAND_GRID, WIDTH_CAP
+    from bench.serving_cv import BAND_GRID, WIDTH_CAP
 
     assert K.BAND_HALF_WIDTH in BAND_GRID and WIDTH_CAP <= 1.6
     assert K.BANDWIDTH_EFFICIENCY.high == 0.95  # clipped: the band widens the slow side only
