@@ -12,8 +12,12 @@ from typing import Any
 import prompts
 from advisor.extract.rules_horizon import BUY_OR_RENT_DEFAULT_HOW
 from reports.buy_rent import summary_line as buy_rent_summary
+from reports.labels import field_value
 from tools import present
 from tools.profile import WorkloadProfile
+
+WORDED_FLAGS = ("serving_scheduled", "no_latency_target", "cannot_resume", "memory_asked")
+"""Yes/no fields said in words (reports/labels.py field_value holds the words, once)."""
 
 
 def format_value(field: str, value: Any, workload: str | None = None) -> str:
@@ -21,14 +25,8 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
     (`workload` names the method of a pre-training job)."""
     if value is None:
         return "unknown"
-    if field == "serving_scheduled":  # "service hours: only those stated", not "serving scheduled: yes"
-        return "only those stated (stopped outside them)" if value else "all month"
-    if field == "no_latency_target":  # "per-user latency target: none", not "no ... target: yes"
-        return "none" if value else "stated"
-    if field == "cannot_resume":  # "restarts from a checkpoint not possible", as the report writes it
-        return "not possible (no spot or marketplace hosts)" if value else "possible"
-    if field == "memory_asked":  # "you asked how much GPU memory ...", not "you asked yes"
-        return "how much GPU memory (per card and in all)" if value else "no memory figure"
+    if field in WORDED_FLAGS:  # "per-user latency target: none", not "no ... target: yes": the report's words
+        return field_value(field, value, workload)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
