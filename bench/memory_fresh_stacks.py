@@ -96,7 +96,12 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "(loss_upcast False); with del_logits_after_forward the output is deleted before the backward "
         "(logits not held); its QLoRA configs (bit: 4, config_quant/bnb_4bit.yaml) load the model with "
         "torch.float32 for every module bitsandbytes does not replace (src/univlt/models/llama3.py: "
-        "dtype=torch.float32 when bit is an integer; fp32_unquantized) and run it without autocast",
+        "dtype=torch.float32 when bit is an integer; fp32_unquantized) and run it without autocast; its LoRA "
+        "runs (src/utils/peft_utils.py apply_peft: get_peft_model(model.model, config); "
+        "docker/requirements.txt peft==0.14.0, autocast_adapter_dtype default True) train fp32 adapters on "
+        "the bf16 base without "
+        "autocast (lora_fp32_adapters)",
+        lora={"lora_fp32_adapters": True},
         quant={"fp32_unquantized": True, "quant_saves_input": True},
     ),
     "colossalchat-hardware-requirements": SourceStack(
@@ -107,6 +112,14 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "DPO/ORPO/KTO trainers take log_softmax of the same fp32 logits' [:, :-1, :] slices "
         "(coati/models/utils.py calc_masked_log_probs); coati/trainer/sft.py and dpo.py keep `outputs` / "
         "`actor_all_logits` referenced through booster.backward and the optimizer step (logits_held)",
+    ),
+    "gpu-advisor-device-measurements": SourceStack(
+        None, None, {},
+        "bench/device_training_measure.py build_model (this repository; peft 0.21.0 on the lent H200): "
+        "get_peft_model(model, LoraConfig(...)) with peft's default autocast_adapter_dtype=True on a bf16 "
+        "model and no autocast in the pure-bf16 set-ups: fp32 adapters, each adapted linear keeps an fp32 "
+        "copy of its input (lora_fp32_adapters, tools.memory_lora)",
+        lora={"lora_fp32_adapters": True},
     ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and

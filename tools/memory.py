@@ -164,6 +164,7 @@ def _plan(
     lora_fused_qkv: bool = False,
     fp32_unquantized: bool = False,
     quant_saves_input: bool = False,
+    lora_fp32_adapters: bool = False,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -304,6 +305,7 @@ def _plan(
         lora_fused_qkv=lora_fused_qkv and adapters,
         fp32_unquantized=fp32_unquantized and prec in QUANTIZED,
         quant_saves_input=quant_saves_input and prec in QUANTIZED and training,
+        lora_fp32_adapters=lora_fp32_adapters and adapters and prec not in QUANTIZED,
     )
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -362,6 +364,7 @@ def estimate_memory(
     lora_fused_qkv: bool = False,
     fp32_unquantized: bool = False,
     quant_saves_input: bool = False,
+    lora_fp32_adapters: bool = False,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     reserved_at_reset_gib: float = 0.0,
@@ -386,7 +389,9 @@ def estimate_memory(
     to step) the data pipeline; `lora_fused_qkv` (one LoRA dropout for a fused q/k/v projection, LitGPT)
     the adapter code; `fp32_unquantized` (a 4/8-bit base with fp32 non-quantised parameters and no autocast:
     torch_dtype float32 or peft's kbit cast) and `quant_saves_input` (bitsandbytes MatMul4Bit keeps each
-    4-bit linear's input) the quantised base (tools.memory_quant). `training_objective` (tools.preference):
+    4-bit linear's input) the quantised base (tools.memory_quant); `lora_fp32_adapters` (peft's default
+    fp32 adapters on a 16-bit base, tools.memory_lora) the adapter code.
+    `training_objective` (tools.preference):
     a preference pair is 2 sequences per example and DPO / KTO full training holds a frozen reference copy
     unless `precompute_ref_log_probs` (tools.memory_preference). Raises InputError on impossible inputs.
     Memory in GiB (2**30 bytes).
@@ -439,6 +444,7 @@ def estimate_memory(
         lora_fused_qkv=lora_fused_qkv,
         fp32_unquantized=fp32_unquantized,
         quant_saves_input=quant_saves_input,
+        lora_fp32_adapters=lora_fp32_adapters,
     )
     states = model_states(plan, tb)
     if plan.training:

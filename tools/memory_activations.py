@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tools import memory_lora
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
 from tools.memory_arch import adapted_linears, largest_linear_params
@@ -325,6 +326,19 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         lora = lora_bytes_per_token(
             attn, plan.lora_rank, dropout=dropout, dropout_bytes=d_bytes
         ) + lora_bytes_per_token(mlp, plan.lora_rank, experts, dropout=dropout, dropout_bytes=d_bytes)
+        if memory_lora.applies(plan):  # peft's fp32 adapters, no autocast: an fp32 input per adapted linear
+            d_bytes, dropout = memory_lora.per_input_bytes(plan), True
+            lora = (
+                lora_bytes_per_token(attn, plan.lora_rank, dropout=True, dropout_bytes=d_bytes)
+                + (lora_bytes_per_token(mlp, plan.lora_rank, experts, dropout=True, dropout_bytes=d_bytes))
+                - tb.step(
+                    "fp32_adapter_freed_inputs",
+                    "2 B x distinct 16-bit inputs of the adapted linears (lora_A keeps an fp32 copy instead)",
+                    memory_lora.freed_16bit_input_bytes({**attn, **mlp}, ACTIVATION_BYTES),
+                    "B/token",
+                    source="peft 0.21 lora.Linear.forward _cast_input_dtype; torch derivatives.yaml mm",
+                )
+            )
         fused = [attn[k][0] for k in ("q_proj", "k_proj", "v_proj") if k in attn]
         if plan.lora_fused_qkv and dropout and len(fused) > 1:
             # one dropout copy of the shared input for the fused q/k/v (Plan.lora_fused_qkv), not one each
@@ -336,6 +350,8 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
                 source="Lightning-AI/litgpt litgpt/lora.py LoRAQKVLinear.forward (read 2026-11-27)",
             )
         tb.assume("lora_dropout", plan.lora_dropout, "", "0: peft makes the dropout nn.Identity (no copies)")
+        fp32_adapters = memory_lora.applies(plan)
+        tb.assume("lora_fp32_adapters", fp32_adapters, "", "peft autocast_adapter_dtype, no autocast")
         per_layer += tb.step(
             "lora_activation_bytes_per_token",
             "sum over adapted linears of (dropout bytes x d_in if dropout) + 2r",

@@ -395,12 +395,15 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             rank=plan.lora_rank,
             targets=",".join(plan.lora_targets),
         )
-        mixed = plan.training_precision == "mixed" or plan.fp32_unquantized  # fp32 base: fp32 adapters
+        # fp32 base, or peft's autocast_adapter_dtype on a 16-bit base (Plan.lora_fp32_adapters)
+        mixed = plan.training_precision == "mixed" or plan.fp32_unquantized or plan.lora_fp32_adapters
         a_bytes = LORA_ADAPTER_BYTES_MIXED if mixed else 2.0
         if plan.optimizer == "adafactor":
             a_opt = (4.0 if mixed else 2.0) * ADAFACTOR_LORA_STATE_FRACTION
         else:
             a_opt = _optimizer_state_bytes(plan, 1.0, tb)[0]  # bytes per adapter parameter
+            if plan.lora_fp32_adapters and not plan.mixed and plan.optimizer in ("adamw", "sgd"):
+                a_opt *= 2.0  # states take the fp32 adapters' dtype (torch AdamW: zeros_like(param))
         tb.assume(
             "training_precision",
             plan.training_precision,

@@ -74,6 +74,10 @@ class Plan:
     Linear4bit casts its input to the compute dtype and its output back to the input's dtype
     (`out.to(inp_dtype)`), so the residual stream, the attention and MLP tensors and the logits are fp32
     (tools.memory_quant)."""
+    lora_fp32_adapters: bool = False
+    """LoRA adapters kept in fp32 on a 16-bit base run without autocast (peft get_peft_model's default
+    autocast_adapter_dtype=True): each adapted linear casts its input to fp32 before the dropout and lora_A
+    (tools.memory_lora)."""
     quant_saves_input: bool = False
     """Each 4-bit linear keeps its 16-bit input for the backward (bitsandbytes MatMul4Bit.forward:
     `ctx.tensors = (A, B)` whenever an input needs a gradient), where a frozen 16-bit nn.Linear keeps none

@@ -49,6 +49,7 @@ def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: Mo
         optimizer=request.optimizer,  # type: ignore[arg-type]  # the simulator checks it
         optimizer_impl=inputs["optimizer_impl"],  # the framework's default unless --optimizer-impl
         lora_dropout=float(inputs.get("lora_dropout") or 0.0),
+        lora_fp32_adapters=bool(inputs.get("lora_fp32_adapters")),
         lora_rank=request.lora_rank,
         lora_targets=request.lora_targets,
         seq_len=request.seq_len,

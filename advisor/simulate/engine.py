@@ -122,10 +122,13 @@ def simulate_training_memory(
     attention: Attention = "sdpa",
     steps: int = 2,
     lora_dropout: float = 0.0,
+    lora_fp32_adapters: bool = False,
 ) -> SimulationResult:
     """Run `steps` training steps of `arch` under FakeTensorMode and return the tensor-memory peak.
 
     No GPU and no real allocation: a 7-8B model at seq 2048 takes seconds on a laptop CPU.
+    `lora_fp32_adapters`: pure-bf16 LoRA with peft's default fp32 adapters (get_peft_model's
+    autocast_adapter_dtype=True), as a script that does not pass autocast_adapter_dtype=False runs it.
     Raises InputError for settings the simulator cannot run (QLoRA, 8-bit optimizers, inference).
     """
     if method not in get_args(SimulatedMethod):
@@ -219,7 +222,7 @@ def simulate_training_memory(
                 task_type="CAUSAL_LM",
             )
             try:
-                model = get_peft_model(model, lora_config, autocast_adapter_dtype=mixed)
+                model = get_peft_model(model, lora_config, autocast_adapter_dtype=mixed or lora_fp32_adapters)
             except ValueError as exc:
                 msg = f"LoRA targets {lora_targets!r} match no module of {arch.id}: {exc}"
                 raise InputError(msg) from exc
@@ -342,6 +345,8 @@ def simulate_training_memory(
     )
     if attention_used != attention:
         program += (f"{model_type} has no {attention} attention in transformers: eager attention simulated",)
+    if method == "lora" and lora_fp32_adapters and not mixed:
+        program += ("fp32 LoRA adapters and states (peft's autocast_adapter_dtype default), no autocast",)
     return SimulationResult(
         model_id=arch.id,
         model_type=model_type,
