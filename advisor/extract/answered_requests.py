@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from advisor.extract.honoured_clauses import honoured_clause
 from tools.catalog.load import load_catalog
 from tools.errors import InputError
 
@@ -110,6 +111,8 @@ def answered_clause(kind: str, text: str, rec: Recommendation) -> bool:
         except (InputError, KeyError, LookupError):
             return False
         return abs(float(m.group("gb")) - marketed_gb) <= 1.0  # the card the catalog sizes it on
+    if kind != "instruction" and honoured_clause(text, rec):  # "no AWS please" with aws excluded (review 14)
+        return True
     return kind == "context" and asks_deliverables(text, rec)
 
 
