@@ -95,6 +95,8 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     if rec.primary is not None and rec.primary.pricing != "owned":
         out.append(RENT_Q)  # the pick is the rental
     compared = bool(rec.profile.gpu_counts_compared) and bool(rec.expectation_checks)
+    # "H100s vs B200s - which is cheaper?": the two types' comparison (tools/recommend/compare_gpu_types.py)
+    compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)
     compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 

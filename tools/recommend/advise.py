@@ -14,6 +14,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.compare_gpu_types import check_compared_gpu_types
 from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
@@ -178,6 +179,8 @@ def recommend(
     )
     checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
     compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
+    if compared is None:
+        compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
         checks.insert(0, compared)
     memory = memory_answer(out)  # "how much VRAM do I need?": the estimate, per card and in all
