@@ -48,3 +48,19 @@ def test_a_capex_budget_ranks_closeness_by_the_purchase() -> None:
 def test_a_periodic_budget_ranks_closeness_by_the_cost() -> None:
     p = WorkloadProfile(budget_usd=30_000)
     assert _closeness(_cand(1_300_000, 56_000), p) > _closeness(_cand(3_430_000, 40_000), p)
+
+
+R03 = (
+    "RFQ: We plan to serve Llama 3.3 70B to 500 concurrent users at 25 tokens/s each, TTFT p95 < 2 s, "
+    "prompts of 1,500 tokens in and 400 tokens out. Please compare buying vs renting over 3 years. "
+    "Budget cap USD 600k."
+)
+
+
+def test_the_rfq_total_budget_is_held_to_the_purchase_and_buy_vs_rent_is_shown() -> None:
+    reply = str(ask(R03)["reply"])
+    assert "compared with one month" not in reply
+    assert "is a one-off purchase (capex)" in reply
+    assert "within the $600,000 budget" not in reply  # no purchase shown is under $600k at these targets
+    assert "Buy vs rent (" in reply  # the comparison asked for, even with the pick nobody rents
+    assert "'< 2 s'" not in reply  # the TTFT target is read

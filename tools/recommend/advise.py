@@ -221,8 +221,12 @@ def recommend(
             # on the best-ranked option that can be bought, data-centre cards first (a consumer card is no
             # round-the-clock server: tools.recommend.buyer_rules rule 2), never left open (review 12, R05)
             owned = [c for c in out.ranked if c.offer.deployment == "owned"]
-            bought = next((c for c in owned if not c.gpu.consumer), owned[0] if owned else None)
-            timeline = buy_vs_rent_for(bought, eng, p, rented) if bought is not None else None
+            # the first that has a rental to compare with: a pick nobody rents (Gaudi 3) with no rented
+            # option ranked (a total budget bought on premises, expert review 14, R03) falls to the next
+            for bought in [c for c in owned if not c.gpu.consumer] or owned[:1]:
+                timeline = buy_vs_rent_for(bought, eng, p, rented)
+                if timeline is not None:
+                    break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
     timeline = named_buy_vs_rent(out, catalog) or timeline
     as_of = catalog.as_of_dates()
