@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from advisor.extract.honoured_clauses import honoured_clause
 from tools.catalog.load import load_catalog
 from tools.errors import InputError
 
@@ -94,6 +95,8 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     if rec.primary is not None and rec.primary.pricing != "owned":
         out.append(RENT_Q)  # the pick is the rental
     compared = bool(rec.profile.gpu_counts_compared) and bool(rec.expectation_checks)
+    # "H100s vs B200s - which is cheaper?": the two types' comparison (tools/recommend/compare_gpu_types.py)
+    compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)
     compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
@@ -110,6 +113,8 @@ def answered_clause(kind: str, text: str, rec: Recommendation) -> bool:
         except (InputError, KeyError, LookupError):
             return False
         return abs(float(m.group("gb")) - marketed_gb) <= 1.0  # the card the catalog sizes it on
+    if kind != "instruction" and honoured_clause(text, rec):  # "no AWS please" with aws excluded (review 14)
+        return True
     return kind == "context" and asks_deliverables(text, rec)
 
 

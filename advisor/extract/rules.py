@@ -66,6 +66,7 @@ from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_region_words import rule_us_hosting
 from advisor.extract.rules_reservation import rule_reservation
+from advisor.extract.rules_reservation_term import rule_reservation_term
 from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
@@ -76,6 +77,7 @@ from advisor.extract.rules_stream_speed import (
     rule_stream_speed,
 )
 from advisor.extract.rules_text import Sentence, split_sentences
+from advisor.extract.rules_total_budget import rule_total_budget
 from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_weekend import rule_weekend
@@ -109,6 +111,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
+    rule_reservation_term,  # "a 30-day reservation ... is that enough?": its length is the window asked about
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
@@ -161,6 +164,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
+    rule_total_budget,  # after rule_capex_budget: a budget for a buy-vs-rent over years is its total
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it

@@ -25,7 +25,8 @@ _VERB = r"(?:holds?|has|have|owns?|operates?|runs?|keeps?|maintains?|(?:has|have
 _POOL = r"(?:cluster|pool|fleet|block|partition|allocation|reservation|farm|rack|estate)"
 _HELD = re.compile(
     rf"{_HOLDER}\s+(?:already\s+|currently\s+|still\s+|also\s+)?{_VERB}\s+(?:an?\s+|the\s+)?"
-    rf"(?P<words>(?:[\w.-]+\s+){{0,5}}?){_POOL}\s+(?:of|with)\s+(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?"
+    # "a 30-day reservation on / for 8x H200" (expert review 14, R10 and P10b: read as a rental before)
+    rf"(?P<words>(?:[\w.-]+\s+){{0,5}}?){_POOL}\s+(?:of|with|on|for)\s+(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?"
     r"(?:nvidia\s+)?",
     I,
 )

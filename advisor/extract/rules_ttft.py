@@ -26,7 +26,8 @@ _BOUND = (
 )
 _UNIT = r"(?P<unit>ms|milliseconds?|msecs?|s|secs?|seconds?)\b"
 _TTFT = keyed(
-    rf"\b(?:p\d{{2}}(?:\.\d)?\s+)?{_FIRST}{_BOUND}(?P<num>{NUMBER})\s*{_UNIT}"
+    # the percentile before or after: "p95 TTFT under 800 ms", "TTFT p95 < 2 s" (expert review 14, R03)
+    rf"\b(?:p\d{{2}}(?:\.\d)?\s+)?{_FIRST}(?:\s*\(?p\d{{2}}(?:\.\d)?\)?)?{_BOUND}(?P<num>{NUMBER})\s*{_UNIT}"
     rf"|(?:under|below|within|less\s+than|at\s+most|<)\s*[~≈]?\s*(?P<num2>{NUMBER})\s*"
     rf"(?P<unit2>ms|milliseconds?|s|secs?|seconds?)\s+(?:p\d{{2}}\s+)?(?:to\s+(?:the\s+)?first\s+token|ttft)\b"
     rf"|\bfirst\s+token\s+(?:(?:has\s+to|must|should|needs?\s+to)\s+)?(?:show(?:s|ing)?\s+up|appears?|arrives?"

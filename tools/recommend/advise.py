@@ -14,6 +14,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.compare_gpu_types import check_compared_gpu_types
 from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
@@ -178,6 +179,8 @@ def recommend(
     )
     checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
     compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
+    if compared is None:
+        compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
         checks.insert(0, compared)
     memory = memory_answer(out)  # "how much VRAM do I need?": the estimate, per card and in all
@@ -218,8 +221,12 @@ def recommend(
             # on the best-ranked option that can be bought, data-centre cards first (a consumer card is no
             # round-the-clock server: tools.recommend.buyer_rules rule 2), never left open (review 12, R05)
             owned = [c for c in out.ranked if c.offer.deployment == "owned"]
-            bought = next((c for c in owned if not c.gpu.consumer), owned[0] if owned else None)
-            timeline = buy_vs_rent_for(bought, eng, p, rented) if bought is not None else None
+            # the first that has a rental to compare with: a pick nobody rents (Gaudi 3) with no rented
+            # option ranked (a total budget bought on premises, expert review 14, R03) falls to the next
+            for bought in [c for c in owned if not c.gpu.consumer] or owned[:1]:
+                timeline = buy_vs_rent_for(bought, eng, p, rented)
+                if timeline is not None:
+                    break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
     timeline = named_buy_vs_rent(out, catalog) or timeline
     as_of = catalog.as_of_dates()

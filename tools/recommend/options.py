@@ -93,9 +93,15 @@ def to_option(
         topology=c.topo,
         risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
-        serving=serving_figures(c.serving, c.layout.tp, c.layout.pp, p.latency_ms_per_token,
-                                assumed=p.status_of("latency_ms_per_token") == "assumed",
-                                waived=bool(p.no_latency_target), source=latency_source(p)),  # fmt: skip
+        serving=serving_figures(
+            c.serving,
+            c.layout.tp,
+            c.layout.pp,
+            p.latency_ms_per_token,
+            assumed=p.status_of("latency_ms_per_token") == "assumed",
+            waived=bool(p.no_latency_target),
+            source=latency_source(p),
+        ),  # fmt: skip
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         runs_total=p.runs_total if campaign is not None else None,
@@ -273,6 +279,15 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets" and p.budget_capex:
         out.append(f"its purchase is within the {present.usd(p.budget_usd)} capex budget")
+    elif (
+        c.budget_status == "meets" and p.budget_usd and c.capex_usd is not None and c.capex_usd > p.budget_usd
+    ):
+        # held per month or per job, but the purchase itself is above the amount (expert review 14, R03)
+        out.append(
+            f"its {'monthly' if c.serving is not None else 'per-job'} cost is within the "
+            f"{present.usd(p.budget_usd)} budget, but the purchase itself, {present.usd(c.capex_usd)}, is "
+            "above it (if the budget is for buying the hardware, say so)"
+        )
     elif c.budget_status == "meets" and p.runs_total and p.runs_total > 1:
         out.append(f"all {p.runs_total} runs within the {present.usd(p.budget_usd)} budget even at low MFU")
     elif c.budget_status == "meets":

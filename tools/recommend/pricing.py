@@ -431,6 +431,9 @@ class Pricer(Part):
                 c.budget_status = "meets" if bought <= p.budget_usd else "misses"
             return
         if p.budget_usd:
+            # the purchase of a buy option, kept so its reason never calls an amount above the budget
+            # "within" it (expert review 14, R03: an $812,500 purchase "within the $600,000 budget")
+            c.capex_usd = self.capex_usd(c)
             # a campaign of runs ("12 LoRA runs ... $2,000 total"): the budget holds all of them (review 10)
             runs = budget_runs(p, self.inference)
             total = c.total_usd.scale(runs)

@@ -217,7 +217,11 @@ def rerank(
 
 def _closeness(c: Candidate, p: WorkloadProfile) -> float:
     ratios = [1.0]
-    if p.budget_usd:
+    if p.budget_usd and p.budget_capex and c.capex_usd is not None:
+        # a capex budget is held against the purchase, not a month (expert review 14, R03: the "closest"
+        # option over the budget was an $3.43M purchase while a $1.95M one was shown below it)
+        ratios.append(c.capex_usd / p.budget_usd)
+    elif p.budget_usd:
         ratios.append(c.total_usd.low / p.budget_usd)
     if p.deadline_hours and c.deadline_status is not None:
         ratios.append(c.wall_hours.low / p.deadline_hours)
