@@ -43,6 +43,10 @@ tim10 (no model change): each side also prints its rows that state their framewo
 1.5x target) apart from those that do not (generic band, the 2x target); --cv, all 332 rows: stated 192 rows
 77.1% inside at 1.81x, unstated 140 rows 84.3% at 2.00x (bench/data/README.md, "Framework-stated split").
 
+tim11 (MoE routing traffic: the MoE factor falls with k x hidden x MoE layers / active params at the GPU's
+ridge, its scale fitted per fold): --cv, 332 rows, 80.1% / 2.00x / 15.6% -> 80.7% / 2.00x / 15.1%; stated
+78.1% / 14.6%, unstated 84.3% / 15.4% (bench/data/README.md, "MoE routing traffic").
+
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;
 --cv: every row predicted by constants refitted without its own source family, bench/time_cv.py)
@@ -72,6 +76,7 @@ from bench.time_rows import (
     row_eager_attention_heads,
     row_framework,
     row_full_recompute,
+    row_moe_routing,
     row_parallel,
     row_precision,
     row_seq_len,
@@ -173,6 +178,7 @@ def predict(
         moe=row.model.moe,
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,
+        moe_routed_elems_per_param=row_moe_routing(row),
         traced=False,
         calibration=calibration,
         flash_attention=row_eager_attention_heads(row) is None,

@@ -65,6 +65,7 @@ from bench.time_fit_ratios import (
     _full_recompute_factor,
     _generation_ratio,
     _median_by,
+    moe_routing_scale,
 )
 from bench.time_rows import (
     row_attention,
@@ -73,6 +74,7 @@ from bench.time_rows import (
     row_framework,
     row_full_recompute,
     row_generation,
+    row_moe_routing,
     row_parallel,
     row_precision,
     row_seq_len,
@@ -90,7 +92,11 @@ from tools.compute.efficiency import (
     PrecisionClass,
     efficiency_band,
     generation_of,
+    routing_ridge_ratio,
     small_batch_factor,
+)
+from tools.compute.efficiency import (
+    MOE_FACTOR_CEILING as _DENSE_MIDDLE_CEILING,
 )
 from tools.compute.flops import (
     FLOPS_PER_PARAM_TOKEN_ADAPTER,
@@ -255,6 +261,8 @@ class FitConstants:
     adapter_over_full: float | None = None
     full_recompute_factor: float | None = None
     blackwell_over_hopper_other: float | None = None
+    moe_routing_scale: float | None = None
+    moe_factor_no_routing: tuple[float, float] | None = None
 
     def calibration(
         self,
@@ -292,10 +300,14 @@ class FitConstants:
             adapter_over_full=self.adapter_over_full or NO_ADAPTER_EFFECT,
             full_recompute_factor=self.full_recompute_factor or NO_RECOMPUTE_EFFECT,
             blackwell_over_hopper_other=self.blackwell_over_hopper_other,
+            moe_routing_scale=self.moe_routing_scale,
+            moe_factor_no_routing=None
+            if self.moe_factor_no_routing is None
+            else Range(low=self.moe_factor_no_routing[0], high=self.moe_factor_no_routing[1]),
         )
 
 
-MOE_FACTOR_CEILING = 1.0
+MOE_FACTOR_CEILING = _DENSE_MIDDLE_CEILING  # tools.compute.efficiency.MOE_FACTOR_CEILING, 1.0
 """The MoE factor's top: an MoE layer runs the dense FLOPs of its active experts as thinner grouped GEMMs
 and adds the router, the token permutation and the all-to-all, so its MFU on active parameters does not
 exceed the dense band's middle for the same stack. The one row above it (FlagPerf's Qwen1.5-MoE-A2.7B on
@@ -402,15 +414,28 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
     # precision and framework (the framework's band, else the generic one)
     cal = c.calibration(small_batch_exponent=0.0)
     gpus = {g.id: g for g in load_catalog().gpus}
-    moe_ratio = []
+    moe_ratio: list[tuple[float, float | None]] = []
     # QLoRA MoE rows carry the dequantisation slowdown (charged apart, as for dense QLoRA rows): left out
     for fr in (fr for fr in rows if fr.row.model.moe and fr.row.method != "qlora"):
         band = efficiency_band(
             gpu=gpus[fr.row.gpu], precision=fr.precision, framework=row_framework(fr.row), calibration=cal
         )
-        moe_ratio.append(fr.mfu / math.sqrt(band.mfu.low * band.mfu.high))
-    moe = (min(moe_ratio), min(MOE_FACTOR_CEILING, max(moe_ratio))) if moe_ratio else None
-    return dataclasses.replace(c, moe_factor=moe)
+        x = row_moe_routing(fr.row)  # read at the row GPU's ridge, as the estimate reads it
+        x = None if x is None else x * routing_ridge_ratio(gpus[fr.row.gpu], fr.precision)
+        moe_ratio.append((fr.mfu / math.sqrt(band.mfu.low * band.mfu.high), x))
+    raw = [r for r, _ in moe_ratio]
+    moe = (min(raw), min(MOE_FACTOR_CEILING, max(raw))) if raw else None
+    # the routing traffic taken out of the rows whose expert layout is known (efficiency.MOE_ROUTING_SCALE)
+    known = [(r, x) for r, x in moe_ratio if x is not None]
+    scale = moe_routing_scale(known)
+    if scale is None:
+        return dataclasses.replace(c, moe_factor=moe)
+    no_routing = [r * (1.0 + x / scale) for r, x in known]
+    # not capped here: the estimate holds the routed factor at MOE_FACTOR_CEILING
+    moe_no_routing = (min(no_routing), max(no_routing))
+    return dataclasses.replace(
+        c, moe_factor=moe, moe_routing_scale=scale, moe_factor_no_routing=moe_no_routing
+    )
 
 
 def fit() -> dict[str, object]:
@@ -446,6 +471,10 @@ def fit() -> dict[str, object]:
         "full_recompute_factor": round(c.full_recompute_factor or NO_RECOMPUTE_EFFECT, 3),
         "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],
         "moe_factor_range": (round(c.moe_factor[0], 3), round(c.moe_factor[1], 3)),
+        "moe_routing_scale": None if c.moe_routing_scale is None else float(f"{c.moe_routing_scale:.3g}"),
+        "moe_factor_no_routing": None
+        if c.moe_factor_no_routing is None
+        else (round(c.moe_factor_no_routing[0], 3), round(c.moe_factor_no_routing[1], 3)),
         # in-sample scatter, for comparison with the cross-validated half-widths (cross_validate below)
         "in_sample_framework_half_width": round(_q90_abs_log(fw_resid), 3),
         "in_sample_generic_half_width": round(_q90_abs_log(gen_resid), 3),

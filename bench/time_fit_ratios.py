@@ -5,12 +5,13 @@ step 1 and 3), and the FitRow they are computed on."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 
 from bench.calibration_data import TrainingRow
 from bench.time_rows import row_full_recompute
-from tools.compute.efficiency import TE_FRAMEWORKS
+from tools.compute.efficiency import MOE_FACTOR_CEILING, TE_FRAMEWORKS
 from tools.vocabulary import FRAMEWORKS
 
 
@@ -122,3 +123,34 @@ def _full_recompute_factor(rows: list[FitRow]) -> float | None:
             none.append(fr.mfu)
     ratios = [statistics.median(fu) / statistics.median(no) for fu, no in cells.values() if fu and no]
     return statistics.median(ratios) if ratios else None
+
+
+# Routing scales tried (log-spaced, 1e-5 .. 1e-2 elements per parameter), and the relative improvement below
+# which a smaller scale (a stronger routing term) is not taken
+ROUTING_SCALES = tuple(10 ** (-5 + i / 20) for i in range(61))
+ROUTING_SCATTER_TOLERANCE = 1e-3
+
+
+def _log_mad(values: list[float]) -> float:
+    logs = [math.log(v) for v in values]
+    mid = statistics.median(logs)
+    return statistics.median(abs(v - mid) for v in logs)
+
+
+def moe_routing_scale(ratios: list[tuple[float, float]]) -> float | None:
+    """The routing scale s that makes the MoE rows' ratio x (1 + x / s) scatter least: median absolute
+    deviation in log space, robust to the one or two rows that set a min..max range (ratios: (MoE MFU / dense
+    middle, routing intensity x)). Scales where every row would sit above the dense middle at no routing
+    (MOE_FACTOR_CEILING) are not tried; ties (within ROUTING_SCATTER_TOLERANCE) go to the larger s, the weaker
+    term. None when fewer than two routing intensities are known or no scale lowers the raw scatter."""
+    if len({x for _, x in ratios}) < 2:
+        return None
+    best: float | None = None
+    best_scatter = _log_mad([r for r, _ in ratios])
+    for scale in sorted(ROUTING_SCALES, reverse=True):
+        normalised = [r * (1.0 + x / scale) for r, x in ratios]
+        if min(normalised) > MOE_FACTOR_CEILING:
+            break  # the term would explain more than the rows lose
+        if _log_mad(normalised) < best_scatter * (1.0 - ROUTING_SCATTER_TOLERANCE):
+            best, best_scatter = scale, _log_mad(normalised)
+    return best

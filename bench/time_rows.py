@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from bench.calibration_data import TrainingRow
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
-from tools.compute.efficiency import Generation, generation_of
+from tools.compute.efficiency import Generation, generation_of, moe_routing_intensity
 from tools.compute.padding import WILDCHAT_TABLE_1_SOURCE, SampleLengths
 from tools.errors import InputError
 from tools.vocabulary import FRAMEWORKS, Framework
@@ -162,6 +162,48 @@ def row_attention(row: TrainingRow) -> tuple[int, int]:
     except (InputError, KeyError, LookupError):
         raise KeyError(f"no attention shape for {row.model.name!r}") from None
     return arch.n_layers, arch.n_heads * (arch.head_dim or arch.hidden_size // arch.n_heads)
+
+
+# (name fragment, hidden size, experts per token, MoE layers) of the MoE rows' models, for the routing traffic
+# (efficiency.moe_routing_intensity); from each config.json / paper, first match wins.
+MOE_ROUTING_SHAPES: tuple[tuple[str, int, int, int], ...] = (
+    ("8x22B", 6144, 2, 56),  # Mixtral-8x22B config: hidden 6144, num_experts_per_tok 2, 56 layers
+    ("Mixtral", 4096, 2, 32),  # Mixtral-8x7B config: hidden 4096, top 2, 32 layers
+    ("Qwen3-Next", 2048, 10, 48),  # Qwen3-Next-80B-A3B config: hidden 2048, top 10 of 512, 48 layers
+    ("235B", 4096, 8, 94),  # Qwen3-235B-A22B config: hidden 4096, top 8 of 128, 94 layers (all MoE)
+    ("30B", 2048, 8, 48),  # Qwen3-30B-A3B config: hidden 2048, top 8 of 128, 48 layers (all MoE)
+    ("DeepSeek-V2", 5120, 6, 59),  # DeepSeek-V2 config: hidden 5120, top 6 of 160, 60 layers, first 1 dense
+    ("DeepSeek", 7168, 8, 58),  # DeepSeek-V3 config: hidden 7168, top 8 of 256, 61 layers, first 3 dense
+    ("GPT-OSS 120B", 2880, 4, 36),  # gpt-oss-120b config: hidden 2880, experts_per_token 4 of 128, 36 layers
+    ("GPT-OSS 20B", 2880, 4, 24),  # gpt-oss-20b config: hidden 2880, 4 of 32, 24 layers
+    ("Qwen1.5-MoE", 2048, 4, 24),  # Qwen1.5-MoE-A2.7B config: hidden 2048, top 4 of 60, 24 layers
+    ("PowerMoE", 1536, 8, 32),  # Power scheduler paper (Shen et al. 2024): hidden 1536, 8 of 40, 32 layers
+)
+
+
+def row_moe_routing(row: TrainingRow) -> float | None:
+    """The MoE row's routing intensity, k x hidden x MoE layers / active params (None: dense, or a model
+    whose expert layout is known neither here nor in the catalog: the estimate then keeps MOE_FACTOR)."""
+    if not row.model.moe:
+        return None
+    active = (row.model.active_params_b or row.model.params_b) * 1e9
+    for fragment, hidden, k, moe_layers in MOE_ROUTING_SHAPES:
+        if fragment in row.model.name:
+            return moe_routing_intensity(
+                hidden_size=hidden, experts_per_token=k, moe_layers=moe_layers, active_params=active
+            )
+    try:
+        arch = load_catalog().model(row.model.name)
+    except (InputError, KeyError, LookupError):
+        return None
+    if not arch.is_moe or not arch.n_active_experts:
+        return None
+    return moe_routing_intensity(
+        hidden_size=arch.hidden_size,
+        experts_per_token=arch.n_active_experts,
+        moe_layers=arch.n_layers - arch.first_dense_layers,
+        active_params=active,
+    )
 
 
 def row_seq_len(row: TrainingRow) -> int | None:

@@ -286,6 +286,61 @@ MOE_FACTOR_SOURCE = (
     "fit: Megatron-Bridge, NeMo AutoModel (GPT-OSS, Qwen3 MoE, DeepSeek-V3), DeepSeek-V2/V3 reports, "
     "FlagPerf Qwen1.5-MoE, Megatron MoE Model Zoo (Qwen3); H100/B200/A800"
 )
+# --- MoE routing traffic: one hidden vector moved per routed token copy -----------------------------
+# Every token is dispatched to k experts and combined back in each MoE layer (permute, all-to-all, un-permute,
+# forward and backward): data moved per token ~ k x hidden x MoE layers, while its FLOPs are ~ 6 x active
+# parameters (Megatron-Core MoE token dispatcher: hidden states permuted and exchanged per routed copy;
+# DeepSeek-V3 report, sec. 3.2.2: dispatch/combine traffic it overlaps with computation). Fine-grained experts
+# (many narrow experts, high k) raise that traffic per FLOP: the MoE rows' MFU over the dense middle falls
+# with the routing intensity x = k x hidden x MoE layers / active parameters (0.18-0.25 for Qwen3-30B-A3B and
+# Qwen3-Next at x = 2.4-3.3e-4 on Megatron, 0.6-0.95 for Mixtral / Qwen1.5-MoE at x = 2-7e-5). The traffic is
+# bandwidth-bound and the expert GEMMs are not, so x is read at the GPU's roofline ridge (routing_ridge_ratio
+# below: B200 and FP8 rows lose more to the same routing than A100 BF16 ones). The MoE factor is then
+# MOE_FACTOR_NO_ROUTING (the rows' spread, their routing traffic taken out) x 1 / (1 + x / MOE_ROUTING_SCALE),
+# at most MOE_FACTOR_CEILING; the scale is fitted per fold (bench/time_fit_ratios.moe_routing_scale: the one
+# that leaves the rows' log ratios scattered least, by median absolute deviation). A model whose expert layout
+# is not known (no config: --params-b) keeps MOE_FACTOR, the rows' raw spread.
+MOE_ROUTING_SCALE: float | None = 2.51e-4
+MOE_FACTOR_NO_ROUTING: Range | None = Range(low=0.431, high=2.185)
+MOE_FACTOR_CEILING = 1.0
+"""The routed MoE factor's top: an MoE layer's MFU on active parameters does not exceed the dense middle
+(bench/time_fit.py's MOE_FACTOR_CEILING holds the raw MOE_FACTOR there too)."""
+MOE_ROUTING_SOURCE = (
+    "fit: MoE rows' MFU / dense middle vs k x hidden x MoE layers / active params at the GPU's ridge "
+    "(Megatron-Bridge, Megatron MoE Model Zoo, NeMo AutoModel, DeepSeek-V2/V3, FlagPerf Qwen1.5-MoE)"
+)
+
+
+def moe_routing_intensity(
+    *, hidden_size: int, experts_per_token: int, moe_layers: int, active_params: float
+) -> float:
+    """Hidden-vector elements routed per token over its active parameters: k x hidden x MoE layers / N."""
+    return experts_per_token * hidden_size * moe_layers / active_params
+
+
+# The routed copies move through memory and links while the expert GEMMs run at the tensor-core peak, so the
+# traffic costs more of the step on a GPU with more FLOP/s per byte of HBM bandwidth (its roofline ridge,
+# Williams, Waterman & Patterson 2009) and at FP8 (twice the peak, the same bytes): the intensity is read
+# relative to the A100 80GB SXM's BF16 ridge (catalog: 312 TFLOP/s over 2.039 TB/s).
+ROUTING_RIDGE_REFERENCE_FLOP_PER_BYTE = 312.0 / 2.039
+
+
+def routing_ridge_ratio(gpu: GpuSpec, precision: str) -> float:
+    """The GPU's ridge point (dense peak of the compute precision / HBM bandwidth) over the A100 BF16 one."""
+    peak_tflops = gpu.bf16_dense_tflops
+    if precision_class(gpu, precision) == "fp8" and gpu.fp8_dense_tflops is not None:
+        peak_tflops = gpu.fp8_dense_tflops
+    return peak_tflops / gpu.memory_bandwidth_tb_per_s / ROUTING_RIDGE_REFERENCE_FLOP_PER_BYTE
+
+
+def moe_routing_factor(intensity: float | None, scale: float | None) -> float:
+    """1 / (1 + x / scale): the share of the MoE factor left after the routing traffic (1 if unknown); x is
+    the routing intensity times routing_ridge_ratio."""
+    if intensity is None or scale is None:
+        return 1.0
+    return 1.0 / (1.0 + intensity / scale)
+
+
 # Real routing is not balanced: tokens over an expert's capacity wait or are dropped. Switch Transformer
 # (Fedus et al. 2021) trains at capacity factor 1.0-1.25, i.e. up to 25% padded expert compute.
 EXPERT_IMBALANCE_SLOWDOWN = Range(low=1.0, high=1.25)
@@ -322,6 +377,10 @@ class Calibration:
     framework_cell_evidence: Mapping[tuple[Framework, Generation, PrecisionClass], tuple[int, int]] = field(
         default_factory=dict
     )
+    moe_routing_scale: float | None = None
+    """MOE_ROUTING_SCALE of this fit (None: no routing term, moe_factor alone)"""
+    moe_factor_no_routing: Range | None = None
+    """MOE_FACTOR_NO_ROUTING of this fit: the MoE factor at no routing traffic, for a known expert layout"""
 
     @property
     def calibrated_frameworks(self) -> frozenset[str]:
@@ -353,6 +412,8 @@ CALIBRATION = Calibration(
     full_recompute_factor=FULL_RECOMPUTE_FACTOR,
     blackwell_over_hopper_other=BLACKWELL_OVER_HOPPER_OTHER,
     framework_cell_evidence=FRAMEWORK_CELL_EVIDENCE,
+    moe_routing_scale=MOE_ROUTING_SCALE,
+    moe_factor_no_routing=MOE_FACTOR_NO_ROUTING,
     framework_width_capped=FRAMEWORK_HALF_WIDTH_CV > FRAMEWORK_HALF_WIDTH_CAP,
     generic_width_capped=GENERIC_HALF_WIDTH_CV > GENERIC_HALF_WIDTH_CAP,
 )

@@ -31,13 +31,18 @@ from tools.compute.efficiency import (
     EXPERT_IMBALANCE_SOURCE,
     FULL_RECOMPUTE_SOURCE,
     HALF_WIDTH_SOURCE,
+    MOE_FACTOR_CEILING,
     MOE_FACTOR_SOURCE,
+    MOE_ROUTING_SOURCE,
     QLORA_DEQUANT_SLOWDOWN,
     QLORA_DEQUANT_SLOWDOWN_SOURCE,
     SMALL_BATCH_SOURCE,
     Calibration,
     efficiency_band,
     generation_of,
+    moe_routing_factor,
+    moe_routing_intensity,
+    routing_ridge_ratio,
     small_batch_factor,
 )
 from tools.compute.flops import (
@@ -114,6 +119,7 @@ def estimate_training_time(
     attention_shape: tuple[int, int] | None = None,
     moe: bool | None = None,
     moe_balanced_routing: bool = False,
+    moe_routed_elems_per_param: float | None = None,
     sharding: Sharding | None = None,
     tensor_parallel: int = 1,
     pipeline_stages: int = 1,
@@ -141,7 +147,9 @@ def estimate_training_time(
     `grad_checkpointing` (full recompute of every layer) keeps FULL_RECOMPUTE_FACTOR of the MFU: the
     bands are MFUs without it, and recompute is never added to the FLOPs. `moe`
     (default: from `arch`) applies the MoE factor, and the expert-imbalance slowdown unless
-    `moe_balanced_routing`. Parallelism (tools.compute.parallel): `pipeline_stages` > 1 charges the
+    `moe_balanced_routing`, scaled by the routing traffic (efficiency.moe_routing_factor;
+    `moe_routed_elems_per_param` = k x hidden x MoE layers / active params, default from `arch`).
+    Parallelism (tools.compute.parallel): `pipeline_stages` > 1 charges the
     pipeline bubble (for `pipeline_micro_batches` per step, else 4-8 per stage; `virtual_stages` for
     interleaved schedules); `sharding` zero3/fsdp caps tokens/s at what the weight gathers over the
     link allow (dense models; `total_params` gathered, default `active_params`); `sharding` ddp /
@@ -347,12 +355,28 @@ def estimate_training_time(
     is_moe = moe if moe is not None else (arch is not None and arch.is_moe)
     if is_moe and mfu_range is None:
         imbalance = _UNITY if moe_balanced_routing else EXPERT_IMBALANCE_SLOWDOWN
+        if moe_routed_elems_per_param is None and arch is not None and arch.is_moe and arch.n_active_experts:
+            moe_routed_elems_per_param = moe_routing_intensity(
+                hidden_size=arch.hidden_size,
+                experts_per_token=arch.n_active_experts,
+                moe_layers=arch.n_layers - arch.first_dense_layers,
+                active_params=active_params,
+            )
+        routing, moe_f = 1.0, calibration.moe_factor  # expert layout unknown: the rows' raw spread
+        if moe_routed_elems_per_param is not None and calibration.moe_factor_no_routing is not None:
+            # the traffic weighs more on a GPU of more FLOP/byte; the factor is at most the dense middle
+            ridge = routing_ridge_ratio(gpu, precision)
+            routing = moe_routing_factor(moe_routed_elems_per_param * ridge, calibration.moe_routing_scale)
+            scaled = calibration.moe_factor_no_routing.scale(routing)
+            moe_f = Range(low=min(scaled.low, MOE_FACTOR_CEILING), high=min(scaled.high, MOE_FACTOR_CEILING))
         factor = Range(
-            low=factor.low * calibration.moe_factor.low / imbalance.high,
-            high=factor.high * calibration.moe_factor.high / imbalance.low,
+            low=factor.low * moe_f.low / imbalance.high, high=factor.high * moe_f.high / imbalance.low
         )
-        moe_f = calibration.moe_factor
         tb.assume("moe_factor", f"{moe_f.low:.2f}-{moe_f.high:.2f}", "x dense MFU", MOE_FACTOR_SOURCE)
+        if moe_f is not calibration.moe_factor:
+            tb.assume(
+                "moe_routing_factor", f"{routing:.2f}", "x MoE factor at no routing", MOE_ROUTING_SOURCE
+            )
         if not moe_balanced_routing:
             tb.assume(
                 "expert_imbalance_slowdown",
