@@ -32,6 +32,8 @@ def _named_counts(p: WorkloadProfile) -> list[tuple[str, int]]:
         if g not in {x for x, _ in out}:
             said = p.claimed_gpu_count if p.claimed_gpu == g else None  # "on 1x L40S at GCP"
             out.append((g, said or 1))
+    if p.claimed_gpu and p.claimed_gpu not in {x for x, _ in out}:  # "on a single L40S in Google Cloud"
+        out.append((p.claimed_gpu, p.claimed_gpu_count or 1))
     return out
 
 
