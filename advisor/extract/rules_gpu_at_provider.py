@@ -5,7 +5,8 @@ the answer says so and names the nearest offers elsewhere (tools/recommend/provi
 
 Read only when the provider follows a GPU name within a few words, joined by on / at / in / from / via
 ("the L40S box at Lambda"), and the words between say nothing of data or storage ("our H100 data on AWS":
-where the data sits, not where the GPUs run) and no exclusion ("H100s, but not on AWS")."""
+where the data sits, not where the GPUs run) and no exclusion ("H100s, but not on AWS"); never for GPUs the
+team holds ("our 8x H200 reserved at Lambda": the owned-GPU and reservation rules read those)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from advisor.extract.rules_models import GPU_RE, find_providers
 
 _JOIN = re.compile(r"\b(?:on|at|in|from|via|with)\s+(?:the\s+|a\s+|an\s+)?$", I)
 _LEAD = re.compile(r"\b(?:on|with|using)\s+(?:\d+\s*[x×]\s*|one\s+|a\s+|an\s+)?(?:nvidia\s+)?$", I)
+_HELD = re.compile(r"\b(?:reserv\w*|held|hold|holds|own|owned|have|has|got|bought|commit\w*)\b", I)
 _GAP_WORDS = 6
 """Most words between the GPU name and the provider's joining word ("one L40S instance running 24/7 on
 GCP"): further off, the provider belongs to something else in the sentence."""
@@ -28,8 +30,12 @@ _NOT_GPUS = re.compile(
 
 def rule_gpu_at_provider(ctx: Ctx) -> None:
     """providers_required and providers_preferred for a provider that a GPU name is said to run on."""
+    if ctx.has("owned_gpu"):
+        return  # "we hold 8x H200 at Nebius": where the team's own GPUs are, read by the owned-GPU rules
     for s in ctx.sentences:
         t = s.text
+        if _HELD.search(t):
+            continue
         gpus = list(GPU_RE.finditer(t))
         if not gpus:
             continue

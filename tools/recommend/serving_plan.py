@@ -77,6 +77,8 @@ class ServingPlan:
     """Requests in flight over all replicas (the stated concurrency; None when sized for a target)."""
     latency_max_concurrency: int | None = None
     """Most requests per replica within the latency target at the slow end (None without a target)."""
+    sized_for: int | None = None
+    """Requests per replica the memory is sized for when a stated rate runs a lighter load (rate_load)."""
     spare_replicas: int = 0
     """Replicas beyond those the load needs (N+1 for an uptime target); the figures are the survivors'
     (`replicas - spare_replicas` carrying the whole load)."""
@@ -241,18 +243,18 @@ def _plan_load(
                 why = f"{ttft_text(t)} with one request on {n_gpus} GPU(s): over the {ttft:g} s target"
             return _none(t, 1, 1, why)
         t = serve(per)
-        if t.output_tokens_per_s.low > target and not p.generation_tokens:
-            # a rate one replica carries runs at the load that delivers it, not at the most the replica holds:
-            # per-user speed is quoted at that load (expert review 14, R11: 155 streams quoted for ~12)
-            per = rate_load(serve, target, per)
-            t = serve(per)
+        # a rate one replica carries runs at the load that delivers it (review 14, R11); its capacity (memory,
+        # tokens/s) stays the load it is sized for
+        cap_t, sized_for = t, per
+        per = rate_load(serve, target, per) if t.output_tokens_per_s.low > target else per
+        t = serve(per)
         replicas = max(1, math.ceil(target / t.output_tokens_per_s.low))
         if replicas > max_replicas:
             return _none(
                 t, per, replicas, f"needs {replicas} replicas of {n_gpus} GPU(s) for {target:,.0f} tokens/s"
             )
         at_risk = bool(latency and t.ms_per_output_token.high > latency)
-        total = t.output_tokens_per_s.scale(replicas)
+        total = cap_t.output_tokens_per_s.scale(replicas)
         return ServingPlan(
             replicas,
             per,
@@ -261,6 +263,7 @@ def _plan_load(
             latency_at_risk=at_risk,
             ttft_at_risk=bool(ttft and ttft_range(t, p).high > ttft),
             target_status="meets",
+            sized_for=sized_for,
         )
     floor = latency_is_floor(p)
     if latency and not floor and p.latency_percentile is None and not p.budget_usd:
