@@ -4,7 +4,7 @@ phrasings with a near miss:
   a stated request rate is quoted at the load it puts on the pick, not at the most the memory holds; a
   model kept running 24/7 is served;
 - R13: a p95 time-to-first-token target is judged under steady arrivals, and the pick agrees with its check;
-- R19: a stated per-user speed is met at the slow end of the pick's range (more replicas) when no budget binds.
+- R19: a stated per-user speed is met at the slow end of the pick's range (more replicas) without a budget.
 Golden figures are the catalog's (tools/catalog/prices.yaml): L40S runpod-secure $1.09 and nebius $1.55 per
 GPU-hour x 730 h = $796 and $1,132 per month."""
 
@@ -33,7 +33,8 @@ def _primary(text: str) -> dict[str, object]:
         "Monthly cost of running Llama 3.1 8B 24/7 on one L4 vs one L40S on GCP? About 30 requests per "
         "minute, ~1k tokens in / 300 out.",
         "Monthly cost of Llama 3.1 8B 24/7 on 1x L40S at GCP?",
-        "What would Llama 3.1 8B cost us per month on a single L40S in Google Cloud, running around the clock?",
+        "What would Llama 3.1 8B cost us per month on a single L40S in Google Cloud, running around the "
+        "clock?",
     ],
 )
 def test_a_gpu_the_required_provider_lacks_is_said_with_the_nearest_offers(text: str) -> None:
@@ -87,7 +88,8 @@ def test_a_stated_rate_is_quoted_at_the_load_it_puts_on_the_pick() -> None:
 
 R13 = (
     "We're launching a chat assistant on Llama 3.1 8B. Expect 50 concurrent users; we need p95 "
-    "time-to-first-token under 500 ms and at least 30 tokens/s per user. EU hosting only, on-demand (no spot)."
+    "time-to-first-token under 500 ms and at least 30 tokens/s per user. EU hosting only, on-demand "
+    "(no spot)."
 )
 
 
@@ -96,7 +98,8 @@ R13 = (
     [
         R13,
         R13 + " Would 1x H100 do it?",
-        "Llama 3.1 8B chatbot, 50 simultaneous users, p95 TTFT below 0.5 s, >= 30 tok/s each, EU only, on demand",
+        "Llama 3.1 8B chatbot, 50 simultaneous users, p95 TTFT below 0.5 s, >= 30 tok/s each, EU only, "
+        "on demand",
     ],
 )
 def test_a_p95_ttft_is_judged_under_steady_arrivals_and_the_pick_agrees(text: str) -> None:
@@ -130,6 +133,17 @@ def test_a_stated_per_user_speed_is_met_at_the_slow_end(text: str) -> None:
 def test_near_miss_under_a_budget_the_pick_says_which_target_it_relaxes() -> None:
     # with a budget the slow end is not forced; the reply says plainly what the pick relaxes (review 13)
     reply = _reply(
-        "Qwen2.5 32B chat for 100 simultaneous users, at least 30 tokens per second per user, max $8k per month"
+        "Qwen2.5 32B chat for 100 simultaneous users, at least 30 tokens per second per user, max $8k per "
+        "month"
     )
     assert "relaxes the 30 tokens/s per user" in reply
+
+
+def test_r19_turn_two_meets_the_per_user_speed_at_the_slow_end() -> None:
+    from advisor.conversation import Conversation
+
+    conv = Conversation(explain=False)
+    conv.send("We want to serve Qwen2.5 7B for our support chat.")
+    reply = conv.send("300 concurrent sessions, 40 tokens/s each, prompts around 2k tokens.").reply
+    line = next(x for x in reply.splitlines() if x.startswith("Recommended:"))
+    assert "meets your 40 tokens/s" in line and "under your 40" not in line
