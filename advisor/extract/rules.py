@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
+from advisor.extract.rules_always_on import rule_always_on_serving
 from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
@@ -48,6 +49,7 @@ from advisor.extract.rules_forward_only import (
     rule_forward_only_workload,
 )
 from advisor.extract.rules_framework import rule_framework
+from advisor.extract.rules_gpu_at_provider import rule_gpu_at_provider
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
@@ -120,6 +122,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,
     rule_forward_only_workload,  # after rule_workload: 'embed 200M documents' is inference, not training data
+    rule_always_on_serving,  # after rule_workload: "monthly cost of Llama 3.1 8B 24/7 on 1x L40S" is serving
     rule_method,
     rule_precision,
     rule_model,
@@ -159,6 +162,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_constraints,
     rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
+    rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"

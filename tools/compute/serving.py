@@ -98,6 +98,8 @@ class ServingTime(Traced):
     decode_bound: Literal["memory_bandwidth", "compute"]
     framework: str
     weights_fit: bool
+    prefill_s: Range | None = None
+    """One prompt's prefill alone, seconds (the service time of the first-token queue; None if unknown)."""
 
 
 def _check(**values: int) -> None:
@@ -547,5 +549,6 @@ def estimate_serving_time(
         decode_bound=bound,
         framework=fw,
         weights_fit=weights_fit,
+        prefill_s=prefill_s,
         **tb.fields(),
     )

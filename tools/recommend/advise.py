@@ -27,6 +27,7 @@ from tools.recommend.named_buy_rent import named_buy_vs_rent
 from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
+from tools.recommend.provider_gaps import provider_gap_check
 from tools.recommend.relax import relax_advice
 from tools.recommend.rent_vs_owned import rent_within_budget_note
 from tools.recommend.run import run_engine
@@ -183,6 +184,9 @@ def recommend(
         compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
         checks.insert(0, compared)
+    gap = provider_gap_check(p, catalog, eng.inference and not eng.state.batch_job)  # review 14, R11
+    if gap is not None:
+        checks.insert(0, gap)
     memory = memory_answer(out)  # "how much VRAM do I need?": the estimate, per card and in all
     if memory is not None:
         checks.append(memory)

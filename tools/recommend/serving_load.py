@@ -68,7 +68,7 @@ class ServingLoad:
         plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated), latency, answer)
         if plan.why_not is not None:
             return plan, fit
-        per = plan.per_replica_concurrency
+        per = max(plan.per_replica_concurrency, plan.sized_for or 0)  # memory for the load it is sized for
         at_load = self.fit_at(gpu, layout, per)
         cap = None if at_load.fits else self.memory_cap(gpu, layout, 1, per)
         if cap is not None:
@@ -82,7 +82,8 @@ class ServingLoad:
 
                 planned = plan_serving(capped, self.p, n, max_reps, stated)
                 plan = with_latency_cap(capped, planned, latency, answer)
-                plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap))
+                plan = replace(plan, per_replica_concurrency=min(plan.per_replica_concurrency, cap),
+                               sized_for=min(plan.sized_for, cap) if plan.sized_for else None)  # fmt: skip
             else:
                 # the users are split over replicas, each holding at most `cap`: more replicas, or none
                 def capped(conc: int) -> Any:
@@ -91,7 +92,7 @@ class ServingLoad:
 
                 planned = plan_serving(capped, self.p, n, max_reps, stated)
                 plan = with_latency_cap(capped, planned, latency, answer)
-            per = plan.per_replica_concurrency
+            per = max(plan.per_replica_concurrency, plan.sized_for or 0)
             at_load = self.fit_at(gpu, layout, per)
         if not at_load.fits and plan.why_not is None:
             # a load that does not fit is never a fit (negative free memory shown as one)

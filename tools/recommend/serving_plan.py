@@ -18,6 +18,8 @@ from tools.compute.serving import ServingTime
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.models import ServingFigures
+from tools.recommend.rate_load import rate_load
+from tools.recommend.ttft_target import at_percentile, ttft_range
 from tools.units import HOURS_PER_MONTH
 
 ServingFn = Callable[[int], ServingTime]
@@ -75,6 +77,8 @@ class ServingPlan:
     """Requests in flight over all replicas (the stated concurrency; None when sized for a target)."""
     latency_max_concurrency: int | None = None
     """Most requests per replica within the latency target at the slow end (None without a target)."""
+    sized_for: int | None = None
+    """Requests per replica the memory is sized for when a stated rate runs a lighter load (rate_load)."""
     spare_replicas: int = 0
     """Replicas beyond those the load needs (N+1 for an uptime target); the figures are the survivors'
     (`replicas - spare_replicas` carrying the whole load)."""
@@ -121,6 +125,7 @@ def _best_concurrency(
     latency_ms: float | None,
     ttft_s: float | None = None,
     answer: tuple[float, int] | None = None,
+    p: WorkloadProfile | None = None,
 ) -> int:
     """No stated concurrency but a throughput target: the largest per-replica load the KV cache holds
     and the latency, time-to-first-token and percentile answer-time targets allow (throughput grows with
@@ -129,7 +134,7 @@ def _best_concurrency(
     if latency_ms is not None:
         cap = _latency_cap(serve, latency_ms, cap)
     if ttft_s is not None and cap > 0:
-        cap = _ttft_cap(serve, ttft_s, cap)
+        cap = _ttft_cap(serve, ttft_s, cap, p)
     if answer is not None and cap > 0:
         cap = _load_cap(lambda n: answer_seconds(serve(n), answer[1]).high <= answer[0], cap)
     return cap
@@ -155,9 +160,11 @@ def answer_seconds(t: ServingTime, output_tokens: int) -> Range:
     )
 
 
-def _ttft_cap(serve: ServingFn, ttft_s: float, cap: int) -> int:
+def _ttft_cap(serve: ServingFn, ttft_s: float, cap: int, p: WorkloadProfile | None = None) -> int:
     """The most requests per replica (up to `cap`) whose time to first token stays within the target at
     the slow end; 0 when even one request misses it (it grows with load: prompts queue behind others)."""
+    if p is not None:  # a percentile target is judged under steady arrivals (tools/recommend/ttft_target.py)
+        return _load_cap(lambda n: ttft_range(serve(n), p).high <= ttft_s, cap)
     return _load_cap(lambda n: serve(n).time_to_first_token_s.high <= ttft_s, cap)
 
 
@@ -222,7 +229,7 @@ def _plan_load(
     target, latency, ttft = p.target_tokens_per_s, p.latency_ms_per_token, p.ttft_target_s
     answer = percentile_answer(p)
     if target and not concurrency_stated:
-        per = _best_concurrency(serve, latency, ttft, answer)
+        per = _best_concurrency(serve, latency, ttft, answer, p)
         if per == 0:  # even one request misses a target (serve(0) is no load at all)
             t = serve(1)
             if latency is not None and t.ms_per_output_token.high > latency:
@@ -236,23 +243,47 @@ def _plan_load(
                 why = f"{ttft_text(t)} with one request on {n_gpus} GPU(s): over the {ttft:g} s target"
             return _none(t, 1, 1, why)
         t = serve(per)
+        # a rate one replica carries runs at the load that delivers it (review 14, R11); its capacity (memory,
+        # tokens/s) stays the load it is sized for
+        cap_t, sized_for = t, per
+        per = rate_load(serve, target, per) if t.output_tokens_per_s.low > target else per
+        t = serve(per)
         replicas = max(1, math.ceil(target / t.output_tokens_per_s.low))
         if replicas > max_replicas:
             return _none(
                 t, per, replicas, f"needs {replicas} replicas of {n_gpus} GPU(s) for {target:,.0f} tokens/s"
             )
         at_risk = bool(latency and t.ms_per_output_token.high > latency)
-        total = t.output_tokens_per_s.scale(replicas)
+        total = cap_t.output_tokens_per_s.scale(replicas)
         return ServingPlan(
             replicas,
             per,
             t,
             total,
             latency_at_risk=at_risk,
-            ttft_at_risk=bool(ttft and t.time_to_first_token_s.high > ttft),
+            ttft_at_risk=bool(ttft and ttft_range(t, p).high > ttft),
             target_status="meets",
+            sized_for=sized_for,
         )
     floor = latency_is_floor(p)
+    if latency and not floor and p.latency_percentile is None and not p.budget_usd:
+        # a stated per-user speed is held at the slow end when some replica count reaches it there (review 14,
+        # R19: 2x GH200 at 32-54 tokens/s for 40 asked, a third replica meets it), else at the fast end with
+        # the risk named; under a budget targets_unmet.py says plainly which target the pick relaxes
+        strict = _users_plan(serve, p, n_gpus, max_replicas, slow=True)
+        if strict.why_not is None:
+            return strict
+    return _users_plan(serve, p, n_gpus, max_replicas, slow=floor or p.latency_percentile is not None)
+
+
+def _users_plan(
+    serve: ServingFn, p: WorkloadProfile, n_gpus: int, max_replicas: int, *, slow: bool
+) -> ServingPlan:
+    """The fewest replicas that hold the stated users within the targets; the per-token latency held at
+    the slow end of its range when `slow`, else at the fast end."""
+    target, latency, ttft = p.target_tokens_per_s, p.latency_ms_per_token, p.ttft_target_s
+    answer = percentile_answer(p)
+    floor, answer_pct = latency_is_floor(p), p.latency_percentile is not None
     total_conc = p.concurrency or 1
     top = max(1, min(max_replicas, total_conc))  # more replicas than requests serve nobody
     why = ""
@@ -262,9 +293,6 @@ def _plan_load(
         if per > max(t.max_concurrency, 1):
             why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
             continue
-        # a stated latency is met at the fast end (the slow end is a risk); the assumed floor and a percentile
-        # target ('p95 ...', expert review 11, R08) at the slow end
-        slow = floor or p.latency_percentile is not None
         if latency and (t.ms_per_output_token.high if slow else t.ms_per_output_token.low) > latency:
             why = _floor_why(t, n_gpus, latency) if floor else (
                 f"{t.ms_per_output_token.low:,.0f}-{t.ms_per_output_token.high:,.0f} ms per token at {per} "
@@ -272,7 +300,10 @@ def _plan_load(
                 f"{1000 / latency:,.0f} tokens/s per user"
             )  # fmt: skip
             continue
-        if ttft and (t.time_to_first_token_s.high if slow else t.time_to_first_token_s.low) > ttft:
+        # the assumed floor and a percentile target ('p95 ...', expert review 11, R08) hold the first token at
+        # the slow end, a stated target at the fast end
+        first = ttft_range(t, p)
+        if ttft and (first.high if floor or answer_pct else first.low) > ttft:
             why = (
                 f"{ttft_text(t)} at {per} requests per replica of {n_gpus} GPU(s); the target is {ttft:g} s"
             )
@@ -281,8 +312,8 @@ def _plan_load(
             why = _answer_why(t, answer, p, n_gpus)
             continue  # a percentile target holds at the slow end: more replicas, fewer requests each
         if not target:
-            return _with_ttft(_plan(r, t, total, latency, total_conc), ttft)
-        return _with_ttft(_for_target(serve, total_conc, r, top, target, latency, n_gpus), ttft)
+            return _with_ttft(_plan(r, t, total, latency, total_conc), ttft, p)
+        return _with_ttft(_for_target(serve, total_conc, r, top, target, latency, n_gpus), ttft, p)
     t = serve(math.ceil(total_conc / top))
     return _none(t, t.concurrency, top, f"{why} (at up to {top} replicas)")
 
@@ -334,8 +365,15 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     if plan is None or p.ttft_target_s is None or plan.why_not or plan.job_hours is not None:
         return None
     t = plan.replica
-    high = t.time_to_first_token_s.high
-    verdict = "within" if high <= p.ttft_target_s else "over at the slow end of"
+    first = ttft_range(t, p)
+    verdict = "within" if first.high <= p.ttft_target_s else "over at the slow end of"
+    if at_percentile(p):
+        # steady arrivals: the percentile of prefill + queue wait (tools/compute/ttft_percentile.py)
+        return (
+            f"{first.low:,.2g}-{first.high:,.2g} s to the first token at the {percentile_words(p).strip()} "
+            f"with {t.concurrency} requests per replica arriving steadily (prefill + queue wait): {verdict} "
+            f"your {percentile_words(p)}{p.ttft_target_s:g} s target"
+        )
     at_once = f" ({arrivals_words(t.concurrency)})" if t.concurrency > 1 else ""
     return (
         f"{ttft_text(t)} at {t.concurrency} requests per replica{at_once}: {verdict} your "
@@ -379,11 +417,11 @@ def ttft_text(t: ServingTime) -> str:
     return f"{ttft.low:,.2g}-{ttft.high:,.2g} s to the first token"
 
 
-def _with_ttft(plan: ServingPlan, ttft_s: float | None) -> ServingPlan:
+def _with_ttft(plan: ServingPlan, ttft_s: float | None, p: WorkloadProfile) -> ServingPlan:
     """The plan marked at risk when its time to first token meets the target only at the fast end."""
     if ttft_s is None or plan.why_not:
         return plan
-    return replace(plan, ttft_at_risk=plan.replica.time_to_first_token_s.high > ttft_s)
+    return replace(plan, ttft_at_risk=ttft_range(plan.replica, p).high > ttft_s)
 
 
 def _split(serve: ServingFn, total_conc: int, replicas: int) -> tuple[ServingTime, Range]:

@@ -97,7 +97,9 @@ def unmet_targets_note(
             f" {_summary(x)}, {present.usd_range(x.cost_usd)} per month, relaxes only "
             f"{' and '.join(_targets_missed(x, p))}."
         )
-    held = p.model_copy(update={"latency_percentile": SLOW_END_PERCENTILE, "budget_usd": None})
+    # the percentile marked assumed: it holds the targets at the slow end, every prompt at once (not the
+    # steady-arrival percentile of a stated one, tools/recommend/ttft_target.py)
+    held = p.with_values("assumed", latency_percentile=SLOW_END_PERCENTILE, budget_usd=None)
     try:
         out2 = run_engine(resolve_workload(profile=held, catalog=catalog), catalog, settings, caches)
     except InputError:

@@ -28,6 +28,7 @@ from tools.recommend.engine import Engine
 from tools.recommend.outcome import Outcome
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.serving_plan import gpu_ruled_out
+from tools.recommend.ttft_target import at_percentile
 from tools.units import HOURS_PER_MONTH  # the price-sheet month, 730 h
 
 MAX_SHOWN = 3
@@ -64,6 +65,8 @@ def burst_note(out: Outcome) -> str | None:
         return None
     if p.objective != "cheapest" or c.serving.job_hours is not None or c.layout.nodes > 1:
         return None
+    if at_percentile(p):
+        return None  # a percentile target is judged under steady arrivals, not all at once (review 14, R13)
     per, n, target = c.serving.per_replica_concurrency, c.layout.n_gpus, p.ttft_target_s
     if per <= 1:
         return None
