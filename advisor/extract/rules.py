@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_availability import rule_availability
+from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
@@ -124,6 +125,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_training_shape,
     rule_budget,
     rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
+    rule_budget_codes,  # after rule_budget_forms: PLN, SEK, NOK ... amounts; 'Max spend (USD): 45,000'
     rule_purchase_price,  # after the budget rules: "buy an 8x H100 server (~$250k)" is a price, not a budget
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins

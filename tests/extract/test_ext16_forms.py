@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.units_text import usd_per_unit
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -36,3 +37,38 @@ def test_everything_but_named_provider_is_excluded(extract: Extract, text: str, 
 )
 def test_nothing_but_is_not_an_exclusion(extract: Extract, text: str) -> None:
     assert extract(text).providers_excluded == []
+
+
+# ------------------------------------------------------------------ budgets in other currencies, form fields
+def _usd(code: str) -> float:
+    rate = usd_per_unit(code)  # the catalog's dated reference rate (tools/catalog/costs.yaml usd_per_<code>)
+    return 1.0 if rate is None else rate.value
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "code"),
+    [
+        ("DPO on Mistral 7B, 18k pairs. money: PLN 2,000 from the grant.", 2_000, "PLN"),
+        ("Train Llama 3 8B. budget 20,000 NOK", 20_000, "NOK"),  # was read as $20 (no currency)
+        ("Train Llama 3 8B. Budget: SEK 50k.", 50_000, "SEK"),
+        ("Train Phi-4 on 8B tokens.\n5. Max spend (USD): 45,000", 45_000, "USD"),  # an intake form's field
+        ("Train Phi-4 on 8B tokens. Budget (EUR): 12k", 12_000, "EUR"),
+        ("Train Phi-4 on 8B tokens. Budget in GBP: 3,000", 3_000, "GBP"),
+    ],
+)
+def test_budget_in_a_coded_currency_or_labelled_field(
+    extract: Extract, text: str, amount: float, code: str
+) -> None:
+    assert extract(text).budget_usd == pytest.approx(amount * _usd(code), rel=0.001)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Train Mistral 7B on 1B tokens. We raised NOK 20M last year.",  # money, but no budget cue
+        "Train Mistral 7B on 1B tokens. The GPUs cost SEK 500 per hour on our cloud.",  # a rate
+        "Train Phi-4 on 1B tokens. Max spend (USD): 4,500 per month",  # a monthly rate, not a job's budget
+    ],
+)
+def test_coded_amount_that_is_no_budget(extract: Extract, text: str) -> None:
+    assert extract(text).budget_usd is None
