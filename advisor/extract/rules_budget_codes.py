@@ -4,7 +4,9 @@
   from the grant", "budget 20,000 NOK", "SEK 50k max", "2 000 zł" (SEK NOK DKK PLN AUD CAD CNY KRW BRL;
   rates in tools/catalog/costs.yaml, usd_per_<code>);
 - a form field whose label names the currency and whose value is a bare number: "Max spend (USD): 45,000",
-  "Budget (EUR): 12k", "Budget in GBP: 3,000".
+  "Budget (EUR): 12k", "Budget in GBP: 3,000";
+- an amount set against the budget, not the budget: "approved at £18,000 max, not the £25k you asked for",
+  "$40k rather than the $60k": its budget reading is dropped, whoever read it ("not more than $5k" stays).
 
 An amount counts as a budget only with a cue: a budget word ("budget", "max spend", "money", "grant",
 "funding", "cap") before it, or "from the grant", "in total", "max" after it. A rate ("SEK 500 per hour",
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract import units_text as U
-from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, Gated, I, q
 from advisor.extract.rules_text import MONEY_NUM, MULT, MULTIPLIERS, NUM, Sentence, parse_money
 
 # local signs of those currencies; "kr" is Swedish, Norwegian or Danish: read only with a code
@@ -77,7 +79,12 @@ def _amount(m: re.Match[str], num: str, mult: str) -> float:
 
 def rule_budget_codes(ctx: Ctx) -> None:
     """budget_usd from an amount in SEK NOK DKK PLN AUD CAD CNY KRW BRL with a budget cue, and from a
-    labelled form field naming its currency."""
+    labelled form field naming its currency; then an amount the text sets aside is no budget."""
+    _coded_and_labelled(ctx)
+    drop_set_aside_budgets(ctx)
+
+
+def _coded_and_labelled(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
         for m in _CODED.finditer(t):
@@ -101,3 +108,31 @@ def rule_budget_codes(ctx: Ctx) -> None:
             value = _amount(m, "num", "mult")
             if value > 0:
                 _record(ctx, s, m, value, code)
+
+
+# an amount named to be set aside: "not the £25k you originally asked for", "rather than $60k", "instead of
+# EUR 10,000" (the figure right after the contrast word; "not more than $5k" has a word between them)
+_SET_ASIDE = Gated(
+    re.compile(
+        r"\b(?:not|rather\s+than|instead\s+of)\s+(?:the\s+|our\s+|your\s+|an?\s+)?(?:original(?:ly)?\s+|earlier\s+"
+        r"|initial\s+|first\s+|old\s+|previous\s+)?"
+        rf"(?:(?:us\$|\$|€|£|\b(?:usd|eur|gbp|chf|{'|'.join(_CODES)})\b)\s*(?:{MONEY_NUM}|{NUM})(?:\s*{MULT})?"
+        rf"|(?:{MONEY_NUM}|{NUM})(?:\s*{MULT})?\s*(?:usd|eur|euros?|dollars?|gbp|pounds?|chf|{'|'.join(_CODES)})\b)",
+        I,
+    ),
+    "not", "rather", "instead",
+)
+
+
+def drop_set_aside_budgets(ctx: Ctx) -> None:
+    """Remove budget_usd findings read from an amount the text sets aside ("..., not the £25k you asked for"),
+    when the sentence also states another amount (the one that stands)."""
+    for s in ctx.sentences:
+        for m in _SET_ASIDE.finditer(s.text):
+            shift = s.start - (QUOTED_PENALTY if s.quoted else 0)
+            lo, hi = shift + m.start(), shift + m.end()
+            in_sentence = [f for f in ctx.findings if f.field == "budget_usd"
+                           and shift <= f.position <= shift + len(s.text)]  # fmt: skip
+            aside = [f for f in in_sentence if lo <= f.position <= hi]
+            if aside and len(aside) < len(in_sentence):
+                ctx.findings[:] = [f for f in ctx.findings if not any(f is a for a in aside)]

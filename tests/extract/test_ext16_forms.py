@@ -72,3 +72,17 @@ def test_budget_in_a_coded_currency_or_labelled_field(
 )
 def test_coded_amount_that_is_no_budget(extract: Extract, text: str) -> None:
     assert extract(text).budget_usd is None
+
+
+# ------------------------------------------------------------------ an amount set aside is no budget
+@pytest.mark.parametrize(
+    ("text", "amount", "code"),
+    [
+        ("Full fine-tune Qwen2.5 32B on 1B tokens. Marta, approved at £18,000 max, not the £25k you "
+         "originally asked for.", 18_000, "GBP"),  # v13-train-po-email-chain-qwen32-azure-gbp
+        ("LoRA Llama 3 8B on 20M tokens. Budget $40k rather than the $60k we had planned.", 40_000, "USD"),
+        ("LoRA Llama 3 8B on 20M tokens. Budget: not more than $5k.", 5_000, "USD"),  # a cap, not a contrast
+    ],
+)  # fmt: skip
+def test_amount_set_aside_is_not_the_budget(extract: Extract, text: str, amount: float, code: str) -> None:
+    assert extract(text).budget_usd == pytest.approx(amount * _usd(code), rel=0.001)
