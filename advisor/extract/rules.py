@@ -50,6 +50,7 @@ from advisor.extract.rules_forward_only import (
 )
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
+from advisor.extract.rules_gpu_options import rule_gpu_options
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
@@ -113,6 +114,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
+    rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"

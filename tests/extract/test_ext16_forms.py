@@ -86,3 +86,28 @@ def test_coded_amount_that_is_no_budget(extract: Extract, text: str) -> None:
 )  # fmt: skip
 def test_amount_set_aside_is_not_the_budget(extract: Extract, text: str, amount: float, code: str) -> None:
     assert extract(text).budget_usd == pytest.approx(amount * _usd(code), rel=0.001)
+
+
+# ------------------------------------------------------------------ GPU options as a clause of their own
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("Serve DeepSeek-V3 in FP8 to 120 users. One node only, 8x H200 or 8x B200, no multi-node.",
+         {"h200", "b200"}),  # v13-serve-okr-deepseek-v3-single-node
+        ("Serve Llama 3.1 70B to 40 users. Hardware: 4x L40S or 2x H100.", {"l40s", "h100-sxm"}),
+    ],
+)  # fmt: skip
+def test_counted_gpu_options_are_wanted(extract: Extract, text: str, out: set[str]) -> None:
+    assert out <= set(extract(text).gpus_wanted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve DeepSeek-V3 to 120 users. Last year we used 8x H100 or 8x A100.",  # a story, not a wish
+        "Serve DeepSeek-V3 to 120 users. Which is better, 8x H200 or 8x B200?",  # a question to answer
+        "Serve DeepSeek-V3 to 120 users, not 8x H200 or 8x B200.",  # negated
+    ],
+)
+def test_gpu_options_near_misses(extract: Extract, text: str) -> None:
+    assert extract(text).gpus_wanted == []
