@@ -111,3 +111,34 @@ def test_counted_gpu_options_are_wanted(extract: Extract, text: str, out: set[st
 )
 def test_gpu_options_near_misses(extract: Extract, text: str) -> None:
     assert extract(text).gpus_wanted == []
+
+
+# ------------------------------------------------------------------ a batch counted once, output per item
+def test_items_named_again_after_per(extract: Extract) -> None:
+    p = extract(
+        "Generates product descriptions for 2.4M SKUs with Llama 3.3 70B.\n"
+        "Per SKU: ~500 prompt tokens (attributes), ~220 output tokens.\n"
+        "SLA: the whole backfill done within 5 days of the trigger."
+    )  # v13-batch-airflow-dag-sku-descriptions: 2,400,000 x 220 over 120 h
+    assert p.generation_tokens == pytest.approx(2_400_000 * 220)
+    assert p.target_tokens_per_s == pytest.approx(2_400_000 * 220 / (120 * 3600), rel=0.01)
+
+
+def test_european_thousands_in_a_batch_count(extract: Extract) -> None:
+    p = extract(
+        "Every month we must translate 3.000 documents of 8.000 tokens each with Gemma 3 27B (the output is "
+        "also about 8.000 tokens). Each time we have 48 hours for the job."
+    )  # v13-batch-spanish-publisher-monthly-translation: 3,000 x 8,000 over 48 h
+    assert p.generation_tokens == pytest.approx(3_000 * 8_000)
+    assert p.target_tokens_per_s == pytest.approx(3_000 * 8_000 / (48 * 3600), rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serve Llama 3.1 8B to our 2M users; per user ~300 output tokens per answer.",  # users, not items
+        "Summarise 500 contracts with Llama 3.1 8B by Friday. For each contract ~400 output tokens.",  # few
+    ],
+)
+def test_per_item_near_misses(extract: Extract, text: str) -> None:
+    assert extract(text).generation_tokens is None
