@@ -19,7 +19,12 @@ _PER_NAME = re.compile(r"\b(?:per|each|for\s+(?:each|every))\s+(?P<noun>[a-z][a-
 _NOT_ITEMS = frozenset({
     "token", "tokens", "second", "sec", "minute", "hour", "day", "week", "month", "year", "gpu", "node",
     "user", "request", "call", "query", "one", "time", "run", "epoch", "step", "batch", "item", "the", "a",
+    "quarter", "night", "session", "replica", "sequence", "person", "seat", "head", "engineer", "team",
 })  # fmt: skip
+# words that may stand between a count and its noun: adjectives and nouns ("2.4M product SKUs"), not a
+# preposition or an article ("$60k per quarter", "10k of the documents" is a share, not the batch)
+_BETWEEN = r"(?:(?!(?:per|a|an|each|every|of|in|for|the|to|by|on|at)\b)[\w-]+\s+){0,2}?"
+_MONEY_BEFORE = re.compile(r"(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf))\s*$", I)
 _MIN_ITEMS = 1000  # fewer items are a test run (rules_serving_io _MIN_BATCH_ITEMS)
 _MIN_TOKENS = 1e6  # a smaller total is no batch volume (rules_serving_io _MIN_GENERATION_TOKENS)
 _PERIOD_AFTER = re.compile(r"\s*(?:a|an|per|/|each|every)\s*(?:day|week|month|hour|night|year)\b", I)
@@ -37,12 +42,12 @@ def rule_per_item_volume(ctx: Ctx) -> None:
     nouns = {m.group("noun").lower() for s in ctx.sentences for m in _PER_NAME.finditer(s.text)}
     for noun in sorted(nouns - _NOT_ITEMS):
         counted = re.compile(
-            rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+(?:[\w-]+\s+){{0,2}}?{re.escape(noun)}(?:s|es)?\b", I
+            rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s+{_BETWEEN}{re.escape(noun)}(?:s|es)?\b", I
         )
         for s in ctx.sentences:
             for m in counted.finditer(s.text):
-                if _PERIOD_AFTER.match(s.text, m.end()):
-                    continue  # "2M SKUs a month": a rate, read elsewhere
+                if _PERIOD_AFTER.match(s.text, m.end()) or _MONEY_BEFORE.search(s.text[: m.start()]):
+                    continue  # "2M SKUs a month": a rate, read elsewhere; "$60k per quarter": money
                 mult = m.group("mult")
                 count = parse_scaled(m.group("num"), mult) if mult else parse_count(m.group("num"))
                 total = count * float(out.value)

@@ -137,6 +137,8 @@ def test_european_thousands_in_a_batch_count(extract: Extract) -> None:
     "text",
     [
         "Serve Llama 3.1 8B to our 2M users; per user ~300 output tokens per answer.",  # users, not items
+        # money per period, not items (v13-serve-okr-deepseek-v3-single-node)
+        "Serve DeepSeek-V3 to 120 reviewers, 700 output tokens each. GPU spend at most $60k per quarter.",
         "Summarise 500 contracts with Llama 3.1 8B by Friday. For each contract ~400 output tokens.",  # few
     ],
 )
