@@ -68,6 +68,8 @@ def rule_provider_lists(ctx: Ctx) -> None:
         t = s.text
         _list_only(ctx, s)
         for cue in _CUE.finditer(t):
+            if cue.group(0).lower().startswith(("any", "every", "all")) and negated(t, cue.start()):
+                continue  # "we can't use anything but GCP": the only one, read as required elsewhere
             end = _ITEM_END.search(t, cue.end())
             body = t[cue.end() : end.start() if end else len(t)]
             named: list[tuple[list[str], int]] = []

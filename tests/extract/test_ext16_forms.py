@@ -32,6 +32,7 @@ def test_everything_but_named_provider_is_excluded(extract: Extract, text: str, 
     "text",
     [
         "Serve Qwen2.5 72B, nothing but AWS.",  # the only one allowed, not excluded
+        "Serve Qwen2.5 72B. We can't use anything but GCP.",  # a double negative: the only one
         "Serve Qwen2.5 72B, we tried everything but Lambda was the only one with stock.",  # no list of names
     ],
 )
