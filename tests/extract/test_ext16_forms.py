@@ -145,3 +145,22 @@ def test_european_thousands_in_a_batch_count(extract: Extract) -> None:
 )
 def test_per_item_near_misses(extract: Extract, text: str) -> None:
     assert extract(text).generation_tokens is None
+
+
+# ------------------------------------------------------------------ a date set off from "deadline" by a comma
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        # v13-batch-kaggle-team-pseudolabels: Wed 18 Nov 09:00 -> Thu 3 Dec 23:59 UTC
+        ("Pseudo-label 600k problems with Qwen2.5 72B before the final submission deadline, Dec 3 23:59 UTC.",
+         15 * 24 + 14 + 59 / 60),
+        ("Label 600k problems with Qwen2.5 72B; deadline, 3 December.", 15 * 24 + 15),  # end of that day
+    ],
+)  # fmt: skip
+def test_deadline_comma_date(extract: Extract, text: str, hours: float) -> None:
+    assert extract(text).deadline_hours == pytest.approx(hours, abs=0.1)
+
+
+def test_a_deadline_word_without_a_date_sets_none(extract: Extract) -> None:
+    p = extract("Label 600k problems with Qwen2.5 72B; the deadline, honestly, is flexible.")
+    assert p.deadline_hours is None
