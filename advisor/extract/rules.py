@@ -43,6 +43,7 @@ from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_followup_share import rule_followup_share
+from advisor.extract.rules_form_values import rule_form_values
 from advisor.extract.rules_forward_only import (
     rule_forward_only_output,
     rule_forward_only_total,
@@ -164,6 +165,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
+    rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise

@@ -164,3 +164,52 @@ def test_deadline_comma_date(extract: Extract, text: str, hours: float) -> None:
 def test_a_deadline_word_without_a_date_sets_none(extract: Extract) -> None:
     p = extract("Label 600k problems with Qwen2.5 72B; the deadline, honestly, is flexible.")
     assert p.deadline_hours is None
+
+
+# ------------------------------------------------------------------ a form's or a config file's values
+def test_config_keys_name_the_cloud_and_cap(extract: Extract) -> None:
+    p = extract(
+        'module "pool" {\n  cloud         = "gcp"\n  max_gpu_count = 16   # hard quota\n}\n'
+        "Full fine-tune of Llama 3.1 70B over 2B tokens."
+    )  # v13-train-terraform-module-full-ft-gcp
+    assert p.providers_required == ["gcp"]
+    assert p.max_gpus == 16
+
+
+@pytest.mark.parametrize(
+    ("text", "max_gpus"),
+    [
+        ("Serve Qwen3 32B, 60 users. maxReplicas: 4  # one GPU per replica, 4 GPUs total is the cap", 4),
+        ("Serve Qwen3 32B, 60 users. 8 GPUs in total is our limit.", 8),
+        ("Serve Qwen3 32B, 60 users. We had 8 GPUs total last year.", None),  # no cap word
+    ],
+)
+def test_total_is_the_cap(extract: Extract, text: str, max_gpus: int | None) -> None:
+    assert extract(text).max_gpus == max_gpus
+
+
+@pytest.mark.parametrize(
+    ("answer", "excluded", "spot_ok"),
+    [("No", ["spot"], None), ("Yes", [], True)],
+)
+def test_form_question_about_spot_answered(
+    extract: Extract, answer: str, excluded: list[str], spot_ok: bool | None
+) -> None:
+    p = extract(
+        f"Continued pretraining of Phi-4 on 8B tokens.\n7. Can we use spot / low-priority VMs?: {answer}"
+    )
+    assert p.pricing_excluded == excluded  # v13-msg-intake-form-cpt-phi4-azure
+    assert p.spot_ok is spot_ok
+
+
+def test_not_on_any_us_hyperscaler(extract: Extract) -> None:
+    p = extract("Serve Phi-4 to 300 users. Hosting in the EU only, and not on any US hyperscaler.")
+    assert {"aws", "azure", "gcp"} <= set(p.providers_excluded)  # v13-serve-calendar-invite-phi4-hr-bot
+    assert extract("Serve Phi-4 to 300 users on any hyperscaler you like.").providers_excluded == []
+
+
+def test_gpu_named_twice_in_a_config_line(extract: Extract) -> None:
+    p = extract("Serve Qwen3 32B to 60 users. gpu: l40s  # L40S is all we're allowed to use, nothing else")
+    assert p.gpus_wanted == ["l40s"]  # v13-serve-helm-values-qwen3-l40s-frankfurt
+    p = extract("Serve Qwen3 32B to 60 users. L40S is all we're allowed to say about the old cluster.")
+    assert p.gpus_wanted == []
