@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from advisor.extract.rules import RulesExtractor
 from advisor.extract.units_text import usd_per_unit
 from tools.profile import WorkloadProfile
 
@@ -213,3 +214,12 @@ def test_gpu_named_twice_in_a_config_line(extract: Extract) -> None:
     assert p.gpus_wanted == ["l40s"]  # v13-serve-helm-values-qwen3-l40s-frankfurt
     p = extract("Serve Qwen3 32B to 60 users. L40S is all we're allowed to say about the old cluster.")
     assert p.gpus_wanted == []
+
+
+# ------------------------------------------------------------------ a sentence naming one step, said later
+def test_sentence_naming_a_step_belongs_to_it(rules: RulesExtractor) -> None:
+    a = rules.analyse("Step 1: LoRA fine-tune Llama 3 8B on 20M tokens. Step 2: serve it to 50 users. "
+                      "Budget for step 1: $5k.")  # fmt: skip
+    assert [f.value for f in a.findings if f.field == "budget_usd"] == [5000.0]
+    assert not [f for f in a.other if f.field == "budget_usd"]
+    assert [f.value for f in a.other if f.field == "concurrency"] == [50]  # step 2 keeps its own facts
