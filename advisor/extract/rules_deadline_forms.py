@@ -52,7 +52,11 @@ _NTH = (
     rf"{_WEEKDAY_ABBR.replace('?P<wd>', '?P<nwd>')},?\s+(?:t(?:he|eh)\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)\b"
     r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
 )
-_CUE = r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?[:,]?|no\s+later\s+than|for)\s+"
+_CUE = (  # "the client wants it Thursday 18:00 CET" (evals v13): a wish for a day is its deadline
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?[:,]?|no\s+later\s+than|for"
+    r"|(?:wants?|needs?)\s+(?:it|this|them|the\s+\w+)(?:\s+(?:done|ready|back|delivered|finished))?"
+    r"(?:\s+(?:by|on))?)\s+"
+)
 _DAY = rf"(?:{_DATE}|{_NTH}|(?:this\s+|(?P<next>next)\s+)?{_WEEKDAY_ABBR}(?![a-z])|(?P<tmrw>tomorrow|tmrw))"
 _DAY_AT = keyed(
     # the day first: "by Friday EOD Pacific", "until Monday 9:00 our time (CET)", "due 26 Nov AoE"

@@ -223,3 +223,16 @@ def test_sentence_naming_a_step_belongs_to_it(rules: RulesExtractor) -> None:
     assert [f.value for f in a.findings if f.field == "budget_usd"] == [5000.0]
     assert not [f for f in a.other if f.field == "budget_usd"]
     assert [f.value for f in a.other if f.field == "concurrency"] == [50]  # step 2 keeps its own facts
+
+
+# ------------------------------------------------------------------ a wish for a day and time is a deadline
+def test_wants_it_on_a_day_and_time(extract: Extract) -> None:
+    first = extract("Need 1M product summaries from Llama 3.1 8B, ~300 output tokens each, by Friday.")
+    p = extract("Change: the client wants it Thursday 18:00 CET, not Friday.", first)
+    # v13-multi-batch-deadline-pulled-in-eur-budget: Wed 09:00 UTC -> Thu 17:00 UTC (18:00 CET) = 32 h
+    assert p.deadline_hours == pytest.approx(32.0, abs=0.1)
+
+
+def test_wants_it_in_a_language_is_no_deadline(extract: Extract) -> None:
+    p = extract("Generate 1M summaries with Llama 3.1 8B. The client wants it in French.")
+    assert p.deadline_hours is None
