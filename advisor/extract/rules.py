@@ -59,6 +59,7 @@ from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_memory_question import rule_memory_question
+from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_owned_forms import rule_owned_forms
@@ -136,6 +137,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_deadline_forms,  # "by Friday EOD Pacific", "two weeks before that", "10 days max", "fri the 27th"
+    rule_money_period,  # after the deadline rules: '$3,400 ... until the end of the year' lasts, isn't due
     rule_location,
     rule_cadence,
     rule_utilisation,

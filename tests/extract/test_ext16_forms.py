@@ -236,3 +236,27 @@ def test_wants_it_on_a_day_and_time(extract: Extract) -> None:
 def test_wants_it_in_a_language_is_no_deadline(extract: Extract) -> None:
     p = extract("Generate 1M summaries with Llama 3.1 8B. The client wants it in French.")
     assert p.deadline_hours is None
+
+
+# ------------------------------------------------------------------ how long money lasts is no deadline
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Synthetic QA with Llama 3.1 8B, 5M items, 150 output tokens each. Grant money left: $3,400 for the "
+        "whole group until the end of the year; this job gets at most $900.",  # v13-batch-lab-wiki-table-...
+        "Synthetic QA with Llama 3.1 8B. We have AWS credits until the end of March.",
+    ],
+)
+def test_money_until_a_date_is_no_deadline(extract: Extract, text: str) -> None:
+    assert extract(text).deadline_hours is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Synthetic QA with Llama 3.1 8B. Finish by the end of the year; budget $3k.",
+        "Synthetic QA with Llama 3.1 8B. Budget $3k, and the job must run until the end of next week.",
+    ],
+)
+def test_a_job_until_a_date_keeps_its_deadline(extract: Extract, text: str) -> None:
+    assert extract(text).deadline_hours is not None
