@@ -27,6 +27,8 @@ def rule_gpu_options(ctx: Ctx) -> None:
         t = s.text
         if s.start in ctx.claim_sentences or t.rstrip().endswith("?"):
             continue
+        if " or " not in t.lower() and "/" not in t:
+            continue  # no options joined by "or" or "/": nothing to scan for
         for first in _OPTION.finditer(t):
             if not _CLAUSE_START.search(t[max(0, first.start() - 3) : first.start()]):
                 continue
