@@ -28,6 +28,7 @@ from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_always_on import rule_always_on_serving
 from advisor.extract.rules_availability import rule_availability
+from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
@@ -43,6 +44,7 @@ from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_followup_share import rule_followup_share
+from advisor.extract.rules_form_values import rule_form_values
 from advisor.extract.rules_forward_only import (
     rule_forward_only_output,
     rule_forward_only_total,
@@ -51,6 +53,7 @@ from advisor.extract.rules_forward_only import (
 from advisor.extract.rules_framework import rule_framework
 from advisor.extract.rules_gpu_at_provider import rule_gpu_at_provider
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
+from advisor.extract.rules_gpu_options import rule_gpu_options
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
@@ -58,9 +61,11 @@ from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_memory_question import rule_memory_question
+from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_owned_forms import rule_owned_forms
+from advisor.extract.rules_per_item import rule_per_item_volume
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
@@ -117,6 +122,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
+    rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
@@ -130,12 +136,14 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_training_shape,
     rule_budget,
     rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
+    rule_budget_codes,  # after rule_budget_forms: PLN, SEK, NOK ... amounts; 'Max spend (USD): 45,000'
     rule_purchase_price,  # after the budget rules: "buy an 8x H100 server (~$250k)" is a price, not a budget
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_deadline_forms,  # "by Friday EOD Pacific", "two weeks before that", "10 days max", "fri the 27th"
+    rule_money_period,  # after the deadline rules: '$3,400 ... until the end of the year' lasts, isn't due
     rule_location,
     rule_cadence,
     rule_utilisation,
@@ -150,6 +158,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
+    rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
@@ -165,6 +174,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
+    rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise

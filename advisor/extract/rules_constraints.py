@@ -232,8 +232,8 @@ _REQUIRE_AFTER = keyed(
     I,
 )
 _HYPER = keyed(
-    r"\b(?:no|not|avoid|without|anything but|except)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|big|three"
-    r"|major)\s+)*"
+    r"\b(?:no|not|avoid|without|anything but|except)\s+(?:on\s+)?(?:any\s+|the\s+)?(?:(?:us|u\.s\.|american"
+    r"|big|three|major)\s+)*"
     r"hyperscalers?\b"
     r"|\bno big (?:three|3) clouds?\b"
     # "none of the big clouds", "nothing from the big three", "not on any of the major clouds" (rd12)

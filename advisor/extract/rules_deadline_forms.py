@@ -52,7 +52,11 @@ _NTH = (
     rf"{_WEEKDAY_ABBR.replace('?P<wd>', '?P<nwd>')},?\s+(?:t(?:he|eh)\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)\b"
     r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
 )
-_CUE = r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|no\s+later\s+than|for)\s+"
+_CUE = (  # "the client wants it Thursday 18:00 CET" (evals v13): a wish for a day is its deadline
+    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?[:,]?|no\s+later\s+than|for"
+    r"|(?:wants?|needs?)\s+(?:it|this|them|the\s+\w+)(?:\s+(?:done|ready|back|delivered|finished))?"
+    r"(?:\s+(?:by|on))?)\s+"
+)
 _DAY = rf"(?:{_DATE}|{_NTH}|(?:this\s+|(?P<next>next)\s+)?{_WEEKDAY_ABBR}(?![a-z])|(?P<tmrw>tomorrow|tmrw))"
 _DAY_AT = keyed(
     # the day first: "by Friday EOD Pacific", "until Monday 9:00 our time (CET)", "due 26 Nov AoE"
@@ -96,7 +100,9 @@ _BEFORE_EVENT_END = keyed(
     I,
 )
 _MONTH = r"(?P<mname>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_BY = r"\b(?P<cue>by|before|until|till|due|no\s+later\s+than|ahead\s+of|deadline(?:\s+is)?:?)\s+(?:the\s+)?"
+_BY = (  # "deadline, Dec 3 23:59 UTC": a comma may set the date off (evals v13)
+    r"\b(?P<cue>by|before|until|till|due|no\s+later\s+than|ahead\s+of|deadline(?:\s+is)?[:,]?)\s+(?:the\s+)?"
+)
 # "by mid-December" (the 15th), "by EOW / EOM / EOY / EOQ", "by the end of Q1", "before Thanksgiving"
 _CALENDAR = keyed(
     rf"{_BY}(?:(?:mid|middle\s+of)[\s-]+{_MONTH}|(?P<eo>eow|eom|eoq|eoy)\b"

@@ -287,8 +287,8 @@ _WANT_CUE = keyed(
 # "L40S only", "L40S and nothing else", "L40S, nothing more", "L40S is all we can get"
 _ONLY_AFTER = keyed(
     r"(?:-only\b|\s+only\b|\s+exclusively\b|,?\s+(?:and|but)\s+nothing\s+(?:else|more)\b|,\s+nothing\s+(?:else|more)\b"
-    r"|(?:\s+cards?|\s+gpus?)?\s+(?:is|are)\s+(?:all|the\s+only\s+(?:thing|hardware|cards?|gpus?))\s+(?:we|i)\s+"
-    r"(?:can\s+)?(?:get|have|use|access)\b)",
+    r"|(?:\s+cards?|\s+gpus?)?\s+(?:is|are)\s+(?:all|the\s+only\s+(?:thing|hardware|cards?|gpus?))\s+(?:we|i)\s*"
+    r"(?:'re\s+|\s+are\s+|'m\s+)?(?:can\s+|(?:allowed|permitted|cleared)\s+to\s+)?(?:get|have|use|access)\b)",
     I,
 )
 # "than" compares, "other than" restricts ("nothing other than L40S")
@@ -503,12 +503,12 @@ def rule_gpu_choice(ctx: Ctx) -> None:
 def _gpu_types(ctx: Ctx, s: Sentence, owned: str | None) -> None:
     t = s.text
     comparing = None
-    seen: set[str] = set()  # one decision per GPU name and sentence: a repeated name costs one lookup
+    seen: set[str] = set()  # one decision per GPU name and its words before: a repeat costs one lookup
     for g in GPU_RE.finditer(t):
-        if g.group(0).lower() in seen:
+        before = t[max(0, g.start() - 40) : g.start()]  # "gpu: l40s # L40S is all we're allowed": both
+        if (key := f"{before}|{g.group(0)}".lower()) in seen:
             continue
-        seen.add(g.group(0).lower())
-        before = t[max(0, g.start() - 40) : g.start()]
+        seen.add(key)
         if re.search(r"\b(?:our|my)\s+(?:\w+\s+)?$", before, I):
             continue  # owned hardware, read by rule_owned_gpus
         name = g.group("gpu")

@@ -15,7 +15,11 @@ from advisor.extract.rules_text import Sentence
 _COMPANY: dict[str, str] = {"amazon": "aws", "microsoft": "azure", "google": "gcp", "oracle": "oci"}
 _CUE = re.compile(
     r"\b(?:rules?\s+out|ruled\s+out|ruling\s+out|excluding|exclude[sd]?|keep\s+(?:it|us|this|them|everything"
-    r"|the\s+\w+)\s+off(?:\s+of)?|stay(?:ing)?\s+off(?:\s+of)?|steer\s+clear\s+of|avoid(?:ing)?)\s+",
+    r"|the\s+\w+)\s+off(?:\s+of)?|stay(?:ing)?\s+off(?:\s+of)?|steer\s+clear\s+of|avoid(?:ing)?"
+    # everything but the names: "anything but Google", "any cloud except Azure", "whatever, other than AWS"
+    # (not "nothing but AWS", which names the only one)
+    r"|(?<!\bno)(?:any(?:thing|where|one|\s+(?:cloud|provider|vendor)s?)?|every(?:thing|where)|all)"
+    r"\s*,?\s+(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides))\s+",
     I,
 )
 _SEP = re.compile(r"\s*(?:,\s*(?:and|or|nor)?|\band\b|\bor\b|\bnor\b|/)\s*", I)
@@ -64,6 +68,8 @@ def rule_provider_lists(ctx: Ctx) -> None:
         t = s.text
         _list_only(ctx, s)
         for cue in _CUE.finditer(t):
+            if cue.group(0).lower().startswith(("any", "every", "all")) and negated(t, cue.start()):
+                continue  # "we can't use anything but GCP": the only one, read as required elsewhere
             end = _ITEM_END.search(t, cue.end())
             body = t[cue.end() : end.start() if end else len(t)]
             named: list[tuple[list[str], int]] = []

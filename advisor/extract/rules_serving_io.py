@@ -423,7 +423,7 @@ def _items_times_lengths(ctx: Ctx) -> None:
                 continue
             if not job:
                 continue
-            count = parse_scaled(m.group("num"), m.group("mult"))
+            count = parse_scaled(*m.group("num", "mult")) if m.group("mult") else parse_count(m.group("num"))
             if count < _MIN_BATCH_ITEMS:
                 continue
             size = _ITEM_SIZE.match(after)
@@ -453,7 +453,7 @@ def _items_rate(ctx: Ctx, s: Sentence, m: re.Match[str], per: re.Match[str]) -> 
     period = _PERIOD_UNITS.get(per.group("unit").lower()[:3])
     if period is None:  # items a second or a minute are a request rate
         return
-    count = parse_scaled(m.group("num"), m.group("mult"))
+    count = parse_scaled(*m.group("num", "mult")) if m.group("mult") else parse_count(m.group("num"))
     conv = U.rate_from_volume(count * float(out.value), U.hours_from(1.0, period).value)
     ev = f'"{q(m)} {q(per)}" x "{out.evidence}": {conv.how}'
     ctx.add(s, "target_tokens_per_s", conv.value, ev, "inferred", m.start())
@@ -526,10 +526,10 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
             and not TRANSLATE.search(t)  # a translation writes about as much as it reads
         ):
             continue  # "classify 40M reviews (~120 tokens each": the items' own length, a prompt
-        count = parse_scaled(m.group("num"), m.group("mult"))
+        count = parse_scaled(*m.group("num", "mult")) if m.group("mult") else parse_count(m.group("num"))
         key = next(k for k in ("", "2", "3", "4") if each.group("num" + k))
         num, mult = each.group("num" + key), each.group("mult" + key)
-        tokens_each = parse_number(num) * (1000 if mult else 1)
+        tokens_each = parse_number(num) * 1000 if mult else parse_count(num)
         languages = target_languages(ctx)
         times = _repeats(ctx)  # "8 completions per prompt", "for each one ... writes 25 pairs"
         total = count * tokens_each * max(1, len(languages)) * (times[0] if times else 1)

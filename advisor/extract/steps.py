@@ -130,6 +130,46 @@ def _trailing_shared(
     return (*shared, *moved), [*steps[:-1], _Step(steps[-1].label, tuple(last))]
 
 
+# a sentence about one step, said outside it: "Budget for (1): $250k.", "The deadline of step 2 is Friday."
+_REFERENCE = re.compile(
+    r"\b(?:for|of|on)\s+(?:\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
+    r"|(?:step|phase|stage|job|task|workload|part)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b)",
+    re.I,
+)
+
+
+def _referenced(shared: tuple[Sentence, ...], steps: list[_Step]) -> tuple[tuple[Sentence, ...], list[_Step]]:
+    """Sentences that name one step by its label ("Budget for (1): $250k", said after step 2) move to that
+    step: they state its facts, not the step they follow or every step's. A step's first sentence stays."""
+    labels = [st.label for st in steps]
+    moved: dict[str, list[Sentence]] = {lab: [] for lab in labels}
+
+    def target(sen: Sentence, own: str | None) -> str | None:
+        m = _REFERENCE.search(sen.text)
+        lab = (m.group("paren") or m.group("word")).lower() if m else None
+        return lab if lab in moved and lab != own else None
+
+    kept_shared = []
+    for sen in shared:
+        if (lab := target(sen, None)) is not None:
+            moved[lab].append(sen)
+        else:
+            kept_shared.append(sen)
+    kept: list[list[Sentence]] = []
+    for st in steps:
+        keep = list(st.sentences[:1])
+        for sen in st.sentences[1:]:
+            if (lab := target(sen, st.label)) is not None:
+                moved[lab].append(sen)
+            else:
+                keep.append(sen)
+        kept.append(keep)
+    if not any(moved.values()):
+        return shared, steps
+    out = [_Step(st.label, (*keep, *moved[st.label])) for st, keep in zip(steps, kept, strict=True)]
+    return tuple(kept_shared), out
+
+
 # a step that generates and trains nothing: "generate synthetic data with Llama 3.1 70B - 2M samples x 500
 # tokens" is a serving (generation) step, whatever its token volume reads as
 _GENERATION_STEP = re.compile(r"\b(?:generat\w*|synthesi[sz]\w*|distil\w*|label\w*|annotat\w*)\b", re.I)
@@ -160,7 +200,7 @@ def step_parts(
     found = _steps(sentences)
     if found is None:
         return None
-    shared, steps = _trailing_shared(*found, read)
+    shared, steps = _referenced(*_trailing_shared(*found, read))
     own = [read(st.sentences) for st in steps]
     kinds = [_kind(f, st) for f, st in zip(own, steps, strict=True)]
     if not any(kinds):

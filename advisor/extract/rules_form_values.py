@@ -1,0 +1,71 @@
+"""Constraints written as a form's or a config file's values (issue 12; evals v13, read as development data):
+
+- a config key naming the cloud: `cloud = "gcp"`, `provider: aws` (providers_required, as "GCP only");
+- a config key capping the GPUs: `max_gpu_count = 16`, `gpu_quota: 8`, `maxGpus: 4` (max_gpus);
+- a cap said after the count with "total": "4 GPUs total is the cap", "8 GPUs in total is our limit";
+- a form's yes/no question about spot answered on the same line: "Can we use spot / low-priority VMs?: No"
+  (pricing_excluded spot; "Yes" says spot is fine).
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, Gated, I, q
+from advisor.extract.rules_models import PROVIDER_FAMILIES, find_providers
+
+_CLOUD_KEY = Gated(
+    re.compile(
+        r"(?:^|[\s{,(])(?:cloud|cloud[_ ]?provider|provider)\s*[:=]\s*[\"']?(?P<name>[a-z][\w.-]{1,30})", I
+    ),
+    "cloud", "provider",
+)  # fmt: skip
+_GPU_CAP_KEY = Gated(
+    re.compile(
+        # (the brief's text keeps no underscores: "max_gpu_count" arrives as "max gpu count")
+        r"(?:^|[\s{,(])(?:max[_ ]?gpu[_ ]?count|max[_ ]?gpus?|max[_ ]?num[_ ]?gpus|gpu[_ ]?quota"
+        r"|gpu[_ ]?limit)\s*[:=]\s*"
+        r"[\"']?(?P<num>\d{1,5})\b",
+        I,
+    ),
+    "gpu",
+)  # fmt: skip
+_TOTAL_CAP = Gated(
+    re.compile(
+        r"\b(?P<num>\d{1,5})\s+(?:gpus?|cards?|accelerators?)\s+(?:in\s+)?total\s+(?:is|are)\s+(?:the|our|a|my)\s+"
+        r"(?:hard\s+|firm\s+)?(?:cap|limit|ceiling|max(?:imum)?)\b",
+        I,
+    ),
+    "total",
+)  # fmt: skip
+_SPOT_ANSWER = Gated(
+    re.compile(
+        r"\b(?:can|could|may|should)\s+(?:we|i|you)\s+(?:use|run\s+on|go\s+with)\s+(?:spot|preemptible|low[\s-]priority)"
+        r"[^?\n]{0,40}\?\s*[:=\-–]?\s*(?P<ans>no|nope|not\s+allowed|yes|ok(?:ay)?|fine)\b",
+        I,
+    ),
+    "spot", "preemptible", "priority",
+)  # fmt: skip
+
+
+def rule_form_values(ctx: Ctx) -> None:
+    """providers_required, max_gpus and pricing_excluded from a form's or a config's values."""
+    for s in ctx.sentences:
+        t = s.text
+        for m in _CLOUD_KEY.finditer(t):
+            found = find_providers(m.group("name"))
+            if len(found) == 1 or (found and len({p for p, _, _ in found}) == len(found)):
+                for pid, _, _ in found:
+                    for p in PROVIDER_FAMILIES.get(pid, (pid,)):
+                        ctx.add(s, "providers_required", [p], q(m), "stated", m.start("name"))
+                        ctx.add(s, "providers_preferred", [p], q(m), "stated", m.start("name"))
+        for rx in (_GPU_CAP_KEY, _TOTAL_CAP):
+            for m in rx.finditer(t):
+                n = int(m.group("num"))
+                if n >= 1:
+                    ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
+        for m in _SPOT_ANSWER.finditer(t):
+            if m.group("ans").lower().startswith(("no", "not")):
+                ctx.add(s, "pricing_excluded", ["spot"], q(m), "stated", m.start())
+            else:
+                ctx.add(s, "spot_ok", True, q(m), "stated", m.start())
