@@ -159,6 +159,7 @@ def _plan(
     loss_upcast: bool = True,
     loss_impl: str | None = None,
     logits_held: bool = False,
+    returns_kv_cache: bool = False,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
@@ -299,6 +300,7 @@ def _plan(
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
         logits_held=logits_held and training,
+        returns_kv_cache=returns_kv_cache and training,
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
         lora_fused_qkv=lora_fused_qkv and adapters,
@@ -357,6 +359,7 @@ def estimate_memory(
     loss_upcast: bool = True,
     loss_impl: str | None = None,
     logits_held: bool = False,
+    returns_kv_cache: bool = False,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
@@ -380,7 +383,8 @@ def estimate_memory(
     `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
     engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS, None: the framework's) describe the loss
     implementation of a measured run; `logits_held` (the loop keeps the model output, so its logits,
-    alive through the backward and the step) and `grad_accumulation_steps`
+    alive through the backward and the step), `returns_kv_cache` (the forward runs with use_cache=True and
+    returns every layer's K/V, tools.memory_use_cache) and `grad_accumulation_steps`
     (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
     training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
     to step) the data pipeline; `lora_fused_qkv` (one LoRA dropout for a fused q/k/v projection, LitGPT)
@@ -434,6 +438,7 @@ def estimate_memory(
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
         logits_held=logits_held,
+        returns_kv_cache=returns_kv_cache,
         grad_accumulation_steps=grad_accumulation_steps,
         variable_length=variable_length,
         lora_fused_qkv=lora_fused_qkv,

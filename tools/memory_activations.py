@@ -32,6 +32,7 @@ from tools.memory_quant import (
     quant_saved_input_bytes_per_token,
 )
 from tools.memory_types import Plan
+from tools.memory_use_cache import returned_kv_bytes
 from tools.trace import TraceBuilder
 
 ACTIVATION_BYTES = 2
@@ -449,6 +450,16 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
             "B",
             loss=key,
         )
+    if plan.returns_kv_cache:  # past_key_values: with the output at the forward's end, held with it after
+        kv = tb.step(
+            "returned_kv_cache",
+            "2 x layers x tokens x kv_heads x head_dim x 2 B / tp (use_cache=True in training)",
+            returned_kv_bytes(arch, tokens, tp),
+            "B",
+            source="tools.memory_use_cache (llama-recipes PR #165: use_cache=False saves ~4 GB for 7B)",
+        )
+        logits_fwd += kv
+        held += kv if plan.logits_held else 0.0
     dequant = 0.0
     if plan.method == "qlora":
         dequant = tb.step(

@@ -53,6 +53,9 @@ class Plan:
     """The training loop keeps the model's output (its logits) alive through the backward and the step, as
     `output = model(...); loss = output.loss; loss.backward()` does
     (tools.memory_activations.LOGITS_HELD_BYTES); HF Trainer and torchtune drop them before the backward."""
+    returns_kv_cache: bool = False
+    """The training forward runs with use_cache=True and returns every layer's K and V
+    (tools.memory_use_cache): live at the end of the forward, and through the backward when logits_held."""
     grad_accumulation_steps: int = 1
     """Micro-batches per optimizer step. Above 1 the gradients of the earlier micro-batches stay live
     through the next micro-batch's forward, loss and backward (torch accumulates into `.grad`; the step and
