@@ -437,8 +437,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's script)")
-        source = row.get("source") or {}
-        document = " ".join(str((source if isinstance(source, dict) else {}).get("document") or "").split())
+        document = " ".join(str(_as_dict(row.get("source") or {}).get("document") or "").split())
         if stack.output_held and stack.output_held in document:
             inputs["logits_held"] = True
             notes.append(f"logits_held True (the source document's run: {stack.output_held!r})")
@@ -446,6 +445,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss_without_autocast.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's loss, {framework} engine without autocast)")
+    if stack is not None and stack.model_code is not None:
+        inputs["model_code"] = stack.model_code
+        notes.append(f"model_code {stack.model_code} (the source's model code, tools.memory_model_code)")
     if stack is not None and stack.variable_length:
         inputs["variable_length"] = True
         notes.append("variable_length True: batches padded to their longest sample (the source's collator)")

@@ -28,6 +28,9 @@ class SourceStack:
     QLoRA rows."""
     quant: dict[str, Any] = field(default_factory=dict)
     """How the family's code loads and runs a 4/8-bit base (tools.memory_quant options): its QLoRA rows."""
+    model_code: str | None = None
+    """Whose layer code the family's model runs (tools.memory_model_code: 'plain' for a model written in plain
+    torch, without transformers' per-layer extras); None: the framework preset's."""
     flash_attention: bool | None = None
     """The attention the family's model code runs where a row leaves it null (None: the scorer's default)."""
     output_held: str = ""
@@ -121,7 +124,10 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "activation checkpointing; model.to(device).to(torch.bfloat16) with no autocast, and calc_loss_batch "
         "runs torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.flatten()) on the bf16 "
         "out_head logits (no .float(): a 16-bit loss, loss_upcast False); `logits` is local to "
-        "calc_loss_batch, so the loop does not hold it through the backward",
+        "calc_loss_batch, so the loop does not hold it through the backward; GPTModel is plain torch "
+        "(nn.LayerNorm, nn.GELU or the book's own, nn.Linear, scaled_dot_product_attention from step 7): "
+        "model_code plain",
+        model_code="plain",
     ),
     "llama-recipes-fsdp-memory-threads": SourceStack(
         "foreach", True,

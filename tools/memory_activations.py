@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
 from tools.memory_arch import adapted_linears, largest_linear_params
-from tools.memory_frameworks import framework_defaults
 from tools.memory_quant import (
     FP32_FINAL_NORM_BYTES_PER_H,
     FP32_FORWARD_SCALE,
@@ -276,7 +275,7 @@ class ActivationParts:
 
 
 def _layer_extra_h(plan: Plan) -> tuple[float, str]:
-    if not framework_defaults(plan.framework).hf_layer_extras:
+    if not plan.hf_layer_extras:
         return 0.0, f"none ({plan.framework}: Korthikanti's count is its layer's own)"
     if plan.adapters:
         key = ("lora", "mixed" if plan.training_precision == "mixed" else "16-bit")

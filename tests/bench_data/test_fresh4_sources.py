@@ -25,7 +25,7 @@ def test_rasbt_rows_use_the_books_gpt_shape_and_a_16_bit_loss(rows: dict[str, di
     assert shape == (12, 768, 50257, False)
     # 163.0M as the collector counted it (row's `ambiguous`), within the position embedding's 0.8M
     assert m.arch.param_count() == pytest.approx(0.163e9, rel=0.01)
-    assert m.inputs["loss_upcast"] is False
+    assert m.inputs["loss_upcast"] is False and m.inputs["model_code"] == "plain"
     padded = fresh.map_row(rows["rasbt-gpt2-163m-a100-step9"], include_ambiguous=True)
     assert padded.arch.vocab_size == 50304
 
@@ -47,3 +47,10 @@ def test_final_pr41_run_within_10_percent(rows: dict[str, dict[str, Any]]) -> No
     # PR #41's final run: 15.22 GB peak active (allocated basis); the mapping above puts it within 10%
     m = fresh.map_row(rows["llama-recipes-pr41-7b-lora-4xa100-final-allocated"], True)
     assert fresh.estimate_gib(m) / m.measured_gib - 1 == pytest.approx(0.0, abs=0.10)
+
+
+def test_rasbt_sdpa_rows_within_10_percent(rows: dict[str, dict[str, Any]]) -> None:
+    # README steps 7-10 and the DDP run (SDPA, reserved basis): each within 10% after the source mapping
+    for rid in ("step7", "step8", "step9", "step10", "stepddp4"):
+        m = fresh.map_row(rows[f"rasbt-gpt2-163m-a100-{rid}"], include_ambiguous=True)
+        assert abs(fresh.estimate_gib(m) / m.measured_gib - 1) <= 0.10, rid
