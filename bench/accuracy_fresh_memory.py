@@ -399,6 +399,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     liger = any(bool(row.get(k)) for k in _LIGER_KEYS)
     chunked = bool(row.get("loss_chunking")) or liger
     attention = row.get("flash_attention")
+    if attention is None and stack is not None and stack.flash_attention is not None:
+        attention = stack.flash_attention
+        notes.append(f"flash_attention {attention} (the source's model code)")
     flash = not (attention is False or str(attention).lower() in ("eager", "off", "none", "false", "no"))
     model = row.get("model") or {}
     inputs: dict[str, Any] = dict(
@@ -434,10 +437,17 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's script)")
+        document = " ".join(str(_as_dict(row.get("source") or {}).get("document") or "").split())
+        if stack.output_held and stack.output_held in document:
+            inputs["logits_held"] = True
+            notes.append(f"logits_held True (the source document's run: {stack.output_held!r})")
     if stack is not None and not chunked and not framework_defaults(framework).amp:
         for key, val in stack.loss_without_autocast.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's loss, {framework} engine without autocast)")
+    if stack is not None and stack.model_code is not None:
+        inputs["model_code"] = stack.model_code
+        notes.append(f"model_code {stack.model_code} (the source's model code, tools.memory_model_code)")
     if stack is not None and stack.variable_length:
         inputs["variable_length"] = True
         notes.append("variable_length True: batches padded to their longest sample (the source's collator)")

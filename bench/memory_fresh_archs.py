@@ -116,9 +116,34 @@ GPT2_XL = _arch(
     mlp_gated=False, qkv_bias=True, max_context=1024, published_params_b=1.56,
 )  # fmt: skip
 
+LLMS_FROM_SCRATCH_GPT_124M = _arch(
+    "llms-from-scratch-gpt-124m",
+    "GPT-2 124M-config GPTModel, untied output head (LLMs-from-scratch ch05), vocab 50257",
+    ("GPT-2 124M-config GPTModel, untied output head (LLMs-from-scratch ch05)",),
+    "rasbt/LLMs-from-scratch ch05/10_llm-training-speed/00_orig.py (stored 9a899489) and "
+    "01_opt_single_gpu.py (stored 7bd26314), read 2026-11-27: GPT_CONFIG_124M (vocab_size 50257, "
+    "context_length 1024, emb_dim 768, n_heads 12, n_layers 12, drop_rate 0.1, qkv_bias False); GPTModel: "
+    "FeedForward Linear(768, 4 x 768) -> GELU -> Linear (not gated), two LayerNorms per block, out_head "
+    "Linear(768, vocab, bias=False) separate from tok_emb (untied); ~163M with the 1024 x 768 position "
+    "embedding",
+    family="gpt2", hf_architecture="GPTModel", n_layers=12, hidden_size=768, n_heads=12, n_kv_heads=12,
+    head_dim=64, intermediate_size=3072, vocab_size=50257, mlp_gated=False, max_context=1024,
+    published_params_b=0.163,
+)  # fmt: skip
+LLMS_FROM_SCRATCH_GPT_124M_V50304 = LLMS_FROM_SCRATCH_GPT_124M.model_copy(
+    update=dict(
+        id="llms-from-scratch-gpt-124m-v50304",
+        name="GPT-2 124M-config GPTModel, untied output head (LLMs-from-scratch ch05), vocab 50304",
+        aliases=(),
+        vocab_size=50304,
+        source="as llms-from-scratch-gpt-124m, with README step 9's vocabulary padded to 50304 "
+        "(01_opt_single_gpu.py GPT_CONFIG_124M vocab_size 50304)",
+    )
+)
+
 FRESH_ARCHS: tuple[ModelArch, ...] = (
     MISTRAL_7B_V01, MISTRAL_7B_V02, OPENBUDDY_ZEPHYR_7B, YI_34B, TINYLLAMA_1B, QWEN1_1_8B, QWEN1_14B, YI_6B,
-    LLAMA_1_7B, GPT2_XL,
+    LLAMA_1_7B, GPT2_XL, LLMS_FROM_SCRATCH_GPT_124M, LLMS_FROM_SCRATCH_GPT_124M_V50304,
 )
 
 

@@ -28,6 +28,15 @@ class SourceStack:
     QLoRA rows."""
     quant: dict[str, Any] = field(default_factory=dict)
     """How the family's code loads and runs a 4/8-bit base (tools.memory_quant options): its QLoRA rows."""
+    model_code: str | None = None
+    """Whose layer code the family's model runs (tools.memory_model_code: 'plain' for a model written in plain
+    torch, without transformers' per-layer extras); None: the framework preset's."""
+    flash_attention: bool | None = None
+    """The attention the family's model code runs where a row leaves it null (None: the scorer's default)."""
+    output_held: str = ""
+    """A phrase of a row's source document that marks the runs whose loop held the model output (`outputs =
+    model(**batch); loss = outputs.loss`): logits_held on for those rows only (a row's document names the
+    code state it measured)."""
     variable_length: bool = False
     """The script pads each batch to its longest sample on data of varying length (tools.memory's
     variable_length: the caching allocator's stale logits segments on the reserved basis)."""
@@ -120,6 +129,39 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "model and no autocast in the pure-bf16 set-ups: fp32 adapters, each adapted linear keeps an fp32 "
         "copy of its input (lora_fp32_adapters, tools.memory_lora)",
         lora={"lora_fp32_adapters": True},
+    ),
+    "rasbt-llms-from-scratch-training-speed": SourceStack(
+        "fused", False, {"loss_upcast": False},
+        "rasbt/LLMs-from-scratch ch05/10_llm-training-speed/00_orig.py (stored 9a899489) and "
+        "01_opt_single_gpu.py (stored 7bd26314), read 2026-11-27: torch.optim.AdamW(..., fused=True); no "
+        "activation checkpointing; model.to(device).to(torch.bfloat16) with no autocast, and calc_loss_batch "
+        "runs torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.flatten()) on the bf16 "
+        "out_head logits (no .float(): a 16-bit loss, loss_upcast False); `logits` is local to "
+        "calc_loss_batch, so the loop does not hold it through the backward; GPTModel is plain torch "
+        "(nn.LayerNorm, nn.GELU or the book's own, nn.Linear, scaled_dot_product_attention from step 7): "
+        "model_code plain",
+        model_code="plain",
+    ),
+    "llama-recipes-fsdp-memory-threads": SourceStack(
+        "foreach", True,
+        {"loss_impl": "shift-logits", "returns_kv_cache": True},
+        "meta-llama/llama-recipes at stored commit 4767f09e (read 2026-11-27): requirements.txt torch==2.0.1 "
+        "and an unpinned transformers (July-Aug 2023: 4.31); llama_finetuning.py builds optim.AdamW("
+        "model.parameters(), lr, weight_decay=0.0) (torch 2.0's foreach default on CUDA), loads "
+        "LlamaForCausalLM.from_pretrained without use_cache=False and checkpoints with FSDP's "
+        "apply_fsdp_checkpointing (configs/fsdp.py fsdp_activation_checkpointing True), not transformers' "
+        "gradient checkpointing, so the forward returns every layer's K/V (use_cache True: "
+        "returns_kv_cache; PR #165 added use_cache=False, 'saves ~4 GB in activation memory' for 7B); "
+        "utils/train_utils.py keeps `outputs = model(**batch)` through loss.backward() and the step "
+        "(PR #41's description: its limit_all_gathers=False/True runs kept 'logits (as well as "
+        "past_key_values, hidden_states, and attentions) alive' that way, its final run uses `loss = "
+        "model(*batch).loss`: logits_held on the rows whose document names those two runs; the issue #100 "
+        "comment does not say which loop it ran: not held); transformers 4.31 "
+        "LlamaForCausalLM: logits.float() then logits[..., :-1, :].contiguous() into CrossEntropyLoss "
+        "(loss_impl shift-logits) and eager attention only (LlamaAttention: fp32 softmax; SDPA came in 4.36; "
+        "PR #97's flash path is optimum's BetterTransformer, a row says so)",
+        flash_attention=False,
+        output_held="With limit_all_gathers=",
     ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and

@@ -54,6 +54,7 @@ from tools.memory_frameworks import (
     OPTIMIZER_IMPLS,
     framework_defaults,
 )
+from tools.memory_model_code import model_code_extras
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
 from tools.memory_preference import reference_forward_bytes, reference_weight_bytes, sequences_in_micro_batch
 from tools.memory_states import NF4_BYTES_PER_PARAM, WEIGHT_BYTES, model_states
@@ -159,6 +160,8 @@ def _plan(
     loss_upcast: bool = True,
     loss_impl: str | None = None,
     logits_held: bool = False,
+    returns_kv_cache: bool = False,
+    model_code: str | None = None,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
@@ -295,11 +298,13 @@ def _plan(
         if training
         else False,
         amp_framework=preset.amp,
+        hf_layer_extras=model_code_extras(model_code, preset.hf_layer_extras),
         memory_basis=memory_basis,
         compiled_loss=compiled_loss,
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
         logits_held=logits_held and training,
+        returns_kv_cache=returns_kv_cache and training,
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
         lora_fused_qkv=lora_fused_qkv and adapters,
@@ -359,6 +364,8 @@ def estimate_memory(
     loss_upcast: bool = True,
     loss_impl: str | None = None,
     logits_held: bool = False,
+    returns_kv_cache: bool = False,
+    model_code: str | None = None,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
@@ -379,25 +386,15 @@ def estimate_memory(
     `flash_attention` (memory-efficient attention); `gpus`, `sharding`, `tp`, `pp`; `offload` to CPU;
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
-    them (torchtune); `compiled_loss` (torch.compile of the loss: a chunked loss keeps bf16) and
-    `loss_upcast` (False: the loss runs in 16-bit, as model code without .float() under a non-autocast
-    engine) and `loss_impl` (tools.memory_frameworks.LOSS_IMPLS, None: the framework's) describe the loss
-    implementation of a measured run; `logits_held` (the loop keeps the model output, so its logits,
-    alive through the backward and the step) and `grad_accumulation_steps`
-    (micro-batches per optimizer step: above 1 the accumulated gradients are live in every phase) the
-    training loop; `variable_length` (batches padded to their longest sequence, lengths changing from step
-    to step) the data pipeline; `lora_fused_qkv` (one LoRA dropout for a fused q/k/v projection, LitGPT)
-    the adapter code; `fp32_unquantized` (a 4/8-bit base with fp32 non-quantised parameters and no autocast:
-    torch_dtype float32 or peft's kbit cast) and `quant_saves_input` (bitsandbytes MatMul4Bit keeps each
-    4-bit linear's input) the quantised base (tools.memory_quant); `lora_fp32_adapters` (peft's default
-    fp32 adapters on a 16-bit base, tools.memory_lora) the adapter code.
-    `training_objective` (tools.preference):
-    a preference pair is 2 sequences per example and DPO / KTO full training holds a frozen reference copy
-    unless `precompute_ref_log_probs` (tools.memory_preference). Raises InputError on impossible inputs.
-    Memory in GiB (2**30 bytes).
+    them (torchtune). Options of a measured run's code, each documented where it is modelled: the loss
+    (`compiled_loss`, `loss_upcast`, `loss_impl`: tools.memory_frameworks), the loop (`logits_held`,
+    `returns_kv_cache`: tools.memory_use_cache, `model_code`: tools.memory_model_code,
+    `grad_accumulation_steps`), the data (`variable_length`), the adapters (`lora_fused_qkv`,
+    `lora_fp32_adapters`: tools.memory_lora), the quantised base (`fp32_unquantized`, `quant_saves_input`:
+    tools.memory_quant) and preference training (`training_objective`, `precompute_ref_log_probs`:
+    tools.memory_preference). InputError on impossible inputs. GiB.
     `reserved_at_reset_gib`: what the caching allocator already held (reserved) when the run reset its peak
-    counters, after loading and wrapping the model; the reserved peak is never below it
-    (RESERVE_NEVER_SHRINKS).
+    counters, after loading and wrapping the model: a floor on the reserved peak (RESERVE_NEVER_SHRINKS).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
     only compare peaks (the recommender's sweep).
     """
@@ -439,6 +436,8 @@ def estimate_memory(
         loss_upcast=loss_upcast,
         loss_impl=loss_impl,
         logits_held=logits_held,
+        returns_kv_cache=returns_kv_cache,
+        model_code=model_code,
         grad_accumulation_steps=grad_accumulation_steps,
         variable_length=variable_length,
         lora_fused_qkv=lora_fused_qkv,

@@ -26,13 +26,13 @@ from tools import memory_lora
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
 from tools.memory_arch import adapted_linears, largest_linear_params
-from tools.memory_frameworks import framework_defaults
 from tools.memory_quant import (
     FP32_FINAL_NORM_BYTES_PER_H,
     FP32_FORWARD_SCALE,
     quant_saved_input_bytes_per_token,
 )
 from tools.memory_types import Plan
+from tools.memory_use_cache import returned_kv_bytes
 from tools.trace import TraceBuilder
 
 ACTIVATION_BYTES = 2
@@ -276,7 +276,7 @@ class ActivationParts:
 
 
 def _layer_extra_h(plan: Plan) -> tuple[float, str]:
-    if not framework_defaults(plan.framework).hf_layer_extras:
+    if not plan.hf_layer_extras:
         return 0.0, f"none ({plan.framework}: Korthikanti's count is its layer's own)"
     if plan.adapters:
         key = ("lora", "mixed" if plan.training_precision == "mixed" else "16-bit")
@@ -465,6 +465,16 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
             "B",
             loss=key,
         )
+    if plan.returns_kv_cache:  # past_key_values: with the output at the forward's end, held with it after
+        kv = tb.step(
+            "returned_kv_cache",
+            "2 x layers x tokens x kv_heads x head_dim x 2 B / tp (use_cache=True in training)",
+            returned_kv_bytes(arch, tokens, tp),
+            "B",
+            source="tools.memory_use_cache (llama-recipes PR #165: use_cache=False saves ~4 GB for 7B)",
+        )
+        logits_fwd += kv
+        held += kv if plan.logits_held else 0.0
     dequant = 0.0
     if plan.method == "qlora":
         dequant = tb.step(

@@ -53,6 +53,13 @@ class Plan:
     """The training loop keeps the model's output (its logits) alive through the backward and the step, as
     `output = model(...); loss = output.loss; loss.backward()` does
     (tools.memory_activations.LOGITS_HELD_BYTES); HF Trainer and torchtune drop them before the backward."""
+    hf_layer_extras: bool = True
+    """The model code is transformers' (tools.memory_activations.LAYER_EXTRA_H_BYTES); False for a model
+    written in plain torch (nn.LayerNorm, no fp32 norm copy) or Megatron-core's layers (the preset's value
+    unless the caller sets `model_code`)."""
+    returns_kv_cache: bool = False
+    """The training forward runs with use_cache=True and returns every layer's K and V
+    (tools.memory_use_cache): live at the end of the forward, and through the backward when logits_held."""
     grad_accumulation_steps: int = 1
     """Micro-batches per optimizer step. Above 1 the gradients of the earlier micro-batches stay live
     through the next micro-batch's forward, loss and backward (torch accumulates into `.grad`; the step and
