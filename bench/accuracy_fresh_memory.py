@@ -90,7 +90,8 @@ from typing import Any
 
 import yaml
 
-from bench.memory_fresh_basis import CardSkip, bounded_error, card_usable_gib
+from bench.memory_fresh_basis import CardSkip, card_usable_gib
+from bench.memory_fresh_basis import bounded_error as bounded_error  # re-exported: the scorer's API
 from bench.memory_fresh_basis import on_basis as _on_basis
 from bench.memory_fresh_stacks import _SOURCE_STACKS, SourceStack
 from tools.catalog.load import load_catalog

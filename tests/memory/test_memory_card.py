@@ -1,6 +1,6 @@
-"""tools.memory_card: on a card smaller than the estimate's reserved figure, the caching allocator's reserve
-shrinks (it frees cached blocks and retries before an out-of-memory error), so max_memory_reserved / nvidia-smi
-show at most the card; tensors that do not fit are left as estimated."""
+"""tools.memory_card: on a card smaller than the estimate's reserved figure, the caching allocator's
+reserve shrinks (it frees cached blocks and retries before an out-of-memory error), so max_memory_reserved /
+nvidia-smi show at most the card; tensors that do not fit are left as estimated."""
 
 from __future__ import annotations
 
