@@ -28,6 +28,8 @@ Mapping rules (row field -> calculator input):
 - gpus, tp, pp as given; torchtitan with pp > 1: the row's local batch is split into pp micro-batches
   (its default pipeline_parallel_microbatches); rows whose notes say selective activation checkpointing
   are skipped (not a calculator input).
+- measured.card (catalog id of the card a reserved / nvidia-smi figure was read on): the estimate is capped at
+  that card's usable memory when its tensors fit (the allocator's reserve shrinks: tools.memory_card).
 - measured.capped_at_gib (a figure at the card's limit): scored as an interval (bounded_error): 0 when the
   estimate reaches the figure and its tensors fit on the card, else the distance to the nearer bound.
 - method full|lora|qlora|pretraining as is; a 4/8-bit base under `lora` is QLoRA (the calculator's
@@ -88,6 +90,9 @@ from typing import Any
 
 import yaml
 
+from bench.memory_fresh_basis import CardSkip, card_usable_gib
+from bench.memory_fresh_basis import bounded_error as bounded_error  # re-exported: the scorer's API
+from bench.memory_fresh_basis import on_basis as _on_basis
 from bench.memory_fresh_stacks import _SOURCE_STACKS, SourceStack
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
@@ -168,6 +173,9 @@ class Mapped:
     capped_at_gib: float | None = None
     """Set when the figure is at the card's limit: a lower bound on the reserved figure, and the run fit in
     this many GiB (scored as an interval, `bounded_error`)."""
+    card_usable_gib: float | None = None
+    """The usable memory of the card the figure was read on (measured.card, tools.catalog): a reserved or
+    nvidia-smi estimate is capped at it when the tensors fit (tools.memory_card)."""
 
 
 # ---- reading ------------------------------------------------------------------------------------
@@ -473,7 +481,13 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     capped = measured.get("capped_at_gib")
     if capped is not None:
         notes.append(f"figure at the card's limit ({float(capped):g} GiB): scored as a bound")
-    return Mapped(rid, arch, inputs, value, basis, notes, float(capped) if capped is not None else None)
+    try:
+        card_usable = card_usable_gib(measured.get("card"), basis, notes)
+    except CardSkip as why:
+        raise Skip(str(why)) from why
+    return Mapped(
+        rid, arch, inputs, value, basis, notes, float(capped) if capped is not None else None, card_usable
+    )
 
 
 def _estimate(m: Mapped) -> MemoryEstimate:
@@ -484,28 +498,9 @@ def _estimate(m: Mapped) -> MemoryEstimate:
         raise Skip(f"calculator refused: {exc}") from exc
 
 
-def _on_basis(est: MemoryEstimate, basis: str) -> float:
-    if basis == "allocated":
-        return est.peak_allocated_gib()
-    return est.peak_without_context_gib() if basis == "reserved" else est.peak_reserved_gib()
-
-
 def estimate_gib(m: Mapped) -> float:
     """The estimate on the measurement's basis, GiB per GPU (as tools.memory_calibration rows)."""
-    return _on_basis(_estimate(m), m.basis)
-
-
-def bounded_error(est_gib: float, allocated_gib: float, measured_gib: float, capped_at_gib: float) -> float:
-    """Signed error against a figure taken at the card's limit. The caching allocator had grown to the card,
-    so the figure is a LOWER bound on what the run would have reserved with more memory, and the run's
-    tensors fit on the card (it trained): any estimate with est >= measured and allocated <= the card is
-    consistent (0); below the figure the error is est / measured - 1, tensors above the card
-    allocated / card - 1."""
-    if est_gib < measured_gib:
-        return est_gib / measured_gib - 1.0
-    if allocated_gib > capped_at_gib:
-        return allocated_gib / capped_at_gib - 1.0
-    return 0.0
+    return _on_basis(_estimate(m), m.basis, m.card_usable_gib)
 
 
 @dataclass
@@ -537,7 +532,7 @@ def score(rows: list[dict[str, Any]], include_ambiguous: bool = False) -> Score:
         try:
             m = map_row(row, include_ambiguous)
             full = _estimate(m)
-            est = _on_basis(full, m.basis)
+            est = _on_basis(full, m.basis, m.card_usable_gib)
         except Skip as why:
             out.skipped.append((str(row.get("id") or "?"), str(why)))
             continue

@@ -72,6 +72,15 @@ class Measured(_Strict):
         "fit in it",
     )
 
+    card: str | None = Field(
+        default=None,
+        min_length=3,
+        description="catalog GPU id (tools/catalog/gpus.yaml) of the card the figure was read on, set "
+        "where the source names the card and its memory (printed, or implied by its figures: said in "
+        "`gpu`): a reserved or nvidia-smi figure cannot exceed that card's usable memory when the run's "
+        "tensors fit (tools.memory_card); null = not used",
+    )
+
     reserved_at_reset_gib: float | None = Field(
         default=None,
         gt=0,

@@ -177,3 +177,20 @@ def test_quantised_base_loading_applies_to_the_family_qlora_rows_only() -> None:
     for family in ("universal-llm-trainer-gpu-test", "litgpt-config-hub-finetune"):
         bf16 = fresh.map_row(_row(family=family))  # a LoRA row on a bf16 base: neither option
         assert "quant_saves_input" not in bf16.inputs and "fp32_unquantized" not in bf16.inputs
+
+
+def test_a_named_card_caps_a_reserved_estimate_when_the_tensors_fit() -> None:
+    measured = {"value": 40.0, "unit": "GiB", "basis": "reserved", "per_gpu": True, "card": "a100-40gb-sxm"}
+    row = _row(family="ms-swift-v1-benchmark", batch_size=4, seq_len=2048, grad_checkpointing=True,
+               measured=measured)  # fmt: skip
+    m = fresh.map_row(row)
+    assert m.card_usable_gib is not None and m.card_usable_gib < 40.0
+    full = fresh._estimate(m)
+    uncapped = full.peak_without_context_gib()
+    assert uncapped > m.card_usable_gib  # variable-length reserve past the 40 GB card
+    assert full.peak_allocated_gib() + full.cuda_context_gib <= m.card_usable_gib
+    assert fresh.estimate_gib(m) == pytest.approx(m.card_usable_gib - full.cuda_context_gib)
+    allocated = fresh.map_row({**row, "measured": {**measured, "basis": "allocated"}})
+    assert allocated.card_usable_gib is None  # tensors are not a reserve: nothing to shrink
+    with pytest.raises(fresh.Skip, match="not in the GPU catalog"):
+        fresh.map_row({**row, "measured": {**measured, "card": "no-such-card"}})
