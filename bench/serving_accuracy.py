@@ -59,11 +59,6 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
 - a row on Hugging Face transformers (framework "transformers": h2oGPT's "Backend: transformers") runs the
   serving model's eager engine: a static batch whose step is at least the host's (EAGER_HOST_S_PER_LAYER),
   int8 / int4 weights as bitsandbytes' on-load quantisation (bench/data/README.md, "Round 9 (serving, srv9)").
-- N fixed-length requests sent at once to a continuous-batching engine (a static_batch row on vLLM, SGLang or
-  TGI: serving_checks.CONTINUOUS_BATCHING_ENGINES) are a finite burst like a ShareGPT one (_simulate_burst,
-  every output the same): the engine admits and prefills them request by request, so the mean ITL holds the
-  later requests' prefills and the TTFT their queue; before, they were read as one static batch (all prompts,
-  then pure decode steps). TensorRT-LLM's, gpt-fast's and transformers' static batches stay static.
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being
@@ -135,10 +130,6 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
 - issue-14 round 9 (bench/data/README.md, "Round 9 (serving, srv9)"): the transformers engine; the CV leaves
   the fresh-5 side out (SCORED_APART_SIDES). Fresh-5 46/94 (48.9%) 1.52x 24.0% -> 54/94 (57.4%) 1.53x 22.0%
   (h2oGPT 0/20 -> 8/20); the 377 CV figures' predictions unchanged.
-
-- issue-14 round 11 (bench/data/README.md, "Round 11 (serving, srv11)"): the closed loop's throughput counts
-  each request's steady-state TTFT (Little's law) and srv10's fixed-length burst reading is back. Fresh-5
-  54/94 -> 57/94; mechanisms screened (prompt steps apart, the first wave in the cycle), misses grouped.
 
 Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N] [--criterion coverage|log] [--cache FILE]]
 [--rows] [--side fit]

@@ -130,23 +130,6 @@ def _burst_requests(row: ServingRow) -> int | None:
     return int(counts[-1].replace(",", "")) if counts else None
 
 
-CONTINUOUS_BATCHING_ENGINES = frozenset({"vllm", "sglang", "tgi"})
-"""Engines that admit requests as they come (continuous batching) whatever the client does: a 'batch' of N
-fixed-length requests sent at once is for them a burst that their scheduler admits and prefills request by
-request (vLLM V0 prefill-only steps, V1 / SGLang token-budget chunks) while the first admitted already
-decode, so a streaming client's inter-token gaps include the later requests' prefills (vllm/core/scheduler.py
-_schedule_default; vllm/v1/core/sched/scheduler.py; read 2026-11-27)."""
-
-
-def _fixed_burst_requests(row: ServingRow) -> int | None:
-    """N of a static-batch row ('N requests at once', fixed prompt and output lengths) run on a
-    continuous-batching engine (CONTINUOUS_BATCHING_ENGINES); None otherwise (TensorRT-LLM's static
-    benchmarks, gpt-fast, transformers generate(): one batch, prefill then decode)."""
-    if row.load_mode != "static_batch" or row.framework not in CONTINUOUS_BATCHING_ENGINES:
-        return None
-    return row.concurrency if row.concurrency and row.concurrency > 1 else None
-
-
 def _burst_output_lengths(n: int, mean: int, cap: int) -> list[int]:
     """n output lengths, exponential with the stated mean (OUTPUT_LENGTH_DISTRIBUTION_SOURCE) at the
     midpoints of n equal-probability bins (deterministic), capped at the sampler's limit and rescaled so
@@ -255,8 +238,6 @@ def _burst_ranges(
         high=alone.time_to_first_token_s.high - alone.ms_per_output_token.high / 1000,
     )
     outputs = _burst_output_lengths(n, output, max(1, SHAREGPT_SAMPLER_MAX_TOKENS - prompt))
-    if row.load_mode == "static_batch":  # fixed lengths (ignore_eos): every request the same
-        outputs = [output] * n
     held: tuple[int, int, Batching] = (prompt + output // 2, 2, "static")
     steps: dict[int, Range] = {}
 
@@ -305,7 +286,7 @@ def checks(row: ServingRow, eff: ServingEfficiency | None = None) -> list[Check]
     if _finite_rate(row) is not None:
         runs4 = [_rate_ranges(row, eff, r) for r in readings(row)]
         tps, per_user, ms, ttft = (_union([run[i] for run in runs4]) for i in range(4))
-    burst = _burst_requests(row) or _fixed_burst_requests(row)
+    burst = _burst_requests(row)
     if burst:  # a finite burst drains: its figures are the run's, not a steady state's
         runs = [_burst_ranges(row, burst, eff, r) for r in readings(row)]
         tps, ms, ttft = (_union([run[i] for run in runs]) for i in range(3))

@@ -4,14 +4,7 @@ flight (Little's law, a fixed point), and a sampled ShareGPT run without totals 
 from __future__ import annotations
 
 from bench.calibration_data import load_serving_rows, load_serving_split
-from bench.serving_checks import (
-    _burst_output_lengths,
-    _burst_requests,
-    _fixed_burst_requests,
-    _rate_ranges,
-    checks,
-    predict,
-)
+from bench.serving_checks import _burst_output_lengths, _burst_requests, _rate_ranges, checks, predict
 from bench.serving_cv import SCORED_APART_SIDES, _fit_rows
 from bench.serving_rows import (
     EXLLAMAV2_SPEED_TEST_LENGTHS,
@@ -90,19 +83,6 @@ def test_a_burst_of_sharegpt_requests_drains() -> None:
     assert 40 < tps.mid * itl.mid / 1000 < 160
 
 
-def test_a_static_batch_on_a_continuous_batching_engine_is_a_burst_whose_gaps_hold_the_prefills() -> None:
-    row = _row("dennislee-a100-qwen2-7b-vllm-t4-n100-1024-1024")  # 100 x 1024/1024 sent at once to vLLM V1
-    assert _fixed_burst_requests(row) == 100
-    assert _fixed_burst_requests(_row("dennislee-a100-qwen2-7b-vllm-t4-n1-1024-1024")) is None  # one request
-    assert _fixed_burst_requests(_row("trtllm-2023-a100-llama-7b-fp16-bs64-128-128")) is None  # static engine
-    # the mean ITL adds the later requests' prefills to the decode step: 100 prompts of 1024 tokens at about
-    # 80 ms each (the model's lone-request prefill) are ~8 s, half of it seen by the mean request over its
-    # 1023 gaps, ~4 ms on a ~20 ms step
-    itl = next(c for c in checks(row) if c.metric == "ms_per_output_token").predicted
-    step = predict(row).ms_per_output_token
-    assert 1.1 < itl.mid / step.mid < 1.3
-
-
 def test_an_mlperf_llama2_run_reads_its_output_length_from_its_own_log() -> None:
     # 31,302.7 tokens/s over 107.477 samples/s; the Server run over its scheduled samples/s
     assert lengths(_row("mlperf41-h200-llama2-70b-fp8-tp1-offline")) == (MLPERF_LLAMA2_70B_PROMPT_TOKENS, 291)
@@ -132,13 +112,10 @@ def test_qwens_batch_one_speed_counts_the_whole_request() -> None:
     # speed_benchmark_vllm.py: 2,048 tokens over one llm.generate() call, the 30,720-token prefill included
     long = _row("qwen25-a100-72b-bf16-vllm-tp4-in30720")
     speed = next(c for c in checks(long) if c.metric == "output_tokens_per_s").predicted
-    # below the decode rate (one token a step) by the prefill; since round 11 the model's own closed-loop
-    # throughput counts the time to first token (serving_constants.REQUEST_CYCLE_SOURCE), so the two agree
-    assert speed.high < predict(long).per_user_tokens_per_s.high * 0.95
-    assert abs(speed.mid / predict(long).output_tokens_per_s.mid - 1) < 0.02
+    assert speed.high < predict(long).output_tokens_per_s.high * 0.95
     short = _row("qwen25-a100-72b-bf16-vllm-tp4-in1")  # a one-token prompt: the decode rate, near enough
     speed = next(c for c in checks(short) if c.metric == "output_tokens_per_s").predicted
-    assert abs(speed.mid / predict(short).per_user_tokens_per_s.mid - 1) < 0.02
+    assert abs(speed.mid / predict(short).output_tokens_per_s.mid - 1) < 0.02
 
 
 def test_a_burst_admits_prompts_within_the_engines_chunked_prefill_budget() -> None:

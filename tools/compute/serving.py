@@ -513,27 +513,10 @@ def estimate_serving_time(
         )
         tps = Range(low=live * output_tokens / total.high, high=live * output_tokens / total.low)
     else:
-        # closed loop (Little's law): a slot's request cycle is its time to first token (own prefill, the
-        # step it lands in, the steady queue behind other prompts; not the wait for a slot) + output x
-        # step, and it streams only in the second part (REQUEST_CYCLE_SOURCE)
-        own = time_to_first_token(
-            static=False,
-            live=live,
-            concurrency=live,
-            output_tokens=output_tokens,
-            prefill_s=prefill_s,
-            step=step,
-            tb=UntracedBuilder(),
-            wave=False,
-        )
-        o = output_tokens
-        tps = Range(low=live * o / (own.high + o * step.high), high=live * o / (own.low + o * step.low))
-        tb.assume("request_cycle", "time to first token + output x step", "", K.REQUEST_CYCLE_SOURCE)
+        tps = Range(low=live / step.high, high=live / step.low)
     tb.step(
         "output_tokens_per_s",
-        "live x output / (time to first token + output x step_s)"
-        if not static
-        else "live x output / (live x prefill + output x step)",
+        "live_sequences / step_s" if not static else "live x output / (live x prefill + output x step)",
         tps.mid,
         "tokens/s",
         low=tps.low,

@@ -226,13 +226,6 @@ ATTENTION_FLOPS_PER_KEY_PER_WIDTH: Final = 4
 MAX_PREFILL_UTILISATION: Final = 0.95
 """Cap on the share of engine time spent on prefill in the queueing formula (it diverges at 1)."""
 
-REQUEST_CYCLE_SOURCE = (
-    "Little's law for a closed loop (Kleinrock 1975): C clients each cycle through time to first token + "
-    "output x inter-token latency, so throughput = C x output / (TTFT + output x ITL), not C / ITL "
-    "(vLLM benchmark_serving and SGLang bench_serving time each request from send to last token); the TTFT "
-    "there is the steady state's (own prefill, the step it lands in, the M/D/1 queue behind other "
-    "prompts), not the first wave's; issue 14 round 11"
-)
 # --- structure chosen by the fit (bench/serving_accuracy.py --fit) ----------------------------------
 ATTENTION_KERNELS_APART: Final = True
 """A step's attention (KV-cache reads) and its GEMMs (weight reads, matmul FLOPs) are separate kernels that

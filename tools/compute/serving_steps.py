@@ -240,12 +240,10 @@ def time_to_first_token(
     prefill_s: Range,
     step: Range,
     tb: TraceBuilder,
-    wave: bool = True,
 ) -> Range:
     """Mean time to first token: the request's own prefill, the wait for the running step to end, the
     prompts of other requests prefilled before it, and, beyond what the KV cache holds, the wait for a
-    slot. A static batch prefills all its prompts first. `wave=False`: the steady state's queue at both
-    ends of the band (no wave of prompts started at once)."""
+    slot. A static batch prefills all its prompts first."""
     if static:
         ttft = Range(low=live * prefill_s.low + step.low, high=live * prefill_s.high + step.high)
         tb.step(
@@ -262,7 +260,7 @@ def time_to_first_token(
         high=min(K.MAX_PREFILL_UTILISATION, live * prefill_s.high / (output_tokens * step.low)),
     )
     steady = rho.low / (2 * (1 - rho.low)) * prefill_s.low
-    wave_s = (live - 1) / 2 * prefill_s.high
+    wave = (live - 1) / 2 * prefill_s.high
     # waiting beyond what the cache holds: Little's law, time in system = concurrency x output / throughput
     kv_wait = Range(low=0.0, high=0.0)
     if concurrency > live:
@@ -272,7 +270,7 @@ def time_to_first_token(
         low=prefill_s.low + step.low / 2 + steady + kv_wait.low,
         high=prefill_s.high
         + step.high
-        + max(wave_s if wave else 0.0, rho.high / (2 * (1 - rho.high)) * prefill_s.high)
+        + max(wave, rho.high / (2 * (1 - rho.high)) * prefill_s.high)
         + kv_wait.high,
     )
     tb.step(
