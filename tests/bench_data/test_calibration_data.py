@@ -555,6 +555,34 @@ def test_fresh6_training_file_is_its_own_clean_side(training: list[TrainingRow])
     assert phi2.tokens_per_s_per_gpu == pytest.approx(1.4e12 / (96 * 14 * 86400), rel=1e-4)
 
 
+FRESH7_MIN = 40  # rows in the fresh-7 held-out set (bench/data/training_throughput_fresh7.yaml, 53 rows)
+
+
+def test_fresh7_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH7_FILE
+
+    # read right after fresh-6 (before the device and B200 files); its own side only, >= 5 new families
+    index = TRAINING_EXTRA_FILES.index(TRAINING_FRESH7_FILE)
+    assert TRAINING_EXTRA_FILES[index - 1].name == "training_throughput_fresh6.yaml"
+    own = _own_clean_training_side(training, index, "fresh7_held_out", FRESH7_MIN, 5)
+    # spans: every method, dense and MoE, A100 / H100 / MI300X, two consumer cards, 1-96 GPUs, FP16 / BF16
+    assert {r.method for r in own} == {"pretraining", "full", "lora", "qlora"}
+    assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
+    assert {"a100-80gb-sxm", "h100-sxm", "mi300x", "rtx-4090", "rtx-3090"} <= {r.gpu for r in own}
+    assert {"fp16", "bf16"} <= {r.precision for r in own}
+    assert min(r.gpus for r in own) == 1 and max(r.gpus for r in own) >= 96
+    # every row carries a tokens/s per GPU; derived ones show their arithmetic; each names what is unclear
+    assert all(r.tokens_per_s_per_gpu is not None for r in own)
+    assert all(r.derivation for r in own if r.tokens_per_s_per_gpu_basis == "derived")
+    assert all(r.ambiguous for r in own)
+    # a derivation reproduces its figure: optimum-benchmark samples/s x 256 tokens (7B fp16 full, batch 16)
+    row = next(r for r in own if r.id == "obench-llama2-7b-full-bs16-1xa100")
+    assert row.tokens_per_s_per_gpu == pytest.approx(14.290585128404912 * 256, abs=0.06)
+    # whole-run goodputs are marked as such in their notes
+    speedrun = [r for r in own if r.family == "modded-nanogpt-readme"]
+    assert speedrun and all("whole_run_average: true" in (r.notes or "") for r in speedrun)
+
+
 B200_MIN = 10  # rows with tokens/s in the B200 held-out set (bench/data/training_throughput_b200.yaml)
 
 
