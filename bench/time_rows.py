@@ -137,6 +137,14 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     ("llama-2-7b", 32, 4096),
     ("llama-3", 32, 4096),  # llama-3-8b / llama-3.1-8b: 32 layers, 32 heads x 128
     ("mistral-7b", 32, 4096),  # Mistral-7B v0.1 / v0.2: 32 layers, 32 heads x 128
+    # the fresh-7 held-out families' models (bench/data/training_throughput_fresh7.yaml), from each config
+    ("Llama-2-13B", 40, 5120),  # meta-llama/Llama-2-13b-hf: 40 layers, 40 heads x 128
+    ("Llama-2-7B", 32, 4096),  # meta-llama/Llama-2-7b-hf: 32 layers, 32 heads x 128
+    ("GPT-2 small 124M", 12, 768),  # openai-community/gpt2: n_layer 12, n_head 12 x 64
+    ("OpenLLaMA 3B", 26, 3200),  # openlm-research/open_llama_3b: 26 layers, 32 heads x 100
+    # jetmoe/jetmoe-8b: 24 layers; attention heads = num_key_value_heads 16 x num_experts_per_tok 2, x
+    # kv_channels 128 (transformers JetMoeConfig: num_attention_heads = kv heads x experts per token)
+    ("JetMoE-8B", 24, 32 * 128),
     ("405B", 126, 16384),  # Llama 3.1 405B
     ("70B", 80, 8192),  # Llama 3 / 3.1 / 3.3 70B
     ("8B", 32, 4096),  # Llama 3 / 3.1 8B
@@ -178,6 +186,7 @@ MOE_ROUTING_SHAPES: tuple[tuple[str, int, int, int], ...] = (
     ("GPT-OSS 20B", 2880, 4, 24),  # gpt-oss-20b config: hidden 2880, 4 of 32, 24 layers
     ("Qwen1.5-MoE", 2048, 4, 24),  # Qwen1.5-MoE-A2.7B config: hidden 2048, top 4 of 60, 24 layers
     ("PowerMoE", 1536, 8, 32),  # Power scheduler paper (Shen et al. 2024): hidden 1536, 8 of 40, 32 layers
+    ("JetMoE-8B", 2048, 2, 24),  # jetmoe/jetmoe-8b config: hidden 2048, 2 of 8 MLP experts, 24 layers
 )
 
 
