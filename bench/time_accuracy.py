@@ -47,6 +47,11 @@ tim11 (MoE routing traffic: the MoE factor falls with k x hidden x MoE layers / 
 ridge, its scale fitted per fold): --cv, 332 rows, 80.1% / 2.00x / 15.6% -> 80.7% / 2.00x / 15.1%; stated
 78.1% / 14.6%, unstated 84.3% / 15.4% (bench/data/README.md, "MoE routing traffic").
 
+tim12 (fresh-6 and device are development sets now, never fitted): the fresh-6 model-card rows are whole runs
+(time_rows.WHOLE_RUN_FAMILIES) and StarCoder's row takes its paper's TP4 x PP4 layout: fresh-6 43.8% / 48.3%
+-> 62.5% / 34.0%; device 77.8% / 19.6% unchanged; --cv, 366 rows, 79.0% / 15.8% -> 79.8% / 15.6% (bench/data/
+README.md, "Fresh-6 and device sets: development sets from now on").
+
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;
 --cv: every row predicted by constants refitted without its own source family, bench/time_cv.py)

@@ -251,7 +251,20 @@ def row_full_recompute(row: TrainingRow) -> bool:
 # Not whole-run rates, although their notes call them so: the LLaMA (1) paper's GPU-hours, whose 65B entry
 # (1,022,362) is its section 2.4 steady-state 380 tokens/s/GPU x 1.4T tokens, and fms-fsdp's 2.2T-token
 # run, which states its rate (3,700 tokens/s/GPU) and GPU-hours (162,000) that follow from it within 2%.
-WHOLE_RUN_FAMILIES = frozenset({"llama2-paper"})
+# The fresh-6 model-card families (bench/data/training_throughput_fresh6.yaml): every row is the card's
+# training tokens over GPUs x its stated training time ('7 days', '24 days', 'about two weeks'; each row's
+# derivation), a whole run's rate with its restarts and evaluation in, never a step rate (huggingface.co
+# model cards microsoft/phi-*, bigcode/starcoder*, tiiuae/falcon-*, stabilityai/stablelm-3b-4e1t; read
+# 2026-11-27).
+WHOLE_RUN_FAMILIES = frozenset(
+    {
+        "llama2-paper",
+        "microsoft-phi-model-cards",
+        "bigcode-starcoder-model-cards",
+        "tii-falcon-model-cards",
+        "stability-stablelm-model-cards",
+    }
+)
 # Single whole-run rows in a family whose other rows are step rates: SmolLM3's 11.2T tokens over 384 H100s x
 # 24 days (huggingface/blog smollm3.md; the row's derivation), the whole pretraining run with its restarts and
 # throughput incidents (the Smol Training Playbook's infrastructure section, the row's 'ambiguous').

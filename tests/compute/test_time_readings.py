@@ -75,3 +75,21 @@ def test_fresh5_set_ups_read_from_their_sources() -> None:
     # SmolLM3's 24-day run is a whole run's rate; the 1B ablation's 42k tokens/s is a step rate
     assert row_whole_run(rows["smollm3-3b-pretrain-384xh100-run"])
     assert not row_whole_run(rows["smol-playbook-1b-ablation-8xh100"])
+
+
+def test_fresh6_model_cards_are_whole_runs_and_starcoder_pipelines() -> None:
+    rows = {r.id: r for r in load_training_rows()}
+    # the cards' training tokens over GPUs x training time: whole runs (bench/data/README.md, tim12)
+    for rid in (
+        "phi3-mini-3.8b-pretrain-512xh100-apr2024",
+        "starcoder-15.5b-pretrain-512xa100",
+        "falcon-40b-pretrain-384xa100-40gb",
+        "stablelm-3b-4e1t-pretrain-256xa100-40gb",
+    ):
+        assert row_whole_run(rows[rid]), rid
+    # LitGPT's runtimes carry no tokens/s and are not read as anything
+    assert not row_whole_run(rows["litgpt-falcon-7b-lora-1xa10g"])
+    # StarCoder paper: TP4 x PP4 x DP32, micro-batch 1, global batch 512 -> 16 micro-batches per pipeline
+    par = row_parallel(rows["starcoder-15.5b-pretrain-512xa100"])
+    assert (par.tensor_parallel, par.pipeline_stages, par.pipeline_micro_batches) == (4, 4, 16)
+    assert par.tokens_per_micro_batch_sequences == 1
