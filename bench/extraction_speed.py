@@ -7,7 +7,8 @@ median. Prints per-text figures for the slowest ten, then median, p90 and max ov
 characters per text for context, and one long brief (all eval briefs concatenated). Last, hostile
 messages of the maximum length (20,000 characters of one repeated token) with milliseconds per 1,000
 characters: reading must stay linear in the input (it was quadratic: "$5 " * 6,666 took ~27 s), and the
-whole read of each (what Conversation.send does before recommending) against issue 12's goal.
+whole read of each (what Conversation.send does before recommending) against issue 12's goal, and a
+mixed realistic message of 20,000 characters (different eval briefs one after another, none repeated).
 
 Run: .venv/bin/python bench/extraction_speed.py [--repeats N]
 """
@@ -22,13 +23,31 @@ from advisor.extract.accounting import account_for
 from advisor.extract.odd_values import blank_out, find_odd_values
 from advisor.extract.rules import RulesExtractor
 from advisor.llm.extractor import drop_instructed
-from evals.harness import REFERENCE_TIME, case_turns, load_cases
+from evals.harness import CASES_DIR, REFERENCE_TIME, case_turns, load_cases
 
 GOAL_MS = 20.0
 HOSTILE_CHARS = 20_000  # the web page's and Slack's message limit
 HOSTILE_TOKENS = ("$5 ", "70B ", "500 GB ", "10 days ", "8x H100 ", "EU only. ", "1 ", "lora ", "not ", "~",
-                  "€5 ")
+                  "€5 ", "AWS or ", "not AWS or ")  # "AWS or ": one clause of 2,857 provider names
+# a mixed realistic message: different briefs one after another, none repeated (the eval sets whose
+# briefs the rules were written against; evals/harness.py reads them)
+MIXED_DIRS = ("cases", "cases_v9", "cases_v10", "cases_v13")
 WHOLE_READ_GOAL_MS = 100.0  # issue 12: a 20,000-character message read in well under 100 ms
+
+
+def mixed_message(chars: int) -> str:
+    """The first `chars` characters of every distinct text of the MIXED_DIRS eval sets, in order, each
+    after a blank line: many different briefs in one message, as a pasted document would be."""
+    seen: set[str] = set()
+    texts: list[str] = []
+    for name in MIXED_DIRS:
+        root = CASES_DIR.parent / name
+        for case in load_cases(root):
+            for text in case_turns(case, root):
+                if text not in seen:
+                    seen.add(text)
+                    texts.append(text)
+    return "\n\n".join(texts)[:chars]
 
 
 def whole_read(extractor: RulesExtractor, text: str) -> None:
@@ -106,8 +125,12 @@ def main() -> int:
     print("does), wall and CPU:")
     worst = 0.0
     long_20k = ((long_text + "\n\n") * (HOSTILE_CHARS // len(long_text) + 1))[:HOSTILE_CHARS]
-    for token in (*HOSTILE_TOKENS, None):
-        text = long_20k if token is None else (token * (HOSTILE_CHARS // len(token) + 1))[:HOSTILE_CHARS]
+    mixed_20k = mixed_message(HOSTILE_CHARS)
+    for token in (*HOSTILE_TOKENS, None, ""):
+        if token is None or token == "":
+            text = long_20k if token is None else mixed_20k
+        else:
+            text = (token * (HOSTILE_CHARS // len(token) + 1))[:HOSTILE_CHARS]
         samples = []
         for _ in range(reps):
             start = time.perf_counter()
@@ -117,6 +140,7 @@ def main() -> int:
         whole, whole_cpu = whole_read_ms(extractor, text, reps)
         worst = max(worst, whole)
         name = "the eval briefs repeated (a realistic long brief)" if token is None else repr(token)
+        name = f"different briefs one after another ({', '.join(MIXED_DIRS)})" if token == "" else name
         per_k = ms / (HOSTILE_CHARS / 1000)
         print(f"  {ms:7.1f} ms {per_k:5.2f} ms/1k chars   whole read {whole:6.1f} ms, CPU {whole_cpu:6.1f} ms"
               f"  {name}")

@@ -12,7 +12,7 @@ from advisor.extract.rules_text import (
     NUMBER,
     Sentence,
 )
-from advisor.extract.scan import Spans
+from advisor.extract.scan import Spans, comma_clauses, live_patterns
 
 # =========================================================================== constraints
 _EU = keyed(
@@ -442,13 +442,20 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
         return
     # clauses: a cue applies to the providers of its own clause (lists in parentheses stay together)
     data_like = re.compile(r"\b(?:s3|gcs|blob|bucket|data|dataset|corpus|stored|sits|lives)\b", I)
-    clauses = _clauses(t)
+    clauses = comma_clauses(t)
     kept: tuple[str, ...] = ()  # the lists the sentence's last provider went to
     kept_at = 0  # where the words that put it there begin
     spans = Spans(named)  # each clause's names by bisection (advisor/extract/scan.py), read linearly
+    after_live: bool | None = None  # whether _ONLY_THIS_AFTER's words occur after the first name: asked once
     for n, (idx, clause) in enumerate(clauses):
         names_only: bool | None = None  # the clause is nothing but names and joiners: asked once
+        first, live = -1, frozenset[Keyed]()  # the clause this one continues; the cues its words allow
         for pid, a, b in spans.starting_in(idx, idx + len(clause)):
+            if first < 0:
+                first = _reach_back(clauses, n)
+                live = live_patterns(_HEAD_CUES, t[clauses[first][0] : idx + len(clause)])  # asked once
+            if after_live is None:
+                after_live = _ONLY_THIS_AFTER.may_match(t[a:])
             if kept and names_only is None:
                 names_only = _NAMES_ONLY.fullmatch(spans.blanked(clause, idx)) is not None
             if kept and names_only:
@@ -456,15 +463,16 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
                 for kind in kept:
                     ctx.add(s, kind, [pid], t[kept_at : idx + len(clause)], "stated", a)
                 continue
-            first = _reach_back(clauses, n)
-            local = "".join(c for _, c in clauses[first:n]) + clause[: a - idx]
+            local = t[clauses[first][0] : a]  # the clauses are contiguous: the cue's clause up to the name
             said = t[clauses[first][0] : idx + len(clause)]  # the evidence: from the cue's clause on
-            ex = _last(_EXCLUDE, local)
-            pref = _last(_PREFER, local)
+            ex = _last(_EXCLUDE, local) if _EXCLUDE in live else None
+            pref = _last(_PREFER, local) if _PREFER in live else None
             if pref and _COMMITTED.match(pref.group(0)) and _NO_BEFORE.search(local, 0, pref.start()):
                 pref = ex = None  # "no long-term commitment with AWS": a pricing rule, not about AWS
-            only_this = _ONLY_THIS_BEFORE.search(local) or (ex is None and _ONLY_THIS_AFTER.search(t[b:]))
-            required = only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like)
+            only_this = (_ONLY_THIS_BEFORE in live and _ONLY_THIS_BEFORE.search(local)) or (
+                ex is None and after_live and _ONLY_THIS_AFTER.search(t[b:])
+            )
+            required = only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like, live)
             if required and _OPEN_TO_OTHERS.match(t, b):
                 # "We already have an AWS account but are open to others": the first choice, not the only one
                 ctx.add(s, "providers_preferred", [pid], said, "stated", a)
@@ -485,9 +493,10 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             if (
                 pref is None and ex is None
             ):  # a cue after the name: "Lambda or Nebius would be our first choices"
-                rest = clause[a - idx :]
-                rest = rest[: m.start()] if (m := _CONTRAST.search(rest)) else rest  # "Azure but now GCP"
-                pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
+                if _PREFER in live or _EXCLUDE in live:  # else neither occurs after the name either
+                    rest = clause[a - idx :]
+                    rest = rest[: m.start()] if (m := _CONTRAST.search(rest)) else rest  # "Azure but now GCP"
+                    pref, ex = _PREFER.search(rest), _EXCLUDE.search(rest)
                 if ex and (_OTHER_OBJECT.match(rest, ex.end()) or _NOT_REQUIRED.match(rest, ex.end())):
                     ex = None  # "GCP, and we can't use anything other than spot": not about GCP; "GCP
                     # would be nice but it's not mandatory": a requirement lifted, not an exclusion
@@ -499,7 +508,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
                 kind = "providers_preferred"
             elif ex is not None:
                 kind = "providers_excluded"
-            elif _LIST_CUE.search(local) and re.search(r"\bonly\b", local, I):
+            elif _LIST_CUE in live and _LIST_CUE.search(local) and re.search(r"\bonly\b", local, I):
                 kind = "providers_preferred"  # "only EU providers (e.g. Scaleway, OVHcloud)"
             elif re.search(r"\bor\b", clause) and _preferred_in(ctx, s):
                 kind = "providers_preferred"  # "we'd prefer Lambda, or RunPod"
@@ -537,6 +546,8 @@ def _reach_back(clauses: list[tuple[int, str]], n: int) -> int:
 
 
 _LIST_CUE = keyed(r"\b(?:e\.g\.|eg\.|such as|for example|for instance|i\.e\.|including)", I)
+# the cues asked of the text before (or after) each provider name: asked once per clause (scan.live_patterns)
+_HEAD_CUES = (_EXCLUDE, _PREFER, _REQUIRE, _ONLY_THIS_BEFORE, _LIST_CUE, _REQUIRE_AFTER)
 
 
 def _required(
@@ -545,21 +556,23 @@ def _required(
     ex: re.Match[str] | None,
     pref: re.Match[str] | None,
     data_like: re.Pattern[str],
+    live: frozenset[Keyed] | None = None,
 ) -> bool:
     """Whether the clause makes the provider named between `local` and `after` a hard requirement: a
     requirement cue nearer the name than any exclusion or preference cue and not negated ("doesn't have
     to be on AWS", "not only AWS"), or "AWS only" / "our AWS account" with no cue against it. Examples of
-    a class ("only EU providers, e.g. Scaleway") are preferences, not requirements."""
-    if _LIST_CUE.search(local):
+    a class ("only EU providers, e.g. Scaleway") are preferences, not requirements (`live`: _HEAD_CUES
+    whose words the clause holds; None: all)."""
+    if (live is None or _LIST_CUE in live) and _LIST_CUE.search(local):
         return False
-    req = _last(_REQUIRE, local)
+    req = _last(_REQUIRE, local) if live is None or _REQUIRE in live else None
     if req is not None:
         nearest = max((m for m in (ex, pref) if m is not None), key=lambda m: m.start(), default=None)
         if nearest is None or req.start() > nearest.start():
             return not negated(local, req.start())
     if ex is not None or pref is not None or negated(local, len(local)):
         return False
-    tail = _REQUIRE_AFTER.match(after)
+    tail = _REQUIRE_AFTER.match(after) if live is None or _REQUIRE_AFTER in live else None
     if tail is None:
         return False
     # "our data is in our AWS account" names where the data is, unless a requirement cue is there too
@@ -570,25 +583,6 @@ def _last(rx: Keyed, text: str) -> re.Match[str] | None:
     """The last match of `rx` in `text` (the cue nearest before a provider name)."""
     matches = list(rx.finditer(text))
     return matches[-1] if matches else None
-
-
-def _clauses(text: str) -> list[tuple[int, str]]:
-    """(offset, clause): split at , and ; outside parentheses, and at 'while' / 'whereas'."""
-    out: list[tuple[int, str]] = []
-    depth, start = 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch in "([") - (ch in ")]")
-        if ch in ",;" and depth <= 0:
-            out.append((start, text[start : i + 1]))
-            start = i + 1
-    out.append((start, text[start:]))
-    result: list[tuple[int, str]] = []
-    for off, clause in out:
-        pos = 0
-        for part in re.split(r"(\s+(?:while|whereas)\s+)", clause):
-            result.append((off + pos, part))
-            pos += len(part)
-    return result
 
 
 def _preferred_in(ctx: Ctx, s: Sentence) -> bool:

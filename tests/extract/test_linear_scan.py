@@ -7,10 +7,11 @@ import re
 
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_claim_forms import _CHECK_ASKED
+from advisor.extract.rules_constraints import _HEAD_CUES
 from advisor.extract.rules_gpu_lists import _COUNT_BEFORE, _COUNT_WORD_BEFORE, _count_before
 from advisor.extract.rules_models import find_providers
 from advisor.extract.rules_workload import _ARTIFACT_BEFORE, _ARTIFACT_WORDS
-from advisor.extract.scan import MatchAhead, Spans, words_back
+from advisor.extract.scan import MatchAhead, Spans, comma_clauses, live_patterns, words_back
 
 _TEXTS = (
     "4x L40S should be fine, right? and 2 H100 - sanity check? then 8x A100 no? x-right ? end",
@@ -89,3 +90,42 @@ def test_spans_give_each_clause_the_names_a_pass_over_all_gave() -> None:
         for hi in range(lo, len(text) + 1, 7):
             assert spans.starting_in(lo, hi) == [n for n in named if lo <= n[1] < hi]
             assert spans.blanked(text[lo:hi], lo) == _blanked_by_every_name(text[lo:hi], lo, named)
+
+
+_PROVIDER_TEXTS = (
+    "no AWS, Azure or Google Cloud; we prefer Lambda, RunPod (or Nebius) while not vast",
+    "must be on our approved list, which today is AWS, GCP and Azure",
+    "AWS or GCP or Azure or Lambda",
+    "",
+)
+
+
+def test_comma_clauses_are_contiguous() -> None:
+    # rule_providers reads the text before a name as one slice of the sentence: the clauses must tile it
+    for text in _PROVIDER_TEXTS:
+        clauses = comma_clauses(text)
+        assert "".join(c for _, c in clauses) == text
+        assert all(text[off : off + len(c)] == c for off, c in clauses)
+    # at each "," and ";" outside the parentheses, and "while" as its own clause
+    parts = [c for _, c in comma_clauses(_PROVIDER_TEXTS[0])]
+    assert parts[3:] == [" RunPod (or Nebius)", " while ", "not vast"]
+
+
+def test_a_pattern_not_live_in_a_text_matches_no_slice_of_it() -> None:
+    for text in _PROVIDER_TEXTS:
+        live = live_patterns(_HEAD_CUES, text)
+        for rx in _HEAD_CUES:
+            if rx in live:
+                continue
+            for lo in range(0, len(text) + 1, 3):
+                for hi in range(lo, len(text) + 1, 5):
+                    assert rx.regex.search(text[lo:hi]) is None, (rx.regex.pattern[:40], text[lo:hi])
+    assert live_patterns(_HEAD_CUES, _PROVIDER_TEXTS[2]) == frozenset()  # no cue word at all
+
+
+def test_provider_cues_read_as_before() -> None:
+    read = RulesExtractor().extract
+    p = read("We can't use anything but AWS, or GCP if we must. Prefer Lambda or RunPod, never vast.")
+    assert p.providers_required == ["aws"] and p.providers_excluded is not None
+    assert "vast-ai" in p.providers_excluded and p.providers_preferred is not None
+    assert "lambda" in p.providers_preferred
