@@ -65,6 +65,7 @@ from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_owned_forms import rule_owned_forms
+from advisor.extract.rules_owned_terms import rule_claim_before_term_ends, rule_owned_terms
 from advisor.extract.rules_per_item import rule_per_item_volume
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
@@ -117,9 +118,11 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
     rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
+    rule_owned_terms,  # "Our 1-year AWS reservation of 8x H200", "7 months into a 12-month commitment"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_reservation_term,  # "a 30-day reservation ... is that enough?": its length is the window asked about
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
+    rule_claim_before_term_ends,  # after rule_owned_question: "could we pretrain on them before then?"
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
     rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
