@@ -43,6 +43,7 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
+from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
 from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_form_values import rule_form_values
 from advisor.extract.rules_forward_only import (
@@ -185,6 +186,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_rate_for_new_deadline,  # after rule_corrections: a later turn's new deadline, the earlier volume
     rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
 )
 
