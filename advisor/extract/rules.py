@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_always_on import rule_always_on_serving
+from advisor.extract.rules_amount_label import rule_amount_label
+from advisor.extract.rules_aside_figures import rule_aside_figures
 from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
@@ -186,6 +188,8 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_aside_figures,  # after the figure rules: "1,900 tok/s on the old pipeline -- other model, ignore"
+    rule_amount_label,  # after rule_aside_figures: a form's "Amount: EUR 1.800" when no other budget stands
     rule_rate_for_new_deadline,  # after rule_corrections: a later turn's new deadline, the earlier volume
     rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
 )
