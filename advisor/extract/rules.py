@@ -67,6 +67,7 @@ from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
+from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_owned_terms import rule_claim_before_term_ends, rule_owned_terms
 from advisor.extract.rules_per_item import rule_per_item_volume
@@ -165,6 +166,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
+    rule_output_each,  # after rule_per_item_volume: "Each translation is about 150 tokens" for N items
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
