@@ -83,6 +83,7 @@ from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
+from advisor.extract.rules_stay_on import rule_stay_on
 from advisor.extract.rules_stream_speed import (
     rule_latency_percentile,
     rule_no_latency_target,
@@ -183,6 +184,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
     rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
+    rule_stay_on,  # after the provider rules: "we're staying on Azure, that's non negotiable"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
