@@ -69,6 +69,7 @@ from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
+from advisor.extract.rules_owned_table import rule_owned_table
 from advisor.extract.rules_owned_terms import rule_claim_before_term_ends, rule_owned_terms
 from advisor.extract.rules_per_item import rule_per_item_volume
 from advisor.extract.rules_preference import rule_preference
@@ -83,7 +84,7 @@ from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
-from advisor.extract.rules_stay_on import rule_stay_on
+from advisor.extract.rules_stay_on import rule_own_hardware_only, rule_stay_on
 from advisor.extract.rules_stream_speed import (
     rule_latency_percentile,
     rule_no_latency_target,
@@ -123,6 +124,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
     rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
+    rule_owned_table,  # a pasted node listing (GPU.PRODUCT, GPU.COUNT) "that's our own cluster"
     rule_owned_terms,  # "Our 1-year AWS reservation of 8x H200", "7 months into a 12-month commitment"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_reservation_term,  # "a 30-day reservation ... is that enough?": its length is the window asked about
@@ -184,6 +186,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
     rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
+    rule_own_hardware_only,  # after rule_constraints: "we won't rent anything", "Nothing may leave"
     rule_stay_on,  # after the provider rules: "we're staying on Azure, that's non negotiable"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,

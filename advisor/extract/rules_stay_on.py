@@ -54,3 +54,28 @@ def rule_stay_on(ctx: Ctx) -> None:
                 said = t[max(0, a - 40) : b + 40].strip()
                 ctx.add(s, "providers_required", [pid], said, "stated", a)
                 ctx.add(s, "providers_preferred", [pid], said, "stated", a)
+
+
+# The team's own hardware only, said as a refusal to rent or a rule that nothing leaves the building (issue
+# 12; evals v12/v15: "we won't rent anything", "Nothing may leave the building" were dropped)
+_OWN_ONLY = re.compile(
+    r"\b(?:we|i)\s+(?:won'?t|will\s+not|don'?t|do\s+not|can'?t|cannot|are\s+not\s+going\s+to)\s+(?:want\s+to\s+)?"
+    r"rent\s+(?:anything|any\s+(?:gpus|capacity|hardware|compute|machines)|gpus|in\s+the\s+cloud)\b"
+    r"|\bnothing\s+(?:\w+\s+)?(?:may|can|must|should|is\s+allowed\s+to|will)\s+leave\s+(?:the|our|this)\s+"
+    r"(?:building|premises|site|hospital|campus|data\s?cent(?:er|re)|network)\b",
+    I,
+)
+_IF_BEFORE = re.compile(r"\b(?:if|unless|whether)\b[^.;!?]*$", I)
+
+
+def rule_own_hardware_only(ctx: Ctx) -> None:
+    """deployment_preference on_prem from a refusal to rent or "nothing may leave the building", when no
+    other deployment wish was read; not inside a condition ("if we can't rent anything, ...")."""
+    if ctx.has("deployment_preference"):
+        return
+    for s in ctx.sentences:
+        m = _OWN_ONLY.search(s.text)
+        if m is None or _IF_BEFORE.search(s.text[: m.start()]):
+            continue
+        ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
+        return
