@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from advisor.extract.units_text import SECONDS_PER_HOUR, usd_from
+from advisor.extract.units_text import usd_from
 from tools.profile import WorkloadProfile
+from tools.units import SECONDS_PER_HOUR
 
 Extract = Callable[..., WorkloadProfile]
 _JOB = (

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from advisor.extract.units_text import SECONDS_PER_HOUR
 from tools.profile import WorkloadProfile
+from tools.units import SECONDS_PER_HOUR
 
 Extract = Callable[..., WorkloadProfile]
 _FIRST = (
