@@ -4,8 +4,9 @@ target, "Prior spend: FY25 EUR 12.400 on the old vendor (for comparison)" as the
 numbers in such a sentence are dropped, so the job's own figures (or the derived ones) stand:
 
 - told to ignore it: "..., ignore", "ignore that number", "not relevant here", "irrelevant";
-- given only to compare or for reference: "(for comparison)", "for reference only", "just FYI";
-- about something else: "different model", "on the old pipeline/vendor/setup".
+- given only to compare or for reference: "(for comparison)", "for reference only", "(just FYI)" (not a
+  bare "Just FYI, the budget is ...", which states the budget);
+- about another model and so not relevant: "different model, ignore", "other model, not relevant".
 
 Not set aside: "ignore spot pricing" (no figure is dropped, the words state a preference read elsewhere),
 a figure in another sentence than the cue, and "compared with last year we need 2x the throughput"
@@ -23,7 +24,7 @@ _ASIDE = re.compile(
     r"|\b(?:ignore|disregard)\s+(?:that|this|those|these|the)\s+(?:number|figure|rate|value|amount)s?\b"
     r"|\b(?:not\s+relevant\s+(?:here|for\s+this)|irrelevant\s+(?:here|for\s+this))\b"
     r"|\(\s*(?:for\s+comparison|for\s+reference(?:\s+only)?|just\s+fyi|fyi)\s*\)"
-    r"|\b(?:for\s+comparison\s+only|for\s+reference\s+only|just\s+fyi)\b"
+    r"|\b(?:for\s+comparison\s+only|for\s+reference\s+only)\b"
     r"|\b(?:different|another|other)\s+model\s*,\s*(?:so\s+)?(?:ignore|not\s+relevant|irrelevant)\b",
     I,
 )

@@ -64,3 +64,8 @@ def test_near_miss_an_amount_of_data_is_no_budget(extract: Extract) -> None:
         "REQUEST FORM\nPurpose: classify 12 million tickets with Qwen2.5 7B\nAmount: 500 GB of tickets"
     )
     assert p.budget_usd is None
+
+
+def test_near_miss_a_budget_said_as_fyi_stands(extract: Extract) -> None:
+    p = extract(_JOB + "Just FYI, the budget is $5,000.")
+    assert p.budget_usd == pytest.approx(5000)
