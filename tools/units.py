@@ -86,3 +86,8 @@ def months_to_hours(months: float) -> float:
 def watts_to_kw(watts: float) -> float:
     """W -> kW."""
     return watts / WATTS_PER_KW
+
+
+def months_left_of_term(term_months: float, elapsed_months: float) -> float:
+    """Months left on a fixed term ("7 months into a 12-month commitment" -> 5); never below zero."""
+    return max(0.0, term_months - elapsed_months)

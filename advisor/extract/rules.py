@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import reading
 from advisor.extract.rules_always_on import rule_always_on_serving
+from advisor.extract.rules_amount_label import rule_amount_label
+from advisor.extract.rules_aside_figures import rule_aside_figures
 from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
@@ -43,6 +45,7 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
+from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
 from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_form_values import rule_form_values
 from advisor.extract.rules_forward_only import (
@@ -64,7 +67,10 @@ from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
+from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
+from advisor.extract.rules_owned_table import rule_owned_table
+from advisor.extract.rules_owned_terms import rule_claim_before_term_ends, rule_owned_terms
 from advisor.extract.rules_per_item import rule_per_item_volume
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
@@ -78,6 +84,7 @@ from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
+from advisor.extract.rules_stay_on import rule_own_hardware_only, rule_stay_on
 from advisor.extract.rules_stream_speed import (
     rule_latency_percentile,
     rule_no_latency_target,
@@ -117,9 +124,12 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
     rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
+    rule_owned_table,  # a pasted node listing (GPU.PRODUCT, GPU.COUNT) "that's our own cluster"
+    rule_owned_terms,  # "Our 1-year AWS reservation of 8x H200", "7 months into a 12-month commitment"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_reservation_term,  # "a 30-day reservation ... is that enough?": its length is the window asked about
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
+    rule_claim_before_term_ends,  # after rule_owned_question: "could we pretrain on them before then?"
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
     rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
@@ -159,6 +169,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
+    rule_output_each,  # after rule_per_item_volume: "Each translation is about 150 tokens" for N items
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
@@ -175,6 +186,8 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
     rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
+    rule_own_hardware_only,  # after rule_constraints: "we won't rent anything", "Nothing may leave"
+    rule_stay_on,  # after the provider rules: "we're staying on Azure, that's non negotiable"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
@@ -182,6 +195,9 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_aside_figures,  # after the figure rules: "1,900 tok/s on the old pipeline -- other model, ignore"
+    rule_amount_label,  # after rule_aside_figures: a form's "Amount: EUR 1.800" when no other budget stands
+    rule_rate_for_new_deadline,  # after rule_corrections: a later turn's new deadline, the earlier volume
     rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
 )
 

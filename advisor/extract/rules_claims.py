@@ -410,7 +410,11 @@ _PRONOUN_HW = re.compile(
 # a feasibility question with no hardware of its own ("Can we get that done over a long weekend?") asks
 # about the hardware the team owns when no other is named in the conversation
 _CAN_WE = re.compile(
-    r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they|that)\b[^?]*\?", I
+    r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they|that)\b[^?]*\?"
+    # a feasibility question (evals v15): "Is it possible to finish in 1 week?", "is that realistic?"
+    r"|^\W*(?:so\s+|and\s+|ok\s+)?(?:is|would)\s+(?:it|this|that)\s+(?:be\s+)?(?:possible|feasible|doable"
+    r"|realistic|achievable)\b[^?]*\?",
+    I,
 )
 # a time the owned hardware is free, asked about as "in that window" ("free over the holidays, 20 Dec to
 # 4 Jan. Can we pretrain ... in that window?")

@@ -35,10 +35,18 @@ _ZONE_HOURS: dict[str, float] = {
     "jst": 9, "aest": 10, "aedt": 11, "pst": -8, "pt": -8, "pdt": -7, "pacific": -8, "mst": -7, "mt": -7,
     "mountain": -7, "cst": -6, "ct": -6, "central": -6, "est": -5, "et": -5, "edt": -4, "eastern": -5,
     "aoe": -12, "anywhere on earth": -12,
+    # a place's time, as people write it ("by 07:00 UK time", "end of day their time (Singapore)"; evals
+    # v12/v15): the same fixed November offsets (timeanddate.com zone tables, checked 2026-11-27)
+    "uk": 0, "london": 0, "dublin": 0, "lisbon": 0, "berlin": 1, "paris": 1, "amsterdam": 1, "madrid": 1,
+    "frankfurt": 1, "stockholm": 1, "warsaw": 1, "helsinki": 2, "athens": 2, "india": 5.5, "singapore": 8,
+    "hong kong": 8, "tokyo": 9, "japan": 9, "seoul": 9, "korea": 9, "kst": 9, "sydney": 11,
+    "new york": -5, "california": -8,
 }  # fmt: skip
 _ZONE = (
-    r"(?:(?:our|local)\s+time\s*)?\(?\s*(?P<zone>utc|gmt|cest|cet|bst|eet|msk|ist|sgt|jst|aedt|aest|pst|pdt|pt"
-    r"|mst|mt|cst|ct|est|edt|et|aoe|anywhere\s+on\s+earth|pacific|mountain|central|eastern)\b\s*\)?"
+    r"(?:(?:our|local|their|my|his|her)\s+time\s*)?\(?\s*(?P<zone>utc|gmt|cest|cet|bst|eet|msk|ist|sgt|jst"
+    r"|aedt|aest|pst|pdt|pt|mst|mt|cst|ct|est|edt|et|aoe|anywhere\s+on\s+earth|pacific|mountain|central|eastern|uk|london|dublin"
+    r"|lisbon|berlin|paris|amsterdam|madrid|frankfurt|stockholm|warsaw|helsinki|athens|india|singapore"
+    r"|hong\s+kong|tokyo|japan|seoul|korea|kst|sydney|new\s+york|california)\b\s*\)?"
     r"(?:\s+time)?"
 )
 _TIME = (
@@ -54,10 +62,15 @@ _NTH = (
 )
 _CUE = (  # "the client wants it Thursday 18:00 CET" (evals v13): a wish for a day is its deadline
     r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?[:,]?|no\s+later\s+than|for"
+    # a form's label: "Needed by:  Friday 4 December 2026, 18:00 CET" (evals v15)
+    r"|(?:needed|required|wanted|ready|done|delivered|results?)\s+by\s*:"
     r"|(?:wants?|needs?)\s+(?:it|this|them|the\s+\w+)(?:\s+(?:done|ready|back|delivered|finished))?"
     r"(?:\s+(?:by|on))?)\s+"
 )
-_DAY = rf"(?:{_DATE}|{_NTH}|(?:this\s+|(?P<next>next)\s+)?{_WEEKDAY_ABBR}(?![a-z])|(?P<tmrw>tomorrow|tmrw))"
+_DAY = (  # a weekday before a full date is that date: "by Friday 4 December" (evals v15)
+    rf"(?:(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?{_DATE}|{_NTH}"
+    rf"|(?:this\s+|(?P<next>next)\s+)?{_WEEKDAY_ABBR}(?![a-z])|(?P<tmrw>tomorrow|tmrw))"
+)
 _DAY_AT = keyed(
     # the day first: "by Friday EOD Pacific", "until Monday 9:00 our time (CET)", "due 26 Nov AoE"
     rf"{_CUE}(?:the\s+)?{_DAY}(?:,?\s+{_TIME})?(?:,?\s+{_ZONE})?"
@@ -66,6 +79,7 @@ _DAY_AT = keyed(
     rf"(?:the\s+)?{_DAY.replace('?P<', '?P<t_')}",
     I,
 )
+_FORM_LABEL = re.compile(r"\w+\s+by\s*:", I)  # "Needed by: Thursday 26 November 2026" (a form's field)
 _NTH_ALONE = keyed(rf"\b(?P<cue>deadline|due|by|before|until|on)\b[^.;!?]{{0,12}}?\b{_NTH}", I)
 
 _UNIT = r"(?P<unit>hours?|hrs?|h|days?|weeks?|months?)"
@@ -197,7 +211,7 @@ def _day_at(ctx: Ctx, s: Sentence) -> None:
     for m in _DAY_AT.finditer(s.text):
         p = "t_" if m.group("t_time") else ""
         zone_name = m.group(p + "zone")
-        if not (m.group(p + "time") or zone_name):
+        if not (m.group(p + "time") or zone_name or _FORM_LABEL.match(m.group(0))):
             continue  # a day alone: rule_deadline reads it ("fri the 27th": _NTH_ALONE below)
         if (day := _day(m, p, ref)) is None:
             continue

@@ -33,7 +33,11 @@ _OWN = (
     r"(?:\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|still\s+)?(?:have|own|got|bought"
     rf"|purchased|operate|run|{LEASED_FOR_YEARS})(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team|company|group"
     r"|org\w*|department"
-    r"|university|institute|startup|employer|client)\s+(?:has|have|owns|operates|runs|bought)|\bthe\s+"
+    # the place or body that holds the cards (evals v12/v15: "Our colo has 16 L40S", "Our hospital bought a
+    # DGX H200"); a provider, vendor or account is not one ("our provider has H100s" is rented)
+    r"|university|institute|startup|employer|client|hospital|clinic|school|faculty|firm|agency|bank|studio"
+    r"|colo\w*|cage|datacent(?:er|re)|dc|site|campus|office|basement|server\s+room)\s+"
+    r"(?:has|have|owns|operates|runs|bought|purchased|got)|\bthe\s+"
     r"(?:lab|team|company)\s+(?:has|owns)"
     # "our on-prem cluster: 4 nodes x 8 A100", "our cluster has 4 nodes with 8x A100 each"
     # "our uni cluster (SLURM) has 4 nodes with 4x A100 40GB each": a word naming whose, and an aside
@@ -50,7 +54,7 @@ _OWN = (
     r"[^.;:?!]{0,40}?\bwith)\s+"
 )
 _DGX = re.compile(
-    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:(?P<num>{NUMBER})\s*[x×]?\s+)?(?:nvidia\s+)?"
+    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:an?\s+|(?P<num>{NUMBER})\s*[x×]?\s+)?(?:nvidia\s+)?"
     rf"(?:dgx|hgx)[\s-]+{_GPU}s?\b",
     I,
 )

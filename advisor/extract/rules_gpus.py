@@ -371,7 +371,7 @@ def _vendor_ids(vendor: str, keep: bool) -> list[str]:
 
 _MAX_GPUS = Gated(
     re.compile(
-        rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to|limited\s+to"
+        rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?(?:\s+of|\s+is)?|up\s+to|limited\s+to"
         rf"|capped\s+at|cap(?:ped)?\s+(?:it\s+)?(?:at|to)|a\s+cap\s+of|a\s+quota\s+of|quota\s+(?:is|of)"
         rf"|only\s+(?:get|have|use)|only)\s+"
         rf"(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
@@ -399,7 +399,9 @@ _MAX_GPUS = Gated(
         rf"|more\s+than)|max\.|(?:a\s+)?(?:hard|firm|strict)\s+(?:cap|limit|ceiling)\s+of|(?:limit|ceiling)\s+of)"
         rf"|≤|<=|=<)\s*(?P<num8>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
         rf"|\b(?:(?:max(?:imum)?|total)\s+(?:number\s+of\s+)?(?:gpus?|cards?)|(?:gpus?|cards?)\s+(?:limit|cap"
-        rf"|ceiling|quota|max(?:imum)?))\s*(?::|=|is|of)\s*(?:max\s+|≤\s*|<=\s*|up\s+to\s+)?(?P<num9>\d+)\b"
+        # "GPU quota on our account is 4 max" (evals v15): whose quota may stand between
+        rf"|ceiling|quota|max(?:imum)?)(?:\s+(?:on|for|in)\s+(?:our|the|my|this)\s+\w+)?)\s*(?::|=|is|of)\s*"
+        rf"(?:max\s+|≤\s*|<=\s*|up\s+to\s+)?(?P<num9>\d+)\b"
         rf"(?!\s*(?:%|gb|gib|h|hours?|per\s+node))"
         rf"|\b(?:only\s+)?fit\s+(?P<num10>{NUMBER})\s+(?:\w+\s+)?(?:(?:gpus?|cards?)\s+)?(?:in(?:to)?|inside)\s+"
         rf"(?:the|our|a|this|that|my)\s+(?:\w+\s+)?(?:chassis|case|box|workstation|tower|server|machine)\b"

@@ -46,6 +46,11 @@ _FINETUNE = keyed(
     r"|\b(?:DPO|ORPO|KTO|RLHF|preference[- ](?:tuning|optimi[sz]ation))\b",  # preference tuning
     I,
 )
+# a training word naming the data a batch job writes: "our math SFT set", "DPO pairs", "fine-tuning data"
+_DATA_FOR = re.compile(r"\s+(?:data\s*set|dataset|set|data|mix|corpus|pairs|examples|samples)\b", I)
+_MAKES_DATA = re.compile(
+    r"\bsynthetic\s+data\b|\bdata\s+gen\w*|\b(?:generat\w*|sampl\w*|writ\w*|produc\w*|distil\w*)\b", I
+)
 _PEFT = keyed(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
 _INFER = keyed(
     r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
@@ -56,6 +61,8 @@ _INFER = keyed(
     r"|(?:purely|fully|completely|entirely|strictly)\s+offline|offline,?\s+(?:so|nobody|no\s+one)"
     r"|offline\s+(?:job|batch|generation|run)"
     r"|generat(?:e|es|ing)\s+(?:\S+\s+){0,3}?(?:output\s+|synthetic\s+|new\s+)?tokens"
+    # a batch that writes training data: "synthetic data gen for our math SFT set" (evals v12)
+    r"|synthetic\s+data\s+gen\w*|data\s+generation\s+(?:job|run|batch)"
     # a model that writes a batch of outputs: "DeepSeek-V3 generates worked solutions for 300k problems",
     # "the 405B writes answers for 2M questions"
     r"|(?:generat(?:e|es)|writes?|produces?)\s+(?:\S+\s+){0,2}?(?:answers|solutions|completions|responses"
@@ -165,6 +172,8 @@ def rule_workload(ctx: Ctx) -> None:
                     s.text, words_back(s.text, m.start(), _ARTIFACT_WORDS), m.start()
                 ) and _ARTIFACT_AFTER.match(s.text, m.end()):
                     continue  # "12 checkpoints of our Qwen3 8B fine-tune": the model made, run by this job
+                if kind == "fine_tuning" and _DATA_FOR.match(s.text, m.end()) and _MAKES_DATA.search(s.text):
+                    continue  # "synthetic data gen for our math SFT set": the data is for a later fine-tune
                 if kind != "inference" and _NOT_APPLICABLE.match(s.text[m.end() : m.end() + 50]):
                     continue  # "Model fine-tuning: N/A for this Lot", "Fine-tuning: not applicable"
                 hits.setdefault(kind, []).append((s, m, status))

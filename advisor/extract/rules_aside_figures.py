@@ -1,0 +1,54 @@
+"""A figure the writer sets aside in the same sentence is not a fact about this job (issue 12; evals v15:
+"Yesterday's shift saw 1,900 tok/s on the old pipeline -- different model, ignore." was read as the rate
+target, "Prior spend: FY25 EUR 12.400 on the old vendor (for comparison)" as the budget). The findings of
+numbers in such a sentence are dropped, so the job's own figures (or the derived ones) stand:
+
+- told to ignore it: "..., ignore", "ignore that number", "not relevant here", "irrelevant";
+- given only to compare or for reference: "(for comparison)", "for reference only", "(just FYI)" (not a
+  bare "Just FYI, the budget is ...", which states the budget);
+- about another model and so not relevant: "different model, ignore", "other model, not relevant".
+
+Not set aside: "ignore spot pricing" (no figure is dropped, the words state a preference read elsewhere),
+a figure in another sentence than the cue, and "compared with last year we need 2x the throughput"
+(a comparison that states this job's need has no aside cue).
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.extract.rules_ctx import Ctx, I
+
+_ASIDE = re.compile(
+    r"(?:[,;:(]|--|-|\u2013|\u2014)\s*(?:please\s+)?(?:ignore|disregard)\s*(?:it|that|this|those)?\s*[.!)]?\s*$"
+    r"|\b(?:ignore|disregard)\s+(?:that|this|those|these|the)\s+(?:number|figure|rate|value|amount)s?\b"
+    r"|\b(?:not\s+relevant\s+(?:here|for\s+this)|irrelevant\s+(?:here|for\s+this))\b"
+    r"|\(\s*(?:for\s+comparison|for\s+reference(?:\s+only)?|just\s+fyi|fyi)\s*\)"
+    r"|\b(?:for\s+comparison\s+only|for\s+reference\s+only)\b"
+    r"|\b(?:different|another|other)\s+model\s*,\s*(?:so\s+)?(?:ignore|not\s+relevant|irrelevant)\b",
+    I,
+)
+_NUMBER = re.compile(r"\d")
+# fields a number states; a figure set aside gives none of them
+_FIGURE_FIELDS = frozenset({
+    "target_tokens_per_s", "budget_usd", "deadline_hours", "concurrency", "latency_ms_per_token",
+    "ttft_target_s", "dataset_tokens", "generation_tokens", "prompt_tokens", "output_tokens", "context_len",
+    "max_gpus",
+    "power_price_usd_per_kwh", "utilization", "epochs",
+})  # fmt: skip
+
+
+def rule_aside_figures(ctx: Ctx) -> None:
+    """Drop the figures of a sentence that sets them aside (module docstring)."""
+    spans = [(s.start, s.start + len(s.text)) for s in ctx.sentences if _ASIDE.search(s.text)]
+    if not spans:
+        return
+    ctx.findings[:] = [
+        f
+        for f in ctx.findings
+        if not (
+            f.field in _FIGURE_FIELDS
+            and _NUMBER.search(f.evidence)
+            and any(a <= f.position < b for a, b in spans)
+        )
+    ]
