@@ -64,6 +64,7 @@ from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
+from advisor.extract.rules_no_renting import rule_no_renting
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_per_item import rule_per_item_volume
 from advisor.extract.rules_preference import rule_preference
@@ -169,6 +170,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
+    rule_no_renting,  # after rule_constraints: 'we don't want to rent anything' with owned GPUs is on-prem
     rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
