@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from advisor.extract.count_keys import count_keys
-from advisor.extract.semicolon_rows import semicolon_rows
+from advisor.extract.semicolon_rows import csv_rows, semicolon_rows
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -97,3 +97,54 @@ def test_hyphenated_range_is_not_a_date(extract: Extract) -> None:
     # "3-4 days" is a duration; "30-11" without the year stays unread as a date
     assert extract("Batch with Mistral Small 24B, deadline: 3-4 days.").deadline_hours == 96.0
     assert extract("Batch with Mistral Small 24B, deadline: 30-11.").deadline_hours is None
+
+
+# ------------------------------------------------------------------ a comma CSV of settings
+_CSV = (
+    "requirement,value,notes\nmodel,Qwen3-32B,\npeak_concurrency,64,\n"
+    "prompt_tokens,2000,avg incl. system prompt\n"
+    "output_tokens,600,\nexcluded_providers,GCP,\nallowed_gpus,H100 / H200,"
+)
+
+
+def test_csv_of_settings_is_read(extract: Extract) -> None:
+    p = extract(_CSV)
+    assert (p.concurrency, p.prompt_tokens, p.output_tokens) == (64, 2000, 600)
+    assert p.providers_excluded == ["gcp"]
+    assert "h200" in p.gpus_wanted
+
+
+def test_csv_variant_with_setting_header(extract: Extract) -> None:
+    p = extract("name,setting\nmodel,Llama 3.1 8B\nconcurrent_users,40\nmax_output_tokens,300\n")
+    assert p.concurrency == 40
+
+
+def test_csv_of_records_is_not_settings() -> None:
+    text = "asset_tag,model,gpus\nSYD-1,Supermicro,4\nSYD-2,Dell,2"
+    assert csv_rows(text) == text
+
+
+def test_prose_with_commas_is_not_a_csv() -> None:
+    text = "name,value\nWe serve Llama, Qwen, and Mistral\nfor 40 users, mostly EU\nand that's it, thanks"
+    assert csv_rows(text) == text
+
+
+# ------------------------------------------------------------------ a key naming the GPUs allowed
+@pytest.mark.parametrize(
+    ("text", "wanted", "excluded"),
+    [
+        ("Serve Qwen3-32B.\nAllowed GPUs: H100, H200", {"h200"}, set()),
+        ("Serve Qwen3-32B.\nApproved hardware: L40S", {"l40s"}, set()),
+        ("Serve Qwen3-32B.\nExcluded cards: L4", set(), {"l4"}),
+    ],
+)
+def test_gpu_list_keys(extract: Extract, text: str, wanted: set[str], excluded: set[str]) -> None:
+    p = extract(text)
+    assert wanted <= set(p.gpus_wanted)
+    assert excluded <= set(p.gpus_excluded)
+    assert not (wanted & set(p.gpus_excluded))
+
+
+def test_allowed_providers_key_is_not_a_gpu_list(extract: Extract) -> None:
+    p = extract("Serve Qwen3-32B on an H100.\nAllowed providers: AWS")
+    assert p.gpus_excluded == []
