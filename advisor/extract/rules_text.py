@@ -29,6 +29,7 @@ from advisor.extract.injection import (
     cut_speaker,
     trim_sentence,
 )
+from advisor.extract.json_rows import json_rows
 from advisor.extract.semicolon_rows import csv_rows, semicolon_rows
 from advisor.extract.spaced_groups import comma_groups
 from advisor.extract.table_parts import part_columns
@@ -224,6 +225,7 @@ def clean(text: str) -> str:
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
+    text = json_rows(text)  # '"avg_prompt_tokens": 350,' in a JSON body or dict (json_rows.py)
     text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
     text = count_keys(text)  # "Documents: 400,000" -> "400,000 Documents" (advisor/extract/count_keys.py)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))

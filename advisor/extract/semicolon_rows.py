@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.json_rows import settings_key
+
 _ROW = re.compile(r"^[ \t]*(?P<key>[^;\n|]{1,60}?)[ \t]*;[ \t]*(?P<value>[^;\n]*?)[ \t]*$")
 _MIN_ROWS = 3
 _DOT_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
@@ -34,7 +36,7 @@ _VALUE_HEADER = re.compile(r"^[^,]*,\s*(?:value|setting|target|answer|amount|fig
 
 def _csv_row(line: str) -> str:
     key, value, *notes = [c.strip() for c in line.split(",")]
-    words = key.replace("_", " ")
+    words, value = settings_key(key, value)
     said = "; ".join(c for c in (value, *notes) if c)
     return f"| {words} | {said} |"
 
