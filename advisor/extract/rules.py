@@ -67,6 +67,7 @@ from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_no_renting import rule_no_renting
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_per_item import rule_per_item_volume
+from advisor.extract.rules_power_forms import rule_power_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
@@ -159,6 +160,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
+    rule_power_forms,  # after rule_serving_io: '31c/kWh (AUD)', '₹9 per unit' replace a USD reading
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
