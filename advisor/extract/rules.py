@@ -76,6 +76,7 @@ from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_bu
 from advisor.extract.rules_region_words import rule_us_hosting
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
+from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
 from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
@@ -173,6 +174,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_availability,
     rule_constraints,
     rule_no_renting,  # after rule_constraints: 'we don't want to rent anything' with owned GPUs is on-prem
+    rule_reserved_cloud,  # after rule_constraints: a reservation's region is its cloud; 'don't move clouds'
     rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
