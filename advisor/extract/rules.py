@@ -67,11 +67,13 @@ from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
+from advisor.extract.rules_no_renting import rule_no_renting
 from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_owned_table import rule_owned_table
 from advisor.extract.rules_owned_terms import rule_claim_before_term_ends, rule_owned_terms
 from advisor.extract.rules_per_item import rule_per_item_volume
+from advisor.extract.rules_power_forms import rule_power_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
@@ -80,6 +82,7 @@ from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_bu
 from advisor.extract.rules_region_words import rule_us_hosting
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
+from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
 from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
@@ -168,6 +171,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
+    rule_power_forms,  # after rule_serving_io: '31c/kWh (AUD)', '₹9 per unit' replace a USD reading
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
     rule_output_each,  # after rule_per_item_volume: "Each translation is about 150 tokens" for N items
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
@@ -180,6 +184,8 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_preference,  # after the serving rules: a pair's prompt length is not a served prompt
     rule_availability,
     rule_constraints,
+    rule_no_renting,  # after rule_constraints: 'we don't want to rent anything' with owned GPUs is on-prem
+    rule_reserved_cloud,  # after rule_constraints: a reservation's region is its cloud; 'don't move clouds'
     rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider

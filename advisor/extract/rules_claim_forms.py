@@ -77,7 +77,8 @@ _PART = re.compile(
     rf"\b(?:only|just|a\s+single|single|one|1)\s+(?:of\s+(?:the|our|those|these)\s+(?:\w+\s+)?)?{_MACHINE}\b",
     I,
 )
-_BOXES = re.compile(rf"\b(?P<num>{NUMBER})\s+(?:\w+\s+)?{_MACHINE}\b", I)
+# "2 servers", "both HGX B200 boxes", "our two DGX H100 nodes": up to two words naming the kind
+_BOXES = re.compile(rf"\b(?P<num>{NUMBER}|both)\s+(?:[\w-]+\s+){{0,2}}{_MACHINE}\b", I)
 
 
 def rule_claim_forms(ctx: Ctx) -> None:
@@ -171,13 +172,15 @@ def _part_of_owned(ctx: Ctx, s: Sentence) -> bool:
     if gpu is None or count is None or not isinstance(count.value, int):
         return False
     owned_s = next((o for o in ctx.sentences if o.start <= count.position <= o.start + len(o.text)), None)
-    if owned_s is None or owned_s is s:
+    if owned_s is None:
         return False
-    part = _PART.search(s.text)
-    if part is None or _SUFFICES.search(s.text) is None:
+    # in the owned sentence itself only after the machines (lines of a note joined into one sentence)
+    part = _PART.search(s.text, count.position - s.start + 1 if owned_s is s else 0)
+    if part is None or _SUFFICES.search(s.text, part.start()) is None:
         return False
     boxes = _BOXES.search(owned_s.text)
-    n_boxes = int(parse_number(boxes.group("num"))) if boxes is not None else 0
+    said_boxes = boxes.group("num") if boxes is not None else "0"
+    n_boxes = 2 if said_boxes.lower() == "both" else int(parse_number(said_boxes))
     if n_boxes < 2 or count.value % n_boxes:
         return False  # one machine, or the machines' size unknown
     per = count.value // n_boxes

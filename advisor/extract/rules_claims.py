@@ -19,6 +19,7 @@ from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_dates import _DATE, date_of
 from advisor.extract.rules_fleet import machine_gpus
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
+from advisor.extract.rules_owned_refs import INDIRECT_QUESTION, OWN_MACHINE_AHEAD, RESERVATION_REF
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
@@ -473,11 +474,12 @@ def rule_owned_question(ctx: Ctx) -> None:
     other_hw = any(gid != gpu_value for gid in named)
     for i, s in enumerate(ctx.sentences):
         t = s.text
-        if s.start + len(t) <= after or s.start in ctx.claim_sentences:
+        ahead = OWN_MACHINE_AHEAD.search(t)  # "Can our cluster do this in 2 days?" before it is described
+        if (s.start + len(t) <= after and ahead is None) or s.start in ctx.claim_sentences:
             continue
-        asks = "?" in t or _GUESS_CUE.search(t) is not None
+        asks = "?" in t or _GUESS_CUE.search(t) is not None or INDIRECT_QUESTION.search(t) is not None
         pron = _PRONOUN_HW.search(t)
-        ref = pron is not None or _THAT_WINDOW.search(t) is not None
+        ref = pron is not None or _THAT_WINDOW.search(t) is not None or RESERVATION_REF.search(t) is not None
         if not asks or not (ref or (_CAN_WE.search(t) and not other_hw)):
             continue
         said, hours = _owned_claim_hours(ctx, t, i)

@@ -31,13 +31,15 @@ LEASED_FOR_YEARS = r"leased(?=[^.;!?]{0,60}?\b(?:years?|ours)\b)"
 _MACHINE = r"(?:nodes?|servers?|boxes|box|machines?|hosts?|pods?|workstations?|systems?|chassis)"
 _OWN = (
     r"(?:\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|also\s+|still\s+)?(?:have|own|got|bought"
-    rf"|purchased|operate|run|{LEASED_FOR_YEARS})(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team|company|group"
-    r"|org\w*|department"
+    # acquisition verbs of procurement English: "we procured", "our institute has acquired" (evals v14)
+    rf"|purchased|procured|acquired|operate|run|{LEASED_FOR_YEARS})(?:\s+got)?|\b(?:our|my)\s+(?:own\s+)?(?:lab|team"
+    r"|company|group|org\w*|department"
     # the place or body that holds the cards (evals v12/v15: "Our colo has 16 L40S", "Our hospital bought a
     # DGX H200"); a provider, vendor or account is not one ("our provider has H100s" is rented)
     r"|university|institute|startup|employer|client|hospital|clinic|school|faculty|firm|agency|bank|studio"
     r"|colo\w*|cage|datacent(?:er|re)|dc|site|campus|office|basement|server\s+room)\s+"
-    r"(?:has|have|owns|operates|runs|bought|purchased|got)|\bthe\s+"
+    r"(?:has|have|owns|operates|runs|bought|purchased|got|procured|acquired"
+    r"|(?:has|have)\s+(?:recently\s+|just\s+|already\s+)?(?:bought|purchased|procured|acquired))|\bthe\s+"
     r"(?:lab|team|company)\s+(?:has|owns)"
     # "our on-prem cluster: 4 nodes x 8 A100", "our cluster has 4 nodes with 8x A100 each"
     # "our uni cluster (SLURM) has 4 nodes with 4x A100 40GB each": a word naming whose, and an aside
@@ -54,7 +56,10 @@ _OWN = (
     r"[^.;:?!]{0,40}?\bwith)\s+"
 )
 _DGX = re.compile(
-    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?)(?:an?\s+|(?P<num>{NUMBER})\s*[x×]?\s+)?(?:nvidia\s+)?"
+    rf"(?:{_OWN}|\b(?:our|my)\s+(?:own\s+|existing\s+|on-prem\s+)?"
+    # machines put into service: "racked both HGX B200 boxes at the colo", "we installed two DGX H100"
+    rf"|\b(?:(?:we|i)\s+(?:have\s+|just\s+)?)?(?:racked|installed|took\s+delivery\s+of)\s+(?:the\s+|our\s+)?)"
+    rf"(?:an?\s+|(?P<num>{NUMBER}|both)\s*[x×]?\s+)?(?:nvidia\s+)?"
     rf"(?:dgx|hgx)[\s-]+{_GPU}s?\b",
     I,
 )
@@ -70,7 +75,9 @@ _GROUP = re.compile(
     rf"{_OWN}(?:an?\s+|one\s+|our\s+)?(?:(?:small|big|large|full|single|dedicated|local|on-prem)\s+)?"
     rf"(?:rack|cluster|box|server|node|workstation|machine|pod|farm|fleet|rig)\s+(?:of|with)\s+"
     rf"(?P<num>{NUMBER})\s*[x×]?\s*{_GPU}s?\b"
-    rf"|{_OWN}(?P<num2>{NUMBER})\s*[x×]?\s*{_GPU.replace('gpu>', 'gpu2>')}s?\b",
+    # a count word after the number: "4 nos. H100 PCIe" (Indian English "numbers"), "2 units of A100"
+    rf"|{_OWN}(?P<num2>{NUMBER})\s*(?:nos?\.?\s+|units?\s+(?:of\s+)?|pcs\.?\s+)?[x×]?\s*"
+    rf"{_GPU.replace('gpu>', 'gpu2>')}s?\b",
     I,
 )
 _THERE_ARE = re.compile(
@@ -127,7 +134,9 @@ def find_fleet(t: str) -> Fleet | None:
     if m := _DGX.search(t):
         card = _card(m)
         if card:
-            boxes = int(parse_number(m.group("num"))) if m.group("num") else 1
+            said_num = m.group("num")
+            boxes = int(parse_number(said_num)) if said_num and said_num.lower() != "both" else 1
+            boxes = 2 if said_num and said_num.lower() == "both" else boxes
             said = f"{m.group(0).strip()} ({boxes} x {GPUS_PER_DGX} GPUs)"
             return Fleet(card[0], boxes * GPUS_PER_DGX, said, m.start(), m.end())
     if m := _NODES.search(t):

@@ -22,12 +22,15 @@ _NO = r"(?:no|nope|nah|out|not\s+ok(?:ay)?|not\s+allowed|banned|excluded)"
 _VERDICT = re.compile(
     rf"\s*(?::|=|-)?\s*(?:(?P<yes>{_YES})|(?P<no>{_NO}))\s*(?=[,.;(!]|$|\s+(?:and|but)\b)", I
 )
+# the key's noun, as a form or CSV header writes it: "allowed GPUs: H100 / H200", "excluded cards: L4"
+_KEY_NOUN = r"(?:\s+(?:gpus?|cards?|accelerators?|hardware|gpu\s+types?))?"
 _LABEL = re.compile(
     r"\b(?:what\s+)?(?:we|i)\s+(?P<neg>don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)?\s*"
     r"(?:need|want|require|accept|use|take)\s*:\s*(?P<list>[^.;]+?)"
     r"(?=\s*,?\s*\b(?:because|since|as|so|given)\b|[.;]|$)"
-    r"|\b(?P<neg2>avoid|exclude[sd]?|excluding|not\s+allowed|banned|no-?go|blacklist(?:ed)?)\s*:\s*(?P<list2>[^.;]+)"
-    r"|\b(?:whitelist(?:ed)?|allowed|approved|wanted)\s*:\s*(?P<list3>[^.;]+)",
+    r"|\b(?P<neg2>avoid|exclude[sd]?|excluding|not\s+allowed|banned|no-?go|blacklist(?:ed)?)"
+    rf"{_KEY_NOUN}\s*:\s*(?P<list2>[^.;]+)"
+    rf"|\b(?:whitelist(?:ed)?|allowed|approved|wanted|permitted|acceptable){_KEY_NOUN}\s*:\s*(?P<list3>[^.;]+)",
     I,
 )
 _VENDOR = re.compile(r"\b(?P<v>amd|intel|nvidia)\b", I)

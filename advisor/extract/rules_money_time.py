@@ -283,7 +283,8 @@ _BY_DATE = keyed(
 # a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
 _NUMERIC_DATE = keyed(
     r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on"
-    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b(?![./]\d)"
+    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./]|-(?=\d{1,2}-20\d\d\b))(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b"
+    r"(?![./]\d)"  # a hyphen only with a 4-digit year: Dutch "30-11-2026" (dd-mm-jjjj), not "by 3-4 days"
     # not a quantity: "on 1.5 billion tokens", "on 2.5 TB of text", "on 1.5k pairs", "on 8.5 hours"
     r"(?!\s*(?:[kmbt]\b|bn\b|mn\b|mln\b|bln\b|thousand|million|billion|trillion|tokens?\b|toks?\b|[gtm]i?b\b"
     r"|%|x\b|h\b|hrs?\b|hours?\b|days?\b|weeks?\b|months?\b|epochs?\b|gpus?\b|nodes?\b|pairs?\b))",
@@ -493,7 +494,7 @@ def rule_deadline(ctx: Ctx) -> None:
         for m in _NUMERIC_DATE.finditer(t):
             due_day = _numeric_date(m, ref.date())
             if due_day is not None and _end_of_day(due_day, ref.tzinfo) > ref:
-                how = f'"{q(m)}" (end of that day{"; read day/month" if m.group("sep") != "-" else ""})'
+                how = f'"{q(m)}" (end of that day; read day/month)'
                 conv = U.hours_until(ref, _end_of_day(due_day, ref.tzinfo), how)
                 ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
         for m in _BY_ORDINAL.finditer(t):

@@ -78,7 +78,6 @@ class ServingEfficiency:
     int4_layer_s: float = K.INT4_WEIGHT_ONLY_LAYER_S
     fixed_band: float = K.BAND_HALF_WIDTH
     attention_apart: bool = K.ATTENTION_KERNELS_APART
-    prefill_apart: bool = K.PREFILL_STEPS_APART
     framework_factor: Mapping[str, float] = field(default_factory=lambda: dict(K.FRAMEWORK_EFFICIENCY))
 
 
@@ -444,57 +443,16 @@ def estimate_serving_time(
             K.VLLM_V0_CPU_SOURCE,
             live_sequences=live,
         )
-
-    def gpu_time(w_bytes: float, flops: float, a_flops: float, t: TraceBuilder) -> Range:
-        if eff.attention_apart:  # (ServingEfficiency(attention_apart=False): the round-6 overlapped step)
-            return gemm_plus_attention_s(
-                bytes_read=(w_bytes, kv_read),
-                flops=(flops - a_flops, a_flops),
-                bytes_per_s=bw_eff.scale(bandwidth),
-                flops_per_s=cmp_eff.scale(flops_rate),
-                p=p,
-                tb=t,
-            )
-        m_lo, m_hi = (
-            (w_bytes + kv_read) / (bandwidth * bw_eff.high),
-            (w_bytes + kv_read) / (bandwidth * bw_eff.low),
+    gpu_s = Range(low=soft_max(mem_s.low, cmp_s.low, p), high=soft_max(mem_s.high, cmp_s.high, p))
+    if eff.attention_apart:  # (ServingEfficiency(attention_apart=False): the round-6 overlapped step)
+        gpu_s = gemm_plus_attention_s(
+            bytes_read=(w_read, kv_read),
+            flops=(step_flops - attn_flops, attn_flops),
+            bytes_per_s=bw_eff.scale(bandwidth),
+            flops_per_s=cmp_eff.scale(flops_rate),
+            p=p,
+            tb=tb,
         )
-        c_lo, c_hi = flops / (flops_rate * cmp_eff.high), flops / (flops_rate * cmp_eff.low)
-        return Range(low=soft_max(m_lo, c_lo, p), high=soft_max(m_hi, c_hi, p))
-
-    if eff.prefill_apart and 0.0 < with_prompt < 1.0:
-        # a step decodes alone or beside one whole prompt (PREFILL_STEPS_APART): each at its own roofline
-        decode_attn = live * attn * mean_ctx
-        prompt_attn = attn * prompt_tokens * prompt_tokens / 2  # its own causal attention
-        quiet = UntracedBuilder()
-        at_prefill = eff.compute.mid / eff.prefill.mid  # a prompt's GEMMs run at the prefill efficiency
-        alone = gpu_time(
-            _weights_read(arch, precision, live / pp), live * 2 * active + decode_attn, decode_attn, quiet
-        )
-        mixed = gpu_time(
-            _weights_read(arch, precision, (live + prompt_tokens) / pp),
-            live * 2 * active + decode_attn + (prompt_tokens * 2 * active + prompt_attn) * at_prefill,
-            decode_attn + prompt_attn * at_prefill,
-            quiet,
-        )
-        gpu_s = Range(
-            low=with_prompt * mixed.low + (1 - with_prompt) * alone.low,
-            high=with_prompt * mixed.high + (1 - with_prompt) * alone.high,
-        )
-        tb.assume("prefill_steps_apart", "true", "", K.PREFILL_STEPS_APART_SOURCE)
-        tb.step(
-            "step_gpu_s",
-            "share with a prompt x step(decode + prompt) + (1 - share) x step(decode alone)",
-            gpu_s.mid,
-            "s",
-            share_of_steps_with_a_prompt=with_prompt,
-            decode_alone_s=alone.mid,
-            with_prompt_s=mixed.mid,
-            low=gpu_s.low,
-            high=gpu_s.high,
-        )
-    else:
-        gpu_s = gpu_time(w_read, step_flops, attn_flops, tb)
     step = Range(
         low=max(gpu_s.low, floor_s.low)
         + comm_s

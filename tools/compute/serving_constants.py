@@ -226,22 +226,6 @@ ATTENTION_FLOPS_PER_KEY_PER_WIDTH: Final = 4
 MAX_PREFILL_UTILISATION: Final = 0.95
 """Cap on the share of engine time spent on prefill in the queueing formula (it diverges at 1)."""
 
-PREFILL_STEPS_APART: Final = True
-"""Under continuous batching, requests finish at different times, so new prompts enter all through a run: a
-step either decodes alone or decodes beside a prompt chunk (a whole prompt when the engine's token budget
-holds it). Each step runs at its own roofline, max(memory, compute), so the mean step is the steps' mix
-of those maxima, not the max of the mixed means: a memory-bound decode step's idle FLOPs cannot absorb a
-prompt that arrives in another step. Before (one step with prompt/output prefill tokens smeared into
-every step) the prompt FLOPs hid under the decode step's weight read and the model ran fast at 16-256
-sequences with 1-4K-token prompts."""
-PREFILL_STEPS_APART_SOURCE = (
-    "Agrawal et al. 2024 (Sarathi-Serve, OSDI, arXiv 2403.02310): hybrid batches of ongoing decodes plus one "
-    "prefill chunk under a token budget, iterations with a prompt taking longer ('generation stalls', "
-    "Fig. 1) and an iteration's time as max(T_math, T_mem); vLLM V1 scheduler "
-    "(vllm/v1/core/sched/scheduler.py: running decodes first, then waiting prompts within "
-    "max_num_batched_tokens), read 2026-11-27"
-)
-
 # --- structure chosen by the fit (bench/serving_accuracy.py --fit) ----------------------------------
 ATTENTION_KERNELS_APART: Final = True
 """A step's attention (KV-cache reads) and its GEMMs (weight reads, matmul FLOPs) are separate kernels that
