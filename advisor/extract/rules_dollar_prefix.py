@@ -2,9 +2,10 @@
 
 "A$ 5,000" was read as a budget of $1 ("A$" as one dollar) and "AU$ 5,000", "C$ 5,000", "NZ$ 5,000" as
 US dollars. A letter prefix on "$" names the currency: A$ / AU$ / AUD$ are Australian dollars, C$ / CA$ /
-CAN$ Canadian dollars, R$ Brazilian reais (rates in tools/catalog/costs.yaml, usd_per_<code>, converted
-by units_text.usd_from). A prefix with no catalog rate (NZ$, S$, SG$, HK$, MX$, NT$ ...) is not read as
-US dollars: its budget reading is dropped, so the reply lists the clause as not understood.
+CAN$ Canadian dollars, NZ$ New Zealand, S$ / SG$ Singapore and HK$ Hong Kong dollars, R$ Brazilian reais
+(rates in tools/catalog/costs.yaml, usd_per_<code>, converted by units_text.usd_from). A prefix with no
+catalog rate (MX$, NT$, ...) is not read as US dollars: its budget reading is dropped, so the reply lists
+the clause as not understood.
 
 Runs after the budget rules (which decide whether the amount is a budget at all: a cue, not a rate);
 this rule only corrects the currency of what they read inside the prefixed amount. "US$" stays theirs.
@@ -20,7 +21,8 @@ from advisor.extract.rules_text import MONEY_NUM, MULT, MULTIPLIERS, NUM, parse_
 
 # ISO 4217 codes of the prefixes in use (Wikipedia "Dollar sign", usages by country; R$ for the real)
 _PREFIX_CODES = {"A": "AUD", "AU": "AUD", "AUD": "AUD", "C": "CAD", "CA": "CAD", "CAN": "CAD", "CAD": "CAD",
-                 "R": "BRL"}  # fmt: skip
+                 "R": "BRL", "NZ": "NZD", "NZD": "NZD", "S": "SGD", "SG": "SGD", "SGD": "SGD", "HK": "HKD",
+                 "HKD": "HKD"}  # fmt: skip
 # case-sensitive: "A$5k" is a currency, "a $5k budget" an article
 _PREFIXED = re.compile(
     rf"(?<![A-Za-z$])(?P<prefix>[A-Z]{{1,3}})\$\s*(?P<num>{MONEY_NUM}|{NUM})(?:\s*(?P<mult>{MULT})\b)?"
@@ -42,7 +44,7 @@ def rule_dollar_prefix(ctx: Ctx) -> None:
             ctx.findings[:] = [f for f in ctx.findings if not any(f is r for r in read)]
             code = _PREFIX_CODES.get(prefix)
             if code is None:
-                continue  # "NZ$ 5,000": no rate in the catalog; listed as not understood, never read as USD
+                continue  # "MX$ 5,000": no rate in the catalog; listed as not understood, never read as USD
             amount = parse_money(m.group("num"))
             if m.group("mult"):
                 amount *= MULTIPLIERS[m.group("mult").lower()]

@@ -4,8 +4,9 @@
 2. A request rate per hour, minute or second ("two thousand requests per hour" dictated, "2k req/h") is a
    rate, never a concurrency: with an answer length it gives the aggregate rate; without one it is listed
    as not used (the rate is never guessed: test_rate_phrases), not counted as read.
-3. A dollar with a country prefix ("A$ 5,000" was a budget of $1; "C$", "AU$" were read as USD): converted at
-   the catalog's rate, or, with no rate (NZ$, S$, HK$), not read as US dollars and listed as not used.
+3. A dollar with a country prefix ("A$ 5,000" was a budget of $1; "C$", "AU$", "NZ$" were read as USD):
+   converted at the catalog's rate (NZD, SGD, HKD added, ECB 28 Feb 2025), or, with no rate (MX$, NT$), not
+   read as US dollars and listed as not used.
 4. "on-demand (no spot)" honoured is not listed as unused (fix16a's honoured_clauses; the test is here).
 """
 
@@ -108,6 +109,9 @@ def test_a_spoken_model_name_still_counts_as_read() -> None:  # near miss of the
         ("max spend C$ 12,000.", 12000.0, "CAD"),
         ("budget CA$ 3,500.", 3500.0, "CAD"),
         ("budget R$ 20,000.", 20000.0, "BRL"),  # written for this test
+        ("budget NZ$ 5,000.", 5000.0, "NZD"),
+        ("budget S$ 5,000.", 5000.0, "SGD"),
+        ("budget HK$ 40,000.", 40000.0, "HKD"),
     ],
 )
 def test_a_prefixed_dollar_is_its_own_currency(
@@ -118,14 +122,14 @@ def test_a_prefixed_dollar_is_its_own_currency(
     assert currency in str(p.provenance["budget_usd"].evidence)
 
 
-@pytest.mark.parametrize("text", ["budget NZ$ 5,000.", "budget S$ 5,000.", "budget HK$ 40,000."])
+@pytest.mark.parametrize("text", ["budget MX$ 5,000.", "budget NT$ 50,000."])
 def test_a_dollar_with_no_catalog_rate_is_not_read_as_usd(extract: Extract, text: str) -> None:
     assert extract(TRAIN + text).budget_usd is None
 
 
 def test_a_dollar_with_no_rate_is_listed_as_not_used() -> None:
-    out = ask(TRAIN + "budget NZ$ 5,000")
-    assert "NZ$ 5,000" in _unused(str(out["reply"]))
+    out = ask(TRAIN + "budget MX$ 5,000")
+    assert "MX$ 5,000" in _unused(str(out["reply"]))
 
 
 @pytest.mark.parametrize("text", ["budget US$ 5,000.", "we have a $5k budget.", "budget $ 5,000."])
@@ -145,3 +149,12 @@ def test_on_demand_no_spot_is_not_listed_as_unused_in_an_slo_request() -> None:
     )
     assert "spot" not in _unused(str(out["reply"]))
     assert out["profile"]["pricing_excluded"] == ["spot"]
+
+
+# ECB reference rates of 28 Feb 2025 (EUR 1 = USD 1.0411; NZD 1.8579; SGD 1.4037; HKD 8.0980), as reprinted by
+# eurodripusa.net/?p=3470: USD per unit = USD per EUR / unit per EUR; tolerance 1e-5 relative (6 digits kept)
+@pytest.mark.parametrize(("code", "per_eur"), [("NZD", 1.8579), ("SGD", 1.4037), ("HKD", 8.0980)])
+def test_the_added_rates_are_the_ecb_cross_rates(code: str, per_eur: float) -> None:
+    rate = U.usd_per_unit(code)
+    assert rate is not None and rate.value == pytest.approx(1.0411 / per_eur, rel=1e-5)
+    assert str(rate.as_of) == "2025-02-28"
