@@ -533,9 +533,9 @@ def account_for(
     seen = {quote for quote, _ in evidence}
     evidence += [e for e in profile_evidence(profile, prior) if e[0] not in seen]
     if profile.model_id is not None or profile.params_b is not None:
-        # a model name said in words and read in digits ("llama three point one seventy b" -> "llama 3.1 70B",
-        # advisor/extract/rules_spoken.py): the words as written are what was read
-        evidence += [(said, None) for said, read in analysis.corrected if any(ch.isdigit() for ch in read)]
+        # spoken words read in digits (rules_spoken.py) that a finding quotes; an unread "two thousand" is not
+        quoted = " ".join(quote for quote, _ in evidence).lower()
+        evidence += [(said, None) for said, read in analysis.corrected if read.lower() in quoted]
     unread = [u for u in find_unreadable(clean(text)) if all(getattr(profile, f) is None for f in u.fields)]
     account = account_input(text, evidence, analysis.ignored, unread)
     if profile.deployment_preference == "on_prem" or profile.owned_gpu is not None:

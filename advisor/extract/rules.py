@@ -46,6 +46,7 @@ from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
+from advisor.extract.rules_dollar_prefix import rule_dollar_prefix
 from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_form_values import rule_form_values
 from advisor.extract.rules_forward_only import (
@@ -150,6 +151,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_budget,
     rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
     rule_budget_codes,  # after rule_budget_forms: PLN, SEK, NOK ... amounts; 'Max spend (USD): 45,000'
+    rule_dollar_prefix,  # after the budget rules: 'A$ 5,000' is Australian dollars, 'NZ$' not USD
     rule_purchase_price,  # after the budget rules: "buy an 8x H100 server (~$250k)" is a price, not a budget
     rule_deadline,
     rule_deadline_phrases,  # after rule_deadline: a fuller reading of the same words wins

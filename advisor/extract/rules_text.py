@@ -463,5 +463,9 @@ def share_fraction(said: str) -> float:
     return 1.0 / parse_number(t.split()[-1])
 
 
-# a count given per day or longer ("500 users per day", "2,000 daily users"): a period's total, not at once
-PER_PERIOD_COUNT = r"\s*(?:/|a|an|per|each|every)\s*(?:day|week|month|year)\b|\s+daily\b"
+# a count given per day or longer ("500 users per day", "2,000 daily users"): a period's total, not at once;
+# per hour, minute or second ("2,000 requests per hour", "30 req/min"): a rate, never concurrency (review 14)
+PER_PERIOD_COUNT = (
+    r"\s*(?:/|a|an|per|each|every)\s*(?:day|week|month|year)\b|\s+(?:daily|hourly)\b"
+    r"|\s*(?:/|\ban?\s|\bper\s|\beach\s|\bevery\s)\s*(?:hours?|hr|minutes?|min|seconds?|sec)\b|\s*/\s*[hms]\b"
+)
