@@ -77,6 +77,18 @@ class FrameworkMemoryDefaults:
     accelerate's TRANSFORMER_BASED_WRAP, torchtitan's apply_fsdp), so they stay gathered from the forward to
     the backward (tools.memory_states.FSDP_ROOT_STAYS_UNSHARDED); False where the stack shards them as their
     own units (torchtune's custom_sharded_layers ['tok_embeddings', 'output'])."""
+    lora_fp32_adapters: bool = False
+    """peft keeps the LoRA adapters fp32 on a 16-bit base (get_peft_model autocast_adapter_dtype=True;
+    tools.memory_lora: applies to pure-bf16 training only, not under autocast)."""
+    fp32_unquantized: bool = False
+    """A 4/8-bit base's other parameters are fp32 (torch_dtype float32, or peft's
+    prepare_model_for_kbit_training cast; tools.memory_quant)."""
+    quant_saves_input: bool = False
+    """bitsandbytes' 4-bit matmul keeps each quantised linear's 16-bit input (tools.memory_quant)."""
+    returns_kv_cache: bool = False
+    """The training forward runs with use_cache=True and returns each layer's K/V (tools.memory_use_cache)."""
+    loss_upcast: bool = True
+    """The loss upcasts the logits to fp32 (transformers ForCausalLMLoss; autocast's fp32 cross_entropy)."""
 
 
 _HF = FrameworkMemoryDefaults(
