@@ -12,9 +12,15 @@ from advisor.api import size
 from advisor.cli import main
 from tools.memory_frameworks import FRAMEWORK_MEMORY_DEFAULTS
 
-_LORA: dict[str, Any] = dict(model="llama-3-8b", method="lora", training_precision="pure-bf16", seq_len=2048, batch_size=2)
-_QLORA: dict[str, Any] = dict(model="llama-3-8b", method="qlora", seq_len=2048, batch_size=2, grad_checkpointing=False)
-_FULL: dict[str, Any] = dict(model="llama-3-8b", method="full", seq_len=2048, batch_size=2, grad_checkpointing=False)
+_LORA: dict[str, Any] = dict(
+    model="llama-3-8b", method="lora", training_precision="pure-bf16", seq_len=2048, batch_size=2
+)
+_QLORA: dict[str, Any] = dict(
+    model="llama-3-8b", method="qlora", seq_len=2048, batch_size=2, grad_checkpointing=False
+)
+_FULL: dict[str, Any] = dict(
+    model="llama-3-8b", method="full", seq_len=2048, batch_size=2, grad_checkpointing=False
+)
 _LORA_NO_CKPT: dict[str, Any] = dict(
     model="llama-3-8b", method="lora", seq_len=2048, batch_size=2, grad_checkpointing=False
 )
