@@ -93,6 +93,7 @@ class FrameworkMemoryDefaults:
 
 _HF = FrameworkMemoryDefaults(
     ddp_bucket_copies=True,
+    lora_fp32_adapters=True,
     optimizer_impl="fused",
     loss_chunking=False,
     lora_dropout=0.0,
@@ -102,7 +103,10 @@ _HF = FrameworkMemoryDefaults(
     source=(
         "transformers TrainingArguments: optim defaults to adamw_torch_fused on torch >= 2.8 "
         "(training_args.py, transformers 5.x); loss ForCausalLMLoss (fp32 logits); peft LoraConfig "
-        "lora_dropout=0.0; bf16=True autocasts an fp32 model (AMP)"
+        "lora_dropout=0.0; bf16=True autocasts an fp32 model (AMP); peft get_peft_model(..., "
+        "autocast_adapter_dtype=True) keeps LoRA adapters fp32 on a 16-bit base (huggingface/peft PR #1706, "
+        "2024-05; peft troubleshooting guide: since v0.11.0), which costs fp32 input copies only without "
+        "autocast (pure-bf16)"
     ),
 )
 _TORCHTUNE = FrameworkMemoryDefaults(
