@@ -119,6 +119,8 @@ def size(*, simulate: bool = False, **flags: Any) -> dict[str, Any]:
             "variable_length": est.variable_length,
             "memory_basis": est.memory_basis,
         },
+        # per memory option: the value used and whether the framework preset or a flag gave it
+        "memory_options": est.memory_options,
         "params": est.params,
         "trainable_params": est.trainable_params,
         "cpu_offload_gib_per_gpu": est.cpu_offload_gib_per_gpu,

@@ -169,6 +169,13 @@ def size_workload(
         "optimizer_in_backward"
     ),
     variable_length: Annotated[bool, _req("variable_length")] = _default("variable_length"),
+    loss_impl: Annotated[str | None, _req("loss_impl")] = _default("loss_impl"),
+    loss_upcast: Annotated[bool | None, _req("loss_upcast")] = _default("loss_upcast"),
+    model_code: Annotated[str | None, _req("model_code")] = _default("model_code"),
+    lora_fp32_adapters: Annotated[bool | None, _req("lora_fp32_adapters")] = _default("lora_fp32_adapters"),
+    fp32_unquantized: Annotated[bool | None, _req("fp32_unquantized")] = _default("fp32_unquantized"),
+    quant_saves_input: Annotated[bool | None, _req("quant_saves_input")] = _default("quant_saves_input"),
+    returns_kv_cache: Annotated[bool | None, _req("returns_kv_cache")] = _default("returns_kv_cache"),
     training_objective: Annotated[str, _req("training_objective")] = _default("training_objective"),
     precompute_ref_log_probs: Annotated[bool, _req("precompute_ref_log_probs")] = _default(
         "precompute_ref_log_probs"

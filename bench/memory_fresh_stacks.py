@@ -60,9 +60,11 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "upcast under bf16-true: a 16-bit loss), whose `logits` list the loop holds through fabric.backward "
         "(logits_held); the single-device scripts have no activation checkpointing; the loop steps the "
         "optimizer once per global_batch_size / micro_batch_size micro-batches, accumulating into .grad; "
-        "litgpt/lora.py LoRAQKVLinear adapts the fused qkv linear with one lora_dropout(x) (lora_fused_qkv)",
+        "litgpt/lora.py LoRAQKVLinear adapts the fused qkv linear with one lora_dropout(x) (lora_fused_qkv); "
+        "its adapters are its own nn.Parameters, not peft's, made in the model's dtype (bf16-true: 16-bit, "
+        "no fp32 input casts: lora_fp32_adapters False, whatever the hf preset says)",
         {"tiny-llama/full.yaml": 32 // 4, "tiny-llama/lora.yaml": 8 // 8},
-        lora={"lora_fused_qkv": True},
+        lora={"lora_fused_qkv": True, "lora_fp32_adapters": False},
         quant={"quant_saves_input": True},  # `quantize: bnb.nf4`: Fabric BitsandbytesPrecision (Linear4bit)
     ),
     "chenyaofo-deepspeed-llama7b-gist": SourceStack(

@@ -40,7 +40,6 @@ failing, at a speed cost (the result's `paged_optimizer_gib` says how much could
 from __future__ import annotations
 
 import dataclasses
-from typing import TypeVar
 
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
@@ -55,6 +54,7 @@ from tools.memory_frameworks import (
     framework_defaults,
 )
 from tools.memory_model_code import model_code_extras
+from tools.memory_options import OptionPicker, option_values
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
 from tools.memory_preference import reference_forward_bytes, reference_weight_bytes, sequences_in_micro_batch
 from tools.memory_states import NF4_BYTES_PER_PARAM, WEIGHT_BYTES, model_states
@@ -78,8 +78,6 @@ from tools.vocabulary import (
     TRAINING_PRECISION_DEFAULT,
     TRAINING_PRECISIONS,
 )
-
-_T = TypeVar("_T", bool, float, str)
 
 CUDA_CONTEXT_GIB = 0.5
 """CUDA context, kernels and cuBLAS/cuDNN workspaces that the PyTorch allocator does not report: about
@@ -157,17 +155,18 @@ def _plan(
     activation_offloading: bool | None = None,
     memory_basis: str = MEMORY_BASIS_DEFAULT,
     compiled_loss: bool = False,
-    loss_upcast: bool = True,
+    loss_upcast: bool | None = None,
     loss_impl: str | None = None,
     logits_held: bool = False,
-    returns_kv_cache: bool = False,
+    returns_kv_cache: bool | None = None,
     model_code: str | None = None,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
-    fp32_unquantized: bool = False,
-    quant_saves_input: bool = False,
-    lora_fp32_adapters: bool = False,
+    fp32_unquantized: bool | None = None,
+    quant_saves_input: bool | None = None,
+    lora_fp32_adapters: bool | None = None,
+    picker: OptionPicker | None = None,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
     method = _choose("method", method, METHODS)
@@ -177,9 +176,11 @@ def _plan(
     _choose("sharding", sharding, SHARDINGS)
     _choose("offload", offload, OFFLOADS)
     preset = framework_defaults(framework)
+    pick = picker or OptionPicker()
+    pick.bind(framework or FRAMEWORK_DEFAULT, preset)
     _choose("memory basis", memory_basis, MEMORY_BASES)
     given_loss = loss_impl is not None
-    loss_impl = _choose("loss implementation", loss_impl or preset.loss_impl, LOSS_IMPLS)
+    loss_impl = _choose("loss implementation", pick.pick("loss_impl", loss_impl), LOSS_IMPLS)
     if optimizer_impl is not None:
         _choose("optimizer implementation", optimizer_impl, OPTIMIZER_IMPLS)
     if lora_dropout is not None and not (isinstance(lora_dropout, int | float) and 0 <= lora_dropout < 1):
@@ -196,7 +197,7 @@ def _plan(
         _positive(name, val)
     if context_len is not None:
         _positive("context-len", context_len)
-    training, adapters = method != "inference", method in ("lora", "qlora")
+    training, adapters, quant = method != "inference", method in ("lora", "qlora"), prec in QUANTIZED
     checks = (
         (
             gpus % (tp * pp) != 0,
@@ -261,7 +262,6 @@ def _plan(
             f"above {arch.id}'s max context of {arch.max_context:,} tokens: needs RoPE scaling or a "
             "long-context variant",
         )
-    used: dict[str, object] = {}
     plan = Plan(
         arch=arch,
         method=method,
@@ -281,56 +281,35 @@ def _plan(
         offload=offload,
         concurrency=concurrency,
         context_len=context_len if context_len is not None else seq_len,
-        loss_chunking=_preset(used, "loss_chunking", loss_chunking, preset.loss_chunking),
+        loss_chunking=pick.pick("loss_chunking", loss_chunking),
         # adapter gradients are tiny: a fused optimizer step in backward changes nothing that matters
-        optimizer_in_backward=_preset(
-            used, "optimizer_in_backward", optimizer_in_backward, preset.optimizer_in_backward
-        )
-        and not adapters,
+        optimizer_in_backward=pick.pick("optimizer_in_backward", optimizer_in_backward) and not adapters,
         framework=framework or FRAMEWORK_DEFAULT,
-        optimizer_impl=_preset(used, "optimizer_impl", optimizer_impl, preset.optimizer_impl),
-        lora_dropout=float(_preset(used, "lora_dropout", lora_dropout, preset.lora_dropout))
-        if adapters
-        else 0.0,
-        activation_offloading=_preset(
-            used, "activation_offloading", activation_offloading, preset.activation_offloading
-        )
-        if training
-        else False,
+        optimizer_impl=pick.pick("optimizer_impl", optimizer_impl),
+        lora_dropout=float(pick.pick("lora_dropout", lora_dropout)) if adapters else 0.0,
+        activation_offloading=pick.pick("activation_offloading", activation_offloading) and training,
         amp_framework=preset.amp,
-        hf_layer_extras=model_code_extras(model_code, preset.hf_layer_extras),
+        hf_layer_extras=model_code_extras(
+            pick.pick("model_code", model_code, "hf" if preset.hf_layer_extras else "plain"),
+            preset.hf_layer_extras,
+        ),
         memory_basis=memory_basis,
         compiled_loss=compiled_loss,
-        loss_upcast=loss_upcast,
+        loss_upcast=pick.pick("loss_upcast", loss_upcast),
         loss_impl=loss_impl,
         logits_held=logits_held and training,
-        returns_kv_cache=returns_kv_cache and training,
+        returns_kv_cache=pick.pick("returns_kv_cache", returns_kv_cache) and training,
         grad_accumulation_steps=_positive("grad_accumulation_steps", grad_accumulation_steps),
         variable_length=variable_length and training,
         lora_fused_qkv=lora_fused_qkv and adapters,
-        fp32_unquantized=fp32_unquantized and prec in QUANTIZED,
-        quant_saves_input=quant_saves_input and prec in QUANTIZED and training,
-        lora_fp32_adapters=lora_fp32_adapters and adapters and prec not in QUANTIZED,
+        fp32_unquantized=pick.pick("fp32_unquantized", fp32_unquantized) and quant,
+        quant_saves_input=pick.pick("quant_saves_input", quant_saves_input) and quant and training,
+        lora_fp32_adapters=pick.pick("lora_fp32_adapters", lora_fp32_adapters) and adapters and not quant,
     )
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
-    _assume_presets(tb, plan.framework, used, preset.source)
+    pick.assume(tb, preset.source)
     return plan
-
-
-def _preset(used: dict[str, object], name: str, given: _T | None, default: _T) -> _T:
-    """The caller's value, or the framework's default (collected in `used` for one assumption line)."""
-    if given is not None:
-        return given
-    used[name] = default
-    return default
-
-
-def _assume_presets(tb: TraceBuilder, framework: str, used: dict[str, object], source: str) -> None:
-    """One assumption naming every framework default the plan took, with the preset's source once."""
-    if used:
-        words = ", ".join(f"{k.replace('_', ' ')} {str(v).lower()}" for k, v in used.items())
-        tb.assume("framework_defaults", f"{framework} defaults: {words}", "", source)
 
 
 def estimate_memory(
@@ -361,17 +340,17 @@ def estimate_memory(
     activation_offloading: bool | None = None,
     memory_basis: str = MEMORY_BASIS_DEFAULT,
     compiled_loss: bool = False,
-    loss_upcast: bool = True,
+    loss_upcast: bool | None = None,
     loss_impl: str | None = None,
     logits_held: bool = False,
-    returns_kv_cache: bool = False,
+    returns_kv_cache: bool | None = None,
     model_code: str | None = None,
     grad_accumulation_steps: int = 1,
     variable_length: bool = False,
     lora_fused_qkv: bool = False,
-    fp32_unquantized: bool = False,
-    quant_saves_input: bool = False,
-    lora_fp32_adapters: bool = False,
+    fp32_unquantized: bool | None = None,
+    quant_saves_input: bool | None = None,
+    lora_fp32_adapters: bool | None = None,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     reserved_at_reset_gib: float = 0.0,
@@ -399,6 +378,7 @@ def estimate_memory(
     only compare peaks (the recommender's sweep).
     """
     tb = TraceBuilder() if traced else UntracedBuilder()
+    picker = OptionPicker()
     try:
         objective = check_objective(training_objective)
     except ValueError as e:
@@ -444,6 +424,7 @@ def estimate_memory(
         fp32_unquantized=fp32_unquantized,
         quant_saves_input=quant_saves_input,
         lora_fp32_adapters=lora_fp32_adapters,
+        picker=picker,
     )
     states = model_states(plan, tb)
     if plan.training:
@@ -560,6 +541,7 @@ def estimate_memory(
         variable_length=plan.variable_length,
         peak_phase=phase,
         phase_peaks_gib=phase_totals,
+        memory_options=picker.report(option_values(plan)),
         **tb.fields(),
     )
 

@@ -77,10 +77,23 @@ class FrameworkMemoryDefaults:
     accelerate's TRANSFORMER_BASED_WRAP, torchtitan's apply_fsdp), so they stay gathered from the forward to
     the backward (tools.memory_states.FSDP_ROOT_STAYS_UNSHARDED); False where the stack shards them as their
     own units (torchtune's custom_sharded_layers ['tok_embeddings', 'output'])."""
+    lora_fp32_adapters: bool = False
+    """peft keeps the LoRA adapters fp32 on a 16-bit base (get_peft_model autocast_adapter_dtype=True;
+    tools.memory_lora: applies to pure-bf16 training only, not under autocast)."""
+    fp32_unquantized: bool = False
+    """A 4/8-bit base's other parameters are fp32 (torch_dtype float32, or peft's
+    prepare_model_for_kbit_training cast; tools.memory_quant)."""
+    quant_saves_input: bool = False
+    """bitsandbytes' 4-bit matmul keeps each quantised linear's 16-bit input (tools.memory_quant)."""
+    returns_kv_cache: bool = False
+    """The training forward runs with use_cache=True and returns each layer's K/V (tools.memory_use_cache)."""
+    loss_upcast: bool = True
+    """The loss upcasts the logits to fp32 (transformers ForCausalLMLoss; autocast's fp32 cross_entropy)."""
 
 
 _HF = FrameworkMemoryDefaults(
     ddp_bucket_copies=True,
+    lora_fp32_adapters=True,
     optimizer_impl="fused",
     loss_chunking=False,
     lora_dropout=0.0,
@@ -90,7 +103,10 @@ _HF = FrameworkMemoryDefaults(
     source=(
         "transformers TrainingArguments: optim defaults to adamw_torch_fused on torch >= 2.8 "
         "(training_args.py, transformers 5.x); loss ForCausalLMLoss (fp32 logits); peft LoraConfig "
-        "lora_dropout=0.0; bf16=True autocasts an fp32 model (AMP)"
+        "lora_dropout=0.0; bf16=True autocasts an fp32 model (AMP); peft get_peft_model(..., "
+        "autocast_adapter_dtype=True) keeps LoRA adapters fp32 on a 16-bit base (huggingface/peft PR #1706, "
+        "2024-05; peft troubleshooting guide: since v0.11.0), which costs fp32 input copies only without "
+        "autocast (pure-bf16)"
     ),
 )
 _TORCHTUNE = FrameworkMemoryDefaults(

@@ -1,8 +1,10 @@
 """LoRA adapters kept in fp32 on a 16-bit base run without autocast (issue 15; Plan.lora_fp32_adapters).
 
-peft's `get_peft_model(model, config, ..., autocast_adapter_dtype=True)` (the default since peft 0.12;
-peft 0.21 src/peft/mapping_func.py and tuners_utils `_cast_adapter_dtype`: 'only cast adapter weights using
-float16 and bfloat16 to float32') keeps the adapters in fp32 when the base is bf16/fp16. Its
+peft's `get_peft_model(model, config, ..., autocast_adapter_dtype=True)` (the default since huggingface/peft
+PR #1706, merged 2024-05; the peft troubleshooting guide dates it to v0.11.0; peft 0.21
+src/peft/mapping_func.py and tuners_utils `_cast_adapter_dtype`: 'only cast adapter weights using float16 and
+bfloat16 to float32') keeps the adapters in fp32 when the base is bf16/fp16; the hf preset
+(tools.memory_frameworks) turns the option on. Its
 `lora.Linear.forward` (peft 0.21 src/peft/tuners/lora/layer.py) then runs, per adapted linear,
 
     x = self._cast_input_dtype(x, lora_A.weight.dtype)     # x.to(float32): a new fp32 tensor

@@ -229,6 +229,9 @@ class MemoryEstimate(Traced):
     peak_phase: str
     phase_peaks_gib: dict[str, float]
     """Tensor memory (allocated basis) at each phase's peak, GiB; the largest is the peak."""
+    memory_options: dict[str, dict[str, object]] = {}
+    """Per memory option (tools.memory_options): {"value": the value used, "source": "framework preset" or
+    "flag"}."""
 
     def peak_allocated_gib(self) -> float:
         """Tensor memory at the peak: what PyTorch's max_memory_allocated() would show (either basis)."""

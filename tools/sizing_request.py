@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.memory_frameworks import MEMORY_BASIS_DEFAULT
+from tools.memory_options import USER_FLAGS
 from tools.preference import TRAINING_OBJECTIVE_DEFAULT
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
@@ -33,7 +34,7 @@ MODEL_FIELDS = ("model", "config", "params_b")
 """Exactly one of these names the architecture."""
 SHAPE_FIELDS = ("kv_heads", "layers", "hidden")
 """Optional shape of a --params-b model (tools.catalog.synthetic.synthetic_arch)."""
-CLI_FLAGS: dict[str, str] = {"loss_chunking": "--chunked-loss"}
+CLI_FLAGS: dict[str, str] = {"loss_chunking": "--chunked-loss", **USER_FLAGS}
 """Command-line flags whose name is not the field's (otherwise --field-name)."""
 
 
@@ -91,6 +92,39 @@ class SizingRequest(BaseModel):
     )
     optimizer_in_backward: bool | None = Field(
         None, description="optimizer step fused into backward, frees each gradient at once"
+    )
+    loss_impl: str | None = Field(
+        None,
+        description="unchunked loss: shift-labels | shift-logits | shift-logits-downcast | vocab-parallel "
+        "(default: the framework's; shift-logits keeps an fp32 shifted copy of the logits)",
+    )
+    loss_upcast: bool | None = Field(
+        None, description="the loss upcasts the logits to fp32 (default: the framework's, on)"
+    )
+    model_code: str | None = Field(
+        None,
+        description="hf | plain: transformers' layers (fp32 norm copies etc.) or a plain-torch model "
+        "(default: the framework's; megatron/nemo plain)",
+    )
+    lora_fp32_adapters: bool | None = Field(
+        None,
+        description="peft keeps LoRA adapters fp32 on a bf16 base (get_peft_model autocast_adapter_dtype); "
+        "adds fp32 input copies in pure-bf16 training, none under mixed precision (default: the framework's)",
+    )
+    fp32_unquantized: bool | None = Field(
+        None,
+        description="qlora: the base's unquantised parts are fp32 (torch_dtype float32, or peft's "
+        "prepare_model_for_kbit_training), so the forward runs in fp32 (default: the framework's, off)",
+    )
+    quant_saves_input: bool | None = Field(
+        None,
+        description="qlora: bitsandbytes' 4-bit matmul keeps each linear's 16-bit input for the backward "
+        "(default: the framework's, off)",
+    )
+    returns_kv_cache: bool | None = Field(
+        None,
+        description="the training forward runs with use_cache=True and returns every layer's K/V (stacks "
+        "that do not pass use_cache=False; default: the framework's, off)",
     )
     variable_length: bool = Field(
         False,

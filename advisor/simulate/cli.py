@@ -49,7 +49,8 @@ def simulate_for_size(request: SizingRequest, analytic: dict[str, Any], arch: Mo
         optimizer=request.optimizer,  # type: ignore[arg-type]  # the simulator checks it
         optimizer_impl=inputs["optimizer_impl"],  # the framework's default unless --optimizer-impl
         lora_dropout=float(inputs.get("lora_dropout") or 0.0),
-        lora_fp32_adapters=bool(inputs.get("lora_fp32_adapters")),
+        # the preset's value unless --peft-fp32-adapters/--no-peft-fp32-adapters (advisor.api memory_options)
+        lora_fp32_adapters=bool(analytic["memory_options"]["lora_fp32_adapters"]["value"]),
         lora_rank=request.lora_rank,
         lora_targets=request.lora_targets,
         seq_len=request.seq_len,

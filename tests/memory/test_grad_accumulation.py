@@ -37,9 +37,14 @@ def test_no_held_gradients_when_the_step_runs_in_backward(catalog: Catalog) -> N
 
 def test_lora_accumulation_adds_only_the_adapter_gradients(catalog: Catalog) -> None:
     kw: dict[str, object] = dict(method="lora", lora_rank=8, lora_targets="all-linear")
-    with_acc = _est(catalog, grad_accumulation_steps=4, **kw).peak_allocated_gib()
-    diff = with_acc - _est(catalog, **kw).peak_allocated_gib()
-    assert 0.0 < diff < 0.05
+    acc = _est(catalog, grad_accumulation_steps=4, **kw)
+    diff = acc.peak_allocated_gib() - _est(catalog, **kw).peak_allocated_gib()
+    # the hf preset's peft adapters are fp32 on the bf16 base (lora_fp32_adapters): 4 B per adapter gradient
+    assert diff == pytest.approx(acc.trainable_params * 4 / 2**30, rel=1e-6)
+    bf16 = _est(catalog, grad_accumulation_steps=4, lora_fp32_adapters=False, **kw).peak_allocated_gib()
+    assert bf16 - _est(catalog, lora_fp32_adapters=False, **kw).peak_allocated_gib() == pytest.approx(
+        diff / 2
+    )
 
 
 def test_accumulation_steps_must_be_positive(catalog: Catalog) -> None:

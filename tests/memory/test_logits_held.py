@@ -15,6 +15,7 @@ def _pair(catalog: Catalog, **kw: object) -> tuple[float, float, str]:
     base: dict[str, object] = dict(
         arch=catalog.model("llama-2-7b"), method="lora", seq_len=2048, batch_size=4, grad_checkpointing=True,
         training_precision="pure-bf16", lora_dropout=0.0, memory_basis="allocated",
+        lora_fp32_adapters=False,  # 16-bit adapters: the logits alone decide the phase here
     )  # fmt: skip
     base.update(kw)
     off = estimate_memory(**base)  # type: ignore[arg-type]

@@ -1,7 +1,8 @@
 """lora_fp32_adapters (tools.memory_lora): peft's get_peft_model keeps the adapters fp32 on a bf16 base
 (autocast_adapter_dtype=True), so without autocast each adapted linear keeps an fp32 copy of its input
 (lora_dropout 0) or an fp32 dropout output and a 1-byte mask (lora_dropout > 0), and nothing keeps the
-16-bit inputs. Off by default; ignored under mixed precision and on a quantised base."""
+16-bit inputs. On in the hf preset (peft's default), off in the others; ignored under mixed precision and on
+a quantised base."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _act_gib(catalog: Catalog, **kw: object) -> float:
 
 
 def test_fp32_cast_kept_per_adapted_linear_without_dropout(catalog: Catalog) -> None:
-    delta_gib = _act_gib(catalog, lora_fp32_adapters=True) - _act_gib(catalog)
+    delta_gib = _act_gib(catalog, lora_fp32_adapters=True) - _act_gib(catalog, lora_fp32_adapters=False)
     # 4 B per adapted input element, less the 2 B distinct 16-bit inputs no longer kept
     expected = (4 * ADAPTED_INPUTS - 2 * DISTINCT_INPUTS) * TOKENS * LAYERS / 2**30
     assert delta_gib == pytest.approx(expected, rel=1e-6)
@@ -53,6 +54,23 @@ def test_adapter_states_are_fp32(catalog: Catalog) -> None:
     arch = catalog.model("llama-3.1-8b")
     kw: dict[str, object] = dict(arch=arch, method="lora", lora_rank=16, lora_targets="all-linear",
                                  training_precision="pure-bf16")  # fmt: skip
-    bf16 = estimate_memory(**kw).breakdown_gib.adapters  # type: ignore[arg-type]
+    bf16 = estimate_memory(lora_fp32_adapters=False, **kw).breakdown_gib.adapters  # type: ignore[arg-type]
     fp32 = estimate_memory(lora_fp32_adapters=True, **kw).breakdown_gib.adapters  # type: ignore[arg-type]
     assert fp32 == pytest.approx(2 * bf16)  # weight + grad + 2 AdamW states: 16 B instead of 8 B
+
+
+def test_the_hf_preset_keeps_peft_fp32_adapters_and_torchtune_does_not(catalog: Catalog) -> None:
+    """peft's get_peft_model autocasts adapters to fp32 by default (huggingface/peft PR #1706); torchtune's
+    own LoRA modules take the model's dtype."""
+    assert _act_gib(catalog) == pytest.approx(_act_gib(catalog, lora_fp32_adapters=True))
+    kw: dict[str, object] = dict(
+        arch=catalog.model("llama-3.1-8b"),
+        method="lora",
+        training_precision="pure-bf16",
+        framework="torchtune",
+    )
+    tune = estimate_memory(**kw)  # type: ignore[arg-type]
+    assert tune.memory_options["lora_fp32_adapters"] == {"value": False, "source": "framework preset"}
+    fp32 = estimate_memory(lora_fp32_adapters=True, **kw)  # type: ignore[arg-type]
+    assert fp32.memory_options["lora_fp32_adapters"] == {"value": True, "source": "flag"}
+    assert fp32.breakdown_gib.adapters == pytest.approx(2 * tune.breakdown_gib.adapters)

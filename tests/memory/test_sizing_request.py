@@ -84,7 +84,9 @@ def test_tool_schemas_take_the_memory_options_help_from_the_request() -> None:
 
     fields = SizingRequest.model_fields
     memory_options = ("framework", "optimizer_impl", "loss_chunking", "lora_dropout", "variable_length",
-                      "activation_offloading", "optimizer_in_backward", "memory_basis")  # fmt: skip
+                      "activation_offloading", "optimizer_in_backward", "memory_basis", "loss_impl",
+                      "loss_upcast", "model_code", "lora_fp32_adapters", "fp32_unquantized",
+                      "quant_saves_input", "returns_kv_cache")  # fmt: skip
     hints = typing.get_type_hints(size_workload, include_extras=True)
     for name in memory_options:
         meta = [m for m in hints[name].__metadata__ if hasattr(m, "description")]
