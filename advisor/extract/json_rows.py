@@ -12,6 +12,7 @@ as its items ('["lambda"]' -> 'lambda'), true/false as yes/no, a money object ('
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _LINE = re.compile(
     r'^(?P<lead>[ \t]*)["\'](?P<key>[A-Za-z][\w .-]{0,50})["\'][ \t]*:[ \t]*(?P<value>.+?),?[ \t]*$'
@@ -21,7 +22,8 @@ _MONEY = re.compile(
 )
 # unit suffixes of snake_case keys: seconds, milliseconds, hours, days, a currency code, gigabytes
 _SUFFIX = re.compile(r"_(?P<unit>s|sec|secs|seconds|ms|h|hours|days|usd|eur|gbp|gb|gib|tb)$", re.I)
-_MIN_ROWS = 3
+MIN_ROWS = 3
+"""A pasted table is at least this many consecutive rows; fewer such lines are prose."""
 
 
 def _value(v: str) -> str:
@@ -66,16 +68,22 @@ def json_rows(text: str) -> str:
     """`text` with each run of >= 3 '"key": value' lines written as '| key | value |' rows."""
     if '":' not in text and "':" not in text:
         return text
+    return rows_of_runs(text, _LINE, _row)
+
+
+def rows_of_runs(text: str, line: re.Pattern[str], render: Callable[[re.Match[str]], str]) -> str:
+    """`text` with each run of >= MIN_ROWS consecutive lines matching `line` rewritten by `render` (a table
+    row); shorter runs and other lines are kept as they are."""
     lines = text.split("\n")
-    matches = [_LINE.match(line) for line in lines]
+    matches = [line.match(one) for one in lines]
     out: list[str] = []
     i = 0
     while i < len(lines):
         j = i
         while j < len(lines) and matches[j] is not None:
             j += 1
-        if j - i >= _MIN_ROWS:
-            out.extend(_row(m) for m in matches[i:j] if m)
+        if j - i >= MIN_ROWS:
+            out.extend(render(m) for m in matches[i:j] if m)
             i = j
         else:
             out.append(lines[i])

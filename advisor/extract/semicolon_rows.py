@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.json_rows import settings_key
+from advisor.extract.json_rows import MIN_ROWS, rows_of_runs, settings_key
 
 _ROW = re.compile(r"^[ \t]*(?P<key>[^;\n|]{1,60}?)[ \t]*;[ \t]*(?P<value>[^;\n]*?)[ \t]*$")
-_MIN_ROWS = 3
 _DOT_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
 _DECIMAL_COMMA = re.compile(r"(?<![\w.,])(\d+),(\d{1,2})(?![\d.,])")
 
@@ -55,7 +54,7 @@ def csv_rows(text: str) -> str:
             if ", " in lines[j]:
                 break  # prose lists put a space after the comma; a CSV export does not
             j += 1
-        if j - i >= _MIN_ROWS and _VALUE_HEADER.match(lines[i]):
+        if j - i >= MIN_ROWS and _VALUE_HEADER.match(lines[i]):
             out.extend(_csv_row(line) for line in lines[i:j])
             i = j
         else:
@@ -68,18 +67,4 @@ def semicolon_rows(text: str) -> str:
     """`text` with each run of >= 3 'key;value' lines written as '| key | value |' table rows."""
     if ";" not in text:
         return text
-    lines = text.split("\n")
-    rows = [_ROW.match(line) for line in lines]
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        j = i
-        while j < len(lines) and rows[j] is not None:
-            j += 1
-        if j - i >= _MIN_ROWS:
-            out.extend(f"| {m.group('key')} | {_value(m.group('value'))} |" for m in rows[i:j] if m)
-            i = j
-        else:
-            out.append(lines[i])
-            i += 1
-    return "\n".join(out)
+    return rows_of_runs(text, _ROW, lambda m: f"| {m.group('key')} | {_value(m.group('value'))} |")
