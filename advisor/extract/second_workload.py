@@ -31,7 +31,7 @@ Read = Callable[[tuple[Sentence, ...]], list[Finding]]
 
 # --------------------------------------------------------------------------- facts for both parts
 _WHOLE_SCOPE = re.compile(
-    r"\b(?:both\s+(?:phases|parts|steps|jobs|workloads|stages|sides)|for\s+both\b|everything|all\s+of\s+(?:this|it)"
+    r"\b(?:both\s+(?:phases|parts|steps|jobs|workloads|stages|sides|rows|lines|items)|for\s+both\b|everything|all\s+of\s+(?:this|it)"
     r"|(?:the\s+)?whole\s+(?:project|thing|request|setup)|across\s+the\s+board|in\s+all\s+cases)\b",
     re.I,
 )
@@ -169,11 +169,42 @@ _THEN_ALSO_TRAIN = re.compile(
 _SERVE_VERB = re.compile(r"\b(?:serv(?:e|ing)|host(?:ing)?|deploy(?:ing)?|run\s+inference)\b", re.I)
 
 
+# the training clause inside the serving sentence: "We serve Qwen3-30B to ~100 users (...), and every week we
+# want to LoRA-refresh it on that week's transcripts"
+_AND_TRAIN_CLAUSE = re.compile(
+    r"(?:,\s*|;\s*)(?:and\s+)?(?P<clause>(?:(?:also|later(?:\s+on)?|then|every|each|once\s+a)\s+(?:\w+\s+)?)?"
+    r"we\s+(?:also\s+)?(?:want|need|plan|'d\s+like|would\s+like|will|'ll)\s+to\s+(?:also\s+)?"
+    r"(?=(?:full[\s-]+)?(?:fine[\s-]?tun\w*|finetun\w*|re-?train\w*|train\w*|q?lora|continu\w+\s+pre-?train\w*)\b))",
+    re.I,
+)
+
+
+def _clause_split(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
+    """`sentences` cut where a sentence that serves a model goes on to train it ("..., and every week we
+    want to LoRA-refresh it"): what comes before is serving, the clause and the rest training."""
+    for i, s in enumerate(sentences):
+        m = _AND_TRAIN_CLAUSE.search(s.text)
+        if m is None:
+            continue
+        earlier = " ".join([*(x.text for x in sentences[:i]), s.text[: m.start()]])
+        if not _SERVE_VERB.search(earlier) or _TRAINING_SIGNAL.search(earlier):
+            return None
+        at = m.start("clause")
+        head = Sentence(s.text[: m.start()], s.start, s.block, s.quoted, "serving")
+        tail = Sentence(s.text[at:], s.start + at, s.block, s.quoted, "training")
+        return (*(_as(x, "serving") for x in sentences[:i]), head, tail,
+                *(_as(x, "training") for x in sentences[i + 1 :]))  # fmt: skip
+    return None
+
+
 def serve_then_train(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     """`sentences` with a serving section and then a training section when a chat message serves a model
-    now and also trains it later, in a sentence of its own; None when it does not read so."""
+    now and also trains it later, in a sentence of its own or a clause of the serving sentence; None when
+    it does not read so."""
     if any(s.section is not None for s in sentences):
         return None
+    if (cut := _clause_split(sentences)) is not None:
+        return cut
     for i, s in enumerate(sentences):
         if i == 0 or not _THEN_ALSO_TRAIN.search(s.text):
             continue

@@ -143,17 +143,18 @@ _TRAIN_VERB = re.compile(
     r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*)\b", re.I
 )
 _THEN_SERVE = re.compile(
-    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
+    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
     # a second job beside the training one: "In parallel we also need to generate ...", "At the same time,
     # we serve ...", "Separately, we host ..."
     r"|in\s+parallel|at\s+the\s+same\s+time|meanwhile|separately|alongside(?:\s+(?:that|this|it))?"
     r"|on\s+top\s+of\s+(?:that|this)|in\s+addition|additionally"
     # review 13, R17: "monthly SFT runs (...) plus serve it for 500 users", "as well as host it"
     r"|plus|as\s+well\s+as"
-    r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
+    # "and after it's trained we serve it to the app"
+    r"|(?:once|when|after)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
-    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
+    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?)"
     r"(?:(?:we\s+(?:also\s+|then\s+)?(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope|have)\s+to\s+"
     r"(?:also\s+)?|we'll\s+(?:also\s+)?|we\s+will\s+(?:also\s+)?"
     r"|we(?:'d|\s+would|\s+could|\s+might)\s+(?:also\s+)?|we\s+(?:then\s+|also\s+)?|to\s+)?"
@@ -162,6 +163,8 @@ _THEN_SERVE = re.compile(
     r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+(?:batch\s+|offline\s+)?inference|put(?:ting)?\s+it\s+in\s+production"
     r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
     r"|(?:make|making)\s+it\s+available|launch(?:ing)?\s+it"
+    # the tuned model as what a product runs on: "Afterwards it powers the support widget"
+    r"|(?:it|the\s+(?:\w+[\s-]){0,2}?model)\s+(?:will\s+|would\s+|then\s+)?(?:power|back|drive)s?\s+(?:the|our|a)\b"
     # a job named with its noun, or run: "a generation job", "run a one-off batch" (not a bare "a batch",
     # which may be the training's own: "Next, a batch of 16 sequences at 4k context per step")
     r"|(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline|generation"
@@ -192,7 +195,7 @@ _THEN_TRAIN = re.compile(
 # "Serving side: ...", "Training part: ...", "Inference: ..." opening a sentence of a chat message: the part
 # it names runs until the next such key.
 _PART_KEY = re.compile(
-    r"^\s*(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
+    r"^\s*(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
     r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S"
     # "Serving side we need ...", "Training part - QLoRA ...": the part's word with its noun, no colon
     r"|^\s*(?:on\s+the\s+)?(?P<part2>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
@@ -201,15 +204,21 @@ _PART_KEY = re.compile(
     # ..."; rules_text turns a row's cells into "cell;" sentences): the row is that part
     r"|^\s*(?P<part3>(?:full\s+|lora\s+|qlora\s+)?(?:fine[\s-]?tun\w*|training|sft|pre-?training|serving"
     r"|inference|hosting|deployment|(?:batch|offline|synthetic(?:\s+data)?)\s+(?:generation|inference|labell?ing)"
-    r"|generation))\s*;\s*$",
+    r"|generation))\s*;\s*$"
+    # a row whose first cell is the job said as an action ("| CPT of Qwen2.5 32B on 5B tokens | ML | ...",
+    # "| Serve the CPT model: 80 concurrent | Infra | ..."): the row is that part
+    r"|^\s*(?P<part4>(?:cpt|continu\w+\s+pre-?train\w*|(?:full\s+)?fine[\s-]?tun\w*|train\w*|sft|dpo|orpo"
+    r"|q?lora|pre-?train\w*|serv(?:e|ing)|host\w*|deploy\w*|generat\w*|scor(?:e|ing)|label\w*|translat\w*))"
+    r"\b[^;]{0,120};\s*$",
     re.I,
 )
 
 
 def _part_named(m: re.Match[str]) -> Part:
     """The part a _PART_KEY match names: serving for serving, inference, hosting, deployment, generation."""
-    word = (m.group("part") or m.group("part2") or m.group("part3")).lower()
-    serving = ("serv", "infer", "host", "deploy", "batch", "offline", "synthetic", "generation")
+    word = (m.group("part") or m.group("part2") or m.group("part3") or m.group("part4")).lower()
+    serving = ("serv", "infer", "host", "deploy", "batch", "offline", "synthetic", "generat", "scor", "label",
+               "translat")  # fmt: skip
     return "serving" if word.startswith(serving) else "training"
 
 
