@@ -173,7 +173,7 @@ _SERVE_VERB = re.compile(r"\b(?:serv(?:e|ing)|host(?:ing)?|deploy(?:ing)?|run\s+
 # want to LoRA-refresh it on that week's transcripts"
 _AND_TRAIN_CLAUSE = re.compile(
     r"(?:,\s*|;\s*)(?:and\s+)?(?P<clause>(?:(?:also|later(?:\s+on)?|then|every|each|once\s+a)\s+(?:\w+\s+)?)?"
-    r"we\s+(?:also\s+)?(?:want|need|plan|'d\s+like|would\s+like|will|'ll)\s+to\s+(?:also\s+)?"
+    r"we(?:\s+also)?(?:\s+want|\s+need|\s+plan|'d\s+like|\s+would\s+like|\s+will|'ll)\s+to\s+(?:also\s+)?"
     r"(?=(?:full[\s-]+)?(?:fine[\s-]?tun\w*|finetun\w*|re-?train\w*|train\w*|q?lora|continu\w+\s+pre-?train\w*)\b))",
     re.I,
 )

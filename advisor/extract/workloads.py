@@ -140,7 +140,10 @@ def borrowed_model(findings: Sequence[Finding], said: str) -> list[Finding]:
 # Afterwards we'll deploy it for 300 analysts". The serving part starts at the cue; the training verb must
 # come before it.
 _TRAIN_VERB = re.compile(
-    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*)\b", re.I
+    # preference tuning trains too: "Full DPO on Qwen2.5 7B ... after it's trained we serve it"
+    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*"
+    r"|dpo|orpo|kto|simpo|grpo|rlhf)\b",
+    re.I,
 )
 _THEN_SERVE = re.compile(
     r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
@@ -240,8 +243,9 @@ def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
 
 def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     """`sentences` with a training and a serving section when a chat message (no headings) trains a model
-    and then serves it; the sentence holding the cue is cut there. None when it does not read so."""
-    if any(s.section is not None for s in sentences):
+    and then serves it; the sentence holding the cue is cut there. None when it does not read so. A key
+    that names one part only ("B) Serve the result: peak 60 concurrent") does not say where the other is."""
+    if {"training", "serving"} <= {s.section for s in sentences}:
         return None
     if (keyed := _keyed_parts(sentences)) is not None:
         return keyed
