@@ -32,7 +32,7 @@ Read = Callable[[tuple[Sentence, ...]], list[Finding]]
 # --------------------------------------------------------------------------- facts for both parts
 _WHOLE_SCOPE = re.compile(
     r"\b(?:both\s+(?:phases|parts|steps|jobs|workloads|stages|sides|rows|lines|items)|for\s+both\b|everything|all\s+of\s+(?:this|it)"
-    r"|(?:the\s+)?whole\s+(?:project|thing|request|setup)|across\s+the\s+board|in\s+all\s+cases)\b",
+    r"|(?:the\s+)?whole\s+(?:project|thing|request|setup|programme|program|plan)|across\s+the\s+board|in\s+all\s+cases)\b",
     re.I,
 )
 # a sentence naming the part it is about keeps to that part: "Spot is fine for that one."
@@ -49,13 +49,32 @@ _CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "cannot_resume"
 
 def share_constraints(sentences: Sequence[Sentence], read: Read) -> tuple[Sentence, ...]:
     """`sentences` (with their parts) where a whole sentence about the request as a whole is shared (its
-    section None): it scopes itself to everything, or all it states is constraints."""
+    section None): it scopes itself to everything, or all it states is constraints. Constraints said of
+    one part by name go to that part wherever they stand ("constraints: training on Lambda only")."""
     out = []
     for s in sentences:
-        if s.section is not None and shares(s, read):
+        if s.section is not None and (named := _named_part(s, read)) is not None:
+            s = Sentence(s.text, s.start, s.block, s.quoted, named)
+        elif s.section is not None and shares(s, read):
             s = Sentence(s.text, s.start, s.block, s.quoted, None)
         out.append(s)
     return tuple(out)
+
+
+_TRAINING_WORD = re.compile(r"\b(?:training|fine[\s-]?tun(?:e|ing)|the\s+fine[\s-]?tune)\b", re.I)
+_SERVING_WORD = re.compile(r"\b(?:serving|hosting|inference|deployment)\b", re.I)
+
+
+def _named_part(s: Sentence, read: Read) -> Part | None:
+    """The one part a sentence of constraints names ("training on Lambda only (credits: $2,500, that's the
+    training budget)"), None when it names both, neither, or states more than constraints and a budget."""
+    train, serve = _TRAINING_WORD.search(s.text), _SERVING_WORD.search(s.text)
+    if (train is None) == (serve is None) or _WHOLE_SCOPE.search(s.text):
+        return None
+    fields = {f.field for f in read((s,))} - {"workload"}  # "The fine-tuning has to ...": its name
+    if not fields or not fields <= _CONSTRAINT_FIELDS | {"budget_usd"}:
+        return None
+    return "training" if train is not None else "serving"
 
 
 def shares(s: Sentence, read: Read) -> bool:
@@ -64,6 +83,8 @@ def shares(s: Sentence, read: Read) -> bool:
     if _OWN_PART.search(s.text):
         return False
     fields = {f.field for f in read((s,))}
+    if _TRAINING_WORD.search(s.text) and _SERVING_WORD.search(s.text):
+        fields.discard("workload")  # "Training and serving both on Lambda only": the parts' names, no job
     if _WHOLE_SCOPE.search(s.text):
         return not (fields - _CONSTRAINT_FIELDS - {"budget_usd", "horizon_months"})
     return bool(fields) and fields <= _CONSTRAINT_FIELDS

@@ -157,7 +157,9 @@ _THEN_SERVE = re.compile(
     r"|(?:once|when|after)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
-    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?)"
+    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?"
+    # a Gantt chart's bar before the item: "Jan W4-Jun  ██████████  Serve: 250 concurrent agents"
+    r"|[█▓▒░■▇▆▅]{2,}\s*)"
     r"(?:(?:we\s+(?:also\s+|then\s+)?(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope|have)\s+to\s+"
     r"(?:also\s+)?|we'll\s+(?:also\s+)?|we\s+will\s+(?:also\s+)?"
     r"|we(?:'d|\s+would|\s+could|\s+might)\s+(?:also\s+)?|we\s+(?:then\s+|also\s+)?|to\s+)?"
@@ -256,16 +258,21 @@ def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
             head = s.text[: m.start()].rstrip(" ,;")
             serve_at = m.start() + (len(s.text[m.start() :]) - len(s.text[m.start() :].lstrip(" ,;")))
             before = [
-                *(Sentence(x.text, x.start, x.block, x.quoted, "training") for x in sentences[:i]),
+                *(_in_part(x, "training") for x in sentences[:i]),
                 *([Sentence(head, s.start, s.block, s.quoted, "training")] if head else []),
             ]
             after = [
                 Sentence(s.text[serve_at:], s.start + serve_at, s.block, s.quoted, "serving"),
-                *(Sentence(x.text, x.start, x.block, x.quoted, "serving") for x in sentences[i + 1 :]),
+                *(_in_part(x, "serving") for x in sentences[i + 1 :]),
             ]
             return (*before, *after) if before else None
         trained = trained or _TRAIN_VERB.search(s.text) is not None
     return _generate_then_train(sentences)
+
+
+def _in_part(s: Sentence, part: Part) -> Sentence:
+    """`s` in `part`, unless a key already gave it its part ("Budget for the fine-tune: EUR 3,000.")."""
+    return Sentence(s.text, s.start, s.block, s.quoted, s.section or part)
 
 
 def _generate_then_train(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:

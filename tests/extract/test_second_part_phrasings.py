@@ -142,3 +142,62 @@ def test_a_training_clause_in_the_serving_sentence(rules: RulesExtractor, text: 
 )  # fmt: skip
 def test_near_misses_stay_one_workload(rules: RulesExtractor, text: str) -> None:
     assert not rules.analyse(text).other
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # evals/cases_v14 two_workloads (v14-two-gantt-lora-then-serve-eu), shortened
+        "Roadmap (text export of the Gantt)\nJan W1–W3   ████            Fine-tune: LoRA on Llama 3.1 70B, "
+        "85M tokens of resolved tickets, 3 epochs\nJan W4–Jun      ██████████  Serve: 250 concurrent agents, "
+        "~1,500-token prompts, ~200-token answers\nConstraints (whole programme): EU only.",
+        "Q1 ▓▓▓▓ Fine-tune: LoRA on Llama 3.1 70B, 85M tokens, 3 epochs\nQ2-Q4 ▓▓▓▓▓▓▓▓ Serve: 250 "
+        "concurrent agents, ~1,500-token prompts, ~200-token answers.\nEverything EU only.",
+        "W1-W3 ■■■ LoRA on Llama 3.1 70B (85M tokens, 3 epochs)\nW4-W52 ■■■■■■■■ serving: 250 concurrent "
+        "agents, prompts ~1,500 tokens, answers ~200 tokens\nWhole plan: EU only.",
+    ],
+)  # fmt: skip
+def test_a_gantt_bar_opens_the_serving_item(rules: RulesExtractor, text: str) -> None:
+    train, serve = _parts(rules, text)
+    assert train.workload == "fine_tuning" and train.dataset_tokens == 85e6 and train.epochs == 3
+    assert train.concurrency is None and train.prompt_tokens is None
+    assert serve.workload == "inference" and serve.concurrency == 250 and serve.prompt_tokens == 1500
+    assert train.eu_only is True and serve.eu_only is True  # the whole programme's
+
+
+@pytest.mark.parametrize(
+    ("text", "train_required", "serve_excluded"),
+    [
+        # evals/cases_v14 two_workloads (v14-two-obsidian-dpo-then-beta), shortened
+        ("- DPO on Qwen3 8B: 60k pairs, prompts ~250 tok, chosen ~500, rejected ~450. LoRA r=32.\n"
+         "- then serve it to the beta group: 40 concurrent, ~800 in / ~400 out.\n"
+         "- constraints: training on Lambda only (credits: $2,500, that's the training budget). Serving: "
+         "anywhere except Vast.", ["lambda"], ["vast-ai"]),
+        ("LoRA on Qwen3 8B, 80M tokens, 2 epochs, and then serve it to 40 concurrent users, 800 tokens in, "
+         "400 out. The fine-tuning has to run on Lambda only. Serving: anywhere except Vast.",
+         ["lambda"], ["vast-ai"]),
+        # the other way round: the serving constraint said inside the training text
+        ("LoRA on Qwen3 8B, 80M tokens, 2 epochs. Serving must be on AWS only. Then serve it to 40 "
+         "concurrent users, 800 tokens in, 400 out.", [], []),
+    ],
+)  # fmt: skip
+def test_constraints_said_of_one_part_stay_with_it(
+    rules: RulesExtractor, text: str, train_required: list[str], serve_excluded: list[str]
+) -> None:
+    train, serve = _parts(rules, text)
+    assert train.workload == "fine_tuning" and serve.workload == "inference" and serve.concurrency == 40
+    assert train.providers_required == train_required and serve.providers_excluded == serve_excluded
+    if not train_required:  # "Serving must be on AWS only", said before the serving part: the serving's
+        assert serve.providers_required == ["aws"] and train.providers_required == []
+    else:
+        assert serve.providers_required == []
+
+
+def test_a_constraint_naming_both_parts_is_shared(rules: RulesExtractor) -> None:
+    # near miss: a constraint naming training and serving together belongs to both
+    train, serve = _parts(
+        rules,
+        "LoRA on Qwen3 8B, 80M tokens, 2 epochs, and then serve it to 40 concurrent users. Training and "
+        "serving both on Lambda only.",
+    )
+    assert train.providers_required == serve.providers_required == ["lambda"]
