@@ -241,10 +241,12 @@ class RulesExtractor:
             return ctx.findings
 
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
-        if split is None and (chat := chat_sections(sentences) or serve_then_train(sentences)) is not None:
-            # "fine-tune X on Y and then serve it to Z users"; "host X now, in Q1 we'll also fine-tune it";
-            # "Everything EU only" and a sentence of constraints alone are both parts'
-            split = split_parts(share_constraints(chat, read), read)
+        # "fine-tune X on Y and then serve it to Z users"; "host X now, in Q1 we'll also fine-tune it";
+        # "Everything EU only" and a sentence of constraints alone are both parts'. The second reading is
+        # tried when the first cuts where no part of its own follows ("... Serving stays where it is.")
+        for chat in (chat_sections, serve_then_train):
+            if split is None and (cut := chat(sentences)) is not None:
+                split = split_parts(share_constraints(cut, read), read)
         if split is None:
             split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
         if split is None:

@@ -31,8 +31,8 @@ Read = Callable[[tuple[Sentence, ...]], list[Finding]]
 
 # --------------------------------------------------------------------------- facts for both parts
 _WHOLE_SCOPE = re.compile(
-    r"\b(?:both\s+(?:phases|parts|steps|jobs|workloads|stages|sides)|for\s+both\b|everything|all\s+of\s+(?:this|it)"
-    r"|(?:the\s+)?whole\s+(?:project|thing|request|setup)|across\s+the\s+board|in\s+all\s+cases)\b",
+    r"\b(?:both\s+(?:phases|parts|steps|jobs|workloads|stages|sides|rows|lines|items)|for\s+both\b|everything|all\s+of\s+(?:this|it)"
+    r"|(?:the\s+)?whole\s+(?:project|thing|request|setup|programme|program|plan)|across\s+the\s+board|in\s+all\s+cases)\b",
     re.I,
 )
 # a sentence naming the part it is about keeps to that part: "Spot is fine for that one."
@@ -49,13 +49,32 @@ _CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "cannot_resume"
 
 def share_constraints(sentences: Sequence[Sentence], read: Read) -> tuple[Sentence, ...]:
     """`sentences` (with their parts) where a whole sentence about the request as a whole is shared (its
-    section None): it scopes itself to everything, or all it states is constraints."""
+    section None): it scopes itself to everything, or all it states is constraints. Constraints said of
+    one part by name go to that part wherever they stand ("constraints: training on Lambda only")."""
     out = []
     for s in sentences:
-        if s.section is not None and shares(s, read):
+        if s.section is not None and (named := _named_part(s, read)) is not None:
+            s = Sentence(s.text, s.start, s.block, s.quoted, named)
+        elif s.section is not None and shares(s, read):
             s = Sentence(s.text, s.start, s.block, s.quoted, None)
         out.append(s)
     return tuple(out)
+
+
+_TRAINING_WORD = re.compile(r"\b(?:training|fine[\s-]?tun(?:e|ing)|the\s+fine[\s-]?tune)\b", re.I)
+_SERVING_WORD = re.compile(r"\b(?:serving|hosting|inference|deployment)\b", re.I)
+
+
+def _named_part(s: Sentence, read: Read) -> Part | None:
+    """The one part a sentence of constraints names ("training on Lambda only (credits: $2,500, that's the
+    training budget)"), None when it names both, neither, or states more than constraints and a budget."""
+    train, serve = _TRAINING_WORD.search(s.text), _SERVING_WORD.search(s.text)
+    if (train is None) == (serve is None) or _WHOLE_SCOPE.search(s.text):
+        return None
+    fields = {f.field for f in read((s,))} - {"workload"}  # "The fine-tuning has to ...": its name
+    if not fields or not fields <= _CONSTRAINT_FIELDS | {"budget_usd"}:
+        return None
+    return "training" if train is not None else "serving"
 
 
 def shares(s: Sentence, read: Read) -> bool:
@@ -64,6 +83,8 @@ def shares(s: Sentence, read: Read) -> bool:
     if _OWN_PART.search(s.text):
         return False
     fields = {f.field for f in read((s,))}
+    if _TRAINING_WORD.search(s.text) and _SERVING_WORD.search(s.text):
+        fields.discard("workload")  # "Training and serving both on Lambda only": the parts' names, no job
     if _WHOLE_SCOPE.search(s.text):
         return not (fields - _CONSTRAINT_FIELDS - {"budget_usd", "horizon_months"})
     return bool(fields) and fields <= _CONSTRAINT_FIELDS
@@ -169,11 +190,42 @@ _THEN_ALSO_TRAIN = re.compile(
 _SERVE_VERB = re.compile(r"\b(?:serv(?:e|ing)|host(?:ing)?|deploy(?:ing)?|run\s+inference)\b", re.I)
 
 
+# the training clause inside the serving sentence: "We serve Qwen3-30B to ~100 users (...), and every week we
+# want to LoRA-refresh it on that week's transcripts"
+_AND_TRAIN_CLAUSE = re.compile(
+    r"(?:,\s*|;\s*)(?:and\s+)?(?P<clause>(?:(?:also|later(?:\s+on)?|then|every|each|once\s+a)\s+(?:\w+\s+)?)?"
+    r"we(?:\s+also)?(?:\s+want|\s+need|\s+plan|'d\s+like|\s+would\s+like|\s+will|'ll)\s+to\s+(?:also\s+)?"
+    r"(?=(?:full[\s-]+)?(?:fine[\s-]?tun\w*|finetun\w*|re-?train\w*|train\w*|q?lora|continu\w+\s+pre-?train\w*)\b))",
+    re.I,
+)
+
+
+def _clause_split(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
+    """`sentences` cut where a sentence that serves a model goes on to train it ("..., and every week we
+    want to LoRA-refresh it"): what comes before is serving, the clause and the rest training."""
+    for i, s in enumerate(sentences):
+        m = _AND_TRAIN_CLAUSE.search(s.text)
+        if m is None:
+            continue
+        earlier = " ".join([*(x.text for x in sentences[:i]), s.text[: m.start()]])
+        if not _SERVE_VERB.search(earlier) or _TRAINING_SIGNAL.search(earlier):
+            return None
+        at = m.start("clause")
+        head = Sentence(s.text[: m.start()], s.start, s.block, s.quoted, "serving")
+        tail = Sentence(s.text[at:], s.start + at, s.block, s.quoted, "training")
+        return (*(_as(x, "serving") for x in sentences[:i]), head, tail,
+                *(_as(x, "training") for x in sentences[i + 1 :]))  # fmt: skip
+    return None
+
+
 def serve_then_train(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     """`sentences` with a serving section and then a training section when a chat message serves a model
-    now and also trains it later, in a sentence of its own; None when it does not read so."""
+    now and also trains it later, in a sentence of its own or a clause of the serving sentence; None when
+    it does not read so."""
     if any(s.section is not None for s in sentences):
         return None
+    if (cut := _clause_split(sentences)) is not None:
+        return cut
     for i, s in enumerate(sentences):
         if i == 0 or not _THEN_ALSO_TRAIN.search(s.text):
             continue

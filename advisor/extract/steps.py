@@ -35,8 +35,15 @@ _ORDER = (
 )
 _MARK = re.compile(
     r"(?:(?<![\w)])\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
-    r"|\b(?:step|phase|stage|job|task|workload|part)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b\s*[:.)-]?"
-    r"|^\s*(?P<num>\d)[.)]\s)",
+    # "Line 1  Compute for ..." (a purchase order's lines), "Item 2:"
+    r"|\b(?:step|phase|stage|job|task|workload|part|line|item)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b"
+    r"\s*[:.)-]?"
+    r"|^\s*(?P<num>\d)[.)]\s"
+    # a letter without its opening parenthesis at a sentence's start or after one: "A) Full SFT ...",
+    # "Has to run on CoreWeave. b) Then score ..."
+    r"|(?:^|(?<=[.;:!?])\s+)\s*(?P<bare>[a-e]|i{1,3}|iv)\)\s"
+    # a capital letter anywhere: lines without full stops run into one sentence ("... 3 epochs B) serve it")
+    r"|(?<=\s)(?P<cap>(?-i:[A-E]))\)\s)",
     re.I,
 )
 _TRAINING_WORKLOADS = ("fine_tuning", "pretraining", "continual_pretraining")
@@ -83,7 +90,7 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
     order: tuple[str, ...] | None = None
     for i, s in enumerate(sentences):
         for m in _MARK.finditer(s.text):
-            said = (m.group("paren") or m.group("word") or m.group("num")).lower()
+            said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "bare", "cap")) if g).lower()
             if order is None:
                 order = next((o for o in _ORDER if o[0] == said), None)
                 if order is None:
@@ -195,7 +202,7 @@ def step_parts(
 ) -> Split | None:
     """The profile step's findings and the other step's (see the module docstring); None when the text
     lists no steps or none of them is a training or serving step."""
-    if any(s.section is not None for s in sentences):
+    if {"training", "serving"} <= {s.section for s in sentences}:
         return None  # a brief's headings already say which part is which (advisor/extract/workloads.py)
     found = _steps(sentences)
     if found is None:

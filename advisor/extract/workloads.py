@@ -140,20 +140,26 @@ def borrowed_model(findings: Sequence[Finding], said: str) -> list[Finding]:
 # Afterwards we'll deploy it for 300 analysts". The serving part starts at the cue; the training verb must
 # come before it.
 _TRAIN_VERB = re.compile(
-    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*)\b", re.I
+    # preference tuning trains too: "Full DPO on Qwen2.5 7B ... after it's trained we serve it"
+    r"\b(?:fine[\s-]?tun\w*|finetun\w*|train\w*|q?lora|sft|continu\w+ pre-?train\w*|pre-?train\w*"
+    r"|dpo|orpo|kto|simpo|grpo|rlhf)\b",
+    re.I,
 )
 _THEN_SERVE = re.compile(
-    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
+    r"(?:,?\s*\b(?:and\s+)?(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?(?:then|afterwards|after\s+that|after\s*,|later|next"
     # a second job beside the training one: "In parallel we also need to generate ...", "At the same time,
     # we serve ...", "Separately, we host ..."
     r"|in\s+parallel|at\s+the\s+same\s+time|meanwhile|separately|alongside(?:\s+(?:that|this|it))?"
     r"|on\s+top\s+of\s+(?:that|this)|in\s+addition|additionally"
     # review 13, R17: "monthly SFT runs (...) plus serve it for 500 users", "as well as host it"
     r"|plus|as\s+well\s+as"
-    r"|(?:once|when)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
+    # "and after it's trained we serve it to the app"
+    r"|(?:once|when|after)\s+(?:it'?s|that'?s|that\s+is|trained|done)(?:\s+\w+){0,3}\s*,?)\s*,?\s+"
     # a condition between the cue and the serving verb: "Later, if it turns out well, we'd host it"
     r"(?:(?:if|once|when|assuming)\s+[^,.;]{1,40},\s*)?"
-    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[ivx]{1,3})\)\s*)?)"
+    r"|(?:^|[,;]\s*|\band\s+)(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?"
+    # a Gantt chart's bar before the item: "Jan W4-Jun  ██████████  Serve: 250 concurrent agents"
+    r"|[█▓▒░■▇▆▅]{2,}\s*)"
     r"(?:(?:we\s+(?:also\s+|then\s+)?(?:want|need|plan|would\s+like|'d\s+like|will|'ll|hope|have)\s+to\s+"
     r"(?:also\s+)?|we'll\s+(?:also\s+)?|we\s+will\s+(?:also\s+)?"
     r"|we(?:'d|\s+would|\s+could|\s+might)\s+(?:also\s+)?|we\s+(?:then\s+|also\s+)?|to\s+)?"
@@ -162,6 +168,8 @@ _THEN_SERVE = re.compile(
     r"|serv(?:e|ing)|deploy(?:ing)?|host(?:ing)?|run(?:ning)?\s+(?:batch\s+|offline\s+)?inference|put(?:ting)?\s+it\s+in\s+production"
     r"|put(?:ting)?\s+it\s+(?:for|to|in\s+front\s+of|out\s+(?:for|to))|roll(?:ing)?\s+it\s+out"
     r"|(?:make|making)\s+it\s+available|launch(?:ing)?\s+it"
+    # the tuned model as what a product runs on: "Afterwards it powers the support widget"
+    r"|(?:it|the\s+(?:\w+[\s-]){0,2}?model)\s+(?:will\s+|would\s+|then\s+)?(?:power|back|drive)s?\s+(?:the|our|a)\b"
     # a job named with its noun, or run: "a generation job", "run a one-off batch" (not a bare "a batch",
     # which may be the training's own: "Next, a batch of 16 sequences at 4k context per step")
     r"|(?:a|the)\s+(?:(?:one[\s-]?off|nightly|weekly|monthly|big|large)\s+)?(?:batch|offline|generation"
@@ -192,7 +200,7 @@ _THEN_TRAIN = re.compile(
 # "Serving side: ...", "Training part: ...", "Inference: ..." opening a sentence of a chat message: the part
 # it names runs until the next such key.
 _PART_KEY = re.compile(
-    r"^\s*(?:\(?(?:\d|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
+    r"^\s*(?:\(?(?:\d|[a-e]|[ivx]{1,3})\)\s*)?(?P<part>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
     r"(?:\s+(?:side|part|workload|half|bit))?\s*:\s+\S"
     # "Serving side we need ...", "Training part - QLoRA ...": the part's word with its noun, no colon
     r"|^\s*(?:on\s+the\s+)?(?P<part2>training|fine[\s-]?tuning|serving|inference|hosting|deployment)"
@@ -201,15 +209,21 @@ _PART_KEY = re.compile(
     # ..."; rules_text turns a row's cells into "cell;" sentences): the row is that part
     r"|^\s*(?P<part3>(?:full\s+|lora\s+|qlora\s+)?(?:fine[\s-]?tun\w*|training|sft|pre-?training|serving"
     r"|inference|hosting|deployment|(?:batch|offline|synthetic(?:\s+data)?)\s+(?:generation|inference|labell?ing)"
-    r"|generation))\s*;\s*$",
+    r"|generation))\s*;\s*$"
+    # a row whose first cell is the job said as an action ("| CPT of Qwen2.5 32B on 5B tokens | ML | ...",
+    # "| Serve the CPT model: 80 concurrent | Infra | ..."): the row is that part
+    r"|^\s*(?P<part4>(?:cpt|continu\w+\s+pre-?train\w*|(?:full\s+)?fine[\s-]?tun\w*|train\w*|sft|dpo|orpo"
+    r"|q?lora|pre-?train\w*|serv(?:e|ing)|host\w*|deploy\w*|generat\w*|scor(?:e|ing)|label\w*|translat\w*))"
+    r"\b[^;]{0,120};\s*$",
     re.I,
 )
 
 
 def _part_named(m: re.Match[str]) -> Part:
     """The part a _PART_KEY match names: serving for serving, inference, hosting, deployment, generation."""
-    word = (m.group("part") or m.group("part2") or m.group("part3")).lower()
-    serving = ("serv", "infer", "host", "deploy", "batch", "offline", "synthetic", "generation")
+    word = (m.group("part") or m.group("part2") or m.group("part3") or m.group("part4")).lower()
+    serving = ("serv", "infer", "host", "deploy", "batch", "offline", "synthetic", "generat", "scor", "label",
+               "translat")  # fmt: skip
     return "serving" if word.startswith(serving) else "training"
 
 
@@ -231,8 +245,9 @@ def _keyed_parts(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
 
 def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
     """`sentences` with a training and a serving section when a chat message (no headings) trains a model
-    and then serves it; the sentence holding the cue is cut there. None when it does not read so."""
-    if any(s.section is not None for s in sentences):
+    and then serves it; the sentence holding the cue is cut there. None when it does not read so. A key
+    that names one part only ("B) Serve the result: peak 60 concurrent") does not say where the other is."""
+    if {"training", "serving"} <= {s.section for s in sentences}:
         return None
     if (keyed := _keyed_parts(sentences)) is not None:
         return keyed
@@ -243,16 +258,21 @@ def chat_sections(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
             head = s.text[: m.start()].rstrip(" ,;")
             serve_at = m.start() + (len(s.text[m.start() :]) - len(s.text[m.start() :].lstrip(" ,;")))
             before = [
-                *(Sentence(x.text, x.start, x.block, x.quoted, "training") for x in sentences[:i]),
+                *(_in_part(x, "training") for x in sentences[:i]),
                 *([Sentence(head, s.start, s.block, s.quoted, "training")] if head else []),
             ]
             after = [
                 Sentence(s.text[serve_at:], s.start + serve_at, s.block, s.quoted, "serving"),
-                *(Sentence(x.text, x.start, x.block, x.quoted, "serving") for x in sentences[i + 1 :]),
+                *(_in_part(x, "serving") for x in sentences[i + 1 :]),
             ]
             return (*before, *after) if before else None
         trained = trained or _TRAIN_VERB.search(s.text) is not None
     return _generate_then_train(sentences)
+
+
+def _in_part(s: Sentence, part: Part) -> Sentence:
+    """`s` in `part`, unless a key already gave it its part ("Budget for the fine-tune: EUR 3,000.")."""
+    return Sentence(s.text, s.start, s.block, s.quoted, s.section or part)
 
 
 def _generate_then_train(sentences: Sequence[Sentence]) -> tuple[Sentence, ...] | None:
