@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from advisor.extract.brief_text import SectionKind, heading_kind, is_key_line, key_kind, normalise
 from advisor.extract.count_keys import count_keys
-from advisor.extract.gantt_rows import gantt_rows
 from advisor.extract.injection import (
     ROLE_HEADING,
     SPEAKER,
@@ -226,7 +225,7 @@ def clean(text: str) -> str:
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
-    text = gantt_rows(json_rows(text))  # a JSON body's lines (json_rows.py), a Gantt bar (gantt_rows.py)
+    text = json_rows(text)  # a JSON body's lines (json_rows.py)
     text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
     text = count_keys(text)  # "Documents: 400,000" -> "400,000 Documents" (advisor/extract/count_keys.py)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))
