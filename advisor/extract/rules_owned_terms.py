@@ -21,8 +21,8 @@ import re
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
-from advisor.extract.units_text import WEEKS_PER_MONTH
-from tools.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, months_left_of_term, months_to_hours
+from advisor.extract.units_text import term_months
+from tools.units import HOURS_PER_MONTH, months_left_of_term, months_to_hours
 
 _TERM_NOUN = r"(?:reservation|commitment|lease|contract|capacity\s+block|savings\s+plan)"
 _UNIT = r"(?:years?|yrs?|months?|mos?)"
@@ -48,17 +48,6 @@ _BEFORE_END = re.compile(
 _REFERS = re.compile(r"\b(?:them|they|those|these|it|the\s+(?:gpus|cards|cluster|nodes?))\b", I)
 
 
-def _months(num: str, unit: str) -> float:
-    """A term or elapsed time in months: years x 12, weeks as a part month (units_text's month)."""
-    n = parse_number(num)
-    u = unit.lower()
-    if u.startswith("y"):
-        return n * MONTHS_PER_YEAR
-    if u.startswith("w"):
-        return n / WEEKS_PER_MONTH
-    return n
-
-
 def rule_owned_terms(ctx: Ctx) -> None:
     """owned_gpu(_count), and the term left when the time used is said (module docstring)."""
     if ctx.has("owned_gpu"):  # read by rules_gpus ("our 1-year reservation of 16 A100"): only the term left
@@ -82,8 +71,8 @@ def rule_owned_terms(ctx: Ctx) -> None:
 
 
 def _left(ctx: Ctx, s: Sentence, m: re.Match[str]) -> None:
-    term = _months(m.group("term"), m.group("term_unit"))
-    done = _months(m.group("done"), m.group("done_unit"))
+    term = term_months(parse_number(m.group("term")), m.group("term_unit"))
+    done = term_months(parse_number(m.group("done")), m.group("done_unit"))
     left = months_left_of_term(term, done)
     if left > 0:
         ev = f'"{q(m)}": {term:g} months - {done:g} months = {left:g} months left'

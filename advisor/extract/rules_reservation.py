@@ -16,7 +16,7 @@ from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
 from advisor.extract.rules_term_date import term_until_date
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
-from advisor.extract.units_text import DAYS_PER_MONTH, WEEKS_PER_MONTH
+from advisor.extract.units_text import term_months
 
 _RESERVED = keyed(
     r"\b(?:reserv(?:ation|ed)s?|commit(?:ment|ted)|pre-?paid|capacity\s+blocks?|savings\s+plan)\b", I
@@ -31,19 +31,6 @@ _LEFT = keyed(
     rf"|\bfor\s+(?P<num4>{NUMBER})\s+more\s+(?P<unit4>months?|mos?|weeks?|wks?|days?)\b",
     I,
 )
-
-
-def _months(num: str, unit: str) -> float:
-    """The term left in months: weeks and days at the price sheet's month, years x 12."""
-    n = parse_number(num)
-    u = unit.lower()
-    if u.startswith(("w",)):
-        return n / WEEKS_PER_MONTH
-    if u.startswith("d"):
-        return n / DAYS_PER_MONTH
-    if u.startswith("y"):
-        return n * 12.0
-    return n
 
 
 def _owned_sentence(ctx: Ctx) -> int | None:
@@ -136,7 +123,7 @@ def rule_reservation(ctx: Ctx) -> None:
         if (ahead := _TERM_AHEAD.search(s.text)) is not None:
             unit = ahead.group("unit")
             status = "stated" if unit.lower().startswith(("month", "mo")) else "inferred"
-            months = _months(ahead.group("num"), unit)
+            months = term_months(parse_number(ahead.group("num")), unit)
             ctx.add(s, "owned_months_left", months, q(ahead), status, ahead.start())
 
 
@@ -167,7 +154,7 @@ def _term_left(ctx: Ctx, s: Sentence) -> bool:
         return False
     num = m.group("num") or m.group("num2") or m.group("num3") or m.group("num4")
     unit = m.group("unit") or m.group("unit2") or m.group("unit3") or m.group("unit4")
-    months = _months(num, unit)
+    months = term_months(parse_number(num), unit)
     if months <= 0:
         return False
     status = "stated" if unit.lower().startswith(("month", "mo")) else "inferred"

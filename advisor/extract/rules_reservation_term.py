@@ -14,7 +14,7 @@ from __future__ import annotations
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import NUMBER, parse_number
-from advisor.extract.units_text import DAYS_PER_MONTH, WEEKS_PER_MONTH
+from advisor.extract.units_text import term_months
 
 _UNIT = r"(?P<unit>months?|mos?|weeks?|wks?|days?)"
 # the term said with the reservation: "a 30-day reservation", "reserved at Lambda for 30 days"
@@ -35,17 +35,6 @@ _FITS_IN = keyed(
 )
 
 
-def _months(num: str, unit: str) -> float:
-    """Months at the price sheet's month: days / DAYS_PER_MONTH, weeks / WEEKS_PER_MONTH (units_text)."""
-    n = parse_number(num)
-    u = unit.lower()
-    if u.startswith("d"):
-        return n / DAYS_PER_MONTH
-    if u.startswith("w"):
-        return n / WEEKS_PER_MONTH
-    return n
-
-
 def rule_reservation_term(ctx: Ctx) -> None:
     """owned_months_left from the held reservation's stated length, when the text asks whether the job
     fits in it and no term left was read."""
@@ -59,7 +48,7 @@ def rule_reservation_term(ctx: Ctx) -> None:
         num, unit = (
             (m.group("num"), m.group("unit")) if m.group("num") else (m.group("num2"), m.group("unit2"))
         )
-        months = _months(num, unit)
+        months = term_months(parse_number(num), unit)
         if months <= 0:
             continue
         status = "stated" if unit.lower().startswith("mo") else "inferred"

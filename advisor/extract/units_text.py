@@ -14,7 +14,7 @@ from tools import present
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import Estimate
 from tools.defaults import BYTES_PER_TOKEN
-from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH, SECONDS_PER_HOUR
+from tools.units import BYTES_PER_GB, HOURS_PER_DAY, HOURS_PER_MONTH, MONTHS_PER_YEAR, SECONDS_PER_HOUR
 
 # OpenAI, "What are tokens and how to count them?" (help.openai.com): for common English text one token
 # is about 4 characters, or about 3/4 of a word. Other tokenizers (Llama 3, Qwen2.5) are within ~15%.
@@ -154,6 +154,19 @@ def months_from(amount: float, unit: str) -> Converted:
     """A horizon in months: unit is month or year."""
     months = amount * (12.0 if unit == "year" else 1.0)
     return Converted(months, f"{amount:g} {unit}s = {months:g} months")
+
+
+def term_months(amount: float, unit: str) -> float:
+    """A term or a time left in months from its unit word as written ("months", "mo", "wks", "days", "yrs"):
+    days and weeks at the price sheet's month (DAYS_PER_MONTH, WEEKS_PER_MONTH), years x 12."""
+    u = unit.lower()
+    if u.startswith("d"):
+        return amount / DAYS_PER_MONTH
+    if u.startswith("w"):
+        return amount / WEEKS_PER_MONTH
+    if u.startswith("y"):
+        return amount * MONTHS_PER_YEAR
+    return amount
 
 
 def months_until(reference: dt.datetime, end: dt.datetime, label: str) -> Converted:
