@@ -288,6 +288,9 @@ TRAINING_B200_FILE = DATA_DIR / "training_throughput_b200.yaml"
 # device_held_out: measured by this repository on a lent H200 (bench/device_training_measure.py, 2026-11-27),
 # never fitted (bench/data/README.md, "Measured on a lent GPU")
 TRAINING_DEVICE_FILE = DATA_DIR / "training_throughput_device.yaml"
+# device2_held_out: a second set measured here (other architectures, set-ups chosen before the run) on a lent
+# H200, 2026-11-28, never fitted (bench/data/README.md, "Measured on a lent GPU: second set")
+TRAINING_DEVICE2_FILE = DATA_DIR / "training_throughput_device2.yaml"
 TRAINING_EXTRA_FILES = (
     TRAINING_FRESH2_FILE,
     TRAINING_FRESH3_FILE,
@@ -296,6 +299,7 @@ TRAINING_EXTRA_FILES = (
     TRAINING_FRESH6_FILE,
     TRAINING_FRESH7_FILE,
     TRAINING_DEVICE_FILE,
+    TRAINING_DEVICE2_FILE,
     TRAINING_B200_FILE,
 )
 

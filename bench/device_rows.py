@@ -32,8 +32,9 @@ SCRIPT = "bench/device_training_measure.py (gpu-advisor repository)"
 # device name as torch reports it -> catalog GPU id (tools/catalog/gpus.yaml)
 GPU_IDS = {"NVIDIA H200": "h200", "NVIDIA H100 80GB HBM3": "h100-sxm", "NVIDIA H100 PCIe": "h100-pcie"}
 BASES = ("allocated", "reserved", "device")
-TIME_SIDE = "device_held_out"
-"""The time bench's side for throughput measured here: never fitted, scored apart."""
+FAMILY = "gpu-advisor-device-measurements"
+TIME_SIDES = {"first": "device_held_out", "second": "device2_held_out", "third": "device3_held_out"}
+"""The time bench's side for each set measured here: never fitted, scored apart."""
 
 
 def read_lines(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -58,6 +59,12 @@ def _source(env: dict[str, Any], run_date: str, name: str) -> dict[str, str]:
             "date": f"{run_date}; {versions}"}  # fmt: skip
 
 
+def _family(header: dict[str, Any]) -> str:
+    """The source family of a run: the first set's, or one per later set (its own held-out side)."""
+    run_set = header.get("set") or "first"
+    return FAMILY if run_set == "first" else f"{FAMILY}-{run_set}"
+
+
 def _peak_phase(result: dict[str, Any]) -> str | None:
     phases: dict[str, float] = result.get("phase_peak_allocated_gib") or {}
     return max(phases, key=lambda k: phases[k]) if phases else None
@@ -68,6 +75,7 @@ def memory_rows(header: dict[str, Any], result: dict[str, Any], run_date: str) -
     env, s = header["environment"], result["set_up"]
     entry = catalog_entry(s["model"])
     context_gib = header.get("context_gib")
+    family = _family(header)
     values = {"allocated": result.get("peak_allocated_gib"), "reserved": result.get("peak_reserved_gib")}
     if values["reserved"] is not None and context_gib is not None:
         values["device"] = values["reserved"] + context_gib
@@ -82,13 +90,14 @@ def memory_rows(header: dict[str, Any], result: dict[str, Any], run_date: str) -
             continue
         rows.append({
             "id": _slug(f"{GPU_IDS.get(env.get('gpu'), 'gpu')}-{result['name']}-{basis}"),
-            "family": "gpu-advisor-device-measurements",
+            "family": family,
             "model": {"name": entry["name"], "hf_id": _hf_id(entry), "params_b": result["params"] / 1e9},
             "method": s["method"], "training_objective": "sft", "gpu": f"1x {env.get('gpu')}",
             "training_precision": s["training_precision"], "weights_precision": "bf16",
             "optimizer": "adamw", "optimizer_impl": s["optimizer_impl"], "gpus": 1, "sharding": "none",
             "offload": "none", "tp": 1, "pp": 1, "seq_len": s["seq_len"], "batch_size": s["batch_size"],
-            "packed": False, "grad_checkpointing": s["grad_checkpointing"], "flash_attention": True,
+            "packed": False, "grad_checkpointing": s["grad_checkpointing"],
+            "flash_attention": result.get("attn_implementation", "sdpa") != "eager",
             "lora_rank": s["lora_rank"], "lora_targets": targets, "lora_dropout": s["lora_dropout"],
             "loss_chunking": False, "liger_kernels": False, "framework": "hf",
             "measured": {"value": round(value, 3), "unit": "GiB", "basis": basis, "per_gpu": True},
@@ -111,7 +120,7 @@ def time_row(header: dict[str, Any], result: dict[str, Any], run_date: str) -> d
     entry = catalog_entry(s["model"])
     steps = ", ".join(f"{t:.3f}" for t in result.get("step_s") or [])
     return {
-        "id": _slug(f"{gpu_id}-{result['name']}"), "family": "gpu-advisor-device-measurements",
+        "id": _slug(f"{gpu_id}-{result['name']}"), "family": _family(header),
         "model": {"name": entry["name"], "params_b": result["params"] / 1e9, "moe": False},
         "gpu": gpu_id, "gpus": 1, "method": s["method"], "nodes": 1, "precision": "bf16",
         "seq_len": s["seq_len"], "micro_batch_size": s["batch_size"], "global_batch_size": s["batch_size"],
@@ -163,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         args.memory.write_text(header + yaml.safe_dump({"rows": memory}, sort_keys=False, width=110))
     if args.time:  # its own held-out side of the time bench's split (bench/calibration_data.py)
         families = sorted({str(t["family"]) for t in timing})
-        body = {"split": {TIME_SIDE: families}, "rows": timing}
+        side = TIME_SIDES[str(read_lines(args.jsonl)[0].get("set") or "first")]
+        body = {"split": {side: families}, "rows": timing}
         args.time.write_text(header + yaml.safe_dump(body, sort_keys=False, width=110))
     print(f"{len(memory)} memory rows, {len(timing)} throughput rows; no row for {len(skipped)} set-ups")
     for line in skipped:
