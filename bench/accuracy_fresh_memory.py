@@ -37,7 +37,8 @@ Mapping rules (row field -> calculator input):
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
   AMP), bf16-true -> pure-bf16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
 - weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4,
-  gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; null -> nf4 for QLoRA, bf16 otherwise.
+  gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; nf4 with double quantisation (nf4-dq) -> nf4 (the
+  calculator's NF4 counts double quantisation's constants); null -> nf4 for QLoRA, bf16 otherwise.
 - optimizer: a tools.vocabulary name, or the source's words mapped by what the state holds (two states:
   adam/adamw/FusedAdam/adamw_torch[_fused] -> adamw; 8-bit: adamw_bnb_8bit/AdamW8bit -> adamw-8bit, paged
   -> paged-adamw-8bit; one momentum state: lion/muon/sgd -> sgd; factored: adafactor/came -> adafactor);
@@ -73,7 +74,8 @@ Mapping rules (row field -> calculator input):
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
 - measured: unit GiB|GB|MiB|MB converted with tools.units; per_gpu false over N GPUs -> value / N (null:
   per GPU); basis allocated -> the allocated estimate (memory_basis allocated), reserved ->
-  max_memory_reserved (allocator reserve, no CUDA context), device -> what nvidia-smi shows (+ context).
+  max_memory_reserved (allocator reserve, no CUDA context), device -> what nvidia-smi shows (+ context);
+  null (a README's "uses about X GB of VRAM", basis unstated) -> device, printed.
 - ambiguous rows are skipped unless --include-ambiguous (their reason is printed).
 """
 
@@ -119,7 +121,8 @@ _OPTIMIZER_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
 _PRECISION_WORDS: dict[str, str] = {
     "4bit": "nf4", "bnb-4bit": "nf4", "bnb_4bit": "nf4", "qlora": "nf4", "nf4": "nf4", "gptq": "int4",
     "awq": "int4", "int4": "int4", "int4-gptq": "int4", "gptq-int4": "int4", "8bit": "int8",
-    "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8",
+    "bnb-8bit": "int8", "int8": "int8", "fp8": "fp8", "nf4-dq": "nf4", "nf4 (double quant)": "nf4",
+    "nf4 (double quant, bf16 quant storage)": "nf4",
     "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "float16": "fp16", "fp32": "fp32", "float32": "fp32",
 }  # fmt: skip
 _TARGET_WORDS: dict[str, tuple[str, ...]] = {
@@ -469,6 +472,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     elif measured.get("per_gpu") is None and gpus > 1:
         notes.append("per_gpu not stated: taken as per GPU")
     basis = str(measured.get("basis") or "")
+    if not basis:  # a "uses about X GB of VRAM" figure: what a GPU monitor (nvidia-smi, W&B) shows
+        basis = "device"
+        notes.append("basis not stated: taken as device (nvidia-smi)")
     if basis not in ("allocated", "reserved", "device"):
         raise Skip(f"unknown measured basis {basis!r} (allocated, reserved or device)")
     arch = _arch(model if isinstance(model, dict) else {}, notes)
