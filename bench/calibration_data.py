@@ -13,7 +13,8 @@ The serving loaders read bench/data/serving_throughput.yaml, then bench/data/ser
 (a second fresh held-out set, split side `fresh2_held_out`), bench/data/serving_throughput_fresh3.yaml
 (a third, side `fresh3_held_out`), bench/data/serving_throughput_fresh4.yaml (a fourth, side
 `fresh4_held_out`), bench/data/serving_throughput_fresh5.yaml (a fifth, side `fresh5_held_out`) and
-bench/data/serving_throughput_fresh6.yaml (a sixth, side `fresh6_held_out`, read last), each collected
+bench/data/serving_throughput_fresh6.yaml (a sixth, side `fresh6_held_out`) and
+bench/data/serving_throughput_fresh7.yaml (a seventh, side `fresh7_held_out`, read last), each collected
 blind to the serving model; given an explicit path they read that one file only.
 The training loaders likewise read training_throughput.yaml, then
 training_throughput_fresh2.yaml (side `fresh2_held_out`), training_throughput_fresh3.yaml (side
@@ -46,6 +47,9 @@ SERVING_FRESH5_FILE = DATA_DIR / "serving_throughput_fresh5.yaml"
 # fresh6_held_out: a sixth blind set (2026-11-27, branch srvfresh6), new source families again, never fitted
 # (bench/data/README.md, "Fresh-6 held-out set (serving)")
 SERVING_FRESH6_FILE = DATA_DIR / "serving_throughput_fresh6.yaml"
+# fresh7_held_out: a seventh blind set (2026-11-28, branch srvfresh7), new source families again, never
+# fitted, read after fresh-6 (bench/data/README.md, "Fresh-7 held-out set (serving)")
+SERVING_FRESH7_FILE = DATA_DIR / "serving_throughput_fresh7.yaml"
 # what the serving loaders read by default, in this order (each later file adds its own held-out side)
 SERVING_FILES = (
     SERVING_FILE,
@@ -54,6 +58,7 @@ SERVING_FILES = (
     SERVING_FRESH4_FILE,
     SERVING_FRESH5_FILE,
     SERVING_FRESH6_FILE,
+    SERVING_FRESH7_FILE,
 )
 
 Method = Literal["full", "lora", "qlora", "pretraining"]

@@ -18,6 +18,7 @@ from bench.calibration_data import (
     SERVING_FRESH4_FILE,
     SERVING_FRESH5_FILE,
     SERVING_FRESH6_FILE,
+    SERVING_FRESH7_FILE,
     CalibrationDataError,
     ServingRow,
     Split,
@@ -206,7 +207,8 @@ def test_fresh2_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
     fresh5 = load_serving_rows(SERVING_FRESH5_FILE)
     fresh6 = load_serving_rows(SERVING_FRESH6_FILE)
-    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4) + len(fresh5) + len(fresh6)
+    fresh7 = load_serving_rows(SERVING_FRESH7_FILE)
+    total = len(first) + len(fresh2) + len(fresh3) + len(fresh4) + len(fresh5) + len(fresh6) + len(fresh7)
     assert len(serving) == total, "the default loader reads every file"
     split = load_serving_split()
     sides = split.sides()
@@ -234,10 +236,10 @@ def test_fresh3_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
     fresh3 = load_serving_rows(SERVING_FRESH3_FILE)
     older = load_serving_rows(SERVING_FILE) + load_serving_rows(SERVING_FRESH2_FILE)
     assert len(fresh3) >= FRESH3_SERVING_MIN
-    later_files = (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE, SERVING_FRESH6_FILE)
+    later_files = (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE, SERVING_FRESH6_FILE, SERVING_FRESH7_FILE)
     later = sum(len(load_serving_rows(p)) for p in later_files)
     tail = serving[-len(fresh3) - later : -later]
-    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4, fresh-5 and fresh-6"
+    assert tail == fresh3, "the default loader reads fresh-3 before fresh-4 to fresh-7"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh3}
@@ -276,9 +278,10 @@ def test_fresh4_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
 
     fresh4 = load_serving_rows(SERVING_FRESH4_FILE)
     older = [r for p in SERVING_FILES if p != SERVING_FRESH4_FILE for r in load_serving_rows(p)]
-    assert SERVING_FILES[-3:] == (SERVING_FRESH4_FILE, SERVING_FRESH5_FILE, SERVING_FRESH6_FILE)
+    after4 = (SERVING_FRESH5_FILE, SERVING_FRESH6_FILE, SERVING_FRESH7_FILE)
+    assert SERVING_FILES[-4:] == (SERVING_FRESH4_FILE, *after4)
     assert len(fresh4) >= FRESH4_SERVING_MIN
-    later = len(load_serving_rows(SERVING_FRESH5_FILE)) + len(load_serving_rows(SERVING_FRESH6_FILE))
+    later = sum(len(load_serving_rows(p)) for p in after4)
     assert serving[-len(fresh4) - later : -later] == fresh4, "the loader reads fresh-4 just before fresh-5"
     split = load_serving_split()
     sides = split.sides()
@@ -318,9 +321,9 @@ def test_fresh5_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
 
     fresh5 = load_serving_rows(SERVING_FRESH5_FILE)
     older = [r for p in SERVING_FILES if p != SERVING_FRESH5_FILE for r in load_serving_rows(p)]
-    assert SERVING_FILES[-2:] == (SERVING_FRESH5_FILE, SERVING_FRESH6_FILE)
+    assert SERVING_FILES[-3:] == (SERVING_FRESH5_FILE, SERVING_FRESH6_FILE, SERVING_FRESH7_FILE)
     assert len(fresh5) >= FRESH5_SERVING_MIN
-    n6 = len(load_serving_rows(SERVING_FRESH6_FILE))
+    n6 = len(load_serving_rows(SERVING_FRESH6_FILE)) + len(load_serving_rows(SERVING_FRESH7_FILE))
     assert serving[-len(fresh5) - n6 : -n6] == fresh5, "the default loader reads fresh-5 just before fresh-6"
     split = load_serving_split()
     sides = split.sides()
@@ -360,9 +363,10 @@ def test_fresh6_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
 
     fresh6 = load_serving_rows(SERVING_FRESH6_FILE)
     older = [r for p in SERVING_FILES if p != SERVING_FRESH6_FILE for r in load_serving_rows(p)]
-    assert SERVING_FILES[-1] == SERVING_FRESH6_FILE
+    assert SERVING_FILES[-2:] == (SERVING_FRESH6_FILE, SERVING_FRESH7_FILE)
     assert len(fresh6) >= FRESH6_SERVING_MIN
-    assert serving[-len(fresh6) :] == fresh6, "the default loader reads the fresh-6 file last"
+    n7 = len(load_serving_rows(SERVING_FRESH7_FILE))
+    assert serving[-len(fresh6) - n7 : -n7] == fresh6, "the default loader reads fresh-6 just before fresh-7"
     split = load_serving_split()
     sides = split.sides()
     families = {r.family for r in fresh6}
@@ -393,6 +397,59 @@ def test_fresh6_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
         assert row.source.url.startswith("https://") and row.source.date and row.ambiguous, row.id
         if "derived" in (row.ambiguous or ""):
             assert row.notes and "derived:" in row.notes, row.id
+
+
+FRESH7_SERVING_MIN = 40  # rows in bench/data/serving_throughput_fresh7.yaml, collected blind (59 rows)
+
+
+def test_fresh7_serving_set_loads_and_is_new(serving: list[ServingRow]) -> None:
+    from bench.calibration_data import SERVING_FILES, _read
+
+    fresh7 = load_serving_rows(SERVING_FRESH7_FILE)
+    older = [r for p in SERVING_FILES if p != SERVING_FRESH7_FILE for r in load_serving_rows(p)]
+    assert SERVING_FILES[-1] == SERVING_FRESH7_FILE
+    assert len(fresh7) >= FRESH7_SERVING_MIN
+    assert serving[-len(fresh7) :] == fresh7, "the default loader reads the fresh-7 file last"
+    split = load_serving_split()
+    sides = split.sides()
+    families = {r.family for r in fresh7}
+    # the file declares only its own side; every fresh-7 family sits there and on no other side
+    assert list(_read(SERVING_FRESH7_FILE)["split"]) == ["fresh7_held_out"]
+    assert set(sides["fresh7_held_out"]) == families and len(families) >= 5
+    assert not families & {f for name, fams in sides.items() if name != "fresh7_held_out" for f in fams}
+    assert "fresh7_held_out" in split.held_out_sides() and "fresh7_held_out" not in split.fit
+    # new source families and documents: no family or URL of an older file reused
+    assert not families & {r.family for r in older}
+    assert not {r.source.url for r in fresh7} & {r.source.url for r in older}
+    ids = [r.id for r in serving]
+    assert len(ids) == len(set(ids))
+    # what it spans: H200 and H100 servers and a consumer card; dense and MoE, 7B to 671B; engines, loads
+    gpus = {r.gpu for r in fresh7}
+    assert {"h200", "h100-sxm", "rtx-4090"} <= gpus
+    assert any(r.model.moe for r in fresh7) and any(not r.model.moe for r in fresh7)
+    sizes = [r.model.params_b for r in fresh7]
+    assert min(sizes) <= 7 and max(sizes) >= 600
+    assert {"fp8", "fp16", "int4"} <= {r.weights_precision for r in fresh7}
+    assert {"vllm", "sglang", "other"} <= {r.framework for r in fresh7}
+    assert {"closed_loop_concurrency", "static_batch", "poisson_rate"} <= {r.load_mode for r in fresh7}
+    assert max(r.tp for r in fresh7) == 8
+    shapes = {(r.prompt_tokens, r.output_tokens) for r in fresh7 if r.prompt_tokens and r.output_tokens}
+    assert len(shapes) >= 8
+    # each row carries a figure a serving bench can score, its source (a pinned commit), its date and what was
+    # assumed; a derived figure says how it was derived
+    for row in fresh7:
+        assert row.output_tokens_per_s_total or row.per_user_tokens_per_s or row.itl_ms or row.ttft_ms, row.id
+        assert row.source.url.startswith("https://github.com/") and "/blob/" in row.source.url, row.id
+        assert row.source.version and row.source.version in row.source.url, row.id
+        assert row.source.date and row.ambiguous, row.id
+        if "derived" in (row.ambiguous or ""):
+            assert row.notes and "derived:" in row.notes, row.id
+    # transcription spot checks against the sources, exact to the printed digits: simon-mo/R1-Benchmark README
+    # 07d044f, llama-8b vLLM 1000/2000: 4528.55 tok/s (4528.547 in saved-results/v0.8.2/h200-brewster);
+    # AutoAWQ README 027758d, Mistral 7B GEMM batch 8, 64/64: 1185.25 decode tokens/s
+    by_id = {r.id: r for r in fresh7}
+    assert by_id["simonmo-r1bench-llama-8b-h200-vllm-1000-2000"].output_tokens_per_s_total == 4528.55
+    assert by_id["autoawq-mistral-7b-rtx4090-gemm-bs8-64-64"].output_tokens_per_s_total == 1185.25
 
 
 def test_serving_split_across_files_refuses_a_family_on_two_sides(
