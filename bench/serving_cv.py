@@ -106,9 +106,10 @@ def _fit_point(rows: list[ServingRow], quiet: bool = True) -> dict[str, object]:
     return best[1]
 
 
-SCORED_APART_SIDES = ("fresh5_held_out", "fresh6_held_out")
-"""Sides that the CV and --fit leave out: fresh-5 and fresh-6 are scored apart (`--side fresh5_held_out`,
-`--side fresh6_held_out`), never fitted (bench/data/README.md, "Fresh-5 / Fresh-6 held-out set (serving)");
+SCORED_APART_SIDES = ("fresh5_held_out", "fresh6_held_out", "fresh7_held_out")
+"""Sides that the CV and --fit leave out: fresh-5, fresh-6 and fresh-7 are scored apart (`--side
+fresh5_held_out`, `--side fresh6_held_out`, `--side fresh7_held_out`), never fitted (bench/data/README.md,
+"Fresh-5 / Fresh-6 / Fresh-7 held-out set (serving)");
 the round-8 CV's 32 families / 377 figures."""
 
 

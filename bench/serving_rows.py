@@ -83,6 +83,21 @@ MODEL_IDS = {
     "Qwen3-32B": "qwen3-32b",
     "Qwen2.5-Coder-7B-Instruct": "qwen2.5-7b",
     "Qwen2.5-Coder-32B-Instruct": "qwen2.5-32b",
+    # the fresh-7 held-out families' names (bench/data/serving_throughput_fresh7.yaml), mapped by name only
+    # before any per-row fresh-7 error was read: DeepSeek-R1 is DeepSeek-V3's architecture (the same
+    # config.json shapes); LLaMA 1 7B / 13B have Llama 2 7B / 13B's shapes (as Vicuna v1.3 above); AutoAWQ's
+    # "Mistral 7B" is v0.1 (vocabulary 32,000 against v0.3's 32,768, nothing else differs). MPT 7B, DeepSeek
+    # Coder 33B and LLaMA 30B have no catalog model.
+    "DeepSeek-R1 (deepseek-ai/DeepSeek-R1)": "deepseek-v3",
+    "Llama-3.1-8B-Instruct FP8 (neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8)": "llama-3.1-8b",
+    "Vicuna 7B (lmsys/vicuna-7b-v1.5, Llama-2-7B based)": "llama-2-7b",
+    "Mistral 7B": "mistral-7b-v0.3",
+    "Falcon 7B": "falcon-7b",
+    "CodeLlama 34B": "codellama-34b",
+    "Llama-2-13B": "llama-2-13b",
+    "Qwen2.5-7B-Instruct": "qwen2.5-7b",
+    "LLaMA 7B (v1), 4-bit 128g": "llama-2-7b",
+    "LLaMA 13B (v1), 4-bit 128g": "llama-2-13b",
 }
 UNKNOWN_LENGTH_TOKENS = 1000
 SHAREGPT_LENGTHS = (216, 197)
