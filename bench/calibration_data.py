@@ -20,7 +20,8 @@ The training loaders likewise read training_throughput.yaml, then
 training_throughput_fresh2.yaml (side `fresh2_held_out`), training_throughput_fresh3.yaml (side
 `fresh3_held_out`), training_throughput_fresh4.yaml (side `fresh4_held_out`),
 training_throughput_fresh5.yaml (side `fresh5_held_out`), training_throughput_fresh6.yaml (side
-`fresh6_held_out`) and training_throughput_fresh7.yaml (side `fresh7_held_out`), joining the files' sides;
+`fresh6_held_out`), training_throughput_fresh7.yaml (side `fresh7_held_out`) and
+training_throughput_fresh8.yaml (side `fresh8_held_out`), joining the files' sides;
 a custom path is read alone.
 
 No model code here: a later session fits the time model on the `fit` families and reports on the
@@ -282,6 +283,9 @@ def _split(path: Path) -> Split:
 # never fitted (bench/data/README.md, "Fresh-6 held-out set (training)");
 # fresh7_held_out: a seventh blind set from new families (measured benchmark CSVs, READMEs, MoE statements),
 # never fitted, read after fresh-6 (bench/data/README.md, "Fresh-7 held-out set (training)");
+# fresh8_held_out: an eighth blind set from new families (NeMo 24.12 docs, Megatron-Bridge 25.09 tables and
+# model verification cards, issue/PR measurements), never fitted, read after fresh-7 (bench/data/README.md,
+# "Fresh-8 held-out set (training)");
 # b200_held_out: B200 rows collected blind for the B200 efficiency band, issue 13).
 TRAINING_FRESH2_FILE = DATA_DIR / "training_throughput_fresh2.yaml"
 TRAINING_FRESH3_FILE = DATA_DIR / "training_throughput_fresh3.yaml"
@@ -289,6 +293,7 @@ TRAINING_FRESH4_FILE = DATA_DIR / "training_throughput_fresh4.yaml"
 TRAINING_FRESH5_FILE = DATA_DIR / "training_throughput_fresh5.yaml"
 TRAINING_FRESH6_FILE = DATA_DIR / "training_throughput_fresh6.yaml"
 TRAINING_FRESH7_FILE = DATA_DIR / "training_throughput_fresh7.yaml"
+TRAINING_FRESH8_FILE = DATA_DIR / "training_throughput_fresh8.yaml"
 TRAINING_B200_FILE = DATA_DIR / "training_throughput_b200.yaml"
 # device_held_out: measured by this repository on a lent H200 (bench/device_training_measure.py, 2026-11-27),
 # never fitted (bench/data/README.md, "Measured on a lent GPU")
@@ -303,6 +308,7 @@ TRAINING_EXTRA_FILES = (
     TRAINING_FRESH5_FILE,
     TRAINING_FRESH6_FILE,
     TRAINING_FRESH7_FILE,
+    TRAINING_FRESH8_FILE,
     TRAINING_DEVICE_FILE,
     TRAINING_DEVICE2_FILE,
     TRAINING_B200_FILE,

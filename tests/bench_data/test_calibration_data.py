@@ -640,6 +640,34 @@ def test_fresh7_training_file_is_its_own_clean_side(training: list[TrainingRow])
     assert speedrun and all("whole_run_average: true" in (r.notes or "") for r in speedrun)
 
 
+FRESH8_MIN = 40  # rows in the fresh-8 held-out set (bench/data/training_throughput_fresh8.yaml, 47 rows)
+
+
+def test_fresh8_training_file_is_its_own_clean_side(training: list[TrainingRow]) -> None:
+    from bench.calibration_data import TRAINING_EXTRA_FILES, TRAINING_FRESH8_FILE
+
+    # read right after fresh-7 (before the device and B200 files); its own side only, >= 5 new families
+    index = TRAINING_EXTRA_FILES.index(TRAINING_FRESH8_FILE)
+    assert TRAINING_EXTRA_FILES[index - 1].name == "training_throughput_fresh7.yaml"
+    own = _own_clean_training_side(training, index, "fresh8_held_out", FRESH8_MIN, 5)
+    # spans: pretraining / full / LoRA, dense and MoE, H100 / H200 / B200 / L40S, BF16 and FP8, 1 to 1024 GPUs
+    assert {"pretraining", "full", "lora"} <= {r.method for r in own}
+    assert any(r.model.moe for r in own) and any(not r.model.moe for r in own)
+    assert {"h100-sxm", "h200", "b200", "l40s"} <= {r.gpu for r in own}
+    assert {"bf16", "fp8"} <= {r.precision for r in own}
+    assert min(r.gpus for r in own) == 1 and max(r.gpus for r in own) >= 1024
+    # most rows carry a tokens/s per GPU; derived ones show their arithmetic; each names what is unclear
+    assert sum(r.tokens_per_s_per_gpu is not None for r in own) >= FRESH8_MIN
+    assert all(r.derivation for r in own if r.tokens_per_s_per_gpu_basis == "derived")
+    assert all(r.ambiguous for r in own)
+    # a derivation reproduces its figure: Qwen3-8B pretrain card, 1024 x 4096 tokens / (24.36181 s x 16 GPUs)
+    card = next(r for r in own if r.id == "f8-mbcard-q8-pretrain-h100-16g")
+    assert card.tokens_per_s_per_gpu == pytest.approx(1024 * 4096 / (24.36181 * 16), abs=0.06)
+    # run averages are marked as such in their notes
+    averaged = [r for r in own if r.family == "scicom-simple-throughput-multigpus"]
+    assert averaged and all("whole_run_average: true" in (r.notes or "") for r in averaged)
+
+
 B200_MIN = 10  # rows with tokens/s in the B200 held-out set (bench/data/training_throughput_b200.yaml)
 
 
