@@ -145,6 +145,15 @@ ATTENTION_SHAPES: tuple[tuple[str, int, int], ...] = (
     # jetmoe/jetmoe-8b: 24 layers; attention heads = num_key_value_heads 16 x num_experts_per_tok 2, x
     # kv_channels 128 (transformers JetMoeConfig: num_attention_heads = kv heads x experts per token)
     ("JetMoE-8B", 24, 32 * 128),
+    # the fresh-8 held-out families' models (bench/data/training_throughput_fresh8.yaml), by name only, before
+    # any fresh-8 score; NeMo GPT3-5B / 20B and Nemotron-22B from NeMo's launcher configs as recalled (not
+    # re-read here; the attention term is small at their 2k-4k sequences), the others from their config.json
+    ("NeMo GPT3-5B", 24, 4096),  # NeMo gpt3 5b: 24 layers, hidden 4096, 32 heads
+    ("NeMo GPT3-20B", 44, 6144),  # NeMo gpt3 20b: 44 layers, hidden 6144, 48 heads
+    ("Nemotron-22B", 40, 6144),  # NeMo nemotron4 22b: 40 layers, hidden 6144, 48 heads
+    ("Nemotron-4 340B", 96, 18432),  # nvidia/Nemotron-4-340B model_config.yaml: 96 layers, 96 heads, 18432
+    ("Qwen3-0.6B", 28, 16 * 128),  # Qwen/Qwen3-0.6B config: 28 layers, 16 heads x head_dim 128
+    ("Qwen3-8B", 36, 32 * 128),  # Qwen/Qwen3-8B config: 36 layers, 32 heads x head_dim 128
     ("405B", 126, 16384),  # Llama 3.1 405B
     ("70B", 80, 8192),  # Llama 3 / 3.1 / 3.3 70B
     ("8B", 32, 4096),  # Llama 3 / 3.1 8B
