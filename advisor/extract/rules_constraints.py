@@ -55,7 +55,7 @@ _EU_PLACE = (
 _EU_PLACE_ONLY = keyed(
     rf"\b{_EU_PLACE}(?:\s+(?:regions?|data ?cent(?:er|re)s?|hosting))?[\s-]only\b"
     rf"|\bonly\s+(?:be\s+)?(?:in|within|inside)\s+{_EU_PLACE}\b"
-    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|leaving|go|move)\s+(?:out of\s+)?"
+    rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|leaving|go|move)\s+(?:out of\s+)?"
     rf"{_EU_PLACE}\b"
     rf"|\b(?:outside(?:\s+of)?|out of)\s+{_EU_PLACE}\b"
     rf"|\b(?:must|has to|have to|needs? to|shall)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)\s+{_EU_PLACE}\b",
@@ -330,7 +330,7 @@ _US_ONLY = keyed(
     r"(?:\s+(?:regions?|data\s?cent(?:er|re)s?))?\b"
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
-    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
+    rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
     rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))",  # listed
     I,
 )
@@ -352,13 +352,13 @@ def rule_constraints(ctx: Ctx) -> None:
                 status = "inferred" if m.group(0).lower() in weak else "stated"
                 ev = q(m) if status == "stated" else f'"{q(m)}" -> keep data and processing in the EU'
                 ctx.add(s, "eu_only", True, ev, status, m.start())
-        elif place := _EU_PLACE_ONLY.search(t):
+        if (place := _EU_PLACE_ONLY.search(t)) and not (eu and _EU_NO.search(t)):  # "EU only, in Germany"
             ev = f'"{q(place)}" -> EU only (the catalog has regions by EU or not, no finer)'
             ctx.add(s, "eu_only", True, ev, "inferred", place.start())
-        elif (host := _EU_HOSTING.search(t)) and not _EU_SOFT.search(t) and not _EU_NO.search(t):
+        elif not eu and (host := _EU_HOSTING.search(t)) and not _EU_SOFT.search(t) and not _EU_NO.search(t):
             ev = f'"{q(host)}" -> EU only (hosting in the EU, said as a requirement)'
             ctx.add(s, "eu_only", True, ev, "stated", host.start())
-        elif (where := _EU_IN.search(t)) and not _EU_NO.search(t):
+        elif not eu and (where := _EU_IN.search(t)) and not _EU_NO.search(t):
             ev = f'"{q(where)}" -> host in the EU (GDPR, latency; say if any region will do)'
             ctx.add(s, "eu_only", True, ev, "inferred", where.start())
         if (us := _US_ONLY.search(t)) is not None and not _EU_NO.search(t):
