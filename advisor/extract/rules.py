@@ -61,6 +61,7 @@ from advisor.extract.rules_gpu_options import rule_gpu_options
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
+from advisor.extract.rules_inventory_csv import rule_inventory_csv
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -128,6 +129,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
     rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
+    rule_inventory_csv,  # an inventory CSV, "hostname,model,count,status,site", said to be what the team owns
     rule_owned_table,  # a pasted node listing (GPU.PRODUCT, GPU.COUNT) "that's our own cluster"
     rule_owned_terms,  # "Our 1-year AWS reservation of 8x H200", "7 months into a 12-month commitment"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
