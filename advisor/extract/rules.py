@@ -79,6 +79,7 @@ from advisor.extract.rules_power_forms import rule_power_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
+from advisor.extract.rules_procurement import rule_procurement
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_region_words import rule_us_hosting
@@ -138,6 +139,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claim_before_term_ends,  # after rule_owned_question: "could we pretrain on them before then?"
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
+    rule_procurement,  # an RFQ's "The vendor shall provide 16 H100 SXM GPUs": the GPU and the quantity asked
     rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
