@@ -19,9 +19,12 @@ import re
 from typing import Any
 
 from advisor.extract import units_text as U
-from advisor.extract.base import Finding
+from advisor.extract.base import Finding, select_findings
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
+from advisor.extract.rules_dates import rule_deadline_phrases
+from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
@@ -166,7 +169,7 @@ _MOVED = keyed(
     r"\b(?:deadline|due\s+date|delivery|launch|demo|cut-?off|it)\b[^.;!?]{0,40}?\b(?:moved|pulled|brought"
     r"|pushed|shifted|changed|slipped|bumped|got\s+moved|was\s+moved)\s+(?:in\s+|up\s+|forward\s+|back\s+|out\s+"
     r"|ahead\s+)?(?:to|till|until)\s+"
-    r"|\b(?:deadline|due\s+date)\s+(?:is\s+|'s\s+)?now\s+(?:on\s+)?",
+    r"|\b(?:deadline|due\s+date)\s*(?:is\s+|'s\s+)?now\s+(?:on\s+)?",  # "Deadline's now the 15th"
     I,
 )
 
@@ -367,8 +370,10 @@ def _moved_deadline(ctx: Ctx, s: Sentence) -> None:
     rest = re.split(r"[,;:]|\s+(?:and|but|so)\s+", t[m.end() :], maxsplit=1)[0]
     moved = Sentence(text=f"by {rest}", start=s.start, block=s.block, quoted=s.quoted, section=s.section)
     sub = Ctx(sentences=(moved,), reference_time=ctx.reference_time)
-    rule_deadline(sub)
-    for f in sub.findings:
+    # every way a date is read: "by end of January" is rule_deadline_phrases', "by EOM" rule_deadline_forms'
+    for rule in (rule_deadline, rule_deadline_forms, rule_deadline_phrases, rule_calendar_deadlines):
+        rule(sub)
+    if (f := select_findings(sub.findings).get("deadline_hours")) is not None:
         # the user's words quoted (the accounting finds them), the reading of "by ..." unquoted
         said = f'"{t[m.start() : m.end()]}{rest}" -> {f.evidence.replace(chr(34), "")}'
         ctx.add(s, "deadline_hours", f.value, said, f.status, m.end())
