@@ -63,3 +63,28 @@ def test_scratching_a_provider_itself_excludes_it(extract: Extract) -> None:
 def test_has_to_be_negated_is_no_requirement(extract: Extract) -> None:
     p = extract("It doesn't have to be GCP.", extract(FIRST))
     assert p.providers_required == []
+
+
+DEC_20_HOURS = 32 * 24 + 15  # to the end of Sun 20 Dec 2026 from the fixture's clock
+
+
+@pytest.mark.parametrize(
+    ("turn", "shift_hours"),
+    [
+        ("The deadline got pushed back by two weeks.", 14 * 24),
+        # variants: a bare span after "moved out", a span pulled in, "is now ... later"
+        ("Deadline moved out a week.", 7 * 24),
+        ("The deadline got pulled in by 3 days.", -3 * 24),
+        ("The deadline is now a week later.", 7 * 24),
+    ],
+)
+def test_a_deadline_shifted_by_a_span(extract: Extract, turn: str, shift_hours: int) -> None:
+    # the span moves the earlier deadline; read from now it had moved 20 December earlier, to 12 December
+    p = extract(turn, extract(FIRST))
+    assert p.deadline_hours == pytest.approx(DEC_20_HOURS + shift_hours, abs=0.01)
+
+
+def test_a_span_with_no_earlier_deadline_is_not_a_shift(extract: Extract) -> None:
+    # near miss: nothing to shift; the span is what it was before this change
+    before = extract("LoRA fine-tune Llama 3 8B on 200M tokens.")
+    assert extract("The deadline got pushed back by two weeks.", before).deadline_hours == 14 * 24
