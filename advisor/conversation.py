@@ -25,9 +25,10 @@ from typing import Any, Literal
 
 import prompts
 from advisor.extract import get_extractor
-from advisor.extract.accounting import account_for, answered_questions
+from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
+from advisor.extract.question_answers import answered_questions
 from advisor.extract.rules_data import EACH_SIZE
 from advisor.extract.units_text import is_token_estimate
 from advisor.extract.workloads import Part, part_of, swap, switch_request

@@ -24,11 +24,10 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from advisor.extract import constraint_words as cw
-from advisor.extract.answered_requests import answered_clause, question_patterns
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.question_answers import answered_in_faq
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
@@ -37,9 +36,6 @@ from advisor.extract.unreadable import Unreadable, find_unreadable
 from advisor.llm.guard import instruction_spans
 from tools.input_account import MAX_CLAUSE_CHARS, MAX_CLAUSES, ClauseKind, InputAccount, UnusedClause
 from tools.profile import WorkloadProfile
-
-if TYPE_CHECKING:
-    from tools.recommend.models import Recommendation
 
 I = re.I  # noqa: E741
 
@@ -546,55 +542,4 @@ def account_for(
         account = account.model_copy(update={"unused": kept})
     if analysis.other:
         account = account.model_copy(update={"other_workload": merge_findings(None, analysis.other)})
-    return account
-
-
-# --------------------------------------------------------------------------- questions the answer answers
-_BUY_RENT_Q = re.compile(
-    r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex)\b.*\b(?:rent\w*|leas\w*|cloud|opex)\b"
-    r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b"
-    # the other half of a question split at its "or": "Should we buy an 8x H100 server (~$250k)" / "or rent?"
-    r"|^\W*or\s+(?:just\s+|keep\s+)?(?:rent\w*|leas\w*|buy\w*|purchas\w*|(?:stay\s+|go\s+)?(?:in\s+the\s+)?cloud)\b",
-    I,
-)
-_HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)
-_COST_Q = re.compile(r"\bhow much\b|\bcosts?\b|\bprice(?:\s*tag)?\b|\bspend\b|\bbill\b|\bexpensive\b", I)
-_WHICH_GPU_Q = re.compile(r"\b(?:which|what)\s+(?:gpus?|cards?|hardware|instances?|accelerators?)\b", I)
-_FIT_Q = re.compile(r"\b(?:will|would|does|do|can)\s+(?:it|this|that|they|the model)\s+(?:even\s+)?fit\b"
-                    r"|\b(?:enough|big enough)\s+(?:memory|vram)\b", I)  # fmt: skip
-
-
-def _answers(rec: Recommendation) -> list[re.Pattern[str]]:
-    """The questions the recommendation's computed sections answer: buy vs rent (its timeline), how long
-    (a training or batch job's wall-clock), what it costs and which GPU (any pick)."""
-    out = []
-    if rec.buy_vs_rent is not None:
-        out.append(_BUY_RENT_Q)
-    if rec.primary is not None:
-        out += [_COST_Q, _WHICH_GPU_Q, _FIT_Q]  # the pick's memory line answers "will it fit?"
-        if rec.primary.cost_basis == "per_job":
-            out.append(_HOW_LONG_Q)
-    return out + question_patterns(rec)  # how many GPUs, which provider, is it possible
-
-
-def answered_questions(account: InputAccount | None, rec: Recommendation | None) -> InputAccount | None:
-    """The account with the questions a computed section answers counted as used: 'buy or rent?' is
-    answered by the buy-vs-rent section, not 'a question I could not answer' (expert review,
-    2026-11-25). Other questions stay listed."""
-    if account is None or rec is None:
-        return account
-    answers = _answers(rec)
-    done = [
-        c
-        for c in account.unused
-        if (c.kind == "question" and any(a.search(c.text) for a in answers))
-        or answered_clause(c.kind, c.text, rec)  # "Please give GPU type, count", "If not" (owned cards)
-    ]
-    if not done:
-        return account
-    return account.model_copy(
-        update={
-            "used": tuple(dict.fromkeys((*account.used, *(c.text for c in done))))[:MAX_CLAUSES],
-            "unused": tuple(c for c in account.unused if c not in done),
-        }
-    )
+    return answered_in_faq(account, text)  # a PR-FAQ's "Q:" line whose "A:" line gave the facts

@@ -86,10 +86,15 @@ _QUANTITY = re.compile(
 _KEY = re.compile(r"^\s*(?:[-*+•]\s+)?(?P<key>[A-Z][\w /&()-]{1,40}?)\s*:\s+\S")
 
 
+_EMPHASIS = re.compile(r"(?P<mark>\*\*|__|\*|_)(?P<inner>[^*_]+)(?P=mark)")
+
+
 def heading_kind(line: str) -> SectionKind | None:
     """For a section heading, the workload its section is about ("other" for Background, Compliance);
     None when the line is not a heading (a sentence, a 'Key: value' line, a list item)."""
     s = line.strip()
+    if (bold := _EMPHASIS.fullmatch(s)) is not None:
+        s = bold.group("inner").strip()  # "**Serving**", "__Fine-tuning__" alone on a line: its words
     keyed = _PART_HEADING.match(s)
     if keyed is not None:
         # "Training:", "**Inference side:**" alone on a line, its bullets below: the part it names

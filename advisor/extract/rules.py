@@ -61,6 +61,7 @@ from advisor.extract.rules_gpu_options import rule_gpu_options
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
+from advisor.extract.rules_inventory_csv import rule_inventory_csv
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -78,6 +79,7 @@ from advisor.extract.rules_power_forms import rule_power_forms
 from advisor.extract.rules_preference import rule_preference
 from advisor.extract.rules_pricing import rule_pricing
 from advisor.extract.rules_pricing_list import rule_pricing_list
+from advisor.extract.rules_procurement import rule_procurement
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_region_words import rule_us_hosting
@@ -128,6 +130,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
     rule_machines_each,  # "we got 2 boxes w/ 8 H100 each"
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
+    rule_inventory_csv,  # an inventory CSV, "hostname,model,count,status,site", said to be what the team owns
     rule_owned_table,  # a pasted node listing (GPU.PRODUCT, GPU.COUNT) "that's our own cluster"
     rule_owned_terms,  # "Our 1-year AWS reservation of 8x H200", "7 months into a 12-month commitment"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
@@ -136,6 +139,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claim_before_term_ends,  # after rule_owned_question: "could we pretrain on them before then?"
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
+    rule_procurement,  # an RFQ's "The vendor shall provide 16 H100 SXM GPUs": the GPU and the quantity asked
     rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"

@@ -13,6 +13,7 @@ from advisor.extract.rules_text import (
     Sentence,
 )
 from advisor.extract.scan import Spans, comma_clauses, live_patterns
+from advisor.extract.withdrawn_choice import after_withdrawal, inside, withdrawn_spans
 
 # =========================================================================== constraints
 _EU = keyed(
@@ -55,7 +56,7 @@ _EU_PLACE = (
 _EU_PLACE_ONLY = keyed(
     rf"\b{_EU_PLACE}(?:\s+(?:regions?|data ?cent(?:er|re)s?|hosting))?[\s-]only\b"
     rf"|\bonly\s+(?:be\s+)?(?:in|within|inside)\s+{_EU_PLACE}\b"
-    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|leaving|go|move)\s+(?:out of\s+)?"
+    rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|leaving|go|move)\s+(?:out of\s+)?"
     rf"{_EU_PLACE}\b"
     rf"|\b(?:outside(?:\s+of)?|out of)\s+{_EU_PLACE}\b"
     rf"|\b(?:must|has to|have to|needs? to|shall)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)\s+{_EU_PLACE}\b",
@@ -192,7 +193,8 @@ _REQUIRE = keyed(
     r"|mandatory|(?:company|corporate|security|it|procurement) policy|policy(?: says| is)?:"
     r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?"
     # "Must be AWS", a priority table's first rank "Must: AWS", "Hard requirements from infra: in AWS"
-    r"|must\s+be(?=\s*$)|must(?:[\s-]haves?)?\s*:|(?:hard\s+)?requirements?\b[^:.;]{0,30}:"
+    r"|must\s+be(?=\s*$)|(?:has|have|needs?)\s+to\s+be(?=\s*$)|must(?:[\s-]haves?)?\s*:"
+    r"|(?:hard\s+)?requirements?\b[^:.;]{0,30}:"
     # a list of approved vendors: "the approved list, which today is AWS", "our approved suppliers: AWS"
     r"|approved[\s-](?:(?:vendors?|suppliers?|providers?|clouds?)(?:[\s-]list)?|list)"
     r"|(?:allowed|permitted|whitelisted|sanctioned)\s+(?:clouds?|providers?|vendors?)\s*:)(?=\W|$)",
@@ -330,7 +332,7 @@ _US_ONLY = keyed(
     r"(?:\s+(?:regions?|data\s?cent(?:er|re)s?))?\b"
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
-    rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
+    rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
     rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))",  # listed
     I,
 )
@@ -352,13 +354,13 @@ def rule_constraints(ctx: Ctx) -> None:
                 status = "inferred" if m.group(0).lower() in weak else "stated"
                 ev = q(m) if status == "stated" else f'"{q(m)}" -> keep data and processing in the EU'
                 ctx.add(s, "eu_only", True, ev, status, m.start())
-        elif place := _EU_PLACE_ONLY.search(t):
+        if (place := _EU_PLACE_ONLY.search(t)) and not (eu and _EU_NO.search(t)):  # "EU only, in Germany"
             ev = f'"{q(place)}" -> EU only (the catalog has regions by EU or not, no finer)'
             ctx.add(s, "eu_only", True, ev, "inferred", place.start())
-        elif (host := _EU_HOSTING.search(t)) and not _EU_SOFT.search(t) and not _EU_NO.search(t):
+        elif not eu and (host := _EU_HOSTING.search(t)) and not _EU_SOFT.search(t) and not _EU_NO.search(t):
             ev = f'"{q(host)}" -> EU only (hosting in the EU, said as a requirement)'
             ctx.add(s, "eu_only", True, ev, "stated", host.start())
-        elif (where := _EU_IN.search(t)) and not _EU_NO.search(t):
+        elif not eu and (where := _EU_IN.search(t)) and not _EU_NO.search(t):
             ev = f'"{q(where)}" -> host in the EU (GDPR, latency; say if any region will do)'
             ctx.add(s, "eu_only", True, ev, "inferred", where.start())
         if (us := _US_ONLY.search(t)) is not None and not _EU_NO.search(t):
@@ -447,10 +449,13 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     kept_at = 0  # where the words that put it there begin
     spans = Spans(named)  # each clause's names by bisection (advisor/extract/scan.py), read linearly
     after_live: bool | None = None  # whether _ONLY_THIS_AFTER's words occur after the first name: asked once
+    withdrawn = withdrawn_spans(t)  # "Scratch the Nebius preference: ..." (withdrawn_choice.py)
     for n, (idx, clause) in enumerate(clauses):
         names_only: bool | None = None  # the clause is nothing but names and joiners: asked once
         first, live = -1, frozenset[Keyed]()  # the clause this one continues; the cues its words allow
         for pid, a, b in spans.starting_in(idx, idx + len(clause)):
+            if inside(withdrawn, a):
+                continue
             if first < 0:
                 first = _reach_back(clauses, n)
                 live = live_patterns(_HEAD_CUES, t[clauses[first][0] : idx + len(clause)])  # asked once
@@ -463,7 +468,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
                 for kind in kept:
                     ctx.add(s, kind, [pid], t[kept_at : idx + len(clause)], "stated", a)
                 continue
-            local = t[clauses[first][0] : a]  # the clauses are contiguous: the cue's clause up to the name
+            local = t[after_withdrawal(withdrawn, clauses[first][0], a) : a]  # the cue's clause to the name
             said = t[clauses[first][0] : idx + len(clause)]  # the evidence: from the cue's clause on
             ex = _last(_EXCLUDE, local) if _EXCLUDE in live else None
             pref = _last(_PREFER, local) if _PREFER in live else None

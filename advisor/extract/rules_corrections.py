@@ -19,12 +19,16 @@ import re
 from typing import Any
 
 from advisor.extract import units_text as U
-from advisor.extract.base import Finding
+from advisor.extract.base import Finding, select_findings
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
+from advisor.extract.rules_dates import rule_deadline_phrases
+from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
+from tools.units import HOURS_PER_DAY, HOURS_PER_MONTH
 
 # fields a figure can stand for, with the unit words that name each (a new figure followed by another
 # field's unit word is that field's, not the replaced one's)
@@ -166,7 +170,7 @@ _MOVED = keyed(
     r"\b(?:deadline|due\s+date|delivery|launch|demo|cut-?off|it)\b[^.;!?]{0,40}?\b(?:moved|pulled|brought"
     r"|pushed|shifted|changed|slipped|bumped|got\s+moved|was\s+moved)\s+(?:in\s+|up\s+|forward\s+|back\s+|out\s+"
     r"|ahead\s+)?(?:to|till|until)\s+"
-    r"|\b(?:deadline|due\s+date)\s+(?:is\s+|'s\s+)?now\s+(?:on\s+)?",
+    r"|\b(?:deadline|due\s+date)\s*(?:is\s+|'s\s+)?now\s+(?:on\s+)?",  # "Deadline's now the 15th"
     I,
 )
 
@@ -177,7 +181,8 @@ def rule_corrections(ctx: Ctx) -> None:
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
             continue
-        _moved_deadline(ctx, s)
+        if not _shifted_deadline(ctx, s):
+            _moved_deadline(ctx, s)
         _withdrawn(ctx, s)
         _recounted_items(ctx, s)
         correcting = ctx.is_correction(s)
@@ -358,6 +363,37 @@ def _replaced_figure(ctx: Ctx, s: Sentence, known: dict[str, Any], correcting: b
         return
 
 
+# a deadline shifted by a span from the earlier turns' one: "the deadline got pushed back by two weeks",
+# "moved out a week", "pulled in by 3 days", "the deadline is now a week later" (issue 12, gap 6: the span was
+# read as a new deadline counted from now, which moved a 20 December deadline earlier, to 12 December)
+_SHIFTED = keyed(
+    rf"\b(?:deadline|due\s+date|delivery|launch|cut-?off|it)\b[^.;!?]{{0,40}}?\b(?:(?P<earlier>(?:pulled|brought"
+    r"|moved)\s+(?:in|forward|up))|(?P<later>pushed|moved|shifted|slipped|extended|bumped|delayed)(?:\s+(?:back"
+    rf"|out))?)\s+(?:by\s+)?(?:an?\s+|(?P<num>{NUMBER})\s+)(?P<unit>days?|weeks?|months?)\b"
+    rf"|\b(?:deadline|due\s+date)\b[^.;!?]{{0,30}}?\b(?:an?\s+|(?P<num2>{NUMBER})\s+)(?P<unit2>days?|weeks?"
+    r"|months?)\s+(?P<dir>later|earlier|sooner)\b",
+    I,
+)
+_SPAN_HOURS = {"day": HOURS_PER_DAY, "week": U.HOURS_PER_WEEK, "month": HOURS_PER_MONTH}  # tools.units
+
+
+def _shifted_deadline(ctx: Ctx, s: Sentence) -> bool:
+    """deadline_hours from the earlier turns' deadline shifted by the span said; True when read."""
+    before = ctx.prior.deadline_hours if ctx.prior is not None else None
+    if before is None or (m := _SHIFTED.search(s.text)) is None:
+        return False
+    num = m.group("num") or m.group("num2")
+    unit = (m.group("unit") or m.group("unit2")).lower().rstrip("s")
+    span = (parse_number(num) if num else 1.0) * _SPAN_HOURS[unit]
+    sign = -1.0 if m.group("earlier") or (m.group("dir") or "").lower() in ("earlier", "sooner") else 1.0
+    hours = before + sign * span
+    if hours <= 0:
+        return False
+    ev = f'"{q(m)}": the earlier deadline ({before:,.0f} h then) {"+" if sign > 0 else "-"} {span:,.0f} h'
+    ctx.add(s, "deadline_hours", hours, ev, "stated", len(s.text))  # after the span's own reading: it wins
+    return True
+
+
 def _moved_deadline(ctx: Ctx, s: Sentence) -> None:
     """deadline_hours from "the deadline got pulled in to this Friday": the new date read as 'by ...'."""
     t = s.text
@@ -367,8 +403,10 @@ def _moved_deadline(ctx: Ctx, s: Sentence) -> None:
     rest = re.split(r"[,;:]|\s+(?:and|but|so)\s+", t[m.end() :], maxsplit=1)[0]
     moved = Sentence(text=f"by {rest}", start=s.start, block=s.block, quoted=s.quoted, section=s.section)
     sub = Ctx(sentences=(moved,), reference_time=ctx.reference_time)
-    rule_deadline(sub)
-    for f in sub.findings:
+    # every way a date is read: "by end of January" is rule_deadline_phrases', "by EOM" rule_deadline_forms'
+    for rule in (rule_deadline, rule_deadline_forms, rule_deadline_phrases, rule_calendar_deadlines):
+        rule(sub)
+    if (f := select_findings(sub.findings).get("deadline_hours")) is not None:
         # the user's words quoted (the accounting finds them), the reading of "by ..." unquoted
         said = f'"{t[m.start() : m.end()]}{rest}" -> {f.evidence.replace(chr(34), "")}'
         ctx.add(s, "deadline_hours", f.value, said, f.status, m.end())

@@ -37,7 +37,8 @@ _CUE_BEFORE = (
     r"|(?:keep|run|use|operate|hold)\s+(?:them|it|those|these|the\s+(?:gpus|cards|servers|hardware|nodes|boxes"
     r"|machines|cluster))"
     r"|(?:contract|commitment|lease|term|agreement|reservation)\s+(?:runs?|of|for|is|lasts?|covers?)"
-    r"(?:\s+for)?|for(?:\s+at\s+least)?)\s+(?:a\s+|an\s+|the\s+)?"
+    # a tender's term: "1 cluster, reserved for 6 months"
+    r"(?:\s+for)?|reserved\s+for|for(?:\s+at\s+least)?)\s+(?:a\s+|an\s+|the\s+)?"
 )
 # "an 18-month horizon", "3-year TCO", "a 3-year lease", "5-year useful life"
 _NOUN_AFTER = (

@@ -62,7 +62,12 @@ _PAIR_FIGURES_FIRST = re.compile(
     rf"{_PAIR_IN}))\b",
     I,
 )
-_ROLE = re.compile(rf"\b(?:(?P<out>{_OUT_WORDS})|(?P<in>{_IN_WORDS}))\b(?!\s+of\b)", I)
+# a role word after "per" is the unit counted, not the figure's role ("Output tokens per prompt: 300" is an
+# answer length); a plural right before "per" counts items, not tokens ("completions per prompt: 4", but
+# "Input per request: ~4k tokens" is a length)
+_ROLE = re.compile(
+    rf"(?<!\bper\s)\b(?:(?P<out>{_OUT_WORDS})|(?P<in>{_IN_WORDS}))\b(?!\s+of\b)(?!(?<=s)\s+per\b)", I
+)
 # a length figure: "~2,000 tokens", "3k toks", "1-1.5k" (a range gives its upper end), "2.048 tokens"
 _FIGURE = re.compile(
     rf"{APPROX}(?:(?P<lo>{NUM})\s*k?\s*(?:-|–|to)\s*)?(?P<num>{NUM})\s*(?P<k>k)?(?!\w|[.,]\d)"

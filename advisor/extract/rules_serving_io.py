@@ -141,10 +141,10 @@ _GENERATION = Gated(
     ),
     "generat", "produc", "synthesi", "emit", "output", "out of",
 )  # fmt: skip
-# "~1k tokens in, 250 out", "2k in / 300 out": a prompt and an answer length in one breath
+# "~1k tokens in, 250 out", "2k in / 300 out", "1k in 300 out": a prompt and an answer length in one breath
 _IN_OUT = Gated(
     re.compile(
-        rf"{APPROX}(?P<inp>{NUM})\s*(?P<imult>k)?\s*(?:tok(?:en)?s?\s+)?in\s*(?:[,/;&+]|and)\s*{APPROX}"
+        rf"{APPROX}(?P<inp>{NUM})\s*(?P<imult>k)?\s*(?:tok(?:en)?s?\s+)?in\s*(?:[,/;&+]|and|(?=\s))\s*{APPROX}"
         rf"(?P<out>{NUM})\s*(?P<omult>k)?\s*(?:tok(?:en)?s?\s+)?out\b(?!\s+of)",
         I,
     ),

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from advisor.extract.accounting import answered_questions
+from advisor.extract.question_answers import answered_questions
 from advisor.service.recommending import default_catalog, recommend_for
 from reports.render import render_report
 from tools.errors import InputError

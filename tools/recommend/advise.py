@@ -35,6 +35,7 @@ from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
 from tools.recommend.targets_unmet import unmet_targets_note
 from tools.recommend.ttft_burst import burst_note
+from tools.recommend.ttft_within_budget import ttft_within_budget_note
 from tools.trace import TraceBuilder
 
 # --------------------------------------------------------------------------------------------
@@ -204,6 +205,9 @@ def recommend(
     # every stated serving target held at the slow end only over the budget: said first, nearest options named
     unmet = unmet_targets_note(w, catalog, settings, out, caches)
     relaxed = [unmet, *relaxed] if unmet else relaxed
+    # every option meeting the targets over the budget, a TTFT stated: what the budget buys, its first token
+    within = ttft_within_budget_note(w, catalog, settings, out, caches)
+    relaxed = [within, *relaxed] if within else relaxed
     # a budget said beside owned GPUs that run the job: what renting buys within it, against the owned run
     renting = rent_within_budget_note(out, w.profile, eng.inference)
     relaxed = [renting, *relaxed] if renting else relaxed

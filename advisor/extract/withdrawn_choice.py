@@ -1,0 +1,38 @@
+"""A choice taken back by naming it (issue 12, gap 6): "Scratch the Nebius preference: it has to be GCP",
+"Forget the AWS requirement, we must use Azure", "drop the Lambda idea".
+
+The provider named inside the withdrawal is no preference, requirement or exclusion of the sentence
+(rules_corrections._withdrawn takes it off the earlier turns' lists), and the cue words of the withdrawal
+("scratch", "preference") do not reach the providers after it: what follows the withdrawal is read on its
+own ("it has to be GCP" is a requirement). "Scratch Lambda" with no choice word stays an exclusion
+(rules_constraints._EXCLUDE).
+"""
+
+from __future__ import annotations
+
+import re
+
+_WITHDRAWN_CHOICE = re.compile(
+    r"\b(?:scratch|forget(?:\s+about)?|drop|ignore|disregard|strike|cancel|withdraw|scrap)\s+(?:the\s+|that\s+"
+    r"|my\s+|our\s+|your\s+)?(?:[\w.-]+\s+){1,2}?(?:preference|requirement|idea|suggestion|wish|choice|bit|part"
+    r"|thing|option|plan|constraint|restriction|exclusion)s?\b[^,;:.!?]{0,30}?(?:\s*[,;:.!?–—-]|$)",
+    re.I,
+)
+
+
+def withdrawn_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each withdrawal of a named choice in `text`, its closing punctuation included."""
+    if not re.search(r"scratch|forget|drop|ignore|disregard|strike|cancel|withdraw|scrap", text, re.I):
+        return []
+    return [m.span() for m in _WITHDRAWN_CHOICE.finditer(text)]
+
+
+def inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether position `at` lies inside one of `spans`."""
+    return any(a <= at < b for a, b in spans)
+
+
+def after_withdrawal(spans: list[tuple[int, int]], start: int, at: int) -> int:
+    """Where the cue words before position `at` begin: `start`, or the end of the last withdrawal between
+    them (its words are about the choice taken back, not the provider at `at`)."""
+    return max((b for a, b in spans if start <= a and b <= at), default=start)
