@@ -461,4 +461,3 @@ def row_eager_attention_heads(row: TrainingRow) -> int | None:
                 raise KeyError(f"no attention heads in {row.model.name!r}")
             return int(m.group(1))
     return None
-
