@@ -125,7 +125,9 @@ def time_row(header: dict[str, Any], result: dict[str, Any], run_date: str) -> d
         "gpu": gpu_id, "gpus": 1, "method": s["method"], "nodes": 1, "precision": "bf16",
         "seq_len": s["seq_len"], "micro_batch_size": s["batch_size"], "global_batch_size": s["batch_size"],
         "batch_unit": "sequences", "gradient_checkpointing": s["grad_checkpointing"], "framework": "hf",
-        "framework_detail": (f"plain PyTorch loop over a transformers model (sdpa), torch.optim.AdamW "
+        # the attention kernel transformers ran (Gemma 2: eager), as the run recorded it
+        "framework_detail": (f"plain PyTorch loop over a transformers model "
+                             f"({result.get('attn_implementation') or 'sdpa'}), torch.optim.AdamW "
                              f"{s['optimizer_impl']}, {s['training_precision']}"
                              + (f", peft LoRA r{s['lora_rank']} {s['lora_targets']}" if s["method"] == "lora"
                                 else "")),

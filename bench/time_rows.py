@@ -169,12 +169,25 @@ _SHAPE_IN_NAME = re.compile(r"(\d+) layers, hidden (\d+)")
 
 def row_attention(row: TrainingRow) -> tuple[int, int]:
     """(layers, attention width) of the row's model."""
+    if row.family.startswith(DEVICE_FAMILY):  # catalog names: the catalog's own shape, never a name fragment
+        return _catalog_attention(row)
     if m := _SHAPE_IN_NAME.search(row.model.name):
         return int(m.group(1)), int(m.group(2))
     for fragment, layers, width in ATTENTION_SHAPES:
         if fragment in row.model.name:
             return layers, width
-    try:  # a catalog model by its name (the rows measured here, bench/device_rows.py, use catalog names)
+    return _catalog_attention(row)
+
+
+# The rows measured here (bench/device_rows.py) name their models by catalog name. Read by a name fragment
+# first, "Qwen3 8B" took Llama 3 8B's 32 layers (Qwen3-8B config: 36) and "Phi-3 mini (3.8B, 4k)" took its
+# 4096 width through "8B" (Phi-3-mini config: 32 heads x 96 = 3072); tim13 (2026-11-28).
+DEVICE_FAMILY = "gpu-advisor-device-measurements"
+
+
+def _catalog_attention(row: TrainingRow) -> tuple[int, int]:
+    """(layers, attention width) of a catalog model by name (tools/catalog/models.yaml, from config.json)."""
+    try:
         arch = load_catalog().model(row.model.name)
     except (InputError, KeyError, LookupError):
         raise KeyError(f"no attention shape for {row.model.name!r}") from None
@@ -443,7 +456,11 @@ _HEADS_IN_NAME = re.compile(r"(\d+) heads")
 
 
 def row_eager_attention_heads(row: TrainingRow) -> int | None:
-    """The attention heads of a row measured with eager attention (EAGER_ATTENTION_ROWS), else None."""
+    """The attention heads of a row measured with eager attention (EAGER_ATTENTION_ROWS, or a row measured
+    here whose run reported transformers' eager kernel: Gemma 2, bench/device_training_measure.build_model),
+    else None."""
+    if row.family.startswith(DEVICE_FAMILY) and "(eager)" in (row.framework_detail or ""):
+        return load_catalog().model(row.model.name).n_heads
     for family, fragment, heads in EAGER_ATTENTION_ROWS:
         if row.family == family and fragment in row.model.name:
             if heads:

@@ -93,3 +93,23 @@ def test_fresh6_model_cards_are_whole_runs_and_starcoder_pipelines() -> None:
     par = row_parallel(rows["starcoder-15.5b-pretrain-512xa100"])
     assert (par.tensor_parallel, par.pipeline_stages, par.pipeline_micro_batches) == (4, 4, 16)
     assert par.tokens_per_micro_batch_sequences == 1
+
+
+def test_device_rows_take_their_catalog_shape_and_the_kernel_their_run_reported() -> None:
+    # tim13: read by a name fragment first, "Qwen3 8B" took Llama 3 8B's 32 layers and "Phi-3 mini (3.8B, 4k)"
+    # a 4096 width through "8B"; the catalog (config.json) says 36 layers and 32 heads x 96
+    from bench.time_rows import row_attention, row_eager_attention_heads
+
+    rows = {r.id: r for r in load_training_rows()}
+    qwen3 = rows["h200-qwen3-8b-full-pure-bf16-fused-ckpt-s2048-b1"]
+    phi3 = rows["h200-phi-3-mini-full-pure-bf16-fused-ckpt-s2048-b4"]
+    assert row_attention(qwen3) == (36, 32 * 128)
+    assert row_attention(phi3) == (32, 32 * 96)
+    # Gemma 2 ran transformers' eager attention (bench/device_training_measure.build_model; its run's jsonl):
+    # 16 heads (google/gemma-2-9b config), charged as eager; an sdpa device row is not
+    gemma2 = rows["h200-gemma-2-9b-lora-pure-bf16-fused-ckpt-s2048-b2-r16-all-linear-d0.0"]
+    assert row_eager_attention_heads(gemma2) == 16
+    assert row_eager_attention_heads(qwen3) is None
+    gpus = {g.id: g for g in load_catalog().gpus}
+    as_sdpa = gemma2.model_copy(update={"framework_detail": "plain PyTorch loop (sdpa)"})
+    assert predict(gemma2, gpus["h200"], "hf").high < predict(as_sdpa, gpus["h200"], "hf").high
