@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from tools import memory_reserve
 from tools.catalog.schema import ModelArch
 from tools.errors import InputError
 from tools.memory_activations import inference_memory, training_activations
@@ -57,6 +58,7 @@ from tools.memory_model_code import model_code_extras
 from tools.memory_options import OptionPicker, option_values
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
 from tools.memory_preference import reference_forward_bytes, reference_weight_bytes, sequences_in_micro_batch
+from tools.memory_reserve import ALLOCATOR_FRAGMENTATION_FRACTION as ALLOCATOR_FRAGMENTATION_FRACTION
 from tools.memory_states import NF4_BYTES_PER_PARAM, WEIGHT_BYTES, model_states
 from tools.memory_types import MemoryBreakdown, MemoryEstimate, Plan
 from tools.preference import TRAINING_OBJECTIVE_DEFAULT, check_objective
@@ -91,12 +93,6 @@ RESERVE_NEVER_SHRINKS = True
 moment, and the pool only shrinks on empty_cache (PyTorch 'CUDA semantics: memory management'): a run
 whose counters are reset after loading and wrapping the model (AnswerDotAI fsdp_qlora train.py,
 `reserved_after_model_wrap`) peaks at least at that reserve."""
-ALLOCATOR_FRAGMENTATION_FRACTION = 0.15
-"""PyTorch's caching allocator reserves more than it allocates: blocks of freed activations are split
-and cached. Modelled as a fraction of the dynamic memory live at the peak (activations, gradients,
-adapter states, optimizer temporaries); fitted on the calibration rows marked for fitting
-(tools.memory_calibration.FIT_SOURCES: torchtune README, LLaMA-Factory wiki; median |error| 6.4% at
-0.15 vs 7.1% at 0.10, 2026-11-25), held-out rows not used."""
 SEED_001_BYTES_PER_PARAM: dict[str, float] = {
     "full": 18.0,
     "pretraining": 18.0,
@@ -439,7 +435,7 @@ def estimate_memory(
             parts = dataclasses.replace(parts, logits_forward=parts.logits_forward + ref_fwd)
         offloaded_act = parts.offloaded
         stale = variable_length_reserve(plan, parts.logits_backward, tb)
-        frac = ALLOCATOR_FRAGMENTATION_FRACTION if plan.memory_basis == "reserved" else 0.0
+        frac = memory_reserve.residual_fraction(plan) if plan.memory_basis == "reserved" else 0.0
         phase, live = largest_phase(training_phases(plan, states, parts), tb, frac)
         phase_totals = {k: bytes_to_gib(v.total()) for k, v in training_phases(plan, states, parts).items()}
     else:
@@ -460,16 +456,18 @@ def estimate_memory(
         "PyTorch caching allocator, reserved vs allocated",
     )
     dynamic = live.dynamic()  # a KV cache is one preallocated block: no reserve around it
-    frag = (
-        tb.step(
+    if plan.training:  # the segments a step's transients leave cached (tools.memory_reserve)
+        frag = memory_reserve.training_reserve(
+            plan, dynamic, parts.logits_backward, states.step_temporaries, tb, stale
+        )
+    else:
+        frag = tb.step(
             "allocator_reserve",
-            "fraction x (activations + gradients + adapter states + step temporaries) live at the peak",
+            "fraction x activations live at the peak",
             ALLOCATOR_FRAGMENTATION_FRACTION * dynamic,
             "B",
             fraction=ALLOCATOR_FRAGMENTATION_FRACTION,
         )
-        + stale
-    )
     reserved_basis = plan.memory_basis == "reserved"
     if reserved_basis and reserved_at_reset_gib > 0 and RESERVE_NEVER_SHRINKS:
         floor = reserved_at_reset_gib * 2**30 - live.total() - kv

@@ -85,9 +85,27 @@ def adapted_linears(
     arch: ModelArch, targets: tuple[str, ...]
 ) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
     """(attention shapes, MLP shapes) of the adapted linears in one layer; MLP shapes are per expert."""
-    attn = {k: v for k, v in arch.attention_linears().items() if k in targets}
-    mlp = {k: v for k, v in arch.mlp_linears(_mlp_width(arch)).items() if k in targets}
+    all_attn, all_mlp = arch.attention_linears(), arch.mlp_linears(_mlp_width(arch))
+    attn = {k: v for k, v in all_attn.items() if k in targets}
+    mlp = {k: v for k, v in all_mlp.items() if k in targets}
+    if arch.fused_qkv_proj:
+        attn = _fuse(attn, all_attn, ("q_proj", "k_proj", "v_proj"), "qkv_proj")
+    if arch.fused_gate_up_proj:
+        mlp = _fuse(mlp, all_mlp, ("gate_proj", "up_proj"), "gate_up_proj")
     return attn, mlp
+
+
+def _fuse(
+    adapted: dict[str, tuple[int, int]], every: dict[str, tuple[int, int]], names: tuple[str, ...], fused: str
+) -> dict[str, tuple[int, int]]:
+    """The model's one fused linear in place of the separate ones it stands for (ModelArch.fused_qkv_proj,
+    fused_gate_up_proj): peft can only adapt the module that exists, so any of `names` targeted adapts the
+    whole fused linear, (d_in, sum of the d_outs): one LoRA pair and one adapter input, not one per name."""
+    if not any(n in adapted for n in names):
+        return adapted
+    parts = [every[n] for n in names if n in every]
+    rest = {k: v for k, v in adapted.items() if k not in names}
+    return {fused: (parts[0][0], sum(o for _, o in parts)), **rest}
 
 
 def lora_param_count(arch: ModelArch, *, rank: int, targets: tuple[str, ...]) -> int:

@@ -30,9 +30,16 @@ FP32_ADAPTER_INPUT_BYTES = 4.0
 """The fp32 cast of the input that lora_A keeps (lora_dropout 0: nn.Identity passes the cast on)."""
 FP32_ADAPTER_DROPOUT_BYTES = 4.0 + 1.0
 """The fp32 dropout output lora_A keeps plus the dropout's 1-byte bool mask (lora_dropout > 0)."""
-INPUT_GROUPS = (("q_proj", "k_proj", "v_proj"), ("o_proj",), ("gate_proj", "up_proj"), ("down_proj",))
-"""Adapted linears that read one 16-bit tensor (a Llama-style layer): q/k/v the attention norm's output,
-gate/up the MLP norm's output; the layer formula counts each such input once (2 B per element)."""
+INPUT_GROUPS = (
+    ("q_proj", "k_proj", "v_proj", "qkv_proj"),
+    ("o_proj",),
+    ("gate_proj", "up_proj", "gate_up_proj"),
+    ("down_proj",),
+)
+"""Adapted linears that read one 16-bit tensor (a Llama-style layer): q/k/v (or Phi-3's fused qkv_proj) the
+attention norm's output, gate/up (or gate_up_proj) the MLP norm's output; the layer formula counts each such
+input once (2 B per element). A fused linear is one adapted linear (tools.memory_arch.adapted_linears), so
+peft keeps one fp32 input for it where separate q/k/v keep three."""
 
 
 def applies(plan: Plan) -> bool:

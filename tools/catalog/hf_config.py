@@ -292,13 +292,19 @@ def _qwen_v1(c: _Cfg) -> dict[str, Any]:
     }
 
 
+def _phi3(c: _Cfg) -> dict[str, Any]:
+    """Phi-3 / Phi-4 (Phi3ForCausalLM): a Llama-style layer whose q/k/v and gate/up are one fused linear each
+    (transformers modeling_phi3.py Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj)."""
+    return {**_dense(c), "fused_qkv_proj": True, "fused_gate_up_proj": True}
+
+
 _BUILDERS: dict[str, Callable[[_Cfg], dict[str, Any]]] = {
     "qwen": _qwen_v1,
     "llama": _dense,
     "mistral": _dense,
     "qwen2": _dense,
     "qwen3": _dense,
-    "phi3": _dense,
+    "phi3": _phi3,
     "mixtral": _moe_mixtral,
     "phimoe": _phimoe,
     "qwen2_moe": _moe_qwen,

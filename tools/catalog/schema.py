@@ -76,6 +76,12 @@ class ModelArch(Sourced):
     mlp_gated: bool = True
     qkv_bias: bool = False
     norms_per_layer: int = 2
+    # Fused projections (the modelling code's module layout, not config.json): one nn.Linear for q/k/v
+    # (Phi3Attention.qkv_proj) and one for the MLP's gate and up (Phi3MLP.gate_up_proj);
+    # huggingface/transformers src/transformers/models/phi3/modeling_phi3.py, read 2026-11-28. Same parameters
+    # as separate linears, but LoRA adapts (and peft casts the input of) one linear, not two or three.
+    fused_qkv_proj: bool = False
+    fused_gate_up_proj: bool = False
     # Mixture of experts (None for dense models)
     n_experts: int | None = Field(default=None, gt=0)
     n_active_experts: int | None = Field(default=None, gt=0)

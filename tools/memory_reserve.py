@@ -1,0 +1,114 @@
+"""What PyTorch's caching allocator reserves beyond the tensors of a training step's peak (issue 15).
+
+The reserved basis (torch.cuda.max_memory_reserved) counts every segment the allocator has cudaMalloc'd and
+not given back. Its rules (pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp, default settings, read
+2026-11-28): a request is served from the smallest cached free block at least as large (best fit,
+`get_free_block`), split when the remainder is large enough (`should_split`: > 1 MiB in the large pool); with
+no such block it cudaMallocs a new segment of that request's size (rounded to 2 MiB; 20 MiB for 1-10 MiB
+requests); freed blocks merge only with free neighbours of the same segment, never across segments; cached
+segments are released only on empty_cache or when a cudaMalloc fails. So the pool grows to the step's
+largest transient that no cached free block can hold, and keeps it. Two such transients show on the lent-GPU
+sets:
+
+- the loss's logits buffers under gradient checkpointing. At the loss backward transformers' fp32 loss holds
+  three logits-sized fp32 buffers (tools.memory_activations LOGITS_BYTES_PER_VALUE: log-softmax output, its
+  gradient, the loss gradient) while the freed bf16 logits block is half their size, so one request finds no
+  cached block as large and gets a segment of its own. Checkpointed, the rest of the step needs only one
+  layer's recompute at a time and the segment stays cached and unused at the peak: measured, reserved minus
+  allocated is 0.77-1.29 x one fp32 logits block on 12 of the 15 checkpointed pure-bf16 rows (median 0.97;
+  the other three, full or foreach runs, 1.75-2.25). The 14 rows without checkpointing keep 1.2-6.5 GiB
+  (foreach aside), 0.1-2.4 x their logits block, loosely related to it (presumably the kept activations'
+  segments, freed by each backward, host most of the next step's logits blocks): a quarter block.
+- the optimizer step's temporaries (torch.optim AdamW foreach: one parameter-sized set in the state dtype,
+  tools.memory_states.optimizer_step_temporaries), allocated when every activation is dead. Mixed precision
+  (fp32 temporaries): reserved minus allocated is 0.67-1.18 x the temporaries (4 rows): few cached 16-bit
+  blocks host them; pure bf16: 0.29-0.62 x (the 3 rows whose temporaries exceed their logits block),
+  0.25 taken (the freed bf16 activation and gradient blocks host most of them).
+
+These two are alternatives, not a sum (the later transient is carved from the earlier one's cached segments):
+the pool keeps the larger, plus a residue of split remainders and 2 MiB rounding (RESIDUAL_FRACTION of the
+dynamic bytes), plus a variable-length run's stale logits segments (tools.memory_phases). The shares are read
+off the lent H200 sets, development sets (bench/data/memory_measurements_device.yaml and _device2.yaml); the
+third lent set is the held-out check. FSDP / ZeRO-3 runs (not on those sets) all-gather and free a parameter
+block every layer, which hosts the step's shard-sized temporaries: no step term for them. Serving keeps the
+calibrated fraction of its activations (ALLOCATOR_FRAGMENTATION_FRACTION); quantised-base and CPU-offloaded
+training runs, which the lent sets do not cover, keep it as their residue (residual_fraction).
+"""
+
+from __future__ import annotations
+
+from tools.memory_types import Plan
+from tools.trace import TraceBuilder
+
+ALLOCATOR_FRAGMENTATION_FRACTION = 0.15
+"""The reserve as a fraction of the dynamic bytes live at the peak (activations, gradients, adapter states,
+optimizer temporaries), for serving and as the residue of the runs residual_fraction names; fitted on the
+calibration rows marked for fitting (tools.memory_calibration.FIT_SOURCES: torchtune README, LLaMA-Factory
+wiki; median |error| 6.4% at 0.15 vs 7.1% at 0.10, 2026-11-25), held-out rows not used."""
+LOGITS_BUFFERS_AT_LOSS_BACKWARD = 3.0
+"""fp32 logits-sized buffers live at the loss backward (tools.memory_activations LOGITS_BYTES_PER_VALUE =
+4+4+4): one of them is the block the checkpointed step leaves cached."""
+CHECKPOINTED_LOGITS_SEGMENTS: dict[bool, float] = {False: 1.0, True: 0.6}
+"""Cached, unused logits-sized segments at a checkpointed step's peak, by mixed precision (module
+docstring; lent-GPU rows: pure bf16 median 0.97 over 15 rows; mixed precision under autocast 0.60 on both of
+its rows)."""
+UNCHECKPOINTED_LOGITS_SEGMENTS = 0.25
+"""The same without checkpointing (lent-GPU rows 0.1-2.4 x the block, mostly hosted by the freed kept
+activations' segments; 0.25 scores as well as 0 on the device sets and keeps the fresh-4 rasbt rows)."""
+STEP_TEMPORARIES_NEW_SEGMENTS: dict[bool, float] = {True: 1.0, False: 0.25}
+"""Share of the optimizer step's temporaries that needs new segments: mixed precision (fp32 temporaries) 1.0,
+pure 16-bit 0.25 (lent-GPU rows 0.67-1.18 and 0.29-0.62, module docstring)."""
+RESIDUAL_FRACTION = 0.02
+"""Split remainders and 2 MiB rounding, as a fraction of the dynamic bytes at the peak (lent-GPU rows: runs
+without checkpointing keep 1.2-6.5 GiB beyond their tensors with 21-125 GiB dynamic; 0.02 scores best of
+0-0.06 on both device sets)."""
+
+
+def residual_fraction(plan: Plan) -> float:
+    """The residue per dynamic byte (also what ranks a training step's phases on the reserved basis). Runs the
+    lent sets do not cover keep the calibrated ALLOCATOR_FRAGMENTATION_FRACTION: a quantised base (its
+    dequantised weight buffers, one per linear shape, are allocated and freed by every layer) and CPU
+    offload (host-staged parameters and states)."""
+    if plan.quantized or plan.offload != "none":
+        return ALLOCATOR_FRAGMENTATION_FRACTION
+    return RESIDUAL_FRACTION
+
+
+def training_reserve(
+    plan: Plan,
+    dynamic_bytes: float,
+    logits_backward_bytes: float,
+    step_temporaries_bytes: float,
+    tb: TraceBuilder,
+    stale_logits_bytes: float = 0.0,
+) -> float:
+    """Bytes the caching allocator holds beyond the tensors at a training step's peak (module docstring):
+    the larger of the checkpointed logits segment and the step temporaries' new segments, plus a
+    variable-length run's stale logits segments (tools.memory_phases.variable_length_reserve: earlier,
+    shorter batches' blocks, beside the longest batch's own), plus the residue."""
+    logits_block = logits_backward_bytes / LOGITS_BUFFERS_AT_LOSS_BACKWARD
+    # a chunked or vocab-parallel loss never holds whole logits-sized buffers (tools.memory_activations)
+    whole_logits = not plan.loss_chunking and plan.loss_impl != "vocab-parallel"
+    checkpointed = plan.grad_checkpointing and whole_logits
+    share = CHECKPOINTED_LOGITS_SEGMENTS[plan.mixed] if checkpointed else UNCHECKPOINTED_LOGITS_SEGMENTS
+    logits_segment = share * logits_block if whole_logits else 0.0
+    # FSDP / ZeRO-3 free an all-gathered (unsharded) parameter block after every layer: the step's shard-sized
+    # temporaries are carved from those cached blocks and need no segment of their own
+    gathers = plan.sharding in ("fsdp", "zero3")
+    step_share = 0.0 if gathers else STEP_TEMPORARIES_NEW_SEGMENTS[plan.mixed]
+    step_segments = step_share * step_temporaries_bytes
+    residue = residual_fraction(plan)
+    return tb.step(
+        "allocator_reserve",
+        "max(share x fp32 logits block, share x step temporaries) + stale logits + residue x dynamic",
+        max(logits_segment, step_segments) + stale_logits_bytes + residue * dynamic_bytes,
+        "B",
+        logits_block_bytes=logits_block,
+        grad_checkpointing=plan.grad_checkpointing,
+        step_temporaries_bytes=step_temporaries_bytes,
+        step_temporaries_share=step_share,
+        stale_logits_bytes=stale_logits_bytes,
+        residual_fraction=residue,
+        dynamic_bytes=dynamic_bytes,
+        source="PyTorch CUDACachingAllocator best-fit / no cross-segment merging; fractions: lent H200 sets",
+    )
