@@ -129,7 +129,8 @@ _OBJ_CHEAP = keyed(  # review 11, R07: also "the least money", "pay as little as
     r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters|we care)"
     r"|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
     r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring|costs? least"
-    r"|(?<!at )least (?:money|cost)|(?:spend|pay) as little as possible|(?:spend|pay|costs?) the least)\b",
+    r"|(?<!at )least (?:money|cost)|(?:spend|pay) as little as possible|(?:spend|pay|costs?) the least"
+    r"|please\s+(?:keep\s+it\s+|make\s+it\s+)?cheap|cheap,?\s+please|keep\s+it\s+cheap)\b",  # v16 writers
     I,
 )
 _OBJ_FAST = keyed(
@@ -175,6 +176,8 @@ _EXCLUDE = keyed(
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out"
     # a sign-off refused (rd15): "security won't approve Azure", "procurement will not sign off on GCP"
     r"|(?:won't|will\s+not|wouldn't|doesn't|does\s+not|didn't|never)\s+(?:approve|sign\s+off\s+on|allow)"
+    # a party that will not have it (evals v16): "Customer refuses AWS", "legal rejected GCP"
+    r"|(?:refus(?:es|e|ed)|reject(?:s|ed)?)(?:\s+to\s+(?:use|touch|go\s+with|run\s+on))?(?=\s*$)"
     # taken back (rd15): "actually scratch Lambda", "forget about Azure", "cross off CoreWeave"
     r"|(?<!from\s)scratch(?!\s+(?:disk|space|storage|bucket|dir))|forget\s+about|cross\s+(?:out|off)"
     # after the name: "Vast.ai is a no-go", "Azure is off the table", "CoreWeave is not an option"
@@ -192,7 +195,7 @@ _REQUIRE = keyed(
     r"|mandatory|(?:company|corporate|security|it|procurement) policy|policy(?: says| is)?:"
     r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?"
     # "Must be AWS", a priority table's first rank "Must: AWS", "Hard requirements from infra: in AWS"
-    r"|must\s+be(?=\s*$)|must(?:[\s-]haves?)?\s*:|(?:hard\s+)?requirements?\b[^:.;]{0,30}:"
+    r"|must\s+be(?=\s*$)|(?:has|have|needs?)\s+to\s+be(?=\s*$)|must(?:[\s-]haves?)?\s*:|(?:hard\s+)?requirements?\b[^:.;]{0,30}:"
     # a list of approved vendors: "the approved list, which today is AWS", "our approved suppliers: AWS"
     r"|approved[\s-](?:(?:vendors?|suppliers?|providers?|clouds?)(?:[\s-]list)?|list)"
     r"|(?:allowed|permitted|whitelisted|sanctioned)\s+(?:clouds?|providers?|vendors?)\s*:)(?=\W|$)",
@@ -331,7 +334,9 @@ _US_ONLY = keyed(
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
     rf"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
-    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))",  # listed
+    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))"  # listed
+    # a region code, "--region us-only" (evals v16): hyphenated, so not the pronoun "us"
+    r"|(?<![\w-])us-only\b",
     I,
 )
 

@@ -183,7 +183,9 @@ _SOFTENED = re.compile(
 _SPOT_OK = re.compile(
     rf"\b(?:fine|ok(?:ay)?|happy|comfortable|good|cool)\s+(?:with|to\s+(?:use|go\s+with))\s+(?:using\s+)?(?:{_SPOT})"
     rf"|\b(?:{_SPOT}){_NOUN}\s+(?:is|are|would\s+be)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok(?:ay)?|acceptable"
-    rf"|allowed|welcome)\b"
+    # "Spot instances is no problem, we save checkpoint" (evals v16)
+    rf"|allowed|welcome|(?:really\s+)?no\s+(?:problem|issue)|not\s+(?:a\s+problem|an\s+issue))\b"
+    r"(?!\s+for\s+(?:them|others|him|her|other\s+teams?)\b)"
     rf"|\b(?:can|could)\s+(?:use|live\s+with|tolerate|handle)\s+(?:{_SPOT})",
     I,
 )
