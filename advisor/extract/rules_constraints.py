@@ -19,7 +19,8 @@ _EU = keyed(
     r"\b(?:eu[\s-]only|eu[\s-]based|eu[\s-](?:headquartered|owned)|european[\s-](?:headquartered|owned)"
     r"|(?:eu|european) (?:data )?sovereign\w*|eu data residency|data residency|gdpr|schrems|within the (?:eu"
     r"|european union|eea)|"
-    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains)\s+(?:within|in|inside)\s+"
+    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains|take\s+place|takes\s+place)\s+"
+    r"(?:within|in|inside)\s+"
     r"(?:the\s+)?(?:eu|european union|eea|europe)|"
     r"(?:leave|leaves|leaving)\s+(?:the\s+)?(?:eu|european union|eea|europe)|european (?:providers?"
     r"|clouds?|data ?cent(?:er|re)s?) only|"
@@ -64,6 +65,8 @@ _EU_PLACE_ONLY = keyed(
 # serving "users in the EU" / "host it in Europe": no policy word, but a buyer hosts there (GDPR, latency);
 # not where the team or an office is ("our team is based in Europe")
 _EU_IN = keyed(
+    # "Everything runs in the EU. Full stop." (evals v16, a Notion page's decisions)
+    r"\beverything\s+(?:runs?|stays?|lives?)\s+in\s+(?:the\s+)?(?:eu|european union)\b(?!-)|"
     r"\b(?:users?|customers?|clients?|traffic|audience|serv\w*|host\w*|deploy\w*|run\s+it)\b[^.;]{0,40}?"
     r"\bin\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)",
     I,

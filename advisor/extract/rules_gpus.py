@@ -293,7 +293,9 @@ _ONLY_AFTER = keyed(
 )
 # "than" compares, "other than" restricts ("nothing other than L40S")
 _COMPARE = keyed(  # "instead" compares before "of" or in a question; "... on Lambda instead" replaces
-    r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )than|instead(?=\s+of\b|\s*\?)|whether"
+    # a cap is no comparison: "no more than 16 GPUs", "less than 8" (evals v16)
+    r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )(?<!no more )(?<!not more )(?<!less )than"
+    r"|instead(?=\s+of\b|\s*\?)|whether"
     r"|or\s+rent\w*)\b",
     I,
 )

@@ -52,6 +52,9 @@ _EXCLUDED = {
             r"(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
             r"|not permitted)\b"
+            # the kind first, then the refusal (evals v16): "Spot instances we do not want."
+            rf"|\b(?:{rx}){_NOUN}\s+(?:we|i)\s+(?:really\s+)?(?:do\s+not|don'?t|won'?t|will\s+not|cannot|can'?t)\s+"
+            r"(?:want|use|accept|take|do)\b(?![^.;]{0,20}\bbut\b)"
             # a key and its answer: "Spot: no", "spot's a no from security", "spot ❌" (rd12)
             rf"|\b(?:{rx}){_NOUN}(?:(?:\s*:\s*|'s\s+a\s+)(?:no\b(?=\s*(?:[,.;:)!?]|$)|\s+(?:from|for|by|per)\b)|not\s+(?:ok|allowed)\b)"
             r"|\s*:?\s*[❌✗✘🚫⛔])",

@@ -72,10 +72,10 @@ MULTIPLIERS: dict[str, float] = {
     # European and Indian writing: "2,5 mln", "1,2 bln", "2 lakh" (1e5), "5 crore" (1e7)
     "mln": 1e6, "bln": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "grand": 1e3,
     # Indonesian/Malay "juta" and German/Danish "Mio." are millions (evals v16: "Rp 25 juta", "1,4 mio. DKK")
-    "juta": 1e6, "mio": 1e6,
+    "juta": 1e6, "mio": 1e6, "mrd": 1e9,  # and German "8 Mrd. tokens" (Milliarden)
 }  # fmt: skip
 MULT = (
-    r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|juta|mio|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
+    r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|juta|mio|mrd|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
 )
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 # "4B tokens out of Llama 3.1 405B": tokens a model is to emit (a batch generation volume), not a training
@@ -229,6 +229,7 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
+    text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
@@ -241,6 +242,11 @@ def clean(text: str) -> str:
     text = comma_groups(text)  # "2 000 tokens" (advisor/extract/spaced_groups.py)
     text = _CONFIG_LINE.sub(_config_words, text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# German and Danish abbreviations of million and billion end with a dot ("8 Mrd. tokens", "1,4 mio. DKK"),
+# which would end the sentence or part the number from its noun: the dot becomes a space (same length)
+_ABBREV_MULT = re.compile(r"(?<=\d)(\s*(?:mrd|mio))\.(?=\s)", re.I)
 
 
 # an auto-generated transcript (Loom, Zoom, YouTube) starts each line with its time, "0:06 ", "00:01:12 ", and

@@ -181,3 +181,73 @@ def test_transcript_variants(text: str) -> None:
 def test_two_times_are_not_a_transcript() -> None:
     text = "10:00 standup\n14:30 planning\nServe Qwen2.5 7B to 80 users."  # near miss: an agenda of two
     assert transcript_lines(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        (
+            "Continued pre-training of Mistral Small 24B on 8 Mrd. tokens of German court decisions.",
+            8e9,
+        ),  # v16
+        ("CPT Mistral Small 24B, 1,5 Mrd. Tokens Korpus.", 1.5e9),
+        ("CPT Mistral Small 24B on 2 mrd tokens.", 2e9),
+        ("CPT Mistral Small 24B on 2 Mio. tokens.", 2e6),  # near miss: Mio. is a million, not a billion
+    ],
+)
+def test_german_milliarden(extract: Extract, text: str, tokens: float) -> None:
+    assert extract(text).dataset_tokens == pytest.approx(tokens)
+
+
+@pytest.mark.parametrize(
+    ("text", "eu"),
+    [
+        ("Because of the data protection the whole training must take place in the EU.", True),  # v16
+        ("Everything runs in the EU. Full stop.", True),  # v16, a Notion page
+        ("All processing takes place within the European Union.", True),
+        ("Our offsite took place in the EU last year.", None),  # near miss: a past event
+    ],
+)
+def test_eu_take_place_and_everything_runs(extract: Extract, text: str, eu: bool | None) -> None:
+    assert extract(f"LoRA Llama 3.1 8B on 20M tokens. {text}").eu_only is eu
+
+
+@pytest.mark.parametrize(
+    ("text", "excluded"),
+    [
+        ("Spot instances we do not want.", True),  # v16, a German writer
+        ("Preemptible VMs we won't use.", True),
+        ("spot we can't accept for this job", True),
+        ("Spot instances we do not want, but for evals they are fine.", False),  # near miss: a but
+    ],
+)
+def test_spot_then_refusal(extract: Extract, text: str, excluded: bool) -> None:
+    assert ("spot" in extract(f"LoRA Llama 3.1 8B on 20M tokens. {text}").pricing_excluded) is excluded
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("H100s only, no more than 16 GPUs at a time.", True),  # v16, an e-mail
+        ("A100 only, at most 8 GPUs, less than 8 would be fine too.", True),
+        ("Is H100 faster than A100 for this?", False),  # near miss: a comparison
+    ],
+)
+def test_gpu_only_beside_a_cap(extract: Extract, text: str, wanted: bool) -> None:
+    p = extract(f"Generate 2B tokens with Qwen3 8B. {text}")
+    assert bool(p.gpus_wanted) is wanted
+
+
+@pytest.mark.parametrize(
+    ("text", "pre"),
+    [
+        ("Reference log-probs are computed in a first pass and cached.", True),  # v16, Asana task
+        ("reference logprobs were precomputed offline", True),
+        ("ref log-probs are cached", True),
+        ("reference log-probs NOT precomputed (we compute them on the fly).", False),  # v16, A/B plan
+        ("Log-probs are computed in a first pass for the eval set.", None),  # near miss: not the reference's
+    ],
+)
+def test_reference_log_probs(extract: Extract, text: str, pre: bool | None) -> None:
+    p = extract(f"Full DPO on Phi-4, 24,000 preference pairs. {text}")
+    assert p.ref_log_probs_precomputed is pre
