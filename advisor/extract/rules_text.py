@@ -229,6 +229,7 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
+    text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
@@ -242,6 +243,11 @@ def clean(text: str) -> str:
     text = comma_groups(text)  # "2 000 tokens" (advisor/extract/spaced_groups.py)
     text = _CONFIG_LINE.sub(_config_words, text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# a toggle of a Notion (or Confluence) page exported as text, "▾ Phase 1 — Fine-tune", "▸ Decisions": a
+# section heading, so its body is not joined to the toggle before it (evals v16)
+_TOGGLE = re.compile(r"^([ \t]*)[▾▸▶▼►](?=[ \t])", re.M)
 
 
 # German and Danish abbreviations of million and billion end with a dot ("8 Mrd. tokens", "1,4 mio. DKK"),

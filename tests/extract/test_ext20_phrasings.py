@@ -251,3 +251,27 @@ def test_gpu_only_beside_a_cap(extract: Extract, text: str, wanted: bool) -> Non
 def test_reference_log_probs(extract: Extract, text: str, pre: bool | None) -> None:
     p = extract(f"Full DPO on Phi-4, 24,000 preference pairs. {text}")
     assert p.ref_log_probs_precomputed is pre
+
+
+def test_notion_toggles_are_sections(extract: Extract) -> None:
+    p = extract(
+        "📄 Vendor-Contract Copilot — compute plan\n\n▾ Phase 1 — Fine-tune\n"
+        "    LoRA (rank 16) on Qwen2.5 72B, 90M tokens of annotated contracts, 3 epochs.\n"
+        "    Training budget: €4,000.\n"
+        "▾ Phase 2 — Serve\n    After training, serve the tuned model to ~80 concurrent lawyers, 24/7.\n"
+        "▸ Decisions (applies to both phases)\n    Everything runs in the EU. Full stop.\n"
+        "▸ Archive\n    Team offsite budget €12k (not compute)"
+    )  # v16: the toggles' bodies were one sentence
+    assert p.eu_only is True and p.budget_usd is not None and 4000 <= p.budget_usd <= 4800
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [
+        ("Team offsite budget €12k (not compute)", None),  # v16
+        ("Marketing budget $5k, not for GPUs", None),
+        ("Budget $12k (compute only)", 12000.0),  # near miss: it is the compute budget
+    ],
+)
+def test_budget_said_not_for_compute(extract: Extract, text: str, budget: float | None) -> None:
+    assert extract(f"LoRA Qwen2.5 7B on 20M tokens. {text}").budget_usd == budget
