@@ -83,7 +83,8 @@ _PART_HEADING = re.compile(
 _QUANTITY = re.compile(
     r"\d[\d.,]*\s*(?:[kmbt]|gb|tb|gib|tokens?|users?|hours?|h|days?|weeks?|months?|epochs?|%)(?![\w.])", re.I
 )
-_KEY = re.compile(r"^\s*(?:[-*+•]\s+)?(?P<key>[A-Z][\w /&()-]{1,40}?)\s*:\s+\S")
+# a form's question as the key: "Spot / preemptible acceptable?: No" (Google Forms export, evals v16)
+_KEY = re.compile(r"^\s*(?:[-*+•]\s+)?(?P<key>[A-Z][\w /&()-]{1,40}?)\s*\??\s*:\s+\S")
 
 
 _EMPHASIS = re.compile(r"(?P<mark>\*\*|__|\*|_)(?P<inner>[^*_]+)(?P=mark)")

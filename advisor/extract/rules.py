@@ -101,6 +101,7 @@ from advisor.extract.rules_total_budget import rule_total_budget
 from advisor.extract.rules_ttft import rule_ttft
 from advisor.extract.rules_typos import fix_sentences
 from advisor.extract.rules_weekend import rule_weekend
+from advisor.extract.rules_weekly_window import rule_weekly_window
 from advisor.extract.rules_workload import rule_method, rule_model, rule_precision, rule_workload
 from advisor.extract.second_workload import (
     batch_beside_serving,
@@ -166,6 +167,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_location,
     rule_cadence,
     rule_utilisation,
+    rule_weekly_window,  # "Mon–Fri, 08:00–20:00 only": the share of the week, and only then
     rule_runs_total,
     rule_serving_schedule,  # after the utilisation: "business hours only" stops rented GPUs outside them
     rule_horizon,

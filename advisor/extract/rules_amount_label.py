@@ -4,7 +4,8 @@ requested" or "Approved amount", with a currency at the amount, gives budget_usd
 catalog's dated rate, units_text.usd_from), when no other budget was read.
 
 Not a budget: an amount of something else ("Amount of data: 500 GB" has no currency), a price per unit
-("Amount: $2.49/h"), a "Prior spend:" or "Last year:" field (another label).
+("Amount: $2.49/h"), a "Prior spend:" or "Last year:" field (another label), a deal's value ("Amount:
+$480,000 (3-year contract value)", a CRM opportunity).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ _AMOUNT_FIELD = re.compile(
     rf"\s*(?:\(\s*(?P<c0>{_CUR})\s*\))?\s*[:=]\s*"
     rf"(?:(?P<c1>{_CUR})\s*(?P<num>{MONEY_NUM}|{NUM})(?:\s*(?P<mult>{MULT}))?"
     rf"|(?P<num2>{MONEY_NUM}|{NUM})(?:\s*(?P<mult2>{MULT}))?\s*(?P<c2>{_CUR}|euros?|dollars?|pounds?)?)"
-    r"(?!\s*(?:/|per\b|an?\s+(?:hour|month|day|gpu)\b|each\b|hourly|monthly))",
+    r"(?!\s*(?:/|per\b|an?\s+(?:hour|month|day|gpu)\b|each\b|hourly|monthly))"
+    # a CRM record's deal amount (evals v16: "Amount: $480,000 (3-year contract value)"): a sale, no budget
+    r"(?![.,]?\d)(?!\s*\(?\s*(?:[\w-]+\s+){0,2}?(?:contract|deal|booking|lifetime)\s+value\b|\s*\(?\s*(?:TCV|ACV)\b)",
     I,
 )
 

@@ -21,7 +21,10 @@ _PCT2 = _PCT.replace("num", "num2")
 _PERCENT = Gated(
     re.compile(
         rf"{_PCT}\s*(?:(?:\w+\s+)?{_NOUN}\b)"
-        rf"|\b{_NOUN}\s*(?:(?:target|goal|of|at|is|must\s+be|needs?\s+to\s+be|above|at\s+least|:|=)\s*)*{_PCT2}",
+        rf"|\b{_NOUN}\s*(?:(?:target|goal|of|at|is|must\s+be|needs?\s+to\s+be|above|at\s+least|:|=)\s*)*{_PCT2}"
+        # the promise named after the noun (evals v16): "Uptime commitment in the MSA: 99.9%"
+        rf"|\b{_NOUN}\s+(?:commitment|guarantee|promise|requirement|obligation)(?:\s+(?:in|per|under|of)\s+"
+        rf"(?:the\s+|our\s+|their\s+)?[\w-]+)?\s*(?:[:=]|is|of)?\s*{_PCT.replace('num', 'num3')}",
         I,
     ),
     "uptime", "up time", "up-time", "availab", "sla", "slo",
@@ -41,7 +44,7 @@ def rule_availability(ctx: Ctx) -> None:
     for s in ctx.sentences:
         t = s.text
         for m in _PERCENT.finditer(t):
-            pct = float(m.group("num") or m.group("num2"))
+            pct = float(m.group("num") or m.group("num2") or m.group("num3"))
             if 90 <= pct < 100 and not negated(t, m.start()):
                 ctx.add(s, "availability_target", round(pct / 100, 6), q(m), "stated", m.start())
         for m in _NINES.finditer(t):

@@ -57,7 +57,7 @@ _SESSIONS = (
 # a label, then its value: "concurrent users: 80", "Sessions at peak: 120", "CCU - 300", "concurrency ~ 50"
 _LABELLED = re.compile(
     rf"\b(?:concurrency|ccu|(?:peak\s+|max(?:imum)?\s+)?(?:concurrent|simultaneous|parallel)\s+(?:users|sessions"
-    rf"|requests|streams|chats|conversations)|(?:peak\s+)?{_SESSIONS}\s+at\s+peak|peak\s+{_SESSIONS})"
+    rf"|requests|streams|chats|conversations|sequences|seqs)|(?:peak\s+)?{_SESSIONS}\s+at\s+peak|peak\s+{_SESSIONS})"
     rf"(?:\s*\([^()]{{0,20}}\))?"  # a table row's note: "concurrent users (peak): 350"
     rf"\s*(?:[:=~≈\-–—]|is|of|at)?\s*(?:~\s*|about\s+|around\s+)?(?P<num>{NUM})\s*(?P<k>k)?(?!\s*[%\w])"
     # the count before its abbreviation or at a named peak: "300 CCU", "peaks at 300 sessions", "at peak there

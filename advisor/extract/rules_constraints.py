@@ -8,10 +8,7 @@ import re
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
 from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
-from advisor.extract.rules_text import (
-    NUMBER,
-    Sentence,
-)
+from advisor.extract.rules_text import NUMBER, Sentence
 from advisor.extract.scan import Spans, comma_clauses, live_patterns
 from advisor.extract.withdrawn_choice import after_withdrawal, inside, withdrawn_spans
 
@@ -20,8 +17,8 @@ _EU = keyed(
     r"\b(?:eu[\s-]only|eu[\s-]based|eu[\s-](?:headquartered|owned)|european[\s-](?:headquartered|owned)"
     r"|(?:eu|european) (?:data )?sovereign\w*|eu data residency|data residency|gdpr|schrems|within the (?:eu"
     r"|european union|eea)|"
-    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains)\s+(?:within|in|inside)\s+"
-    r"(?:the\s+)?(?:eu|european union|eea|europe)|"
+    r"(?:stay|remain|be processed|be hosted|be stored|kept|stays|remains|take\s+place|takes\s+place)\s+"
+    r"(?:within|in|inside)\s+(?:the\s+)?(?:eu|european union|eea|europe)|"
     r"(?:leave|leaves|leaving)\s+(?:the\s+)?(?:eu|european union|eea|europe)|european (?:providers?"
     r"|clouds?|data ?cent(?:er|re)s?) only|"
     r"(?:eu|european) (?:regions?|hosting|data ?cent(?:er|re)s?|providers?) only|"
@@ -65,6 +62,8 @@ _EU_PLACE_ONLY = keyed(
 # serving "users in the EU" / "host it in Europe": no policy word, but a buyer hosts there (GDPR, latency);
 # not where the team or an office is ("our team is based in Europe")
 _EU_IN = keyed(
+    # "Everything runs in the EU. Full stop." (evals v16, a Notion page's decisions)
+    r"\beverything\s+(?:runs?|stays?|lives?)\s+in\s+(?:the\s+)?(?:eu|european union)\b(?!-)|"
     r"\b(?:users?|customers?|clients?|traffic|audience|serv\w*|host\w*|deploy\w*|run\s+it)\b[^.;]{0,40}?"
     r"\bin\s+(?:the\s+)?(?:eu|european union|europe)\b(?!-)",
     I,
@@ -130,7 +129,8 @@ _OBJ_CHEAP = keyed(  # review 11, R07: also "the least money", "pay as little as
     r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters|we care)"
     r"|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
     r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring|costs? least"
-    r"|(?<!at )least (?:money|cost)|(?:spend|pay) as little as possible|(?:spend|pay|costs?) the least)\b",
+    r"|(?<!at )least (?:money|cost)|(?:spend|pay) as little as possible|(?:spend|pay|costs?) the least"
+    r"|please\s+(?:keep\s+it\s+|make\s+it\s+)?cheap|cheap,?\s+please|keep\s+it\s+cheap)\b",  # v16 writers
     I,
 )
 _OBJ_FAST = keyed(
@@ -176,6 +176,8 @@ _EXCLUDE = keyed(
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out"
     # a sign-off refused (rd15): "security won't approve Azure", "procurement will not sign off on GCP"
     r"|(?:won't|will\s+not|wouldn't|doesn't|does\s+not|didn't|never)\s+(?:approve|sign\s+off\s+on|allow)"
+    # a party that will not have it (evals v16): "Customer refuses AWS", "legal rejected GCP"
+    r"|(?:refus(?:es|e|ed)|reject(?:s|ed)?)(?:\s+to\s+(?:use|touch|go\s+with|run\s+on))?(?=\s*$)"
     # taken back (rd15): "actually scratch Lambda", "forget about Azure", "cross off CoreWeave"
     r"|(?<!from\s)scratch(?!\s+(?:disk|space|storage|bucket|dir))|forget\s+about|cross\s+(?:out|off)"
     # after the name: "Vast.ai is a no-go", "Azure is off the table", "CoreWeave is not an option"
@@ -333,7 +335,9 @@ _US_ONLY = keyed(
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
     rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
-    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))",  # listed
+    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!]|$))"  # listed
+    # a region code, "--region us-only" (evals v16): hyphenated, so not the pronoun "us"
+    r"|(?<![\w-])us-only\b",
     I,
 )
 

@@ -13,9 +13,11 @@ from advisor.extract.rules_text import (
     APPROX,
     GENERATED_FROM_MODEL,
     MULT,
+    MULTIPLIERS,
     NUM,
     NUMBER,
     context_length,
+    parse_count,
     parse_number,
     parse_scaled,
 )
@@ -156,7 +158,13 @@ def _items_across_sentences(ctx: Ctx) -> None:
 
 def _count(m: re.Match[str]) -> float:
     key = "" if m.group("count") else "2"
-    return parse_scaled(m.group("count" + key), m.group("cmult" + key))
+    return _item_count(m.group("count" + key), m.group("cmult" + key))
+
+
+def _item_count(num: str, mult: str | None) -> float:
+    """A count of items: whole, so one dot group is a thousands separator ("120.000 examples" from a
+    Brazilian or German writer is 120,000; evals v16 read 120); a multiplier scales it ("1.5k")."""
+    return parse_count(num) * (MULTIPLIERS[mult.strip().lower()] if mult else 1.0)
 
 
 def rule_dataset(ctx: Ctx) -> None:
@@ -211,7 +219,7 @@ def _rule_dataset(ctx: Ctx) -> None:
         for m in _ITEMS_TOKENS.finditer(t):
             if ctx.workload == "inference":
                 break  # items x tokens each is a batch's output (advisor/extract/rules_serving_io.py)
-            count = parse_scaled(m.group("count"), m.group("cmult"))
+            count = _item_count(m.group("count"), m.group("cmult"))
             each = parse_scaled(m.group("each"), m.group("emult"))
             if count < _MIN_ITEMS:
                 continue  # "25 question/answer pairs at ~120 tokens": what each item holds, not a data set

@@ -4,7 +4,9 @@
 - a config key capping the GPUs: `max_gpu_count = 16`, `gpu_quota: 8`, `maxGpus: 4` (max_gpus);
 - a cap said after the count with "total": "4 GPUs total is the cap", "8 GPUs in total is our limit";
 - a form's yes/no question about spot answered on the same line: "Can we use spot / low-priority VMs?: No"
-  (pricing_excluded spot; "Yes" says spot is fine).
+  (pricing_excluded spot; "Yes" says spot is fine);
+- a key about spot and its yes/no value (evals v16: a Google Forms export, a SQL row, a GraphQL input):
+  "Spot / preemptible acceptable?: No", "spot_ok: TRUE", "allowSpot: false" (as "allow spot: no").
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ _SPOT_ANSWER = Gated(
     "spot", "preemptible", "priority",
 )  # fmt: skip
 
+_SPOT_WORD = r"(?:spot|pre-?emptible|interruptible|low[\s-]priority)"
+_SPOT_KEY = Gated(
+    re.compile(
+        rf"(?:^|(?<=[.;!?]\s))(?:(?:allow(?:ed)?|use|accept|can\s+use)\s+)?{_SPOT_WORD}(?:\s*(?:/|or)\s*{_SPOT_WORD})?"
+        r"(?:\s+(?:instances?|capacity|vms?|nodes?|gpus?|pricing))?"
+        r"(?:\s+(?:ok|okay|allowed|acceptable|fine|permitted|usable))?\s*\??\s*[:=]\s*"
+        r"(?P<ans>yes|no|true|false|y|n)\b(?!/)(?![\s-]*(?:idea|preference|opinion|clue|answer|problem|issue|worries|concern|strong)s?\b)",
+        I,
+    ),
+    "spot", "empt", "interrupt", "priority",
+)  # fmt: skip
+
 
 def rule_form_values(ctx: Ctx) -> None:
     """providers_required, max_gpus and pricing_excluded from a form's or a config's values."""
@@ -64,8 +78,8 @@ def rule_form_values(ctx: Ctx) -> None:
                 n = int(m.group("num"))
                 if n >= 1:
                     ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
-        for m in _SPOT_ANSWER.finditer(t):
-            if m.group("ans").lower().startswith(("no", "not")):
+        for m in (*_SPOT_ANSWER.finditer(t), *_SPOT_KEY.finditer(t)):
+            if m.group("ans").lower().startswith(("no", "not")) or m.group("ans").lower() in ("false", "n"):
                 ctx.add(s, "pricing_excluded", ["spot"], q(m), "stated", m.start())
             else:
                 ctx.add(s, "spot_ok", True, q(m), "stated", m.start())

@@ -17,7 +17,12 @@ from advisor.extract.rules_text import Sentence
 from advisor.extract.scan import words_back
 
 _YES = r"(?:yes|yep|ok|okay|fine|good|preferred|welcome)"
-_NO = r"(?:no|nope|nah|out|not\s+ok(?:ay)?|not\s+allowed|banned|excluded)"
+_NO = (
+    r"(?:no|nope|nah|out|not\s+ok(?:ay)?|not\s+allowed|banned|excluded"
+    # the GPU first, then the refusal (evals v16, a Hungarian writer): "B200 also we do not need, too big"
+    r"|(?:(?:also|too)\s+)?(?:we|i)\s+(?:really\s+)?(?:do\s+not|don'?t|won'?t|will\s+not)\s+(?:need|want|use)"
+    r"(?:\s+(?:it|them|that|either))?)"
+)
 # the verdict follows the name and ends the clause: "h200s yes," / "b200s no (driver pain)"
 _VERDICT = re.compile(
     rf"\s*(?::|=|-)?\s*(?:(?P<yes>{_YES})|(?P<no>{_NO}))\s*(?=[,.;(!]|$|\s+(?:and|but)\b)", I

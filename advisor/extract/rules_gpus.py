@@ -293,7 +293,9 @@ _ONLY_AFTER = keyed(
 )
 # "than" compares, "other than" restricts ("nothing other than L40S")
 _COMPARE = keyed(  # "instead" compares before "of" or in a question; "... on Lambda instead" replaces
-    r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )than|instead(?=\s+of\b|\s*\?)|whether"
+    # a cap is no comparison: "no more than 16 GPUs", "less than 8" (evals v16)
+    r"\b(?:vs\.?|versus|compared?|comparison|(?<!other )(?<!no more )(?<!not more )(?<!less )than"
+    r"|instead(?=\s+of\b|\s*\?)|whether"
     r"|or\s+rent\w*)\b",
     I,
 )
@@ -428,6 +430,14 @@ _ONE_GPU_WISH = Gated(
     ),
     "gpu", "card",
 )  # fmt: skip
+# a count of GPUs as a clause of its own in a terse request (evals v16, an SMS: "need to QLoRA qwen3 8b this
+# weekend, 1 gpu, under 50 bucks total"); not in a sentence about the team's hardware ("we have a rig, 1 gpu")
+_BARE_COUNT = re.compile(
+    r"(?:^|[,;(]\s*)(?:on\s+|with\s+|using\s+)?(?:just\s+|only\s+|max\s+)?(?P<n>[1-9]|one|a\s+single)\s*x?\s*"
+    r"(?:gpus?|cards?)\s*(?=[,;.)!]|$)",
+    I,
+)
+_HAS_WORDS = re.compile(r"\b(?:own|owns|have|has|had|our|my|got)\b", I)
 # one node as the limit: "single node only", "must fit on one node", "no multi-node" (rd15): the GPUs of
 # one standard 8-GPU server (NVIDIA DGX/HGX H100 and H200 systems hold 8 GPUs, NVIDIA DGX H100 datasheet)
 _ONE_NODE = Gated(
@@ -494,6 +504,9 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())
         if (m := _ONE_GPU_WISH.search(t)) is not None:
             ctx.add(s, "max_gpus", 1, q(m), "stated", m.start())
+        if (m := _BARE_COUNT.search(t)) is not None and not _HAS_WORDS.search(t):
+            n = int(parse_number(m.group("n").split()[-1].replace("single", "1")))
+            ctx.add(s, "max_gpus", n, q(m).lstrip(",;( "), "stated", m.start("n"))
         if (m := _ONE_NODE.search(t)) is not None and not negated(t, m.start()):
             nodes = int(parse_number(m.group("nodes"))) if m.group("nodes") else 1
             if nodes > 1 and not _GPU_JOB_WORDS.search(t):

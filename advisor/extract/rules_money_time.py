@@ -81,7 +81,11 @@ _QUOTE_AFTER = re.compile(
 )
 # the company's figures, not a budget: "~$12M ARR", "$40M Series B", "$3M in revenue"
 _FINANCIALS_AFTER = re.compile(
-    r"\s*(?:in\s+)?(?:ARR|MRR|revenue|turnover|valuation|series\s+[a-e]|seed\s+round|round|raise|funding)\b",
+    r"\s*(?:in\s+)?(?:ARR|MRR|revenue|turnover|valuation|series\s+[a-e]|seed\s+round|round|raise|funding)\b"
+    # a deal's value, not the compute budget (evals v16 CRM: "Amount: $480,000 (3-year contract value)")
+    r"|\s*\(?\s*(?:[\w-]+\s+){0,2}?(?:contract|deal|booking|lifetime)\s+value\b|\s*\(?\s*(?:TCV|ACV)\b"
+    # an amount said to be for something else: "Team offsite budget €12k (not compute)" (evals v16)
+    r"|\s*[,;(]?\s*not\s+(?:for\s+)?(?:compute|gpus?|this\s+(?:job|project|run))\b",
     re.I,
 )
 _CEILING = re.compile(

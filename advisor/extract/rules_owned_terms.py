@@ -32,6 +32,25 @@ _OUR_TERM = re.compile(
     rf"(?:of|for|on)\s+(?:the\s+)?(?P<num>{NUMBER})\s*[x×]?\s*",
     I,
 )
+# the reservation said after "we have" with its host between ("We have a 3-year reservation at Azure for 16
+# A100 80GB", evals v16); not a quote or a request for one ("we got a quote for a 1-year reservation")
+_HAVE_TERM = re.compile(
+    r"\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold|got)(?:\s+got)?\s+"
+    rf"an?\s+(?:(?P<term>{NUMBER})[\s-]{_UNIT}\s+)?(?:[A-Z][\w.-]*\s+){{0,2}}?{_TERM_NOUN}\s+"
+    rf"(?:(?:at|on|with|in|from)\s+[A-Z][\w.-]*\s+)?(?:of|for|on|covering)\s+(?:the\s+)?(?P<num>{NUMBER})\s*[x×]?\s*",
+    I,
+)
+# GPUs said to be the team's after naming them: "These four L40S are ours and mostly idle" (evals v16), "the
+# 2 A100s in the closet are our own", "those 8 H100 belong to us"; not "these four L40S are ours to rent"
+_ARE_OURS = re.compile(
+    rf"\b(?:these|those|the|all)\s+(?P<num>{NUMBER})\s*[x×]?\s*",
+    I,
+)
+_OURS_AFTER = re.compile(
+    r"\s*(?:gpus?|cards?|boards?)?(?:\s+(?:in|at|on)\s+[^,.;]{1,30}?)?\s+(?:are|is)\s+(?:all\s+)?(?:ours"
+    r"|our\s+own|owned\s+by\s+us)\b(?!\s+to\s+(?:rent|buy|use\s+for))|\s*(?:gpus?|cards?)?\s+belong\s+to\s+us\b",
+    I,
+)
 # "We're 7 months into a 12-month commitment for 32 H100s", "we are 3 months into our 1-year reservation of"
 _INTO_TERM = re.compile(
     rf"\b(?:we(?:'re|\s+are)|i(?:'m|\s+am))\s+(?:now\s+)?(?P<done>{NUMBER})\s+(?P<done_unit>months?|weeks?)\s+"
@@ -57,7 +76,16 @@ def rule_owned_terms(ctx: Ctx) -> None:
                 _left(ctx, *into)
         return
     for s in ctx.sentences:
-        for rx in (_INTO_TERM, _OUR_TERM):
+        if (
+            (m := _ARE_OURS.search(s.text))
+            and (g := GPU_RE.match(s.text, m.end()))
+            and (ours := _OURS_AFTER.match(s.text, g.end()))
+        ):
+            ev = s.text[m.start() : ours.end()].strip()
+            ctx.add(s, "owned_gpu", resolve_gpu(g.group("gpu")), ev, "stated", g.start())
+            ctx.add(s, "owned_gpu_count", int(parse_number(m.group("num"))), ev, "stated", g.start())
+            return
+        for rx in (_INTO_TERM, _OUR_TERM, _HAVE_TERM):
             m = rx.search(s.text)
             g = GPU_RE.match(s.text, m.end()) if m is not None else None
             if m is None or g is None:

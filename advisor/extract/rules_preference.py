@@ -59,8 +59,20 @@ _SFT_FIRST = re.compile(
     I,
 )
 _PRECOMPUTED = Gated(
-    re.compile(r"\bprecomput\w*\s+(?:the\s+)?(?:ref(?:erence)?\s+)?(?:model\s+)?log[\s-]?probs?\b", I),
-    "precomput",
+    re.compile(
+        r"\bprecomput\w*\s+(?:the\s+)?(?:ref(?:erence)?\s+)?(?:model\s+)?log[\s-]?probs?\b"
+        # the log-probs first (evals v16): "Reference log-probs are computed in a first pass and cached"
+        r"|\bref(?:erence)?\s+(?:model\s+)?log[\s-]?probs?\s+(?:are|were|get|will\s+be)\s+(?:pre-?computed"
+        r"|cached|computed\s+(?:in\s+a\s+first\s+pass|ahead|beforehand|offline|up\s*front|once))\b",
+        I,
+    ),
+    "precomput", "log",
+)  # fmt: skip
+# said as not precomputed (evals v16): "reference log-probs NOT precomputed (we compute them on the fly)"
+_NOT_PRECOMPUTED = re.compile(
+    r"\bref(?:erence)?\s+(?:model\s+)?log[\s-]?probs?\s+(?:are\s+|were\s+)?not\s+(?:pre-?computed|cached)\b"
+    r"|\bref(?:erence)?\s+(?:model\s+)?log[\s-]?probs?\s+(?:are\s+)?computed\s+on\s+the\s+fly\b",
+    I,
 )
 _PAIRS = Gated(
     re.compile(
@@ -112,6 +124,9 @@ def rule_preference(ctx: Ctx) -> None:
         if later and first is not None:
             ctx.add(s, "training_objective", "sft", q(first), "stated", first.start())
         generic += [(s, m) for m in _GENERIC.finditer(t) if not negated(t, m.start())]
+        if (no := _NOT_PRECOMPUTED.search(t)) is not None:
+            ctx.add(s, "ref_log_probs_precomputed", False, q(no), "stated", no.start())
+            continue
         for m in _PRECOMPUTED.finditer(t):
             if not negated(t, m.start()):
                 ctx.add(s, "ref_log_probs_precomputed", True, q(m), "stated", m.start())

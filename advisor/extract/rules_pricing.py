@@ -52,6 +52,9 @@ _EXCLUDED = {
             r"(?:not (?:an option|allowed|permitted|acceptable|ok)"
             r"|out|off the table|a no-go|unacceptable|forbidden|prohibited|banned|disallowed"
             r"|not permitted)\b"
+            # the kind first, then the refusal (evals v16): "Spot instances we do not want."
+            rf"|\b(?:{rx}){_NOUN}\s+(?:we|i)\s+(?:really\s+)?(?:do\s+not|don'?t|won'?t|will\s+not|cannot|can'?t)\s+"
+            r"(?:want|use|accept|take|do)\b(?![^.;]{0,20}\bbut\b)"
             # a key and its answer: "Spot: no", "spot's a no from security", "spot ❌" (rd12)
             rf"|\b(?:{rx}){_NOUN}(?:(?:\s*:\s*|'s\s+a\s+)(?:no\b(?=\s*(?:[,.;:)!?]|$)|\s+(?:from|for|by|per)\b)|not\s+(?:ok|allowed)\b)"
             r"|\s*:?\s*[❌✗✘🚫⛔])",
@@ -183,7 +186,9 @@ _SOFTENED = re.compile(
 _SPOT_OK = re.compile(
     rf"\b(?:fine|ok(?:ay)?|happy|comfortable|good|cool)\s+(?:with|to\s+(?:use|go\s+with))\s+(?:using\s+)?(?:{_SPOT})"
     rf"|\b(?:{_SPOT}){_NOUN}\s+(?:is|are|would\s+be)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok(?:ay)?|acceptable"
-    rf"|allowed|welcome)\b"
+    # "Spot instances is no problem, we save checkpoint" (evals v16)
+    rf"|allowed|welcome|(?:really\s+)?no\s+(?:problem|issue)|not\s+(?:a\s+problem|an\s+issue))\b"
+    r"(?!\s+for\s+(?:them|others|him|her|other\s+teams?)\b)"
     rf"|\b(?:can|could)\s+(?:use|live\s+with|tolerate|handle)\s+(?:{_SPOT})",
     I,
 )

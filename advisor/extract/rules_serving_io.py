@@ -241,7 +241,7 @@ _END_TO_END = re.compile(
     r"(?P<unit3>ms|milliseconds?|s|secs?|seconds?)\b(?!\s*(?:per|/|to\s+(?:the\s+)?first|between))"
     # the answer as the subject: "responses must come back within 2 seconds", "requests complete in 1.5 s"
     rf"|\b(?:responses?|answers?|replies|requests?)\s+(?:must|should|need\s+to|have\s+to|has\s+to)?\s*"
-    rf"(?:complete|come\s+back|return|finish|be\s+(?:back|served|answered|returned))\s+(?:in\s+under|within|under"
+    rf"(?:complete|come\s+back|return|finish|be\s+(?:back|served|answered|returned|ready|done))\s+(?:in\s+under|within|under"
     rf"|in\s+less\s+than|in)\s+(?:~\s*)?(?P<num4>{NUM})\s*(?P<unit4>ms|milliseconds?|s|secs?|seconds?)\b",
     I,
 )

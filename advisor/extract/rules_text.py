@@ -30,6 +30,7 @@ from advisor.extract.injection import (
     trim_sentence,
 )
 from advisor.extract.json_rows import json_rows
+from advisor.extract.record_rows import record_rows
 from advisor.extract.semicolon_rows import csv_rows, semicolon_rows
 from advisor.extract.spaced_groups import comma_groups
 from advisor.extract.table_parts import part_columns
@@ -70,8 +71,12 @@ MULTIPLIERS: dict[str, float] = {
     "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,
     # European and Indian writing: "2,5 mln", "1,2 bln", "2 lakh" (1e5), "5 crore" (1e7)
     "mln": 1e6, "bln": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "grand": 1e3,
+    # Indonesian/Malay "juta" and German/Danish "Mio." are millions (evals v16: "Rp 25 juta", "1,4 mio. DKK")
+    "juta": 1e6, "mio": 1e6, "mrd": 1e9,  # and German "8 Mrd. tokens" (Milliarden)
 }  # fmt: skip
-MULT = r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
+MULT = (
+    r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|juta|mio|mrd|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
+)
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 # "4B tokens out of Llama 3.1 405B": tokens a model is to emit (a batch generation volume), not a training
 # set; "out of" must be followed by a model (a family or a size) so "50B tokens out of our corpus" is data
@@ -224,6 +229,11 @@ def clean(text: str) -> str:
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
+    text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
+    text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
+    text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
+    text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
+    text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
     text = json_rows(text)  # a JSON body's lines (json_rows.py)
     text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
@@ -233,6 +243,48 @@ def clean(text: str) -> str:
     text = comma_groups(text)  # "2 000 tokens" (advisor/extract/spaced_groups.py)
     text = _CONFIG_LINE.sub(_config_words, text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
+
+
+# a toggle of a Notion (or Confluence) page exported as text, "▾ Phase 1 — Fine-tune", "▸ Decisions": a
+# section heading, so its body is not joined to the toggle before it (evals v16)
+_TOGGLE = re.compile(r"^([ \t]*)[▾▸▶▼►](?=[ \t])", re.M)
+
+
+# German and Danish abbreviations of million and billion end with a dot ("8 Mrd. tokens", "1,4 mio. DKK"),
+# which would end the sentence or part the number from its noun: the dot becomes a space (same length)
+_ABBREV_MULT = re.compile(r"(?<=\d)(\s*(?:mrd|mio))\.(?=\s)", re.I)
+
+
+# an auto-generated transcript (Loom, Zoom, YouTube) starts each line with its time, "0:06 ", "00:01:12 ", and
+# breaks a sentence wherever the caption ends (evals v16: "three hundred" / "0:12 and fifty concurrent" read
+# as 50): at least TRANSCRIPT_MIN_LINES such lines lose the times and are joined into one paragraph
+_STAMP = re.compile(r"^[ \t]*\[?(?:\d{1,2}:)?\d{1,2}:\d{2}\]?[ \t]+(?=\S)")
+TRANSCRIPT_MIN_LINES = 3
+
+
+def transcript_lines(text: str) -> str:
+    """`text` with a run of >= TRANSCRIPT_MIN_LINES timestamped lines joined without their timestamps."""
+    lines = text.split("\n")
+    stamped = [_STAMP.match(line) is not None for line in lines]
+    if sum(stamped) < TRANSCRIPT_MIN_LINES:
+        return text
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if stamped[i] and i > 0 and stamped[i - 1]:
+            out[-1] = out[-1].rstrip() + " " + _STAMP.sub("", line)  # the caption goes on
+        else:
+            out.append(_STAMP.sub("", line) if stamped[i] else line)
+    return "\n".join(out)
+
+
+# a key in bold at a line's start, as Slack (mrkdwn "*Model:*", Workflow Builder) and Markdown ("**Model:**")
+# write form answers: the key as a plain 'Key: value' line (evals v16: a Workflow Builder submission's nine
+# fields were one sentence)
+_BOLD_KEY = re.compile(
+    r"^(?P<lead>[ \t]*(?:[-+•][ \t]+)?)(?P<b>\*\*|\*|__)(?P<key>[^*_\n:]{1,60}?)[ \t]*"
+    r"(?::[ \t]*(?P=b)|(?P=b)[ \t]*:)[ \t]*",
+    re.M,
+)
 
 
 # a pasted config's line, "  exclude_providers: [runpod, vast]", "stage: continued_pretraining": its

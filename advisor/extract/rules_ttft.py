@@ -20,7 +20,7 @@ _FIRST = (
     r"(?:ttft|time[\s-]+to[\s-]+(?:the\s+)?first[\s-]+(?:token|byte|word)|first[\s-]+token(?:\s+latency)?)"
 )
 _BOUND = (
-    r"(?:\s*(?:should|must|needs?\s+to|has\s+to|to)\s+be|\s+(?:is|of|at|target(?:\s+of)?|budget(?:\s+of)?"
+    r"(?:\s*(?:should|must|needs?\s+to|has\s+to|to)\s+be|\s+(?:is|of|at|target(?:\s+of|\s*:)?|budget(?:\s+of)?"
     r"|matters\s+too:?)|\s*[:=])?\s*(?:(?:well\s+)?(?:under|below|within|less\s+than|at\s+most|max(?:imum)?"
     r"|no\s+more\s+than|<=?|≤|sub|in\s+under|in)\s*)?[~≈]?\s*"
 )
@@ -30,8 +30,9 @@ _TTFT = keyed(
     rf"\b(?:p\d{{2}}(?:\.\d)?\s+)?{_FIRST}(?:\s*\(?p\d{{2}}(?:\.\d)?\)?)?{_BOUND}(?P<num>{NUMBER})\s*{_UNIT}"
     rf"|(?:under|below|within|less\s+than|at\s+most|<)\s*[~≈]?\s*(?P<num2>{NUMBER})\s*"
     rf"(?P<unit2>ms|milliseconds?|s|secs?|seconds?)\s+(?:p\d{{2}}\s+)?(?:to\s+(?:the\s+)?first\s+token|ttft)\b"
-    rf"|\bfirst\s+token\s+(?:(?:has\s+to|must|should|needs?\s+to)\s+)?(?:show(?:s|ing)?\s+up|appears?|arrives?"
-    rf"|comes?\s+back|streams?)\s+(?:in\s+under|within|under|in\s+less\s+than|in)\s*[~≈]?\s*(?P<num3>{NUMBER})\s*"
+    # "the first word must come out in 0.5 second" (evals v16): the first word seen is the first token
+    rf"|\bfirst\s+(?:token|word)\s+(?:(?:has\s+to|must|should|needs?\s+to)\s+)?(?:show(?:s|ing)?\s+up|appears?"
+    rf"|arrives?|comes?\s+(?:back|out)|streams?)\s+(?:in\s+under|within|under|in\s+less\s+than|in)\s*[~≈]?\s*(?P<num3>{NUMBER})\s*"
     rf"(?P<unit3>ms|milliseconds?|s|secs?|seconds?)\b",
     I,
 )

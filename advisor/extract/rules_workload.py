@@ -84,9 +84,11 @@ _USERS_CUE = keyed(
 # "needs to push 5k tok/s total", "20 people during office hours", "write 10M emails, ~150 tokens each"):
 # read as inference (inferred) only when nothing in the text trains a model.
 _SERVE_HINT = keyed(
-    r"\b(?:voice|phone|call[\s-]?cent(?:er|re)|customer[\s-]service|support|sales|chat|rag|ai|internal)"
+    r"\b(?:voice|phone|call[\s-]?cent(?:er|re)|customer[\s-]service|support|sales|chat|rag|ai|internal|search)"
     r"[\s-]+(?:agent|bot|assistant|copilot)s?\b"
     r"|\bchat[\s-]?bot\b|\b(?:concurrently|simultaneously)\b|\bper\s+(?:stream|call|session)\b"
+    # "25 users at same time in peak" (evals v16, a Finnish writer)
+    r"|\b(?:users|people|persons|clients|customers)\s+(?:at|in)\s+(?:the\s+)?same\s+time\b"
     # a model run on named hardware, nothing trained (expert review 9, R05: "we can run Llama 3.1 405B on a
     # single 8xH100 node in FP8" became a LoRA job)
     r"|\b(?:run|running|fit|load|host)\s+(?:[\w.\-]+\s+){1,4}?(?:on|onto|across)\s+[^.?!]{0,20}?"
