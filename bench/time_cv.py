@@ -53,14 +53,22 @@ def fold_calibration(development: list[TrainingRow], family: str) -> Calibration
     )
 
 
+SCORED_APART_SIDES = ("fresh8_held_out", "device3_held_out")
+"""Held-out sides the CV leaves out: scored apart with `bench.time_accuracy --side NAME` at the end of a round
+(bench/data/README.md, "Fresh-8 held-out set (training)", "Measured on a lent GPU: second and third sets")."""
+
+
 def cv_scored_sides(path: Path = TRAINING_FILE) -> dict[str, list[Scored]]:
-    """Every side of the split, each row predicted by the fold that leaves its family out."""
+    """Every side of the split but SCORED_APART_SIDES, each row predicted by the fold that leaves its family
+    out."""
     rows = load_training_rows(path)
     development = development_rows(path)
     gpus = {g.id: g for g in load_catalog().gpus}
     folds: dict[str, Calibration] = {}
     out: dict[str, list[Scored]] = {}
     for name, fams in load_training_split(path).sides().items():
+        if name in SCORED_APART_SIDES:
+            continue
         scored = []
         for r in rows_in(rows, fams):
             if r.tokens_per_s_per_gpu is None:

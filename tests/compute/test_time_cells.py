@@ -13,7 +13,7 @@ import yaml
 
 from bench.calibration_data import TRAINING_FILE
 from bench.time_accuracy import Scored, summarise
-from bench.time_cv import cv_scored_sides, fold_calibration
+from bench.time_cv import SCORED_APART_SIDES, cv_scored_sides, fold_calibration
 from bench.time_fit import (
     CELL_SHRINK_FAMILIES,
     MOE_FACTOR_CEILING,
@@ -127,10 +127,13 @@ def test_a_fold_leaves_its_family_out_and_a_later_side_is_not_refitted(tmp_path:
 def test_out_of_family_scores_stay_within_loose_bounds() -> None:
     # 2026-11-29: 204 rows, coverage 89.7%, median error 13.3% (88.7% / 14.2% before the cells were pulled);
     # then fresh-4 joined as development data after its blind scores (74 rows, 47.3% inside in-sample): 278
-    # rows, coverage 78.4%, median error 15.5% out of family
-    every = [s for side in cv_scored_sides().values() for s in side]
-    s = summarise(every)
-    assert s.rows >= 270 and s.coverage >= 0.76 and s.median_error <= 0.17
+    # rows, coverage 78.4%, median error 15.5% out of family; 2026-11-28: the lent-GPU second set (device2, 15
+    # rows, 60.0% inside at its blind score) joined as development data: 434 rows, 75.8%, 16.8% (held-out
+    # sides, time_cv.SCORED_APART_SIDES, are not in this figure)
+    sides = cv_scored_sides()
+    s = summarise([s for side in sides.values() for s in side])
+    assert s.rows >= 430 and s.coverage >= 0.75 and s.median_error <= 0.17
+    assert not set(sides) & set(SCORED_APART_SIDES)
 
 
 def test_summary_width_over_rows_with_a_band() -> None:
