@@ -109,6 +109,11 @@ the first at an empty context (ExLlama V1's table quoted that 'best' speed besid
 _TOTALS = re.compile(r"([\d,]+) input / ([\d,]+) generated tokens")
 _PROMPTS = re.compile(r"(\d[\d,]*) (?:prompts|successful)")
 _GENERATED = re.compile(r"(\d[\d,]*) request\(s\) sent at once \(([\d,]+) generated tokens in total\)")
+_DRAWN_TOTALS = re.compile(r"([\d,]+) input and ([\d,]+) generated tokens over ([\d,]+) requests")
+"""A random dataset's printed totals (sglang.bench_serving 'Total input tokens' / 'Total generated tokens' over
+'Successful requests'): SGLang's random dataset draws each length up to --random-*-len, so the means are about
+half the flags (sgl-project/sgl-cookbook docs/autoregressive/Qwen/Qwen3.md, '5.1 Speed Benchmark': 6,101 input
+tokens over 10 requests at --random-input-len 1000)."""
 OFFLINE_CONCURRENCY = 100_000  # "all requests at once": the model caps it at what the cache holds
 
 
@@ -139,7 +144,12 @@ def lengths(row: ServingRow) -> tuple[int, int]:
     prompt, output = row.prompt_tokens, row.output_tokens
     text = row.dataset or ""
     totals, counts, generated = _TOTALS.search(text), _PROMPTS.findall(text), _GENERATED.search(text)
-    if generated:  # requests sent at once whose model stops on its own: the mean of the stated total
+    drawn = _DRAWN_TOTALS.search(text)
+    if drawn:  # a random dataset's lengths, drawn per request: the means of the printed totals
+        n = int(drawn.group(3).replace(",", ""))
+        prompt = prompt or round(int(drawn.group(1).replace(",", "")) / n)
+        output = output or round(int(drawn.group(2).replace(",", "")) / n)
+    elif generated:  # requests sent at once whose model stops on its own: the mean of the stated total
         output = output or round(
             int(generated.group(2).replace(",", "")) / int(generated.group(1).replace(",", ""))
         )
