@@ -268,7 +268,19 @@ def _predict_at(
         engine_date=_source_month(row) if row.framework == framework else None,
         scheduler_steps=_scheduler_steps(row),
         max_tokens_per_step=_stated(row, framework, _STATED_BUDGET),
+        kv_cache_gib=_stated_kv_cache_gib(row),
     )
+
+
+_KV_CACHE_GIB = re.compile(r"KV cache limited to ([\d.]+) GiB")
+
+
+def _stated_kv_cache_gib(row: ServingRow) -> float | None:
+    """The KV cache the run's engine log states ('KV cache limited to 5.01 GiB by --gpu-memory-utilization
+    (0.25)': dennislee22/vLLM-benchmarking README.md, Tests 4, 5, 7), which a lowered utilisation sets far
+    below the default's; None when the row states none."""
+    m = _KV_CACHE_GIB.search(row.notes or "")
+    return float(m.group(1)) if m else None
 
 
 _YEAR_MONTH = re.compile(r"\d{4}-\d{2}")
