@@ -311,8 +311,8 @@ def checks(row: ServingRow, eff: ServingEfficiency | None = None) -> list[Check]
 
 
 def _warm_up_prompt_only(row: ServingRow) -> bool:
-    """A vLLM benchmark_serving.py run of one prompt on an engine with prefix caching on: the script first sends
-    input_requests[0] as its 'initial single prompt test run' (vllm benchmarks/benchmark_serving.py,
+    """A vLLM benchmark_serving.py run of one prompt on an engine with prefix caching on: the script first
+    sends input_requests[0] as its 'initial single prompt test run' (vllm benchmarks/benchmark_serving.py,
     benchmark()), so the one measured request finds its whole prompt cached and its TTFT times no prefill
     (dennislee22's 36 ms for 1,024 tokens on an A100, where the prefill alone takes ~50 ms at peak FLOP/s)."""
     text = f"{row.dataset or ''} {row.ambiguous or ''}"

@@ -110,10 +110,10 @@ _TOTALS = re.compile(r"([\d,]+) input / ([\d,]+) generated tokens")
 _PROMPTS = re.compile(r"(\d[\d,]*) (?:prompts|successful)")
 _GENERATED = re.compile(r"(\d[\d,]*) request\(s\) sent at once \(([\d,]+) generated tokens in total\)")
 _DRAWN_TOTALS = re.compile(r"([\d,]+) input and ([\d,]+) generated tokens over ([\d,]+) requests")
-"""A random dataset's printed totals (sglang.bench_serving 'Total input tokens' / 'Total generated tokens' over
-'Successful requests'): SGLang's random dataset draws each length up to --random-*-len, so the means are about
-half the flags (sgl-project/sgl-cookbook docs/autoregressive/Qwen/Qwen3.md, '5.1 Speed Benchmark': 6,101 input
-tokens over 10 requests at --random-input-len 1000)."""
+"""A random dataset's printed totals (sglang.bench_serving 'Total input tokens' / 'Total generated tokens'
+over 'Successful requests'): SGLang's random dataset draws each length up to --random-*-len, so the means are
+about half the flags (sgl-project/sgl-cookbook docs/autoregressive/Qwen/Qwen3.md, '5.1 Speed Benchmark':
+6,101 input tokens over 10 requests at --random-input-len 1000)."""
 OFFLINE_CONCURRENCY = 100_000  # "all requests at once": the model caps it at what the cache holds
 
 
@@ -137,7 +137,8 @@ def skip_reason(row: ServingRow) -> str | None:
     if row.id == "tharindu-l4-qwen2.5-coder-7b-hf-bs1":
         return (
             "30.2 tokens/s at batch 1 is 33 ms a token, where reading the 15.7 GB of 16-bit weights the page "
-            "states (its L4 memory table) takes at least 52 ms at the L4's 300 GB/s: the figure cannot be reproduced"
+            "states (its L4 memory table) takes at least 52 ms at the L4's 300 GB/s: the figure cannot be "
+            "reproduced"
         )
     return None
 

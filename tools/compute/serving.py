@@ -282,7 +282,8 @@ def estimate_serving_time(
         weight_bytes=weights,
     )
     if kv_cache_gib is not None:  # the cache the engine reported allocating (a stated set-up)
-        kv_budget = tb.step("kv_cache_budget_bytes", "the engine's stated KV cache", gib_to_bytes(kv_cache_gib), "bytes")
+        stated = gib_to_bytes(kv_cache_gib)
+        kv_budget = tb.step("kv_cache_budget_stated_bytes", "the engine's stated KV cache", stated, "bytes")
     kv_bytes_value = BYTES_PER_WEIGHT[kv_prec]
     # a static batch's sequences grow in lockstep: by its last step every one holds prompt + output, so a
     # paged engine that admitted them by current use preempts those the cache no longer holds
