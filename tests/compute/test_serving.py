@@ -347,9 +347,10 @@ def test_a_stated_kv_cache_sets_what_the_replica_holds(cat: Catalog) -> None:
     # qwen2.5-7b shapes) on one A100 80GB at --gpu-memory-utilization 0.25, the log's KV cache 5.01 GiB;
     # 28 layers x 4 KV heads x 128 x 2 (K, V) x 2 bytes = 56 KiB a token, so 5.01 GiB holds 93,800 tokens:
     # 45 sequences of 1,024 + 1,024 (static batch)
-    kw = dict(n_gpus=1, concurrency=100, prompt_tokens=1024, output_tokens=1024, batching="static")
-    default = _t(cat, "qwen2.5-7b", "a100-80gb-sxm", **kw)
-    stated = _t(cat, "qwen2.5-7b", "a100-80gb-sxm", kv_cache_gib=5.01, **kw)
+    default = _t(cat, "qwen2.5-7b", "a100-80gb-sxm", concurrency=100, prompt_tokens=1024, output_tokens=1024,
+                 batching="static")  # fmt: skip
+    stated = _t(cat, "qwen2.5-7b", "a100-80gb-sxm", concurrency=100, prompt_tokens=1024, output_tokens=1024,
+                batching="static", kv_cache_gib=5.01)  # fmt: skip
     assert stated.max_concurrency == 45
     assert default.max_concurrency > 100 > stated.max_concurrency
     assert any(s.step == "kv_cache_budget_stated_bytes" for s in stated.trace)
