@@ -59,6 +59,10 @@ Maverick) and FP4 weights (no fp4 in tools.vocabulary's precisions). Bench-side 
 - a row on Hugging Face transformers (framework "transformers": h2oGPT's "Backend: transformers") runs the
   serving model's eager engine: a static batch whose step is at least the host's (EAGER_HOST_S_PER_LAYER),
   int8 / int4 weights as bitsandbytes' on-load quantisation (bench/data/README.md, "Round 9 (serving, srv9)").
+- (Round 12, srv12) a random dataset's printed totals ('X input and Y generated tokens over N requests',
+  SGLang's bench_serving) give the mean lengths; a KV cache the run's engine log states ('KV cache limited to
+  X GiB') replaces the default-utilisation budget; a one-prompt vLLM benchmark_serving run with prefix caching
+  on times the script's warm-up prompt again, cached, so its TTFT is not scored.
 Rows whose weights do not fit the stated GPUs are skipped (70B AWQ on one 24 GB card).
 
 Development figures (all three sides have now been studied row by row; a new held-out set is being

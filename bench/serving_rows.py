@@ -124,6 +124,11 @@ the first at an empty context (ExLlama V1's table quoted that 'best' speed besid
 _TOTALS = re.compile(r"([\d,]+) input / ([\d,]+) generated tokens")
 _PROMPTS = re.compile(r"(\d[\d,]*) (?:prompts|successful)")
 _GENERATED = re.compile(r"(\d[\d,]*) request\(s\) sent at once \(([\d,]+) generated tokens in total\)")
+_DRAWN_TOTALS = re.compile(r"([\d,]+) input and ([\d,]+) generated tokens over ([\d,]+) requests")
+"""A random dataset's printed totals (sglang.bench_serving 'Total input tokens' / 'Total generated tokens'
+over 'Successful requests'): SGLang's random dataset draws each length up to --random-*-len, so the means are
+about half the flags (sgl-project/sgl-cookbook docs/autoregressive/Qwen/Qwen3.md, '5.1 Speed Benchmark':
+6,101 input tokens over 10 requests at --random-input-len 1000)."""
 OFFLINE_CONCURRENCY = 100_000  # "all requests at once": the model caps it at what the cache holds
 
 
@@ -144,6 +149,12 @@ def skip_reason(row: ServingRow) -> str | None:
             "70B FP8 on ONE H100 at 50 requests: weights (~67 GiB) leave no KV cache at default memory "
             "utilisation and prompt/output lengths are unpublished; the set-up cannot be reproduced"
         )
+    if row.id == "tharindu-l4-qwen2.5-coder-7b-hf-bs1":
+        return (
+            "30.2 tokens/s at batch 1 is 33 ms a token, where reading the 15.7 GB of 16-bit weights the page "
+            "states (its L4 memory table) takes at least 52 ms at the L4's 300 GB/s: the figure cannot be "
+            "reproduced"
+        )
     return None
 
 
@@ -154,7 +165,12 @@ def lengths(row: ServingRow) -> tuple[int, int]:
     prompt, output = row.prompt_tokens, row.output_tokens
     text = row.dataset or ""
     totals, counts, generated = _TOTALS.search(text), _PROMPTS.findall(text), _GENERATED.search(text)
-    if generated:  # requests sent at once whose model stops on its own: the mean of the stated total
+    drawn = _DRAWN_TOTALS.search(text)
+    if drawn:  # a random dataset's lengths, drawn per request: the means of the printed totals
+        n = int(drawn.group(3).replace(",", ""))
+        prompt = prompt or round(int(drawn.group(1).replace(",", "")) / n)
+        output = output or round(int(drawn.group(2).replace(",", "")) / n)
+    elif generated:  # requests sent at once whose model stops on its own: the mean of the stated total
         output = output or round(
             int(generated.group(2).replace(",", "")) / int(generated.group(1).replace(",", ""))
         )
@@ -273,7 +289,19 @@ def _predict_at(
         engine_date=_source_month(row) if row.framework == framework else None,
         scheduler_steps=_scheduler_steps(row),
         max_tokens_per_step=_stated(row, framework, _STATED_BUDGET),
+        kv_cache_gib=_stated_kv_cache_gib(row),
     )
+
+
+_KV_CACHE_GIB = re.compile(r"KV cache limited to ([\d.]+) GiB")
+
+
+def _stated_kv_cache_gib(row: ServingRow) -> float | None:
+    """The KV cache the run's engine log states ('KV cache limited to 5.01 GiB by --gpu-memory-utilization
+    (0.25)': dennislee22/vLLM-benchmarking README.md, Tests 4, 5, 7), which a lowered utilisation sets far
+    below the default's; None when the row states none."""
+    m = _KV_CACHE_GIB.search(row.notes or "")
+    return float(m.group(1)) if m else None
 
 
 _YEAR_MONTH = re.compile(r"\d{4}-\d{2}")

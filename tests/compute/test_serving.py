@@ -340,3 +340,17 @@ def test_a_stated_token_budget_caps_the_running_sequences(cat: Catalog) -> None:
     capped = _t(cat, **args, max_tokens_per_step=512)
     assert capped.live_sequences == 512 // 11
     assert _t(cat, **args).live_sequences > capped.live_sequences
+
+
+def test_a_stated_kv_cache_sets_what_the_replica_holds(cat: Catalog) -> None:
+    # dennislee22's vLLM Test 4 (bench/data/serving_throughput_fresh5.yaml): Qwen2-7B (the catalog's
+    # qwen2.5-7b shapes) on one A100 80GB at --gpu-memory-utilization 0.25, the log's KV cache 5.01 GiB;
+    # 28 layers x 4 KV heads x 128 x 2 (K, V) x 2 bytes = 56 KiB a token, so 5.01 GiB holds 93,800 tokens:
+    # 45 sequences of 1,024 + 1,024 (static batch)
+    default = _t(cat, "qwen2.5-7b", "a100-80gb-sxm", concurrency=100, prompt_tokens=1024, output_tokens=1024,
+                 batching="static")  # fmt: skip
+    stated = _t(cat, "qwen2.5-7b", "a100-80gb-sxm", concurrency=100, prompt_tokens=1024, output_tokens=1024,
+                batching="static", kv_cache_gib=5.01)  # fmt: skip
+    assert stated.max_concurrency == 45
+    assert default.max_concurrency > 100 > stated.max_concurrency
+    assert any(s.step == "kv_cache_budget_stated_bytes" for s in stated.trace)

@@ -171,6 +171,7 @@ def estimate_serving_time(
     engine_date: str | None = None,
     scheduler_steps: int = 1,
     max_tokens_per_step: int | None = None,
+    kv_cache_gib: float | None = None,
 ) -> ServingTime:
     """Output tokens/s of the replica, ms per output token and time to first token (low-high), and how
     many requests its KV cache holds. `batching="static"` (a fixed batch, prefill then decode, the
@@ -185,7 +186,9 @@ def estimate_serving_time(
     default, is a current release. `scheduler_steps`: vLLM multi-step scheduling (--num-scheduler-steps),
     which spreads the V0 engine's per-step CPU work over that many steps. `max_tokens_per_step`: the
     engine's token budget per step (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens) when stated;
-    None: the engine's default."""
+    None: the engine's default. `kv_cache_gib`: the KV cache the engine reports at start-up, over the replica
+    (vLLM's log line 'Available KV cache memory: X GiB', set by --gpu-memory-utilization), in place of the
+    budget from the default utilisation; None: computed."""
     _check(
         n_gpus=n_gpus,
         concurrency=concurrency,
@@ -278,6 +281,9 @@ def estimate_serving_time(
         n_gpus=n_gpus,
         weight_bytes=weights,
     )
+    if kv_cache_gib is not None:  # the cache the engine reported allocating (a stated set-up)
+        stated = gib_to_bytes(kv_cache_gib)
+        kv_budget = tb.step("kv_cache_budget_stated_bytes", "the engine's stated KV cache", stated, "bytes")
     kv_bytes_value = BYTES_PER_WEIGHT[kv_prec]
     # a static batch's sequences grow in lockstep: by its last step every one holds prompt + output, so a
     # paged engine that admitted them by current use preempts those the cache no longer holds
