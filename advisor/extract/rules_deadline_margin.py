@@ -57,20 +57,34 @@ def _drop(ctx: Ctx, gone: list[Finding]) -> None:
     ctx.findings[:] = [f for f in ctx.findings if id(f) not in ids]
 
 
-def _shift(ctx: Ctx, hours: float, why: str) -> None:
+def _shift(ctx: Ctx, hours: float, why: str, at: int) -> None:
     """deadline_hours less `hours`, ranked just after the deadline that would win (latest, corrections
-    first), so the shifted value is the one used; nothing when no deadline stands or the shift eats it."""
+    first), so the shifted value is the one used; an earlier turn's deadline when this text states none
+    (ranked at `at`, the margin's place); nothing when no deadline stands or the shift eats it."""
     left = [f for f in ctx.findings if f.field == "deadline_hours" and not f.retract and f.value]
-    if not left:
+    if left:
+        win = max(left, key=lambda f: (f.correction, f.position))
+        due_hours, quote, rank, fix = (
+            float(win.value),
+            (win.evidence or "").split(":", 1)[0],
+            win.position + 1,
+            win.correction,
+        )
+    elif ctx.prior is not None and ctx.prior.deadline_hours:
+        due_hours, quote, rank, fix = (
+            ctx.prior.deadline_hours,
+            f"the deadline ({ctx.prior.deadline_hours:g} h)",
+            at,
+            True,
+        )
+    else:
         return
-    win = max(left, key=lambda f: (f.correction, f.position))
-    due = float(win.value) - hours
+    due = due_hours - hours
     if due <= 0:
         return
-    quote = win.evidence.split(":", 1)[0] if win.evidence else "the deadline"
     ev = f"{quote} less {why} = {due:g} h"
     ctx.findings.append(Finding(field="deadline_hours", value=due, status="inferred", evidence=ev,
-                                position=win.position + 1, correction=win.correction))  # fmt: skip
+                                position=rank, correction=fix, converted=True))  # fmt: skip
 
 
 def _margin_hours(m: re.Match[str]) -> U.Converted:
@@ -82,16 +96,16 @@ def _margin_hours(m: re.Match[str]) -> U.Converted:
 def rule_deadline_margin(ctx: Ctx) -> None:
     """Margins before a deadline and hardware delivery dates (module docstring). Runs after every deadline
     rule and the corrections, so the deadline it shifts is the one that would be used."""
-    margins: list[re.Match[str]] = []
+    margins: list[tuple[int, re.Match[str]]] = []
     for s in ctx.sentences:
         for m in _MARGIN.finditer(s.text):
             _drop(ctx, _deadlines_in(ctx, s.start + m.start(), s.start + m.end()))
-            margins.append(m)
+            margins.append((s.start + m.start(), m))
         if _HARDWARE.search(s.text) is None:
             continue
         for m in _DELIVERY.finditer(s.text):
             end = s.start + min(len(s.text), m.end() + _SPAN_AFTER_CHARS)  # this sentence's date only
             _drop(ctx, _deadlines_in(ctx, s.start + m.start(), end))
-    for m in margins:
+    for at, m in margins:
         c = _margin_hours(m)
-        _shift(ctx, c.value, f'"{" ".join(m.group(0).split())}" ({c.how}): job done that much earlier')
+        _shift(ctx, c.value, f'"{" ".join(m.group(0).split())}" ({c.how}): job done that much earlier', at)

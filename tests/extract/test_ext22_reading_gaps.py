@@ -75,6 +75,12 @@ def test_a_margin_moves_the_deadline_earlier(extract: Extract, text: str, margin
     assert p.deadline_hours == pytest.approx(DEC_20_HOURS - margin_hours, abs=1)
 
 
+def test_a_margin_in_a_later_turn_moves_the_earlier_deadline(extract: Extract) -> None:
+    before = extract(JOB + "The deadline is 20 December.")
+    p = extract("Oh, and we need two weeks for QA before the deadline.", before)
+    assert p.deadline_hours == pytest.approx(DEC_20_HOURS - 2 * WEEK_HOURS, abs=1)
+
+
 def test_a_margin_with_no_deadline_is_no_deadline(extract: Extract) -> None:
     p = extract(JOB + "We need two weeks for QA before the deadline.")
     assert p.deadline_hours is None  # it was 336 h from now
