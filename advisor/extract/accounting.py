@@ -109,6 +109,11 @@ class Clause:
     alone: bool = False  # the whole of its line, without closing punctuation (a heading, a signature)
 
 
+# a numbered list's marker on its own ("1.", "2)", "(3)", "b."): the sentence split leaves it as a piece,
+# and it was listed among the sentences with no workload facts (ext22 gap 4)
+_LIST_MARKER = re.compile(r"\(?\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-hA-H][.)]")
+
+
 # --------------------------------------------------------------------------- clauses
 def _paragraphs(text: str) -> list[tuple[int, int]]:
     """(start, end) of paragraphs: a line break ends one when the line ends a clause, the next line starts
@@ -171,7 +176,7 @@ def split_clauses(text: str) -> list[Clause]:
                 raw = text[ca:cb]
                 lead = len(raw) - len(raw.lstrip(" \t\n-*+•>|#"))
                 body = " ".join(raw.split()).lstrip("-*+•>|# ").rstrip(" .,;").strip()
-                if _WORD.search(body):
+                if _WORD.search(body) and not _LIST_MARKER.fullmatch(raw.strip()):  # "1." is no sentence
                     clauses.append(
                         Clause(text=body, start=ca + lead, end=cb, alone=single_line and len(merged) == 1)
                     )

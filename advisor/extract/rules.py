@@ -45,6 +45,7 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
+from advisor.extract.rules_deadline_margin import rule_deadline_margin
 from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
 from advisor.extract.rules_dollar_prefix import rule_dollar_prefix
 from advisor.extract.rules_followup_share import rule_followup_share
@@ -61,7 +62,7 @@ from advisor.extract.rules_gpu_options import rule_gpu_options
 from advisor.extract.rules_gpus import rule_gpu_choice, rule_owned_gpus
 from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_each, rule_usable_share
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
-from advisor.extract.rules_inventory_csv import rule_inventory_csv
+from advisor.extract.rules_inventory_csv import rule_inventory_csv, rule_inventory_pipe
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -110,6 +111,7 @@ from advisor.extract.second_workload import (
     share_constraints,
 )
 from advisor.extract.steps import step_parts
+from advisor.extract.withdrawn_choice import rule_required_over_preferred
 from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
 
@@ -126,6 +128,7 @@ class Analysis:
 
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
+    rule_inventory_pipe,  # an inventory as a Markdown table "| host | gpu | count | status |" (all its rows)
     rule_owned_gpus,
     rule_owned_forms,
     rule_held_capacity,  # "The company holds a reserved AWS cluster of 32 H100"
@@ -202,6 +205,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
     rule_own_hardware_only,  # after rule_constraints: "we won't rent anything", "Nothing may leave"
     rule_stay_on,  # after the provider rules: "we're staying on Azure, that's non negotiable"
+    rule_required_over_preferred,  # after the provider rules: "It has to be GCP" after "we'd prefer Nebius"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
@@ -210,6 +214,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it
     rule_aside_figures,  # after the figure rules: "1,900 tok/s on the old pipeline -- other model, ignore"
+    rule_deadline_margin,  # after the deadline rules: "two weeks for QA before the deadline"
     rule_amount_label,  # after rule_aside_figures: a form's "Amount: EUR 1.800" when no other budget stands
     rule_rate_for_new_deadline,  # after rule_corrections: a later turn's new deadline, the earlier volume
     rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
@@ -292,6 +297,8 @@ def _distinct(part: tuple[Sentence, ...]) -> tuple[Sentence, ...]:
     out: list[Sentence] = []
     for s in part:
         key = " ".join(s.text.lower().split())
+        if key.endswith(";"):  # a table cell ("H100 SXM;") repeated in the next row is that row's own cell
+            key = f"{s.block}:{key}"
         seen[key] = seen.get(key, 0) + 1
         if seen[key] <= SAME_SENTENCE_READS:
             out.append(s)

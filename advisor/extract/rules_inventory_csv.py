@@ -69,7 +69,14 @@ def _read(s: Sentence, ours: str) -> tuple[str, int, str, list[str]] | None:
     table = _table(s.text)
     if table is None:
         return None
-    names, rows = table
+    return _sum(*table, ours)
+
+
+def _sum(
+    names: list[str], rows: list[list[str]], ours: str, sep: str = ","
+) -> tuple[str, int, str, list[str]] | None:
+    """(gpu id, cards in service, evidence, the counted rows joined by `sep`) of an inventory's header
+    `names` and `rows`, or None when no column names the GPU model and its count."""
     model = next((i for i, h in enumerate(names) if _MODEL_HEAD.match(h)), None)
     count = next((i for i, h in enumerate(names) if _COUNT_HEAD.match(h)), None)
     status = next((i for i, h in enumerate(names) if _STATUS_HEAD.match(h)), None)
@@ -89,12 +96,12 @@ def _read(s: Sentence, ours: str) -> tuple[str, int, str, list[str]] | None:
         gid = resolve_gpu(g.group("gpu"))
         cards[gid] = cards.get(gid, 0) + int(row[count])
         label.setdefault(gid, row[model])
-        counted.setdefault(gid, []).append(",".join(row))
+        counted.setdefault(gid, []).append(sep.join(row))
     if not cards:
         return None
     gid = max(cards, key=lambda k: cards[k])
     others = [f"{label[k]} x{n}" for k, n in cards.items() if k != gid]
-    ev = f'"{",".join(names)}" (inventory export): {cards[gid]} x {label[gid]} in service'
+    ev = f'"{sep.join(names)}" (inventory export): {cards[gid]} x {label[gid]} in service'
     if others:
         ev += f"; also listed, not counted (one owned model): {', '.join(others)}"
     if gone:
@@ -119,4 +126,50 @@ def rule_inventory_csv(ctx: Ctx) -> None:
             ctx.add(s, "owned_gpu", gid, f'"{row}"', "inferred", max(0, s.text.find(row)))
         ctx.add(s, "owned_gpu", gid, ev, "stated")
         ctx.add(s, "owned_gpu_count", n, ev, "stated")
+        return
+
+
+def _cells(sentences: list[Sentence]) -> list[str]:
+    return [c.strip() for c in " ".join(x.text for x in sentences).split(";")]
+
+
+def rule_inventory_pipe(ctx: Ctx) -> None:
+    """owned_gpu(_count) from the same inventory pasted as a Markdown table (ext22 gap 5):
+
+        | host | gpu | count | status |
+        |---|---|---|---|
+        | gpu-a | H100 SXM | 8 | in service |
+
+    The text clean-up turns each row into cells joined by "; " (rules_text._table_row), one block per row,
+    which the sentence split may cut at a cell: a block's sentences are joined back. Every in-service row
+    is counted as in the CSV form (_sum); the first owned row alone was read before (rules_owned_forms)."""
+    if ctx.has("owned_gpu"):
+        return
+    blocks: dict[int, list[Sentence]] = {}
+    for s in ctx.sentences:
+        blocks.setdefault(s.block, []).append(s)
+    order = sorted(blocks)
+    for i, b in enumerate(order):
+        names = _cells(blocks[b])
+        if len(names) < 3 or not any(_MODEL_HEAD.match(h) for h in names):  # noqa: PLR2004 - host, gpu, count
+            continue
+        if not any(_COUNT_HEAD.match(h) for h in names):
+            continue
+        rows = []
+        for r in order[i + 1 : i + 1 + _MAX_ROWS]:
+            cells = _cells(blocks[r])
+            if len(cells) != len(names):
+                break  # the table ended
+            rows.append((r, cells))
+        near = [x for k in order[max(0, i - 2) : i + 1 + len(rows) + 2] for x in blocks[k]]
+        ours = next((m for t in near if (m := _OURS.search(t.text)) is not None), None)
+        if ours is None or (found := _sum(names, [c for _, c in rows], ours.group(0), "; ")) is None:
+            continue
+        gid, n, ev, _ = found
+        for r, _ in rows:  # each row is read (counted or left out): the account finds its words
+            for s in blocks[r]:
+                ctx.add(s, "owned_gpu", gid, f'"{s.text}"', "inferred")
+        first = blocks[b][0]
+        ctx.add(first, "owned_gpu", gid, ev, "stated")
+        ctx.add(first, "owned_gpu_count", n, ev, "stated")
         return

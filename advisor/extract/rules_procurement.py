@@ -7,6 +7,9 @@
 - Not read: a quantity of something else ("The vendor shall provide 24/7 support", "shall deliver 2
   racks"), a GPU the vendor may not offer ("shall not provide"), a vendor's own claim with no obligation
   ("the vendor has 16 H100s").
+- A team's own ask in chat (ext22): "We want 16 H100 SXM GPUs", "we'd like to rent 8x H200", "Looking for 32
+  H100s" read the same way (the reply's "most GPUs 16"); "Capacity: 16 H100 SXM" in an RFQ too. Not: "we
+  have 16 H100s" (owned: rules_gpus), a question ("do we need 16 H100s?", rules_claims).
 """
 
 from __future__ import annotations
@@ -32,14 +35,25 @@ _NODES_AFTER = re.compile(
 )
 _ASKED = (
     re.compile(rf"\b{_PARTY}\s+{_OBLIGED}\s+{_SUPPLY}\s+{_QUANTITY}{_GPU_NEXT}", I),
-    re.compile(rf"\b(?:quantity|qty)\s*[:=]\s*{_QUANTITY}{_GPU_NEXT}", I),
+    re.compile(rf"\b(?:quantity|qty|capacity)\s*[:=]\s*{_QUANTITY}{_GPU_NEXT}", I),
+)
+# a team asking for a count in chat (ext22 gap 1): "We want 16 H100 SXM GPUs", "we'd like to rent 8x H200",
+# "Looking for 32 H100s"; not "we have 16 H100s" (owned), "will 16 H100s do?" (a claim, rules_claims)
+_WE_ASK = re.compile(
+    r"\b(?:(?:we|i)(?:'d|\s+would|\s+really|\s+also|\s+only|\s+just)?\s+(?:want|need|(?<=['l]d\s)like"
+    r"|require|plan\s+(?:to|on)|intend\s+to|are\s+(?:looking\s+for|asking\s+for|after|planning\s+(?:to|on)))"
+    r"|(?:we'?re|i'?m)\s+(?:looking\s+for|asking\s+for|after|planning\s+(?:to|on))|looking\s+for)"
+    r"\s+(?:(?:to\s+)?(?:rent|reserve|book|use|get|buy|lease|have)(?:ing)?\s+)?" + _QUANTITY + _GPU_NEXT,
+    I,
 )
 
 
 def rule_procurement(ctx: Ctx) -> None:
     """gpus_wanted and max_gpus from a tender's obligation to supply GPUs (module docstring)."""
     for s in ctx.sentences:
-        for m in (m for rx in _ASKED for m in rx.finditer(s.text)):
+        for m in (m for rx in (*_ASKED, _WE_ASK) for m in rx.finditer(s.text)):
+            if s.text.rstrip().endswith("?"):
+                continue  # "we need 16 H100s?": a question about the count, a claim (rules_claims)
             g = GPU_RE.match(s.text, m.end())
             if g is None:
                 continue
@@ -51,5 +65,6 @@ def rule_procurement(ctx: Ctx) -> None:
             if ids:
                 ctx.add(s, "gpus_wanted", ids, said, "stated", m.start())
             if 1 <= n <= 100_000:
-                ev = f'"{said}" -> at most {int(n)} GPUs (the quantity the tender asks for)'
+                whose = "the count you asked for" if m.re is _WE_ASK else "the quantity the tender asks for"
+                ev = f'"{said}" -> at most {int(n)} GPUs ({whose})'
                 ctx.add(s, "max_gpus", int(n), ev, "inferred", m.start())
