@@ -27,7 +27,8 @@ Mapping rules (row field -> calculator input):
   runs with variable_length (the caching allocator's stale logits segments, reserved basis).
 - gpus, tp, pp as given; torchtitan with pp > 1: the row's local batch is split into pp micro-batches
   (its default pipeline_parallel_microbatches); rows whose notes say selective activation checkpointing
-  are skipped (not a calculator input).
+  are skipped (not a calculator input), and so are rows with sequence / context parallelism (Ulysses,
+  ring attention: the id or notes say so).
 - measured.card (catalog id of the card a reserved / nvidia-smi figure was read on): the estimate is capped at
   that card's usable memory when its tensors fit (the allocator's reserve shrinks: tools.memory_card).
 - measured.capped_at_gib (a figure at the card's limit): scored as an interval (bounded_error): 0 when the
@@ -125,6 +126,8 @@ _PRECISION_WORDS: dict[str, str] = {
     "nf4 (double quant, bf16 quant storage)": "nf4",
     "bf16": "bf16", "bfloat16": "bf16", "fp16": "fp16", "float16": "fp16", "fp32": "fp32", "float32": "fp32",
 }  # fmt: skip
+# a row whose own id or notes name sequence / context parallelism: each rank holds 1/SP of a sequence's tokens
+_SEQUENCE_PARALLEL = re.compile(r"(?i)\bulysses\b|sequence[\s-]parallel|context[\s-]parallel|-sp[2-9]\d*-")
 _TARGET_WORDS: dict[str, tuple[str, ...]] = {
     "c_attn": ("q_proj", "k_proj", "v_proj"), "qkv_proj": ("q_proj", "k_proj", "v_proj"),
     "query_key_value": ("q_proj", "k_proj", "v_proj"), "wqkv": ("q_proj", "k_proj", "v_proj"),
@@ -376,6 +379,8 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         raise Skip(
             "selective activation checkpointing (torchtitan's per-op policy) is not a calculator input"
         )
+    if _SEQUENCE_PARALLEL.search(f"{row.get('id')} {row.get('notes') or ''}"):
+        raise Skip("sequence / context parallelism (Ulysses, ring attention) is not a calculator input")
     batch = int(batch)
     if pp > 1 and framework == "torchtitan":
         if batch % pp:
