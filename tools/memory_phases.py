@@ -197,6 +197,14 @@ def variable_length_reserve(plan: Plan, logits_backward: float, tb: TraceBuilder
     variable-length run; else 0): VARIABLE_LENGTH_STALE_LOGITS x the loss-backward logits bytes."""
     if not plan.variable_length or plan.memory_basis != "reserved":
         return 0.0
+    tb.assume(
+        "variable_length_stale_logits",
+        VARIABLE_LENGTH_STALE_LOGITS,
+        "loss-backward logits",
+        "cached, unusable shorter batches' logits segments (PyTorch caching allocator: segments never merge);"
+        " fitted on the ms-swift 1.x Qwen-1 LoRA rows (bench/data/memory_measurements_fresh2.yaml),"
+        " 2026-11-27",
+    )
     return tb.step(
         "variable_length_logits_reserve",
         "stale segments x logits bytes at the loss backward (shorter batches' blocks, cached, unusable)",
