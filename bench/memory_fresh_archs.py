@@ -77,19 +77,19 @@ QWEN1_1_8B = _arch(
     "qwen-1.8b", "Qwen 1.8B", ("Qwen/Qwen-1_8B-Chat", "Qwen/Qwen-1_8B", "Qwen-1.8B-Chat", "Qwen-1.8B"),
     "huggingface.co/Qwen/Qwen-1_8B-Chat config.json (QWenLMHeadModel, remote code: hidden 2048, 24 layers, "
     "16 heads, no GQA, intermediate_size 11008 = 2 x the 5504-wide w1/w2, vocab 151936, c_attn bias, "
-    "seq_length 8192); 1.84B",
+    "seq_length 8192; c_attn one fused q/k/v linear, modeling_qwen.py QWenAttention); 1.84B",
     family="qwen", hf_architecture="QWenLMHeadModel", n_layers=24, hidden_size=2048, n_heads=16,
-    n_kv_heads=16, head_dim=128, intermediate_size=5504, vocab_size=151936, qkv_bias=True, max_context=8192,
-    published_params_b=1.84,
+    n_kv_heads=16, head_dim=128, intermediate_size=5504, vocab_size=151936, qkv_bias=True,
+    fused_qkv_proj=True, max_context=8192, published_params_b=1.84,
 )  # fmt: skip
 QWEN1_14B = _arch(
     "qwen-14b", "Qwen 14B", ("Qwen/Qwen-14B-Chat", "Qwen/Qwen-14B", "Qwen-14B-Chat", "Qwen-14B"),
     "huggingface.co/Qwen/Qwen-14B-Chat config.json (QWenLMHeadModel, remote code: hidden 5120, 40 layers, "
     "40 heads, no GQA, intermediate_size 27392 = 2 x the 13696-wide w1/w2, vocab 152064, c_attn bias, "
-    "seq_length 2048); 14.17B",
+    "seq_length 2048; c_attn one fused q/k/v linear, modeling_qwen.py QWenAttention); 14.17B",
     family="qwen", hf_architecture="QWenLMHeadModel", n_layers=40, hidden_size=5120, n_heads=40,
-    n_kv_heads=40, head_dim=128, intermediate_size=13696, vocab_size=152064, qkv_bias=True, max_context=8192,
-    published_params_b=14.17,
+    n_kv_heads=40, head_dim=128, intermediate_size=13696, vocab_size=152064, qkv_bias=True,
+    fused_qkv_proj=True, max_context=8192, published_params_b=14.17,
 )  # fmt: skip
 YI_6B = _arch(
     "yi-6b", "Yi 6B", ("01-ai/Yi-6B", "01-ai/Yi-6B-Chat", "Yi-6B", "Yi-6B-Chat", "Yi 6B"),

@@ -449,25 +449,14 @@ def estimate_memory(
     if gpus > 1:
         tb.assume("nccl_buffers_gib", NCCL_BUFFERS_GIB, "GiB", "NCCL communicator buffers")
         context_gib += NCCL_BUFFERS_GIB
-    tb.assume(
-        "allocator_reserve_fraction",
-        ALLOCATOR_FRAGMENTATION_FRACTION,
-        "",
-        "PyTorch caching allocator, reserved vs allocated",
-    )
     dynamic = live.dynamic()  # a KV cache is one preallocated block: no reserve around it
-    if plan.training:  # the segments a step's transients leave cached (tools.memory_reserve)
+    # each records the constants of the formula it applies as assumptions (tools.memory_reserve)
+    if plan.training:  # the segments a step's transients leave cached
         frag = memory_reserve.training_reserve(
             plan, dynamic, parts.logits_backward, states.step_temporaries, tb, stale
         )
     else:
-        frag = tb.step(
-            "allocator_reserve",
-            "fraction x activations live at the peak",
-            ALLOCATOR_FRAGMENTATION_FRACTION * dynamic,
-            "B",
-            fraction=ALLOCATOR_FRAGMENTATION_FRACTION,
-        )
+        frag = memory_reserve.serving_reserve(dynamic, tb)
     reserved_basis = plan.memory_basis == "reserved"
     if reserved_basis and reserved_at_reset_gib > 0 and RESERVE_NEVER_SHRINKS:
         floor = reserved_at_reset_gib * 2**30 - live.total() - kv

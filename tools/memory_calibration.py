@@ -75,14 +75,15 @@ LLAMA_2_7B = _arch(
     "llama-2-7b", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=32, head_dim=128,
     intermediate_size=11008, vocab_size=32000,
 )  # fmt: skip
-# Qwen (v1) config.json gives intermediate_size 22016 = 2 x the MLP width (w1/w2 are 11008 wide each).
+# Qwen (v1) config.json gives intermediate_size 22016 = 2 x the MLP width (w1/w2 are 11008 wide each); c_attn
+# is one fused q/k/v linear (modeling_qwen.py QWenAttention, tools.catalog.hf_config._qwen_v1).
 QWEN_7B = _arch(
     "qwen-7b", family="qwen", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=32, head_dim=128,
-    intermediate_size=11008, vocab_size=151936, qkv_bias=True,
+    intermediate_size=11008, vocab_size=151936, qkv_bias=True, fused_qkv_proj=True,
 )  # fmt: skip
 QWEN_72B = _arch(
     "qwen-72b", family="qwen", n_layers=80, hidden_size=8192, n_heads=64, n_kv_heads=64, head_dim=128,
-    intermediate_size=24576, vocab_size=152064, qkv_bias=True,
+    intermediate_size=24576, vocab_size=152064, qkv_bias=True, fused_qkv_proj=True,
 )  # fmt: skip
 GLM_4_9B = _arch(
     "glm-4-9b", family="glm", n_layers=40, hidden_size=4096, n_heads=32, n_kv_heads=2, head_dim=128,

@@ -64,6 +64,23 @@ without checkpointing keep 1.2-6.5 GiB beyond their tensors with 21-125 GiB dyna
 0-0.06 on both device sets)."""
 
 
+ALLOCATOR_RULES_SOURCE = (
+    "PyTorch caching allocator: best fit, new segment when no cached block is as large, no merging across"
+    " segments (pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp, read 2026-11-28)"
+)
+"""Where the training reserve's mechanism is read (module docstring)."""
+LENT_SETS_SOURCE = (
+    "reserved minus allocated on the lent H200 sets (bench/data/memory_measurements_device.yaml,"
+    " _device2.yaml, 2026-11-28)"
+)
+"""Where the training reserve's shares are read off (module docstring)."""
+CALIBRATED_FRACTION_SOURCE = (
+    "fitted on tools.memory_calibration FIT_SOURCES (torchtune README, LLaMA-Factory wiki; median |error|"
+    " 6.4% at 0.15 vs 7.1% at 0.10, 2026-11-25)"
+)
+"""Where ALLOCATOR_FRAGMENTATION_FRACTION comes from (its docstring)."""
+
+
 def residual_fraction(plan: Plan) -> float:
     """The residue per dynamic byte (also what ranks a training step's phases on the reserved basis). Runs the
     lent sets do not cover keep the calibrated ALLOCATOR_FRAGMENTATION_FRACTION: a quantised base (its
@@ -98,17 +115,82 @@ def training_reserve(
     step_share = 0.0 if gathers else STEP_TEMPORARIES_NEW_SEGMENTS[plan.mixed]
     step_segments = step_share * step_temporaries_bytes
     residue = residual_fraction(plan)
+    _assume_training_constants(plan, share if whole_logits else 0.0, step_share, residue, tb)
     return tb.step(
         "allocator_reserve",
-        "max(share x fp32 logits block, share x step temporaries) + stale logits + residue x dynamic",
+        "max(logits share x fp32 logits block, step share x step temporaries) + stale logits"
+        " + residual fraction x dynamic",
         max(logits_segment, step_segments) + stale_logits_bytes + residue * dynamic_bytes,
         "B",
         logits_block_bytes=logits_block,
+        logits_segment_share=share if whole_logits else 0.0,
         grad_checkpointing=plan.grad_checkpointing,
         step_temporaries_bytes=step_temporaries_bytes,
         step_temporaries_share=step_share,
         stale_logits_bytes=stale_logits_bytes,
         residual_fraction=residue,
         dynamic_bytes=dynamic_bytes,
-        source="PyTorch CUDACachingAllocator best-fit / no cross-segment merging; fractions: lent H200 sets",
+        source=f"{ALLOCATOR_RULES_SOURCE}; shares: {LENT_SETS_SOURCE}",
+    )
+
+
+def _assume_training_constants(
+    plan: Plan, logits_share: float, step_share: float, residue: float, tb: TraceBuilder
+) -> None:
+    """The training reserve's constants as applied to this plan, each with its source (every number in a
+    report is traceable to its formula: the serving fraction is not named here, since training does not
+    use it)."""
+    whole_logits = not plan.loss_chunking and plan.loss_impl != "vocab-parallel"
+    if not whole_logits:
+        why = "a chunked or vocab-parallel loss holds no whole logits-sized buffer"
+    elif plan.grad_checkpointing:
+        why = (
+            f"checkpointed, {'mixed precision' if plan.mixed else 'pure 16-bit'}"
+            " (CHECKPOINTED_LOGITS_SEGMENTS: pure bf16 median 0.97 over 15 rows, mixed 0.60 on 2)"
+        )
+    else:
+        why = "without checkpointing (UNCHECKPOINTED_LOGITS_SEGMENTS: 0.1-2.4 x the block, mostly hosted)"
+    tb.assume(
+        "allocator_logits_segment_share",
+        logits_share,
+        "fp32 logits blocks",
+        f"cached, unused logits segments at the peak, {why}; {LENT_SETS_SOURCE}; {ALLOCATOR_RULES_SOURCE}",
+    )
+    if plan.sharding in ("fsdp", "zero3"):
+        step_why = "0: FSDP / ZeRO-3 carve the step's temporaries from freed all-gathered parameter blocks"
+    else:
+        step_why = (
+            "share of the optimizer step's temporaries in new segments (STEP_TEMPORARIES_NEW_SEGMENTS:"
+            " fp32 temporaries 1.0, rows 0.67-1.18; pure 16-bit 0.25, rows 0.29-0.62)"
+        )
+    tb.assume("allocator_step_temporaries_share", step_share, "", f"{step_why}; {LENT_SETS_SOURCE}")
+    if residue == RESIDUAL_FRACTION:
+        res_why = (
+            f"split remainders and 2 MiB rounding (RESIDUAL_FRACTION, best of 0-0.06; {LENT_SETS_SOURCE})"
+        )
+    else:
+        res_why = (
+            "quantised base or CPU offload, not on the lent sets: the calibrated fraction"
+            f" ALLOCATOR_FRAGMENTATION_FRACTION, {CALIBRATED_FRACTION_SOURCE}"
+        )
+    tb.assume("allocator_residual_fraction", residue, "of dynamic bytes at the peak", res_why)
+
+
+def serving_reserve(dynamic_bytes: float, tb: TraceBuilder) -> float:
+    """Bytes the caching allocator holds beyond a serving peak's tensors: the calibrated fraction of the
+    activations live at the peak (a KV cache is one preallocated block: none around it)."""
+    tb.assume(
+        "allocator_reserve_fraction",
+        ALLOCATOR_FRAGMENTATION_FRACTION,
+        "of activations at the peak",
+        f"serving: PyTorch caching allocator, reserved vs allocated; {CALIBRATED_FRACTION_SOURCE}",
+    )
+    return tb.step(
+        "allocator_reserve",
+        "fraction x activations live at the peak",
+        ALLOCATOR_FRAGMENTATION_FRACTION * dynamic_bytes,
+        "B",
+        fraction=ALLOCATOR_FRAGMENTATION_FRACTION,
+        dynamic_bytes=dynamic_bytes,
+        source=CALIBRATED_FRACTION_SOURCE,
     )

@@ -222,7 +222,7 @@ def test_every_step_is_traced_and_constants_are_assumptions(llama70b: ModelArch)
     assert {a.name for a in est.assumptions} >= {
         "cuda_context_gib",
         "nccl_buffers_gib",
-        "allocator_reserve_fraction",
+        "allocator_residual_fraction",
         "logits_bytes_per_value",
         "nf4_bytes_per_param",
     }

@@ -247,7 +247,10 @@ def _deepseek(c: _Cfg) -> dict[str, Any]:
 
 
 def _falcon(c: _Cfg) -> dict[str, Any]:
-    """Falcon: parallel attention/MLP, non-gated GELU MLP of 4h, LayerNorms with bias, MQA or GQA."""
+    """Falcon: parallel attention/MLP, non-gated GELU MLP of 4h, LayerNorms with bias, MQA or GQA; q, k and v
+    are one fused linear, `query_key_value` (huggingface/transformers
+    src/transformers/models/falcon/modeling_falcon.py FalconAttention: out (2 x kv heads + heads) x head_dim
+    in the new architecture, h + 2 x head_dim multi-query, 3h otherwise; read 2026-11-28)."""
     hidden = c.int_("hidden_size", "n_embd")
     heads = c.int_("num_attention_heads", "n_head")
     if c.bool_("new_decoder_architecture"):
@@ -268,6 +271,7 @@ def _falcon(c: _Cfg) -> dict[str, Any]:
         "tied_embeddings": c.bool_("tie_word_embeddings", True),
         "mlp_gated": False,
         "norms_per_layer": norms,
+        "fused_qkv_proj": True,
         "max_context": c.int_("max_position_embeddings"),
     }
 
@@ -275,7 +279,10 @@ def _falcon(c: _Cfg) -> dict[str, Any]:
 def _qwen_v1(c: _Cfg) -> dict[str, Any]:
     """Qwen (v1, remote code QWenLMHeadModel): fused c_attn with bias, full multi-head attention, SwiGLU
     MLP whose config `intermediate_size` is twice the width of w1/w2 (modeling_qwen.py QWenMLP:
-    `ff_dim_in = config.intermediate_size // 2`), untied head, context `seq_length`."""
+    `ff_dim_in = config.intermediate_size // 2`), untied head, context `seq_length`. c_attn is q, k and v in
+    one linear, `nn.Linear(hidden_size, 3 * projection_size)` (QWenAttention in the Qwen-1 remote code,
+    huggingface.co/Qwen/Qwen-7B modeling_qwen.py; mirrored at undefdev/Qwen-7B-Chat modeling_qwen.py, read
+    2026-11-28): fused_qkv_proj. w1 and w2 stay two linears."""
     hidden = c.int_("hidden_size")
     heads = c.int_("num_attention_heads")
     return {
@@ -288,6 +295,7 @@ def _qwen_v1(c: _Cfg) -> dict[str, Any]:
         "vocab_size": c.int_("vocab_size"),
         "tied_embeddings": c.bool_("tie_word_embeddings"),
         "qkv_bias": True,
+        "fused_qkv_proj": True,
         "max_context": c.int_("seq_length", "max_position_embeddings"),
     }
 
