@@ -185,6 +185,8 @@ class Keyed:
                 verdict = self._in_scope(scope)
             if not verdict:
                 return False
+            if scope.text is text:  # the scope is this one sentence (join of one): its verdict answers
+                return True
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True
