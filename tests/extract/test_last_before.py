@@ -40,10 +40,12 @@ def test_last_before_equals_the_last_match_of_every_prefix() -> None:
 
 def test_head_cues_takes_heads_of_its_stretch() -> None:
     text = TEXTS[1]
-    cues = HeadCues(text)
-    for end in range(0, len(text), 7):
-        for pattern in (_EXCLUDE, _PREFER):
-            assert _span(cues.last(pattern, text[:end])) == _naive(pattern.regex, text[:end])
+    cues = HeadCues(text, len(text))
+    for start in (0, 40):  # heads from the clause's start, or from after a withdrawn choice in it
+        last = cues.at(start)
+        for end in range(start, len(text), 7):
+            for pattern in (_EXCLUDE, _PREFER):
+                assert _span(last(pattern, text[start:end])) == _naive(pattern.regex, text[start:end])
 
 
 def test_clip_evidence_head_shortcut_is_exact() -> None:
