@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -113,11 +114,33 @@ class Scope:
     """The sentences a reader is going through: the ids of their text objects, and all of them joined
     by spaces (as written and lower-cased; `low` is None when it holds a FOLDS_TO_ASCII character). A
     word absent from the whole is absent from each sentence, so a pattern whose words the whole lacks
-    is answered once per text, not once per sentence (a text of 2,000 short sentences)."""
+    is answered once per text, not once per sentence (a text of 2,000 short sentences). `order` and
+    `starts`: each sentence's id and where it begins in the joined text, for `holding`."""
 
     ids: frozenset[int]
     text: str
     low: str | None
+    order: tuple[int, ...] = ()
+    starts: tuple[int, ...] = ()
+
+    def holding(self, finder: re.Pattern[str], fold: bool) -> frozenset[int] | None:
+        """The ids of the sentences in which `finder` (an alternation of plain words) occurs, searched
+        in the lower-cased whole when `fold`; None when that whole is not known character for
+        character. One search per sentence that holds a word, instead of every word tested in every
+        sentence a rule asks about: a sentence's words are its stretch of the whole (the join adds a
+        space between sentences; a word across it only marks its sentence, which runs the regex)."""
+        hay = self.low if fold else self.text
+        if hay is None or len(hay) != len(self.text) or not self.starts:
+            return None
+        out: set[int] = set()
+        pos, last = 0, len(self.starts) - 1
+        while (m := finder.search(hay, pos)) is not None:
+            k = bisect_right(self.starts, m.start()) - 1
+            out.add(self.order[k])
+            if k == last:
+                break
+            pos = self.starts[k + 1]  # the next sentence: one occurrence per sentence is enough
+        return frozenset(out)
 
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("regex_keys_scope", default=None)
@@ -129,7 +152,12 @@ def reading(texts: Sequence[str]) -> Iterator[Scope]:
     first asks whether its words occur in any of them."""
     joined = " ".join(texts)
     low = joined.lower() if joined.isascii() or FOLDS_TO_ASCII.isdisjoint(joined) else None
-    scope = Scope(ids=frozenset(map(id, texts)), text=joined, low=low)
+    starts, at = [], 0
+    for t in texts:
+        starts.append(at)
+        at += len(t) + 1
+    scope = Scope(ids=frozenset(map(id, texts)), text=joined, low=low, order=tuple(map(id, texts)),
+                  starts=tuple(starts))  # fmt: skip
     token = _SCOPE.set(scope)
     try:
         yield scope
@@ -159,7 +187,7 @@ class Keyed:
     """A compiled pattern run only when the text holds one of its required words (see the module
     docstring); same methods and results as the pattern for search, match, fullmatch and finditer."""
 
-    __slots__ = ("_verdict", "fold", "regex", "words")
+    __slots__ = ("_finder", "_held", "_verdict", "fold", "regex", "words")
 
     def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
         self.regex = regex
@@ -167,6 +195,8 @@ class Keyed:
         self.words: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True)) if found else ()
         self.fold = bool(regex.flags & re.IGNORECASE)
         self._verdict: tuple[Scope | None, bool] = (None, True)  # one tuple: read and written at once
+        self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # Scope.holding, per scope
+        self._finder = word_finder(self.words)
 
     def _in_scope(self, scope: Scope) -> bool:
         hay = scope.low if self.fold else scope.text
@@ -185,6 +215,14 @@ class Keyed:
                 verdict = self._in_scope(scope)
             if not verdict:
                 return False
+            if scope.text is text:  # the scope is this one sentence (join of one): its verdict answers
+                return True
+            seen_held, held = self._held
+            if seen_held is not scope:
+                held = scope.holding(self._finder, self.fold)
+                self._held = (scope, held)
+            if held is not None:
+                return id(text) in held
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True
@@ -202,6 +240,12 @@ class Keyed:
 
     def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.regex.finditer(string, pos, endpos) if self.may_match(string) else iter(())
+
+
+def word_finder(words: Iterable[str]) -> re.Pattern[str]:
+    """One search for any of `words` (plain text; longest first). No words: a pattern that never matches."""
+    ordered = sorted(words, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, ordered)) if ordered else r"(?!)")
 
 
 def keyed(pattern: str, flags: int = 0, min_chars: int = MIN_WORD_CHARS) -> Keyed:

@@ -4,12 +4,13 @@ excluded."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
 from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
 from advisor.extract.rules_text import NUMBER, Sentence
-from advisor.extract.scan import Spans, comma_clauses, live_patterns
+from advisor.extract.scan import HeadCues, Spans, comma_clauses, last_match, live_patterns
 from advisor.extract.withdrawn_choice import after_withdrawal, inside, withdrawn_spans
 
 # =========================================================================== constraints
@@ -463,6 +464,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             if first < 0:
                 first = _reach_back(clauses, n)
                 live = live_patterns(_HEAD_CUES, t[clauses[first][0] : idx + len(clause)])  # asked once
+                cues = HeadCues(t, idx + len(clause))  # the last cue before each name: one pass (scan.py)
             if after_live is None:
                 after_live = _ONLY_THIS_AFTER.may_match(t[a:])
             if kept and names_only is None:
@@ -472,16 +474,18 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
                 for kind in kept:
                     ctx.add(s, kind, [pid], t[kept_at : idx + len(clause)], "stated", a)
                 continue
-            local = t[after_withdrawal(withdrawn, clauses[first][0], a) : a]  # the cue's clause to the name
+            at = after_withdrawal(withdrawn, clauses[first][0], a)
+            local, cue = t[at:a], cues.at(at)  # the cue's clause to the name; the last cue in it
             said = t[clauses[first][0] : idx + len(clause)]  # the evidence: from the cue's clause on
-            ex = _last(_EXCLUDE, local) if _EXCLUDE in live else None
-            pref = _last(_PREFER, local) if _PREFER in live else None
-            if pref and _COMMITTED.match(pref.group(0)) and _NO_BEFORE.search(local, 0, pref.start()):
+            ex = cue(_EXCLUDE, local) if _EXCLUDE in live else None
+            pref = cue(_PREFER, local) if _PREFER in live else None
+            no_from = max(0, pref.start() - 40) if pref else 0  # _NO_BEFORE spans at most 35 characters
+            if pref and _COMMITTED.match(pref.group(0)) and _NO_BEFORE.search(local, no_from, pref.start()):
                 pref = ex = None  # "no long-term commitment with AWS": a pricing rule, not about AWS
             only_this = (_ONLY_THIS_BEFORE in live and _ONLY_THIS_BEFORE.search(local)) or (
                 ex is None and after_live and _ONLY_THIS_AFTER.search(t[b:])
             )
-            required = only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like, live)
+            required = only_this or _required(local, t[b : idx + len(clause)], ex, pref, data_like, live, cue)
             if required and _OPEN_TO_OTHERS.match(t, b):
                 # "We already have an AWS account but are open to others": the first choice, not the only one
                 ctx.add(s, "providers_preferred", [pid], said, "stated", a)
@@ -566,6 +570,7 @@ def _required(
     pref: re.Match[str] | None,
     data_like: re.Pattern[str],
     live: frozenset[Keyed] | None = None,
+    last: Callable[[Keyed, str], re.Match[str] | None] = last_match,
 ) -> bool:
     """Whether the clause makes the provider named between `local` and `after` a hard requirement: a
     requirement cue nearer the name than any exclusion or preference cue and not negated ("doesn't have
@@ -574,7 +579,7 @@ def _required(
     whose words the clause holds; None: all)."""
     if (live is None or _LIST_CUE in live) and _LIST_CUE.search(local):
         return False
-    req = _last(_REQUIRE, local) if live is None or _REQUIRE in live else None
+    req = last(_REQUIRE, local) if live is None or _REQUIRE in live else None
     if req is not None:
         nearest = max((m for m in (ex, pref) if m is not None), key=lambda m: m.start(), default=None)
         if nearest is None or req.start() > nearest.start():
@@ -586,12 +591,6 @@ def _required(
         return False
     # "our data is in our AWS account" names where the data is, unless a requirement cue is there too
     return "only" in tail.group(0).lower() or not data_like.search(local)
-
-
-def _last(rx: Keyed, text: str) -> re.Match[str] | None:
-    """The last match of `rx` in `text` (the cue nearest before a provider name)."""
-    matches = list(rx.finditer(text))
-    return matches[-1] if matches else None
 
 
 def _preferred_in(ctx: Ctx, s: Sentence) -> bool:

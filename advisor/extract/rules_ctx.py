@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.extract.base import Finding, clip_evidence
-from advisor.extract.regex_keys import Scope, in_scope, keyed
+from advisor.extract.regex_keys import Scope, in_scope, keyed, word_finder
 from advisor.extract.rules_text import Sentence
 from tools.profile import WorkloadProfile
 
@@ -103,6 +103,9 @@ class Gated:
         self.pattern = pattern
         self.keys = keys
         self._verdict: tuple[Scope | None, bool] = (None, True)  # keys in the whole text being read
+        # ASCII keys: a sentence's lower-casing is its stretch of the whole's (Scope.holding)
+        self._finder = word_finder(keys) if all(k.isascii() for k in keys) else None
+        self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)
 
     def _open(self, text: str) -> bool:
         scope = in_scope(text)
@@ -114,6 +117,13 @@ class Gated:
                 self._verdict = (scope, verdict)
             if not verdict:
                 return False
+            if self._finder is not None:
+                seen_held, held = self._held
+                if seen_held is not scope:
+                    held = scope.holding(self._finder, True)
+                    self._held = (scope, held)
+                if held is not None:
+                    return id(text) in held
         low = text.lower()
         return any(k in low for k in self.keys)
 

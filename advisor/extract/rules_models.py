@@ -243,10 +243,19 @@ def find_providers(text: str) -> list[tuple[str, int, int]]:
     """(provider id, start, end) of every provider named in `text`, as the price catalog spells it
     ("vastai" -> vast-ai); a family name gives each of its ids ("RunPod" -> runpod-community and
     runpod-secure)."""
-    out: list[tuple[str, int, int]] = []
-    for m in PROVIDER_RE.finditer(text):
-        for i, pid in enumerate(_PROVIDER_IDS):
-            if m.group(f"p{i}"):
+    global _last_providers
+    seen, found = _last_providers
+    if seen is not text:  # five rules ask of each sentence: read once per text object
+        out: list[tuple[str, int, int]] = []
+        for m in PROVIDER_RE.finditer(text):
+            # the alternatives are top-level groups p0, p1, ...: the one matched is the last to close
+            # (https://docs.python.org/3/library/re.html#re.Match.lastgroup), as the first non-empty one was
+            if (name := m.lastgroup) is not None and m.group(name):
+                pid = _PROVIDER_IDS[int(name[1:])]
                 out.extend((p, m.start(), m.end()) for p in PROVIDER_FAMILIES.get(pid, (pid,)))
-                break
-    return out
+        found = tuple(out)
+        _last_providers = (text, found)
+    return list(found)
+
+
+_last_providers: tuple[str | None, tuple[tuple[str, int, int], ...]] = (None, ())

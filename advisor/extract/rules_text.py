@@ -222,8 +222,21 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
     return [(i, lines, None if kind == "other" else kind) for i, (lines, kind) in enumerate(blocks)]
 
 
+_last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one read cleans it three times
+
+
 def clean(text: str) -> str:
-    """Remove hidden HTML (comments, scripts, styles) and tags; keep offsets of the rest stable enough."""
+    """Remove hidden HTML (comments, scripts, styles) and tags; keep offsets of the rest stable enough.
+    The sentence splitter and the input's accounting (twice) clean the same text: it is cleaned once."""
+    global _last_clean
+    seen, done = _last_clean
+    if seen is None or seen != text:
+        done = _clean(text)
+        _last_clean = (text, done)
+    return done
+
+
+def _clean(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _HIDDEN.sub(
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
