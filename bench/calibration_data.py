@@ -301,6 +301,9 @@ TRAINING_DEVICE_FILE = DATA_DIR / "training_throughput_device.yaml"
 # device2_held_out: a second set measured here (other architectures, set-ups chosen before the run) on a lent
 # H200, 2026-11-28, never fitted (bench/data/README.md, "Measured on a lent GPU: second set")
 TRAINING_DEVICE2_FILE = DATA_DIR / "training_throughput_device2.yaml"
+# device3_held_out: a third set measured here on a lent H100 (set-ups chosen before any change made for the
+# second), 2026-11-28, never fitted, the session's final held-out check (README, the same section)
+TRAINING_DEVICE3_FILE = DATA_DIR / "training_throughput_device3.yaml"
 TRAINING_EXTRA_FILES = (
     TRAINING_FRESH2_FILE,
     TRAINING_FRESH3_FILE,
@@ -311,6 +314,7 @@ TRAINING_EXTRA_FILES = (
     TRAINING_FRESH8_FILE,
     TRAINING_DEVICE_FILE,
     TRAINING_DEVICE2_FILE,
+    TRAINING_DEVICE3_FILE,
     TRAINING_B200_FILE,
 )
 
