@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from advisor.extract.answered_requests import answered_clause, question_patterns
 from advisor.extract.rules_text import clean
-from tools.input_account import MAX_CLAUSES, InputAccount
+from tools.input_account import MAX_CLAUSES, InputAccount, UnusedClause
 
 if TYPE_CHECKING:
     from tools.recommend.models import Recommendation
@@ -64,12 +64,7 @@ def answered_questions(account: InputAccount | None, rec: Recommendation | None)
     ]
     if not done:
         return account
-    return account.model_copy(
-        update={
-            "used": tuple(dict.fromkeys((*account.used, *(c.text for c in done))))[:MAX_CLAUSES],
-            "unused": tuple(c for c in account.unused if c not in done),
-        }
-    )
+    return _counted_as_used(account, done)
 
 
 # a FAQ's question and answer labels: "Q:", "Q1.", "**Q:**", "Question:", "A:", "A1)", "Answer:"
@@ -94,6 +89,11 @@ def answered_in_faq(account: InputAccount, text: str) -> InputAccount:
     done = [c for c in account.unused if c.kind == "question" and any(c.text.endswith(q) for q in asked)]
     if not done:
         return account
+    return _counted_as_used(account, done)
+
+
+def _counted_as_used(account: InputAccount, done: list[UnusedClause]) -> InputAccount:
+    """`account` with the clauses `done` moved from unused to used (the used list stays capped)."""
     return account.model_copy(
         update={
             "used": tuple(dict.fromkeys((*account.used, *(c.text for c in done))))[:MAX_CLAUSES],
