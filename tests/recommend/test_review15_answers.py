@@ -88,3 +88,11 @@ def test_r19_turn3_can_we_use_those_is_answered() -> None:
 )
 def test_one_compact_money_range(low: float, high: float, unit: str, text: str) -> None:
     assert present.usd_span(Range(low=low, high=high), unit) == text
+
+
+def test_r18_turn1_also_offered_prints_one_figure() -> None:
+    turn = Conversation(explain=False).send("serve a chat assistant on Llama 3.1 70B for our customers")
+    reply = turn.reply
+    # review 15, R18: nebius sells the same 4x L40S at one monthly price: 4 x $1.55 x 730 h = $4,526
+    assert "also offered by nebius ($4,526/month)" in reply
+    assert "$4,526-4,526" not in reply
