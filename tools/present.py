@@ -135,6 +135,16 @@ def usd_range(r: Any) -> str:
     return lo if lo == hi else f"{lo} {EN_DASH} {hi}"
 
 
+def usd_span(r: Any, unit: str = "") -> str:
+    """A money range in a sentence's parentheses: '$4,526-4,870/month', '$2.85-3.10'; one figure when both
+    ends print the same ('$4,526/month', never '$4,526-4,526/month': expert review 15, R18). The one
+    compact form of tools.recommend's 'also offered by', 'renting instead' and relaxation notes."""
+    if r is None:
+        return UNKNOWN
+    lo, hi = usd(r.low), usd(r.high)
+    return f"{lo}{unit}" if lo == hi else f"{lo}-{hi.lstrip('$')}{unit}"
+
+
 def usd_rate(x: float | None, per: str = "GPU-h") -> str:
     """A price per unit: '$2.80/GPU-h', '$0.09/GB'."""
     if x is None or not _is_num(x):

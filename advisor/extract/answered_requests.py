@@ -34,6 +34,20 @@ WHICH_PROVIDER_Q = re.compile(
     r"|\bwhere\s+(?:should|could|can|do)\s+(?:we|i)\s+(?:rent|run|host|train)\b",
     I,
 )
+# "Which servers and how many do you recommend?" (expert review 15, R02): the pick's type and count
+WHICH_AND_HOW_MANY_Q = re.compile(
+    r"\b(?:which|what)\s+(?:kind\s+of\s+|type\s+of\s+)?(?:servers?|nodes?|gpus?|cards?|machines?|instances?|boxes"
+    r"|hardware)\s+(?:and|&)\s+how\s+many\b"
+    r"|\bhow\s+many\s+(?:of\s+them\s+)?(?:do|should|would)\s+(?:you|we|i)\s+(?:recommend|suggest|need)\b",
+    I,
+)
+# "We already have 2x A100 80GB in house - can we use those?" (expert review 15, R19 turn 3): the verdict on
+# the team's own cards answers it
+USE_OWNED_Q = re.compile(
+    r"\b(?:can|could)\s+(?:we|i)\s+(?:just\s+)?(?:use|run\s+(?:it|this)\s+on|do\s+(?:it|this)\s+(?:on|with))\s+"
+    r"(?:those|these|them|it|our\s+(?:own\s+)?\w+)\b",
+    I,
+)
 POSSIBLE_Q = re.compile(
     r"\bis\s+(?:that|it|this)\s+(?:even\s+)?(?:possible|feasible|doable|realistic|achievable)\b", I
 )
@@ -91,7 +105,9 @@ WHICH_SETUP_Q = re.compile(
 def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     """The extra questions a recommendation with a pick answers (module docstring), a bare check of a
     claim when the claim was checked, and 'which is cheaper?' when two set-ups were compared."""
-    out = [HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
+    out = [HOW_MANY_Q, WHICH_AND_HOW_MANY_Q, WHICH_PROVIDER_Q, POSSIBLE_Q] if rec.primary is not None else []
+    if rec.profile.owned_gpu is not None and (rec.expectation_checks or _on_owned(rec)):
+        out.append(USE_OWNED_Q)  # the check on the team's cards, or the pick on them, says yes or no
     if rec.primary is not None and rec.primary.pricing != "owned":
         out.append(RENT_Q)  # the pick is the rental
     compared = bool(rec.profile.gpu_counts_compared) and bool(rec.expectation_checks)
@@ -139,3 +155,8 @@ def _named_buy_rent(rec: Recommendation) -> bool:
         return load_catalog().gpu(p.claimed_gpu).name == t.gpu_name
     except (InputError, KeyError, LookupError):
         return False
+
+
+def _on_owned(rec: Recommendation) -> bool:
+    """Whether the pick runs on the team's own hardware."""
+    return rec.primary is not None and rec.primary.pricing == "owned"

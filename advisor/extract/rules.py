@@ -97,6 +97,7 @@ from advisor.extract.rules_stream_speed import (
     rule_no_latency_target,
     rule_stream_speed,
 )
+from advisor.extract.rules_team_provider import rule_team_provider
 from advisor.extract.rules_text import Sentence, split_sentences
 from advisor.extract.rules_total_budget import rule_total_budget
 from advisor.extract.rules_ttft import rule_ttft
@@ -199,6 +200,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_reserved_cloud,  # after rule_constraints: a reservation's region is its cloud; 'don't move clouds'
     rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
+    rule_team_provider,  # after the provider rules: "We are on CoreWeave", "Our provider is CoreWeave"
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community

@@ -128,9 +128,15 @@ _BARE_ENOUGH = re.compile(
 # the claim's verb before the hardware: "(someone told me) we can run Llama 3.1 405B on a single 8xH100 node"
 # (expert review 9, R05)
 _RUN_ON_BEFORE = re.compile(
-    r"\b(?:can|could|will|would)\s+(?:easily\s+)?(?:serve|host|run|fit|handle)\b[^?!]{0,60}?\b(?:on|onto|across)"
-    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?$"
+    # "(a vendor told us) we can do a full fine-tune of a 7B model on a single 24GB RTX 4090" (expert review
+    # 15, R04): "do" / "train" as the claim's verb, and the card's memory said before its name
+    r"\b(?:can|could|will|would)\s+(?:easily\s+)?(?:serve|host|run|fit|handle|do|train|fine[\s-]?tune|finetune)\b"
+    r"[^?!]{0,60}?\b(?:on|onto|across)"
+    r"\s+(?:an?\s+|one\s+|a\s+single\s+|single\s+)?(?:\d+\s*[x×]?\s*)?(?:\d+\s*gb\s+)?$"
     # "can we get away with a single A100 80GB?", "could we make do with 2x L40S"
+    # "(our ML lead says serving Mixtral 8x7B in fp16) needs only 2x A100 40GB" (expert review 15, R14)
+    r"|\b(?:(?:needs?|requires?|takes?)\s+(?:only|just)|only\s+(?:needs?|requires?|takes?))\s+"
+    r"(?:an?\s+|one\s+|a\s+single\s+)?(?:\d+\s*[x×]?\s*)?$"
     r"|\b(?:get\s+away|make\s+do|manage|cope)\s+with\s+(?:an?\s+|one\s+|a\s+single\s+|just\s+|only\s+)?"
     r"(?:\w+\s+)?(?:\d+\s*[x×]?\s*)?$",
     I,
@@ -314,7 +320,7 @@ def _count_bound(t: str, gpu: re.Match[str]) -> tuple[str, str] | None:
 # a bare check of the sentence before (expert review 7, R15 without "someone says"): "Is that realistic?",
 # "True?", "Is this right?", "Really?"
 _VERIFY = re.compile(
-    r"^\W*(?:(?:is|was)\s+(?:that|this|it)\s+(?:really\s+|even\s+)?(?:realistic|true|right|correct|possible"
+    r"^\W*(?:(?:is|was)\s+(?:that|this|it)\s+(?:really\s+|even\s+|actually\s+)?(?:realistic|true|right|correct|possible"
     r"|feasible|doable|accurate|plausible)|(?:is\s+(?:that|this)\s+)?(?:true|really|right|correct|realistic))"
     r"\s*\??\s*$",
     I,

@@ -289,6 +289,12 @@ _SIZE_AFTER_VERB = re.compile(
     r"|finetun(?:e|es|ing)|train(?:s|ing)?|pre-?train(?:s|ing)?|q?lora)\s+(?:a|an|the|our|my|one)?\s*$",
     I,
 )
+# a bare size right before the run it sizes ("We're scoping a 7B pretrain on 1T tokens", expert review 15,
+# R17; "a 13B fine-tune", "our 3B SFT run"): the model's size
+_SIZE_BEFORE_RUN = re.compile(
+    r"^[\s-]*(?:pre-?train(?:s|ing)?|fine[\s-]?tun(?:e|es|ing)|finetun(?:e|es|ing)|(?:sft|dpo|training|lora)\s+(?:run|job)s?)\b",
+    I,
+)
 _NOT_PARAMS = keyed(
     r"^\s*(?:of\s+)?(?:training\s+|text\s+|english\s+|input\s+|prompt\s+|output\s+|unique\s+)?(?:tokens?|toks?|words?|examples?|samples?|documents?"
     r"|docs|rows|"
@@ -422,7 +428,9 @@ def _rule_model(ctx: Ctx) -> None:
                 continue
             if _TOKENS_KEY_BEFORE.search(s.text[max(0, m.start() - 30) : m.start()]):
                 continue  # "tokens: 40B" in a pasted config is the data's size (rules_data), not the model's
-            if not tail.strip() and not model_word and not _SIZE_AFTER_VERB.search(s.text[: m.start()][-30:]):
+            verb_before = _SIZE_AFTER_VERB.search(s.text[: m.start()][-30:]) is not None
+            run_after = _SIZE_BEFORE_RUN.match(after) is not None  # "a 7B pretrain"
+            if not tail.strip() and not model_word and not verb_before and not run_after:
                 continue
             value = parse_number(m.group("num")) * (1e-3 if unit in ("m", "million") else 1.0)
             ctx.add(s, "params_b", value, q(m), "stated", m.start())

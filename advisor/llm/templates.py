@@ -6,6 +6,7 @@ tools.present, as the report words them ("$1.26M", "10B tokens", "80%", "72 h (3
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,9 +98,23 @@ def _named_default(profile: WorkloadProfile, field: str) -> bool:
     return prov is not None and BUY_OR_RENT_DEFAULT_HOW in (prov.evidence or "")
 
 
+_LEAST = re.compile(r"\b(?:minimum|minimal|smallest|least|fewest)\b", re.I)
+
+
+def _said_as(profile: WorkloadProfile, field: str) -> str | None:
+    """The item for a field read from words the plain label would misreport (expert review 15, R09): the
+    team's provider ("We are on CoreWeave") and the minimum set-up asked ("What's the minimum setup?")."""
+    evidence = (p.evidence or "") if (p := profile.provenance.get(field)) else ""
+    if field == "providers_required" and "the team's provider" in evidence:
+        return f"your provider (only it is priced) {_value_text(profile, field)}"
+    if field == "memory_asked" and _LEAST.search(evidence):
+        return "you asked for the minimum set-up (the fewest GPUs that hold it)"
+    return None
+
+
 def understood(profile: WorkloadProfile, fields: Sequence[str]) -> str:
     """'I understood: method QLoRA, model size 70B parameters.' for the fields set this turn."""
-    items = [f"{label(f)} {_value_text(profile, f)}" for f in fields
+    items = [_said_as(profile, f) or f"{label(f)} {_value_text(profile, f)}" for f in fields
              if getattr(profile, f) not in (None, []) and not _named_default(profile, f)]  # fmt: skip
     if not items:
         return ""

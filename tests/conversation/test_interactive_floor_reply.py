@@ -58,7 +58,9 @@ def test_r08_customer_chatbot_is_not_an_l4_at_reading_speed() -> None:
     turn = _send(R08)
     _assert_floor_met(turn)
     primary = _options(turn)[0]
-    assert primary.gpu != "l4"
+    # review 6 answered 1x L4 below reading speed: every option now meets the floor (above); "US region" puts
+    # an offer the catalog places in the US first (expert review 15, R13), here GCP's L4s, above the floor
+    assert primary.region is not None and primary.region.startswith("us-")
     assert primary.cost_usd.high <= 1000  # within the stated $1,000 a month
 
 

@@ -62,9 +62,10 @@ def test_a_speed_claim_that_cannot_hold_says_no_with_the_named_gpus_time(catalog
 # ---------------------------------------------------------------- R03 / P03: one L40S, 70B QLoRA at 4k
 def test_is_a_single_l40s_enough_answers_no_with_the_memory() -> None:
     t = Conversation(explain=False).send("is a single L40S enough to QLoRA Llama 3.3 70B at 4k seq len?")
-    lines = _check_lines(t.reply)
-    # review: its own ~54 GiB estimate is over the L40S's 44.8 GiB usable
-    assert any(line.startswith("Check: No, not on 1x NVIDIA L40S: it does not fit") for line in lines)
+    # review: its own ~54 GiB estimate is over the L40S's 44.8 GiB usable; the "No" leads the reply (expert
+    # review 15, R04), before the recommendation
+    head = t.reply.split("Recommended:")[0]
+    assert "\nNo, not on 1x NVIDIA L40S: it does not fit" in head
     assert "single L40S enough" not in t.reply.split("Recommended:")[0]  # not listed as unused
 
 

@@ -224,8 +224,5 @@ def also_offered(primary: Candidate, ranked: list[Candidate], per_month: bool, l
         return None
     unit = "/month" if per_month else ""
     # the cost the option summaries show (compute), '$2.85-3.10' for a $3 job, not '$3-3'
-    parts = [
-        f"{c.offer.provider} ({present.usd(c.cost_usd.low)}-{present.usd(c.cost_usd.high).lstrip('$')}{unit})"
-        for c in same[:limit]
-    ]
+    parts = [f"{c.offer.provider} ({present.usd_span(c.cost_usd, unit)})" for c in same[:limit]]
     return "also offered by " + ", ".join(parts)

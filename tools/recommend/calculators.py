@@ -82,13 +82,15 @@ class Calculators(Part):
         concurrency: int | None = None,
         precision: str | None = None,
         optimizer: str | None = None,
+        method: str | None = None,
     ) -> Any:
         """The memory estimate of `layout`; `concurrency` (serving) overrides the profile's sequences,
-        `precision` its weights' precision and `optimizer` the training optimizer (tools.memory)."""
+        `precision` its weights' precision, `optimizer` the training optimizer and `method` the training
+        method (tools.memory)."""
         p = self.p
         kw: dict[str, Any] = dict(
             arch=self.w.arch,
-            method=self.method,
+            method=method or self.method,
             precision=precision or p.precision,
             gpus=layout.n_gpus,
             sharding=layout.sharding,
@@ -105,7 +107,7 @@ class Calculators(Part):
                 batch_size=p.batch_size or BATCH_SIZE_DEFAULT,
                 grad_checkpointing=True,
             )
-            if p.lora_rank and self.method in ("lora", "qlora"):
+            if p.lora_rank and (method or self.method) in ("lora", "qlora"):
                 kw["lora_rank"] = p.lora_rank
             if optimizer or self.s.optimizer:
                 kw["optimizer"] = optimizer or self.s.optimizer
@@ -125,6 +127,13 @@ class Calculators(Part):
         """The memory estimate of `layout` trained with `optimizer` (e.g. 'adamw-8bit' where AdamW's fp32
         states do not fit): not cached, for a what-if note only."""
         return self._estimate_memory(layout, False, optimizer=optimizer)
+
+    def memory_with_method(self, layout: Layout, method: str) -> Any:
+        """The memory estimate of `layout` trained with `method` (e.g. 'lora' or 'qlora' where a full
+        fine-tune does not fit): not cached, for a what-if note only."""
+        # QLoRA's base is 4-bit whatever precision the full fine-tune was stated in (tools.memory's rule)
+        precision = "nf4" if method == "qlora" else None
+        return self._estimate_memory(layout, False, method=method, precision=precision)
 
     def serving_memory(self, layout: Layout, concurrency: int) -> Any:
         """The serving memory estimate at `concurrency` sequences per replica (the load a serving plan puts

@@ -22,6 +22,7 @@ from tools.recommend.candidates import (
     topology_summary,
 )
 from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
+from tools.recommend.claim_methods import lighter_method_text
 from tools.recommend.claim_rate import check_claimed_rate
 from tools.recommend.claim_streams import concurrency_verdict
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
@@ -389,10 +390,11 @@ def check_own_gpus(
             claim=claim,
             verdict="cannot_hold",
             factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-            explanation=f"No, not on {n}x {gpu.name}: it does not fit: {fit.peak_gib_per_gpu:.1f} GiB per "
-            f"GPU needed, {gpu.usable_memory_gib:.1f} usable "
-            f"({fit.required_headroom_fraction:.0%} kept free).",
-        )
+            explanation=f"No, not on {n}x {gpu.name}: it does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU"
+            f" needed, {gpu.usable_memory_gib:.1f} usable ({fit.required_headroom_fraction:.0%} kept free)."
+            f"{lighter_method_text(w, gpu, chosen, settings, outcome)}",
+            asked=True, leads=True,  # the reply opens with the "No" (expert review 15, R04)
+        )  # fmt: skip
     # across nodes: the fabric such GPUs come with (InfiniBand for 8-GPU data-centre nodes, Ethernet for
     # consumer boxes; tools.recommend.owned.owned_fabric), not Ethernet whatever the GPU (16 owned H100s in
     # two HGX nodes came out at 18-290 h against 32-58 h on 8 of them)
@@ -430,7 +432,7 @@ def _serve_on_named(
             claim=claim, verdict="holds", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib, asked=True,
             explanation=f"On {n}x {gpu.name} it fits: {need} (tensor parallel {layout.tp}).",
         )  # fmt: skip
-    text = f"On {n}x {gpu.name} it does not fit: {need} (tensor parallel {layout.tp})."
+    text = f"No: on {n}x {gpu.name} it does not fit: {need} (tensor parallel {layout.tp})."
     conc = w.profile.concurrency or 1
     if conc > 1 and w.profile.status_of("concurrency") != "assumed":  # "2,000 users?": how many it holds
         said = concurrency_verdict(outcome, gpu, n, layout, conc, f"{need} (tensor parallel {layout.tp})")
@@ -447,7 +449,7 @@ def _serve_on_named(
             text += f" With FP8 weights it fits: {fp8_fit.peak_gib_per_gpu:.1f} GiB per GPU."
     return ExpectationCheck(
         claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=text, asked=True,
+        explanation=text, asked=True, leads=True,  # the reply opens with the "No" (expert review 15, R14)
     )  # fmt: skip
 
 

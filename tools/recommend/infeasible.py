@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools import present
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.recommend.candidates import layouts_for
@@ -149,7 +150,7 @@ def infeasible_advice(
         advice.append(
             f"{text}: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU; {c.layout.n_gpus}x {c.gpu.name} at "
             f"{c.offer.provider} then fits ({c.fit.usable_gib_per_gpu:.1f} GiB usable), "
-            f"about ${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f}."
+            f"about {present.usd_span(c.total_usd)}."
         )
     relaxed = relax_advice(workload=workload, catalog=catalog, settings=settings, outcome=outcome)
     advice += relaxed

@@ -41,11 +41,15 @@ def memory_answer(outcome: Outcome) -> ExpectationCheck | None:
     fewest = min(feasible, key=lambda c: (c.layout.n_gpus, c.gpu.usable_memory_gib))
     smallest = min(feasible, key=lambda c: (c.gpu.usable_memory_gib, c.layout.n_gpus))
     copy = " (one replica; the other replicas each hold the same)" if pick.replicas > 1 else ""
-    parts = [f"Memory needed: on the pick, {_one_copy(pick)}{copy}."]
+    # the pick with the fewest GPUs of any option is the minimum set-up ("What's the minimum setup?", expert
+    # review 15, R09): said so, as the fewest that hold it
+    least = " It is the minimum set-up: no option with fewer GPUs holds it." if (
+        pick.layout.n_gpus <= fewest.layout.n_gpus) else ""
+    parts = [f"Memory needed: on the pick, {_one_copy(pick)}{copy}.{least}"]
     shown = {(pick.gpu.id, pick.layout.n_gpus)}
     for label, c in (("Fewest GPUs that hold it", fewest), ("Smallest card that holds it", smallest)):
-        if (c.gpu.id, c.layout.n_gpus) in shown:
-            continue
+        if (c.gpu.id, c.layout.n_gpus) in shown or (least and label.startswith("Fewest")):
+            continue  # the minimum already said: no second card of the same count
         shown.add((c.gpu.id, c.layout.n_gpus))
         parts.append(f"{label}: {_one_copy(c)}.")
     return ExpectationCheck(

@@ -240,7 +240,9 @@ class Option(_Frozen):
             cost += self.campaign_text()
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
-        return f"{self.total_gpus}x {name} at {self.provider} ({self.pricing_words()}): {hours}{cost}"
+        # US regions asked and the catalog has none for it (tools.recommend.risk): said on the line itself
+        unsure = ", region unconfirmed" if any(r.startswith("region unconfirmed") for r in self.risks) else ""
+        return f"{self.total_gpus}x {name} at {self.provider}{unsure} ({self.pricing_words()}): {hours}{cost}"
 
     def campaign_text(self) -> str:
         """' per run; 12 runs: $88 – $151' for a campaign of training runs, '' for one run: the same words in

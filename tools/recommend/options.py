@@ -273,7 +273,8 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(
             f"US region {c.offer.region}"
             if c.offer.region
-            else f"region not in the catalog: confirm {c.offer.provider} can host it in a US region"
+            else f"region unconfirmed (not in the catalog): confirm {c.offer.provider} can host it in a US "
+            "region"
         )
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")

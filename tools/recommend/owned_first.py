@@ -186,7 +186,7 @@ def rent_instead(
     text = (
         f"renting instead: the cheapest rental, {cheap.total_gpus}x {cheap.gpu.name} at "
         f"{cheap.offer.provider} ({cheap.offer.pricing.replace('_', ' ')}), "
-        f"${cheap.total_usd.low:,.0f}-{cheap.total_usd.high:,.0f}{unit}, "
+        f"{present.usd_span(cheap.total_usd)}{unit}, "
         f"{verdict} (mid of the ranges) than {against}"
     )
     if not per_month:

@@ -104,21 +104,25 @@ def select(
         ranked = pool
     else:
         ranked = order(pool, p, eng.inference)
+    # US regions only: an offer the catalog has no region for is no primary while one with a US region is
+    # feasible; it stays an alternative marked "region unconfirmed" (expert review 15, R13: spheron spot, with
+    # no region, fabric or node facts, was the primary under "US providers only"; P13: runpod-community)
+    pickable = ([c for c in ranked if _region_known(c)] or ranked) if p.us_only else ranked
 
     primary: Candidate | None = None
     if ranked:
         preferred = p.providers_preferred
-        pref = [c for c in ranked if provider_matches(c.offer.provider, preferred)]
-        named = _named_gpu_first(pref or ranked, p, catalog)
-        primary = own_first(ranked, p.latency_ms_per_token if eng.inference else None)
+        pref = [c for c in pickable if provider_matches(c.offer.provider, preferred)]
+        named = _named_gpu_first(pref or pickable, p, catalog)
+        primary = own_first(pickable, p.latency_ms_per_token if eng.inference else None)
         if primary is None:
-            primary = named[0] if named else pref[0] if pref else ranked[0]
-            within = named or pref or ranked  # the GPU and count named stay what was named
+            primary = named[0] if named else pref[0] if pref else pickable[0]
+            within = named or pref or pickable  # the GPU and count named stay what was named
             picked, endpoint = primary, not eng.state.batch_job
             restartable = eng.inference and not endpoint and restart_fits(primary, p)
             if eng.inference and not restartable:
                 consumer = bool(named) and named[0].gpu.consumer
-                primary = production_primary(primary, ranked, p, consumer, endpoint)
+                primary = production_primary(primary, pickable, p, consumer, endpoint)
                 if primary is not picked:  # rule 1 must not hand rule 2's pick back to a consumer card
                     within = [c for c in within if not not_for_production(c, endpoint)] or [primary]
             primary = undominated(primary, within, eng.inference)
@@ -213,6 +217,11 @@ def rerank(
         or (c.offer.pricing == "on_demand" and c.offer.tier.lower() not in COMMUNITY_TIERS)
     ]
     return select(base.engine, cands, base.notes_by_gpu, base.considered, primary_only=primary_only)
+
+
+def _region_known(c: Candidate) -> bool:
+    """Whether the catalog gives the offer's region (owned and colocated hardware: where the team put it)."""
+    return c.offer.region is not None or c.offer.deployment in ("owned", "colocation")
 
 
 def _closeness(c: Candidate, p: WorkloadProfile) -> float:

@@ -87,7 +87,8 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
         c.risks.append(f"reserved: {o.commitment_months or 1:g}-month commitment")
     if p.us_only and o.region is None and o.deployment not in ("owned", "colocation"):
         # the catalog has no region for this offer (US regions only was asked): said, not assumed
-        c.risks.append(f"region not in the catalog: confirm {o.provider} can host it in a US region")
+        unsure = f"region unconfirmed (not in the catalog): confirm {o.provider} can host it in a US region"
+        c.risks.append(unsure)
     c.risk = risk
 
 
