@@ -1,0 +1,61 @@
+"""What evals v16 still dropped after ext20 (issue 12; development data): a naira budget and a hryvnia power
+price (dated central-bank rates in tools/catalog/costs.yaml), ... Each phrasing from v16, two variants of our
+own written the way teams write, and a near miss that must not match."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tools.profile import WorkloadProfile
+
+Extract = Callable[..., WorkloadProfile]
+
+
+# ------------------------------------------------------------------------------------ naira and hryvnia
+# NGN 1,603 per USD (CBN, 23 Apr 2025) and UAH 42.039 per USD (NBU, 31 Dec 2024): tools/catalog/costs.yaml;
+# the bounds take the catalog rate +-5%.
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("Our budget is ₦2.5 million. Please no spot instance.", 1480, 1640),  # evals v16, Nigerian writer
+        ("Budget: NGN 4,000,000 max, approved by the MD.", 2370, 2620),
+        ("we have maybe 3 million naira from the grant for this", 1780, 1970),
+        ("Бюджет / budget: ₴80 000 in total", 1800, 1999),
+        ("Max budget is 120k UAH.", 2710, 3000),
+    ],
+)
+def test_budget_in_naira_and_hryvnia(extract: Extract, text: str, low: float, high: float) -> None:
+    p = extract(f"Summarise 800k call transcripts with Llama 3.1 8B, 200 tokens each. {text}")
+    assert p.budget_usd is not None and low <= p.budget_usd <= high
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have 1.2 million subscribers paying ₦2,000 a month.",  # a price per month, not a budget
+        "Last year the company raised 900 million naira.",  # money, but not this job's
+    ],
+)
+def test_not_a_budget_in_naira(extract: Extract, text: str) -> None:
+    p = extract(f"Summarise 800k call transcripts with Llama 3.1 8B, 200 tokens each. {text}")
+    assert p.budget_usd is None
+
+
+@pytest.mark.parametrize(
+    ("text", "usd"),
+    [
+        ("Electricity for me costs 4,32 UAH per kWh.", 0.1028),  # evals v16, Ukrainian writer
+        ("power is ₴4.32/kWh at the dorm", 0.1028),
+        ("our tariff: 225 NGN per kWh (Band A)", 0.1404),
+    ],
+)
+def test_power_price_in_hryvnia_and_naira(extract: Extract, text: str, usd: float) -> None:
+    p = extract(f"QLoRA of Llama 3.1 8B on my own RTX 3090, 5M tokens, one epoch. {text}")
+    assert p.power_price_usd_per_kwh == pytest.approx(usd, abs=0.002)
+
+
+def test_hryvnia_per_month_is_no_power_price(extract: Extract) -> None:
+    p = extract("QLoRA of Llama 3.1 8B on my own RTX 3090, 5M tokens. Rent is 9000 UAH per month.")
+    assert p.power_price_usd_per_kwh is None
