@@ -92,7 +92,8 @@ _ROLE_AFTER = re.compile(
 _ROLE_BEFORE = re.compile(
     r"(?:(?P<prompt>prompts?)|(?P<both>chosen\s*(?:and|&|/)\s*rejected(?:\s+(?:answers?|responses?|completions?))?)"
     r"|(?P<chosen>chosen(?:\s+(?:answers?|responses?))?)|(?P<rejected>rejected(?:\s+(?:answers?|responses?))?))"
-    r"\s*(?:are|is|of|at|around|about|:|=|\s)*$",
+    # "prompts average ~300 tokens", "prompts averaging 300", "prompts (mean) 300" (evals v16)
+    r"\s*(?:are|is|of|at|around|about|average|averaging|avg\.?|mean|roughly|typically|:|=|\(|\)|\s)*$",
     I,
 )
 _INCLUDES_PROMPT = re.compile(r"^[^.;]{0,40}\b(?:incl\w*|with)\s+(?:the\s+)?prompts?\b", I)

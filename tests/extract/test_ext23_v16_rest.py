@@ -59,3 +59,26 @@ def test_power_price_in_hryvnia_and_naira(extract: Extract, text: str, usd: floa
 def test_hryvnia_per_month_is_no_power_price(extract: Extract) -> None:
     p = extract("QLoRA of Llama 3.1 8B on my own RTX 3090, 5M tokens. Rent is 9000 UAH per month.")
     assert p.power_price_usd_per_kwh is None
+
+
+# ---------------------------------------------------------------------------- preference pairs' lengths
+# a pair runs prompt + chosen and prompt + rejected through the policy (tools.preference.preference_tokens)
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        # evals v16 (Asana task): 24,000 x (2 x 300 + 400 + 400)
+        ("24,000 preference pairs; prompts average ~300 tokens, chosen and rejected answers ~400 tokens each.",
+         33_600_000),
+        ("10k pairs, prompts averaging 500 tokens, chosen and rejected ~250 tokens each.", 15_000_000),
+        ("50k preference pairs. Prompts (mean) 200 tokens; chosen 300, rejected 300 tokens.", 50_000_000),
+    ],
+)  # fmt: skip
+def test_pairs_with_an_average_prompt(extract: Extract, text: str, tokens: float) -> None:
+    p = extract(f"Full-parameter DPO on Phi-4, 2 epochs. {text}")
+    assert p.dataset_tokens == pytest.approx(tokens, rel=1e-6)
+
+
+def test_pairs_with_an_average_of_something_else(extract: Extract) -> None:
+    # near miss: the average is the reviewers' score, no prompt length: each side a whole sequence
+    p = extract("Full-parameter DPO on Phi-4. 10k pairs, reviewers average 3 per pair; ~600 tokens each side.")
+    assert p.dataset_tokens == pytest.approx(10_000 * 1200, rel=1e-6)
