@@ -167,7 +167,8 @@ _VOLUME_PER = Gated(
     "week", "month", "quarter",
 )  # fmt: skip
 _BATCH_JOB = re.compile(
-    r"\b(?:re-?score|score|label|classify|summari[sz]e|translate|backfill|batch|job|re-?run|re-?process)\w*",
+    r"\b(?:re-?score|score|label|classify|summari[sz]|translat|backfill|batch|job|re-?run|re-?process)\w*"
+    r"|\b(?:each|per|every)\s+run\b",  # "Weekly re-summarisation ...: each run generates ~50M" (evals v16)
     I,
 )
 _TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I)

@@ -82,3 +82,26 @@ def test_pairs_with_an_average_of_something_else(extract: Extract) -> None:
     # near miss: the average is the reviewers' score, no prompt length: each side a whole sequence
     p = extract("Full-parameter DPO on Phi-4. 10k pairs, reviewers average 3 per pair; ~600 tokens each side.")
     assert p.dataset_tokens == pytest.approx(10_000 * 1200, rel=1e-6)
+
+
+# ------------------------------------------------------------------------------ a recurring batch job
+# runs_per_month from the cadence: weeks per month 4.345 and days per month 30.42 (advisor.extract.units_text)
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        # evals v16 (CHANGELOG entry)
+        ("- Weekly re-summarisation of the knowledge base with Mistral 7B moves off the laptop farm: each run "
+         "generates ~50M output tokens and must complete within 12 hours.", 4.345),
+        ("Nightly translation of new tickets with Qwen2.5 7B; every run writes about 5M tokens out.", 30.42),
+        ("Monthly summarization of support logs with Llama 3.1 8B, ~20M generated tokens per run.", 1.0),
+    ],
+)  # fmt: skip
+def test_cadence_of_a_batch_job(extract: Extract, text: str, runs: float) -> None:
+    p = extract(text)
+    assert p.runs_per_month == pytest.approx(runs, abs=0.01)
+
+
+def test_weekly_users_are_no_cadence(extract: Extract) -> None:
+    # near miss: a chat service's weekly users say nothing about runs
+    p = extract("Serve Mistral 7B as a chat assistant to 2,000 weekly active users, 30 at once at peak.")
+    assert p.runs_per_month is None
