@@ -31,7 +31,8 @@ _SIGN = {"zł": "PLN", "zl": "PLN", "złotych": "PLN", "zloty": "PLN", "zlotys":
          # signs before the amount: "Rp 25 juta", "₪1.2 million", "NIS 40,000"
          "rp": "IDR", "rp.": "IDR", "₪": "ILS", "nis": "ILS",
          # the naira and the hryvnia (evals v16): "₦2.5 million", "2.5 million naira", "₴60 000", "60 000 грн"
-         "₦": "NGN", "naira": "NGN", "₴": "UAH", "hryvnia": "UAH", "hryvnias": "UAH", "грн": "UAH"}  # fmt: skip
+         "₦": "NGN", "naira": "NGN", "₴": "UAH", "hryvnia": "UAH", "hryvnias": "UAH",
+         "грн": "UAH"}  # fmt: skip
 _CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS", "NGN", "UAH")
 _CODE = r"(?P<code>" + "|".join(_CODES) + r")"
 _AMOUNT = rf"(?P<num>{MONEY_NUM}|{NUM})(?:\s*(?P<mult>{MULT}))?"
@@ -87,8 +88,8 @@ def _amount(m: re.Match[str], num: str, mult: str) -> float:
 
 
 def rule_budget_codes(ctx: Ctx) -> None:
-    """budget_usd from an amount in SEK NOK DKK PLN AUD CAD CNY KRW BRL HUF IDR ILS NGN UAH with a budget cue, and
-    from a labelled form field naming its currency; then an amount the text sets aside is no budget."""
+    """budget_usd from an amount in SEK NOK DKK PLN AUD CAD CNY KRW BRL HUF IDR ILS NGN UAH with a budget cue,
+    and from a labelled form field naming its currency; then an amount the text sets aside is no budget."""
     _coded_and_labelled(ctx)
     drop_set_aside_budgets(ctx)
 

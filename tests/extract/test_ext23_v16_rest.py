@@ -67,8 +67,8 @@ def test_hryvnia_per_month_is_no_power_price(extract: Extract) -> None:
     ("text", "tokens"),
     [
         # evals v16 (Asana task): 24,000 x (2 x 300 + 400 + 400)
-        ("24,000 preference pairs; prompts average ~300 tokens, chosen and rejected answers ~400 tokens each.",
-         33_600_000),
+        ("24,000 preference pairs; prompts average ~300 tokens, chosen and rejected answers ~400 tokens "
+         "each.", 33_600_000),
         ("10k pairs, prompts averaging 500 tokens, chosen and rejected ~250 tokens each.", 15_000_000),
         ("50k preference pairs. Prompts (mean) 200 tokens; chosen 300, rejected 300 tokens.", 50_000_000),
     ],
@@ -80,7 +80,9 @@ def test_pairs_with_an_average_prompt(extract: Extract, text: str, tokens: float
 
 def test_pairs_with_an_average_of_something_else(extract: Extract) -> None:
     # near miss: the average is the reviewers' score, no prompt length: each side a whole sequence
-    p = extract("Full-parameter DPO on Phi-4. 10k pairs, reviewers average 3 per pair; ~600 tokens each side.")
+    p = extract(
+        "Full-parameter DPO on Phi-4. 10k pairs, reviewers average 3 per pair; ~600 tokens each side."
+    )
     assert p.dataset_tokens == pytest.approx(10_000 * 1200, rel=1e-6)
 
 
@@ -90,8 +92,8 @@ def test_pairs_with_an_average_of_something_else(extract: Extract) -> None:
     ("text", "runs"),
     [
         # evals v16 (CHANGELOG entry)
-        ("- Weekly re-summarisation of the knowledge base with Mistral 7B moves off the laptop farm: each run "
-         "generates ~50M output tokens and must complete within 12 hours.", 4.345),
+        ("- Weekly re-summarisation of the knowledge base with Mistral 7B moves off the laptop farm: each "
+         "run generates ~50M output tokens and must complete within 12 hours.", 4.345),
         ("Nightly translation of new tickets with Qwen2.5 7B; every run writes about 5M tokens out.", 30.42),
         ("Monthly summarization of support logs with Llama 3.1 8B, ~20M generated tokens per run.", 1.0),
     ],
@@ -105,3 +107,27 @@ def test_weekly_users_are_no_cadence(extract: Extract) -> None:
     # near miss: a chat service's weekly users say nothing about runs
     p = extract("Serve Mistral 7B as a chat assistant to 2,000 weekly active users, 30 at once at peak.")
     assert p.runs_per_month is None
+
+
+# ------------------------------------------------------------------------------ a document's due date
+@pytest.mark.parametrize(
+    "text",
+    [
+        # evals v16 (a paper's compute appendix)
+        "From our camera-ready draft (due 9 December), Appendix C — Compute:\n> We continue pre-training "
+        "Qwen2.5 3B on 15B tokens (sequence length 4096). We estimate the run at 8x A100 80GB for 4 days.",
+        "Numbers below are from my thesis draft, due 15 December. LoRA fine-tune of Llama 3.1 8B on 20M "
+        "tokens.",
+        "Results go into the workshop paper (due 4 December). QLoRA of Llama 3.1 8B on 20M tokens on 1x L4?",
+    ],
+)
+def test_a_documents_due_date_is_no_deadline(extract: Extract, text: str) -> None:
+    assert extract(text).deadline_hours is None
+
+
+def test_a_job_tied_to_the_paper_keeps_its_deadline(extract: Extract) -> None:
+    # near miss: the run must finish before the paper's date, so that date is the job's deadline
+    p = extract(
+        "LoRA fine-tune of Llama 3.1 8B on 20M tokens; it must finish before the paper, due 9 December."
+    )
+    assert p.deadline_hours is not None and 500 <= p.deadline_hours <= 520  # from Wed 18 Nov 09:00
