@@ -131,3 +131,27 @@ def test_a_job_tied_to_the_paper_keeps_its_deadline(extract: Extract) -> None:
         "LoRA fine-tune of Llama 3.1 8B on 20M tokens; it must finish before the paper, due 9 December."
     )
     assert p.deadline_hours is not None and 500 <= p.deadline_hours <= 520  # from Wed 18 Nov 09:00
+
+
+# ---------------------------------------------------------------------- a system's quote said after it
+@pytest.mark.parametrize(
+    ("text", "gpu", "usd_per_gpu"),
+    [
+        # evals v16 (Israeli writer): $515,000 / 8
+        ("We are deciding whether to buy a DGX B200; the quote we got is $515,000 for the system (8 GPUs).",
+         "b200", 64_375),
+        # a DGX/HGX with no count said holds 8 GPUs (NVIDIA datasheets)
+        ("We're thinking of purchasing an HGX H200 box, the vendor quote is about $390k all in.", "h200", 48_750),
+        ("We could buy a 4x L40S server from Dell, which costs $60,000 with support.", "l40s", 15_000),
+    ],
+)  # fmt: skip
+def test_quote_after_the_system(extract: Extract, text: str, gpu: str, usd_per_gpu: float) -> None:
+    p = extract(f"Serve Qwen3 32B to 100 concurrent analysts on premises. {text}")
+    assert p.purchase_gpu == gpu
+    assert p.purchase_usd_per_gpu == pytest.approx(usd_per_gpu, rel=1e-6)
+
+
+def test_a_budget_beside_the_system_is_no_quote(extract: Extract) -> None:
+    # near miss: the amount is what they may spend, not the system's price
+    p = extract("Serve Qwen3 32B to 100 analysts. We may buy a DGX B200; our capex budget is $515,000.")
+    assert p.purchase_usd_per_gpu is None
