@@ -141,7 +141,8 @@ def test_a_job_tied_to_the_paper_keeps_its_deadline(extract: Extract) -> None:
         ("We are deciding whether to buy a DGX B200; the quote we got is $515,000 for the system (8 GPUs).",
          "b200", 64_375),
         # a DGX/HGX with no count said holds 8 GPUs (NVIDIA datasheets)
-        ("We're thinking of purchasing an HGX H200 box, the vendor quote is about $390k all in.", "h200", 48_750),
+        ("We're thinking of purchasing an HGX H200 box, the vendor quote is about $390k all in.", "h200",
+         48_750),
         ("We could buy a 4x L40S server from Dell, which costs $60,000 with support.", "l40s", 15_000),
     ],
 )  # fmt: skip
@@ -155,3 +156,24 @@ def test_a_budget_beside_the_system_is_no_quote(extract: Extract) -> None:
     # near miss: the amount is what they may spend, not the system's price
     p = extract("Serve Qwen3 32B to 100 analysts. We may buy a DGX B200; our capex budget is $515,000.")
     assert p.purchase_usd_per_gpu is None
+
+
+# -------------------------------------------------------------------- digits grouped with underscores
+# TOML v1.0 and Python (PEP 515) allow underscores between digits in a number literal
+@pytest.mark.parametrize(
+    ("line", "tokens"),
+    [
+        ("train_tokens = 180_000_000  # after dedup", 180_000_000),  # evals v16 (TOML run config)
+        ("dataset_tokens = 1_500_000_000", 1_500_000_000),
+        ("total_train_tokens: 40_000_000  # YAML-ish, as in our Python config", 40_000_000),
+    ],
+)
+def test_underscore_grouped_numbers(extract: Extract, line: str, tokens: float) -> None:
+    p = extract(f'QLoRA run config:\n[model]\nname = "Qwen/Qwen2.5-32B"\n[data]\n{line}\nmax_seq_len = 4096')
+    assert p.dataset_tokens == tokens
+
+
+def test_an_id_with_underscored_digits_is_no_number(extract: Extract) -> None:
+    # near miss: the digits are part of a name, not a literal
+    p = extract('QLoRA run config:\n[model]\nname = "Qwen/Qwen2.5-32B"\n[data]\npath = "shard_1_000"\n')
+    assert p.dataset_tokens is None
