@@ -177,3 +177,32 @@ def test_an_id_with_underscored_digits_is_no_number(extract: Extract) -> None:
     # near miss: the digits are part of a name, not a literal
     p = extract('QLoRA run config:\n[model]\nname = "Qwen/Qwen2.5-32B"\n[data]\npath = "shard_1_000"\n')
     assert p.dataset_tokens is None
+
+
+# ------------------------------------------------------------------------- a term already held
+@pytest.mark.parametrize(
+    "text",
+    [
+        # evals v16 (Danish writer)
+        "We have a 3-year reservation at Azure for 16 A100 80GB and there are still 14 months remaining "
+        "on it.",
+        "Our 2-year commitment with CoreWeave covers 32 H100s.",
+        "Our reservation runs for 3 years, 8x H100 on Lambda.",
+    ],
+)
+def test_a_held_term_is_no_horizon(extract: Extract, text: str) -> None:
+    p = extract(f"Serve Llama 3.1 8B to 200 concurrent users. {text}")
+    assert p.horizon_months is None
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("Should we sign a 3-year reservation for 8x H100 or stay on demand?", 36),  # weighed, not held
+        ("EUR 180,000 for the full 24-month term.", 24),  # a tender's term
+        ("We have a 1-year reservation of 8x H100, and we plan over 3 years.", 36),  # the horizon said
+    ],
+)
+def test_a_term_weighed_is_the_horizon(extract: Extract, text: str, months: float) -> None:
+    p = extract(f"Serve Llama 3.1 8B to 200 concurrent users. {text}")
+    assert p.horizon_months == months
