@@ -206,3 +206,24 @@ def test_a_held_term_is_no_horizon(extract: Extract, text: str) -> None:
 def test_a_term_weighed_is_the_horizon(extract: Extract, text: str, months: float) -> None:
     p = extract(f"Serve Llama 3.1 8B to 200 concurrent users. {text}")
     assert p.horizon_months == months
+
+
+# ------------------------------------------------------------------ people working on it are a team
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We want to fine-tune Llama 3.1 8B with LoRA on 20M tokens. 4 people at the same time work on it.",
+        "LoRA fine-tune Mistral 7B on 50M tokens; 3 engineers work on the repo at the same time.",
+        "QLoRA of Qwen2.5 14B on 30M tokens, 5 researchers collaborating on it in parallel.",
+    ],
+)
+def test_a_team_at_work_is_no_concurrency(extract: Extract, text: str) -> None:
+    assert extract(text).concurrency is None
+
+
+def test_people_using_it_at_once_are_concurrency(extract: Extract) -> None:
+    # near miss: the agents use the service at once, whatever else they work on
+    p = extract(
+        "Serve Llama 3.1 8B to our support desk: 60 agents use it at the same time while working on tickets."
+    )
+    assert p.concurrency == 60
