@@ -163,6 +163,13 @@ def _pairs(ctx: Ctx) -> None:
             else f"{pairs:,.0f} pairs x ({chosen:,.0f} + {rejected:,.0f}) tokens, {how}"
         )
         end = window[-1].start + len(window[-1].text)  # after the item x size readings of these sentences
+        # an items x size reading of the same pairs ("24,000 preference pairs" x "average ~300 tokens",
+        # rules_data) counts one length per pair: this reading replaces it
+        ctx.findings[:] = [
+            f
+            for f in ctx.findings
+            if not (f.field == "dataset_tokens" and f.evidence.startswith(f'"{q(m)}" x '))
+        ]
         ctx.add(
             s,
             "dataset_tokens",

@@ -227,3 +227,14 @@ def test_people_using_it_at_once_are_concurrency(extract: Extract) -> None:
         "Serve Llama 3.1 8B to our support desk: 60 agents use it at the same time while working on tickets."
     )
     assert p.concurrency == 60
+
+
+def test_pairs_in_an_asana_task_beat_the_items_reading(extract: Extract) -> None:
+    # evals v16: the task's header and notes; items x size read 24k x 300 = 7.2M before (one length per pair)
+    p = extract(
+        "☐ Run full-parameter DPO on Phi-4        Due: no date    Section: Alignment\n"
+        "  Assignee: Priya R.    Collaborators: 3\n\n"
+        "  Notes: Full fine-tune, not LoRA. 24,000 preference pairs; prompts average ~300 tokens, chosen\n"
+        "  and rejected answers ~400 tokens each. 2 epochs."
+    )
+    assert p.dataset_tokens == pytest.approx(24_000 * 1_400, rel=1e-6)
