@@ -76,10 +76,17 @@ _END_DATE = Gated(
     ),
     "20", "year",
 )  # fmt: skip
-# a term the team already holds is a commitment, not the planning horizon (evals v16: "We have a 3-year
-# reservation at Azure ..., 14 months remaining" was read as a 36-month horizon); a term being weighed or
-# tendered ("a 3-year lease", "for the full 24-month term") stays the horizon
+# a term the team already holds, with what is left of it said, is a commitment, not the planning horizon
+# (evals v16: "We have a 3-year reservation at Azure ..., 14 months remaining" was read as a 36-month
+# horizon); a term being weighed or tendered ("a 3-year lease", "for the full 24-month term") stays the
+# horizon, and so does a held term with nothing said about what is left ("We have a 1-month reservation":
+# its window, expert review 12 R12)
 _TERM_NOUNS = ("reservation", "commitment", "contract", "lease", "term", "agreement", "subscription")
+_LEFT_SAID = re.compile(
+    r"\b(?:months?|years?|weeks?|days?)\s+(?:remaining|left|to\s+go)\b|\b(?:months?|years?)\s+into\b"
+    r"|\b(?:remaining|left)\s+on\s+(?:it|the|our)\b|\b(?:expires?|ends?|runs?\s+out)\s+(?:in|on|at)\b",
+    I,
+)
 _HELD_BEFORE = re.compile(
     r"\b(?:we\s+(?:have|hold|own|got|signed|bought|pay\s+for)|we(?:'ve|\s+have)\s+(?:got|signed|bought)|our"
     r"|existing|current|already|into)\s+(?:an?\s+|the\s+|one\s+)?(?:existing\s+|current\s+)?$",
@@ -91,6 +98,7 @@ _MIN_MONTHS, _MAX_MONTHS = 1.0, 120.0  # outside: not a planning horizon (a typo
 def rule_horizon(ctx: Ctx) -> None:
     """horizon_months from a duration with a horizon cue or noun, or from an end date."""
     ref = ctx.reference_time
+    left_said = any(_LEFT_SAID.search(s.text) for s in ctx.sentences)
     for s in ctx.sentences:
         t = s.text
         for m in _HORIZON.finditer(t):
@@ -98,7 +106,7 @@ def rule_horizon(ctx: Ctx) -> None:
             unit = (m.group("unit") or m.group("unit2")).lower()
             if _LOOKS_BACK.search(t[max(0, m.start() - 40) : m.start()]):
                 continue  # "logs collected over 3 years", "we've been doing this for 2 years"
-            if _held_term(t, m):
+            if _held_term(t, m) and left_said:
                 continue  # "We have a 3-year reservation": a commitment held, not the horizon
             bare = m.group("num") is not None and _BARE_FOR.match(m.group(0)) is not None
             service = _SERVICE_RUNS.search(t) is not None and not re.search(r"\btrain", t, I)

@@ -186,8 +186,8 @@ def test_an_id_with_underscored_digits_is_no_number(extract: Extract) -> None:
         # evals v16 (Danish writer)
         "We have a 3-year reservation at Azure for 16 A100 80GB and there are still 14 months remaining "
         "on it.",
-        "Our 2-year commitment with CoreWeave covers 32 H100s.",
-        "Our reservation runs for 3 years, 8x H100 on Lambda.",
+        "Our 2-year commitment with CoreWeave covers 32 H100s; 9 months left on it.",
+        "Our reservation runs for 3 years, 8x H100 on Lambda, and it expires in March 2028.",
     ],
 )
 def test_a_held_term_is_no_horizon(extract: Extract, text: str) -> None:
@@ -201,6 +201,7 @@ def test_a_held_term_is_no_horizon(extract: Extract, text: str) -> None:
         ("Should we sign a 3-year reservation for 8x H100 or stay on demand?", 36),  # weighed, not held
         ("EUR 180,000 for the full 24-month term.", 24),  # a tender's term
         ("We have a 1-year reservation of 8x H100, and we plan over 3 years.", 36),  # the horizon said
+        ("We have a 1-month reservation of 8x H200 on Nebius.", 1),  # nothing said left: its window
     ],
 )
 def test_a_term_weighed_is_the_horizon(extract: Extract, text: str, months: float) -> None:
