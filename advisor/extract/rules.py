@@ -47,6 +47,7 @@ from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_deadline_margin import rule_deadline_margin
 from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
+from advisor.extract.rules_document_dates import rule_document_due_dates
 from advisor.extract.rules_dollar_prefix import rule_dollar_prefix
 from advisor.extract.rules_followup_share import rule_followup_share
 from advisor.extract.rules_form_values import rule_form_values
@@ -168,6 +169,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_deadline_forms,  # "by Friday EOD Pacific", "two weeks before that", "10 days max", "fri the 27th"
     rule_money_period,  # after the deadline rules: '$3,400 ... until the end of the year' lasts, isn't due
+    rule_document_due_dates,  # after the deadline rules: 'camera-ready draft (due 9 December)' is the paper's
     rule_location,
     rule_cadence,
     rule_utilisation,

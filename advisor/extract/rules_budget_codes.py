@@ -2,7 +2,7 @@
 
 - an amount in a currency with a catalog rate but no rule of its own, by ISO code or local sign: "PLN 2,000
   from the grant", "budget 20,000 NOK", "SEK 50k max", "2 000 zł", "350 000 Ft", "Rp 25 juta", "₪1.2 million"
-  (SEK NOK DKK PLN AUD CAD CNY KRW BRL HUF IDR ILS;
+  (SEK NOK DKK PLN AUD CAD CNY KRW BRL HUF IDR ILS NGN UAH;
   rates in tools/catalog/costs.yaml, usd_per_<code>);
 - a form field whose label names the currency and whose value is a bare number: "Max spend (USD): 45,000",
   "Budget (EUR): 12k", "Budget in GBP: 3,000";
@@ -29,20 +29,23 @@ _SIGN = {"zł": "PLN", "zl": "PLN", "złotych": "PLN", "zloty": "PLN", "zlotys":
          # the forint's sign after the amount, the rupiah and shekel by name (evals v16): "350 000 Ft"
          "ft": "HUF", "forint": "HUF", "forints": "HUF", "rupiah": "IDR", "shekel": "ILS", "shekels": "ILS",
          # signs before the amount: "Rp 25 juta", "₪1.2 million", "NIS 40,000"
-         "rp": "IDR", "rp.": "IDR", "₪": "ILS", "nis": "ILS"}  # fmt: skip
-_CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS")
+         "rp": "IDR", "rp.": "IDR", "₪": "ILS", "nis": "ILS",
+         # the naira and the hryvnia (evals v16): "₦2.5 million", "2.5 million naira", "₴60 000", "60 000 грн"
+         "₦": "NGN", "naira": "NGN", "₴": "UAH", "hryvnia": "UAH", "hryvnias": "UAH",
+         "грн": "UAH"}  # fmt: skip
+_CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS", "NGN", "UAH")
 _CODE = r"(?P<code>" + "|".join(_CODES) + r")"
 _AMOUNT = rf"(?P<num>{MONEY_NUM}|{NUM})(?:\s*(?P<mult>{MULT}))?"
 _CODED = Gated(
     re.compile(
         rf"\b{_CODE}\s*{_AMOUNT}"
         rf"|(?P<num2>{MONEY_NUM}|{NUM})(?:\s*(?P<mult2>{MULT}))?\s*(?:(?P<code2>{'|'.join(_CODES)})\b"
-        r"|(?P<sign>złotych|złoty|zlotys|zloty|zł|zl|(?-i:Ft)|forints?|rupiah|shekels?)(?!\w))"
-        rf"|(?P<pre>(?-i:Rp)\.?|₪|(?-i:NIS)\b)\s*(?P<num3>{MONEY_NUM}|{NUM})(?:\s*(?P<mult3>{MULT}))?",
+        r"|(?P<sign>złotych|złoty|zlotys|zloty|zł|zl|(?-i:Ft)|forints?|rupiah|shekels?|naira|hryvnias?|грн)(?!\w))"
+        rf"|(?P<pre>(?-i:Rp)\.?|₪|₦|₴|(?-i:NIS)\b)\s*(?P<num3>{MONEY_NUM}|{NUM})(?:\s*(?P<mult3>{MULT}))?",
         I,
     ),
     "sek", "nok", "dkk", "pln", "aud", "cad", "cny", "krw", "brl", "zł", "zl", "huf", "idr", "ils", "ft",
-    "forint", "rupiah", "shekel", "rp", "₪", "nis",
+    "forint", "rupiah", "shekel", "rp", "₪", "nis", "ngn", "uah", "₦", "naira", "₴", "hryvn", "грн",
 )  # fmt: skip
 _LABEL_CUE = (
     r"(?:max(?:imum)?\s+spend|spend(?:ing)?\s+(?:cap|limit|ceiling)|total\s+spend|budget(?:\s+cap|\s+limit)?"
@@ -85,8 +88,8 @@ def _amount(m: re.Match[str], num: str, mult: str) -> float:
 
 
 def rule_budget_codes(ctx: Ctx) -> None:
-    """budget_usd from an amount in SEK NOK DKK PLN AUD CAD CNY KRW BRL HUF IDR ILS with a budget cue, and
-    from a labelled form field naming its currency; then an amount the text sets aside is no budget."""
+    """budget_usd from an amount in SEK NOK DKK PLN AUD CAD CNY KRW BRL HUF IDR ILS NGN UAH with a budget cue,
+    and from a labelled form field naming its currency; then an amount the text sets aside is no budget."""
     _coded_and_labelled(ctx)
     drop_set_aside_budgets(ctx)
 

@@ -167,7 +167,8 @@ _VOLUME_PER = Gated(
     "week", "month", "quarter",
 )  # fmt: skip
 _BATCH_JOB = re.compile(
-    r"\b(?:re-?score|score|label|classify|summari[sz]e|translate|backfill|batch|job|re-?run|re-?process)\w*",
+    r"\b(?:re-?score|score|label|classify|summari[sz]|translat|backfill|batch|job|re-?run|re-?process)\w*"
+    r"|\b(?:each|per|every)\s+run\b",  # "Weekly re-summarisation ...: each run generates ~50M" (evals v16)
     I,
 )
 _TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I)
@@ -473,6 +474,11 @@ _ONE_USER = keyed(
 )
 
 
+# people working on the project together are a team, not concurrent users of a service
+_TEAM_AT_WORK = re.compile(r"\b(?:work(?:s|ing)?|collaborat\w*|contribut\w*)\s+(?:on|together|in)\b", I)
+_USE_VERB = re.compile(r"\b(?:use|using|uses|query|querying|chat\w*|hit|call\w*|ask\w*|send\w*)\b", I)
+
+
 def rule_serving(ctx: Ctx) -> None:
     """concurrency, latency_ms_per_token (also from per-user tokens/s), target_tokens_per_s."""
     batch: bool | None = None  # _batch_text(ctx), a property of the whole text: read once, not per sentence
@@ -483,6 +489,8 @@ def rule_serving(ctx: Ctx) -> None:
             num = m.group("num") or m.group("num2")
             if _OF_THEM.search(m.group(0)) and not any(c.isdigit() for c in num or ""):
                 continue  # "a fifth of them active at once": a share, read below with its total
+            if _TEAM_AT_WORK.search(t[m.start() : m.end() + 30]) and not _USE_VERB.search(m.group(0)):
+                continue  # "4 people at the same time work on it": the team, not users (issue 12)
             v = (parse_count(num) if not m.group("mult") else parse_number(num)) * (
                 1000 if m.group("mult") else 1
             )

@@ -76,12 +76,29 @@ _END_DATE = Gated(
     ),
     "20", "year",
 )  # fmt: skip
+# a term the team already holds, with what is left of it said, is a commitment, not the planning horizon
+# (evals v16: "We have a 3-year reservation at Azure ..., 14 months remaining" was read as a 36-month
+# horizon); a term being weighed or tendered ("a 3-year lease", "for the full 24-month term") stays the
+# horizon, and so does a held term with nothing said about what is left ("We have a 1-month reservation":
+# its window, expert review 12 R12)
+_TERM_NOUNS = ("reservation", "commitment", "contract", "lease", "term", "agreement", "subscription")
+_LEFT_SAID = re.compile(
+    r"\b(?:months?|years?|weeks?|days?)\s+(?:remaining|left|to\s+go)\b|\b(?:months?|years?)\s+into\b"
+    r"|\b(?:remaining|left)\s+on\s+(?:it|the|our)\b|\b(?:expires?|ends?|runs?\s+out)\s+(?:in|on|at)\b",
+    I,
+)
+_HELD_BEFORE = re.compile(
+    r"\b(?:we\s+(?:have|hold|own|got|signed|bought|pay\s+for)|we(?:'ve|\s+have)\s+(?:got|signed|bought)|our"
+    r"|existing|current|already|into)\s+(?:an?\s+|the\s+|one\s+)?(?:existing\s+|current\s+)?$",
+    I,
+)
 _MIN_MONTHS, _MAX_MONTHS = 1.0, 120.0  # outside: not a planning horizon (a typo, a model's age)
 
 
 def rule_horizon(ctx: Ctx) -> None:
     """horizon_months from a duration with a horizon cue or noun, or from an end date."""
     ref = ctx.reference_time
+    left_said = any(_LEFT_SAID.search(s.text) for s in ctx.sentences)
     for s in ctx.sentences:
         t = s.text
         for m in _HORIZON.finditer(t):
@@ -89,6 +106,8 @@ def rule_horizon(ctx: Ctx) -> None:
             unit = (m.group("unit") or m.group("unit2")).lower()
             if _LOOKS_BACK.search(t[max(0, m.start() - 40) : m.start()]):
                 continue  # "logs collected over 3 years", "we've been doing this for 2 years"
+            if _held_term(t, m) and left_said:
+                continue  # "We have a 3-year reservation": a commitment held, not the horizon
             bare = m.group("num") is not None and _BARE_FOR.match(m.group(0)) is not None
             service = _SERVICE_RUNS.search(t) is not None and not re.search(r"\btrain", t, I)
             if bare and unit.startswith("mo") and _RUN_TIME.search(t) and not service:
@@ -112,6 +131,18 @@ def rule_horizon(ctx: Ctx) -> None:
             conv = U.months_until(ref, end, f'"{q(m)}"')
             if _MIN_MONTHS / 2 <= conv.value <= _MAX_MONTHS:
                 ctx.add(s, "horizon_months", round(conv.value, 1), conv.how, "inferred", m.start())
+
+
+def _held_term(t: str, m: re.Match[str]) -> bool:
+    """Whether the duration names a term the team already holds ("we have a 3-year reservation", "our
+    reservation runs for 3 years", "7 months into a 12-month commitment")."""
+    noun = (m.group("noun") or "").lower()
+    if noun in _TERM_NOUNS:
+        return _HELD_BEFORE.search(t[max(0, m.start() - 40) : m.start()]) is not None
+    said = m.group(0).lower()
+    if any(said.startswith(n) for n in _TERM_NOUNS):  # "reservation runs for 3 years"
+        return _HELD_BEFORE.search(t[max(0, m.start() - 40) : m.start()]) is not None
+    return False
 
 
 # "Should we buy or rent?" with no horizon (expert review 12, R05: listed as 'a question I could not answer'

@@ -20,13 +20,14 @@ from advisor.extract import units_text as U
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import NUM, parse_number
 
-_CODES = "AUD|CAD|INR|SEK|NOK|DKK|PLN|CHF|JPY|CNY|KRW|BRL|HUF|IDR|ILS|NIS|EUR|GBP|USD"
+_CODES = "AUD|CAD|INR|SEK|NOK|DKK|PLN|CHF|JPY|CNY|KRW|BRL|HUF|IDR|ILS|NIS|NGN|UAH|EUR|GBP|USD"
 _SYMBOLS = {
     "₹": "INR", "rs": "INR", "rs.": "INR", "a$": "AUD", "c$": "CAD", "¥": "JPY", "€": "EUR", "£": "GBP",
     "₪": "ILS", "nis": "ILS",  # the shekel's sign and its common abbreviation (evals v16)
+    "₦": "NGN", "₴": "UAH",  # the naira's and the hryvnia's signs (evals v16)
 }  # fmt: skip
 _PRICE = re.compile(
-    rf"(?:(?P<pre>{_CODES}|₹|rs\.?|a\$|c\$|¥|₪)\s*)?(?P<num>{NUM})\s*(?P<cents>cents?|ct|c|¢)?\s*(?P<post>{_CODES})?"
+    rf"(?:(?P<pre>{_CODES}|₹|rs\.?|a\$|c\$|¥|₪|₦|₴)\s*)?(?P<num>{NUM})\s*(?P<cents>cents?|ct|c|¢)?\s*(?P<post>{_CODES})?"
     r"\s*(?:/|per|an?|each)\s*(?P<unit>kwh|kilowatt[\s-]?hours?|unit)\b(?:\s*\(\s*(?P<after>"
     rf"{_CODES})\s*\))?",
     I,

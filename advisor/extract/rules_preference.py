@@ -92,7 +92,8 @@ _ROLE_AFTER = re.compile(
 _ROLE_BEFORE = re.compile(
     r"(?:(?P<prompt>prompts?)|(?P<both>chosen\s*(?:and|&|/)\s*rejected(?:\s+(?:answers?|responses?|completions?))?)"
     r"|(?P<chosen>chosen(?:\s+(?:answers?|responses?))?)|(?P<rejected>rejected(?:\s+(?:answers?|responses?))?))"
-    r"\s*(?:are|is|of|at|around|about|:|=|\s)*$",
+    # "prompts average ~300 tokens", "prompts averaging 300", "prompts (mean) 300" (evals v16)
+    r"\s*(?:are|is|of|at|around|about|average|averaging|avg\.?|mean|roughly|typically|:|=|\(|\)|\s)*$",
     I,
 )
 _INCLUDES_PROMPT = re.compile(r"^[^.;]{0,40}\b(?:incl\w*|with)\s+(?:the\s+)?prompts?\b", I)
@@ -162,6 +163,13 @@ def _pairs(ctx: Ctx) -> None:
             else f"{pairs:,.0f} pairs x ({chosen:,.0f} + {rejected:,.0f}) tokens, {how}"
         )
         end = window[-1].start + len(window[-1].text)  # after the item x size readings of these sentences
+        # an items x size reading of the same pairs ("24,000 preference pairs" x "average ~300 tokens",
+        # rules_data) counts one length per pair: this reading replaces it
+        ctx.findings[:] = [
+            f
+            for f in ctx.findings
+            if not (f.field == "dataset_tokens" and f.evidence.startswith(f'"{q(m)}" x '))
+        ]
         ctx.add(
             s,
             "dataset_tokens",

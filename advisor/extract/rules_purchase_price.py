@@ -38,6 +38,18 @@ _PRICED = keyed(
 _QUOTE_OF = keyed(r"\bquote(?:d)?\s+(?:of\s+|for\s+)?(?:about\s+|~\s*)?", I)
 _FOR_GPUS = keyed(r"\s+for\s+(?:an?\s+|one\s+|the\s+)?" + _GPUS, I)
 _BUY_WORD = keyed(r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex|quote\w*)\b", I)
+# a system bought by name, its price said later in the sentence (evals v16): "buy a DGX B200; the quote we got
+# is $515,000 for the system (8 GPUs)", "purchasing an HGX H200 box, vendor quote $390k", "buy a 4x L40S
+# server; it costs $60,000". A DGX or HGX system with no count said holds 8 GPUs.
+_SYSTEM_GPUS = 8  # NVIDIA DGX B200, DGX H100/H200, DGX A100 and HGX 8-GPU datasheets: 8 GPUs per system
+_BUY_SYSTEM = keyed(
+    _BUY + r"(?:(?:nvidia\s+)?(?P<sys>dgx|hgx)[\s-]+(?P<sgpu>[a-z]\d{3}[a-z]?)\b|" + _GPUS + _MACHINE + r")",
+    I,
+)
+_PRICE_CUE = re.compile(
+    r"\b(?:quote[ds]?|quotation|costs?|priced|price(?:\s+tag)?|list\s+price)\b[^.;!?$€£\d]{0,30}$", I
+)
+_COUNT_AFTER = re.compile(r"^[^.;!?\d]{0,30}?\(?\s*(?P<n>\d{1,3})\s*(?:x\s*)?gpus?\b", I)
 
 
 # a budget for buying hardware once: "Capex budget EUR 250k" (expert review 7, R02: it was compared with one
@@ -106,6 +118,28 @@ def rule_purchase_price(ctx: Ctx) -> None:
             if money is not None and gpus is not None:
                 _add(ctx, s, gpus.group("count"), gpus.group("gpu"), money)
                 return
+        if _system_then_price(ctx, s):
+            return
+
+
+def _system_then_price(ctx: Ctx, s: Sentence) -> bool:
+    """A system to buy, then a price cue and an amount later in the sentence (see _BUY_SYSTEM)."""
+    t = s.text
+    for m in _BUY_SYSTEM.finditer(t):
+        for money in _MONEY.pattern.finditer(t, m.end()):
+            if not _PRICE_CUE.search(t[m.end() : money.start()]):
+                continue
+            if _RATE.match(t[money.end() : money.end() + 40]):
+                continue  # "$2.50/h": a rental rate
+            said = _COUNT_AFTER.match(t[money.end() :])
+            system = str(_SYSTEM_GPUS) if m.group("sys") else None
+            count = said.group("n") if said else m.group("count") or system
+            if count is None:
+                continue
+            gpu = m.group("sgpu") or m.group("gpu")
+            _add(ctx, s, count, gpu, money)
+            return True
+    return False
 
 
 def _add(ctx: Ctx, s: Sentence, count_said: str, gpu_said: str, money: re.Match[str]) -> None:

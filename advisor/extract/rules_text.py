@@ -253,6 +253,7 @@ def _clean(text: str) -> str:
     text = count_keys(text)  # "Documents: 400,000" -> "400,000 Documents" (advisor/extract/count_keys.py)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))
     text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)
+    text = _UNDERSCORE_GROUPS.sub(lambda m: m.group(0).replace("_", ","), text)
     text = comma_groups(text)  # "2 000 tokens" (advisor/extract/spaced_groups.py)
     text = _CONFIG_LINE.sub(_config_words, text)
     return _COUNT_WORD.sub(r"\g<num> ", text)
@@ -316,6 +317,9 @@ def _config_words(m: re.Match[str]) -> str:
 # thousands grouped with an apostrophe, as Swiss and Liechtenstein writers do ("CHF 12'000", "1'250'000";
 # Swiss federal style guide, Weisungen der Bundeskanzlei zur Schreibweise): commas, the same length
 _SWISS_GROUPS = re.compile(r"(?<![\w'\u2019.,])\d{1,3}(?:['\u2019]\d{3})+(?![\d'\u2019])")
+# thousands grouped with underscores, as TOML, Python (PEP 515) and Rust number literals allow
+# ("train_tokens = 180_000_000" in a pasted config; evals v16): commas, the same length
+_UNDERSCORE_GROUPS = re.compile(r"(?<![\w.])\d{1,3}(?:_\d{3})+(?!\w)")
 
 
 # a count with a classifier word before a GPU name, as non-native writers and purchase orders put it:

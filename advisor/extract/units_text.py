@@ -27,7 +27,7 @@ WORDS_PER_PAGE = 500.0
 
 # Reference exchange rates: each currency's rate is a dated catalog estimate `usd_per_<code>` (tools/catalog/
 # costs.yaml: ECB and IMF reference rates with their dates, for EUR GBP CHF JPY INR SEK NOK DKK PLN AUD CAD
-# CNY KRW BRL NZD SGD HKD HUF IDR ILS).
+# CNY KRW BRL NZD SGD HKD HUF IDR ILS; the central banks' rates for NGN UAH).
 def usd_per_unit(currency: str) -> Estimate | None:
     """The catalog's reference rate for `currency` (USD per unit, with source and date); None for USD."""
     if currency == "USD":
