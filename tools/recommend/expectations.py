@@ -92,7 +92,7 @@ def check_budget(outcome: Outcome, budget_usd: float) -> ExpectationCheck:
             claim=claim,
             verdict="holds",
             factor=t.high / budget_usd,
-            explanation=f"The cheapest option ({cfg}) totals ${t.low:,.0f}-{t.high:,.0f}, within budget "
+            explanation=f"The cheapest option ({cfg}) totals {present.usd_span(t)}, within budget "
             f"even at low MFU.",
         )
     if t.low <= budget_usd:
@@ -100,14 +100,14 @@ def check_budget(outcome: Outcome, budget_usd: float) -> ExpectationCheck:
             claim=claim,
             verdict="tight",
             factor=t.high / budget_usd,
-            explanation=f"The cheapest option ({cfg}) totals ${t.low:,.0f}-{t.high:,.0f}: within budget only "
+            explanation=f"The cheapest option ({cfg}) totals {present.usd_span(t)}: within budget only "
             f"at high MFU; at low MFU it is {t.high / budget_usd:.1f}x the budget.",
         )
     return ExpectationCheck(
         claim=claim,
         verdict="cannot_hold",
         factor=t.low / budget_usd,
-        explanation=f"The cheapest option in the catalog ({cfg}) totals ${t.low:,.0f}-{t.high:,.0f}: "
+        explanation=f"The cheapest option in the catalog ({cfg}) totals {present.usd_span(t)}: "
         f"{t.low / budget_usd:.1f}x the budget at best.",
     )
 

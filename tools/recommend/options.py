@@ -163,7 +163,7 @@ def _spot_exposure(c: Candidate, eng: Engine) -> list[str]:
     return [
         f"spot over {c.wall_hours.high:,.0f} h: {p.low:.0%}-{p.high:.0%} chance of an interruption, "
         f"expected rework +{ex.lost_hours.low:,.1f}-{ex.lost_hours.high:,.1f} h "
-        f"(${ex.lost_usd.low:,.0f}-{ex.lost_usd.high:,.0f}) with hourly checkpoints"
+        f"({present.usd_span(ex.lost_usd)}) with hourly checkpoints"
     ]
 
 
@@ -233,7 +233,7 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
     elif c.layout.nodes == 1:
         out.append("single node: no InfiniBand or multi-node NCCL set-up")
     if label == "cheapest":
-        out.append(f"lowest expected total (${c.total_usd.low:,.0f}-{c.total_usd.high:,.0f})")
+        out.append(f"lowest expected total ({present.usd_span(c.total_usd)})")
     elif label == "fastest":
         out.append(f"shortest wall-clock ({c.wall_hours.low:,.0f}-{c.wall_hours.high:,.0f} h)")
     elif label == "lowest operational risk":
