@@ -10,10 +10,10 @@
   "$40k rather than the $60k": its budget reading is dropped, whoever read it ("not more than $5k" stays).
 
 An amount counts as a budget only with a cue: a budget word ("budget", "max spend", "money", "grant",
-"funding", "cap", "not to exceed") before it, or "from the grant", "in total", "max" after it. A rate ("SEK 500 per hour",
-"NOK 2,000 a month") is no budget. Runs after rule_budget_forms; the finding sits at the end of the
-amount's words, so it wins over a shorter reading of the same words ("budget 20" of "budget 20,000 NOK",
-read without its currency).
+"funding", "cap", "not to exceed") before it, or "from the grant", "in total", "max" after it. A rate
+("SEK 500 per hour", "NOK 2,000 a month") is no budget. Runs after rule_budget_forms; the finding sits at
+the end of the amount's words, so it wins over a shorter reading of the same words ("budget 20" of
+"budget 20,000 NOK", read without its currency).
 """
 
 from __future__ import annotations
