@@ -142,3 +142,49 @@ def test_skip_before_a_provider_excludes_it(extract: Extract, said: str, provide
 def test_near_miss_skip_after_the_provider_excludes_nothing(extract: Extract) -> None:
     p = extract("Serve Llama 3 8B for 200 users on RunPod, skip the warmup.")
     assert p.providers_excluded == []
+
+
+# --------------------------------------------------------------------------- a question on named cards
+@pytest.mark.parametrize(
+    ("said", "gpu", "count"),
+    [
+        # v12: the verb takes the model, not "it"/"this"
+        (
+            "Could two H200s serve Qwen2.5 72B in bf16 for 64 concurrent users with a 16k context each?",
+            "h200",
+            2,
+        ),
+        ("Can 4x L40S run Llama 3 70B in 4-bit for 20 users?", "l40s", 4),
+        ("Could 2 H100s host Mistral Nemo 12B for 300 users at 40 tok/s?", "h100-sxm", 2),
+    ],
+)
+def test_a_question_whose_verb_takes_the_model_is_a_claim(
+    extract: Extract, said: str, gpu: str, count: int
+) -> None:
+    p = extract(said)
+    assert (p.claimed_gpu, p.claimed_gpu_count, p.gpus_wanted) == (gpu, count, [])
+
+
+@pytest.mark.parametrize(
+    ("said", "gpu", "count"),
+    [
+        ("Is it also possible with RTX 4090?", "rtx-4090", 1),  # v12 non-native German
+        ("Would it be feasible on 2 A100s?", "a100-80gb-sxm", 2),
+        ("Is this doable with just an L40S?", "l40s", 1),
+    ],
+)
+def test_possible_with_named_cards_is_a_claim(extract: Extract, said: str, gpu: str, count: int) -> None:
+    p = extract("QLoRA of Gemma 2 27B on 85k samples of 900 tokens, 3 epochs. " + said)
+    assert (p.claimed_gpu, p.claimed_gpu_count) == (gpu, count)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We will serve Qwen2.5 72B on two H200s for 64 users.",  # a plan, no question
+        "Serve Llama 3 8B for 50 users. Could H100s run out of memory at 32k context?",  # a risk asked
+        "QLoRA of Gemma 2 27B. It is possible with RTX 4090 according to the blog.",  # said, not asked
+    ],
+)
+def test_near_miss_a_plan_or_a_risk_is_no_claim(extract: Extract, said: str) -> None:
+    assert extract(said).claimed_gpu is None
