@@ -188,3 +188,28 @@ def test_possible_with_named_cards_is_a_claim(extract: Extract, said: str, gpu: 
 )
 def test_near_miss_a_plan_or_a_risk_is_no_claim(extract: Extract, said: str) -> None:
     assert extract(said).claimed_gpu is None
+
+
+# --------------------------------------------------------------------------- the owned count corrected
+@pytest.mark.parametrize(
+    ("first", "correction", "count"),
+    [
+        (  # v14 multi-turn
+            "We've got 8 RTX 4090s across two workstations (4 each) in the office, bought last year.",
+            "Correction: it's 6 now, two of them died last week. The job: QLoRA of Qwen2.5 32B, 150M tokens.",
+            6,
+        ),
+        ("We own 4 A100 80GB in our rack.", "Actually we have only 3 left, one went back for RMA.", 3),
+        ("We own 8 H100s.", "Sorry, it's sixteen now, we got the second node.", 16),
+    ],
+)
+def test_a_corrected_owned_count_is_the_count_left(
+    extract: Extract, first: str, correction: str, count: int
+) -> None:
+    assert extract(correction, extract(first)).owned_gpu_count == count
+
+
+def test_near_miss_now_inside_a_clause_is_no_recount(extract: Extract) -> None:
+    prior = extract("We own 8 H100s.")
+    p = extract("Full fine-tune Llama 3 8B on 1B tokens, it's 3 now that matters most.", prior)
+    assert p.owned_gpu_count == 8
