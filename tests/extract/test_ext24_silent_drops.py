@@ -213,3 +213,21 @@ def test_near_miss_now_inside_a_clause_is_no_recount(extract: Extract) -> None:
     prior = extract("We own 8 H100s.")
     p = extract("Full fine-tune Llama 3 8B on 1B tokens, it's 3 now that matters most.", prior)
     assert p.owned_gpu_count == 8
+
+
+# --------------------------------------------------------------------------- GPU names said in words
+@pytest.mark.parametrize(
+    ("said", "gpu"),
+    [
+        ("on h one hundreds please that's what we have quota for period", "h100-sxm"),  # v12 dictated
+        ("we can only get h two hundred nodes from the cloud team", "h200"),
+        ("serve it on l forty s cards only", "l40s"),
+    ],
+)
+def test_a_gpu_said_in_words_is_read(extract: Extract, said: str, gpu: str) -> None:
+    assert gpu in extract("fine tune llama 3.1 8b with lora on 100M tokens, " + said).gpus_wanted
+
+
+def test_near_miss_a_one_hundred_is_plain_english(extract: Extract) -> None:
+    p = extract("fine tune llama 3.1 8b with lora on 100M tokens, we have a one hundred page spec.")
+    assert p.gpus_wanted == []
