@@ -6,7 +6,9 @@ numbers in such a sentence are dropped, so the job's own figures (or the derived
 - told to ignore it: "..., ignore", "ignore that number", "not relevant here", "irrelevant";
 - given only to compare or for reference: "(for comparison)", "for reference only", "(just FYI)" (not a
   bare "Just FYI, the budget is ...", which states the budget);
-- about another model and so not relevant: "different model, ignore", "other model, not relevant".
+- about another model and so not relevant: "different model, ignore", "other model, not relevant";
+- said to be unrelated at the sentence's end: "FYI the marketing team's $2M launch budget is unrelated lol"
+  (not "unrelated to the launch, our budget is $40k", where the word opens the sentence).
 
 Not set aside: "ignore spot pricing" (no figure is dropped, the words state a preference read elsewhere),
 a figure in another sentence than the cue, and "compared with last year we need 2x the throughput"
@@ -28,6 +30,13 @@ _ASIDE = re.compile(
     r"|\b(?:different|another|other)\s+model\s*,\s*(?:so\s+)?(?:ignore|not\s+relevant|irrelevant)\b",
     I,
 )
+# "the marketing team's $2M launch budget is unrelated" (evals v14 geekbot standup): the clause's figures
+# only (from its last ";" or ", but"), so "Budget is $9k; the $50k grant is not related" keeps the $9k
+_UNRELATED = re.compile(
+    r"(?:^|;|\bbut\b)(?P<clause>[^;]*?\b(?:is|are|'s)\s+(?:totally\s+|completely\s+|entirely\s+)?"
+    r"(?:unrelated|not\s+related)\s*(?:lol|btw|fwiw|tbh|\(?fyi\)?)?\s*[.!)]*\s*)$",
+    I,
+)
 _NUMBER = re.compile(r"\d")
 # fields a number states; a figure set aside gives none of them
 _FIGURE_FIELDS = frozenset({
@@ -41,6 +50,9 @@ _FIGURE_FIELDS = frozenset({
 def rule_aside_figures(ctx: Ctx) -> None:
     """Drop the figures of a sentence that sets them aside (module docstring)."""
     spans = [(s.start, s.start + len(s.text)) for s in ctx.sentences if _ASIDE.search(s.text)]
+    for s in ctx.sentences:
+        if m := _UNRELATED.search(s.text):
+            spans.append((s.start + m.start("clause"), s.start + len(s.text)))
     if not spans:
         return
     ctx.findings[:] = [

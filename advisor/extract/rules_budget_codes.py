@@ -10,10 +10,10 @@
   "$40k rather than the $60k": its budget reading is dropped, whoever read it ("not more than $5k" stays).
 
 An amount counts as a budget only with a cue: a budget word ("budget", "max spend", "money", "grant",
-"funding", "cap") before it, or "from the grant", "in total", "max" after it. A rate ("SEK 500 per hour",
-"NOK 2,000 a month") is no budget. Runs after rule_budget_forms; the finding sits at the end of the
-amount's words, so it wins over a shorter reading of the same words ("budget 20" of "budget 20,000 NOK",
-read without its currency).
+"funding", "cap", "not to exceed") before it, or "from the grant", "in total", "max" after it. A rate
+("SEK 500 per hour", "NOK 2,000 a month") is no budget. Runs after rule_budget_forms; the finding sits at
+the end of the amount's words, so it wins over a shorter reading of the same words ("budget 20" of
+"budget 20,000 NOK", read without its currency).
 """
 
 from __future__ import annotations
@@ -63,7 +63,10 @@ _LABELLED = Gated(
 )  # fmt: skip
 _CUE_BEFORE = re.compile(
     r"\b(?:budget\w*|max(?:imum)?|spend\w*|money|grant|funding|funds|cap|capped|limit|approved|allocated"
-    r"|at\s+most|up\s+to|no\s+more\s+than)\b[^.;!?\d]{0,25}$",
+    r"|at\s+most|up\s+to|no\s+more\s+than"
+    # a contract's ceiling (evals v12 SOW): "re-invoiced at cost, not to exceed NOK 95,000"; the same words
+    # _BUDGET_CUE of rules_money_time.py reads before USD/EUR/GBP/CHF
+    r"|not[\s-]to[\s-]exceed|(?:shall|must|will|may|should)\s+not\s+exceed|ceiling)\b[^.;!?\d]{0,25}$",
     I,
 )
 _CUE_AFTER = re.compile(

@@ -5,6 +5,8 @@ read when advisor/extract/rules_claims.py read no claim (evals v13 failures, wri
   this?", "would a single H100 cope?", "could 8x H200 serve 150 users?";
 - a count of the cards named before: "accelerator = h100 ... Is 16 of those enough to finish in 5 days?",
   "we like the L40S; would 4 of them do?";
+- a question whose verb takes the workload ("Could two H200s serve Qwen2.5 72B ...?") or asks whether it is
+  possible with the cards ("Is it also possible with RTX 4090?"), in a sentence ending in "?";
 - part of the team's own machines: "2 servers with 8 H200 each ... is it possible with only one server
   or do we need the two?" (one server's GPUs, of the owned card).
 
@@ -70,6 +72,18 @@ _IS_ENOUGH = re.compile(
     r"|capable\s+of|able\s+to|ok|okay|fine)\b",
     I,
 )
+# a question whose verb takes the workload itself (evals v12): "Could two H200s serve Qwen2.5 72B in bf16 for
+# 64 users ... ?", "Can 4x L40S run Llama 3 70B?"; only in a sentence that ends in "?"
+_SERVES_ASKED = re.compile(
+    r"s?(?:\s+(?:gpus?|cards?))?\s+(?:serve|host|run(?!\s+out\b)|train|handle|fit)\s+\S", I
+)
+# "Is it also possible with RTX 4090?", "would it be feasible on 2 A100s?" (evals v12, non-native German)
+_POSSIBLE_WITH = re.compile(
+    r"\b(?:is\s+(?:it|this|that)|would\s+(?:it|this|that)\s+be|will\s+(?:it|this|that)\s+be)\s+"
+    rf"(?:also\s+|even\s+|still\s+)?(?:possible|feasible|doable|realistic)\s+(?:with|on|using)\s+"
+    rf"(?:(?:an?|only|just)\s+)?{_COUNT}(?:nvidia\s+)?$",
+    I,
+)
 _COUNT_BEFORE = re.compile(rf"(?:^|\b(?:on|with|of|use|using)\s+|[\s,;:(-]){_COUNT}(?:nvidia\s+)?$", I)
 _MACHINE = r"(?:servers?|nodes?|box(?:es)?|machines?|hosts?|chassis)"
 # one of the team's machines asked about: "possible with only one server", "can we do it on one node?"
@@ -98,7 +112,12 @@ def _modal_copes(ctx: Ctx, s: Sentence) -> bool:
     t = s.text
     for g in GPU_RE.finditer(t):
         modal = _MODAL.search(t[max(0, g.start() - 40) : g.start()])
-        if modal is None or _COPES.match(t, g.end()) is None:
+        asked = t.rstrip().endswith("?")
+        if modal is not None and asked and _SERVES_ASKED.match(t, g.end()) is not None:
+            pass  # "Could two H200s serve Qwen2.5 72B ...?"
+        elif (possible := _POSSIBLE_WITH.search(t[max(0, g.start() - 60) : g.start()])) is not None and asked:
+            modal = possible  # "Is it also possible with RTX 4090?"
+        elif modal is None or _COPES.match(t, g.end()) is None:
             modal = _IS_VERB.search(t[max(0, g.start() - 40) : g.start()])
             if modal is None or _IS_ENOUGH.match(t, g.end()) is None or not t.rstrip().endswith("?"):
                 continue

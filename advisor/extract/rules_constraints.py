@@ -180,7 +180,7 @@ _EXCLUDE = keyed(
     # a party that will not have it (evals v16): "Customer refuses AWS", "legal rejected GCP"
     r"|(?:refus(?:es|e|ed)|reject(?:s|ed)?)(?:\s+to\s+(?:use|touch|go\s+with|run\s+on))?(?=\s*$)"
     # taken back (rd15): "actually scratch Lambda", "forget about Azure", "cross off CoreWeave"
-    r"|(?<!from\s)scratch(?!\s+(?:disk|space|storage|bucket|dir))|forget\s+about|cross\s+(?:out|off)"
+    r"|(?<!from\s)scratch(?!\s+(?:disk|space|storage|bucket|dir))|forget\s+about|cross\s+(?:out|off)|skip(?=\s*$)"
     # after the name: "Vast.ai is a no-go", "Azure is off the table", "CoreWeave is not an option"
     r"|(?:is|are)\s+(?:a\s+)?(?:no[\s-]?go|non[\s-]?starter|off\s+the\s+table|out\s+of\s+the\s+question"
     r"|not\s+(?:an\s+)?option|not\s+allowed|not\s+permitted|banned|forbidden|prohibited)"

@@ -416,7 +416,7 @@ _RATE_PER_STREAM = Gated(
 _LATENCY = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?:ms|milliseconds?)\s*(?:/|per|between|for\s+each|each)\s*(?:generated\s+|output\s+)?"
-        rf"tokens?"
+        rf"tok(?:en)?s?\b"  # "<=30ms/tok" (evals v12 Slack one-liner)
         rf"|(?:(?<!first[\s-]token\s)latency|tpot|itl|time per (?:output )?token"
         rf"|inter-token latency)\b[^.]{{0,30}}?(?P<num2>{NUMBER})\s*(?:ms|milliseconds?)\b(?!\s*(?:to|for)\s+"
         rf"(?:the\s+)?first)",

@@ -91,8 +91,10 @@ _OF_THEM = keyed(
 )
 # "it's 8 cards", "there are actually 8 GPUs" in a sentence that corrects
 _CARDS = keyed(
-    rf"\b(?:it'?s|they'?re|there\s+are|we\s+have|we've\s+got)\s+(?:actually\s+|really\s+)?(?P<num>{NUMBER})"
-    r"\s+(?:cards|gpus)\b"
+    rf"\b(?:it'?s|they'?re|there\s+are|we\s+have|we've\s+got)\s+(?:actually\s+|really\s+|only\s+)?"
+    rf"(?P<num>{NUMBER})"
+    # "Correction: it's 6 now, two of them died last week" (evals v14): the count left, not the two lost
+    rf"\s+(?:cards|gpus|left)\b|\b(?:it'?s|we\s+have)\s+(?P<num3>{NUMBER})\s+now(?=\s*(?:[,.;:!)]|$))"
     # the share left to this job: "2 of the 4 are tied up elsewhere, so we'd only get 2"
     rf"|\b(?:we'?d|we\s+would|we(?:'ll|\s+will|\s+can)?)\s+only\s+(?:get|have|use)\s+(?P<num2>{NUMBER})\b",
     I,
@@ -254,7 +256,7 @@ def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
     t = s.text
     _variant(ctx, s, str(known["owned_gpu"]))
     if (m := _CARDS.search(t)) is not None:
-        n = int(parse_number(m.group("num") or m.group("num2")))
+        n = int(parse_number(m.group("num") or m.group("num2") or m.group("num3")))
         said = f'"{q(m)}" (the {known["owned_gpu"]} said before)'
         ctx.add(s, "owned_gpu_count", n, said, "stated", _end(s))
         return True

@@ -276,10 +276,10 @@ _BY_WEEKDAY = Gated(
     "od wed", "od thu", "ob fri",
 )  # fmt: skip
 _BY_DATE = keyed(
-    rf"\b(?:by|before|until|till|due(?:\s+on)?|deadline(?:\s+is)?[:,]?|no\s+later\s+than|due\s+date:?"
+    rf"\b(?:by|before|until|till|within|due(?:\s+on)?|deadline(?:\s+is)?[:,]?|no\s+later\s+than|due\s+date:?"
     rf"|on)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?:{_MON}\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd"
-    rf"|th)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
+    rf"|th|\.)?\s+(?:of\s+)?{_MON.replace('?P<mon>', '?P<mon2>')})(?:,?\s+(?P<year>20\d\d))?\b"
     r"|\b(?:by|before|until|due(?:\s+on)?|deadline(?:\s+is)?:?|no\s+later\s+than|due\s+date:?)\s+"
     r"(?P<iso>20\d\d-\d\d-\d\d)\b",
     I,

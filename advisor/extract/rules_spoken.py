@@ -119,3 +119,28 @@ def spoken_model_names(text: str) -> tuple[str, list[tuple[str, str]]]:
     if not fixes:
         return text, fixes
     return "".join(out) + text[at:], fixes
+
+
+# GPU names as a dictation app writes them (evals v12: "on h one hundreds please that's what we have quota
+# for" was no GPU at all): "h one hundred(s)" -> H100(s), "h two hundred" -> H200, "b two hundred" -> B200,
+# "l forty s" -> L40S. Not "a one hundred" (A100): "a one hundred page spec" is plain English.
+_SPOKEN_GPU = re.compile(
+    r"\b(?P<letter>[hb])\s+(?P<n>one|two)\s+hundred(?P<plural>s)?\b|\b(?P<l40>l\s+forty\s+s)(?P<l40p>'?s)?\b",
+    re.I,
+)
+
+
+def spoken_gpu_names(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """`text` with GPU names said in words written as the catalog names them, and the (as written, read as)
+    pairs."""
+    fixes: list[tuple[str, str]] = []
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group("l40"):
+            name = "L40S" + ("s" if m.group("l40p") else "")
+        else:
+            name = f"{m.group('letter').upper()}{_ONES[m.group('n').lower()]}00" + (m.group("plural") or "")
+        fixes.append((m.group(0), name))
+        return name
+
+    return _SPOKEN_GPU.sub(sub, text), fixes

@@ -175,7 +175,11 @@ _ABBREV = (
 # the cheap look-behind first: the abbreviation tests run only after a full stop (same matches)
 # a sentence ends before a capital, or, after "?" or "!", before anything (chat: "do we need to rent? no
 # rush, anything within 2 weeks is fine" is a question and then a statement)
-_SENT_END = re.compile(r"(?<=[.!?;])" + _ABBREV + r"\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])|(?<=[?!])\s+(?=[a-z])")
+# a German/Danish day of the month ends in a dot ("Until 11. December it should be ready", evals v12): no end
+_DAY_DOT = r"(?!(?<=\d\.)\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)"
+_SENT_END = re.compile(
+    r"(?<=[.!?;])" + _ABBREV + _DAY_DOT + r"\s+(?=[\"'(\[*_]*[A-Z0-9$€£>~])|(?<=[?!])\s+(?=[a-z])"
+)
 
 
 def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | None]]:

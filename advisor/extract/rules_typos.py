@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from advisor.extract.rules_number_words import compound_number_words
-from advisor.extract.rules_spoken import spoken_model_names
+from advisor.extract.rules_spoken import spoken_gpu_names, spoken_model_names
 from advisor.extract.rules_text import WORD_NUM, Sentence
 
 # Keywords the rules match on, spelt as the rules expect them (lower case).
@@ -109,6 +109,8 @@ def fix_sentences(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...]
     fixes: list[tuple[str, str]] = []
     for s in sentences:
         spoken, named = spoken_model_names(s.text)  # "llama three point one seventy b" -> "llama 3.1 70B"
+        spoken, gpus = spoken_gpu_names(spoken)  # "on h one hundreds please" -> "on H100s please"
+        named = named + gpus
         spoken, numbers = compound_number_words(spoken)  # "two hundred million" -> "200 million"
         text, found = fix_typos(spoken)
         found = named + numbers + found
