@@ -135,9 +135,10 @@ def test_expect_other_scores_the_second_workload() -> None:
 
 
 def test_a_gpu_named_in_the_plural_is_named() -> None:
-    """'h100s only' listed as a constraint not understood names the GPU rule (the topic words once needed
-    the singular 'h100', so the reply's listing counted as a silent drop)."""
-    text = "cpt qwen2.5 14b on 25B tokens of code. h100s only, no more than 32 gpus"  # evals/cases_v3
+    """A plural GPU name listed as a constraint not understood names the GPU rule (the topic words once needed
+    the singular 'h100', so the reply's listing counted as a silent drop). evals/cases_v3's "h100s only" is
+    read by the rules since 2026-11-28 (counted as used), hence a plural clause the rules do not read."""
+    text = "cpt qwen2.5 14b on 25B tokens of code. ops keeps asking about h100s"
     case = EvalCase(id="plural", text=text, expect={"gpus_wanted": ["h100-sxm"]})
     assert harness.run_case(case, _ReadsNothing()).silent_drops == []
     bare = EvalCase(id="bare", text="cpt qwen2.5 14b on 25B tokens", expect={"gpus_wanted": ["h100-sxm"]})
