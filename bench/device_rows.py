@@ -140,9 +140,11 @@ def time_row(header: dict[str, Any], result: dict[str, Any], run_date: str) -> d
     }  # fmt: skip
 
 
-def convert(path: Path, run_date: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-    """Validated memory rows, time rows, and one line per set-up that gave no row."""
-    header, results = read_lines(path)
+def convert(
+    header: dict[str, Any], results: list[dict[str, Any]], run_date: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """Validated memory rows, time rows, and one line per set-up that gave no row (read_lines' header and
+    results of one run)."""
     memory: list[dict[str, Any]] = []
     timing: list[dict[str, Any]] = []
     skipped: list[str] = []
@@ -168,13 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", type=Path, default=None, help="write the memory rows here")
     parser.add_argument("--time", type=Path, default=None, help="write the throughput rows here")
     args = parser.parse_args(argv)
-    memory, timing, skipped = convert(args.jsonl, args.date)
+    run_header, results = read_lines(args.jsonl)
+    memory, timing, skipped = convert(run_header, results, args.date)
     header = f"# Measured by {SCRIPT} on {args.date}; written by bench/device_rows.py. Not fitted on.\n"
     if args.memory:
         args.memory.write_text(header + yaml.safe_dump({"rows": memory}, sort_keys=False, width=110))
     if args.time:  # its own held-out side of the time bench's split (bench/calibration_data.py)
         families = sorted({str(t["family"]) for t in timing})
-        side = TIME_SIDES[str(read_lines(args.jsonl)[0].get("set") or "first")]
+        side = TIME_SIDES[str(run_header.get("set") or "first")]
         body = {"split": {side: families}, "rows": timing}
         args.time.write_text(header + yaml.safe_dump(body, sort_keys=False, width=110))
     print(f"{len(memory)} memory rows, {len(timing)} throughput rows; no row for {len(skipped)} set-ups")
