@@ -142,6 +142,8 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
         if (
             _ENDS_CLAUSE.search(line)
             or _LIST_START.match(nxt)
+            or ls.csv_row(line)
+            or ls.csv_row(nxt)
             or line.lstrip().startswith("#")
             or _SPEAKER.match(nxt)
         ):

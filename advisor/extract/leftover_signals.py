@@ -14,6 +14,8 @@ reports/... of branch drops0's report):
 - `asks_about_hardware`: a question clause that gave other facts (a deadline, a model) but asks whether
   named hardware will do ("Could our four NVLs get through it in 36 hours?", "on a single T4?"): unless a
   claim was read from it, the question was answered by nothing.
+- `csv_row`: a row of a pasted CSV export ends its paragraph, so the question on the line after the table
+  is a clause of its own ("Question from our CTO: can the two in-service boxes serve ...").
 - `QUERY_SEPARATOR`: "&" between key=value pairs of a form or URL ("...&gpus_max=1&budget_usd=30"): each pair
   is a clause, so one read pair does not hide the others.
 Currency codes: ISO 4217 (https://www.iso.org/iso-4217-currency-codes.html, read 2026-11-28) and the
@@ -100,6 +102,15 @@ def asks_about_hardware(clause: str) -> bool:
     if not (clause.rstrip().endswith("?") or _YES_NO.match(clause)):
         return False
     return bool(GPU_RE.search(clause) or _OWN_HARDWARE.search(clause))
+
+
+CSV_MIN_BARE_COMMAS = 3  # a line with this many commas not followed by a space is a CSV row
+
+
+def csv_row(line: str) -> bool:
+    """Whether `line` is a row of comma-separated values ("SYD-GPU-01,Supermicro,4,L40S 48GB,in service"):
+    its own paragraph, so a question on the next line is not joined to the table (v14-owned-cmdb-export)."""
+    return line.count(",") - len(re.findall(r",\s", line)) >= CSV_MIN_BARE_COMMAS
 
 
 # "a=1&b=2": the "&" of a form body or query string

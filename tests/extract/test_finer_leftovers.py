@@ -165,3 +165,36 @@ def test_each_key_value_pair_of_a_form_is_its_own_clause() -> None:
     assert [c.text for c in split_clauses("Q&A pairs for LoRA of Llama 3 8B")] == [
         "Q&A pairs for LoRA of Llama 3 8B"
     ]
+
+
+# --------------------------------------------------------------------------- CSV rows
+CMDB = (
+    "Asset export (ServiceNow CMDB), filtered to GPU servers, Sydney office:\n"
+    "asset_tag,model,gpus,gpu_type,status,location\n"
+    "SYD-GPU-01,Supermicro SYS-421GE,4,L40S 48GB,in service,Sydney DC\n"
+    "SYD-GPU-02,Supermicro SYS-421GE,4,L40S 48GB,in service,Sydney DC\n"
+)
+
+
+def test_a_question_after_a_csv_table_is_its_own_clause() -> None:
+    # v14-owned-cmdb-export-l40s-sydney: the question line was joined to the rows and asked nothing
+    text = CMDB + (
+        "Question from our CTO: can the two in-service boxes serve Qwen2.5 32B to ~70 concurrent staff "
+        "(prompts\n~1,200 tokens, replies ~350)? We don't want to rent anything."
+    )
+    listed = _unused(text)
+    assert ("gpu", "SYD-GPU-01,Supermicro SYS-421GE,4,L40S 48GB,in service,Sydney DC") in listed
+    assert any(
+        kind == "question" and said.startswith("Question from our CTO: can the two") for kind, said in listed
+    )
+    own = CMDB + "Could these two boxes fine-tune Llama 3.1 8B on 20M tokens by Friday?"
+    assert any(kind == "question" and "these two boxes" in said for kind, said in _unused(own))
+    rows = "host,gpus,gpu_type,owner\nn1,8,H100 SXM,ml\nn2,8,H100 SXM,ml\nWill 16x H100 pretrain a 1B model?"
+    assert any(kind == "question" and "16x H100" in said for kind, said in _unused(rows))
+
+
+def test_near_miss_prose_with_commas_is_no_csv_row() -> None:
+    # a wrapped prose line and a line of two bare commas stay joined to the next line
+    text = "We fine-tune Llama 3 8B, Mistral 7B, Qwen2.5 7B and Phi-4\non 10M tokens each"
+    assert [c.text for c in split_clauses(text)][-1] == "Qwen2.5 7B and Phi-4 on 10M tokens each"
+    assert [c.text for c in split_clauses("a,b,c\nd e f")] == ["a,b,c d e f"]
