@@ -2,8 +2,9 @@
 provider, a GPU, a number with a unit, a policy word or a question is never silently dropped"), for the
 parts of a clause that gave the profile another fact and whose own constraint nobody read.
 
-Why each exists (the silent drops of evals/cases, cases_v9, v12-v17 on 2026-11-28, classified in
-reports/... of branch drops0's report):
+Why each exists (from the 61 silent drops of evals/cases, cases_v9 and v12-v17 on 2026-11-28, classified
+by cause in branch drops0; the drops not listed here were not the accounting's: a constraint read right that
+the pick breaks, a fact read into the other workload, a value read as another quantity):
 - `EXTRA_FIGURES`: figures whose unit the plain number-with-unit pattern missed, so a partly read clause hid
   them: a currency written before the amount or as a code after it ("KSh 150,000", "2 000 $ CAD",
   "budget gbp: int = 1200", "Budget ฿50,000"), a date ("due Dec 10", "deadline = 2026-12-11"),
