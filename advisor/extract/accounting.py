@@ -15,7 +15,7 @@ The first five are never grouped: the reply lists each of them.
 Clauses: sentences ("." "!" "?"), then "; ", ", but", " but " and ", " inside a sentence, on the text
 as the rules read it (hidden HTML removed, table rows as "key: value"); a line break ends a clause when
 the line ends with punctuation or the next line starts a list item or heading (wrapped lines of a PDF
-paragraph stay together).
+paragraph stay together); a CSV row is a paragraph and a form's "&" a clause break (leftover_signals.py).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ the pick breaks, a fact read into the other workload, a value read as another qu
   is a clause of its own ("Question from our CTO: can the two in-service boxes serve ...").
 - `QUERY_SEPARATOR`: "&" between key=value pairs of a form or URL ("...&gpus_max=1&budget_usd=30"): each pair
   is a clause, so one read pair does not hide the others.
-Currency codes: ISO 4217 (https://www.iso.org/iso-4217-currency-codes.html, read 2026-11-28) and the
+Currency codes: a subset of the ISO 4217 three-letter codes (the standard's list, not fetched here) and the
 symbols and local names the dev eval sets use (evals/cases_v15, v17: "kr", "KSh", "฿", "c a kWh").
 """
 
