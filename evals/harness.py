@@ -48,6 +48,7 @@ from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, merge_findings
 from advisor.extract.rules import RulesExtractor
 from advisor.ingest import read_brief
+from evals.drop_topics import CONSTRAINT_TOPIC, CONSTRAINT_WORDS
 from tools.catalog.load import load_catalog
 from tools.input_account import NAMED_KINDS, InputAccount
 from tools.profile import PROFILE_FIELDS, WorkloadProfile
@@ -75,33 +76,6 @@ CONSTRAINT_FIELDS = (
     "owned_gpu_count", "power_price_usd_per_kwh", "latency_ms_per_token", "target_tokens_per_s",
     "ttft_target_s", "deployment_preference", "claimed_gpu", "claimed_hours",
 )  # fmt: skip
-# Words an unused clause holds when it states the constraint (so the reply named it, not dropped it).
-_CONSTRAINT_WORDS: dict[str, str] = {
-    "eu": r"\beu\b|europe|union|gdpr|german|frankfurt|residen|sovereign",
-    "provider": r"\b(?:aws|amazon|azure|gcp|google|lambda|coreweave|runpod|nebius|oracle|oci|hetzner|ovh"
-    r"|scaleway|vast|together|cloud|provider|on[- ]?prem)",
-    "pricing": r"spot|preempt|reserved|interrupt|on[- ]demand|commit",
-    # a GPU named in the plural ("h100s only", "H100s or H200s") names it too
-    "gpu": r"\b(?:[abhl]\d{2,3}|b200|gb200|mi\d{3}x?|rtx|\d{4}|gpus?|cards?|consumer|dgx|hgx|nodes?|boxe?s?)"
-    r"(?:s|'s)?\b",
-    "money": r"[$€£]|\b(?:usd|eur|budget|dollars?|euros?|bucks|\d+\s*k\b|kwh|cents?)",
-    "time": r"\b(?:hours?|h\b|days?|weeks?|months?|by|before|deadline|friday|monday|ms|latency|tokens?/s|"
-    r"per second)",
-    "owned": r"\b(?:own|owned|have|our|already|sitting|idle|in-house|on[- ]?prem)",
-    "question": r"\?|\b(?:can|could|is it|how long|my boss|claim)",
-}
-_CONSTRAINT_TOPIC: dict[str, str] = {
-    "eu_only": "eu", "eu_provider": "eu", "providers_required": "provider", "providers_preferred": "provider",
-    "providers_excluded": "provider", "provider_in": "provider", "provider_not_in": "provider",
-    "pricing_excluded": "pricing", "pricing_in": "pricing", "pricing_not": "pricing", "gpus_wanted": "gpu",
-    "gpus_excluded": "gpu", "gpu_in": "gpu", "gpu_not_in": "gpu", "max_gpus": "gpu", "max_total_gpus": "gpu",
-    "min_total_gpus": "gpu", "min_vram_gib": "gpu", "single_node": "gpu", "max_nodes": "gpu",
-    "budget_usd": "money", "power_price_usd_per_kwh": "money", "deadline_hours": "time",
-    "latency_ms_per_token": "time", "target_tokens_per_s": "time", "ttft_target_s": "time",
-    "owned_gpu": "owned",
-    "owned_gpu_count": "owned", "deployment": "owned", "deployment_preference": "owned",
-    "claimed_gpu": "question", "claimed_hours": "question", "claim_checked": "question",
-}  # fmt: skip
 
 
 class EvalCase(BaseModel):
@@ -599,7 +573,7 @@ def silent_drops(case: EvalCase, result: CaseResult, account: InputAccount) -> l
     named = [c.text for c in account.unused if c.kind in NAMED_KINDS]
     out = []
     for key in failed:
-        words = re.compile(_CONSTRAINT_WORDS[_CONSTRAINT_TOPIC.get(key, "question")], re.I)
+        words = re.compile(CONSTRAINT_WORDS[CONSTRAINT_TOPIC.get(key, "question")], re.I)
         if not any(words.search(text) for text in named):
             out.append(key)
     return out

@@ -61,9 +61,12 @@ class InputAccount(BaseModel):
         """This account followed by a later turn's (a conversation's whole input), duplicates once."""
         used = tuple(dict.fromkeys((*self.used, *later.used)))[:MAX_CLAUSES]
         seen: dict[str, UnusedClause] = {}
-        for c in (*self.unused, *later.unused):
-            if c.text not in used:
-                seen.setdefault(c.text, c)
+        for account in (self, later):
+            for c in account.unused:
+                # a clause used by a later turn is not listed; one its own turn both used and listed (a
+                # question answered by nothing in a clause that gave other facts) stays listed
+                if c.text not in used or c.text in account.used:
+                    seen.setdefault(c.text, c)
         unused = tuple(seen.values())
         return InputAccount(
             used=used,

@@ -15,7 +15,7 @@ The first five are never grouped: the reply lists each of them.
 Clauses: sentences ("." "!" "?"), then "; ", ", but", " but " and ", " inside a sentence, on the text
 as the rules read it (hidden HTML removed, table rows as "key: value"); a line break ends a clause when
 the line ends with punctuation or the next line starts a list item or heading (wrapped lines of a PDF
-paragraph stay together).
+paragraph stay together); a CSV row is a paragraph and a form's "&" a clause break (leftover_signals.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from advisor.extract import constraint_words as cw
+from advisor.extract import leftover_signals as ls
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.question_answers import answered_in_faq
 from advisor.extract.regex_keys import keyed
@@ -43,7 +45,7 @@ _POLICY = keyed(
     r"\b(?:must|mustn'?t|only|no|not|never|policy|policies|complian(?:ce|t)|regulated|regulation|required?|"
     r"requirements?|mandatory|forbidden|prohibited|not allowed|cannot|can'?t|won'?t|don'?t|gdpr|hipaa|"
     r"soc ?2|iso ?27001|residen(?:cy|t)|sovereign(?:ty)?|on[- ]?prem(?:ises)?|at most|at least|no more than|"
-    r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed)\b",
+    r"maximum|minimum|limit(?:ed)?|exclude[sd]?|avoid|allowed|forbid(?:s|den)?|prohibit(?:s|ed)?|caps?|capped)\b",
     I,
 )
 # an on-prem leftover is honoured once the profile is on-prem (account_for); the words a read clause still
@@ -61,7 +63,8 @@ _QUESTION_OPEN = keyed(
     I,
 )
 _UNIT = (
-    r"(?:tokens?|tokns?|toks?|[kmbt]\b|k?b\b|mb|gb|tb|pb|gib|tib|bytes?|params?|parameters|hours?|hrs?|h\b|"
+    rf"(?:{ls.EXTRA_UNITS}|tokens?|tokns?|toks?|[kmbt]\b|k?b\b|mb|gb|tb|pb|gib|tib|bytes?|params?|parameters|"
+    r"hours?|hrs?|h\b|"
     r"days?|weeks?|months?|years?|mins?|minutes?|seconds?|secs?|ms\b|s\b|users?|requests?|req/?s|rps|qps|"
     r"queries|sessions|docs?|documents?|tickets?|samples?|examples?|rows?|records?|pages?|files?|epochs?|"
     r"steps?|gpus?|nodes?|servers?|boxes|cards?|x\b|%|percent|kwh|kw|w\b|watts?|usd|eur|gbp|dollars?|"
@@ -73,7 +76,9 @@ _NUMBER_UNIT = re.compile(
     rf"[$€£]\s*{NUM}|(?:{_FIGURE})\s*(?:thousand|million|billion|trillion|mm|mn|bn|tn|[kmbt])?\s*(?:{_UNIT})"
     rf"|{NUM}\s+(?!(?:and|or|to|of|the|in|on|at|for|with|from|by|we|it|is|are|was)\b)[a-z]{{3,}}"
     # a setting with its value, as configs and command lines write it ("lora_r: 64", "--max-num-seqs 64")
-    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\"?\s*[:=]\s*\d+(?:\.\d+)?|--[a-z0-9]+(?:-[a-z0-9]+)+(?:\s+|=)\d+(?:\.\d+)?",
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\"?\s*[:=]\s*\d+(?:\.\d+)?|--[a-z0-9]+(?:-[a-z0-9]+)+(?:\s+|=)\d+(?:\.\d+)?"
+    # a currency before its amount or as a code after it, a date, cents per kWh (leftover_signals.py)
+    rf"|{ls.EXTRA_FIGURES}",
     I,
 )
 _DECORATIVE = keyed(
@@ -92,7 +97,9 @@ _SENT_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bca)(?<!\bno)(?<![~≈]\?)\s+(?=\S)"
 )  # "~? tokens": a placeholder, not a question's end; the cheap full-stop test first
 # a closing bracket before a capital ends a clause: "[assistant: ...] Data must stay in the EU" is two
-_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+|(?<=[\])])\s+(?=[A-Z])", I)
+_CLAUSE_BREAK = re.compile(
+    rf";\s+|,\s+(?=but\b)|\s+(?=but\b)|,\s+|\s+[-–—]\s+|(?<=[\])])\s+(?=[A-Z])|{ls.QUERY_SEPARATOR}", I
+)
 _WORD = re.compile(r"[\w$€£%]+")
 MIN_WORDS = 2  # a one-word fragment ("thanks,", "1,") joins the clause before it
 QUOTE_IN_EVIDENCE = re.compile(r"[\"“]([^\"”]{2,160})[\"”]")
@@ -135,6 +142,8 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
         if (
             _ENDS_CLAUSE.search(line)
             or _LIST_START.match(nxt)
+            or ls.csv_row(line)
+            or ls.csv_row(nxt)
             or line.lstrip().startswith("#")
             or _SPEAKER.match(nxt)
         ):
@@ -282,13 +291,16 @@ def account_input(
     evidence: Iterable[tuple[str, int | None]],
     ignored: Sequence[str] = (),
     unreadable: Sequence[Unreadable] = (),
+    claims: Iterable[tuple[str, int | None]] = (),
 ) -> InputAccount:
     """The account of `text` given the evidence of the facts read from it: (quote, position or None).
     A position (the rules' offset of the finding) picks the nearest occurrence of a short quote; without
     one every occurrence counts. `ignored`: text the reader dropped before the clauses (hidden HTML
     comments addressed to a machine), listed as instructions. `unreadable`: quantities given in words that
     could not be read (advisor/extract/unreadable.py, offsets in the cleaned text): an unused clause holding
-    one is listed as such; one inside a clause that gave other facts is listed on its own."""
+    one is listed as such; one inside a clause that gave other facts is listed on its own. `claims`: the
+    evidence of the claims read (claimed GPU, count, hours): a question about named hardware in a clause
+    that gave other facts and no claim is listed as a question answered by nothing."""
     cleaned = clean(text)
     clauses = split_clauses(cleaned)
     hay = _Haystack(cleaned)
@@ -309,6 +321,7 @@ def account_input(
     starts = [c.start for c in clauses]
     injected = _covered(starts, clauses, instruction_spans(cleaned))
     evidenced = _covered(starts, clauses, spans)
+    claimed = _covered(starts, clauses, [s for q, p in claims for s in _nearest(*_located(hay, q), p)])
     used: list[str] = []
     unused: list[UnusedClause] = []
     # a clause repeated word for word is read once (the rules read a sentence at most twice): its
@@ -323,6 +336,8 @@ def account_input(
         elif i in evidenced:
             used.append(_trim(c.text))
             unused.extend(leftovers.get(i, ()))
+            if i not in claimed and ls.asks_about_hardware(c.text):  # "Could our four NVLs do it in 36 h?"
+                unused.append(UnusedClause(text=_trim(c.text), kind="question"))
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
     unused = _with_unreadable(unused, unreadable)
@@ -336,16 +351,29 @@ def account_input(
     )
 
 
-def _signals(text: str, lo: int, hi: int) -> list[tuple[int, int, ClauseKind]]:
+_Signal = ClauseKind | Literal["policy"]
+
+
+def _located(hay: _Haystack, quote: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The spans of `quote` in the text and their starts (for _nearest)."""
+    spans = [s for q in evidence_quotes(quote) for s in hay.spans(q)]
+    spans.sort()
+    return spans, [a for a, _ in spans]
+
+
+def _signals(text: str, lo: int, hi: int) -> list[tuple[int, int, _Signal]]:
     """Everything in text[lo:hi] that states something on its own, sorted, as offsets in `text`: on-prem
-    words, providers, GPUs and numbers with a unit."""
+    words, providers, GPUs, numbers with a unit and policy words ("policy": listed only when no read fact
+    is near, leftover_signals.py)."""
     piece = text[lo:hi]
-    found: list[tuple[int, int, ClauseKind]] = []
+    found: list[tuple[int, int, _Signal]] = []
     found += [(a, b, "constraint") for a, b in cw.topic_spans(piece)]  # on-prem, EU, spot, by Friday ...
     found += [(a, b, "provider") for _, a, b in find_providers(piece)]
     if _DIGIT.search(piece):  # every GPU name holds a digit; word numbers ("two hundred users") do not
         found += [(m.start(), m.end(), "gpu") for m in GPU_RE.finditer(piece)]
     found += [(m.start(), m.end(), "number") for m in _NUMBER_UNIT.finditer(piece)]
+    found += [(m.start(), m.end(), "number") for m in ls.CURRENCY_CODE.finditer(piece)]
+    found += [(a, b, "policy") for a, b in ls.policy_spans(piece)]
     return [(lo + a, lo + b, kind) for a, b, kind in sorted(found)]
 
 
@@ -379,20 +407,29 @@ def _leftovers(
             continue
         if kind == "number" and _figure_of(text[a:b]) & unlocated:
             continue  # its figure is in evidence quoted with a typo fixed ("50 concurent users")
-        if kind == "constraint":
+        if kind == "policy":  # a modifier of a read fact ("must [stay in the EU]"), or one per clause
+            near = _word_window(text, a, b, c.start, c.end, ls.NEAR_WORDS_AFTER, ls.NEAR_WORDS_BEFORE)
+            if covered.overlaps(*near) or (i, kind) in listed_topics:
+                continue
+            listed_topics.add((i, kind))
+        elif kind == "constraint":
             topic = cw.topic_class(text[a:b])
             if topic in _read_classes(text, c, covered, read_classes) or (i, topic) in listed_topics:
                 continue  # a synonym of a fact read or listed from this clause ("EU only, Germany preferred")
             listed_topics.add((i, topic))
-        x, last_end = _word_window(text, a, b, c.start, c.end)
-        mine.append(UnusedClause(text=_trim(" ".join(text[x:last_end].split()).strip(" ,;.")), kind=kind))
+        after = LEFTOVER_WORDS_AFTER + (kind == "policy")  # "no more than [two hundred milliseconds]"
+        x, last_end = _word_window(text, a, b, c.start, c.end, after)
+        said = _trim(" ".join(text[x:last_end].split()).strip(" ,;."))
+        if kind == "policy" and " " not in said:
+            continue  # a policy word alone at a clause's edge ("max") says nothing a reader could act on
+        mine.append(UnusedClause(text=said, kind="constraint" if kind == "policy" else kind))
         listed += 1
         if listed >= MAX_CLAUSES:
             break
     return {i: m for i, m in out.items() if m}
 
 
-def _scan(text: str, clauses: list[Clause]) -> list[tuple[int, int, ClauseKind]]:
+def _scan(text: str, clauses: list[Clause]) -> list[tuple[int, int, _Signal]]:
     """The signals of `clauses` (sorted by start), each clause up to LEFTOVER_SCAN_CHARS; neighbouring
     clauses are scanned as one range (a brief of many short sentences costs one pass per pattern)."""
     ranges: list[tuple[int, int]] = []
@@ -452,17 +489,25 @@ def _figure_of(text: str) -> set[str]:
     return {re.sub(r"[\s,]", "", f).lower() for f in _FIGURE_TOKEN.findall(text)}
 
 
-def _word_window(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int]:
-    """[a, b) widened by LEFTOVER_WORDS_BEFORE words before and LEFTOVER_WORDS_AFTER after, in [lo, hi)."""
+def _word_window(
+    text: str,
+    a: int,
+    b: int,
+    lo: int,
+    hi: int,
+    after: int = LEFTOVER_WORDS_AFTER,
+    before: int = LEFTOVER_WORDS_BEFORE,
+) -> tuple[int, int]:
+    """[a, b) widened by `before` words before and `after` words after, in [lo, hi)."""
     x = a
-    for _ in range(LEFTOVER_WORDS_BEFORE):
+    for _ in range(before):
         w = max(lo, x - 40)
         m = re.search(r"\S+\s+$", text[w:x])
         if not m:
             break
         x = w + m.start()
     y = b
-    for _ in range(LEFTOVER_WORDS_AFTER):
+    for _ in range(after):
         m = re.match(r"\s+(?:\d+(?:\.\d+)+[^\s,;.]*|[^\s,;.]+)", text[y : min(hi, y + 40)])  # "0.92" whole
         if not m:
             break
@@ -538,7 +583,9 @@ def account_for(
         quoted = " ".join(quote for quote, _ in evidence).lower()
         evidence += [(said, None) for said, read in analysis.corrected if read.lower() in quoted]
     unread = [u for u in find_unreadable(clean(text)) if all(getattr(profile, f) is None for f in u.fields)]
-    account = account_input(text, evidence, analysis.ignored, unread)
+    claims = [(f.evidence, f.position if f.position >= 0 else None) for f in analysis.findings
+              if f.field.startswith("claimed_")]  # fmt: skip
+    account = account_input(text, evidence, analysis.ignored, unread, claims)
     if profile.deployment_preference == "on_prem" or profile.owned_gpu is not None:
         # "everything on-prem" beside the sentence the on-prem preference was read from: already honoured
         kept = tuple(
