@@ -45,6 +45,7 @@ Run: .venv/bin/python -m bench.time_fit
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from dataclasses import dataclass
@@ -144,10 +145,11 @@ an HF LoRA/full pair; this repository's device and device2 sides (one script, on
 published A100 reference table (fresh-5) do. Nothing else is fitted on them; device3 stays held out."""
 
 
-def adapter_pair_rows() -> list[FitRow]:
-    """The ADAPTER_PAIR_FAMILIES rows as fit rows (for _framework_adapter_over_full)."""
+@functools.cache
+def adapter_pair_rows() -> tuple[FitRow, ...]:
+    """The ADAPTER_PAIR_FAMILIES rows as fit rows (for _framework_adapter_over_full), read once."""
     rows = [r for path, f in ADAPTER_PAIR_FAMILIES.items() for r in load_training_rows(path) if r.family == f]
-    return [fr for fr in _fit_rows(rows) if fr.identified]
+    return tuple(fr for fr in _fit_rows(rows) if fr.identified)
 
 
 def development_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
@@ -354,7 +356,7 @@ def fit_constants(rows: list[FitRow], adapter_pairs: list[FitRow] | None = None)
 
     rows = no_recompute(rows)  # full recompute comes out first, then the adapter factors
     adapter = _adapter_over_full(rows, {g.id: g.usable_memory_gib for g in load_catalog().gpus})
-    pairs = no_recompute(adapter_pair_rows() if adapter_pairs is None else adapter_pairs)
+    pairs = no_recompute(list(adapter_pair_rows()) if adapter_pairs is None else adapter_pairs)
     by_fw = {fw: _framework_adapter_over_full(pairs, fw) for fw in ADAPTER_PAIR_FRAMEWORKS}
     # applied only where the framework has a dense full/pretraining fit row, else the factor sets its cell:
     # tim15, hf's 0.722 out of its all-LoRA Ampere cell (0.468 -> 0.626) put the A100 HF full rows of other
