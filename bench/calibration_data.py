@@ -296,10 +296,12 @@ TRAINING_FRESH7_FILE = DATA_DIR / "training_throughput_fresh7.yaml"
 TRAINING_FRESH8_FILE = DATA_DIR / "training_throughput_fresh8.yaml"
 TRAINING_B200_FILE = DATA_DIR / "training_throughput_b200.yaml"
 # device_held_out: measured by this repository on a lent H200 (bench/device_training_measure.py, 2026-11-27),
-# never fitted (bench/data/README.md, "Measured on a lent GPU")
+# never fitted but for its HF LoRA/full pairs (bench/time_fit.ADAPTER_PAIR_FAMILIES, tim15; README
+# "Measured on a lent GPU" and "An HF adapter factor")
 TRAINING_DEVICE_FILE = DATA_DIR / "training_throughput_device.yaml"
 # device2_held_out: a second set measured here (other architectures, set-ups chosen before the run) on a lent
-# H200, 2026-11-28, never fitted (bench/data/README.md, "Measured on a lent GPU: second set")
+# H200, 2026-11-28, never fitted but for its HF LoRA/full pairs (as device_held_out; README "Measured on
+# a lent GPU: second set")
 TRAINING_DEVICE2_FILE = DATA_DIR / "training_throughput_device2.yaml"
 # device3_held_out: a third set measured here on a lent H100 (set-ups chosen before any change made for the
 # second), 2026-11-28, never fitted, the session's final held-out check (README, the same section)

@@ -45,13 +45,17 @@ Run: .venv/bin/python -m bench.time_fit
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.calibration_data import (
+    TRAINING_DEVICE2_FILE,
+    TRAINING_DEVICE_FILE,
     TRAINING_FILE,
+    TRAINING_FRESH5_FILE,
     TrainingRow,
     load_training_rows,
     load_training_split,
@@ -60,8 +64,12 @@ from bench.calibration_data import (
 from bench.time_accuracy import predict
 from bench.time_fit_ratios import (
     ADAPTER_METHODS,
+    ADAPTER_PAIR_FRAMEWORKS,
+    IDENTIFIED_HEADROOM,
     FitRow,
     _adapter_over_full,
+    _comm_cap,
+    _framework_adapter_over_full,
     _full_recompute_factor,
     _generation_ratio,
     _median_by,
@@ -81,7 +89,6 @@ from bench.time_rows import (
     row_whole_run,
 )
 from tools.catalog.load import load_catalog
-from tools.catalog.schema import GpuSpec
 from tools.compute.attention_eager import EAGER_BYTES_PER_SCORE, eager_seconds_per_token
 from tools.compute.efficiency import (
     CALIBRATION,
@@ -91,7 +98,6 @@ from tools.compute.efficiency import (
     Generation,
     PrecisionClass,
     efficiency_band,
-    generation_of,
     routing_ridge_ratio,
     small_batch_factor,
 )
@@ -106,11 +112,9 @@ from tools.compute.flops import (
 )
 from tools.compute.flops import peak_tflops as _peak
 from tools.compute.padding import padding
-from tools.compute.parallel import parallel_limits, pipeline_efficiency_range
+from tools.compute.parallel import pipeline_efficiency_range
 from tools.compute.training_inputs import PRETRAINING_GOODPUT
-from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
 from tools.ranges import Range
-from tools.trace import UntracedBuilder
 from tools.units import tflops_to_flops
 from tools.vocabulary import FRAMEWORKS
 
@@ -131,43 +135,27 @@ NO_GENERATION_EFFECT = 1.0
 the no-information value, the same share of peak on both generations."""
 
 
+ADAPTER_PAIR_FAMILIES = {
+    TRAINING_DEVICE_FILE: "gpu-advisor-device-measurements",
+    TRAINING_DEVICE2_FILE: "gpu-advisor-device-measurements-second",
+    TRAINING_FRESH5_FILE: "fms-acceleration-bench-refs",
+}
+"""Families read for ADAPTER_PAIR_FRAMEWORKS' LoRA/full factors ONLY (tim15): no FIT_SIDES family publishes
+an HF LoRA/full pair; this repository's device and device2 sides (one script, one H200) and fms-acceleration's
+published A100 reference table (fresh-5) do. Nothing else is fitted on them; device3 stays held out."""
+
+
+@functools.cache
+def adapter_pair_rows() -> tuple[FitRow, ...]:
+    """The ADAPTER_PAIR_FAMILIES rows as fit rows (for _framework_adapter_over_full), read once."""
+    rows = [r for path, f in ADAPTER_PAIR_FAMILIES.items() for r in load_training_rows(path) if r.family == f]
+    return tuple(fr for fr in _fit_rows(rows) if fr.identified)
+
+
 def development_rows(path: Path = TRAINING_FILE) -> list[TrainingRow]:
     """The rows of the FIT_SIDES families."""
     sides = load_training_split(path).sides()
     return rows_in(load_training_rows(path), [f for side in FIT_SIDES for f in sides.get(side, [])])
-
-
-IDENTIFIED_HEADROOM = 2.0
-"""A row identifies its MFU when its collectives cannot set its rate: a sync added to the step takes at
-most half of it (cap's middle >= 2 x the rate; its time comes out, the rest is compute); overlapped
-gathers do not bind even at the cap's slow end (cap.low >= the rate)."""
-
-
-def _comm_cap(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> tuple[Range, bool] | None:
-    """The estimate's collective cap on the row's tokens/s per GPU and whether it adds to the step
-    (None: no gathers or step sync, or MoE)."""
-    par = row_parallel(r)
-    if r.model.moe:
-        return None
-    limits = parallel_limits(
-        tb=UntracedBuilder(),
-        gpu=gpu,
-        method=r.method,
-        n_gpus=r.gpus,
-        gpus_per_node=min(r.gpus, gpu.max_gpus_per_node),
-        hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
-        sharding=par.sharding,
-        tensor_parallel=par.tensor_parallel,
-        pipeline_stages=par.pipeline_stages,
-        pipeline_micro_batches=par.pipeline_micro_batches,
-        virtual_stages=par.virtual_stages,
-        total_params=r.model.params_b * 1e9,
-        weight_bytes=QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES,
-        tokens_per_micro_batch=tokens_per_micro_batch,
-        gradient_accumulation_steps=par.gradient_accumulation_steps,
-        framework=row_framework(r),
-    )
-    return None if limits.comm_cap is None else (limits.comm_cap, limits.comm_exposed)
 
 
 def _fit_rows(
@@ -260,6 +248,8 @@ class FitConstants:
     moe_factor: tuple[float, float] | None
     adapter_over_full: float | None = None
     full_recompute_factor: float | None = None
+    framework_adapter_over_full: dict[str, float] = dataclasses.field(default_factory=dict)
+    framework_adapter_pairs: dict[str, float] = dataclasses.field(default_factory=dict)  # applied or not
     blackwell_over_hopper_other: float | None = None
     moe_routing_scale: float | None = None
     moe_factor_no_routing: tuple[float, float] | None = None
@@ -298,6 +288,7 @@ class FitConstants:
             small_batch_exponent=small_batch_exponent,
             moe_factor=moe,
             adapter_over_full=self.adapter_over_full or NO_ADAPTER_EFFECT,
+            framework_adapter_over_full=self.framework_adapter_over_full,
             full_recompute_factor=self.full_recompute_factor or NO_RECOMPUTE_EFFECT,
             blackwell_over_hopper_other=self.blackwell_over_hopper_other,
             moe_routing_scale=self.moe_routing_scale,
@@ -310,10 +301,8 @@ class FitConstants:
 MOE_FACTOR_CEILING = _DENSE_MIDDLE_CEILING  # tools.compute.efficiency.MOE_FACTOR_CEILING, 1.0
 """The MoE factor's top: an MoE layer runs the dense FLOPs of its active experts as thinner grouped GEMMs
 and adds the router, the token permutation and the all-to-all, so its MFU on active parameters does not
-exceed the dense band's middle for the same stack. The one row above it (FlagPerf's Qwen1.5-MoE-A2.7B on
-8 A800, 1.02 of the Megatron Ampere middle, 2026-11-29) sat inside that cell's own scatter (FlagPerf's
-dense A800 rows run at 1.4x the cell); since tim8 (the Megatron-LM paper's rows read as eager attention, the
-cell 0.505 -> 0.538) it sits at 0.952 and the ceiling does not bind."""
+exceed the dense band's middle for the same stack. FlagPerf's Qwen1.5-MoE-A2.7B on 8 A800 (1.02 on
+2026-11-29, inside that cell's own scatter) sits at 0.95 since tim8: the ceiling does not bind."""
 CELL_SHRINK_FAMILIES = 1.0
 """A framework cell's anchor is pulled towards the pooled (generic) cell of its generation and precision
 in log space, by k / (n + k) with n the cell's source families: a one-family cell keeps half its lead over
@@ -354,22 +343,29 @@ def _shrunk(
     return out
 
 
-def fit_constants(rows: list[FitRow]) -> FitConstants:
+def fit_constants(rows: list[FitRow], adapter_pairs: list[FitRow] | None = None) -> FitConstants:
     """Anchors, generation ratios, adapter, QLoRA and MoE factors of these fit rows (comm-bound rows,
-    whose MFU the published rate does not identify, left out)."""
+    whose MFU the published rate does not identify, left out); ADAPTER_PAIR_FRAMEWORKS' adapter factors from
+    `adapter_pairs` (None: adapter_pair_rows())."""
     rows = [fr for fr in rows if fr.identified]
     recompute = _full_recompute_factor(rows)
-    # full recompute comes out first (the bands are MFUs without it), then the adapter factor
-    rows = [
-        dataclasses.replace(fr, mfu=fr.mfu / (recompute or NO_RECOMPUTE_EFFECT))
-        if row_full_recompute(fr.row)
-        else fr
-        for fr in rows
-    ]
+
+    def no_recompute(frs: list[FitRow]) -> list[FitRow]:  # the bands are MFUs without full recompute
+        r = recompute or NO_RECOMPUTE_EFFECT
+        return [dataclasses.replace(fr, mfu=fr.mfu / r) if row_full_recompute(fr.row) else fr for fr in frs]
+
+    rows = no_recompute(rows)  # full recompute comes out first, then the adapter factors
     adapter = _adapter_over_full(rows, {g.id: g.usable_memory_gib for g in load_catalog().gpus})
-    # the adapter factor comes out of the LoRA/QLoRA rows before the anchors, as the small-batch one did
+    pairs = no_recompute(list(adapter_pair_rows()) if adapter_pairs is None else adapter_pairs)
+    by_fw = {fw: _framework_adapter_over_full(pairs, fw) for fw in ADAPTER_PAIR_FRAMEWORKS}
+    # applied only where the framework has a dense full/pretraining fit row, else the factor sets its cell:
+    # tim15, hf's 0.722 out of its all-LoRA Ampere cell (0.468 -> 0.626) put the A100 HF full rows of other
+    # sources 25-60% fast, leave-one-family-out 77.6% / 17.0% -> 73.0% / 17.5% (bench/data/README.md, tim15)
+    anchored = {fr.framework for fr in rows if fr.row.method not in ADAPTER_METHODS and not fr.row.model.moe}
+    fw_adapter = {fw: v for fw, v in by_fw.items() if v is not None and fw in anchored}
+    # the adapter factor (the framework's own where fitted) comes out of LoRA/QLoRA rows before the anchors
     rows = [
-        dataclasses.replace(fr, mfu=fr.mfu / (adapter or NO_ADAPTER_EFFECT))
+        dataclasses.replace(fr, mfu=fr.mfu / fw_adapter.get(fr.framework, adapter or NO_ADAPTER_EFFECT))
         if fr.row.method in ADAPTER_METHODS
         else fr
         for fr in rows
@@ -409,6 +405,8 @@ def fit_constants(rows: list[FitRow]) -> FitConstants:
         moe_factor=None,
         adapter_over_full=adapter,
         full_recompute_factor=recompute,
+        framework_adapter_over_full=fw_adapter,
+        framework_adapter_pairs={fw: v for fw, v in by_fw.items() if v is not None},
     )
     # MoE factor: the MoE row's MFU over the dense band middle the estimate reads for the same GPU,
     # precision and framework (the framework's band, else the generic one)
@@ -468,6 +466,8 @@ def fit() -> dict[str, object]:
         if c.blackwell_over_hopper_other is None
         else round(c.blackwell_over_hopper_other, 3),
         "adapter_over_full": round(c.adapter_over_full or NO_ADAPTER_EFFECT, 3),
+        "framework_adapter_over_full": {k: round(v, 3) for k, v in c.framework_adapter_over_full.items()},
+        "framework_adapter_pairs": {k: round(v, 3) for k, v in c.framework_adapter_pairs.items()},
         "full_recompute_factor": round(c.full_recompute_factor or NO_RECOMPUTE_EFFECT, 3),
         "qlora_slowdown": [round(x, 3) for x in c.qlora_slowdown],
         "moe_factor_range": (round(c.moe_factor[0], 3), round(c.moe_factor[1], 3)),

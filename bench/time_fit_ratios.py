@@ -10,8 +10,13 @@ import statistics
 from dataclasses import dataclass
 
 from bench.calibration_data import TrainingRow
-from bench.time_rows import row_full_recompute
-from tools.compute.efficiency import MOE_FACTOR_CEILING, TE_FRAMEWORKS
+from bench.time_rows import row_framework, row_full_recompute, row_parallel
+from tools.catalog.schema import GpuSpec
+from tools.compute.efficiency import MOE_FACTOR_CEILING, TE_FRAMEWORKS, generation_of
+from tools.compute.parallel import parallel_limits
+from tools.compute.training_scaling import BF16_WEIGHT_BYTES, QLORA_WEIGHT_BYTES
+from tools.ranges import Range
+from tools.trace import UntracedBuilder
 from tools.vocabulary import FRAMEWORKS
 
 
@@ -67,6 +72,39 @@ def _generation_ratio(
     return statistics.median(ratios) if ratios else None
 
 
+IDENTIFIED_HEADROOM = 2.0
+"""A row identifies its MFU when its collectives cannot set its rate: a sync added to the step takes at
+most half of it (cap's middle >= 2 x the rate; its time comes out, the rest is compute); overlapped
+gathers do not bind even at the cap's slow end (cap.low >= the rate)."""
+
+
+def _comm_cap(r: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> tuple[Range, bool] | None:
+    """The estimate's collective cap on the row's tokens/s per GPU and whether it adds to the step
+    (None: no gathers or step sync, or MoE)."""
+    par = row_parallel(r)
+    if r.model.moe:
+        return None
+    limits = parallel_limits(
+        tb=UntracedBuilder(),
+        gpu=gpu,
+        method=r.method,
+        n_gpus=r.gpus,
+        gpus_per_node=min(r.gpus, gpu.max_gpus_per_node),
+        hopper_on=generation_of(gpu) in ("hopper", "blackwell"),
+        sharding=par.sharding,
+        tensor_parallel=par.tensor_parallel,
+        pipeline_stages=par.pipeline_stages,
+        pipeline_micro_batches=par.pipeline_micro_batches,
+        virtual_stages=par.virtual_stages,
+        total_params=r.model.params_b * 1e9,
+        weight_bytes=QLORA_WEIGHT_BYTES if r.method == "qlora" else BF16_WEIGHT_BYTES,
+        tokens_per_micro_batch=tokens_per_micro_batch,
+        gradient_accumulation_steps=par.gradient_accumulation_steps,
+        framework=row_framework(r),
+    )
+    return None if limits.comm_cap is None else (limits.comm_cap, limits.comm_exposed)
+
+
 ADAPTER_METHODS = ("lora", "qlora")
 
 
@@ -103,6 +141,35 @@ def _adapter_over_full(rows: list[FitRow], usable_memory_gib: dict[str, float] |
             continue
         r = fr.row
         key = (_stack(fr), r.family, r.model.name, r.gpu, r.gpus, fr.precision, r.seq_len)
+        lora, full = cells.setdefault(key, ([], []))
+        (lora if r.method == "lora" else full).append(fr.mfu)
+    ratios = [statistics.median(lo) / statistics.median(fu) for lo, fu in cells.values() if lo and fu]
+    return statistics.median(ratios) if ratios else None
+
+
+ADAPTER_PAIR_FRAMEWORKS = ("hf",)
+"""Frameworks whose LoRA/full factor is fitted apart from the pooled one (_framework_adapter_over_full): a
+plain transformers + PEFT loop runs its unfused adapters (dropout, A, B and the add per projection) at
+~0.6-0.7 of full fine-tuning's MFU, where NeMo's fused LoRA (the pooled pairs) runs at ~1.06
+(bench/data/README.md, tim14)."""
+
+
+def _precision_regime(r: TrainingRow) -> str:
+    """'mixed' (FP32 master weights, autocast) or 'pure' 16-bit, from the device rows' framework_detail."""
+    return "mixed" if "mixed" in (r.framework_detail or "") else "pure"
+
+
+def _framework_adapter_over_full(rows: list[FitRow], framework: str) -> float | None:
+    """LoRA MFU / full MFU of `framework` on matched set-ups of the adapter-pair rows (bench/time_fit.py's
+    ADAPTER_PAIR_FILES: this repository's device and device2 measurements, one script on one H200): the same
+    model, GPU, GPU count, precision and precision regime (pure 16-bit or mixed) and sequence; full recompute
+    already taken out. Each set-up's ratio is its medians' ratio; the median over set-ups (None: no pair)."""
+    cells: dict[tuple[object, ...], tuple[list[float], list[float]]] = {}
+    for fr in rows:
+        r = fr.row
+        if fr.framework != framework or r.model.moe or r.method not in ("lora", "full"):
+            continue
+        key = (r.model.name, r.gpu, r.gpus, fr.precision, _precision_regime(r), r.seq_len)
         lora, full = cells.setdefault(key, ([], []))
         (lora if r.method == "lora" else full).append(fr.mfu)
     ratios = [statistics.median(lo) / statistics.median(fu) for lo, fu in cells.values() if lo and fu]

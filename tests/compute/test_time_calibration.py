@@ -153,9 +153,10 @@ def test_framework_changes_the_band(gpus: dict[str, GpuSpec]) -> None:
     a100 = gpus["a100-80gb-sxm"]
     titan = efficiency_band(gpu=a100, precision="bf16", framework="torchtitan")
     hf = efficiency_band(gpu=a100, precision="bf16", framework="hf")
-    # torchtitan reaches ~57% of A100 peak in its table; HF/PEFT single-GPU LoRA ~41% (fit rows)
+    # torchtitan reaches ~57% of A100 peak in its table; HF/PEFT single-GPU LoRA ~41% (fit rows), ~47% dense
+    # once Qwen's recomputing rows are read as such (efficiency.FRAMEWORK_ANCHORS: 0.558 vs 0.468)
     assert titan.framework == "torchtitan" and hf.framework == "hf"
-    assert titan.mfu.mid > 1.25 * hf.mfu.mid
+    assert titan.mfu.mid > 1.15 * hf.mfu.mid
     # a framework's band is narrower than the generic one and within issue 13's 1.5x (held at its cap)
     generic = efficiency_band(gpu=a100, precision="bf16", framework=None)
     assert titan.mfu.high / titan.mfu.low < min(1.5, generic.mfu.high / generic.mfu.low)
@@ -180,8 +181,8 @@ def test_unknown_framework_uses_the_generic_band_and_says_so(gpus: dict[str, Gpu
 def test_a100_reaches_more_of_its_peak_than_h100_but_h100_is_faster(gpus: dict[str, GpuSpec]) -> None:
     # llm-foundry (same stack on both): MFU on H100 = 0.78 x MFU on A100; H100's 3.2x peak still wins.
     for fw in ("torchtitan", None):
-        a = efficiency_band(gpu=gpus["a100-80gb-sxm"], precision="bf16", framework=fw)  # type: ignore[arg-type]
-        h = efficiency_band(gpu=gpus["h100-sxm"], precision="bf16", framework=fw)  # type: ignore[arg-type]
+        a = efficiency_band(gpu=gpus["a100-80gb-sxm"], precision="bf16", framework=fw)
+        h = efficiency_band(gpu=gpus["h100-sxm"], precision="bf16", framework=fw)
         # (the pooled cells: 0.86 since DGX Cloud's NeMo/MaxText H100 rows joined them; same stack: 0.73)
         assert h.mfu.mid < 0.9 * a.mfu.mid
         assert h.mfu.mid * 989 > 2 * a.mfu.mid * 312

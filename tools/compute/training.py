@@ -25,7 +25,6 @@ import math
 from tools.catalog.schema import GpuSpec, ModelArch, ScaleOut
 from tools.compute.attention_eager import with_eager_attention
 from tools.compute.efficiency import (
-    ADAPTER_OVER_FULL_SOURCE,
     CALIBRATION,
     EXPERT_IMBALANCE_SLOWDOWN,
     EXPERT_IMBALANCE_SOURCE,
@@ -344,14 +343,10 @@ def estimate_training_time(
             FULL_RECOMPUTE_SOURCE,
         )
         factor = factor.scale(calibration.full_recompute_factor)
-    if mfu_range is None and method in ("lora", "qlora") and calibration.adapter_over_full != 1.0:
-        tb.assume(
-            "adapter_over_full",
-            f"{calibration.adapter_over_full:.2f}",
-            "x dense MFU",
-            ADAPTER_OVER_FULL_SOURCE,
-        )
-        factor = factor.scale(calibration.adapter_over_full)
+    adapter, adapter_source = calibration.adapter_factor(used_framework)
+    if mfu_range is None and method in ("lora", "qlora") and adapter != 1.0:
+        tb.assume("adapter_over_full", f"{adapter:.2f}", "x dense MFU", adapter_source)
+        factor = factor.scale(adapter)
     is_moe = moe if moe is not None else (arch is not None and arch.is_moe)
     if is_moe and mfu_range is None:
         imbalance = _UNITY if moe_balanced_routing else EXPERT_IMBALANCE_SLOWDOWN
