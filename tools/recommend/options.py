@@ -14,6 +14,7 @@ from tools.recommend.models import Label, Option
 from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
+from tools.recommend.regions import region_note
 from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
 from tools.recommend.serving_plan import (
     latency_source,
@@ -268,14 +269,14 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
             "not spot, not a community or marketplace host: your job cannot resume from a checkpoint, so it "
             "runs where it is not pre-empted and the host has an uptime commitment"
         )
-    if p.us_only and c.offer.deployment not in ("owned", "colocation"):
-        # US regions only: the catalog's region when it has one, else said to be confirmed (expert review 5)
-        out.append(
-            f"US region {c.offer.region}"
-            if c.offer.region
-            else f"region unconfirmed (not in the catalog): confirm {c.offer.provider} can host it in a US "
-            "region"
-        )
+    o = c.offer
+    where = region_note(
+        provider=o.provider, region=o.region, eu=o.eu, areas=o.areas, deployment=o.deployment, p=p
+    )
+    if where and (p.us_only or not where.startswith("EU region")):
+        # US regions only: the catalog's region, the provider's sourced region list, or "region not listed"
+        # (expert review 5; review 15, R13); EU only: said when placed by the provider's region list
+        out.append(where)
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets" and p.budget_capex:
