@@ -52,6 +52,9 @@ class GpuSpec(Sourced):
     form_factor: str
     purchase_price_usd: float | None = Field(default=None, gt=0, description="per GPU, street price")
     purchase_price_source: str | None = None
+    purchase_price_as_of: dt.date | None = Field(
+        default=None, description="the price's own date (its source's latest year or month; day 1)"
+    )
     notes: str = ""
 
 

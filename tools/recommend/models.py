@@ -182,6 +182,7 @@ class Option(_Frozen):
     tier: str = ""
     region: str | None = None
     eu: bool = False
+    areas: tuple[str, ...] = Field(default=(), description="the provider's sourced data-centre areas")
     label: Label = "alternative"
     why: tuple[str, ...] = ()
     cost_basis: CostBasis = "per_job"

@@ -14,6 +14,7 @@ from tools.recommend.models import Label, Option
 from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
+from tools.recommend.purchase_age import purchase_age_note
 from tools.recommend.regions import region_note
 from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
 from tools.recommend.serving_plan import (
@@ -52,12 +53,18 @@ def to_option(
     answer = response_note(c.serving, p)
     if answer:
         why.insert(1, answer)
+    stale: str | None = None
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
         why += _break_even(c, eng, p)
+        stale = purchase_age_note(c, eng.catalog, p)
+        if stale:  # expert review 15, R02: said on the buy itself and among its risks
+            why.append(stale)
         if c.owned_check is not None:
             eng.tb.extend(c.owned_check, prefix=f"owned use {c.key.text()}: ")
     risks = list(c.risks)
+    if stale:
+        risks.append(stale)
     note = per_user_note(c.serving, p.target_tokens_per_s, c.layout.n_gpus, c.cost_usd)
     if note:
         risks.insert(0, note)
@@ -85,6 +92,7 @@ def to_option(
         tier=c.offer.tier,
         region=c.offer.region,
         eu=c.offer.eu,
+        areas=c.offer.areas,
         label=label,
         why=tuple(why),
         cost_basis="per_month" if eng.inference and not eng.state.batch_job else "per_job",
