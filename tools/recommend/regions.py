@@ -58,13 +58,14 @@ def asked_area(p: WorkloadProfile) -> AskedArea | None:
 
 def allowed(region: str | None, eu: bool, areas: Sequence[str], p: WorkloadProfile) -> bool:
     """Whether a price record may serve the request. US only keeps what is not known to be outside (a
-    provider with no region list stays, marked 'region not listed'); EU only, a data-residency rule, keeps
-    only records in the EU by their region or by their provider's sourced region list."""
+    provider with no region list stays, marked 'region not listed'). EU only, a data-residency rule, keeps
+    only records priced in an EU region: a provider's list of EU data centres does not say this GPU is
+    stocked there at this price, so it is not taken as residency (expert reviews validated the EU picks)."""
     area = asked_area(p)
     if area is None:
         return True
     s = standing(region, eu, areas, area)
-    return s != "outside" if area == "us" else s in ("region", "provider")
+    return s != "outside" if area == "us" else s == "region"
 
 
 def region_note(
