@@ -207,6 +207,18 @@ def _spot_ok(ctx: Ctx, s: Sentence) -> None:
 _PAST = re.compile(r"\b(?:before|last\s+(?:time|year|run)|previously|used\s+to)\b", I)
 
 
+# on-demand asked for as the kind of the set-up ("Cheapest on-demand setup with US providers?", expert review
+# 16, R10): on-demand pricing only, as "on-demand only" reads
+_ON_DEMAND_ASKED = Gated(
+    re.compile(
+        r"\b(?:cheapest|best|fastest|an?|the|which|what)\s+on[\s-]?demand\s+(?:set[\s-]?ups?|options?"
+        r"|instances?|clusters?|config(?:uration)?s?|deployments?|rentals?)\b",
+        I,
+    ),
+    "demand",
+)
+
+
 def rule_pricing(ctx: Ctx) -> None:
     """pricing_excluded: the kinds each sentence rules out, with the words as evidence; spot_ok."""
     _reserve_intent(ctx)
@@ -233,3 +245,7 @@ def rule_pricing(ctx: Ctx) -> None:
             if only:
                 others = [k for k in _ALL_KINDS if k != kind]
                 ctx.add(s, "pricing_excluded", others, q(only), "stated", only.start())
+        if (asked := _ON_DEMAND_ASKED.search(t)) is not None and not _ONLY["on_demand"].search(t):
+            others = [k for k in _ALL_KINDS if k != "on_demand"]
+            ev = f'"{q(asked)}" -> on-demand pricing only'
+            ctx.add(s, "pricing_excluded", others, ev, "inferred", asked.start())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 ScaleUpLink = Literal[
     "nvlink3", "nvlink4", "nvlink5", "nvlink_bridge", "nvlink_c2c", "infinity_fabric", "pcie", "roce", "none"
@@ -16,6 +16,8 @@ ScaleUpLink = Literal[
 ScaleOut = Literal["infiniband", "roce", "ethernet", "none"]
 Pricing = Literal["on_demand", "spot", "reserved"]
 Cloud = Literal["aws", "gcp", "azure"]
+Area = Literal["us", "eu", "other"]
+"""Where a provider has data centres: the US, the EU, elsewhere (a price record's `areas`)."""
 
 
 class Sourced(BaseModel):
@@ -50,6 +52,9 @@ class GpuSpec(Sourced):
     form_factor: str
     purchase_price_usd: float | None = Field(default=None, gt=0, description="per GPU, street price")
     purchase_price_source: str | None = None
+    purchase_price_as_of: dt.date | None = Field(
+        default=None, description="the price's own date (its source's latest year or month; day 1)"
+    )
     notes: str = ""
 
 
@@ -227,6 +232,13 @@ class PriceRecord(Sourced):
     tier: str = Field(description="product tier, e.g. hyperscaler, secure, community, marketplace")
     region: str | None = None
     eu: bool = False
+    areas: tuple[Area, ...] = Field(
+        default=(),
+        description="where the provider has data centres (its public region list), for a record with no "
+        "region: 'us', 'eu', 'other'; empty: not listed (the recommender says 'region not listed')",
+    )
+    areas_source: str = Field(default="", description="the region list (URL or document); needed with areas")
+    areas_as_of: dt.date | None = Field(default=None, description="when the region list was read")
     cloud: Cloud | None = Field(default=None, description="set when the provider is a hyperscaler")
     managed: bool = Field(default=False, description="a managed ML service (premium applies)")
     gpus_per_node: tuple[int, ...] = (1, 8)
@@ -245,6 +257,13 @@ class PriceRecord(Sourced):
         "are negotiated unless they say negotiated: false)",
     )
     notes: str = ""
+
+    @model_validator(mode="after")
+    def _areas_sourced(self) -> PriceRecord:
+        """A data-centre area is a fact like a price: it carries its own source and date."""
+        if self.areas and not (self.areas_source and self.areas_as_of):
+            raise ValueError(f"{self.provider}: areas need areas_source and areas_as_of")
+        return self
 
 
 class EgressTier(BaseModel):

@@ -41,6 +41,8 @@ class Offer:
     scale_out: str
     region: str | None = None
     eu: bool = False
+    areas: tuple[str, ...] = ()
+    """Where the provider has data centres (its sourced region list) for a record with no region."""
     cloud: str | None = None
     managed: bool = False
     commitment_months: float | None = None
@@ -78,6 +80,7 @@ class Offer:
             scale_out=r.scale_out,
             region=r.region,
             eu=r.eu,
+            areas=r.areas,
             cloud=r.cloud,
             managed=r.managed,
             commitment_months=r.commitment_months,

@@ -26,9 +26,9 @@ from tools.recommend.claim_methods import lighter_method_text
 from tools.recommend.claim_rate import check_claimed_rate
 from tools.recommend.claim_streams import concurrency_verdict
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
-from tools.recommend.offers import outside_us
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned import owned_fabric
+from tools.recommend.regions import allowed as region_allowed
 from tools.units import BYTES_PER_GIB, HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
 
@@ -325,9 +325,9 @@ def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) ->
     for r in catalog.prices_for(gpu.id):
         # a buyer's market offer the profile allows: not a worked example's quote, not a ruled-out region
         # or provider (tools.recommend.offers applies the same rules to the ranked options)
-        if r.pricing != "on_demand" or r.reference_only or (p.eu_only and not r.eu):
+        if r.pricing != "on_demand" or r.reference_only or not region_allowed(r.region, r.eu, r.areas, p):
             continue
-        if (p.us_only and outside_us(r.region, r.eu)) or provider_matches(r.provider, p.providers_excluded):
+        if provider_matches(r.provider, p.providers_excluded):
             continue
         offer = eng.offers.offer_from_record(r)
         per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])

@@ -182,6 +182,7 @@ class Option(_Frozen):
     tier: str = ""
     region: str | None = None
     eu: bool = False
+    areas: tuple[str, ...] = Field(default=(), description="the provider's sourced data-centre areas")
     label: Label = "alternative"
     why: tuple[str, ...] = ()
     cost_basis: CostBasis = "per_job"
@@ -241,7 +242,7 @@ class Option(_Frozen):
         hours = f"{_hours_span(self.wall_hours)}, " if self.cost_basis == "per_job" else ""
         name = self.gpu_name or self.gpu
         # US regions asked and the catalog has none for it (tools.recommend.risk): said on the line itself
-        unsure = ", region unconfirmed" if any(r.startswith("region unconfirmed") for r in self.risks) else ""
+        unsure = ", region not listed" if any(r.startswith("region not listed") for r in self.risks) else ""
         return f"{self.total_gpus}x {name} at {self.provider}{unsure} ({self.pricing_words()}): {hours}{cost}"
 
     def campaign_text(self) -> str:

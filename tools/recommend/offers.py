@@ -9,7 +9,6 @@ pricing_excluded)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -27,6 +26,9 @@ from tools.recommend.owned import (
     owned_utilization,
 )
 from tools.recommend.owned_first import yours_offer
+from tools.recommend.regions import US_REGION, asked_area, outside_us  # noqa: F401 (re-exported)
+from tools.recommend.regions import allowed as region_allowed
+from tools.recommend.regions import standing as region_standing
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.spread import price_spread
 from tools.recommend.state import Part
@@ -54,11 +56,9 @@ class OfferSelector(Part):
             for r in records:
                 if r.reference_only and not provider_matches(r.provider, shortlisted):
                     continue  # a worked example's quote, not a provider a buyer can sign with
-                if p.eu_only and not r.eu:
-                    dropped["EU-only"] += 1
-                    continue
-                if p.us_only and outside_us(r.region, r.eu):
-                    dropped["US-only"] += 1
+                if not region_allowed(r.region, r.eu, r.areas, p):
+                    # outside the asked area by the record's region or its provider's sourced region list
+                    dropped["EU-only" if p.eu_only else "US-only"] += 1
                     continue
                 if provider_matches(r.provider, excluded):
                     dropped["excluded-provider"] += 1
@@ -126,6 +126,7 @@ class OfferSelector(Part):
         cloud, EU flag, node sizes and fabric give the same fit, time and risk, so only the price
         differs. Preferred and shortlisted providers are always kept."""
         keep_names = (*self.p.providers_preferred, *self.p.providers_required, *self.s.compare_providers)
+        area = asked_area(self.p)  # a listed region is not dominated by a cheaper 'region not listed' one
         best: dict[tuple[Any, ...], Offer] = {}
         kept: list[Offer] = []
         for o in offers:
@@ -138,6 +139,7 @@ class OfferSelector(Part):
                 o.managed,
                 o.cloud,
                 o.eu,
+                region_standing(o.region, o.eu, o.areas, area) if area else None,
                 o.gpus_per_node,
                 o.scale_out,
                 o.deployment,
@@ -260,21 +262,6 @@ _DROP_REASONS = ("EU-only", "US-only", "excluded-provider", "required-provider",
 """The constraints that remove price records, as the note on a GPU type left without offers names them."""
 PREEMPTIBLE_TIERS = ("spot", "interruptible")
 """Tiers whose capacity can be taken back: ruled out with spot pricing whatever their pricing field says."""
-
-
-US_REGION = re.compile(
-    r"^(?:us[-_]|usgov|(?:east|west|central|northcentral|southcentral|westcentral)us\d*$)", re.I
-)
-"""Region names of the US in the price records: AWS and GCP 'us-east-1', 'us-central1'; Azure 'eastus',
-'westus2', 'southcentralus' (the clouds' region lists)."""
-
-
-def outside_us(region: str | None, eu: bool) -> bool:
-    """A price record known to be outside the US: an EU record, or a region name that is not a US one. A
-    record with no region is not known to be outside (tools.recommend.risk asks to confirm it)."""
-    if eu:
-        return True
-    return region is not None and US_REGION.match(region) is None
 
 
 def pricing_ruled_out(pricing: str, tier: str, excluded: Sequence[str]) -> bool:

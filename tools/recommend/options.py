@@ -14,6 +14,8 @@ from tools.recommend.models import Label, Option
 from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
+from tools.recommend.purchase_age import purchase_age_note
+from tools.recommend.regions import region_note
 from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
 from tools.recommend.serving_plan import (
     latency_source,
@@ -51,12 +53,18 @@ def to_option(
     answer = response_note(c.serving, p)
     if answer:
         why.insert(1, answer)
+    stale: str | None = None
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
         why += _break_even(c, eng, p)
+        stale = purchase_age_note(c, eng.catalog, p)
+        if stale:  # expert review 15, R02: said on the buy itself and among its risks
+            why.append(stale)
         if c.owned_check is not None:
             eng.tb.extend(c.owned_check, prefix=f"owned use {c.key.text()}: ")
     risks = list(c.risks)
+    if stale:
+        risks.append(stale)
     note = per_user_note(c.serving, p.target_tokens_per_s, c.layout.n_gpus, c.cost_usd)
     if note:
         risks.insert(0, note)
@@ -84,6 +92,7 @@ def to_option(
         tier=c.offer.tier,
         region=c.offer.region,
         eu=c.offer.eu,
+        areas=c.offer.areas,
         label=label,
         why=tuple(why),
         cost_basis="per_month" if eng.inference and not eng.state.batch_job else "per_job",
@@ -268,14 +277,14 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
             "not spot, not a community or marketplace host: your job cannot resume from a checkpoint, so it "
             "runs where it is not pre-empted and the host has an uptime commitment"
         )
-    if p.us_only and c.offer.deployment not in ("owned", "colocation"):
-        # US regions only: the catalog's region when it has one, else said to be confirmed (expert review 5)
-        out.append(
-            f"US region {c.offer.region}"
-            if c.offer.region
-            else f"region unconfirmed (not in the catalog): confirm {c.offer.provider} can host it in a US "
-            "region"
-        )
+    o = c.offer
+    where = region_note(
+        provider=o.provider, region=o.region, eu=o.eu, areas=o.areas, deployment=o.deployment, p=p
+    )
+    if where and (p.us_only or not where.startswith("EU region")):
+        # US regions only: the catalog's region, the provider's sourced region list, or "region not listed"
+        # (expert review 5; review 15, R13); EU only: said when placed by the provider's region list
+        out.append(where)
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets" and p.budget_capex:

@@ -14,6 +14,7 @@ from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import provider_matches
 from tools.recommend.models import ExpectationCheck
+from tools.recommend.regions import allowed as region_allowed
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.units import HOURS_PER_MONTH  # the price-sheet month, 730 h
 
@@ -43,7 +44,7 @@ def _elsewhere(r: PriceRecord, p: WorkloadProfile) -> bool:
         r.pricing == "on_demand"
         and r.tier.lower() not in COMMUNITY_TIERS
         and not r.reference_only
-        and (not p.eu_only or r.eu)
+        and region_allowed(r.region, r.eu, r.areas, p)
         and not (p.providers_excluded and provider_matches(r.provider, p.providers_excluded))
     )
 

@@ -40,6 +40,7 @@ from tools.recommend.owned_first import (
     not_fit_note,
     own_first,
 )
+from tools.recommend.regions import region_known
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import order
 
@@ -104,10 +105,11 @@ def select(
         ranked = pool
     else:
         ranked = order(pool, p, eng.inference)
-    # US regions only: an offer the catalog has no region for is no primary while one with a US region is
-    # feasible; it stays an alternative marked "region unconfirmed" (expert review 15, R13: spheron spot, with
-    # no region, fabric or node facts, was the primary under "US providers only"; P13: runpod-community)
-    pickable = ([c for c in ranked if _region_known(c)] or ranked) if p.us_only else ranked
+    # US regions only: an offer whose region the catalog does not list (neither the record's region nor a
+    # sourced provider region list) is no primary while a placed one is feasible; it stays an alternative
+    # marked "region not listed" (expert review 15, R13: spheron spot was the primary under "US providers
+    # only"; Lambda, RunPod and CoreWeave now carry their US data centres, tools/catalog/prices.yaml areas)
+    pickable = ([c for c in ranked if _region_known(c, p)] or ranked) if p.us_only else ranked
 
     primary: Candidate | None = None
     if ranked:
@@ -219,9 +221,11 @@ def rerank(
     return select(base.engine, cands, base.notes_by_gpu, base.considered, primary_only=primary_only)
 
 
-def _region_known(c: Candidate) -> bool:
-    """Whether the catalog gives the offer's region (owned and colocated hardware: where the team put it)."""
-    return c.offer.region is not None or c.offer.deployment in ("owned", "colocation")
+def _region_known(c: Candidate, p: WorkloadProfile) -> bool:
+    """Whether the catalog places the offer in the asked area: its region, or its provider's sourced region
+    list (owned and colocated hardware: where the team put it)."""
+    o = c.offer
+    return region_known(o.region, o.eu, o.areas, o.deployment, p)
 
 
 def _closeness(c: Candidate, p: WorkloadProfile) -> float:

@@ -9,6 +9,7 @@ from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.models import YOURS_PROVIDER, FitStatus
+from tools.recommend.regions import region_note
 
 RISK_SPOT = 0.30
 RISK_SPOT_PER_DOUBLING_DAY = 0.15
@@ -85,10 +86,12 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
     if o.pricing == "reserved":
         risk += RISK_RESERVED
         c.risks.append(f"reserved: {o.commitment_months or 1:g}-month commitment")
-    if p.us_only and o.region is None and o.deployment not in ("owned", "colocation"):
-        # the catalog has no region for this offer (US regions only was asked): said, not assumed
-        unsure = f"region unconfirmed (not in the catalog): confirm {o.provider} can host it in a US region"
-        c.risks.append(unsure)
+    where = region_note(
+        provider=o.provider, region=o.region, eu=o.eu, areas=o.areas, deployment=o.deployment, p=p
+    )
+    if where and not where.startswith(("US region", "EU region")):
+        # placed by the provider's region list, or not listed at all: said, not assumed (expert review 15)
+        c.risks.append(where)
     c.risk = risk
 
 

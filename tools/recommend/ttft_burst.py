@@ -26,6 +26,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.candidates import provider_matches
 from tools.recommend.engine import Engine
 from tools.recommend.outcome import Outcome
+from tools.recommend.regions import allowed as region_allowed
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.serving_plan import gpu_ruled_out
 from tools.recommend.ttft_target import at_percentile
@@ -50,7 +51,7 @@ def _offer_allowed(r: PriceRecord, p: WorkloadProfile, n: int) -> bool:
         and r.tier.lower() not in COMMUNITY_TIERS  # rule 2: an endpoint runs on an established tier
         and not r.reference_only
         and n in r.gpus_per_node
-        and (not p.eu_only or r.eu)
+        and region_allowed(r.region, r.eu, r.areas, p)
         and not (p.providers_excluded and provider_matches(r.provider, p.providers_excluded))
         and (not p.providers_required or provider_matches(r.provider, p.providers_required))
     )

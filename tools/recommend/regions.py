@@ -1,0 +1,102 @@
+"""Where an offer runs against a request's "US only" / "EU only": known from the price record's region, from
+the provider's published region list (the record's `areas`, sourced in tools/catalog/prices.yaml), or not
+listed at all - said as such, never silently read as outside (expert review 15, R13; review 16, R10)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from tools.profile import WorkloadProfile
+
+Standing = Literal["region", "provider", "not_listed", "outside"]
+"""region: the record's own region is in the area; provider: the record has no region but the provider's
+region list has data centres in the area; not_listed: neither is known; outside: known to be elsewhere."""
+AskedArea = Literal["us", "eu"]
+
+US_REGION = re.compile(
+    r"^(?:us[-_]|usgov|(?:east|west|central|northcentral|southcentral|westcentral)us\d*$)", re.I
+)
+"""Region names of the US in the price records: AWS and GCP 'us-east-1', 'us-central1'; Azure 'eastus',
+'westus2', 'southcentralus' (the clouds' region lists)."""
+
+_AREA_WORD = {"us": "US", "eu": "EU"}
+
+
+def outside_us(region: str | None, eu: bool) -> bool:
+    """A price record known to be outside the US by its own fields: an EU record, or a region name that is
+    not a US one. A record with no region is not known to be outside."""
+    if eu:
+        return True
+    return region is not None and US_REGION.match(region) is None
+
+
+def standing(region: str | None, eu: bool, areas: Sequence[str], area: AskedArea) -> Standing:
+    """How a record (or offer) stands against the asked area: its region first, else its provider's list."""
+    if area == "eu":
+        if eu:
+            return "region"
+        if region is not None:
+            return "outside"
+    else:
+        if eu:
+            return "outside"
+        if region is not None:
+            return "region" if US_REGION.match(region) else "outside"
+    if not areas:
+        return "not_listed"
+    return "provider" if area in areas else "outside"
+
+
+def asked_area(p: WorkloadProfile) -> AskedArea | None:
+    """The area a request keeps its offers in: EU only (data residency) before US only; None: any."""
+    if p.eu_only:
+        return "eu"
+    return "us" if p.us_only else None
+
+
+def allowed(region: str | None, eu: bool, areas: Sequence[str], p: WorkloadProfile) -> bool:
+    """Whether a price record may serve the request. US only keeps what is not known to be outside (a
+    provider with no region list stays, marked 'region not listed'). EU only, a data-residency rule, keeps
+    only records priced in an EU region: a provider's list of EU data centres does not say this GPU is
+    stocked there at this price, so it is not taken as residency (expert reviews validated the EU picks)."""
+    area = asked_area(p)
+    if area is None:
+        return True
+    s = standing(region, eu, areas, area)
+    return s != "outside" if area == "us" else s == "region"
+
+
+def region_note(
+    *, provider: str, region: str | None, eu: bool, areas: Sequence[str], deployment: str, p: WorkloadProfile
+) -> str | None:
+    """The option's region in words under a US-only or EU-only request (None: no such request, or hardware
+    the team places itself)."""
+    area = asked_area(p)
+    if area is None or deployment in ("owned", "colocation"):
+        return None
+    word = _AREA_WORD[area]
+    s = standing(region, eu, areas, area)
+    if s == "region":
+        return f"{word} region {region}" if region else f"{word} region"
+    if s == "provider":
+        return (
+            f"{word} data centres on {provider}'s published region list (catalog areas): choose a {word} "
+            "location at launch; this GPU's stock per location is not listed"
+        )
+    return (
+        f"region not listed: the catalog has no region list for {provider}; confirm it can host this in "
+        f"a {word} region"
+    )
+
+
+def region_known(
+    region: str | None, eu: bool, areas: Sequence[str], deployment: str, p: WorkloadProfile
+) -> bool:
+    """Whether the offer's place is known to meet the asked area (owned and colocated hardware: where the
+    team put it)."""
+    area = asked_area(p)
+    if area is None or deployment in ("owned", "colocation"):
+        return True
+    return standing(region, eu, areas, area) in ("region", "provider")
