@@ -584,7 +584,7 @@ def account_for(
         evidence += [(said, None) for said, read in analysis.corrected if read.lower() in quoted]
     unread = [u for u in find_unreadable(clean(text)) if all(getattr(profile, f) is None for f in u.fields)]
     claims = [(f.evidence, f.position if f.position >= 0 else None) for f in analysis.findings
-              if f.field.startswith("claimed_")]  # fmt: skip
+              if f.field.startswith(("claimed_", "gpus_compared", "gpu_counts_compared"))]  # fmt: skip
     account = account_input(text, evidence, analysis.ignored, unread, claims)
     if profile.deployment_preference == "on_prem" or profile.owned_gpu is not None:
         # "everything on-prem" beside the sentence the on-prem preference was read from: already honoured
