@@ -330,13 +330,16 @@ def account_input(
     # the leftovers of the clauses read, not of their repeats (a repeat's words are all uncovered)
     leftovers = _leftovers(cleaned, clauses, evidenced - injected, sorted(spans), frozenset(unlocated))
     evidenced |= {i for i, c in enumerate(clauses) if " ".join(c.text.lower().split()) in said}
+    coverage = _Coverage(sorted(spans))
     for i, c in enumerate(clauses):
         if i in injected or _STEERING.search(c.text):
             unused.append(UnusedClause(text=_trim(c.text), kind="instruction"))
         elif i in evidenced:
             used.append(_trim(c.text))
             unused.extend(leftovers.get(i, ()))
-            if i not in claimed and ls.asks_about_hardware(c.text):  # "Could our four NVLs do it in 36 h?"
+            # "Could our four NVLs do it?"; a what-if the rules read ("B200s instead?") is answered by a pick
+            asked = [(c.start + a, c.start + b) for a, b in ls.asks_about_hardware(c.text)]
+            if i not in claimed and any(not coverage.overlaps(*span) for span in asked):
                 unused.append(UnusedClause(text=_trim(c.text), kind="question"))
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))

@@ -97,12 +97,14 @@ _OWN_HARDWARE = keyed(
 )
 
 
-def asks_about_hardware(clause: str) -> bool:
-    """Whether `clause` asks whether named or counted hardware will do (a claim to check): a yes/no question
-    (or one ending in "?") that names a GPU or counts cards, boxes or nodes."""
+def asks_about_hardware(clause: str) -> list[tuple[int, int]]:
+    """Where `clause` names or counts the hardware it asks about, if it asks whether that hardware will do
+    (a claim to check): a yes/no question (or one ending in "?") naming a GPU or counting cards or nodes.
+    Offsets are in `clause`; empty when it asks nothing of the kind. A mention the rules read (a what-if's
+    "B200s instead", "one of the two nodes") is answered by the pick on it: the caller drops those."""
     if not (clause.rstrip().endswith("?") or _YES_NO.match(clause)):
-        return False
-    return bool(GPU_RE.search(clause) or _OWN_HARDWARE.search(clause))
+        return []
+    return [m.span() for r in (GPU_RE, _OWN_HARDWARE) for m in r.finditer(clause)]
 
 
 CSV_MIN_BARE_COMMAS = 3  # a line with this many commas not followed by a space is a CSV row
