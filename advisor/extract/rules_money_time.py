@@ -239,9 +239,7 @@ def rule_budget(ctx: Ctx) -> None:
             if amount >= 100:
                 ev = f'"{q(m)}": no currency given, read as USD'
                 ctx.add(s, "budget_usd", amount, ev, "inferred", m.start("num" + key))
-        # a budget restated as what is left for the job: "$25k, but hold back 5k ..., so call it twenty
-        # thousand for compute" (the currency of the budget before it). The words first: the findings are
-        # asked only of a sentence that says them (every sentence asked was sentences x findings, speed4)
+        # a budget restated as what is left: "so call it twenty thousand for compute" (words first, speed4)
         restated = list(_CALL_IT.finditer(t))
         if restated and any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings):
             for m in restated:

@@ -509,11 +509,8 @@ def _items_pair(ctx: Ctx, s: Sentence, nxt: Sentence) -> bool:
     each = next((e for e in _EACH_OUTPUT.finditer(n) if not _INPUT_AFTER.match(n, e.end())), None)
     if each is None:
         return False
-    if (
-        not _SAYS_OUTPUT.search(each.group(0))
-        and _READS_ITEMS.search(t)  # the words before the findings: asked per sentence, they grow (speed4)
-        and "output_tokens" in select_findings(f for f in ctx.findings if f.field == "output_tokens")
-    ):
+    said = select_findings(f for f in ctx.findings if f.field == "output_tokens").get("output_tokens")
+    if said is not None and not _SAYS_OUTPUT.search(each.group(0)) and _READS_ITEMS.search(t):
         return False  # "summarise 18k calls, transcript ~4k tokens each, summary ~200": read, not written
     for m in _ITEMS.finditer(t):
         if nxt is s and m.start() <= each.start() <= m.end():
