@@ -21,11 +21,12 @@ serving part's findings.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
-from advisor.extract.regex_keys import reading
+from advisor.extract.regex_keys import key_patterns, reading
 from advisor.extract.rules_always_on import rule_always_on_serving
 from advisor.extract.rules_amount_label import rule_amount_label
 from advisor.extract.rules_aside_figures import rule_aside_figures
@@ -307,3 +308,9 @@ def _distinct(part: tuple[Sentence, ...]) -> tuple[Sentence, ...]:
         if seen[key] <= SAME_SENTENCE_READS:
             out.append(s)
     return tuple(out) if len(out) < len(part) else part
+
+
+# the rule modules' plain compiled patterns run only on texts that hold their words (regex_keys.key_patterns)
+KEYED_PATTERNS = key_patterns(
+    module for name, module in list(sys.modules.items()) if name.startswith("advisor.extract.rules_")
+)

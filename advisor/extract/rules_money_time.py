@@ -239,16 +239,16 @@ def rule_budget(ctx: Ctx) -> None:
             if amount >= 100:
                 ev = f'"{q(m)}": no currency given, read as USD'
                 ctx.add(s, "budget_usd", amount, ev, "inferred", m.start("num" + key))
-        if any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings):
-            # a budget restated as what is left for the job: "$25k, but hold back 5k ..., so call it twenty
-            # thousand for compute" (the currency of the budget before it)
-            for m in _CALL_IT.finditer(t):
+        # a budget restated as what is left: "so call it twenty thousand for compute" (words first, speed4)
+        restated = list(_CALL_IT.finditer(t))
+        if restated and any(f.field == "budget_usd" and f.position >= s.start for f in ctx.findings):
+            for m in restated:
                 amount = parse_scaled(m.group("num"), m.group("mult"))
                 if amount >= 10:
                     ctx.add(s, "budget_usd", amount, f'"{q(m)}": the budget restated', "stated", m.start())
 
 
-_CALL_IT = re.compile(
+_CALL_IT = keyed(
     rf"\b(?:so\s+)?call\s+it\s+{APPROX}(?:us\$|\$|€|£)?\s*(?P<num>{NUMBER})\s*(?P<mult>{MULT})?"
     r"(?=\s*(?:usd|dollars|eur|euros?)?\s*(?:for\s+(?:the\s+)?(?:compute|gpus?|hardware|the\s+job|training"
     r"|cloud)|[.,;]|$))",

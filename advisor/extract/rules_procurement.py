@@ -65,6 +65,7 @@ def rule_procurement(ctx: Ctx) -> None:
             if ids:
                 ctx.add(s, "gpus_wanted", ids, said, "stated", m.start())
             if 1 <= n <= 100_000:
-                whose = "the count you asked for" if m.re is _WE_ASK else "the quantity the tender asks for"
+                ours = m.re.pattern == _WE_ASK.pattern  # keyed or not (regex_keys.key_patterns)
+                whose = "the count you asked for" if ours else "the quantity the tender asks for"
                 ev = f'"{said}" -> at most {int(n)} GPUs ({whose})'
                 ctx.add(s, "max_gpus", int(n), ev, "inferred", m.start())

@@ -68,17 +68,37 @@ def split_parts(
     if "training" not in kinds or "serving" not in kinds:
         return None
     sentences = [_keyed_line(s) for s in sentences]
-    train_sents = tuple(s for s in sentences if s.section != "serving")
-    serve_sents = tuple(s for s in sentences if s.section != "training")
-    training, serving = read(train_sents), read(serve_sents)
     own_train = tuple(s for s in sentences if s.section == "training")
     own_serve = tuple(s for s in sentences if s.section == "serving")
-    serving += _volume_generated(serving, own_serve)  # "then translate 1.2B tokens of docs with it"
-    if not (_own(training, own_train, TRAINING_FIELDS) and _own(serving, own_serve, SERVING_FIELDS)):
+
+    def training_part() -> list[Finding] | None:
+        found = read(tuple(s for s in sentences if s.section != "serving"))
+        return found if _own(found, own_train, TRAINING_FIELDS) else None
+
+    def serving_part() -> list[Finding] | None:
+        found = read(tuple(s for s in sentences if s.section != "training"))
+        found += _volume_generated(found, own_serve)  # "then translate 1.2B tokens of docs with it"
+        return found if _own(found, own_serve, SERVING_FIELDS) else None
+
+    if serving_first(own_train, own_serve):
+        serving = serving_part()
+        training = training_part() if serving is not None else None
+    else:
+        training = training_part()
+        serving = serving_part() if training is not None else None
+    if training is None or serving is None:
         return None
     training = with_data_of(training, serving, own_train)
     return Split(training=tuple(_with_model_of(training, serving)),
                  serving=tuple(serving_findings(serving, own_serve, training)))  # fmt: skip
+
+
+def serving_first(own_train: Sequence[Sentence], own_serve: Sequence[Sentence]) -> bool:
+    """Whether split_parts reads the serving part first: the part with fewer sentences of its own is the
+    likelier to state no fact of its kind, and then the text is read as one and the other part's reading
+    would be thrown away (issue 12, speed4: a 20,000-character brief read both parts, then the whole).
+    Each reading is independent of the other, so the order changes no finding."""
+    return len(own_serve) <= len(own_train)
 
 
 # the training part names the generated output as its data: "then fine-tune the 8B on it"
