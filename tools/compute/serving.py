@@ -100,6 +100,9 @@ class ServingTime(Traced):
     weights_fit: bool
     prefill_s: Range | None = None
     """One prompt's prefill alone, seconds (the service time of the first-token queue; None if unknown)."""
+    engine_copies: int = 1
+    """Engines the replica's GPUs run side by side, each with its own batch and prefill queue (tools.compute.
+    serving_copies); the per-user and first-token figures are one copy's."""
 
 
 def _check(**values: int) -> None:
