@@ -13,8 +13,8 @@ from tools.compute.serving import estimate_serving_time
 from tools.compute.serving_copies import engine_copies
 
 R07 = (
-    "Our RAG API runs Llama 3.1 8B: 50 requests per second sustained, 2,000 prompt tokens and 250 output tokens "
-    "per request, p95 TTFT under 800 ms. AWS only. How many GPUs and of which type?"
+    "Our RAG API runs Llama 3.1 8B: 50 requests per second sustained, 2,000 prompt tokens and 250 output "
+    "tokens per request, p95 TTFT under 800 ms. AWS only. How many GPUs and of which type?"
 )
 
 
@@ -45,6 +45,7 @@ def test_r07_reply_names_eight_h100_and_the_p95_ttft_within_target() -> None:
     assert "Recommended: 8x NVIDIA H100 SXM5 80GB at aws" in reply
     assert "within your p95 0.8 s target" in reply
     assert "32x NVIDIA A100 40GB" not in reply
+    assert "each node runs 4 engines of 2 GPU(s) side by side" in reply
 
 
 def test_engine_copies_add_tokens_per_s_and_keep_per_user_figures() -> None:
