@@ -425,7 +425,7 @@ def estimate_serving_time(
             low=floor_s.low,
             high=floor_s.high,
         )
-    host_s = eager_host_s(arch, fw, precision, tb)
+    host_s = eager_host_s(arch, fw, precision, tb, tokens=live)
     if host_s:  # an eager engine's host issues the step's ops while the GPU runs behind: the longer one
         floor_s = Range(
             low=max(floor_s.low, host_s / eff.fixed_band), high=max(floor_s.high, host_s * eff.fixed_band)
