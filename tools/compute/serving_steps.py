@@ -211,7 +211,8 @@ def hit_experts(arch: ModelArch, tokens: float) -> float:
     if not arch.is_moe or arch.n_experts is None:
         return 0.0
     e, k = float(arch.n_experts), float(arch.n_active_experts or 1)
-    return e * (1.0 - (1.0 - k / e) ** max(1.0, tokens))
+    miss = (1.0 - k / e) ** max(1.0, float(tokens))
+    return float(e * (1.0 - miss))
 
 
 def eager_host_s(
