@@ -64,3 +64,24 @@ def test_generate_runs_a_static_batch_reserved_at_full_length(cat: Catalog) -> N
     # a static batch's throughput: live x output / (live x prefill + output x step)
     assert "prefill" in steps["output_tokens_per_s"].formula
     assert any(a.name == "kv_admitted_at_full_length" and a.value == "true" for a in t.assumptions)
+
+
+def test_eager_moe_adds_the_expert_loop_per_hit_expert(cat: Catalog) -> None:
+    # transformers' sparse-MoE block loops over the experts hit (K.EAGER_MOE_SOURCE): at one sequence
+    # Qwen3-30B-A3B hits its top-8 of 128 in each of 48 layers: 48 x (1.2 + 8 x 0.17) ms = 123 ms a token
+    from tools.compute.serving_steps import eager_host_s, hit_experts
+
+    arch = cat.model("qwen3-30b-a3b")
+    assert hit_experts(arch, 1) == pytest.approx(8.0)
+    assert hit_experts(arch, 64) < 128 and hit_experts(arch, 64) > 100  # most experts hit by 64 tokens
+    assert hit_experts(cat.model("llama-2-7b"), 1) == 0.0
+    host_s = eager_host_s(arch, "transformers", "bf16", None, tokens=1)
+    want_s = 48 * (K.EAGER_HOST_S_PER_LAYER + 8 * K.EAGER_HOST_S_PER_HIT_EXPERT)
+    assert host_s == pytest.approx(want_s, rel=1e-9)
+    assert eager_host_s(arch, "vllm", "bf16", None) == 0.0
+    t = estimate_serving_time(
+        arch=arch, gpu=cat.gpu("h100-nvl"), n_gpus=1, concurrency=1, prompt_tokens=100, output_tokens=550,
+        framework="transformers", precision="bf16",
+    )  # fmt: skip
+    # tharindu-sankalpa/huggingface-learning docs/part2.md (fresh-6 row, H100 NVL): 10.62 tokens/s; inside
+    assert t.per_user_tokens_per_s.low <= 10.62 <= t.per_user_tokens_per_s.high

@@ -100,6 +100,9 @@ class ServingTime(Traced):
     weights_fit: bool
     prefill_s: Range | None = None
     """One prompt's prefill alone, seconds (the service time of the first-token queue; None if unknown)."""
+    engine_copies: int = 1
+    """Engines the replica's GPUs run side by side, each with its own batch and prefill queue (tools.compute.
+    serving_copies); the per-user and first-token figures are one copy's."""
 
 
 def _check(**values: int) -> None:
@@ -422,7 +425,7 @@ def estimate_serving_time(
             low=floor_s.low,
             high=floor_s.high,
         )
-    host_s = eager_host_s(arch, fw, precision, tb)
+    host_s = eager_host_s(arch, fw, precision, tb, tokens=live)
     if host_s:  # an eager engine's host issues the step's ops while the GPU runs behind: the longer one
         floor_s = Range(
             low=max(floor_s.low, host_s / eff.fixed_band), high=max(floor_s.high, host_s * eff.fixed_band)

@@ -419,6 +419,18 @@ EAGER_HOST_SOURCE = (
     "2024-09 summary.json (gemma-2b, cache_implementation null, no compile: per_token latency 0.0195 s); "
     "all read 2026-11-27"
 )
+EAGER_HOST_S_PER_HIT_EXPERT: Final = 0.17e-3
+"""Host time per routed expert that a decode step's tokens hit, in each MoE layer of an eager transformers
+model: its sparse-MoE block loops in Python over the experts hit (`for expert_idx in expert_hit:`), issuing
+per expert torch.where, the token gather, the gate/up linear, chunk, the activation, the product, the down
+linear, the routing-weight product, the cast and index_add_: ~10 ops at the ~17 us an eager op takes
+(EAGER_HOST_S_PER_LAYER's 1.2 ms over its ~70 ops) = 0.17 ms. At one sequence a layer hits top-k experts
+(8 of 128 for Qwen3-30B-A3B: +1.4 ms a layer over the dense 1.2). Derived from the code, not fitted."""
+EAGER_MOE_SOURCE = (
+    "github.com/huggingface/transformers src/transformers/models/qwen3_moe/modeling_qwen3_moe.py (sparse MoE "
+    "block: one-hot expert mask, `for expert_idx in expert_hit:`, where / linear / index_add_ per expert; "
+    "Mixtral's and Qwen2-MoE's blocks the same), read 2026-11-28"
+)
 BNB_INT8_S_PER_LINEAR: Final = 0.7e-3
 """Extra time per linear layer of one decode step under transformers' load_in_8bit (bitsandbytes
 LLM.int8(), Dettmers et al. 2022, outlier threshold 6.0 by default): each linear quantises its input row-

@@ -205,15 +205,42 @@ EAGER_FRAMEWORKS = frozenset({"transformers"})
 step's ops (serving_constants.EAGER_HOST_S_PER_LAYER)."""
 
 
-def eager_host_s(arch: ModelArch, framework: str, precision: str, tb: TraceBuilder | None) -> float:
+def hit_experts(arch: ModelArch, tokens: float) -> float:
+    """Routed experts a step's `tokens` hit in one MoE layer, routing taken as uniform: E x (1 - (1 - k/E)^t)
+    (each expert missed by every token's top-k with probability (1 - k/E) per token); 0 for a dense model."""
+    if not arch.is_moe or arch.n_experts is None:
+        return 0.0
+    e, k = float(arch.n_experts), float(arch.n_active_experts or 1)
+    miss = (1.0 - k / e) ** max(1.0, float(tokens))
+    return float(e * (1.0 - miss))
+
+
+def eager_host_s(
+    arch: ModelArch, framework: str, precision: str, tb: TraceBuilder | None, tokens: float = 1.0
+) -> float:
     """Host time of one decode step of an eager engine (transformers' generate()): layers x (the layer's ops
     + its linears' bitsandbytes ops when the weights are quantised on load: int8 = LLM.int8(), int4 / nf4 =
-    4-bit); 0 for engines that replay CUDA graphs. The step is the longer of this and the GPU's time."""
+    4-bit) + MoE layers x experts the step's `tokens` hit x the per-expert loop's ops; 0 for engines that
+    replay CUDA graphs. The step is the longer of this and the GPU's time."""
     if framework not in EAGER_FRAMEWORKS:
         return 0.0
     four_bit = K.BNB_4BIT_S_PER_LINEAR
     quant_s = {"int8": K.BNB_INT8_S_PER_LINEAR, "int4": four_bit, "nf4": four_bit}.get(precision, 0.0)
     total = arch.n_layers * (K.EAGER_HOST_S_PER_LAYER + K.LINEARS_PER_LAYER * quant_s)
+    experts = hit_experts(arch, tokens)
+    if experts:
+        moe_s = arch.n_moe_layers * experts * K.EAGER_HOST_S_PER_HIT_EXPERT
+        total += moe_s
+        if tb is not None:
+            tb.assume("eager_host_s_per_hit_expert", K.EAGER_HOST_S_PER_HIT_EXPERT, "s", K.EAGER_MOE_SOURCE)
+            tb.step(
+                "step_host_moe_s",
+                "MoE layers x experts hit (E x (1 - (1 - k/E)^tokens)) x host time per hit expert",
+                moe_s,
+                "s",
+                moe_layers=arch.n_moe_layers,
+                experts_hit=experts,
+            )
     if tb is not None:
         tb.assume("eager_host_s_per_layer", K.EAGER_HOST_S_PER_LAYER, "s", K.EAGER_HOST_SOURCE)
         if quant_s:

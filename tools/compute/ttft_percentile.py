@@ -73,10 +73,9 @@ def ttft_percentile_s(t: ServingTime, percentile: float, arrivals_per_s: float |
     step = t.ms_per_output_token.scale(0.001)
     if arrivals_per_s is None:
         # closed loop: a finished sequence is replaced at once (Little's law over the decode time)
-        rate = Range(
-            low=t.live_sequences / (t.output_tokens * step.high),
-            high=t.live_sequences / (t.output_tokens * step.low),
-        )
+        # each engine copy queues its own prompts (tools.compute.serving_copies): one copy's sequences
+        live = t.live_sequences / t.engine_copies
+        rate = Range(low=live / (t.output_tokens * step.high), high=live / (t.output_tokens * step.low))
     else:
         rate = Range(low=arrivals_per_s, high=arrivals_per_s)
     kv_wait = Range(low=0.0, high=0.0)

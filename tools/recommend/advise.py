@@ -320,7 +320,7 @@ def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
     scale_out = c.offer.scale_out if c.layout.nodes > 1 else "none"
     if eng.inference:
         per = c.serving.per_replica_concurrency if c.serving is not None else eng.p.concurrency or 1
-        t = eng.calc.serving(c.gpu, c.layout.n_gpus, per, traced=True, pp=c.layout.pp)
+        t = eng.calc.serving(c.gpu, c.layout.n_gpus, per, traced=True, pp=c.layout.pp, dp=c.layout.dp)
         tb.extend(t, prefix="throughput: ")
     else:
         tb.extend(eng.calc.training_time(c.gpu, c.layout, scale_out), prefix="time: ")

@@ -13,6 +13,7 @@ from tools.catalog.schema import GpuSpec
 from tools.compute import serving as compute_serving
 from tools.compute import training as compute_training
 from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT, PROMPT_TOKENS_DEFAULT
+from tools.compute.serving_copies import engine_copies
 from tools.recommend.caches import MemoryCache
 from tools.recommend.candidates import Layout, layouts_for, memory_fit, topology_summary
 from tools.recommend.models import MemoryFit, TopologySummary
@@ -88,11 +89,13 @@ class Calculators(Part):
         `precision` its weights' precision, `optimizer` the training optimizer and `method` the training
         method (tools.memory)."""
         p = self.p
+        if layout.dp > 1 and concurrency is not None:  # one engine copy at its share (Layout.dp)
+            concurrency = -(-concurrency // layout.dp)
         kw: dict[str, Any] = dict(
             arch=self.w.arch,
             method=method or self.method,
             precision=precision or p.precision,
-            gpus=layout.n_gpus,
+            gpus=layout.n_gpus // layout.dp,
             sharding=layout.sharding,
             tp=layout.tp,
             pp=layout.pp,
@@ -198,11 +201,20 @@ class Calculators(Part):
         prompt = p.prompt_tokens or max(1, min(PROMPT_TOKENS_DEFAULT, ctx - output))
         return prompt, output
 
-    def serving(self, gpu: GpuSpec, n: int, concurrency: int, traced: bool = False, pp: int = 1) -> Any:
+    def serving(
+        self, gpu: GpuSpec, n: int, concurrency: int, traced: bool = False, pp: int = 1, dp: int = 1
+    ) -> Any:
         """tools.compute.serving's time of one replica of `n` GPUs (`pp` pipeline stages, one per node)
-        at `concurrency` requests."""
-        key = ("serving", self.time_sig, gpu.id, n, pp, concurrency, traced)
+        at `concurrency` requests; with `dp` > 1 the replica is that many engine copies of n / dp GPUs,
+        the requests split evenly (tools.compute.serving_copies)."""
+        key = ("serving", self.time_sig, gpu.id, n, pp, dp, concurrency, traced)
         cache = self._time_cache if traced else self.caches.time_untraced
+        if key in cache:
+            return cache[key]
+        if dp > 1:
+            one = self.serving(gpu, n // dp, -(-concurrency // dp), traced, pp)
+            cache[key] = engine_copies(one, dp, concurrency)
+            return cache[key]
         if key not in cache:
             prompt, output = self.serving_lengths()
             cache[key] = compute_serving.estimate_serving_time(
@@ -262,6 +274,11 @@ class Calculators(Part):
 
     def fit_layout(self, gpu: GpuSpec, gpn: int, nodes: int) -> tuple[Layout, Any, MemoryFit] | None:
         """First layout (in order of preference) whose per-GPU peak fits with headroom (prefilter_memory)."""
+        return next(iter(self.fit_layouts(gpu, gpn, nodes)), None)
+
+    def fit_layouts(self, gpu: GpuSpec, gpn: int, nodes: int) -> list[tuple[Layout, Any, MemoryFit]]:
+        """Every layout (in order of preference) whose per-GPU peak fits with headroom (prefilter_memory)."""
+        found: list[tuple[Layout, Any, MemoryFit]] = []
         for layout in self.layouts(gpn, nodes):
             est = self.prefilter_memory(layout)
             key = (self.mem_sig, gpu.id, self.headroom, layout, self.inference)
@@ -269,8 +286,10 @@ class Calculators(Part):
             if fit is None:
                 fit = self.caches.fit[key] = memory_fit(est, gpu, self.headroom, layout.sharding)
             if fit.fits:
-                return layout, est, fit
-        return None
+                found.append((layout, est, fit))
+                if not self.inference:  # training keeps the first: its layouts are fallbacks
+                    break
+        return found
 
     def layouts(self, gpn: int, nodes: int) -> list[Layout]:
         """tools.recommend.candidates.layouts_for, once per count in a run (read-only lists)."""

@@ -43,13 +43,13 @@ def check_claimed_rate(
     claim = f"serve {present.count(target)} tokens/s on {what}"
     stated = p.concurrency if p.status_of("concurrency") not in (None, "assumed") else None
     loads = [c for c in _LOADS if c < held] + [held]
-    rates = {c: calc.serving(gpu, n, c, pp=layout.pp).output_tokens_per_s for c in loads}
+    rates = {c: calc.serving(gpu, n, c, pp=layout.pp, dp=layout.dp).output_tokens_per_s for c in loads}
     top = rates[held]
     top_text = (f"at most about {held:,} streams fit in memory, where it decodes "
                 f"{present.tokens_per_s_range(top)} in aggregate")  # fmt: skip
     if stated is not None:
         c = min(stated, held)
-        r = calc.serving(gpu, n, c, pp=layout.pp).output_tokens_per_s
+        r = calc.serving(gpu, n, c, pp=layout.pp, dp=layout.dp).output_tokens_per_s
         if r.low >= target:
             verdict, answer = "holds", "Yes"
         elif r.high >= target:
@@ -74,7 +74,7 @@ def check_claimed_rate(
     r = rates[reach]
     sure = next((c for c in loads if rates[c].low >= target), None)
     verdict = "tight" if sure is None or sure > reach else "holds"
-    per_user = calc.serving(gpu, n, reach, pp=layout.pp).per_user_tokens_per_s
+    per_user = calc.serving(gpu, n, reach, pp=layout.pp, dp=layout.dp).per_user_tokens_per_s
     most = ", the most that fit in memory" if reach == held else ""
     text = (
         f"Only with many streams in flight: {what} reaches {present.count(target)} tokens/s in aggregate "

@@ -25,7 +25,7 @@ def streams_held(outcome: Outcome, gpu: GpuSpec, n: int, layout: Layout, concurr
     cap = eng.enumerator.load.memory_cap(gpu, layout, 1, concurrency)
     if cap is None:
         return None
-    t = eng.calc.serving(gpu, n, cap, pp=layout.pp)
+    t = eng.calc.serving(gpu, n, cap, pp=layout.pp, dp=layout.dp)
     return max(1, min(cap, int(t.max_concurrency)))
 
 
@@ -40,7 +40,7 @@ def concurrency_verdict(
     if held is None:
         return None
     eng = outcome.engine
-    t = eng.calc.serving(gpu, n, held, pp=layout.pp)
+    t = eng.calc.serving(gpu, n, held, pp=layout.pp, dp=layout.dp)
     context = eng.p.context_len
     what = f"{n}x {gpu.name}" if n > 1 else f"one {gpu.name}"
     each = f" of {context:,} tokens" if context else ""

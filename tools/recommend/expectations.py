@@ -466,7 +466,7 @@ def _speed_on_named(
         return None
     target = 1000.0 / p.latency_ms_per_token
     conc = p.concurrency or 1
-    t = outcome.engine.calc.serving(gpu, n, conc, pp=layout.pp)
+    t = outcome.engine.calc.serving(gpu, n, conc, pp=layout.pp, dp=layout.dp)
     per_user = t.per_user_tokens_per_s
     weights_bytes = outcome.engine.calc.weights_total_gib * BYTES_PER_GIB
     ceiling = n * gpu.memory_bandwidth_tb_per_s * 1e12 / weights_bytes

@@ -118,6 +118,9 @@ class ServingFigures(_Frozen):
     replicas: int
     tensor_parallel: int
     pipeline_stages: int = 1
+    engine_copies: int = Field(
+        default=1, description="engines each replica's GPUs run side by side, tensor_parallel GPUs each"
+    )
     framework: str
     concurrency: int | None = Field(description="requests in flight over all replicas (stated); None: sized")
     concurrency_per_replica: int = Field(description="requests the busiest replica carries")

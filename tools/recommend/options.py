@@ -241,6 +241,12 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"each of the {replicas} replicas on one node: no InfiniBand or multi-node NCCL set-up")
     elif c.layout.nodes == 1:
         out.append("single node: no InfiniBand or multi-node NCCL set-up")
+    if c.layout.dp > 1:  # engine copies (tools.compute.serving_copies; expert review 15, R07)
+        lay = c.layout
+        out.append(
+            f"each node runs {lay.dp} engines of {lay.tp} GPU(s) side by side, the requests split evenly: a "
+            f"model this size serves more on {lay.dp} engines than on one over {lay.n_gpus} GPUs"
+        )
     if label == "cheapest":
         out.append(f"lowest expected total ({present.usd_span(c.total_usd)})")
     elif label == "fastest":

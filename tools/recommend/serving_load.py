@@ -56,7 +56,7 @@ class ServingLoad:
         latency = self.p.latency_ms_per_token
 
         def serve(conc: int) -> Any:
-            return self.calc.serving(gpu, n, conc, pp=layout.pp)
+            return self.calc.serving(gpu, n, conc, pp=layout.pp, dp=layout.dp)
 
         stated = self.p.concurrency is not None and self.p.status_of("concurrency") != "assumed"
         # the plan picks each replica's load (a batch job; a rate target with no users stated) or splits the

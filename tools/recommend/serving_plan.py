@@ -534,6 +534,7 @@ def serving_figures(
         replicas=plan.replicas,
         tensor_parallel=tp,
         pipeline_stages=pp,
+        engine_copies=t.engine_copies,
         framework=t.framework,
         concurrency=plan.concurrency,
         concurrency_per_replica=t.live_sequences,
