@@ -36,8 +36,9 @@ Mapping rules (row field -> calculator input):
 - method full|lora|qlora|pretraining as is; a 4/8-bit base under `lora` is QLoRA (the calculator's
   name for LoRA on a quantised base).
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
-  AMP), bf16-true -> pure-bf16, pure-fp16/fp16-true (an fp16-loaded model trained without autocast, e.g.
-  axolotl `float16: true`) -> pure-fp16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
+  AMP), bf16-true -> pure-bf16, pure-fp16/fp16-true (an fp16-loaded model trained without autocast,
+  e.g. axolotl `float16: true`) -> pure-fp16; null -> the framework's way: torchtune pure-bf16, every
+  other stack mixed.
 - weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4,
   gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; nf4 with double quantisation (nf4-dq) -> nf4 (the
   calculator's NF4 counts double quantisation's constants); null -> nf4 for QLoRA, bf16 otherwise.

@@ -356,7 +356,8 @@ def estimate_memory(
 
     Inputs: `arch` (a catalog or config.json architecture); `method` full | lora | qlora | pretraining |
     inference; weight `precision` (default nf4 for QLoRA, bf16 otherwise); `training_precision` mixed
-    (fp32 master + fp32 states) or pure-bf16 / pure-fp16 (all 16-bit); `optimizer`; LoRA `lora_rank` and `lora_targets`;
+    (fp32 master + fp32 states) or pure-bf16 / pure-fp16 (all 16-bit); `optimizer`; LoRA `lora_rank` and
+    `lora_targets`;
     micro-batch `batch_size` x `seq_len` tokens per data-parallel rank; `grad_checkpointing`;
     `flash_attention` (memory-efficient attention); `gpus`, `sharding`, `tp`, `pp`; `offload` to CPU;
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
