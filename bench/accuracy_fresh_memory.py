@@ -36,7 +36,9 @@ Mapping rules (row field -> calculator input):
 - method full|lora|qlora|pretraining as is; a 4/8-bit base under `lora` is QLoRA (the calculator's
   name for LoRA on a quantised base).
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
-  AMP), bf16-true -> pure-bf16; null -> the framework's way: torchtune pure-bf16, every other stack mixed.
+  AMP), bf16-true -> pure-bf16, pure-fp16/fp16-true (an fp16-loaded model trained without autocast,
+  e.g. axolotl `float16: true`) -> pure-fp16; null -> the framework's way: torchtune pure-bf16, every
+  other stack mixed.
 - weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4,
   gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; nf4 with double quantisation (nf4-dq) -> nf4 (the
   calculator's NF4 counts double quantisation's constants); null -> nf4 for QLoRA, bf16 otherwise.
@@ -397,9 +399,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     tprec = row.get("training_precision")
     training_precision = {
         "mixed": "mixed", "pure-bf16": "pure-bf16", "fp16-mixed": "mixed", "bf16-mixed": "mixed",
-        "amp": "mixed", "bf16-true": "pure-bf16",
+        "amp": "mixed", "bf16-true": "pure-bf16", "pure-fp16": "pure-fp16", "fp16-true": "pure-fp16",
     }.get(str(tprec).lower(), "pure-bf16" if framework == "torchtune" else "mixed")  # fmt: skip
-    if tprec not in ("mixed", "pure-bf16"):
+    if tprec not in ("mixed", "pure-bf16", "pure-fp16"):
         notes.append(f"training precision {tprec or 'not stated'} -> {training_precision}")
     notes_opt: list[str] = []
     optimizer = map_optimizer(row.get("optimizer"), notes_opt)

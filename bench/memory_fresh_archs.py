@@ -106,6 +106,15 @@ LLAMA_1_7B = _arch(
     hf_architecture="LlamaForCausalLM", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=32,
     head_dim=128, intermediate_size=11008, vocab_size=32000, max_context=2048, published_params_b=6.74,
 )  # fmt: skip
+OPENLLAMA_3B_V2 = _arch(
+    "open-llama-3b-v2", "OpenLLaMA 3B v2", ("openlm-research/open_llama_3b_v2", "OpenLLaMA 3B v2"),
+    "young-geng/EasyLM EasyLM/models/llama/llama_model.py LLAMA_STANDARD_CONFIGS['3b'] (OpenLLaMA's own "
+    "training code, read 2026-11-28 through the stored-code search; the same shape appears as a 32000-vocab "
+    "Llama config in other stored trainers): hidden 3200, 26 layers, 32 heads, no GQA, intermediate 8640, "
+    "vocab 32000, max_sequence_length 2048, untied lm_head; 3.43B",
+    hf_architecture="LlamaForCausalLM", n_layers=26, hidden_size=3200, n_heads=32, n_kv_heads=32,
+    head_dim=100, intermediate_size=8640, vocab_size=32000, max_context=2048, published_params_b=3.43,
+)  # fmt: skip
 GPT2_XL = _arch(
     "gpt2-xl", "GPT-2 XL", ("openai-community/gpt2-xl", "gpt2-xl", "GPT-2 XL shape"),
     "huggingface.co/openai-community/gpt2-xl config.json (GPT2LMHeadModel: n_embd 1600, n_layer 48, n_head "
@@ -143,7 +152,7 @@ LLMS_FROM_SCRATCH_GPT_124M_V50304 = LLMS_FROM_SCRATCH_GPT_124M.model_copy(
 
 FRESH_ARCHS: tuple[ModelArch, ...] = (
     MISTRAL_7B_V01, MISTRAL_7B_V02, OPENBUDDY_ZEPHYR_7B, YI_34B, TINYLLAMA_1B, QWEN1_1_8B, QWEN1_14B, YI_6B,
-    LLAMA_1_7B, GPT2_XL, LLMS_FROM_SCRATCH_GPT_124M, LLMS_FROM_SCRATCH_GPT_124M_V50304,
+    LLAMA_1_7B, OPENLLAMA_3B_V2, GPT2_XL, LLMS_FROM_SCRATCH_GPT_124M, LLMS_FROM_SCRATCH_GPT_124M_V50304,
 )
 
 

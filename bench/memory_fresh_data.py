@@ -24,7 +24,7 @@ from bench.calibration_data import Method, TrainingFramework
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MEMORY_FRESH_FILE = DATA_DIR / "memory_measurements_fresh.yaml"
 
-TrainingPrecision = Literal["mixed", "pure-bf16", "fp16-mixed"]
+TrainingPrecision = Literal["mixed", "pure-bf16", "pure-fp16", "fp16-mixed"]
 Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]
 Offload = Literal["none", "optimizer", "params"]
 Unit = Literal["GiB", "GB", "MiB", "MB"]

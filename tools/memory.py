@@ -216,8 +216,8 @@ def _plan(
         ),
         (method == "lora" and prec in QUANTIZED, f"LoRA on a {prec} base is QLoRA: use --method qlora"),
         (
-            training and training_precision == "pure-bf16" and prec == "fp32",
-            "--training-precision pure-bf16 contradicts --precision fp32: pick one",
+            training and training_precision != "mixed" and prec == "fp32",
+            f"--training-precision {training_precision} contradicts --precision fp32: pick one",
         ),
         (
             adapters and lora_rank > arch.hidden_size,
@@ -356,7 +356,8 @@ def estimate_memory(
 
     Inputs: `arch` (a catalog or config.json architecture); `method` full | lora | qlora | pretraining |
     inference; weight `precision` (default nf4 for QLoRA, bf16 otherwise); `training_precision` mixed
-    (fp32 master + fp32 states) or pure-bf16; `optimizer`; LoRA `lora_rank` and `lora_targets`;
+    (fp32 master + fp32 states) or pure-bf16 / pure-fp16 (all 16-bit); `optimizer`; LoRA `lora_rank` and
+    `lora_targets`;
     micro-batch `batch_size` x `seq_len` tokens per data-parallel rank; `grad_checkpointing`;
     `flash_attention` (memory-efficient attention); `gpus`, `sharding`, `tp`, `pp`; `offload` to CPU;
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)

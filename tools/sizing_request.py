@@ -53,7 +53,7 @@ class SizingRequest(BaseModel):
     precision: str | None = Field(
         None, description="weights: bf16 | fp16 | fp32 | fp8 | int8 | int4 | nf4 (default nf4 for qlora)"
     )
-    training_precision: str = Field(TRAINING_PRECISION_DEFAULT, description="mixed | pure-bf16")
+    training_precision: str = Field(TRAINING_PRECISION_DEFAULT, description="mixed | pure-bf16 | pure-fp16")
     optimizer: str = Field(
         OPTIMIZER_DEFAULT, description="adamw | adamw-8bit | paged-adamw-8bit | sgd | adafactor"
     )

@@ -25,7 +25,11 @@ Method = Literal[TrainingMethod, "inference"]
 
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
 KvPrecision = Literal["bf16", "fp16", "fp8", "fp32"]
-TrainingPrecision = Literal["mixed", "pure-bf16"]
+TrainingPrecision = Literal["mixed", "pure-bf16", "pure-fp16"]
+"""mixed: fp32 master weights and optimizer states under 16-bit autocast; pure-bf16 / pure-fp16: the model
+loaded in that 16-bit dtype and trained without autocast, so weights, gradients and optimizer states are all
+16-bit (the same bytes for both: 2 B each; fp16 differs only in range, which loss scaling cannot fix for
+fp16 parameters; tools.memory_states)."""
 SimulatedOptimizer = Literal["adamw", "sgd"]
 Optimizer = Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"]
 Sharding = Literal["none", "ddp", "zero1", "zero2", "zero3", "fsdp"]

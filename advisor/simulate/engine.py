@@ -138,6 +138,11 @@ def simulate_training_memory(
         )
     if training_precision not in get_args(TrainingPrecision):
         raise InputError(f"--training-precision must be mixed or pure-bf16, not {training_precision!r}")
+    if training_precision == "pure-fp16":  # the program below is bf16; pure fp16 has the same bytes
+        raise InputError(
+            "the simulator runs mixed or pure-bf16, not pure-fp16: simulate pure-bf16 (the same bytes per "
+            "tensor) or use the analytic estimate"
+        )
     if optimizer not in get_args(SimulatedOptimizer):
         raise InputError(
             f"the simulator supports optimizer adamw or sgd, not {optimizer!r} "
