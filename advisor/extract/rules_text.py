@@ -32,6 +32,7 @@ from advisor.extract.injection import (
 from advisor.extract.json_rows import json_rows
 from advisor.extract.record_rows import record_rows
 from advisor.extract.semicolon_rows import csv_rows, semicolon_rows
+from advisor.extract.settings_rows import form_body_rows, settings_lines, xml_rows
 from advisor.extract.spaced_groups import comma_groups
 from advisor.extract.table_parts import part_columns
 
@@ -245,12 +246,14 @@ def _clean(text: str) -> str:
     text = _HIDDEN.sub(
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
+    text = xml_rows(text)  # '<PromptTokens>6000</PromptTokens>' lines of an export (settings_rows.py)
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
+    text = settings_lines(form_body_rows(text))  # a form POST's body, YAML/INI/dataclass/textproto lines
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
     text = json_rows(text)  # a JSON body's lines (json_rows.py)
     text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
