@@ -128,7 +128,7 @@ _MACHINE_KEY = re.compile(r"_|[a-z][A-Z]|\.")
 _E_NUMBER = re.compile(r"^[+]?(?P<m>\d+(?:\.\d+)?)[eE](?P<e>[+]?\d{1,2})$")
 # a permission's value in words: 'spot=allowed', 'allow_spot: permitted' (yes) or 'forbidden' (no)
 _YES_NO = {"true": "yes", "false": "no", "null": "", "none": "", "allowed": "yes", "permitted": "yes",
-           "ok": "yes", "forbidden": "no", "disallowed": "no", "prohibited": "no"}  # fmt: skip
+           "ok": "yes", "okay": "yes", "forbidden": "no", "disallowed": "no", "prohibited": "no"}  # fmt: skip
 
 
 def _plain(v: str) -> str:
@@ -163,6 +163,25 @@ def key_words(words: str) -> str:
     return words
 
 
+def key_value(words: str, value: str) -> str:
+    """One key and its value as a table row in the words the rules read: the key through key_words, a
+    size with its noun, a deadline's key as a phrase ('due by Dec 4'), a permission's word as yes/no."""
+    words = _SLASH_PER.sub(" per ", _SHORT_ROLE.sub(lambda m: _ROLES[m.group(0).lower()], key_words(words)))
+    value = _YES_NO.get(value.lower(), value)
+    if _SIZE_KEY.match(words) and _SIZE_VALUE.match(value):
+        words, value = "model size", f"{value} params"
+    if _DUE_KEY.fullmatch(words):
+        return f"| due by {value}"
+    return f"| {words} {value}" if _PHRASE_KEY.search(words) else f"| {words} | {value} |"
+
+
+# a board's or sheet's short column names: 'Out tokens/doc' is the output tokens per document
+_SHORT_ROLE = re.compile(r"\b(?:out|in)(?=\s+tok)", re.I)
+_ROLES = {"out": "output", "in": "input"}
+_SLASH_PER = re.compile(r"(?<=[a-z])\s*/\s*(?=[a-z]{2,}$)", re.I)
+_DUE_KEY = re.compile(r"(?:due|due date|deadline date)\??", re.I)
+
+
 # a key that ends in a preposition reads with its value as a phrase: 'DONE_BY=2027-01-22' -> 'done by
 # 2027-01-22' (a colon after 'by' would part the deadline's words from its date)
 _PHRASE_KEY = re.compile(r"\b(?:by|before|until|till|due)$")
@@ -176,10 +195,7 @@ def _row(key: str, raw: str, note: str | None) -> list[str]:
     rows = []
     if value:
         words, value = settings_key(_snake(key), value)
-        words = key_words(words)
-        if _SIZE_KEY.match(words) and _SIZE_VALUE.match(value):
-            words, value = "model size", f"{value} params"
-        rows.append(f"| {words} {value}" if _PHRASE_KEY.search(words) else f"| {words} | {value} |")
+        rows.append(key_value(words, value))
     if note:
         rows.append(f"| note | {note} |")  # the comment beside a value: a statement of its own
     return rows
@@ -254,6 +270,57 @@ def settings_lines(text: str) -> str:
         if values >= MIN_ROWS and (machine >= 2 or blocks) and j > i:  # noqa: PLR2004 - two machine keys
             out.extend(_render(lines[i:j], run))
             i = j
+        else:
+            out.append(lines[i])
+            i += 1
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------- a one-record table
+# a table of a header row and one data row is one record (a board's item, a tracker's ticket, a sheet's
+# single request), with or without the outer pipes GFM lets a table leave out (GitHub Flavored Markdown
+# spec, 0.29-gfm, 4.10 Tables): each header with its cell ('Docs | 2.4M' -> '| Docs | 2.4M |'). A table of
+# several data rows lists several things and is left to the row readers.
+_RULE_CELL = re.compile(r"^:?-{2,}:?$")
+MIN_COLUMNS = 3  # fewer columns is a key/value table already
+
+
+def _cells(line: str) -> list[str] | None:
+    if line.count("|") < MIN_COLUMNS - 1:
+        return None
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") else body
+    cells = [c.strip() for c in body.split("|")]
+    return cells if len(cells) >= MIN_COLUMNS else None
+
+
+def record_table(text: str) -> str:
+    """`text` with each header-and-one-row table written as '| header | cell |' rows."""
+    if "|" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        head = _cells(lines[i])
+        j = i + 1
+        rule = _cells(lines[j]) if head is not None and j < len(lines) else None
+        if rule is not None and all(_RULE_CELL.match(c) or not c for c in rule):
+            j += 1
+        row = _cells(lines[j]) if head is not None and j < len(lines) else None
+        after = _cells(lines[j + 1]) if j + 1 < len(lines) else None
+        if (
+            head is not None
+            and row is not None
+            and len(row) == len(head)
+            and (after is None or len(after) != len(head))
+            and not any(re.search(r"\d", c) for c in head if not re.search(r"[a-z]", c, re.I))
+            and sum(bool(re.search(r"\d", c)) for c in head) < len(head) / 2
+        ):
+            out.extend(key_value(k, v) for k, v in zip(head, row, strict=True) if k and v)
+            out.append("")
+            i = j + 1
         else:
             out.append(lines[i])
             i += 1

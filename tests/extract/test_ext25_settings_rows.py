@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from advisor.extract.settings_rows import form_body_rows, key_words, settings_lines, xml_rows
+from advisor.extract.settings_rows import (
+    form_body_rows,
+    key_value,
+    key_words,
+    record_table,
+    settings_lines,
+    xml_rows,
+)
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -171,3 +178,36 @@ def test_a_persons_form_stays_prose() -> None:
     assert settings_lines(two) == two  # fewer than MIN_ROWS values
     url = "home_page: https://x.example/a\nrepo_url: https://git.example/b\nowner_team: search"
     assert "https://x.example/a" in settings_lines(url)  # '//' inside a value is not a comment
+
+
+# ---------------------------------------------------------------------------------- a one-record table
+def test_v17_board_export_header_and_one_item(extract: Extract) -> None:
+    p = extract(
+        "Board: Data Ops Q4 | Group: This week\n"
+        "Item | Owner | Status | Docs | Out tokens/doc | Model | Due | Spot? | Budget | Cloud\n"
+        "Summarise contract archive | Lena K. | Working on it | 2.4M | ~250 | Llama 3.1 8B | Dec 4 | OK"
+        " | $3,000 | anything but Azure\nSubitems (3) | Last updated by 14 people | 2 files"
+    )
+    assert p.workload == "inference" and p.generation_tokens == 6e8 and p.spot_ok is True
+    assert p.budget_usd == 3000 and p.providers_excluded == ["azure"]
+    assert p.deadline_hours is not None and 375 <= p.deadline_hours <= 407  # Fri 4 Dec from Wed 18 Nov
+
+
+def test_markdown_table_of_one_request(extract: Extract) -> None:
+    p = extract(
+        "| Model | Concurrent users | Prompt tokens | Spot |\n|---|---|---|---|\n"
+        "| Qwen2.5 14B | 24 | 3000 | no |"
+    )
+    assert p.model_id == "qwen2.5-14b" and p.concurrency == 24 and p.prompt_tokens == 3000
+    assert "spot" in p.pricing_excluded
+
+
+def test_sheet_row_with_a_due_date(extract: Extract) -> None:
+    p = extract("Task | Model | Due date | Budget\nTranslate FAQ | Llama 3.1 70B | Dec 11 | $900")
+    assert p.budget_usd == 900 and p.deadline_hours is not None
+
+
+def test_a_table_of_several_rows_is_not_one_record() -> None:
+    table = "Host | GPU | Count\nnode-a | H100 | 8\nnode-b | A100 | 4"
+    assert record_table(table) == table
+    assert key_value("Out tokens/doc", "250") == "| output tokens per doc | 250 |"
