@@ -95,3 +95,23 @@ def test_reservation_with_its_gpus_after_a_comma(extract: Extract) -> None:
 def test_a_reservation_with_months_after_the_comma_holds_no_gpus(extract: Extract) -> None:
     p = extract("Our Azure reservation, 8 months left, is unused.")
     assert p.owned_gpu is None and p.owned_gpu_count is None
+
+
+# ------------------------------------------------------------- a later turn names the owned card again
+def test_v17_owned_count_said_again_in_a_correction(extract: Extract) -> None:
+    p = extract("We own 6 L40S in our office rack.")
+    p = extract("Sorry, 8 L40S, two more arrived last week. Power is $0.17/kWh.", p)
+    assert p.owned_gpu == "l40s" and p.owned_gpu_count == 8
+
+
+def test_owned_count_said_again_other_wordings(extract: Extract) -> None:
+    p = extract("We have 4 A100 80GB in the basement.")
+    assert extract("Correction: 6x A100 80GB, I miscounted.", p).owned_gpu_count == 6
+    q = extract("Our lab owns 2 RTX 4090.")
+    assert extract("Actually 3 RTX 4090 since Monday.", q).owned_gpu_count == 3
+
+
+def test_another_card_in_a_correction_is_not_a_recount(extract: Extract) -> None:
+    p = extract("We own 6 L40S in our office rack.")
+    p = extract("Sorry, could 2 H100 be rented on top?", p)
+    assert p.owned_gpu_count == 6
