@@ -115,3 +115,45 @@ def test_another_card_in_a_correction_is_not_a_recount(extract: Extract) -> None
     p = extract("We own 6 L40S in our office rack.")
     p = extract("Sorry, could 2 H100 be rented on top?", p)
     assert p.owned_gpu_count == 6
+
+
+# --------------------------------------------------------------- a heading after the last step closes it
+def _parts(rules, text: str) -> tuple[dict[str, object], dict[str, object]]:  # type: ignore[no-untyped-def]
+    a = rules.analyse(text)
+    return {f.field: f.value for f in a.findings}, {f.field: f.value for f in a.other}
+
+
+def test_v17_conditions_section_after_workload_b_apply_to_both(rules) -> None:  # type: ignore[no-untyped-def]
+    training, serving = _parts(
+        rules,
+        "## 2. Workload A: adaptation (one-off)\n- Model: Mistral Small 24B, LoRA with rank 32.\n"
+        "- Data: 50 million tokens of annotated contracts, 2 epochs.\n\n## 3. Workload B: serving (after A)\n"
+        "- Up to 150 concurrent conversations at peak.\n\n## 4. Conditions that apply to both workloads\n"
+        "1. Hosting and processing in the EU only (GDPR).\n2. No spot or preemptible capacity.\n",
+    )
+    assert training["eu_only"] is True and training["pricing_excluded"] == ["spot"]
+    assert serving["eu_only"] is True and serving["concurrency"] == 150
+
+
+def test_constraints_heading_after_steps_other_wordings(rules) -> None:  # type: ignore[no-untyped-def]
+    training, serving = _parts(
+        rules,
+        "Step 1: QLoRA of Llama 3.1 70B on 30M tokens.\nStep 2: serve it to 60 users at once.\n\n"
+        "# Rules for everything\nAWS only.\n",
+    )
+    assert training["providers_required"] == ["aws"] and serving["providers_required"] == ["aws"]
+    training, serving = _parts(
+        rules,
+        "Phase A: full fine-tune of Qwen2.5 7B on 200M tokens.\nPhase B: serve it to 40 users at once.\n"
+        "### Shared constraints\nNo spot.\n",
+    )
+    assert training["pricing_excluded"] == ["spot"] and serving["pricing_excluded"] == ["spot"]
+
+
+def test_a_step_without_a_heading_after_keeps_its_sentences(rules) -> None:  # type: ignore[no-untyped-def]
+    training, serving = _parts(
+        rules,
+        "Step 1: LoRA of Llama 3.1 8B on 20M tokens.\nStep 2: serve it to 60 users at once, under 1 s to the"
+        " first token.\n",
+    )
+    assert serving["ttft_target_s"] == 1 and "ttft_target_s" not in training
