@@ -295,6 +295,16 @@ def _cells(line: str) -> list[str] | None:
     return cells if len(cells) >= MIN_COLUMNS else None
 
 
+# a hardware line's columns (GPU and how many): an inventory or an offer, which the row readers read as a
+# row ('| A100 80GB | 4 | our rack |': rules_owned_table and rules_gpus), not one record's fields
+_GPU_COLUMN = re.compile(r"^(?:gpus?|hardware|cards?|accelerators?|gpu\s+(?:type|model))$", re.I)
+_COUNT_COLUMN = re.compile(r"^(?:qty|count|quantity|units|#|number|no\.?|how\s+many)$", re.I)
+
+
+def _inventory(head: list[str]) -> bool:
+    return any(_GPU_COLUMN.match(c) for c in head) and any(_COUNT_COLUMN.match(c) for c in head)
+
+
 def record_table(text: str) -> str:
     """`text` with each header-and-one-row table written as '| header | cell |' rows."""
     if "|" not in text:
@@ -317,10 +327,15 @@ def record_table(text: str) -> str:
             and (after is None or len(after) != len(head))
             and not any(re.search(r"\d", c) for c in head if not re.search(r"[a-z]", c, re.I))
             and sum(bool(re.search(r"\d", c)) for c in head) < len(head) / 2
+            and not _inventory(head)
         ):
             out.extend(key_value(k, v) for k, v in zip(head, row, strict=True) if k and v)
             out.append("")
             i = j + 1
+        elif head is not None:  # a table kept as it is: all its lines (its rule row is no header)
+            while i < len(lines) and _cells(lines[i]) is not None:
+                out.append(lines[i])
+                i += 1
         else:
             out.append(lines[i])
             i += 1

@@ -211,3 +211,8 @@ def test_a_table_of_several_rows_is_not_one_record() -> None:
     table = "Host | GPU | Count\nnode-a | H100 | 8\nnode-b | A100 | 4"
     assert record_table(table) == table
     assert key_value("Out tokens/doc", "250") == "| output tokens per doc | 250 |"
+
+
+def test_a_one_row_hardware_table_stays_a_row() -> None:
+    table = "| GPU | count | where |\n|---|---|---|\n| A100 80GB | 4 | our rack |"
+    assert record_table(table) == table  # an inventory line: the owned-table rules read its row
