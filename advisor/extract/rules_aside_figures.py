@@ -44,6 +44,7 @@ _FIGURE_FIELDS = frozenset({
     "ttft_target_s", "dataset_tokens", "generation_tokens", "prompt_tokens", "output_tokens", "context_len",
     "max_gpus",
     "power_price_usd_per_kwh", "utilization", "epochs",
+    "params_b",  # "(the 2025 run was 350M params and cost EUR 14k -- ignore)" (evals v15 .env, ext25)
 })  # fmt: skip
 
 

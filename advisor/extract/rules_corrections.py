@@ -25,7 +25,7 @@ from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
-from advisor.extract.rules_models import _catalog, find_providers, resolve_gpu
+from advisor.extract.rules_models import GPU_RE, _catalog, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import rule_deadline
 from advisor.extract.rules_text import MULTIPLIERS, NUM, NUMBER, Sentence, parse_number
 from tools.units import HOURS_PER_DAY, HOURS_PER_MONTH
@@ -99,6 +99,7 @@ _CARDS = keyed(
     rf"|\b(?:we'?d|we\s+would|we(?:'ll|\s+will|\s+can)?)\s+only\s+(?:get|have|use)\s+(?P<num2>{NUMBER})\b",
     I,
 )
+_COUNT_BEFORE = re.compile(rf"(?<![\w.$€£])(?P<num>{NUMBER})\s*[x×]?\s*(?=[a-z])", I)
 # the owned card's variant corrected: "they're the 80GB PCIe version", "it's the SXM 80 GB model"
 _VARIANT = keyed(
     r"\b(?:they'?re|they\s+are|it'?s|it\s+is|those\s+are|these\s+are)\s+(?:actually\s+)?(?:the\s+|all\s+)?"
@@ -260,6 +261,14 @@ def _recount(ctx: Ctx, s: Sentence, known: dict[str, Any]) -> bool:
         said = f'"{q(m)}" (the {known["owned_gpu"]} said before)'
         ctx.add(s, "owned_gpu_count", n, said, "stated", _end(s))
         return True
+    for m in _COUNT_BEFORE.finditer(t):
+        # the owned card named again with its count: "Sorry, 8 L40S, two more arrived last week" (evals v17)
+        g = GPU_RE.match(t, m.end())
+        if g is not None and resolve_gpu(g.group("gpu")) == known["owned_gpu"]:
+            n = int(parse_number(m.group("num")))
+            said = f'"{t[m.start() : g.end()]}" (said again, corrected)'
+            ctx.add(s, "owned_gpu_count", n, said, "stated", _end(s))
+            return True
     if (m := _OF_THEM.search(t)) is not None:
         n = int(parse_number(m.group("num")))
         said = f'"{q(m)}"'

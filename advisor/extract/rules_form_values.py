@@ -18,7 +18,10 @@ from advisor.extract.rules_models import PROVIDER_FAMILIES, find_providers
 
 _CLOUD_KEY = Gated(
     re.compile(
-        r"(?:^|[\s{,(])(?:cloud|cloud[_ ]?provider|provider)\s*[:=]\s*[\"']?(?P<name>[a-z][\w.-]{1,30})", I
+        # not a preferred or backup provider's key ('preferred provider: runpod' prefers it; ext25)
+        r"(?:^|(?<!preferred)(?<!backup)(?<!fallback)(?<!secondary)[\s{,(])"
+        r"(?:cloud|cloud[_ ]?provider|provider)\s*[:=]\s*[\"']?(?P<name>[a-z][\w.-]{1,30})",
+        I,
     ),
     "cloud", "provider",
 )  # fmt: skip

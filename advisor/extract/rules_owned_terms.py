@@ -26,18 +26,22 @@ from tools.units import HOURS_PER_MONTH, months_left_of_term, months_to_hours
 
 _TERM_NOUN = r"(?:reservation|commitment|lease|contract|capacity\s+block|savings\s+plan)"
 _UNIT = r"(?:years?|yrs?|months?|mos?)"
+# what joins the term to the GPUs it holds: "of", "for", "on", or the GPUs set after it as an apposition,
+# "the AWS reservation: 8x H100 (p5)", "our GCP committed-use reservation, 16x A100 80GB" (evals v17; the GPU
+# name must follow the count, so "our reservation, 8 months left" holds no GPUs)
+_HOLDS = r"(?:\s+(?:of|for|on)\s+|\s*[:,]\s*)"
 # "Our 1-year AWS reservation of 8x H200", "our CoreWeave commitment for 32 H100s"
 _OUR_TERM = re.compile(
-    rf"\b(?:our|my)\s+(?:(?P<term>{NUMBER})[\s-]{_UNIT}\s+)?(?:[A-Z][\w.-]*\s+){{0,2}}?{_TERM_NOUN}\s+"
-    rf"(?:of|for|on)\s+(?:the\s+)?(?P<num>{NUMBER})\s*[x×]?\s*",
+    rf"\b(?:our|my)\s+(?:(?P<term>{NUMBER})[\s-]{_UNIT}\s+)?(?:[A-Z][\w.-]*\s+){{0,2}}?{_TERM_NOUN}{_HOLDS}"
+    rf"(?:the\s+)?(?P<num>{NUMBER})\s*[x×]?\s*",
     I,
 )
 # the reservation said after "we have" with its host between ("We have a 3-year reservation at Azure for 16
 # A100 80GB", evals v16); not a quote or a request for one ("we got a quote for a 1-year reservation")
 _HAVE_TERM = re.compile(
     r"\b(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold|got)(?:\s+got)?\s+"
-    rf"an?\s+(?:(?P<term>{NUMBER})[\s-]{_UNIT}\s+)?(?:[A-Z][\w.-]*\s+){{0,2}}?{_TERM_NOUN}\s+"
-    rf"(?:(?:at|on|with|in|from)\s+[A-Z][\w.-]*\s+)?(?:of|for|on|covering)\s+(?:the\s+)?(?P<num>{NUMBER})\s*[x×]?\s*",
+    rf"(?:an?|the|our)\s+(?:(?P<term>{NUMBER})[\s-]{_UNIT}\s+)?(?:[A-Z][\w.-]*\s+){{0,2}}?{_TERM_NOUN}"
+    rf"(?:\s+(?:at|on|with|in|from)\s+[A-Z][\w.-]*)?(?:{_HOLDS}|\s+covering\s+)(?:the\s+)?(?P<num>{NUMBER})\s*[x×]?\s*",
     I,
 )
 # GPUs said to be the team's after naming them: "These four L40S are ours and mostly idle" (evals v16), "the

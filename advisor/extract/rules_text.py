@@ -32,6 +32,7 @@ from advisor.extract.injection import (
 from advisor.extract.json_rows import json_rows
 from advisor.extract.record_rows import record_rows
 from advisor.extract.semicolon_rows import csv_rows, semicolon_rows
+from advisor.extract.settings_rows import form_body_rows, record_table, settings_lines, xml_rows
 from advisor.extract.spaced_groups import comma_groups
 from advisor.extract.table_parts import part_columns
 
@@ -182,6 +183,18 @@ _SENT_END = re.compile(
 )
 
 
+# a person's turn in a shared pad or a chat log opens its own paragraph, as a speaker's line does: author
+# initials or a name in brackets ("[MK] We still hold ...", an Etherpad's authorship; evals v17 ran six turns
+# into one sentence), a chat client's "From Ana to Everyone 10:04 AM:" (Zoom's saved chat) or a time before
+# a name ("[10:04] Ana:", "10:04 AM Ana:")
+_HUMAN_TURN = re.compile(
+    r"^\s*(?:\[[A-Z][A-Za-z.' -]{0,24}\]\s+\S"
+    r"|from\s+[\w.' -]{1,40}?\s+to\s+[\w.' -]{1,40}?(?:\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?\s*:"
+    r"|\[?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\]?\s+[A-Z][\w.'-]{0,20}(?:\s+[A-Z][\w.'-]{0,20})?\s*:\s)",
+    re.I,
+)
+
+
 def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | None]]:
     """Paragraphs as (block number, [(offset, line)], section): blank lines, list items, headings,
     "Key: value" lines and blockquote starts begin a new block; wrapped lines of one paragraph stay
@@ -209,6 +222,7 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
             or prev_heading
             or heading is not None
             or is_key_line(line)
+            or _HUMAN_TURN.match(line)
         )
         prev_heading = stripped.startswith("#") or heading is not None or ROLE_HEADING.match(line) is not None
         if new and cur:
@@ -245,14 +259,18 @@ def _clean(text: str) -> str:
     text = _HIDDEN.sub(
         lambda m: " " * len(m.group(0).replace("\n", "")) + "\n" * m.group(0).count("\n"), text
     )
+    text = xml_rows(text)  # '<PromptTokens>6000</PromptTokens>' lines of an export (settings_rows.py)
     text = _TAGS.sub(lambda m: " " * len(m.group(0)), text)
     text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
+    text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
+    text = settings_lines(form_body_rows(text))  # a form POST's body, YAML/INI/dataclass/textproto lines
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
     text = json_rows(text)  # a JSON body's lines (json_rows.py)
+    text = record_table(text)  # a header and one row: one record's keys and values (settings_rows.py)
     text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
     text = count_keys(text)  # "Documents: 400,000" -> "400,000 Documents" (advisor/extract/count_keys.py)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))
@@ -280,6 +298,19 @@ _STAMP = re.compile(r"^[ \t]*\[?(?:\d{1,2}:)?\d{1,2}:\d{2}\]?[ \t]+(?=\S)")
 TRANSCRIPT_MIN_LINES = 3
 
 
+# a chat turn that asks for one field by its name and the next turn's short answer ("Priya: epochs?" then
+# "Tom: two. We said one last week ..."; evals v10 meeting log): the answer is read with the field's name,
+# "Tom: epochs: two." A question in words ("any questions?", "how many epochs?") is not a field's name.
+_TURN_WHO = r"(?:\[[^\]\n]{1,25}\][ \t]*(?:[A-Z][\w.' -]{0,30}:[ \t]+)?|[A-Z][\w.' -]{0,30}:[ \t]+)"
+_ASKED_TURN = re.compile(
+    rf"^(?P<asked>[ \t]*{_TURN_WHO}"
+    r"(?!(?:what|which|who|how|why|when|where|any|is|are|do|does|can|could|should|will|would|ok|right)\b)"
+    r"(?P<q>[A-Za-z][\w-]*(?:[ \t][A-Za-z][\w-]*){0,2})[ \t]*\?[ \t]*\n)"
+    rf"(?P<who>[ \t]*{_TURN_WHO})(?P<a>[^\s.!?,:][^.!?,:\n]{{0,24}}?)(?=[.!,]|[ \t]*$)",
+    re.M | re.I,
+)
+
+
 def transcript_lines(text: str) -> str:
     """`text` with a run of >= TRANSCRIPT_MIN_LINES timestamped lines joined without their timestamps."""
     lines = text.split("\n")
@@ -288,7 +319,9 @@ def transcript_lines(text: str) -> str:
         return text
     out: list[str] = []
     for i, line in enumerate(lines):
-        if stamped[i] and i > 0 and stamped[i - 1]:
+        if (
+            stamped[i] and i > 0 and stamped[i - 1] and _HUMAN_TURN.match(line) is None
+        ):  # a chat turn: own line
             out[-1] = out[-1].rstrip() + " " + _STAMP.sub("", line)  # the caption goes on
         else:
             out.append(_STAMP.sub("", line) if stamped[i] else line)

@@ -107,6 +107,11 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
     k = 0
     for i, s in enumerate(sentences):
         at = 0
+        if label is not None and cur and s.text.startswith("#") and (k >= len(marks) or marks[k][0] != i):
+            # a heading of its own closes the step ("## 4. Conditions that apply to both workloads" after
+            # "Workload B: serving"; evals v17): what it heads is the request's, not the last step's
+            steps.append(_Step(label, tuple(cur)))
+            cur, label = [], None
         while k < len(marks) and marks[k][0] == i:
             _, start, end, lab = marks[k]
             if (piece := _cut(s, at, start)) is not None:
