@@ -1,0 +1,51 @@
+"""Expert review 16: a training set said in trillions beside "and want it done" (R16 "on 2T tokens and
+want it done in 60 days", where " and" was taken for "a day", a rate), and a count question left
+unpunctuated at the end of the message ("How many H100s"), each on the review's phrasing, two variants
+written the way teams write, and a near miss."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.extract.rules import RulesExtractor
+
+R16 = "pretrain a 7B model on 2T tokens and want it done in 60 days. How many H100s"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        R16,
+        "We want to pretrain a 7B model on 2 trillion tokens and want it done in 60 days. How many H100s",
+        "train a 7B model from scratch, 2 tn tokens and a 60 day window - how many H100s do we need?",
+        "pretraining run: 7B params, 2000B tokens and 60 days max",
+        "pre-train 7B on 2,000 billion tokens and then evaluate it, 60 days",
+    ],
+)
+def test_a_training_set_in_trillions_is_read(text: str) -> None:
+    p = RulesExtractor().extract(text)
+    assert p.dataset_tokens == pytest.approx(2e12)
+    assert p.params_b == pytest.approx(7.0)
+
+
+def test_near_miss_a_rate_per_day_is_not_a_training_set() -> None:
+    # "2T tokens a day" is a throughput, not the data set: it stays unread as dataset_tokens
+    assert RulesExtractor().extract("pretrain a 7B model on 2T tokens a day").dataset_tokens is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        R16,
+        "pretrain a 7B model on 2T tokens in 60 days. how many H100",
+        "pretrain a 7B model on 2T tokens in 60 days - how many H100s.",
+    ],
+)
+def test_an_unpunctuated_count_question_names_the_gpu_wanted(text: str) -> None:
+    p = RulesExtractor().extract(text)
+    assert "h100-sxm" in p.gpus_wanted
+
+
+def test_near_miss_how_many_h100s_mid_sentence_is_no_question() -> None:
+    p = RulesExtractor().extract("pretrain a 7B model on 2T tokens in 60 days; how many H100s we own is private")
+    assert "h100-sxm" not in p.gpus_wanted

@@ -1,0 +1,46 @@
+"""Expert review 16: replies on the review's own phrasing (R16 a 7B pretrain on 2T tokens in 60 days, R13 a
+reservation written as an instance type, R05 a claim comparing two GPUs, R01 an explicit '~12h' beside a
+vague deadline), each with variants in a team's own words and a near miss."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.api import ask
+
+R16 = "We want to pretrain a 7B model on 2T tokens and want it done in 60 days. How many H100s"
+
+
+def _line(reply: str, head: str) -> str:
+    return next(line for line in reply.splitlines() if line.startswith(head))
+
+
+def _usd(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+)", text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        R16,
+        R16.replace("2T tokens", "2 trillion tokens"),
+        "pre-train a 7B model on 2000B tokens and we have 60 days; how many H100s do we need?",
+    ],
+)
+def test_r16_sizes_the_stated_two_trillion_tokens_on_h100(text: str) -> None:
+    reply = str(ask(text)["reply"])
+    assert "dataset 2T tokens" in reply and "I did not use" not in reply
+    head = _line(reply, "Recommended:")
+    # 6 x 7e9 x 2e12 = 8.4e22 FLOP = ~67k H100-hours at MFU 0.35 (review 16, R16): 48-64 H100 at the
+    # expected MFU; the tools add margin for the low-MFU end (P16b "2000B tokens": 128x H100, $215-481k)
+    count = int(re.search(r"Recommended: (\d+)x NVIDIA H100", head).group(1))  # type: ignore[union-attr]
+    assert 48 <= count <= 128
+    low_usd, high_usd = _usd(head)[:2]
+    assert 150_000 <= low_usd <= 400_000 and high_usd <= 600_000  # review: ~$260-400k at MFU 0.35
+
+
+def test_r16_near_miss_without_a_data_size_sizes_a_default() -> None:
+    reply = str(ask("We want to pretrain a 7B model and want it done in 60 days. How many H100s")["reply"])
+    assert "dataset 140B tokens" in reply  # the Chinchilla default (20 tokens per parameter) is assumed
