@@ -47,5 +47,6 @@ def test_an_unpunctuated_count_question_names_the_gpu_wanted(text: str) -> None:
 
 
 def test_near_miss_how_many_h100s_mid_sentence_is_no_question() -> None:
-    p = RulesExtractor().extract("pretrain a 7B model on 2T tokens in 60 days; how many H100s we own is private")
+    text = "pretrain a 7B model on 2T tokens in 60 days; how many H100s we own is private"
+    p = RulesExtractor().extract(text)
     assert "h100-sxm" not in p.gpus_wanted
