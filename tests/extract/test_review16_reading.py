@@ -50,3 +50,38 @@ def test_near_miss_how_many_h100s_mid_sentence_is_no_question() -> None:
     text = "pretrain a 7B model on 2T tokens in 60 days; how many H100s we own is private"
     p = RulesExtractor().extract(text)
     assert "h100-sxm" not in p.gpus_wanted
+
+
+R13 = (
+    "We have a 1-year AWS reservation for one p5.48xlarge (8x H100). Could it also serve Llama 3.1 70B to "
+    "200 concurrent users at 15 tok/s"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "count", "provider"),
+    [
+        (R13, "h100-sxm", 8, "aws"),
+        ("our reserved a3-highgpu-8g runs for another 9 months; can it serve Llama 3.1 70B to 200 users?",
+         "h100-sxm", 8, "gcp"),
+        ("We've got two p4de.24xlarge on a 3-year savings plan. Serve Llama 3.1 70B for 50 users?",
+         "a100-80gb-sxm", 16, "aws"),
+        ("We hold a reserved Standard_ND96isr_H200_v5 for the year. Serve Llama 3.1 70B for 50 users?",
+         "h200", 8, "azure"),
+    ],
+)  # fmt: skip
+def test_a_reserved_instance_type_is_held_capacity(text: str, gpu: str, count: int, provider: str) -> None:
+    p = RulesExtractor().extract(text)
+    assert (p.owned_gpu, p.owned_gpu_count, p.owned_provider) == (gpu, count, provider)
+    assert p.owned_reserved is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We got a quote for a 1-year reservation of a p5.48xlarge. Serve Llama 3.1 70B for 50 users?",
+        "Should we take a 1-year reservation for a p5.48xlarge? Serve Llama 3.1 70B for 50 users.",
+    ],
+)
+def test_near_miss_a_quoted_or_asked_reservation_is_not_held(text: str) -> None:
+    assert RulesExtractor().extract(text).owned_gpu is None

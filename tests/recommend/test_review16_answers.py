@@ -44,3 +44,34 @@ def test_r16_sizes_the_stated_two_trillion_tokens_on_h100(text: str) -> None:
 def test_r16_near_miss_without_a_data_size_sizes_a_default() -> None:
     reply = str(ask("We want to pretrain a 7B model and want it done in 60 days. How many H100s")["reply"])
     assert "dataset 140B tokens" in reply  # the Chinchilla default (20 tokens per parameter) is assumed
+
+
+R13 = (
+    "We have a 1-year AWS reservation for one p5.48xlarge (8x H100). Could it also serve Llama 3.1 70B to "
+    "200 concurrent users at 15 tok/s"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        R13,
+        "our reserved p5.48xlarge on AWS has 10 months left - can it serve Llama 3.1 70B to 200 concurrent "
+        "users at 15 tok/s?",
+        "We hold a 1-year reservation of a p5.48xlarge. Serve Llama 3.1 70B to 200 concurrent users at 15 "
+        "tok/s on it?",
+    ],
+)
+def test_r13_is_answered_on_the_reserved_instance(text: str) -> None:
+    reply = str(ask(text)["reply"])
+    # 141 GB weights + 200 x 4k x 320 KiB KV = ~250 GiB of 640 GB: fits (review 16, R13: "Yes, on the
+    # reservation, $0 extra", as P13a "8x H100 SXM reserved on AWS" gives 25-38 tok/s per user)
+    head = _line(reply, "Recommended:")
+    assert "Recommended: 8x NVIDIA H100 SXM5 80GB at your hardware (your reservation)" in head
+    assert "$0 per month" in head
+    assert "I did not use" not in reply
+
+
+def test_r13_near_miss_a_quoted_reservation_is_rented() -> None:
+    reply = str(ask(R13.replace("We have a", "We got a quote for a"))["reply"])
+    assert "your reservation" not in _line(reply, "Recommended:")
