@@ -85,3 +85,34 @@ def test_a_reserved_instance_type_is_held_capacity(text: str, gpu: str, count: i
 )
 def test_near_miss_a_quoted_or_asked_reservation_is_not_held(text: str) -> None:
     assert RulesExtractor().extract(text).owned_gpu is None
+
+
+R05 = "is it true that an H200 is 2x faster than an H100 for serving Llama 3.3 70B? ~40 concurrent users"
+
+
+@pytest.mark.parametrize(
+    ("text", "compared", "speedup"),
+    [
+        (R05, ["h200", "h100-sxm"], 2.0),
+        ("our CTO says the H200 is twice as fast as the H100 for serving Llama 3.3 70B to 40 users - true?",
+         ["h200", "h100-sxm"], 2.0),
+        ("Vendor says B200 gives 3 times the throughput of an H100 on Llama 3.3 70B. 40 users. Right?",
+         ["b200", "h100-sxm"], 3.0),
+        ("Is the H200 really 50% faster than an H100 for Llama 3.3 70B serving?", ["h200", "h100-sxm"], 1.5),
+    ],
+)  # fmt: skip
+def test_a_speed_claim_between_two_gpus_is_read(text: str, compared: list[str], speedup: float) -> None:
+    p = RulesExtractor().extract(text)
+    assert p.gpus_compared == compared
+    assert p.claimed_speedup == pytest.approx(speedup)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is an H200 2x the price of an H100? serving Llama 3.3 70B to 40 users",  # a price, not a speed
+        "serve Llama 3.3 70B to 40 users, the new build is 2x faster than the old one, on H100",  # no 2nd GPU
+    ],
+)
+def test_near_miss_no_speed_claim_between_gpus(text: str) -> None:
+    assert RulesExtractor().extract(text).claimed_speedup is None

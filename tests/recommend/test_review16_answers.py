@@ -75,3 +75,30 @@ def test_r13_is_answered_on_the_reserved_instance(text: str) -> None:
 def test_r13_near_miss_a_quoted_reservation_is_rented() -> None:
     reply = str(ask(R13.replace("We have a", "We got a quote for a"))["reply"])
     assert "your reservation" not in _line(reply, "Recommended:")
+
+
+R05 = "is it true that an H200 is 2x faster than an H100 for serving Llama 3.3 70B? ~40 concurrent users"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        R05,
+        "our CTO says the H200 is twice as fast as the H100 for serving Llama 3.3 70B to 40 concurrent users."
+        " true?",
+        "Llama 3.3 70B, 40 concurrent users: is H200 really 2x quicker than H100?",
+    ],
+)
+def test_r05_answers_no_about_one_and_a_half_per_gpu(text: str) -> None:
+    reply = str(ask(text)["reply"])
+    # decode is memory-bound: H200 4.8 vs H100 SXM 3.35 TB/s = 1.43x (tools/catalog/gpus.yaml); the tools'
+    # own serving figures give 1.4-1.5x per GPU (review 16, R05 via P05a: 4x H100 vs 2x H200)
+    verdict = re.search(r"No: about (\d\.\d)x per GPU", reply)
+    assert verdict is not None and 1.3 <= float(verdict.group(1)) <= 1.6
+    assert "not 2x" in reply
+    assert "I did not use" not in reply
+
+
+def test_r05_near_miss_a_claim_within_the_band_holds() -> None:
+    reply = str(ask(R05.replace("2x faster", "1.5x faster"))["reply"])
+    assert re.search(r"Yes: about 1\.\dx per GPU", reply) is not None

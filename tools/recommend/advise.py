@@ -33,6 +33,7 @@ from tools.recommend.rent_vs_owned import rent_within_budget_note
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
+from tools.recommend.speed_claim import check_speed_claim
 from tools.recommend.targets_unmet import unmet_targets_note
 from tools.recommend.ttft_burst import burst_note
 from tools.recommend.ttft_within_budget import ttft_within_budget_note
@@ -185,6 +186,9 @@ def recommend(
         compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
         checks.insert(0, compared)
+    speed = check_speed_claim(out)  # "is an H200 2x faster than an H100?": the claim first (review 16, R05)
+    if speed is not None:
+        checks.insert(0, speed)
     gap = provider_gap_check(p, catalog, eng.inference and not eng.state.batch_job)  # review 14, R11
     if gap is not None:
         checks.insert(0, gap)
