@@ -116,3 +116,30 @@ def test_a_speed_claim_between_two_gpus_is_read(text: str, compared: list[str], 
 )
 def test_near_miss_no_speed_claim_between_gpus(text: str) -> None:
     assert RulesExtractor().extract(text).claimed_speedup is None
+
+
+R01 = (
+    "hey, need to LoRA finetune Mistral 7B on ~40k instruction pairs (avg 800 tokens each), 3 epochs. "
+    "cheapest thing that's done by tomorrow morning (~12h)? no spot pls"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        (R01, 12.0),
+        ("LoRA Mistral 7B on 96M tokens, needs to be ready by tonight (about 8 hours)", 8.0),
+        ("LoRA Mistral 7B on 96M tokens - by tomorrow morning (12 hours from now) pls", 12.0),
+    ],
+)
+def test_the_hours_in_brackets_win_over_a_vague_deadline(text: str, hours: float) -> None:
+    p = RulesExtractor().extract(text)
+    assert p.deadline_hours == pytest.approx(hours)
+    assert p.status_of("deadline_hours") == "stated"
+
+
+def test_near_miss_hours_of_a_past_run_are_no_deadline() -> None:
+    # the bracket follows "took 3 days", not a deadline word: "by tomorrow morning" stays the deadline
+    text = "LoRA Mistral 7B on 96M tokens, by tomorrow morning. The last run took 3 days (~72h)."
+    p = RulesExtractor().extract(text)
+    assert p.deadline_hours is not None and p.deadline_hours != pytest.approx(72.0)

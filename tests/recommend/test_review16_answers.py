@@ -102,3 +102,26 @@ def test_r05_answers_no_about_one_and_a_half_per_gpu(text: str) -> None:
 def test_r05_near_miss_a_claim_within_the_band_holds() -> None:
     reply = str(ask(R05.replace("2x faster", "1.5x faster"))["reply"])
     assert re.search(r"Yes: about 1\.\dx per GPU", reply) is not None
+
+
+R01 = (
+    "hey, need to LoRA finetune Mistral 7B on ~40k instruction pairs (avg 800 tokens each), 3 epochs. "
+    "cheapest thing that's done by tomorrow morning (~12h)? no spot pls"
+)
+
+
+def test_r01_meets_the_stated_twelve_hours() -> None:
+    reply = str(ask(R01)["reply"])
+    # 40k x 800 x 3 = 96M tokens; 4 x 7.2e9 x 96e6 = 2.8e18 FLOP: a 4090 at MFU 0.3 takes ~15 h (misses 12 h),
+    # an L40S ~7 h at $0.79/h (review 16, R01; P01 "within 12 hours" -> 1x L40S 6-9 h)
+    assert "12 h from now" in reply
+    head = _line(reply, "Recommended:")
+    hours_high = float(re.search(r"– ([\d.]+) h,", head).group(1))  # type: ignore[union-attr]
+    assert hours_high <= 12.0
+    assert "12h" not in _unused(reply)
+
+
+def _unused(reply: str) -> str:
+    """The reply's "I did not use" list (empty when every clause was used)."""
+    head = reply.split("Recommended:")[0]
+    return head.split("I did not use", 1)[1] if "I did not use" in head else ""
