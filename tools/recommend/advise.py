@@ -228,6 +228,11 @@ def recommend(
     if out.primary is not None:
         rented = next((c for c in out.ranked if c.offer.deployment not in ("owned", "colocation")), None)
         timeline = buy_vs_rent_for(out.primary, eng, p, rented)
+        if timeline is None and rented is None:
+            # an on-prem ask ranks no rental: the pick's buy vs rent compares with the best rented option for
+            # the same work, so the paragraph is about the pick (expert review 16, R19 turn 3: 8x MI300X was
+            # picked, nobody rents it, and the paragraph was 16x A100 40GB's)
+            timeline = buy_vs_rent_for(out.primary, eng, p, _best_rental(w, catalog, settings, caches))
         if timeline is None:
             # the pick is a GPU nobody sells (GH200 at lambda has no purchase price): buy vs rent is answered
             # on the best-ranked option that can be bought, data-centre cards first (a consumer card is no
@@ -279,6 +284,20 @@ def _context_notes(w: ResolvedWorkload) -> tuple[str, ...]:
         f"The {what} of {tokens:,} tokens is beyond {arch.name}'s {arch.max_context:,}-token maximum: "
         "sized as asked, but the model needs RoPE scaling or a long-context variant.",
     )
+
+
+def _best_rental(
+    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, caches: Caches | None
+) -> Candidate | None:
+    """The best-ranked rental (not spot) of the same work with the deployment preference set to cloud."""
+    why = {"deployment_preference": "the rent side of buy vs rent"}
+    cloud = w.profile.with_values("inferred", why, deployment_preference="cloud")
+    try:
+        out = run_engine(resolve_workload(profile=cloud, catalog=catalog), catalog, settings, caches)
+    except InputError:
+        return None
+    rentals = (c for c in out.ranked if c.offer.deployment not in ("owned", "colocation"))
+    return next((c for c in rentals if c.offer.pricing != "spot"), None)
 
 
 def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str | None]:
