@@ -125,3 +125,33 @@ def _unused(reply: str) -> str:
     """The reply's "I did not use" list (empty when every clause was used)."""
     head = reply.split("Recommended:")[0]
     return head.split("I did not use", 1)[1] if "I did not use" in head else ""
+
+
+R15 = "cost to LoRA fine-tune Llama 3.1 8B on 100M tokens on H100 vs A100 vs RTX 4090? Just want the numbers"
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (R15, ["H100", "A100", "RTX 4090"]),
+        ("LoRA Llama 3.1 8B, 100M tokens: H100 vs A100 vs RTX 4090 - what does each cost?",
+         ["H100", "A100", "RTX 4090"]),
+        ("Compare L40S vs A100 vs H100 for a LoRA of Llama 3.1 8B on 100M tokens, numbers only",
+         ["L40S", "A100", "H100"]),
+    ],
+)  # fmt: skip
+def test_r15_one_like_for_like_line_per_named_card(text: str, names: list[str]) -> None:
+    reply = str(ask(text)["reply"])
+    # review 16, R15: 1x H100 ~3-5.7 h $8-15, 1x A100 80GB ~8-14 h $11-20, 1x 4090 ~15-22 h $5-7.5 (the
+    # cost of a compute-bound run barely moves with the count, so each card's cheapest offer is shown)
+    line = next(x for x in reply.splitlines() if "is cheapest per run, on the cheapest offer of each" in x)
+    parts = line.split(": ", 1)[1].split("; ")
+    assert len(parts) == len(names)
+    for name, part in zip(names, parts, strict=True):
+        assert name in part and "(on demand)" in part and "$" in part and "takes" in part
+
+
+def test_r15_near_miss_two_cards_keep_the_which_is_cheaper_answer() -> None:
+    reply = str(ask(R15.replace(" vs RTX 4090", ""))["reply"])
+    assert "is cheaper per run, on the cheapest offer of each" in reply
+    assert "is cheapest per run" not in reply
