@@ -143,3 +143,29 @@ def test_near_miss_hours_of_a_past_run_are_no_deadline() -> None:
     text = "LoRA Mistral 7B on 96M tokens, by tomorrow morning. The last run took 3 days (~72h)."
     p = RulesExtractor().extract(text)
     assert p.deadline_hours is not None and p.deadline_hours != pytest.approx(72.0)
+
+
+@pytest.mark.parametrize(
+    ("amount", "tokens"),
+    [
+        ("2T", 2e12),
+        ("2 trillion", 2e12),
+        ("1.5 tn", 1.5e12),
+        ("500B", 5e11),
+        ("1.5bn", 1.5e9),
+        ("2,000 billion", 2e12),
+    ],
+)
+@pytest.mark.parametrize(
+    ("template", "field"),
+    [
+        ("continued pretraining of Llama 3.1 8B on {} tokens and we need it in 2 weeks", "dataset_tokens"),
+        ("generate {} tokens with Llama 3.1 8B and deliver in a month", "generation_tokens"),
+    ],
+)
+def test_the_amount_vocabulary_in_every_token_count(
+    amount: str, tokens: float, template: str, field: str
+) -> None:
+    # " and ..." after the amount once read as "an" + "d" ("a day"): a rate, so no data set (review 16, R16)
+    p = RulesExtractor().extract(template.format(amount))
+    assert getattr(p, field) == pytest.approx(tokens)
