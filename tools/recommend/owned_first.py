@@ -289,7 +289,8 @@ def least_rental_text(
     listed = shown is None or any(c is least for c in shown)
     where = " (the pick below)" if least is primary else (" (listed below)" if listed else "")
     unit = " per month" if per_month else ""
-    took = "" if per_month or listed else f", {present.hours_range(least.wall_hours, with_days=False)}"
+    own_time = not (per_month or listed or least is primary)
+    took = f", {present.hours_range(least.wall_hours, with_days=False)}" if own_time else ""
     return (
         f"The fewest GPUs to rent that fit: {least.total_gpus}x {least.gpu.name} at {least.offer.provider} "
         f"({least.offer.pricing.replace('_', ' ')}), {present.usd_range(least.cost_usd)}{unit}{took}{where}."
