@@ -68,6 +68,7 @@ FIELD_LABELS: dict[str, str] = {
     "claimed_gpu_count": "GPU count in the claim",
     "claimed_gpu_bound": "What the claim says of that count (minimum, too few)",
     "claimed_hours": "Hours the user expects",
+    "claimed_speedup": "Times faster the claim says the first compared GPU is",
     "availability_target": "Uptime target",
     "framework": "Training framework",
     "gpus_wanted": "GPU types wanted",

@@ -204,6 +204,12 @@ class WorkloadProfile(BaseModel):
         "at least 4x A100'), 'too_few' = not enough ('one L40S won't cut it'); None = that many suffice",
     )
     claimed_hours: float | None = Field(default=None, gt=0, description="hours the user expects")
+    claimed_speedup: float | None = Field(
+        default=None,
+        gt=0,
+        description="how many times faster a claim says gpus_compared[0] is than gpus_compared[1] ('an "
+        "H200 is 2x faster than an H100' -> 2.0): tools.recommend.speed_claim checks it per GPU",
+    )
     provenance: dict[str, Provenance] = Field(default_factory=dict)
 
     def status_of(self, field: str) -> Status | None:

@@ -44,8 +44,10 @@ WHICH_AND_HOW_MANY_Q = re.compile(
 # "We already have 2x A100 80GB in house - can we use those?" (expert review 15, R19 turn 3): the verdict on
 # the team's own cards answers it
 USE_OWNED_Q = re.compile(
-    r"\b(?:can|could)\s+(?:we|i)\s+(?:just\s+)?(?:use|run\s+(?:it|this)\s+on|do\s+(?:it|this)\s+(?:on|with))\s+"
-    r"(?:those|these|them|it|our\s+(?:own\s+)?\w+)\b",
+    r"\b(?:can|could)\s+(?:we|i)\s+(?:just\s+)?(?:use|run\s+(?:it|this)\s+on|do\s+(?:it|this)\s+(?:on|with)"
+    # "Can we finish it on the reservation?" (expert review 16, R20 turn 2): the pick on it answers
+    r"|(?:finish|complete|train|fit)\s+(?:it|this|that)\s+(?:on|with|within|in))\s+"
+    r"(?:those|these|them|it|the\s+reservation|our\s+(?:own\s+)?\w+)\b",
     I,
 )
 POSSIBLE_Q = re.compile(
@@ -80,9 +82,10 @@ RENT_Q = re.compile(
     r"|\bwhat\s+(?:should|do|would|must)\s+(?:we|i)\s+(?:need\s+to\s+)?rent\b",
     I,
 )
-# "If not", "If it does not fit on them": the condition the verdict on the team's own cards answers
+# "If not", "If it does not fit on them": the condition the verdict on the team's own cards answers; also
+# opened by a conjunction in a follow-up ("and if not, how many more GPUs?", expert review 16, R20)
 IF_NOT_FIT = re.compile(
-    r"^\W*if\s+(?:not|no|it\s+(?:does\s*n[o']t|doesn'?t|won'?t|will\s+not|can\s*n[o']t)\s+(?:fit|run|work)"
+    r"^\W*(?:(?:and|but|or|so)\s+)?if\s+(?:not|no|it\s+(?:does\s*n[o']t|doesn'?t|won'?t|will\s+not|can\s*n[o']t)\s+(?:fit|run|work)"
     r"(?:\s+on\s+(?:them|it|those|these|ours|our\s+\w+))?)\W*$",
     I,
 )

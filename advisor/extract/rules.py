@@ -93,6 +93,7 @@ from advisor.extract.rules_resume import rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
+from advisor.extract.rules_speed_claim import rule_speed_claim
 from advisor.extract.rules_stay_on import rule_own_hardware_only, rule_stay_on
 from advisor.extract.rules_stream_speed import (
     rule_latency_percentile,
@@ -149,6 +150,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_procurement,  # an RFQ's "The vendor shall provide 16 H100 SXM GPUs": the GPU and the quantity asked
     rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
+    rule_speed_claim,  # after rule_gpu_lists: "an H200 is 2x faster than an H100" (a claim to check)
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,

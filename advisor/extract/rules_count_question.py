@@ -32,8 +32,9 @@ _COUNT_VERB = re.compile(
     r"|use|book|reserve))\b",
     I,
 )
-# the question ends at the GPU: "How many H100s?", "how many H100 GPUs?" (expert review 12, R04)
-_COUNT_END = re.compile(r"(?:\s*(?:gpus?|cards?))?\s*\?", I)
+# the question ends at the GPU: "How many H100s?", "how many H100 GPUs?" (expert review 12, R04), or
+# the message does, unpunctuated, as chat is written: "... done in 60 days. How many H100s" (review 16, R16)
+_COUNT_END = re.compile(r"(?:\s*(?:gpus?|cards?))?\s*(?:\?|[.!]?\s*$)", I)
 # the team's plan to rent a GPU: "we'd rent H100s", "we would be renting 16 A100s", "we plan to rent H200s"
 _RENT = keyed(
     r"\b(?:we'?d|we\s+would|we'?ll|we\s+will|we\s+plan\s+to|we'?re\s+going\s+to|we\s+intend\s+to"

@@ -29,7 +29,9 @@ _TOKENS = Gated(
 )
 _RATE_AFTER = re.compile(
     r"^\s*(?:/\s*s|/sec|per\s+s(?:ec(?:ond)?)?\b|a\s+second|each second|/\s*second"
-    r"|(?:/|per|a|an|each|every)\s*(?:day|d|hour|hr|minute|min)\b)",  # a rate served, not a dataset
+    # a rate served, not a dataset; a word needs its space: "an" + "d" must not read " and" as "a day"
+    # (expert review 16, R16 "on 2T tokens and want it done in 60 days")
+    r"|(?:/\s*|(?:per|a|an|each|every)\s+)(?:day|d|hour|hr|minute|min)\b)",
     I,
 )
 _WINDOW_CHARS = 60  # how far around a number its unit cues are looked for

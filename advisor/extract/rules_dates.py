@@ -154,9 +154,22 @@ _TOMORROW_AT = keyed(
 )
 
 
+# the hours a vague deadline means, said in brackets after it: "done by tomorrow morning (~12h)", "by
+# tonight (about 8 hours)", "before Monday (70h from now)": the figure the user gave wins over the phrase's
+# calendar reading (expert review 16, R01 took "tomorrow morning" as 29 h beside "~12h")
+_HOURS_ASIDE = keyed(
+    r"\b(?:by|before|until|till|due)\b[^()\n]{1,40}?\(\s*(?:~|about\s+|approx\.?\s*|roughly\s+|around\s+|≈)?"
+    r"\s*(?P<num>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)(?:\s+from\s+now)?\s*\??\s*\)",
+    I,
+)
+
+
 def _soft_deadlines(ctx: Ctx, s: Sentence) -> None:
-    """deadline_hours from "done overnight (~10h)" and "by tomorrow morning" (module docstring)."""
+    """deadline_hours from "done overnight (~10h)", "by tomorrow morning" and the hours said in brackets
+    after a deadline (module docstring, _HOURS_ASIDE)."""
     t = s.text
+    for m in _HOURS_ASIDE.finditer(t):
+        ctx.add(s, "deadline_hours", float(m.group("num")), q(m), "stated", m.end() + 1)
     for m in _OVERNIGHT.finditer(t):
         if num := m.group("num") or m.group("num2"):
             ctx.add(s, "deadline_hours", float(num), q(m), "stated", m.end())

@@ -11,6 +11,9 @@
 
 from __future__ import annotations
 
+import re
+
+from advisor.extract.instance_types import find_instances
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
@@ -98,12 +101,46 @@ def _term_held(ctx: Ctx) -> None:
         return
 
 
+# held reserved capacity named by its instance type: "We have a 1-year AWS reservation for one p5.48xlarge
+# (8x H100)", "our reserved a3-highgpu-8g on GCP" (expert review 16, R13); not a quote or a question
+_HELD_BY = keyed(
+    r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold|got)\b"
+    r"|(?:our|my)\b)(?![^.;]*\b(?:quotes?|offer|price)\b)",
+    I,
+)
+
+
+_PAREN_AFTER = re.compile(r"\s*\([^()]{1,40}\)")
+
+
+def _instance_held(ctx: Ctx) -> None:
+    """owned_gpu(_count) from a reserved instance type the team holds (above); its cloud when unnamed."""
+    for s in ctx.sentences:
+        held = _HELD_BY.search(s.text)
+        if held is None or _RESERVED.search(s.text) is None:
+            continue
+        found = next((i for i in find_instances(s.text) if i.start > held.start()), None)
+        if found is None:
+            continue
+        # the GPUs said beside the name ("(8x H100)") are the same fact, so the evidence spans them
+        paren = _PAREN_AFTER.match(s.text, found.end)
+        said = s.text[found.start : paren.end() if paren is not None else found.end]
+        ev = f'"{said}": {found.gpu_count}x {found.gpu_id} ({found.provider} instance type)'
+        ctx.add(s, "owned_gpu", found.gpu_id, ev, "inferred", found.start)
+        ctx.add(s, "owned_gpu_count", found.gpu_count, ev, "inferred", found.start)
+        if not find_providers(s.text):
+            ctx.add(s, "owned_provider", found.provider, ev, "inferred", found.start)
+        return
+
+
 def rule_reservation(ctx: Ctx) -> None:
     """owned_reserved, owned_provider and owned_months_left around the owned GPUs' sentence."""
     if not ctx.has("owned_gpu"):
         _nodes_held(ctx)
     if not ctx.has("owned_gpu"):
         _term_held(ctx)
+    if not ctx.has("owned_gpu"):
+        _instance_held(ctx)
     at = _owned_sentence(ctx)
     if at is None:
         return

@@ -33,6 +33,7 @@ from tools.recommend.rent_vs_owned import rent_within_budget_note
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
+from tools.recommend.speed_claim import check_speed_claim
 from tools.recommend.targets_unmet import unmet_targets_note
 from tools.recommend.ttft_burst import burst_note
 from tools.recommend.ttft_within_budget import ttft_within_budget_note
@@ -185,6 +186,9 @@ def recommend(
         compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
         checks.insert(0, compared)
+    speed = check_speed_claim(out)  # "is an H200 2x faster than an H100?": the claim first (review 16, R05)
+    if speed is not None:
+        checks.insert(0, speed)
     gap = provider_gap_check(p, catalog, eng.inference and not eng.state.batch_job)  # review 14, R11
     if gap is not None:
         checks.insert(0, gap)
@@ -224,6 +228,11 @@ def recommend(
     if out.primary is not None:
         rented = next((c for c in out.ranked if c.offer.deployment not in ("owned", "colocation")), None)
         timeline = buy_vs_rent_for(out.primary, eng, p, rented)
+        if timeline is None and rented is None:
+            # an on-prem ask ranks no rental: the pick's buy vs rent compares with the best rented option for
+            # the same work, so the paragraph is about the pick (expert review 16, R19 turn 3: 8x MI300X was
+            # picked, nobody rents it, and the paragraph was 16x A100 40GB's)
+            timeline = buy_vs_rent_for(out.primary, eng, p, _best_rental(w, catalog, settings, caches))
         if timeline is None:
             # the pick is a GPU nobody sells (GH200 at lambda has no purchase price): buy vs rent is answered
             # on the best-ranked option that can be bought, data-centre cards first (a consumer card is no
@@ -275,6 +284,20 @@ def _context_notes(w: ResolvedWorkload) -> tuple[str, ...]:
         f"The {what} of {tokens:,} tokens is beyond {arch.name}'s {arch.max_context:,}-token maximum: "
         "sized as asked, but the model needs RoPE scaling or a long-context variant.",
     )
+
+
+def _best_rental(
+    w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, caches: Caches | None
+) -> Candidate | None:
+    """The best-ranked rental (not spot) of the same work with the deployment preference set to cloud."""
+    why = {"deployment_preference": "the rent side of buy vs rent"}
+    cloud = w.profile.with_values("inferred", why, deployment_preference="cloud")
+    try:
+        out = run_engine(resolve_workload(profile=cloud, catalog=catalog), catalog, settings, caches)
+    except InputError:
+        return None
+    rentals = (c for c in out.ranked if c.offer.deployment not in ("owned", "colocation"))
+    return next((c for c in rentals if c.offer.pricing != "spot"), None)
 
 
 def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str | None]:

@@ -20,7 +20,11 @@ from tools.recommend.models import ExpectationCheck
 from tools.recommend.outcome import Outcome
 
 COMPARED_TYPES = 2
-"""The comparison is of exactly two GPU types (a longer list is a shortlist: the ranking answers it)."""
+"""The comparison of two GPU types says which is cheaper."""
+MAX_LISTED_TYPES = 4
+"""Three or four types set side by side ("H100 vs A100 vs RTX 4090? Just want the numbers"; expert review
+16, R15: the pick was an L40S nobody asked about and the H100 was shown only as spot) get one line each on
+like terms; a longer list is a shortlist the ranking answers."""
 
 
 def _eligible(c: Candidate) -> bool:
@@ -62,11 +66,19 @@ def _side_text(c: Candidate, spot: Candidate | None, per_month: bool) -> str:
     return text
 
 
+def _name(outcome: Outcome, gid: str) -> str:
+    return next((c.gpu.name for c in outcome.all_feasible if c.gpu.id == gid), gid)
+
+
 def check_compared_gpu_types(outcome: Outcome) -> ExpectationCheck | None:
     """Which of two GPU types named without counts is cheaper, each on its cheapest eligible offer; None
     unless exactly two types were compared with no counts, or neither has an eligible option."""
     p = outcome.workload.profile
-    if len(p.gpus_compared) != COMPARED_TYPES or p.gpu_counts_compared:
+    if p.gpu_counts_compared:
+        return None
+    if COMPARED_TYPES < len(p.gpus_compared) <= MAX_LISTED_TYPES:
+        return _listed_types(outcome)
+    if len(p.gpus_compared) != COMPARED_TYPES:
         return None
     per_month = outcome.engine.inference and not outcome.engine.state.batch_job
     sides: list[tuple[str, Candidate | None, Candidate | None]] = []
@@ -74,7 +86,7 @@ def check_compared_gpu_types(outcome: Outcome) -> ExpectationCheck | None:
         mine = [c for c in outcome.all_feasible if c.gpu.id == gid and _eligible(c)]
         lead = _cheapest([c for c in mine if c.offer.pricing != "spot"])
         spot = min((c for c in mine if c.offer.pricing == "spot"), key=lambda c: c.cost_usd.low, default=None)
-        name = next((c.gpu.name for c in outcome.all_feasible if c.gpu.id == gid), gid)
+        name = _name(outcome, gid)
         sides.append((name, lead, spot))
     (name_a, a, spot_a), (name_b, b, spot_b) = sides
     claim = f"which is cheaper: {name_a} or {name_b}"
@@ -100,4 +112,38 @@ def check_compared_gpu_types(outcome: Outcome) -> ExpectationCheck | None:
         both += f"; {(a if a.hours_mid < b.hours_mid else b).gpu.name} finishes sooner"
     return ExpectationCheck(
         claim=claim, verdict="holds", explanation=f"{head}: {both}.", asked=True, leads=True
+    )
+
+
+def _listed_types(outcome: Outcome) -> ExpectationCheck | None:
+    """One like-for-like line per GPU type named (MAX_LISTED_TYPES): each on its cheapest eligible offer,
+    not spot, the cheapest named first in the head; None when no type has an eligible option."""
+    p = outcome.workload.profile
+    per_month = outcome.engine.inference and not outcome.engine.state.batch_job
+    lines: list[str] = []
+    leads: list[Candidate] = []
+    for gid in p.gpus_compared:
+        mine = [c for c in outcome.all_feasible if c.gpu.id == gid and _eligible(c)]
+        lead = _cheapest([c for c in mine if c.offer.pricing != "spot"])
+        spot = min((c for c in mine if c.offer.pricing == "spot"), key=lambda c: c.cost_usd.low, default=None)
+        if lead is None:
+            lines.append(f"no {_name(outcome, gid)} option meets your constraints")
+            continue
+        leads.append(lead)
+        lines.append(_side_text(lead, spot, per_month))
+    if not leads:
+        return None
+    cheapest = min(leads, key=lambda c: c.cost_mid)
+    basis = "per month" if per_month else "per run"
+    head = (
+        f"{cheapest.gpu.name} is cheapest {basis}, on the cheapest offer of each that meets your "
+        "constraints (not spot)"
+    )
+    names = " vs ".join(p.gpus_compared)
+    return ExpectationCheck(
+        claim=f"which is cheaper: {names}",
+        verdict="holds",
+        explanation=f"{head}: " + "; ".join(lines) + ".",
+        asked=True,
+        leads=True,
     )

@@ -204,7 +204,7 @@ class Enumerator(Part):
                             t = self.calc.training_time(gpu, best_layout, scale_out, traced=False)
                             msg += f" (it would take {present.hours_range(t.wall_hours, with_days=False)})"
                     msg += self._lean_optimizer_note(best_layout, limit)
-                    msg += self._offload_note(best_layout, limit)
+                    msg += self._offload_note(best_layout, limit, gpu)
                     notes.memory_gpus = best_layout.n_gpus
                 notes.memory = msg
         return pending
@@ -245,7 +245,7 @@ class Enumerator(Part):
             return ""
         return f"; with 8-bit AdamW states (bitsandbytes): {peak:.1f}, which fits with the headroom"
 
-    def _offload_note(self, layout: Layout, limit_gib: float) -> str:
+    def _offload_note(self, layout: Layout, limit_gib: float, gpu: GpuSpec) -> str:
         """What fits with the sharded weights offloaded to CPU memory (FSDP CPU offload: Answer.AI's
         fsdp_qlora trains a 70B model on two 24 GB cards that way, 2024-03), when a training job that
         shards over several GPUs does not fit without it. Adapters only (LoRA/QLoRA): the host then holds
@@ -257,9 +257,13 @@ class Enumerator(Part):
         peak = float(self.calc.mem.get(replace(layout, offload="params")).peak_gib_per_gpu)
         if peak > limit_gib:
             return ""
+        # "how long on our cards?" (expert review 16, R06): the compute alone, the floor offload's host
+        # transfers add to (the time model does not price them); one node, as the owned cards are
+        compute = self.calc.training_time(gpu, layout, "none", traced=False).wall_hours
         return (
             f"; with the weights offloaded to CPU memory (FSDP CPU offload): {peak:.1f}, which fits, at a "
-            "much lower speed that this estimate does not time"
+            f"lower speed: the compute alone takes {present.hours_range(compute)} on them, and offload's "
+            "host transfers add to that (not timed here)"
         )
 
     def enumerate_gpu(

@@ -273,7 +273,9 @@ def not_fit_note(
 RENT_OR_BUY_INSTEAD = "The options below are what to rent or buy instead."
 
 
-def least_rental_text(primary: Candidate, ranked: list[Candidate], per_month: bool) -> str:
+def least_rental_text(
+    primary: Candidate, ranked: list[Candidate], per_month: bool, shown: list[Candidate] | None = None
+) -> str:
     """The not-fit note's last sentence once the pick is known: the fewest rented GPUs that fit (then the
     lower cost), the answer to "if not, what's the minimum to rent?" (expert review 11, R09: the note said
     'the options below' while the question was listed as one the reply could not answer)."""
@@ -282,9 +284,14 @@ def least_rental_text(primary: Candidate, ranked: list[Candidate], per_month: bo
         return RENT_OR_BUY_INSTEAD
     # the pick when it has the fewest GPUs (one price for one rental), else the lowest cost of the fewest
     least = min(rentals, key=lambda c: (c.total_gpus, c is not primary, c.cost_usd.mid))
-    where = "the pick below" if least is primary else "listed below"
+    # "listed below" only when it is (expert review 16, R06: "1x H100 ... (listed below)" was below as 8x
+    # H100 at the same cost); otherwise its own time says what it is
+    listed = shown is None or any(c is least for c in shown)
+    where = " (the pick below)" if least is primary else (" (listed below)" if listed else "")
     unit = " per month" if per_month else ""
+    own_time = not (per_month or listed or least is primary)
+    took = f", {present.hours_range(least.wall_hours, with_days=False)}" if own_time else ""
     return (
         f"The fewest GPUs to rent that fit: {least.total_gpus}x {least.gpu.name} at {least.offer.provider} "
-        f"({least.offer.pricing.replace('_', ' ')}), {present.usd_range(least.cost_usd)}{unit} ({where})."
+        f"({least.offer.pricing.replace('_', ' ')}), {present.usd_range(least.cost_usd)}{unit}{took}{where}."
     )

@@ -140,14 +140,15 @@ def select(
             notes_out.append(
                 "None of your preferred providers has a feasible offer; showing the best of the rest."
             )
-    if missing and primary is not None and missing in notes_out:  # name the rental the note points to
-        per_month = eng.inference and not eng.state.batch_job
-        rent = least_rental_text(primary, ranked, per_month)
-        notes_out[notes_out.index(missing)] = missing.replace(RENT_OR_BUY_INSTEAD, rent)
     if primary_only:
         alternatives: list[tuple[Candidate, Label]] = []
     else:
         alternatives = _alternatives(primary, ranked, eng, settings.max_alternatives) if primary else []
+    if missing and primary is not None and missing in notes_out:  # name the rental the note points to
+        per_month = eng.inference and not eng.state.batch_job
+        shown = [c for c, _ in alternatives]
+        rent = least_rental_text(primary, ranked, per_month, shown)
+        notes_out[notes_out.index(missing)] = missing.replace(RENT_OR_BUY_INSTEAD, rent)
 
     rejected: list[Rejection] = []
     kept = {c.gpu.id for c in ranked}
