@@ -166,8 +166,10 @@ def fit_params(rows: Sequence[Row], parts: dict[str, str], base: Params) -> Para
         for r in of("server_power_kw")
         if r.gpu in base.gpu_tdp_w and r.conditions.get("kind") == "max"
     ]
-    colo, pue, years = _median_mid(of("colo_usd_per_kw_month")), _median_mid(of("pue")), _median_mid(
-        of("depreciation_years")
+    colo, pue, years = (
+        _median_mid(of("colo_usd_per_kw_month")),
+        _median_mid(of("pue")),
+        _median_mid(of("depreciation_years")),
     )
     return Params(
         gpu_price_usd=prices,
@@ -292,7 +294,9 @@ def _row_lines(scored: Sequence[Scored]) -> list[str]:
     lines = [f"  {'part':<8} {'row':<34} {'published':>19} {'model':>9} {'error':>7} inside"]
     for s in sorted(scored, key=lambda x: (x.part, x.row.quantity, x.row.id)):
         r = s.row
-        pub = _fmt(r.low_value) if r.low_value == r.high_value else f"{_fmt(r.low_value)}-{_fmt(r.high_value)}"
+        pub = (
+            _fmt(r.low_value) if r.low_value == r.high_value else f"{_fmt(r.low_value)}-{_fmt(r.high_value)}"
+        )
         used = " (used; not scored)" if r.used_part else ""
         lines.append(
             f"  {s.part:<8} {r.id:<34} {pub:>19} {_fmt(s.model):>9} {s.error_fraction:+7.1%}"
@@ -309,8 +313,13 @@ def _params_lines(catalog_p: Params, fitted: Params) -> list[str]:
         ("hardware_amortization_months", catalog_p.amortization_months, fitted.amortization_months),
         ("pue", catalog_p.pue, fitted.pue),
     ]
-    gpus = sorted(g for g in fitted.gpu_price_usd if fitted.gpu_price_usd[g] != catalog_p.gpu_price_usd.get(g))
-    pairs += [(f"purchase_price_usd[{g}]", catalog_p.gpu_price_usd.get(g, 0.0), fitted.gpu_price_usd[g]) for g in gpus]
+    gpus = sorted(
+        g for g in fitted.gpu_price_usd if fitted.gpu_price_usd[g] != catalog_p.gpu_price_usd.get(g)
+    )
+    pairs += [
+        (f"purchase_price_usd[{g}]", catalog_p.gpu_price_usd.get(g, 0.0), fitted.gpu_price_usd[g])
+        for g in gpus
+    ]
     lines = ["Estimates: catalog (shipped) vs fitted on the fit part"]
     lines += [f"  {name:<34} {a:>10.4g} {b:>10.4g}" for name, a, b in pairs]
     return lines
@@ -322,8 +331,9 @@ def report(rows: Sequence[Row], catalog: Catalog, *, show_rows: bool = False) ->
     fitted = fit_params(rows, parts, cat_p)
     hosts = {part: sorted({r.host for r in rows if parts[r.id] == part}) for part in PARTS}
     lines = [
-        f"Owned-cost accuracy: {len(rows)} published figures from {len(hosts['fit']) + len(hosts['held_out'])}"
-        f" sources ({DATA_PATH.name}); split by source host: fit {len(hosts['fit'])}, "
+        f"Owned-cost accuracy: {len(rows)} published figures from"
+        f" {len(hosts['fit']) + len(hosts['held_out'])} sources ({DATA_PATH.name});"
+        f" split by source host: fit {len(hosts['fit'])}, "
         f"held-out {len(hosts['held_out'])}",
         f"  held-out sources: {', '.join(hosts['held_out'])}",
         "",
