@@ -1,16 +1,17 @@
 """Cloud instance types named for the GPUs they hold (expert review 16, R13: "a 1-year AWS reservation
 for one p5.48xlarge (8x H100)" was dropped, where "8x H100 SXM reserved on AWS" is read).
 
-- INSTANCE_TYPES: name pattern -> (catalog GPU id, GPUs per instance, provider id). Sources, read
+- INSTANCE_TYPES: name pattern -> (catalog GPU id, GPUs per instance, provider id). Sources read
   2026-11-28: shared/references/prices.md lines 9-11 (p5.48xlarge 8x H100 SXM, p4de A100 80GB, p4d A100
   40GB, ND96isr_H100_v5, NC40ads_H100_v5 H100 NVL, NC24ads_A100_v4, a3-highgpu H100, a3-ultragpu-8g 8x
-  H200); AWS "Accelerated computing instances" (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html:
-  p5e/p5en 8x H200, p6-b200 8x B200, g5 A10G / g6 L4 / g6e L40S 1-4-8); GCP "GPU machine types"
-  (cloud.google.com/compute/docs/gpus: a2-highgpu A100 40GB, a2-ultragpu A100 80GB, a3-megagpu 8x H100,
-  a4-highgpu-8g 8x B200, g2-standard L4); Azure ND/NC series pages (learn.microsoft.com/azure/
-  virtual-machines/sizes: ND H200 v5, ND A100 v4 / NDm A100 v4, NC80adis_H100_v5 2x H100 NVL, ND
-  MI300X v5 8x MI300X). Family counts also in torchx named_resources_aws.py (github.com/meta-pytorch/
-  torchx, p4d/p4de/p5/p5e/p5en: gpu=8).
+  H200); torchx named_resources_aws.py (github.com/meta-pytorch/torchx: p4d/p4de/p5/p5e/p5en gpu=8);
+  a GPU-instance table (gist.github.com/shashankprasanna/10ebe6dc1ba1d8d93db17da4e2cc890e: p4d.24xlarge
+  8x A100 40GB, g5 A10G 1 or 4 per size); Hugging Face's Azure hardware page
+  (huggingface.co/docs/microsoft-azure/azure-ai/hardware: NC A100 v4 1/2/4, NC H100 v5 1/2, ND96asr_v4
+  8x A100 40GB, ND96amsr_A100_v4 8x A100 80GB, ND96isr_H100_v5 8x H100); GoogleCloudPlatform
+  cluster-toolkit release v1.44.1 (a3-ultragpu-8g: 8 H200). NOT read here, written from the clouds' naming
+  (verify before relying on them): p5e/p5en H200, p6-b200 B200, g6 L4 / g6e L40S sizes, a4-highgpu-8g
+  B200, a2-ultragpu A100 80GB, g2-standard L4, ND H200 v5, ND MI300X v5.
 - find_instances(text): every instance type named, with how many instances were said before it ("one
   p5.48xlarge", "2x p4d.24xlarge"), as (gpu id, total GPUs, provider, start, end).
 """
