@@ -5,9 +5,12 @@ listing is off the topic (still a drop)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from evals import harness
+from evals.drop_topics import CONSTRAINT_WORDS
 from evals.harness import EvalCase
 from tools.profile import WorkloadProfile
 
@@ -23,17 +26,26 @@ def _drops(text: str, **expect: object) -> list[str]:
     return harness.run_case(EvalCase(id="t", text=text, expect=expect), _ReadsNothing()).silent_drops
 
 
+def _names(topic: str, listed: str) -> bool:
+    """Whether an unused clause reading `listed` names `topic` (the harness's test, evals/drop_topics.py)."""
+    return re.search(CONSTRAINT_WORDS[topic], listed, re.I) is not None
+
+
 @pytest.mark.parametrize(
-    "text",
+    "listed",
     [
         # v13-batch-lab-wiki-table-synthetic-qa: the due cell "Dec 10" was listed, its words had no time word
-        "| job | model | due |\n|---|---|---|\n| synthetic QA | Llama 3.1 8B | Dec 10 |",
-        "[training]\nmodel = Llama 3.1 8B\ntokens = 3e9\ndeadline = 2026-12-11",  # v17-two-ini-cpt-then-serve
-        "| model | finish |\n|---|---|\n| Llama 3.1 8B | 12 January |",
+        # (the rules read that table's date and the INI's since ext25: the listings are tested directly)
+        "synthetic QA | Llama 3.1 8B | Dec 10",
+        "= 2026-12-11",  # v17-two-ini-cpt-then-serve
     ],
 )
-def test_a_listed_date_names_the_deadline(text: str) -> None:
-    assert _drops(text, deadline_hours=500) == []
+def test_a_listed_date_names_the_deadline(listed: str) -> None:
+    assert _names("time", listed)
+
+
+def test_a_listed_unread_date_names_the_deadline_end_to_end() -> None:
+    assert _drops("| model | finish |\n|---|---|\n| Llama 3.1 8B | 12 January |", deadline_hours=500) == []
 
 
 def test_near_miss_a_listed_count_does_not_name_the_deadline() -> None:
@@ -42,10 +54,14 @@ def test_near_miss_a_listed_count_does_not_name_the_deadline() -> None:
     ]
 
 
+def test_a_listed_correction_naming_the_gpu_names_the_owned_hardware() -> None:
+    # v17 l40s corrected: "Sorry, 8 L40S" was listed (the rules read the recount since ext25)
+    assert _names("owned", "Sorry, 8 L40S, two more arrived")
+
+
 @pytest.mark.parametrize(
     "text",
     [
-        "We own 6 L40S in our office rack.\nSorry, 8 L40S, two more arrived last week.",  # v17 l40s corrected
         "asset,gpus,gpu_type\nSYD-01,4,L40S 48GB\nSYD-02,4,L40S 48GB",  # v14-owned-cmdb-export-l40s-sydney
         "Got a box under me desk with 4 RTX 4090s in it. LoRA Mistral 7B on 50M tokens.",
     ],
