@@ -14,6 +14,7 @@ small step would move every unstated full fine-tune (bench/data/README.md, tim16
 from __future__ import annotations
 
 from tools.catalog.schema import GpuSpec
+from tools.compute.parallel import PIPELINE_MICRO_BATCHES_PER_STAGE
 from tools.ranges import Range
 from tools.trace import TraceBuilder
 from tools.units import tflops_to_flops
@@ -73,7 +74,10 @@ def step_seconds_per_token(
     """(seconds per token, bytes per param, params per GPU, tokens per GPU per step) of a request's layout. A
     GPU's tokens per step: micro-batch tokens x accumulation x pipeline micro-batches / (TP x PP)."""
     model_parallel = max(1, tensor_parallel * pipeline_stages)
-    m = (pipeline_micro_batches or pipeline_stages) if pipeline_stages > 1 else 1
+    # a pipeline's step runs its m micro-batches: unstated, 4-8 per stage (their geometric middle, as the sync)
+    per_stage = PIPELINE_MICRO_BATCHES_PER_STAGE
+    unstated = pipeline_stages * (per_stage.low * per_stage.high) ** 0.5
+    m = (pipeline_micro_batches or unstated) if pipeline_stages > 1 else 1
     step_tokens = tokens_per_micro_batch * gradient_accumulation_steps * m / model_parallel
     params = params_updated_per_gpu(
         total_params=total_params,
