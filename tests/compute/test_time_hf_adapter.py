@@ -1,6 +1,6 @@
-"""tim15: a framework's own LoRA/full factor (bench/time_fit_ratios._framework_adapter_over_full), applied only
-to a framework with a dense full/pretraining fit row (bench/time_fit.fit_constants); the estimate reads it
-through Calibration.adapter_factor. Since tim16 its pairs are the fit's own rows (a cross-validation fold
+"""tim15: a framework's own LoRA/full factor (bench/time_fit_ratios._framework_adapter_over_full), applied
+only to a framework with a dense full/pretraining fit row (bench/time_fit.fit_constants); the estimate
+reads it through Calibration.adapter_factor. Since tim16 its pairs are the fit's own rows (a cross-validation fold
 reads no pair of the family it predicts), and the pooled factor leaves out the frameworks with their own."""
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def test_not_applied_where_the_framework_has_no_full_fit_row() -> None:
     # with one hf full row among the fit rows, the factor comes out of the hf LoRA rows and the cell moves
     hf_lora = next(fr for fr in rows if fr.framework == "hf" and fr.row.method == "lora")
     full_mfu = 2.0 * hf_lora.mfu  # a full row at twice the LoRA MFU: a factor near 0.5, below the pooled one
-    hf_full = dataclasses.replace(hf_lora, row=hf_lora.row.model_copy(update={"method": "full"}), mfu=full_mfu)
+    full_row = hf_lora.row.model_copy(update={"method": "full"})
+    hf_full = dataclasses.replace(hf_lora, row=full_row, mfu=full_mfu)
     anchored = fit_constants([*rows, hf_full])
     # its only pair: that LoRA set-up's rows over the one full row (both through the same recompute factor)
     lora_mfus = sorted(

@@ -266,7 +266,7 @@ ADAPTER_OVER_FULL_SOURCE = (
 # (leave-one-family-out 77.6% / 17.0% -> 73.0% / 17.5%; README, tim15).
 ADAPTER_OVER_FULL_BY_FRAMEWORK: dict[str, float] = {}
 ADAPTER_OVER_FULL_BY_FRAMEWORK_SOURCE = (
-    "fit: the framework's own LoRA / full MFU on matched set-ups of its fit rows (bench/time_fit.fit_constants)"
+    "fit: the framework's own LoRA / full MFU on matched set-ups of its fit rows (bench/time_fit)"
 )
 
 

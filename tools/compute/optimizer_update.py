@@ -74,7 +74,7 @@ def step_seconds_per_token(
     """(seconds per token, bytes per param, params per GPU, tokens per GPU per step) of a request's layout. A
     GPU's tokens per step: micro-batch tokens x accumulation x pipeline micro-batches / (TP x PP)."""
     model_parallel = max(1, tensor_parallel * pipeline_stages)
-    # a pipeline's step runs its m micro-batches: unstated, 4-8 per stage (their geometric middle, as the sync)
+    # a pipeline's step runs its m micro-batches: unstated, 4-8 per stage (their geometric middle)
     per_stage = PIPELINE_MICRO_BATCHES_PER_STAGE
     unstated = pipeline_stages * (per_stage.low * per_stage.high) ** 0.5
     m = (pipeline_micro_batches or unstated) if pipeline_stages > 1 else 1
