@@ -1,7 +1,8 @@
-"""tim15: a framework's own LoRA/full factor (bench/time_fit_ratios._framework_adapter_over_full), applied
-only to a framework with a dense full/pretraining fit row (bench/time_fit.fit_constants); the estimate
-reads it through Calibration.adapter_factor. Since tim16 its pairs are the fit's own rows (a cross-validation fold
-reads no pair of the family it predicts), and the pooled factor leaves out the frameworks with their own."""
+"""tim15: a framework's own LoRA/full factor (bench/time_fit_ratios._framework_adapter_over_full),
+applied only to a framework with a dense full/pretraining fit row (bench/time_fit.fit_constants); the
+estimate reads it through Calibration.adapter_factor. Since tim16 its pairs are the fit's own rows (a
+cross-validation fold reads no pair of the family it predicts), and the pooled factor leaves out the
+frameworks with their own."""
 
 from __future__ import annotations
 
