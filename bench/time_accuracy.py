@@ -84,6 +84,7 @@ from bench.time_rows import (
     row_moe_routing,
     row_parallel,
     row_precision,
+    row_pure_16bit_states,
     row_seq_len,
     row_whole_run,
 )
@@ -178,6 +179,7 @@ def predict(
         virtual_stages=par.virtual_stages,
         total_params=row.model.params_b * 1e9,
         gradient_accumulation_steps=par.gradient_accumulation_steps,
+        pure_16bit_optimizer_states=row_pure_16bit_states(row),
         packed=data.packed,
         sample_lengths=data.lengths,
         moe=row.model.moe,

@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
         import bench.time_fit as time_fit
 
         i = argv.index("--with-side")
-        time_fit.FIT_SIDES = (*time_fit.FIT_SIDES, *argv[i + 1 : i + 2])
+        time_fit.FIT_SIDES = (*time_fit.FIT_SIDES, *argv[i + 1].split(","))  # NAME[,NAME...]
     sides = cv_scored_sides()
     if "--rows" in argv:
         for name, scored in sides.items():

@@ -24,6 +24,7 @@ from bench.calibration_data import TrainingRow
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import Generation, generation_of, moe_routing_intensity
+from tools.compute.optimizer_update import step_seconds_per_token
 from tools.compute.padding import WILDCHAT_TABLE_1_SOURCE, SampleLengths
 from tools.errors import InputError
 from tools.vocabulary import FRAMEWORKS, Framework
@@ -481,3 +482,27 @@ def row_eager_attention_heads(row: TrainingRow) -> int | None:
                 raise KeyError(f"no attention heads in {row.model.name!r}")
             return int(m.group(1))
     return None
+
+
+def row_pure_16bit_states(row: TrainingRow) -> bool:
+    """The row's optimizer keeps no FP32 master (its framework_detail says 'pure-bf16' or 'no fp32 master'):
+    the optimizer update moves half the bytes (tools.compute.optimizer_update)."""
+    detail = (row.framework_detail or "").lower()
+    return "pure-bf16" in detail or "no fp32 master" in detail
+
+
+def row_optimizer_seconds_per_token(row: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> float:
+    """tools.compute.optimizer_update's seconds per token for the row's published layout."""
+    par = row_parallel(row)
+    return step_seconds_per_token(
+        total_params=row.model.params_b * 1e9,
+        n_gpus=row.gpus,
+        sharding=par.sharding,
+        tensor_parallel=par.tensor_parallel,
+        pipeline_stages=par.pipeline_stages,
+        pipeline_micro_batches=par.pipeline_micro_batches,
+        tokens_per_micro_batch=tokens_per_micro_batch,
+        gradient_accumulation_steps=par.gradient_accumulation_steps,
+        pure_16bit=row_pure_16bit_states(row),
+        gpu=gpu,
+    )[0]

@@ -119,9 +119,10 @@ def test_fit_uses_the_estimates_sequence_length() -> None:
 
 
 def test_lora_runs_above_the_dense_band_by_the_adapter_factor(gpus: dict[str, GpuSpec]) -> None:
-    # no weight gradients to reduce and no optimizer step over the frozen weights: a LoRA step's MFU
-    # (on 4N) is the dense band x ADAPTER_OVER_FULL; full training is not touched
-    assert eff.ADAPTER_OVER_FULL > 1.0
+    # a LoRA step's MFU (on 4N) is the dense band x ADAPTER_OVER_FULL; full training is not touched. The
+    # factor is 0.999 since tim16 (1.057 before): the full rows' optimizer update, charged apart where the
+    # step is stated, came out of their MFU; NeMo's pairs (1.10, 1.01 before) sit near 1
+    assert pytest.approx(0.999, abs=0.001) == eff.ADAPTER_OVER_FULL
     kw = dict(active_params=8e9, tokens=1e9, grad_checkpointing=True, gpu=gpus["h100-sxm"], n_gpus=8)
     full = estimate_training_time(method="full", **kw)  # type: ignore[arg-type]
     lora = estimate_training_time(method="lora", **kw)  # type: ignore[arg-type]
@@ -131,7 +132,7 @@ def test_lora_runs_above_the_dense_band_by_the_adapter_factor(gpus: dict[str, Gp
     )
     assert any(a.name == "adapter_over_full" for a in lora.assumptions)
     assert not any(a.name == "adapter_over_full" for a in full.assumptions)
-    # LoRA is still faster per token than full training: 4N at 1.13x the MFU vs 6N
+    # LoRA is still faster per token than full training: 4N at ~1.0x the MFU vs 6N
     assert lora.wall_hours.mid < full.wall_hours.mid
 
 
@@ -154,9 +155,10 @@ def test_framework_changes_the_band(gpus: dict[str, GpuSpec]) -> None:
     titan = efficiency_band(gpu=a100, precision="bf16", framework="torchtitan")
     hf = efficiency_band(gpu=a100, precision="bf16", framework="hf")
     # torchtitan reaches ~57% of A100 peak in its table; HF/PEFT single-GPU LoRA ~41% (fit rows), ~47% dense
-    # once Qwen's recomputing rows are read as such (efficiency.FRAMEWORK_ANCHORS: 0.558 vs 0.468)
+    # once Qwen's recomputing rows are read as such (efficiency.FRAMEWORK_ANCHORS: 0.558 vs 0.468; tim16,
+    # the optimizer update out of full rows with a stated step: 0.562 vs 0.492, 1.14x)
     assert titan.framework == "torchtitan" and hf.framework == "hf"
-    assert titan.mfu.mid > 1.15 * hf.mfu.mid
+    assert titan.mfu.mid > 1.1 * hf.mfu.mid
     # a framework's band is narrower than the generic one and within issue 13's 1.5x (held at its cap)
     generic = efficiency_band(gpu=a100, precision="bf16", framework=None)
     assert titan.mfu.high / titan.mfu.low < min(1.5, generic.mfu.high / generic.mfu.low)

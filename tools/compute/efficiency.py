@@ -82,31 +82,31 @@ FRAMEWORK_ANCHORS: dict[tuple[Framework, Generation, PrecisionClass], float] = {
     # Qwen (1) README LoRA on one A100, FlagPerf PEFT LoRA, PaddleNLP's HF PEFT LoRA on Alpaca (padding
     # out); raw 0.365. 0.423 before tim14 read Qwen's rows as full recompute (its released finetune scripts
     # pass --gradient_checkpointing: bench/time_rows.RECOMPUTE_IN_RELEASED_SCRIPT_FAMILIES)
-    ("hf", "ampere", "bf16"): 0.468,
-    ("torchtitan", "ampere", "bf16"): 0.558,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B (0.58)
-    ("torchtitan", "hopper", "bf16"): 0.422,  # torchtitan performance.md, 8x H100 (96 GB, 500 W), 8B (0.383)
-    ("torchtitan", "hopper", "fp8"): 0.363,  # the same, Float8 (torchao), 8B-405B on 8-512 GPUs (0.312)
-    ("torchtune", "ampere", "bf16"): 0.551,  # torchtune README: one RTX 4090, Llama 3.1 8B full/LoRA (0.546)
+    ("hf", "ampere", "bf16"): 0.492,
+    ("torchtitan", "ampere", "bf16"): 0.562,  # torchtitan performance.md, 64x A100, Llama 2/3 8B-70B (0.58)
+    ("torchtitan", "hopper", "bf16"): 0.428,  # torchtitan performance.md, 8x H100 (96 GB, 500 W), 8B (0.383)
+    ("torchtitan", "hopper", "fp8"): 0.365,  # the same, Float8 (torchao), 8B-405B on 8-512 GPUs (0.312)
+    ("torchtune", "ampere", "bf16"): 0.577,  # torchtune README: one RTX 4090, Llama 3.1 8B full/LoRA (0.546)
     # NeMo 24.07 performance summary (pretraining, SFT, LoRA) and DGX Cloud Benchmarking's NeMo 24.09
     # pretraining / fine-tuning FP8 rows (raw 0.447)
-    ("nemo", "hopper", "fp8"): 0.445,
-    ("nemo", "hopper", "bf16"): 0.51,  # DGX Cloud Benchmarking, NeMo 24.09 BF16, Llama 3 8B-405B (0.56)
+    ("nemo", "hopper", "fp8"): 0.454,
+    ("nemo", "hopper", "bf16"): 0.523,  # DGX Cloud Benchmarking, NeMo 24.09 BF16, Llama 3 8B-405B (0.56)
     # Megatron-Bridge performance summary (dense 8B-405B) and FlagPerf's megatron-core / FlagScale FP8 rows
-    ("megatron", "hopper", "fp8"): 0.435,  # raw 0.441
+    ("megatron", "hopper", "fp8"): 0.436,  # raw 0.441
     # Megatron-Bridge performance summary, B200 (raw 0.465; pulled towards the pooled Hopper FP8 cell x the
     # TE stacks' Blackwell/Hopper ratio: Blackwell is not pooled across kernel classes, TE_FRAMEWORKS)
-    ("megatron", "blackwell", "fp8"): 0.455,
+    ("megatron", "blackwell", "fp8"): 0.459,
     # FlagPerf megatron-core / FlagScale (Llama 2 70B on H800, Llama 3 8B/70B on H100); raw 0.425
-    ("megatron", "hopper", "bf16"): 0.444,
+    ("megatron", "hopper", "bf16"): 0.451,
     # FlagPerf A800 (Llama 3 8B, Aquila2 7B SFT), Megatron-LLaMA 13B on 32-512 A100, the Megatron-LM paper's
     # GPT 1.7B-1T and 175B PTD-P rows on 32-3072 A100 (raw 0.498; 0.503 before tim8 took the paper's eager
     # attention score traffic out of its rows: 2021, before FlashAttention; time_rows.EAGER_ATTENTION_ROWS)
-    ("megatron", "ampere", "bf16"): 0.538,
+    ("megatron", "ampere", "bf16"): 0.546,
     # FlagPerf Megatron-DeepSpeed / ZeRO-3 on A100/A800, Megatron-LLaMA's HF + ZeRO-2 baseline, the
     # Megatron-LM paper's ZeRO-3 175B rows, BLOOM 176B (Megatron-DeepSpeed); raw 0.431
-    ("deepspeed", "ampere", "bf16"): 0.45,
+    ("deepspeed", "ampere", "bf16"): 0.453,
     # FlagPerf Baichuan 2 13B (ZeRO-1, no flash attention; step sync out) on 16 H800 (raw 0.313)
-    ("deepspeed", "hopper", "bf16"): 0.382,
+    ("deepspeed", "hopper", "bf16"): 0.388,
 }
 FRAMEWORK_CELL_EVIDENCE: dict[tuple[Framework, Generation, PrecisionClass], tuple[int, int]] = {
     ("deepspeed", "ampere", "bf16"): (4, 7),
@@ -128,19 +128,19 @@ the estimate names them beside the band so a buyer sees how thin a cell is."""
 GENERIC_ANCHORS: dict[tuple[Generation, PrecisionClass], float] = {
     # torchtitan, llm-foundry, Qwen/HF, torchtune, Llama 1/2, InternEvo, XTuner, fms-fsdp, FlagPerf,
     # Megatron-LLaMA, PaddleNLP, the Megatron-LM paper, flash-attention, BLOOM, Answer.AI (LoRA)
-    ("ampere", "bf16"): 0.537,
+    ("ampere", "bf16"): 0.545,
     # llm-foundry, torchtitan, OLMo-core, NeMo AutoModel, DeepSeek 67B, fms-fsdp, FlagPerf, DGX Cloud
     # (NeMo, MaxText)
-    ("hopper", "bf16"): 0.465,
+    ("hopper", "bf16"): 0.478,
     # NeMo, Megatron-Bridge, torchtitan, OLMo-core, llm-foundry, FlagPerf, DGX Cloud (NeMo, MaxText)
-    ("hopper", "fp8"): 0.422,
+    ("hopper", "fp8"): 0.425,
     # Blackwell is not pooled (its rows split by kernel class, TE_FRAMEWORKS): the Hopper cell x the
     # Blackwell/Hopper ratio of the stacks outside TE_FRAMEWORKS, here the TE stacks' (none identified);
     # 0.465 (FP8, Megatron-Bridge's B200 rows pooled) before tim7
-    ("blackwell", "bf16"): 0.49,
-    ("blackwell", "fp8"): 0.445,
+    ("blackwell", "bf16"): 0.506,
+    ("blackwell", "fp8"): 0.45,
 }
-HOPPER_OVER_AMPERE = 0.727
+HOPPER_OVER_AMPERE = 0.728
 """MFU on Hopper / MFU on Ampere, same stack, BF16: median over the stacks with both (fit: torchtitan,
 fms-fsdp, DeepSpeed (FlagPerf, Megatron-LM paper, BLOOM), llm-foundry, Megatron (FlagPerf, Megatron-LLaMA,
 Megatron-LM paper); 0.718 before fresh-3 was fitted)."""
@@ -151,7 +151,7 @@ MXFP8 support; NeMo and Megatron-Core build their layers on TE). The other stack
 Unsloth's Triton kernels, HF models with FlashAttention-2, whose README lists Ampere/Ada/Hopper GPUs; FA3
 is Hopper-only) reach Blackwell later: their Blackwell/Hopper ratio is fitted apart where the development
 rows identify it (bench/time_fit.py; none do until fresh-4 joins them: BLACKWELL_OVER_HOPPER_OTHER)."""
-BLACKWELL_OVER_HOPPER = 1.055
+BLACKWELL_OVER_HOPPER = 1.059
 """MFU on Blackwell / MFU on Hopper, same stack and precision, for TE_FRAMEWORKS (fit: Megatron-Bridge
 8B-405B on B200 against the Megatron H100 FP8 rows of Megatron-Bridge and FlagPerf)."""
 BLACKWELL_OVER_HOPPER_OTHER: float | None = None
@@ -198,10 +198,11 @@ GENERIC_HALF_WIDTH_CAP = math.sqrt(2.0)
 # framework given: DGX Cloud +21% median (its NeMo BF16 rows, -32% at worst, were moved from FP8 in their
 # fold), the Megatron-LM paper -11% (its ZeRO-3 175B on 1,536 GPUs, +94%, is the widest), FlagPerf -10%.
 # Figures (tim8, 2026-11-27; adapter factor on matched set-ups): framework 1.347, generic 1.540, still above
-# their caps. tim14 (Qwen's README rows read as full recompute): framework 1.347, generic 1.523.
-FRAMEWORK_HALF_WIDTH_CV = 1.347
+# their caps. tim14 (Qwen's README rows read as full recompute): framework 1.347, generic 1.523. tim16 (the
+# optimizer update taken out of full/pretraining rows with a stated step): framework 1.351, generic 1.570.
+FRAMEWORK_HALF_WIDTH_CV = 1.351
 """CV figure for the framework band (bench/time_fit.py's cross_validate)."""
-GENERIC_HALF_WIDTH_CV = 1.523
+GENERIC_HALF_WIDTH_CV = 1.57
 """CV figure for the generic band (bench/time_fit.py's cross_validate)."""
 FRAMEWORK_HALF_WIDTH = min(FRAMEWORK_HALF_WIDTH_CV, FRAMEWORK_HALF_WIDTH_CAP)
 GENERIC_HALF_WIDTH = min(GENERIC_HALF_WIDTH_CV, GENERIC_HALF_WIDTH_CAP)
@@ -247,7 +248,9 @@ def small_batch_factor(*, tokens_per_micro_batch: int, exponent: float = SMALL_B
 # run (1.28), whose 8B weights and 8-bit Adam states (32 GB) page over PCIe on a 24 GB card. Measured
 # outside the development rows (fresh-4, not fitted): VectorLM (HF + FSDP, A100) 0.73-0.77, Pax (JAX,
 # H100, Transformer Engine) 0.69-0.79 on this scale. Applied to QLoRA too (its dequantisation is x LoRA).
-ADAPTER_OVER_FULL = 1.057
+# tim16: 1.057 -> 0.999 once the full rows' optimizer update (tools.compute.optimizer_update, charged apart
+# where the step is stated) came out of them: NeMo's SFT rows run faster per token than their MFU had said.
+ADAPTER_OVER_FULL = 0.999
 ADAPTER_OVER_FULL_SOURCE = (
     "fit: LoRA / full-training MFU on matched set-ups: NeMo 24.07 7B H100 FP8 (1.10), DGX Cloud NeMo 8B 1.01"
 )
@@ -263,7 +266,7 @@ ADAPTER_OVER_FULL_SOURCE = (
 # (leave-one-family-out 77.6% / 17.0% -> 73.0% / 17.5%; README, tim15).
 ADAPTER_OVER_FULL_BY_FRAMEWORK: dict[str, float] = {}
 ADAPTER_OVER_FULL_BY_FRAMEWORK_SOURCE = (
-    "fit: the framework's own LoRA / full MFU on matched set-ups (bench/time_fit.py ADAPTER_PAIR_FAMILIES)"
+    "fit: the framework's own LoRA / full MFU on matched set-ups of its fit rows (bench/time_fit)"
 )
 
 
@@ -274,7 +277,7 @@ ADAPTER_OVER_FULL_BY_FRAMEWORK_SOURCE = (
 # precision cells publishing both: llm-foundry A100 0.82 / H100 0.86, torchtitan A100 0.84, InternEvo
 # 0.89, fms-fsdp A100 0.94 / H100 1.00). Selective recompute (Megatron, torchtitan 'selective') costs
 # no more than the rows' scatter and counts as none. The bands are MFUs without full recompute.
-FULL_RECOMPUTE_FACTOR = 0.874
+FULL_RECOMPUTE_FACTOR = 0.87
 FULL_RECOMPUTE_SOURCE = (
     "fit: full-recompute / no-recompute MFU within torchtitan, llm-foundry, InternEvo and fms-fsdp tables"
 )
@@ -288,7 +291,7 @@ QLORA_DEQUANT_SLOWDOWN_SOURCE = (
 )
 
 # --- MoE: grouped GEMMs, all-to-all dispatch, routing ----------------------------------------------
-MOE_FACTOR = Range(low=0.178, high=0.952)  # 0.174 before tim7 (Blackwell cells derived); high 1.0 before tim8
+MOE_FACTOR = Range(low=0.177, high=0.939)  # 0.174 before tim7 (Blackwell cells derived); high 1.0 before tim8
 """MoE MFU (on active parameters) / the middle of the dense band the estimate reads for the same GPU,
 precision and framework: expert GEMMs are thin and the all-to-all of expert parallelism is inside; the
 pipeline bubble is not (tools.compute.parallel charges it apart). Min to max over the MoE rows: the
@@ -316,7 +319,7 @@ MOE_FACTOR_SOURCE = (
 # that leaves the rows' log ratios scattered least, by median absolute deviation). A model whose expert layout
 # is not known (no config: --params-b) keeps MOE_FACTOR, the rows' raw spread.
 MOE_ROUTING_SCALE: float | None = 2.51e-4
-MOE_FACTOR_NO_ROUTING: Range | None = Range(low=0.431, high=2.185)
+MOE_FACTOR_NO_ROUTING: Range | None = Range(low=0.436, high=2.126)
 MOE_FACTOR_CEILING = 1.0
 """The routed MoE factor's top: an MoE layer's MFU on active parameters does not exceed the dense middle
 (bench/time_fit.py's MOE_FACTOR_CEILING holds the raw MOE_FACTOR there too)."""

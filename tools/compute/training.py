@@ -54,6 +54,7 @@ from tools.compute.flops import (
     model_flops_factor,
     peak_tflops,
 )
+from tools.compute.optimizer_update import with_optimizer_update
 from tools.compute.padding import (
     PADDING_SOURCE,
     UNSTATED_LENGTHS,
@@ -134,6 +135,7 @@ def estimate_training_time(
     precompute_ref_log_probs: bool = False,
     flash_attention: bool = True,
     attention_heads: int | None = None,
+    pure_16bit_optimizer_states: bool = False,
 ) -> TrainingTime:
     """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
     100%-MFU bound.
@@ -159,6 +161,8 @@ def estimate_training_time(
     the samples' tokens, not the padding. `traced=False`: the same numbers with an empty trace and no
     assumptions. `calibration`: the fitted constants (bench/time_fit.py's cross-validation passes each
     fold's refit). `training_objective`, `precompute_ref_log_probs`: tools.preference (DPO's reference).
+    Full/pretraining with a stated `batch_size`: the optimizer update's time per step is added
+    (tools.compute.optimizer_update; `pure_16bit_optimizer_states`: no FP32 master, half the bytes).
     `flash_attention=False`: eager attention's score traffic is added (tools.compute.attention_eager; heads
     from `arch`, else `attention_heads`).
     """
@@ -498,6 +502,12 @@ def estimate_training_time(
     if not flash_attention and heads is not None and shape is not None and computed_seq is not None:
         thr = with_eager_attention(tb, thr, n_layers=shape[0], n_heads=heads, seq_len=computed_seq, gpu=gpu,
             peak_tflops=peak, flops_per_token=per_token)  # fmt: skip
+    if method in ("full", "pretraining") and batch_size is not None and computed_seq is not None:
+        thr = with_optimizer_update(tb, thr, total_params=total_params or active_params, n_gpus=n_gpus,
+            sharding=sharding, tensor_parallel=tensor_parallel, pipeline_stages=pipeline_stages,
+            pipeline_micro_batches=pipeline_micro_batches, tokens_per_micro_batch=batch_size * computed_seq,
+            gradient_accumulation_steps=gradient_accumulation_steps, pure_16bit=pure_16bit_optimizer_states,
+            gpu=gpu, peak_tflops=peak, flops_per_token=per_token)  # fmt: skip
     if pad is not None:
         thr = thr.scale(pad.efficiency)
         tb.step(
