@@ -73,6 +73,7 @@ from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_no_renting import rule_no_renting
+from advisor.extract.rules_generation_chain import rule_generation_chain
 from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_owned_table import rule_owned_table
@@ -189,6 +190,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_power_forms,  # after rule_serving_io: '31c/kWh (AUD)', '₹9 per unit' replace a USD reading
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
     rule_output_each,  # after rule_per_item_volume: "Each translation is about 150 tokens" for N items
+    rule_generation_chain,  # after the volume rules: "50k convos x 8 turns x ~300 tok per turn (output)"
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"
