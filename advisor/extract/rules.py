@@ -67,6 +67,7 @@ from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_inventory_csv import rule_inventory_csv, rule_inventory_pipe
 from advisor.extract.rules_item_size import rule_item_prompt
 from advisor.extract.rules_length_slots import rule_length_slots
+from advisor.extract.rules_length_pairs import rule_length_pairs
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
@@ -184,6 +185,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
+    rule_length_pairs,  # after the length rules: '1k prompt / 200 out', 'Prompt ~900, answer ~150'
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,

@@ -7,7 +7,7 @@ the job's token volume, else the product is its item count, which meets the outp
 The same chain is a training set's size ("20k examples x 2k tokens", rules_data) or a generation job's
 output: it is read as generation only where the text is a generation job, that is the workload reader
 found inference, or found nothing and the text names a generation (a synthetic-data job, a teacher model,
-new or output tokens, a (re)generation verb, sampling). A training word anywhere leaves the chain to
+new or output tokens, a (re)generation verb, sampling; "samples" alone is a noun, no generation). A training word anywhere leaves the chain to
 rules_data. Then the chain's dataset_tokens reading in that sentence is replaced by generation_tokens,
 the workload is inference (inferred), and with a deadline the rate it needs (units_text.rate_from_volume).
 
@@ -42,7 +42,7 @@ _MONEY_OR_SIZE = re.compile(r"[$€£]|\b(?:usd|eur|gbp|gb|tb|gib|tib|mb)\b", I)
 # what says the text makes text: a synthetic-data job, a teacher, output or new tokens, (re)generation
 _GENERATES = keyed(
     r"\bsynth(?:etic)?\b|\bteacher\b|\b(?:new|output|generated)\s+tok(?:en)?s?\b|\btok(?:en)?s?\s+out\b"
-    r"|\(output\)|\b(?:re-?)?generat(?:e|es|ed|ing|ion)\b|\bdistil\w*|\bsampl(?:e|es|ed|ing)\b",
+    r"|\(output\)|\b(?:re-?)?generat(?:e|es|ed|ing|ion)\b|\bdistil\w*|\bsampl(?:ed|ing)\b|\bsample\s+(?=\d)",
     I,
 )
 # a training word: the chain is then a training set's size (rules_data)
