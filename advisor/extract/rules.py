@@ -58,6 +58,7 @@ from advisor.extract.rules_forward_only import (
     rule_forward_only_workload,
 )
 from advisor.extract.rules_framework import rule_framework
+from advisor.extract.rules_generation_chain import rule_generation_chain
 from advisor.extract.rules_gpu_at_provider import rule_gpu_at_provider
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpu_options import rule_gpu_options
@@ -66,15 +67,14 @@ from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_e
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_inventory_csv import rule_inventory_csv, rule_inventory_pipe
 from advisor.extract.rules_item_size import rule_item_prompt
-from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_length_pairs import rule_length_pairs
+from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_no_renting import rule_no_renting
-from advisor.extract.rules_generation_chain import rule_generation_chain
 from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_owned_table import rule_owned_table

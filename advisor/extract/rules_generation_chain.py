@@ -7,9 +7,10 @@ the job's token volume, else the product is its item count, which meets the outp
 The same chain is a training set's size ("20k examples x 2k tokens", rules_data) or a generation job's
 output: it is read as generation only where the text is a generation job, that is the workload reader
 found inference, or found nothing and the text names a generation (a synthetic-data job, a teacher model,
-new or output tokens, a (re)generation verb, sampling; "samples" alone is a noun, no generation). A training word anywhere leaves the chain to
-rules_data. Then the chain's dataset_tokens reading in that sentence is replaced by generation_tokens,
-the workload is inference (inferred), and with a deadline the rate it needs (units_text.rate_from_volume).
+new or output tokens, a (re)generation verb, sampling; "samples" alone is a noun, no generation). A
+training word anywhere leaves the chain to rules_data. Then the chain's dataset_tokens reading in that
+sentence is replaced by generation_tokens, the workload is inference (inferred), and with a deadline the
+rate it needs (units_text.rate_from_volume).
 
 Not read: one factor alone (no chain), a chain under 1,000 items or 1M tokens (a test run; the limits of
 rules_serving_io), a chain per period ("2M x 200 tokens a day" is a steady rate), prices or sizes in GB.
@@ -104,14 +105,17 @@ def rule_generation_chain(ctx: Ctx) -> None:
         if items < _MIN_ITEMS or total < _MIN_TOKENS:
             continue
         lo, hi = s.start, s.start + len(s.text)
-        ctx.findings[:] = [f for f in ctx.findings if not (f.field == "dataset_tokens" and lo <= f.position < hi)]
+        ctx.findings[:] = [
+            f for f in ctx.findings if not (f.field == "dataset_tokens" and lo <= f.position < hi)
+        ]
         if ctx.workload is None:
             ctx.add(s, "workload", "inference", f"{said}: a generation job's output -> inference", "inferred",
                     m.start())  # fmt: skip
             ctx.workload = "inference"
         ctx.add(s, "generation_tokens", total, f"{said} = {total:,.0f} output tokens", "inferred", m.start())
         if length and out is None:
-            ctx.add(s, "output_tokens", int(each), f'"{length.strip()}" tokens per item', "inferred", m.start())
+            ev = f'"{length.strip()}" tokens per item'
+            ctx.add(s, "output_tokens", int(each), ev, "inferred", m.start())
         deadline = best.get("deadline_hours")
         if deadline is not None:
             conv = U.rate_from_volume(total, float(deadline.value))
