@@ -17,7 +17,9 @@ import re
 _TABLE = re.compile(r"(?:^[ \t]*\|[^\n]*\|[ \t]*(?:\n|$)){3,}", re.M)
 _RULE_CELL = re.compile(r":?-{2,}:?")
 _EMPTY = re.compile(r"[-–—]*|n/?a|none|tbd", re.I)
-_HARDWARE_HEAD = re.compile(r"\b(?:gpus?|hosts?|hostname|nodes?|servers?|cards?|accelerators?|machines?)\b", re.I)
+_HARDWARE_HEAD = re.compile(
+    r"\b(?:gpus?|hosts?|hostname|nodes?|servers?|cards?|accelerators?|machines?)\b", re.I
+)
 _NUMBER_CELL = re.compile(r"[~≈]?\s*\d[\d,.]*\s*(?:k|m|bn?|thousand|million|billion)?", re.I)
 _MIN_COLUMNS = 3  # two columns are a key and its value (rules_text._table_row)
 
