@@ -30,6 +30,11 @@ def _fig(n: str, m: str) -> str:
 _TOK = r"(?:[\s-]*tok(?:en)?s?)?(?:\s+of\s+[a-z-]+)?"  # "7,500 tokens of diff in"
 _JOIN = r"\s*(?:/|,|;|\+|and|&)\s*"
 _NOT_RATE = r"(?!\s*(?:/\s*s|per\s+s|tok(?:en)?s?\s*/))"
+# a figure in another unit: "out ~250 words" is no token length (tests/extract/test_length_slots.py)
+_NOT_UNIT = (
+    r"(?!\s*(?:%|words?|chars?|characters?|lines?|pages?|sentences?|paragraphs?|ms|s|secs?|seconds?"
+    r"|minutes?|gb|mb|kb|users?)\b)(?!\s*%)"
+)
 # the role word after each figure: "1k prompt / 200 out"
 _AFTER = re.compile(
     rf"(?<![\w.$€£]){_fig('n1', 'm1')}{_TOK}\s+(?P<r1>{_IN}|{_OUT})\b{_JOIN}"
@@ -39,7 +44,7 @@ _AFTER = re.compile(
 # the role word before each figure: "Prompt ~900, answer ~150"
 _BEFORE = re.compile(
     rf"\b(?P<r1>{_IN}|{_OUT})\s*(?:[:=]|is|of)?\s*{_fig('n1', 'm1')}{_TOK}{_JOIN}"
-    rf"(?P<r2>{_IN}|{_OUT})\s*(?:[:=]|is|of)?\s*{_fig('n2', 'm2')}(?!\.?\d)(?!\s*%){_NOT_RATE}",
+    rf"(?P<r2>{_IN}|{_OUT})\s*(?:[:=]|is|of)?\s*{_fig('n2', 'm2')}(?!\.?\d){_NOT_UNIT}{_NOT_RATE}",
     I,
 )
 _IN_WORD = re.compile(rf"^(?:{_IN})$", I)

@@ -3,7 +3,8 @@ v13 development case, a lab wiki's job queue: "| job | model | items | tokens ou
 "| synthetic QA | Llama 3.1 8B | 5,000,000 | 150 | Dec 10 |"). Each data cell was read bare, so a number
 lost the column that says what it counts and a date the word that makes it a deadline. Each data cell is
 written the way prose says it, with its column name: a number before it ("5,000,000 items", "150 tokens
-out / item"), other text after it ("due Dec 10", "model Llama 3.1 8B"). The header row stays.
+out / item"), other text after it ("due Dec 10", "model Llama 3.1 8B"). The header row stays, and so
+does each row's first cell, the row's own name ("| Fine-tune | Qwen2.5 7B |": the part a row is about).
 
 Left alone: a table of two columns (a key and its value, rules_text._table_row), a table of two parts
 (table_parts), and a hardware listing (a column named GPU, host, node, server, card: the inventory rules read
@@ -47,7 +48,8 @@ def _table(m: re.Match[str]) -> str:
         if len(cells) != len(header):
             out.append(line)
             continue
-        out.append("| " + " | ".join(_cell(h, c) for h, c in zip(header, cells, strict=True)) + " |")
+        named = [_cell(h, c) for h, c in zip(header[1:], cells[1:], strict=True)]
+        out.append("| " + " | ".join([cells[0], *named]) + " |")  # the first cell names the row itself
     return "\n".join(out) + ("\n" if m.group(0).endswith("\n") else "")
 
 

@@ -47,3 +47,8 @@ def test_near_miss_rate_is_no_length(extract: Extract) -> None:
     # (the "30 out" is read as an output length by an older rule, as on main: left alone here)
     p = extract("Llama 3.1 8B endpoint for 40 concurrent users, 1k prompt / 30 out tok/s per user.")
     assert p.prompt_tokens is None
+
+
+def test_near_miss_figure_in_words_is_no_length(extract: Extract) -> None:
+    p = extract("Qwen2.5 14B support bot for 60 concurrent users; prompt 2k, answer ~250 words.")
+    assert p.output_tokens != 250
