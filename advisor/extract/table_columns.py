@@ -7,8 +7,9 @@ out / item"), other text after it ("due Dec 10", "model Llama 3.1 8B"). The head
 does each row's first cell, the row's own name ("| Fine-tune | Qwen2.5 7B |": the part a row is about).
 
 Left alone: a table of two columns (a key and its value, rules_text._table_row), a table of two parts
-(table_parts), and a hardware listing (a column named GPU, host, node, server, card: the inventory rules read
-those cells as they are), a row whose cell count differs from the header's, an empty cell.
+(table_parts), and a hardware listing (a column named GPU, gpu_model, host, node, server, hardware, qty,
+asset: the inventory rules read those cells as they are), a row whose cell count differs from the
+header's, an empty cell.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ _TABLE = re.compile(r"(?:^[ \t]*\|[^\n]*\|[ \t]*(?:\n|$)){3,}", re.M)
 _RULE_CELL = re.compile(r":?-{2,}:?")
 _EMPTY = re.compile(r"[-–—]*|n/?a|none|tbd", re.I)
 _HARDWARE_HEAD = re.compile(
-    r"\b(?:gpus?|hosts?|hostname|nodes?|servers?|cards?|accelerators?|machines?)\b", re.I
+    r"(?<![a-z])(?:gpus?|hosts?|hostname|nodes?|servers?|cards?|accelerators?|machines?|hardware|assets?"
+    r"|qty|quantity|ownership|inventory)(?![a-z])",
+    re.I,
 )
 _NUMBER_CELL = re.compile(r"[~≈]?\s*\d[\d,.]*\s*(?:k|m|bn?|thousand|million|billion)?", re.I)
 _MIN_COLUMNS = 3  # two columns are a key and its value (rules_text._table_row)
