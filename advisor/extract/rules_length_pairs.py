@@ -48,6 +48,12 @@ _BEFORE = re.compile(
     I,
 )
 _IN_WORD = re.compile(rf"^(?:{_IN})$", I)
+# a count of things, not a length: "4k prompts, 1k outputs a day" (a plural noun after a bare figure, or a
+# period after the pair: tests/extract/test_reading_fields_general.py)
+_PLURAL = re.compile(r"(?:s|ies)$", I)
+_PERIOD_AFTER = re.compile(
+    r"\s*(?:a|an|per|/|each|every)\s*(?:day|week|month|hour|night|year|minute|second)\b", I
+)
 _MAX_LENGTH_TOKENS = 1e6  # no request's prompt or output is this long: a volume, not a length
 
 
@@ -64,6 +70,12 @@ def rule_length_pairs(ctx: Ctx) -> None:
     for s in ctx.sentences:
         for rx in (_AFTER, _BEFORE):
             for m in rx.finditer(s.text):
+                if _PERIOD_AFTER.match(s.text, m.end()):
+                    continue
+                if rx is _AFTER and "tok" not in m.group(0).lower() and any(
+                    _PLURAL.search(m.group(r)) and m.group(r).lower() != "ins" for r in ("r1", "r2")
+                ):
+                    continue  # "4k prompts, 1k outputs": counted items
                 first_in = bool(_IN_WORD.match(m.group("r1")))
                 if first_in == bool(_IN_WORD.match(m.group("r2"))):
                     continue  # two of one side: no pair of in and out

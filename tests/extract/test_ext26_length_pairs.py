@@ -52,3 +52,8 @@ def test_near_miss_rate_is_no_length(extract: Extract) -> None:
 def test_near_miss_figure_in_words_is_no_length(extract: Extract) -> None:
     p = extract("Qwen2.5 14B support bot for 60 concurrent users; prompt 2k, answer ~250 words.")
     assert p.output_tokens != 250
+
+
+def test_near_miss_counted_prompts_are_no_lengths(extract: Extract) -> None:
+    p = extract("Llama 3.1 8B endpoint for 40 concurrent users. We answer 4k questions / 2k replies.")
+    assert p.prompt_tokens != 4000 and p.output_tokens != 2000
