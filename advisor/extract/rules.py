@@ -58,6 +58,7 @@ from advisor.extract.rules_forward_only import (
     rule_forward_only_workload,
 )
 from advisor.extract.rules_framework import rule_framework
+from advisor.extract.rules_generation_chain import rule_generation_chain
 from advisor.extract.rules_gpu_at_provider import rule_gpu_at_provider
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
 from advisor.extract.rules_gpu_options import rule_gpu_options
@@ -66,6 +67,7 @@ from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_e
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_inventory_csv import rule_inventory_csv, rule_inventory_pipe
 from advisor.extract.rules_item_size import rule_item_prompt
+from advisor.extract.rules_length_pairs import rule_length_pairs
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
 from advisor.extract.rules_memory_question import rule_memory_question
@@ -185,12 +187,14 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
     rule_length_slots,  # after rule_lengths: a role word a few words from its figure, for a field unread
+    rule_length_pairs,  # after the length rules: '1k prompt / 200 out', 'Prompt ~900, answer ~150'
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
     rule_serving_io,
     rule_power_forms,  # after rule_serving_io: '31c/kWh (AUD)', '₹9 per unit' replace a USD reading
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'
     rule_output_each,  # after rule_per_item_volume: "Each translation is about 150 tokens" for N items
+    rule_generation_chain,  # after the volume rules: "50k convos x 8 turns x ~300 tok per turn (output)"
     rule_forward_only_total,  # after rule_serving_io: 'over 102B input tokens' with no items counted
     rule_claim_rate,  # after the rate rules: a serving claim's aggregate rate, when no target was read
     rule_nightly_batch,  # after rule_serving_io: "2,500 PRs a night ... between 02:00 and 07:00"

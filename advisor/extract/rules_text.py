@@ -34,6 +34,7 @@ from advisor.extract.record_rows import record_rows
 from advisor.extract.semicolon_rows import csv_rows, semicolon_rows
 from advisor.extract.settings_rows import form_body_rows, record_table, settings_lines, xml_rows
 from advisor.extract.spaced_groups import comma_groups
+from advisor.extract.table_columns import column_tables
 from advisor.extract.table_parts import part_columns
 
 # --------------------------------------------------------------------------- numbers
@@ -271,7 +272,7 @@ def _clean(text: str) -> str:
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
     text = json_rows(text)  # a JSON body's lines (json_rows.py)
     text = record_table(text)  # a header and one row: one record's keys and values (settings_rows.py)
-    text = _TABLE_ROW.sub(_table_row, part_columns(text))  # a table of two parts (table_parts.py)
+    text = _TABLE_ROW.sub(_table_row, column_tables(part_columns(text)))  # table_parts.py, table_columns.py
     text = count_keys(text)  # "Documents: 400,000" -> "400,000 Documents" (advisor/extract/count_keys.py)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))
     text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)
