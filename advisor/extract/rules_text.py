@@ -271,8 +271,9 @@ def _clean(text: str) -> str:
     text = settings_lines(form_body_rows(text))  # a form POST's body, YAML/INI/dataclass/textproto lines
     text = csv_rows(semicolon_rows(text))  # "Documents;400.000", "prompt_tokens,2000," (semicolon_rows.py)
     text = json_rows(text)  # a JSON body's lines (json_rows.py)
-    text = record_table(text)  # a header and one row: one record's keys and values (settings_rows.py)
-    text = _TABLE_ROW.sub(_table_row, column_tables(part_columns(text)))  # table_parts.py, table_columns.py
+    # a many-column table's cells with their column names first (table_columns.py), then a header and one
+    # row as one record's keys and values (settings_rows.py); two-part tables first (table_parts.py)
+    text = _TABLE_ROW.sub(_table_row, record_table(column_tables(part_columns(text))))
     text = count_keys(text)  # "Documents: 400,000" -> "400,000 Documents" (advisor/extract/count_keys.py)
     text = _GPU_HYPHEN.sub(_gpu_unhyphen, doubled_numbers(normalise(text)))
     text = _SWISS_GROUPS.sub(lambda m: m.group(0).replace("'", ",").replace("\u2019", ","), text)

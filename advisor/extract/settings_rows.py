@@ -305,6 +305,12 @@ def _inventory(head: list[str]) -> bool:
     return any(_GPU_COLUMN.match(c) for c in head) and any(_COUNT_COLUMN.match(c) for c in head)
 
 
+def _bare(key: str, cell: str) -> str:
+    """A text cell without its column's name where table_columns.py wrote it first ("Spot no"); a figure it
+    wrote with the name after ("150 tokens out / item") keeps it: the rules read that wording."""
+    return cell[len(key) + 1 :] if cell.lower().startswith(key.lower() + " ") else cell
+
+
 def record_table(text: str) -> str:
     """`text` with each header-and-one-row table written as '| header | cell |' rows."""
     if "|" not in text:
@@ -329,7 +335,7 @@ def record_table(text: str) -> str:
             and sum(bool(re.search(r"\d", c)) for c in head) < len(head) / 2
             and not _inventory(head)
         ):
-            out.extend(key_value(k, v) for k, v in zip(head, row, strict=True) if k and v)
+            out.extend(key_value(k, _bare(k, v)) for k, v in zip(head, row, strict=True) if k and v)
             out.append("")
             i = j + 1
         elif head is not None:  # a table kept as it is: all its lines (its rule row is no header)
