@@ -171,6 +171,15 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         # PR #41's description: 'With limit_all_gathers=False' (torch 2.0.1's FSDP default) vs '=True'
         document_options={"limit_all_gathers=False": {"fsdp_limit_all_gathers": False}},
     ),
+    "deepspeed-issue-5305-megatron-ds-7b": SourceStack(
+        None, None, {"loss_impl": "vocab-parallel"},
+        "tothemoon96/Megatron-DeepSpeed at stored commit 4569c602 (read 2026-11-28): the issue's script "
+        "examples_deepspeed/sequence_parallel/ds_pretrain_gpt_1.3B_seq_parallel_32k.sh runs pretrain_gpt.py, "
+        "Megatron's own GPT (megatron/model/gpt_model.py, transformer.py ParallelTransformerLayer: "
+        "LayerNorm, no transformers modelling code: model_code plain) whose loss is "
+        "tensor_parallel.vocab_parallel_cross_entropy on the vocab-split logits (loss_impl vocab-parallel)",
+        model_code="plain",
+    ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
 loss, applied where the row leaves them null and named in the mapping notes."""
