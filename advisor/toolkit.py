@@ -176,6 +176,9 @@ def size_workload(
     fp32_unquantized: Annotated[bool | None, _req("fp32_unquantized")] = _default("fp32_unquantized"),
     quant_saves_input: Annotated[bool | None, _req("quant_saves_input")] = _default("quant_saves_input"),
     returns_kv_cache: Annotated[bool | None, _req("returns_kv_cache")] = _default("returns_kv_cache"),
+    fsdp_limit_all_gathers: Annotated[bool | None, _req("fsdp_limit_all_gathers")] = _default(
+        "fsdp_limit_all_gathers"
+    ),
     training_objective: Annotated[str, _req("training_objective")] = _default("training_objective"),
     precompute_ref_log_probs: Annotated[bool, _req("precompute_ref_log_probs")] = _default(
         "precompute_ref_log_probs"

@@ -98,7 +98,7 @@ import yaml
 from bench.memory_fresh_basis import CardSkip, card_usable_gib
 from bench.memory_fresh_basis import bounded_error as bounded_error  # re-exported: the scorer's API
 from bench.memory_fresh_basis import on_basis as _on_basis
-from bench.memory_fresh_stacks import _SOURCE_STACKS, SourceStack
+from bench.memory_fresh_stacks import _SOURCE_STACKS, config_accumulation
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
 from tools.catalog.synthetic import synthetic_arch
@@ -330,18 +330,6 @@ def _glm_remote(model: dict[str, Any]) -> bool:
     return ("chatglm" in ident or "thudm/glm-4" in ident) and "-hf" not in ident
 
 
-def _config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:
-    """The source config's accumulation steps when the row's source document names a listed config."""
-    source = row.get("source") or {}
-    document = str(source.get("document") or "") if isinstance(source, dict) else ""
-    if stack is None:
-        return 1
-    found = re.search(r"\bBS (\d+)/(\d+)\b", document) if stack.batch_column else None
-    if found:  # 'BS micro/global'
-        return max(1, int(found.group(2)) // (int(found.group(1)) * int(row.get("gpus") or 1)))
-    return next((n for name, n in stack.accumulation.items() if f"'{name}'" in document), 1)
-
-
 def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     """Calculator inputs for one row (module docstring); Skip with the reason when it cannot be done."""
     rid, notes = str(row.get("id") or "?"), list[str]()
@@ -447,7 +435,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in (stack.quant if stack is not None else {}).items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's quantised-base loading)")
-    accumulation = int(row.get("grad_accumulation_steps") or 0) or _config_accumulation(row, stack)
+    accumulation = int(row.get("grad_accumulation_steps") or 0) or config_accumulation(row, stack)
     if accumulation > 1:
         inputs["grad_accumulation_steps"] = accumulation
         notes.append(f"gradient accumulation {accumulation} micro-batches per step (the source's config)")
@@ -459,6 +447,10 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         if stack.output_held and stack.output_held in document:
             inputs["logits_held"] = True
             notes.append(f"logits_held True (the source document's run: {stack.output_held!r})")
+        for phrase, options in stack.document_options.items():
+            if phrase in document:
+                inputs.update(options)
+                notes.append(f"{options} (the source document's run: {phrase!r})")
     if stack is not None and not chunked and not framework_defaults(framework).amp:
         for key, val in stack.loss_without_autocast.items():
             inputs[key] = val

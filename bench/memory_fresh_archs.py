@@ -150,10 +150,27 @@ LLMS_FROM_SCRATCH_GPT_124M_V50304 = LLMS_FROM_SCRATCH_GPT_124M.model_copy(
     )
 )
 
+MEGATRON_GPT3_6_7B = _arch(
+    "megatron-gpt3-6.7b", "GPT-3-style 7B (Megatron-DeepSpeed GPT, printed as '7b')",
+    ("GPT-3-style 7B (Megatron-DeepSpeed GPT, printed as '7b')",),
+    "tothemoon96/Megatron-DeepSpeed examples_deepspeed/sequence_parallel/"
+    "ds_pretrain_gpt_1.3B_seq_parallel_32k.sh (stored 4569c602, read 2026-11-28), its '## GPT-3 6.7B' block: "
+    "num_layers 32, hidden_size 4096, num_attn_heads 32; --vocab-file gpt2-vocab.json (GPT-2 BPE, 50257) "
+    "padded by Megatron to a multiple of make-vocab-size-divisible-by (128) x tensor parallel (4): 50688; "
+    "Megatron's GPT defaults: ffn_hidden_size "
+    "4 x hidden (16384, GELU, not gated), LayerNorm, biases on every linear, output layer tied to the word "
+    "embedding; --max-position-embeddings 32768 (learned positions, 134M parameters not counted here); 6.65B "
+    "without them",
+    family="gpt2", hf_architecture="GPTModel", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=32,
+    head_dim=128, intermediate_size=16384, vocab_size=50688, tied_embeddings=True, mlp_gated=False,
+    qkv_bias=True, max_context=32768, published_params_b=6.7,
+)  # fmt: skip
+
 FRESH_ARCHS: tuple[ModelArch, ...] = (
     MISTRAL_7B_V01, MISTRAL_7B_V02, OPENBUDDY_ZEPHYR_7B, YI_34B, TINYLLAMA_1B, QWEN1_1_8B, QWEN1_14B, YI_6B,
     LLAMA_1_7B, OPENLLAMA_3B_V2, GPT2_XL, LLMS_FROM_SCRATCH_GPT_124M, LLMS_FROM_SCRATCH_GPT_124M_V50304,
-)
+    MEGATRON_GPT3_6_7B,
+)  # fmt: skip
 
 
 def fresh_arch(*keys: str | None) -> ModelArch | None:

@@ -4,6 +4,7 @@ data pipeline's batch shapes, each with its source."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,9 @@ class SourceStack:
     """A phrase of a row's source document that marks the runs whose loop held the model output (`outputs =
     model(**batch); loss = outputs.loss`): logits_held on for those rows only (a row's document names the
     code state it measured)."""
+    document_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """A phrase of a row's source document -> the calculator options of the run it names (a row whose
+    document names a setting the family's script changed between runs)."""
     variable_length: bool = False
     """The script pads each batch to its longest sample on data of varying length (tools.memory's
     variable_length: the caching allocator's stale logits segments on the reserved basis)."""
@@ -164,7 +168,30 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "PR #97's flash path is optimum's BetterTransformer, a row says so)",
         flash_attention=False,
         output_held="With limit_all_gathers=",
+        # PR #41's description: 'With limit_all_gathers=False' (torch 2.0.1's FSDP default) vs '=True'
+        document_options={"limit_all_gathers=False": {"fsdp_limit_all_gathers": False}},
+    ),
+    "deepspeed-issue-5305-megatron-ds-7b": SourceStack(
+        None, None, {"loss_impl": "vocab-parallel"},
+        "tothemoon96/Megatron-DeepSpeed at stored commit 4569c602 (read 2026-11-28): the issue's script "
+        "examples_deepspeed/sequence_parallel/ds_pretrain_gpt_1.3B_seq_parallel_32k.sh runs pretrain_gpt.py, "
+        "Megatron's own GPT (megatron/model/gpt_model.py, transformer.py ParallelTransformerLayer: "
+        "LayerNorm, no transformers modelling code: model_code plain) whose loss is "
+        "tensor_parallel.vocab_parallel_cross_entropy on the vocab-split logits (loss_impl vocab-parallel)",
+        model_code="plain",
     ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
 loss, applied where the row leaves them null and named in the mapping notes."""
+
+
+def config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:
+    """The source config's accumulation steps when the row's source document names a listed config."""
+    source = row.get("source") or {}
+    document = str(source.get("document") or "") if isinstance(source, dict) else ""
+    if stack is None:
+        return 1
+    found = re.search(r"\bBS (\d+)/(\d+)\b", document) if stack.batch_column else None
+    if found:  # 'BS micro/global'
+        return max(1, int(found.group(2)) // (int(found.group(1)) * int(row.get("gpus") or 1)))
+    return next((n for name, n in stack.accumulation.items() if f"'{name}'" in document), 1)

@@ -162,6 +162,7 @@ def _plan(
     fp32_unquantized: bool | None = None,
     quant_saves_input: bool | None = None,
     lora_fp32_adapters: bool | None = None,
+    fsdp_limit_all_gathers: bool | None = None,
     picker: OptionPicker | None = None,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
@@ -301,6 +302,7 @@ def _plan(
         fp32_unquantized=pick.pick("fp32_unquantized", fp32_unquantized) and quant,
         quant_saves_input=pick.pick("quant_saves_input", quant_saves_input) and quant and training,
         lora_fp32_adapters=pick.pick("lora_fp32_adapters", lora_fp32_adapters) and adapters and not quant,
+        fsdp_limit_all_gathers=pick.pick("fsdp_limit_all_gathers", fsdp_limit_all_gathers),
     )
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
@@ -347,6 +349,7 @@ def estimate_memory(
     fp32_unquantized: bool | None = None,
     quant_saves_input: bool | None = None,
     lora_fp32_adapters: bool | None = None,
+    fsdp_limit_all_gathers: bool | None = None,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     reserved_at_reset_gib: float = 0.0,
@@ -367,7 +370,8 @@ def estimate_memory(
     `returns_kv_cache`: tools.memory_use_cache, `model_code`: tools.memory_model_code,
     `grad_accumulation_steps`), the data (`variable_length`), the adapters (`lora_fused_qkv`,
     `lora_fp32_adapters`: tools.memory_lora), the quantised base (`fp32_unquantized`, `quant_saves_input`:
-    tools.memory_quant) and preference training (`training_objective`, `precompute_ref_log_probs`:
+    tools.memory_quant), FSDP1's `fsdp_limit_all_gathers` (tools.memory_fsdp) and preference training
+    (`training_objective`, `precompute_ref_log_probs`:
     tools.memory_preference). InputError on impossible inputs. GiB.
     `reserved_at_reset_gib`: what the caching allocator already held (reserved) when the run reset its peak
     counters, after loading and wrapping the model: a floor on the reserved peak (RESERVE_NEVER_SHRINKS).
@@ -421,6 +425,7 @@ def estimate_memory(
         fp32_unquantized=fp32_unquantized,
         quant_saves_input=quant_saves_input,
         lora_fp32_adapters=lora_fp32_adapters,
+        fsdp_limit_all_gathers=fsdp_limit_all_gathers,
         picker=picker,
     )
     states = model_states(plan, tb)

@@ -89,6 +89,8 @@ class FrameworkMemoryDefaults:
     """The training forward runs with use_cache=True and returns each layer's K/V (tools.memory_use_cache)."""
     loss_upcast: bool = True
     """The loss upcasts the logits to fp32 (transformers ForCausalLMLoss; autocast's fp32 cross_entropy)."""
+    fsdp_limit_all_gathers: bool = True
+    """FSDP1's limit_all_gathers (torch's default True since PR #104900; tools.memory_fsdp)."""
 
 
 _HF = FrameworkMemoryDefaults(

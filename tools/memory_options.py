@@ -96,6 +96,7 @@ def option_values(plan: Plan) -> dict[str, object]:
         "returns_kv_cache": plan.returns_kv_cache,
         "fp32_unquantized": plan.fp32_unquantized,
         "quant_saves_input": plan.quant_saves_input,
+        "fsdp_limit_all_gathers": plan.fsdp_limit_all_gathers or plan.sharding != "fsdp",
         "lora_fp32_adapters": memory_lora.applies(plan),
     }
 

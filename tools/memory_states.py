@@ -19,6 +19,7 @@ from tools.memory_arch import (
     lora_param_count,
 )
 from tools.memory_frameworks import framework_defaults
+from tools.memory_fsdp import LIMITER_SOURCE, units_in_flight
 from tools.memory_quant import unquantized_bytes
 from tools.memory_types import Plan
 from tools.memory_zero import zero_fp32_grad_partition as _zero_grads
@@ -260,10 +261,14 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
         unit_bytes = (
             WEIGHT_BYTES[plan.precision] if plan.quantized else (4.0 if plan.precision == "fp32" else 2.0)
         )
-        gathered = GATHERED_UNITS_IN_FLIGHT * unit * unit_bytes / plan.tp
+        in_flight = units_in_flight(plan, GATHERED_UNITS_IN_FLIGHT)
+        gathered = in_flight * unit * unit_bytes / plan.tp
         if plan.full_training:  # the layer's unsharded gradient before its reduce-scatter
             gathered += unit * unit_bytes / plan.tp
-        tb.assume("gathered_units_in_flight", GATHERED_UNITS_IN_FLIGHT, "layers", "FSDP/ZeRO-3 prefetch")
+        if in_flight == GATHERED_UNITS_IN_FLIGHT:
+            tb.assume("gathered_units_in_flight", in_flight, "layers", "FSDP/ZeRO-3 prefetch")
+        else:
+            tb.assume("gathered_units_in_flight", in_flight, "layers", LIMITER_SOURCE)
         root_unit = framework_defaults(plan.framework).fsdp_root_holds_embeddings
         if plan.sharding == "fsdp":
             tb.assume("fsdp_root_holds_embeddings", root_unit, "", "FSDP_ROOT_STAYS_UNSHARDED (preset)")
@@ -283,6 +288,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             "units_in_flight x largest_layer_params x bytes / tp (+ its gradient if trained)",
             gathered,
             "B",
+            units_in_flight=in_flight,
             largest_layer_params=unit,
             tp=plan.tp,
         )

@@ -89,6 +89,9 @@ class Plan:
     """Each 4-bit linear keeps its 16-bit input for the backward (bitsandbytes MatMul4Bit.forward:
     `ctx.tensors = (A, B)` whenever an input needs a gradient), where a frozen 16-bit nn.Linear keeps none
     (tools.memory_quant.quant_saved_input_bytes_per_token)."""
+    fsdp_limit_all_gathers: bool = True
+    """FSDP1's all-gather rate limiter (torch's default on): off, every unit of the stage may be gathered at
+    once (tools.memory_fsdp)."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

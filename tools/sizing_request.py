@@ -126,6 +126,11 @@ class SizingRequest(BaseModel):
         description="the training forward runs with use_cache=True and returns every layer's K/V (stacks "
         "that do not pass use_cache=False; default: the framework's, off)",
     )
+    fsdp_limit_all_gathers: bool | None = Field(
+        None,
+        description="FSDP1's all-gather rate limiter; off, every layer's weights may be gathered at once "
+        "(default: the framework's, on as torch's)",
+    )
     variable_length: bool = Field(
         False,
         description="batches padded to their longest sample on data of varying length (unpacked SFT): the "

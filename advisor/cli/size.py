@@ -61,6 +61,7 @@ def size(
     fp32_unquantized: bool | None = _flag("fp32_unquantized"),
     quant_saves_input: bool | None = _flag("quant_saves_input"),
     returns_kv_cache: bool | None = _flag("returns_kv_cache"),
+    fsdp_limit_all_gathers: bool | None = _flag("fsdp_limit_all_gathers"),
     variable_length: bool = _flag("variable_length"),
     training_objective: str = _flag("training_objective"),
     precompute_ref_log_probs: bool = _flag("precompute_ref_log_probs"),

@@ -133,10 +133,10 @@ def test_gist_batch_column_gives_the_accumulation_steps() -> None:
     # gist chenyaofo/d4cd6a20...: 'BS micro/global' on 8 GPUs -> global / (8 x micro) micro-batches per step.
     stack = _SOURCE_STACKS["chenyaofo-deepspeed-llama7b-gist"]
     row = {"gpus": 8, "source": {"document": "table, row ZeRO 3, Ckpt True, BS 8/128; GPU Mem. column"}}
-    assert fresh._config_accumulation(row, stack) == 2
+    assert fresh.config_accumulation(row, stack) == 2
     row["source"] = {"document": "table, row ZeRO 2, BS 1/64; GPU Mem."}
-    assert fresh._config_accumulation(row, stack) == 8
-    assert fresh._config_accumulation(row, _SOURCE_STACKS["peft-metamathqa-method-comparison"]) == 1
+    assert fresh.config_accumulation(row, stack) == 8
+    assert fresh.config_accumulation(row, _SOURCE_STACKS["peft-metamathqa-method-comparison"]) == 1
 
 
 def test_a_pad_to_longest_family_runs_variable_length_and_gptq_words_read_as_int4() -> None:
