@@ -95,6 +95,7 @@ from typing import Any
 
 import yaml
 
+from bench.memory_fresh_archs import fresh_arch, present_targets
 from bench.memory_fresh_basis import CardSkip, card_usable_gib
 from bench.memory_fresh_basis import bounded_error as bounded_error  # re-exported: the scorer's API
 from bench.memory_fresh_basis import on_basis as _on_basis
@@ -271,8 +272,6 @@ def _arch(model: dict[str, Any], notes: list[str]) -> ModelArch:
             if tail in written:
                 notes.append(f"architecture {written[tail].id} from tools.memory_calibration")
                 return written[tail]
-    from bench.memory_fresh_archs import fresh_arch
-
     arch = fresh_arch(hf_id, name)
     if arch is not None:
         notes.append(f"architecture {arch.id} from bench.memory_fresh_archs (config.json)")
@@ -476,7 +475,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         notes.append("basis not stated: taken as device (nvidia-smi)")
     if basis not in ("allocated", "reserved", "device"):
         raise Skip(f"unknown measured basis {basis!r} (allocated, reserved or device)")
-    arch = _arch(model if isinstance(model, dict) else {}, notes)
+    arch = present_targets(_arch(model if isinstance(model, dict) else {}, notes), inputs, notes)
     at_reset = measured.get("reserved_at_reset_gib")
     if at_reset is not None and basis == "reserved":
         inputs["reserved_at_reset_gib"] = float(at_reset)

@@ -166,10 +166,60 @@ MEGATRON_GPT3_6_7B = _arch(
     qkv_bias=True, max_context=32768, published_params_b=6.7,
 )  # fmt: skip
 
+APERTUS_8B = _arch(
+    "apertus-8b", "Apertus 8B",
+    ("swiss-ai/Apertus-8B-Instruct-2509", "Apertus-8B-Instruct-2509", "swiss-ai/Apertus-8B-2509",
+     "Apertus 8B"),
+    "swiss-ai/Apertus-8B config.json as transcribed in ollama/ollama's Apertus loader test "
+    "(TestParseConfigApertus8B, read 2026-11-28 through the stored-code search): ApertusForCausalLM, hidden "
+    "4096, intermediate 21504, 32 layers, 32 heads, 8 KV heads, vocab 131072, tie_word_embeddings false, "
+    "qk_norm; hidden_act xielu in an up/down MLP with no gate_proj (transformers ApertusMLP; the same test "
+    "suite's converter asserts gated_mlp False); 8.05B",
+    family="apertus", hf_architecture="ApertusForCausalLM", n_layers=32, hidden_size=4096, n_heads=32,
+    n_kv_heads=8, head_dim=128, intermediate_size=21504, vocab_size=131072, mlp_gated=False,
+    max_context=65536, published_params_b=8.05,
+)  # fmt: skip
+MINISTRAL_8B_2410 = _arch(
+    "ministral-8b-2410", "Ministral 8B 2410",
+    ("mistralai/Ministral-8B-Instruct-2410", "Ministral-8B-Instruct-2410", "Ministral 8B"),
+    "mistralai/Ministral-8B-Instruct-2410 model card, 'Ministral 8B Architecture' table (as mirrored at "
+    "huggingface.co/QuantFactory/Ministral-8B-Instruct-2410-GGUF, read 2026-11-28): 36 layers, 32 heads, dim "
+    "4096, 8 KV heads, hidden dim 12288, head dim 128, vocab 131,072, 8,019,808,256 parameters (which an "
+    "untied head implies); interleaved sliding-window attention (128k,32k,32k,32k) not modelled",
+    family="mistral", hf_architecture="MistralForCausalLM", n_layers=36, hidden_size=4096, n_heads=32,
+    n_kv_heads=8, head_dim=128, intermediate_size=12288, vocab_size=131072, max_context=131072,
+    published_params_b=8.02,
+)  # fmt: skip
+MAGISTRAL_SMALL_2506 = _arch(
+    "magistral-small-2506", "Magistral Small 2506",
+    ("mistralai/Magistral-Small-2506", "Magistral-Small-2506", "Magistral Small 2506"),
+    "mistralai/Magistral-Small-2506 model card (huggingface.co README, read 2026-11-28 through the stored "
+    "pages): 'Building upon Mistral Small 3.1 (2503)', base_model "
+    "mistralai/Mistral-Small-3.1-24B-Instruct-2503; its text decoder is the Mistral Small 3 24B shape of the "
+    "catalog (tools/catalog/models.yaml mistral-small-24b, from Mistral-Small-24B-Base-2501 config.json): 40 "
+    "layers, hidden 5120, 32 heads, 8 KV heads, head_dim 128, intermediate 32768, vocab 131072, "
+    "untied; 23.57B",
+    family="mistral", hf_architecture="MistralForCausalLM", n_layers=40, hidden_size=5120, n_heads=32,
+    n_kv_heads=8, head_dim=128, intermediate_size=32768, vocab_size=131072, max_context=131072,
+    published_params_b=23.57,
+)  # fmt: skip
+PLANO_ORCHESTRATOR_4B = _arch(
+    "plano-orchestrator-4b", "Plano-Orchestrator 4B",
+    ("katanemo/Plano-Orchestrator-4B", "Plano-Orchestrator-4B"),
+    "katanemo/Plano-Orchestrator-4B README (mirrored at dev.modelhub.org.cn, read 2026-11-28): base_model "
+    "Qwen/Qwen3-4B-Instruct-2507, i.e. the Qwen3 4B shape, as zyzshishui/slime scripts/models/qwen3-4B.sh "
+    "gives it (stored-code search, 2026-11-28): 36 layers, hidden 2560, ffn 9728 (SwiGLU), 32 heads, 8 query "
+    "groups, kv-channels 128, vocab 151936, qk-layernorm, embeddings tied (no "
+    "--untie-embeddings-and-output-weights, which the same repository's Llama script passes); 4.02B",
+    family="qwen", hf_architecture="Qwen3ForCausalLM", n_layers=36, hidden_size=2560, n_heads=32,
+    n_kv_heads=8, head_dim=128, intermediate_size=9728, vocab_size=151936, tied_embeddings=True,
+    max_context=40960, published_params_b=4.02,
+)  # fmt: skip
+
 FRESH_ARCHS: tuple[ModelArch, ...] = (
     MISTRAL_7B_V01, MISTRAL_7B_V02, OPENBUDDY_ZEPHYR_7B, YI_34B, TINYLLAMA_1B, QWEN1_1_8B, QWEN1_14B, YI_6B,
     LLAMA_1_7B, OPENLLAMA_3B_V2, GPT2_XL, LLMS_FROM_SCRATCH_GPT_124M, LLMS_FROM_SCRATCH_GPT_124M_V50304,
-    MEGATRON_GPT3_6_7B,
+    MEGATRON_GPT3_6_7B, APERTUS_8B, MINISTRAL_8B_2410, MAGISTRAL_SMALL_2506, PLANO_ORCHESTRATOR_4B,
 )  # fmt: skip
 
 
@@ -185,3 +235,20 @@ def fresh_arch(*keys: str | None) -> ModelArch | None:
             if want & names:
                 return arch
     return None
+
+
+def present_targets(arch: ModelArch, inputs: dict[str, Any], notes: list[str]) -> ModelArch:
+    """Drop from `inputs['lora_targets']` the module names `arch` has no linear for (peft matches
+    target_modules against the model's module names and skips a name no module carries, erroring only when
+    none matches: peft tuners_utils inject_adapter), so an axolotl config listing gate_proj adapts an
+    ungated MLP's up/down projections only. Returns `arch` (the scorer calls it where it resolves the
+    arch)."""
+    targets = inputs.get("lora_targets")
+    if not isinstance(targets, list):
+        return arch
+    have = {*arch.attention_linears(), *arch.mlp_linears(arch.intermediate_size)}
+    absent = [t for t in targets if t not in have]
+    if absent and len(absent) < len(targets):
+        inputs["lora_targets"] = [t for t in targets if t in have]
+        notes.append(f"LoRA targets {', '.join(absent)} dropped: {arch.id} has no such module")
+    return arch

@@ -194,3 +194,30 @@ def test_a_named_card_caps_a_reserved_estimate_when_the_tensors_fit() -> None:
     assert allocated.card_usable_gib is None  # tensors are not a reserve: nothing to shrink
     with pytest.raises(fresh.Skip, match="not in the GPU catalog"):
         fresh.map_row({**row, "measured": {**measured, "card": "no-such-card"}})
+
+
+def test_fresh5_axolotl_example_models_resolve_to_their_published_shapes() -> None:
+    # bench/memory_fresh_archs.py (mem20): Apertus 8B (ungated xIELU MLP 21504, vocab 131072), Ministral 8B
+    # (36 layers, 12288), Magistral Small (Mistral Small 3.1: 40 x 5120) and Plano-Orchestrator 4B (Qwen3 4B,
+    # tied, vocab 151936), which the Llama-like synthetic shape from the nominal size replaced.
+    notes: list[str] = []
+    apertus = fresh._arch({"name": "Apertus 8B", "hf_id": "swiss-ai/Apertus-8B-Instruct-2509"}, notes)
+    assert not apertus.mlp_gated and apertus.intermediate_size == 21504
+    ministral = fresh._arch({"name": "x", "hf_id": "mistralai/Ministral-8B-Instruct-2410"}, notes)
+    assert (ministral.n_layers, ministral.intermediate_size) == (36, 12288)
+    assert fresh._arch({"name": "Magistral-Small-2506", "hf_id": None}, notes).n_layers == 40
+    plano = fresh._arch({"name": "Plano-Orchestrator-4B", "hf_id": "katanemo/Plano-Orchestrator-4B"}, notes)
+    assert plano.tied_embeddings and plano.vocab_size == 151936
+    assert not any("Llama-like shape" in n for n in notes)
+
+
+def test_lora_targets_a_model_lacks_are_dropped_like_peft_does() -> None:
+    # peft skips a target_modules name no module carries (errors only when none matches): Apertus has no
+    # gate_proj, so the axolotl config's seven projections adapt six.
+    mapped = fresh.map_row(
+        _row(model={"name": "Apertus-8B-Instruct-2509", "hf_id": "swiss-ai/Apertus-8B-Instruct-2509"},
+             lora_targets=["q_proj", "v_proj", "gate_proj", "up_proj", "down_proj"]),
+        True,
+    )  # fmt: skip
+    assert mapped.inputs["lora_targets"] == ["q_proj", "v_proj", "up_proj", "down_proj"]
+    assert any("gate_proj dropped" in n for n in mapped.notes)
