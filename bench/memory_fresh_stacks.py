@@ -171,6 +171,20 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         # PR #41's description: 'With limit_all_gathers=False' (torch 2.0.1's FSDP default) vs '=True'
         document_options={"limit_all_gathers=False": {"fsdp_limit_all_gathers": False}},
     ),
+    "axolotl-example-readmes-vram": SourceStack(
+        None, None, {},
+        "axolotl-ai-cloud/axolotl src/axolotl/utils/models.py (stored commit 0009f509, read 2026-11-28) "
+        "load_model: for `adapter: qlora` with load_in_4bit it calls peft's prepare_model_for_kbit_training "
+        "(huggingface/peft src/peft/utils/other.py, stored c1a876fa: every non-quantised fp16/bf16 parameter "
+        "cast to fp32), then sets needs_fa2_dtype and casts every module named *norm*, lm_head and "
+        "embed_tokens back to cfg.torch_dtype ('convert them back to fp16/bf16 for flash-attn "
+        "compatibility'), and trains under the HF Trainer's bf16 autocast: the non-quantised modules end "
+        "16-bit, so fp32_unquantized stays off (the hf preset's value; on, fresh-5 went 15.0% / 51.6% -> "
+        "15.3% / 82.6%, mem20). quant_saves_input (bitsandbytes MatMul4Bit keeps its input) is a fact of "
+        "the Linear4bit these rows run, but under gradient checkpointing it moves fresh-5 by <= 2 points, "
+        "upward on rows already over: not set (mem20)",
+        quant={"fp32_unquantized": False},
+    ),
     "deepspeed-issue-5305-megatron-ds-7b": SourceStack(
         None, None, {"loss_impl": "vocab-parallel"},
         "tothemoon96/Megatron-DeepSpeed at stored commit 4569c602 (read 2026-11-28): the issue's script "

@@ -221,3 +221,13 @@ def test_lora_targets_a_model_lacks_are_dropped_like_peft_does() -> None:
     )  # fmt: skip
     assert mapped.inputs["lora_targets"] == ["q_proj", "v_proj", "up_proj", "down_proj"]
     assert any("gate_proj dropped" in n for n in mapped.notes)
+
+
+def test_axolotl_qlora_rows_keep_16_bit_non_quantised_modules() -> None:
+    # axolotl load_model (stored 0009f509) undoes peft's fp32 kbit cast of norms, embeddings and lm_head
+    # (needs_fa2_dtype): the family's QLoRA rows are sized with fp32_unquantized off, and say so.
+    row = _row(family="axolotl-example-readmes-vram", method="qlora", weights_precision="nf4",
+               training_precision="mixed", framework="axolotl")  # fmt: skip
+    mapped = fresh.map_row(row, True)
+    assert mapped.inputs["fp32_unquantized"] is False
+    assert "quant_saves_input" not in mapped.inputs
