@@ -22,9 +22,9 @@ from tools.recommend.serving_plan import (
     per_user_note,
     response_note,
     serving_figures,
-    spare_note,
     ttft_note,
 )
+from tools.recommend.serving_spare import spare_note
 
 
 # --------------------------------------------------------------------------------------------

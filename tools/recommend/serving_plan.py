@@ -556,22 +556,6 @@ def serving_figures(
     )
 
 
-def spare_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
-    """Why the plan runs a spare replica, in words (N+1 for the uptime target), or None."""
-    if plan is None or not plan.spare_replicas or p.availability_target is None:
-        return None
-    need, r = plan.replicas - plan.spare_replicas, plan.replicas
-    load = f"the {plan.concurrency:,} concurrent requests" if plan.concurrency else "the target load"
-    carry = "the other carries" if need == 1 else f"the other {need} carry"
-    minutes = downtime_minutes_per_month(p.availability_target)
-    return (
-        f"{r} replicas for the {present.availability(p.availability_target)} uptime target (N+1 redundancy): "
-        f"any one can fail or be upgraded while {carry} {load} at the figures shown; "
-        f"{present.availability(p.availability_target)} allows {minutes:,.0f} min of downtime a month, "
-        "less than replacing a node takes"
-    )
-
-
 def per_user_note(plan: ServingPlan | None, target: float | None, n_gpus: int, cost_usd: Range) -> str | None:
     """What a per-user-bound aggregate target means, in words: the speed each user needs, what one
     replica gives, and what meeting it by replication would cost (`cost_usd`: this plan's, per month)."""
