@@ -16,9 +16,9 @@ from tools.errors import InputError
 from tools.recommend.buyer_rules import provider_class
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit
 from tools.recommend.claim_streams import streams_held
-from tools.recommend.expectations import price_named
 from tools.recommend.models import ExpectationCheck, RecommendSettings
 from tools.recommend.outcome import Outcome
+from tools.recommend.price_named import price_named
 
 SAME_COST_FRACTION = 0.05
 """Two costs within 5% are 'about the same' (the margin tools.recommend.rank.MEANINGFUL_DIFFERENCE asks of

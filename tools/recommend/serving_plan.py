@@ -367,16 +367,18 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     t = plan.replica
     first = ttft_range(t, p)
     verdict = "within" if first.high <= p.ttft_target_s else "over at the slow end of"
+    share = -(-t.concurrency // t.engine_copies)  # one engine copy's requests (tools.compute.serving_copies)
+    each = f", {share} on each of {t.engine_copies} engines," if t.engine_copies > 1 else ""
     if at_percentile(p):
         # steady arrivals: the percentile of prefill + queue wait (tools/compute/ttft_percentile.py)
         return (
             f"{first.low:,.2g}-{first.high:,.2g} s to the first token at the {percentile_words(p).strip()} "
-            f"with {t.concurrency} requests per replica arriving steadily (prefill + queue wait): {verdict} "
-            f"your {percentile_words(p)}{p.ttft_target_s:g} s target"
+            f"with {t.concurrency} requests per replica{each} arriving steadily (prefill + queue wait): "
+            f"{verdict} your {percentile_words(p)}{p.ttft_target_s:g} s target"
         )
-    at_once = f" ({arrivals_words(t.concurrency)})" if t.concurrency > 1 else ""
+    at_once = f" ({arrivals_words(share)}{' on an engine' if each else ''})" if share > 1 else ""
     return (
-        f"{ttft_text(t)} at {t.concurrency} requests per replica{at_once}: {verdict} your "
+        f"{ttft_text(t)} at {t.concurrency} requests per replica{each}{at_once}: {verdict} your "
         f"{percentile_words(p)}"
         f"{p.ttft_target_s:g} s "
         "target"

@@ -1,0 +1,50 @@
+"""A set-up the user names ("8x H100", "2x L40S") priced at each on-demand offer that can build it, through
+the engine's own fit, time and price path; serving on the layout the ranking would pick (engine copies where
+they carry more: tools.recommend.enumerate.Enumerator.serving_candidate), so a comparison, a buy-or-rent
+answer and a claim check read the same tokens/s, per-user speed and TTFT as the ranked options (srv14).
+Moved out of tools/recommend/expectations.py (its 600-line cap)."""
+
+from __future__ import annotations
+
+from tools.catalog.schema import GpuSpec
+from tools.defaults import CatalogView
+from tools.recommend.candidates import Candidate, provider_matches, topology_summary
+from tools.recommend.outcome import Outcome
+from tools.recommend.regions import allowed as region_allowed
+
+
+def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> list[Candidate]:
+    """`n` x `gpu` at each on-demand offer that can build that count (whole nodes, a scale-out fabric
+    when it spans nodes), through the engine's fit, time and price path (as
+    tools.recommend.advise.evaluate_configuration does for one provider); the ranked options may not
+    hold the count the user named (the sweep keeps the best counts per offer)."""
+    eng = outcome.engine
+    out: list[Candidate] = []
+    p = outcome.engine.p
+    for r in catalog.prices_for(gpu.id):
+        # a buyer's market offer the profile allows: not a worked example's quote, not a ruled-out region
+        # or provider (tools.recommend.offers applies the same rules to the ranked options)
+        if r.pricing != "on_demand" or r.reference_only or not region_allowed(r.region, r.eu, r.areas, p):
+            continue
+        if provider_matches(r.provider, p.providers_excluded):
+            continue
+        offer = eng.offers.offer_from_record(r)
+        per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])
+        nodes = max(1, -(-n // per_node))
+        if per_node * nodes != n or (nodes > 1 and offer.scale_out == "none"):
+            continue
+        # serving: the layout the ranking picks (engine copies where they carry more; srv14)
+        served = eng.enumerator.serving_candidate(gpu, offer, per_node, nodes) if eng.inference else None
+        if served is not None:
+            out.append(eng.pricer.price(served))
+            continue
+        got = eng.calc.fit_layout(gpu, per_node, nodes)
+        if got is None:
+            continue
+        layout, _est, fit = got
+        scale_out = offer.scale_out if nodes > 1 else "none"
+        plan = eng.calc.topology(gpu, layout, fit.peak_gib_per_gpu, scale_out)
+        if plan.feasible:
+            built = eng.enumerator.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
+            out.append(eng.pricer.price(built))
+    return out
