@@ -28,6 +28,8 @@ def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) ->
             continue
         if provider_matches(r.provider, p.providers_excluded):
             continue
+        if p.providers_required and not provider_matches(r.provider, p.providers_required):
+            continue  # "AWS only" (srv14: R07's named 8x H100 was quoted at nebius)
         offer = eng.offers.offer_from_record(r)
         per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])
         nodes = max(1, -(-n // per_node))
@@ -35,6 +37,12 @@ def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) ->
             continue
         # serving: the layout the ranking picks (engine copies where they carry more; srv14)
         served = eng.enumerator.serving_candidate(gpu, offer, per_node, nodes) if eng.inference else None
+        if eng.inference and nodes > 1:
+            # n GPUs as `nodes` replicas of one node, as the ranking serves a model one node holds (R07: 24x
+            # A100 40GB as 3 replicas, not one engine pipelined over 3 nodes)
+            one = eng.enumerator.serving_candidate(gpu, offer, per_node, 1)
+            if one is not None and one.total_gpus == n:
+                served = one
         if served is not None:
             out.append(eng.pricer.price(served))
             continue
