@@ -85,7 +85,9 @@ def test_r07_reply_json_report_and_web_card_show_the_same_figures() -> None:
     assert s["ttft_percentile"] == 95 and s["engine_copies"] == 4
     rec, _ = recommend_for(WorkloadProfile.model_validate(out["profile"]))
     md = render_markdown(rec)
-    web = {r["label"]: r["value"] for r in recommendation_view(rec)["primary"]["serving"]}
+    view = recommendation_view(rec)
+    assert view is not None
+    web = {r["label"]: r["value"] for r in view["primary"]["serving"]}
     for rows in (md, " ".join(web.values())):
         assert f"{present.tokens_per_s_range(capacity)} in all" in rows
         assert present.tokens_per_s_range(per_user) in rows
