@@ -21,6 +21,11 @@ def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) ->
     eng = outcome.engine
     out: list[Candidate] = []
     p = outcome.engine.p
+    # the providers the user requires where they sell this GPU; else any (an L40S named "on GCP", which GCP
+    # does not list, is still priced where it is sold, as before)
+    required = bool(p.providers_required) and any(
+        provider_matches(r.provider, p.providers_required) for r in catalog.prices_for(gpu.id)
+    )
     for r in catalog.prices_for(gpu.id):
         # a buyer's market offer the profile allows: not a worked example's quote, not a ruled-out region
         # or provider (tools.recommend.offers applies the same rules to the ranked options)
@@ -28,7 +33,7 @@ def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) ->
             continue
         if provider_matches(r.provider, p.providers_excluded):
             continue
-        if p.providers_required and not provider_matches(r.provider, p.providers_required):
+        if required and not provider_matches(r.provider, p.providers_required):
             continue  # "AWS only" (srv14: R07's named 8x H100 was quoted at nebius)
         offer = eng.offers.offer_from_record(r)
         per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])
