@@ -97,6 +97,8 @@ def serving_rows(opt: Option) -> list[dict[str, str]]:
     if s is None:
         return []
     shape = f"TP{s.tensor_parallel}" + (f" × PP{s.pipeline_stages}" if s.pipeline_stages > 1 else "")
+    if s.engine_copies > 1:  # a replica's GPUs run engine copies (tools.compute.serving_copies; srv14)
+        shape = f"{s.engine_copies} engines of {shape} each"
     replicas = "1 replica" if s.replicas == 1 else f"{s.replicas} replicas"
     if s.spare_replicas:
         replicas += f", {s.spare_replicas} spare"
@@ -104,12 +106,20 @@ def serving_rows(opt: Option) -> list[dict[str, str]]:
         {
             "label": "Throughput per replica",
             "value": f"{present.tokens_per_s_range(s.replica_tokens_per_s)} "
-            f"({replicas}, {shape}, {s.framework})",
+            f"({replicas}, {shape}, {s.framework})"
+            # the headline's figure where the load carried runs below capacity (a rate target; srv14)
+            + (
+                f"; {present.tokens_per_s_range(s.capacity_tokens_per_s)} in all at the load it is sized for"
+                if s.capacity_tokens_per_s is not None
+                else ""
+            ),
         }
     ]
     if s.batch_job or opt.cost_basis == "per_job":  # every request queued: no per-user latency to show
         return rows + _job_rows(opt, s.concurrency_per_replica, s.binds)
     load = f"{s.concurrency_per_replica:,} concurrent requests per replica"
+    if s.engine_copies > 1:
+        load += f" (up to {-(-s.concurrency_per_replica // s.engine_copies):,} per engine)"
     carrying = s.replicas - s.spare_replicas
     if s.spare_replicas:  # N+1: the figures are the survivors' with one replica down
         load += f" with {s.spare_replicas} replica down"
@@ -135,10 +145,23 @@ def serving_rows(opt: Option) -> list[dict[str, str]]:
             "value": f"{present.tokens_per_s_range(s.per_user_tokens_per_s)} "
             f"({present.ms_range(s.ms_per_output_token)} per token)",
         },
-        {"label": "Time to first token", "value": present.seconds_range(s.time_to_first_token_s)},
+        {"label": "Time to first token", "value": _ttft_value(s)},
         {"label": "Headroom", "value": headroom},
     ]
     return rows
+
+
+def _ttft_value(s: Any) -> str:
+    """The TTFT band (arrivals spread over time to all at once); with a percentile target, first the figure
+    at that percentile under steady arrivals, which the reply checks the target with (srv14)."""
+    band = present.seconds_range(s.time_to_first_token_s)
+    if s.ttft_at_percentile_s is None or s.ttft_percentile is None:
+        return band
+    pct = f"p{present.number(s.ttft_percentile)}"
+    return (
+        f"{present.seconds_range(s.ttft_at_percentile_s)} at the {pct} with arrivals spread over time; "
+        f"{band} from spread arrivals to all at once"
+    )
 
 
 def _job_rows(opt: Option, per_replica: int, binds: str) -> list[dict[str, str]]:

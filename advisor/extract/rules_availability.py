@@ -4,6 +4,11 @@
 - "three nines", "four nines": inferred (n nines = 1 - 10^-n).
 - "high availability", "highly available", "HA", "no single point of failure": inferred as
   HA_AVAILABILITY (tools.recommend.serving_plan), the level at which the planner runs a spare replica.
+- "public API", "customer-facing", "production endpoint / API / service / traffic", "in production", a bare
+  "SLA" (expert review 16, R10: a public Mixtral API got one GPU with no spare): when nothing above states
+  an uptime, HA_AVAILABILITY is taken as an assumption (PRODUCTION_ASSUMED in the evidence, which the reply
+  names): a production endpoint is expected to stay up while a node fails or is upgraded. Not in a
+  sentence that calls the service internal, nor for a batch generation job (serving_plan.needs_spare).
 A negation before the words ("no need for HA", "not high availability") drops the finding. Every
 pattern is linear (no nested repetition).
 """
@@ -14,6 +19,7 @@ import re
 
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from tools.recommend.serving_plan import HA_AVAILABILITY
+from tools.recommend.serving_spare import PRODUCTION_ASSUMED
 
 _NOUN = r"(?:up[- ]?time|availability|available|sla|slo)"
 _PCT = r"(?P<num>9\d(?:\.\d+)?)\s*(?:%|percent\b)"
@@ -36,6 +42,16 @@ _HA = Gated(
     ),
     "availab", "single point", "ha",
 )  # fmt: skip
+_PRODUCTION = Gated(
+    re.compile(
+        r"\bpublic(?:[- ]facing)?\s+(?:api|endpoint|service|chat(?:bot)?)\b|\bcustomer[- ]facing\b"
+        r"|\bproduction\s+(?:endpoint|api|service|traffic|deployment|chat(?:bot)?|app|application)\b"
+        r"|\b(?:in|into|to)\s+production\b|(?-i:\bSLAs?\b)",
+        I,
+    ),
+    "public", "customer", "production", "sla",
+)  # fmt: skip
+_INTERNAL = re.compile(r"\binternal(?:ly)?\b|\bin[- ]house\s+(?:tool|users?)\b", I)
 _NINES_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
@@ -57,6 +73,17 @@ def rule_availability(ctx: Ctx) -> None:
             if not negated(t, m.start()) and not _HA_NOT_NEEDED.match(t, m.end()):
                 ev = f'"{q(m)}" -> {HA_AVAILABILITY:.1%} (one replica may fail; tools.recommend.serving_plan)'
                 ctx.add(s, "availability_target", HA_AVAILABILITY, ev, "inferred", m.start())
+    if ctx.has("availability_target"):
+        return  # an uptime the user gives outranks the production assumption
+    for s in ctx.sentences:
+        t = s.text
+        if _INTERNAL.search(t):
+            continue
+        for m in _PRODUCTION.finditer(t):
+            if not negated(t, m.start()):
+                ev = f'"{q(m)}" -> {HA_AVAILABILITY:.1%} ({PRODUCTION_ASSUMED})'
+                ctx.add(s, "availability_target", HA_AVAILABILITY, ev, "inferred", m.start())
+                return
 
 
 _HA_NOT_NEEDED = re.compile(r"\s+(?:is\s+|are\s+)?(?:not\s+(?:needed|required|necessary)|optional)\b", I)

@@ -63,6 +63,8 @@ def test_r08_customer_chatbot_is_not_an_l4_at_reading_speed() -> None:
     # offers placed in the US by their own region (GCP's L4s) or by their provider's sourced data-centre list
     # (Lambda's A10: regions, review 16 R10), never one known to be elsewhere or with no list at all
     assert standing(primary.region, primary.eu, primary.areas, "us") in ("region", "provider")
+    # "customer-facing" plans N+1 (expert review 16, R10; tools.recommend.serving_spare, srv14)
+    assert primary.serving is not None and primary.serving.spare_replicas == 1
     assert primary.cost_usd.high <= 1000  # within the stated $1,000 a month
 
 

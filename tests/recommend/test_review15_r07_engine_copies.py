@@ -62,3 +62,34 @@ def test_engine_copies_add_tokens_per_s_and_keep_per_user_figures() -> None:
     # 470 requests over 8 copies of 59 (the busiest): 470 / 59 copies' worth of tokens/s
     part = engine_copies(one.model_copy(update={"concurrency": 59}), 8, 470)
     assert abs(part.output_tokens_per_s.low - one.output_tokens_per_s.low * 470 / 59) < 1e-6
+
+
+def test_r07_reply_json_report_and_web_card_show_the_same_figures() -> None:
+    """srv14: the headline tokens/s, per-user tokens/s and p95 TTFT of the reply are in the JSON, the
+    report's serving table and the web card, with the engine copies named (same layout everywhere)."""
+    from advisor.service.recommending import recommend_for
+    from advisor.web.views import recommendation_view
+    from reports.markdown import render_markdown
+    from tools import present
+    from tools.profile import WorkloadProfile
+    from tools.ranges import Range
+
+    out = ask(R07)
+    reply, s = str(out["reply"]), out["recommendation"]["primary"]["serving"]
+    capacity, per_user = Range(**s["capacity_tokens_per_s"]), Range(**s["per_user_tokens_per_s"])
+    p95 = Range(**s["ttft_at_percentile_s"])
+    # the reply's headline and TTFT line are the JSON's figures (rounded as printed)
+    rates = f"{present.tokens_per_s_range(capacity)} ({present.tokens_per_s_range(per_user)} per user)"
+    assert rates in reply
+    assert f"{p95.low:,.2g}-{p95.high:,.2g} s to the first token at the p95" in reply
+    assert s["ttft_percentile"] == 95 and s["engine_copies"] == 4
+    rec, _ = recommend_for(WorkloadProfile.model_validate(out["profile"]))
+    md = render_markdown(rec)
+    view = recommendation_view(rec)
+    assert view is not None
+    web = {r["label"]: r["value"] for r in view["primary"]["serving"]}
+    for rows in (md, " ".join(web.values())):
+        assert f"{present.tokens_per_s_range(capacity)} in all" in rows
+        assert present.tokens_per_s_range(per_user) in rows
+        assert f"{present.seconds_range(p95)} at the p95" in rows
+        assert "4 engines of TP2 each" in rows

@@ -392,6 +392,9 @@ def evaluate_configuration(
     per_node = max([g for g in offer.gpus_per_node if g <= gpus] or [min(offer.gpus_per_node)])
     nodes = max(1, math.ceil(gpus / per_node))
     got = eng.calc.fit_layout(spec, per_node, nodes)
+    served = eng.enumerator.serving_candidate(spec, offer, per_node, nodes) if eng.inference else None
+    if served is not None:  # the layout the ranking serves it on (engine copies where they carry more; srv14)
+        got = (served.layout, None, served.fit)
     if got is None:
         layout = layouts_for(w, per_node, nodes)[-1]
         fit = memory_fit(eng.mem.get(layout), spec, eng.headroom, layout.sharding)

@@ -16,9 +16,9 @@ from tools.errors import InputError
 from tools.recommend.buyer_rules import provider_class
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit
 from tools.recommend.claim_streams import streams_held
-from tools.recommend.expectations import price_named
 from tools.recommend.models import ExpectationCheck, RecommendSettings
 from tools.recommend.outcome import Outcome
+from tools.recommend.price_named import price_named
 
 SAME_COST_FRACTION = 0.05
 """Two costs within 5% are 'about the same' (the margin tools.recommend.rank.MEANINGFUL_DIFFERENCE asks of
@@ -153,17 +153,20 @@ def _load_text(outcome: Outcome, c: Candidate, n: int) -> tuple[str, bool]:
         )
     users = plan.per_replica_concurrency * (plan.replicas - plan.spare_replicas)
     speed = f"{present.tokens_per_s_range(plan.per_user_tokens_per_s)} each"
-    if c.replicas > 1:
+    if c.total_gpus > n:
         return (
             f"does not hold the load alone: {c.replicas} of them ({c.total_gpus} GPUs) carry {users:,} "
             f"concurrent requests at {speed}, which the cost above counts",
             False,
         )
-    held = streams_held(outcome, c.gpu, n, c.layout, MOST_STREAMS_COUNTED)
+    # the named count as the ranking serves it: replicas of one node where one node holds the model (srv14)
+    held = streams_held(outcome, c.gpu, c.layout.n_gpus, c.layout, MOST_STREAMS_COUNTED)
+    held = None if held is None else held * (c.replicas - plan.spare_replicas)
     context = outcome.engine.p.context_len
     each = f" of {context:,} tokens" if context else ""
     room = f"; memory for about {held:,} such requests{each}" if held is not None and held > users else ""
-    return f"holds the load: {users:,} concurrent requests at {speed}{room}", True
+    how = f" as {c.replicas} replicas of {c.layout.n_gpus} GPUs" if c.replicas > 1 else ""
+    return f"holds the load{how}: {users:,} concurrent requests at {speed}{room}", True
 
 
 def _no_run(w: ResolvedWorkload, outcome: Outcome, gpu: GpuSpec, n: int, settings: RecommendSettings) -> str:

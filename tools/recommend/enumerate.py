@@ -209,6 +209,13 @@ class Enumerator(Part):
                 notes.memory = msg
         return pending
 
+    def serving_candidate(self, gpu: GpuSpec, offer: Offer, gpn: int, nodes: int) -> Candidate | None:
+        """`gpn` x `nodes` of `gpu` at `offer` in the layout the ranking would serve it on (_serving_layout:
+        engine copies where they meet the targets on fewer GPUs), so a named set-up, a comparison or a note
+        reads the ranked options' figures (srv14); None when no layout fits or meets the targets."""
+        fitting = self.calc.fit_layouts(gpu, gpn, nodes)
+        return self._serving_layout(gpu, offer, fitting, GpuNotes()) if fitting else None
+
     def _serving_layout(
         self, gpu: GpuSpec, offer: Offer, fitting: list[tuple[Layout, Any, MemoryFit]], notes: GpuNotes
     ) -> Candidate | None:

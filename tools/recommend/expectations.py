@@ -19,7 +19,6 @@ from tools.recommend.candidates import (
     layouts_for,
     memory_fit,
     provider_matches,
-    topology_summary,
 )
 from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
 from tools.recommend.claim_methods import lighter_method_text
@@ -28,7 +27,7 @@ from tools.recommend.claim_streams import concurrency_verdict
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned import owned_fabric
-from tools.recommend.regions import allowed as region_allowed
+from tools.recommend.price_named import price_named
 from tools.units import BYTES_PER_GIB, HOURS_PER_MONTH
 from tools.vocabulary import SEQ_LEN_DEFAULT
 
@@ -312,38 +311,6 @@ def _named_rental(
         f"{present.usd_range(c.cost_usd)} at {c.offer.provider} "
         f"({c.offer.pricing.replace('_', '-')})."
     )
-
-
-def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) -> list[Candidate]:
-    """`n` x `gpu` at each on-demand offer that can build that count (whole nodes, a scale-out fabric
-    when it spans nodes), through the engine's fit, time and price path (as
-    tools.recommend.advise.evaluate_configuration does for one provider); the ranked options may not
-    hold the count the user named (the sweep keeps the best counts per offer)."""
-    eng = outcome.engine
-    out: list[Candidate] = []
-    p = outcome.engine.p
-    for r in catalog.prices_for(gpu.id):
-        # a buyer's market offer the profile allows: not a worked example's quote, not a ruled-out region
-        # or provider (tools.recommend.offers applies the same rules to the ranked options)
-        if r.pricing != "on_demand" or r.reference_only or not region_allowed(r.region, r.eu, r.areas, p):
-            continue
-        if provider_matches(r.provider, p.providers_excluded):
-            continue
-        offer = eng.offers.offer_from_record(r)
-        per_node = max([g for g in offer.gpus_per_node if g <= n] or [min(offer.gpus_per_node)])
-        nodes = max(1, -(-n // per_node))
-        if per_node * nodes != n or (nodes > 1 and offer.scale_out == "none"):
-            continue
-        got = eng.calc.fit_layout(gpu, per_node, nodes)
-        if got is None:
-            continue
-        layout, _est, fit = got
-        scale_out = offer.scale_out if nodes > 1 else "none"
-        plan = eng.calc.topology(gpu, layout, fit.peak_gib_per_gpu, scale_out)
-        if plan.feasible:
-            built = eng.enumerator.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
-            out.append(eng.pricer.price(built))
-    return out
 
 
 def check_own_gpus(

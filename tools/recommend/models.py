@@ -148,6 +148,20 @@ class ServingFigures(_Frozen):
     spare_replicas: int = Field(
         default=0, description="replicas beyond the load's (N+1 for an uptime target); figures: the others'"
     )
+    ttft_percentile: float | None = Field(
+        default=None, description="the percentile a stated TTFT target is judged at (95: p95), else None"
+    )
+    ttft_at_percentile_s: Range | None = Field(
+        default=None,
+        description="seconds to the first token at that percentile under steady arrivals, the figure the "
+        "reply checks the target with (tools/compute/ttft_percentile.py); time_to_first_token_s is the "
+        "band from spread arrivals to all at once",
+    )
+    capacity_tokens_per_s: Range | None = Field(
+        default=None,
+        description="output tokens/s of all replicas at the load they are sized for (the headline figure), "
+        "where it differs from replicas x replica_tokens_per_s (a rate target runs below capacity)",
+    )
     batch_job: bool = Field(
         default=False, description="a batch generation job: every request queued, the plan's concurrency"
     )

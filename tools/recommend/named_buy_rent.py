@@ -12,8 +12,8 @@ from tools.cost_buy import BuyRentTimeline
 from tools.defaults import CatalogView
 from tools.errors import InputError
 from tools.recommend.buy_rent import buy_vs_rent_for, wanted
-from tools.recommend.expectations import price_named
 from tools.recommend.outcome import Outcome
+from tools.recommend.price_named import price_named
 
 
 def named_buy_vs_rent(outcome: Outcome, catalog: CatalogView) -> BuyRentTimeline | None:

@@ -10,7 +10,7 @@ from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
-from tools.recommend.models import Label, Option
+from tools.recommend.models import Label, Option, ServingFigures
 from tools.recommend.owned import owned_utilization
 from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
@@ -22,9 +22,31 @@ from tools.recommend.serving_plan import (
     per_user_note,
     response_note,
     serving_figures,
-    spare_note,
     ttft_note,
 )
+from tools.recommend.serving_spare import spare_note
+from tools.recommend.ttft_target import at_percentile, ttft_range
+
+
+def _with_shown_figures(c: Candidate, p: WorkloadProfile) -> ServingFigures | None:
+    """serving_figures with the two figures the reply states beside the replica's own (srv14): the TTFT at a
+    stated percentile (what the target is checked with) and the capacity the headline gives."""
+    plan = c.serving
+    fig = serving_figures(
+        plan, c.layout.tp, c.layout.pp, p.latency_ms_per_token,
+        assumed=p.status_of("latency_ms_per_token") == "assumed", waived=bool(p.no_latency_target),
+        source=latency_source(p),
+    )  # fmt: skip
+    if fig is None or plan is None:
+        return fig
+    update: dict[str, object] = {}
+    if at_percentile(p) and p.latency_percentile is not None and plan.job_hours is None:
+        update.update(ttft_percentile=p.latency_percentile, ttft_at_percentile_s=ttft_range(plan.replica, p))
+    at_load = fig.replica_tokens_per_s.scale(plan.replicas - plan.spare_replicas)
+    total = plan.total_tokens_per_s
+    if abs(total.low - at_load.low) > 1e-6 * total.low or abs(total.high - at_load.high) > 1e-6 * total.high:
+        update["capacity_tokens_per_s"] = total
+    return fig.model_copy(update=update) if update else fig
 
 
 # --------------------------------------------------------------------------------------------
@@ -102,15 +124,7 @@ def to_option(
         topology=c.topo,
         risks=tuple(risks),
         decode_tokens_per_s=c.decode_tokens_per_s,
-        serving=serving_figures(
-            c.serving,
-            c.layout.tp,
-            c.layout.pp,
-            p.latency_ms_per_token,
-            assumed=p.status_of("latency_ms_per_token") == "assumed",
-            waived=bool(p.no_latency_target),
-            source=latency_source(p),
-        ),  # fmt: skip
+        serving=_with_shown_figures(c, p),
         meets_deadline=None if c.deadline_status is None else c.deadline_status != "misses",
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         runs_total=p.runs_total if campaign is not None else None,

@@ -367,16 +367,18 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     t = plan.replica
     first = ttft_range(t, p)
     verdict = "within" if first.high <= p.ttft_target_s else "over at the slow end of"
+    share = -(-t.concurrency // t.engine_copies)  # one engine copy's requests (tools.compute.serving_copies)
+    each = f", {share} on each of {t.engine_copies} engines," if t.engine_copies > 1 else ""
     if at_percentile(p):
         # steady arrivals: the percentile of prefill + queue wait (tools/compute/ttft_percentile.py)
         return (
             f"{first.low:,.2g}-{first.high:,.2g} s to the first token at the {percentile_words(p).strip()} "
-            f"with {t.concurrency} requests per replica arriving steadily (prefill + queue wait): {verdict} "
-            f"your {percentile_words(p)}{p.ttft_target_s:g} s target"
+            f"with {t.concurrency} requests per replica{each} arriving steadily (prefill + queue wait): "
+            f"{verdict} your {percentile_words(p)}{p.ttft_target_s:g} s target"
         )
-    at_once = f" ({arrivals_words(t.concurrency)})" if t.concurrency > 1 else ""
+    at_once = f" ({arrivals_words(share)}{' on an engine' if each else ''})" if share > 1 else ""
     return (
-        f"{ttft_text(t)} at {t.concurrency} requests per replica{at_once}: {verdict} your "
+        f"{ttft_text(t)} at {t.concurrency} requests per replica{each}{at_once}: {verdict} your "
         f"{percentile_words(p)}"
         f"{p.ttft_target_s:g} s "
         "target"
@@ -553,22 +555,6 @@ def serving_figures(
         target_status=plan.target_status,
         spare_replicas=plan.spare_replicas,
         batch_job=plan.job_hours is not None,
-    )
-
-
-def spare_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
-    """Why the plan runs a spare replica, in words (N+1 for the uptime target), or None."""
-    if plan is None or not plan.spare_replicas or p.availability_target is None:
-        return None
-    need, r = plan.replicas - plan.spare_replicas, plan.replicas
-    load = f"the {plan.concurrency:,} concurrent requests" if plan.concurrency else "the target load"
-    carry = "the other carries" if need == 1 else f"the other {need} carry"
-    minutes = downtime_minutes_per_month(p.availability_target)
-    return (
-        f"{r} replicas for the {present.availability(p.availability_target)} uptime target (N+1 redundancy): "
-        f"any one can fail or be upgraded while {carry} {load} at the figures shown; "
-        f"{present.availability(p.availability_target)} allows {minutes:,.0f} min of downtime a month, "
-        "less than replacing a node takes"
     )
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from tools import present
 from tools.catalog.schema import PriceRecord
 from tools.profile import WorkloadProfile
-from tools.recommend.candidates import provider_matches
+from tools.recommend.candidates import Layout, provider_matches
 from tools.recommend.engine import Engine
 from tools.recommend.outcome import Outcome
 from tools.recommend.regions import allowed as region_allowed
@@ -36,10 +36,10 @@ MAX_SHOWN = 3
 """Cheaper options named in the note, at most (a buyer reads a short trade-off, not a table)."""
 
 
-def _ttft_at_once(eng: Engine, gpu: Any, n: int, k: int, per: int) -> float:
+def _ttft_at_once(eng: Engine, gpu: Any, n: int, k: int, per: int, dp: int = 1) -> float:
     """Slow-end seconds to the first token when k of `per` live requests arrive together (module
-    docstring)."""
-    at_k, at_per = eng.calc.serving(gpu, n, k), eng.calc.serving(gpu, n, per)
+    docstring); with `dp` engine copies the k split over them (tools.compute.serving_copies)."""
+    at_k, at_per = eng.calc.serving(gpu, n, k, dp=dp), eng.calc.serving(gpu, n, per, dp=dp)
     step_extra_s = (at_per.ms_per_output_token.high - at_k.ms_per_output_token.high) / 1000.0
     return float(at_k.time_to_first_token_s.high + max(0.0, step_extra_s))
 
@@ -55,6 +55,19 @@ def _offer_allowed(r: PriceRecord, p: WorkloadProfile, n: int) -> bool:
         and not (p.providers_excluded and provider_matches(r.provider, p.providers_excluded))
         and (not p.providers_required or provider_matches(r.provider, p.providers_required))
     )
+
+
+def _tolerated(eng: Engine, gpu: Any, layout: Layout, per: int, target: float) -> int:
+    """The most of `per` requests that may arrive at once on `layout` with the slow-end TTFT within `target`;
+    0 when it misses even with arrivals spread over time or is too slow per user at the full load."""
+    n, dp = layout.n_gpus, layout.dp
+    at_all = eng.calc.serving(gpu, n, per, dp=dp)
+    if at_all.time_to_first_token_s.low > target:
+        return 0  # misses even with arrivals spread over time
+    p = eng.p
+    if p.latency_ms_per_token and at_all.ms_per_output_token.high > p.latency_ms_per_token:
+        return 0  # too slow per user at the full load
+    return max((j for j in range(2, per) if _ttft_at_once(eng, gpu, n, j, per, dp) <= target), default=0)
 
 
 def burst_note(out: Outcome) -> str | None:
@@ -80,14 +93,11 @@ def burst_note(out: Outcome) -> str | None:
             continue
         rec = min(offers, key=lambda r: r.usd_per_gpu_hour)
         monthly_usd = rec.usd_per_gpu_hour * n * HOURS_PER_MONTH * c.serving.replicas
-        if monthly_usd >= c.cost_mid or eng.calc.fit_layout(gpu, n, 1) is None:
+        if monthly_usd >= c.cost_mid:
             continue
-        at_all = eng.calc.serving(gpu, n, per)
-        if at_all.time_to_first_token_s.low > target:
-            continue  # misses even with arrivals spread over time
-        if p.latency_ms_per_token and at_all.ms_per_output_token.high > p.latency_ms_per_token:
-            continue  # too slow per user at the full load
-        k = max((j for j in range(2, per) if _ttft_at_once(eng, gpu, n, j, per) <= target), default=0)
+        # each layout that fits, engine copies included, as the ranking serves them (srv14): the most arrivals
+        k = max((_tolerated(eng, gpu, lay, per, target) for lay, _e, _f in eng.calc.fit_layouts(gpu, n, 1)),
+                default=0)  # fmt: skip
         if k >= 2:  # one at a time is no burst
             found.append((monthly_usd, gpu.name, rec, k))
     # the trade-off frontier: by price, each option kept only when it tolerates more arrivals than every
@@ -104,6 +114,8 @@ def burst_note(out: Outcome) -> str | None:
     if not shown:
         return None
     return (
-        f"The {target:g} s first-token target is held with all {per} prompts arriving at once (the pick). "
-        f"With fewer at once, cheaper GPUs meet it: " + "; ".join(shown) + "."
+        f"The {target:g} s first-token target is held with all {per} prompts arriving at once (the pick"
+        + (f", {-(-per // c.layout.dp)} on each of its {c.layout.dp} engines" if c.layout.dp > 1 else "")
+        + "). "
+        "With fewer at once, cheaper GPUs meet it: " + "; ".join(shown) + "."
     )
