@@ -76,7 +76,11 @@ class Api:
     def wait_report(self, report_id: str, timeout_s: float = 120.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            job: dict[str, Any] = self.get(f"/reports/{report_id}").json()
+            response = self.get(f"/reports/{report_id}")
+            if response.status_code == 429:  # the session's rate limit (60 a minute): poll slower
+                time.sleep(1.0)
+                continue
+            job: dict[str, Any] = response.json()
             if job["status"] in ("done", "failed"):
                 return job
             time.sleep(0.1)
