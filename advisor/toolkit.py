@@ -211,6 +211,9 @@ def estimate_time(
     epochs: Annotated[float, Field(gt=0)] = 1.0,
     seq_len: Annotated[int, Field(ge=1, description="tokens per training sequence")] = SEQ_LEN_DEFAULT,
     batch_size: Annotated[int | None, Field(ge=1, description="micro-batch per GPU, if known")] = None,
+    grad_accumulation: Annotated[
+        int | None, Field(ge=1, description="micro-batches per optimizer step (accumulation; default 1)")
+    ] = None,
     precision: Annotated[Literal["bf16", "fp8"], Field(description="compute precision")] = "bf16",
     grad_checkpointing: bool = True,
     flash_attention: Annotated[

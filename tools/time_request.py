@@ -46,6 +46,12 @@ class TimeRequest(BaseModel):
     epochs: float = Field(1.0, description="passes over the tokens")
     seq_len: int = Field(SEQ_LEN_DEFAULT, description="training sequence length, tokens")
     batch_size: int | None = Field(None, description="micro-batch per GPU, sequences (unknown if not given)")
+    grad_accumulation: int | None = Field(
+        None,
+        description="micro-batches per optimizer step (gradient accumulation; default 1): a step is "
+        "micro-batch x accumulation x --seq-len tokens per GPU, over which the optimizer update "
+        "(full/pretraining, with --batch-size) and the data-parallel gradient sync are paid",
+    )
     precision: str = Field("bf16", description=" | ".join(TIME_PRECISIONS) + ": compute precision")
     grad_checkpointing: bool = Field(True, description="activation recomputation")
     flash_attention: bool = Field(

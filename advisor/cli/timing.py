@@ -38,6 +38,7 @@ def time_command(
     epochs: float = _flag("epochs"),
     seq_len: int = _flag("seq_len"),
     batch_size: int | None = _flag("batch_size"),
+    grad_accumulation: int | None = _flag("grad_accumulation"),
     precision: str = _flag("precision"),
     grad_checkpointing: bool = _flag("grad_checkpointing"),
     flash_attention: bool = _flag("flash_attention"),

@@ -78,7 +78,7 @@ def _check(request: TimeRequest) -> None:
         ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
         if not ok or value <= 0:
             raise InputError(f"--{name} must be a positive number (got {value!r})")
-    for name in ("seq_len", "batch_size", *INFERENCE_FIELDS):
+    for name in ("seq_len", "batch_size", "grad_accumulation", *INFERENCE_FIELDS):
         value = getattr(request, name)
         if value is None and name != "seq_len":
             continue
@@ -88,6 +88,8 @@ def _check(request: TimeRequest) -> None:
         given = [f"--{n.replace('_', '-')}" for n in INFERENCE_FIELDS if getattr(request, n) is not None]
         if given:
             raise InputError(f"{', '.join(given)} apply to --method inference only")
+    elif request.grad_accumulation is not None:
+        raise InputError("--grad-accumulation applies to training only (not --method inference)")
     _check_preference(request)
 
 
@@ -227,6 +229,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         seq_len=request.seq_len,
         framework=framework,
         batch_size=request.batch_size,
+        gradient_accumulation_steps=request.grad_accumulation or 1,
         packed=request.packed,
         flash_attention=request.flash_attention,
         training_objective=request.training_objective,
@@ -277,6 +280,8 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
             "precision": request.precision,
             "grad_checkpointing": request.grad_checkpointing,
             "framework": request.framework,
+            # stated only: the inputs of a request without it stay as they were
+            **({"grad_accumulation": request.grad_accumulation} if request.grad_accumulation else {}),
             **_preference_inputs(request),
         },
     }

@@ -8,7 +8,8 @@ per GPU per step) and not on pretraining-size steps.
 
 Full fine-tuning and pretraining only (LoRA's adapters are ~1% of the weights). Charged only where the step
 is stated (micro-batch given): with no batch the estimate does not know the step's tokens, and a guessed
-small step would move every unstated full fine-tune (bench/data/README.md, tim16).
+small step would move every unstated full fine-tune (bench/data/README.md, tim16). Micro-batches per step:
+the time request's --grad-accumulation (default 1; tim17), a row's global batch / (micro-batch x dp).
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ def with_optimizer_update(
         bytes_per_param=bytes_per_param,
         params_per_gpu=params,
         step_tokens_per_gpu=step_tokens,
+        gradient_accumulation_steps=gradient_accumulation_steps,
         memory_bandwidth_tb_per_s=gpu.memory_bandwidth_tb_per_s,
         optimizer_seconds_per_token=seconds,
         low=out.low,
