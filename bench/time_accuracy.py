@@ -294,6 +294,9 @@ def _print_summary(name: str, s: Summary) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if "-h" in argv or "--help" in argv:  # usage only: a plain run also prints the held-out sides' figures
+        print("usage: python -m bench.time_accuracy [--cv] [--side NAME [--rows]]\n\n" + (__doc__ or ""))
+        return 0
     if "--cv" in argv:  # every row predicted without its own family (bench/time_cv.py)
         from bench.time_cv import main as cv_main
 
