@@ -74,3 +74,13 @@ def test_a_deadline_no_count_meets_at_the_slow_end_says_so_beside_the_middle_cou
 def test_a_deadline_no_count_meets_even_at_the_middle_is_said() -> None:
     line = _counts_line(str(ask(R16.replace("60 days", "2 days"))["reply"]))
     assert "no count of it meets the deadline in the catalog" in line, line
+
+
+def test_how_many_gpus_with_none_named_answers_the_pair_on_the_picks_gpu() -> None:
+    reply = str(ask(R16.replace("How many H100s", "How many GPUs do we need?"))["reply"])
+    head = next(line for line in reply.splitlines() if line.startswith("Recommended:"))
+    picked = re.search(r"Recommended: (\d+)x (NVIDIA [^(]+?) (?:\(|at )", head)
+    assert picked is not None, head
+    line = next(line for line in reply.splitlines() if line.startswith(f"How many {picked.group(2)}"))
+    assert "meets it at the middle of the range" in line and "with margin" in line, line
+    assert f"The pick is the {picked.group(1)} (balanced:" in line

@@ -34,6 +34,8 @@ _HOW_MANY = re.compile(r"\bhow\s+many\b", re.I)
 def asked_count(w: ResolvedWorkload) -> bool:
     """Whether the GPU wanted comes from a "how many <GPU>" question (its provenance evidence says so)."""
     p = w.profile
+    if p.count_asked:  # "how many GPUs do we need?": the pick's GPU is counted (expert review 16, R16)
+        return True
     prov = p.provenance.get("gpus_wanted")
     return bool(p.gpus_wanted) and prov is not None and _HOW_MANY.search(str(prov.evidence)) is not None
 
@@ -72,7 +74,7 @@ def unfiltered_alternative(
 ) -> tuple[Candidate, Label, Engine] | None:
     """The best option on any GPU when it is cheaper or faster than the pick on the GPU counted (module
     docstring); None when the question named no count, or the pick is already that option."""
-    if not asked_count(w) or out.primary is None:
+    if not asked_count(w) or not w.profile.gpus_wanted or out.primary is None:
         return None
     p = w.profile
     free = p.with_values("inferred", {"gpus_wanted": "another GPU than the one counted"}, gpus_wanted=[])
