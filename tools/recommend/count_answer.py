@@ -48,7 +48,7 @@ def count_note(w: ResolvedWorkload, out: Outcome) -> str | None:
         return None
     primary = out.primary
     cands = [c for c in out.all_feasible if c.gpu.id == primary.gpu.id and c.deadline_status is not None]
-    pair = count_pair(cands, p.deadline_hours)
+    pair = count_pair(cands, p.deadline_hours, primary)
     parts: list[str] = []
     if pair.tight is not None:
         parts.append(tight_text(pair.tight))

@@ -39,19 +39,26 @@ class CountPair:
     """Fewest that meet it only at the fast end (the middle misses too), when fewer than both above."""
 
 
-def _fewest(cands: list[Candidate]) -> Candidate | None:
-    """The candidate with the fewest GPUs, cheapest among equals."""
-    return min(cands, key=lambda c: (c.total_gpus, c.cost_mid), default=None)
+def count_pair(cands: list[Candidate], deadline_hours: float, primary: Candidate) -> CountPair:
+    """The pair of counts among `cands` (one GPU type, each with a deadline status). Each count is priced at
+    the pick's provider where it sells that count, else the cheapest; spot only when the pick is spot, so
+    the two are priced alike (review 12's R04 priced the 8 on spot beside the 16 on demand)."""
+    spot = primary.offer.pricing == "spot"
+    cands = [c for c in cands if (c.offer.pricing == "spot") == spot] or cands
 
+    def fewest(among: list[Candidate]) -> Candidate | None:
+        return min(
+            among,
+            key=lambda c: (c.total_gpus, c.offer.provider != primary.offer.provider, c.cost_mid),
+            default=None,
+        )
 
-def count_pair(cands: list[Candidate], deadline_hours: float) -> CountPair:
-    """The pair of counts among `cands` (one GPU type, each with a deadline status)."""
-    safe = _fewest([c for c in cands if c.deadline_status == "meets"])
+    safe = fewest([c for c in cands if c.deadline_status == "meets"])
     maybe = [c for c in cands if c.deadline_status == "maybe"]
     if safe is not None:
         maybe = [c for c in maybe if c.total_gpus < safe.total_gpus]
-    middle = _fewest([c for c in maybe if c.wall_hours.mid <= deadline_hours])
-    tight = _fewest([c for c in maybe if c.wall_hours.mid > deadline_hours])
+    middle = fewest([c for c in maybe if c.wall_hours.mid <= deadline_hours])
+    tight = fewest([c for c in maybe if c.wall_hours.mid > deadline_hours])
     if tight is not None and middle is not None and tight.total_gpus >= middle.total_gpus:
         tight = None
     return CountPair(middle=middle, safe=safe, tight=tight)
