@@ -6,6 +6,9 @@ meets at the slow end. Figures are read from the tools' own candidates, not writ
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from advisor.api import ask
 
@@ -84,3 +87,10 @@ def test_how_many_gpus_with_none_named_answers_the_pair_on_the_picks_gpu() -> No
     line = next(line for line in reply.splitlines() if line.startswith(f"How many {picked.group(2)}"))
     assert "meets it at the middle of the range" in line and "with margin" in line, line
     assert f"The pick is the {picked.group(1)} (balanced:" in line
+
+
+def test_the_report_shows_the_same_pair(tmp_path: Path) -> None:
+    out = tmp_path / "r16.md"
+    subprocess.run([sys.executable, "-m", "advisor", "report", R16, "-o", str(out)], check=True, timeout=300)
+    said = _counts_line(str(ask(R16)["reply"]))
+    assert f"> {said}" in out.read_text(encoding="utf-8")
