@@ -196,6 +196,11 @@ class WorkloadProfile(BaseModel):
         description="the user asks how much GPU memory it needs ('how much VRAM do I need?', 'memory per "
         "card needed'): tools.recommend.memory_answer quotes the estimate, per card and in all",
     )
+    count_asked: bool | None = Field(
+        default=None,
+        description="the user asks how many GPUs the job needs without naming one ('how many GPUs do we "
+        "need?'): tools.recommend.count_answer answers the pick's GPU with the counts against the deadline",
+    )
     claimed_gpu: str | None = Field(default=None, description="GPU in a claim the user makes")
     claimed_gpu_count: int | None = Field(default=None, gt=0)
     claimed_gpu_bound: ClaimBound | None = Field(

@@ -35,6 +35,8 @@ _COUNT_VERB = re.compile(
 # the question ends at the GPU: "How many H100s?", "how many H100 GPUs?" (expert review 12, R04), or
 # the message does, unpunctuated, as chat is written: "... done in 60 days. How many H100s" (review 16, R16)
 _COUNT_END = re.compile(r"(?:\s*(?:gpus?|cards?))?\s*(?:\?|[.!]?\s*$)", I)
+# "how many GPUs at minimum / at least": the smallest set-up (rules_memory_question), not the deadline's count
+_AT_LEAST = re.compile(r"[^.?!]{0,40}?\bat\s+(?:the\s+)?(?:minimum|least|min)\b", I)
 # the team's plan to rent a GPU: "we'd rent H100s", "we would be renting 16 A100s", "we plan to rent H200s"
 _RENT = keyed(
     r"\b(?:we'?d|we\s+would|we'?ll|we\s+will|we\s+plan\s+to|we'?re\s+going\s+to|we\s+intend\s+to"
@@ -70,6 +72,19 @@ def _counted_gpu(text: str) -> tuple[re.Match[str], str] | None:
     return None
 
 
+def _generic_count(text: str) -> re.Match[str] | None:
+    """ "how many GPUs do we need", "How many GPUs?": a count asked with no GPU named (expert review 16, R16:
+    the pick's GPU is counted); "how many GPUs at minimum" is the smallest set-up, memory_asked's
+    (advisor/extract/rules_memory_question.py)."""
+    for m in _HOW_MANY.finditer(text):
+        noun = _GENERIC.match(text, m.end())
+        if noun is None or not noun.group(0).lower().startswith("gpu"):
+            continue
+        if _COUNT_VERB.match(text, noun.end()) or _COUNT_END.match(text, noun.end()):
+            return m if _AT_LEAST.match(text, m.end()) is None else None
+    return None
+
+
 def _wanted(ctx: Ctx, s_index: int, g: re.Match[str], said: str) -> None:
     s = ctx.sentences[s_index]
     owned = next((f.value for f in ctx.findings if f.field == "owned_gpu"), None)
@@ -89,6 +104,9 @@ def rule_count_question(ctx: Ctx) -> None:
         for g in GPU_RE.finditer(t):
             if _RENT.search(t, max(0, g.start() - 60), g.start()) is not None and q(g) not in wanted:
                 _wanted(ctx, i, g, q(g))
+        if (generic := _generic_count(t)) is not None and not ctx.has("count_asked"):
+            said = t[generic.start() : generic.start() + 40].split("?")[0].strip()
+            ctx.add(s, "count_asked", True, said, "stated", generic.start())
         if s.start in ctx.claim_sentences:
             continue
         for m in _WINDOW.finditer(t):

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from tools import present
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.recommend.caches import Caches
 from tools.recommend.candidates import Candidate
+from tools.recommend.count_pair import count_pair, middle_text, pick_reason, safe_text, tight_text
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, RecommendSettings
 from tools.recommend.outcome import Outcome
@@ -34,38 +34,35 @@ _HOW_MANY = re.compile(r"\bhow\s+many\b", re.I)
 def asked_count(w: ResolvedWorkload) -> bool:
     """Whether the GPU wanted comes from a "how many <GPU>" question (its provenance evidence says so)."""
     p = w.profile
+    if p.count_asked:  # "how many GPUs do we need?": the pick's GPU is counted (expert review 16, R16)
+        return True
     prov = p.provenance.get("gpus_wanted")
     return bool(p.gpus_wanted) and prov is not None and _HOW_MANY.search(str(prov.evidence)) is not None
 
 
-def _fewest(cands: list[Candidate], status: str) -> Candidate | None:
-    """The candidate with the fewest GPUs whose deadline status is `status`, cheapest among equals."""
-    got = [c for c in cands if c.deadline_status == status]
-    return min(got, key=lambda c: (c.total_gpus, c.cost_mid), default=None)
-
-
 def count_note(w: ResolvedWorkload, out: Outcome) -> str | None:
-    """The counts of the GPU asked about that meet the deadline, tight and with margin (module docstring)."""
+    """The counts of the GPU asked about against the deadline: at the middle of the time range and with
+    margin, each priced, and which the pick is (tools/recommend/count_pair.py)."""
     p = w.profile
     if not asked_count(w) or not p.deadline_hours or out.primary is None:
         return None
-    cands = [c for c in out.all_feasible if c.gpu.id in p.gpus_wanted and c.deadline_status is not None]
-    tight, margin = _fewest(cands, "maybe"), _fewest(cands, "meets")
-    name = out.primary.gpu.name
+    primary = out.primary
+    cands = [c for c in out.all_feasible if c.gpu.id == primary.gpu.id and c.deadline_status is not None]
+    pair = count_pair(cands, p.deadline_hours, primary)
     parts: list[str] = []
-    if tight is not None and (margin is None or tight.total_gpus < margin.total_gpus):
-        parts.append(
-            f"{tight.total_gpus} is tight ({present.hours_range(tight.wall_hours, with_days=False)}: "
-            "meets it only at the high end of the MFU range)"
-        )
-    if margin is not None:
-        parts.append(
-            f"{margin.total_gpus} with margin ({present.hours_range(margin.wall_hours, with_days=False)}: "
-            "meets it even at the low end)"
-        )
+    if pair.tight is not None:
+        parts.append(tight_text(pair.tight))
+    if pair.middle is not None:
+        parts.append(middle_text(pair.middle, p.deadline_hours))
+    if pair.safe is not None:
+        parts.append(safe_text(pair.safe))
+    elif parts:
+        parts.append("no count of it in the catalog meets it at the slow end")
+    head = f"How many {primary.gpu.name} for the {p.deadline_hours:,.0f} h deadline"
     if not parts:
-        return f"How many {name}: no count of it meets the {p.deadline_hours:,.0f} h deadline in the catalog."
-    return f"How many {name} for the {p.deadline_hours:,.0f} h deadline: " + "; ".join(parts) + "."
+        return f"{head}: no count of it meets the deadline in the catalog."
+    reason = pick_reason(pair, primary, p)
+    return f"{head}: " + "; ".join(parts) + "." + (f" {reason}" if reason else "")
 
 
 def unfiltered_alternative(
@@ -77,7 +74,7 @@ def unfiltered_alternative(
 ) -> tuple[Candidate, Label, Engine] | None:
     """The best option on any GPU when it is cheaper or faster than the pick on the GPU counted (module
     docstring); None when the question named no count, or the pick is already that option."""
-    if not asked_count(w) or out.primary is None:
+    if not asked_count(w) or not w.profile.gpus_wanted or out.primary is None:
         return None
     p = w.profile
     free = p.with_values("inferred", {"gpus_wanted": "another GPU than the one counted"}, gpus_wanted=[])
