@@ -19,6 +19,7 @@ from tools.recommend.outcome import Outcome
 from tools.recommend.relax import relax_advice
 from tools.recommend.run import run_engine
 from tools.recommend.serving_plan import latency_is_floor
+from tools.recommend.ttft_closest import closest_ttft, closest_ttft_words
 
 LARGE_CLUSTER_NODES = 64
 """The cluster size tried when advising 'shard over more GPUs' (whole nodes)."""
@@ -145,6 +146,13 @@ def infeasible_advice(
         sharded_fit = max(speed_only, key=lambda g: g.usable_memory_gib) if speed_only else None
         need = float(single.peak_gib_per_gpu)
         advice.append(_first_line(workload, need, biggest, limit, scope, settings, sharded_fit))
+        target_s = workload.profile.ttft_target_s
+        # rejected for the first token: the layout that comes closest, by how much (srv15)
+        late = [g for g in speed_only if target_s and "first token" in (notes[g.id].throughput or "")]
+        near = [(got[1].low, g) for g in late if (got := closest_ttft(eng, g, target_s or 0.0))]
+        if near and target_s:
+            words = closest_ttft_words(eng, min(near, key=lambda x: x[0])[1], target_s)
+            advice += [words] if words else []
     quiet = settings.model_copy(update={"sensitivity": False})
     worked = 0
     for text, prof_changes, set_changes in _changes(workload):

@@ -10,7 +10,7 @@ from tools.recommend.engine import Engine
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.rank import select
-from tools.recommend.serving_plan import gpu_ruled_out
+from tools.recommend.serving_plan import gpu_ruled_out, latency_is_floor
 
 
 def run_engine(
@@ -76,8 +76,23 @@ def run_engine(
             cands = [c for c in cands if c not in slow]
         feasible += cands
 
+    if eng.inference and p.ttft_target_s and latency_is_floor(p) and p.latency_percentile is None:
+        # under the assumed per-user floor a stated TTFT is held at the slow end; a layout holding it only in
+        # the middle or at the fast end (serving_plan._plan_load) stands only when none holds it nearer the
+        # slow end (srv15: NeMo 12B on L40S, 2 s: 40 GPUs hold it, 8 only at the fast end)
+        edge = {c.key: _ttft_edge(c, p.ttft_target_s) for c in feasible}
+        feasible = [c for c in feasible if edge[c.key] == min(edge.values(), default=0)]
     if stored is None:
         eng.store_enumeration()
     if costed is None and primary_only:
         eng.store_costing()
     return select(eng, feasible, notes_by_gpu, considered, primary_only=primary_only)
+
+
+def _ttft_edge(c: Candidate, ttft_s: float) -> int:
+    """Where a serving option holds the TTFT target: 0 at the slow end of its range, 1 in its middle, 2 only
+    at its fast end."""
+    plan = c.serving
+    if plan is None or not plan.ttft_at_risk:
+        return 0
+    return 1 if plan.replica.time_to_first_token_s.mid <= ttft_s else 2
