@@ -41,6 +41,7 @@ from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections, rule_ignored_quotes
+from advisor.extract.rules_repairs import rule_repairs
 from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
@@ -118,6 +119,7 @@ from advisor.extract.second_workload import (
 )
 from advisor.extract.steps import step_parts
 from advisor.extract.withdrawn_choice import rule_required_over_preferred
+from advisor.extract.section_content import content_sections
 from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
 
@@ -224,6 +226,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_repairs,  # after rule_corrections: '20 people, er no, more like 35'; 'ok, 120 it is'
     rule_aside_figures,  # after the figure rules: "1,900 tok/s on the old pipeline -- other model, ignore"
     rule_deadline_margin,  # after the deadline rules: "two weeks for QA before the deadline"
     rule_amount_label,  # after rule_aside_figures: a form's "Amount: EUR 1.800" when no other budget stands
@@ -269,6 +272,8 @@ class RulesExtractor:
         for chat in (chat_sections, serve_then_train):
             if split is None and (cut := chat(sentences)) is not None:
                 split = split_parts(share_constraints(cut, read), read)
+        if split is None and (cut := content_sections(sentences, read)) is not None:
+            split = split_parts(share_constraints(cut, read), read)  # "## Demo", "Q: ... at once?"
         if split is None:
             split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
         if split is None:

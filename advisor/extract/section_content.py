@@ -1,0 +1,80 @@
+"""A brief's sections that name no part: which workload each is about, from what it states (issue 12, group A).
+
+brief_text.heading_kind gives a section its part from the heading's words ("## Serving", "Training:").
+Many briefs head their parts with words that name neither ("## How we built it" / "## Demo" in a
+hackathon draft, "Q: How many clinicians use it at once?" in a PR/FAQ): the serving part's figures were
+read into the training profile, or lost. Here the text is cut into sections at its headings and at its
+questions ("Q: ..."), and each section gets a part:
+- from its own heading or question's words where they name one part ("Q: Where is it served?");
+- otherwise from the facts its own sentences state: training facts only (method, tokens of data, epochs:
+  workloads.TRAINING_FIELDS) make a training section, serving facts only (users at once, prompt and
+  output lengths: workloads.SERVING_FIELDS) a serving one; a section with both, or neither, belongs to both
+  parts (the text before the first heading, "## Constraints").
+The cut is used only when it finds both a training and a serving section; the sentences then go through
+the same splitter as a brief whose headings name their parts (workloads.split_parts).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from advisor.extract.base import Finding
+from advisor.extract.brief_text import heading_kind
+from advisor.extract.rules_text import Sentence
+from advisor.extract.workloads import SERVING_FIELDS, TRAINING_FIELDS, Part
+
+Read = Callable[[tuple[Sentence, ...]], list[Finding]]
+
+# a question that opens an item of a FAQ or an interview: "Q: Where does the training run?", "Q1. How ..."
+_QUESTION = re.compile(r"^\s*(?:Q\d*\s*[:.)]|Question\s*\d*\s*:)\s*", re.I)
+_PART_WORDS = {
+    "training": re.compile(r"\b(?:train\w*|fine[\s-]?tun\w*|finetun\w*|pre-?train\w*)\b", re.I),
+    "serving": re.compile(r"\b(?:serv\w*|inference|deploy\w*|host\w*|production|endpoint)\b", re.I),
+}
+
+
+def _opens_section(s: Sentence) -> bool:
+    """Whether `s` is a heading line ("## Demo", "FAQ") or a question that opens an item ("Q: ...")."""
+    text = s.text.strip()
+    return text.startswith("#") or heading_kind(text) is not None or _QUESTION.match(text) is not None
+
+
+def _named(head: str) -> Part | None:
+    """The one part a heading's or a question's own words name, else None."""
+    named = [part for part, words in _PART_WORDS.items() if words.search(head)]
+    return named[0] if len(named) == 1 else None  # type: ignore[return-value]
+
+
+def _by_content(fields: set[str]) -> Part | None:
+    """The part a section's own facts make it: training facts only, or serving facts only."""
+    train, serve = bool(fields & TRAINING_FIELDS), bool(fields & SERVING_FIELDS)
+    if train == serve:
+        return None
+    return "training" if train else "serving"
+
+
+def content_sections(sentences: Sequence[Sentence], read: Read) -> tuple[Sentence, ...] | None:
+    """`sentences` with each section's part set (its heading's or question's words, else its own facts),
+    when the text has sections and its headings name no part; None unless one section reads as training
+    and another as serving."""
+    if any(s.section is not None for s in sentences):
+        return None  # headings that name a part: advisor/extract/workloads.py split_parts
+    groups: list[list[Sentence]] = [[]]
+    for s in sentences:
+        if _opens_section(s) and groups[-1]:
+            groups.append([])
+        groups[-1].append(s)
+    if len(groups) < 2:  # noqa: PLR2004 - sections of their own
+        return None
+    parts: list[Part | None] = []
+    for group in groups:
+        head = _opens_section(group[0])  # the text before the first heading belongs to both parts
+        body = tuple(group[1:]) if head else ()
+        named = _named(group[0].text) if head else None
+        parts.append(named if named is not None else _by_content({f.field for f in read(body)}) if body else None)
+    if not {"training", "serving"} <= set(parts):
+        return None
+    return tuple(
+        Sentence(s.text, s.start, s.block, s.quoted, part) for group, part in zip(groups, parts) for s in group
+    )
