@@ -41,7 +41,6 @@ from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
 from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections, rule_ignored_quotes
-from advisor.extract.rules_repairs import rule_repairs
 from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
@@ -89,6 +88,7 @@ from advisor.extract.rules_procurement import rule_procurement
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_region_words import rule_us_hosting
+from advisor.extract.rules_repairs import rule_repairs
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
 from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
@@ -117,9 +117,9 @@ from advisor.extract.second_workload import (
     serve_then_train,
     share_constraints,
 )
+from advisor.extract.section_content import content_sections
 from advisor.extract.steps import step_parts
 from advisor.extract.withdrawn_choice import rule_required_over_preferred
-from advisor.extract.section_content import content_sections
 from advisor.extract.workloads import chat_sections, split_parts
 from tools.profile import WorkloadProfile
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_corrections import _ALL_UNITS, _FIGURE, _INTEGER, _UNITS, _end, _unit_after, _value
-from advisor.extract.rules_ctx import Ctx, I, QUOTED_PENALTY, q
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, q
 from advisor.extract.rules_text import Sentence
 
 # a speaker's own repair: "er no, more like", "no wait", "or rather", "I mean", "make that", "sorry,"

@@ -1,4 +1,4 @@
-"""A brief's sections that name no part: which workload each is about, from what it states (issue 12, group A).
+"""A brief's sections that name no part: the workload each is about, from what it states (issue 12, A).
 
 brief_text.heading_kind gives a section its part from the heading's words ("## Serving", "Training:").
 Many briefs head their parts with words that name neither ("## How we built it" / "## Demo" in a
@@ -72,9 +72,13 @@ def content_sections(sentences: Sequence[Sentence], read: Read) -> tuple[Sentenc
         head = _opens_section(group[0])  # the text before the first heading belongs to both parts
         body = tuple(group[1:]) if head else ()
         named = _named(group[0].text) if head else None
-        parts.append(named if named is not None else _by_content({f.field for f in read(body)}) if body else None)
+        if named is None and body:
+            named = _by_content({f.field for f in read(body)})
+        parts.append(named)
     if not {"training", "serving"} <= set(parts):
         return None
     return tuple(
-        Sentence(s.text, s.start, s.block, s.quoted, part) for group, part in zip(groups, parts) for s in group
+        Sentence(s.text, s.start, s.block, s.quoted, part)
+        for group, part in zip(groups, parts, strict=True)
+        for s in group
     )
