@@ -34,10 +34,18 @@ _PART_WORDS = {
 }
 
 
+# a heading of words alone ("Demo", "How we built it"): not a diagram's node ("B --> C{Quality filter}")
+_WORDS_ONLY = re.compile(r"^(?:#{1,6}\s*)?[A-Za-z][A-Za-z '&/-]{0,60}$")
+
+
 def _opens_section(s: Sentence) -> bool:
-    """Whether `s` is a heading line ("## Demo", "FAQ") or a question that opens an item ("Q: ...")."""
+    """Whether `s` is a heading line of words ("## Demo", "FAQ") or a question that opens an item
+    ("Q: ...")."""
     text = s.text.strip()
-    return text.startswith("#") or heading_kind(text) is not None or _QUESTION.match(text) is not None
+    if _QUESTION.match(text) is not None:
+        return True
+    heading = text.startswith("#") or heading_kind(text) is not None
+    return heading and _WORDS_ONLY.match(text) is not None
 
 
 def _named(head: str) -> Part | None:
@@ -46,9 +54,15 @@ def _named(head: str) -> Part | None:
     return named[0] if len(named) == 1 else None  # type: ignore[return-value]
 
 
-def _by_content(fields: set[str]) -> Part | None:
-    """The part a section's own facts make it: training facts only, or serving facts only."""
-    train, serve = bool(fields & TRAINING_FIELDS), bool(fields & SERVING_FIELDS)
+_TRAINING_JOBS = frozenset({"fine_tuning", "pretraining", "continual_pretraining"})
+
+
+def _by_content(found: Sequence[Finding]) -> Part | None:
+    """The part a section's own facts make it: a training job with training facts only, or serving facts
+    only ("~720M tokens survive" beside a generation step trains nothing)."""
+    fields = {f.field for f in found}
+    trains = "method" in fields or any(f.field == "workload" and f.value in _TRAINING_JOBS for f in found)
+    train, serve = trains and bool(fields & TRAINING_FIELDS), bool(fields & SERVING_FIELDS)
     if train == serve:
         return None
     return "training" if train else "serving"
@@ -73,7 +87,7 @@ def content_sections(sentences: Sequence[Sentence], read: Read) -> tuple[Sentenc
         body = tuple(group[1:]) if head else ()
         named = _named(group[0].text) if head else None
         if named is None and body:
-            named = _by_content({f.field for f in read(body)})
+            named = _by_content(read(body))
         parts.append(named)
     if not {"training", "serving"} <= set(parts):
         return None

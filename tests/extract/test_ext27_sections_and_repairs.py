@@ -98,3 +98,14 @@ def test_a_settled_figure_never_named_beside_a_value_settles_nothing(rules: Rule
     """Near miss: '120 it is' with no earlier sentence holding 120 and a read value."""
     main, _ = _parts(rules, "Serving Gemma 2 9B to 80 concurrent users.\nOk, 120 it is for the budget line.")
     assert main.concurrency == 80
+
+
+def test_a_diagram_node_and_a_kept_share_open_no_training_section(rules: RulesExtractor) -> None:
+    """Near miss (evals/cases_v17 mermaid shape): a node line is no heading, and tokens that survive a
+    filter beside 'Training set' train nothing: the generation job stays one workload."""
+    text = ("## Pipeline\nSeed prompts: 2M samples, generate with Qwen2.5 72B, ~500 output tokens each.\n"
+            "B --> C{Quality filter}\nC -->|keep ~50%| D[(Training set v2)]\n"
+            "The filter keeps ~50%, so only ~500M tokens survive. It must finish within 7 days.")  # fmt: skip
+    main, other = _parts(rules, text)
+    assert other.workload is None
+    assert main.generation_tokens == pytest.approx(1e9)
