@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.extract.base import merge_findings
+from advisor.extract.base import Finding, merge_findings
+from advisor.extract.batch_part import batch_volume
 from advisor.extract.rules import RulesExtractor
+from advisor.extract.rules_text import Sentence
 from tools.profile import WorkloadProfile
 
 
@@ -109,3 +111,50 @@ def test_a_diagram_node_and_a_kept_share_open_no_training_section(rules: RulesEx
     main, other = _parts(rules, text)
     assert other.workload is None
     assert main.generation_tokens == pytest.approx(1e9)
+
+
+# --------------------------------------------------------------------------- A: the batch part's own volume
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        # the failing phrasings (evals/cases_v12 SE notes, v14 kick-off agenda)
+        ("notes:\n* step 1: CPT Qwen2.5 7B on ~40B tokens of Korean web, seq 4096\n* step 2 (after step 1 "
+         "lands): batch-translate their 5M English FAQ entries into Korean with the new model, ~300 output "
+         "tokens each, within two weeks of the model being ready", 1.5e9),
+        ("Scope\n   a) Full fine-tune of Qwen2.5 3B on 900M tokens, 2 epochs, seq 2048.\n"
+         "   b) Then score the 25M-document archive with it: ~150 output tokens per doc, prompts ~1,000 "
+         "tokens, done within 5 days after the model is ready.", 3.75e9),
+        # variant: other words, phases
+        ("Phase 1: LoRA fine-tune Llama 3.1 8B on 200M tokens, 2 epochs.\nPhase 2: tag 2M archived call "
+         "notes with it, ~80 output tokens each, within 10 days.", 1.6e8),
+    ],
+)  # fmt: skip
+def test_a_batch_part_counts_its_items_times_the_output_each(
+    rules: RulesExtractor, text: str, tokens: float
+) -> None:
+    _, other = _parts(rules, text)
+    assert other.workload == "inference"
+    assert other.generation_tokens == pytest.approx(tokens)
+    assert other.target_tokens_per_s == pytest.approx(tokens / (other.deadline_hours * 3600))
+
+
+def test_a_backfill_of_written_things_is_its_output_volume(rules: RulesExtractor) -> None:
+    """The failing phrasing (evals/cases_v15 weekly snippets): 'N tokens of summaries' beside serving."""
+    text = ("Next: size production serving of Llama 3.1 8B for 200 concurrent users, 30 ms per token max.\n"
+            "Also next: a one-off backfill with the same model, 50M tokens of summaries, needed by Friday 11 "
+            "December; spot is fine for the backfill.")  # fmt: skip
+    main, other = _parts(rules, text)
+    assert main.concurrency == 200
+    assert other.generation_tokens == pytest.approx(5e7)
+
+
+def test_a_part_without_a_deadline_or_with_users_gets_no_batch_volume() -> None:
+    """Near misses: a part that serves questions about 200k documents (no deadline of its own), and one
+    whose users are served at once, hold no batch volume however their items are counted."""
+    own = (Sentence("answer questions about our 200k documents, answers ~300 tokens each", 0, 0),)
+    each = Finding(field="output_tokens", value=300, status="stated", evidence="~300 tokens", position=40)
+    due = Finding(field="deadline_hours", value=48.0, status="inferred", evidence="by Friday", position=0)
+    users = Finding(field="concurrency", value=40, status="stated", evidence="40 users", position=0)
+    assert batch_volume([each], own) == []
+    assert batch_volume([each, due, users], own) == []
+    assert [f.field for f in batch_volume([each, due], own)] == ["generation_tokens", "target_tokens_per_s"]
