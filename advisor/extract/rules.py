@@ -117,7 +117,7 @@ from advisor.extract.second_workload import (
     serve_then_train,
     share_constraints,
 )
-from advisor.extract.section_content import content_sections
+from advisor.extract.section_content import batch_sections, content_sections
 from advisor.extract.steps import step_parts
 from advisor.extract.withdrawn_choice import rule_required_over_preferred
 from advisor.extract.workloads import chat_sections, split_parts
@@ -278,6 +278,8 @@ class RulesExtractor:
             split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
         if split is None:
             split = batch_beside_serving(sentences, read)  # serving, "on top of that, every night we ..."
+        if split is None:
+            split = batch_sections(sentences, read)  # "SCOPE OF THE SERVICE" ... "SCOPE OF THE BATCH JOB"
         if split is None:
             split = continued_turn(sentences, read, prior)  # "After that we'd serve it to ~120 users"
         if split is not None:

@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 from advisor.extract.base import Finding
 from advisor.extract.brief_text import heading_kind
 from advisor.extract.rules_text import Sentence
-from advisor.extract.workloads import SERVING_FIELDS, TRAINING_FIELDS, Part
+from advisor.extract.second_workload import batch_split, share_constraints
+from advisor.extract.workloads import SERVING_FIELDS, TRAINING_FIELDS, Part, Split
 
 Read = Callable[[tuple[Sentence, ...]], list[Finding]]
 
@@ -96,3 +97,56 @@ def content_sections(sentences: Sequence[Sentence], read: Read) -> tuple[Sentenc
         for group, part in zip(groups, parts, strict=True)
         for s in group
     )
+
+
+# --------------------------------------------------------------------------- a service and a batch job
+# a heading in capitals ("SCOPE OF THE BATCH JOB", "CONSTRAINTS FOR THE WHOLE CHANGE (service and batch
+# job)"): longer than heading_kind's four words, which a change request or an RFP often writes
+_CAPS_HEADING = re.compile(r"^[A-Z][A-Z &/'-]{2,60}(?:\s*\([^()]{1,60}\))?$")
+_BATCH_HEAD = re.compile(r"\b(?:batch|backfill|archive|one[\s-]?off|offline)\b", re.I)
+_WHOLE_HEAD = re.compile(r"\b(?:whole|both|all|overall|general)\b", re.I)
+_JOB_FIELDS = frozenset({"generation_tokens", "deadline_hours"})
+
+
+def _batch_heading(s: Sentence) -> bool:
+    return _opens_section(s) or _CAPS_HEADING.match(s.text.strip()) is not None
+
+
+def _service_or_job(head: str | None, body: Sequence[Sentence], read: Read) -> Part | None:
+    """ "serving" for the service's section, "training" (the other part's slot) for the batch job's, None
+    for a section of both or neither: its heading's words first ("SCOPE OF THE BATCH JOB"), then its facts."""
+    if head is not None:
+        if _WHOLE_HEAD.search(head) or (_BATCH_HEAD.search(head) and _PART_WORDS["serving"].search(head)):
+            return None
+        if _BATCH_HEAD.search(head):
+            return "training"
+        if _PART_WORDS["serving"].search(head):
+            return "serving"
+    fields = {f.field for f in read(tuple(body))} if body else set()
+    if "concurrency" in fields and not fields & _JOB_FIELDS:
+        return "serving"
+    if "generation_tokens" in fields and "concurrency" not in fields:
+        return "training"
+    return None
+
+
+def batch_sections(sentences: Sequence[Sentence], read: Read) -> Split | None:
+    """A brief with a section for a service (users at once) and one for a batch job (a volume, a deadline):
+    the service as the profile and the job as the other workload (second_workload.batch_split); None
+    unless it has one of each and nothing trains."""
+    groups: list[list[Sentence]] = [[]]
+    for s in sentences:
+        if _batch_heading(s) and groups[-1]:
+            groups.append([])
+        groups[-1].append(s)
+    parts: list[Part | None] = []
+    for group in groups:
+        head = group[0].text if _batch_heading(group[0]) else None
+        parts.append(_service_or_job(head, group[1:] if head is not None else group, read))
+    if not {"training", "serving"} <= set(parts) or any(
+        _by_content(read(tuple(g))) == "training" for g, p in zip(groups, parts, strict=True) if p is None
+    ):
+        return None
+    marked = [Sentence(s.text, s.start, s.block, s.quoted, part)
+              for group, part in zip(groups, parts, strict=True) for s in group]  # fmt: skip
+    return batch_split(share_constraints(marked, read), read)

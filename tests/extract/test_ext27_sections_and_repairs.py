@@ -158,3 +158,43 @@ def test_a_part_without_a_deadline_or_with_users_gets_no_batch_volume() -> None:
     assert batch_volume([each], own) == []
     assert batch_volume([each, due, users], own) == []
     assert [f.field for f in batch_volume([each, due], own)] == ["generation_tokens", "target_tokens_per_s"]
+
+
+# --------------------------------------------------------------------------- A: a service and a batch job
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the failing phrasing's shape (evals/cases_v15 CAB change request)
+        "SUMMARY\nDeploy Llama 3.1 70B for the claims assistant and run a one-off batch job after go-live.\n"
+        "SCOPE OF THE SERVICE\n- Peak load: 140 concurrent conversations.\n- About 3,000 prompt tokens and "
+        "about 700 output tokens.\nSCOPE OF THE BATCH JOB\n- Summarise the claims archive: 300M output "
+        "tokens in total, to be completed within 7 days.\nCONSTRAINTS FOR THE WHOLE CHANGE\n"
+        "- US regions only.",
+        # variant: markdown headings, other words
+        "## Live assistant\nLlama 3.1 70B, 140 concurrent users, prompts ~3,000 tokens, answers ~700 "
+        "tokens.\n"
+        "## Offline backfill\nRe-summarise last year's tickets: 300M output tokens in total, within 7 "
+        "days.\n"
+        "## Constraints\nUS regions only.",
+        # variant: the job section named by its content only
+        "Service\nLlama 3.1 70B behind our API: 140 concurrent users at peak, ~700 output tokens per "
+        "answer.\n"
+        "Archive\nWe also need 300M output tokens of summaries generated within 7 days.",
+    ],
+)  # fmt: skip
+def test_a_service_section_and_a_batch_job_section(rules: RulesExtractor, text: str) -> None:
+    main, other = _parts(rules, text)
+    assert main.workload == "inference" and main.concurrency == 140
+    assert main.deadline_hours is None and main.generation_tokens is None
+    assert other.workload == "inference" and other.concurrency is None
+    assert other.generation_tokens == pytest.approx(3e8)
+    assert other.deadline_hours == pytest.approx(168)
+
+
+def test_a_service_brief_whose_sections_state_no_job_stays_one(rules: RulesExtractor) -> None:
+    """Near miss: a 'SCOPE OF THE BATCH JOB' heading over a section with no volume and no deadline."""
+    text = ("SCOPE OF THE SERVICE\n- Peak load: 140 concurrent conversations on Llama 3.1 70B.\n"
+            "SCOPE OF THE BATCH JOB\n- To be defined later with the data team.")  # fmt: skip
+    main, other = _parts(rules, text)
+    assert main.concurrency == 140
+    assert other.workload is None
