@@ -29,6 +29,7 @@ Read = Callable[[tuple[Sentence, ...]], list[Finding]]
 
 # a question that opens an item of a FAQ or an interview: "Q: Where does the training run?", "Q1. How ..."
 _QUESTION = re.compile(r"^\s*(?:Q\d*\s*[:.)]|Question\s*\d*\s*:)\s*", re.I)
+_TRAINING_NAMES = re.compile(r"\b(?:q?lora|cpt|sft|dpo|epochs?)\b", re.I)
 _PART_WORDS = {
     "training": re.compile(r"\b(?:train\w*|fine[\s-]?tun\w*|finetun\w*|pre-?train\w*)\b", re.I),
     "serving": re.compile(r"\b(?:serv\w*|inference|deploy\w*|host\w*|production|endpoint)\b", re.I),
@@ -75,6 +76,8 @@ def content_sections(sentences: Sequence[Sentence], read: Read) -> tuple[Sentenc
     and another as serving."""
     if any(s.section is not None for s in sentences):
         return None  # headings that name a part: advisor/extract/workloads.py split_parts
+    if not any(_PART_WORDS["training"].search(s.text) or _TRAINING_NAMES.search(s.text) for s in sentences):
+        return None  # nothing trains: not read section by section
     groups: list[list[Sentence]] = [[]]
     for s in sentences:
         if _opens_section(s) and groups[-1]:
@@ -134,6 +137,10 @@ def batch_sections(sentences: Sequence[Sentence], read: Read) -> Split | None:
     """A brief with a section for a service (users at once) and one for a batch job (a volume, a deadline):
     the service as the profile and the job as the other workload (second_workload.batch_split); None
     unless it has one of each and nothing trains."""
+    if any(s.section == "training" for s in sentences):
+        return None  # a brief's training section: advisor/extract/workloads.py split_parts
+    if not any(_BATCH_HEAD.search(s.text) for s in sentences):
+        return None  # no batch job named anywhere: not read section by section
     groups: list[list[Sentence]] = [[]]
     for s in sentences:
         if _batch_heading(s) and groups[-1]:
