@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.rules_corrections import _ALL_UNITS, _FIGURE, _INTEGER, _UNITS, _end, _unit_after, _value
+from advisor.extract.rules_corrections import _FIGURE, _INTEGER, _UNITS, _end, _unit_after, _value
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, q
 from advisor.extract.rules_text import Sentence
 
 # a speaker's own repair: "er no, more like", "no wait", "or rather", "I mean", "make that", "sorry,"
 _REPAIR = re.compile(
-    r"(?:\b(?:er+m?|uh+|um+|hmm+)\s*,?\s*)?\bno\s*,?\s*(?:wait\s*,?\s*)?(?:more\s+like|make\s+(?:it|that)|it'?s"
-    r"|actually|sorry)?(?=[\s,~]*(?:about\s+|like\s+|~\s*)?[$€£]?\d)"
+    r"(?:\b(?:er+m?|uh+|um+|hmm+)\s*,?\s*)?\bno\s*(?:,\s*(?:wait\s*,?\s*)?|\s(?:wait\s*,?\s*)?(?=more|make|it|act|sor))"
+    r"(?:more\s+like|make\s+(?:it|that)|it'?s|actually|sorry)?(?=[\s,~]*(?:about\s+|like\s+|~\s*)?[$€£]?\d)"
     r"|\b(?:or\s+rather|i\s+mean|make\s+that|no\s+wait|correction\s*:)(?=[\s,~]*(?:about\s+|like\s+|~\s*)?[$€£]?\d)",
     I,
 )
@@ -58,8 +58,8 @@ def _inline(ctx: Ctx, s: Sentence) -> None:
             continue
         old = max(before, key=lambda f: f.position)
         word = _unit_after(t, new_m.end())
-        if word in _ALL_UNITS and word not in _UNITS[old.field]:
-            continue  # "20 users, I mean 400 tokens each": another quantity
+        if word and word not in _UNITS[old.field]:
+            continue  # "20 users, I mean 400 tokens each", "no 4 bit": another quantity
         new = _value(new_m, new_m.group("mult"))
         if not _close(new, float(old.value)):
             continue

@@ -198,3 +198,9 @@ def test_a_service_brief_whose_sections_state_no_job_stays_one(rules: RulesExtra
     main, other = _parts(rules, text)
     assert main.concurrency == 140
     assert other.workload is None
+
+
+def test_a_no_before_a_figure_of_something_else_repairs_nothing(rules: RulesExtractor) -> None:
+    """Near miss: 'no 4 bit quantisation' after '20 concurrent users' is no repair of the 20."""
+    main, _ = _parts(rules, "Serving Llama 3.1 8B to 20 concurrent users, no 4 bit quantisation please.")
+    assert main.concurrency == 20
