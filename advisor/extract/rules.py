@@ -88,6 +88,7 @@ from advisor.extract.rules_procurement import rule_procurement
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
 from advisor.extract.rules_region_words import rule_us_hosting
+from advisor.extract.rules_repairs import rule_repairs
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
 from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
@@ -116,6 +117,7 @@ from advisor.extract.second_workload import (
     serve_then_train,
     share_constraints,
 )
+from advisor.extract.section_content import batch_sections, content_sections
 from advisor.extract.steps import step_parts
 from advisor.extract.withdrawn_choice import rule_required_over_preferred
 from advisor.extract.workloads import chat_sections, split_parts
@@ -224,6 +226,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_buy_instead,  # "what if we buy the GPUs instead of renting?": the purchase is sized
     rule_followup_share,  # "and if we only got one of the two nodes?": part of the earlier set-up
     rule_corrections,  # a revised figure is matched to the value read (or known) before it
+    rule_repairs,  # after rule_corrections: '20 people, er no, more like 35'; 'ok, 120 it is'
     rule_aside_figures,  # after the figure rules: "1,900 tok/s on the old pipeline -- other model, ignore"
     rule_deadline_margin,  # after the deadline rules: "two weeks for QA before the deadline"
     rule_amount_label,  # after rule_aside_figures: a form's "Amount: EUR 1.800" when no other budget stands
@@ -269,10 +272,14 @@ class RulesExtractor:
         for chat in (chat_sections, serve_then_train):
             if split is None and (cut := chat(sentences)) is not None:
                 split = split_parts(share_constraints(cut, read), read)
+        if split is None and (cut := content_sections(sentences, read)) is not None:
+            split = split_parts(share_constraints(cut, read), read)  # "## Demo", "Q: ... at once?"
         if split is None:
             split = step_parts(sentences, read)  # "(1) ... (2) ...", "Phase A: ... Phase B: ..."
         if split is None:
             split = batch_beside_serving(sentences, read)  # serving, "on top of that, every night we ..."
+        if split is None:
+            split = batch_sections(sentences, read)  # "SCOPE OF THE SERVICE" ... "SCOPE OF THE BATCH JOB"
         if split is None:
             split = continued_turn(sentences, read, prior)  # "After that we'd serve it to ~120 users"
         if split is not None:

@@ -144,16 +144,22 @@ def batch_beside_serving(sentences: Sequence[Sentence], read: Read) -> Split | N
         marked = share_constraints(
             [*(_as(x, "serving") for x in before), *(_as(x, "training") for x in after)], read
         )
-        main = tuple(x for x in marked if x.section != "training")
-        side = tuple(x for x in marked if x.section != "serving")
-        own_side = tuple(x for x in marked if x.section == "training")
-        profile, job = read(main), read(side)
-        if not any(f.field in ("generation_tokens", "output_tokens", "deadline_hours") for f in job):
-            return None  # "also" with nothing of a job of its own
-        # a recurring job's cadence is its own ("every night"), though a training cadence is not served
-        runs = [f for f in job if f.field == "runs_per_month"] or _job_cadence(own_side)
-        return Split(training=tuple(profile), serving=(*serving_findings(job, own_side, profile), *runs))
+        return batch_split(marked, read)
     return None
+
+
+def batch_split(marked: Sequence[Sentence], read: Read) -> Split | None:
+    """The serving part (sentences marked "serving", and the shared ones) as the profile and the batch job
+    (marked "training") as the other workload; None when the job states nothing of a job of its own."""
+    main = tuple(x for x in marked if x.section != "training")
+    side = tuple(x for x in marked if x.section != "serving")
+    own_side = tuple(x for x in marked if x.section == "training")
+    profile, job = read(main), read(side)
+    if not any(f.field in ("generation_tokens", "output_tokens", "deadline_hours") for f in job):
+        return None  # "also" with nothing of a job of its own
+    # a recurring job's cadence is its own ("every night"), though a training cadence is not served
+    runs = [f for f in job if f.field == "runs_per_month"] or _job_cadence(own_side)
+    return Split(training=tuple(profile), serving=(*serving_findings(job, own_side, profile), *runs))
 
 
 # "every Sunday", "each night", "every Monday morning": the job's cadence when the rules read none

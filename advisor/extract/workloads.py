@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from advisor.extract.base import Finding
+from advisor.extract.batch_part import batch_volume
 from advisor.extract.rules_text import Sentence
 from tools.input_account import InputAccount
 from tools.profile import WorkloadProfile
@@ -325,6 +326,7 @@ def serving_findings(
     its own it serves the model the training part adapts (inferred, with the training part's words)."""
     kept = [f for f in findings if f.field not in TRAINING_FIELDS and f.field != "workload"]
     kept += _volume_generated(findings, section)
+    kept += batch_volume(kept, section)  # "5M FAQ entries ... ~300 output tokens each ... within two weeks"
     if not any(f.field in _MODEL_FIELDS for f in kept):
         kept += borrowed_model(training, "the model the brief's training part adapts")
     heading = next((s for s in section if s.text.strip(" .")), section[0])
