@@ -64,6 +64,8 @@ class ServingLoad:
         sized = bool(self.p.generation_tokens) or (bool(self.p.target_tokens_per_s) and not stated)
         # an offer of a fixed number of GPUs (the team's own) holds no more replicas than fit in it
         max_reps = MAX_REPLICAS if offer.max_gpus is None else max(1, offer.max_gpus // n)
+        if self.p.max_gpus:  # the user's cap on GPUs bounds the replicas too (a spare one included)
+            max_reps = min(max_reps, max(1, self.p.max_gpus // n))
         answer = percentile_answer(self.p)  # a p95 answer time binds the load too (expert review 11, R08)
         plan = with_latency_cap(serve, plan_serving(serve, self.p, n, max_reps, stated), latency, answer)
         if plan.why_not is not None:

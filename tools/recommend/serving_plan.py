@@ -20,6 +20,7 @@ from tools.ranges import Range
 from tools.recommend.models import ServingFigures
 from tools.recommend.rate_load import rate_load
 from tools.recommend.ttft_target import at_percentile, ttft_range
+from tools.recommend.uptime_assumed import uptime_assumed
 from tools.units import HOURS_PER_MONTH
 
 ServingFn = Callable[[int], ServingTime]
@@ -79,6 +80,8 @@ class ServingPlan:
     """Most requests per replica within the latency target at the slow end (None without a target)."""
     sized_for: int | None = None
     """Requests per replica the memory is sized for when a stated rate runs a lighter load (rate_load)."""
+    spare_left_out: bool = False
+    """An assumed uptime's spare replica left out: the GPU cap had no room for it (serving_spare says so)."""
     spare_replicas: int = 0
     """Replicas beyond those the load needs (N+1 for an uptime target); the figures are the survivors'
     (`replicas - spare_replicas` carrying the whole load)."""
@@ -219,6 +222,8 @@ def plan_serving(
     if plan.why_not is not None or not needs_spare(p):
         return plan
     if plan.replicas + SPARE_REPLICAS > max_replicas:
+        if uptime_assumed(p):  # production wording, no stated figure: a GPU cap the user stated wins
+            return replace(plan, spare_left_out=True)
         return replace(plan, why_not=f"needs {plan.replicas} replicas plus a spare for the uptime target")
     return replace(plan, replicas=plan.replicas + SPARE_REPLICAS, spare_replicas=SPARE_REPLICAS)
 

@@ -14,19 +14,20 @@ from __future__ import annotations
 from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.serving_plan import ServingPlan, downtime_minutes_per_month
+from tools.recommend.uptime_assumed import PRODUCTION_ASSUMED, uptime_assumed
 
-PRODUCTION_ASSUMED = "assumed for a production endpoint"
-"""The evidence words of an uptime read from production wording, not from a stated figure."""
-
-
-def uptime_assumed(p: WorkloadProfile) -> bool:
-    """Whether the profile's uptime target is the production-endpoint assumption (no figure stated)."""
-    prov = p.provenance.get("availability_target")
-    return prov is not None and PRODUCTION_ASSUMED in (prov.evidence or "")
+__all__ = ["PRODUCTION_ASSUMED", "spare_note", "uptime_assumed"]
 
 
 def spare_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
-    """Why the plan runs a spare replica, in words (N+1 for the uptime target), or None."""
+    """Why the plan runs a spare replica, in words (N+1 for the uptime target), why it has none where the
+    assumed one did not fit the GPU cap, or None."""
+    if plan is not None and plan.spare_left_out and p.availability_target is not None:
+        return (
+            f"no spare replica: the {present.availability(p.availability_target)} uptime assumed for a "
+            "production endpoint needs one more, which your GPU limit leaves no room for; one replica "
+            "failing or being upgraded takes the endpoint down"
+        )
     if plan is None or not plan.spare_replicas or p.availability_target is None:
         return None
     need, r = plan.replicas - plan.spare_replicas, plan.replicas
