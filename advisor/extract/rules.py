@@ -35,8 +35,8 @@ from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
-from advisor.extract.rules_claim_term import rule_claim_term
 from advisor.extract.rules_claim_rate import rule_claim_rate
+from advisor.extract.rules_claim_term import rule_claim_term
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints

@@ -168,8 +168,9 @@ def _distilled(text: str, cat: Any) -> list[ModelMention]:
         name = f"DeepSeek-R1-Distill-{m.group('base').title()}-{m.group('size')}B"
         if cat.has_model(name):
             arch = cat.model(name)
-            size = float(m.group("size"))
-            out.append(ModelMention(m.group(0), m.start(), m.end(), arch.id, size, True, False, _params_b(arch)))
+            size, cat_b = float(m.group("size")), _params_b(arch)
+            mention = ModelMention(m.group(0), m.start(), m.end(), arch.id, size, True, False, cat_b)
+            out.append(mention)
     return out
 
 

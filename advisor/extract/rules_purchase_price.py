@@ -127,7 +127,9 @@ def _purchase_budget(ctx: Ctx, s: Sentence, said: str) -> None:
     ctx.add(s, "budget_capex", True, ev, "inferred", budget.position - s.start)
 
 
-_PERIODIC = re.compile(r"\b(?:per|a|an|each|every)\s+(?:month|year|week)\b|/\s*(?:mo|month|yr|year)\b|\bmonthly\b", I)
+_PERIODIC = re.compile(
+    r"\b(?:per|a|an|each|every)\s+(?:month|year|week)\b|/\s*(?:mo|month|yr|year)\b|\bmonthly\b", I
+)
 
 
 def rule_purchase_price(ctx: Ctx) -> None:
