@@ -105,21 +105,21 @@ def rule_buy_instead(ctx: Ctx) -> None:
     preference to buy rather than rent."""
     if ctx.has("deployment_preference"):
         return
-    for s in ctx.sentences:
+    for i, s in enumerate(ctx.sentences):
         if (m := _BUY_INSTEAD.search(s.text)) is not None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
             return
         if (m := _BUY_OVER_RENT.search(s.text)) is not None and _WEIGHED.search(s.text) is None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
-            _purchase_budget(ctx, s, m.group(0))
+            after = ctx.sentences[i + 1] if i + 1 < len(ctx.sentences) else s
+            _purchase_budget(ctx, s, after.start + len(after.text), m.group(0))
             return
 
 
-def _purchase_budget(ctx: Ctx, s: Sentence, said: str) -> None:
-    """budget_capex for a budget said in the sentence that chooses buying ("we'd prefer to buy hardware
-    rather than rent, budget $400k"): it pays for the purchase, not one month of serving (expert review 17,
-    R19); a budget said per period ("$20k a month") stays periodic."""
-    end = s.start + len(s.text)
+def _purchase_budget(ctx: Ctx, s: Sentence, end: int, said: str) -> None:
+    """budget_capex for a budget said in the sentence that chooses buying or the one after it ("we'd prefer
+    to buy hardware rather than rent, budget $400k"): it pays for the purchase, not one month of serving
+    (expert review 17, R19); a budget said per period ("$20k a month") stays periodic."""
     budget = next((f for f in ctx.findings if f.field == "budget_usd" and s.start <= f.position <= end), None)
     if budget is None or ctx.has("budget_capex") or _PERIODIC.search(budget.evidence or ""):
         return
