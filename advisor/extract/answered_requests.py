@@ -93,7 +93,13 @@ IF_NOT_FIT = re.compile(
 OWNED_MEMORY = re.compile(r"^\W*(?P<gb>\d{1,3})\s*gb(?:\s+(?:each|apiece|per\s+(?:card|gpu)|vram))?\W*$", I)
 
 # "true?", "is that right?" after a claim: the claim's check answers it (expert review 9, R05)
-VERIFY_Q = re.compile(r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b", I)
+VERIFY_Q = re.compile(
+    r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b"
+    # a reported sizing asked about (expert review 17, R14): "Is that enough?", "is that sized right?"
+    r"|\b(?:is|are)\s+(?:that|this|it|they)\s+(?:really\s+)?(?:enough|sufficient|adequate|realistic"
+    r"|reasonable)\b|\b(?:sized|scoped)\s+(?:right|correctly|properly)\b",
+    I,
+)
 
 
 # "which is cheaper?", "what's better" between two set-ups: their comparison answers it (review 11, R13)

@@ -36,6 +36,7 @@ from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
 from advisor.extract.rules_claim_rate import rule_claim_rate
+from advisor.extract.rules_claim_term import rule_claim_term
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
@@ -149,6 +150,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_reservation_term,  # "a 30-day reservation ... is that enough?": its length is the window asked about
     rule_owned_question,  # after the owned GPUs it asks about, before the deadline rules skip its hours
     rule_claim_before_term_ends,  # after rule_owned_question: "could we pretrain on them before then?"
+    rule_claim_term,  # before the claim forms: "they need 64x H100 for 3 months ... Is that sized right?"
     rule_claim_forms,  # after the owned question: "Will 4x L40S hold it?", "16 of those", "only one server"
     rule_gpu_choice,
     rule_procurement,  # an RFQ's "The vendor shall provide 16 H100 SXM GPUs": the GPU and the quantity asked

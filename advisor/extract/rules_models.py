@@ -148,10 +148,39 @@ def find_models(text: str) -> list[ModelMention]:
     return sorted([*plain, *spread], key=lambda x: x.start)
 
 
+# A distilled model named after its teacher and its base (expert review 17, R16): "deepseek-r1-distill-
+# llama-70b", "R1-Distill-Qwen-32B". The weights are the base architecture's (the DeepSeek-R1 model card,
+# huggingface.co/deepseek-ai/DeepSeek-R1, "Distilled Model" table, names each base), so the name resolves
+# through the base's catalog alias "DeepSeek-R1-Distill-<Base>-<N>B", never to the 671B teacher.
+_DISTILL = re.compile(
+    r"\b(?:deepseek[\s_-]*)?r1[\s_-]*distill(?:ed)?[\s_-]*(?P<base>llama|qwen)[\s_-]*(?:\d(?:\.\d)?[\s_-]+)?"
+    r"(?P<size>\d+(?:\.\d+)?)\s*b\b",
+    re.I,
+)
+
+
+def _distilled(text: str, cat: Any) -> list[ModelMention]:
+    """The distilled models named in `text` that the catalog knows by their base (see _DISTILL)."""
+    out: list[ModelMention] = []
+    if cat is None or "distill" not in text.lower():
+        return out
+    for m in _DISTILL.finditer(text):
+        name = f"DeepSeek-R1-Distill-{m.group('base').title()}-{m.group('size')}B"
+        if cat.has_model(name):
+            arch = cat.model(name)
+            size, cat_b = float(m.group("size")), _params_b(arch)
+            mention = ModelMention(m.group(0), m.start(), m.end(), arch.id, size, True, False, cat_b)
+            out.append(mention)
+    return out
+
+
 def _find_models(text: str) -> list[ModelMention]:
     cat = _catalog()
-    out: list[ModelMention] = []
+    out: list[ModelMention] = _distilled(text, cat)
+    taken = [(x.start, x.end) for x in out]
     for m in MODEL_RE.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue  # part of a distilled model's name: "deepseek-r1" in "deepseek-r1-distill-llama-70b"
         rest = m.group("rest")
         family = "llama" if m.group("family").lower() == "l" else m.group("family")
         tokens = re.findall(r"[^\s_-]+", rest)
@@ -200,7 +229,7 @@ def _find_models(text: str) -> list[ModelMention]:
                 catalog_params_b=cat_params,
             )
         )
-    return out
+    return sorted(out, key=lambda x: x.start)
 
 
 def resolve_gpu(name: str) -> str:

@@ -35,7 +35,10 @@ _NEG = (
     r"|nothing(?=\s+(?:pre-?empt|interrupt|spot\b(?!-)))"
     r"|(?:can't|cannot|can not|won't|will not|don't|do not)\s+(?:do|go\s+(?:with|for)|take)"
     r"|(?:won't|will not|refuses? to|don't|do not) (?:sign|accept|take|buy|approve|commit)"
-    r"(?: (?:up )?(?:to|for))?)"
+    r"(?: (?:up )?(?:to|for))?"
+    # a negation without its auxiliary, as non-native writers put it (expert review 17, R06): "we not use
+    # spot", "we no want spot"; "not need" is left out ("we do not need spot" excludes nothing)
+    r"|(?:not|no|never)\s+(?:use|want|accept|allow|take|like)s?)"
 )
 _NOUN = (
     r"(?:\s*/\s*[\w-]+)?"  # "interruptible / low-priority VMs"

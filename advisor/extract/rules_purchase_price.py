@@ -89,14 +89,47 @@ _BUY_INSTEAD = keyed(
 )
 
 
+# buying preferred over renting, said as a statement (expert review 17, R19 turn 3): "we'd prefer to buy
+# hardware rather than rent", "we'd rather buy our own GPUs than rent", "buy, not rent"; not a question that
+# weighs the two ("should we buy rather than rent?", "is it cheaper to buy than rent?": both are shown)
+_BUY_OVER_RENT = keyed(
+    r"\b(?:buy|buying|purchas\w+|own)\b[^.?!]{0,40}?(?:\brather\s+than|\binstead\s+of|\bover|\bnot|,\s*not|\bthan)"
+    r"\s+(?:to\s+)?(?:rent\w*|leas\w*|(?:the\s+)?cloud)\b",
+    I,
+)
+_WEIGHED = re.compile(r"\b(?:should\s+(?:we|i)|whether|is\s+it|would\s+it|cheaper|better|or)\b|\?", I)
+
+
 def rule_buy_instead(ctx: Ctx) -> None:
-    """deployment_preference on_prem from a what-if that switches from renting to buying."""
+    """deployment_preference on_prem from a what-if that switches from renting to buying, or a stated
+    preference to buy rather than rent."""
     if ctx.has("deployment_preference"):
         return
-    for s in ctx.sentences:
+    for i, s in enumerate(ctx.sentences):
         if (m := _BUY_INSTEAD.search(s.text)) is not None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
             return
+        if (m := _BUY_OVER_RENT.search(s.text)) is not None and _WEIGHED.search(s.text) is None:
+            ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
+            after = ctx.sentences[i + 1] if i + 1 < len(ctx.sentences) else s
+            _purchase_budget(ctx, s, after.start + len(after.text), m.group(0))
+            return
+
+
+def _purchase_budget(ctx: Ctx, s: Sentence, end: int, said: str) -> None:
+    """budget_capex for a budget said in the sentence that chooses buying or the one after it ("we'd prefer
+    to buy hardware rather than rent, budget $400k"): it pays for the purchase, not one month of serving
+    (expert review 17, R19); a budget said per period ("$20k a month") stays periodic."""
+    budget = next((f for f in ctx.findings if f.field == "budget_usd" and s.start <= f.position <= end), None)
+    if budget is None or ctx.has("budget_capex") or _PERIODIC.search(budget.evidence or ""):
+        return
+    ev = f'"{said}": the budget buys the hardware, held against the purchase price'
+    ctx.add(s, "budget_capex", True, ev, "inferred", budget.position - s.start)
+
+
+_PERIODIC = re.compile(
+    r"\b(?:per|a|an|each|every)\s+(?:month|year|week)\b|/\s*(?:mo|month|yr|year)\b|\bmonthly\b", I
+)
 
 
 def rule_purchase_price(ctx: Ctx) -> None:

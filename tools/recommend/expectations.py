@@ -13,6 +13,7 @@ from tools.catalog.schema import GpuSpec
 from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
+from tools.profile import WorkloadProfile
 from tools.recommend.candidates import (
     Candidate,
     Layout,
@@ -556,7 +557,7 @@ def check_expectations(
     for check in (check_claimed_speed, check_own_gpus, check_unnamed_bound):
         found = check(workload, catalog, settings, outcome)
         if found is not None:
-            out.append(found)
+            out.append(_leads_when_elsewhere(found, p, outcome) if check is check_claimed_speed else found)
     if p.workload != "inference" and p.runs_per_month and p.status_of("runs_per_month") != "assumed":
         cadence = check_runs_per_month(outcome.primary, p.runs_per_month)
         if cadence.verdict in ("tight", "cannot_hold"):  # say it only when the cadence is a problem
@@ -564,3 +565,17 @@ def check_expectations(
     if p.workload == "inference" and p.target_tokens_per_s:
         out.append(check_throughput(outcome.primary, p.target_tokens_per_s, outcome.alternatives))
     return out
+
+
+def _leads_when_elsewhere(check: ExpectationCheck, p: WorkloadProfile, outcome: Outcome) -> ExpectationCheck:
+    """The yes/no on a sizing the user reported (count, GPU and time) opens the reply when the pick is
+    another configuration (expert review 17, R14: "they need 64x H100 for 3 months ... Is that sized right"
+    was answered after a recommendation of 128x B200)."""
+    pick = outcome.primary
+    if p.claimed_gpu is None or p.claimed_gpu_count is None or pick is None:
+        return check
+    if pick.gpu.id == p.claimed_gpu and pick.total_gpus == p.claimed_gpu_count:
+        return check
+    if not check.explanation.startswith(("Yes", "No:")):
+        return check
+    return check.model_copy(update={"leads": True})
