@@ -149,9 +149,10 @@ def infeasible_advice(
         target_s = workload.profile.ttft_target_s
         # rejected for the first token: the layout that comes closest, by how much (srv15)
         late = [g for g in speed_only if target_s and "first token" in (notes[g.id].throughput or "")]
-        near = [(got[1].low, g) for g in late if (got := closest_ttft(eng, g, target_s or 0.0))]
+        cap = workload.profile.max_gpus  # the closest layout within the user's GPU cap
+        near = [(got[1].low, g) for g in late if (got := closest_ttft(eng, g, target_s or 0.0, cap))]
         if near and target_s:
-            words = closest_ttft_words(eng, min(near, key=lambda x: x[0])[1], target_s)
+            words = closest_ttft_words(eng, min(near, key=lambda x: x[0])[1], target_s, cap)
             advice += [words] if words else []
     quiet = settings.model_copy(update={"sensitivity": False})
     worked = 0

@@ -20,12 +20,14 @@ TP_WIDTHS = (1, 2, 4, 8)
 """Single-node tensor-parallel widths tried (the GPUs per node cloud offers sell, tools/catalog)."""
 
 
-def closest_ttft(eng: Engine, gpu: Any, target_s: float) -> tuple[int, Range] | None:
+def closest_ttft(
+    eng: Engine, gpu: Any, target_s: float, max_gpus: int | None = None
+) -> tuple[int, Range] | None:
     """(GPUs per engine, TTFT range at one request) of the fitting single-node layout whose fast end is the
-    lowest; None when no width fits in memory."""
+    lowest, within the user's GPU cap `max_gpus`; None when no width fits in memory."""
     best: tuple[int, Range] | None = None
     for n in TP_WIDTHS:
-        if not eng.calc.fit_layouts(gpu, n, 1):
+        if (max_gpus is not None and n > max_gpus) or not eng.calc.fit_layouts(gpu, n, 1):
             continue
         first = eng.calc.serving(gpu, n, 1).time_to_first_token_s
         if best is None or first.low < best[1].low:
@@ -33,11 +35,11 @@ def closest_ttft(eng: Engine, gpu: Any, target_s: float) -> tuple[int, Range] | 
     return best
 
 
-def closest_ttft_words(eng: Engine, gpu: Any, target_s: float) -> str | None:
+def closest_ttft_words(eng: Engine, gpu: Any, target_s: float, max_gpus: int | None = None) -> str | None:
     """'The closest: 8x NVIDIA L40S as one engine with one request ... 0.47-0.54 s ..., 0.17 s (57%) over
     your 0.3 s target even at the fast end'; the band straddling the target is named as such; None when
     no layout fits."""
-    got = closest_ttft(eng, gpu, target_s)
+    got = closest_ttft(eng, gpu, target_s, max_gpus)
     if got is None:
         return None
     n, first = got
