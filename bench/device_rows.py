@@ -33,7 +33,8 @@ SCRIPT = "bench/device_training_measure.py (gpu-advisor repository)"
 GPU_IDS = {"NVIDIA H200": "h200", "NVIDIA H100 80GB HBM3": "h100-sxm", "NVIDIA H100 PCIe": "h100-pcie"}
 BASES = ("allocated", "reserved", "device")
 FAMILY = "gpu-advisor-device-measurements"
-TIME_SIDES = {"first": "device_held_out", "second": "device2_held_out", "third": "device3_held_out"}
+TIME_SIDES = {"first": "device_held_out", "second": "device2_held_out", "third": "device3_held_out",
+               "fourth": "device4_held_out"}
 """The time bench's side for each set measured here: never fitted, scored apart."""
 
 

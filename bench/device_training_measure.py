@@ -158,7 +158,30 @@ SET_UPS_THIRD: tuple[SetUp, ...] = (
     _lora("gemma-2-9b", True, 4096, 1, dropout=0.05),
     _full("phi-3-mini", "mixed", "fused", True, 1024, 2),
 )
-SETS = {"first": SET_UPS, "second": SET_UPS_SECOND, "third": SET_UPS_THIRD}
+# The fourth set, chosen on 2026-11-28 (eleventh session) before any of it was measured, for a lent H200's
+# 139 GiB: what the H100 sets could not hold (14B full fine-tunes, 24B-34B LoRA, an 8B mixed-precision full
+# run near the card's limit), multi-head attention (Llama 2 13B, CodeLlama 34B), Gemma 2 27B, Phi-4, and the
+# logits-heavy small-model batches that ran out of memory on an H100. A held-out set for both models.
+SET_UPS_FOURTH: tuple[SetUp, ...] = (
+    _lora("qwen2.5-32b", True, 2048, 1),
+    _full("qwen2.5-14b", "pure-bf16", "fused", True, 2048, 1),
+    _lora("gemma-2-27b", True, 2048, 1, dropout=0.05),
+    _full("mistral-nemo-12b", "pure-bf16", "foreach", True, 1024, 1),
+    _lora("llama-2-13b", False, 2048, 2),
+    _full("llama-3.2-3b", "mixed", "foreach", False, 2048, 4),
+    _lora("llama-3.2-1b", False, 4096, 8, dropout=0.1),
+    _full("qwen2.5-0.5b", "mixed", "fused", False, 2048, 16),
+    _lora("phi-4", True, 4096, 2),
+    _lora("mistral-small-24b", True, 4096, 1, rank=32),
+    _full("llama-3.1-8b", "mixed", "fused", True, 2048, 1),
+    _lora("qwen3-32b", True, 4096, 1, targets="q_proj,k_proj,v_proj,o_proj"),
+    _full("phi-3.5-mini", "pure-bf16", "foreach", False, 2048, 2),
+    _lora("qwen2.5-14b", True, 16384, 1),
+    _lora("codellama-34b", True, 4096, 1, rank=8, targets="q_proj,v_proj"),
+    _full("qwen3-8b", "pure-bf16", "foreach", False, 1024, 2),
+    _lora("gemma-2-9b", False, 2048, 2),
+)
+SETS = {"first": SET_UPS, "second": SET_UPS_SECOND, "third": SET_UPS_THIRD, "fourth": SET_UPS_FOURTH}
 
 DRY_RUN_SHAPE = {
     "n_layers": 2,
