@@ -17,11 +17,12 @@ from bench import device_training_measure as measure  # noqa: E402
 
 
 def test_every_set_up_names_a_catalog_architecture_the_script_can_build() -> None:
-    for set_up in measure.SET_UPS:
-        config = measure.hf_config(measure.catalog_entry(set_up.model), dry_run=False)
-        assert config.num_hidden_layers == measure.catalog_entry(set_up.model)["n_layers"]
-    names = [s.name for s in measure.SET_UPS]
-    assert len(names) == len(set(names))  # each set-up is measured once
+    for set_ups in measure.SETS.values():
+        for set_up in set_ups:
+            config = measure.hf_config(measure.catalog_entry(set_up.model), dry_run=False)
+            assert config.num_hidden_layers == measure.catalog_entry(set_up.model)["n_layers"]
+        names = [s.name for s in set_ups]
+        assert len(names) == len(set(names))  # each set-up of a set is measured once
 
 
 @pytest.mark.parametrize(
