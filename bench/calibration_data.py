@@ -306,8 +306,8 @@ TRAINING_DEVICE2_FILE = DATA_DIR / "training_throughput_device2.yaml"
 # device3_held_out: a third set measured here on a lent H100 (set-ups chosen before any change made for the
 # second), 2026-11-28, never fitted, the session's final held-out check (README, the same section)
 TRAINING_DEVICE3_FILE = DATA_DIR / "training_throughput_device3.yaml"
-# device4_held_out: a fourth set measured here on a lent H200 (14B full, 24-34B LoRA, MHA models; set-ups chosen
-# before the run), 2026-11-28 (eleventh session), never fitted (README, "Measured on a lent GPU: fourth set")
+# device4_held_out: a fourth set measured here on a lent H200 (14B full, 24-34B LoRA, MHA models; set-ups
+# chosen before the run), 2026-11-28 (eleventh session), never fitted (README, "... fourth set")
 TRAINING_DEVICE4_FILE = DATA_DIR / "training_throughput_device4.yaml"
 TRAINING_EXTRA_FILES = (
     TRAINING_FRESH2_FILE,

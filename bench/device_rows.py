@@ -34,7 +34,8 @@ GPU_IDS = {"NVIDIA H200": "h200", "NVIDIA H100 80GB HBM3": "h100-sxm", "NVIDIA H
 BASES = ("allocated", "reserved", "device")
 FAMILY = "gpu-advisor-device-measurements"
 TIME_SIDES = {"first": "device_held_out", "second": "device2_held_out", "third": "device3_held_out",
-               "fourth": "device4_held_out"}
+               "fourth": "device4_held_out",
+               "fifth": "device5_held_out"}
 """The time bench's side for each set measured here: never fitted, scored apart."""
 
 

@@ -181,7 +181,35 @@ SET_UPS_FOURTH: tuple[SetUp, ...] = (
     _full("qwen3-8b", "pure-bf16", "foreach", False, 1024, 2),
     _lora("gemma-2-9b", False, 2048, 2),
 )
-SETS = {"first": SET_UPS, "second": SET_UPS_SECOND, "third": SET_UPS_THIRD, "fourth": SET_UPS_FOURTH}
+# The fifth set, chosen on 2026-11-28 (eleventh session) right after the fourth was scored once and before any
+# change of that session: measured at once and kept unscored until the session's models are final (its first
+# score is the session's end check). Llama 3.1 70B LoRA at the card's edge, Phi-4 and Gemma 2 9B full,
+# Qwen2.5 7B mixed, 32B LoRA without checkpointing and at 8k x 2, 8B LoRA at 16k x 4, MHA Llama 2 7B.
+SET_UPS_FIFTH: tuple[SetUp, ...] = (
+    _lora("llama-3.1-70b", True, 1024, 1, rank=8, targets="q_proj,v_proj"),
+    _full("phi-4", "pure-bf16", "fused", True, 2048, 1),
+    _lora("gemma-2-27b", False, 1024, 1),
+    _full("qwen2.5-7b", "mixed", "fused", True, 2048, 2),
+    _lora("mistral-nemo-12b", False, 4096, 2, dropout=0.05),
+    _lora("qwen3-32b", False, 2048, 1),
+    _full("llama-3.2-3b", "pure-bf16", "fused", False, 8192, 2),
+    _lora("phi-3-medium", False, 4096, 2, rank=64),
+    _full("gemma-2-9b", "pure-bf16", "foreach", True, 2048, 1),
+    _lora("llama-3.1-8b", True, 16384, 4),
+    _full("qwen2.5-1.5b", "pure-bf16", "foreach", False, 4096, 8),
+    _lora("qwen2.5-32b", True, 8192, 2, rank=64, dropout=0.05),
+    _lora("llama-2-7b", False, 4096, 4),
+    _full("mistral-7b-v0.3", "mixed", "fused", False, 2048, 2),
+    _lora("mistral-small-24b", False, 2048, 2, targets="q_proj,k_proj,v_proj,o_proj"),
+    _full("qwen3-8b", "mixed", "fused", True, 4096, 2),
+)
+SETS = {
+    "first": SET_UPS,
+    "second": SET_UPS_SECOND,
+    "third": SET_UPS_THIRD,
+    "fourth": SET_UPS_FOURTH,
+    "fifth": SET_UPS_FIFTH,
+}
 
 DRY_RUN_SHAPE = {
     "n_layers": 2,
