@@ -309,6 +309,9 @@ TRAINING_DEVICE3_FILE = DATA_DIR / "training_throughput_device3.yaml"
 # device4_held_out: a fourth set measured here on a lent H200 (14B full, 24-34B LoRA, MHA models; set-ups
 # chosen before the run), 2026-11-28 (eleventh session), never fitted (README, "... fourth set")
 TRAINING_DEVICE4_FILE = DATA_DIR / "training_throughput_device4.yaml"
+# device5_held_out: a fifth set, measured on a lent H200 right after the fourth and kept unscored until the
+# session's models were final (README, "... fifth set")
+TRAINING_DEVICE5_FILE = DATA_DIR / "training_throughput_device5.yaml"
 TRAINING_EXTRA_FILES = (
     TRAINING_FRESH2_FILE,
     TRAINING_FRESH3_FILE,
@@ -321,6 +324,7 @@ TRAINING_EXTRA_FILES = (
     TRAINING_DEVICE2_FILE,
     TRAINING_DEVICE3_FILE,
     TRAINING_DEVICE4_FILE,
+    TRAINING_DEVICE5_FILE,
     TRAINING_B200_FILE,
 )
 

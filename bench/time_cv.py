@@ -53,7 +53,7 @@ def fold_calibration(development: list[TrainingRow], family: str) -> Calibration
     )
 
 
-SCORED_APART_SIDES = ("fresh8_held_out", "device3_held_out", "device4_held_out")
+SCORED_APART_SIDES = ("fresh8_held_out", "device3_held_out", "device4_held_out", "device5_held_out")
 """Held-out sides the CV leaves out: scored apart with `bench.time_accuracy --side NAME` at the end of a round
 (bench/data/README.md, "Fresh-8 held-out set (training)", "Measured on a lent GPU: second and third sets")."""
 
