@@ -194,6 +194,18 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "tensor_parallel.vocab_parallel_cross_entropy on the vocab-split logits (loss_impl vocab-parallel)",
         model_code="plain",
     ),
+    "canifinetune-rtx4080-baselines": SourceStack(
+        None, None, {"logits_held": True},
+        "DaoyuanLi2816/can-i-finetune-this (stored 669dffc8 / 1e8b68fb, read 2026-11-28): "
+        "src/canifinetune/training/runtime.py load_model loads a QLoRA base with BitsAndBytesConfig("
+        "load_in_4bit, bnb_4bit_compute_dtype bf16) and dtype bf16, then calls peft's "
+        "prepare_model_for_kbit_training (every non-quantised parameter cast to fp32) and never casts back "
+        "(fp32_unquantized; the runs' after-load allocation fits fp32 embeddings: 0.68 GiB for Qwen2.5 "
+        "0.5B); "
+        "src/canifinetune/bench/runner.py keeps `outputs = model(input_ids, attention_mask, labels)` "
+        "referenced through scaler.scale(loss).backward() and the optimizer step (logits_held)",
+        quant={"fp32_unquantized": True},
+    ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
 loss, applied where the row leaves them null and named in the mapping notes."""
