@@ -221,3 +221,14 @@ def config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:
     if found:  # 'BS micro/global'
         return max(1, int(found.group(2)) // (int(found.group(1)) * int(row.get("gpus") or 1)))
     return next((n for name, n in stack.accumulation.items() if f"'{name}'" in document), 1)
+
+
+_FUSED_LOSS_WORDS = re.compile(r"(?i)cutcrossentropy|cut[ _-]cross[ _-]entropy|\bcce\b")
+
+
+def fused_linear_loss(row: dict[str, Any], liger: bool) -> bool:
+    """The row's loss is fused into the LM head (tools.memory_fused_loss, loss_impl fused-linear): Liger
+    kernels (their fused linear cross-entropy is on by default in apply_liger_kernel_to_* and in the
+    trainers' use_liger_kernel), or notes naming Cut Cross-Entropy (axolotl's CutCrossEntropyPlugin,
+    recorded as loss_chunking true by the fresh-5 collection)."""
+    return liger or bool(_FUSED_LOSS_WORDS.search(str(row.get("notes") or "")))
