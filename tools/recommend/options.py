@@ -12,7 +12,7 @@ from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option, ServingFigures
 from tools.recommend.owned import owned_utilization
-from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
+from tools.recommend.owned_first import all_owned_line, is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines
 from tools.recommend.purchase_age import purchase_age_note
 from tools.recommend.regions import region_note
@@ -57,7 +57,12 @@ def to_option(
     what renting would cost against hardware the team owns."""
     scen = eng.pricer.scenarios(c.offer, c.gpu_hours, all_of_them=True)
     if is_yours(c):
-        why = _why(c, "owned hardware", p)[:2] + yours_why(c, p) + list(c.why)
+        # the fit and node lines, not a bought option's amortised rate (expert review 18, R03: over two
+        # owned nodes the slice [:2] took "amortised $0.27/GPU-hour at your utilisation and horizon")
+        why = _setup_why(c) + yours_why(c, p) + list(c.why)
+        more = all_owned_line(c, ranked or [], p)
+        if more:
+            why.append(more)
         rent = rent_instead(c, ranked or [], eng.inference, reserved=bool(p.owned_reserved))
         if rent:
             why.append(rent)
@@ -245,7 +250,8 @@ def _campaign_usd(c: Candidate, eng: Engine, p: WorkloadProfile) -> Range | None
     return total
 
 
-def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+def _setup_why(c: Candidate) -> list[str]:
+    """The memory fit and, on one node, that no multi-node set-up is needed."""
     out = [
         f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
         f"({c.fit.headroom_gib:.1f} GiB free)"
@@ -255,6 +261,11 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"each of the {replicas} replicas on one node: no InfiniBand or multi-node NCCL set-up")
     elif c.layout.nodes == 1:
         out.append("single node: no InfiniBand or multi-node NCCL set-up")
+    return out
+
+
+def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+    out = _setup_why(c)
     if c.layout.dp > 1:  # engine copies (tools.compute.serving_copies; expert review 15, R07)
         lay = c.layout
         out.append(
