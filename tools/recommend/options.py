@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from tools import present
+from tools.compute.flops import fp8_weight_only
 from tools.cost import buy_vs_rent, spot_exposure
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -80,6 +81,9 @@ def to_option(
     answer = response_note(c.serving, p)
     if answer:
         why.insert(1, answer)
+    fp8 = _fp8_weight_only_note(c, eng.p.precision, eng.w.arch.is_moe)
+    if fp8:
+        why.insert(1, fp8)
     stale: str | None = None
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
@@ -248,6 +252,19 @@ def _campaign_usd(c: Candidate, eng: Engine, p: WorkloadProfile) -> Range | None
         run_usd_high=c.cost_usd.high,
     )
     return total
+
+
+def _fp8_weight_only_note(c: Candidate, precision: str | None, moe: bool) -> str | None:
+    """FP8 asked on a GPU without FP8 tensor cores: what runs instead (tools.compute.flops
+    FP8_WEIGHT_ONLY_SOURCE), said on the option (expert review 18, R20: 4x A100 for an FP8 model, no word)."""
+    if precision is None or not fp8_weight_only(c.gpu, precision):
+        return None
+    held = "weights held and read at 1 byte each, " if c.serving is not None else ""
+    kernels = "; a mixture-of-experts model needs an engine with FP8 MoE weight-only kernels" if moe else ""
+    return (
+        f"FP8 on {c.gpu.name}: no FP8 tensor cores, so weight-only FP8 kernels (W8A16, e.g. vLLM FP8 "
+        f"Marlin): {held}compute at the BF16 rate ({c.gpu.bf16_dense_tflops:,.0f} TFLOPS dense){kernels}"
+    )
 
 
 def _setup_why(c: Candidate) -> list[str]:
