@@ -92,7 +92,7 @@ FIELD_LABELS: dict[str, str] = {
     "owned_months_left": "Term left on them",
     "owned_gpus_per_node": "GPUs per server you own",
     "owned_fabric": "Network between your servers",
-    "buy_what_if": "You asked what buying would change",
+    "buy_what_if": "Buying",
     "power_price_usd_per_kwh": "Power price",
     "prompt_tokens": "Prompt length",
     "output_tokens": "Answer length",
@@ -121,6 +121,9 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "horizon_months": lambda v: f"{present.number(v)} months",
         "owned_months_left": present.months,
         "owned_fabric": lambda v: FABRIC_WORDS.get(str(v), str(v)),
+        "buy_what_if": lambda v: (
+            "weighed against renting (the cheaper over the horizon is the pick)" if v else "not asked"
+        ),
         "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
         "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
         "no_latency_target": lambda v: "none" if v else "stated",

@@ -17,7 +17,14 @@ from reports.labels import field_value
 from tools import present
 from tools.profile import WorkloadProfile
 
-WORDED_FLAGS = ("serving_scheduled", "no_latency_target", "cannot_resume", "memory_asked", "count_asked")
+WORDED_FLAGS = (
+    "serving_scheduled",
+    "no_latency_target",
+    "cannot_resume",
+    "memory_asked",
+    "count_asked",
+    "buy_what_if",
+)
 """Yes/no fields said in words (reports/labels.py field_value holds the words, once)."""
 
 

@@ -9,12 +9,13 @@ from tools.cost import buy_vs_rent, spot_exposure
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend.buy_rent import firm_on_demand
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option, ServingFigures
-from tools.recommend.owned import owned_utilization
+from tools.recommend.owned import answer_horizon_months
 from tools.recommend.owned_first import all_owned_line, is_yours, owned_cost_inputs, rent_instead, yours_why
-from tools.recommend.purchase import purchase_lines
+from tools.recommend.purchase import purchase_lines, purchase_utilization
 from tools.recommend.purchase_age import purchase_age_note
 from tools.recommend.regions import region_note
 from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
@@ -200,17 +201,19 @@ def _spot_exposure(c: Candidate, eng: Engine) -> list[str]:
 
 
 def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
-    """Buy vs rent for an owned option (tools.cost.buy_vs_rent) against the cheapest on-demand rental of
-    the same GPU in the catalog, at the profile's utilisation and horizon; [] when the GPU has no rental
-    price, purchase price or TDP to compare with."""
-    rents = [r.usd_per_gpu_hour for r in eng.catalog.prices_for(c.gpu.id) if r.pricing == "on_demand"]
-    if not rents or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
+    """Buy vs rent for an owned option (tools.cost.buy_vs_rent) against the on-demand rate of the buy-vs-rent
+    block (tools.recommend.buy_rent.firm_on_demand), at the answer's one utilisation and horizon; [] when the
+    GPU has no such rental price, purchase price or TDP to compare with."""
+    # the same on-demand rate as the buy-vs-rent block (an established tier; expert review 18, R17: "$2.40"
+    # here beside "$3.85" there gave two renting totals for the same GPUs in one reply)
+    record = firm_on_demand(c, eng)
+    if record is None or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
         return []
-    rent = min(rents)
-    util = owned_utilization(p, eng.inference)
-    if c.owned_check is not None:  # what these runs fill, when lower than the stated figure
-        util = float(c.owned_check.effective_utilization)
-    horizon = p.horizon_months or 36.0
+    rent = record.usd_per_gpu_hour
+    # the utilisation and horizon of the purchase quote and the buy-vs-rent block: one of each per answer
+    # (expert review 18, R17: 12, 36 and 48 months, 30% and 3% use, in one reply)
+    util = purchase_utilization(c, eng, p)
+    horizon = answer_horizon_months(p)
     try:
         be = buy_vs_rent(
             rent_usd_per_gpu_hour=rent,

@@ -122,16 +122,30 @@ def owned_utilization(p: WorkloadProfile, inference: bool) -> float:
     return OWNED_UTILIZATION_MIN
 
 
+DEFAULT_HORIZON_MONTHS = 36.0
+"""Horizon when buying is weighed without a stated one (owned GPUs, on-premises wish, 'buy or rent?'): 3
+years, the longest reserved term the catalog prices (reserved_3y_discount_fraction), so every rent basis is
+weighed over a whole term; the one horizon of such an answer (expert review 18, R17: 12, 36 and 48 months in
+one reply)."""
+
+
+def answer_horizon_months(p: WorkloadProfile) -> float:
+    """The one horizon a buy-versus-rent answer weighs: the user's (stated or inferred; a profile built in
+    code without provenance counts as said), else DEFAULT_HORIZON_MONTHS. The resolved profile's assumed
+    planning horizon (tools.defaults HORIZON_MONTHS_DEFAULT) is not used for buying."""
+    said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
+    return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
+
+
 def owned_amortization_months(catalog: CatalogView, p: WorkloadProfile) -> float | Estimate:
-    """Months the purchase is spread over: the hardware's life (catalog estimate), or the user's stated
-    horizon when shorter, since no resale value is assumed (tools.cost_owned RESIDUAL_VALUE_SOURCE):
-    over a 12-month plan, a 48-month spread would leave three quarters of the purchase uncounted
-    (expert review 5)."""
+    """Months the purchase is spread over: the hardware's life (catalog estimate), or the answer's horizon
+    (answer_horizon_months: the user's, else the default) when shorter, since no resale value is assumed
+    (tools.cost_owned RESIDUAL_VALUE_SOURCE): over a 12-month plan, a 48-month spread would leave three
+    quarters of the purchase uncounted (expert review 5), and over the default 36 months the monthly
+    equivalent is the same horizon the buy-vs-rent block weighs (expert review 18, R17)."""
     life = catalog.estimate("hardware_amortization_months")
-    said = p.status_of("horizon_months") in ("stated", "inferred", None)
-    if said and p.horizon_months is not None and p.horizon_months < float(life.value):
-        return float(p.horizon_months)
-    return life
+    horizon = answer_horizon_months(p)
+    return horizon if horizon < float(life.value) else life
 
 
 def owned_rate(
