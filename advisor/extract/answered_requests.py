@@ -102,6 +102,16 @@ VERIFY_Q = re.compile(
 )
 
 
+# "when does it pay off?", "when would buying break even?": the buy-vs-rent block's break-even months answer
+# (expert review 18, R17: listed as "a question I could not answer" beside the block that said "never")
+PAY_OFF_Q = re.compile(
+    r"\bwhen\s+(?:does|do|would|will)\s+(?:it|that|this|buying|the\s+(?:purchase|hardware|servers?)|they|we)\s+"
+    r"(?:pay\s+(?:off|for\s+(?:it|them)sel(?:f|ves)|back)|break\s+even)\b|\bbreak[\s-]even\s+(?:point|month)\b"
+    r"|\bpay\s*back\s+period\b",
+    I,
+)
+
+
 # "which is cheaper?", "what's better" between two set-ups: their comparison answers it (review 11, R13)
 WHICH_SETUP_Q = re.compile(
     r"\b(?:which|what)(?:'s|\s+is|\s+one\s+is|\s+would\s+be|\s+(?:works|comes)\s+out|\s+ends\s+up)?\s+(?:the\s+)?"
@@ -123,6 +133,7 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     # "H100s vs B200s - which is cheaper?": the two types' comparison (tools/recommend/compare_gpu_types.py)
     compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)
     compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
+    out += [PAY_OFF_Q] if rec.buy_vs_rent is not None else []
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
 
