@@ -9,9 +9,11 @@ once a <period>" ("every quarter", "each month", "once a year"), "every N <perio
 ("each sprint", "every sprint": SPRINT_WEEKS, an assumption the evidence names).
 
 Where they count: in a sentence that names the job (a training word: pretrain, CPT, fine-tune, LoRA,
-retrain, refresh, run, job), or in any sentence of a text that trains a model when the sentence talks of
-nothing else that recurs: a cadence that qualifies a budget, a review, a report or a bill ("quarterly
-budget", "we review costs every quarter") is not the job's, nor is one in a serving request.
+retrain, refresh, run, job), or, for a month or longer, in any sentence of a text that trains a model when
+the sentence talks of nothing else that recurs ("We would redo this every quarter."; a day or a week there is
+as likely the hardware's schedule, "the cluster is free every night"). A cadence that qualifies a budget, a
+review, a report or a bill ("quarterly budget", "we review costs every quarter") is not the job's, nor is
+one in a serving request.
 """
 
 from __future__ import annotations

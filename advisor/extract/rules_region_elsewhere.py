@@ -43,11 +43,13 @@ _ELSEWHERE = keyed(
     r"|(?:stay|remain|reside|kept|keep\s+it|live)s?)\b"
     rf"(?:\s+(?!(?:and|but|or)\b)[\w-]+){{0,3}}?\s+(?:in|within|inside)\s+(?:the\s+)?{_PLACE_RE}\b"
     # the place before a region word: "Tokyo region", "an APAC region", "Japan-based hosting"
-    rf"|\b(?P<place2>{_PLACES})[\s-]+(?:region|data\s*cent(?:er|re)s?|dc|based\s+(?:hosting|servers?|gpus?|capacity)"
-    r"|hosting|only)\b"
-    rf"|\b(?P<adj>{'|'.join(_ADJECTIVES)})\s+(?:region|data\s*cent(?:er|re)s?|hosting|cloud\s+region)\b",
+    # (not "Sydney DC" nor "our Tokyo data centre": where hardware already is, an inventory's column)
+    rf"|\b(?P<place2>{_PLACES})[\s-]+(?:region|based\s+(?:hosting|servers?|gpus?|capacity)|hosting|only)\b"
+    rf"|\b(?P<adj>{'|'.join(_ADJECTIVES)})\s+(?:region|hosting|cloud\s+region)\b",
     I,
 )
+# where the team's own machines are: "our 4 servers are in Sydney", "we have 2 nodes located in Tokyo"
+_OWN_BEFORE = re.compile(r"\b(?:our|my|we\s+(?:have|own|run))\s+(?:[\w-]+\s+){0,3}$", I)
 _NOT_HERE = re.compile(r"(?:\b(?:not|never|outside|except|excluding|anywhere\s+but)\b|n't\b)[^.;]{0,25}$", I)
 
 _COLO = keyed(
@@ -70,8 +72,9 @@ def rule_region_elsewhere(ctx: Ctx) -> None:
         return
     for s in ctx.sentences:
         for m in _ELSEWHERE.finditer(s.text):
-            if _NOT_HERE.search(s.text[max(0, m.start() - 30) : m.start() + 1]):
-                continue
+            before = s.text[max(0, m.start() - 30) : m.start()]
+            if _NOT_HERE.search(s.text[max(0, m.start() - 30) : m.start() + 1]) or _OWN_BEFORE.search(before):
+                continue  # "anywhere but Japan"; "our servers are in Sydney" (where owned hardware is)
             if m.group("adj"):
                 place = _ADJECTIVES[m.group("adj").lower()]
             else:
