@@ -137,7 +137,8 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     # "H100s vs B200s - which is cheaper?": the two types' comparison (tools/recommend/compare_gpu_types.py)
     compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)
     compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
-    from tools.recommend.shared_box import CLAIM_PREFIX  # noqa: PLC0415 - the recommender, only with a rec
+    # lazy: tools.recommend loads the whole recommender; the extractors import this module without it
+    from tools.recommend.shared_box import CLAIM_PREFIX  # noqa: PLC0415
 
     one_box = any(c.claim.startswith(CLAIM_PREFIX) for c in rec.expectation_checks)
     out += [ONE_BOX_Q] if one_box else []

@@ -1,6 +1,6 @@
-"""Expert review 18, the multi-turn requests: R15 turn 3 "We're in Frankfurt, so EU hosting please, and we want
-it done overnight (~10 hours)." turned a LoRA plan into serving; R17 turn 1's "every quarter" was dropped,
-so turn 3's buy-vs-rent ran at 30% use and found a break-even that does not exist."""
+"""Expert review 18, the multi-turn requests: R15 turn 3 "We're in Frankfurt, so EU hosting please, and we
+want it done overnight (~10 hours)." turned a LoRA plan into serving; R17 turn 1's "every quarter" was
+dropped, so turn 3's buy-vs-rent ran at 30% use and found a break-even that does not exist."""
 
 from __future__ import annotations
 

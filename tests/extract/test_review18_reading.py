@@ -1,5 +1,5 @@
-"""Expert review 18 (evals/reviews/2026-11-28-expert-review-18.md): the reading failures, each in the review's
-words, in two other wordings and with a near miss that must not trigger the rule.
+"""Expert review 18 (evals/reviews/2026-11-28-expert-review-18.md): the reading failures, each in the
+review's words, in two other wordings and with a near miss that must not trigger the rule.
 
 R11 two workloads in one message ("(1) serve ... and (2) separately ... QLoRA ..."), R15 a follow-up that
 places the job ("EU hosting please") after a LoRA plan, R17 a cadence ("every quarter"), R10 a ban on other
@@ -21,7 +21,7 @@ from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
 
-# --------------------------------------------------------------------------- R11: two workloads in one message
+# ------------------------------------------------------------------- R11: two workloads in one message
 R11 = (
     "Two things: (1) we want to serve Mixtral 8x7B for an internal tool, ~20 users, and (2) separately we'll "
     "run a QLoRA of Llama 3 8B on 10M tokens once a month. Can one box do both? Budget $2k/month."
@@ -58,7 +58,8 @@ def test_r11_two_workloads_become_training_and_serving(rules: RulesExtractor, te
 
 
 def test_r11_also_in_one_sentence_without_a_comma(rules: RulesExtractor) -> None:
-    a = rules.analyse("We serve Llama 3.1 70B to 100 users and we also want to LoRA fine-tune Mistral 7B on 20M tokens.")
+    text = "We serve Llama 3.1 70B to 100 users and we also want to LoRA fine-tune Mistral 7B on 20M tokens."
+    a = rules.analyse(text)
     assert merge_findings(None, a.findings).method == "lora"
     other = merge_findings(None, a.other)
     assert other.workload == "inference" and other.concurrency == 100 and other.model_id == "llama-3.1-70b"
@@ -78,9 +79,10 @@ def test_r11_near_miss_one_workload_stays_one(rules: RulesExtractor, text: str) 
     assert merge_findings(None, a.findings).workload == "inference"
 
 
-# --------------------------------------------------------------------------- R15: a follow-up that places the job
-LORA = WorkloadProfile(workload="fine_tuning", model_id="qwen2.5-7b", params_b=7.6, method="lora",
-                       dataset_tokens=3e8)  # fmt: skip
+# ------------------------------------------------------------------- R15: a follow-up placing the job
+LORA = WorkloadProfile(
+    workload="fine_tuning", model_id="qwen2.5-7b", params_b=7.6, method="lora", dataset_tokens=3e8
+)
 
 
 @pytest.mark.parametrize(
@@ -144,10 +146,10 @@ def test_cadence_arithmetic_uses_the_price_sheet_month() -> None:
 @pytest.mark.parametrize(
     ("text", "provider"),
     [
-        ("We're an AWS shop (us-east-1, security does not allow other clouds). Need to LoRA fine-tune Llama 3.1 "
-         "70B on 50M tokens, seq 4096, 2 epochs. Which instance and how much?", "aws"),
-        ("Our data sits in Azure. Compliance won't let us use any other cloud. LoRA Llama 3 8B on 20M tokens.",
-         "azure"),
+        ("We're an AWS shop (us-east-1, security does not allow other clouds). Need to LoRA fine-tune Llama "
+         "3.1 70B on 50M tokens, seq 4096, 2 epochs. Which instance and how much?", "aws"),
+        ("Our data sits in Azure. Compliance won't let us use any other cloud. LoRA Llama 3 8B on 20M "
+         "tokens.", "azure"),
         ("LoRA Llama 3 8B on 20M tokens. We may not use anything but GCP.", "gcp"),
     ],
 )  # fmt: skip
@@ -212,7 +214,8 @@ def test_p06_colocation_is_read(extract: Extract, text: str) -> None:
 
 
 def test_p06_near_miss_colocation_refused(extract: Extract) -> None:
-    assert extract("We want to buy one 8x H200 server for our own data centre, no colocation.").colocation is None
+    text = "We want to buy one 8x H200 server for our own data centre, no colocation."
+    assert extract(text).colocation is None
 
 
 # --------------------------------------------------------------------------- R08: a vendor's claim
@@ -248,10 +251,10 @@ def test_r08_near_miss_no_reported_need(extract: Extract, text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Hello, I am need to make lora on gemma 3 27b for our turkish dataset, it have 15 million token. We have "
-        "only one RTX 4090 in office, is it possible or we must rent? Thanks",
-        "LoRA on gemma 3 27b, 15M tokens. We got a single RTX 4090 at the lab - can it do this, or do we need to "
-        "rent something?",
+        "Hello, I am need to make lora on gemma 3 27b for our turkish dataset, it have 15 million token. We "
+        "have only one RTX 4090 in office, is it possible or we must rent? Thanks",
+        "LoRA on gemma 3 27b, 15M tokens. We got a single RTX 4090 at the lab - can it do this, or do we "
+        "need to rent something?",
         "LoRA on gemma 3 27b, 15M tokens. We have one RTX 4090, or should we rent?",
     ],
 )

@@ -1,5 +1,5 @@
-"""Expert review 18 (evals/reviews/2026-11-28-expert-review-18.md): the review's requests themselves, each with
-the GPU, workload or constraint that must come out, and a near miss. Expected figures come from the tools
+"""Expert review 18 (evals/reviews/2026-11-28-expert-review-18.md): the review's requests themselves, each
+with the GPU, workload or constraint that must come out, and a near miss. Expected figures come from the tools
 (catalog estimates, tools.cost_owned), not from the review's arithmetic."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ R11 = (
 
 
 def _one_box(out: dict) -> list[dict]:  # type: ignore[type-arg]
-    return [c for c in out["recommendation"]["expectation_checks"] if c["claim"].startswith("one box for both:")]
+    checks = out["recommendation"]["expectation_checks"]
+    return [c for c in checks if c["claim"].startswith("one box for both:")]
 
 
 @pytest.mark.parametrize(
@@ -106,7 +107,8 @@ P06 = (
 
 def test_p06_colocation_is_in_the_tco() -> None:
     colo = ask(P06)["recommendation"]["buy_vs_rent"]
-    own = ask(P06.replace(" We have no data centre, we would need colocation.", ""))["recommendation"]["buy_vs_rent"]
+    own_site = P06.replace(" We have no data centre, we would need colocation.", "")
+    own = ask(own_site)["recommendation"]["buy_vs_rent"]
     cat = load_catalog()
     gpu = cat.gpu("h200")
     assert gpu.tdp_w is not None

@@ -62,15 +62,19 @@ def test_elsewhere_note_by_what_the_catalog_knows() -> None:
     listed = elsewhere_note(provider="runpod-secure", region=None, eu=False, areas=("us", "eu", "other"),
                             deployment="cloud", p=JAPAN)  # fmt: skip
     assert listed is not None and "confirm Japan at launch" in listed
-    unlisted = elsewhere_note(provider="spheron", region=None, eu=False, areas=(), deployment="cloud", p=JAPAN)
+    unlisted = elsewhere_note(provider="spheron", region=None, eu=False, areas=(), deployment="cloud",
+                              p=JAPAN)  # fmt: skip
     assert unlisted is not None and unlisted.startswith("Japan not confirmed")
-    placed = elsewhere_note(provider="nebius", region="eu-north1", eu=True, areas=(), deployment="cloud", p=JAPAN)
+    placed = elsewhere_note(provider="nebius", region="eu-north1", eu=True, areas=(), deployment="cloud",
+                            p=JAPAN)  # fmt: skip
     assert placed is not None and placed.startswith("not in Japan")
-    owned = elsewhere_note(provider="your data centre", region=None, eu=False, areas=(), deployment="owned", p=JAPAN)
+    owned = elsewhere_note(provider="your data centre", region=None, eu=False, areas=(), deployment="owned",
+                           p=JAPAN)  # fmt: skip
     assert owned is None  # the team places its own hardware
 
 
 def test_elsewhere_note_only_when_a_place_is_asked() -> None:
     none = WorkloadProfile()
-    assert elsewhere_note(provider="aws", region="us-east-1", eu=False, areas=(), deployment="cloud", p=none) is None
+    said = elsewhere_note(provider="aws", region="us-east-1", eu=False, areas=(), deployment="cloud", p=none)
+    assert said is None
     assert reaches_elsewhere((), "cloud", none) and not reaches_elsewhere(("us", "eu"), "cloud", JAPAN)
