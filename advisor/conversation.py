@@ -38,6 +38,7 @@ from advisor.llm.chat import make_chat_model
 from advisor.llm.extractor import drop_instructed
 from advisor.llm.numbers import AllowedNumbers
 from advisor.llm.tools import ToolBox, recommendation_brief
+from advisor.one_box import with_one_box
 from advisor.precision_change import precision_change_note
 from advisor.service.recommending import Recommender, process_recommending
 from reports.input_account import not_used_text
@@ -262,6 +263,8 @@ class Conversation:
             rec = self.recommend(profile)
         except InputError as exc:
             error = str(exc)
+        # "Can one box do both?" of a message with two workloads: answered by sizing both (expert review 18)
+        rec = with_one_box(rec, profile, account, self.recommend)
         # 'buy or rent?' is answered by its section: not a question left open
         account = answered_questions(account, rec) or account
         # a precision what-if ("What if we run it in FP8 instead?"): the pick before -> after (review 12, R19)

@@ -118,6 +118,12 @@ class WorkloadProfile(BaseModel):
         description="US regions only ('US regions only', 'must be hosted in the US'): offers in a region "
         "outside the US are dropped; an offer whose region the catalog lacks is kept, said to be confirmed",
     )
+    region_asked: str | None = Field(
+        default=None,
+        description="a place outside the US and the EU the GPUs must be in ('hosted in Japan', 'Tokyo "
+        "region'): the catalog records US and EU locations only, so each option says whether its provider's "
+        "published region list reaches beyond them, and the place is to be confirmed at launch",
+    )
     spot_ok: bool | None = Field(
         default=None,
         description="spot or preemptible capacity is acceptable ('we're fine with spot', 'spot is OK'): spot "
@@ -190,6 +196,12 @@ class WorkloadProfile(BaseModel):
         default_factory=list,
         description="the GPU count said with each gpus_compared entry, in the same order ('1x H100 or 2x "
         "L40S?' -> [1, 2]): each set-up is sized and priced side by side; empty unless every one has a count",
+    )
+    colocation: bool | None = Field(
+        default=None,
+        description="hardware the team buys is hosted in a colocation facility ('we have no data centre, "
+        "we'd need colocation', 'we would colocate it'): owned options and the buy-vs-rent TCO add the "
+        "catalog's colocation price per kW-month (tools.cost_owned); None: the team's own site",
     )
     budget_capex: bool | None = Field(
         default=None,

@@ -29,6 +29,7 @@ from typing import Literal
 from advisor.extract import constraint_words as cw
 from advisor.extract import leftover_signals as ls
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.clause_marks import decorative_aside
 from advisor.extract.question_answers import answered_in_faq
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules import Analysis, RulesExtractor
@@ -87,8 +88,6 @@ _DECORATIVE = keyed(
     r"let me know|any help|appreciate|much appreciated|ps\b|p\.s\.|sent from|--)",
     I,
 )
-# an aside that only waves a question away: "(compliance, don't ask)", "long story"
-_ASIDE = re.compile(r"\W*(?:don'?t ask(?: me)?(?: why)?|long story(?: short)?|don'?t ask, don'?t tell)\W*", I)
 _HEADING_WORDS = 6  # a line of at most this many words, alone and unpunctuated, is a heading or a signature
 _LIST_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
 _ENDS_CLAUSE = re.compile(r"[.!?:;]\s*$")
@@ -259,7 +258,7 @@ def clause_kind(text: str, alone: bool = False) -> ClauseKind:
     text = text[:LEFTOVER_SCAN_CHARS]
     if _STEERING.search(text) or _SPEAKER.match(text):
         return "instruction"
-    if _ASIDE.fullmatch(text):
+    if decorative_aside(text):
         return "decorative"
     if asks or _QUESTION_OPEN.match(text):
         return "question"

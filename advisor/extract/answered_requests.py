@@ -97,7 +97,10 @@ VERIFY_Q = re.compile(
     r"\b(?:is\s+(?:that|this|it)\s+)?(?:really\s+)?(?:true|right|correct|accurate)\b"
     # a reported sizing asked about (expert review 17, R14): "Is that enough?", "is that sized right?"
     r"|\b(?:is|are)\s+(?:that|this|it|they)\s+(?:really\s+)?(?:enough|sufficient|adequate|realistic"
-    r"|reasonable)\b|\b(?:sized|scoped)\s+(?:right|correctly|properly)\b",
+    r"|reasonable)\b|\b(?:sized|scoped)\s+(?:right|correctly|properly)\b"
+    # the bare doubt after a reported claim (expert review 18, R08: "That seems like a lot to me. Is it?")
+    r"|^\W*(?:is|isn'?t|was|wasn'?t)\s+(?:it|that|this)\W*$|\boverkill\b|\btoo\s+(?:much|many)\b"
+    r"|\b(?:seems?|sounds?|looks?)\s+(?:like\s+)?(?:a\s+lot|a\s+bit\s+much|excessive|high|too\s+(?:much|many))\b",
     I,
 )
 
@@ -112,6 +115,17 @@ PAY_OFF_Q = re.compile(
 )
 
 
+# "Can one box do both?" of a message with two workloads (expert review 18, R11): advisor/one_box.py answers
+# it with tools/recommend/shared_box.py's check
+ONE_BOX_Q = re.compile(
+    r"\b(?:one|a\s+single|the\s+same|single|1)\s+(?:box|server|machine|node|instance|gpu\s+server|setup|set-up"
+    r"|cluster|rig)\b[^.?!]{0,40}\b(?:both|two|everything|all\s+of\s+(?:it|this))\b"
+    r"|\b(?:both|two|everything)\b[^.?!]{0,30}\b(?:on|in|with|from|share)\s+(?:one|a\s+single|the\s+same|single)\s+"
+    r"(?:box|server|machine|node|instance|setup|set-up|cluster|hardware)\b"
+    r"|\bshare\s+(?:the\s+|a\s+|one\s+)?(?:gpus?|box|server|machine|hardware|node)\b",
+    I,
+)
+TCO_ASKED = re.compile(r"\b(?:tco|total\s+cost\s+of\s+ownership)\b", I)
 # "which is cheaper?", "what's better" between two set-ups: their comparison answers it (review 11, R13)
 WHICH_SETUP_Q = re.compile(
     r"\b(?:which|what)(?:'s|\s+is|\s+one\s+is|\s+would\s+be|\s+(?:works|comes)\s+out|\s+ends\s+up)?\s+(?:the\s+)?"
@@ -134,6 +148,11 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)
     compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
     out += [PAY_OFF_Q] if rec.buy_vs_rent is not None else []
+    # lazy: tools.recommend loads the whole recommender; the extractors import this module without it
+    from tools.recommend.shared_box import CLAIM_PREFIX  # noqa: PLC0415
+
+    one_box = any(c.claim.startswith(CLAIM_PREFIX) for c in rec.expectation_checks)
+    out += [ONE_BOX_Q] if one_box else []
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
 
@@ -149,6 +168,10 @@ def answered_clause(kind: str, text: str, rec: Recommendation) -> bool:
         except (InputError, KeyError, LookupError):
             return False
         return abs(float(m.group("gb")) - marketed_gb) <= 1.0  # the card the catalog sizes it on
+    if kind == "context" and rec.buy_vs_rent is not None and TCO_ASKED.search(text):
+        return True  # "Please provide a TCO comparison": the buy-vs-rent timeline (expert review 18, R06)
+    if kind == "context" and rec.expectation_checks and VERIFY_Q.search(text):
+        return True  # "That seems like a lot to me" beside a checked claim: the check answers the doubt
     if kind != "instruction" and honoured_clause(text, rec):  # "no AWS please" with aws excluded (review 14)
         return True
     return kind == "context" and asks_deliverables(text, rec)

@@ -33,6 +33,7 @@ from advisor.extract.rules_aside_figures import rule_aside_figures
 from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
+from advisor.extract.rules_cadence_forms import rule_cadence_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
 from advisor.extract.rules_claim_rate import rule_claim_rate
@@ -76,6 +77,7 @@ from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
 from advisor.extract.rules_nightly import rule_nightly_batch
 from advisor.extract.rules_no_renting import rule_no_renting
+from advisor.extract.rules_other_clouds import rule_other_clouds
 from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
 from advisor.extract.rules_owned_layout import rule_owned_layout
@@ -89,8 +91,10 @@ from advisor.extract.rules_pricing_list import rule_pricing_list
 from advisor.extract.rules_procurement import rule_procurement
 from advisor.extract.rules_provider_lists import rule_provider_lists
 from advisor.extract.rules_purchase_price import rule_buy_instead, rule_capex_budget, rule_purchase_price
+from advisor.extract.rules_region_elsewhere import rule_colocation, rule_region_elsewhere
 from advisor.extract.rules_region_words import rule_us_hosting
 from advisor.extract.rules_repairs import rule_repairs
+from advisor.extract.rules_reported_need import rule_reported_need
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
 from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
@@ -138,6 +142,7 @@ class Analysis:
 
 RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_claims,  # first: marks claim sentences so time and rate rules skip them
+    rule_reported_need,  # after rule_claims: "My vendor says we need 4x H100 to serve ...": checked
     rule_inventory_pipe,  # an inventory as a Markdown table "| host | gpu | count | status |" (all its rows)
     rule_owned_gpus,
     rule_owned_forms,
@@ -183,6 +188,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_document_due_dates,  # after the deadline rules: 'camera-ready draft (due 9 December)' is the paper's
     rule_location,
     rule_cadence,
+    rule_cadence_forms,  # after rule_cadence: a CPT's "every quarter", "each sprint", "twice a year"
     rule_utilisation,
     rule_weekly_window,  # "Mon–Fri, 08:00–20:00 only": the share of the week, and only then
     rule_runs_total,
@@ -214,6 +220,8 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_no_renting,  # after rule_constraints: 'we don't want to rent anything' with owned GPUs is on-prem
     rule_reserved_cloud,  # after rule_constraints: a reservation's region is its cloud; 'don't move clouds'
     rule_us_hosting,  # after rule_constraints: 'what GPUs should we get in the US' (no 'only')
+    rule_region_elsewhere,  # "hosted in Japan", "Tokyo region": a place the catalog may not place offers in
+    rule_colocation,  # "we have no data centre, we would need colocation": the buy side is colocated
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_team_provider,  # after the provider rules: "We are on CoreWeave", "Our provider is CoreWeave"
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
@@ -222,6 +230,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
     rule_own_hardware_only,  # after rule_constraints: "we won't rent anything", "Nothing may leave"
     rule_stay_on,  # after the provider rules: "we're staying on Azure, that's non negotiable"
+    rule_other_clouds,  # after the provider rules: "AWS shop (security does not allow other clouds)"
     rule_required_over_preferred,  # after the provider rules: "It has to be GCP" after "we'd prefer Nebius"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_framework,

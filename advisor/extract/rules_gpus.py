@@ -60,7 +60,9 @@ _FLEET_OF = Gated(
 )
 _FLEET_AFTER = keyed(r"\s*(?:cluster|nodes?|servers?|fleet|farm|pods?|box(?:es)?)\b", I)
 _RENTED_AFTER = keyed(
-    r"^[^.;]{0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot|on\s+order|ordered"
+    # not across an alternative: "We have only one RTX 4090 in office, is it possible or we must rent?"
+    # (expert review 18, R07) owns the card and asks whether renting is needed
+    r"^(?:(?!\bor\b)[^.;?]){0,40}?\b(?:reserved|rent\w*|leas\w*|quota|credits|access|booked|on[\s-]demand|spot|on\s+order|ordered"
     r"|pre-?ordered|back-?ordered|arriving|being\s+delivered)\b",
     I,
 )

@@ -52,8 +52,10 @@ def rule_procurement(ctx: Ctx) -> None:
     """gpus_wanted and max_gpus from a tender's obligation to supply GPUs (module docstring)."""
     for s in ctx.sentences:
         for m in (m for rx in (*_ASKED, _WE_ASK) for m in rx.finditer(s.text)):
-            if s.text.rstrip().endswith("?"):
-                continue  # "we need 16 H100s?": a question about the count, a claim (rules_claims)
+            if s.text.rstrip().endswith("?") or s.start in ctx.claim_sentences:
+                # "we need 16 H100s?", "my vendor says we need 4x H100": a claim (rules_claims,
+                # rules_reported_need), checked rather than a count asked for
+                continue
             g = GPU_RE.match(s.text, m.end())
             if g is None:
                 continue

@@ -429,6 +429,8 @@ def doubled_numbers(text: str) -> str:
         k = len(words)
         while k > 0 and words[k - 1] in _NUMBER_WORDS:
             k -= 1
+        while k < len(words) and words[k] == "and":  # "... users, and (2) separately ...": a list's marker
+            k += 1
         if k == len(words):
             return m.group(0)
         return "".join(re.split(r"([\s-]+)", m.group("words"))[: 2 * k]) + m.group("num")

@@ -70,6 +70,31 @@ _INFER = keyed(
     I,
 )
 
+# a hosting word qualified by a place says where, not what (expert review 18, R15 turn 3: "We're in Frankfurt,
+# so EU hosting please" after a LoRA plan became serving): "EU hosting", "EU-hosted", "hosted in Japan",
+# "hosting in Frankfurt", "host it within the EU", "hosting must stay in Germany"
+_PLACE = (
+    r"(?:the\s+)?(?:(?i:eu|e\.u\.|europe(?:an\s+union)?|us|u\.s\.|usa|uk|eea|our\s+(?:own\s+)?(?:region|country"
+    r"|data\s*cent(?:er|re)|dc))|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+)
+_PLACE_BEFORE = re.compile(
+    r"\b(?:eu|us|uk|eea|european|german|local|in-country|domestic|on-?shore|sovereign)[\s-]+$", I
+)
+_PLACE_AFTER = re.compile(
+    r"(?:\s+(?:it|them|this|everything|the\s+\w+))?\s+(?:(?:must|has\s+to|needs\s+to|should)\s+(?:stay|be)\s+)?"
+    rf"(?:in|within|inside)\s+{_PLACE}\b",
+)
+_TRAINING_WORKLOADS = ("fine_tuning", "pretraining", "continual_pretraining")
+
+
+def _placed_hosting(text: str, m: re.Match[str]) -> bool:
+    """Whether an inference cue is a hosting word qualified by a place ("EU hosting", "hosted in Japan")."""
+    if not m.group(0).lower().startswith("host"):
+        return False
+    before = _PLACE_BEFORE.search(text, max(0, m.start() - 20), m.start())
+    return before is not None or _PLACE_AFTER.match(text, m.end()) is not None
+
+
 # people using the model, with no training word: a serving request ("DeepSeek-V3 for 100 users at 32k")
 _USERS_CUE = keyed(
     r"\b(?:for|to|support|supporting|handle|handling)\s+(?:(?:all\s+)?(?:our|the|its|their)\s+)?"
@@ -176,6 +201,13 @@ def rule_workload(ctx: Ctx) -> None:
                     continue  # "12 checkpoints of our Qwen3 8B fine-tune": the model made, run by this job
                 if kind == "fine_tuning" and _DATA_FOR.match(s.text, m.end()) and _MAKES_DATA.search(s.text):
                     continue  # "synthetic data gen for our math SFT set": the data is for a later fine-tune
+                if (
+                    kind == "inference"
+                    and ctx.prior is not None
+                    and ctx.prior.workload in _TRAINING_WORKLOADS
+                    and _placed_hosting(s.text, m)
+                ):
+                    continue  # a later turn's "EU hosting please" says where the training runs, not what
                 if kind != "inference" and _NOT_APPLICABLE.match(s.text[m.end() : m.end() + 50]):
                     continue  # "Model fine-tuning: N/A for this Lot", "Fine-tuning: not applicable"
                 hits.setdefault(kind, []).append((s, m, status))

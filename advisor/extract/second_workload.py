@@ -77,11 +77,24 @@ def _named_part(s: Sentence, read: Read) -> Part | None:
     return "training" if train is not None else "serving"
 
 
+# a sentence that is only a budget per month or year (expert review 18, R11: "... Can one box do both? Budget
+# $2k/month."): a running cost's budget, which the serving part is held to wherever it stands (a training
+# part reads no monthly budget), so it is the request's, not the last part's
+_PERIOD_BUDGET = re.compile(
+    r"^\W*(?:[a-z]+\s+){0,4}?(?:budget|spend|cap)\b[^.?!\d$€£]{0,25}(?:[$€£]|usd|eur|gbp)?\s*\d[\d.,]*\s*"
+    r"(?:k|m|thousand)?\s*(?:[$€£]|usd|eur|gbp|dollars|euros)?\s*(?:/|per|a|an|each)\s*(?:mo|month|year|yr)\b\W*$",
+    re.I,
+)
+
+
 def shares(s: Sentence, read: Read) -> bool:
     """Whether sentence `s` is about the request as a whole: it scopes itself to everything, or all it
-    states is constraints (providers, pricing, region), and it names no part of its own."""
+    states is constraints (providers, pricing, region) or a budget per month, and it names no part of its
+    own."""
     if _OWN_PART.search(s.text):
         return False
+    if _PERIOD_BUDGET.match(s.text):
+        return True
     fields = {f.field for f in read((s,))}
     if _TRAINING_WORD.search(s.text) and _SERVING_WORD.search(s.text):
         fields.discard("workload")  # "Training and serving both on Lambda only": the parts' names, no job
@@ -189,7 +202,11 @@ def _as(s: Sentence, part: Part) -> Sentence:
 
 # --------------------------------------------------------------------------- serving now, training later
 _THEN_ALSO_TRAIN = re.compile(
-    r"\b(?:also|later(?:\s+on)?|afterwards|after\s+that|then|next|eventually)\b[^.;]{0,40}?"
+    # ... or beside it, a second job of its own (expert review 18, R11): "Separately, we'll run a QLoRA ...",
+    # "Second, we fine-tune ...", "In addition we want to LoRA ..."
+    r"\b(?:also|later(?:\s+on)?|afterwards|after\s+that|then|next|eventually|separately|in\s+addition"
+    r"|additionally|besides(?:\s+that)?|on\s+top\s+of\s+(?:that|this)|as\s+well|second(?:ly)?(?=\s*[,:])|plus)\b"
+    r"[^.;]{0,40}?"
     r"\b(?:fine[\s-]?tun\w*|finetun\w*|train|q?lora|continu\w+\s+pre-?train\w*)\b",
     re.I,
 )
@@ -199,8 +216,12 @@ _SERVE_VERB = re.compile(r"\b(?:serv(?:e|ing)|host(?:ing)?|deploy(?:ing)?|run\s+
 # the training clause inside the serving sentence: "We serve Qwen3-30B to ~100 users (...), and every week we
 # want to LoRA-refresh it on that week's transcripts"
 _AND_TRAIN_CLAUSE = re.compile(
-    r"(?:,\s*|;\s*)(?:and\s+)?(?P<clause>(?:(?:also|later(?:\s+on)?|then|every|each|once\s+a)\s+(?:\w+\s+)?)?"
-    r"we(?:\s+also)?(?:\s+want|\s+need|\s+plan|'d\s+like|\s+would\s+like|\s+will|'ll)\s+to\s+(?:also\s+)?"
+    # "..., and every week we want to ...", "... users and we also want to LoRA ...", "...; separately we'll
+    # run a QLoRA of ..." (expert review 18, R11)
+    r"(?:,\s*|;\s*|\s+(?=and\s+(?:separately\s+|also\s+|additionally\s+)?we\b))(?:and\s+)?"
+    r"(?P<clause>(?:(?:also|separately|additionally|later(?:\s+on)?|then|every|each|once\s+a)\s+(?:\w+\s+)?)?"
+    r"we(?:\s+also)?(?:(?:\s+want|\s+need|\s+plan|'d\s+like|\s+would\s+like|\s+will|'ll)\s+to\s+(?:also\s+)?"
+    r"|(?:'ll|\s+will)\s+(?:also\s+)?(?:run|do)\s+(?:a|an|the|our)\s+)"
     r"(?=(?:full[\s-]+)?(?:fine[\s-]?tun\w*|finetun\w*|re-?train\w*|train\w*|q?lora|continu\w+\s+pre-?train\w*)\b))",
     re.I,
 )

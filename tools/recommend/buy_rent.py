@@ -202,6 +202,12 @@ def _rented_instead(
     return moved, setup
 
 
+def _colocated(c: Candidate, p: WorkloadProfile) -> bool:
+    """Whether the GPUs bought would be colocated: a colocation offer, or the team said it has no site of its
+    own (WorkloadProfile.colocation)."""
+    return c.offer.deployment == "colocation" or bool(p.colocation)
+
+
 def buy_vs_rent_for(
     c: Candidate, eng: Engine, p: WorkloadProfile, rented: Candidate | None = None
 ) -> BuyRentTimeline | None:
@@ -233,8 +239,13 @@ def buy_vs_rent_for(
             pue=est("pue"),
             power_usd_per_kwh=power_price(eng.catalog, p),
             ops_usd_per_gpu_month=est("ops_usd_per_gpu_month"),
+            # colocated hardware pays the facility per kW (expert review 18, P06: "we have no data centre,
+            # we would need colocation" left it out of the TCO)
+            colo_usd_per_kw_month=est("colo_usd_per_kw_month") if _colocated(c, p) else None,
         )
-        running = (owned.energy_usd_per_gpu_month + owned.ops_usd_per_gpu_month) * quote.n_gpus
+        running = (
+            owned.energy_usd_per_gpu_month + owned.ops_usd_per_gpu_month + owned.colo_usd_per_gpu_month
+        ) * quote.n_gpus
         timeline = buy_rent_timeline(
             n_gpus=quote.n_gpus,
             horizon_months=answer_horizon_months(p),

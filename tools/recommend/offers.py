@@ -179,6 +179,8 @@ class OfferSelector(Part):
         kinds: tuple[str, ...] = (
             ("owned",) if p.deployment_preference == "on_prem" or not plausible else ("owned", "colocation")
         )
+        if p.colocation:  # "we have no data centre, we'd need colocation": bought hardware is colocated
+            kinds = ("colocation",)
         for kind in kinds:
             rate = owned_rate(
                 self.catalog,
@@ -230,6 +232,7 @@ class OfferSelector(Part):
             p.eu_only,
             p.us_only,
             p.deployment_preference,
+            p.colocation,
             p.utilization,
             p.status_of("utilization"),
             p.horizon_months,

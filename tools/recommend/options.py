@@ -17,7 +17,7 @@ from tools.recommend.owned import answer_horizon_months
 from tools.recommend.owned_first import all_owned_line, is_yours, owned_cost_inputs, rent_instead, yours_why
 from tools.recommend.purchase import purchase_lines, purchase_utilization
 from tools.recommend.purchase_age import purchase_age_note
-from tools.recommend.regions import region_note
+from tools.recommend.regions import elsewhere_note, region_note
 from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
 from tools.recommend.serving_plan import (
     latency_source,
@@ -336,6 +336,11 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         # US regions only: the catalog's region, the provider's sourced region list, or "region not listed"
         # (expert review 5; review 15, R13); EU only: said when placed by the provider's region list
         out.append(where)
+    elsewhere = elsewhere_note(
+        provider=o.provider, region=o.region, eu=o.eu, areas=o.areas, deployment=o.deployment, p=p
+    )
+    if elsewhere:  # "hosted in Japan": what the catalog knows of the place (expert review 18, R19)
+        out.append(elsewhere)
     if c.deadline_status == "meets":
         out.append(f"meets the {present.hours(p.deadline_hours)} deadline even at low MFU")
     if c.budget_status == "meets" and p.budget_capex:

@@ -40,7 +40,7 @@ from tools.recommend.owned_first import (
     not_fit_note,
     own_first,
 )
-from tools.recommend.regions import region_known
+from tools.recommend.regions import reaches_elsewhere, region_known
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import order
 
@@ -110,6 +110,9 @@ def select(
     # marked "region not listed" (expert review 15, R13: spheron spot was the primary under "US providers
     # only"; Lambda, RunPod and CoreWeave now carry their US data centres, tools/catalog/prices.yaml areas)
     pickable = ([c for c in ranked if _region_known(c, p)] or ranked) if p.us_only else ranked
+    if p.region_asked is not None:  # "hosted in Japan": a provider with data centres outside the US and EU
+        o = [c for c in pickable if reaches_elsewhere(c.offer.areas, c.offer.deployment, p)]
+        pickable = o or pickable
 
     primary: Candidate | None = None
     passed_over: Candidate | None = None  # rule 2's pick it replaced: said once the alternatives are known
@@ -404,6 +407,8 @@ def _alternatives(
     ranked = [c for c in ranked if not too_costly(c, primary)]
     others = ranked
     ranked = [c for c in ranked if not same_setup(c, primary)]
+    if p.region_asked is not None:  # "hosted in Japan": no 'also offered by' a provider with no site there
+        others = [c for c in others if reaches_elsewhere(c.offer.areas, c.offer.deployment, p)]
     also = also_offered(primary, others, eng.inference and not eng.state.batch_job)  # a batch job: per job
     if also:
         primary.why.append(also)

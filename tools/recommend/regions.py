@@ -100,3 +100,37 @@ def region_known(
     if area is None or deployment in ("owned", "colocation"):
         return True
     return standing(region, eu, areas, area) in ("region", "provider")
+
+
+def reaches_elsewhere(areas: Sequence[str], deployment: str, p: WorkloadProfile) -> bool:
+    """Whether an offer may be placed in the asked place outside the US and the EU (region_asked): its
+    provider's sourced region list has data centres outside them (area 'other'), or the team places the
+    hardware itself. True when no such place was asked."""
+    if p.region_asked is None or deployment in ("owned", "colocation"):
+        return True
+    return "other" in areas
+
+
+def elsewhere_note(
+    *, provider: str, region: str | None, eu: bool, areas: Sequence[str], deployment: str, p: WorkloadProfile
+) -> str | None:
+    """The option against a place asked for outside the US and the EU ('hosted in Japan'; expert review
+    18, R19, where the place was dropped silently), in words; None when no place was asked or the team
+    places the hardware itself. The catalog records US and EU locations only, so the place itself is never
+    confirmed: the note says what the provider's region list holds and that the place is to be checked."""
+    place = p.region_asked
+    if place is None or deployment in ("owned", "colocation"):
+        return None
+    if region is not None or eu:
+        where = "an EU region" if eu else f"region {region}"
+        return f"not in {place}: this price is for {where}; ask {provider} for a {place} location"
+    if "other" in areas:
+        return (
+            f"{place}: {provider}'s published region list (catalog areas) has data centres outside the US "
+            f"and the EU, but the catalog does not record which or this GPU's stock there: confirm {place} "
+            "at launch"
+        )
+    return (
+        f"{place} not confirmed: the catalog lists no data centre outside the US and the EU for {provider}; "
+        f"ask whether it can host this in {place}"
+    )
