@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import sys
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,6 +27,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
+
+from advisor.extract.regex_memo import Remembered
 
 # the parser `re` itself uses (no public API exposes the tree); private, so typed loosely and any
 # failure to read a pattern means "no words" (the regex then always runs)
@@ -184,14 +185,15 @@ def _lower(text: str) -> str:
     return low
 
 
-class Keyed:
+class Keyed(Remembered):
     """A compiled pattern run only when the text holds one of its required words (see the module
-    docstring); same methods and results as the pattern for search, match, fullmatch and finditer."""
+    docstring); same methods and results as the pattern for search, match, fullmatch and finditer, whose
+    answers are remembered while a text is read (advisor/extract/regex_memo.py)."""
 
-    __slots__ = ("_finder", "_held", "_verdict", "fold", "regex", "words")
+    __slots__ = ("_finder", "_held", "_verdict", "fold", "words")
 
     def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
-        self.regex = regex
+        super().__init__(regex)
         found = required_words(regex, min_chars)
         self.words: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True)) if found else ()
         self.fold = bool(regex.flags & re.IGNORECASE)
@@ -230,17 +232,17 @@ class Keyed:
             text = _lower(text)
         return any(w in text for w in self.words)
 
-    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+    def _search(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
         return self.regex.search(string, pos, endpos) if self.may_match(string) else None
 
-    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+    def _match(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
         return self.regex.match(string, pos, endpos) if self.may_match(string) else None
 
-    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+    def _fullmatch(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
         return self.regex.fullmatch(string, pos, endpos) if self.may_match(string) else None
 
-    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
-        return self.regex.finditer(string, pos, endpos) if self.may_match(string) else iter(())
+    def _finditer(self, string: str, pos: int, endpos: int) -> tuple[re.Match[str], ...]:
+        return tuple(self.regex.finditer(string, pos, endpos)) if self.may_match(string) else ()
 
 
 class KeyedPattern(Keyed):
@@ -264,10 +266,14 @@ def key_patterns(modules: Iterable[ModuleType]) -> int:
     Answers are the pattern's own (the soundness argument above; tests/extract/test_scope_index.py).
     A match's `.re` is the compiled pattern, not the module's name for it: compare `.pattern`, not `is`."""
     count = 0
+    made: dict[int, KeyedPattern] = {}  # one per compiled pattern: modules that share it share its answers
     for module in modules:
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern) and required_words(value) is not None:
-                setattr(module, name, KeyedPattern(value))
+                stand_in = made.get(id(value))
+                if stand_in is None or stand_in.regex is not value:
+                    stand_in = made[id(value)] = KeyedPattern(value)
+                setattr(module, name, stand_in)
                 count += 1
     return count
 
