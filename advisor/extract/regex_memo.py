@@ -29,6 +29,7 @@ from typing import Any
 _EPOCH: ContextVar[int] = ContextVar("regex_memo_epoch", default=0)  # 0: not reading, nothing remembered
 _epochs = itertools.count(1)
 _MISSING: Any = object()
+_MAX = sys.maxsize
 # the answers of search, match, fullmatch and finditer
 Tables = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
 
@@ -44,78 +45,71 @@ def remembering() -> Iterator[None]:
 
 
 class Remembered:
-    """Answers of `self.regex` kept per reading (see the module docstring). The `_search`, `_match`,
-    `_fullmatch` and `_finditer` methods ask the regex itself (a subclass may first rule a match out, as
-    Keyed does); an answer is kept by its string alone when pos and endpos are the defaults (a string
-    and a tuple are never equal keys)."""
+    """Answers of `self.regex` kept per reading (see the module docstring); an answer is kept by its
+    string alone when pos and endpos are the defaults (a string and a tuple are never equal keys). The
+    methods are written out one by one: they run for every pattern a rule asks of every sentence."""
 
     __slots__ = ("_tables", "regex")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
-        self._tables: tuple[int, Tables | None] = (0, None)
+        self._tables: tuple[int, Tables] = (0, ({}, {}, {}, {}))
 
-    def _now(self) -> Tables | None:
-        """This reading's tables, or None outside `remembering`."""
-        epoch = _EPOCH.get()
-        if not epoch:
-            return None
-        seen, tables = self._tables
-        if seen != epoch or tables is None:
-            tables = ({}, {}, {}, {})
-            self._tables = (epoch, tables)
+    def _fresh(self, epoch: int) -> Tables:
+        tables: Tables = ({}, {}, {}, {})
+        self._tables = (epoch, tables)
         return tables
 
-    def _search(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
-        return self.regex.search(string, pos, endpos)
-
-    def _match(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
-        return self.regex.match(string, pos, endpos)
-
-    def _fullmatch(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
-        return self.regex.fullmatch(string, pos, endpos)
-
-    def _finditer(self, string: str, pos: int, endpos: int) -> tuple[re.Match[str], ...]:
-        return tuple(self.regex.finditer(string, pos, endpos))
-
-    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        tables = self._now()
-        if tables is None:
-            return self._search(string, pos, endpos)
-        key = string if pos == 0 and endpos == sys.maxsize else (string, pos, endpos)
+    def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        epoch = _EPOCH.get()
+        if not epoch:
+            return self.regex.search(string, pos, endpos)
+        seen, tables = self._tables
+        if seen != epoch:
+            tables = self._fresh(epoch)
+        key = string if pos == 0 and endpos == _MAX else (string, pos, endpos)
         found = tables[0].get(key, _MISSING)
         if found is _MISSING:
-            found = tables[0][key] = self._search(string, pos, endpos)
+            found = tables[0][key] = self.regex.search(string, pos, endpos)
         return found  # type: ignore[no-any-return]
 
-    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        tables = self._now()
-        if tables is None:
-            return self._match(string, pos, endpos)
-        key = string if pos == 0 and endpos == sys.maxsize else (string, pos, endpos)
+    def match(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        epoch = _EPOCH.get()
+        if not epoch:
+            return self.regex.match(string, pos, endpos)
+        seen, tables = self._tables
+        if seen != epoch:
+            tables = self._fresh(epoch)
+        key = string if pos == 0 and endpos == _MAX else (string, pos, endpos)
         found = tables[1].get(key, _MISSING)
         if found is _MISSING:
-            found = tables[1][key] = self._match(string, pos, endpos)
+            found = tables[1][key] = self.regex.match(string, pos, endpos)
         return found  # type: ignore[no-any-return]
 
-    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        tables = self._now()
-        if tables is None:
-            return self._fullmatch(string, pos, endpos)
-        key = string if pos == 0 and endpos == sys.maxsize else (string, pos, endpos)
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        epoch = _EPOCH.get()
+        if not epoch:
+            return self.regex.fullmatch(string, pos, endpos)
+        seen, tables = self._tables
+        if seen != epoch:
+            tables = self._fresh(epoch)
+        key = string if pos == 0 and endpos == _MAX else (string, pos, endpos)
         found = tables[2].get(key, _MISSING)
         if found is _MISSING:
-            found = tables[2][key] = self._fullmatch(string, pos, endpos)
+            found = tables[2][key] = self.regex.fullmatch(string, pos, endpos)
         return found  # type: ignore[no-any-return]
 
-    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
-        tables = self._now()
-        if tables is None:
-            return iter(self._finditer(string, pos, endpos))
-        key = string if pos == 0 and endpos == sys.maxsize else (string, pos, endpos)
+    def finditer(self, string: str, pos: int = 0, endpos: int = _MAX) -> Iterator[re.Match[str]]:
+        epoch = _EPOCH.get()
+        if not epoch:
+            return self.regex.finditer(string, pos, endpos)
+        seen, tables = self._tables
+        if seen != epoch:
+            tables = self._fresh(epoch)
+        key = string if pos == 0 and endpos == _MAX else (string, pos, endpos)
         found = tables[3].get(key, _MISSING)
         if found is _MISSING:
-            found = tables[3][key] = self._finditer(string, pos, endpos)
+            found = tables[3][key] = tuple(self.regex.finditer(string, pos, endpos))
         return iter(found)
 
 
