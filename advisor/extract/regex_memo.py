@@ -26,6 +26,8 @@ from contextvars import ContextVar
 from types import ModuleType
 from typing import Any
 
+from advisor.extract.regex_first import with_first_char
+
 _EPOCH: ContextVar[int] = ContextVar("regex_memo_epoch", default=0)  # 0: not reading, nothing remembered
 _epochs = itertools.count(1)
 _MISSING: Any = object()
@@ -49,10 +51,11 @@ class Remembered:
     string alone when pos and endpos are the defaults (a string and a tuple are never equal keys). The
     methods are written out one by one: they run for every pattern a rule asks of every sentence."""
 
-    __slots__ = ("_tables", "regex")
+    __slots__ = ("_tables", "original", "regex")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
-        self.regex = regex
+        self.original = regex  # as compiled; `regex` may test its first character first (regex_first.py)
+        self.regex = with_first_char(regex)
         self._tables: tuple[int, Tables] = (0, ({}, {}, {}, {}))
 
     def _fresh(self, epoch: int) -> Tables:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.extract.base import Finding, clip_evidence
+from advisor.extract.regex_first import with_first_char
 from advisor.extract.regex_keys import SCOPE, Scope, keyed
 from advisor.extract.rules_text import Sentence
 from tools.profile import WorkloadProfile
@@ -100,7 +101,8 @@ class Gated:
     """
 
     def __init__(self, pattern: re.Pattern[str], *keys: str) -> None:
-        self.pattern = pattern
+        self.original = pattern
+        self.pattern = with_first_char(pattern)  # the same matches, found sooner (regex_first.py)
         self.keys = keys
         self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # `_index`, per scope
 
