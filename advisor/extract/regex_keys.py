@@ -25,9 +25,11 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
+
+from advisor.extract.regex_memo import Remembered
 
 # the parser `re` itself uses (no public API exposes the tree); private, so typed loosely and any
 # failure to read a pattern means "no words" (the regex then always runs)
@@ -38,6 +40,8 @@ MIN_WORD_CHARS = 2  # single characters are too common to be worth a test (unles
 # "ı" (i), "ſ" (s), the Kelvin sign (k); tests/extract/test_regex_keys.py checks the list over Unicode
 FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
 Words = frozenset[str]
+_MAX = sys.maxsize
+FEW_HITS_SHARE = 8  # a word found fewer times than 1 in 8 sentences is located by its occurrences
 
 _ZERO_WIDTH = (sre_parse.AT, sre_parse.ASSERT, sre_parse.ASSERT_NOT)
 _REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT, sre_parse.POSSESSIVE_REPEAT)
@@ -116,35 +120,62 @@ class Scope:
     by spaces (as written and lower-cased; `low` is None when it holds a FOLDS_TO_ASCII character). A
     word absent from the whole is absent from each sentence, so a pattern whose words the whole lacks
     is answered once per text, not once per sentence (a text of 2,000 short sentences). `order` and
-    `starts`: each sentence's id and where it begins in the joined text, for `holding`."""
+    `texts`: each sentence's id and text, for `holding`."""
 
     ids: frozenset[int]
     text: str
     low: str | None
     order: tuple[int, ...] = ()
-    starts: tuple[int, ...] = ()
+    texts: tuple[str, ...] = ()
+    _lows: list[tuple[str, ...]] = field(default_factory=list)  # the texts lower-cased, once asked
+    _starts: list[int] = field(default_factory=list)  # where each text begins in the whole, once asked
+    _words: dict[tuple[bool, str], frozenset[int]] = field(default_factory=dict)  # `holding`'s, per word
 
-    def holding(self, finder: re.Pattern[str], fold: bool) -> frozenset[int] | None:
-        """The ids of the sentences in which `finder` (an alternation of plain words) occurs, searched
-        in the lower-cased whole when `fold`; None when that whole is not known character for
-        character. One search per sentence that holds a word, instead of every word tested in every
-        sentence a rule asks about: a sentence's words are its stretch of the whole (the join adds a
-        space between sentences; a word across it only marks its sentence, which runs the regex)."""
-        hay = self.low if fold else self.text
-        if hay is None or len(hay) != len(self.text) or not self.starts:
+    def holding(self, words: Iterable[str], fold: bool) -> frozenset[int] | None:
+        """The ids of the sentences that hold one of `words` (plain text; in the sentence lower-cased
+        when `fold`), as testing each sentence's own words would find them; None when the lower-cased
+        whole is not known (a FOLDS_TO_ASCII character: each sentence is asked on its own). Each word is
+        looked for once per text: in the whole first (most are absent), then in each sentence; patterns
+        share their words ("token", "gpu"), so a text of many sentences costs one pass per word, not one
+        search of an alternation of its words per pattern (issue 12, speed6)."""
+        if (self.low if fold else self.text) is None or not self.texts:
             return None
-        out: set[int] = set()
-        pos, last = 0, len(self.starts) - 1
-        while (m := finder.search(hay, pos)) is not None:
-            k = bisect_right(self.starts, m.start()) - 1
-            out.add(self.order[k])
-            if k == last:
-                break
-            pos = self.starts[k + 1]  # the next sentence: one occurrence per sentence is enough
+        out: frozenset[int] = frozenset()
+        for word in words:
+            held = self._words.get((fold, word))
+            if held is None:
+                held = self._words[(fold, word)] = self._holding(word, fold)
+            out = out | held if out else held
+        return out
+
+    def _holding(self, word: str, fold: bool) -> frozenset[int]:
+        whole = self.low if fold else self.text
+        count = 0 if whole is None else whole.count(word)
+        if not count:
+            return frozenset()
+        if fold and not self._lows:
+            self._lows.append(tuple(t.lower() for t in self.texts))
+        texts = self._lows[0] if fold else self.texts
+        if count * FEW_HITS_SHARE >= len(texts):
+            return frozenset([i for i, t in zip(self.order, texts, strict=True) if word in t])
+        # a rare word: each occurrence's sentence, found by bisection (a word across the joining space is
+        # in neither sentence's own text, so each occurrence is checked against its sentence)
+        if not self._starts:
+            at = 0
+            for t in self.texts:
+                self._starts.append(at)
+                at += len(t) + 1
+        out = []
+        at = whole.find(word)  # type: ignore[union-attr]
+        while at >= 0:
+            k = bisect_right(self._starts, at) - 1
+            if word in texts[k]:
+                out.append(self.order[k])
+            at = whole.find(word, at + 1)  # type: ignore[union-attr]
         return frozenset(out)
 
 
-_SCOPE: ContextVar[Scope | None] = ContextVar("regex_keys_scope", default=None)
+SCOPE: ContextVar[Scope | None] = ContextVar("regex_keys_scope", default=None)
 
 
 @contextmanager
@@ -153,22 +184,18 @@ def reading(texts: Sequence[str]) -> Iterator[Scope]:
     first asks whether its words occur in any of them."""
     joined = " ".join(texts)
     low = joined.lower() if joined.isascii() or FOLDS_TO_ASCII.isdisjoint(joined) else None
-    starts, at = [], 0
-    for t in texts:
-        starts.append(at)
-        at += len(t) + 1
     scope = Scope(ids=frozenset(map(id, texts)), text=joined, low=low, order=tuple(map(id, texts)),
-                  starts=tuple(starts))  # fmt: skip
-    token = _SCOPE.set(scope)
+                  texts=tuple(texts))  # fmt: skip
+    token = SCOPE.set(scope)
     try:
         yield scope
     finally:
-        _SCOPE.reset(token)
+        SCOPE.reset(token)
 
 
 def in_scope(text: str) -> Scope | None:
     """The scope `text` is a whole sentence of, if any."""
-    scope = _SCOPE.get()
+    scope = SCOPE.get()
     return scope if scope is not None and id(text) in scope.ids else None
 
 
@@ -184,63 +211,65 @@ def _lower(text: str) -> str:
     return low
 
 
-class Keyed:
+class Keyed(Remembered):
     """A compiled pattern run only when the text holds one of its required words (see the module
-    docstring); same methods and results as the pattern for search, match, fullmatch and finditer."""
+    docstring); same methods and results as the pattern for search, match, fullmatch and finditer, whose
+    answers are remembered while a text is read (advisor/extract/regex_memo.py)."""
 
-    __slots__ = ("_finder", "_held", "_verdict", "fold", "regex", "words")
+    __slots__ = ("_held", "fold", "words")
 
     def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
-        self.regex = regex
+        super().__init__(regex)
         found = required_words(regex, min_chars)
-        self.words: tuple[str, ...] = tuple(sorted(found, key=len, reverse=True)) if found else ()
+        # a word holding another adds nothing: every text that holds it holds the other
+        kept = [w for w in found or () if not any(o != w and o in w for o in found or ())]
+        self.words: tuple[str, ...] = tuple(sorted(kept, key=len, reverse=True))
         self.fold = bool(regex.flags & re.IGNORECASE)
-        self._verdict: tuple[Scope | None, bool] = (None, True)  # one tuple: read and written at once
-        self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # Scope.holding, per scope
-        self._finder = word_finder(self.words)
+        self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # `_index`, per scope
 
-    def _in_scope(self, scope: Scope) -> bool:
+    def _index(self, scope: Scope) -> frozenset[int] | None:
+        """The ids of `scope`'s sentences that hold one of the words (none when the whole lacks them);
+        None when they are not known (a FOLDS_TO_ASCII character: each sentence is asked on its own)."""
         hay = scope.low if self.fold else scope.text
-        verdict = hay is None or any(w in hay for w in self.words)
-        self._verdict = (scope, verdict)
-        return verdict
+        if hay is not None and not any(w in hay for w in self.words):
+            held: frozenset[int] | None = frozenset()
+        else:
+            held = scope.holding(self.words, self.fold)
+        self._held = (scope, held)
+        return held
 
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in `text`."""
         if not self.words:
             return True
-        scope = _SCOPE.get()  # in_scope and _in_scope inlined: this runs per pattern per sentence
-        if scope is not None and id(text) in scope.ids:
-            seen, verdict = self._verdict
+        scope = SCOPE.get()  # this runs per pattern per sentence: the scope's index answers in one lookup
+        if scope is not None:
+            seen, held = self._held
             if seen is not scope:
-                verdict = self._in_scope(scope)
-            if not verdict:
-                return False
-            if scope.text is text:  # the scope is this one sentence (join of one): its verdict answers
-                return True
-            seen_held, held = self._held
-            if seen_held is not scope:
-                held = scope.holding(self._finder, self.fold)
-                self._held = (scope, held)
+                held = self._index(scope)
             if held is not None:
-                return id(text) in held
+                key = id(text)
+                if key in held:
+                    return True
+                if key in scope.ids:
+                    return False
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True
             text = _lower(text)
         return any(w in text for w in self.words)
 
-    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.regex.search(string, pos, endpos) if self.may_match(string) else None
+    def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        return Remembered.search(self, string, pos, endpos) if self.may_match(string) else None
 
-    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.regex.match(string, pos, endpos) if self.may_match(string) else None
+    def match(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        return Remembered.match(self, string, pos, endpos) if self.may_match(string) else None
 
-    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.regex.fullmatch(string, pos, endpos) if self.may_match(string) else None
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        return Remembered.fullmatch(self, string, pos, endpos) if self.may_match(string) else None
 
-    def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
-        return self.regex.finditer(string, pos, endpos) if self.may_match(string) else iter(())
+    def finditer(self, string: str, pos: int = 0, endpos: int = _MAX) -> Iterator[re.Match[str]]:
+        return Remembered.finditer(self, string, pos, endpos) if self.may_match(string) else iter(())
 
 
 class KeyedPattern(Keyed):
@@ -264,18 +293,16 @@ def key_patterns(modules: Iterable[ModuleType]) -> int:
     Answers are the pattern's own (the soundness argument above; tests/extract/test_scope_index.py).
     A match's `.re` is the compiled pattern, not the module's name for it: compare `.pattern`, not `is`."""
     count = 0
+    made: dict[int, KeyedPattern] = {}  # one per compiled pattern: modules that share it share its answers
     for module in modules:
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern) and required_words(value) is not None:
-                setattr(module, name, KeyedPattern(value))
+                stand_in = made.get(id(value))
+                if stand_in is None or stand_in.regex is not value:
+                    stand_in = made[id(value)] = KeyedPattern(value)
+                setattr(module, name, stand_in)
                 count += 1
     return count
-
-
-def word_finder(words: Iterable[str]) -> re.Pattern[str]:
-    """One search for any of `words` (plain text; longest first). No words: a pattern that never matches."""
-    ordered = sorted(words, key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, ordered)) if ordered else r"(?!)")
 
 
 def keyed(pattern: str, flags: int = 0, min_chars: int = MIN_WORD_CHARS) -> Keyed:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_keys import key_patterns, reading
+from advisor.extract.regex_memo import memo_patterns, remembering
 from advisor.extract.rules_always_on import rule_always_on_serving
 from advisor.extract.rules_amount_label import rule_amount_label
 from advisor.extract.rules_aside_figures import rule_aside_figures
@@ -265,6 +266,12 @@ class RulesExtractor:
     def analyse(self, text: str, prior: WorkloadProfile | None = None) -> Analysis:
         """All findings in `text` (before merging), and the sentences ignored as instructions to a machine.
         `prior`: the profile of the earlier turns, which a correction may refer to ("scratch the 70M")."""
+        with remembering():  # a pattern asked the same of a sentence again answers from memory (regex_memo)
+            analysis = self._analyse(text, prior)
+        self._last = (text, analysis)
+        return analysis
+
+    def _analyse(self, text: str, prior: WorkloadProfile | None) -> Analysis:
         cleaned = split_sentences(text)
         sentences, corrected = fix_sentences(cleaned.sentences)
         ref = self.reference_time or dt.datetime.now(dt.UTC)
@@ -302,7 +309,6 @@ class RulesExtractor:
             analysis = Analysis(
                 findings=tuple(read(sentences)), ignored=cleaned.ignored, corrected=tuple(corrected)
             )
-        self._last = (text, analysis)
         return analysis
 
     def analysis_of(self, text: str) -> Analysis | None:
@@ -337,6 +343,8 @@ def _distinct(part: tuple[Sentence, ...]) -> tuple[Sentence, ...]:
 
 
 # the rule modules' plain compiled patterns run only on texts that hold their words (regex_keys.key_patterns)
-KEYED_PATTERNS = key_patterns(
-    module for name, module in list(sys.modules.items()) if name.startswith("advisor.extract.rules_")
-)
+_RULE_MODULES = [m for name, m in list(sys.modules.items()) if name.startswith("advisor.extract.rules_")]
+KEYED_PATTERNS = key_patterns(_RULE_MODULES)
+# the rest remember their answers while a text is read: one sentence asked again by another rule, or by the
+# other part of a two-workload brief, is answered once (regex_memo.memo_patterns)
+MEMO_PATTERNS = memo_patterns(_RULE_MODULES)

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.extract.base import Finding, clip_evidence
-from advisor.extract.regex_keys import Scope, in_scope, keyed, word_finder
+from advisor.extract.regex_first import with_first_char
+from advisor.extract.regex_keys import SCOPE, Scope, keyed
 from advisor.extract.rules_text import Sentence
 from tools.profile import WorkloadProfile
 
@@ -100,30 +101,31 @@ class Gated:
     """
 
     def __init__(self, pattern: re.Pattern[str], *keys: str) -> None:
-        self.pattern = pattern
+        self.original = pattern
+        self.pattern = with_first_char(pattern)  # the same matches, found sooner (regex_first.py)
         self.keys = keys
-        self._verdict: tuple[Scope | None, bool] = (None, True)  # keys in the whole text being read
-        # ASCII keys: a sentence's lower-casing is its stretch of the whole's (Scope.holding)
-        self._finder = word_finder(keys) if all(k.isascii() for k in keys) else None
-        self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)
+        self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # `_index`, per scope
+
+    def _index(self, scope: Scope) -> frozenset[int] | None:
+        """The ids of `scope`'s sentences whose lower-casing holds a key (none when the whole's lacks
+        them); None when not known (each sentence is asked on its own)."""
+        whole = scope.low if scope.low is not None else scope.text.lower()
+        held = scope.holding(self.keys, True) if any(k in whole for k in self.keys) else frozenset()
+        self._held = (scope, held)
+        return held
 
     def _open(self, text: str) -> bool:
-        scope = in_scope(text)
-        if scope is not None:  # a whole sentence: no key in the whole text means none in the sentence
-            seen, verdict = self._verdict
+        scope = SCOPE.get()
+        if scope is not None:  # a whole sentence: the scope's index answers
+            seen, held = self._held
             if seen is not scope:
-                whole = scope.low if scope.low is not None else scope.text.lower()
-                verdict = any(k in whole for k in self.keys)
-                self._verdict = (scope, verdict)
-            if not verdict:
-                return False
-            if self._finder is not None:
-                seen_held, held = self._held
-                if seen_held is not scope:
-                    held = scope.holding(self._finder, True)
-                    self._held = (scope, held)
-                if held is not None:
-                    return id(text) in held
+                held = self._index(scope)
+            if held is not None:
+                key = id(text)
+                if key in held:
+                    return True
+                if key in scope.ids:
+                    return False
         low = text.lower()
         return any(k in low for k in self.keys)
 

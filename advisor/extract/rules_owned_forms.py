@@ -511,13 +511,13 @@ def _tool_listing(ctx: Ctx) -> bool:
         t = s.text
         if "nvidia" not in t.lower():
             continue  # every listing names the vendor
-        for rx in (_SMI_ROW, _SMI_L, _LSPCI):
+        for kind, rx in (("smi", _SMI_ROW), ("smi -L", _SMI_L), ("lspci", _LSPCI)):
             for m in rx.finditer(t):
                 g = GPU_RE.match(t, m.end())
                 if g is None or (rx is _SMI_ROW and _SMI_TAIL.match(t, g.end()) is None):
                     continue  # "8 NVIDIA H100s are what we need" is no table row
                 gid = resolve_gpu(g.group("gpu"))
-                seen.setdefault(gid, set()).add(f"{rx.pattern[:8]}{m.group('idx')}")
+                seen.setdefault(gid, set()).add(f"{kind}:{m.group('idx')}")
                 first.setdefault(gid, (s, g.start(), t[m.start() : g.end()].strip()))
     if not seen:
         return False
