@@ -207,13 +207,23 @@ within WIDTH_CAP, ties to the lower log error. Either way the left-out family is
 widest_band gives the chosen point: coverage chooses by the issue's own target, on training families only."""
 
 
-def _cv(jobs: int = 2, rows: bool = False, criterion: str = "coverage", cache: str | None = None) -> None:
+def _cv(
+    jobs: int = 2,
+    rows: bool = False,
+    criterion: str = "coverage",
+    cache: str | None = None,
+    width_cap: float | None = None,
+) -> None:
     """Leave-one-family-out over all families on the joint grid (CV_GRID): for each family, the grid point
     that fits every other family best (CV_CRITERIA: mean |log error| over throughput, inter-token latency and
     lone-request TTFT, or coverage at the width cap), scored on the left-out family at the fitted band.
     Prints each fold's point, the out-of-family
     coverage / median width / median error per side and the residual percentiles (which set
-    serving_constants.BAND_HALF_WIDTH), then the all-families fit."""
+    serving_constants.BAND_HALF_WIDTH), then the all-families fit. `width_cap`: another WIDTH_CAP for this
+    run (the grid's table is the same, so a --cache file is reused)."""
+    global WIDTH_CAP
+    if width_cap is not None:
+        WIDTH_CAP = width_cap
     points, table = _grid_points(), _cached(cache, lambda: _table(jobs))
     families = sorted({f[1] for f in table[0]})
     loss: list[dict[str, list[float]]] = []
