@@ -248,8 +248,13 @@ class CalibrationDataError(ValueError):
     """A calibration file is malformed; the message names the file, the row and the field."""
 
 
+_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML was built with it (the same documents, ~5x faster: the serving CV reads
+every serving file once per grid point), else the pure-Python one."""
+
+
 def _read(path: Path) -> dict[str, Any]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
     if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
         raise CalibrationDataError(f"{path.name}: expected a mapping with a `rows` list")
     return data

@@ -169,12 +169,13 @@ def main() -> int:
     ap.add_argument("--criterion", choices=CV_CRITERIA, default="coverage", help="--cv: a fold's choice")
     ap.add_argument("--cache", help="--cv: a file to keep the grid's table in (same grid and rows: reused)")
     ap.add_argument("--side", help="score one side only (fit, held_out, fresh_held_out)")
+    ap.add_argument("--width-cap", type=float, help="--cv: a fold band's median width cap")
     a = ap.parse_args()
     if a.fit:
         _fit()
         return 0
     if a.cv:
-        _cv(a.jobs, a.rows, a.criterion, a.cache)
+        _cv(a.jobs, a.rows, a.criterion, a.cache, a.width_cap)
         return 0
     split = load_serving_split()
     for r in load_serving_rows():

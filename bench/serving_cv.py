@@ -3,9 +3,10 @@ leave-one-family-out CV over CV_GRID with a band per fold (`--cv`), for bench/se
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bench.calibration_data import ServingRow, load_serving_rows, load_serving_split
 from bench.serving_checks import Check, checks, summarise
@@ -70,12 +71,12 @@ def _fitted(row: ServingRow, c: Check) -> bool:
     return c.metric != "ttft_s" or row.concurrency == 1
 
 
-def _loss(rows: list[ServingRow], eff: ServingEfficiency) -> float:
+def _loss(rows: Sequence[ServingRow], eff: ServingEfficiency) -> float:
     cs = [c for r in rows for c in checks(r, eff) if _fitted(r, c)]
     return statistics.mean(abs(math.log1p(c.error)) for c in cs)
 
 
-def _descend(rows: list[ServingRow], v: dict[str, object]) -> tuple[float, dict[str, object]]:
+def _descend(rows: Sequence[ServingRow], v: dict[str, object]) -> tuple[float, dict[str, object]]:
     best = _loss(rows, _point(v))
     for _sweep in range(6):
         before = best
@@ -90,7 +91,7 @@ def _descend(rows: list[ServingRow], v: dict[str, object]) -> tuple[float, dict[
     return best, v
 
 
-def _fit_point(rows: list[ServingRow], quiet: bool = True) -> dict[str, object]:
+def _fit_point(rows: Sequence[ServingRow], quiet: bool = True) -> dict[str, object]:
     """Coordinate descent on the point estimate (mean |log error| over the rows' throughput and
     inter-token-latency figures and lone-request TTFTs), started from every combination of the
     structural choices (overlap exponent, FP8 KV) so it does not stop in a local minimum."""
@@ -113,12 +114,14 @@ fresh5_held_out`, `--side fresh6_held_out`, `--side fresh7_held_out`), never fit
 the round-8 CV's 32 families / 377 figures."""
 
 
-def _fit_rows() -> list[ServingRow]:
+@functools.cache
+def _fit_rows() -> tuple[ServingRow, ...]:
     """Every family of every side but SCORED_APART_SIDES: all are development data now (a new held-out set
-    is collected apart)."""
+    is collected apart). Read once per process: a grid point's table used to re-read and re-validate every
+    serving file, over half of its time."""
     sides = load_serving_split().sides()
     fams = {f for name, side in sides.items() if name not in SCORED_APART_SIDES for f in side}
-    return [r for r in load_serving_rows() if r.family in fams and skip_reason(r) is None]
+    return tuple(r for r in load_serving_rows() if r.family in fams and skip_reason(r) is None)
 
 
 def _fit() -> None:
@@ -204,13 +207,23 @@ within WIDTH_CAP, ties to the lower log error. Either way the left-out family is
 widest_band gives the chosen point: coverage chooses by the issue's own target, on training families only."""
 
 
-def _cv(jobs: int = 2, rows: bool = False, criterion: str = "coverage", cache: str | None = None) -> None:
+def _cv(
+    jobs: int = 2,
+    rows: bool = False,
+    criterion: str = "coverage",
+    cache: str | None = None,
+    width_cap: float | None = None,
+) -> None:
     """Leave-one-family-out over all families on the joint grid (CV_GRID): for each family, the grid point
     that fits every other family best (CV_CRITERIA: mean |log error| over throughput, inter-token latency and
     lone-request TTFT, or coverage at the width cap), scored on the left-out family at the fitted band.
     Prints each fold's point, the out-of-family
     coverage / median width / median error per side and the residual percentiles (which set
-    serving_constants.BAND_HALF_WIDTH), then the all-families fit."""
+    serving_constants.BAND_HALF_WIDTH), then the all-families fit. `width_cap`: another WIDTH_CAP for this
+    run (the grid's table is the same, so a --cache file is reused)."""
+    global WIDTH_CAP
+    if width_cap is not None:
+        WIDTH_CAP = width_cap
     points, table = _grid_points(), _cached(cache, lambda: _table(jobs))
     families = sorted({f[1] for f in table[0]})
     loss: list[dict[str, list[float]]] = []

@@ -79,6 +79,7 @@ class ServingEfficiency:
     fixed_band: float = K.BAND_HALF_WIDTH
     attention_apart: bool = K.ATTENTION_KERNELS_APART
     framework_factor: Mapping[str, float] = field(default_factory=lambda: dict(K.FRAMEWORK_EFFICIENCY))
+    moe_routing_kernels: int = K.MOE_ROUTING_KERNELS_PER_LAYER
 
 
 class ServingTime(Traced):
@@ -442,6 +443,7 @@ def estimate_serving_time(
         v0_tp_s=eff.v0_tp_step_s,
         int4_layer_s=eff.int4_layer_s,
         tb=tb,
+        moe_routing_kernels=eff.moe_routing_kernels,
     )
     if cpu_s:
         tb.step(

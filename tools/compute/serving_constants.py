@@ -322,6 +322,22 @@ KERNEL_LATENCY_SOURCE = (
     "9.0 ms per token = 148 us a layer, of which ~9 us reads the layer's ~70 MB per GPU (BF16 attention, FP4 "
     "experts) and ~20 us the two one-shot all-reduces: ~11 us for each of the 11 other kernels"
 )
+MOE_ROUTING_KERNELS_PER_LAYER: Final = 4
+"""Latency-bound kernels a routed-expert (MoE) layer runs in a decode step beyond a dense MLP's gate/up GEMM,
+activation and down GEMM, when its attention is not MLA (Mixtral, Qwen3-MoE): the router GEMM, the top-k
+softmax, the sort of the tokens by expert (moe_align_block_size) and the sum over each token's top-k expert
+outputs (moe_sum); the expert GEMMs themselves are the dense MLP's two (vLLM fused_experts, SGLang's fork of
+it; TensorRT-LLM's MoE plugin likewise routes, permutes and un-permutes around its grouped GEMMs). At
+KERNEL_LATENCY_S each, 44 us a MoE layer, whatever the batch: at one sequence it is what keeps Mixtral 8x7B
+and Qwen3-235B-A22B above their active weights' read time (published batch-1 runs: 34-83 us a MoE layer
+beyond the model's step on gpt-fast, TensorRT-LLM and SGLang 0.5.6). DeepSeek-style MLA + MoE layers count
+their routing inside LATENCY_BOUND_KERNELS_PER_MLA_MOE_LAYER; an eager engine's host time covers it."""
+MOE_ROUTING_SOURCE = (
+    "vLLM vllm/model_executor/layers/fused_moe/fused_moe.py (fused_topk -> topk_softmax; "
+    "moe_align_block_size; invoke_fused_moe_kernel for w13 and w2 around silu_and_mul; ops.moe_sum) and the "
+    "MoE block's router gate (models/mixtral.py, qwen3_moe.py): four kernels more than a dense MLP, each at "
+    "KERNEL_LATENCY_S (TensorRT-LLM DeepSeek-R1 latency blog, ~11 us a latency-bound decode kernel)"
+)
 ATTENTION_DP_BALANCE: Final = 0.65
 """Speed of a data-parallel-attention step relative to a balanced one under in-flight batching: the ranks
 step together (the expert-parallel MoE layers between them synchronise) and wait for the rank that drew

@@ -159,6 +159,11 @@ def allreduce_s(
     return total
 
 
+EAGER_FRAMEWORKS = frozenset({"transformers"})
+"""Engines that run the model eagerly from Python, one op at a time (no CUDA graphs): their host issues every
+step's ops (serving_constants.EAGER_HOST_S_PER_LAYER)."""
+
+
 def engine_fixed_s(
     arch: ModelArch,
     framework: str,
@@ -171,16 +176,24 @@ def engine_fixed_s(
     v0_tp_s: float,
     int4_layer_s: float,
     tb: TraceBuilder | None,
+    moe_routing_kernels: int = K.MOE_ROUTING_KERNELS_PER_LAYER,
 ) -> float:
     """Fixed time of one token step (all stages) that neither the bytes nor the FLOPs set: the engine's
     latency-bound kernels per layer (serving_constants.LAYER_STEP_S; not for MLA + MoE layers, whose kernel
     floor counts them), vLLM V0's input broadcast to its tensor-parallel workers (VLLM_V0_TP_STEP_S, once per
-    stage) and the slow 4-bit weight-only GEMMs of the PyTorch engines (INT4_WEIGHT_ONLY_LAYER_S)."""
+    stage), the slow 4-bit weight-only GEMMs of the PyTorch engines (INT4_WEIGHT_ONLY_LAYER_S) and a
+    routed-expert layer's routing kernels (MOE_ROUTING_KERNELS_PER_LAYER x KERNEL_LATENCY_S; not for MLA +
+    MoE layers, nor for an eager engine, whose host time covers them)."""
     per_layer = 0.0 if arch.uses_mla and arch.is_moe else layer_s
+    routing = 0.0
+    if arch.is_moe and not arch.uses_mla and framework not in EAGER_FRAMEWORKS:
+        routing = arch.n_moe_layers * moe_routing_kernels * K.KERNEL_LATENCY_S
     int4 = int4_layer_s if precision == "int4" and framework in K.INT4_SLOW_KERNEL_FRAMEWORKS else 0.0
     broadcast = v0_tp_s * stages if v0_engine and tp > 1 else 0.0
-    total = arch.n_layers * (per_layer + int4) + broadcast
+    total = arch.n_layers * (per_layer + int4) + broadcast + routing
     if tb is not None and total:
+        if routing:
+            tb.assume("moe_routing_kernels_per_layer", moe_routing_kernels, "kernels", K.MOE_ROUTING_SOURCE)
         if per_layer:
             tb.assume("layer_step_s", per_layer, f"s per layer ({framework})", K.LAYER_STEP_SOURCE)
         if int4:
@@ -189,20 +202,17 @@ def engine_fixed_s(
             tb.assume("vllm_v0_tp_step_s", v0_tp_s, "s per step", K.VLLM_V0_TP_STEP_SOURCE)
         tb.step(
             "step_engine_fixed_s",
-            "layers x (per-layer kernel time + 4-bit GEMM time) + V0 TP input broadcast",
+            "layers x (per-layer kernel time + 4-bit GEMM time) + V0 TP input broadcast"
+            " + MoE layers x routing kernels x kernel latency",
             total,
             "s",
             layers=arch.n_layers,
             layer_s=per_layer,
             int4_layer_s=int4,
             v0_tp_broadcast_s=broadcast,
+            moe_routing_s=routing,
         )
     return total
-
-
-EAGER_FRAMEWORKS = frozenset({"transformers"})
-"""Engines that run the model eagerly from Python, one op at a time (no CUDA graphs): their host issues every
-step's ops (serving_constants.EAGER_HOST_S_PER_LAYER)."""
 
 
 def hit_experts(arch: ModelArch, tokens: float) -> float:
