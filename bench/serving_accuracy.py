@@ -135,8 +135,13 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   the fresh-5 side out (SCORED_APART_SIDES). Fresh-5 46/94 (48.9%) 1.52x 24.0% -> 54/94 (57.4%) 1.53x 22.0%
   (h2oGPT 0/20 -> 8/20); the 377 CV figures' predictions unchanged.
 
-Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N] [--criterion coverage|log] [--cache FILE]]
-[--rows] [--side fit]
+- issue-14 round 15 (bench/data/README.md, "Round 15 (serving, srv16)"): a routed-expert layer's four
+  routing kernels (serving_constants.MOE_ROUTING_KERNELS_PER_LAYER, derived): CV 281/381 (73.8%) 1.55x
+  12.5% -> 288/381 (75.6%) 1.54x 12.9%; fresh-5 55 -> 63/94, fresh-6 29 -> 40/60. The CV reads the serving
+  files once (~16 min).
+
+Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N] [--criterion coverage|log] [--cache FILE]
+[--width-cap W]] [--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the
 best sets; `--cv` computes every point of CV_GRID (bandwidth efficiency x the step's fixed costs) over all
 families once, then for each family takes the point that fits the others best, widens its band as far as

@@ -122,3 +122,25 @@ def test_split_engine_release_reads_a_framework_with_its_version() -> None:
     assert split_engine_release("tensorrt-llm-0.5.0") == ("tensorrt-llm", "0.5.0")
     assert split_engine_release("sglang 0.4") == ("sglang", "0.4")
     assert split_engine_release("not an engine!") == ("not an engine!", None)
+
+
+def test_moe_routing_kernels_bind_on_routed_expert_layers_only(cat: Catalog) -> None:
+    # Mixtral 8x7B: every layer routes, so 4 kernels x KERNEL_LATENCY_S a layer (vLLM fused_experts), banded
+    mixtral = cat.model("mixtral-8x7b")
+    with_it = _t(cat, "mixtral-8x7b", n_gpus=2)
+    without = _t(cat, "mixtral-8x7b", n_gpus=2, efficiency=ServingEfficiency(moe_routing_kernels=0))
+    fixed = _fixed(with_it)
+    per_step_s = mixtral.n_moe_layers * K.MOE_ROUTING_KERNELS_PER_LAYER * K.KERNEL_LATENCY_S
+    assert fixed is not None and fixed["moe_routing_s"] == pytest.approx(per_step_s)
+    low = with_it.ms_per_output_token.low - without.ms_per_output_token.low
+    high = with_it.ms_per_output_token.high - without.ms_per_output_token.high
+    assert low == pytest.approx(1000 * per_step_s / K.BAND_HALF_WIDTH, rel=1e-6)
+    assert high == pytest.approx(1000 * per_step_s * K.BAND_HALF_WIDTH, rel=1e-6)
+    assert "moe_routing_kernels_per_layer" in {a.name for a in with_it.assumptions}
+    # a dense model routes nothing; DeepSeek's MLA + MoE layers count routing in their kernel floor
+    dense = _fixed(_t(cat))
+    assert dense is not None and dense["moe_routing_s"] == 0.0
+    assert _fixed(_t(cat, "deepseek-v3", "h200", n_gpus=8, precision="fp8")) is None
+    # an eager engine's host time covers its MoE loop (EAGER_HOST_S_PER_HIT_EXPERT), not these kernels
+    eager = _fixed(_t(cat, "mixtral-8x7b", n_gpus=2, framework="transformers"))
+    assert eager is not None and eager["moe_routing_s"] == 0.0
