@@ -41,7 +41,7 @@ def experts_hit(*, n_experts: int, experts_per_token: int, tokens: float) -> flo
     """Routed experts `tokens` hit in one MoE layer, routing taken as uniform: E x (1 - (1 - k/E)^t) (each
     expert missed by every token's top-k with probability (1 - k/E) per token)."""
     e, k = float(n_experts), float(experts_per_token)
-    miss = (1.0 - k / e) ** max(1.0, float(tokens))
+    miss: float = (1.0 - k / e) ** max(1.0, float(tokens))
     return e * (1.0 - miss)
 
 
