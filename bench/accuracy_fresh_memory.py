@@ -6,11 +6,8 @@ a one-line reason. Prints every row (estimate, measured, signed error), the skip
 that were mapped to the calculator's vocabulary, and the median / worst |error| against issue 15's
 targets (median <= 10%, worst <= 20%).
 
-    .venv/bin/python -m bench.accuracy_fresh_memory                    # the fresh set
-    (run it as a module from the checkout: as a script path, an editable install may import another
-    checkout's tools package)
-    .venv/bin/python bench/accuracy_fresh_memory.py --file other.yaml  # any file of the same schema
-    .venv/bin/python bench/accuracy_fresh_memory.py --include-ambiguous
+    .venv/bin/python -m bench.accuracy_fresh_memory [--include-ambiguous] [--file other.yaml]
+    (as a module from the checkout: as a script path, an editable install may import another checkout's tools)
 
 Reading the file: with the default path, bench/memory_fresh_data.py's `load_memory_fresh_rows()` (its
 pydantic loader) is used when that module exists; otherwise, and for any --file, the YAML is read here
@@ -72,8 +69,8 @@ Mapping rules (row field -> calculator input):
   its rows whose framework runs the model without autocast (preset amp False: DeepSpeed's 16-bit engine).
 - training_objective (sft|dpo|orpo|simpo|kto, null -> sft) as is: a pair is 2 sequences per micro-batch
   example, DPO/KTO full training holds a 16-bit reference copy (tools.memory_preference).
-- lora_dropout as given (null -> framework preset); loss_chunking or liger kernels true -> chunked loss
-  (liger's fused linear cross-entropy as a compiled chunked loss); ChatGLM/GLM-4 remote code (THUDM
+- lora_dropout as given (null -> framework preset); liger kernels or notes naming Cut Cross-Entropy ->
+  loss_impl fused-linear (no logits); loss_chunking otherwise -> chunked; ChatGLM/GLM-4 remote code (THUDM
   chatglm / glm-4 ids without '-hf') -> loss_impl shift-logits-downcast.
 - measured: unit GiB|GB|MiB|MB converted with tools.units; per_gpu false over N GPUs -> value / N (null:
   per GPU); basis allocated -> the allocated estimate (memory_basis allocated), reserved ->
@@ -99,7 +96,7 @@ from bench.memory_fresh_archs import fresh_arch, present_targets
 from bench.memory_fresh_basis import CardSkip, card_usable_gib
 from bench.memory_fresh_basis import bounded_error as bounded_error  # re-exported: the scorer's API
 from bench.memory_fresh_basis import on_basis as _on_basis
-from bench.memory_fresh_stacks import _SOURCE_STACKS, config_accumulation
+from bench.memory_fresh_stacks import _SOURCE_STACKS, config_accumulation, fused_linear_loss
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
 from tools.catalog.synthetic import synthetic_arch
@@ -402,7 +399,8 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         impl = stack.optimizer_impl
         notes.append(f"optimizer_impl {impl} (the source's script)")
     liger = any(bool(row.get(k)) for k in _LIGER_KEYS)
-    chunked = bool(row.get("loss_chunking")) or liger
+    fused = fused_linear_loss(row, liger)  # CCE / Liger FLCE: tools.memory_fused_loss
+    chunked = bool(row.get("loss_chunking")) and not fused
     attention = row.get("flash_attention")
     if attention is None and stack is not None and stack.flash_attention is not None:
         attention = stack.flash_attention
@@ -418,8 +416,11 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     if objective != "sft":
         inputs["training_objective"] = objective
         notes.append(f"training objective {objective} (tools.preference)")
-    if chunked:
-        inputs.update(loss_chunking=True, compiled_loss=liger)
+    if fused:
+        inputs.update(loss_chunking=False, loss_impl="fused-linear")
+        notes.append("loss_impl fused-linear (Cut Cross-Entropy / Liger fused linear CE: no logits tensor)")
+    elif chunked:
+        inputs.update(loss_chunking=True)
     elif row.get("loss_chunking") is False:
         inputs["loss_chunking"] = False
     if method in ("lora", "qlora"):
@@ -438,7 +439,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     if accumulation > 1:
         inputs["grad_accumulation_steps"] = accumulation
         notes.append(f"gradient accumulation {accumulation} micro-batches per step (the source's config)")
-    if stack is not None and not chunked:
+    if stack is not None and not (chunked or fused):
         for key, val in stack.loss.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's script)")
@@ -450,7 +451,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
             if phrase in document:
                 inputs.update(options)
                 notes.append(f"{options} (the source document's run: {phrase!r})")
-    if stack is not None and not chunked and not framework_defaults(framework).amp:
+    if stack is not None and not (chunked or fused) and not framework_defaults(framework).amp:
         for key, val in stack.loss_without_autocast.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's loss, {framework} engine without autocast)")
@@ -460,7 +461,7 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
     if stack is not None and stack.variable_length:
         inputs["variable_length"] = True
         notes.append("variable_length True: batches padded to their longest sample (the source's collator)")
-    if isinstance(model, dict) and _glm_remote(model) and not chunked:
+    if isinstance(model, dict) and _glm_remote(model) and not (chunked or fused):
         inputs["loss_impl"] = "shift-logits-downcast"
         notes.append("ChatGLM/GLM-4 remote code: loss_impl shift-logits-downcast")
     value = to_gib(float(measured["value"]), str(measured.get("unit") or ""))

@@ -194,6 +194,18 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "tensor_parallel.vocab_parallel_cross_entropy on the vocab-split logits (loss_impl vocab-parallel)",
         model_code="plain",
     ),
+    "canifinetune-rtx4080-baselines": SourceStack(
+        None, None, {"logits_held": True},
+        "DaoyuanLi2816/can-i-finetune-this (stored 669dffc8 / 1e8b68fb, read 2026-11-28): "
+        "src/canifinetune/training/runtime.py load_model loads a QLoRA base with BitsAndBytesConfig("
+        "load_in_4bit, bnb_4bit_compute_dtype bf16) and dtype bf16, then calls peft's "
+        "prepare_model_for_kbit_training (every non-quantised parameter cast to fp32) and never casts back "
+        "(fp32_unquantized; the runs' after-load allocation fits fp32 embeddings: 0.68 GiB for Qwen2.5 "
+        "0.5B); "
+        "src/canifinetune/bench/runner.py keeps `outputs = model(input_ids, attention_mask, labels)` "
+        "referenced through scaler.scale(loss).backward() and the optimizer step (logits_held)",
+        quant={"fp32_unquantized": True},
+    ),
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
 loss, applied where the row leaves them null and named in the mapping notes."""
@@ -209,3 +221,14 @@ def config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:
     if found:  # 'BS micro/global'
         return max(1, int(found.group(2)) // (int(found.group(1)) * int(row.get("gpus") or 1)))
     return next((n for name, n in stack.accumulation.items() if f"'{name}'" in document), 1)
+
+
+_FUSED_LOSS_WORDS = re.compile(r"(?i)cutcrossentropy|cut[ _-]cross[ _-]entropy|\bcce\b")
+
+
+def fused_linear_loss(row: dict[str, Any], liger: bool) -> bool:
+    """The row's loss is fused into the LM head (tools.memory_fused_loss, loss_impl fused-linear): Liger
+    kernels (their fused linear cross-entropy is on by default in apply_liger_kernel_to_* and in the
+    trainers' use_liger_kernel), or notes naming Cut Cross-Entropy (axolotl's CutCrossEntropyPlugin,
+    recorded as loss_chunking true by the fresh-5 collection)."""
+    return liger or bool(_FUSED_LOSS_WORDS.search(str(row.get("notes") or "")))

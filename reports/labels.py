@@ -12,6 +12,7 @@ from tools import present
 from tools.preference import OBJECTIVE_TEXT
 from tools.recommend.models import Option
 from tools.recommend.option_id import OptionId
+from tools.recommend.owned import FABRIC_WORDS
 
 PRICING_TEXT = {"on_demand": "on-demand", "spot": "spot", "reserved": "reserved", "owned": "owned"}
 DEPLOYMENT_TEXT = {
@@ -91,6 +92,9 @@ FIELD_LABELS: dict[str, str] = {
     "owned_reserved": "Held as a cloud reservation",
     "owned_provider": "Where your GPUs are",
     "owned_months_left": "Term left on them",
+    "owned_gpus_per_node": "GPUs per server you own",
+    "owned_fabric": "Network between your servers",
+    "buy_what_if": "Buying",
     "power_price_usd_per_kwh": "Power price",
     "prompt_tokens": "Prompt length",
     "output_tokens": "Answer length",
@@ -118,6 +122,10 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "availability_target": present.availability,
         "horizon_months": lambda v: f"{present.number(v)} months",
         "owned_months_left": present.months,
+        "owned_fabric": lambda v: FABRIC_WORDS.get(str(v), str(v)),
+        "buy_what_if": lambda v: (
+            "weighed against renting (the cheaper over the horizon is the pick)" if v else "not asked"
+        ),
         "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
         "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
         "no_latency_target": lambda v: "none" if v else "stated",

@@ -26,6 +26,7 @@ from tools import memory_lora
 from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
 from tools.memory_arch import adapted_linears, largest_linear_params
+from tools.memory_fused_loss import FUSED_LINEAR, FUSED_LINEAR_SOURCE, fused_linear_loss_bytes
 from tools.memory_quant import (
     FP32_FINAL_NORM_BYTES_PER_H,
     FP32_FORWARD_SCALE,
@@ -113,6 +114,7 @@ LOGITS_HELD_BYTES: dict[str, float] = {
     "16-bit": 2.0,
     "chunked": 0.0,
     "vocab-parallel": 2.0,
+    FUSED_LINEAR: 0.0,
 }
 """Bytes per logit value that stay live through the backward and the optimizer step when the training
 loop holds the model's output (`output = model(...); loss = output.loss; loss.backward()`, the output
@@ -434,7 +436,17 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         norm_h, loss_source = FP32_FINAL_NORM_BYTES_PER_H, f"{loss_source}; fp32 logits (fp32_unquantized)"
     tb.assume("logits_bytes_per_value", per_value_bwd, "B", loss_source)
     values = tokens * arch.vocab_size / tp
-    norm = tokens * norm_h * arch.hidden_size
+    norm = float(tokens * norm_h * arch.hidden_size)
+    if plan.loss_impl == FUSED_LINEAR and not plan.loss_chunking:  # tools.memory_fused_loss: no logits
+        norm += tb.step(
+            "fused_linear_loss",
+            "tokens x (2 B x h + 4 B) / tp (the LM head input's gradient, one fp32 LSE per token)",
+            fused_linear_loss_bytes(tokens, arch.hidden_size) / tp,
+            "B",
+            tokens=tokens,
+            hidden=arch.hidden_size,
+            source=FUSED_LINEAR_SOURCE,
+        )
     logits_bwd = tb.step(
         "logits_at_loss_backward",
         "tokens x vocab x bytes / tp + final norm (8h per token)",
@@ -455,7 +467,8 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
     tb.assume("logits_held", plan.logits_held, "", "loop holds the output through backward + step")
     if plan.logits_held:
         key = "chunked" if plan.loss_chunking else "16-bit" if not plan.loss_upcast else plan.loss_impl
-        if plan.fp32_unquantized and key != "chunked":
+        key = FUSED_LINEAR if plan.loss_impl == FUSED_LINEAR and not plan.loss_chunking else key
+        if plan.fp32_unquantized and key not in ("chunked", FUSED_LINEAR):
             key = "shift-logits"  # the model returns the fp32 LM head's logits (4 B), as after logits.float()
         tb.assume("logits_held_bytes_per_value", LOGITS_HELD_BYTES[key], "B", f"output logits held ({key})")
         held = tb.step(
@@ -507,6 +520,8 @@ def _logits_bytes(plan: Plan) -> tuple[float, float, str]:
     if plan.loss_chunking:
         b = LOGITS_BYTES_PER_VALUE_CHUNKED
         return b, b, "chunked cross-entropy (torchtune)"
+    if plan.loss_impl == FUSED_LINEAR:
+        return 0.0, 0.0, f"fused linear cross-entropy, no logits tensor ({FUSED_LINEAR_SOURCE})"
     if not plan.loss_upcast:
         b = LOGITS_BYTES_PER_VALUE_16BIT
         return b, b, "16-bit cross-entropy: no fp32 upcast (model loss without .float(), no autocast)"

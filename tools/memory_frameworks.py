@@ -25,6 +25,7 @@ LOSS_IMPLS: Final[tuple[str, ...]] = (
     "shift-logits",
     "shift-logits-downcast",
     "vocab-parallel",
+    "fused-linear",
 )
 """How the model's unchunked fp32 loss holds the logits (tools.memory_activations._logits_bytes):
 shift-labels (transformers' ForCausalLMLoss once it shifts the labels: the bf16 logits, their fp32 upcast),
@@ -32,7 +33,9 @@ shift-logits (transformers' Llama before that: fp32 logits, whose bf16 original 
 contiguous copy when the batch has more than one sequence), shift-logits-downcast (ChatGLM2/3 and GLM-4
 remote code: the same, and the fp32 logits cast back to 16-bit for the output while the log-softmax is
 live), vocab-parallel (Megatron-core's VocabParallelCrossEntropy, fused or not: labels shifted by the data
-loader, the fp32 upcast exponentiated in place and saved as the softmax, whose gradient is made in place).
+loader, the fp32 upcast exponentiated in place and saved as the softmax, whose gradient is made in place),
+fused-linear (the loss fused into the LM head's matmul, no logits tensor: Cut Cross-Entropy, axolotl's
+CutCrossEntropyPlugin; Liger-Kernel's fused linear cross-entropy; tools.memory_fused_loss).
 """
 LOSS_IMPL_DEFAULT: Final = "shift-labels"
 

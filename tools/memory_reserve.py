@@ -64,6 +64,12 @@ without checkpointing keep 1.2-6.5 GiB beyond their tensors with 21-125 GiB dyna
 0-0.06 on both device sets)."""
 
 
+NO_WHOLE_LOGITS_LOSSES = ("vocab-parallel", "fused-linear")
+"""Unchunked loss implementations (tools.memory_frameworks.LOSS_IMPLS) that never hold a whole fp32
+logits-sized buffer: Megatron's vocab-parallel loss works in place on its vocabulary slice; a fused-linear
+loss makes no logits tensor at all (tools.memory_fused_loss)."""
+
+
 ALLOCATOR_RULES_SOURCE = (
     "PyTorch caching allocator: best fit, new segment when no cached block is as large, no merging across"
     " segments (pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp, read 2026-11-28)"
@@ -104,8 +110,8 @@ def training_reserve(
     variable-length run's stale logits segments (tools.memory_phases.variable_length_reserve: earlier,
     shorter batches' blocks, beside the longest batch's own), plus the residue."""
     logits_block = logits_backward_bytes / LOGITS_BUFFERS_AT_LOSS_BACKWARD
-    # a chunked or vocab-parallel loss never holds whole logits-sized buffers (tools.memory_activations)
-    whole_logits = not plan.loss_chunking and plan.loss_impl != "vocab-parallel"
+    # a chunked, vocab-parallel or fused loss holds no whole logits-sized buffer (tools.memory_activations)
+    whole_logits = not plan.loss_chunking and plan.loss_impl not in NO_WHOLE_LOGITS_LOSSES
     checkpointed = plan.grad_checkpointing and whole_logits
     share = CHECKPOINTED_LOGITS_SEGMENTS[plan.mixed] if checkpointed else UNCHECKPOINTED_LOGITS_SEGMENTS
     logits_segment = share * logits_block if whole_logits else 0.0
@@ -140,9 +146,9 @@ def _assume_training_constants(
     """The training reserve's constants as applied to this plan, each with its source (every number in a
     report is traceable to its formula: the serving fraction is not named here, since training does not
     use it)."""
-    whole_logits = not plan.loss_chunking and plan.loss_impl != "vocab-parallel"
+    whole_logits = not plan.loss_chunking and plan.loss_impl not in NO_WHOLE_LOGITS_LOSSES
     if not whole_logits:
-        why = "a chunked or vocab-parallel loss holds no whole logits-sized buffer"
+        why = "a chunked, vocab-parallel or fused-linear loss holds no whole logits-sized buffer"
     elif plan.grad_checkpointing:
         why = (
             f"checkpointed, {'mixed precision' if plan.mixed else 'pure 16-bit'}"

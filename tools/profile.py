@@ -22,6 +22,9 @@ Deployment = Literal["cloud", "on_prem", "consumer"]
 Status = Literal["stated", "inferred", "assumed"]
 # what a claim says of its GPU count (tools.recommend.expectations.check_own_gpus answers it)
 ClaimBound = Literal["minimum", "too_few"]
+# the network joining the servers of hardware the team owns (tools.catalog.schema.ScaleOut less "none": a
+# single server needs none, and more than one is joined by something)
+OwnedFabric = Literal["infiniband", "roce", "ethernet"]
 
 
 class Provenance(BaseModel):
@@ -164,6 +167,26 @@ class WorkloadProfile(BaseModel):
         default=None,
         gt=0,
         description="months left on the reservation or lease of owned_gpu ('5 months left')",
+    )
+    owned_gpus_per_node: int | None = Field(
+        default=None,
+        gt=0,
+        description="GPUs in each server of the owned hardware ('16x A100 (2 nodes)': 8; '4 servers with 8x "
+        "A100 each': 8); None: assumed (tools.recommend.owned_first.owned_layout): a plan never puts more "
+        "of them in one node",
+    )
+    owned_fabric: OwnedFabric | None = Field(
+        default=None,
+        description="network joining the owned servers ('InfiniBand', '100 Gb Ethernet', 'RoCE'); it sets "
+        "the multi-node scaling of a plan over several of them (tools.compute.training_scaling); None: "
+        "assumed (tools.recommend.owned.owned_fabric)",
+    )
+    buy_what_if: bool | None = Field(
+        default=None,
+        description="the user asks what buying would change ('what if we bought our own 16 H100s instead of "
+        "renting?'): the purchase is sized and weighed against renting over the horizon, and the cheaper "
+        "one over it is the pick; a stated wish or rule to own (deployment_preference on_prem alone) keeps "
+        "the purchase first",
     )
     gpus_compared: list[str] = Field(
         default_factory=list,

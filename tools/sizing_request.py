@@ -96,7 +96,8 @@ class SizingRequest(BaseModel):
     loss_impl: str | None = Field(
         None,
         description="unchunked loss: shift-labels | shift-logits | shift-logits-downcast | vocab-parallel "
-        "(default: the framework's; shift-logits keeps an fp32 shifted copy of the logits)",
+        "| fused-linear (default: the framework's; shift-logits keeps an fp32 shifted copy of the logits; "
+        "fused-linear: Cut Cross-Entropy or Liger's fused linear cross-entropy, no logits tensor)",
     )
     loss_upcast: bool | None = Field(
         None, description="the loss upcasts the logits to fp32 (default: the framework's, on)"

@@ -105,6 +105,16 @@ VERIFY_Q = re.compile(
 )
 
 
+# "when does it pay off?", "when would buying break even?": the buy-vs-rent block's break-even months answer
+# (expert review 18, R17: listed as "a question I could not answer" beside the block that said "never")
+PAY_OFF_Q = re.compile(
+    r"\bwhen\s+(?:does|do|would|will)\s+(?:it|that|this|buying|the\s+(?:purchase|hardware|servers?)|they|we)\s+"
+    r"(?:pay\s+(?:off|for\s+(?:it|them)sel(?:f|ves)|back)|break\s+even)\b|\bbreak[\s-]even\s+(?:point|month)\b"
+    r"|\bpay\s*back\s+period\b",
+    I,
+)
+
+
 # "Can one box do both?" of a message with two workloads (expert review 18, R11): advisor/one_box.py answers
 # it with tools/recommend/shared_box.py's check
 ONE_BOX_Q = re.compile(
@@ -137,6 +147,7 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
     # "H100s vs B200s - which is cheaper?": the two types' comparison (tools/recommend/compare_gpu_types.py)
     compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)
     compared = compared or _named_buy_rent(rec)  # "buying 4x H100 vs renting. Which is cheaper?" (review 13)
+    out += [PAY_OFF_Q] if rec.buy_vs_rent is not None else []
     # lazy: tools.recommend loads the whole recommender; the extractors import this module without it
     from tools.recommend.shared_box import CLAIM_PREFIX  # noqa: PLC0415
 

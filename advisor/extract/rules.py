@@ -80,6 +80,7 @@ from advisor.extract.rules_no_renting import rule_no_renting
 from advisor.extract.rules_other_clouds import rule_other_clouds
 from advisor.extract.rules_output_each import rule_output_each
 from advisor.extract.rules_owned_forms import rule_owned_forms
+from advisor.extract.rules_owned_layout import rule_owned_layout
 from advisor.extract.rules_owned_table import rule_owned_table
 from advisor.extract.rules_owned_terms import rule_claim_before_term_ends, rule_owned_terms
 from advisor.extract.rules_per_item import rule_per_item_volume
@@ -150,6 +151,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_usable_share,  # "... has 32 A100, but 20 of them belong to the vision group, so we get 12"
     rule_inventory_csv,  # an inventory CSV, "hostname,model,count,status,site", said to be what the team owns
     rule_owned_table,  # a pasted node listing (GPU.PRODUCT, GPU.COUNT) "that's our own cluster"
+    rule_owned_layout,  # after the owned-count rules: "(2 nodes, InfiniBand)", "8x A100 each, 100 GbE"
     rule_owned_terms,  # "Our 1-year AWS reservation of 8x H200", "7 months into a 12-month commitment"
     rule_reservation,  # after the owned GPUs: whether they are a reservation, where, and the term left
     rule_reservation_term,  # "a 30-day reservation ... is that enough?": its length is the window asked about

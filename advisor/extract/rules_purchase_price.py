@@ -101,13 +101,15 @@ _WEIGHED = re.compile(r"\b(?:should\s+(?:we|i)|whether|is\s+it|would\s+it|cheape
 
 
 def rule_buy_instead(ctx: Ctx) -> None:
-    """deployment_preference on_prem from a what-if that switches from renting to buying, or a stated
-    preference to buy rather than rent."""
+    """deployment_preference on_prem from a what-if that switches from renting to buying (with buy_what_if:
+    the purchase is sized and weighed against renting, the cheaper over the horizon the pick; expert review
+    18, R17), or a stated preference to buy rather than rent."""
     if ctx.has("deployment_preference"):
         return
     for i, s in enumerate(ctx.sentences):
         if (m := _BUY_INSTEAD.search(s.text)) is not None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
+            ctx.add(s, "buy_what_if", True, m.group(0), "stated", m.start())
             return
         if (m := _BUY_OVER_RENT.search(s.text)) is not None and _WEIGHED.search(s.text) is None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())

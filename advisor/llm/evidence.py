@@ -174,6 +174,7 @@ _FIELD_KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "epochs": (frozenset({"epochs"}), ("epoch",)),
     "max_gpus": (frozenset({"gpus"}), ("gpu",)),
     "owned_gpu_count": (frozenset({"gpus"}), ("gpu", "own")),
+    "owned_gpus_per_node": (frozenset({"gpus"}), ("gpu", "node", "server", "each")),
     "owned_months_left": (frozenset({"time"}), ()),
     "claimed_gpu_count": (frozenset({"gpus"}), ("gpu",)),
     "concurrency": (frozenset({"users"}), ("concur", "parallel", "simultaneous")),

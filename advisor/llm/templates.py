@@ -17,7 +17,14 @@ from reports.labels import field_value
 from tools import present
 from tools.profile import WorkloadProfile
 
-WORDED_FLAGS = ("serving_scheduled", "no_latency_target", "cannot_resume", "memory_asked", "count_asked")
+WORDED_FLAGS = (
+    "serving_scheduled",
+    "no_latency_target",
+    "cannot_resume",
+    "memory_asked",
+    "count_asked",
+    "buy_what_if",
+)
 """Yes/no fields said in words (reports/labels.py field_value holds the words, once)."""
 
 
@@ -26,7 +33,7 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
     (`workload` names the method of a pre-training job)."""
     if value is None:
         return "unknown"
-    if field in WORDED_FLAGS:  # "per-user latency target: none", not "no ... target: yes": the report's words
+    if field in WORDED_FLAGS or field == "owned_fabric":  # the report's words: "latency target: none", "RoCE"
         return field_value(field, value, workload)
     if isinstance(value, bool):
         return "yes" if value else "no"

@@ -81,6 +81,8 @@ WHAT_IF_FIELDS = (
     "owned_reserved",
     "owned_provider",
     "owned_months_left",
+    "owned_gpus_per_node",
+    "owned_fabric",
     "power_price_usd_per_kwh",
     "colocation",
     "prompt_tokens",

@@ -127,7 +127,8 @@ def test_source_spellings_are_normalised(rows: dict[str, dict[str, Any]]) -> Non
     m = fresh.map_row(row)
     assert (m.inputs["framework"], m.inputs["sharding"]) == ("llama-factory", "zero3")
     assert m.inputs["flash_attention"] is False and m.inputs["lora_targets"] == "attention"
-    assert m.inputs["loss_chunking"] is True and m.inputs["compiled_loss"] is True
+    # Liger's fused linear cross-entropy: no logits tensor (tools.memory_fused_loss)
+    assert m.inputs["loss_chunking"] is False and m.inputs["loss_impl"] == "fused-linear"
     assert "framework 'LLaMA-Factory' -> llama-factory" in m.notes
     glm = dict(row, model={"name": "GLM-4-9B-Chat", "hf_id": "THUDM/glm-4-9b-chat", "params_b": 9.4})
     glm.update(use_liger_kernel=False, lora_targets=["query_key_value", "dense"])

@@ -231,3 +231,18 @@ def test_axolotl_qlora_rows_keep_16_bit_non_quantised_modules() -> None:
     mapped = fresh.map_row(row, True)
     assert mapped.inputs["fp32_unquantized"] is False
     assert "quant_saves_input" not in mapped.inputs
+
+
+def test_canifinetune_qlora_rows_keep_peft_fp32_casts_and_hold_the_output() -> None:
+    # can-i-finetune-this (runtime.py load_model, runner.py run_bench): prepare_model_for_kbit_training with
+    # no cast back (fp32_unquantized) on its QLoRA rows only, and `outputs = model(...)` held through the
+    # backward and the step on every row (logits_held).
+    fam = "canifinetune-rtx4080-baselines"
+    common = {"family": fam, "training_precision": "mixed", "framework": "hf", "grad_checkpointing": True}
+    qlora = fresh.map_row(_row(method="qlora", weights_precision="nf4", **common))
+    assert qlora.inputs["fp32_unquantized"] is True and qlora.inputs["logits_held"] is True
+    lora = fresh.map_row(_row(**common))
+    assert "fp32_unquantized" not in lora.inputs and lora.inputs["logits_held"] is True
+    plain = fresh.Mapped(qlora.id, qlora.arch, {**qlora.inputs, "fp32_unquantized": False}, 1.0, "allocated")
+    cast, uncast = fresh._estimate(qlora), fresh._estimate(plain)
+    assert cast.peak_allocated_gib() > uncast.peak_allocated_gib()  # fp32 embeddings, head, residual stream

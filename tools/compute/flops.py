@@ -43,6 +43,21 @@ BYTES_PER_WEIGHT: dict[str, float] = WEIGHT_BYTES
 QUANTISED_WEIGHT_FORMATS = frozenset(QUANTIZED)
 # TF32 tensor-core peak is half the BF16 dense peak on A100/H100 (NVIDIA datasheets).
 TF32_FRACTION_OF_BF16 = 0.5
+FP8_WEIGHT_ONLY = "FP8 weights, BF16 compute (weight-only W8A16)"
+FP8_WEIGHT_ONLY_SOURCE = (
+    "no FP8 tensor cores before compute capability 8.9 (Ada, Hopper): FP8 checkpoints run as weight-only "
+    "W8A16, the weights dequantised to BF16 inside the matmul (vLLM FP8 Marlin, vllm-project/vllm PR "
+    "#5975; vLLM docs, FP8 W8A8), so compute runs at the BF16 peak while weights are held and read at 1 byte "
+    "each; MoE layers need an engine with FP8 Marlin MoE kernels (vllm-project/vllm issue #17579)"
+)
+"""What FP8 means on a GPU the catalog gives no FP8 peak (fp8_dense_tflops None: Ampere and older): expert
+review 18, R20 picked 4x A100 for an FP8 model with no word of it."""
+
+
+def fp8_weight_only(gpu: GpuSpec, precision: str) -> bool:
+    """FP8 weights on a GPU with no FP8 tensor cores: weight-only kernels, BF16 compute
+    (FP8_WEIGHT_ONLY_SOURCE)."""
+    return precision == "fp8" and gpu.fp8_dense_tflops is None
 
 
 def gpu_class_of(gpu: GpuSpec) -> GpuClass:
@@ -79,6 +94,10 @@ def peak_tflops(*, gpu: GpuSpec, precision: str, tb: TraceBuilder | None = None)
         raise InputError(f"unknown precision {precision!r}: use one of {', '.join(BYTES_PER_WEIGHT)}")
     if precision == "fp8" and gpu.fp8_dense_tflops is not None:
         value, why = gpu.fp8_dense_tflops, "fp8_dense_tflops (datasheet)"
+    elif fp8_weight_only(gpu, precision):
+        value, why = gpu.bf16_dense_tflops, f"no FP8 units: {FP8_WEIGHT_ONLY}, bf16_dense_tflops (datasheet)"
+        if tb is not None:
+            tb.assume("fp8_compute", FP8_WEIGHT_ONLY, "", FP8_WEIGHT_ONLY_SOURCE)
     elif precision == "fp32":
         value, why = (
             gpu.bf16_dense_tflops * TF32_FRACTION_OF_BF16,

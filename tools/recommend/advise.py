@@ -8,10 +8,12 @@ import math
 
 from tools import present
 from tools.classify import classify_workload, deployment_model
+from tools.cost_buy import BuyRentTimeline
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.buy_rent import buy_vs_rent_for
+from tools.recommend.buy_rent_pick import bought_line, rent_pick_line, rent_wins, same_gpus_rented
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
 from tools.recommend.compare_gpu_types import check_compared_gpu_types
@@ -232,7 +234,8 @@ def recommend(
             # an on-prem ask ranks no rental: the pick's buy vs rent compares with the best rented option for
             # the same work, so the paragraph is about the pick (expert review 16, R19 turn 3: 8x MI300X was
             # picked, nobody rents it, and the paragraph was 16x A100 40GB's)
-            timeline = buy_vs_rent_for(out.primary, eng, p, _best_rental(w, catalog, settings, caches))
+            best = _best_rental(w, catalog, settings, caches)
+            timeline = buy_vs_rent_for(out.primary, eng, p, best[0] if best else None)
         if timeline is None:
             # the pick is a GPU nobody sells (GH200 at lambda has no purchase price): buy vs rent is answered
             # on the best-ranked option that can be bought, data-centre cards first (a consumer card is no
@@ -246,6 +249,8 @@ def recommend(
                     break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
     timeline = named_buy_vs_rent(out, catalog) or timeline
+    # a purchase that costs more over the horizon than renting the same GPUs: the rental is the pick
+    primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
@@ -288,8 +293,9 @@ def _context_notes(w: ResolvedWorkload) -> tuple[str, ...]:
 
 def _best_rental(
     w: ResolvedWorkload, catalog: CatalogView, settings: RecommendSettings, caches: Caches | None
-) -> Candidate | None:
-    """The best-ranked rental (not spot) of the same work with the deployment preference set to cloud."""
+) -> tuple[Candidate, Outcome] | None:
+    """The best-ranked rental (not spot) of the same work with the deployment preference set to cloud, and
+    the run that ranked it."""
     why = {"deployment_preference": "the rent side of buy vs rent"}
     cloud = w.profile.with_values("inferred", why, deployment_preference="cloud")
     try:
@@ -297,7 +303,56 @@ def _best_rental(
     except InputError:
         return None
     rentals = (c for c in out.ranked if c.offer.deployment not in ("owned", "colocation"))
-    return next((c for c in rentals if c.offer.pricing != "spot"), None)
+    c = next((c for c in rentals if c.offer.pricing != "spot"), None)
+    return (c, out) if c is not None else None
+
+
+def _rent_over_buy(
+    w: ResolvedWorkload,
+    out: Outcome,
+    timeline: BuyRentTimeline | None,
+    primary: Option | None,
+    alternatives: tuple[Option, ...],
+    catalog: CatalogView,
+    settings: RecommendSettings,
+    caches: Caches | None,
+) -> tuple[Option | None, tuple[Option, ...]]:
+    """A purchase pick that renting the same GPUs on demand beats over the horizon (tools.recommend.
+    buy_rent_pick.rent_wins) gives way to those GPUs rented (tools.recommend.buy_rent_pick.same_gpus_rented),
+    the purchase first below it; the ranking and the words follow the buy-vs-rent block."""
+    p = w.profile
+    won = rent_wins(out.primary, timeline, p)
+    if won is None or timeline is None or out.primary is None or primary is None:
+        return primary, alternatives
+    # the same GPUs rented on demand (the block's rent side), else the best rental of the same work; from a
+    # run for the cloud when this one ranked no rental (an on-premises what-if)
+    run = out
+    if not any(c.offer.deployment not in ("owned", "colocation") for c in out.ranked):
+        best = _best_rental(w, catalog, settings, caches)
+        if best is None:
+            return primary, alternatives
+        run = best[1]
+    got = same_gpus_rented(out.primary, run, catalog)
+    if got is None:
+        return primary, alternatives
+    rental, r_eng = got[0], got[1].engine
+    line = rent_pick_line(won, timeline, p)
+    out.engine.tb.step(
+        "buy_vs_rent_pick",
+        "rent on demand over the horizon < buy over the horizon: the rental is the pick",
+        won.total_usd,
+        "USD",
+        rent_usd=won.total_usd,
+        buy_usd=timeline.buy_cumulative_usd[-1],
+        horizon_months=timeline.horizon_months,
+        utilization=timeline.utilization,
+    )
+    picked = to_option(rental, r_eng, "primary", p, out.ranked)
+    picked = picked.model_copy(update={"why": (line, *picked.why)})
+    why = (bought_line(won, timeline), *primary.why)
+    bought = primary.model_copy(update={"label": "owned hardware", "why": why})
+    kept = tuple(a for a in alternatives if a.key != picked.key)
+    return picked, (bought, *kept)
 
 
 def _classify(eng: Engine, primary: Candidate | None) -> tuple[str | None, str | None]:

@@ -15,22 +15,21 @@ marketplace quotes are floors, not rates); reserved: the cheapest record of that
 
 from __future__ import annotations
 
-from tools.classify import implied_utilization
+from tools.catalog.schema import PriceRecord
 from tools.cost_buy import BuyRentTimeline, RentBasis, buy_rent_timeline
 from tools.cost_owned import owned_usd_per_gpu_hour
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
-from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, owned_utilization
+from tools.recommend.owned import DEFAULT_HORIZON_MONTHS as DEFAULT_HORIZON_MONTHS
+from tools.recommend.owned import OWNED_HORIZON_MONTHS_MIN, answer_horizon_months, owned_utilization
 from tools.recommend.owned_first import is_yours, power_price
-from tools.recommend.purchase import purchase_price, quote_for
+from tools.recommend.purchase import purchase_price, purchase_utilization, quote_for
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.score import unmeasured
 from tools.units import HOURS_PER_MONTH
 
-DEFAULT_HORIZON_MONTHS = 36.0
-"""Horizon when buying is weighed without a stated one (owned GPUs, on-premises wish): 3 years."""
 TERMS = (
     (12.0, "reserved 1 year", "reserved_1y_discount_fraction"),
     (36.0, "reserved 3 years", "reserved_3y_discount_fraction"),
@@ -61,11 +60,18 @@ def one_off_rental(c: Candidate, p: WorkloadProfile, inference: bool) -> bool:
     return not said and not recurring
 
 
-def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
+def firm_on_demand(c: Candidate, eng: Engine) -> PriceRecord | None:
+    """The on-demand rate a purchase of c's GPUs is weighed against: the cheapest record at an established
+    tier (community and marketplace quotes are floors, not rates; a managed service is another product)."""
     records = [r for r in eng.catalog.prices_for(c.gpu.id) if not r.reference_only]
     firm = [r for r in records if r.tier.lower() not in COMMUNITY_TIERS and not r.managed]
+    return min((r for r in firm if r.pricing == "on_demand"), key=lambda r: r.usd_per_gpu_hour, default=None)
+
+
+def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
+    records = [r for r in eng.catalog.prices_for(c.gpu.id) if not r.reference_only]
     out: list[RentBasis] = []
-    od = min((r for r in firm if r.pricing == "on_demand"), key=lambda r: r.usd_per_gpu_hour, default=None)
+    od = firm_on_demand(c, eng)
     if od is not None:
         out.append(
             RentBasis(
@@ -122,11 +128,6 @@ def _rents(c: Candidate, eng: Engine) -> list[RentBasis]:
     return out
 
 
-def _horizon(p: WorkloadProfile) -> float:
-    said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
-    return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
-
-
 def _own_vs_rent(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeline | None:
     """The team's own GPUs at their marginal cost (the candidate's rate) against renting the same GPUs."""
     rents = _rents(c, eng)
@@ -146,7 +147,7 @@ def _own_vs_rent(c: Candidate, eng: Engine, p: WorkloadProfile) -> BuyRentTimeli
         )
         timeline = buy_rent_timeline(
             n_gpus=n,
-            horizon_months=_horizon(p),
+            horizon_months=answer_horizon_months(p),
             utilization=util,
             purchase_usd=0.0,
             running_usd_per_month=running,
@@ -201,32 +202,10 @@ def _rented_instead(
     return moved, setup
 
 
-def _work_utilization(c: Candidate, eng: Engine, p: WorkloadProfile) -> float:
-    """The owned utilisation; for training or a batch job with a known cadence, no more than the runs
-    fill on these GPUs (tools.classify.implied_utilization: min(stated, implied)): '60% busy' beside runs
-    that fill 1% of the month is costed at 1%, as the options were (pricing.Pricer._owned_use)."""
-    util = owned_utilization(p, eng.inference)
-    known = ("stated", "inferred", None)
-    endpoint = eng.inference and not eng.state.batch_job
-    if endpoint or p.runs_per_month is None or p.status_of("runs_per_month") not in known:
-        return util
-    chk = implied_utilization(
-        runs_per_month=p.runs_per_month,
-        wall_hours_low=c.wall_hours.low,
-        wall_hours_high=c.wall_hours.high,
-        stated_utilization=util,
-    )
-    return max(chk.effective_utilization, MIN_WORK_UTILIZATION)
-
-
 def _colocated(c: Candidate, p: WorkloadProfile) -> bool:
     """Whether the GPUs bought would be colocated: a colocation offer, or the team said it has no site of its
     own (WorkloadProfile.colocation)."""
     return c.offer.deployment == "colocation" or bool(p.colocation)
-
-
-MIN_WORK_UTILIZATION = 0.001
-"""Floor of the utilisation a buy-vs-rent timeline is costed at (it must lie in (0, 1])."""
 
 
 def buy_vs_rent_for(
@@ -247,7 +226,7 @@ def buy_vs_rent_for(
     price = purchase_price(c, p)
     if quote is None or not rents or c.gpu.tdp_w is None or price is None:
         return None
-    util = _work_utilization(c, eng, p)
+    util = purchase_utilization(c, eng, p)
     est = eng.catalog.estimate
     try:
         owned = owned_usd_per_gpu_hour(
@@ -269,7 +248,7 @@ def buy_vs_rent_for(
         ) * quote.n_gpus
         timeline = buy_rent_timeline(
             n_gpus=quote.n_gpus,
-            horizon_months=_horizon(p),
+            horizon_months=answer_horizon_months(p),
             utilization=util,
             purchase_usd=quote.usd_total,
             running_usd_per_month=running,

@@ -296,6 +296,11 @@ def gpu_counts(offer: Offer, gpu: GpuSpec, max_nodes: int) -> list[tuple[int, in
         pairs += [(top, k) for k in NODE_COUNTS if k <= max_nodes]
     if offer.max_gpus is not None:
         pairs = [(g, k) for g, k in pairs if g * k <= offer.max_gpus]
+        # every whole node of a capped offer (the team's own GPUs: 3 servers of 8 are 24, which the
+        # power-of-two node counts above skip)
+        whole = offer.max_gpus // max(per_node)
+        if offer.scale_out != "none" and 2 <= whole <= max_nodes:
+            pairs.append((max(per_node), whole))
     return sorted(set(pairs), key=lambda p: (p[0] * p[1], p[1]))
 
 

@@ -87,13 +87,14 @@ class Enumerator(Part):
         """This run's enumeration (filled GPU by GPU by `enumerate_gpu` or `repriced`)."""
 
     def _training_counts(
-        self, gpu: GpuSpec, pairs: list[tuple[int, int]], scale_out: str
+        self, gpu: GpuSpec, pairs: list[tuple[int, int]], scale_out: str, every: bool = False
     ) -> tuple[list[_Counted], bool, str | None]:
         """The training sweep of one GPU type over `pairs` (its counts that fit memory and whose
-        interconnect works, timed, until `_want_more` stops): (counted, whether some count fits memory,
-        the last interconnect reason met or None). It depends on the GPU, the pairs and the offer's
-        scale-out fabric only, so offers of one GPU type that share them share one sweep per run."""
-        key = (gpu.id, tuple(pairs), scale_out)
+        interconnect works, timed, until `_want_more` stops; `every`: all of them, as for the team's own
+        GPUs, whose whole count is theirs to use): (counted, whether some count fits memory, the last
+        interconnect reason met or None). It depends on the GPU, the pairs and the offer's scale-out fabric
+        only, so offers of one GPU type that share them share one sweep per run."""
+        key = (gpu.id, tuple(pairs), scale_out, every)
         got = self._sweeps.get(key)
         if got is not None:
             return got
@@ -123,7 +124,7 @@ class Enumerator(Part):
                 continue
             t = self.calc.training_time(gpu, layout, fabric, traced=False)
             counted.append(_Counted(layout, fit, plan, t.wall_hours))
-            if not self._want_more(counted):
+            if not every and not self._want_more(counted):
                 break
         got = self._sweeps[key] = (counted, memory_fits, interconnect)
         return got
@@ -140,8 +141,13 @@ class Enumerator(Part):
             feasible: list[Candidate] = []
             counted: list[_Counted] = []
             memory_fits = False  # some count fits memory (then a rejection names the other reason)
+            yours = offer.provider == YOURS_PROVIDER
             if not self.inference:  # training: time the counts now, build a candidate only if kept
-                counted, memory_fits, interconnect = self._training_counts(gpu, pairs, offer.scale_out)
+                # the team's own GPUs: every count up to all of them, over all their nodes (expert review
+                # 18, R03: 8 of 16 owned A100s were used, the sweep stopping at one full node)
+                counted, memory_fits, interconnect = self._training_counts(
+                    gpu, pairs, offer.scale_out, every=yours
+                )
                 if interconnect is not None:
                     notes.interconnect = interconnect
                 pairs_left: list[tuple[int, int]] = []
@@ -159,11 +165,14 @@ class Enumerator(Part):
                 if not self._want_more(feasible):
                     break
             if counted:
+                kept_counts = self._prune(counted, gpu)
+                if yours and all(k is not counted[-1] for k in kept_counts):
+                    kept_counts.append(counted[-1])  # the most of their own GPUs that run it
                 feasible = [
                     self.build(
                         gpu, offer, k.layout, k.fit, self.calc.topology_summary(k.plan, offer.scale_out)
                     )
-                    for k in self._prune(counted, gpu)
+                    for k in kept_counts
                 ]
                 pending += feasible
             else:
@@ -171,7 +180,6 @@ class Enumerator(Part):
                 pending += with_fewest_gpus(kept, feasible) if self.inference else kept
             # the team's own GPUs say what their whole count holds (review 6: "needs 1124.6 GiB per GPU" for
             # 16 owned H100s was a one-GPU offer's note, the unsharded total)
-            yours = offer.provider == YOURS_PROVIDER
             if not feasible and not memory_fits and (notes.memory is None or yours):
                 single = self.calc.prefilter_memory(layouts_for(self.w, 1, 1)[0])
                 peak1 = float(single.peak_gib_per_gpu)

@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 from tools import present
+from tools.compute.flops import fp8_weight_only
 from tools.cost import buy_vs_rent, spot_exposure
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend.buy_rent import firm_on_demand
 from tools.recommend.candidates import Candidate
 from tools.recommend.engine import Engine
 from tools.recommend.models import Label, Option, ServingFigures
-from tools.recommend.owned import owned_utilization
-from tools.recommend.owned_first import is_yours, owned_cost_inputs, rent_instead, yours_why
-from tools.recommend.purchase import purchase_lines
+from tools.recommend.owned import answer_horizon_months
+from tools.recommend.owned_first import all_owned_line, is_yours, owned_cost_inputs, rent_instead, yours_why
+from tools.recommend.purchase import purchase_lines, purchase_utilization
 from tools.recommend.purchase_age import purchase_age_note
 from tools.recommend.regions import elsewhere_note, region_note
 from tools.recommend.risk import COMMUNITY_TIERS, risk_traits
@@ -57,7 +59,12 @@ def to_option(
     what renting would cost against hardware the team owns."""
     scen = eng.pricer.scenarios(c.offer, c.gpu_hours, all_of_them=True)
     if is_yours(c):
-        why = _why(c, "owned hardware", p)[:2] + yours_why(c, p) + list(c.why)
+        # the fit and node lines, not a bought option's amortised rate (expert review 18, R03: over two
+        # owned nodes the slice [:2] took "amortised $0.27/GPU-hour at your utilisation and horizon")
+        why = _setup_why(c) + yours_why(c, p) + list(c.why)
+        more = all_owned_line(c, ranked or [], p)
+        if more:
+            why.append(more)
         rent = rent_instead(c, ranked or [], eng.inference, reserved=bool(p.owned_reserved))
         if rent:
             why.append(rent)
@@ -75,6 +82,9 @@ def to_option(
     answer = response_note(c.serving, p)
     if answer:
         why.insert(1, answer)
+    fp8 = _fp8_weight_only_note(c, eng.p.precision, eng.w.arch.is_moe)
+    if fp8:
+        why.insert(1, fp8)
     stale: str | None = None
     if c.offer.deployment in ("owned", "colocation") and not is_yours(c):
         why += purchase_lines(c, eng, p)
@@ -191,17 +201,19 @@ def _spot_exposure(c: Candidate, eng: Engine) -> list[str]:
 
 
 def _break_even(c: Candidate, eng: Engine, p: WorkloadProfile) -> list[str]:
-    """Buy vs rent for an owned option (tools.cost.buy_vs_rent) against the cheapest on-demand rental of
-    the same GPU in the catalog, at the profile's utilisation and horizon; [] when the GPU has no rental
-    price, purchase price or TDP to compare with."""
-    rents = [r.usd_per_gpu_hour for r in eng.catalog.prices_for(c.gpu.id) if r.pricing == "on_demand"]
-    if not rents or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
+    """Buy vs rent for an owned option (tools.cost.buy_vs_rent) against the on-demand rate of the buy-vs-rent
+    block (tools.recommend.buy_rent.firm_on_demand), at the answer's one utilisation and horizon; [] when the
+    GPU has no such rental price, purchase price or TDP to compare with."""
+    # the same on-demand rate as the buy-vs-rent block (an established tier; expert review 18, R17: "$2.40"
+    # here beside "$3.85" there gave two renting totals for the same GPUs in one reply)
+    record = firm_on_demand(c, eng)
+    if record is None or c.gpu.purchase_price_usd is None or c.gpu.tdp_w is None:
         return []
-    rent = min(rents)
-    util = owned_utilization(p, eng.inference)
-    if c.owned_check is not None:  # what these runs fill, when lower than the stated figure
-        util = float(c.owned_check.effective_utilization)
-    horizon = p.horizon_months or 36.0
+    rent = record.usd_per_gpu_hour
+    # the utilisation and horizon of the purchase quote and the buy-vs-rent block: one of each per answer
+    # (expert review 18, R17: 12, 36 and 48 months, 30% and 3% use, in one reply)
+    util = purchase_utilization(c, eng, p)
+    horizon = answer_horizon_months(p)
     try:
         be = buy_vs_rent(
             rent_usd_per_gpu_hour=rent,
@@ -245,7 +257,21 @@ def _campaign_usd(c: Candidate, eng: Engine, p: WorkloadProfile) -> Range | None
     return total
 
 
-def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+def _fp8_weight_only_note(c: Candidate, precision: str | None, moe: bool) -> str | None:
+    """FP8 asked on a GPU without FP8 tensor cores: what runs instead (tools.compute.flops
+    FP8_WEIGHT_ONLY_SOURCE), said on the option (expert review 18, R20: 4x A100 for an FP8 model, no word)."""
+    if precision is None or not fp8_weight_only(c.gpu, precision):
+        return None
+    held = "weights held and read at 1 byte each, " if c.serving is not None else ""
+    kernels = "; a mixture-of-experts model needs an engine with FP8 MoE weight-only kernels" if moe else ""
+    return (
+        f"FP8 on {c.gpu.name}: no FP8 tensor cores, so weight-only FP8 kernels (W8A16, e.g. vLLM FP8 "
+        f"Marlin): {held}compute at the BF16 rate ({c.gpu.bf16_dense_tflops:,.0f} TFLOPS dense){kernels}"
+    )
+
+
+def _setup_why(c: Candidate) -> list[str]:
+    """The memory fit and, on one node, that no multi-node set-up is needed."""
     out = [
         f"fits: {c.fit.peak_gib_per_gpu:.1f} GiB peak per GPU of {c.fit.usable_gib_per_gpu:.1f} usable "
         f"({c.fit.headroom_gib:.1f} GiB free)"
@@ -255,6 +281,11 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
         out.append(f"each of the {replicas} replicas on one node: no InfiniBand or multi-node NCCL set-up")
     elif c.layout.nodes == 1:
         out.append("single node: no InfiniBand or multi-node NCCL set-up")
+    return out
+
+
+def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+    out = _setup_why(c)
     if c.layout.dp > 1:  # engine copies (tools.compute.serving_copies; expert review 15, R07)
         lay = c.layout
         out.append(

@@ -3,10 +3,11 @@ assumed, and the amortised $/GPU-hour (tools.cost)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from tools import cost as cost_mod
-from tools.catalog.schema import Estimate, GpuSpec
+from tools.catalog.schema import Estimate, GpuSpec, ScaleOut
 from tools.defaults import CatalogView
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -31,10 +32,77 @@ def owned_node_sizes(gpu: GpuSpec) -> tuple[int, ...]:
     return tuple(g for g in sizes if g <= gpu.max_gpus_per_node) or (gpu.max_gpus_per_node,)
 
 
-def owned_fabric(gpu: GpuSpec) -> str:
+def owned_fabric(gpu: GpuSpec) -> ScaleOut:
     """Fabric assumed for owned clusters: InfiniBand for 8-GPU data-centre nodes (seed 000: +10-20% of
     cluster cost, in server_overhead_fraction), Ethernet for consumer or small boxes."""
     return "infiniband" if gpu.max_gpus_per_node >= 8 and not gpu.consumer else "ethernet"
+
+
+OWNED_GPUS_PER_NODE_DEFAULT = 8
+OWNED_GPUS_PER_NODE_SOURCE = (
+    "a data-centre GPU server holds 8 (NVIDIA DGX and HGX 8-GPU baseboards; AMD and Gaudi UBB/HLB boards the "
+    "same): assumed for owned GPUs whose servers were not described (say yours)"
+)
+OWNED_FABRIC_SOURCE = (
+    "InfiniBand for 8-GPU data-centre servers, Ethernet for consumer cards and small boxes (seed 000): "
+    "assumed for owned servers whose network was not described (say yours)"
+)
+
+
+@dataclass(frozen=True)
+class OwnedLayout:
+    """How the team's own GPUs sit: GPUs per server, whole servers, the network between them; whether the
+    user said each (else the named default above)."""
+
+    gpus_per_node: int
+    nodes: int
+    fabric: ScaleOut
+    per_node_said: bool
+    fabric_said: bool
+
+    def text(self) -> str:
+        """'2 servers of 8 over InfiniBand (assumed: say yours)', '1 server of 8'."""
+        if self.nodes <= 1:
+            return f"1 server of {self.gpus_per_node}"
+        fabric = FABRIC_WORDS[self.fabric]
+        said = self.per_node_said and self.fabric_said
+        what = (
+            ""
+            if said
+            else " (servers and network assumed: say yours)"
+            if not self.per_node_said and not self.fabric_said
+            else " (servers assumed: say yours)"
+            if not self.per_node_said
+            else " (network assumed: say yours)"
+        )
+        return f"{self.nodes} servers of {self.gpus_per_node} over {fabric}{what}"
+
+
+FABRIC_WORDS: dict[str, str] = {
+    "infiniband": "InfiniBand",
+    "roce": "RoCE",
+    "ethernet": "Ethernet",
+    "none": "no network",
+}
+
+
+def owned_layout(gpu: GpuSpec, p: WorkloadProfile) -> OwnedLayout:
+    """The team's own GPUs as servers: the node size they said (else OWNED_GPUS_PER_NODE_DEFAULT, never more
+    than they own or than the GPU's node holds) and the network they said (else owned_fabric). A plan uses
+    several of these servers over that network; it never puts more GPUs in one node than one of them holds
+    (expert review 18, R13: 4 servers of 8 A100 40GB were planned as one 16-GPU node)."""
+    count = p.owned_gpu_count or 1
+    said = p.owned_gpus_per_node
+    per_node = max(1, min(said or OWNED_GPUS_PER_NODE_DEFAULT, count, gpu.max_gpus_per_node))
+    nodes = max(1, count // per_node)
+    fabric: ScaleOut = p.owned_fabric or owned_fabric(gpu)
+    return OwnedLayout(
+        gpus_per_node=per_node,
+        nodes=nodes,
+        fabric=fabric if nodes > 1 else "none",
+        per_node_said=said is not None or count <= per_node,
+        fabric_said=p.owned_fabric is not None,
+    )
 
 
 def owned_utilization(p: WorkloadProfile, inference: bool) -> float:
@@ -54,16 +122,30 @@ def owned_utilization(p: WorkloadProfile, inference: bool) -> float:
     return OWNED_UTILIZATION_MIN
 
 
+DEFAULT_HORIZON_MONTHS = 36.0
+"""Horizon when buying is weighed without a stated one (owned GPUs, on-premises wish, 'buy or rent?'): 3
+years, the longest reserved term the catalog prices (reserved_3y_discount_fraction), so every rent basis is
+weighed over a whole term; the one horizon of such an answer (expert review 18, R17: 12, 36 and 48 months in
+one reply)."""
+
+
+def answer_horizon_months(p: WorkloadProfile) -> float:
+    """The one horizon a buy-versus-rent answer weighs: the user's (stated or inferred; a profile built in
+    code without provenance counts as said), else DEFAULT_HORIZON_MONTHS. The resolved profile's assumed
+    planning horizon (tools.defaults HORIZON_MONTHS_DEFAULT) is not used for buying."""
+    said = p.status_of("horizon_months") in ("stated", "inferred", None) and p.horizon_months
+    return float(p.horizon_months or 0.0) if said else DEFAULT_HORIZON_MONTHS
+
+
 def owned_amortization_months(catalog: CatalogView, p: WorkloadProfile) -> float | Estimate:
-    """Months the purchase is spread over: the hardware's life (catalog estimate), or the user's stated
-    horizon when shorter, since no resale value is assumed (tools.cost_owned RESIDUAL_VALUE_SOURCE):
-    over a 12-month plan, a 48-month spread would leave three quarters of the purchase uncounted
-    (expert review 5)."""
+    """Months the purchase is spread over: the hardware's life (catalog estimate), or the answer's horizon
+    (answer_horizon_months: the user's, else the default) when shorter, since no resale value is assumed
+    (tools.cost_owned RESIDUAL_VALUE_SOURCE): over a 12-month plan, a 48-month spread would leave three
+    quarters of the purchase uncounted (expert review 5), and over the default 36 months the monthly
+    equivalent is the same horizon the buy-vs-rent block weighs (expert review 18, R17)."""
     life = catalog.estimate("hardware_amortization_months")
-    said = p.status_of("horizon_months") in ("stated", "inferred", None)
-    if said and p.horizon_months is not None and p.horizon_months < float(life.value):
-        return float(p.horizon_months)
-    return life
+    horizon = answer_horizon_months(p)
+    return horizon if horizon < float(life.value) else life
 
 
 def owned_rate(

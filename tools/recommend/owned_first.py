@@ -9,6 +9,7 @@ from typing import TypedDict
 
 from tools import present
 from tools.catalog.schema import Estimate, GpuSpec
+from tools.compute.training_scaling import ETHERNET_STEP_TIME_FACTOR_SOURCE
 from tools.cost_buy import OwnedMarginalCost, owned_marginal_usd_per_gpu_hour
 from tools.defaults import CatalogView
 from tools.errors import InputError
@@ -16,7 +17,7 @@ from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate, GpuNotes, Offer
 from tools.recommend.models import YOURS_PROVIDER as YOURS_PROVIDER
 from tools.recommend.models import YOURS_RESERVED_TIER
-from tools.recommend.owned import owned_amortization_months, owned_fabric
+from tools.recommend.owned import owned_amortization_months, owned_layout
 from tools.trace import TraceBuilder
 from tools.units import HOURS_PER_MONTH
 
@@ -82,7 +83,8 @@ def yours_offer(
     if rate is None:
         return None
     count = p.owned_gpu_count or 1
-    per_node = min(count, gpu.max_gpus_per_node)
+    lay = owned_layout(gpu, p)  # their servers' size and network, said or assumed (expert review 18, R03/R13)
+    per_node = lay.gpus_per_node
     sizes = tuple(g for g in (1, 2, 4, 8, 16) if g <= per_node) or (per_node,)
     offer = Offer(
         provider=YOURS_PROVIDER,
@@ -92,7 +94,7 @@ def yours_offer(
         deployment="owned",
         tier=YOURS_RESERVED_TIER if p.owned_reserved else YOURS_TIER,
         gpus_per_node=sizes,
-        scale_out=owned_fabric(gpu) if count > per_node else "none",
+        scale_out=lay.fabric,
         eu=True,
         as_of=gpu.as_of,
         source=RESERVED_SOURCE if p.owned_reserved else OWNED_SOURCE,
@@ -169,6 +171,32 @@ def _sooner_on_more(best: Candidate, yours: list[Candidate]) -> Candidate:
     return min(sooner, key=lambda c: (c.wall_hours.mid, c.cost_usd.mid)) if sooner else best
 
 
+def all_owned_line(c: Candidate, ranked: list[Candidate], p: WorkloadProfile) -> str | None:
+    """Why a training plan uses fewer of the team's GPUs than they own: the most of them that run it, over
+    their network, and their time (expert review 18, R13: 4 servers of 8 A100 over 100 Gb Ethernet, where
+    ZeRO-3 across servers is communication-bound and one server is the surer plan). None when the plan uses
+    them all or no larger owned plan was timed."""
+    if c.serving is not None or not is_yours(c):
+        return None
+    more = [x for x in ranked if is_yours(x) and x.serving is None and x.total_gpus > c.total_gpus]
+    if not more:
+        return None
+    top = max(more, key=lambda x: x.total_gpus)
+    lay = owned_layout(c.gpu, p)
+    over = f" ({lay.text()})" if top.layout.nodes > 1 else ""
+    took = present.hours_range(top.wall_hours, with_days=False)
+    why = (
+        "no sooner at the middle of the ranges"
+        if top.wall_hours.mid >= c.wall_hours.mid
+        else f"not {OWNED_SPEEDUP_MIN:g}x sooner at the middle of the ranges"
+        if top.wall_hours.mid * OWNED_SPEEDUP_MIN > c.wall_hours.mid
+        else f"over {OWNED_COST_SLACK:.0%} more in power and staff time"
+    )
+    if top.layout.nodes > 1 and lay.fabric == "ethernet":
+        why += f" ({ETHERNET_STEP_TIME_FACTOR_SOURCE}: the time model's range across servers)"
+    return f"on {top.total_gpus} of them{over}: {took}, {why}, so {c.total_gpus} are used"
+
+
 def rent_instead(
     primary: Candidate, ranked: list[Candidate], per_month: bool, reserved: bool = False
 ) -> str | None:
@@ -205,8 +233,10 @@ def yours_why(c: Candidate, p: WorkloadProfile) -> list[str]:
             "nothing to the bill",
         ]
     else:
+        lay = owned_layout(c.gpu, p)
+        servers = f"{lay.text()}; " if lay.nodes > 1 else ""
         lines = [
-            f"runs on the {owned}x {c.gpu.name} you own ({c.total_gpus} used)",
+            f"runs on the {owned}x {c.gpu.name} you own ({servers}{c.total_gpus} used)",
             f"marginal cost ${c.offer.usd_per_gpu_hour:.2f}/GPU-hour: power at {_price_said(p)} x PUE, "
             "staff time; the purchase is already spent",
         ]

@@ -3,6 +3,7 @@ equivalent (tools.cost_buy.purchase_quote with the catalog's estimates and the s
 
 from __future__ import annotations
 
+from tools.classify import implied_utilization
 from tools.cost_buy import PurchaseQuote, purchase_quote
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
@@ -23,6 +24,30 @@ def purchase_price(c: Candidate, p: WorkloadProfile) -> tuple[float, bool] | Non
     return (c.gpu.purchase_price_usd, False) if c.gpu.purchase_price_usd is not None else None
 
 
+def purchase_utilization(c: Candidate, eng: Engine, p: WorkloadProfile) -> float:
+    """The one utilisation a purchase is costed at, in its quote and its buy-vs-rent block alike (expert
+    review 18, R17: '30% use' and '3% use' in one reply): the owned utilisation; for training or a batch job
+    with a known cadence, no more than the runs fill on these GPUs (tools.classify.implied_utilization:
+    min(stated, implied)): '60% busy' beside runs that fill 1% of the month is costed at 1%, as the options
+    were (pricing.Pricer._owned_use)."""
+    util = owned_utilization(p, eng.inference)
+    known = ("stated", "inferred", None)
+    endpoint = eng.inference and not eng.state.batch_job
+    if endpoint or p.runs_per_month is None or p.status_of("runs_per_month") not in known:
+        return util
+    chk = implied_utilization(
+        runs_per_month=p.runs_per_month,
+        wall_hours_low=c.wall_hours.low,
+        wall_hours_high=c.wall_hours.high,
+        stated_utilization=util,
+    )
+    return max(chk.effective_utilization, MIN_WORK_UTILIZATION)
+
+
+MIN_WORK_UTILIZATION = 0.001
+"""Floor of the utilisation a buy-vs-rent timeline is costed at (it must lie in (0, 1])."""
+
+
 def quote_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> PurchaseQuote | None:
     """The purchase quote of a buy option's configuration, or None without a purchase price or TDP."""
     gpu = c.gpu
@@ -38,7 +63,7 @@ def quote_for(c: Candidate, eng: Engine, p: WorkloadProfile) -> PurchaseQuote | 
             gpus_per_server=c.layout.gpus_per_node,
             purchase_price_usd=price[0],
             tdp_w=gpu.tdp_w,
-            utilization=owned_utilization(p, eng.inference),
+            utilization=purchase_utilization(c, eng, p),
             price_source=STATED_PRICE_SOURCE if price[1] else (gpu.purchase_price_source or gpu.source),
             **inputs,
         )

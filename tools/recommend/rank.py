@@ -115,6 +115,7 @@ def select(
         pickable = o or pickable
 
     primary: Candidate | None = None
+    passed_over: Candidate | None = None  # rule 2's pick it replaced: said once the alternatives are known
     if ranked:
         preferred = p.providers_preferred
         pref = [c for c in pickable if provider_matches(c.offer.provider, preferred)]
@@ -136,7 +137,7 @@ def select(
             if primary is not ranked_pick:
                 say_budget_pick(primary, ranked_pick, p)
             elif eng.inference and primary is not picked and not_for_production(picked, endpoint):
-                _say_rule_two(primary, picked, p, endpoint)
+                passed_over = picked
             elif restartable and primary is picked and not_for_production(primary, True):
                 _say_restart(primary, p)
         if preferred and not pref:
@@ -147,6 +148,9 @@ def select(
         alternatives: list[tuple[Candidate, Label]] = []
     else:
         alternatives = _alternatives(primary, ranked, eng, settings.max_alternatives) if primary else []
+    if primary is not None and passed_over is not None and not primary_only:  # primary-only: lists are shared
+        shown = [c for c, _ in alternatives]
+        _say_rule_two(primary, passed_over, p, not eng.state.batch_job, shown)
     if missing and primary is not None and missing in notes_out:  # name the rental the note points to
         per_month = eng.inference and not eng.state.batch_job
         shown = [c for c, _ in alternatives]
@@ -297,10 +301,15 @@ def _gpu_rejection(gpu: GpuSpec, n: GpuNotes) -> Rejection | None:
     return None
 
 
-def _say_rule_two(primary: Candidate, passed_over: Candidate, p: WorkloadProfile, endpoint: bool) -> None:
+def _say_rule_two(
+    primary: Candidate, passed_over: Candidate, p: WorkloadProfile, endpoint: bool, shown: list[Candidate]
+) -> None:
     """Why the pick is not the cheapest option listed, in one plain sentence (expert review 11, R07:
     "cheapest option please" got an on-demand B200 while a marketplace spot H100 was listed cheaper, with
-    no reason given; then a rule, not a reason, was given)."""
+    no reason given; then a rule, not a reason, was given). The option passed over is called lower-cost only
+    when it is, and "listed below" only when it is among the alternatives shown (expert review 18, R20: "the
+    lower-cost 8x H100 ... (listed below)" was neither, at $18k against the pick's $4.6k a month): else it is
+    the GPU the user named, or the better-ranked one."""
     o = passed_over.offer
     spot = o.pricing == "spot"
     kind = "a consumer card" if passed_over.gpu.consumer else f"{o.tier} {'spot ' if spot else ''}capacity"
@@ -317,10 +326,15 @@ def _say_rule_two(primary: Candidate, passed_over: Candidate, p: WorkloadProfile
             f"a lost {'spot ' if spot else ''}host means starting again, and two runs of up to "
             f"{present.hours(passed_over.wall_hours.high)} do not fit in {limit}"
         )
-    line = (
-        f"put first over the lower-cost {passed_over.total_gpus}x {passed_over.gpu.name} at "
-        f"{o.provider} ({kind}, listed below): {reason}"
-    )
+    setup = f"{passed_over.total_gpus}x {passed_over.gpu.name}"
+    if passed_over.cost_mid < primary.cost_mid:
+        who = f"the lower-cost {setup}"
+    elif passed_over.gpu.id == p.claimed_gpu:
+        who = f"the {setup} you named"
+    else:
+        who = f"the better-ranked {setup}"
+    listed = ", listed below" if any(c is passed_over for c in shown) else ""
+    line = f"put first over {who} at {o.provider} ({kind}{listed}): {reason}"
     if line not in primary.why:
         primary.why.append(line)
 
