@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.regex_first import first_char_patterns
 from advisor.extract.regex_keys import key_patterns, reading
 from advisor.extract.regex_memo import memo_patterns, remembering
 from advisor.extract.rules_always_on import rule_always_on_serving
@@ -337,3 +338,7 @@ KEYED_PATTERNS = key_patterns(_RULE_MODULES)
 # the rest remember their answers while a text is read: one sentence asked again by another rule, or by the
 # other part of a two-workload brief, is answered once (regex_memo.memo_patterns)
 MEMO_PATTERNS = memo_patterns(_RULE_MODULES)
+# the other modules' (sections, workloads, steps, injection ...) test the character a match opens with
+FIRST_CHAR_PATTERNS = first_char_patterns(
+    m for name, m in list(sys.modules.items()) if name.startswith(("advisor.extract.", "advisor.llm.guard"))
+)
