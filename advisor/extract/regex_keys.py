@@ -298,7 +298,7 @@ def key_patterns(modules: Iterable[ModuleType]) -> int:
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern) and required_words(value) is not None:
                 stand_in = made.get(id(value))
-                if stand_in is None or stand_in.regex is not value:
+                if stand_in is None or stand_in.original is not value:
                     stand_in = made[id(value)] = KeyedPattern(value)
                 setattr(module, name, stand_in)
                 count += 1

@@ -139,7 +139,7 @@ def memo_patterns(modules: Iterable[ModuleType], shared: dict[int, Any] | None =
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern):
                 stand_in = made.get(id(value))
-                if stand_in is None or stand_in.regex is not value:
+                if stand_in is None or stand_in.original is not value:
                     stand_in = made[id(value)] = MemoPattern(value)
                 setattr(module, name, stand_in)
                 count += 1
