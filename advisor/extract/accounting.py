@@ -33,8 +33,8 @@ from advisor.extract.base import Finding, merge_findings
 from advisor.extract.haystack import Haystack
 from advisor.extract.question_answers import answered_in_faq
 from advisor.extract.regex_first import first_char_patterns
-from advisor.extract.regex_keys import keyed
-from advisor.extract.rules import Analysis, RulesExtractor
+from advisor.extract.regex_keys import key_patterns, keyed
+from advisor.extract.rules import OTHER_MODULES, Analysis, RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
 from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
 from advisor.extract.unreadable import Unreadable, find_unreadable
@@ -570,7 +570,7 @@ def account_for(
     return answered_in_faq(account, text)  # a PR-FAQ's "Q:" line whose "A:" line gave the facts
 
 
-# this module's patterns and those of the modules it reads with test the character a match opens with
-FIRST_CHAR_PATTERNS = first_char_patterns(
-    m for name, m in list(sys.modules.items()) if name.startswith(("advisor.extract.", "advisor.llm.guard"))
-)
+# this module's patterns and those of the modules it reads with: keyed, or testing their first character
+_MODULES = [m for name, m in list(sys.modules.items()) if name.startswith(OTHER_MODULES)]
+KEYED_PATTERNS = key_patterns(_MODULES)
+FIRST_CHAR_PATTERNS = first_char_patterns(_MODULES)
