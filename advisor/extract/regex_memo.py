@@ -17,20 +17,22 @@ answer, so the tables need no scope to be right, only to stay small.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from advisor.extract.regex_first import with_first_char
 
 _EPOCH: ContextVar[int] = ContextVar("regex_memo_epoch", default=0)  # 0: not reading, nothing remembered
 _epochs = itertools.count(1)
 _MISSING: Any = object()
+T = TypeVar("T")
 _MAX = sys.maxsize
 # the answers of search, match, fullmatch and finditer
 Tables = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
@@ -144,3 +146,27 @@ def memo_patterns(modules: Iterable[ModuleType], shared: dict[int, Any] | None =
                 setattr(module, name, stand_in)
                 count += 1
     return count
+
+
+def per_reading(fn: Callable[[str], list[T]]) -> Callable[[str], list[T]]:
+    """`fn`, a pure function of one sentence's text returning a list, answered from memory within
+    `remembering` (a copy of the list each time: callers may change theirs). For the helpers every reading
+    of a sentence calls (models and token figures named in it): a two-workload brief reads its shared
+    sentences once per part."""
+    table: dict[str, list[T]] = {}
+    seen = [0]
+
+    @functools.wraps(fn)
+    def remembered(text: str) -> list[T]:
+        epoch = _EPOCH.get()
+        if not epoch:
+            return fn(text)
+        if seen[0] != epoch:
+            table.clear()
+            seen[0] = epoch
+        found = table.get(text)
+        if found is None:
+            found = table[text] = fn(text)
+        return list(found)
+
+    return remembered
