@@ -53,17 +53,26 @@ class Remembered:
     string alone when pos and endpos are the defaults (a string and a tuple are never equal keys). The
     methods are written out one by one: they run for every pattern a rule asks of every sentence."""
 
-    __slots__ = ("_tables", "original", "regex")
+    __slots__ = ("_pending", "_tables", "original", "regex")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
-        self.original = regex  # as compiled; `regex` may test its first character first (regex_first.py)
-        self.regex = with_first_char(regex)
+        self.original = regex  # as compiled
+        self.regex = regex  # becomes its first-character form (regex_first.py) once first run in a reading
+        self._pending = True
         self._tables: tuple[int, Tables] = (0, ({}, {}, {}, {}))
 
     def _fresh(self, epoch: int) -> Tables:
         tables: Tables = ({}, {}, {}, {})
         self._tables = (epoch, tables)
+        if self._pending:  # compiled when first needed, not at import: most patterns' gates stay closed
+            self.regex = with_first_char(self.original)
+            self._pending = False
         return tables
+
+    @property
+    def pattern(self) -> str:
+        """The pattern's source as written (not its first-character form)."""
+        return self.original.pattern
 
     def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
         epoch = _EPOCH.get()
