@@ -295,6 +295,8 @@ def key_patterns(modules: Iterable[ModuleType]) -> int:
     becomes a KeyedPattern, so a sentence without its words is answered without running it; the number
     replaced. The rule modules held 336 plain patterns with words, each run on every sentence of every
     reading (issue 12, speed4: 20,000 characters of '1 ' 530 -> 306 ms CPU, mixed briefs 610 -> 530).
+    rules.py keys the rule modules, then the rest of advisor.extract and the guard (speed6: injection's
+    STEERING is asked of every sentence several times); accounting.py those loaded after it.
     Answers are the pattern's own (the soundness argument above; tests/extract/test_scope_index.py).
     A match's `.re` is the compiled pattern, not the module's name for it: compare `.pattern`, not `is`."""
     count = 0

@@ -12,7 +12,10 @@ sentences), per pattern; a string equal to one asked before gets the earlier ans
 answer, so the tables need no scope to be right, only to stay small.
 
 `MemoPattern` stands in for a module's plain compiled pattern (`memo_patterns`); Keyed patterns
-(advisor/extract/regex_keys.py) remember through `Remembered`, their base.
+(advisor/extract/regex_keys.py) remember through `Remembered`, their base, after their gate: a closed gate
+answers without a table. A pattern's first run in a reading also gives it its first-character form
+(advisor/extract/regex_first.py), compiled then rather than at import. `per_reading` does the same for a
+pure helper of one sentence (the models, the token figures named in it).
 """
 
 from __future__ import annotations
