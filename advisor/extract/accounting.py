@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -30,9 +31,11 @@ from advisor.extract import constraint_words as cw
 from advisor.extract import leftover_signals as ls
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.clause_marks import decorative_aside
+from advisor.extract.haystack import Haystack
 from advisor.extract.question_answers import answered_in_faq
-from advisor.extract.regex_keys import keyed
-from advisor.extract.rules import Analysis, RulesExtractor
+from advisor.extract.regex_first import first_char_patterns
+from advisor.extract.regex_keys import key_patterns, keyed
+from advisor.extract.rules import OTHER_MODULES, Analysis, RulesExtractor
 from advisor.extract.rules_models import GPU_RE, find_providers
 from advisor.extract.rules_text import _SPEAKER, _STEERING, NUM, WORD_NUMBERS, clean
 from advisor.extract.unreadable import Unreadable, find_unreadable
@@ -102,7 +105,6 @@ _CLAUSE_BREAK = re.compile(
 _WORD = re.compile(r"[\w$€£%]+")
 MIN_WORDS = 2  # a one-word fragment ("thanks,", "1,") joins the clause before it
 QUOTE_IN_EVIDENCE = re.compile(r"[\"“]([^\"”]{2,160})[\"”]")
-MIN_QUOTE_CHARS = 2
 
 
 @dataclass(frozen=True)
@@ -192,38 +194,6 @@ def split_clauses(text: str) -> list[Clause]:
 
 
 # --------------------------------------------------------------------------- evidence
-class _Haystack:
-    """The text lower-cased with whitespace runs collapsed, and the map back to original offsets."""
-
-    def __init__(self, text: str) -> None:
-        chars: list[str] = []
-        self.index: list[int] = []
-        prev_space = True
-        for i, ch in enumerate(text):
-            if ch.isspace() or ch == "…":
-                if not prev_space:
-                    chars.append(" ")
-                    self.index.append(i)
-                prev_space = True
-            else:
-                chars.append(ch.lower())
-                self.index.append(i)
-                prev_space = False
-        self.text = "".join(chars)
-
-    def spans(self, quote: str) -> list[tuple[int, int]]:
-        """(start, end) in the original text of every occurrence of `quote`."""
-        q = " ".join(quote.replace("…", " ").split()).lower()
-        if len(q) < MIN_QUOTE_CHARS:
-            return []
-        out = []
-        at = self.text.find(q)
-        while at >= 0:
-            out.append((self.index[at], self.index[at + len(q) - 1] + 1))
-            at = self.text.find(q, at + 1)
-        return out
-
-
 def evidence_quotes(evidence: str) -> list[str]:
     """The user's words inside an evidence string: its quoted parts ('"2 GB": 2 GB x ...' -> '2 GB'),
     else its '; '-separated parts (a list field's quotes), else the whole."""
@@ -302,7 +272,7 @@ def account_input(
     that gave other facts and no claim is listed as a question answered by nothing."""
     cleaned = clean(text)
     clauses = split_clauses(cleaned)
-    hay = _Haystack(cleaned)
+    hay = Haystack(cleaned)
     # a quote repeated by many findings is searched once; its spans come sorted by start
     found: dict[str, tuple[list[tuple[int, int]], list[int]]] = {}
     spans: list[tuple[int, int]] = []
@@ -356,7 +326,7 @@ def account_input(
 _Signal = ClauseKind | Literal["policy"]
 
 
-def _located(hay: _Haystack, quote: str) -> tuple[list[tuple[int, int]], list[int]]:
+def _located(hay: Haystack, quote: str) -> tuple[list[tuple[int, int]], list[int]]:
     """The spans of `quote` in the text and their starts (for _nearest)."""
     spans = [s for q in evidence_quotes(quote) for s in hay.spans(q)]
     spans.sort()
@@ -597,3 +567,9 @@ def account_for(
     if analysis.other:
         account = account.model_copy(update={"other_workload": merge_findings(None, analysis.other)})
     return answered_in_faq(account, text)  # a PR-FAQ's "Q:" line whose "A:" line gave the facts
+
+
+# this module's patterns and those of the modules it reads with: keyed, or testing their first character
+_MODULES = [m for name, m in list(sys.modules.items()) if name.startswith(OTHER_MODULES)]
+KEYED_PATTERNS = key_patterns(_MODULES)
+FIRST_CHAR_PATTERNS = first_char_patterns(_MODULES)

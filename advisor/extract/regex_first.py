@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 # the parser and compiler `re` itself uses (no public API exposes them): any failure to read a pattern
@@ -134,3 +136,28 @@ def with_first_char(regex: re.Pattern[str]) -> re.Pattern[str]:
     if faster.groupindex != regex.groupindex or faster.groups != regex.groups:
         return regex
     return faster
+
+
+# compiled pattern's id -> (it, its faster form): both kept alive, so no id is reused while listed
+_MADE: dict[int, tuple[re.Pattern[str], re.Pattern[str]]] = {}
+_FASTER: set[int] = set()  # ids of the faster forms made: asked again, they stay as they are
+
+
+def first_char_patterns(modules: Iterable[ModuleType]) -> int:
+    """Each module-level compiled pattern of `modules` becomes `with_first_char` of itself (one per compiled
+    pattern, so modules that share one share its faster form); the number changed. A plain compiled
+    pattern, no wrapper: its calls cost what they did. Asking again leaves what was made as it is."""
+    count = 0
+    for module in modules:
+        for name, value in list(vars(module).items()):
+            if not isinstance(value, re.Pattern) or id(value) in _FASTER:
+                continue
+            made = _MADE.get(id(value))
+            if made is None:
+                made = _MADE[id(value)] = (value, with_first_char(value))
+                _FASTER.add(id(made[1]))
+            faster = made[1]
+            if faster is not value:
+                setattr(module, name, faster)
+                count += 1
+    return count

@@ -285,21 +285,27 @@ class KeyedPattern(Keyed):
         return getattr(self.regex, name)
 
 
+# one stand-in per compiled pattern (which it keeps alive: no id is reused while listed), so the modules that
+# share a pattern share its answers, whichever call of key_patterns replaced it
+_STAND_INS: dict[int, KeyedPattern] = {}
+
+
 def key_patterns(modules: Iterable[ModuleType]) -> int:
     """Each module-level compiled pattern of `modules` that every match needs a word for (required_words)
     becomes a KeyedPattern, so a sentence without its words is answered without running it; the number
     replaced. The rule modules held 336 plain patterns with words, each run on every sentence of every
     reading (issue 12, speed4: 20,000 characters of '1 ' 530 -> 306 ms CPU, mixed briefs 610 -> 530).
+    rules.py keys the rule modules, then the rest of advisor.extract and the guard (speed6: injection's
+    STEERING is asked of every sentence several times); accounting.py those loaded after it.
     Answers are the pattern's own (the soundness argument above; tests/extract/test_scope_index.py).
     A match's `.re` is the compiled pattern, not the module's name for it: compare `.pattern`, not `is`."""
     count = 0
-    made: dict[int, KeyedPattern] = {}  # one per compiled pattern: modules that share it share its answers
     for module in modules:
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern) and required_words(value) is not None:
-                stand_in = made.get(id(value))
-                if stand_in is None or stand_in.regex is not value:
-                    stand_in = made[id(value)] = KeyedPattern(value)
+                stand_in = _STAND_INS.get(id(value))
+                if stand_in is None or stand_in.original is not value:
+                    stand_in = _STAND_INS[id(value)] = KeyedPattern(value)
                 setattr(module, name, stand_in)
                 count += 1
     return count

@@ -12,25 +12,30 @@ sentences), per pattern; a string equal to one asked before gets the earlier ans
 answer, so the tables need no scope to be right, only to stay small.
 
 `MemoPattern` stands in for a module's plain compiled pattern (`memo_patterns`); Keyed patterns
-(advisor/extract/regex_keys.py) remember through `Remembered`, their base.
+(advisor/extract/regex_keys.py) remember through `Remembered`, their base, after their gate: a closed gate
+answers without a table. A pattern's first run in a reading also gives it its first-character form
+(advisor/extract/regex_first.py), compiled then rather than at import. `per_reading` does the same for a
+pure helper of one sentence (the models, the token figures named in it).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from advisor.extract.regex_first import with_first_char
 
 _EPOCH: ContextVar[int] = ContextVar("regex_memo_epoch", default=0)  # 0: not reading, nothing remembered
 _epochs = itertools.count(1)
 _MISSING: Any = object()
+T = TypeVar("T")
 _MAX = sys.maxsize
 # the answers of search, match, fullmatch and finditer
 Tables = tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any], dict[Any, Any]]
@@ -51,17 +56,26 @@ class Remembered:
     string alone when pos and endpos are the defaults (a string and a tuple are never equal keys). The
     methods are written out one by one: they run for every pattern a rule asks of every sentence."""
 
-    __slots__ = ("_tables", "original", "regex")
+    __slots__ = ("_pending", "_tables", "original", "regex")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
-        self.original = regex  # as compiled; `regex` may test its first character first (regex_first.py)
-        self.regex = with_first_char(regex)
+        self.original = regex  # as compiled
+        self.regex = regex  # becomes its first-character form (regex_first.py) once first run in a reading
+        self._pending = True
         self._tables: tuple[int, Tables] = (0, ({}, {}, {}, {}))
 
     def _fresh(self, epoch: int) -> Tables:
         tables: Tables = ({}, {}, {}, {})
         self._tables = (epoch, tables)
+        if self._pending:  # compiled when first needed, not at import: most patterns' gates stay closed
+            self.regex = with_first_char(self.original)
+            self._pending = False
         return tables
+
+    @property
+    def pattern(self) -> str:
+        """The pattern's source as written (not its first-character form)."""
+        return self.original.pattern
 
     def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
         epoch = _EPOCH.get()
@@ -139,8 +153,32 @@ def memo_patterns(modules: Iterable[ModuleType], shared: dict[int, Any] | None =
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern):
                 stand_in = made.get(id(value))
-                if stand_in is None or stand_in.regex is not value:
+                if stand_in is None or stand_in.original is not value:
                     stand_in = made[id(value)] = MemoPattern(value)
                 setattr(module, name, stand_in)
                 count += 1
     return count
+
+
+def per_reading(fn: Callable[[str], list[T]]) -> Callable[[str], list[T]]:
+    """`fn`, a pure function of one sentence's text returning a list, answered from memory within
+    `remembering` (a copy of the list each time: callers may change theirs). For the helpers every reading
+    of a sentence calls (models and token figures named in it): a two-workload brief reads its shared
+    sentences once per part."""
+    table: dict[str, list[T]] = {}
+    seen = [0]
+
+    @functools.wraps(fn)
+    def remembered(text: str) -> list[T]:
+        epoch = _EPOCH.get()
+        if not epoch:
+            return fn(text)
+        if seen[0] != epoch:
+            table.clear()
+            seen[0] = epoch
+        found = table.get(text)
+        if found is None:
+            found = table[text] = fn(text)
+        return list(found)
+
+    return remembered

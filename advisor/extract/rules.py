@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
+from advisor.extract.regex_first import first_char_patterns
 from advisor.extract.regex_keys import key_patterns, reading
 from advisor.extract.regex_memo import memo_patterns, remembering
 from advisor.extract.rules_always_on import rule_always_on_serving
@@ -344,7 +345,13 @@ def _distinct(part: tuple[Sentence, ...]) -> tuple[Sentence, ...]:
 
 # the rule modules' plain compiled patterns run only on texts that hold their words (regex_keys.key_patterns)
 _RULE_MODULES = [m for name, m in list(sys.modules.items()) if name.startswith("advisor.extract.rules_")]
+OTHER_MODULES = ("advisor.extract.", "advisor.llm.guard")  # the rest of what reads a text
 KEYED_PATTERNS = key_patterns(_RULE_MODULES)
 # the rest remember their answers while a text is read: one sentence asked again by another rule, or by the
 # other part of a two-workload brief, is answered once (regex_memo.memo_patterns)
 MEMO_PATTERNS = memo_patterns(_RULE_MODULES)
+# the other modules' (sections, workloads, steps, injection ...) are keyed too, the rest test the character
+# a match opens with (regex_first.py)
+_OTHER_MODULES = [m for name, m in list(sys.modules.items()) if name.startswith(OTHER_MODULES)]
+KEYED_PATTERNS += key_patterns(_OTHER_MODULES)
+FIRST_CHAR_PATTERNS = first_char_patterns(_OTHER_MODULES)

@@ -102,7 +102,7 @@ class Gated:
 
     def __init__(self, pattern: re.Pattern[str], *keys: str) -> None:
         self.original = pattern
-        self.pattern = with_first_char(pattern)  # the same matches, found sooner (regex_first.py)
+        self.pattern = pattern  # its first-character form (regex_first.py) once a sentence opens the gate
         self.keys = keys
         self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # `_index`, per scope
 
@@ -112,6 +112,8 @@ class Gated:
         whole = scope.low if scope.low is not None else scope.text.lower()
         held = scope.holding(self.keys, True) if any(k in whole for k in self.keys) else frozenset()
         self._held = (scope, held)
+        if held != frozenset() and self.pattern is self.original:  # the same matches, found sooner
+            self.pattern = with_first_char(self.original)
         return held
 
     def _open(self, text: str) -> bool:

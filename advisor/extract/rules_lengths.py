@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_memo import per_reading
 from advisor.extract.rules_ctx import Ctx, Gated, I
 from advisor.extract.rules_text import APPROX, NUM, Sentence, parse_count, parse_number
 
@@ -88,6 +89,7 @@ def _value(num: str, k: str | None) -> int | None:
     return int(value) if 1 <= value <= MAX_LENGTH_TOKENS else None
 
 
+@per_reading
 def _figures(t: str) -> list[tuple[re.Match[str], int, str]]:
     """Token figures in `t` with their value and role: 'out', 'in' or '' (not marked)."""
     out: list[tuple[re.Match[str], int, str]] = []

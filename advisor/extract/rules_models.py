@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.extract.regex_keys import keyed
+from advisor.extract.regex_memo import per_reading
 from tools.catalog.load import load_catalog, normalize_name
 
 # Family words that start a model name; the capture continues over version, size and variant tokens.
@@ -132,6 +133,7 @@ def _family_key(family: str) -> str:
     return re.sub(r"[^a-z]", "", family.lower())
 
 
+@per_reading
 def find_models(text: str) -> list[ModelMention]:
     """Every model name in `text`, resolved against the catalog where possible; a name spread over a
     phrase ("Llama 3.1, the 8 billion one") is read as the name it spells, with the phrase's span."""

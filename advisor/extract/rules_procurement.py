@@ -51,7 +51,7 @@ _WE_ASK = re.compile(
 def rule_procurement(ctx: Ctx) -> None:
     """gpus_wanted and max_gpus from a tender's obligation to supply GPUs (module docstring)."""
     for s in ctx.sentences:
-        for m in (m for rx in (*_ASKED, _WE_ASK) for m in rx.finditer(s.text)):
+        for ours, m in ((rx is _WE_ASK, m) for rx in (*_ASKED, _WE_ASK) for m in rx.finditer(s.text)):
             if s.text.rstrip().endswith("?") or s.start in ctx.claim_sentences:
                 # "we need 16 H100s?", "my vendor says we need 4x H100": a claim (rules_claims,
                 # rules_reported_need), checked rather than a count asked for
@@ -67,7 +67,6 @@ def rule_procurement(ctx: Ctx) -> None:
             if ids:
                 ctx.add(s, "gpus_wanted", ids, said, "stated", m.start())
             if 1 <= n <= 100_000:
-                ours = m.re.pattern == _WE_ASK.pattern  # keyed or not (regex_keys.key_patterns)
                 whose = "the count you asked for" if ours else "the quantity the tender asks for"
                 ev = f'"{said}" -> at most {int(n)} GPUs ({whose})'
                 ctx.add(s, "max_gpus", int(n), ev, "inferred", m.start())

@@ -17,6 +17,7 @@ import functools
 import re
 from dataclasses import replace
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_number_words import compound_number_words
 from advisor.extract.rules_spoken import spoken_gpu_names, spoken_model_names
 from advisor.extract.rules_text import WORD_NUM, Sentence
@@ -74,8 +75,10 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1 :]
 
 
+@functools.lru_cache(maxsize=8192)
 def correct_word(word: str) -> str | None:
-    """The keyword `word` is a one-edit misspelling of, or None (a keyword, a safe word, ambiguous)."""
+    """The keyword `word` is a one-edit misspelling of, or None (a keyword, a safe word, ambiguous).
+    Kept per word: a text says the same words again and again (issue 12, speed6)."""
     low = word.lower()
     if len(low) < _MIN_LEN or low in SAFE:
         return None
@@ -92,6 +95,8 @@ def correct_word(word: str) -> str | None:
 def fix_typos(text: str) -> tuple[str, list[tuple[str, str]]]:
     """`text` with misspelt keywords replaced, and the (as written, read as) pairs."""
     fixes: list[tuple[str, str]] = []
+    if all(correct_word(w) is None for w in set(_WORD.findall(text))):
+        return text, fixes  # nothing to correct (most sentences): no replacement pass
 
     def sub(m: re.Match[str]) -> str:
         fixed = correct_word(m.group(0))
@@ -114,11 +119,12 @@ def fix_sentences(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...]
         spoken, numbers = compound_number_words(spoken)  # "two hundred million" -> "200 million"
         text, found = fix_typos(spoken)
         found = named + numbers + found
-        hedged = _HEDGE.sub(r"\g<fig>", text)  # "five-ish k", "50ish users", "2k-ish tokens": the figure
+        # "five-ish k", "50ish users", "2k-ish tokens": the figure
+        hedged = _HEDGE.regex.sub(r"\g<fig>", text) if _HEDGE.may_match(text) else text
         out.append(replace(s, text=hedged) if found or hedged != text else s)
         fixes.extend(found)
     return tuple(out), fixes
 
 
 # a hedge glued to a figure: "five-ish k" reads as "five k", "2k-ish" as "2k", "50ish" as "50"
-_HEDGE = re.compile(rf"(?P<fig>(?<![\w.,])\d[\d.,]*k?|\b(?:{WORD_NUM}))\s?-?ish\b", re.I)
+_HEDGE = keyed(rf"(?P<fig>(?<![\w.,])\d[\d.,]*k?|\b(?:{WORD_NUM}))\s?-?ish\b", re.I)  # runs where "ish" is
