@@ -81,6 +81,7 @@ from bench.time_rows import (
     row_eager_attention_heads,
     row_framework,
     row_full_recompute,
+    row_moe_layout,
     row_moe_routing,
     row_parallel,
     row_precision,
@@ -186,6 +187,7 @@ def predict(
         # Every MoE row in the set routes with a forced-balanced gate (bench/data/README.md).
         moe_balanced_routing=True,
         moe_routed_elems_per_param=row_moe_routing(row),
+        moe_layout=row_moe_layout(row),
         traced=False,
         calibration=calibration,
         flash_attention=row_eager_attention_heads(row) is None,

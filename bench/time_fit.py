@@ -78,6 +78,7 @@ from bench.time_rows import (
     row_framework,
     row_full_recompute,
     row_generation,
+    row_moe_loop_seconds_per_token,
     row_moe_routing,
     row_optimizer_seconds_per_token,
     row_parallel,
@@ -183,6 +184,8 @@ def _fit_rows(
         if r.method in ("full", "pretraining") and par.tokens_per_micro_batch_sequences and seq:
             # the optimizer update, once per step, comes out as the estimate charges it (stated steps only)
             computed = 1.0 / (1.0 / computed - row_optimizer_seconds_per_token(r, gpu, mb_seqs * seq))
+        if seq:  # transformers' expert loop (hf MoE rows): its host time comes out as the estimate charges it
+            computed = 1.0 / (1.0 / computed - row_moe_loop_seconds_per_token(r, mb_seqs * seq))
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)

@@ -24,6 +24,7 @@ from bench.calibration_data import TrainingRow
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import GpuSpec
 from tools.compute.efficiency import Generation, generation_of, moe_routing_intensity
+from tools.compute.moe_loop import EAGER_MOE_FRAMEWORKS, moe_loop_seconds_per_token
 from tools.compute.optimizer_update import step_seconds_per_token
 from tools.compute.padding import WILDCHAT_TABLE_1_SOURCE, SampleLengths
 from tools.errors import InputError
@@ -197,20 +198,38 @@ def _catalog_attention(row: TrainingRow) -> tuple[int, int]:
 
 # (name fragment, hidden size, experts per token, MoE layers) of the MoE rows' models, for the routing traffic
 # (efficiency.moe_routing_intensity); from each config.json / paper, first match wins.
-MOE_ROUTING_SHAPES: tuple[tuple[str, int, int, int], ...] = (
-    ("8x22B", 6144, 2, 56),  # Mixtral-8x22B config: hidden 6144, num_experts_per_tok 2, 56 layers
-    ("Mixtral", 4096, 2, 32),  # Mixtral-8x7B config: hidden 4096, top 2, 32 layers
-    ("Qwen3-Next", 2048, 10, 48),  # Qwen3-Next-80B-A3B config: hidden 2048, top 10 of 512, 48 layers
-    ("235B", 4096, 8, 94),  # Qwen3-235B-A22B config: hidden 4096, top 8 of 128, 94 layers (all MoE)
-    ("30B", 2048, 8, 48),  # Qwen3-30B-A3B config: hidden 2048, top 8 of 128, 48 layers (all MoE)
-    ("DeepSeek-V2", 5120, 6, 59),  # DeepSeek-V2 config: hidden 5120, top 6 of 160, 60 layers, first 1 dense
-    ("DeepSeek", 7168, 8, 58),  # DeepSeek-V3 config: hidden 7168, top 8 of 256, 61 layers, first 3 dense
-    ("GPT-OSS 120B", 2880, 4, 36),  # gpt-oss-120b config: hidden 2880, experts_per_token 4 of 128, 36 layers
-    ("GPT-OSS 20B", 2880, 4, 24),  # gpt-oss-20b config: hidden 2880, 4 of 32, 24 layers
-    ("Qwen1.5-MoE", 2048, 4, 24),  # Qwen1.5-MoE-A2.7B config: hidden 2048, top 4 of 60, 24 layers
-    ("PowerMoE", 1536, 8, 32),  # Power scheduler paper (Shen et al. 2024): hidden 1536, 8 of 40, 32 layers
-    ("JetMoE-8B", 2048, 2, 24),  # jetmoe/jetmoe-8b config: hidden 2048, 2 of 8 MLP experts, 24 layers
+MOE_ROUTING_SHAPES: tuple[tuple[str, int, int, int, int], ...] = (
+    # (name fragment, hidden, experts per token, MoE layers, routed experts), from each config
+    ("8x22B", 6144, 2, 56, 8),  # Mixtral-8x22B config: hidden 6144, num_experts_per_tok 2 of 8, 56 layers
+    ("Mixtral", 4096, 2, 32, 8),  # Mixtral-8x7B config: hidden 4096, top 2 of 8, 32 layers
+    ("Qwen3-Next", 2048, 10, 48, 512),  # Qwen3-Next-80B-A3B config: hidden 2048, top 10 of 512, 48 layers
+    ("235B", 4096, 8, 94, 128),  # Qwen3-235B-A22B config: hidden 4096, top 8 of 128, 94 layers (all MoE)
+    ("30B", 2048, 8, 48, 128),  # Qwen3-30B-A3B config: hidden 2048, top 8 of 128, 48 layers (all MoE)
+    ("DeepSeek-V2", 5120, 6, 59, 160),  # DeepSeek-V2: hidden 5120, top 6 of 160, 60 layers, first 1 dense
+    ("DeepSeek", 7168, 8, 58, 256),  # DeepSeek-V3 config: hidden 7168, top 8 of 256, 61 layers, first 3 dense
+    ("GPT-OSS 120B", 2880, 4, 36, 128),  # gpt-oss-120b config: hidden 2880, 4 of 128, 36 layers
+    ("GPT-OSS 20B", 2880, 4, 24, 32),  # gpt-oss-20b config: hidden 2880, 4 of 32, 24 layers
+    ("Qwen1.5-MoE", 2048, 4, 24, 60),  # Qwen1.5-MoE-A2.7B config: hidden 2048, top 4 of 60, 24 layers
+    ("PowerMoE", 1536, 8, 32, 40),  # Power scheduler paper (Shen et al. 2024): 1536, 8 of 40, 32
+    ("JetMoE-8B", 2048, 2, 24, 8),  # jetmoe/jetmoe-8b config: hidden 2048, 2 of 8 MLP experts, 24 layers
 )
+
+
+def row_moe_layout(row: TrainingRow) -> tuple[int, int, int] | None:
+    """(routed experts, experts per token, MoE layers) of an MoE row's model (None: dense or not known),
+    for the expert loop of transformers' MoE blocks (tools.compute.moe_loop)."""
+    if not row.model.moe:
+        return None
+    for fragment, _, k, moe_layers, experts in MOE_ROUTING_SHAPES:
+        if fragment in row.model.name:
+            return experts, k, moe_layers
+    try:
+        arch = load_catalog().model(row.model.name)
+    except (InputError, KeyError, LookupError):
+        return None
+    if not arch.is_moe or not arch.n_experts:
+        return None
+    return arch.n_experts, arch.n_active_experts or 1, arch.n_moe_layers
 
 
 def row_moe_routing(row: TrainingRow) -> float | None:
@@ -219,7 +238,7 @@ def row_moe_routing(row: TrainingRow) -> float | None:
     if not row.model.moe:
         return None
     active = (row.model.active_params_b or row.model.params_b) * 1e9
-    for fragment, hidden, k, moe_layers in MOE_ROUTING_SHAPES:
+    for fragment, hidden, k, moe_layers, _ in MOE_ROUTING_SHAPES:
         if fragment in row.model.name:
             return moe_routing_intensity(
                 hidden_size=hidden, experts_per_token=k, moe_layers=moe_layers, active_params=active
@@ -489,6 +508,20 @@ def row_pure_16bit_states(row: TrainingRow) -> bool:
     the optimizer update moves half the bytes (tools.compute.optimizer_update)."""
     detail = (row.framework_detail or "").lower()
     return "pure-bf16" in detail or "no fp32 master" in detail
+
+
+def row_moe_loop_seconds_per_token(row: TrainingRow, tokens_per_micro_batch: float) -> float:
+    """tools.compute.moe_loop's host seconds per token for an MoE row on transformers' modules (else 0)."""
+    layout = row_moe_layout(row)
+    if layout is None or row.framework not in EAGER_MOE_FRAMEWORKS:
+        return 0.0
+    return moe_loop_seconds_per_token(
+        n_experts=layout[0],
+        experts_per_token=layout[1],
+        moe_layers=layout[2],
+        tokens_per_micro_batch=tokens_per_micro_batch,
+        recompute=row_full_recompute(row),
+    )
 
 
 def row_optimizer_seconds_per_token(row: TrainingRow, gpu: GpuSpec, tokens_per_micro_batch: float) -> float:

@@ -9,6 +9,7 @@ import re
 
 from tools.catalog.schema import GpuSpec, ModelArch
 from tools.compute import serving_constants as K
+from tools.compute.moe_loop import experts_hit
 from tools.ranges import Range
 from tools.trace import TraceBuilder
 from tools.units import gb_to_bytes
@@ -210,9 +211,7 @@ def hit_experts(arch: ModelArch, tokens: float) -> float:
     (each expert missed by every token's top-k with probability (1 - k/E) per token); 0 for a dense model."""
     if not arch.is_moe or arch.n_experts is None:
         return 0.0
-    e, k = float(arch.n_experts), float(arch.n_active_experts or 1)
-    miss = (1.0 - k / e) ** max(1.0, float(tokens))
-    return float(e * (1.0 - miss))
+    return experts_hit(n_experts=arch.n_experts, experts_per_token=arch.n_active_experts or 1, tokens=tokens)
 
 
 def eager_host_s(

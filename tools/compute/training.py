@@ -54,6 +54,7 @@ from tools.compute.flops import (
     model_flops_factor,
     peak_tflops,
 )
+from tools.compute.moe_loop import EAGER_MOE_FRAMEWORKS, with_moe_loop
 from tools.compute.optimizer_update import with_optimizer_update
 from tools.compute.padding import (
     PADDING_SOURCE,
@@ -73,6 +74,7 @@ from tools.compute.training_inputs import (
     PRETRAINING_GOODPUT,
     PRETRAINING_GOODPUT_SOURCE,
     SEQUENCE_PACKING_SOURCE,
+    checked_framework,
     gather_tokens_per_micro_batch,
 )
 from tools.compute.training_result import TrainingTime as TrainingTime  # re-exported: its home until tim8
@@ -83,18 +85,10 @@ from tools.preference import with_reference_forward
 from tools.ranges import Range
 from tools.trace import TraceBuilder, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
-from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework, Precision, Sharding, TrainingMethod
+from tools.vocabulary import BATCH_SIZE_DEFAULT, Framework, Precision, Sharding, TrainingMethod
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
-
-
-def _checked_framework(framework: str | None) -> Framework | None:
-    if framework is None:
-        return None
-    if framework not in FRAMEWORKS:
-        raise InputError(f"unknown framework {framework!r}: use one of {', '.join(FRAMEWORKS)}")
-    return framework  # type: ignore[return-value]
 
 
 def estimate_training_time(
@@ -120,6 +114,7 @@ def estimate_training_time(
     moe: bool | None = None,
     moe_balanced_routing: bool = False,
     moe_routed_elems_per_param: float | None = None,
+    moe_layout: tuple[int, int, int] | None = None,
     sharding: Sharding | None = None,
     tensor_parallel: int = 1,
     pipeline_stages: int = 1,
@@ -164,14 +159,16 @@ def estimate_training_time(
     Full/pretraining with a stated `batch_size`: the optimizer update's time per step is added
     (tools.compute.optimizer_update; `pure_16bit_optimizer_states`: no FP32 master, half the bytes).
     `flash_attention=False`: eager attention's score traffic is added (tools.compute.attention_eager; heads
-    from `arch`, else `attention_heads`).
+    from `arch`, else `attention_heads`). MoE on transformers' modules (moe_loop.EAGER_MOE_FRAMEWORKS): the
+    expert loop's host time is added (tools.compute.moe_loop; `moe_layout` = (experts, experts per token, MoE
+    layers), default from `arch`).
     """
     if not packed and sample_lengths is None:
         args = dict(locals())
         ends = [estimate_training_time(**{**args, "sample_lengths": lengths}) for lengths in UNSTATED_LENGTHS]
         return either_end(ends)
     method = check_training_method(method)
-    framework = _checked_framework(framework)
+    framework = checked_framework(framework)
     check_positive(active_params=active_params, tokens=tokens)
     if not isinstance(n_gpus, int) or n_gpus < 1:
         raise InputError(f"n_gpus must be a whole number >= 1, got {n_gpus!r}")
@@ -508,6 +505,13 @@ def estimate_training_time(
             pipeline_micro_batches=pipeline_micro_batches, tokens_per_micro_batch=batch_size * computed_seq,
             gradient_accumulation_steps=gradient_accumulation_steps, pure_16bit=pure_16bit_optimizer_states,
             gpu=gpu, peak_tflops=peak, flops_per_token=per_token)  # fmt: skip
+    if arch is not None and arch.is_moe and arch.n_experts:
+        moe_layout = moe_layout or (arch.n_experts, arch.n_active_experts or 1, arch.n_moe_layers)
+    loop_tokens = gather_tokens_per_micro_batch(batch_size, computed_seq)
+    if is_moe and mfu_range is None and framework in EAGER_MOE_FRAMEWORKS and moe_layout and loop_tokens:
+        thr = with_moe_loop(tb, thr, n_experts=moe_layout[0], experts_per_token=moe_layout[1],
+            moe_layers=moe_layout[2], tokens_per_micro_batch=loop_tokens, recompute=grad_checkpointing,
+            peak_tflops=peak, flops_per_token=per_token)  # fmt: skip
     if pad is not None:
         thr = thr.scale(pad.efficiency)
         tb.step(

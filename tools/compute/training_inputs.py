@@ -3,8 +3,9 @@ free run takes) and the hints that would narrow its range: named, sourced, for t
 
 from __future__ import annotations
 
+from tools.errors import InputError
 from tools.ranges import Range
-from tools.vocabulary import BATCH_SIZE_DEFAULT
+from tools.vocabulary import BATCH_SIZE_DEFAULT, FRAMEWORKS, Framework
 
 # Pretraining runs lose time to failures, restarts, checkpoint writes and evaluation. Llama 3 paper:
 # "higher than 90% effective training time" over 54 days with 466 interruptions.
@@ -46,3 +47,12 @@ def gather_tokens_per_micro_batch(batch_size: int | None, seq_len: float | None)
     if batch_size is not None:
         return batch_size * seq_len
     return max(BATCH_SIZE_DEFAULT * seq_len, UNSTATED_MICRO_BATCH_TOKENS)
+
+
+def checked_framework(framework: str | None) -> Framework | None:
+    """The framework, or an InputError listing the frameworks (None: none named)."""
+    if framework is None:
+        return None
+    if framework not in FRAMEWORKS:
+        raise InputError(f"unknown framework {framework!r}: use one of {', '.join(FRAMEWORKS)}")
+    return framework  # type: ignore[return-value]
