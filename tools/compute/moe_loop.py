@@ -42,7 +42,7 @@ def experts_hit(*, n_experts: int, experts_per_token: int, tokens: float) -> flo
     expert missed by every token's top-k with probability (1 - k/E) per token)."""
     e, k = float(n_experts), float(experts_per_token)
     miss = (1.0 - k / e) ** max(1.0, float(tokens))
-    return e * (1.0 - miss)
+    return float(e * (1.0 - miss))
 
 
 def moe_loop_seconds_per_token(
