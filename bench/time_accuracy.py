@@ -52,6 +52,10 @@ tim12 (fresh-6 and device are development sets now, never fitted): the fresh-6 m
 -> 62.5% / 34.0%; device 77.8% / 19.6% unchanged; --cv, 366 rows, 79.0% / 15.8% -> 79.8% / 15.6% (bench/data/
 README.md, "Fresh-6 and device sets: development sets from now on").
 
+tim18 (the context beyond 8,192 tokens at the causal count; transformers' MoE expert loop on hf stacks): --cv,
+434 rows, 77.2% / 1.88x / 16.9% -> 77.9% / 1.88x / 16.7%; misses by structure: bench.time_residuals structure
+(bench/data/README.md, "Misses by structure").
+
 Run: .venv/bin/python bench/time_accuracy.py [--rows] [--side NAME] [--cv]  (--side: score that side only,
 e.g. `--side fit` while the model is being built, so the held-out figures stay unseen until it is final;
 --cv: every row predicted by constants refitted without its own source family, bench/time_cv.py)

@@ -189,7 +189,8 @@ def _fit_rows(
         active = (r.model.active_params_b or r.model.params_b) * 1e9
         k = FLOPS_PER_PARAM_TOKEN_ADAPTER if r.method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
         layers, width = row_attention(r)
-        attn = attention_flops(n_layers=layers, attention_width=width, seq_len=seq)
+        flash = heads is None  # a fused causal kernel (eager attention computes every score)
+        attn = attention_flops(n_layers=layers, attention_width=width, seq_len=seq, causal_kernel=flash)
         peak = tflops_to_flops(  # FP8: attention at the BF16 peak, as the estimate does
             blended_peak_tflops(
                 precision_peak_tflops=_peak(gpu=gpu, precision=prec),

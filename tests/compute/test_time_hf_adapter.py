@@ -55,9 +55,11 @@ def test_the_hf_pair_factor_and_its_rows() -> None:
     # the shipped fit has no hf full row, so no hf pair (bench.time_fit, 2026-11-28)
     assert fit()["framework_adapter_pairs"] == {}
     # tim15's pair families, fitted: six matched set-ups, recompute and (tim16) the full rows' optimizer
-    # update out: 0.758 (0.722 before the optimizer update came out, its recompute factor the shipped one)
+    # update out: 0.736 (0.722 before the optimizer update came out, its recompute factor the shipped
+    # one; 0.758 before tim18 counted the context beyond 8k of the device 16k/32k rows at the causal
+    # FLOPs, which moves the recompute factor these rows give, 1.048 -> 0.988)
     c = fit_constants(_pair_family_rows())
-    assert c.framework_adapter_pairs == {"hf": pytest.approx(0.758, abs=0.001)}
+    assert c.framework_adapter_pairs == {"hf": pytest.approx(0.736, abs=0.001)}
     # those families are development sides not fitted; device3 is held out, never among them
     sides = load_training_split().sides()
     assert "device3_held_out" not in UNFITTED_DEVELOPMENT_SIDES

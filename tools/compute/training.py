@@ -1,12 +1,14 @@
 """Training compute and time (tools.compute.estimate_training_time's model):
 
-    flops_per_token = k x N_active + 12 x layers x attention width x seq_len   (model FLOPs)
+    flops_per_token = k x N_active + 12 x layers x attention width x seq_len   (model FLOPs; context beyond
+                      8,192 tokens at 6 x, the causal count: tools.compute.flops.ATTENTION_CALIBRATED_SEQ_LEN)
                       k = 6 full / pretraining, 4 LoRA / QLoRA; recompute is NOT added to the FLOPs:
                       full recompute is the MFU factor FULL_RECOMPUTE_FACTOR (counted once)
     mfu             = band(GPU generation x precision x framework)   (tools.compute.efficiency)
     throughput_eff  = mfu x small_batch x recompute x moe / expert_imbalance / qlora_slowdown x scaling
                       x pipeline, capped or slowed by the collectives (tools.compute.parallel)
-                      x padding efficiency on unpacked data (tools.compute.padding)
+                      x padding efficiency on unpacked data (tools.compute.padding); per-step times added
+                      (optimizer update, eager attention, transformers' MoE loop: tools.compute.moe_loop)
     tokens/s/GPU    = throughput_eff x peak_flops / flops_per_token
     gpu_hours       = flops / (peak_flops x throughput_eff x goodput) / 3600
     wall_hours      = gpu_hours / n_gpus
@@ -232,13 +234,14 @@ def estimate_training_time(
     shape = (arch.n_layers, attention_width(arch)) if arch is not None else attention_shape
     if shape is not None and computed_seq is not None:
         check_positive(seq_len=computed_seq)
-        attn = attention_flops(n_layers=shape[0], attention_width=shape[1], seq_len=computed_seq)
+        attn = attention_flops(n_layers=shape[0], attention_width=shape[1], seq_len=computed_seq,
+            causal_kernel=flash_attention)  # fmt: skip
         per_token = tb.step(
             "flops_per_token",
-            "k x N_active + 12 x layers x attn_width x seq_len",
+            "k x N_active + 12 x layers x attn_width x min(seq_len, 8192) (+ 6 x ... x the rest: causal)",
             per_token + attn,
             "FLOPs/token",
-            "PaLM (Chowdhery et al. 2022) App. B",
+            "PaLM (Chowdhery et al. 2022) App. B; causal FLOPs beyond the calibrated 8,192 (FlashAttention)",
             attention_flops_per_token=attn,
             seq_len=computed_seq,
         )
