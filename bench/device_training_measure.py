@@ -220,6 +220,8 @@ DRY_RUN_SHAPE = {
     "intermediate_size": 128,
     "vocab_size": 512,
 }
+DRY_RUN_MAX_SEQ_LEN = 256  # the dry run checks the code path; an 8k-token CPU step took minutes
+DRY_RUN_MAX_BATCH_SIZE = 2
 
 
 @dataclass
@@ -332,7 +334,10 @@ def measure(set_up: SetUp, device: Any, context_gib: float | None, dry_run: bool
         foreach = set_up.optimizer_impl == "foreach"
         optimizer = torch.optim.AdamW(trainable, lr=1e-5, foreach=foreach or None, fused=not foreach or None)
         vocab = model.config.vocab_size
-        tokens = torch.randint(0, vocab, (set_up.batch_size, set_up.seq_len), device=device)
+        batch_size, seq_len = set_up.batch_size, set_up.seq_len
+        if dry_run:
+            batch_size, seq_len = min(batch_size, DRY_RUN_MAX_BATCH_SIZE), min(seq_len, DRY_RUN_MAX_SEQ_LEN)
+        tokens = torch.randint(0, vocab, (batch_size, seq_len), device=device)
         mixed = set_up.training_precision == "mixed"
         autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=mixed)
 
@@ -382,7 +387,7 @@ def measure(set_up: SetUp, device: Any, context_gib: float | None, dry_run: bool
             )
             result.peak_reserved_gib = torch.cuda.max_memory_reserved() / GIB
         result.median_step_s = statistics.median(result.step_s)
-        result.tokens_per_s = set_up.batch_size * set_up.seq_len / result.median_step_s
+        result.tokens_per_s = batch_size * seq_len / result.median_step_s
     except torch.OutOfMemoryError as exc:
         result.status, result.error = "oom", str(exc).splitlines()[0][:300]
         if cuda:
