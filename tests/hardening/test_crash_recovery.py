@@ -132,7 +132,8 @@ def test_kill_9_while_rendering_children_exit_and_the_restart_finishes_the_repor
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-    gone, alive = psutil.wait_procs(children, timeout=5)
+    # a child still importing (spawn) checks its parent once its imports finish: seconds on a loaded machine
+    gone, alive = psutil.wait_procs(children, timeout=30)
     assert alive == [], f"orphans after kill -9: {[(p.pid, p.cmdline()) for p in alive]}"
 
     restarted_at = time.monotonic()
@@ -144,8 +145,10 @@ def test_kill_9_while_rendering_children_exit_and_the_restart_finishes_the_repor
             assert "status" in job, (got.status_code, job)
             if job["status"] in ("done", "failed"):
                 break
-            assert time.monotonic() - restarted_at < 30, f"still {job['status']} 30 s after the restart"
-            time.sleep(1.0)  # within the session's rate limit (60 requests a minute) over the stale period
+            # what is under test is that the restart finishes the report, not how fast: a CI machine at load 9
+            # took over 30 s (server start, the stale period, the render)
+            assert time.monotonic() - restarted_at < 90, f"still {job['status']} 90 s after the restart"
+            time.sleep(1.5)  # within the session's rate limit (60 requests a minute) over the stale period
         assert job["status"] == "done", job
         print(f"report done {time.monotonic() - restarted_at:.1f} s after the restart")
         pdf = httpx.get(f"{base}/reports/{report_id}/pdf", headers=auth, timeout=30)
