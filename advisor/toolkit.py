@@ -215,6 +215,10 @@ def estimate_time(
         int | None, Field(ge=1, description="micro-batches per optimizer step (accumulation; default 1)")
     ] = None,
     precision: Annotated[Literal["bf16", "fp8"], Field(description="compute precision")] = "bf16",
+    training_precision: Annotated[
+        Literal["mixed", "pure-bf16", "pure-fp16"] | None,
+        Field(description="mixed (default): FP32 master weights, 28 B/param a step; pure-bf16/-fp16: 14 B"),
+    ] = None,
     grad_checkpointing: bool = True,
     flash_attention: Annotated[
         bool, Field(description="memory-efficient attention kernel; false: eager attention (s x s scores)")

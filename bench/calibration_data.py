@@ -37,6 +37,8 @@ from typing import Any, Literal, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from tools.vocabulary import TrainingPrecision
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 TRAINING_FILE = DATA_DIR / "training_throughput.yaml"
 SERVING_FILE = DATA_DIR / "serving_throughput.yaml"
@@ -139,6 +141,12 @@ class TrainingRow(_Row):
     checkpointing_note: str | None = None
     framework: TrainingFramework
     framework_detail: str | None = None
+    training_precision: TrainingPrecision | None = Field(
+        default=None,
+        description="how the run keeps weights and optimizer states (tools.vocabulary.TrainingPrecision: "
+        "mixed = FP32 master under 16-bit compute; pure-bf16 / pure-fp16 = the model loaded and trained in "
+        "16 bits); null: read from framework_detail where it says (bench.time_rows.row_training_precision)",
+    )
     parallelism: str | None = None
     tokens_per_s_per_gpu: float | None = Field(default=None, gt=0)
     tokens_per_s_per_gpu_basis: Literal["published", "derived"] | None = None

@@ -89,8 +89,8 @@ from bench.time_rows import (
     row_moe_routing,
     row_parallel,
     row_precision,
-    row_pure_16bit_states,
     row_seq_len,
+    row_training_precision,
     row_whole_run,
 )
 from tools.catalog.load import load_catalog
@@ -184,7 +184,7 @@ def predict(
         virtual_stages=par.virtual_stages,
         total_params=row.model.params_b * 1e9,
         gradient_accumulation_steps=par.gradient_accumulation_steps,
-        pure_16bit_optimizer_states=row_pure_16bit_states(row),
+        training_precision=row_training_precision(row),
         packed=data.packed,
         sample_lengths=data.lengths,
         moe=row.model.moe,

@@ -28,7 +28,7 @@ from tools.compute.moe_loop import EAGER_MOE_FRAMEWORKS, moe_loop_seconds_per_to
 from tools.compute.optimizer_update import step_seconds_per_token
 from tools.compute.padding import WILDCHAT_TABLE_1_SOURCE, SampleLengths
 from tools.errors import InputError
-from tools.vocabulary import FRAMEWORKS, Framework
+from tools.vocabulary import FRAMEWORKS, Framework, TrainingPrecision
 
 # (name fragment, layers, attention width = heads x head dim; MLA: heads x q/k head dim). From each
 # model's config.json / paper (num_hidden_layers, num_attention_heads x head_dim); first match wins,
@@ -503,11 +503,18 @@ def row_eager_attention_heads(row: TrainingRow) -> int | None:
     return None
 
 
-def row_pure_16bit_states(row: TrainingRow) -> bool:
-    """The row's optimizer keeps no FP32 master (its framework_detail says 'pure-bf16' or 'no fp32 master'):
-    the optimizer update moves half the bytes (tools.compute.optimizer_update)."""
+def row_training_precision(row: TrainingRow) -> TrainingPrecision | None:
+    """The row's precision regime (tools.vocabulary.TrainingPrecision): its `training_precision`, else what
+    its framework_detail says ('pure-bf16' or 'no fp32 master': pure-bf16; 'mixed' or 'fp32 master': mixed, as
+    this repository's device runs and the HF blog's FSDP 'aligned mode' write it), else None (unstated)."""
+    if row.training_precision is not None:
+        return row.training_precision
     detail = (row.framework_detail or "").lower()
-    return "pure-bf16" in detail or "no fp32 master" in detail
+    if "pure-bf16" in detail or "no fp32 master" in detail:
+        return "pure-bf16"
+    if "mixed" in detail or "fp32 master" in detail:
+        return "mixed"
+    return None
 
 
 def row_moe_loop_seconds_per_token(row: TrainingRow, tokens_per_micro_batch: float) -> float:
@@ -536,6 +543,6 @@ def row_optimizer_seconds_per_token(row: TrainingRow, gpu: GpuSpec, tokens_per_m
         pipeline_micro_batches=par.pipeline_micro_batches,
         tokens_per_micro_batch=tokens_per_micro_batch,
         gradient_accumulation_steps=par.gradient_accumulation_steps,
-        pure_16bit=row_pure_16bit_states(row),
+        training_precision=row_training_precision(row),
         gpu=gpu,
     )[0]

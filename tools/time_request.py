@@ -19,7 +19,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.preference import TRAINING_OBJECTIVE_DEFAULT, TRAINING_OBJECTIVES
-from tools.vocabulary import FRAMEWORK_DEFAULT, FRAMEWORKS, SEQ_LEN_DEFAULT, SERVING_FRAMEWORKS
+from tools.vocabulary import (
+    FRAMEWORK_DEFAULT,
+    FRAMEWORKS,
+    SEQ_LEN_DEFAULT,
+    SERVING_FRAMEWORKS,
+    TRAINING_PRECISIONS,
+)
 
 MODEL_FIELDS = ("model", "config", "params_b")
 """Exactly one of these names the architecture."""
@@ -53,6 +59,12 @@ class TimeRequest(BaseModel):
         "(full/pretraining, with --batch-size) and the data-parallel gradient sync are paid",
     )
     precision: str = Field("bf16", description=" | ".join(TIME_PRECISIONS) + ": compute precision")
+    training_precision: str | None = Field(
+        None,
+        description=f"{' | '.join(TRAINING_PRECISIONS)}: how weights and optimizer states are kept, as "
+        "`size` takes it (mixed: FP32 master weights and moments, 28 B/param moved by each AdamW step; "
+        "pure-bf16 / pure-fp16: all 16-bit, 14 B); full/pretraining with --batch-size; not given: mixed",
+    )
     grad_checkpointing: bool = Field(True, description="activation recomputation")
     flash_attention: bool = Field(
         True,

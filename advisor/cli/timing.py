@@ -40,6 +40,7 @@ def time_command(
     batch_size: int | None = _flag("batch_size"),
     grad_accumulation: int | None = _flag("grad_accumulation"),
     precision: str = _flag("precision"),
+    training_precision: str | None = _flag("training_precision"),
     grad_checkpointing: bool = _flag("grad_checkpointing"),
     flash_attention: bool = _flag("flash_attention"),
     packed: bool = _flag("packed"),

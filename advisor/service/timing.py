@@ -28,6 +28,7 @@ from tools.vocabulary import (
     PRETRAINING_STACK_TEXT,
     SERVING_FRAMEWORKS,
     TRAINING_METHODS,
+    TRAINING_PRECISIONS,
     Framework,
 )
 
@@ -88,8 +89,16 @@ def _check(request: TimeRequest) -> None:
         given = [f"--{n.replace('_', '-')}" for n in INFERENCE_FIELDS if getattr(request, n) is not None]
         if given:
             raise InputError(f"{', '.join(given)} apply to --method inference only")
-    elif request.grad_accumulation is not None:
-        raise InputError("--grad-accumulation applies to training only (not --method inference)")
+    else:
+        given = [f for f in ("grad_accumulation", "training_precision") if getattr(request, f) is not None]
+        if given:
+            flags = ", ".join(f"--{f.replace('_', '-')}" for f in given)
+            raise InputError(f"{flags} applies to training only (not --method inference)")
+    if request.training_precision is not None and request.training_precision not in TRAINING_PRECISIONS:
+        raise InputError(
+            f"unknown --training-precision {request.training_precision!r}: "
+            f"use {', '.join(TRAINING_PRECISIONS)}"
+        )
     _check_preference(request)
 
 
@@ -230,6 +239,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
         framework=framework,
         batch_size=request.batch_size,
         gradient_accumulation_steps=request.grad_accumulation or 1,
+        training_precision=request.training_precision,  # type: ignore[arg-type]  # checked by _check
         packed=request.packed,
         flash_attention=request.flash_attention,
         training_objective=request.training_objective,
@@ -282,6 +292,7 @@ def time_json(request: TimeRequest, arch: ModelArch) -> dict[str, Any]:
             "framework": request.framework,
             # stated only: the inputs of a request without it stay as they were
             **({"grad_accumulation": request.grad_accumulation} if request.grad_accumulation else {}),
+            **({"training_precision": request.training_precision} if request.training_precision else {}),
             **_preference_inputs(request),
         },
     }

@@ -31,6 +31,8 @@ OPTIMIZER_UPDATE_SOURCE = (
     "AdamW step, bandwidth-bound: FP32 master + 2 moments read and written, 16-bit gradient read and weight "
     "written, 28 B/param (14 B pure 16-bit); Micikevicius et al. 2018 mixed precision"
 )
+PURE_16BIT_PRECISIONS = frozenset({"pure-bf16", "pure-fp16"})
+"""tools.vocabulary.TrainingPrecision values without an FP32 master: the optimizer moves 14 B/param."""
 OPTIMIZER_SHARDED = frozenset({"zero1", "zero2", "zero3", "fsdp"})
 """Shardings that split the optimizer states over the data-parallel ranks (ZeRO stages 1-3, FSDP): each
 GPU updates its 1/dp share (Rajbhandari et al. 2020, ZeRO, sec. 5)."""
@@ -59,6 +61,14 @@ def optimizer_seconds_per_token(
     return seconds_per_step / step_tokens_per_gpu
 
 
+def optimizer_bytes_per_param(training_precision: str | None) -> float:
+    """AdamW's bytes per parameter a step for a precision regime (tools.vocabulary.TrainingPrecision): pure
+    16-bit 14 B; mixed, or not stated (the FP32 master most stacks keep; the memory side's default), 28 B."""
+    if training_precision in PURE_16BIT_PRECISIONS:
+        return OPTIMIZER_BYTES_PER_PARAM_PURE_16BIT
+    return OPTIMIZER_BYTES_PER_PARAM_MIXED
+
+
 def step_seconds_per_token(
     *,
     total_params: float,
@@ -69,7 +79,7 @@ def step_seconds_per_token(
     pipeline_micro_batches: int | None,
     tokens_per_micro_batch: float,
     gradient_accumulation_steps: int,
-    pure_16bit: bool,
+    training_precision: str | None,
     gpu: GpuSpec,
 ) -> tuple[float, float, float, float]:
     """(seconds per token, bytes per param, params per GPU, tokens per GPU per step) of a request's layout. A
@@ -87,7 +97,7 @@ def step_seconds_per_token(
         tensor_parallel=tensor_parallel,
         pipeline_stages=pipeline_stages,
     )
-    bytes_per_param = OPTIMIZER_BYTES_PER_PARAM_PURE_16BIT if pure_16bit else OPTIMIZER_BYTES_PER_PARAM_MIXED
+    bytes_per_param = optimizer_bytes_per_param(training_precision)
     seconds = optimizer_seconds_per_token(
         params_per_gpu=params, step_tokens_per_gpu=step_tokens, gpu=gpu, bytes_per_param=bytes_per_param
     )
@@ -106,7 +116,7 @@ def with_optimizer_update(
     pipeline_micro_batches: int | None,
     tokens_per_micro_batch: float,
     gradient_accumulation_steps: int,
-    pure_16bit: bool,
+    training_precision: str | None,
     gpu: GpuSpec,
     peak_tflops: float,
     flops_per_token: float,
@@ -121,12 +131,19 @@ def with_optimizer_update(
         pipeline_micro_batches=pipeline_micro_batches,
         tokens_per_micro_batch=tokens_per_micro_batch,
         gradient_accumulation_steps=gradient_accumulation_steps,
-        pure_16bit=pure_16bit,
+        training_precision=training_precision,
         gpu=gpu,
     )
     extra = tflops_to_flops(peak_tflops) * seconds / flops_per_token
     out = Range(low=1.0 / (1.0 / thr.low + extra), high=1.0 / (1.0 / thr.high + extra))
     tb.assume("optimizer_update", f"AdamW, {bytes_per_param:.0f} B/param a step", "", OPTIMIZER_UPDATE_SOURCE)
+    tb.assume(
+        "training_precision",
+        training_precision or "mixed (not given: FP32 master weights and moments assumed)",
+        "",
+        "--training-precision: mixed keeps FP32 master weights and moments (28 B/param a step), pure-bf16 / "
+        "pure-fp16 keep them in 16 bits (14 B)",
+    )
     tb.step(
         "throughput_efficiency_optimizer_update",
         "1 / (1 / throughput_efficiency + peak_flops x bytes_per_param x params_per_gpu "
@@ -138,6 +155,7 @@ def with_optimizer_update(
         params_per_gpu=params,
         step_tokens_per_gpu=step_tokens,
         gradient_accumulation_steps=gradient_accumulation_steps,
+        training_precision=training_precision,
         memory_bandwidth_tb_per_s=gpu.memory_bandwidth_tb_per_s,
         optimizer_seconds_per_token=seconds,
         low=out.low,

@@ -87,7 +87,14 @@ from tools.preference import with_reference_forward
 from tools.ranges import Range
 from tools.trace import TraceBuilder, UntracedBuilder
 from tools.units import seconds_to_hours, tflops_to_flops
-from tools.vocabulary import BATCH_SIZE_DEFAULT, Framework, Precision, Sharding, TrainingMethod
+from tools.vocabulary import (
+    BATCH_SIZE_DEFAULT,
+    Framework,
+    Precision,
+    Sharding,
+    TrainingMethod,
+    TrainingPrecision,
+)
 
 _UNITY = Range(low=1.0, high=1.0)
 """The factor 1 as a range (no goodput loss, no slowdown, one GPU): frozen, so shared."""
@@ -132,7 +139,7 @@ def estimate_training_time(
     precompute_ref_log_probs: bool = False,
     flash_attention: bool = True,
     attention_heads: int | None = None,
-    pure_16bit_optimizer_states: bool = False,
+    training_precision: TrainingPrecision | None = None,
 ) -> TrainingTime:
     """GPU-hours, wall-clock hours and tokens/s per GPU of a training run, as Ranges, plus seed 001's
     100%-MFU bound.
@@ -159,7 +166,8 @@ def estimate_training_time(
     assumptions. `calibration`: the fitted constants (bench/time_fit.py's cross-validation passes each
     fold's refit). `training_objective`, `precompute_ref_log_probs`: tools.preference (DPO's reference).
     Full/pretraining with a stated `batch_size`: the optimizer update's time per step is added
-    (tools.compute.optimizer_update; `pure_16bit_optimizer_states`: no FP32 master, half the bytes).
+    (tools.compute.optimizer_update; `training_precision` pure-bf16 / pure-fp16: no FP32 master, half the
+    bytes; None or mixed: 28 B/param).
     `flash_attention=False`: eager attention's score traffic is added (tools.compute.attention_eager; heads
     from `arch`, else `attention_heads`). MoE on transformers' modules (moe_loop.EAGER_MOE_FRAMEWORKS): the
     expert loop's host time is added (tools.compute.moe_loop; `moe_layout` = (experts, experts per token, MoE
@@ -506,7 +514,7 @@ def estimate_training_time(
         thr = with_optimizer_update(tb, thr, total_params=total_params or active_params, n_gpus=n_gpus,
             sharding=sharding, tensor_parallel=tensor_parallel, pipeline_stages=pipeline_stages,
             pipeline_micro_batches=pipeline_micro_batches, tokens_per_micro_batch=batch_size * computed_seq,
-            gradient_accumulation_steps=gradient_accumulation_steps, pure_16bit=pure_16bit_optimizer_states,
+            gradient_accumulation_steps=gradient_accumulation_steps, training_precision=training_precision,
             gpu=gpu, peak_tflops=peak, flops_per_token=per_token)  # fmt: skip
     if arch is not None and arch.is_moe and arch.n_experts:
         moe_layout = moe_layout or (arch.n_experts, arch.n_active_experts or 1, arch.n_moe_layers)
