@@ -1,6 +1,7 @@
-"""--training-precision on `time` (tim19): the precision regime `size` takes (tools.vocabulary.TrainingPrecision)
-sets the bytes each AdamW step moves (tools.compute.optimizer_update): mixed, FP32 master weights and moments,
-28 B/param; pure-bf16 / pure-fp16, 14 B. Not given: mixed, today's figure (bench/data/README.md, tim19)."""
+"""--training-precision on `time` (tim19): the precision regime `size` takes (tools.vocabulary.
+TrainingPrecision) sets the bytes each AdamW step moves (tools.compute.optimizer_update): mixed, FP32 master
+weights and moments, 28 B/param; pure-bf16 / pure-fp16, 14 B. Not given: mixed, today's figure
+(bench/data/README.md, tim19)."""
 
 from __future__ import annotations
 
@@ -48,13 +49,15 @@ def test_the_trace_carries_the_regime_and_its_bytes() -> None:
 
 def test_lora_and_unstated_batches_are_unchanged() -> None:
     lora = {**FULL_8B, "method": "lora"}
-    assert time(**lora, training_precision="pure-bf16")["tokens_per_s_per_gpu"] == time(**lora)[
-        "tokens_per_s_per_gpu"
-    ]
+    assert (
+        time(**lora, training_precision="pure-bf16")["tokens_per_s_per_gpu"]
+        == time(**lora)["tokens_per_s_per_gpu"]
+    )
     no_batch = {k: v for k, v in FULL_8B.items() if k != "batch_size"}
-    assert time(**no_batch, training_precision="pure-bf16")["tokens_per_s_per_gpu"] == time(**no_batch)[
-        "tokens_per_s_per_gpu"
-    ]
+    assert (
+        time(**no_batch, training_precision="pure-bf16")["tokens_per_s_per_gpu"]
+        == time(**no_batch)["tokens_per_s_per_gpu"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -62,13 +65,25 @@ def test_lora_and_unstated_batches_are_unchanged() -> None:
     [
         (["--training-precision", "fp32"], "unknown --training-precision 'fp32': use mixed, pure-bf16"),
         (
-            ["--method", "inference", "--concurrency", "8", "--prompt-tokens", "100", "--output-tokens", "100",
-             "--training-precision", "mixed"],
+            [
+                "--method",
+                "inference",
+                "--concurrency",
+                "8",
+                "--prompt-tokens",
+                "100",
+                "--output-tokens",
+                "100",
+                "--training-precision",
+                "mixed",
+            ],
             "--training-precision applies to training only",
         ),  # fmt: skip
     ],
 )
-def test_bad_regime_is_a_one_line_error(capsys: pytest.CaptureFixture[str], extra: list[str], message: str) -> None:
+def test_bad_regime_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
     assert main(["time", "--model", "llama-3-8b", "--gpu", "h100-sxm", *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
@@ -78,4 +93,6 @@ def test_cli_flag_reaches_the_estimate(capsys: pytest.CaptureFixture[str]) -> No
     argv = ["time", "--model", "llama-3-8b", "--method", "full", "--gpu", "h100-sxm", "--batch-size", "1",
             "--training-precision", "pure-bf16", "--format", "json"]  # fmt: skip
     assert main(argv) == 0
-    assert json.loads(capsys.readouterr().out)["tokens_per_s_per_gpu"] == _rate(training_precision="pure-bf16")
+    assert json.loads(capsys.readouterr().out)["tokens_per_s_per_gpu"] == _rate(
+        training_precision="pure-bf16"
+    )
