@@ -108,7 +108,8 @@ def find_token_evidence(text: str, quote: str | None) -> int | None:
 _WORD_NUMS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
               "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "single": 1}  # fmt: skip
 _NUM = re.compile(
-    r"(?P<cur>[$€£¥])?\s?(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|"
+    # a currency sign, or a currency code or "Rs" written before the amount ("₹75,000", "INR 75,000")
+    r"(?P<cur>[$€£¥₹₩]|\b(?:rs|inr|eur|gbp|chf|jpy|cad|aud|cny)\b\.?)?\s?(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|"
     + "|".join(_WORD_NUMS)
     + r")(?![\d])"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|mm|[kmbt])(?![a-z]))?",

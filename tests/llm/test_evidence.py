@@ -36,6 +36,11 @@ def test_a_quote_of_whole_tokens_is_found(quote: str) -> None:
         ("epochs", 10, "10 days", "a duration, not epochs"),
         ("horizon_months", 1, "Llama 3.1", "not a number of the quote"),
         ("budget_usd", 3000, "3000 EUR a month", "another currency"),
+        # the real small model read "Budget ₹75,000 total" as $75,000 (bench/llm_real.py on evals/cases_v17)
+        ("budget_usd", 75000, "Budget ₹75,000 total hai", "another currency"),
+        ("budget_usd", 75000, "budget INR 75,000", "another currency"),
+        ("budget_usd", 50000, "Rs. 50,000 budget", "another currency"),
+        ("budget_usd", 2000, "EUR 2000 budget", "another currency"),
         ("budget_usd", 3000, "$3000 a month", "per period"),
         ("budget_usd", 2, "$2/hour", "per period"),
         ("dataset_tokens", 8e9, "Llama 3 8B", "parameters, not tokens"),
