@@ -41,7 +41,6 @@ MIN_WORD_CHARS = 2  # single characters are too common to be worth a test (unles
 FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
 Words = frozenset[str]
 _MAX = sys.maxsize
-FEW_HITS_SHARE = 8  # a word found fewer times than 1 in 8 sentences is located by its occurrences
 
 _ZERO_WIDTH = (sre_parse.AT, sre_parse.ASSERT, sre_parse.ASSERT_NOT)
 _REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT, sre_parse.POSSESSIVE_REPEAT)
@@ -128,6 +127,7 @@ class Scope:
     order: tuple[int, ...] = ()
     texts: tuple[str, ...] = ()
     _lows: list[tuple[str, ...]] = field(default_factory=list)  # the texts lower-cased, once asked
+    _lowered: list[str] = field(default_factory=list)  # `lowered()`, once asked
     _starts: list[int] = field(default_factory=list)  # where each text begins in the whole, once asked
     _words: dict[tuple[bool, str], frozenset[int]] = field(default_factory=dict)  # `holding`'s, per word
 
@@ -148,30 +148,42 @@ class Scope:
             out = out | held if out else held
         return out
 
+    def lowered(self) -> str:
+        """The whole lower-cased, also where `low` is None (for gates that test `text.lower()` as is)."""
+        if self.low is not None:
+            return self.low
+        if not self._lowered:
+            self._lowered.append(self.text.lower())
+        return self._lowered[0]
+
     def _holding(self, word: str, fold: bool) -> frozenset[int]:
+        """The ids of the sentences holding `word`, in one pass over the whole: from each occurrence's
+        sentence (found by bisection) on to the next sentence's start, so a word costs one scan of the text
+        and a check per sentence it occurs in (a word across the joining space is in neither sentence's own
+        text, so each occurrence is checked against its sentence)."""
         whole = self.low if fold else self.text
-        count = 0 if whole is None else whole.count(word)
-        if not count:
+        at = -1 if whole is None else whole.find(word)
+        if at < 0:
             return frozenset()
         if fold and not self._lows:
             self._lows.append(tuple(t.lower() for t in self.texts))
         texts = self._lows[0] if fold else self.texts
-        if count * FEW_HITS_SHARE >= len(texts):
-            return frozenset([i for i, t in zip(self.order, texts, strict=True) if word in t])
-        # a rare word: each occurrence's sentence, found by bisection (a word across the joining space is
-        # in neither sentence's own text, so each occurrence is checked against its sentence)
-        if not self._starts:
-            at = 0
+        if not self._starts:  # the same for the lower-cased texts: `low` is known only where lengths agree
+            begin = 0
             for t in self.texts:
-                self._starts.append(at)
-                at += len(t) + 1
+                self._starts.append(begin)
+                begin += len(t) + 1
+        starts, last = self._starts, len(texts) - 1
         out = []
-        at = whole.find(word)  # type: ignore[union-attr]
         while at >= 0:
-            k = bisect_right(self._starts, at) - 1
+            k = bisect_right(starts, at) - 1
             if word in texts[k]:
                 out.append(self.order[k])
-            at = whole.find(word, at + 1)  # type: ignore[union-attr]
+                if k == last:
+                    break
+                at = whole.find(word, starts[k + 1])  # type: ignore[union-attr]
+            else:
+                at = whole.find(word, at + 1)  # type: ignore[union-attr]
         return frozenset(out)
 
 
@@ -230,11 +242,7 @@ class Keyed(Remembered):
     def _index(self, scope: Scope) -> frozenset[int] | None:
         """The ids of `scope`'s sentences that hold one of the words (none when the whole lacks them);
         None when they are not known (a FOLDS_TO_ASCII character: each sentence is asked on its own)."""
-        hay = scope.low if self.fold else scope.text
-        if hay is not None and not any(w in hay for w in self.words):
-            held: frozenset[int] | None = frozenset()
-        else:
-            held = scope.holding(self.words, self.fold)
+        held = scope.holding(self.words, self.fold)  # each word looked for once per scope, for all patterns
         self._held = (scope, held)
         return held
 
