@@ -123,9 +123,10 @@ class Gated:
     def _open(self, text: str) -> bool:
         scope = SCOPE.get()
         if scope is not None:  # a whole sentence: the scope's index answers
+            where = scope.base or scope
             seen, held = self._held
-            if seen is not scope:
-                held = self._index(scope)
+            if seen is not where:
+                held = self._index(where)
             if held is not None:
                 key = id(text)
                 if key in held:
