@@ -267,7 +267,8 @@ class Keyed(Remembered):
     def _index(self, scope: Scope) -> frozenset[int] | None:
         """The ids of `scope`'s sentences that hold one of the words (none when the whole lacks them);
         None when they are not known (a FOLDS_TO_ASCII character: each sentence is asked on its own)."""
-        held = scope.holding(self.words, self.fold)  # each word looked for once per scope, for all patterns
+        # each word looked for once per scope, for all patterns; no words: every text may match
+        held = scope.holding(self.words, self.fold) if self.words else None
         self._held = (scope, held)
         return held
 
@@ -287,23 +288,81 @@ class Keyed(Remembered):
                     return True
                 if key in scope.ids:
                     return False
+        return self._holds_word(text)
+
+    def _holds_word(self, text: str) -> bool:
+        """Whether `text` itself holds one of the words (or a FOLDS_TO_ASCII character)."""
+        if not self.words:
+            return True
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True
             text = _lower(text)
-        return any(w in text for w in self.words)
+        return any(map(text.__contains__, self.words))
+
+    # search, match, fullmatch and finditer: may_match written out in each, as they run for every pattern a
+    # rule asks of every sentence (a closed gate answers without a further call); `_index` gives None for a
+    # pattern without words, so it is asked of the text itself (and opens)
 
     def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
-        return Remembered.search(self, string, pos, endpos) if self.may_match(string) else None
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.search(self, string, pos, endpos)
+                if key in scope.ids:
+                    return None
+        return Remembered.search(self, string, pos, endpos) if self._holds_word(string) else None
 
     def match(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
-        return Remembered.match(self, string, pos, endpos) if self.may_match(string) else None
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.match(self, string, pos, endpos)
+                if key in scope.ids:
+                    return None
+        return Remembered.match(self, string, pos, endpos) if self._holds_word(string) else None
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
-        return Remembered.fullmatch(self, string, pos, endpos) if self.may_match(string) else None
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.fullmatch(self, string, pos, endpos)
+                if key in scope.ids:
+                    return None
+        return Remembered.fullmatch(self, string, pos, endpos) if self._holds_word(string) else None
 
     def finditer(self, string: str, pos: int = 0, endpos: int = _MAX) -> Iterator[re.Match[str]]:
-        return Remembered.finditer(self, string, pos, endpos) if self.may_match(string) else iter(())
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.finditer(self, string, pos, endpos)
+                if key in scope.ids:
+                    return iter(())
+        return Remembered.finditer(self, string, pos, endpos) if self._holds_word(string) else iter(())
 
 
 class KeyedPattern(Keyed):

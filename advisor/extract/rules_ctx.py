@@ -133,8 +133,7 @@ class Gated:
                     return True
                 if key in scope.ids:
                     return False
-        low = text.lower()
-        return any(k in low for k in self.keys)
+        return any(map(text.lower().__contains__, self.keys))
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """Matches of the pattern, or none without running it when no key word occurs."""
