@@ -317,9 +317,7 @@ class RulesExtractor:
             analysis = Analysis(findings=split.training, ignored=ignored, corrected=tuple(corrected),
                                 other=split.serving)  # fmt: skip
         else:
-            analysis = Analysis(
-                findings=tuple(read(sentences)), ignored=ignored, corrected=tuple(corrected)
-            )
+            analysis = Analysis(findings=tuple(read(sentences)), ignored=ignored, corrected=tuple(corrected))
         return analysis
 
     def analysis_of(self, text: str) -> Analysis | None:
