@@ -11,6 +11,16 @@ whole read of each (what Conversation.send does before recommending) against iss
 mixed realistic message of 20,000 characters (different eval briefs one after another, none repeated).
 
 Run: .venv/bin/python bench/extraction_speed.py [--repeats N]
+
+Speed7 (issue 12, 2-core machine shared with a local LLM, load 4-16, so every figure is loose): the whole
+read's profile was the word index of the gates (regex_keys.Scope, ~13%: each word counted over the whole,
+then located, and built again for each part of a two-workload message), the gates' own calls (~15%), and
+regex work (~25%, ~40% of it a handful of number and vague-amount patterns); the rest, the rules' Python.
+Now each word is found in one pass, one index serves the whole message, a closed Keyed gate answers without
+a further call. Whole read, CPU ms, min of 4, main f3818bf+ vs speed7, two interleaved rounds: mixed briefs
+928/890 -> 658/570, eval briefs repeated 504/549 -> 444/445, 'not AWS or ' 485/456 -> 350/420, '1 ' 330/350
+-> 394/276 (noise). The goal (under 100 ms) is still NOT met: 20,000 characters of mixed briefs are ~300
+sentences, read twice (two workloads), ~130 rules each, ~1 ms per sentence.
 """
 
 from __future__ import annotations

@@ -41,7 +41,6 @@ MIN_WORD_CHARS = 2  # single characters are too common to be worth a test (unles
 FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
 Words = frozenset[str]
 _MAX = sys.maxsize
-FEW_HITS_SHARE = 8  # a word found fewer times than 1 in 8 sentences is located by its occurrences
 
 _ZERO_WIDTH = (sre_parse.AT, sre_parse.ASSERT, sre_parse.ASSERT_NOT)
 _REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT, sre_parse.POSSESSIVE_REPEAT)
@@ -120,14 +119,17 @@ class Scope:
     by spaces (as written and lower-cased; `low` is None when it holds a FOLDS_TO_ASCII character). A
     word absent from the whole is absent from each sentence, so a pattern whose words the whole lacks
     is answered once per text, not once per sentence (a text of 2,000 short sentences). `order` and
-    `texts`: each sentence's id and text, for `holding`."""
+    `texts`: each sentence's id and text, for `holding`. `base`: the whole message's scope, whose word
+    index a part of its sentences uses (`reading_all`); None: this scope's own."""
 
     ids: frozenset[int]
     text: str
     low: str | None
     order: tuple[int, ...] = ()
     texts: tuple[str, ...] = ()
+    base: Scope | None = None
     _lows: list[tuple[str, ...]] = field(default_factory=list)  # the texts lower-cased, once asked
+    _lowered: list[str] = field(default_factory=list)  # `lowered()`, once asked
     _starts: list[int] = field(default_factory=list)  # where each text begins in the whole, once asked
     _words: dict[tuple[bool, str], frozenset[int]] = field(default_factory=dict)  # `holding`'s, per word
 
@@ -148,49 +150,84 @@ class Scope:
             out = out | held if out else held
         return out
 
+    def lowered(self) -> str:
+        """The whole lower-cased, also where `low` is None (for gates that test `text.lower()` as is)."""
+        if self.low is not None:
+            return self.low
+        if not self._lowered:
+            self._lowered.append(self.text.lower())
+        return self._lowered[0]
+
     def _holding(self, word: str, fold: bool) -> frozenset[int]:
+        """The ids of the sentences holding `word`, in one pass over the whole: from each occurrence's
+        sentence (found by bisection) on to the next sentence's start, so a word costs one scan of the text
+        and a check per sentence it occurs in (a word across the joining space is in neither sentence's own
+        text, so each occurrence is checked against its sentence)."""
         whole = self.low if fold else self.text
-        count = 0 if whole is None else whole.count(word)
-        if not count:
+        at = -1 if whole is None else whole.find(word)
+        if at < 0:
             return frozenset()
         if fold and not self._lows:
             self._lows.append(tuple(t.lower() for t in self.texts))
         texts = self._lows[0] if fold else self.texts
-        if count * FEW_HITS_SHARE >= len(texts):
-            return frozenset([i for i, t in zip(self.order, texts, strict=True) if word in t])
-        # a rare word: each occurrence's sentence, found by bisection (a word across the joining space is
-        # in neither sentence's own text, so each occurrence is checked against its sentence)
-        if not self._starts:
-            at = 0
+        if not self._starts:  # the same for the lower-cased texts: `low` is known only where lengths agree
+            begin = 0
             for t in self.texts:
-                self._starts.append(at)
-                at += len(t) + 1
+                self._starts.append(begin)
+                begin += len(t) + 1
+        starts, last = self._starts, len(texts) - 1
         out = []
-        at = whole.find(word)  # type: ignore[union-attr]
         while at >= 0:
-            k = bisect_right(self._starts, at) - 1
+            k = bisect_right(starts, at) - 1
             if word in texts[k]:
                 out.append(self.order[k])
-            at = whole.find(word, at + 1)  # type: ignore[union-attr]
+                if k == last:
+                    break
+                at = whole.find(word, starts[k + 1])  # type: ignore[union-attr]
+            else:
+                at = whole.find(word, at + 1)  # type: ignore[union-attr]
         return frozenset(out)
 
 
 SCOPE: ContextVar[Scope | None] = ContextVar("regex_keys_scope", default=None)
+_BASE: ContextVar[Scope | None] = ContextVar("regex_keys_base", default=None)  # `reading_all`'s
+
+
+def _whole(texts: Sequence[str], ids: frozenset[int]) -> Scope:
+    joined = " ".join(texts)
+    low = joined.lower() if joined.isascii() or FOLDS_TO_ASCII.isdisjoint(joined) else None
+    return Scope(ids=ids, text=joined, low=low, order=tuple(map(id, texts)), texts=tuple(texts))
 
 
 @contextmanager
 def reading(texts: Sequence[str]) -> Iterator[Scope]:
     """Within the block, a pattern given one of `texts` (the very objects, kept alive by the caller)
-    first asks whether its words occur in any of them."""
-    joined = " ".join(texts)
-    low = joined.lower() if joined.isascii() or FOLDS_TO_ASCII.isdisjoint(joined) else None
-    scope = Scope(ids=frozenset(map(id, texts)), text=joined, low=low, order=tuple(map(id, texts)),
-                  texts=tuple(texts))  # fmt: skip
+    first asks whether its words occur in any of them. Within `reading_all` of texts that hold all of
+    them, its index answers: a sentence holding a word is among the sentences of the whole holding it."""
+    ids = frozenset(map(id, texts))
+    base = _BASE.get()
+    if base is not None and ids <= base.ids:
+        scope = Scope(ids=ids, text="", low=None, base=base)
+    else:
+        scope = _whole(texts, ids)
     token = SCOPE.set(scope)
     try:
         yield scope
     finally:
         SCOPE.reset(token)
+
+
+@contextmanager
+def reading_all(texts: Sequence[str]) -> Iterator[Scope]:
+    """Within the block, each `reading` of some of `texts` (the very objects) shares one word index: a
+    two-workload brief reads most of its sentences twice, once per part, and a pattern's sentences and
+    each word's are found once per message, not once per part (issue 12, speed7)."""
+    scope = _whole(texts, frozenset(map(id, texts)))
+    token = _BASE.set(scope)
+    try:
+        yield scope
+    finally:
+        _BASE.reset(token)
 
 
 def in_scope(text: str) -> Scope | None:
@@ -230,11 +267,8 @@ class Keyed(Remembered):
     def _index(self, scope: Scope) -> frozenset[int] | None:
         """The ids of `scope`'s sentences that hold one of the words (none when the whole lacks them);
         None when they are not known (a FOLDS_TO_ASCII character: each sentence is asked on its own)."""
-        hay = scope.low if self.fold else scope.text
-        if hay is not None and not any(w in hay for w in self.words):
-            held: frozenset[int] | None = frozenset()
-        else:
-            held = scope.holding(self.words, self.fold)
+        # each word looked for once per scope, for all patterns; no words: every text may match
+        held = scope.holding(self.words, self.fold) if self.words else None
         self._held = (scope, held)
         return held
 
@@ -244,32 +278,91 @@ class Keyed(Remembered):
             return True
         scope = SCOPE.get()  # this runs per pattern per sentence: the scope's index answers in one lookup
         if scope is not None:
+            where = scope.base or scope
             seen, held = self._held
-            if seen is not scope:
-                held = self._index(scope)
+            if seen is not where:
+                held = self._index(where)
             if held is not None:
                 key = id(text)
                 if key in held:
                     return True
                 if key in scope.ids:
                     return False
+        return self._holds_word(text)
+
+    def _holds_word(self, text: str) -> bool:
+        """Whether `text` itself holds one of the words (or a FOLDS_TO_ASCII character)."""
+        if not self.words:
+            return True
         if self.fold:
             if not text.isascii() and not FOLDS_TO_ASCII.isdisjoint(text):
                 return True
             text = _lower(text)
-        return any(w in text for w in self.words)
+        return any(map(text.__contains__, self.words))
+
+    # search, match, fullmatch and finditer: may_match written out in each, as they run for every pattern a
+    # rule asks of every sentence (a closed gate answers without a further call); `_index` gives None for a
+    # pattern without words, so it is asked of the text itself (and opens)
 
     def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
-        return Remembered.search(self, string, pos, endpos) if self.may_match(string) else None
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.search(self, string, pos, endpos)
+                if key in scope.ids:
+                    return None
+        return Remembered.search(self, string, pos, endpos) if self._holds_word(string) else None
 
     def match(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
-        return Remembered.match(self, string, pos, endpos) if self.may_match(string) else None
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.match(self, string, pos, endpos)
+                if key in scope.ids:
+                    return None
+        return Remembered.match(self, string, pos, endpos) if self._holds_word(string) else None
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
-        return Remembered.fullmatch(self, string, pos, endpos) if self.may_match(string) else None
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.fullmatch(self, string, pos, endpos)
+                if key in scope.ids:
+                    return None
+        return Remembered.fullmatch(self, string, pos, endpos) if self._holds_word(string) else None
 
     def finditer(self, string: str, pos: int = 0, endpos: int = _MAX) -> Iterator[re.Match[str]]:
-        return Remembered.finditer(self, string, pos, endpos) if self.may_match(string) else iter(())
+        scope = SCOPE.get()
+        if scope is not None:
+            where = scope.base or scope
+            seen, held = self._held
+            if seen is not where:
+                held = self._index(where)
+            if held is not None:
+                key = id(string)
+                if key in held:
+                    return Remembered.finditer(self, string, pos, endpos)
+                if key in scope.ids:
+                    return iter(())
+        return Remembered.finditer(self, string, pos, endpos) if self._holds_word(string) else iter(())
 
 
 class KeyedPattern(Keyed):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding, merge_findings
 from advisor.extract.regex_first import first_char_patterns
-from advisor.extract.regex_keys import key_patterns, reading
+from advisor.extract.regex_keys import key_patterns, reading, reading_all
 from advisor.extract.regex_memo import memo_patterns, remembering
 from advisor.extract.rules_always_on import rule_always_on_serving
 from advisor.extract.rules_amount_label import rule_amount_label
@@ -275,6 +275,16 @@ class RulesExtractor:
     def _analyse(self, text: str, prior: WorkloadProfile | None) -> Analysis:
         cleaned = split_sentences(text)
         sentences, corrected = fix_sentences(cleaned.sentences)
+        with reading_all([s.text for s in sentences]):  # the parts read share one word index
+            return self._read_parts(cleaned.ignored, sentences, corrected, prior)
+
+    def _read_parts(
+        self,
+        ignored: tuple[str, ...],
+        sentences: tuple[Sentence, ...],
+        corrected: list[tuple[str, str]],
+        prior: WorkloadProfile | None,
+    ) -> Analysis:
         ref = self.reference_time or dt.datetime.now(dt.UTC)
 
         def read(part: tuple[Sentence, ...]) -> list[Finding]:
@@ -304,12 +314,10 @@ class RulesExtractor:
         if split is None:
             split = continued_turn(sentences, read, prior)  # "After that we'd serve it to ~120 users"
         if split is not None:
-            analysis = Analysis(findings=split.training, ignored=cleaned.ignored, corrected=tuple(corrected),
+            analysis = Analysis(findings=split.training, ignored=ignored, corrected=tuple(corrected),
                                 other=split.serving)  # fmt: skip
         else:
-            analysis = Analysis(
-                findings=tuple(read(sentences)), ignored=cleaned.ignored, corrected=tuple(corrected)
-            )
+            analysis = Analysis(findings=tuple(read(sentences)), ignored=ignored, corrected=tuple(corrected))
         return analysis
 
     def analysis_of(self, text: str) -> Analysis | None:

@@ -103,33 +103,37 @@ class Gated:
     def __init__(self, pattern: re.Pattern[str], *keys: str) -> None:
         self.original = pattern
         self.pattern = pattern  # its first-character form (regex_first.py) once a sentence opens the gate
+        self._pending = True  # the first-character form not yet asked for (it may be the pattern itself)
         self.keys = keys
         self._held: tuple[Scope | None, frozenset[int] | None] = (None, None)  # `_index`, per scope
 
     def _index(self, scope: Scope) -> frozenset[int] | None:
         """The ids of `scope`'s sentences whose lower-casing holds a key (none when the whole's lacks
         them); None when not known (each sentence is asked on its own)."""
-        whole = scope.low if scope.low is not None else scope.text.lower()
-        held = scope.holding(self.keys, True) if any(k in whole for k in self.keys) else frozenset()
+        if scope.low is not None:
+            held = scope.holding(self.keys, True)
+        else:
+            held = None if any(k in scope.lowered() for k in self.keys) else frozenset()
         self._held = (scope, held)
-        if held != frozenset() and self.pattern is self.original:  # the same matches, found sooner
+        if held != frozenset() and self._pending:  # the same matches, found sooner
             self.pattern = with_first_char(self.original)
+            self._pending = False
         return held
 
     def _open(self, text: str) -> bool:
         scope = SCOPE.get()
         if scope is not None:  # a whole sentence: the scope's index answers
+            where = scope.base or scope
             seen, held = self._held
-            if seen is not scope:
-                held = self._index(scope)
+            if seen is not where:
+                held = self._index(where)
             if held is not None:
                 key = id(text)
                 if key in held:
                     return True
                 if key in scope.ids:
                     return False
-        low = text.lower()
-        return any(k in low for k in self.keys)
+        return any(map(text.lower().__contains__, self.keys))
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """Matches of the pattern, or none without running it when no key word occurs."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 
 import advisor.extract.rules  # noqa: F401  (imports every rule module and its patterns)
-from advisor.extract.regex_keys import Keyed, reading
+from advisor.extract.regex_keys import Keyed, reading, reading_all
 from advisor.extract.rules_ctx import Gated
 from advisor.extract.rules_text import split_sentences
 from bench.extraction_speed import mixed_message
@@ -47,3 +47,19 @@ def test_scope_index_opens_every_gate_each_sentence_opens() -> None:
             regex = gate.regex
             for s, is_open in zip(sentences, row, strict=True):
                 assert is_open or regex.search(s) is None, (regex.pattern[:60], s)
+
+
+def test_a_part_read_within_the_whole_message_opens_every_gate_its_sentences_open() -> None:
+    """A part of the message's sentences (one workload of a two-workload brief) asks the whole message's
+    index (reading_all): a gate a sentence opens alone stays open, inside the part or not."""
+    gates = _gates()
+    sentences = [s.text for s in split_sentences(mixed_message(4_000)).sentences]
+    part = sentences[::2]
+    alone = [[_open(g, s) for s in sentences] for g in gates]
+    with reading_all(sentences), reading(part) as scope:
+        assert scope.base is not None  # the whole's index answers
+        scoped = [[_open(g, s) for s in sentences] for g in gates]
+    for gate, own, row in zip(gates, alone, scoped, strict=True):
+        assert all(o <= r for o, r in zip(own, row, strict=True)), gate
+    with reading_all(sentences[:3]), reading(part) as scope:
+        assert scope.base is None  # not all of them in the whole: its own index
