@@ -72,6 +72,13 @@ def _peak_phase(result: dict[str, Any]) -> str | None:
     return max(phases, key=lambda k: phases[k]) if phases else None
 
 
+def _card(env: dict[str, Any], basis: str) -> dict[str, str]:
+    """measured.card for a reserved / nvidia-smi row: the card it was read on (the estimate's reserve shrinks
+    to it, tools.memory_card); none for allocated rows or a card not in GPU_IDS."""
+    gpu_id = GPU_IDS.get(str(env.get("gpu")))
+    return {"card": gpu_id} if gpu_id and basis != "allocated" else {}
+
+
 def memory_rows(header: dict[str, Any], result: dict[str, Any], run_date: str) -> list[dict[str, Any]]:
     """The memory rows of one measured set-up, one per basis (GiB per GPU)."""
     env, s = header["environment"], result["set_up"]
@@ -102,7 +109,8 @@ def memory_rows(header: dict[str, Any], result: dict[str, Any], run_date: str) -
             "flash_attention": result.get("attn_implementation", "sdpa") != "eager",
             "lora_rank": s["lora_rank"], "lora_targets": targets, "lora_dropout": s["lora_dropout"],
             "loss_chunking": False, "liger_kernels": False, "framework": "hf",
-            "measured": {"value": round(value, 3), "unit": "GiB", "basis": basis, "per_gpu": True},
+            "measured": {"value": round(value, 3), "unit": "GiB", "basis": basis, "per_gpu": True,
+                         **_card(env, basis)},
             "source": _source(env, run_date, result["name"]),
             "ambiguous": None,
             "notes": (f"random weights and tokens, {s['batch_size']}x{s['seq_len']} tokens a step; "

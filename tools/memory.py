@@ -461,8 +461,12 @@ def estimate_memory(
         frag = memory_reserve.training_reserve(
             plan, dynamic, parts.logits_backward, states.step_temporaries, tb, stale
         )
+        releasable = memory_reserve.releasable_reserve(
+            plan, parts.logits_backward, states.step_temporaries, tb
+        )
     else:
         frag = memory_reserve.serving_reserve(dynamic, tb)
+        releasable = 0.0  # serving's reserve is not modelled as segments (tools.memory_card: the cap only)
     reserved_basis = plan.memory_basis == "reserved"
     if reserved_basis and reserved_at_reset_gib > 0 and RESERVE_NEVER_SHRINKS:
         floor = reserved_at_reset_gib * 2**30 - live.total() - kv
@@ -501,6 +505,7 @@ def estimate_memory(
         breakdown_gib=breakdown,
         cuda_context_gib=context_gib,
         fragmentation_gib=bytes_to_gib(frag),
+        releasable_reserve_gib=bytes_to_gib(releasable),
         cpu_offload_gib_per_gpu=bytes_to_gib(states.cpu + offloaded_act),
         paged_optimizer_gib=bytes_to_gib(states.paged),
         gpus=gpus,

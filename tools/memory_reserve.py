@@ -97,6 +97,57 @@ def residual_fraction(plan: Plan) -> float:
     return RESIDUAL_FRACTION
 
 
+def _segment_shares(plan: Plan, logits_backward_bytes: float) -> tuple[float, float, float]:
+    """(fp32 logits block bytes, its cached share, the step temporaries' new-segment share): the two whole
+    cached segments of the module docstring."""
+    logits_block = logits_backward_bytes / LOGITS_BUFFERS_AT_LOSS_BACKWARD
+    # a chunked, vocab-parallel or fused loss holds no whole logits-sized buffer (tools.memory_activations)
+    whole_logits = not plan.loss_chunking and plan.loss_impl not in NO_WHOLE_LOGITS_LOSSES
+    checkpointed = plan.grad_checkpointing and whole_logits
+    share = CHECKPOINTED_LOGITS_SEGMENTS[plan.mixed] if checkpointed else UNCHECKPOINTED_LOGITS_SEGMENTS
+    # FSDP / ZeRO-3 free an all-gathered (unsharded) parameter block after every layer: the step's shard-sized
+    # temporaries are carved from those cached blocks and need no segment of their own
+    gathers = plan.sharding in ("fsdp", "zero3")
+    step_share = 0.0 if gathers else STEP_TEMPORARIES_NEW_SEGMENTS[plan.mixed]
+    return logits_block, share if whole_logits else 0.0, step_share
+
+
+def releasable_reserve(
+    plan: Plan, logits_backward_bytes: float, step_temporaries_bytes: float, tb: TraceBuilder
+) -> float:
+    """Bytes of the training reserve that a card too small for it takes back for good (tools.memory_card):
+    the cached whole segments (the larger of the logits segment and the step temporaries' segments). When a
+    cudaMalloc fails the allocator frees every cached segment none of whose blocks is in use
+    (`release_cached_blocks`, after `release_available_cached_blocks`) and retries; a step of fixed shapes
+    then replays the same requests on a pool that held them, so those segments are not made again and the
+    steady step keeps only the residue (split remainders). Lent H200, fifth set (development since mem22):
+    Llama 3.1 8B LoRA at 4 x 16k tokens, checkpointed, 126.44 GiB allocated, 128.49 reserved on a 139.8 GiB
+    card (residue 2.05 GiB, 0.018 of its dynamic bytes; the uncapped estimate adds a 31 GiB logits
+    segment). A variable-length run (stale logits segments, tools.memory_phases) meets new shapes after the
+    release and grows back to the card: nothing is released for good (ms-swift 1.x's batch-8 row, 76.1 GiB
+    reserved on an 80 GB A100)."""
+    if plan.variable_length:
+        return tb.step(
+            "allocator_reserve_releasable",
+            "0: a variable-length run grows its segments back after a release",
+            0.0,
+            "B",
+            source=ALLOCATOR_RULES_SOURCE,
+        )
+    logits_block, share, step_share = _segment_shares(plan, logits_backward_bytes)
+    return tb.step(
+        "allocator_reserve_releasable",
+        "max(logits share x fp32 logits block, step share x step temporaries): whole cached segments",
+        max(share * logits_block, step_share * step_temporaries_bytes),
+        "B",
+        logits_block_bytes=logits_block,
+        logits_segment_share=share,
+        step_temporaries_bytes=step_temporaries_bytes,
+        step_temporaries_share=step_share,
+        source=f"{ALLOCATOR_RULES_SOURCE} (release_cached_blocks on a failed cudaMalloc)",
+    )
+
+
 def training_reserve(
     plan: Plan,
     dynamic_bytes: float,
@@ -109,27 +160,19 @@ def training_reserve(
     the larger of the checkpointed logits segment and the step temporaries' new segments, plus a
     variable-length run's stale logits segments (tools.memory_phases.variable_length_reserve: earlier,
     shorter batches' blocks, beside the longest batch's own), plus the residue."""
-    logits_block = logits_backward_bytes / LOGITS_BUFFERS_AT_LOSS_BACKWARD
-    # a chunked, vocab-parallel or fused loss holds no whole logits-sized buffer (tools.memory_activations)
-    whole_logits = not plan.loss_chunking and plan.loss_impl not in NO_WHOLE_LOGITS_LOSSES
-    checkpointed = plan.grad_checkpointing and whole_logits
-    share = CHECKPOINTED_LOGITS_SEGMENTS[plan.mixed] if checkpointed else UNCHECKPOINTED_LOGITS_SEGMENTS
-    logits_segment = share * logits_block if whole_logits else 0.0
-    # FSDP / ZeRO-3 free an all-gathered (unsharded) parameter block after every layer: the step's shard-sized
-    # temporaries are carved from those cached blocks and need no segment of their own
-    gathers = plan.sharding in ("fsdp", "zero3")
-    step_share = 0.0 if gathers else STEP_TEMPORARIES_NEW_SEGMENTS[plan.mixed]
-    step_segments = step_share * step_temporaries_bytes
+    logits_block, share, step_share = _segment_shares(plan, logits_backward_bytes)
     residue = residual_fraction(plan)
-    _assume_training_constants(plan, share if whole_logits else 0.0, step_share, residue, tb)
+    _assume_training_constants(plan, share, step_share, residue, tb)
     return tb.step(
         "allocator_reserve",
         "max(logits share x fp32 logits block, step share x step temporaries) + stale logits"
         " + residual fraction x dynamic",
-        max(logits_segment, step_segments) + stale_logits_bytes + residue * dynamic_bytes,
+        max(share * logits_block, step_share * step_temporaries_bytes)
+        + stale_logits_bytes
+        + residue * dynamic_bytes,
         "B",
         logits_block_bytes=logits_block,
-        logits_segment_share=share if whole_logits else 0.0,
+        logits_segment_share=share,
         grad_checkpointing=plan.grad_checkpointing,
         step_temporaries_bytes=step_temporaries_bytes,
         step_temporaries_share=step_share,

@@ -197,6 +197,9 @@ class MemoryEstimate(Traced):
     breakdown_gib: MemoryBreakdown
     cuda_context_gib: float
     fragmentation_gib: float
+    releasable_reserve_gib: float = 0.0
+    """The part of fragmentation_gib in whole cached segments, which the allocator frees for good on a card
+    too small for the whole reserve (tools.memory_reserve.releasable_reserve, tools.memory_card)."""
     cpu_offload_gib_per_gpu: float
     paged_optimizer_gib: float
     gpus: int
