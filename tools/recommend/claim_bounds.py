@@ -112,3 +112,12 @@ def check_unnamed_bound(
     check = check_count_bound(w, gpu, p.claimed_gpu_count, settings, outcome)
     said = f"On the GPU recommended here ({gpu.name}; you named none): {check.explanation}"
     return check.model_copy(update={"explanation": said})
+
+
+def as_reported(check: ExpectationCheck, source: str | None) -> ExpectationCheck:
+    """A check of a claim someone else made, said as theirs: "Your vendor's claim (at least 4x NVIDIA H100 SXM5
+    80GB needed): Fewer do it ..." (WorkloadProfile.claim_source; expert review 18, R08), never as the user's."""
+    if not source:
+        return check
+    whose = f"{source[0].upper()}{source[1:]}'s claim ({check.claim})"
+    return check.model_copy(update={"explanation": f"{whose}: {check.explanation}"})
