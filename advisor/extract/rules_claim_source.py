@@ -1,5 +1,5 @@
-"""Who makes a claim the user reports (claim_source): "My vendor says we need 4x H100 ...", "our CTO thinks one
-node will do it in a day", "according to the reseller, 8x H200 is the minimum", "we were told by our
+"""Who makes a claim the user reports (claim_source): "My vendor says we need 4x H100 ...", "our CTO thinks
+one node will do it in a day", "according to the reseller, 8x H200 is the minimum", "we were told by our
 integrator that ...", "a blog post claims 2x 4090 can do it". The reply then answers the claim as theirs
 ("your vendor's claim: ..."), never as the user's own ("you said": expert review 18, R08).
 

@@ -405,8 +405,6 @@ def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True
                         gpu.start())  # fmt: skip
 
 
-
-
 def _plural(said: str) -> bool:
     """'H100s', 'RTX 4090s', 'L40Ss': a plural card name (not 'L40S', whose 'S' is its name)."""
     if not said.lower().endswith("s"):

@@ -115,8 +115,9 @@ def check_unnamed_bound(
 
 
 def as_reported(check: ExpectationCheck, source: str | None) -> ExpectationCheck:
-    """A check of a claim someone else made, said as theirs: "Your vendor's claim (at least 4x NVIDIA H100 SXM5
-    80GB needed): Fewer do it ..." (WorkloadProfile.claim_source; expert review 18, R08), never as the user's."""
+    """A check of a claim someone else made, said as theirs: "Your vendor's claim (at least 4x NVIDIA H100
+    SXM5 80GB needed): Fewer do it ..." (WorkloadProfile.claim_source; expert review 18, R08), never as the
+    user's."""
     if not source:
         return check
     whose = f"{source[0].upper()}{source[1:]}'s claim ({check.claim})"
