@@ -51,6 +51,7 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
+from advisor.extract.rules_deadline_limits import rule_deadline_limits
 from advisor.extract.rules_deadline_margin import rule_deadline_margin
 from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
 from advisor.extract.rules_document_dates import rule_document_due_dates
@@ -188,6 +189,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_deadline_forms,  # "by Friday EOD Pacific", "two weeks before that", "10 days max", "fri the 27th"
+    rule_deadline_limits,  # after rule_deadline_forms: "10 hours is our limit", "we can't go over 10 h"
     rule_money_period,  # after the deadline rules: '$3,400 ... until the end of the year' lasts, isn't due
     rule_document_due_dates,  # after the deadline rules: 'camera-ready draft (due 9 December)' is the paper's
     rule_location,
