@@ -38,13 +38,14 @@ _SOURCES = (
     re.compile(rf"\b(?:told|quoted|advised)\s+by\s+{_OWNER}{_WHO}\b", I),
 )
 _YOURS = frozenset({"my", "our", "one of our"})
+# kept upper-case: "our ML lead", "the IT team", "our CTO"
+_ACRONYMS = frozenset({"cto", "ceo", "cfo", "cio", "vp", "oem", "ml", "ai", "it"})
 
 
 def source_words(m: re.Match[str]) -> str:
     """The reporter as the reply names them: 'my vendor' -> 'your vendor', 'the reseller' as written."""
     own = " ".join(m.group("own").lower().split())
-    who = " ".join(m.group("who").split())
-    who = who if who.isupper() and len(who) <= 4 else who.lower()  # 'CTO' stays 'CTO'
+    who = " ".join(w.upper() if w.lower() in _ACRONYMS else w.lower() for w in m.group("who").split())
     return f"your {who}" if own in _YOURS else f"{own} {who}"
 
 

@@ -93,4 +93,5 @@ def test_a_vendors_count_is_answered_as_the_vendors_claim() -> None:
     assert turn.profile.claim_source == "your reseller"
     assert "you said" not in turn.reply
     check = next(line for line in turn.reply.splitlines() if line.startswith("Check:"))
-    assert check.startswith("Check: Your reseller's claim") and "not the minimum" in check
+    assert check.startswith("Check: Fewer do it (your reseller's claim: at least 4x")
+    assert "not the minimum" in check
