@@ -66,7 +66,7 @@ _REPORT_RE = re.compile(
 )
 # fields a user cannot be asked about (internal assumptions of the engine)
 _ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_count", "claimed_gpu_bound",
-                                   "claimed_hours", "claimed_speedup"}
+                                   "claim_source", "claimed_hours", "claimed_speedup"}
 
 # Inferred by a rough conversion (tokens from GB of text): still worth asking when it changes the pick.
 _ESTIMATED = {"dataset_tokens"}

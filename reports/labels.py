@@ -69,6 +69,7 @@ FIELD_LABELS: dict[str, str] = {
     "claimed_gpu": "GPU in the user's claim",
     "claimed_gpu_count": "GPU count in the claim",
     "claimed_gpu_bound": "What the claim says of that count (minimum, too few)",
+    "claim_source": "Who makes the claim (the user's vendor, boss, a blog)",
     "claimed_hours": "Hours the user expects",
     "claimed_speedup": "Times faster the claim says the first compared GPU is",
     "availability_target": "Uptime target",

@@ -243,6 +243,11 @@ class WorkloadProfile(BaseModel):
         description="what the claim says of claimed_gpu_count: 'minimum' = the fewest that do it ('needs "
         "at least 4x A100'), 'too_few' = not enough ('one L40S won't cut it'); None = that many suffice",
     )
+    claim_source: str | None = Field(
+        default=None,
+        description="who makes the claim, as the user names them ('vendor', 'CTO', 'a blog post'): the reply "
+        "answers it as theirs ('your vendor's 4x H100'), never as the user's; None = the user's own",
+    )
     claimed_hours: float | None = Field(default=None, gt=0, description="hours the user expects")
     claimed_speedup: float | None = Field(
         default=None,

@@ -115,6 +115,16 @@ PAY_OFF_Q = re.compile(
 )
 
 
+# "would renting H100s be worth it instead?", "is it cheaper to rent?" beside the team's own GPUs (expert
+# review 18, R03): the owned pick's "renting instead: the cheapest rental ... costs $N more" line answers it
+RENT_INSTEAD_Q = re.compile(
+    r"\b(?:would|is|does|will|could)\s+(?:it\s+be\s+)?(?:\w+\s+)?rent\w*\b[^.?!]{0,40}?\b(?:worth|cheaper|better"
+    r"|faster|sooner|make\s+sense|pay\s+off|save)\b"
+    r"|\bworth\s+renting\b|\brent\w*\s+(?:\w+\s+){0,3}?instead\b",
+    I,
+)
+
+
 # "Can one box do both?" of a message with two workloads (expert review 18, R11): advisor/one_box.py answers
 # it with tools/recommend/shared_box.py's check
 ONE_BOX_Q = re.compile(
@@ -143,6 +153,8 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
         out.append(USE_OWNED_Q)  # the check on the team's cards, or the pick on them, says yes or no
     if rec.primary is not None and rec.primary.pricing != "owned":
         out.append(RENT_Q)  # the pick is the rental
+    if rec.primary is not None and any(w.startswith("renting instead:") for w in rec.primary.why):
+        out.append(RENT_INSTEAD_Q)  # the owned pick's line on renting instead
     compared = bool(rec.profile.gpu_counts_compared) and bool(rec.expectation_checks)
     # "H100s vs B200s - which is cheaper?": the two types' comparison (tools/recommend/compare_gpu_types.py)
     compared = compared or any(c.claim.startswith("which is cheaper:") for c in rec.expectation_checks)

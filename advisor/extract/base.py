@@ -164,6 +164,10 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
     if claimed and not any(f.field == "claimed_gpu_bound" for f in findings):
         data["claimed_gpu_bound"] = None
         prov.pop("claimed_gpu_bound", None)
+    # ... and its own reporter: "my vendor says 4x H100" then "is 2x H100 enough?" is the user's own claim
+    if claimed and not any(f.field == "claim_source" for f in findings):
+        data["claim_source"] = None
+        prov.pop("claim_source", None)
 
     # Lists accumulate; a provider moves between preferred (or required) and excluded when the user says so.
     # A list's evidence is every distinct quote of this text that added to it ("no on-demand; no spot").

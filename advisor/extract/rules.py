@@ -39,6 +39,7 @@ from advisor.extract.rules_cadence_forms import rule_cadence_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_forms import rule_claim_forms
 from advisor.extract.rules_claim_rate import rule_claim_rate
+from advisor.extract.rules_claim_source import rule_claim_source
 from advisor.extract.rules_claim_term import rule_claim_term
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
@@ -50,6 +51,7 @@ from advisor.extract.rules_ctx import Ctx
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
+from advisor.extract.rules_deadline_limits import rule_deadline_limits
 from advisor.extract.rules_deadline_margin import rule_deadline_margin
 from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
 from advisor.extract.rules_document_dates import rule_document_due_dates
@@ -166,6 +168,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_gpu_options,  # after rule_gpu_choice: a clause that is only GPU options, '8x H200 or 8x B200'
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_speed_claim,  # after rule_gpu_lists: "an H200 is 2x faster than an H100" (a claim to check)
+    rule_claim_source,  # after the claim rules: "My vendor says ...": the claim is answered as theirs
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,
@@ -186,6 +189,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_weekend,  # "finishes over a weekend": Friday evening to Monday morning
     rule_calendar_deadlines,  # working days, "Friday week", "sprint, which is Dec 2", weekday windows
     rule_deadline_forms,  # "by Friday EOD Pacific", "two weeks before that", "10 days max", "fri the 27th"
+    rule_deadline_limits,  # after rule_deadline_forms: "10 hours is our limit", "we can't go over 10 h"
     rule_money_period,  # after the deadline rules: '$3,400 ... until the end of the year' lasts, isn't due
     rule_document_due_dates,  # after the deadline rules: 'camera-ready draft (due 9 December)' is the paper's
     rule_location,

@@ -13,7 +13,7 @@ retrain, refresh, run, job), or, for a month or longer, in any sentence of a tex
 the sentence talks of nothing else that recurs ("We would redo this every quarter."; a day or a week there is
 as likely the hardware's schedule, "the cluster is free every night"). A cadence that qualifies a budget, a
 review, a report or a bill ("quarterly budget", "we review costs every quarter") is not the job's, nor is
-one in a serving request.
+one in a serving request, nor one placed in the past ("we tried it every quarter last year": _PAST).
 """
 
 from __future__ import annotations
@@ -73,6 +73,25 @@ _NOUN_AFTER = re.compile(
 )
 
 
+# a cadence placed in the past is not the plan's: "we tried it every quarter last year, now it is a one-off",
+# "last year we ran this every quarter", "we used to retrain monthly" (the sentence is left to the input's
+# account, which lists it as not used)
+_PAST = keyed(
+    r"\b(?:last\s+(?:year|quarter|month|time)|in\s+the\s+past|previously|used\s+to|historically|until\s+now"
+    r"|back\s+(?:then|in\s+\d{4})|the\s+(?:previous|prior)\s+(?:year|team|setup|set-up))\b",
+    I,
+)
+_FUTURE = re.compile(
+    r"\b(?:will|going\s+to|plan\w*|from\s+now\s+on|next\s+year|again|keep|continue)\b|'ll\b", I
+)
+
+
+def in_the_past(text: str) -> bool:
+    """A sentence that places what it says in the past and says nothing of what comes ("like last year, we
+    will retrain quarterly" is the plan)."""
+    return _PAST.search(text) is not None and _FUTURE.search(text) is None
+
+
 def _per_month(m: re.Match[str]) -> tuple[float, str, str]:
     """(runs per month, how the evidence converts it, the period) of one _CADENCE match."""
     if m.group("adv"):
@@ -115,6 +134,8 @@ def rule_cadence_forms(ctx: Ctx) -> None:
         t = s.text
         job = _JOB_WORD.search(t) is not None
         if not job and not (training and _OTHER_RECURRING.search(t) is None):
+            continue
+        if in_the_past(t):
             continue
         for m in _CADENCE.finditer(t):
             if _NOUN_AFTER.match(t, m.end()):

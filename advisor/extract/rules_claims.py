@@ -380,12 +380,14 @@ def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True
     """claimed_gpu and claimed_gpu_count of a claim sentence ("one 4090", "8x H100", "two DGX A100s");
     `mark`: the sentence is a claim (its other numbers are the claim's, not the workload's)."""
     t = s.text
+    cm = _GPU_COUNT.search(t[max(0, gpu.start() - 14) : gpu.start()])
+    if cm is None and _plural(gpu.group(0)) and machine_gpus(t, gpu.start()) is None:
+        return  # "would renting H100s be worth it instead?" (expert review 18, R03): a kind, not one card
     if mark:
         ctx.claim_sentences.add(s.start)
     name = gpu.group("gpu")
     gid = resolve_gpu(f"rtx {name}" if name.isdigit() else name)
     ctx.add(s, "claimed_gpu", gid, q(gpu), "stated", gpu.start())
-    cm = _GPU_COUNT.search(t[max(0, gpu.start() - 14) : gpu.start()])
     count = int(parse_number(cm.group("num"))) if cm else 1
     boxes = machine_gpus(t, gpu.start())  # "two DGX A100s" = 16 GPUs
     if boxes is not None:
@@ -401,6 +403,16 @@ def _claim_hardware(ctx: Ctx, s: Sentence, gpu: re.Match[str], mark: bool = True
                 said = t[gpu.start() : at.end() + b]
                 ctx.add(s, "providers_preferred", [pid], f'"{said}": where it would be rented', "stated",
                         gpu.start())  # fmt: skip
+
+
+def _plural(said: str) -> bool:
+    """'H100s', 'RTX 4090s', 'L40Ss': a plural card name (not 'L40S', whose 'S' is its name)."""
+    if not said.lower().endswith("s"):
+        return False
+    try:
+        return resolve_gpu(said[:-1]) == resolve_gpu(said)
+    except (KeyError, ValueError):
+        return False
 
 
 _AT_PROVIDER = re.compile(r"s?\s*(?:(?:sxm|pcie)\w*\s*)?(?:gpus?\s+)?(?:on|at|from|via|with)\s+", I)

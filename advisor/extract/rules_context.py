@@ -6,6 +6,7 @@ import re
 
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_cadence_forms import in_the_past
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import (
     APPROX,
@@ -178,6 +179,8 @@ def rule_cadence(ctx: Ctx) -> None:
     """runs_per_month from training cadence ("20 experiments a month", "weekly retrain")."""
     for s in ctx.sentences:
         t = s.text
+        if in_the_past(t):
+            continue  # "we used to retrain monthly": not the plan's cadence (rules_cadence_forms)
         if (
             ctx.workload == "inference"
             and not re.search(r"re-?train|fine[\s-]?tun|experiment", t, I)

@@ -118,6 +118,13 @@ def _asks_about(t: str, pos: int) -> bool:
     return _QUESTION.search(t[start:end]) is not None
 
 
+_SUPPOSED_BUY = re.compile(
+    r"\b(?:what\s+if|suppose|supposing|imagine|if)\s+(?:we|i)\s+(?:just\s+|instead\s+)?(?:buy|bought|purchas\w*"
+    r"|order\w*)\b",
+    re.I,
+)
+
+
 def rule_owned_gpus(ctx: Ctx) -> None:
     """owned_gpu(_count) from ownership phrases; claimed_gpu(_count) from hardware questions."""
     _claims_and_owned(ctx)
@@ -152,7 +159,8 @@ def _claims_and_owned(ctx: Ctx) -> None:
         t = s.text
         if PROTOTYPE.search(t):
             continue  # "I prototyped this on my own 3090 at home": not the hardware for this job
-        if not owned_done:
+        # "what if we bought (our own) 16 H100s?": a purchase supposed, not cards had (rules_purchase_price)
+        if not owned_done and _SUPPOSED_BUY.search(t) is None:
             owners = list(_OWNER.finditer(t))
             if CORRECTION.search(t):  # "It has 4x RTX 4090... correction, so it's 2x RTX 4090 now"
                 owners.reverse()

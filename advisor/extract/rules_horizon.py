@@ -149,7 +149,8 @@ def _held_term(t: str, m: re.Match[str]) -> bool:
 # while the same request "over 3 years" got its buy-versus-rent line): buying is weighed over the default
 # horizon for a purchase, tools.recommend.buy_rent.DEFAULT_HORIZON_MONTHS, which the reply then names
 _BUY_OR_RENT = re.compile(
-    r"\b(?:buy\w*|purchas\w*|own(?:ing)?)\s+(?:\w+\s+){0,3}?(?:or|vs\.?|versus)\s+(?:just\s+)?"
+    r"\b(?:buy\w*|purchas\w*|own(?:ing)?)\s+(?:\w+\s+){0,3}?(?:or|vs\.?|versus)\s+(?:just\s+|keep\s+|still\s+"
+    r"|continue\s+(?:to\s+)?|stick\s+(?:to|with)\s+|carry\s+on\s+|go\s+on\s+)?"
     r"(?:rent\w*|leas\w*|(?:use\s+|stay\s+(?:in|on)\s+)?(?:the\s+)?cloud)\b"
     r"|\b(?:rent\w*|leas\w*)\s+(?:\w+\s+){0,3}?(?:or|vs\.?|versus)\s+(?:buy\w*|purchas\w*|own(?:ing)?)\b",
     I,

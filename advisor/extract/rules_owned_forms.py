@@ -378,7 +378,12 @@ def _acquired(ctx: Ctx, s: Sentence) -> bool:
     # the cards, or a machine holding them: "a previous project left us a server with 4x A100"
     weighed = _WEIGHED.search(s.text) is not None
     return any(_card(ctx, s, m.end(), q(m)) or (not weighed and _fleet_after(ctx, s, m.end()))
-               for m in _ACQUIRED.finditer(s.text))  # fmt: skip
+               for m in _ACQUIRED.finditer(s.text)
+               if not _SUPPOSED.search(s.text[max(0, m.start() - 20) : m.start()]))  # fmt: skip
+
+
+# a purchase supposed, not made: "what if we purchased our own 16x H100 instead?" (rules_purchase_price)
+_SUPPOSED = re.compile(r"\b(?:what\s+if|suppose|supposing|imagine|if|say|and\s+if)\s*$", I)
 
 
 def _sized(ctx: Ctx, s: Sentence) -> bool:

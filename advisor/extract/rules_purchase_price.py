@@ -14,8 +14,10 @@ import re
 
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_claims import _claim_hardware
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I
-from advisor.extract.rules_models import resolve_gpu
+from advisor.extract.rules_fleet import machine_gpus
+from advisor.extract.rules_models import GPU_RE, resolve_gpu
 from advisor.extract.rules_money_time import _CUR_SYM, _CUR_WORD, _MONEY, _RATE
 from advisor.extract.rules_text import MULTIPLIERS, NUMBER, Sentence, parse_money, parse_number
 
@@ -84,7 +86,13 @@ def rule_capex_budget(ctx: Ctx) -> None:
 _BUY_INSTEAD = keyed(
     r"\b(?:what\s+if|how\s+about|and\s+if|suppose|say)\s+(?:we\s+)?(?:just\s+)?"
     r"(?:buy|bought|buying|purchas\w+|owned)\b[^.?!]{0,40}?\binstead\b(?!\s+of\s+buy)"
-    r"|\binstead\s+of\s+rent\w*,?\s+(?:what\s+if\s+|how\s+about\s+)?(?:we\s+)?(?:buy|bought|buying|purchas\w+)\b",
+    r"|\binstead\s+of\s+rent\w*,?\s+(?:what\s+if\s+|how\s+about\s+)?(?:we\s+)?(?:buy|bought|buying|purchas\w+)\b"
+    # the purchase of counted cards asked as a what-if without "instead" (expert review 18, R17 in other
+    # words): "what if we bought 16 H100s?", "suppose we purchase our own 2x 8 H200 nodes", "how about buying
+    # 8 B200s outright"; not a rental bought: "what if we buy reserved capacity / spot / credits"
+    r"|\b(?:what\s+if|how\s+about|and\s+if|suppose|say)\s+(?:we\s+)?(?:just\s+|instead\s+)?(?:buy|bought|buying"
+    r"|purchas\w+)\s+(?:our\s+own\s+|outright\s+)?(?:an?\s+|one\s+|two\s+|four\s+|eight\s+|sixteen\s+)?\d*\s*"
+    r"(?:x\s*|×\s*)?(?:\d+\s*(?:x\s*|×\s*)?)?(?:nvidia\s+)?(?:[ahlb]\d{2,3}|rtx|dgx|hgx|mi\d{3}|gb\d{3}|gh\d{3})",
     I,
 )
 
@@ -110,12 +118,30 @@ def rule_buy_instead(ctx: Ctx) -> None:
         if (m := _BUY_INSTEAD.search(s.text)) is not None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
             ctx.add(s, "buy_what_if", True, m.group(0), "stated", m.start())
+            _cards_bought(ctx, s)
             return
         if (m := _BUY_OVER_RENT.search(s.text)) is not None and _WEIGHED.search(s.text) is None:
             ctx.add(s, "deployment_preference", "on_prem", m.group(0), "stated", m.start())
             after = ctx.sentences[i + 1] if i + 1 < len(ctx.sentences) else s
             _purchase_budget(ctx, s, after.start + len(after.text), m.group(0))
             return
+
+
+def _cards_bought(ctx: Ctx, s: Sentence) -> None:
+    """claimed_gpu and claimed_gpu_count of the counted cards a buy what-if names ("what if we bought our own
+    16 H100s instead of renting?"): the purchase is sized and weighed on those cards (expert review 18, R17:
+    the count was dropped, so 8 RTX 5090s were priced to buy); not when a claim of the sentence named them."""
+    end = s.start + len(s.text)
+    if any(f.field == "claimed_gpu" and s.start <= f.position <= end for f in ctx.findings):
+        return
+    for gpu in GPU_RE.finditer(s.text):
+        counted = _COUNTED.search(s.text[max(0, gpu.start() - 14) : gpu.start()]) is not None
+        if counted or machine_gpus(s.text, gpu.start()) is not None:
+            _claim_hardware(ctx, s, gpu, mark=False)
+            return
+
+
+_COUNTED = re.compile(rf"{NUMBER}\s*(?:x\s*|×\s*)?$", I)
 
 
 def _purchase_budget(ctx: Ctx, s: Sentence, end: int, said: str) -> None:

@@ -116,7 +116,14 @@ def _said_as(profile: WorkloadProfile, field: str) -> str | None:
         return f"your provider (only it is priced) {_value_text(profile, field)}"
     if field == "memory_asked" and _LEAST.search(evidence):
         return "you asked for the minimum set-up (the fewest GPUs that hold it)"
+    if field in _REPORTED and profile.claim_source:
+        # a claim someone else made is theirs, never 'you said' (expert review 18, R08: "My vendor says ...")
+        said = prompts.fill(label(f"{field}_reported"), source=profile.claim_source)
+        return f"{said} {_value_text(profile, field)}"
     return None
+
+
+_REPORTED = ("claimed_gpu", "claimed_gpu_count", "claimed_gpu_bound", "claimed_hours")
 
 
 def understood(profile: WorkloadProfile, fields: Sequence[str]) -> str:

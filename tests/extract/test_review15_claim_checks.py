@@ -48,7 +48,9 @@ def test_r04_reply_opens_with_no_and_says_what_fits() -> None:
     reply = str(ask(R04)["reply"])
     first = reply.split("\n\n")[1]  # after "I understood: ..."
     # 16 B/param full 7B with mixed Adam: 108.7 GiB in review 15, 105.9 since mem16's allocator reserve
-    assert first.startswith("No, not on 1x NVIDIA GeForce RTX 4090: it does not fit: 105.9 GiB")
+    # the claim is the vendor's ("a vendor told us ..."): theirs after the verdict (expert review 18, R08)
+    verdict = "No, not on 1x NVIDIA GeForce RTX 4090 (a vendor's claim): it does not fit: 105.9 GiB"
+    assert first.startswith(verdict)
     assert "What does fit on it: LoRA" in first and "QLoRA" in first
     assert "'single 24GB RTX 4090'" not in reply and "is that actually true?" not in reply
 
@@ -57,6 +59,6 @@ def test_r14_reply_opens_with_no() -> None:
     reply = str(ask(R14)["reply"])
     first = reply.split("\n\n")[1]
     # 46.7B x 2 B = 93 GB of weights > 2 x 39.8 GiB usable (review 15)
-    assert first.startswith("No: on 2x NVIDIA A100 40GB SXM4 it does not fit")
+    assert first.startswith("No (your ML lead's claim): on 2x NVIDIA A100 40GB SXM4 it does not fit")
     assert "With FP8 weights it fits" in first
     assert "Is that right?" not in reply

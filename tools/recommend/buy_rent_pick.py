@@ -29,8 +29,10 @@ def rent_wins(
     primary: Candidate | None, timeline: BuyRentTimeline | None, p: WorkloadProfile
 ) -> RentLine | None:
     """The on-demand rent line that costs less over the horizon than buying the pick's GPUs, when the pick is
-    a purchase the user did not require and the block is about those GPUs; else None."""
-    if primary is None or timeline is None or timeline.owned or timeline.rented_instead is not None:
+    a purchase the user did not require and the block is about those GPUs; else None. GPUs nobody rents
+    (BuyRentTimeline.rented_instead) are weighed against the rental that does the same work: a what-if
+    purchase of 8 RTX 5090s that renting 8 B200s beats gives way too (expert review 18, R17 with no count)."""
+    if primary is None or timeline is None or timeline.owned:
         return None
     if primary.offer.deployment not in ("owned", "colocation") or is_yours(primary):
         return None
@@ -91,15 +93,22 @@ def rent_pick_line(line: RentLine, timeline: BuyRentTimeline, p: WorkloadProfile
     gpus = f"{timeline.n_gpus}x {timeline.gpu_name}"
     rent, buy = present.usd(line.total_usd), present.usd(timeline.buy_cumulative_usd[-1])
     pays = _pays_off(line, timeline.horizon_months)
+    rented = (
+        f"{timeline.rented_instead} (no one rents {gpus}) for the same work"
+        if timeline.rented_instead
+        else gpus
+    )
+    bought = gpus if timeline.rented_instead else "them"
     return (
-        f"rent, not buy: over {timeline.horizon_months} months at {_use_said(timeline, p)}, renting {gpus} "
-        f"on demand costs {rent} against {buy} to buy and run them; {pays}"
+        f"rent, not buy: over {timeline.horizon_months} months at {_use_said(timeline, p)}, renting {rented} "
+        f"on demand costs {rent} against {buy} to buy and run {bought}; {pays}"
     )
 
 
 def bought_line(line: RentLine, timeline: BuyRentTimeline) -> str:
     """The purchase's reason for standing below the rental, in the same figures."""
+    instead = f" {timeline.rented_instead} for the same work" if timeline.rented_instead else ""
     return (
         f"to buy, if you still want to own them: {present.usd(timeline.buy_cumulative_usd[-1])} over "
-        f"{timeline.horizon_months} months against {present.usd(line.total_usd)} renting on demand"
+        f"{timeline.horizon_months} months against {present.usd(line.total_usd)} renting{instead} on demand"
     )

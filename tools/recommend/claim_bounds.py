@@ -112,3 +112,17 @@ def check_unnamed_bound(
     check = check_count_bound(w, gpu, p.claimed_gpu_count, settings, outcome)
     said = f"On the GPU recommended here ({gpu.name}; you named none): {check.explanation}"
     return check.model_copy(update={"explanation": said})
+
+
+def as_reported(check: ExpectationCheck, source: str | None) -> ExpectationCheck:
+    """A check of a claim someone else made, said as theirs after its verdict: "Fewer do it (your vendor's
+    claim: at least 4x NVIDIA H100 SXM5 80GB needed): it fits on 1x ..." (WorkloadProfile.claim_source; expert
+    review 18, R08), never as the user's; the verdict still opens the line (expert review 15, R04)."""
+    if not source:
+        return check
+    # the count a bound claim names ("at least 4x H100 needed"); a claim on named hardware is in the verdict
+    bound = check.claim.startswith("at least ") or check.claim.endswith(" is not enough")
+    whose = f"{source}'s claim: {check.claim}" if bound else f"{source}'s claim"
+    head, sep, rest = check.explanation.partition(": ")
+    said = f"{head} ({whose}){sep}{rest}" if sep else f"{check.explanation} ({whose})"
+    return check.model_copy(update={"explanation": said})

@@ -21,7 +21,7 @@ from tools.recommend.candidates import (
     memory_fit,
     provider_matches,
 )
-from tools.recommend.claim_bounds import check_count_bound, check_unnamed_bound
+from tools.recommend.claim_bounds import as_reported, check_count_bound, check_unnamed_bound
 from tools.recommend.claim_methods import lighter_method_text
 from tools.recommend.claim_rate import check_claimed_rate
 from tools.recommend.claim_streams import concurrency_verdict
@@ -565,7 +565,8 @@ def check_expectations(
     for check in (check_claimed_speed, check_own_gpus, check_unnamed_bound):
         found = check(workload, catalog, settings, outcome)
         if found is not None:
-            out.append(_leads_when_elsewhere(found, p, outcome) if check is check_claimed_speed else found)
+            found = _leads_when_elsewhere(found, p, outcome) if check is check_claimed_speed else found
+            out.append(as_reported(found, p.claim_source))
     if p.workload != "inference" and p.runs_per_month and p.status_of("runs_per_month") != "assumed":
         cadence = check_runs_per_month(outcome.primary, p.runs_per_month)
         if cadence.verdict in ("tight", "cannot_hold"):  # say it only when the cadence is a problem
