@@ -51,9 +51,10 @@ def rule_full_prompt(ctx: Ctx) -> None:
         for m in _FULL_PROMPT.finditer(s.text):
             key = next(k for k in ("", "2", "3", "4") if m.group("num" + k))
             num, mult = m.group("num" + key), m.group("mult" + key)
-            # a window's size in k is 1,024 tokens ("128k" = 131,072); a pasted document's, 1,000
-            pasted = key == "4" and "tok" in m.group(0).lower()
-            tokens = int(parse_number(num) * (1000 if mult else 1)) if pasted else context_length(num, mult)
+            # a window's size in k is 1,024 tokens ("a full 128k prompt" = 131,072); a count said in tokens
+            # ("contracts of ~60k tokens", "the whole 100k-token input"), 1,000 (as rules_serving_io)
+            counted = "tok" in m.group(0).lower()
+            tokens = int(parse_number(num) * (1000 if mult else 1)) if counted else context_length(num, mult)
             if 1 <= tokens <= _MAX_PROMPT_TOKENS:
                 ctx.add(s, "prompt_tokens", tokens, f'"{q(m)}": the prompt each request brings', "stated",
                         m.start())  # fmt: skip

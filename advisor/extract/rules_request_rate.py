@@ -77,7 +77,7 @@ END_TO_END = re.compile(
     # a percentile latency, or a latency in seconds: a request's, not a token's (expert review 7, R07: "keeps
     # p95 latency under 2 s"); not "latency 50 ms per token", not "under 2 s to the first token"; "per
     # response" names the answer (expert review 19, P09a: "p95 latency under 1.5 s per response")
-    rf"|\b(?:p\d\d\s+latency|latency|p\d\d)\s*(?:(?:should|must|needs?\s+to)\s+(?:be|stay)\s+|(?:of|is|at)\s+"
+    rf"|\b(?:p\d\d\s+latency|latency)\s*(?:(?:should|must|needs?\s+to)\s+(?:be|stay)\s+|(?:of|is|at)\s+"
     rf"|[:=]\s*)?"
     rf"(?:under|below|within|less\s+than|<=?|at\s+most|of|sub)?\s*(?:~\s*)?(?P<num3>{NUM})\s*"
     # in ms only from U.REQUEST_LATENCY_MIN_MS up ("p95 latency under 800 ms"; checked in _derived)
@@ -88,7 +88,10 @@ END_TO_END = re.compile(
     rf"|\b(?:responses?|answers?|replies|requests?)\s+(?:must|should|need\s+to|have\s+to|has\s+to)?\s*"
     rf"(?:complete|come\s+back|return|finish|take|be\s+(?:back|served|answered|returned|ready|done))\s+(?:in\s+under"
     rf"|within|under|in\s+less\s+than|less\s+than|at\s+most|no\s+more\s+than|in)\s+(?:~\s*)?(?P<num4>{NUM})\s*"
-    rf"(?P<unit4>{_UNIT})\b",
+    rf"(?P<unit4>{_UNIT})\b"
+    # a bare percentile with the answer named after it: "p95 under 4 s per response" (not "TTFT p95 < 2 s")
+    rf"|(?<!ttft\s)(?<!token\s)\bp\d\d\s+(?:under|below|within|<=?|of|at\s+most)?\s*(?:~\s*)?(?P<num5>{NUM})\s*"
+    rf"(?P<unit5>{_UNIT})\s+(?:per|for\s+(?:each|a|the|every))\s+(?:full\s+|whole\s+)?{_ANSWER}\b",
     I,
 )
 # "p95" said beside an answer's latency that END_TO_END matched without it ("... under 15 s at p95")
@@ -147,7 +150,7 @@ def response_target(ctx: Ctx, output: Finding | None) -> None:
     for s in ctx.sentences:
         if (e2e := END_TO_END.search(s.text)) is None or s.start in ctx.claim_sentences:
             continue
-        key = next(k for k in ("", "2", "3", "4") if e2e.group("num" + k))
+        key = next(k for k in ("", "2", "3", "4", "5") if e2e.group("num" + k))
         num, unit = e2e.group("num" + key), e2e.group("unit" + key)
         ms = parse_number(num) * (1.0 if unit.lower().startswith("m") else 1000.0)
         if ms <= 0 or (key == "3" and unit.lower().startswith("m") and ms < U.REQUEST_LATENCY_MIN_MS):
