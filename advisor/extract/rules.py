@@ -64,6 +64,7 @@ from advisor.extract.rules_forward_only import (
     rule_forward_only_workload,
 )
 from advisor.extract.rules_framework import rule_framework
+from advisor.extract.rules_full_prompt import rule_full_prompt
 from advisor.extract.rules_generation_chain import rule_generation_chain
 from advisor.extract.rules_gpu_at_provider import rule_gpu_at_provider
 from advisor.extract.rules_gpu_lists import rule_gpu_lists
@@ -208,6 +209,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_length_pairs,  # after the length rules: '1k prompt / 200 out', 'Prompt ~900, answer ~150'
     rule_item_prompt,  # after the length rules: "Each e-mail is roughly 400 tokens" is a batch job's prompt
     rule_forward_only_output,  # before rule_serving_io: a forward-only job's items get one output token
+    rule_full_prompt,  # before rule_serving_io: 'a full 128k prompt', 'paste whole contracts of ~60k tokens'
     rule_serving_io,
     rule_power_forms,  # after rule_serving_io: '31c/kWh (AUD)', '₹9 per unit' replace a USD reading
     rule_per_item_volume,  # after rule_serving_io: '2.4M SKUs' ... 'Per SKU: ~220 output tokens'

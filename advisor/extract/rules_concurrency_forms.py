@@ -64,7 +64,8 @@ _LABELLED = re.compile(
     # are about 250 open sessions"
     rf"|(?P<num2>{NUM})\s*(?P<k2>k)?\s+ccu\b"
     rf"|\bpeak(?:s|ing)?\b[^.;]{{0,25}}?(?:at|of|to|are|is|around|about|~)\s*(?P<num3>{NUM})\s*(?P<k3>k)?\s+"
-    rf"{_SESSIONS}\b",
+    # not "peaks of 3 requests per second": an arrival rate (expert review 19, P11), read by rules_serving_io
+    rf"{_SESSIONS}\b(?!{PER_PERIOD_COUNT})",
     I,
 )
 _SHARE = re.compile(

@@ -477,6 +477,10 @@ _ONE_USER = keyed(
 )
 
 
+# a request count per period inside a concurrency match: an arrival rate ("100 requests per minute at peak",
+# expert review 19, R09), which rules_serving_io reads and tools/recommend/rate_load.py turns into the
+# requests in flight (Little's law); not a number of requests open at once
+_REQUEST_RATE_IN = re.compile(rf"\b(?:requests?|reqs?|queries|calls|prompts)(?:{PER_PERIOD_COUNT})", I)
 # people working on the project together are a team, not concurrent users of a service
 _TEAM_AT_WORK = re.compile(r"\b(?:work(?:s|ing)?|collaborat\w*|contribut\w*)\s+(?:on|together|in)\b", I)
 _USE_VERB = re.compile(r"\b(?:use|using|uses|query|querying|chat\w*|hit|call\w*|ask\w*|send\w*)\b", I)
@@ -494,6 +498,8 @@ def rule_serving(ctx: Ctx) -> None:
                 continue  # "a fifth of them active at once": a share, read below with its total
             if _TEAM_AT_WORK.search(t[m.start() : m.end() + 30]) and not _USE_VERB.search(m.group(0)):
                 continue  # "4 people at the same time work on it": the team, not users (issue 12)
+            if _REQUEST_RATE_IN.search(m.group(0)):
+                continue  # "100 requests per minute at peak": a rate (rules_request_rate), not in flight
             v = (parse_count(num) if not m.group("mult") else parse_number(num)) * (
                 1000 if m.group("mult") else 1
             )

@@ -27,6 +27,7 @@ from advisor.extract.rules_languages import (
     target_languages,
     translation_volume,
 )
+from advisor.extract.rules_request_rate import RequestRate, rate_target, request_rates, response_target
 from advisor.extract.rules_text import (
     APPROX,
     GENERATED_FROM_MODEL,
@@ -162,25 +163,6 @@ _POWER = Gated(
 _CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "usd": "USD", "dollar": "USD",
              "eur": "EUR", "euro": "EUR", "gbp": "GBP", "pound": "GBP", "chf": "CHF", "pence": "GBP",
              "p": "GBP"}  # fmt: skip
-_REQ_RATE = Gated(
-    re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>k|m)?\s*(?:(?:requests?|reqs?|queries|calls|prompts)\s*(?:/\s*(?P<u1>s|sec|second"
-        r"|m|min|minute|h|hr|hour|day|wk|week|mo|month)\b|per\s+(?P<u2>s|sec|second|min|minute|hour|day|week|month)\b"
-        r"|an?\s+(?P<u3>second|minute|hour|day|week|month)"
-        r"\b)|(?P<qps>qps|rps|req/s)\b|(?P<rpm>rpm|req/min)\b)",  # "~600 rpm avg, 1.5k rpm peak"
-        I,
-    ),
-    "req", "quer", "call", "prompt", "qps", "rps", "rpm",
-)  # fmt: skip
-_TOKEN_RATE = Gated(
-    re.compile(
-        rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:output\s+|generated\s+|new\s+)?tokens?\s*(?:/|per|an?|each)"
-        r"\s*(?P<per>minute|min|hour|hr|day)\b",
-        I,
-    ),
-    "minute", "min", "hour", "hr", "day",
-)  # fmt: skip
-_SECONDS_PER = {"minute": 60.0, "hour": 3600.0, "day": 86400.0}
 _ITEMS = Gated(
     re.compile(
         rf"(?P<num>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:[a-z][\w-]*\s+){{0,2}}?(?P<item>documents|docs|items|records|rows|prompts"
@@ -217,36 +199,8 @@ _GENERATES = re.compile(
     r"|respond|answer|caption|tag|scor)\w*",
     I,
 )
-_PER_SECOND = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0,
-               "hr": 3600.0, "hour": 3600.0, "day": 86400.0,
-               "wk": U.SECONDS_PER_WEEK, "week": U.SECONDS_PER_WEEK, "mo": U.SECONDS_PER_MONTH,
-               "month": U.SECONDS_PER_MONTH}  # fmt: skip
 _GENERATION_GROUPS = (("num", "mult"), ("num2", "mult2"), ("num3", "mult3"))
 _MIN_GENERATION_TOKENS = 1e6
-# a whole answer's latency: "p95 end-to-end latency target 2 s", "responses within 3 seconds"
-_END_TO_END = re.compile(
-    rf"\b(?:(?:p\d\d|average|mean|median)\s+)?(?:end[\s-]to[\s-]end|e2e|response|total|request|full[\s-]answer)"
-    rf"\s+(?:latency|time)\s+(?:target\s+|sla\s+|budget\s+|goal\s+)?(?:of\s+|under\s+|below\s+|within\s+"
-    rf"|<\s*|:\s*|is\s+|=\s*)*(?:~\s*|about\s+)?(?P<num>{NUM})\s*(?P<unit>ms|milliseconds?|s|secs?|seconds?)\b"
-    # the answer named after the figure: "p95 latency budget 3s for the full response"
-    rf"|\b(?:(?:p\d\d|average|mean|median)\s+)?latency\s+(?:target|sla|budget|goal|limit)\s+(?:of\s+|is\s+|:\s*)?"
-    rf"(?:~\s*|about\s+|under\s+|<\s*)?(?P<num2>{NUM})\s*(?P<unit2>ms|milliseconds?|s|secs?|seconds?)\s+"
-    r"(?:for|on|per)\s+(?:the\s+|a\s+|each\s+)?(?:full|whole|entire|complete)\s+(?:response|answer|reply|request)"
-    # a percentile latency, or a latency in seconds: a request's, not a token's (expert review 7, R07: "keeps
-    # p95 latency under 2 s"); not "latency 50 ms per token", not "under 2 s to the first token"
-    rf"|\b(?:p\d\d\s+latency|latency)\s*(?:(?:should|must|needs?\s+to)\s+(?:be|stay)\s+|(?:of|is|at)\s+"
-    rf"|[:=]\s*)?"
-    rf"(?:under|below|within|less\s+than|<=?|at\s+most|of|sub)?\s*(?:~\s*)?(?P<num3>{NUM})\s*"
-    # in ms only from U.REQUEST_LATENCY_MIN_MS up ("p95 latency under 800 ms"; checked in _derived)
-    r"(?P<unit3>ms|milliseconds?|s|secs?|seconds?)\b(?!\s*(?:per|/|to\s+(?:the\s+)?first|between))"
-    # the answer as the subject: "responses must come back within 2 seconds", "requests complete in 1.5 s"
-    rf"|\b(?:responses?|answers?|replies|requests?)\s+(?:must|should|need\s+to|have\s+to|has\s+to)?\s*"
-    rf"(?:complete|come\s+back|return|finish|be\s+(?:back|served|answered|returned|ready|done))\s+(?:in\s+under|within|under"
-    rf"|in\s+less\s+than|in)\s+(?:~\s*)?(?P<num4>{NUM})\s*(?P<unit4>ms|milliseconds?|s|secs?|seconds?)\b",
-    I,
-)
-_PEAK = re.compile(r"\b(?:at\s+(?:the\s+)?peak|peak|peaks?\s+(?:of|at))\b", I)
-_AVERAGE = re.compile(r"\b(?:on\s+average|average|avg|typical(?:ly)?|mean)\b", I)
 SINGLE_LABEL_TOKENS = 3
 """Tokens of an output that is 'a single label': a class name with the end-of-sequence token (1-3 BPE
 tokens for a word, e.g. 'positive', 'billing'; the upper end, as a range gives its upper end)."""
@@ -314,7 +268,7 @@ def _length(m: re.Match[str]) -> int | None:
 def rule_serving_io(ctx: Ctx) -> None:
     """prompt_tokens, output_tokens (context_len from both), generation_tokens (target rate with a
     deadline; from a request rate), power_price_usd_per_kwh."""
-    request_rates: list[tuple[float, str, int]] = []  # (requests/s, evidence, position)
+    rates: list[RequestRate] = []
     for s in ctx.sentences:
         t = s.text
         lengths: set[str] = set()
@@ -347,7 +301,7 @@ def rule_serving_io(ctx: Ctx) -> None:
             value = parse_scaled(num, mult)
             if value >= _MIN_GENERATION_TOKENS:
                 ctx.add(s, "generation_tokens", value, q(m), "stated", m.start())
-        request_rates += _request_rates(ctx, s)
+        rates += request_rates(ctx, s)
         for m in _POWER.finditer(t):
             cur = _currency(m)
             conv = U.usd_per_kwh_from(parse_number(m.group("num")), cur, bool(m.group("cents")))
@@ -358,37 +312,7 @@ def rule_serving_io(ctx: Ctx) -> None:
     _items_batch(ctx)
     _items_times_lengths(ctx)
     translation_volume(ctx)
-    _derived(ctx, request_rates)
-
-
-def _request_rates(ctx: Ctx, s: Sentence) -> list[tuple[float, str, int]]:
-    """Request rates in `s` as (requests/s, evidence, position); a token rate per minute or hour is
-    recorded at once as target_tokens_per_s."""
-    t = s.text
-    out: list[tuple[float, str, int]] = []
-    for m in _REQ_RATE.finditer(t):
-        unit = (m.group("u1") or m.group("u2") or m.group("u3") or ("min" if m.group("rpm") else "s")).lower()
-        scale = {"k": 1e3, "m": 1e6}.get((m.group("mult") or "").lower(), 1.0)
-        per_s = parse_number(m.group("num")) * scale / _PER_SECOND[unit]
-        if per_s > 0:
-            near = t[max(0, m.start() - 15) : m.end() + 15]
-            peak = _PEAK.search(near) is not None and _AVERAGE.search(t[m.end() : m.end() + 15]) is None
-            out.append((per_s, ("PEAK " if peak else "") + q(m), s.start + m.start()))
-    if s.start in ctx.claim_sentences:
-        return out
-    for m in _TOKEN_RATE.finditer(t):
-        per = m.group("per").lower()
-        per = "hour" if per.startswith("h") else "day" if per == "day" else "minute"
-        seconds = _SECONDS_PER[per]
-        if per == "day" and ctx.workload != "inference":
-            continue  # "we add 2B tokens a day to the corpus": not a serving rate
-        rate = parse_scaled(m.group("num"), m.group("mult")) / seconds
-        ev = f'"{q(m)}": / {seconds:g} s = {rate:,.0f} tokens/s'
-        ctx.add(s, "target_tokens_per_s", rate, ev, "inferred", m.start())
-        if per == "day":  # a daily volume served at the average rate: the GPUs work around the clock
-            ev = f'"{q(m)}": a daily volume at its average rate keeps the GPUs busy around the clock'
-            ctx.add(s, "utilization", 1.0, ev, "inferred", rank=-1)  # any other reading of use wins
-    return out
+    _derived(ctx, rates)
 
 
 def _items_batch(ctx: Ctx) -> None:
@@ -554,7 +478,7 @@ def _currency(m: re.Match[str]) -> str:
     return "USD"
 
 
-def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
+def _derived(ctx: Ctx, rates: list[RequestRate]) -> None:
     """context_len from prompt + output; target_tokens_per_s from a generation volume and a deadline, or
     from a request rate and the answer length."""
     best = select_findings(
@@ -568,33 +492,10 @@ def _derived(ctx: Ctx, request_rates: list[tuple[float, str, int]]) -> None:
         ev = f'"{prompt.evidence}" + "{output.evidence}": {conv.how}'
         rank = max(prompt.position, output.position)
         ctx.add(anchor, "context_len", int(conv.value), ev, "inferred", rank=rank)
-    for s in ctx.sentences:
-        if (e2e := _END_TO_END.search(s.text)) is None or s.start in ctx.claim_sentences:
-            continue
-        key = next(k for k in ("", "2", "3", "4") if e2e.group("num" + k))
-        num, unit = e2e.group("num" + key), e2e.group("unit" + key)
-        ms = parse_number(num) * (1.0 if unit.lower().startswith("m") else 1000.0)
-        if ms <= 0 or (key == "3" and unit.lower().startswith("m") and ms < U.REQUEST_LATENCY_MIN_MS):
-            continue  # "latency 50 ms": a token's (rules_context)
-        ctx.add(s, "response_target_s", ms / 1000.0, q(e2e), "stated", e2e.start())  # the answer checks it
-        if output is not None and not any(f.field == "latency_ms_per_token" for f in ctx.findings):
-            conv = U.ms_per_token_from_latency(ms, float(output.value))
-            ev = f'"{q(e2e)}" over "{output.evidence}": {conv.how}'
-            ctx.add(s, "latency_ms_per_token", conv.value, ev, "inferred", e2e.start())
-        break
+    response_target(ctx, output)  # a whole answer's latency (rules_request_rate)
     gen, deadline = best.get("generation_tokens"), best.get("deadline_hours")
     if gen is not None and deadline is not None:
         conv = U.rate_from_volume(float(gen.value), float(deadline.value))
         ev = f'"{gen.evidence}" by the deadline: {conv.how}'
         ctx.add(anchor, "target_tokens_per_s", conv.value, ev, "inferred", rank=gen.position)
-    if (
-        request_rates
-        and output is not None
-        and not any(f.field == "target_tokens_per_s" for f in ctx.findings)
-    ):
-        peaks = [r for r in request_rates if r[1].startswith("PEAK ")]
-        per_s, said, position = (peaks or request_rates)[-1]  # the peak, when one is called so
-        said = said.removeprefix("PEAK ")
-        conv = U.rate_from_requests(per_s, float(output.value))
-        ev = f'"{said}" with "{output.evidence}": {conv.how}'
-        ctx.add(anchor, "target_tokens_per_s", conv.value, ev, "inferred", rank=position)
+    rate_target(ctx, rates, output)  # after the token rates and the deadline rate, which win

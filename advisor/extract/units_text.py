@@ -255,6 +255,23 @@ def rate_from_requests(requests_per_s: float, tokens_each: float) -> Converted:
     )
 
 
+PEAK_TO_AVERAGE_REQUESTS = 2.0
+"""A request volume per day, week or month (or a rate called an average) is sized at twice its average
+rate when no peak is stated (expert review 19, R11): traffic that falls in a 12-hour working day and not
+at night runs at 24 / 12 = 2x the round-the-clock average in those hours. A planning assumption, not a
+measurement: a stated peak ("peaks of 3 requests per second") replaces it."""
+
+
+def peak_from_average(average_per_s: float) -> Converted:
+    """The request rate to size for from an average one, with no peak stated (PEAK_TO_AVERAGE_REQUESTS)."""
+    peak = average_per_s * PEAK_TO_AVERAGE_REQUESTS
+    return Converted(
+        peak,
+        f"average {average_per_s:.3g} requests/s x {PEAK_TO_AVERAGE_REQUESTS:g} (assumed peak-to-average "
+        f"ratio, no peak stated) = {peak:.3g} requests/s",
+    )
+
+
 CENTS_PER_UNIT = 100.0
 
 

@@ -86,7 +86,8 @@ def test_requests_per_month_are_a_steady_rate_not_one_batch(extract: Extract) ->
     p = extract("Serve Mixtral 8x7B. Traffic: ~2M requests/month, avg 800 tokens prompt, 250 completion.")
     assert (p.prompt_tokens, p.output_tokens) == (800, 250)
     assert p.generation_tokens is None
-    assert p.target_tokens_per_s is not None and 150 < p.target_tokens_per_s < 250  # 2M x 250 / 730 h
+    # 2M x 250 / 730 h = 190 tokens/s on average, sized at the assumed 2x peak (expert review 19, R11)
+    assert p.target_tokens_per_s is not None and 300 < p.target_tokens_per_s < 500
 
 
 def test_a_latency_budget_for_the_full_response(extract: Extract) -> None:

@@ -30,6 +30,7 @@ from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
 from tools.recommend.provider_gaps import provider_gap_check
+from tools.recommend.rate_load import trace_rate_load
 from tools.recommend.relax import relax_advice
 from tools.recommend.rent_vs_owned import rent_within_budget_note
 from tools.recommend.run import run_engine
@@ -400,6 +401,12 @@ def trace_primary(eng: Engine, c: Candidate, tb: TraceBuilder) -> None:
         per = c.serving.per_replica_concurrency if c.serving is not None else eng.p.concurrency or 1
         t = eng.calc.serving(c.gpu, c.layout.n_gpus, per, traced=True, pp=c.layout.pp, dp=c.layout.dp)
         tb.extend(t, prefix="throughput: ")
+        p = eng.p
+        stated = p.concurrency is not None and p.status_of("concurrency") != "assumed"
+        if c.serving is not None and p.target_tokens_per_s and not p.generation_tokens and not stated:
+            # a stated rate: the requests in flight it keeps on each replica (Little's law, rate_load.py)
+            serving_replicas = max(1, c.serving.replicas - c.serving.spare_replicas)
+            trace_rate_load(tb, t, p.target_tokens_per_s, serving_replicas)
     else:
         tb.extend(eng.calc.training_time(c.gpu, c.layout, scale_out), prefix="time: ")
     tb.extend(eng.calc.topology(c.gpu, c.layout, c.fit.peak_gib_per_gpu, scale_out), prefix="topology: ")
