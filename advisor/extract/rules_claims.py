@@ -14,6 +14,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.base import Finding
 from advisor.extract.regex_keys import keyed
+from advisor.extract.rules_claim_bounds import count_bound
 from advisor.extract.rules_count_question import asks_count
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_dates import _DATE, date_of
@@ -169,9 +170,7 @@ _GPU_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?$", I)
 _SERVER_BEFORE = re.compile(
     r"\b(?P<boxes>a|an|one|single|two|three|four|\d+)\s+(?P<num>\d+)\s*(?:x|×)\s*$", I
 )
-_SERVER_AFTER = re.compile(
-    r"\s*(?:sxm\w*\s+|nvl\s+|\d+\s*gb\s+)?(?:server|node|box|system|machine)s?\b", I
-)
+_SERVER_AFTER = re.compile(r"\s*(?:sxm\w*\s+|nvl\s+|\d+\s*gb\s+)?(?:server|node|box|system|machine)s?\b", I)
 _PROCURE = keyed(
     r"\b(?:buy\w*|purchas\w*|procur\w*|rent\w*|leas(?:e|ing)|quotes?|assess\w*|evaluat\w*|costs?"
     r"|pric\w*)\b",
@@ -228,15 +227,18 @@ def rule_claims(ctx: Ctx) -> None:
                 continue  # "we've got a DGX H100 sitting idle - could it handle ...": owned, rules_gpus
             counted = _GPU_COUNT.search(t[: gpu.start()]) is not None
             digits = _DIGIT_COUNT.search(t[: gpu.start()]) is not None  # "8x H100", not "a T4"
-            how_long = (_HOW_LONG.search(t) is not None or (counted and _COMPARE.search(t) is not None)
-                        or _how_long_next(ctx, i))
+            how_long = (
+                _HOW_LONG.search(t) is not None
+                or (counted and _COMPARE.search(t) is not None)
+                or _how_long_next(ctx, i)
+            )
             asked_on = digits and _CAN_WE_ON.search(t) is not None
             if asked_on and not how_long and not _ENOUGH.search(t, gpu.end()):
                 # "can i run llama 3.3 70b on 2x h100s for 50 chats?": the hardware asked about, checked;
                 # the sentence's load and lengths are the workload's, and the GPU is still the one wanted
                 _claim_hardware(ctx, s, gpu, mark=False)
                 continue
-            if (bound := _count_bound(t, gpu)) is not None:
+            if (bound := count_bound(t, gpu)) is not None:
                 # "needs at least 4x A100, true?", "one L40S won't cut it, will it?": checked in its direction
                 _claim_hardware(ctx, s, gpu)
                 ctx.add(s, "claimed_gpu_bound", bound[0], bound[1], "stated", gpu.start())
@@ -261,60 +263,19 @@ def rule_claims(ctx: Ctx) -> None:
                 hours.start())  # fmt: skip
 
 
-# a claim that a count is the fewest that do it: "at least 4x A100", "a minimum of 8 H100s", "no fewer than
-# two A100s" (before the card); "16 H100s minimum", "4x A100 as a bare minimum", "8 H100s at the very least"
-_MIN_BEFORE = re.compile(
-    r"\b(?:at\s+(?:the\s+)?(?:very\s+)?least|(?:a|the)\s+(?:bare\s+)?minimum\s+of|minimum(?:\s+of)?|min\.?"
-    r"|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|(?:with|on)\s+(?:fewer|less)\s+than"
-    # "do we really need 8x H100?": the count doubted as the one needed
-    r"|\b(?:do|would|will)\s+(?:we|i|you)\s+(?:really|actually|truly)\s+need)\s+(?:\S+\s*){0,2}$",
-    I,
-)
-_MIN_AFTER = re.compile(
-    r"\s*(?:gpus?\s+|cards?\s+)?(?:\(?(?:as\s+(?:an?|the)\s+|at\s+(?:an?\s+|the\s+)?|(?:(?:is|are|be)\s+(?:really\s+)?)?"
-    r"(?:the|our)\s+)?(?:bare\s+|absolute\s+)?(?:minimum|min\b)|at\s+(?:the\s+)?(?:very\s+)?least\b"
-    # "is 8x H100 overkill?", "8 H100s is more than we need": fewer might do
-    r"|(?:(?:is|are|be|seems?)\s+)?(?:a\s+bit\s+|way\s+|total\s+)?(?:overkill|more\s+than\s+(?:we|i)\s+need))",
-    I,
-)
-# a claim that a count is too few: "one L40S won't cut it", "2x A100 is not enough", "a single 4090 can't
-# handle it", "4 H100s are too few", "won't be sufficient"
-_TOO_FEW_AFTER = re.compile(
-    r"\s*(?:\([^)]{0,20}\)\s*)?(?:alone\s+|by\s+itself\s+|on\s+its\s+own\s+)?"
-    r"(?:(?:won['’]?t|will\s+not|wouldn['’]?t|would\s+not|can['’]?t|cannot|can\s+not|couldn['’]?t|isn['’]?t"
-    r"|is\s+not|aren['’]?t|are\s+not|(?:is|are|be)\s+(?:probably\s+|surely\s+)?not|not)\s+(?:be\s+)?"
-    r"(?:nearly\s+|quite\s+)?(?:enough|sufficient|cut\s+it|do\s+it|do\s+the\s+(?:job|trick)|handle|fit|hold"
-    r"|run|serve|keep\s+up)"
-    r"|(?:is|are|be|seems?)\s+(?:way\s+|far\s+|much\s+)?too\s+(?:few|small|little|weak))\b",
-    I,
-)
-
-
 _UNNAMED_COUNT = re.compile(rf"(?P<num>{NUMBER})\s*(?:x\s*)?(?:gpus|cards|accelerators)\b", I)
 
 
 def _unnamed_bound(ctx: Ctx, s: Sentence) -> None:
     """claimed_gpu_count and claimed_gpu_bound of a count claim that names no GPU ("16 GPUs minimum")."""
     for m in _UNNAMED_COUNT.finditer(s.text):
-        bound = _count_bound(s.text, m)
+        bound = count_bound(s.text, m)
         if bound is None or _OWNED.search(_clause_around(s.text, m.start())) is not None:
             continue
         ctx.claim_sentences.add(s.start)
         ctx.add(s, "claimed_gpu_count", int(parse_number(m.group("num"))), bound[1], "stated", m.start())
         ctx.add(s, "claimed_gpu_bound", bound[0], bound[1], "stated", m.start())
         return
-
-
-def _count_bound(t: str, gpu: re.Match[str]) -> tuple[str, str] | None:
-    """('minimum' | 'too_few', the words) when the claim says its GPU count is the fewest that do it or
-    too few; None for a plain claim that the count suffices."""
-    if (m := _TOO_FEW_AFTER.match(t, gpu.end())) is not None:
-        return "too_few", t[gpu.start() : m.end()].strip()
-    if (m := _MIN_AFTER.match(t, gpu.end())) is not None:
-        return "minimum", t[gpu.start() : m.end()].strip()
-    if (b := _MIN_BEFORE.search(t[max(0, gpu.start() - 40) : gpu.start()])) is not None:
-        return "minimum", (b.group(0) + gpu.group(0)).strip()
-    return None
 
 
 # a bare check of the sentence before (expert review 7, R15 without "someone says"): "Is that realistic?",
@@ -457,6 +418,7 @@ def _date_span() -> tuple[re.Pattern[str], re.Pattern[str]]:
     plain = re.sub(r"\?P<\w+>", "?:", _DATE)  # the same date without its named groups, usable twice
     span = re.compile(rf"(?P<a>{plain})\s*(?:to|-|–|until|till|through|thru)\s*(?P<b>{plain})", I)
     return span, re.compile(_DATE, I)
+
 
 # a guessed duration, also with no digits: "our guess is a week", "like 3.5 days", "say two days"
 _GUESS_HOURS = re.compile(
@@ -605,4 +567,3 @@ def _claimed_hours(hours: re.Match[str]) -> float:
     unit = hours.group("unit").lower()
     name = "month" if unit.startswith("mo") else {"d": "day", "w": "week", "m": "minute"}.get(unit[0], "hour")
     return U.hours_from(parse_number(hours.group("num")), name).value
-

@@ -140,6 +140,19 @@ def model_flops_factor(method: TrainingMethod) -> float:
     return FLOPS_PER_PARAM_TOKEN_ADAPTER if method in ("lora", "qlora") else FLOPS_PER_PARAM_TOKEN_FULL
 
 
+def flops_factor_step(tb: TraceBuilder, method: TrainingMethod, flops_factor: float | None) -> float:
+    """k of the training estimate, traced: model_flops_factor(method), or the caller's override."""
+    if flops_factor is None:
+        k = model_flops_factor(method)
+        formula = "6 (full/pretraining) or 4 (LoRA/QLoRA: no weight gradients); recompute is in the MFU band"
+        src = "Kaplan et al. 2020; EleutherAI Transformers Math 101; model-FLOPs convention of the MFU bands"
+    else:
+        check_positive(flops_factor=flops_factor)
+        k, formula, src = flops_factor, "caller's override", "caller"
+    tb.step("flops_factor", formula, k, "FLOPs/(param x token)", src, method=method)
+    return k
+
+
 def attention_width(arch: ModelArch) -> int:
     """heads x query/key head dim (MLA: nope + rope parts)."""
     if arch.uses_mla:

@@ -52,8 +52,8 @@ from tools.compute.flops import (
     blended_peak_tflops,
     check_positive,
     check_training_method,
+    flops_factor_step,
     gpu_class_of,
-    model_flops_factor,
     peak_tflops,
 )
 from tools.compute.moe_loop import EAGER_MOE_FRAMEWORKS, with_moe_loop
@@ -191,16 +191,7 @@ def estimate_training_time(
     narrowing: list[str] = []  # inputs the user can state, most telling first (sorted at the end)
     measure = "time one training step on your set-up: its tokens/s per GPU replaces the estimate"
 
-    if flops_factor is None:
-        k = model_flops_factor(method)
-        formula = "6 (full/pretraining) or 4 (LoRA/QLoRA: no weight gradients); recompute is in the MFU band"
-        src = "Kaplan et al. 2020; EleutherAI Transformers Math 101; model-FLOPs convention of the MFU bands"
-    else:
-        check_positive(flops_factor=flops_factor)
-        k = flops_factor
-        formula = "caller's override"
-        src = "caller"
-    tb.step("flops_factor", formula, k, "FLOPs/(param x token)", src, method=method)
+    k = flops_factor_step(tb, method, flops_factor)
     pad = None
     computed_seq: float | None = seq_len
     if not packed:
