@@ -214,12 +214,12 @@ def wait_healthy(port: int, proc: subprocess.Popen[bytes], limit_s: float = SERV
     raise TimeoutError(f"llama-server not healthy after {limit_s:.0f} s")
 
 
-def bench_env(port: int) -> dict[str, str]:
-    """The settings the README recommends for a local server."""
+def bench_env(port: int, timeout_s: float = SERVER_TIMEOUT_S) -> dict[str, str]:
+    """The settings the README recommends for a local server (timeout_s: one model answer, seconds)."""
     return {
         "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
         "GPU_ADVISOR_MODEL": "local",
-        "GPU_ADVISOR_LLM_TIMEOUT_S": str(int(SERVER_TIMEOUT_S)),
+        "GPU_ADVISOR_LLM_TIMEOUT_S": str(int(timeout_s)),
         "GPU_ADVISOR_LLM_MAX_RETRIES": "0",
         "GPU_ADVISOR_LLM_MAX_TOKENS": str(MAX_ANSWER_TOKENS),
     }
@@ -256,6 +256,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cases", type=Path, default=None, help="eval cases directory (default evals/cases)")
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument(
+        "--timeout-s",
+        type=float,
+        default=SERVER_TIMEOUT_S,
+        help="seconds one model answer may take before the case falls back to the rules "
+        "(raise it on a loaded machine)",
+    )
     args = ap.parse_args(argv)
     root = cache_dir()
     root.mkdir(parents=True, exist_ok=True)
@@ -268,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         wait_healthy(port, proc)
-        os.environ.update(bench_env(port))
+        os.environ.update(bench_env(port, args.timeout_s))
         return _evaluate(args.cases, args.limit, MODELS[args.model].name)
     finally:
         proc.terminate()

@@ -70,6 +70,8 @@ def test_command_lines() -> None:
     assert "-DLLAMA_CURL=OFF" in configure and build[-4:] == ["--target", "llama-server", "-j", "2"]
     env = bench_env(8123)
     assert env["OPENAI_BASE_URL"] == "http://127.0.0.1:8123/v1" and env["GPU_ADVISOR_LLM_MAX_RETRIES"] == "0"
+    assert env["GPU_ADVISOR_LLM_TIMEOUT_S"] == "180"
+    assert bench_env(8123, timeout_s=420.0)["GPU_ADVISOR_LLM_TIMEOUT_S"] == "420"
 
 
 def test_comparison_flags_fields_where_the_model_is_worse() -> None:
