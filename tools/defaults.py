@@ -18,7 +18,7 @@ from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.trace import TraceBuilder, Traced
-from tools.units import bytes_to_gb, gb_to_bytes
+from tools.units import bytes_to_gb, gb_to_bytes, tokens_per_s_to_ms_per_token
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
     FRAMEWORK_DEFAULT,
@@ -83,7 +83,7 @@ about twice reading speed (READING_TOKENS_PER_S), so a streamed answer never mak
 floor, not a comfortable speed: "below ~5 tokens/sec feels sluggish, ~10-20 is comfortable for chat
 (around or above reading speed)" (https://spanvero.com/learn/usable-tokens-per-second/, read 2026-11);
 expert reviews 5 and 6 (evals/reviews/2026-11-27-expert-review-5.md, -6.md) reject 5-12 tokens/s chat."""
-INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT = 1000.0 / INTERACTIVE_TOKENS_PER_S_DEFAULT
+INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT = tokens_per_s_to_ms_per_token(INTERACTIVE_TOKENS_PER_S_DEFAULT)
 """The floor as a latency target: 1000 ms / 10 tokens/s = 100 ms per output token."""
 INTERACTIVE_SPEED_SOURCE = (
     f"per-user speed at least {INTERACTIVE_TOKENS_PER_S_DEFAULT:g} tokens/s for interactive serving, about "

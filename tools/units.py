@@ -16,6 +16,7 @@ HOURS_PER_MONTH = 730.0  # 8760 h / 12, the convention cloud price sheets use
 MONTHS_PER_YEAR = 12.0
 GB_PER_TB = 1000.0
 WATTS_PER_KW = 1000.0
+MS_PER_S = 1000.0
 
 
 def bytes_to_gib(n_bytes: float) -> float:
@@ -91,3 +92,23 @@ def watts_to_kw(watts: float) -> float:
 def months_left_of_term(term_months: float, elapsed_months: float) -> float:
     """Months left on a fixed term ("7 months into a 12-month commitment" -> 5); never below zero."""
     return max(0.0, term_months - elapsed_months)
+
+
+def ms_to_seconds(ms: float) -> float:
+    """Milliseconds -> seconds."""
+    return ms / MS_PER_S
+
+
+def seconds_to_ms(seconds: float) -> float:
+    """Seconds -> milliseconds."""
+    return seconds * MS_PER_S
+
+
+def ms_per_token_to_tokens_per_s(ms_per_token: float) -> float:
+    """A stream's latency in ms per output token -> its tokens/s (1000 ms / ms per token)."""
+    return MS_PER_S / ms_per_token
+
+
+def tokens_per_s_to_ms_per_token(tokens_per_s: float) -> float:
+    """A stream's tokens/s -> ms per output token (1000 ms / tokens per s)."""
+    return MS_PER_S / tokens_per_s

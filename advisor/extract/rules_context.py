@@ -18,6 +18,7 @@ from advisor.extract.rules_text import (
     parse_number,
     share_fraction,
 )
+from tools.units import tokens_per_s_to_ms_per_token
 
 # =========================================================================== data location
 _LOCATIONS = (
@@ -553,7 +554,7 @@ def rule_serving(ctx: Ctx) -> None:
             v = parse_number(m.group("num") or m.group("num2"))
             # a serving claim's per-user speed is the speed the check tests (review 7, R15)
             if v > 0 and (s.start not in ctx.claim_sentences or ctx.workload == "inference"):
-                ms = 1000.0 / v
+                ms = tokens_per_s_to_ms_per_token(v)
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'
                 ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", m.start())
         for m in _LATENCY.finditer(t):
@@ -585,7 +586,7 @@ def rule_serving(ctx: Ctx) -> None:
                 # second", "it should stream at 30 tok/s"
                 or re.search(r"\bstream(?:s|ing|ed)?\s+(?:\w+\s+){0,5}$", before, I)
             ):
-                ms = 1000.0 / v
+                ms = tokens_per_s_to_ms_per_token(v)
                 ev = f'"{q(m)}": 1000 ms / {v:g} tokens/s = {ms:.1f} ms/token'
                 ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", m.start())
             elif (

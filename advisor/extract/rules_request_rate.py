@@ -23,6 +23,7 @@ from advisor.extract import units_text as U
 from advisor.extract.base import Finding
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import MULT, NUM, NUMBER, Sentence, parse_number, parse_scaled
+from tools.units import MS_PER_S, ms_to_seconds
 
 
 class RequestRate(NamedTuple):
@@ -152,10 +153,10 @@ def response_target(ctx: Ctx, output: Finding | None) -> None:
             continue
         key = next(k for k in ("", "2", "3", "4", "5") if e2e.group("num" + k))
         num, unit = e2e.group("num" + key), e2e.group("unit" + key)
-        ms = parse_number(num) * (1.0 if unit.lower().startswith("m") else 1000.0)
+        ms = parse_number(num) * (1.0 if unit.lower().startswith("m") else MS_PER_S)
         if ms <= 0 or (key == "3" and unit.lower().startswith("m") and ms < U.REQUEST_LATENCY_MIN_MS):
             continue  # "latency 50 ms": a token's (rules_context)
-        ctx.add(s, "response_target_s", ms / 1000.0, q(e2e), "stated", e2e.start())  # the answer checks it
+        ctx.add(s, "response_target_s", ms_to_seconds(ms), q(e2e), "stated", e2e.start())  # answer checks it
         if not any(f.field == "latency_percentile" for f in ctx.findings) and (
             pm := _PERCENTILE_NEAR.search(s.text, e2e.end(), e2e.end() + 12)
         ):  # "each response must take under 15 s at p95"

@@ -20,6 +20,7 @@ import re
 
 from advisor.extract.rules_ctx import Ctx, I
 from advisor.extract.rules_text import Sentence
+from tools.units import tokens_per_s_to_ms_per_token
 
 MAX_STREAM_TOKENS_PER_S = 250.0
 """A faster rate is a service's total (a judgement, not a measurement): the per-reader speeds requests ask
@@ -62,7 +63,7 @@ def rule_stream_speed(ctx: Ctx) -> None:
         if _WHOLE.search(s.text) or not _PER_STREAM_CUE.search(s.text):
             continue
         ctx.findings.remove(f)
-        ms = 1000.0 / rate
+        ms = tokens_per_s_to_ms_per_token(rate)
         ev = f'"{f.evidence}" for each reader: 1000 ms / {rate:g} tokens/s = {ms:.1f} ms/token'
         ctx.add(s, "latency_ms_per_token", ms, ev, "inferred", f.position - s.start)
         return

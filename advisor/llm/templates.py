@@ -16,6 +16,7 @@ from reports.buy_rent import summary_line as buy_rent_summary
 from reports.labels import field_value
 from tools import present
 from tools.profile import WorkloadProfile
+from tools.units import ms_per_token_to_tokens_per_s
 
 WORDED_FLAGS = (
     "serving_scheduled",
@@ -201,7 +202,8 @@ def per_user_floor_text(latency_ms: float) -> str:
     """The assumed per-user floor in words: 'per-user speed at least 10 tokens/s (faster than reading; say
     yours)' (1000 ms / ms per token = tokens/s, tools.defaults.INTERACTIVE_LATENCY_MS_PER_TOKEN_DEFAULT)."""
     return prompts.fill(
-        prompts.sections("summary")["per_user_floor"], tokens_per_s=present.number(1000.0 / latency_ms)
+        prompts.sections("summary")["per_user_floor"],
+        tokens_per_s=present.number(ms_per_token_to_tokens_per_s(latency_ms)),
     )
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from tools.compute.serving_constants import EAGER_HOST_S_PER_HIT_EXPERT, EAGER_MOE_SOURCE
 from tools.ranges import Range
 from tools.trace import TraceBuilder
-from tools.units import tflops_to_flops
+from tools.units import seconds_to_ms, tflops_to_flops
 
 EAGER_MOE_FRAMEWORKS = frozenset({"hf", "axolotl", "llama-factory"})
 """Training stacks whose MoE layers are transformers' modules, looped in Python (Transformers Trainer / TRL /
@@ -78,7 +78,7 @@ def with_moe_loop(
     # slow end: the loop's host time adds to the GPU's (each layer syncs before its loop); fast end: the GPU
     # runs the layer while the host issues the loop, so the step takes the longer of the two
     out = Range(low=1.0 / (1.0 / thr.low + extra), high=min(thr.high, 1.0 / extra))
-    per_expert = f"{EAGER_HOST_S_PER_HIT_EXPERT * 1e3:.2f} ms per hit expert"
+    per_expert = f"{seconds_to_ms(EAGER_HOST_S_PER_HIT_EXPERT):.2f} ms per hit expert"
     tb.assume("moe_expert_loop", per_expert, "", MOE_LOOP_SOURCE)
     tb.step(
         "throughput_efficiency_moe_loop",

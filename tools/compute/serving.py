@@ -55,7 +55,7 @@ from tools.errors import InputError
 from tools.memory_states import stored_weight_bytes
 from tools.ranges import Range
 from tools.trace import TraceBuilder, Traced, UntracedBuilder
-from tools.units import gb_to_bytes, gib_to_bytes, tflops_to_flops
+from tools.units import MS_PER_S, gb_to_bytes, gib_to_bytes, ms_per_token_to_tokens_per_s, tflops_to_flops
 from tools.vocabulary import SERVING_FRAMEWORKS, KvPrecision, Precision, ServingFramework
 
 Batching = Literal["continuous", "static"]
@@ -535,7 +535,7 @@ def estimate_serving_time(
         low=tps.low,
         high=tps.high,
     )
-    ms = step.scale(1000.0)
+    ms = step.scale(MS_PER_S)
     ttft = time_to_first_token(
         static=static,
         live=live,
@@ -556,7 +556,9 @@ def estimate_serving_time(
         output_tokens_per_s=tps,
         ms_per_output_token=ms,
         time_to_first_token_s=ttft,
-        per_user_tokens_per_s=Range(low=1000.0 / ms.high, high=1000.0 / ms.low),
+        per_user_tokens_per_s=Range(
+            low=ms_per_token_to_tokens_per_s(ms.high), high=ms_per_token_to_tokens_per_s(ms.low)
+        ),
         decode_bound=bound,
         framework=fw,
         weights_fit=weights_fit,

@@ -30,7 +30,7 @@ from tools.recommend.outcome import Outcome
 from tools.recommend.owned import owned_fabric, owned_layout
 from tools.recommend.price_named import price_named
 from tools.recommend.serve_named import named_speed_check
-from tools.units import BYTES_PER_GIB, HOURS_PER_MONTH
+from tools.units import BYTES_PER_GIB, HOURS_PER_MONTH, ms_per_token_to_tokens_per_s
 from tools.vocabulary import SEQ_LEN_DEFAULT
 
 
@@ -440,7 +440,7 @@ def _speed_on_named(
     p = w.profile
     if p.latency_ms_per_token is None or p.status_of("latency_ms_per_token") == "assumed":
         return None
-    target = 1000.0 / p.latency_ms_per_token
+    target = ms_per_token_to_tokens_per_s(p.latency_ms_per_token)
     conc = p.concurrency or 1
     t = outcome.engine.calc.serving(gpu, n, conc, pp=layout.pp, dp=layout.dp)
     per_user = t.per_user_tokens_per_s

@@ -20,6 +20,7 @@ from tools.profile import WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.option_id import OptionId, option_id_from_text
 from tools.trace import Traced
+from tools.units import ms_per_token_to_tokens_per_s
 from tools.vocabulary import OptionPricing
 
 Deployment = Literal["cloud", "managed", "bare_metal", "colocation", "owned"]
@@ -287,7 +288,7 @@ class Option(_Frozen):
                     "per-user speed if people wait on these answers"
                 )
             return ""
-        wanted = 1000.0 / target_ms  # tokens/s per user that the ms-per-token target means
+        wanted = ms_per_token_to_tokens_per_s(target_ms)  # tokens/s per user the target means
         source = self.serving.latency_target_source if self.serving is not None else None
         if source:  # derived from the user's answer time: name theirs, not a tokens/s they never said
             met = reaches_target(per_user.low, wanted)

@@ -19,7 +19,7 @@ from tools.recommend.models import YOURS_PROVIDER as YOURS_PROVIDER
 from tools.recommend.models import YOURS_RESERVED_TIER
 from tools.recommend.owned import owned_amortization_months, owned_layout
 from tools.trace import TraceBuilder
-from tools.units import HOURS_PER_MONTH
+from tools.units import HOURS_PER_MONTH, ms_per_token_to_tokens_per_s
 
 """Provider name of the hardware the team owns (buying new hardware is 'your data centre')."""
 YOURS_TIER = "owned (yours)"
@@ -143,7 +143,7 @@ def own_first(ranked: list[Candidate], latency_ms_per_token: float | None = None
         return _sooner_on_more(best, yours)
     if latency_ms_per_token is None:
         return best
-    target = 1000.0 / latency_ms_per_token
+    target = ms_per_token_to_tokens_per_s(latency_ms_per_token)
     if best.serving.per_user_tokens_per_s.low >= target:
         return best
     meets = [c for c in yours if c.serving is not None and c.serving.per_user_tokens_per_s.low >= target]

@@ -15,15 +15,14 @@ from collections.abc import Callable
 
 from tools.compute.serving import ServingTime
 from tools.trace import TraceBuilder
-
-MS_PER_S = 1000.0
+from tools.units import ms_to_seconds
 
 
 def request_seconds(t: ServingTime) -> tuple[float, float]:
     """(seconds to the first token, seconds of decode) one request takes at the load `t`, slow end: one
     prompt's prefill (the first-token figure without a queue when the model gave none) and O x ms/token."""
     first = t.prefill_s.high if t.prefill_s is not None else t.time_to_first_token_s.low
-    return first, t.output_tokens * t.ms_per_output_token.high / MS_PER_S
+    return first, ms_to_seconds(t.output_tokens * t.ms_per_output_token.high)
 
 
 def served_tokens_per_s(t: ServingTime) -> float:

@@ -18,6 +18,7 @@ from tools.recommend.models import ExpectationCheck
 from tools.recommend.outcome import Outcome
 from tools.recommend.price_named import price_named
 from tools.recommend.risk import COMMUNITY_TIERS
+from tools.units import ms_per_token_to_tokens_per_s
 
 RENTALS_SHOWN = 2
 """Providers quoted for the named set-up: the cheapest established one and the next."""
@@ -77,7 +78,7 @@ def named_speed_check(
     p = w.profile
     per_user, aggregate = _speeds(w, gpu, n, layout, outcome)
     conc = p.concurrency or 1
-    floor = 1000.0 / p.latency_ms_per_token if p.latency_ms_per_token else None
+    floor = ms_per_token_to_tokens_per_s(p.latency_ms_per_token) if p.latency_ms_per_token else None
     said = "asked" if p.status_of("latency_ms_per_token") in ("stated", "inferred") else "assumed"
     streams = "one stream" if conc == 1 else f"each of the {conc} streams"
     speed = f"{streams} decodes {present.tokens_per_s_range(per_user)}" + (

@@ -21,7 +21,7 @@ from tools.recommend.models import ServingFigures
 from tools.recommend.rate_load import rate_load
 from tools.recommend.ttft_target import at_percentile, ttft_range
 from tools.recommend.uptime_assumed import uptime_assumed
-from tools.units import HOURS_PER_MONTH
+from tools.units import HOURS_PER_MONTH, ms_to_seconds, seconds_to_ms
 
 ServingFn = Callable[[int], ServingTime]
 """Per-replica serving time at a per-replica concurrency (the calculator, cached by the caller)."""
@@ -158,9 +158,8 @@ def answer_seconds(t: ServingTime, output_tokens: int) -> Range:
     """A whole answer's time: time to first token + answer tokens x ms per output token (the serving
     model's own two figures, tools/compute/serving.py)."""
     ttft, ms = t.time_to_first_token_s, t.ms_per_output_token
-    return Range(
-        low=ttft.low + output_tokens * ms.low / 1000.0, high=ttft.high + output_tokens * ms.high / 1000.0
-    )
+    decode_s = ms.scale(ms_to_seconds(output_tokens))
+    return Range(low=ttft.low + decode_s.low, high=ttft.high + decode_s.high)
 
 
 def _ttft_cap(serve: ServingFn, ttft_s: float, cap: int, p: WorkloadProfile | None = None) -> int:
@@ -358,7 +357,8 @@ def latency_source(p: WorkloadProfile) -> str | None:
         return None
     if p.response_target_s is None or not p.output_tokens:
         return None
-    if not math.isclose(p.latency_ms_per_token, p.response_target_s * 1000.0 / p.output_tokens, rel_tol=1e-6):
+    target_ms_per_token = seconds_to_ms(p.response_target_s / p.output_tokens)
+    if not math.isclose(p.latency_ms_per_token, target_ms_per_token, rel_tol=1e-6):
         return None
     return f"your {percentile_words(p)}{p.response_target_s:g} s for a {p.output_tokens:,}-token answer"
 
@@ -410,7 +410,7 @@ def response_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     t = plan.replica
     ttft, ms = t.time_to_first_token_s, t.ms_per_output_token
     if p.output_tokens is None:
-        fit = max(0, math.floor((target - ttft.high) * 1000.0 / ms.high))
+        fit = max(0, math.floor(seconds_to_ms(target - ttft.high) / ms.high))
         return (
             f"{ttft_text(t)} and {ms.low:,.0f}-{ms.high:,.0f} ms per token: answers of up to {fit:,} tokens "
             f"finish within your {target:g} s even at the slow end"

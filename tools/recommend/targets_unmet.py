@@ -24,6 +24,7 @@ from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.run import run_engine
 from tools.recommend.serving_plan import latency_is_floor
+from tools.units import ms_per_token_to_tokens_per_s
 
 SLOW_END_PERCENTILE = 99.0
 """Any percentile makes serving_plan hold the targets at the slow end of the range (every request arriving
@@ -37,7 +38,7 @@ def _targets_missed(c: Candidate, p: WorkloadProfile) -> list[str]:
         return []
     missed = []
     if plan.latency_at_risk and p.latency_ms_per_token and not latency_is_floor(p):
-        wanted = present.number(1000.0 / p.latency_ms_per_token)
+        wanted = present.number(ms_per_token_to_tokens_per_s(p.latency_ms_per_token))
         slow = plan.replica.per_user_tokens_per_s.low
         low = present.tokens_per_s_range(Range(low=slow, high=slow))
         missed.append(f"the {wanted} tokens/s per user ({low} at the slow end)")

@@ -30,7 +30,7 @@ from tools.recommend.regions import allowed as region_allowed
 from tools.recommend.risk import COMMUNITY_TIERS
 from tools.recommend.serving_plan import gpu_ruled_out
 from tools.recommend.ttft_target import at_percentile
-from tools.units import HOURS_PER_MONTH  # the price-sheet month, 730 h
+from tools.units import HOURS_PER_MONTH, ms_to_seconds  # the price-sheet month, 730 h
 
 MAX_SHOWN = 3
 """Cheaper options named in the note, at most (a buyer reads a short trade-off, not a table)."""
@@ -40,7 +40,7 @@ def _ttft_at_once(eng: Engine, gpu: Any, n: int, k: int, per: int, dp: int = 1) 
     """Slow-end seconds to the first token when k of `per` live requests arrive together (module
     docstring); with `dp` engine copies the k split over them (tools.compute.serving_copies)."""
     at_k, at_per = eng.calc.serving(gpu, n, k, dp=dp), eng.calc.serving(gpu, n, per, dp=dp)
-    step_extra_s = (at_per.ms_per_output_token.high - at_k.ms_per_output_token.high) / 1000.0
+    step_extra_s = ms_to_seconds(at_per.ms_per_output_token.high - at_k.ms_per_output_token.high)
     return float(at_k.time_to_first_token_s.high + max(0.0, step_extra_s))
 
 

@@ -27,6 +27,7 @@ from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.run import run_engine
 from tools.recommend.ttft_target import ttft_range
+from tools.units import ms_per_token_to_tokens_per_s
 
 
 def _price(c: Candidate, p: WorkloadProfile) -> str:
@@ -92,9 +93,10 @@ def ttft_within_budget_note(
     best = max(holding, key=lambda x: (x.serving.per_user_tokens_per_s.low, -x.cost_mid, x.key))
     speed = present.tokens_per_s_range(best.serving.per_user_tokens_per_s)
     first = ttft_range(best.serving.replica, p)
+    asked = ms_per_token_to_tokens_per_s(p.latency_ms_per_token) if p.latency_ms_per_token else None
     wanted = (
-        f", short of the {present.number(1000.0 / p.latency_ms_per_token)} tokens/s asked at the slow end"
-        if p.latency_ms_per_token and best.serving.per_user_tokens_per_s.low < 1000.0 / p.latency_ms_per_token
+        f", short of the {present.number(asked)} tokens/s asked at the slow end"
+        if asked is not None and best.serving.per_user_tokens_per_s.low < asked
         else ""
     )
     return (
