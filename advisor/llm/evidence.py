@@ -14,7 +14,8 @@ is dropped and the reason recorded (`Rejection`), so a weak model can add facts 
    number counts only when the quote names the field's keyword ("epochs: 3"). `model_id` must be a
    catalog model ("1B" is not a model id); GPU fields must be catalog GPUs; providers must be known.
 4. Numbers are copied, not computed: the value is a number of the quote as written (stated) or that
-   number scaled by a unit word (k/M/B, days -> hours, percent -> fraction: inferred).
+   number scaled by a unit word (k/M/B, days -> hours, percent -> fraction: inferred); a duration is
+   taken as written only in the field's own unit ("10 days" is never deadline_hours 10).
 
 Then the conflict rule with the rules extractor's reading of the same text (applied in extractor.py):
 the value with the stronger evidence wins, stated > inferred, and on a tie the rules' value stands (its
@@ -33,7 +34,7 @@ from advisor.extract.rules_gpus import family_ids
 from advisor.extract.rules_models import find_providers, resolve_gpu
 from advisor.llm.guard import _evidence_map, _norm
 from tools.catalog.load import load_catalog
-from tools.units import GB_PER_TB, HOURS_PER_DAY, HOURS_PER_MONTH, MONTHS_PER_YEAR
+from tools.units import GB_PER_TB, HOURS_PER_DAY, HOURS_PER_MONTH, MINUTES_PER_HOUR, MONTHS_PER_YEAR
 
 Grounding = Literal["stated", "inferred"]
 PARAMS_PER_BILLION = 1e9
@@ -42,10 +43,29 @@ PARAMS_PER_BILLION = 1e9
 # constants; never new arithmetic): days/weeks/months -> hours, years -> months, percent -> fraction,
 # TB -> GB. Scale words (k, M, B) are read with the number itself: "$5k" is 5,000, never 5 or 5M.
 GROUNDING_FACTORS: dict[str | None, tuple[float, ...]] = {
-    "time": (HOURS_PER_DAY, 7 * HOURS_PER_DAY, HOURS_PER_MONTH, MONTHS_PER_YEAR),
     "percent": (0.01,),
     "bytes": (GB_PER_TB, 1 / GB_PER_TB),
 }
+# A duration keeps its unit: "10 days" is deadline_hours 240 (inferred), never 10 (the real small model
+# stated 10 against the rules' 240 on evals/cases_v17, bench/llm_real.py). Field -> its unit; a duration's
+# unit word -> (unit, factor into hours or into months).
+DURATION_FIELD_UNITS = {
+    "deadline_hours": "hour", "claimed_hours": "hour",
+    "horizon_months": "month", "owned_months_left": "month",
+}  # fmt: skip
+_DURATION_UNITS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:min|mins|minutes?)\b", re.I), "minute"),
+    (re.compile(r"^(?:h|hrs?|hours?)\b", re.I), "hour"),
+    (re.compile(r"^(?:d|days?)\b", re.I), "day"),
+    (re.compile(r"^(?:weeks?|wks?)\b", re.I), "week"),
+    (re.compile(r"^(?:months?|mos?)\b", re.I), "month"),
+    (re.compile(r"^(?:years?|yrs?)\b", re.I), "year"),
+)
+_DURATION_FACTORS: dict[tuple[str, str], float] = {
+    ("minute", "hour"): 1 / MINUTES_PER_HOUR, ("day", "hour"): HOURS_PER_DAY,
+    ("week", "hour"): 7 * HOURS_PER_DAY, ("month", "hour"): HOURS_PER_MONTH,
+    ("year", "month"): MONTHS_PER_YEAR,
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -200,6 +220,7 @@ class _Number:
     mantissa: float  # as written
     kind: str | None  # unit kind, None for a bare number
     period: bool  # followed by a period ("a month", "/hour")
+    duration_unit: str | None = None  # "hour", "day", ... for a duration
 
 
 def _numbers(quote: str) -> list[_Number]:
@@ -225,20 +246,31 @@ def _numbers(quote: str) -> list[_Number]:
         elif kind is None and scale_word == "b":
             kind = "params"  # "8B", "70B model": a model size (tokens say "tokens")
         after = unit_text[unit_len:]
+        duration = (
+            next((u for pat, u in _DURATION_UNITS if pat.match(unit_text)), None) if kind == "time" else None
+        )
         out.append(
             _Number(
                 value=mantissa * _SCALES.get(scale_word, 1.0),
                 mantissa=mantissa,
                 kind=kind,
                 period=bool(_PERIOD.match(after)),
+                duration_unit=duration,
             )
         )
     return out
 
 
-def _grounding(value: float, n: _Number) -> Grounding | None:
+def _grounding(value: float, n: _Number, field_unit: str | None = None) -> Grounding | None:
     """'stated' when `value` is the number as written (times its scale word: "$5k" is 5,000, never 5),
-    'inferred' when a unit factor maps it onto `value`, else None."""
+    'inferred' when a unit factor maps it onto `value`, else None. A duration field (`field_unit`) takes a
+    duration as written only in its own unit and converts the others by their unit."""
+    if field_unit is not None and n.kind == "time":
+        if n.duration_unit == field_unit:
+            return "stated" if abs(n.value - value) <= 1e-9 * max(1.0, abs(value)) else None
+        factor = _DURATION_FACTORS.get((n.duration_unit or "", field_unit))
+        ok = factor is not None and abs(n.value * factor - value) <= 1e-6 * max(1.0, abs(value))
+        return "inferred" if ok else None
     if abs(n.value - value) <= 1e-9 * max(1.0, abs(value)):
         return "stated"
     for f in GROUNDING_FACTORS.get(n.kind, ()):
@@ -254,7 +286,8 @@ def check_number(field: str, value: float, quote: str) -> tuple[Grounding | None
     low = quote.lower()
     keyword = any(k in low for k in keywords)
     target = value * PARAMS_PER_BILLION if field == "params_b" else value  # params_b counts billions
-    matches = [(n, g) for n in _numbers(quote) if (g := _grounding(target, n)) is not None]
+    unit = DURATION_FIELD_UNITS.get(field)
+    matches = [(n, g) for n in _numbers(quote) if (g := _grounding(target, n, unit)) is not None]
     if not matches:
         return None, f"{value:g} is not a number of the quote"
     want = _KIND_WORDS.get(min(accepted), field) if accepted else "a word naming the field"

@@ -46,6 +46,11 @@ def test_a_quote_of_whole_tokens_is_found(quote: str) -> None:
         ("dataset_tokens", 8e9, "Llama 3 8B", "parameters, not tokens"),
         ("max_gpus", 8, "8 days", "a duration, not a GPU count"),
         ("dataset_tokens", 50e12, "50B tokens", "not a number of the quote"),  # no hidden x1000
+        # a duration keeps its unit (the real small model stated deadline_hours 10 for "within 10 days")
+        ("deadline_hours", 10, "must finish within 10 days of kickoff", "not a number of the quote"),
+        ("deadline_hours", 240, "within 10 weeks", "not a number of the quote"),  # 10 weeks is 1,680 h
+        ("horizon_months", 3, "over 3 years", "not a number of the quote"),
+        ("claimed_hours", 2, "in 2 days", "not a number of the quote"),
     ],
 )
 def test_a_value_of_the_wrong_kind_is_rejected(field: str, value: float, quote: str, why: str) -> None:
@@ -71,6 +76,11 @@ def test_a_value_of_the_wrong_kind_is_rejected(field: str, value: float, quote: 
         ("prompt_tokens", 500, "prompts around 500 tokens", "stated"),
         ("dataset_gb", 1500, "1.5 TB of logs", "inferred"),
         ("horizon_months", 24, "over 2 years", "inferred"),
+        ("deadline_hours", 1680, "within 10 weeks", "inferred"),
+        ("deadline_hours", 36, "done in 36 hours", "stated"),
+        ("deadline_hours", 0.5, "within 30 minutes", "inferred"),
+        ("horizon_months", 18, "an 18-month horizon", "stated"),
+        ("owned_months_left", 14, "14 months left on the lease", "stated"),
     ],
 )
 def test_a_value_of_its_kind_is_accepted(field: str, value: float, quote: str, status: str) -> None:
