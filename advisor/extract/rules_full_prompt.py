@@ -39,7 +39,7 @@ _FULL_PROMPT = Gated(
         rf"|an?)\s+)*(?:[a-z][\w-]*(?:\s+|\s*,\s*|\s*[-–—]\s*)){{0,2}}?(?:of\s+|with\s+|\(\s*)?{APPROX}"
         rf"(?P<num4>{NUM})\s*(?P<mult4>k)?(?:[\s-]*tok(?:en)?s?\b|[\s-]+(?:context|window)\b)"
         # one prompt of a size: "for a 100k prompt", "each 30k-token input" (expert review 20, R16); not a
-        # window ("a 128k context window": rules_context) nor a pair ("a 2k prompt / 400 answer": rules_lengths)
+        # window ("a 128k context window": rules_context)
         rf"|\b(?:a|an|one|each|every|per|single)\s+(?:single\s+)?(?:~\s*)?(?P<num5>{NUM})\s*(?P<mult5>k)?"
         rf"{_TOKENS}[\s-]+(?:prompts?|inputs?)\b",
         I,
