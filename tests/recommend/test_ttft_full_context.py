@@ -12,8 +12,9 @@ from tools.ttft_prompt import ttft_prompt_tokens
 
 def _serving(**values: object) -> WorkloadProfile:
     stated = {k: Provenance(status="stated") for k in values}
-    return WorkloadProfile(model_id="qwen2.5-32b", workload="inference", concurrency=3, provenance=stated,
-                           **values)  # type: ignore[arg-type]  # fmt: skip
+    return WorkloadProfile(
+        model_id="qwen2.5-32b", workload="inference", concurrency=3, provenance=stated, **values
+    )
 
 
 def test_ttft_with_context_and_no_prompt_assumes_a_full_context_prompt(catalog: Catalog) -> None:
