@@ -410,7 +410,8 @@ class Enumerator(Part):
             # the fewest that hold a stated TTFT at the slow end: run.py drops counts that hold it only in the
             # middle or at the fast end when one holds it there (expert review 20, P16a: 1x B200 kept, 4x B200
             # at 2.4-9.9 s pruned, 8x B200 at $39k picked for 3 prompts of 100k tokens against 10 s)
-            held = next((c for c in feasible if _holds_ttft_at_slow_end(c)), None)
+            # within one node: a multi-node count holding it (48x H200 for 3 users) is no option worth showing
+            held = next((c for c in single if _holds_ttft_at_slow_end(c)), None)
             if held is not None:
                 keep[id(held)] = held
         target = self._target_hours()
