@@ -18,6 +18,7 @@ from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.trace import TraceBuilder, Traced
+from tools.ttft_prompt import TTFT_FULL_CONTEXT_WHY, ttft_prompt_tokens
 from tools.units import bytes_to_gb, gb_to_bytes, tokens_per_s_to_ms_per_token
 from tools.vocabulary import (
     BATCH_SIZE_DEFAULT,
@@ -189,6 +190,15 @@ def resolve_workload(*, profile: WorkloadProfile, catalog: CatalogView) -> Resol
                     INTERACTIVE_SPEED_SOURCE,
                     "ms/token",
                 )
+        # a TTFT target with a stated context and no prompt: checked for a full-context prompt (review 20)
+        full = ttft_prompt_tokens(
+            ttft_target_s=p.ttft_target_s,
+            context_len=p.context_len,
+            prompt_tokens=p.prompt_tokens,
+            output_tokens=p.output_tokens or OUTPUT_TOKENS_DEFAULT,
+        )
+        if full is not None:
+            default("prompt_tokens", full, TTFT_FULL_CONTEXT_WHY, "tokens")
         # "8k-token prompts": the context holds the prompt and its answer (expert review 10, R13)
         if p.prompt_tokens:
             answer = p.output_tokens or OUTPUT_TOKENS_DEFAULT

@@ -322,7 +322,8 @@ _SEQ = Gated(
         rf"|tokens?\s+per\s+sequence|"
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
-        rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|"
+        # "ctx 4k", "ctx: 8192" (expert review 20, R15); a bare "ctx" only before its figure
+        rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|ctx(?=\s*[:=]?\s*~?\s*\d)|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training)"
         # "Context per conversation: 8,192 tokens" (rd12)
         rf"|\s+per\s+(?:conversation|session|chat|request|user|query|call|turn|document|doc))?"

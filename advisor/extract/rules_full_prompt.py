@@ -6,7 +6,8 @@ prompt_tokens, stated, from:
   input", "maxed-out 32k prompts";
 - a prompt that fills the window: "each prompt fills the 128k window", "prompts use the whole 32k context";
 - what the users paste or send: "paste whole contracts of ~60k tokens", "they upload 60k-token contracts",
-  "users send the full 32k context every time".
+  "users send the full 32k context every time", "paste whole contracts, up to 100k tokens," (review 20, R16);
+- one prompt's size: "TTFT under 10 s for a 100k prompt", "each 30k-token input" (review 20, R16).
 A context size alone ("128k context", "a 128k context window") is the longest sequence the service must
 hold (context_len, rules_context), not the prompt every request brings: the time to the first token stays
 sized on the typical prompt then (tools/defaults.py).
@@ -33,13 +34,18 @@ _FULL_PROMPT = Gated(
         rf"|\b(?:prompts?|inputs?|requests?)\s+(?:fills?|fill\s+up|uses?|takes?\s+up|max(?:es)?\s+out)\s+(?:the\s+)?"
         rf"(?:(?:whole|full|entire|complete)\s+)?(?:~\s*)?(?P<num3>{NUM})\s*(?P<mult3>k)?{_TOKENS}[\s-]+{_WINDOW}\b"
         # "paste whole contracts of ~60k tokens", "upload 60k-token contracts", "send the full 32k context"
+        # "paste whole contracts, up to 100k tokens," (expert review 20, R16)
         rf"|\b(?:past|upload|send|submit|attach|drop)\w*\s+(?:in\s+)?(?:(?:whole|full|entire|complete|their|our|the"
-        rf"|an?)\s+)*(?:[a-z][\w-]*\s+){{0,2}}?(?:of\s+|with\s+|\(\s*)?{APPROX}(?P<num4>{NUM})\s*(?P<mult4>k)?"
-        rf"(?:[\s-]*tok(?:en)?s?\b|[\s-]+(?:context|window)\b)",
+        rf"|an?)\s+)*(?:[a-z][\w-]*(?:\s+|\s*,\s*|\s*[-–—]\s*)){{0,2}}?(?:of\s+|with\s+|\(\s*)?{APPROX}"
+        rf"(?P<num4>{NUM})\s*(?P<mult4>k)?(?:[\s-]*tok(?:en)?s?\b|[\s-]+(?:context|window)\b)"
+        # one prompt of a size: "for a 100k prompt", "each 30k-token input" (expert review 20, R16); not a
+        # window ("a 128k context window": rules_context)
+        rf"|\b(?:a|an|one|each|every|per|single)\s+(?:single\s+)?(?:~\s*)?(?P<num5>{NUM})\s*(?P<mult5>k)?"
+        rf"{_TOKENS}[\s-]+(?:prompts?|inputs?)\b",
         I,
     ),
     "full", "whole", "entire", "complete", "max", "fill", "use", "take", "past", "upload", "send", "submit",
-    "attach", "drop",
+    "attach", "drop", "prompt", "input",
 )  # fmt: skip
 
 
@@ -49,11 +55,12 @@ def rule_full_prompt(ctx: Ctx) -> None:
         return
     for s in ctx.sentences:
         for m in _FULL_PROMPT.finditer(s.text):
-            key = next(k for k in ("", "2", "3", "4") if m.group("num" + k))
+            key = next(k for k in ("", "2", "3", "4", "5") if m.group("num" + k))
             num, mult = m.group("num" + key), m.group("mult" + key)
-            # a window's size in k is 1,024 tokens ("a full 128k prompt" = 131,072); a count said in tokens
-            # ("contracts of ~60k tokens", "the whole 100k-token input"), 1,000 (as rules_serving_io)
-            counted = "tok" in m.group(0).lower()
+            # a window's size in k is 1,024 tokens on power-of-two sizes ("a full 128k prompt" = 131,072;
+            # rules_text.context_length); a count said in tokens ("contracts of ~60k tokens", "the whole
+            # 100k-token input") or one prompt's size ("a 100k prompt"), 1,000 (as rules_serving_io)
+            counted = "tok" in m.group(0).lower() or key == "5"
             tokens = int(parse_number(num) * (1000 if mult else 1)) if counted else context_length(num, mult)
             if 1 <= tokens <= _MAX_PROMPT_TOKENS:
                 ctx.add(s, "prompt_tokens", tokens, f'"{q(m)}": the prompt each request brings', "stated",

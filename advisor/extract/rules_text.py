@@ -134,10 +134,14 @@ def parse_scaled(num: str, mult: str | None) -> float:
 
 
 def context_length(num: str, mult: str | None) -> int:
-    """A context or sequence length: '4k' -> 4096 (k = 1024 for lengths), '8192' -> 8192."""
+    """A context or sequence length: '4k' -> 4096, '128k' -> 131,072, '100k' -> 100,000, '8192' -> 8192.
+
+    k is 1,024 only on the power-of-two sizes models and configs use (4k, 32k, 128k); any other figure in
+    k is a count in thousands ("context length 100k tokens" = 100,000; expert review 20, P16b)."""
     value = parse_count(num) if not mult else parse_number(num)
     if mult and mult.lower() in ("k", "thousand"):
-        return int(round(value * 1024))
+        power_of_two = value >= 1 and value == int(value) and int(value) & (int(value) - 1) == 0
+        return int(round(value * (1024 if power_of_two and mult.lower() == "k" else 1000)))
     return int(round(value * (MULTIPLIERS[mult.lower()] if mult else 1)))
 
 

@@ -62,6 +62,12 @@ class _Counted:
     wall_hours: Range
 
 
+def _holds_ttft_at_slow_end(c: object) -> bool:
+    """Whether a serving candidate's plan holds the stated TTFT at the slow end of its range."""
+    plan = c.serving if isinstance(c, Candidate) else None
+    return plan is not None and not plan.ttft_at_risk
+
+
 def _unpriced_copy(c: Candidate) -> Candidate:
     """A candidate as build() left it, its lists copied (price and ranking append to them)."""
     return c.copy(risks=list(c.risks), why=list(c.why))
@@ -400,6 +406,14 @@ class Enumerator(Part):
         single = [c for c in feasible if c.layout.nodes == 1]
         if single:
             keep[id(single[-1])] = single[-1]
+        if self.inference and p.ttft_target_s:
+            # the fewest that hold a stated TTFT at the slow end: run.py drops counts that hold it only in the
+            # middle or at the fast end when one holds it there (expert review 20, P16a: 1x B200 kept, 4x B200
+            # at 2.4-9.9 s pruned, 8x B200 at $39k picked for 3 prompts of 100k tokens against 10 s)
+            # within one node: a multi-node count holding it (48x H200 for 3 users) is no option worth showing
+            held = next((c for c in single if _holds_ttft_at_slow_end(c)), None)
+            if held is not None:
+                keep[id(held)] = held
         target = self._target_hours()
         if target:
             for c in feasible:
