@@ -68,6 +68,16 @@ def _holds_ttft_at_slow_end(c: object) -> bool:
     return plan is not None and not plan.ttft_at_risk
 
 
+def _keep_fewest_holding_ttft(single: list[_T], keep: dict[int, _T]) -> None:
+    """Keep the fewest one-node candidates that hold a stated TTFT at the slow end: run.py drops counts that
+    hold it only in the middle or at the fast end when one holds it there (expert review 20, P16a: 1x B200
+    kept, 4x B200 at 2.4-9.9 s pruned, 8x B200 at $39k picked for 3 prompts of 100k tokens against 10 s).
+    Within one node: a multi-node count holding it (48x H200 for 3 users) is no option worth showing."""
+    held = next((c for c in single if _holds_ttft_at_slow_end(c)), None)
+    if held is not None:
+        keep[id(held)] = held
+
+
 def _unpriced_copy(c: Candidate) -> Candidate:
     """A candidate as build() left it, its lists copied (price and ranking append to them)."""
     return c.copy(risks=list(c.risks), why=list(c.why))
@@ -407,13 +417,7 @@ class Enumerator(Part):
         if single:
             keep[id(single[-1])] = single[-1]
         if self.inference and p.ttft_target_s:
-            # the fewest that hold a stated TTFT at the slow end: run.py drops counts that hold it only in the
-            # middle or at the fast end when one holds it there (expert review 20, P16a: 1x B200 kept, 4x B200
-            # at 2.4-9.9 s pruned, 8x B200 at $39k picked for 3 prompts of 100k tokens against 10 s)
-            # within one node: a multi-node count holding it (48x H200 for 3 users) is no option worth showing
-            held = next((c for c in single if _holds_ttft_at_slow_end(c)), None)
-            if held is not None:
-                keep[id(held)] = held
+            _keep_fewest_holding_ttft(single, keep)
         target = self._target_hours()
         if target:
             for c in feasible:
