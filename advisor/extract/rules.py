@@ -103,11 +103,12 @@ from advisor.extract.rules_reported_need import rule_reported_need
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
 from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
-from advisor.extract.rules_resume import rule_cannot_resume
+from advisor.extract.rules_resume import rule_can_resume, rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
 from advisor.extract.rules_serving_io import rule_serving_io
 from advisor.extract.rules_speed_claim import rule_speed_claim
+from advisor.extract.rules_stage_data import rule_stage_datasets
 from advisor.extract.rules_stay_on import rule_own_hardware_only, rule_stay_on
 from advisor.extract.rules_stream_speed import (
     rule_latency_percentile,
@@ -180,6 +181,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_model,
     rule_dataset,
     rule_training_shape,
+    rule_stage_datasets,  # after rule_dataset: '60B tokens ... followed by a short SFT stage of ~150M'
     rule_budget,
     rule_budget_forms,  # after rule_budget: ranges with one multiplier, rupees and yen, amounts in words
     rule_budget_codes,  # after rule_budget_forms: PLN, SEK, NOK ... amounts; 'Max spend (USD): 45,000'
@@ -235,6 +237,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community
+    rule_can_resume,  # after rule_cannot_resume: 'the job is restartable': a lost host costs minutes
     rule_form_values,  # after the pricing rules: 'cloud = "gcp"', 'max_gpu_count = 16', 'spot ...?: No'
     rule_own_hardware_only,  # after rule_constraints: "we won't rent anything", "Nothing may leave"
     rule_stay_on,  # after the provider rules: "we're staying on Azure, that's non negotiable"

@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
+from advisor.extract.rules_list_leads import COMMUNITY_OUT
+from advisor.extract.rules_list_leads import names_only as names_only_clause
 from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
 from advisor.extract.rules_text import NUMBER, Sentence
 from advisor.extract.scan import HeadCues, Spans, comma_clauses, last_match, live_patterns
@@ -246,13 +248,6 @@ _HYPER = keyed(
     r"(?:three|3|clouds?|cloud\s+providers|hyperscalers|providers)\b",
     I,
 )
-# shared or resold capacity ruled out: "no community clouds", "no marketplace GPUs", "nothing peer-to-peer"
-_COMMUNITY_OUT = keyed(
-    r"\b(?:no|not|avoid|without|never|nothing|can't\s+use|cannot\s+use|won't\s+use)\s+(?:on\s+)?(?:any\s+)?"
-    r"(?:community|marketplace|peer[\s-]to[\s-]peer|p2p|decentrali[sz]ed|crowd[\s-]?sourced)"
-    r"(?:\s+(?:clouds?|gpus?|providers?|hosts?|capacity|offers?|rentals?))?\b",
-    I,
-)
 _COMMUNITY_TIERS = ("community", "marketplace")  # the price catalog's tiers of shared or resold capacity
 
 
@@ -442,7 +437,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     hyper = _HYPER.search(t)
     if hyper:
         ctx.add(s, "providers_excluded", list(HYPERSCALERS), q(hyper), "stated", hyper.start())
-    if (crowd := _COMMUNITY_OUT.search(t)) is not None and (ids := _community_providers()):
+    if (crowd := COMMUNITY_OUT.search(t)) is not None and (ids := _community_providers()):
         ctx.add(s, "providers_excluded", ids, q(crowd), "stated", crowd.start())
     named = find_providers(t)
     if not named:
@@ -468,7 +463,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
             if after_live is None:
                 after_live = _ONLY_THIS_AFTER.may_match(t[a:])
             if kept and names_only is None:
-                names_only = _NAMES_ONLY.fullmatch(spans.blanked(clause, idx)) is not None
+                names_only = names_only_clause(spans.blanked(clause, idx))
             if kept and names_only:
                 # a list's later items share its cue: "must be on our approved list: AWS, Azure or GCP"
                 for kind in kept:
@@ -542,8 +537,6 @@ _OPEN_TO_OTHERS = re.compile(
 )
 _MARK = re.compile(r"\s*[:(]?\s*(?:(?P<yes>[✅✔☑👍])|(?P<no>[❌✗✘🚫👎⛔]))")
 _CONTRAST = re.compile(r"\b(?:but|though|although|however|whereas|yet)\b", I)
-# what is left of a clause that only continues a list of names: "Azure or Google Cloud."
-_NAMES_ONLY = re.compile(r"[\s,;.!:/&()-]*(?:(?:and|or|nor|plus|the)\b[\s,;.!:/&()-]*)*", I)
 # a clause that continues the one before it: the earlier clause ends on a preposition ("must not be
 # transferred to, stored on or processed by AWS") or this one opens a relative clause ("the approved list,
 # which today is AWS and GCP")

@@ -10,9 +10,11 @@ Llama 3 checkpoint"), checkpoint size ("checkpoints are 140 GB")."""
 
 from __future__ import annotations
 
+import re
+
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_constraints import _community_providers
-from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_ctx import Ctx, I, negated, q
 
 _NO = (
     r"(?:can't|cannot|can\s+not|don't|do\s+not|doesn't|does\s+not|won't|unable\s+to|couldn't"
@@ -41,4 +43,33 @@ def rule_cannot_resume(ctx: Ctx) -> None:
         if ids := _community_providers():
             ev = f"{why} (no community or marketplace hosts: no uptime commitment)"
             ctx.add(s, "providers_excluded", ids, ev, "inferred", m.start())
+        return
+
+
+# The opposite (expert review 20, R09/P09): the job resumes, so a lost host costs minutes, not the run.
+# "Spot is fine since the job is restartable", "the job checkpoints every few minutes, so losing a host
+# only loses minutes of work", "it can resume from its last checkpoint", "the job is resumable".
+# Near misses: a checkpoint as a model ("the Llama 3 checkpoint"), a size ("checkpoints are 140 GB"), a
+# negation ("not restartable", handled above as cannot_resume).
+_CAN_RESUME = keyed(
+    r"\b(?:is|are|it's|they're|being|fully|easily)\s+(?:fully\s+|easily\s+)?(?:restartable|resumable|resumeable)\b"
+    r"|\b(?:can|could|will)\s+(?:be\s+)?(?:easily\s+)?(?:resume[ds]?|restart(?:ed)?)\s+from\s+"
+    r"(?:(?:the|a|its|our)\s+)?(?:last\s+|latest\s+)?checkpoints?\b"
+    r"|\bcheckpoints?\s+every\s+(?:few\s+|couple\s+(?:of\s+)?|\d+\s*|one\s+|an?\s+)?(?:minutes?|mins?|hours?|hrs?|steps?)\b"
+    r"|\b(?:losing|lose|a\s+lost)\s+(?:a\s+|one\s+|the\s+)?(?:host|node|machine|instance|gpu|box)\s+(?:only\s+)?"
+    r"(?:loses|costs|means)\s+(?:only\s+|just\s+)?(?:a\s+few\s+)?(?:minutes|the\s+in[\s-]flight)",
+    I,
+)
+
+
+def rule_can_resume(ctx: Ctx) -> None:
+    """cannot_resume False: the user says the job resumes after a lost host (see _CAN_RESUME)."""
+    if ctx.has("cannot_resume"):
+        return
+    for s in ctx.sentences:
+        m = _CAN_RESUME.search(s.text)
+        if m is None or negated(s.text, m.start()) or re.search(r"\bnot\s+(?:\w+\s+)?$", s.text[: m.start()]):
+            continue
+        ev = f'"{q(m)}": the job resumes after a lost host'
+        ctx.add(s, "cannot_resume", False, ev, "stated", m.start())
         return

@@ -47,6 +47,11 @@ from tools.recommend.score import order
 RESTART_RUNS = 2.0
 """A batch job on capacity that may go away must fit its deadline run twice (one full restart: batch
 generation keeps no checkpoint of the requests in flight) before it is picked for being cheapest."""
+RESUME_ALLOWANCE_FRACTION = 0.1
+"""A job the user says resumes ("the job is restartable", "checkpoints every few minutes"; cannot_resume
+False) loses only its in-flight work and the restart when a host goes: its run plus this share (an
+assumption: a few interruptions of a few minutes' rework and relaunch each over a multi-day run; expert
+review 20, R09) must fit the deadline, not two whole runs."""
 MEANINGFUL_DIFFERENCE = 0.05
 """'cheapest' / 'fastest' alternatives must beat the primary by at least 5% on their own measure."""
 
@@ -320,12 +325,7 @@ def _say_rule_two(
     elif endpoint:
         reason = "consumer cards are not built or supported for round-the-clock serving"
     else:
-        # a batch job: the lost host costs a restart, which the deadline has no room for (restart_fits)
-        limit = f"the {present.hours(p.deadline_hours)} deadline" if p.deadline_hours else "a month"
-        reason = (
-            f"a lost {'spot ' if spot else ''}host means starting again, and two runs of up to "
-            f"{present.hours(passed_over.wall_hours.high)} do not fit in {limit}"
-        )
+        reason = _batch_reason(passed_over, p, spot)
     setup = f"{passed_over.total_gpus}x {passed_over.gpu.name}"
     if passed_over.cost_mid < primary.cost_mid:
         who = f"the lower-cost {setup}"
@@ -339,13 +339,43 @@ def _say_rule_two(
         primary.why.append(line)
 
 
+def _batch_reason(passed_over: Candidate, p: WorkloadProfile, spot: bool) -> str:
+    """Why a batch job's lower-cost option on spot / marketplace capacity was not put first (restart_fits):
+    a job that resumes (cannot_resume False) loses only its in-flight work, so only the deadline or the
+    objective can say no (expert review 20, R09/P09: "a lost spot host means starting again" contradicted
+    "Spot is fine since the job is restartable")."""
+    limit = f"the {present.hours(p.deadline_hours)} deadline" if p.deadline_hours else "a month"
+    host = f"a lost {'spot ' if spot else ''}host"
+    run = present.hours(passed_over.wall_hours.high)
+    if p.cannot_resume is False:
+        if _resumed_hours(passed_over) <= (p.deadline_hours or PRACTICAL_WALL_HOURS):
+            return (
+                f"{host} costs only its in-flight work since your job resumes, but it has no uptime "
+                "commitment and you did not ask for the lowest cost (say 'cheapest' to put it first)"
+            )
+        return (
+            f"{host} costs only its in-flight work, but a run of up to {run} and a restart do not fit in "
+            f"{limit}"
+        )
+    # a batch job: the lost host costs a restart, which the deadline has no room for (restart_fits)
+    return f"{host} means starting again, and two runs of up to {run} do not fit in {limit}"
+
+
+def _resumed_hours(c: Candidate) -> float:
+    """The slow end of a resumable job's run with its restart allowance (RESUME_ALLOWANCE_FRACTION)."""
+    return c.wall_hours.high * (1 + RESUME_ALLOWANCE_FRACTION)
+
+
 def restart_fits(c: Candidate, p: WorkloadProfile) -> bool:
     """A batch job asked for at the lowest cost may run on spot, community or marketplace capacity (buyer rule
     2 yields): a lost host costs a restart, not an outage, when the whole job run twice still meets the
-    deadline at the slow end of its range (no deadline: within a month, PRACTICAL_WALL_HOURS)."""
+    deadline at the slow end of its range (no deadline: within a month, PRACTICAL_WALL_HOURS); a job the
+    user says resumes needs one run plus RESUME_ALLOWANCE_FRACTION."""
     if p.objective != "cheapest" or p.status_of("objective") not in ("stated", "inferred"):
         return False
     limit = p.deadline_hours or PRACTICAL_WALL_HOURS
+    if p.cannot_resume is False:
+        return _resumed_hours(c) <= limit
     return RESTART_RUNS * c.wall_hours.high <= limit
 
 
@@ -354,6 +384,13 @@ def _say_restart(primary: Candidate, p: WorkloadProfile) -> None:
     o = primary.offer
     what = "spot capacity, which can be taken back" if o.pricing == "spot" else f"{o.tier} capacity"
     limit = f"the {present.hours(p.deadline_hours)} deadline" if p.deadline_hours else "a month"
+    if p.cannot_resume is False:  # the user says it resumes: a lost host costs its in-flight work only
+        primary.why.append(
+            f"the cheapest option, as you asked: {what}; your job resumes, so a lost host costs only its "
+            f"in-flight work, and the run (up to {present.hours(primary.wall_hours.high)}) with a restart "
+            f"still fits in {limit}"
+        )
+        return
     primary.why.append(
         f"the cheapest option, as you asked: {what}; if the job is lost, running it again "
         f"(up to {present.hours(primary.wall_hours.high)}) still fits in {limit}"
