@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from advisor.extract.alternative_answers import alternative_patterns
 from advisor.extract.honoured_clauses import honoured_clause
 from tools.catalog.load import load_catalog
 from tools.errors import InputError
@@ -165,6 +166,7 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
 
     one_box = any(c.claim.startswith(CLAIM_PREFIX) for c in rec.expectation_checks)
     out += [ONE_BOX_Q] if one_box else []
+    out += alternative_patterns(rec)  # "better off renting 8x H200?", "is that plausible?" (review 19, R06)
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
 

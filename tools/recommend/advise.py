@@ -16,6 +16,7 @@ from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.buy_rent_pick import bought_line, rent_pick_line, rent_wins, same_gpus_rented
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.claim_alternative import check_claim_alternative
 from tools.recommend.compare_gpu_types import check_compared_gpu_types
 from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
@@ -184,7 +185,10 @@ def recommend(
         else ()
     )
     checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
-    compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
+    # "Would we be better off renting 8x H200?" beside a vendor's 8x MI300X claim (expert review 19, R06)
+    compared = check_claim_alternative(w, catalog, settings, out)
+    if compared is None:
+        compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both first
     if compared is None:
         compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
