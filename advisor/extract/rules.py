@@ -75,6 +75,7 @@ from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_e
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_inventory_csv import rule_inventory_csv, rule_inventory_pipe
 from advisor.extract.rules_item_size import rule_item_prompt
+from advisor.extract.rules_kv_precision import rule_kv_precision
 from advisor.extract.rules_length_pairs import rule_length_pairs
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -179,6 +180,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_always_on_serving,  # after rule_workload: "monthly cost of Llama 3.1 8B 24/7 on 1x L40S" is serving
     rule_method,
     rule_precision,
+    rule_kv_precision,  # after rule_precision: "fp8 weights and an fp8 KV cache" (the cache's own precision)
     rule_model,
     rule_dataset,
     rule_training_shape,
