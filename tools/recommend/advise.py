@@ -27,6 +27,7 @@ from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.memory_answer import memory_answer
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.named_buy_rent import named_buy_vs_rent
+from tools.recommend.named_replicas import with_pick_layout
 from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
@@ -254,6 +255,7 @@ def recommend(
                     break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
     timeline = named_buy_vs_rent(out, catalog) or timeline
+    checks = with_pick_layout(checks, out, timeline)  # the named GPUs as the pick lays them out (review 19)
     # a purchase that costs more over the horizon than renting the same GPUs: the rental is the pick
     primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
     as_of = catalog.as_of_dates()
