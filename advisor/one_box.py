@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from advisor.extract.answered_requests import ONE_BOX_Q
+from advisor.extract.rules_gpus import _in_catalog, family_ids
+from advisor.extract.rules_models import GPU_RE
 from tools.catalog.load import load_catalog
 from tools.errors import InputError
 from tools.input_account import InputAccount
@@ -57,6 +59,17 @@ def node_size(account: InputAccount) -> int | None:
     return None
 
 
+def node_gpu(account: InputAccount) -> list[str]:
+    """The catalog ids of the GPU the node is named with ("a single 8x H100 node" -> the H100s), [] when
+    the question names none."""
+    for text in _questions(account):
+        m = _NODE_GPUS.search(text)
+        g = GPU_RE.search(text[m.start() : m.end()]) if m is not None else None
+        if g is not None:
+            return [i for i in family_ids(g.group("gpu")) if _in_catalog(i)]
+    return []
+
+
 def with_one_box(
     rec: Recommendation | None,
     profile: WorkloadProfile,
@@ -76,6 +89,10 @@ def with_one_box(
         if node is not None and serving.max_gpus is None:  # the serving part fits in the node it asks of
             why = {"max_gpus": f"the {node}-GPU node asked about"}
             serving = serving.with_values("inferred", why, max_gpus=node)
+        named = node_gpu(account)
+        if named and not serving.gpus_wanted:  # "a single 8x H100 node": that GPU
+            serving = serving.with_values("inferred", {"gpus_wanted": "the node's GPU asked about"},
+                                          gpus_wanted=named)  # fmt: skip
         serving_rec = rec if serving is profile else recommend(serving)
         box = serving_rec.primary
         if box is None:

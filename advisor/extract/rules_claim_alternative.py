@@ -34,7 +34,7 @@ from advisor.extract.rules_text import Sentence
 _DOES = re.compile(
     r"\b(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens?\s+(?:per|a|/)\s+s(?:ec(?:ond)?)?|tps|t/s)\b"
     r"|\b(?:can|could|will|would|does|do)\s+(?:easily\s+)?(?:serve|handle|host|run|do|hit|reach|deliver|push"
-    r"|sustain)\b|\b(?:serves|handles|hits|reaches|delivers|sustains|pushes)\b"
+    r"|sustain|manage)\b|\b(?:serves?|handles?|hits?|reach(?:es)?|delivers?|sustains?|push(?:es)?|manages?)\b"
     r"|\b(?:is|are)\s+(?:more\s+than\s+)?enough\b|\b(?:hours?|days?|weeks?)\b",
     I,
 )

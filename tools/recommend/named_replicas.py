@@ -51,9 +51,10 @@ def _note(outcome: Outcome, n: int, timeline: BuyRentTimeline | None) -> str | N
     users = f"{plan.per_replica_concurrency:,} requests per replica"
     speed = f"{present.tokens_per_s_range(plan.per_user_tokens_per_s)} per user"
     why = "the spare replica" if plan.spare_replicas else "the load"
+    gpus = "1 GPU" if per_replica == 1 else f"{per_replica} GPUs"
     if pick.total_gpus == n and per_replica < n:
         return (
-            f"The pick runs these {n} as {pick.replicas} replicas of {per_replica} GPU(s), not one replica "
+            f"The pick runs these {n} as {pick.replicas} replicas of {gpus}, not one replica "
             f"over {n}: at {users} each gives {speed}, the figures on the pick's line."
         )
     if per_replica == n and pick.total_gpus > n:

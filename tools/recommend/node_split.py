@@ -60,11 +60,12 @@ def node_split_check(
                  "does")  # fmt: skip
     else:
         where = ""
-    on = f" (on {run.total_gpus} of them)" if run.total_gpus < rest else ""
+    on = f"on {run.total_gpus} of them, " if run.total_gpus < rest else ""
     rate = f", {present.tokens_per_s_range(box.decode_tokens_per_s)}" if box.decode_tokens_per_s else ""
+    serve_gpus = "1 GPU serves" if box.total_gpus == 1 else f"{box.total_gpus} GPUs serve"
     serve_usd = present.usd_span(box.cost_usd, "/month")
     serve_mem = f"{present.gib(box.peak_gib_per_gpu)} per GPU"
-    train_mem = f"{present.gib(run.peak_gib_per_gpu)} per GPU"
+    train_mem = f"{on}{present.gib(run.peak_gib_per_gpu)} per GPU"
     hours = present.hours_range(run.wall_hours, with_days=False)
     if low_share > 1:
         verdict, answer = "cannot_hold", "No, the cadence does not fit"
@@ -77,11 +78,11 @@ def node_split_check(
         verdict=verdict,
         factor=share,
         explanation=(
-            f"{answer}, on {node}: {box.total_gpus} GPUs serve {served} ({serve_mem}{rate}), the other "
-            f"{rest} run the {job} of {model}{on} ({train_mem}) in {hours} a run, {cadence}: "
+            f"{answer}, on {node}: {serve_gpus} {served} ({serve_mem}{rate}), the other "
+            f"{rest} run the {job} of {model} ({train_mem}) in {hours} a run, {cadence}: "
             f"{_share_text(low_share, share)} of their month, side by side with the endpoint. The whole node "
             f"at {box.provider}'s {present.usd(box.usd_per_gpu_hour)} per GPU-hour: {present.usd(node_usd)} "
-            f"a month ({box.total_gpus} serving GPUs alone: {serve_usd}){where}."
+            f"a month (the serving GPUs alone: {serve_usd}){where}."
         ),
         asked=True,
         leads=True,
