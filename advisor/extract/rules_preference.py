@@ -235,7 +235,9 @@ def _lengths(
 
 def _assumed_lengths(ctx: Ctx, s: Sentence, m: re.Match[str], pairs: float) -> None:
     """dataset_tokens (and seq_len unless stated) of pairs said without lengths, at the assumed side length
-    (module docstring); estimates, so a size stated anywhere wins."""
+    (module docstring), unless a size was read another way; estimates, so a size stated anywhere wins."""
+    if ctx.has("dataset_tokens"):
+        return  # a size read another way ("60k pairs, about 1.5k tokens per pair", a stated total) stands
     side = PAIR_SIDE_TOKENS_ASSUMED
     tokens = preference_tokens(pairs=pairs, chosen_tokens=side, rejected_tokens=side)
     how = f"{side:,} tokens a side assumed (prompt + answer, TRL's default max_length; say yours)"

@@ -123,6 +123,12 @@ def test_stated_lengths_replace_the_assumption(extract: Extract) -> None:
     assert p.dataset_tokens == 200_000 * 1_200
 
 
+def test_a_size_read_another_way_stands(extract: Extract) -> None:
+    # "about 1.5k tokens per pair": rules_data's items x size (90M), not the assumed side (review 15, R09)
+    p = extract("Full-parameter DPO on Llama 3.1 70B with 60k preference pairs, about 1.5k tokens per pair.")
+    assert p.dataset_tokens == 90e6
+
+
 def test_a_handful_of_pairs_is_no_data_set(extract: Extract) -> None:
     # "3 pairs" are examples of what a pair holds (rules_preference._MIN_PAIRS), not the data
     assert extract("DPO Llama 3.1 8B; here are 3 preference pairs as examples.").dataset_tokens is None
