@@ -233,6 +233,10 @@ def _lengths(
     return 0.0, chosen, rejected, how
 
 
+PAIR_SIDE_ASSUMED_HOW = "tokens a side assumed (prompt + answer, TRL's default max_length; say yours)"
+"""Evidence of the assumed pair length: the reply lists the fields it set under 'Assumed' (templates)."""
+
+
 def _assumed_lengths(ctx: Ctx, s: Sentence, m: re.Match[str], pairs: float) -> None:
     """dataset_tokens (and seq_len unless stated) of pairs said without lengths, at the assumed side length
     (module docstring), unless a size was read another way; estimates, so a size stated anywhere wins."""
@@ -240,7 +244,7 @@ def _assumed_lengths(ctx: Ctx, s: Sentence, m: re.Match[str], pairs: float) -> N
         return  # a size read another way ("60k pairs, about 1.5k tokens per pair", a stated total) stands
     side = PAIR_SIDE_TOKENS_ASSUMED
     tokens = preference_tokens(pairs=pairs, chosen_tokens=side, rejected_tokens=side)
-    how = f"{side:,} tokens a side assumed (prompt + answer, TRL's default max_length; say yours)"
+    how = f"{side:,} {PAIR_SIDE_ASSUMED_HOW}"
     ev = f'"{q(m)}": {pairs:,.0f} pairs x ({side:,} + {side:,}) tokens, {how} = {tokens:,.0f} tokens'
     ctx.add(s, "dataset_tokens", tokens, ev, "inferred", m.start(), estimate=True)
     if not ctx.has("seq_len"):

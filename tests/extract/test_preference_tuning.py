@@ -101,7 +101,8 @@ def test_a_stated_total_wins_and_pairs_alone_are_counted_at_the_assumed_side(ext
     # an inferred estimate the evidence names (it used to stay unknown and a default 100M was sized)
     p = extract("DPO Llama 3.1 8B LoRA on 60k preference pairs.")
     assert p.dataset_tokens == 60_000 * 2 * PAIR_SIDE_TOKENS_ASSUMED
-    assert p.status_of("dataset_tokens") == "inferred" and "assumed" in p.provenance["dataset_tokens"].evidence
+    assert p.status_of("dataset_tokens") == "inferred"
+    assert "assumed" in p.provenance["dataset_tokens"].evidence
     p = extract("DPO Llama 3.1 8B LoRA on 60k preference pairs, ~1k tokens each side, 150M tokens in all.")
     assert p.dataset_tokens == 150e6 and p.status_of("dataset_tokens") == "stated"
 

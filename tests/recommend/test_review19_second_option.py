@@ -176,6 +176,9 @@ def test_the_nodes_named_gpu_is_the_one_split() -> None:
 def test_r08_pairs_are_read_and_both_parts_named() -> None:
     out = ask(R08)
     assert out["profile"]["dataset_tokens"] == 200_000 * 2 * 1024
+    # the pair length is a named assumption, listed as assumed (not as understood)
+    assert "1,024 tokens a side of each preference pair" in reply_line(out["reply"], "Assumed")
+    assert "dataset" not in reply_line(out["reply"], "I understood")
     assert "200k preference pairs" not in out["reply"].split("Recommended")[0]  # not listed as unused
     (box,) = _starting(out, ONE_BOX_PREFIX)
     assert "DPO" in box["explanation"] and "qwen2.5-32b" in box["explanation"]
