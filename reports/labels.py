@@ -39,6 +39,7 @@ FIELD_LABELS: dict[str, str] = {
     "lora_rank": "LoRA rank",
     "training_objective": "Training objective",
     "ref_log_probs_precomputed": "Reference log-probs precomputed",
+    "kv_cache_precision": "KV cache precision",
     "data_location": "Data location",
     "data_region": "Data region",
     "data_cached": "Data cached at provider",

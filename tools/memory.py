@@ -353,6 +353,7 @@ def estimate_memory(
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     reserved_at_reset_gib: float = 0.0,
+    kv_cache_precision: str | None = None,
     traced: bool = True,
 ) -> MemoryEstimate:
     """Peak GPU memory per GPU and in total for one training or inference configuration.
@@ -376,7 +377,8 @@ def estimate_memory(
     `reserved_at_reset_gib`: what the caching allocator already held (reserved) when the run reset its peak
     counters, after loading and wrapping the model: a floor on the reserved peak (RESERVE_NEVER_SHRINKS).
     `traced=False`: the same numbers with an empty trace (tools.trace.UntracedBuilder), for callers that
-    only compare peaks (the recommender's sweep).
+    only compare peaks (the recommender's sweep). `kv_cache_precision` (inference): the KV cache's values,
+    bf16 | fp16 | fp8 | fp32 (None: 16-bit).
     """
     tb = TraceBuilder() if traced else UntracedBuilder()
     picker = OptionPicker()
@@ -428,6 +430,9 @@ def estimate_memory(
         fsdp_limit_all_gathers=fsdp_limit_all_gathers,
         picker=picker,
     )
+    if kv_cache_precision is not None:  # "an fp8 KV cache" (expert review 19, P03)
+        kv_value = _choose("KV cache precision", kv_cache_precision, ("bf16", "fp16", "fp8", "fp32"))
+        plan = dataclasses.replace(plan, kv_cache_bytes_per_value=WEIGHT_BYTES[kv_value])
     states = model_states(plan, tb)
     if plan.training:
         ref = reference_weight_bytes(plan, objective, precompute_ref_log_probs, tb)

@@ -32,7 +32,7 @@ from tools.memory_quant import (
     FP32_FORWARD_SCALE,
     quant_saved_input_bytes_per_token,
 )
-from tools.memory_types import Plan
+from tools.memory_types import KV_CACHE_BYTES_PER_VALUE, Plan
 from tools.memory_use_cache import returned_kv_bytes
 from tools.trace import TraceBuilder
 
@@ -145,9 +145,6 @@ input under mixed precision (LoRA 'mixed': +8 h)."""
 ACTIVATION_OFFLOAD_LAYERS_ON_GPU = 2
 """Activation offloading (torchtune OffloadActivations, unsloth's offloaded checkpointing) keeps the
 saved tensors of about two layers on the GPU (the one in use and the one being copied)."""
-
-KV_CACHE_BYTES_PER_VALUE = 2.0
-"""16-bit KV cache (vLLM kv_cache_dtype='auto' follows the model's 16-bit activation dtype)."""
 
 PREFILL_CHUNK_TOKENS = 8192
 """Inference prefill is processed in chunks of at most 8192 tokens (vLLM chunked prefill,
@@ -556,12 +553,13 @@ def inference_memory(plan: Plan, tb: TraceBuilder) -> tuple[float, float]:
     replicated beyond that), an MLA latent over all tp GPUs (MLA_KV_SOURCE), and over pipeline stages by
     layers.
     """
-    arch, tp = plan.arch, plan.tp
-    tb.assume("kv_cache_bytes_per_value", KV_CACHE_BYTES_PER_VALUE, "B", "16-bit KV cache")
+    arch, tp, kv_value = plan.arch, plan.tp, plan.kv_cache_bytes_per_value
+    said = "16-bit KV cache" if kv_value == KV_CACHE_BYTES_PER_VALUE else "the KV cache precision stated"
+    tb.assume("kv_cache_bytes_per_value", kv_value, "B", said)
     one = tb.step(
         "kv_cache_per_sequence",
         "2 x L x kv_heads x head_dim x tokens x bytes (MLA: L x (latent + rope))",
-        arch.kv_cache_bytes(plan.context_len, KV_CACHE_BYTES_PER_VALUE),
+        arch.kv_cache_bytes(plan.context_len, kv_value),
         "B",
         layers=arch.n_layers,
         kv_heads=arch.n_kv_heads,

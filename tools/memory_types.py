@@ -13,6 +13,9 @@ from tools.catalog.schema import ModelArch
 from tools.trace import Traced
 from tools.vocabulary import QUANTIZED
 
+KV_CACHE_BYTES_PER_VALUE = 2.0
+"""16-bit KV cache (vLLM kv_cache_dtype='auto' follows the model's 16-bit activation dtype)."""
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -60,6 +63,8 @@ class Plan:
     returns_kv_cache: bool = False
     """The training forward runs with use_cache=True and returns every layer's K and V
     (tools.memory_use_cache): live at the end of the forward, and through the backward when logits_held."""
+    kv_cache_bytes_per_value: float = KV_CACHE_BYTES_PER_VALUE
+    """Serving: bytes per KV-cache value (2: 16-bit, the default; 1: FP8, vLLM --kv-cache-dtype fp8)."""
     grad_accumulation_steps: int = 1
     """Micro-batches per optimizer step. Above 1 the gradients of the earlier micro-batches stay live
     through the next micro-batch's forward, loss and backward (torch accumulates into `.grad`; the step and

@@ -60,6 +60,12 @@ PREFERENCE_SOURCE = (
     "adapter disabled; DPOConfig.precompute_ref_log_probs), huggingface/trl, read 2026-11-27"
 )
 
+PAIR_SIDE_TOKENS_ASSUMED = 1024
+"""Tokens of one side of a preference pair (prompt + answer) when only the pair count is said ("200k
+preference pairs", expert review 19, R08): the sequence length TRL truncates each side to by default
+(DPOConfig max_length=1024, max_prompt_length=512; huggingface/trl trl/trainer/dpo_config.py, 2025
+releases). An assumption, said in the reading's evidence and asked about; stated lengths replace it."""
+
 OBJECTIVE_TEXT = {
     "sft": "supervised fine-tuning",
     "dpo": "DPO (direct preference optimization)",

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.preference import TrainingObjective
-from tools.vocabulary import Framework, OptionPricing, Precision, ProfileMethod
+from tools.vocabulary import Framework, KvPrecision, OptionPricing, Precision, ProfileMethod
 
 Workload = Literal["fine_tuning", "continual_pretraining", "pretraining", "inference"]
 DataLocation = Literal["aws", "gcp", "azure", "on_prem", "other"]
@@ -64,6 +64,11 @@ class WorkloadProfile(BaseModel):
     )
     ref_log_probs_precomputed: bool | None = Field(
         default=None, description="dpo/kto: reference log-probs computed before training (no reference model)"
+    )
+    kv_cache_precision: KvPrecision | None = Field(
+        default=None,
+        description="serving: the KV cache's precision when said apart from the weights ('fp8 weights and an "
+        "fp8 KV cache'): tools.memory and tools.compute.serving size the cache at it; None: 16-bit",
     )
     data_location: DataLocation | None = None
     data_region: str | None = Field(default=None, description="e.g. us-east-1")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from advisor.extract.alternative_answers import alternative_patterns
 from advisor.extract.honoured_clauses import honoured_clause
 from tools.catalog.load import load_catalog
 from tools.errors import InputError
@@ -127,10 +128,16 @@ RENT_INSTEAD_Q = re.compile(
 
 # "Can one box do both?" of a message with two workloads (expert review 18, R11): advisor/one_box.py answers
 # it with tools/recommend/shared_box.py's check
+# a node's size between "one" and "node" ("one 8-GPU node", "a single 8x node", expert review 19, R08)
+_NODE_SIZE = (
+    r"(?:\d{1,2}[\s-]*(?:x\s*)?(?:gpus?|cards?|(?:nvidia\s+)?[ahbl]\d{2,3}\w*|l40s|mi\d{3}x?)?[\s-]*"
+    r"|eight[\s-]gpu\s+)?"
+)
 ONE_BOX_Q = re.compile(
-    r"\b(?:one|a\s+single|the\s+same|single|1)\s+(?:box|server|machine|node|instance|gpu\s+server|setup|set-up"
-    r"|cluster|rig)\b[^.?!]{0,40}\b(?:both|two|everything|all\s+of\s+(?:it|this))\b"
-    r"|\b(?:both|two|everything)\b[^.?!]{0,30}\b(?:on|in|with|from|share)\s+(?:one|a\s+single|the\s+same|single)\s+"
+    rf"\b(?:one|a\s+single|the\s+same|single|1)\s+{_NODE_SIZE}(?:box|server|machine|node|instance|gpu\s+server"
+    r"|setup|set-up|cluster|rig)\b[^.?!]{0,40}\b(?:both|two|everything|all\s+of\s+(?:it|this)|it\s+all)\b"
+    r"|\b(?:both|two|everything|it\s+all|all\s+of\s+(?:it|this)|the\s+whole\s+thing)\b[^.?!]{0,30}\b(?:on|in"
+    rf"|into|with|from|share)\s+(?:one|a\s+single|the\s+same|single)\s+{_NODE_SIZE}"
     r"(?:box|server|machine|node|instance|setup|set-up|cluster|hardware)\b"
     r"|\bshare\s+(?:the\s+|a\s+|one\s+)?(?:gpus?|box|server|machine|hardware|node)\b",
     I,
@@ -165,6 +172,7 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
 
     one_box = any(c.claim.startswith(CLAIM_PREFIX) for c in rec.expectation_checks)
     out += [ONE_BOX_Q] if one_box else []
+    out += alternative_patterns(rec)  # "better off renting 8x H200?", "is that plausible?" (review 19, R06)
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 
 

@@ -37,6 +37,7 @@ from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_cadence_forms import rule_cadence_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
+from advisor.extract.rules_claim_alternative import rule_claim_alternative
 from advisor.extract.rules_claim_forms import rule_claim_forms
 from advisor.extract.rules_claim_rate import rule_claim_rate
 from advisor.extract.rules_claim_source import rule_claim_source
@@ -74,6 +75,7 @@ from advisor.extract.rules_held_forms import rule_held_capacity, rule_machines_e
 from advisor.extract.rules_horizon import rule_buy_or_rent_horizon, rule_horizon
 from advisor.extract.rules_inventory_csv import rule_inventory_csv, rule_inventory_pipe
 from advisor.extract.rules_item_size import rule_item_prompt
+from advisor.extract.rules_kv_precision import rule_kv_precision
 from advisor.extract.rules_length_pairs import rule_length_pairs
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
@@ -171,6 +173,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_gpu_lists,  # "h200s yes, b200s no", "What we don't want: AMD, L40S, or anything PCIe"
     rule_speed_claim,  # after rule_gpu_lists: "an H200 is 2x faster than an H100" (a claim to check)
     rule_claim_source,  # after the claim rules: "My vendor says ...": the claim is answered as theirs
+    rule_claim_alternative,  # after rule_claim_source: a claim's GPU is its own; "better off with 8x H200?"
     rule_memory_question,  # "how much VRAM do I need?", "tell me the GPU memory per card needed"
     rule_count_question,  # "how many H100s do we need", "we'd rent H100s", "one month of compute time"
     rule_workload,
@@ -178,6 +181,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_always_on_serving,  # after rule_workload: "monthly cost of Llama 3.1 8B 24/7 on 1x L40S" is serving
     rule_method,
     rule_precision,
+    rule_kv_precision,  # after rule_precision: "fp8 weights and an fp8 KV cache" (the cache's own precision)
     rule_model,
     rule_dataset,
     rule_training_shape,

@@ -14,7 +14,9 @@ data set's size in pairs (tools.preference).
                                                   response incl. prompt": a side is a whole sequence)
   and seq_len (inferred, unless stated): the longer sequence, prompt + the longer answer. A pair's
   prompt length read by the serving rules as prompt_tokens is dropped (it is not a served request).
-  Pairs without lengths give no token count: the dataset stays unknown and is asked for.
+  Pairs without lengths (expert review 19, R08: "a nightly DPO run on Qwen2.5 7B with 200k preference pairs"
+  was sized on an assumed 100M tokens) are counted at tools.preference.PAIR_SIDE_TOKENS_ASSUMED a side,
+  prompt included (an estimate: the evidence names the assumption, and a stated size replaces it).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import re
 
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
 from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, Sentence, parse_scaled
-from tools.preference import preference_tokens
+from tools.preference import PAIR_SIDE_TOKENS_ASSUMED, preference_tokens
 
 _OBJECTIVES: tuple[tuple[str, Gated], ...] = (
     ("dpo", Gated(re.compile(r"\bdpo\b|\bdirect\s+preference\s+optimi[sz]ation\b", I), "dpo", "direct")),
@@ -151,7 +153,8 @@ def _pairs(ctx: Ctx) -> None:
         window = [s, *sentences[i + 1 : i + 2]]
         lengths = _lengths(window, s, m.end())
         if lengths is None:
-            continue
+            _assumed_lengths(ctx, s, m, pairs)
+            return
         prompt, chosen, rejected, how = lengths
         tokens = preference_tokens(
             pairs=pairs, prompt_tokens=prompt, chosen_tokens=chosen, rejected_tokens=rejected
@@ -228,3 +231,21 @@ def _lengths(
         "" if includes_prompt else " (no prompt length given)"
     )
     return 0.0, chosen, rejected, how
+
+
+PAIR_SIDE_ASSUMED_HOW = "tokens a side assumed (prompt + answer, TRL's default max_length; say yours)"
+"""Evidence of the assumed pair length: the reply lists the fields it set under 'Assumed' (templates)."""
+
+
+def _assumed_lengths(ctx: Ctx, s: Sentence, m: re.Match[str], pairs: float) -> None:
+    """dataset_tokens (and seq_len unless stated) of pairs said without lengths, at the assumed side length
+    (module docstring), unless a size was read another way; estimates, so a size stated anywhere wins."""
+    if ctx.has("dataset_tokens"):
+        return  # a size read another way ("60k pairs, about 1.5k tokens per pair", a stated total) stands
+    side = PAIR_SIDE_TOKENS_ASSUMED
+    tokens = preference_tokens(pairs=pairs, chosen_tokens=side, rejected_tokens=side)
+    how = f"{side:,} {PAIR_SIDE_ASSUMED_HOW}"
+    ev = f'"{q(m)}": {pairs:,.0f} pairs x ({side:,} + {side:,}) tokens, {how} = {tokens:,.0f} tokens'
+    ctx.add(s, "dataset_tokens", tokens, ev, "inferred", m.start(), estimate=True)
+    if not ctx.has("seq_len"):
+        ctx.add(s, "seq_len", side, f"longest pair sequence: {how}", "inferred", m.start(), estimate=True)

@@ -12,9 +12,11 @@ from typing import Any
 
 import prompts
 from advisor.extract.rules_horizon import BUY_OR_RENT_DEFAULT_HOW
+from advisor.extract.rules_preference import PAIR_SIDE_ASSUMED_HOW
 from reports.buy_rent import summary_line as buy_rent_summary
 from reports.labels import field_value
 from tools import present
+from tools.preference import PAIR_SIDE_TOKENS_ASSUMED
 from tools.profile import WorkloadProfile
 from tools.units import ms_per_token_to_tokens_per_s
 
@@ -103,7 +105,9 @@ def _named_default(profile: WorkloadProfile, field: str) -> bool:
     """A value the reader set as a named default, not read from the user's words (the 36-month horizon of a
     'buy or rent?' said with none): listed under 'Assumed', never under 'I understood'."""
     prov = profile.provenance.get(field)
-    return prov is not None and BUY_OR_RENT_DEFAULT_HOW in (prov.evidence or "")
+    evidence = prov.evidence or "" if prov is not None else ""
+    # ... or the pair length a preference data set's size was counted at (expert review 19, R08)
+    return BUY_OR_RENT_DEFAULT_HOW in evidence or PAIR_SIDE_ASSUMED_HOW in evidence
 
 
 _LEAST = re.compile(r"\b(?:minimum|minimal|smallest|least|fewest)\b", re.I)
@@ -156,7 +160,9 @@ def assumptions(rec: Any) -> list[str]:
         if name == "deployment_preference" and bought and p.status == "assumed":
             continue  # 'rent unless a reason to own' read beside a pick to buy contradicts it
         if _named_default(prof, name) and getattr(prof, name, None) is not None:
-            out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}")
+            pairs = f" ({PAIR_SIDE_TOKENS_ASSUMED:,} tokens a side of each preference pair)" if (
+                name == "dataset_tokens" and PAIR_SIDE_ASSUMED_HOW in (p.evidence or "")) else ""  # fmt: skip
+            out.append(f"{label(name)} {format_value(name, getattr(prof, name), prof.workload)}{pairs}")
             continue
         weighed = _weighed_horizon(rec)
         if name == "horizon_months" and p.status == "assumed" and weighed is not None:

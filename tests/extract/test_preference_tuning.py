@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tools.preference import PAIR_SIDE_TOKENS_ASSUMED
 from tools.profile import WorkloadProfile
 
 Extract = Callable[..., WorkloadProfile]
@@ -95,8 +96,13 @@ def test_lengths_in_the_next_sentence(extract: Extract) -> None:
     assert p.dataset_tokens == 65e6
 
 
-def test_a_stated_total_wins_and_pairs_alone_give_no_tokens(extract: Extract) -> None:
-    assert extract("DPO Llama 3.1 8B LoRA on 60k preference pairs.").dataset_tokens is None
+def test_a_stated_total_wins_and_pairs_alone_are_counted_at_the_assumed_side(extract: Extract) -> None:
+    # pairs alone (expert review 19, R08): 60,000 x (1,024 + 1,024) tokens, tools.preference's assumed side,
+    # an inferred estimate the evidence names (it used to stay unknown and a default 100M was sized)
+    p = extract("DPO Llama 3.1 8B LoRA on 60k preference pairs.")
+    assert p.dataset_tokens == 60_000 * 2 * PAIR_SIDE_TOKENS_ASSUMED
+    assert p.status_of("dataset_tokens") == "inferred"
+    assert "assumed" in p.provenance["dataset_tokens"].evidence
     p = extract("DPO Llama 3.1 8B LoRA on 60k preference pairs, ~1k tokens each side, 150M tokens in all.")
     assert p.dataset_tokens == 150e6 and p.status_of("dataset_tokens") == "stated"
 

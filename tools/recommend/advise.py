@@ -16,6 +16,7 @@ from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.buy_rent_pick import bought_line, rent_pick_line, rent_wins, same_gpus_rented
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
+from tools.recommend.claim_alternative import check_claim_alternative
 from tools.recommend.compare_gpu_types import check_compared_gpu_types
 from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
@@ -26,6 +27,7 @@ from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.memory_answer import memory_answer
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.named_buy_rent import named_buy_vs_rent
+from tools.recommend.named_replicas import with_pick_layout
 from tools.recommend.options import to_option
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
@@ -184,7 +186,10 @@ def recommend(
         else ()
     )
     checks = check_expectations(workload=w, catalog=catalog, settings=settings, outcome=out)
-    compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both answered first
+    # "Would we be better off renting 8x H200?" beside a vendor's 8x MI300X claim (expert review 19, R06)
+    compared = check_claim_alternative(w, catalog, settings, out)
+    if compared is None:
+        compared = check_compared_setups(w, catalog, settings, out)  # "1x H100 or 2x L40S?": both first
     if compared is None:
         compared = check_compared_gpu_types(out)  # "H100s vs B200s - which is cheaper?" (expert review 14)
     if compared is not None:
@@ -250,6 +255,7 @@ def recommend(
                     break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
     timeline = named_buy_vs_rent(out, catalog) or timeline
+    checks = with_pick_layout(checks, out, timeline)  # the named GPUs as the pick lays them out (review 19)
     # a purchase that costs more over the horizon than renting the same GPUs: the rental is the pick
     primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
     as_of = catalog.as_of_dates()

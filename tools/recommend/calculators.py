@@ -40,6 +40,7 @@ class Calculators(Part):
             p.training_objective,  # preference tuning: 2 sequences per pair, a reference copy (full DPO)
             p.ref_log_probs_precomputed,
             s.optimizer,  # a run sized with another optimizer (tools/recommend/held_first.py)
+            p.kv_cache_precision,  # "an fp8 KV cache" (expert review 19, P03)
         )
         self.time_signature: tuple[Any, ...] = (
             w.arch,
@@ -61,6 +62,7 @@ class Calculators(Part):
             p.output_tokens,
             p.training_objective,
             p.ref_log_probs_precomputed,
+            p.kv_cache_precision,
         )
         self.time_sig = self.caches.signature_id(self.time_signature)
         self.mem_sig = self.caches.signature_id(self.mem_signature)
@@ -104,6 +106,8 @@ class Calculators(Part):
             kw["offload"] = layout.offload
         if self.inference:
             kw.update(concurrency=concurrency or p.concurrency or 1, context_len=p.context_len)
+            if p.kv_cache_precision:
+                kw["kv_cache_precision"] = p.kv_cache_precision
         else:
             kw.update(
                 seq_len=p.seq_len or SEQ_LEN_DEFAULT,
@@ -222,6 +226,7 @@ class Calculators(Part):
                 gpu=gpu,
                 n_gpus=n,
                 precision=self.p.precision or "bf16",
+                kv_precision=self.p.kv_cache_precision,
                 concurrency=concurrency,
                 prompt_tokens=prompt,
                 output_tokens=output,

@@ -7,7 +7,12 @@ the named GPUs; a decode step reads the weights once for every sequence in fligh
 the concurrency until the step turns compute-bound or the KV cache fills memory. The load it can reach is
 capped by claim_streams.streams_held (memory with the recommender's headroom and the serving model's KV
 capacity). The claim is checked at the stated concurrency when there is one; else the answer says from how
-many concurrent streams the claimed rate is reached, if at all."""
+many concurrent streams the claimed rate is reached, if at all.
+
+A claim above the serving model's range is "No" only when it is also above the decode ceiling of memory
+bandwidth (tools/recommend/decode_ceiling.py): under it, it is "Optimistic, not impossible", with the share
+of the bandwidth it needs (expert review 19, R06: 2,000 tokens/s on 8x MI300X for 405B at 64 users needs
+about two thirds of it)."""
 
 from __future__ import annotations
 
@@ -16,8 +21,10 @@ from tools.catalog.schema import GpuSpec
 from tools.defaults import ResolvedWorkload
 from tools.recommend.candidates import Layout
 from tools.recommend.claim_streams import streams_held
+from tools.recommend.decode_ceiling import DecodeCeiling, decode_ceiling
 from tools.recommend.models import ExpectationCheck
 from tools.recommend.outcome import Outcome
+from tools.units import BYTES_PER_GIB
 
 # the loads tried for "from how many streams" (powers of two and their midpoints: the answer is a rough
 # count, the serving model's band is wider than the step between two of them)
@@ -56,16 +63,29 @@ def check_claimed_rate(
             verdict, answer = "tight", "Only at the fast end"
         else:
             verdict, answer = "cannot_hold", "No"
+        ceiling = _ceiling(w, gpu, n, c, outcome) if verdict == "cannot_hold" else None
+        if ceiling is not None and target <= ceiling.tokens_per_s and top.high < target:
+            verdict, answer = "tight", "Optimistic, not impossible"  # under the bandwidth bound (review 19)
         text = (f"{answer}: at the stated {stated:,} concurrent streams {what} decodes "
                 f"{present.tokens_per_s_range(r)} in aggregate (the serving model), against the "
                 f"{present.count(target)} tokens/s claimed")  # fmt: skip
         if verdict == "cannot_hold" and top.high >= target:
             text += f"; the claim needs more streams in flight ({top_text})"
+        elif ceiling is not None:
+            text += _ceiling_text(ceiling, target, c, gpu, n)
         return ExpectationCheck(
             claim=claim, verdict=verdict, factor=target / r.mid, explanation=text + ".", asked=True
         )
     reach = next((c for c in loads if rates[c].high >= target), None)
     if reach is None:
+        ceiling = _ceiling(w, gpu, n, held, outcome)
+        if target <= ceiling.tokens_per_s:  # under the bandwidth bound: optimistic (expert review 19, R06)
+            return ExpectationCheck(
+                claim=claim, verdict="tight", factor=target / top.mid, asked=True,
+                explanation=f"Optimistic, not impossible: {what} does not reach {present.count(target)} "
+                f"tokens/s at any load in the serving model: {top_text}"
+                f"{_ceiling_text(ceiling, target, held, gpu, n)}.",
+            )  # fmt: skip
         return ExpectationCheck(
             claim=claim, verdict="cannot_hold", factor=target / top.mid, asked=True,
             explanation=f"No: {what} does not reach {present.count(target)} tokens/s at any load: {top_text} "
@@ -88,4 +108,32 @@ def check_claimed_rate(
         text += f"; at {few} streams it is {present.tokens_per_s_range(rates[few])}"
     return ExpectationCheck(
         claim=claim, verdict=verdict, factor=target / r.mid, explanation=text + ".", asked=True
+    )
+
+
+def _ceiling(w: ResolvedWorkload, gpu: GpuSpec, n: int, concurrency: int, outcome: Outcome) -> DecodeCeiling:
+    """The decode ceiling of `n` x `gpu` at `concurrency` streams (tools.recommend.decode_ceiling)."""
+    calc = outcome.engine.calc
+    prompt, output = calc.serving_lengths()
+    return decode_ceiling(
+        arch=w.arch, gpu=gpu, n_gpus=n, concurrency=concurrency,
+        weight_bytes=calc.weights_total_gib * BYTES_PER_GIB, prompt_tokens=prompt, output_tokens=output,
+    )  # fmt: skip
+
+
+def _ceiling_text(ceiling: DecodeCeiling, target: float, concurrency: int, gpu: GpuSpec, n: int) -> str:
+    """'; the memory-bandwidth ceiling is 3,150 tokens/s ...': where the claim stands against the bound."""
+    share = target / ceiling.tokens_per_s
+    bound = (
+        f"; the memory-bandwidth ceiling at {concurrency:,} streams is {ceiling.tokens_per_s:,.0f} "
+        f"tokens/s ({n}x {gpu.memory_bandwidth_tb_per_s:g} TB/s over "
+        f"{ceiling.weight_bytes / 1e9:,.1f} GB of weights + {concurrency:,} x "
+        f"{ceiling.kv_bytes_per_sequence / 1e9:.2f} GB of KV cache a step, decode alone at full bandwidth)"
+    )
+    if share > 1:
+        return f"{bound}: the claim is above it, {share:.1f}x, so no software reaches it"
+    return (
+        f"{bound}: the claim needs {share:.0%} of it, within reach of decoding alone, not of a served load "
+        "(the serving model counts the prompts' prefill, the all-reduces and the kernels in every step); ask "
+        "which prompt and output lengths it was measured at"
     )

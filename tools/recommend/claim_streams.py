@@ -44,12 +44,14 @@ def concurrency_verdict(
     context = eng.p.context_len
     what = f"{n}x {gpu.name}" if n > 1 else f"one {gpu.name}"
     each = f" of {context:,} tokens" if context else ""
+    kv = eng.p.kv_cache_precision
+    cache = f"{kv.upper()} KV cache" if kv else "KV cache"  # "an fp8 KV cache" (expert review 19, P03)
     replicas = math.ceil(concurrency / held)
     take = f"{replicas:,} such GPUs as separate replicas" if n == 1 else (
         f"{replicas:,} such replicas ({replicas * n:,} GPUs)"
     )  # fmt: skip
     return (
-        f"No: {what} holds about {held:,} such streams{each} (weights plus each stream's KV cache, "
+        f"No: {what} holds about {held:,} such streams{each} (weights plus each stream's {cache}, "
         f"{eng.headroom:.0%} of memory kept free), not {concurrency:,}; at {held:,} each decodes "
         f"{present.tokens_per_s_range(t.per_user_tokens_per_s)}. {concurrency:,} users need about "
         f"{take}, or larger GPUs; on {what} alone: {need_text}."

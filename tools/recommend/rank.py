@@ -423,8 +423,8 @@ def _compared_missing(
     out = []
     for gid in p.gpus_compared:
         fam = gpu_family(gid)
-        if any(gpu_family(c.gpu.id) == fam for c in shown):
-            continue
+        if any(gpu_family(c.gpu.id) == fam for c in shown) or gid == p.claimed_gpu:
+            continue  # a claim's GPU is answered by the claim's check (expert review 19, R06)
         why = [r.reason for r in (*limited.values(), *rejected) if gpu_family(r.gpu) == fam]
         out.append(f"{gid}, one of the GPUs you compared: {why[0] if why else 'no feasible option'}.")
     return out
