@@ -93,7 +93,8 @@ def _batch_text(ctx: Ctx) -> bool:
 
 def rule_location(ctx: Ctx) -> None:
     """data_location and data_region from storage names (S3, GCS, Azure Blob, on-prem) and regions."""
-    for s in ctx.sentences:
+    entries = (*(rx for rx, _loc in _LOCATIONS), _AWS_REGION, _GCP_REGION, _AZURE_REGION, _CACHED)
+    for s in ctx.sentences_with(*entries):  # each finding below needs one of them to match
         t = s.text
         for rx, loc in _LOCATIONS:
             for m in rx.finditer(t):
@@ -107,10 +108,11 @@ def rule_location(ctx: Ctx) -> None:
                 ctx.add(s, "data_region", m.group(0).lower(), q(m), "stated", m.start())
                 if not ctx.has("data_location"):
                     ctx.add(s, "data_location", loc, f'region "{q(m)}" -> {loc}', "inferred", m.start())
-        if re.search(
-            r"\b(?:cache[sd]?|copy|copied)\b[^.]{0,40}\b(?:once|after the first pull|locally)\b", t, I
-        ):
+        if _CACHED.search(t):
             ctx.add(s, "data_cached", True, t, "stated")
+
+
+_CACHED = keyed(r"\b(?:cache[sd]?|copy|copied)\b[^.]{0,40}\b(?:once|after the first pull|locally)\b", I)
 
 
 # =========================================================================== cadence, utilisation
@@ -177,7 +179,8 @@ _TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|r
 
 def rule_cadence(ctx: Ctx) -> None:
     """runs_per_month from training cadence ("20 experiments a month", "weekly retrain")."""
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_CADENCE_NUM, _CADENCE_TIMES, _CADENCE_ADV, _VOLUME_PER):
         t = s.text
         if in_the_past(t):
             continue  # "we used to retrain monthly": not the plan's cadence (rules_cadence_forms)
@@ -272,7 +275,8 @@ OFFICE_DAYS_PER_WEEK = 5.0
 
 def rule_utilisation(ctx: Ctx) -> None:
     """utilization ("busy 80% of the time", schedules, 24/7); horizon: advisor/extract/rules_horizon.py."""
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_PERCENT, _FRACTION_TIME, _SCHEDULE, _OFFICE_HOURS, _ALWAYS_ON):
         t = s.text
         for m in _PERCENT.finditer(t):
             window = t[max(0, m.start() - 40) : m.end() + 30]
@@ -489,7 +493,9 @@ _USE_VERB = re.compile(r"\b(?:use|using|uses|query|querying|chat\w*|hit|call\w*|
 def rule_serving(ctx: Ctx) -> None:
     """concurrency, latency_ms_per_token (also from per-user tokens/s), target_tokens_per_s."""
     batch: bool | None = None  # _batch_text(ctx), a property of the whole text: read once, not per sentence
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    entries = (_CONC, _STREAMS, _USERS, _ONE_USER, _ACTIVE_SHARE, _RATE_PER_STREAM, _LATENCY, _RATE_TOKENS)
+    for s in ctx.sentences_with(*entries):
         t = s.text
         conc_spans: list[int] = []
         for m in _CONC.finditer(t):

@@ -55,7 +55,7 @@ _TIER = {"megatron": 1, "deepspeed": 1, "hf": 2}
 
 def rule_framework(ctx: Ctx) -> None:
     """framework: the stack each sentence names (the most specific one), with the words as evidence."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(*(rx for _name, rx in _FRAMEWORKS)):  # a finding needs one to match
         t = s.text
         found: list[tuple[int, int, str, str]] = []  # (tier, -start, name, words): the latest of a tier
         for name, rx in _FRAMEWORKS:

@@ -150,7 +150,8 @@ weighed (20,000 characters of '€5 ' made 6,667 budget findings, a third of the
 def rule_budget(ctx: Ctx) -> None:
     """budget_usd from amounts with a budget cue (or a short ask); rates such as $/hr are skipped."""
     short = len(ctx.sentences) <= 3
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_MONEY, _BUDGET_BARE, _BUDGET_BARE_K, _CALL_IT):
         t = s.text
         budget_word = _BUDGET_WORD.search(t) is not None  # once per sentence: linear in its length
         amounts = list(_MONEY.finditer(t))

@@ -98,6 +98,9 @@ END_TO_END = re.compile(
 _PERCENTILE_NEAR = re.compile(r"\b(?:at\s+)?p(?P<p>\d\d)\b|\b(?P<p2>\d\d)(?:th)?\s+percentile\b", I)
 
 
+RATE_ENTRIES = (_REQ_RATE, _TOKEN_RATE)  # request_rates finds or adds nothing where neither may match
+
+
 def request_rates(ctx: Ctx, s: Sentence) -> list[RequestRate]:
     """Request rates in `s`; a token rate per minute, hour or day is read at once (target_tokens_per_s)."""
     t = s.text

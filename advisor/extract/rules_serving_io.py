@@ -27,7 +27,13 @@ from advisor.extract.rules_languages import (
     target_languages,
     translation_volume,
 )
-from advisor.extract.rules_request_rate import RequestRate, rate_target, request_rates, response_target
+from advisor.extract.rules_request_rate import (
+    RATE_ENTRIES,
+    RequestRate,
+    rate_target,
+    request_rates,
+    response_target,
+)
 from advisor.extract.rules_text import (
     APPROX,
     GENERATED_FROM_MODEL,
@@ -269,7 +275,8 @@ def rule_serving_io(ctx: Ctx) -> None:
     """prompt_tokens, output_tokens (context_len from both), generation_tokens (target rate with a
     deadline; from a request rate), power_price_usd_per_kwh."""
     rates: list[RequestRate] = []
-    for s in ctx.sentences:
+    # each step of the loop needs one of these to match (request_rates': RATE_ENTRIES)
+    for s in ctx.sentences_with(_PROMPT, _OUTPUT, _IN_OUT, _GENERATION, *RATE_ENTRIES, _POWER):
         t = s.text
         lengths: set[str] = set()
         for field, rx in (("prompt_tokens", _PROMPT), ("output_tokens", _OUTPUT)):
