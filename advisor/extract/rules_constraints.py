@@ -11,6 +11,7 @@ from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
 from advisor.extract.rules_models import HYPERSCALERS, PROVIDER_RE, _catalog, find_providers
 from advisor.extract.rules_text import NUMBER, Sentence
 from advisor.extract.scan import HeadCues, Spans, comma_clauses, last_match, live_patterns
+from advisor.extract.sentence_memo import read_once
 from advisor.extract.withdrawn_choice import after_withdrawal, inside, withdrawn_spans
 
 # =========================================================================== constraints
@@ -343,6 +344,7 @@ _US_ONLY = keyed(
 )
 
 
+@read_once
 def rule_constraints(ctx: Ctx) -> None:
     """eu_only, ops_capacity, objective, deployment_preference, then providers."""
     for s in ctx.sentences_with(*_ENTRIES):

@@ -21,6 +21,7 @@ from advisor.extract.rules_text import (
     parse_number,
     parse_scaled,
 )
+from advisor.extract.sentence_memo import read_once
 
 # =========================================================================== dataset and training shape
 _TOKENS = Gated(
@@ -212,6 +213,7 @@ def _per_run(after: re.Match[str], m: re.Match[str]) -> bool:
     )
 
 
+@read_once
 def _rule_dataset(ctx: Ctx) -> None:
     for s in ctx.sentences_with(_ITEMS_TOKENS, _TOKENS, _WORDS, _PAGES, _BYTES):  # a finding needs one
         t = s.text
@@ -372,6 +374,7 @@ _BATCH = Gated(
 )
 
 
+@read_once
 def rule_training_shape(ctx: Ctx) -> None:
     """epochs, seq_len (context_len when serving), lora_rank, batch_size."""
     inference = ctx.workload == "inference"

@@ -14,6 +14,7 @@ from advisor.extract.rules_text import (
     parse_number,
 )
 from advisor.extract.scan import words_back
+from advisor.extract.sentence_memo import read_once
 
 # =========================================================================== workload and method
 _DONE = keyed(r"\b(?:is|was|are|were|been|already)\s+(?:done|finished|complete|completed|over)\b", I)
@@ -292,6 +293,7 @@ _PRECISION = (
 )
 
 
+@read_once
 def rule_precision(ctx: Ctx) -> None:
     """precision of the stored weights (serving only for 8/4-bit and fp8). The workload is this text's or,
     in a follow-up that names none ("What if we run it in FP8 instead?"), the earlier turns' (expert review
@@ -421,6 +423,7 @@ def rule_model(ctx: Ctx) -> None:
     _sibling(ctx)
 
 
+@read_once
 def _rule_model(ctx: Ctx) -> None:
     for s in ctx.sentences:
         model_word = _MODEL_WORD.search(s.text) is not None  # once per sentence: linear in its length
