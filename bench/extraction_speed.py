@@ -21,6 +21,23 @@ a further call. Whole read, CPU ms, min of 4, main f3818bf+ vs speed7, two inter
 928/890 -> 658/570, eval briefs repeated 504/549 -> 444/445, 'not AWS or ' 485/456 -> 350/420, '1 ' 330/350
 -> 394/276 (noise). The goal (under 100 ms) is still NOT met: 20,000 characters of mixed briefs are ~300
 sentences, read twice (two workloads), ~130 rules each, ~1 ms per sentence.
+
+Speed8 (issue 12; bench/extraction_profile.py prints stages, readings and the slowest rules): the cost is
+spread evenly over sentences (each of the 322 sentences of the mixed message through every rule alone:
+median 1.6 ms, the slowest 10 are 11% of the total): it is the ~130 rules' visits to each sentence of
+each reading, not a few hot sentences. Three changes, readings identical (bench.extraction_equivalence,
+571 digests): 54 rule loops read only the sentences one of their patterns may match (Ctx.sentences_with,
+the word index; a sentence where each step of the loop needs a match is skipped when none can match); a
+rule's findings in a sentence are kept while a text is read and given again when the other part of a
+two-workload brief, or the whole text after a split that did not hold, reads the same sentence
+(advisor/extract/sentence_memo.py, 16 rule loops; rules 314 -> 277 ms on the mixed message, 168 -> 153 ms
+on the briefs repeated, interleaved in one process); the accounting's haystack built run by run. Whole
+read, CPU ms, min of 6, main 24862a8 vs speed8, three interleaved rounds (load 2-3): mixed briefs 476 ->
+408, eval briefs repeated 245 -> 212, mixed 5,000 characters 99 -> 93, '1 ' 236 -> 234. Under 100 ms is
+still NOT met (~4x over). What is left on the mixed message (425 ms): the rules 279 ms (two readings of
+282 and 302 sentences; the heaviest, rule_constraints, serving_io, model, lengths, claims, corrections,
+~15-20 ms each, open on most sentences: numbers and provider names are everywhere), the accounting
+124 ms (its own clause-by-clause pass: leftovers 17%, the instruction guard 16%, signals 13%, clauses 11%).
 """
 
 from __future__ import annotations

@@ -272,6 +272,11 @@ class Keyed(Remembered):
         self._held = (scope, held)
         return held
 
+    def held_in(self, where: Scope) -> frozenset[int] | None:
+        """`_index(where)`, kept from the last call for the same scope."""
+        seen, held = self._held
+        return held if seen is where else self._index(where)
+
     def may_match(self, text: str) -> bool:
         """False only when no match is possible in `text`."""
         if not self.words:

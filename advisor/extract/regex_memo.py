@@ -51,6 +51,11 @@ def remembering() -> Iterator[None]:
         _EPOCH.reset(token)
 
 
+def reading_epoch() -> int:
+    """The current reading's number (0 outside `remembering`): a table kept for it is valid while it lasts."""
+    return _EPOCH.get()
+
+
 class Remembered:
     """Answers of `self.regex` kept per reading (see the module docstring); an answer is kept by its
     string alone when pos and endpos are the defaults (a string and a tuple are never equal keys). The

@@ -45,7 +45,7 @@ from advisor.extract.rules_claim_term import rule_claim_term
 from advisor.extract.rules_claims import rule_claims, rule_owned_question
 from advisor.extract.rules_concurrency_forms import rule_concurrency_forms
 from advisor.extract.rules_constraints import rule_constraints
-from advisor.extract.rules_context import rule_cadence, rule_location, rule_serving, rule_utilisation
+from advisor.extract.rules_context import rule_cadence, rule_serving, rule_utilisation
 from advisor.extract.rules_corrections import rule_corrections, rule_ignored_quotes
 from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
@@ -79,6 +79,7 @@ from advisor.extract.rules_kv_precision import rule_kv_precision
 from advisor.extract.rules_length_pairs import rule_length_pairs
 from advisor.extract.rules_length_slots import rule_length_slots
 from advisor.extract.rules_lengths import rule_lengths
+from advisor.extract.rules_location import rule_location
 from advisor.extract.rules_memory_question import rule_memory_question
 from advisor.extract.rules_money_period import rule_money_period
 from advisor.extract.rules_money_time import rule_budget, rule_deadline
@@ -132,9 +133,10 @@ from advisor.extract.second_workload import (
     share_constraints,
 )
 from advisor.extract.section_content import batch_sections, content_sections
+from advisor.extract.sentence_memo import recording
 from advisor.extract.steps import step_parts
 from advisor.extract.withdrawn_choice import rule_required_over_preferred
-from advisor.extract.workloads import chat_sections, split_parts
+from advisor.extract.workloads import Split, chat_sections, split_parts
 from tools.profile import WorkloadProfile
 
 
@@ -309,6 +311,24 @@ class RulesExtractor:
                         rule(ctx)
             return ctx.findings
 
+        # the readings of a split tried keep each sentence's findings for the readings after them: the other
+        # part, or the whole text when no split holds (sentence_memo.py)
+        with recording():
+            split = self._split(sentences, read, prior)
+        if split is not None:
+            analysis = Analysis(findings=split.training, ignored=ignored, corrected=tuple(corrected),
+                                other=split.serving)  # fmt: skip
+        else:
+            analysis = Analysis(findings=tuple(read(sentences)), ignored=ignored, corrected=tuple(corrected))
+        return analysis
+
+    @staticmethod
+    def _split(
+        sentences: tuple[Sentence, ...],
+        read: Callable[[tuple[Sentence, ...]], list[Finding]],
+        prior: WorkloadProfile | None,
+    ) -> Split | None:
+        """The two workloads' findings when the text reads as two (the ways below, in order); None: one."""
         split = split_parts(sentences, read)  # a training and a serving section: two workloads
         # "fine-tune X on Y and then serve it to Z users"; "host X now, in Q1 we'll also fine-tune it";
         # "Everything EU only" and a sentence of constraints alone are both parts'. The second reading is
@@ -326,12 +346,7 @@ class RulesExtractor:
             split = batch_sections(sentences, read)  # "SCOPE OF THE SERVICE" ... "SCOPE OF THE BATCH JOB"
         if split is None:
             split = continued_turn(sentences, read, prior)  # "After that we'd serve it to ~120 users"
-        if split is not None:
-            analysis = Analysis(findings=split.training, ignored=ignored, corrected=tuple(corrected),
-                                other=split.serving)  # fmt: skip
-        else:
-            analysis = Analysis(findings=tuple(read(sentences)), ignored=ignored, corrected=tuple(corrected))
-        return analysis
+        return split
 
     def analysis_of(self, text: str) -> Analysis | None:
         """What the last `analyse` (or `extract`) read, if it read exactly `text`: the input's accounting

@@ -50,8 +50,8 @@ _FIGURE_FIELDS = frozenset({
 
 def rule_aside_figures(ctx: Ctx) -> None:
     """Drop the figures of a sentence that sets them aside (module docstring)."""
-    spans = [(s.start, s.start + len(s.text)) for s in ctx.sentences if _ASIDE.search(s.text)]
-    for s in ctx.sentences:
+    spans = [(s.start, s.start + len(s.text)) for s in ctx.sentences_with(_ASIDE) if _ASIDE.search(s.text)]
+    for s in ctx.sentences_with(_UNRELATED):
         if m := _UNRELATED.search(s.text):
             spans.append((s.start + m.start("clause"), s.start + len(s.text)))
     if not spans:

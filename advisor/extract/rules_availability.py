@@ -57,7 +57,7 @@ _NINES_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 def rule_availability(ctx: Ctx) -> None:
     """availability_target from a percentage, a count of nines or words asking for high availability."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_PERCENT, _NINES, _HA):  # a finding needs one of them to match
         t = s.text
         for m in _PERCENT.finditer(t):
             pct = float(m.group("num") or m.group("num2") or m.group("num3"))
@@ -75,7 +75,7 @@ def rule_availability(ctx: Ctx) -> None:
                 ctx.add(s, "availability_target", HA_AVAILABILITY, ev, "inferred", m.start())
     if ctx.has("availability_target"):
         return  # an uptime the user gives outranks the production assumption
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_PRODUCTION):
         t = s.text
         if _INTERNAL.search(t):
             continue

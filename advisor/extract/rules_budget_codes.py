@@ -98,7 +98,7 @@ def rule_budget_codes(ctx: Ctx) -> None:
 
 
 def _coded_and_labelled(ctx: Ctx) -> None:
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_CODED, _LABELLED):  # a finding needs one of them to match
         t = s.text
         for m in _CODED.finditer(t):
             if _RATE_AFTER.match(t, m.end()):
@@ -143,7 +143,7 @@ _SET_ASIDE = Gated(
 def drop_set_aside_budgets(ctx: Ctx) -> None:
     """Remove budget_usd findings read from an amount the text sets aside ("..., not the £25k you asked for"),
     when the sentence also states another amount (the one that stands)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_SET_ASIDE):
         for m in _SET_ASIDE.finditer(s.text):
             shift = s.start - (QUOTED_PENALTY if s.quoted else 0)
             lo, hi = shift + m.start(), shift + m.end()

@@ -18,6 +18,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import MONEY_NUM, MULT, MULTIPLIERS, NUM, WORD_NUMBERS, Sentence, parse_money
+from advisor.extract.sentence_memo import read_once
 
 _SYM = r"(?P<sym>us\$|\$|€|£|₹|¥|\bchf\s?|\beur\s?|\busd\s?|\bgbp\s?|\binr\s?|\bjpy\s?|\brs\.?\s?)"
 _WORD = r"(?P<word>usd|dollars?|bucks|eur|euros?|gbp|pounds?|chf|francs?|inr|rupees?|jpy|yen)"
@@ -107,9 +108,10 @@ def _is_budget(t: str, m: re.Match[str], serving: bool = False) -> bool:
     return bool(_CUE.search(before) or _CUE_AFTER.match(t, m.end()) or _SIGN_BEFORE.search(before))
 
 
+@read_once
 def rule_budget_forms(ctx: Ctx) -> None:
     """budget_usd from ranges with one multiplier, other currencies, amounts in words and stated caps."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_RANGE, _OTHER_CURRENCY, _WORDS, _CAP):  # a finding needs one to match
         t = s.text
         for m in _RANGE.finditer(t):
             if not _is_budget(t, m, serving=ctx.workload == "inference"):

@@ -67,7 +67,8 @@ def _after_working_days(start: dt.date, n: int) -> dt.date:
 def rule_calendar_deadlines(ctx: Ctx) -> None:
     """deadline_hours from the calendar phrasings of the module docstring."""
     ref = ctx.reference_time
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_WORKING_DAYS, _WEEKDAY_WEEK, _PERIOD_THEN_DATE, _WEEKDAY_WINDOW):
         if s.start in ctx.claim_sentences:
             continue
         t = s.text

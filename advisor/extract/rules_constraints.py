@@ -10,9 +10,10 @@ from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
 from advisor.extract.rules_list_leads import COMMUNITY_OUT
 from advisor.extract.rules_list_leads import names_only as names_only_clause
-from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
+from advisor.extract.rules_models import HYPERSCALERS, PROVIDER_RE, _catalog, find_providers
 from advisor.extract.rules_text import NUMBER, Sentence
 from advisor.extract.scan import HeadCues, Spans, comma_clauses, last_match, live_patterns
+from advisor.extract.sentence_memo import read_once
 from advisor.extract.withdrawn_choice import after_withdrawal, inside, withdrawn_spans
 
 # =========================================================================== constraints
@@ -338,9 +339,10 @@ _US_ONLY = keyed(
 )
 
 
+@read_once
 def rule_constraints(ctx: Ctx) -> None:
     """eu_only, ops_capacity, objective, deployment_preference, then providers."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(*_ENTRIES):
         t = s.text
         eu = list(_EU.finditer(t))
         if not eu and (lifted := _EU_NO.search(t)):
@@ -385,6 +387,14 @@ def rule_constraints(ctx: Ctx) -> None:
             ctx.add(s, "objective", "fastest", q(fast), "stated", fast.start())
         _deployment(ctx, s)
         rule_providers(ctx, s)
+
+
+# a finding of rule_constraints (its own, _deployment's and rule_providers') needs one of these to match
+_ENTRIES = (
+    *(_EU, _EU_NO, _EU_PLACE_ONLY, _EU_HOSTING, _EU_IN, _US_ONLY, _OPS_NONE, _OPS_LIMITED, _OPS_DEDICATED),
+    *(_OBJ_CHEAP, _OBJ_FAST, _CONSUMER, _CLOUD_ONLY, _ONPREM_ONLY, _ONPREM_DEPLOY, _HYPER, COMMUNITY_OUT),
+    PROVIDER_RE,
+)
 
 
 def _deployment(ctx: Ctx, s: Sentence) -> None:

@@ -1,4 +1,4 @@
-"""Data location, cadence, utilisation and horizon, and inference serving rules."""
+"""Cadence, utilisation and horizon, and inference serving rules (data location: rules_location.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_cadence_forms import in_the_past
-from advisor.extract.rules_ctx import PROTOTYPE, Ctx, Gated, I, negated, q
+from advisor.extract.rules_ctx import PROTOTYPE, Ctx, Gated, I, q
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
@@ -18,66 +18,8 @@ from advisor.extract.rules_text import (
     parse_number,
     share_fraction,
 )
+from advisor.extract.sentence_memo import read_once
 from tools.units import tokens_per_s_to_ms_per_token
-
-# =========================================================================== data location
-_LOCATIONS = (
-    (
-        keyed(
-            r"\b(?:s3|amazon s3|aws s3|s3 bucket)\b|\b(?:data|dataset|corpus|bucket)\b[^.]{0,30}\b(?:on"
-            r"|in) aws\b",
-            I,
-        ),
-        "aws",
-    ),
-    (
-        keyed(
-            r"\b(?:gcs|google cloud storage|gs://)|\b(?:data|dataset|corpus|bucket)\b[^.]{0,30}\b(?:on"
-            r"|in) (?:gcp|google cloud)\b",
-            I,
-        ),
-        "gcp",
-    ),
-    (
-        keyed(
-            r"\b(?:azure blob(?: storage)?|adls|azure data lake|azure storage)\b|\b(?:data|dataset"
-            r"|corpus)\b[^.]{0,30}\b(?:on|in) azure\b",
-            I,
-        ),
-        "azure",
-    ),
-    (
-        keyed(
-            r"\b(?:on[\s-]?prem(?:ise|ises)?|our own (?:nas|servers?|storage|data ?cent(?:er"
-            r"|re))|"
-            r"nas\b|local (?:file ?system|disks?|storage)|university cluster)",
-            I,
-        ),
-        "on_prem",
-    ),  # fmt: skip
-)
-_AWS_REGION = keyed(
-    r"\b(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:east|west|north|south|central|northeast|southeast|northwest"
-    r"|southwest)-\d\b",
-    I,
-)
-_GCP_REGION = keyed(
-    r"\b(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:west|east|central|north|south"
-    r"|northeast|southeast|southwest|northwest)\d{1,2}\b",
-    I,
-)
-_AZURE_REGION = keyed(
-    r"\b(?:westeurope|northeurope|eastus2?|westus[23]?|centralus|southcentralus|northcentralus|uksouth"
-    r"|ukwest|"
-    r"francecentral|germanywestcentral|swedencentral|switzerlandnorth|norwayeast|polandcentral|italynorth|"
-    r"spaincentral|westcentralus|canadacentral|japaneast|australiaeast|southeastasia|eastasia"
-    r"|centralindia)\b",
-    I,
-)
-_DATA_CONTEXT = keyed(
-    r"\b(?:data(?!\s+scien)|dataset|corpus|stored|storage|sits|lives|bucket|files|text|nas)\b", I
-)
-
 
 # a batch of items processed, not people connected: "every night we summarise ~18k calls"
 _BATCH_WORDS = re.compile(
@@ -90,28 +32,6 @@ _BATCH_WORDS = re.compile(
 def _batch_text(ctx: Ctx) -> bool:
     """Whether the text describes a batch job (its counted calls or chats are items, not open streams)."""
     return any(_BATCH_WORDS.search(s.text) for s in ctx.sentences)
-
-
-def rule_location(ctx: Ctx) -> None:
-    """data_location and data_region from storage names (S3, GCS, Azure Blob, on-prem) and regions."""
-    for s in ctx.sentences:
-        t = s.text
-        for rx, loc in _LOCATIONS:
-            for m in rx.finditer(t):
-                if negated(t, m.start()):
-                    continue
-                if loc == "on_prem" and not _DATA_CONTEXT.search(t):
-                    continue
-                ctx.add(s, "data_location", loc, q(m), "stated", m.start())
-        for rx, loc in ((_AWS_REGION, "aws"), (_GCP_REGION, "gcp"), (_AZURE_REGION, "azure")):
-            for m in rx.finditer(t):
-                ctx.add(s, "data_region", m.group(0).lower(), q(m), "stated", m.start())
-                if not ctx.has("data_location"):
-                    ctx.add(s, "data_location", loc, f'region "{q(m)}" -> {loc}', "inferred", m.start())
-        if re.search(
-            r"\b(?:cache[sd]?|copy|copied)\b[^.]{0,40}\b(?:once|after the first pull|locally)\b", t, I
-        ):
-            ctx.add(s, "data_cached", True, t, "stated")
 
 
 # =========================================================================== cadence, utilisation
@@ -176,9 +96,11 @@ _BATCH_JOB = re.compile(
 _TRAIN_WORD = keyed(r"\b(?:re-?train\w*|train\w*|fine[\s-]?tun\w*|experiments?|runs?|jobs?|lora|qlora)\b", I)
 
 
+@read_once
 def rule_cadence(ctx: Ctx) -> None:
     """runs_per_month from training cadence ("20 experiments a month", "weekly retrain")."""
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_CADENCE_NUM, _CADENCE_TIMES, _CADENCE_ADV, _VOLUME_PER):
         t = s.text
         if in_the_past(t):
             continue  # "we used to retrain monthly": not the plan's cadence (rules_cadence_forms)
@@ -271,9 +193,11 @@ NINE_TO_FIVE_HOURS_PER_DAY = 8.0  # "9 to 5" said: 09:00 to 17:00 (evals v11: it
 OFFICE_DAYS_PER_WEEK = 5.0
 
 
+@read_once
 def rule_utilisation(ctx: Ctx) -> None:
     """utilization ("busy 80% of the time", schedules, 24/7); horizon: advisor/extract/rules_horizon.py."""
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_PERCENT, _FRACTION_TIME, _SCHEDULE, _OFFICE_HOURS, _ALWAYS_ON):
         t = s.text
         for m in _PERCENT.finditer(t):
             window = t[max(0, m.start() - 40) : m.end() + 30]
@@ -489,8 +413,16 @@ _USE_VERB = re.compile(r"\b(?:use|using|uses|query|querying|chat\w*|hit|call\w*|
 
 def rule_serving(ctx: Ctx) -> None:
     """concurrency, latency_ms_per_token (also from per-user tokens/s), target_tokens_per_s."""
-    batch: bool | None = None  # _batch_text(ctx), a property of the whole text: read once, not per sentence
-    for s in ctx.sentences:
+    # whether the text describes a batch job (_batch_text): a property of the whole text, read once
+    _serving_sentences(ctx, _batch_text(ctx) if ctx.workload == "inference" else None)
+
+
+@read_once
+def _serving_sentences(ctx: Ctx, batch: bool | None) -> None:
+    """rule_serving's reading of each sentence (`batch`: the text describes a batch job; None: not asked)."""
+    # a finding needs one of these to match
+    entries = (_CONC, _STREAMS, _USERS, _ONE_USER, _ACTIVE_SHARE, _RATE_PER_STREAM, _LATENCY, _RATE_TOKENS)
+    for s in ctx.sentences_with(*entries):
         t = s.text
         conc_spans: list[int] = []
         for m in _CONC.finditer(t):
@@ -507,8 +439,6 @@ def rule_serving(ctx: Ctx) -> None:
             if v >= 1:
                 ctx.add(s, "concurrency", int(v), q(m), "stated", m.start())
                 conc_spans.append(m.start())
-        if ctx.workload == "inference" and not conc_spans and batch is None:
-            batch = _batch_text(ctx)
         if ctx.workload == "inference" and not conc_spans and not batch:
             for m in _STREAMS.finditer(t):
                 if re.match(r"\s*(?:a|per|/|an)\s+(?:day|week|month|hour)", t[m.end() : m.end() + 12], I):

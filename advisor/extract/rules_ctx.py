@@ -6,11 +6,11 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from advisor.extract.base import Finding, clip_evidence
 from advisor.extract.regex_first import with_first_char
-from advisor.extract.regex_keys import SCOPE, Scope, keyed
+from advisor.extract.regex_keys import SCOPE, Keyed, Scope, keyed
 from advisor.extract.rules_text import Sentence
 from tools.profile import WorkloadProfile
 
@@ -82,6 +82,27 @@ class Ctx:
         """Whether any finding for `name` was recorded."""
         return any(f.field == name for f in self.findings)
 
+    def sentences_with(self, *patterns: Entry) -> tuple[Sentence, ...]:
+        """The sentences, in order, in whose text one of `patterns` may match (the scope's word index,
+        regex_keys.Scope): what a rule reads when each step of its body in a sentence needs one of them to
+        match that sentence's text or a slice of it (a slice lacks the words its sentence lacks). Every
+        sentence when a pattern needs no word or the index does not know (the gates then ask each text).
+        A rule asks each of its patterns of every sentence (~130 rules x ~300 sentences x 2 parts for
+        20,000 characters of briefs), and most of them open for few sentences (issue 12, speed8)."""
+        scope = SCOPE.get()
+        if scope is None:
+            return self.sentences
+        where = scope.base or scope
+        union: set[int] = set()
+        for rx in patterns:
+            # a module's plain pattern is a KeyedPattern (regex_keys.key_patterns) once rules.py has loaded
+            held = rx.held_in(where) if isinstance(rx, Keyed | Gated) else None
+            if held is None:
+                return self.sentences
+            union |= held
+        ids = scope.ids
+        return tuple(s for s in self.sentences if id(s.text) in union or id(s.text) not in ids)
+
 
 def negated(text: str, start: int) -> bool:
     """Whether a negation ("not", "no", "without", "rather than" ...) closely precedes `start`."""
@@ -120,6 +141,11 @@ class Gated:
             self._pending = False
         return held
 
+    def held_in(self, where: Scope) -> frozenset[int] | None:
+        """`_index(where)`, kept from the last call for the same scope."""
+        seen, held = self._held
+        return held if seen is where else self._index(where)
+
     def _open(self, text: str) -> bool:
         scope = SCOPE.get()
         if scope is not None:  # a whole sentence: the scope's index answers
@@ -142,3 +168,6 @@ class Gated:
     def search(self, text: str) -> re.Match[str] | None:
         """First match of the pattern, or None without running it when no key word occurs."""
         return self.pattern.search(text) if self._open(text) else None
+
+
+Entry: TypeAlias = Keyed | Gated | re.Pattern[str]  # what Ctx.sentences_with reads the word index of

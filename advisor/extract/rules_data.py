@@ -21,6 +21,7 @@ from advisor.extract.rules_text import (
     parse_number,
     parse_scaled,
 )
+from advisor.extract.sentence_memo import read_once
 
 # =========================================================================== dataset and training shape
 _TOKENS = Gated(
@@ -212,8 +213,9 @@ def _per_run(after: re.Match[str], m: re.Match[str]) -> bool:
     )
 
 
+@read_once
 def _rule_dataset(ctx: Ctx) -> None:
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ITEMS_TOKENS, _TOKENS, _WORDS, _PAGES, _BYTES):  # a finding needs one
         t = s.text
         claim = s.start in ctx.claim_sentences
         rank = -1 if claim else None  # numbers inside a claim lose to any other mention
@@ -373,10 +375,12 @@ _BATCH = Gated(
 )
 
 
+@read_once
 def rule_training_shape(ctx: Ctx) -> None:
     """epochs, seq_len (context_len when serving), lora_rank, batch_size."""
     inference = ctx.workload == "inference"
-    for s in ctx.sentences:
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_EPOCHS, _EPOCHS2, _ONE_PASS, _SEQ_ITEMS, _SEQ, _RANK, _BATCH):
         t = s.text
         for m in list(_EPOCHS.finditer(t)) + list(_EPOCHS2.finditer(t)):
             if negated(t, m.start()) and "not" in t[max(0, m.start() - 6) : m.start()]:

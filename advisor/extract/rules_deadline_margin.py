@@ -97,7 +97,7 @@ def rule_deadline_margin(ctx: Ctx) -> None:
     """Margins before a deadline and hardware delivery dates (module docstring). Runs after every deadline
     rule and the corrections, so the deadline it shifts is the one that would be used."""
     margins: list[tuple[int, re.Match[str]]] = []
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_MARGIN, _DELIVERY):  # each step needs one of them to match
         for m in _MARGIN.finditer(s.text):
             _drop(ctx, _deadlines_in(ctx, s.start + m.start(), s.start + m.end()))
             margins.append((s.start + m.start(), m))

@@ -30,7 +30,7 @@ _REACH = 40  # characters after "due" the date's words may end
 
 def rule_document_due_dates(ctx: Ctx) -> None:
     """Drop deadline_hours findings read from a document's own due date (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_DOCUMENT_DUE):  # a finding is dropped only where it matches
         if _JOB_TIED.search(s.text):
             continue
         shift = s.start - (QUOTED_PENALTY if s.quoted else 0)

@@ -67,7 +67,8 @@ _SPOT_KEY = Gated(
 
 def rule_form_values(ctx: Ctx) -> None:
     """providers_required, max_gpus and pricing_excluded from a form's or a config's values."""
-    for s in ctx.sentences:
+    entries = (_CLOUD_KEY, _GPU_CAP_KEY, _TOTAL_CAP, _SPOT_ANSWER, _SPOT_KEY)  # a finding needs one to match
+    for s in ctx.sentences_with(*entries):
         t = s.text
         for m in _CLOUD_KEY.finditer(t):
             found = find_providers(m.group("name"))

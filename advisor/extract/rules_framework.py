@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.sentence_memo import read_once
 
 # (framework, pattern gated by its key words)
 _FRAMEWORKS: tuple[tuple[str, Gated], ...] = (
@@ -53,9 +54,10 @@ _TIER = {"megatron": 1, "deepspeed": 1, "hf": 2}
 """Launchers are tier 0, the engines they drive 1, Transformers / TRL / PEFT 2; the lowest tier wins."""
 
 
+@read_once
 def rule_framework(ctx: Ctx) -> None:
     """framework: the stack each sentence names (the most specific one), with the words as evidence."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(*(rx for _name, rx in _FRAMEWORKS)):  # a finding needs one to match
         t = s.text
         found: list[tuple[int, int, str, str]] = []  # (tier, -start, name, words): the latest of a tier
         for name, rx in _FRAMEWORKS:

@@ -53,7 +53,7 @@ def rule_full_prompt(ctx: Ctx) -> None:
     """prompt_tokens from a prompt length said as a context size (module docstring); serving only."""
     if ctx.workload not in ("inference", None):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_FULL_PROMPT):  # a finding needs it to match
         for m in _FULL_PROMPT.finditer(s.text):
             key = next(k for k in ("", "2", "3", "4", "5") if m.group("num" + k))
             num, mult = m.group("num" + key), m.group("mult" + key)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I, negated
-from advisor.extract.rules_models import GPU_RE, find_providers
+from advisor.extract.rules_models import GPU_RE, PROVIDER_RE, find_providers
 
 _JOIN = re.compile(r"\b(?:on|at|in|from|via|with)\s+(?:the\s+|a\s+|an\s+)?$", I)
 _LEAD = re.compile(r"\b(?:on|with|using)\s+(?:\d+\s*[x×]\s*|one\s+|a\s+|an\s+)?(?:nvidia\s+)?$", I)
@@ -32,7 +32,7 @@ def rule_gpu_at_provider(ctx: Ctx) -> None:
     """providers_required and providers_preferred for a provider that a GPU name is said to run on."""
     if ctx.has("owned_gpu"):
         return  # "we hold 8x H200 at Nebius": where the team's own GPUs are, read by the owned-GPU rules
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(PROVIDER_RE):  # a finding needs a provider named (find_providers)
         t = s.text
         if _HELD.search(t):
             continue

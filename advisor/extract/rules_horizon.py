@@ -22,6 +22,7 @@ import re
 from advisor.extract import units_text as U
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_text import APPROX, NUMBER, RANGE_FROM, parse_number
+from advisor.extract.sentence_memo import read_once
 from tools.recommend.buy_rent import DEFAULT_HORIZON_MONTHS  # the tools' own default, not a copy
 
 _UNIT = r"(?P<unit>years?|yrs?|y(?=\b)|months?|mos?\b|mo\b)"
@@ -97,9 +98,14 @@ _MIN_MONTHS, _MAX_MONTHS = 1.0, 120.0  # outside: not a planning horizon (a typo
 
 def rule_horizon(ctx: Ctx) -> None:
     """horizon_months from a duration with a horizon cue or noun, or from an end date."""
+    _horizons(ctx, any(_LEFT_SAID.search(s.text) for s in ctx.sentences))
+
+
+@read_once
+def _horizons(ctx: Ctx, left_said: bool) -> None:
+    """rule_horizon's reading of each sentence (`left_said`: the text says how long a term has left)."""
     ref = ctx.reference_time
-    left_said = any(_LEFT_SAID.search(s.text) for s in ctx.sentences)
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_HORIZON, _END_DATE):  # a finding needs one of them to match
         t = s.text
         for m in _HORIZON.finditer(t):
             num = m.group("num") or m.group("num2")

@@ -21,6 +21,7 @@ import re
 from advisor.extract.regex_memo import per_reading
 from advisor.extract.rules_ctx import Ctx, Gated, I
 from advisor.extract.rules_text import APPROX, NUM, Sentence, parse_count, parse_number
+from advisor.extract.sentence_memo import read_once
 
 MAX_LENGTH_TOKENS = 1_000_000
 """Above this a figure in tokens is a volume (a corpus, a batch), not one request's prompt or answer."""
@@ -111,6 +112,7 @@ def _figures(t: str) -> list[tuple[re.Match[str], int, str]]:
     return out
 
 
+@read_once
 def rule_lengths(ctx: Ctx) -> None:
     """prompt_tokens and output_tokens from a pair of lengths whose roles the words around them give."""
     for s in ctx.sentences:

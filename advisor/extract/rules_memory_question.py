@@ -44,7 +44,7 @@ def rule_memory_question(ctx: Ctx) -> None:
     """memory_asked from the first sentence that asks for the memory figure."""
     if ctx.has("memory_asked"):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ASKS, _MINIMUM):  # a finding needs one of them to match
         m = _ASKS.search(s.text) or _MINIMUM.search(s.text)
         if m is not None:
             ctx.add(s, "memory_asked", True, s.text[m.start() : m.end()].strip(), "stated", m.start())

@@ -27,7 +27,7 @@ _REACH = 40  # characters after "until" the date's words may end
 
 def rule_money_period(ctx: Ctx) -> None:
     """Drop deadline_hours findings read from the period an amount of money lasts (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_MONEY_UNTIL):  # a finding is dropped only where it matches
         shift = s.start - (QUOTED_PENALTY if s.quoted else 0)
         for m in _MONEY_UNTIL.finditer(s.text):
             lo, hi = shift + m.start("until"), shift + m.end("until") + _REACH

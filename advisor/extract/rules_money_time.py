@@ -9,6 +9,7 @@ from advisor.extract import units_text as U
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, Gated, I, q
 from advisor.extract.rules_dates import MORNING_HOUR, NOON_HOUR, before_then, date_of, event_date
+from advisor.extract.rules_numeric_dates import BY_ORDINAL, NUMERIC_DATE, month_days, numeric_date
 from advisor.extract.rules_text import (
     APPROX,
     MONEY_NUM,
@@ -20,6 +21,7 @@ from advisor.extract.rules_text import (
     parse_number,
     parse_scaled,
 )
+from advisor.extract.sentence_memo import read_once
 
 # =========================================================================== money and time
 _CUR_SYM = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP"}
@@ -149,8 +151,14 @@ weighed (20,000 characters of '€5 ' made 6,667 budget findings, a third of the
 
 def rule_budget(ctx: Ctx) -> None:
     """budget_usd from amounts with a budget cue (or a short ask); rates such as $/hr are skipped."""
-    short = len(ctx.sentences) <= 3
-    for s in ctx.sentences:
+    _budgets(ctx, len(ctx.sentences) <= 3)
+
+
+@read_once
+def _budgets(ctx: Ctx, short: bool) -> None:
+    """rule_budget's reading of each sentence (`short`: a text of three sentences at most, a short ask)."""
+    # a finding needs one of these to match
+    for s in ctx.sentences_with(_MONEY, _BUDGET_BARE, _BUDGET_BARE_K, _CALL_IT):
         t = s.text
         budget_word = _BUDGET_WORD.search(t) is not None  # once per sentence: linear in its length
         amounts = list(_MONEY.finditer(t))
@@ -284,44 +292,6 @@ _BY_DATE = keyed(
     r"(?P<iso>20\d\d-\d\d-\d\d)\b",
     I,
 )
-# a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
-_NUMERIC_DATE = keyed(
-    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on"
-    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./]|-(?=\d{1,2}-20\d\d\b))(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b"
-    r"(?![./]\d)"  # a hyphen only with a 4-digit year: Dutch "30-11-2026" (dd-mm-jjjj), not "by 3-4 days"
-    # not a quantity: "on 1.5 billion tokens", "on 2.5 TB of text", "on 1.5k pairs", "on 8.5 hours"
-    r"(?!\s*(?:[kmbt]\b|bn\b|mn\b|mln\b|bln\b|thousand|million|billion|trillion|tokens?\b|toks?\b|[gtm]i?b\b"
-    r"|%|x\b|h\b|hrs?\b|hours?\b|days?\b|weeks?\b|months?\b|epochs?\b|gpus?\b|nodes?\b|pairs?\b))",
-    I,
-)
-
-
-def _numeric_date(m: re.Match[str], today: dt.date) -> dt.date | None:
-    """The date of a numeric deadline. Dots are day.month (European); with a slash both day/month and
-    month/day are tried and the earliest date still ahead is taken (a deadline is near, not months off)."""
-    a, b = int(m.group("a")), int(m.group("b"))
-    year = m.group("y")
-    years = [int(year) + (2000 if len(year) == 2 else 0)] if year else [today.year, today.year + 1]
-    orders = [(b, a)] if m.group("sep") == "." else [(b, a), (a, b)]
-    found: list[dt.date] = []
-    for month, day in orders:
-        for y in years:
-            try:
-                d = dt.date(y, month, day)
-            except ValueError:
-                continue
-            if d >= today:
-                found.append(d)
-    return min(found) if found else None
-
-
-# a day of the month with no month: "by the 30th" (this month's, or next month's when it has passed)
-_BY_ORDINAL = keyed(
-    r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|on|no\s+later\s+than|deadline(?:\s+is)?:?)\s+the\s+"
-    r"(?P<day>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
-    r"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|century|floor|percentile))",
-    I,
-)
 _NO_DEADLINE = re.compile(
     r"\bno\s+(?:hard\s+|real\s+|fixed\s+|firm\s+)?(?:deadline|date\s+pressure|time\s+pressure|rush)\b"
     r"|\bnot\s+(?:urgent|time[\s-]critical)\b",
@@ -444,22 +414,15 @@ def _next_quarter_start(d: dt.date) -> dt.date:
     return dt.date(d.year + (start > 12), (start - 1) % 12 + 1, 1)
 
 
-def _month_days(start: dt.date, day: int) -> list[dt.date]:
-    """`day` of this month and of the next two (months that have it), in order."""
-    out: list[dt.date] = []
-    for k in range(3):
-        month0 = start.month - 1 + k
-        try:
-            out.append(dt.date(start.year + month0 // 12, month0 % 12 + 1, day))
-        except ValueError:
-            continue
-    return out
-
-
 def rule_deadline(ctx: Ctx) -> None:
     """deadline_hours from weekdays, dates, "end of the month", durations ("within two weeks")."""
+    _deadlines(ctx, any(_NO_DEADLINE.search(s.text) for s in ctx.sentences))
+
+
+@read_once
+def _deadlines(ctx: Ctx, no_deadline: bool) -> None:
+    """rule_deadline's reading of each sentence (`no_deadline`: a sentence of the text says there is none)."""
     ref = ctx.reference_time
-    no_deadline = any(_NO_DEADLINE.search(s.text) for s in ctx.sentences)
     for s in ctx.sentences:
         if s.start in ctx.claim_sentences:
             continue
@@ -495,15 +458,15 @@ def rule_deadline(ctx: Ctx) -> None:
                 continue
             conv = U.hours_until(ref, due, f'"{q(m)}" ({"start" if at_start else "end"} of that day)')
             ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
-        for m in _NUMERIC_DATE.finditer(t):
-            due_day = _numeric_date(m, ref.date())
+        for m in NUMERIC_DATE.finditer(t):
+            due_day = numeric_date(m, ref.date())
             if due_day is not None and _end_of_day(due_day, ref.tzinfo) > ref:
                 how = f'"{q(m)}" (end of that day; read day/month)'
                 conv = U.hours_until(ref, _end_of_day(due_day, ref.tzinfo), how)
                 ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())
-        for m in _BY_ORDINAL.finditer(t):
+        for m in BY_ORDINAL.finditer(t):
             day = int(m.group("day"))
-            on = next((x for x in _month_days(ref.date(), day) if _end_of_day(x, ref.tzinfo) > ref), None)
+            on = next((x for x in month_days(ref.date(), day) if _end_of_day(x, ref.tzinfo) > ref), None)
             if on is not None:
                 conv = U.hours_until(ref, _end_of_day(on, ref.tzinfo), f'"{q(m)}" (end of that day)')
                 ctx.add(s, "deadline_hours", conv.value, conv.how, "inferred", m.start())

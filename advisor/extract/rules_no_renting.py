@@ -35,7 +35,7 @@ def rule_no_renting(ctx: Ctx) -> None:
     )
     if not owns:
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_NO_RENTING):  # a finding needs it to match
         m = _NO_RENTING.search(s.text)
         if m is None or _POSITIVE.search(s.text):
             continue

@@ -41,7 +41,7 @@ _CLOUD_OF_DATA = ("aws", "gcp", "azure")
 
 def rule_other_clouds(ctx: Ctx) -> None:
     """providers_required (and preferred) from a ban on every other provider (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_NO_OTHER):  # a finding needs it to match
         m = _NO_OTHER.search(s.text)
         if m is None:
             continue

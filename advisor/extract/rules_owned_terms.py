@@ -79,7 +79,7 @@ def rule_owned_terms(ctx: Ctx) -> None:
             if into is not None:
                 _left(ctx, *into)
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ARE_OURS, _INTO_TERM, _OUR_TERM, _HAVE_TERM):  # a finding needs one to match
         if (
             (m := _ARE_OURS.search(s.text))
             and (g := GPU_RE.match(s.text, m.end()))

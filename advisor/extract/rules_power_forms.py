@@ -37,7 +37,7 @@ _ELECTRICITY = re.compile(r"\b(?:power|electricity|tariff|energy|utility|grid)\b
 
 def rule_power_forms(ctx: Ctx) -> None:
     """power_price_usd_per_kwh in a currency other than USD/EUR/GBP/CHF, or per 'unit' of electricity."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_PRICE):  # a finding needs it to match
         for m in _PRICE.finditer(s.text):
             said = m.group("pre") or m.group("post") or m.group("after")
             if said is None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_ctx import Ctx, Entry, Gated, I, negated, q
 from advisor.extract.rules_text import APPROX, MULT, NUM, NUMBER, Sentence, parse_scaled
 from tools.preference import PAIR_SIDE_TOKENS_ASSUMED, preference_tokens
 
@@ -113,7 +113,9 @@ def rule_preference(ctx: Ctx) -> None:
     """training_objective, ref_log_probs_precomputed, and dataset_tokens / seq_len from preference pairs."""
     named = False  # a method named for the job now
     generic: list[tuple[Sentence, re.Match[str]]] = []
-    for s in ctx.sentences:
+    # each step needs one of these to match ("sft first" only after an objective)
+    entries: tuple[Entry, ...] = (*(rx for _, rx in _OBJECTIVES), _GENERIC, _NOT_PRECOMPUTED, _PRECOMPUTED)
+    for s in ctx.sentences_with(*entries):
         t = s.text
         later = False
         for name, rx in _OBJECTIVES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.rules_ctx import Ctx, Gated, I, negated, q
+from advisor.extract.rules_ctx import Ctx, Entry, Gated, I, negated, q
 from advisor.extract.rules_text import Sentence
 
 _SPOT = r"spot(?![\s-]?check)|pre-?empt(?:ible|able)s?|interruptibles?|low[\s-]priority"
@@ -134,7 +134,7 @@ def _reserve_intent(ctx: Ctx) -> None:
     """pricing_excluded for a reservation the team means to sign (above): every kind but reserved."""
     if ctx.has("owned_reserved"):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_RESERVE_INTENT):
         t = s.text
         m = _RESERVE_INTENT.search(t)
         if m is None or _PERMISSION.match(t[m.end() :]) or _PERMISSION_BEFORE.search(t, 0, m.start()):
@@ -225,7 +225,10 @@ _ON_DEMAND_ASKED = Gated(
 def rule_pricing(ctx: Ctx) -> None:
     """pricing_excluded: the kinds each sentence rules out, with the words as evidence; spot_ok."""
     _reserve_intent(ctx)
-    for s in ctx.sentences:
+    # each step below needs one of these to match the sentence (or a slice of it)
+    entries: tuple[Entry, ...] = (_SPOT_OK, _SPOT_HELP, *_EXCLUDED.values(), _NO_PREEMPTION, *_ONLY.values())
+    entries += (_ON_DEMAND_ASKED,)
+    for s in ctx.sentences_with(*entries):
         t = s.text
         _spot_ok(ctx, s)
         for kind, rx in _EXCLUDED.items():

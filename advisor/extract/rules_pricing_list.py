@@ -25,7 +25,7 @@ _CONSTRAINT = keyed(
 
 def rule_pricing_list(ctx: Ctx) -> None:
     """pricing_excluded: every kind but on-demand when it is listed as a constraint (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ITEM):  # a finding needs it to match
         t = s.text
         if not _CONSTRAINT.search(t):
             continue

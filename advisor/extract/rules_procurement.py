@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I
 from advisor.extract.rules_gpus import _in_catalog, family_ids
 from advisor.extract.rules_models import GPU_RE
@@ -33,9 +34,9 @@ _GPU_NEXT = r"(?=(?:nvidia\s+|amd\s+)?(?:[ahbl]\d{2,3}|rtx|mi\d{3}|gaudi|l4\b|l4
 _NODES_AFTER = re.compile(
     r"(?:\s*gpus?)?\s*\(\s*\d{1,4}\s*(?:nodes?|servers?|systems?)\s+(?:of|x|×)\s*\d{1,2}\s*\)", I
 )
-_ASKED = (
-    re.compile(rf"\b{_PARTY}\s+{_OBLIGED}\s+{_SUPPLY}\s+{_QUANTITY}{_GPU_NEXT}", I),
-    re.compile(rf"\b(?:quantity|qty|capacity)\s*[:=]\s*{_QUANTITY}{_GPU_NEXT}", I),
+_ASKED = (  # keyed: a tuple's patterns are not among the module-level ones rules.py keys (speed8)
+    keyed(rf"\b{_PARTY}\s+{_OBLIGED}\s+{_SUPPLY}\s+{_QUANTITY}{_GPU_NEXT}", I),
+    keyed(rf"\b(?:quantity|qty|capacity)\s*[:=]\s*{_QUANTITY}{_GPU_NEXT}", I),
 )
 # a team asking for a count in chat (ext22 gap 1): "We want 16 H100 SXM GPUs", "we'd like to rent 8x H200",
 # "Looking for 32 H100s"; not "we have 16 H100s" (owned), "will 16 H100s do?" (a claim, rules_claims)
@@ -50,7 +51,7 @@ _WE_ASK = re.compile(
 
 def rule_procurement(ctx: Ctx) -> None:
     """gpus_wanted and max_gpus from a tender's obligation to supply GPUs (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(*_ASKED, _WE_ASK):  # a finding needs one of them to match
         for ours, m in ((rx is _WE_ASK, m) for rx in (*_ASKED, _WE_ASK) for m in rx.finditer(s.text)):
             if s.text.rstrip().endswith("?") or s.start in ctx.claim_sentences:
                 # "we need 16 H100s?", "my vendor says we need 4x H100": a claim (rules_claims,

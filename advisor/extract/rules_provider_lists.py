@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I, negated
-from advisor.extract.rules_models import PROVIDER_FAMILIES, find_providers
+from advisor.extract.rules_models import PROVIDER_FAMILIES, PROVIDER_RE, find_providers
 from advisor.extract.rules_text import Sentence
 
 _COMPANY: dict[str, str] = {"amazon": "aws", "microsoft": "azure", "google": "gcp", "oracle": "oci"}
@@ -64,7 +64,7 @@ def _list_only(ctx: Ctx, s: Sentence) -> None:
 def rule_provider_lists(ctx: Ctx) -> None:
     """providers_excluded for each name in a list that follows one exclusion cue; providers_required for
     each name of a list that ends in 'only'."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(PROVIDER_RE, _CUE):  # a finding needs a provider named or a cue
         t = s.text
         _list_only(ctx, s)
         for cue in _CUE.finditer(t):

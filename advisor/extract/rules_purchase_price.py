@@ -66,7 +66,7 @@ _CAPEX = keyed(
 def rule_capex_budget(ctx: Ctx) -> None:
     """budget_capex (and the on-premises deployment it buys, inferred) from a budget said as capex."""
     budgets = [f for f in ctx.findings if f.field == "budget_usd"]
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_CAPEX):  # a finding needs it to match
         if (m := _CAPEX.search(s.text)) is None:
             continue
         end = s.start + len(s.text)

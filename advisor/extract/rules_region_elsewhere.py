@@ -70,7 +70,7 @@ def rule_region_elsewhere(ctx: Ctx) -> None:
     """region_asked from a place outside the US and the EU said as where the GPUs must be."""
     if ctx.has("region_asked"):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ELSEWHERE):  # a finding needs it to match
         for m in _ELSEWHERE.finditer(s.text):
             before = s.text[max(0, m.start() - 30) : m.start()]
             if _NOT_HERE.search(s.text[max(0, m.start() - 30) : m.start() + 1]) or _OWN_BEFORE.search(before):
@@ -88,7 +88,7 @@ def rule_region_elsewhere(ctx: Ctx) -> None:
 def rule_colocation(ctx: Ctx) -> None:
     """colocation True from colocation named as the team's, or a team with no data centre of its own (each
     clause that says so, so "We have no data centre, we would need colocation" is read whole)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_COLO):  # a finding needs it to match
         for m in _COLO.finditer(s.text):
             low = m.group(0).lower()
             refused = _REFUSED.search(s.text, max(0, m.start() - 25), m.start()) is not None

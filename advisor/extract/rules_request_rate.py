@@ -99,8 +99,16 @@ END_TO_END = re.compile(
 _PERCENTILE_NEAR = re.compile(r"\b(?:at\s+)?p(?P<p>\d\d)\b|\b(?P<p2>\d\d)(?:th)?\s+percentile\b", I)
 
 
-def request_rates(ctx: Ctx, s: Sentence) -> list[RequestRate]:
-    """Request rates in `s`; a token rate per minute, hour or day is read at once (target_tokens_per_s)."""
+TOKEN_RATE = _TOKEN_RATE  # token_rates adds nothing where it may not match
+
+
+def request_rates(ctx: Ctx) -> list[RequestRate]:
+    """The request rates of the text's sentences, in order."""
+    return [rate for s in ctx.sentences_with(_REQ_RATE) for rate in _rates_in(s)]
+
+
+def _rates_in(s: Sentence) -> list[RequestRate]:
+    """Request rates in `s`."""
     t = s.text
     out: list[RequestRate] = []
     for m in _REQ_RATE.finditer(t):
@@ -113,8 +121,14 @@ def request_rates(ctx: Ctx, s: Sentence) -> list[RequestRate]:
             peak = _PEAK.search(before + after) is not None and _AVERAGE.search(after) is None
             average = not peak and (unit in _LONG_PERIODS or _AVERAGE.search(before + after) is not None)
             out.append(RequestRate(per_s, q(m), s.start + m.start(), peak, average))
+    return out
+
+
+def token_rates(ctx: Ctx, s: Sentence) -> None:
+    """A token rate per minute, hour or day in `s`, read at once (target_tokens_per_s); not a claim's."""
     if s.start in ctx.claim_sentences:
-        return out
+        return
+    t = s.text
     for m in _TOKEN_RATE.finditer(t):
         per = m.group("per").lower()
         per = "hour" if per.startswith("h") else "day" if per == "day" else "minute"
@@ -127,7 +141,6 @@ def request_rates(ctx: Ctx, s: Sentence) -> list[RequestRate]:
         if per == "day":  # a daily volume served at the average rate: the GPUs work around the clock
             ev = f'"{q(m)}": a daily volume at its average rate keeps the GPUs busy around the clock'
             ctx.add(s, "utilization", 1.0, ev, "inferred", rank=-1)  # any other reading of use wins
-    return out
 
 
 def rate_target(ctx: Ctx, rates: list[RequestRate], output: Finding | None) -> None:

@@ -33,7 +33,7 @@ _CANNOT_RESUME = keyed(
 
 def rule_cannot_resume(ctx: Ctx) -> None:
     """spot and community / marketplace hosts excluded for a job that cannot resume (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_CANNOT_RESUME):  # a finding needs it to match
         m = _CANNOT_RESUME.search(s.text)
         if m is None:
             continue

@@ -30,7 +30,7 @@ def rule_runs_total(ctx: Ctx) -> None:
     """runs_total from a count of training runs the request covers (training only)."""
     if ctx.workload == "inference":
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_RUNS):  # a finding needs it to match
         t = s.text
         for m in _RUNS.finditer(t):
             if _PER_PERIOD.match(t[m.end() :]) or _PAST.search(t[max(0, m.start() - 30) : m.end() + 20]):

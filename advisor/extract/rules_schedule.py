@@ -32,7 +32,7 @@ def rule_serving_schedule(ctx: Ctx) -> None:
     """serving_scheduled (inferred) when a serving request says the service is needed only in set hours."""
     if ctx.workload != "inference" or not any(f.field == "utilization" for f in ctx.findings):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ONLY_THEN):  # a finding needs it to match
         m = _ONLY_THEN.search(s.text)
         if m is not None and _ALWAYS.search(s.text) is None:
             ev = f'"{m.group(0)}": needed only then, so rented GPUs are stopped outside those hours'

@@ -27,7 +27,14 @@ from advisor.extract.rules_languages import (
     target_languages,
     translation_volume,
 )
-from advisor.extract.rules_request_rate import RequestRate, rate_target, request_rates, response_target
+from advisor.extract.rules_request_rate import (
+    TOKEN_RATE,
+    RequestRate,
+    rate_target,
+    request_rates,
+    response_target,
+    token_rates,
+)
 from advisor.extract.rules_text import (
     APPROX,
     GENERATED_FROM_MODEL,
@@ -39,6 +46,7 @@ from advisor.extract.rules_text import (
     parse_number,
     parse_scaled,
 )
+from advisor.extract.sentence_memo import read_once
 
 _K = r"(?P<mult>k)?"
 _FILL = (
@@ -268,8 +276,18 @@ def _length(m: re.Match[str]) -> int | None:
 def rule_serving_io(ctx: Ctx) -> None:
     """prompt_tokens, output_tokens (context_len from both), generation_tokens (target rate with a
     deadline; from a request rate), power_price_usd_per_kwh."""
-    rates: list[RequestRate] = []
-    for s in ctx.sentences:
+    _serving_io_sentences(ctx)
+    _items_batch(ctx)
+    _items_times_lengths(ctx)
+    translation_volume(ctx)
+    _derived(ctx, request_rates(ctx))
+
+
+@read_once
+def _serving_io_sentences(ctx: Ctx) -> None:
+    """rule_serving_io's reading of each sentence."""
+    # each step of the loop needs one of these to match
+    for s in ctx.sentences_with(_PROMPT, _OUTPUT, _IN_OUT, _GENERATION, TOKEN_RATE, _POWER):
         t = s.text
         lengths: set[str] = set()
         for field, rx in (("prompt_tokens", _PROMPT), ("output_tokens", _OUTPUT)):
@@ -301,7 +319,7 @@ def rule_serving_io(ctx: Ctx) -> None:
             value = parse_scaled(num, mult)
             if value >= _MIN_GENERATION_TOKENS:
                 ctx.add(s, "generation_tokens", value, q(m), "stated", m.start())
-        rates += request_rates(ctx, s)
+        token_rates(ctx, s)
         for m in _POWER.finditer(t):
             cur = _currency(m)
             conv = U.usd_per_kwh_from(parse_number(m.group("num")), cur, bool(m.group("cents")))
@@ -309,10 +327,6 @@ def rule_serving_io(ctx: Ctx) -> None:
                 status = "stated" if cur == "USD" and not m.group("cents") else "inferred"
                 ev = q(m) if status == "stated" else f'"{q(m)}": {conv.how}'
                 ctx.add(s, "power_price_usd_per_kwh", conv.value, ev, status, m.start())
-    _items_batch(ctx)
-    _items_times_lengths(ctx)
-    translation_volume(ctx)
-    _derived(ctx, rates)
 
 
 def _items_batch(ctx: Ctx) -> None:

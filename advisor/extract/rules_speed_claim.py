@@ -43,7 +43,7 @@ def rule_speed_claim(ctx: Ctx) -> None:
     """gpus_compared and claimed_speedup from "<GPU A> is N x faster than <GPU B>" (module docstring)."""
     if ctx.has("claimed_speedup"):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_RATIO):  # a finding needs it to match
         t = s.text
         for m in _RATIO.finditer(t):
             b = GPU_RE.match(t, m.end())

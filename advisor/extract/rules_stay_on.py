@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I
-from advisor.extract.rules_models import find_providers
+from advisor.extract.rules_models import PROVIDER_RE, find_providers
 
 _STAY_BEFORE = re.compile(
     r"\b(?:stay(?:s|ing)?|remain(?:s|ing)?|keep(?:s|ing)?\s+(?:it|this|everything|the\s+\w+)|lives?|run(?:s|ning)?"
@@ -42,7 +42,7 @@ _WHERE_RUNS = re.compile(
 def rule_stay_on(ctx: Ctx) -> None:
     """providers_required (and preferred) for a provider the work stays on for a hard reason, or is named as
     where the job runs (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(PROVIDER_RE):  # a finding needs a provider named (find_providers)
         t = s.text
         named = find_providers(t)
         if not named:
@@ -73,7 +73,7 @@ def rule_own_hardware_only(ctx: Ctx) -> None:
     other deployment wish was read; not inside a condition ("if we can't rent anything, ...")."""
     if ctx.has("deployment_preference"):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_OWN_ONLY):  # a finding needs it to match
         m = _OWN_ONLY.search(s.text)
         if m is None or _IF_BEFORE.search(s.text[: m.start()]):
             continue

@@ -127,13 +127,13 @@ def rule_latency_percentile(ctx: Ctx) -> None:
     """latency_percentile from a percentile in a sentence that states a latency target (read before this
     rule: a time per answer, a time to first token or a per-token latency)."""
     if not ctx.has("response_target_s"):
-        for s in ctx.sentences:
+        for s in ctx.sentences_with(_SHARE_IN_TIME):  # a finding needs it to match
             if (m := _SHARE_IN_TIME.search(s.text)) is not None and "first token" not in s.text.lower():
                 seconds = float(m.group("num")) / (1000.0 if m.group("unit").lower().startswith("m") else 1.0)
                 ctx.add(s, "response_target_s", seconds, m.group(0), "stated", m.start())
                 break
     timed = [f.position for f in ctx.findings if f.field in _LATENCY_TARGETS]
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_PERCENTILE):  # a finding needs it to match
         in_sentence = any(s.start <= pos < s.start + len(s.text) for pos in timed)
         if not in_sentence or (m := _PERCENTILE.search(s.text)) is None:
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.rules_ctx import Ctx, I
-from advisor.extract.rules_models import find_providers
+from advisor.extract.rules_models import PROVIDER_RE, find_providers
 
 # the words right before the provider's name
 _TEAM_ON = re.compile(
@@ -38,7 +38,7 @@ def rule_team_provider(ctx: Ctx) -> None:
     when no provider was required yet."""
     if ctx.has("providers_required"):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(PROVIDER_RE):  # a finding needs a provider named (find_providers)
         t = s.text
         for pid, a, b in find_providers(t):
             cue = _TEAM_ON.search(t[max(0, a - 60) : a])

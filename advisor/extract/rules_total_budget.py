@@ -36,7 +36,7 @@ def rule_total_budget(ctx: Ctx) -> None:
     budget = next((f for f in ctx.findings if f.field == "budget_usd"), None)
     if budget is None or _PERIODIC.search(budget.evidence):
         return
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_BUY_OR_RENT, _WEIGHED):  # a finding needs one of them to match
         m = _BUY_OR_RENT.search(s.text) or _WEIGHED.search(s.text)
         if m is None:
             continue

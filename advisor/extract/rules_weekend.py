@@ -29,7 +29,7 @@ _WEEKEND = keyed(
 
 def rule_weekend(ctx: Ctx) -> None:
     """deadline_hours from a job to be done over a weekend (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_WEEKEND):  # a finding needs it to match
         if s.start in ctx.claim_sentences:
             continue
         for m in _WEEKEND.finditer(s.text):

@@ -68,7 +68,7 @@ def _days(d: re.Match[str]) -> float:
 
 def rule_weekly_window(ctx: Ctx) -> None:
     """utilization from a day range and a clock range said together; serving_scheduled when only then."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_DAY_RANGE):  # a finding needs a day range
         t = s.text
         if _ALWAYS.search(t):
             continue
