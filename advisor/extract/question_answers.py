@@ -94,6 +94,15 @@ def answered_in_faq(account: InputAccount, text: str) -> InputAccount:
     return _counted_as_used(account, done)
 
 
+def answered_by(account: InputAccount | None, asked: re.Pattern[str]) -> InputAccount | None:
+    """The account with its unused questions that `asked` matches counted as used (an answer given outside
+    the recommendation: the price of the capacity the team rents now, advisor/capacity_answer.py)."""
+    if account is None:
+        return None
+    done = [c for c in account.unused if c.kind == "question" and asked.search(c.text)]
+    return _counted_as_used(account, done) if done else account
+
+
 def _counted_as_used(account: InputAccount, done: list[UnusedClause]) -> InputAccount:
     """`account` with the clauses `done` moved from unused to used (the used list stays capped)."""
     return account.model_copy(
