@@ -24,17 +24,22 @@ def capacity_for(profile: WorkloadProfile) -> CapacityPrices | None:
     if gpu is None or n is None:
         return None
     util = profile.utilization if profile.status_of("utilization") in _SAID else None
+    required = profile.providers_required
+    # "all training must run in our AWS account ... we spend $40k a month on 8x H100 there": the provider
+    # the team must stay on is where the fleet runs, and the only one priced unless others are named
+    current = profile.current_provider or (required[0] if len(required) == 1 else None)
     try:
         return capacity_prices(
             load_catalog(),
             gpu=gpu,
             n_gpus=n,
-            providers=profile.providers_asked,
-            current_provider=profile.current_provider,
+            providers=profile.providers_asked or required,
+            current_provider=current,
             current_pricing=profile.current_pricing,
             stated_usd_per_month=profile.current_usd_per_month,
             utilization=util,
             reserved_term_months=profile.reserved_months_asked,
+            excluded=profile.providers_excluded,
         )
     except (InputError, KeyError, LookupError):
         return None

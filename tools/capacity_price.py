@@ -115,10 +115,12 @@ def capacity_prices(
     stated_usd_per_month: float | None = None,
     utilization: float | None = None,
     reserved_term_months: float | None = None,
+    excluded: Sequence[str] = (),
 ) -> CapacityPrices:
     """The capacity (n_gpus of `gpu`) priced a month at the current provider and each provider asked about
-    (none asked: the cheapest MAX_OTHER_PROVIDERS others on demand), on demand and on the reserved term asked
-    (reserved_term_months; None: 12). Raises InputError for an unknown GPU or a count below 1."""
+    (none asked: the cheapest MAX_OTHER_PROVIDERS others on demand, none of `excluded`), on demand and on the
+    reserved term asked (reserved_term_months; None: 12). Raises InputError for an unknown GPU or a count
+    below 1."""
     if n_gpus < 1:
         raise InputError(f"a GPU count of at least 1 is needed, not {n_gpus}")
     spec = catalog.gpu(gpu)
@@ -145,7 +147,9 @@ def capacity_prices(
         for r in others:
             if len(names) >= MAX_OTHER_PROVIDERS + (1 if current_provider else 0):
                 break
-            if not any(provider_matches(r.provider, [n]) for n in names):
+            if not any(provider_matches(r.provider, [n]) for n in names) and not provider_matches(
+                r.provider, excluded
+            ):
                 names.append(r.provider)
     lines: list[CapacityLine] = []
     missing: list[str] = []
@@ -215,6 +219,11 @@ def _hours(
             usd_per_gpu_hour=current_od.usd_per_gpu_hour,
             provider=current_od.provider,
         )
+        if implied >= HOURS_PER_MONTH:
+            return implied, (
+                f"730 h (all month; your {_usd(stated_usd_per_month)} is more than {current_od.provider}'s "
+                f"on-demand price for it, {n_gpus} x ${current_od.usd_per_gpu_hour:,.2f}/GPU-h)"
+            )
         return implied, (
             f"{implied:,.0f} h (what your {_usd(stated_usd_per_month)} buys at {current_od.provider} on "
             f"demand, {n_gpus} x ${current_od.usd_per_gpu_hour:,.2f}/GPU-h)"

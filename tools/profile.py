@@ -191,8 +191,8 @@ class WorkloadProfile(BaseModel):
     buy_asked: bool | None = Field(
         default=None,
         description="the user asks whether buying pays off against renting ('is it worth buying an 8x H100 "
-        "server?', 'would owning be cheaper than renting?'): the buy-vs-rent block is weighed and its verdict "
-        "opens the answer (tools.recommend.buy_verdict), never a bare fit check",
+        "server?', 'would owning be cheaper than renting?'): the buy-vs-rent block is weighed and its "
+        "verdict opens the answer (tools.recommend.buy_verdict), never a bare fit check",
     )
     gpus_compared: list[str] = Field(
         default_factory=list,
@@ -221,12 +221,12 @@ class WorkloadProfile(BaseModel):
     purchase_gpu: str | None = Field(default=None, description="catalog GPU id of the stated purchase price")
     current_gpu: str | None = Field(
         default=None,
-        description="catalog GPU id of capacity the team rents now and describes ('we're spending ~$40k/month "
-        "on 8x H100 on-demand at AWS'): priced elsewhere by tools.capacity_price, never required or wanted",
+        description="catalog GPU id of capacity the team rents now and describes ('we're spending ~$40k/"
+        "month on 8x H100 on-demand at AWS'): priced elsewhere by tools.capacity_price, never required",
     )
     current_gpu_count: int | None = Field(default=None, gt=0, description="how many of current_gpu it rents")
     current_provider: str | None = Field(
-        default=None, description="catalog provider id of that rented capacity (where it runs now; not required)"
+        default=None, description="catalog provider id of that rented capacity (where it runs; not required)"
     )
     current_pricing: OptionPricing | None = Field(default=None, description="how that capacity is paid now")
     current_usd_per_month: float | None = Field(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_ctx import Ctx, I, q
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, q
 from advisor.extract.rules_horizon import BUY_OR_RENT_DEFAULT_HOW
 from advisor.extract.rules_purchase_price import _cards_bought
 from advisor.extract.rules_text import Sentence
@@ -39,7 +39,8 @@ _FORMS = keyed(
     r"\bworth\s+(?:it\s+)?(?:to\s+)?(?:buy(?:ing)?|purchas(?:e|ing)|own(?:ing)?|getting\s+our\s+own)\b"
     r"|\b(?:buying|purchasing|owning)\b[^.?!;]{0,60}?\bworth\s+(?:it|the\s+(?:money|investment|cost))\b"
     # cheaper, better, saves money (than renting): "would buying our own ... be cheaper than renting?"
-    r"|\b(?:buying|purchasing|owning|a\s+purchase)\b[^.?!;]{0,60}?\b(?:cheaper|less\s+expensive"
+    r"|\b(?:buying|purchasing|owning|getting\s+(?:our|my)\s+own|a\s+purchase)\b[^.?!;]{0,60}?\b(?:cheaper"
+    r"|less\s+expensive"
     r"|more\s+cost[\s-]effective|more\s+economical|better\s+value|save\s+(?:us\s+)?(?:money|costs?))\b"
     r"|\b(?:cheaper|less\s+expensive|more\s+cost[\s-]effective|more\s+economical)\s+(?:for\s+us\s+)?to\s+"
     r"(?:buy|own|purchase)\b"
@@ -93,6 +94,19 @@ def buy_question(s: Sentence) -> re.Match[str] | None:
     return None
 
 
+_OWNED_FIELDS = ("owned_gpu", "owned_gpu_count", "owned_gpus_per_node", "owned_fabric")
+
+
+def _not_owned(ctx: Ctx, s: Sentence, at: int) -> None:
+    """Cards named after the purchase question's words are the ones weighed, not cards had: "should we
+    purchase our own DGX H100?" (an owned-hardware rule reads "our own DGX H100"); cards said before it
+    stay the team's ("we own 8 A100s; should we buy H100s?")."""
+    lo = s.start - (QUOTED_PENALTY if s.quoted else 0)
+    start, end = lo + at, lo + len(s.text)
+    weighed = [f for f in ctx.findings if f.field in _OWNED_FIELDS and start <= f.position <= end]
+    ctx.findings[:] = [f for f in ctx.findings if f not in weighed]
+
+
 def rule_buy_question(ctx: Ctx) -> None:
     """buy_asked from a purchase question (module docstring); with no horizon said in this text or stated
     before, the default horizon for weighing a purchase (inferred, an estimate the reply names)."""
@@ -100,6 +114,7 @@ def rule_buy_question(ctx: Ctx) -> None:
         if (m := buy_question(s)) is None:
             continue
         ctx.add(s, "buy_asked", True, q(m), "stated", m.start())
+        _not_owned(ctx, s, m.start())
         _cards_bought(ctx, s)  # "would buying our own 8x H100 server be cheaper?": those cards are weighed
         prior = ctx.prior
         said_before = prior is not None and prior.status_of("horizon_months") in ("stated", "inferred")

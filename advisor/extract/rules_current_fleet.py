@@ -156,8 +156,8 @@ def _take_back(ctx: Ctx, s: Sentence, providers: set[str], gpu: str, money_at: i
             return True
         if field in ("providers_required", "providers_preferred"):
             return not set(value if isinstance(value, list) else [value]) <= providers
-        if field == "gpus_wanted":
-            return False  # the GPUs of the fleet described, not GPUs asked for
+        if field in ("gpus_wanted", "pricing_excluded"):
+            return False  # the GPUs and pricing of the fleet described, not a wish or a rule
         return not (field == "budget_usd" and at == spend_at)
 
     ctx.findings[:] = [f for f in ctx.findings if keep(f)]
@@ -187,10 +187,13 @@ def _asked(ctx: Ctx, after: tuple[Sentence, ...]) -> None:
             ctx.add(s, "reserved_months_asked", months, q(m), status, m.start())
             lo = s.start - (QUOTED_PENALTY if s.quoted else 0)
             span = (lo + m.start() - 2, lo + m.end() + 2)
+            hi = lo + len(t)
+            # the term is a price asked: no planning horizon, and no rule against on-demand or spot either
             ctx.findings[:] = [
                 f
                 for f in ctx.findings
                 if not (f.field == "horizon_months" and span[0] <= f.position <= span[1])
+                and not (f.field == "pricing_excluded" and lo <= f.position <= hi)
             ]
         if named or m is not None:
             return

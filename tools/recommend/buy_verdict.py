@@ -27,10 +27,15 @@ def _on_demand(t: BuyRentTimeline) -> RentLine | None:
     return next((ln for ln in t.rents if ln.basis.name.startswith(ON_DEMAND)), None)
 
 
+def use_pct(utilization: float) -> str:
+    """'30%', '3%', or '0.6%' under 10% (a quarterly job's use would print as '0%')."""
+    return present.pct(utilization, 1 if utilization < 0.1 else 0)
+
+
 def _use(t: BuyRentTimeline, p: WorkloadProfile) -> str:
-    """'at 3% use (what your runs fill)' or 'at 30% use'."""
+    """'at 3% use (what your runs fill of the month)' or 'at 30% use'."""
     runs = p.runs_per_month is not None and p.status_of("runs_per_month") in ("stated", "inferred", None)
-    pct = present.pct(t.utilization)
+    pct = use_pct(t.utilization)
     return f"at {pct} use (what your runs fill of the month)" if runs else f"at {pct} use"
 
 
@@ -59,16 +64,23 @@ def buy_verdict(p: WorkloadProfile, t: BuyRentTimeline | None) -> ExpectationChe
     totals = f"over {months} months buying costs {present.usd(buy_total)} ({up_front} up front)"
     if od is not None:
         totals += f" against {present.usd(od.total_usd)} renting {od.basis.name}"
+    tail = f"; {_break_even(od, months)}" if od is not None else ""
+    beats_on_demand = od is not None and od.break_even_month is not None and od.break_even_month <= months
     if t.cheapest == "buy":
-        lead = f"Yes, buying {what} pays off {_use(t, p)}"
-        tail = f"; {_break_even(od, months)}" if od is not None else ""
-        text = f"{lead}: {totals}{tail}; buying is the cheapest over the horizon."
+        text = f"Yes, buying {what} pays off {_use(t, p)}: {totals}{tail}; buying is the cheapest over them."
         verdict = "holds"
+    elif beats_on_demand and cheapest is not None:
+        # cheaper than on demand, yet a reserved term (or spot) costs less still: not a plain yes or no
+        text = (
+            f"Buying {what} beats renting on demand {_use(t, p)} but is not the cheapest: {totals}{tail}; "
+            f"{cheapest.basis.name} costs {present.usd(cheapest.total_usd)} over the same {months} months."
+        )
+        verdict = "tight"
     else:
-        lead = f"No: buying {what} does not pay off within {months} months {_use(t, p)}"
-        tail = f"; {_break_even(od, months)}" if od is not None else ""
         best = f" Cheapest over the horizon: {cheapest.basis.name}." if cheapest is not None else ""
-        text = f"{lead}: {totals}{tail}.{best}"
+        text = (
+            f"No: buying {what} does not pay off within {months} months {_use(t, p)}: {totals}{tail}.{best}"
+        )
         verdict = "cannot_hold"
     factor = buy_total / od.total_usd if od is not None and od.total_usd > 0 else None
     return ExpectationCheck(
