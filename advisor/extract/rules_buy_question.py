@@ -117,7 +117,9 @@ def rule_buy_question(ctx: Ctx) -> None:
         _not_owned(ctx, s, m.start())
         _cards_bought(ctx, s)  # "would buying our own 8x H100 server be cheaper?": those cards are weighed
         prior = ctx.prior
-        said_before = prior is not None and prior.status_of("horizon_months") in ("stated", "inferred")
+        # an earlier horizon not assumed (one without provenance, built in code, counts as said)
+        said_before = prior is not None and prior.horizon_months is not None
+        said_before = said_before and prior is not None and prior.status_of("horizon_months") != "assumed"
         if ctx.has("horizon_months") or said_before:
             return
         ev = f'"{q(m)}": {DEFAULT_HORIZON_MONTHS:g} months, {BUY_OR_RENT_DEFAULT_HOW}'
