@@ -28,8 +28,8 @@ def _on_demand(t: BuyRentTimeline) -> RentLine | None:
 
 
 def use_pct(utilization: float) -> str:
-    """'30%', '3%', or '0.6%' under 10% (a quarterly job's use would print as '0%')."""
-    return present.pct(utilization, 1 if utilization < 0.1 else 0)
+    """'30%', '3%', or '0.6%' under 1% (a twice-yearly job's use would print as '0%')."""
+    return present.pct(utilization, 1 if utilization < 0.01 else 0)
 
 
 def _use(t: BuyRentTimeline, p: WorkloadProfile) -> str:
