@@ -50,3 +50,9 @@ CAPACITY_Q = re.compile(
     re.I,
 )
 """A question the capacity block answers ('what would the same capacity cost at Lambda or Nebius?')."""
+
+CAPACITY_FIELDS = frozenset(
+    {"current_gpu", "current_gpu_count", "current_provider", "current_pricing", "current_usd_per_month",
+     "providers_asked", "reserved_months_asked"}
+)  # fmt: skip
+"""The profile fields the capacity block answers: a turn that changes one of them is shown the block."""

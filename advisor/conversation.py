@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import prompts
-from advisor.capacity_answer import CAPACITY_Q, capacity_for
+from advisor.capacity_answer import CAPACITY_FIELDS, CAPACITY_Q, capacity_for
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, changed_fields
@@ -278,7 +278,8 @@ class Conversation:
 
         # "what would the same capacity cost at Lambda?": priced with or without a model (review 19, R19)
         capacity = capacity_for(profile)
-        lead = [capacity_text(capacity)] if capacity is not None else []
+        # said when the fleet or the question about it is news, not again on every later turn
+        lead = [capacity_text(capacity)] if capacity is not None and CAPACITY_FIELDS & set(changed) else []
         if capacity is not None:  # the question it answers is no question left open
             account = answered_by(account, CAPACITY_Q) or account
             self.account = answered_by(self.account, CAPACITY_Q) or self.account

@@ -69,6 +69,8 @@ _PRICE_ASKED = keyed(
     r"|\b(?:compare|cheaper|price|quote)\w*\b[^.?!]{0,40}?\b(?:at|on|with|from|elsewhere)\b",
     I,
 )
+# a later turn's short question on the same capacity: "And at Lambda?", "what about CoreWeave?"
+_FOLLOWUP = re.compile(r"\W*(?:and|what\s+about|how\s+about|also)\b[^.!]{0,60}\?", I)
 _TERM = keyed(
     rf"\b(?P<num>{NUMBER}|an?|one|two|three)[\s-]*(?P<unit>years?|yr|months?)[\s-]+(?:reserv\w*|commit\w*"
     r"|term|contract|savings\s+plan)"
@@ -84,6 +86,9 @@ def rule_current_fleet(ctx: Ctx) -> None:
         if _fleet(ctx, s):
             _asked(ctx, ctx.sentences[i:])
             return
+    if ctx.prior is not None and ctx.prior.current_gpu is not None:
+        # a later turn about the fleet read before: "And at Lambda?", "what about a 3-year term?"
+        _asked(ctx, ctx.sentences, followup=True)
 
 
 def _fleet(ctx: Ctx, s: Sentence) -> bool:
@@ -163,14 +168,16 @@ def _take_back(ctx: Ctx, s: Sentence, providers: set[str], gpu: str, money_at: i
     ctx.findings[:] = [f for f in ctx.findings if keep(f)]
 
 
-def _asked(ctx: Ctx, after: tuple[Sentence, ...]) -> None:
+def _asked(ctx: Ctx, after: tuple[Sentence, ...], followup: bool = False) -> None:
     """providers_asked and reserved_months_asked from the price question in the fleet sentence or after it;
     the horizon read from the term's words is dropped (the term is a price asked, not the plan's length)."""
     for s in after:
         t = s.text
-        if _PRICE_ASKED.search(t) is None:
+        if _PRICE_ASKED.search(t) is None and not (followup and _FOLLOWUP.match(t)):
             continue
         current = {f.value for f in ctx.findings if f.field == "current_provider"}
+        if followup and ctx.prior is not None and ctx.prior.current_provider:
+            current.add(ctx.prior.current_provider)
         found = list(dict.fromkeys(pid for pid, _a, _b in find_providers(t)))
         named = [pid for pid in found if pid not in current] or found  # the current one alone: its price
         if named:

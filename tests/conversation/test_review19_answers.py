@@ -1,8 +1,9 @@
-"""Expert review 19's answers (evals/reviews/2026-11-28-expert-review-19.md, R13/P13, R19/P19, R05) in words other
-than the review's, through the conversation: a purchase question opens with the buy-vs-rent verdict (never a
-bare "Yes: ... it fits"), and says "No" when the cadence leaves the purchase idle; a price question about the
-fleet rented now is answered per provider with or without a model, its provider no requirement. Figures are
-the tools' own (tools.capacity_price, the recommendation's buy-vs-rent timeline), not the review's."""
+"""Expert review 19's answers (evals/reviews/2026-11-28-expert-review-19.md, R13/P13, R19/P19, R05) in
+words other than the review's, through the conversation: a purchase question opens with the buy-vs-rent
+verdict (never a bare "Yes: ... it fits"), and says "No" when the cadence leaves the purchase idle; a price
+question about the fleet rented now is answered per provider with or without a model, its provider no
+requirement. Figures are the tools' own (tools.capacity_price, the recommendation's buy-vs-rent timeline),
+not the review's."""
 
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ def _checks(out: dict) -> list[dict]:  # type: ignore[type-arg]
 @pytest.mark.parametrize(
     "text",
     [
-        "We refresh our Mistral 7B fine-tune (full, 3B tokens) twice a year. Does owning an 8x H100 server make "
-        "sense for us, or should we keep renting?",
-        "Each quarter we retrain Llama 3.1 8B (full fine-tune) on about 4B tokens. Would getting our own 8x H100 "
-        "box be cheaper than the cloud? No spot please.",
+        "We refresh our Mistral 7B fine-tune (full, 3B tokens) twice a year. Does owning an 8x H100 server "
+        "make sense for us, or should we keep renting?",
+        "Each quarter we retrain Llama 3.1 8B (full fine-tune) on about 4B tokens. Would getting our own 8x "
+        "H100 box be cheaper than the cloud? No spot please.",
     ],
 )
 def test_an_idle_purchase_is_answered_no_first(text: str) -> None:
@@ -91,8 +92,9 @@ def test_the_fleet_is_priced_per_provider_without_a_model() -> None:
     assert "could not compute" not in reply and "could not answer" not in reply
     assert "required providers" not in reply
     assert turn.profile.pricing_excluded == []  # "on a 1-year commitment" asks a price, rules nothing out
-    assert turn.to_dict()["capacity_prices"]["n_gpus"] == 8
-    assert any(s["step"].startswith("capacity_usd_per_month") for s in turn.to_dict()["capacity_prices"]["trace"])
+    priced = turn.to_dict()["capacity_prices"]
+    assert priced["n_gpus"] == 8
+    assert any(s["step"].startswith("capacity_usd_per_month") for s in priced["trace"])
 
 
 def test_the_fleet_is_priced_beside_a_job_when_a_model_is_given() -> None:
@@ -119,11 +121,22 @@ def test_near_miss_a_policy_keeps_its_provider_and_prices_only_it() -> None:
 
 def test_a_campaign_prints_its_wall_clock_in_total() -> None:
     out = ask(
-        "We will pre-train a 350M-parameter model from scratch on 7B tokens, 3 runs in total (seeds). We have 16 "
-        "A100 80GB (2 nodes of 8). How long per run and for all of them?"
+        "We will pre-train a 350M-parameter model from scratch on 7B tokens, 3 runs in total (seeds). We "
+        "have 16 A100 80GB (2 nodes of 8). How long per run and for all of them?"
     )
     primary = out["recommendation"]["primary"]
     run, total = primary["wall_hours"], primary["campaign_wall_hours"]
     assert total["low"] == pytest.approx(3 * run["low"]) and total["high"] == pytest.approx(3 * run["high"])
     assert "3 runs:" in out["reply"]
     assert "How long per run" not in out["reply"]  # answered, not listed as unused
+
+
+def test_the_capacity_block_is_not_repeated_on_a_later_turn() -> None:
+    conv = Conversation(explain=False)
+    first = conv.send(FLEET)
+    assert "The same capacity" in first.reply
+    later = conv.send("It's for continued pretraining of Llama 3.1 8B on 20B tokens.")
+    assert later.capacity is not None  # still in the turn's figures
+    assert "The same capacity" not in later.reply
+    again = conv.send("And at Lambda?")
+    assert "The same capacity" in again.reply and "lambda-cluster" in again.reply

@@ -1,5 +1,5 @@
-"""Expert review 19's reading failures (evals/reviews/2026-11-28-expert-review-19.md, R13/P13, R19/P19, R04) as
-classes of phrasing, in words other than the review's, with near misses:
+"""Expert review 19's reading failures (evals/reviews/2026-11-28-expert-review-19.md, R13/P13, R19/P19, R04)
+as classes of phrasing, in words other than the review's, with near misses:
 
 - a purchase question in its common forms sets buy_asked (and the default buy-vs-rent horizon when none is
   said): "is buying worth it", "cheaper to own", "should we purchase our own", "does it make sense to buy",
