@@ -10,7 +10,6 @@ from typing import Any
 from reports import charts
 from tools import present
 from tools.cost_buy import BuyRentTimeline, RentLine
-from tools.recommend.buy_verdict import use_pct
 from tools.recommend.models import Recommendation
 
 _LINE_COLOURS = (charts.SKY_BLUE, charts.ORANGE, charts.GREEN, charts.PURPLE, charts.VERMILLION)
@@ -74,7 +73,7 @@ def summary_line(t: BuyRentTimeline) -> str:
         else ""
     )
     return (
-        f"Buy vs rent ({_gpus(t)}, {use_pct(t.utilization)} use, {t.horizon_months} months): purchase "
+        f"Buy vs rent ({_gpus(t)}, {present.use(t.utilization)} use, {t.horizon_months} months): purchase "
         f"{present.usd(t.purchase_usd)}{_price_detail(t)} + {present.usd(t.running_usd_per_month)}/month "
         f"to run; buying breaks even against {'; '.join(parts)}. Cheapest over the horizon: {best}."
         f"{_totals(t)}{_past_horizon(t)}{instead}"

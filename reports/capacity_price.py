@@ -8,18 +8,10 @@ from tools import present
 from tools.capacity_price import CapacityLine, CapacityPrices
 
 
-def _term(months: float) -> str:
-    """12 -> '1 year', 36 -> '3 years', 6 -> '6 months'."""
-    if months % 12 == 0:
-        years = int(months // 12)
-        return f"{years} year{'s' if years > 1 else ''}"
-    return present.months(months)
-
-
 def _pricing(ln: CapacityLine) -> str:
     if ln.pricing != "reserved":
         return "on demand"
-    term = f"reserved {_term(ln.term_months)}" if ln.term_months else "reserved"
+    term = f"reserved {present.term(ln.term_months)}" if ln.term_months else "reserved"
     if ln.estimate and ln.discount_fraction is not None:
         return f"{term} (est. {present.pct(ln.discount_fraction)} off on-demand)"
     return term

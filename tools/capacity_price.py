@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools import present
 from tools.catalog.schema import PriceRecord
 from tools.defaults import CatalogView
 from tools.errors import InputError
@@ -219,21 +220,13 @@ def _hours(
             usd_per_gpu_hour=current_od.usd_per_gpu_hour,
             provider=current_od.provider,
         )
+        spend, where = present.usd(stated_usd_per_month), current_od.provider
+        rate = f"{n_gpus} x {present.usd_rate(current_od.usd_per_gpu_hour)}"
         if implied >= HOURS_PER_MONTH:
-            return implied, (
-                f"730 h (all month; your {_usd(stated_usd_per_month)} is more than {current_od.provider}'s "
-                f"on-demand price for it, {n_gpus} x ${current_od.usd_per_gpu_hour:,.2f}/GPU-h)"
-            )
-        return implied, (
-            f"{implied:,.0f} h (what your {_usd(stated_usd_per_month)} buys at {current_od.provider} on "
-            f"demand, {n_gpus} x ${current_od.usd_per_gpu_hour:,.2f}/GPU-h)"
-        )
+            return implied, f"730 h (all month; your {spend} is more than {where}'s on-demand price, {rate})"
+        return implied, f"{implied:,.0f} h (what your {spend} buys at {where} on demand, {rate})"
     tb.assume("capacity_hours_per_month", HOURS_PER_MONTH, "h/month", "the capacity kept all month (730 h)")
     return HOURS_PER_MONTH, "730 h (all month, assumed: say your hours)"
-
-
-def _usd(x: float) -> str:
-    return f"${x:,.0f}"
 
 
 def _line(

@@ -15,7 +15,6 @@ from tools import present
 from tools.cost_buy import BuyRentTimeline, RentLine
 from tools.defaults import CatalogView
 from tools.profile import WorkloadProfile
-from tools.recommend.buy_verdict import use_pct
 from tools.recommend.candidates import Candidate
 from tools.recommend.outcome import Outcome
 from tools.recommend.owned_first import is_yours
@@ -76,10 +75,10 @@ def same_gpus_rented(
 def _use_said(timeline: BuyRentTimeline, p: WorkloadProfile) -> str:
     known = ("stated", "inferred", None)
     if p.runs_per_month is not None and p.status_of("runs_per_month") in known:
-        return f"{use_pct(timeline.utilization)} use (what your runs fill)"
+        return f"{present.use(timeline.utilization)} use (what your runs fill)"
     if p.utilization is not None and p.status_of("utilization") in known:
-        return f"{use_pct(timeline.utilization)} use"
-    return f"{use_pct(timeline.utilization)} use (assumed: say how often you run it)"
+        return f"{present.use(timeline.utilization)} use"
+    return f"{present.use(timeline.utilization)} use (assumed: say how often you run it)"
 
 
 def _pays_off(line: RentLine, horizon_months: int) -> str:

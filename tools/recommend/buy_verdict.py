@@ -27,15 +27,10 @@ def _on_demand(t: BuyRentTimeline) -> RentLine | None:
     return next((ln for ln in t.rents if ln.basis.name.startswith(ON_DEMAND)), None)
 
 
-def use_pct(utilization: float) -> str:
-    """'30%', '3%', or '0.6%' under 1% (a twice-yearly job's use would print as '0%')."""
-    return present.pct(utilization, 1 if utilization < 0.01 else 0)
-
-
 def _use(t: BuyRentTimeline, p: WorkloadProfile) -> str:
     """'at 3% use (what your runs fill of the month)' or 'at 30% use'."""
     runs = p.runs_per_month is not None and p.status_of("runs_per_month") in ("stated", "inferred", None)
-    pct = use_pct(t.utilization)
+    pct = present.use(t.utilization)
     return f"at {pct} use (what your runs fill of the month)" if runs else f"at {pct} use"
 
 
