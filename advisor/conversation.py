@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import prompts
+from advisor.capacity_answer import CAPACITY_FIELDS, CAPACITY_Q, capacity_for
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
 from advisor.extract.base import Extractor, changed_fields
 from advisor.extract.odd_values import blank_out, find_odd_values
-from advisor.extract.question_answers import answered_questions
+from advisor.extract.question_answers import answered_by, answered_questions
 from advisor.extract.rules_data import EACH_SIZE
 from advisor.extract.units_text import is_token_estimate
 from advisor.extract.workloads import Part, part_of, swap, switch_request
@@ -41,6 +42,7 @@ from advisor.llm.tools import ToolBox, recommendation_brief
 from advisor.one_box import with_one_box
 from advisor.precision_change import precision_change_note
 from advisor.service.recommending import Recommender, process_recommending
+from reports.capacity_price import capacity_text
 from reports.input_account import not_used_text
 from tools.errors import InputError
 from tools.input_account import InputAccount
@@ -105,6 +107,7 @@ class Turn:
     llm_rejected: list[dict[str, Any]] = field(default_factory=list)  # model values the merge policy dropped
     report_requested: bool = False
     input_account: InputAccount | None = None
+    capacity: Any | None = None  # tools.capacity_price.CapacityPrices: the rented fleet priced elsewhere
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the design.md ask keys (profile, recommendation, questions) and the turn's extras."""
@@ -124,6 +127,7 @@ class Turn:
             "llm_fallback": self.llm_fallback,
             "llm_rejected": list(self.llm_rejected),
             "input_account": self.input_account.model_dump(mode="json") if self.input_account else None,
+            "capacity_prices": self.capacity.model_dump(mode="json") if self.capacity is not None else None,
         }
 
     def recommendation_json(self) -> dict[str, Any] | None:
@@ -272,6 +276,16 @@ class Conversation:
         already = already or precision_change_note(before, profile, last_rec, rec)
         self.account = answered_questions(merged, rec) or merged
 
+        # "what would the same capacity cost at Lambda?": priced with or without a model (review 19, R19)
+        capacity = capacity_for(profile)
+        # said when the fleet or the question about it is news, not again on every later turn
+        lead = [capacity_text(capacity)] if capacity is not None and CAPACITY_FIELDS & set(changed) else []
+        if capacity is not None:  # the question it answers is no question left open
+            account = answered_by(account, CAPACITY_Q) or account
+            self.account = answered_by(self.account, CAPACITY_Q) or self.account
+        if capacity is not None and rec is None and profile.model_id is None and profile.params_b is None:
+            error = None  # not 'I could not compute a recommendation yet': the question asked is answered
+            lead.append(prompts.sections("summary")["capacity_no_model"])
         fields, questions = self._questions(profile, rec)
         for f in fields:
             self.asked[f] = self.asked.get(f, 0) + 1
@@ -295,6 +309,7 @@ class Conversation:
                 not_used=not_used_text(account),
                 odd_values=odd_values,
                 report_requested=report_requested,
+                lead=lead,
             )
 
         source: ReplySource = "template"
@@ -331,6 +346,7 @@ class Conversation:
             llm_rejected=[r.as_dict() for r in getattr(self.extractor, "rejected", ())],
             report_requested=report_requested,
             input_account=account,
+            capacity=capacity,
         )
         self.last = turn
         return turn

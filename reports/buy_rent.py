@@ -73,7 +73,7 @@ def summary_line(t: BuyRentTimeline) -> str:
         else ""
     )
     return (
-        f"Buy vs rent ({_gpus(t)}, {t.utilization:.0%} use, {t.horizon_months} months): purchase "
+        f"Buy vs rent ({_gpus(t)}, {present.use(t.utilization)} use, {t.horizon_months} months): purchase "
         f"{present.usd(t.purchase_usd)}{_price_detail(t)} + {present.usd(t.running_usd_per_month)}/month "
         f"to run; buying breaks even against {'; '.join(parts)}. Cheapest over the horizon: {best}."
         f"{_totals(t)}{_past_horizon(t)}{instead}"

@@ -101,6 +101,16 @@ def months(x: float | None) -> str:
     return f"{text} month{'' if v == 1 else 's'}"
 
 
+def term(x: float | None) -> str:
+    """A commitment's length as sold: 12 -> '1 year', 36 -> '3 years', 6 -> '6 months'."""
+    if x is None:
+        return UNKNOWN
+    if float(x) >= 12 and float(x) % 12 == 0:
+        years = int(float(x) // 12)
+        return f"{years} year{'s' if years > 1 else ''}"
+    return months(x)
+
+
 def fixed(x: float | None, digits: int = 1, unknown: str = "-") -> str:
     """A table cell with a fixed number of decimals: 80.0 -> '80.0', 3350 -> '3,350' (digits=0)."""
     if x is None:
@@ -302,6 +312,14 @@ def pct(x: float | None, digits: int = 0) -> str:
     if x is None or not _is_num(x):
         return UNKNOWN
     return f"{float(x) * 100:.{digits}f}%"
+
+
+def use(x: float | None) -> str:
+    """A utilisation: '30%', '3%', and under 1% with a decimal, '0.6%' (a twice-yearly job's use would
+    print as '0%')."""
+    if x is None or not _is_num(x):
+        return UNKNOWN
+    return pct(x, 1 if float(x) < 0.01 else 0)
 
 
 def availability(x: float | None) -> str:

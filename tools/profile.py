@@ -193,6 +193,12 @@ class WorkloadProfile(BaseModel):
         "one over it is the pick; a stated wish or rule to own (deployment_preference on_prem alone) keeps "
         "the purchase first",
     )
+    buy_asked: bool | None = Field(
+        default=None,
+        description="the user asks whether buying pays off against renting ('is it worth buying an 8x H100 "
+        "server?', 'would owning be cheaper than renting?'): the buy-vs-rent block is weighed and its "
+        "verdict opens the answer (tools.recommend.buy_verdict), never a bare fit check",
+    )
     gpus_compared: list[str] = Field(
         default_factory=list,
         description="GPUs set side by side ('H100 vs H200 vs L40S'): each one's best option is shown",
@@ -218,6 +224,29 @@ class WorkloadProfile(BaseModel):
         description="stated price of hardware to buy, per GPU with its server ('an 8x H100 server (~$250k)')",
     )
     purchase_gpu: str | None = Field(default=None, description="catalog GPU id of the stated purchase price")
+    current_gpu: str | None = Field(
+        default=None,
+        description="catalog GPU id of capacity the team rents now and describes ('we're spending ~$40k/"
+        "month on 8x H100 on-demand at AWS'): priced elsewhere by tools.capacity_price, never required",
+    )
+    current_gpu_count: int | None = Field(default=None, gt=0, description="how many of current_gpu it rents")
+    current_provider: str | None = Field(
+        default=None, description="catalog provider id of that rented capacity (where it runs; not required)"
+    )
+    current_pricing: OptionPricing | None = Field(default=None, description="how that capacity is paid now")
+    current_usd_per_month: float | None = Field(
+        default=None, gt=0, description="what the team says that capacity costs it a month, USD"
+    )
+    providers_asked: list[str] = Field(
+        default_factory=list,
+        description="providers whose price for the same capacity is asked ('what would it cost at Lambda or "
+        "Nebius?'): priced side by side (tools.capacity_price), not required",
+    )
+    reserved_months_asked: float | None = Field(
+        default=None,
+        gt=0,
+        description="reserved term a price is asked for ('and with a 1-year reservation?' -> 12)",
+    )
     power_price_usd_per_kwh: float | None = Field(default=None, gt=0, description="stated electricity price")
     prompt_tokens: int | None = Field(default=None, gt=0, description="input tokens per request (serving)")
     output_tokens: int | None = Field(default=None, gt=0, description="output tokens per request (serving)")

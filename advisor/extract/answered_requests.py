@@ -62,6 +62,9 @@ _REQUEST_WORDS = frozenset(
         "overall", "monthly", "rough", "ballpark", "gpu", "gpus", "type", "types", "count", "number",
         "numbers", "of", "figures", "hours", "time", "duration", "wall-clock", "cost", "costs", "price",
         "pricing", "provider", "card", "cards", "instance",
+        # "Estimate the wall-clock time per run and in total" (expert review 19, R05): a campaign's pick
+        # prints both
+        "per", "run", "runs", "each", "in", "all",
     }
 )  # fmt: skip
 _SUBSTANCE = frozenset(

@@ -26,7 +26,8 @@ _BUY_RENT_Q = re.compile(
     r"\b(?:buy\w*|purchas\w*|own(?:ing)?|capex)\b.*\b(?:rent\w*|leas\w*|cloud|opex)\b"
     r"|\b(?:rent\w*|leas\w*)\b.*\b(?:buy\w*|purchas\w*|own(?:ing)?)\b"
     # the other half of a question split at its "or": "Should we buy an 8x H100 server (~$250k)" / "or rent?"
-    r"|^\W*or\s+(?:just\s+|keep\s+)?(?:rent\w*|leas\w*|buy\w*|purchas\w*|(?:stay\s+|go\s+)?(?:in\s+the\s+)?cloud)\b"
+    r"|^\W*or\s+(?:should\s+we\s+|do\s+we\s+|would\s+we\s+)?(?:just\s+|keep\s+|continue\s+)?(?:rent\w*|leas\w*|buy\w*"
+    r"|purchas\w*|(?:stay\s+|go\s+)?(?:in\s+the\s+)?cloud)\b"
     # the break-even asked on its own (expert review 18, R17 turn 3: "when does it pay off?")
     r"|\b(?:pays?\s+(?:it(?:self)?\s+)?off|pay\s*back|payback|break(?:s|ing)?[\s-]even|amorti[sz]e)\b",
     I,
@@ -92,6 +93,15 @@ def answered_in_faq(account: InputAccount, text: str) -> InputAccount:
     if not done:
         return account
     return _counted_as_used(account, done)
+
+
+def answered_by(account: InputAccount | None, asked: re.Pattern[str]) -> InputAccount | None:
+    """The account with its unused questions that `asked` matches counted as used (an answer given outside
+    the recommendation: the price of the capacity the team rents now, advisor/capacity_answer.py)."""
+    if account is None:
+        return None
+    done = [c for c in account.unused if c.kind == "question" and asked.search(c.text)]
+    return _counted_as_used(account, done) if done else account
 
 
 def _counted_as_used(account: InputAccount, done: list[UnusedClause]) -> InputAccount:

@@ -35,6 +35,7 @@ from advisor.extract.rules_aside_figures import rule_aside_figures
 from advisor.extract.rules_availability import rule_availability
 from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
+from advisor.extract.rules_buy_question import rule_buy_question
 from advisor.extract.rules_cadence_forms import rule_cadence_forms
 from advisor.extract.rules_calendar import rule_calendar_deadlines
 from advisor.extract.rules_claim_alternative import rule_claim_alternative
@@ -49,6 +50,7 @@ from advisor.extract.rules_context import rule_cadence, rule_serving, rule_utili
 from advisor.extract.rules_corrections import rule_corrections, rule_ignored_quotes
 from advisor.extract.rules_count_question import rule_count_question
 from advisor.extract.rules_ctx import Ctx
+from advisor.extract.rules_current_fleet import rule_current_fleet
 from advisor.extract.rules_data import rule_dataset, rule_training_shape
 from advisor.extract.rules_dates import rule_deadline_phrases
 from advisor.extract.rules_deadline_forms import rule_deadline_forms
@@ -210,6 +212,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_serving_schedule,  # after the utilisation: "business hours only" stops rented GPUs outside them
     rule_horizon,
     rule_buy_or_rent_horizon,  # after rule_horizon: 'buy or rent?' with no horizon, over the default
+    rule_buy_question,  # after rule_buy_or_rent_horizon: 'is it worth buying 8x H100?' weighs the purchase
     rule_serving,
     rule_concurrency_forms,  # after rule_serving: any noun 'at once', a share, a job title, a peak, a change
     rule_lengths,  # before rule_serving_io, which derives context and volume from the lengths
@@ -250,6 +253,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_other_clouds,  # after the provider rules: "AWS shop (security does not allow other clouds)"
     rule_required_over_preferred,  # after the provider rules: "It has to be GCP" after "we'd prefer Nebius"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
+    rule_current_fleet,  # after the provider rules: "we're spending $40k/month on 8x H100 at AWS" is no rule
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
     rule_total_budget,  # after rule_capex_budget: a budget for a buy-vs-rent over years is its total

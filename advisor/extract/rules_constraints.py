@@ -128,8 +128,9 @@ _OPS_DEDICATED = keyed(
     r"|\brun(?:s|ning)?\s+(?:our own\s+)?(?:kubernetes|slurm|k8s)\b|\bhave run\s+\w+\s+clusters\b",
     I,
 )
-_OBJ_CHEAP = keyed(  # review 11, R07: also "the least money", "pay as little as possible", "costs least"
+_OBJ_CHEAP = keyed(  # review 11, R07: "the least money", "costs least"; review 19, R04: "most cheap"
     r"\b(?:as cheap(?:ly)? as possible|cheapest|lowest[\s-](?:total[\s-])?(?:cost|price)|least expensive"
+    r"|most\s+(?:cheap(?:ly)?|affordable|economical)|least\s+(?:costly|pricey)|lowest[\s-]priced"
     r"|minimi[sz]e (?:the )?costs?|keep (?:the )?costs? (?:down|low)|cost is (?:what|all) (?:matters|we care)"
     r"|budget[\s-]conscious|not in a hurry|cost matters (?:most|more)|cost is (?:the )?(?:priority"
     r"|more important|king)|price matters (?:most|more)|cheaper is better|on a shoestring|costs? least"

@@ -130,7 +130,8 @@ _ACQUIRED = re.compile(
 _NOT_GIVEN = re.compile(r"\b(?:credits?|quota|trial|free\s+tier|voucher)\b", I)
 # hardware weighed, not had: "What we have is a quote for two servers with 8 H100 each"
 _WEIGHED = re.compile(
-    r"\b(?:quot\w*|offer\w*|proposal|considering|looking\s+(?:at|to)|plan\w*\s+to|would|could|buy|order\w*"
+    r"\b(?:quot\w*|offer\w*|proposal|considering|looking\s+(?:at|to)|plan\w*\s+to|would|could|buy|buying"
+    r"|purchasing|(?:what\s+if|suppose|if)\s+(?:we|i)\s+(?:just\s+)?bought|order\w*"
     r"|rent\w*|lease\w*|from\s+the\s+blog|blog)\b",
     I,
 )

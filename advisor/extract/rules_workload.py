@@ -54,7 +54,7 @@ _MAKES_DATA = re.compile(
 )
 _PEFT = keyed(r"\bQ?-?LoRA\b|\bPEFT\b|\badapters?\b", I)
 _INFER = keyed(
-    r"\b(?:serve|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
+    r"\b(?:serve(?!rs?\b)|serving|inference|deploy(?:ing|ed|ment)?|host(?:ed|ing)?|self-host\w*|concurrent"
     r"|simultaneous|"
     r"at the same time|per user|each user|chat ?bot|endpoint|batch (?:job|inference|processing|predictions?)"
     r"|offline inference|summari[sz](?:e|es|ing|ation)"

@@ -27,6 +27,7 @@ WORDED_FLAGS = (
     "memory_asked",
     "count_asked",
     "buy_what_if",
+    "buy_asked",
 )
 """Yes/no fields said in words (reports/labels.py field_value holds the words, once)."""
 
@@ -46,6 +47,12 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
         return ", ".join(str(v) for v in value) or "none"
     if field in ("budget_usd", "purchase_usd_per_gpu"):
         return present.usd(value)
+    if field == "current_usd_per_month":
+        return f"{present.usd(value)}/month"
+    if field == "reserved_months_asked":
+        return present.months(value)
+    if field == "current_pricing":
+        return str(value).replace("_", "-")
     if field in ("dataset_tokens", "generation_tokens"):
         return f"{present.count(value)} tokens"
     if field in ("prompt_tokens", "output_tokens"):
@@ -229,6 +236,7 @@ def summary_reply(
     not_used: str = "",
     odd_values: Sequence[str] = (),
     report_requested: bool = False,
+    lead: Sequence[str] = (),
 ) -> str:
     """The templated reply. With include_body=False only the parts that follow an LLM explanation
     (questions, report offer, note) are returned. followup: an earlier turn already described the
@@ -236,7 +244,9 @@ def summary_reply(
     not_used: what the input held that gave no fact (reports.input_account.not_used_text), right after
     what was understood, and first in the tail after a model's explanation.
     odd_values: amounts left out as impossible ('"-3 epochs" (epochs cannot be negative)').
-    report_requested: the message asked for the report, which the front end now makes."""
+    report_requested: the message asked for the report, which the front end now makes.
+    lead: blocks that answer the message before any recommendation (the price of capacity the team rents
+    now, advisor/capacity_answer.py), after an LLM explanation too."""
     s = prompts.sections("summary")
     parts: list[str] = []
     # a message that only asks for the report: the front end makes it (web, Slack), the reply says so
@@ -255,6 +265,7 @@ def summary_reply(
             parts.append(prompts.fill(s["not_used"], items="; ".join(odd_values)))
     if not_used:
         parts.append(not_used)
+    parts.extend(lead)
     if include_body:
         if error:
             parts.append(prompts.fill(s["input_error"], message=error))

@@ -49,7 +49,9 @@ def test_the_answer_uses_the_stated_price_and_leads_with_buy_vs_rent() -> None:
     reply = str(out["reply"])
     assert "purchase $250,000" in reply and "$312,000" not in reply
     body = reply.split("\n\n", 1)[1]  # after what was understood
-    assert body.startswith("Buy vs rent"), body[:200]
+    # the purchase question's verdict, then its block (expert review 19, R13), before the example job
+    assert body.startswith("Buying 8x NVIDIA H100"), body[:200]
+    assert body.index("Buy vs rent") < body.index("For one example job")
     assert "For one example job" in reply
     assert "or rent?" not in str(out["input_account"]["unused"])
 

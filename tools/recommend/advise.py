@@ -14,6 +14,7 @@ from tools.errors import InputError
 from tools.profile import WorkloadProfile
 from tools.recommend.buy_rent import buy_vs_rent_for
 from tools.recommend.buy_rent_pick import bought_line, rent_pick_line, rent_wins, same_gpus_rented
+from tools.recommend.buy_verdict import with_buy_verdict
 from tools.recommend.caches import Caches, tco_key
 from tools.recommend.candidates import Candidate, layouts_for, memory_fit, topology_summary
 from tools.recommend.claim_alternative import check_claim_alternative
@@ -258,6 +259,8 @@ def recommend(
     checks = with_pick_layout(checks, out, timeline)  # the named GPUs as the pick lays them out (review 19)
     # a purchase that costs more over the horizon than renting the same GPUs: the rental is the pick
     primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
+    # "is it worth buying 8x H100?": the block's verdict opens the answer (review 19, R13), not a fit check
+    checks = with_buy_verdict(checks, p, timeline)
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,

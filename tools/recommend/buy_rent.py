@@ -37,9 +37,12 @@ TERMS = (
 
 
 def wanted(p: WorkloadProfile) -> bool:
-    """Buy vs rent is evaluated: a stated horizon of a year or more, an on-premises wish, or owned GPUs."""
+    """Buy vs rent is evaluated: a stated horizon of a year or more, an on-premises wish, owned GPUs, or a
+    purchase question over any horizon ('is it worth buying?', WorkloadProfile.buy_asked)."""
     if p.owned_reserved and p.deployment_preference != "on_prem":
         return False  # reserved cloud capacity: nothing to buy, its fee is already committed
+    if p.buy_asked:
+        return True
     said = p.status_of("horizon_months") in ("stated", "inferred", None)
     horizon = (p.horizon_months or 0.0) if said else 0.0
     return horizon >= OWNED_HORIZON_MONTHS_MIN or p.deployment_preference == "on_prem" or bool(p.owned_gpu)
@@ -51,7 +54,7 @@ def one_off_rental(c: Candidate, p: WorkloadProfile, inference: bool) -> bool:
     month said). Owning GPUs makes the own-vs-rent timeline relevant, not a multi-year purchase of the rented
     set-up (expert review 13, R07: a 10-22 h QLoRA job got a 36-month block, 'cheapest over the horizon:
     reserved 1 year')."""
-    if inference or is_yours(c) or p.deployment_preference == "on_prem":
+    if inference or is_yours(c) or p.deployment_preference == "on_prem" or p.buy_asked:
         return False
     # no provenance (a profile built in code, as wanted() reads it) counts as said
     said = p.status_of("horizon_months") in ("stated", "inferred", None) and bool(p.horizon_months)

@@ -75,10 +75,10 @@ def same_gpus_rented(
 def _use_said(timeline: BuyRentTimeline, p: WorkloadProfile) -> str:
     known = ("stated", "inferred", None)
     if p.runs_per_month is not None and p.status_of("runs_per_month") in known:
-        return f"{timeline.utilization:.0%} use (what your runs fill)"
+        return f"{present.use(timeline.utilization)} use (what your runs fill)"
     if p.utilization is not None and p.status_of("utilization") in known:
-        return f"{timeline.utilization:.0%} use"
-    return f"{timeline.utilization:.0%} use (assumed: say how often you run it)"
+        return f"{present.use(timeline.utilization)} use"
+    return f"{present.use(timeline.utilization)} use (assumed: say how often you run it)"
 
 
 def _pays_off(line: RentLine, horizon_months: int) -> str:

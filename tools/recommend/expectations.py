@@ -14,6 +14,7 @@ from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
+from tools.recommend.buy_verdict import fit_opener
 from tools.recommend.candidates import (
     Candidate,
     Layout,
@@ -377,7 +378,7 @@ def check_own_gpus(
         claim=claim,
         verdict="tight" if tight_note else "holds",
         factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-        explanation=f"{'Yes, with tight memory' if tight_note else 'Yes'}: on {n}x {gpu.name} it fits: "
+        explanation=f"{fit_opener(bool(tight_note), bool(p.buy_asked))} {n}x {gpu.name} it fits: "
         f"{fit.peak_gib_per_gpu:.1f} GiB per GPU of "
         f"{gpu.usable_memory_gib:.1f} usable{tight_note}; it takes "
         f"{present.hours_range(t.wall_hours, with_days=False)}.{rent}",

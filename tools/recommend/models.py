@@ -218,6 +218,9 @@ class Option(_Frozen):
     campaign_usd: Range | None = Field(
         default=None, description="training: runs_total x the compute cost of one run (None: one run)"
     )
+    campaign_wall_hours: Range | None = Field(
+        default=None, description="training: runs_total x one run's wall-clock, run one after another"
+    )
     deadline_status: FitStatus | None = Field(default=None, description="None: no deadline given")
     budget_status: FitStatus | None = Field(default=None, description="None: no budget given")
     price_as_of: dt.date | None = None
@@ -264,11 +267,13 @@ class Option(_Frozen):
         return f"{self.total_gpus}x {name} at {self.provider}{unsure} ({self.pricing_words()}): {hours}{cost}"
 
     def campaign_text(self) -> str:
-        """' per run; 12 runs: $88 – $151' for a campaign of training runs, '' for one run: the same words in
-        chat, Slack and the report."""
+        """' per run; 12 runs: 96 – 180 h, $88 – $151' for a campaign of training runs (the wall-clock of all
+        of them, one after another: expert review 19, R05), '' for one run: the same words in chat, Slack and
+        the report."""
         if self.campaign_usd is None:
             return ""
-        return f" per run; {self.runs_total} runs: {present.usd_range(self.campaign_usd)}"
+        hours = f"{_hours_span(self.campaign_wall_hours)}, " if self.campaign_wall_hours is not None else ""
+        return f" per run; {self.runs_total} runs: {hours}{present.usd_range(self.campaign_usd)}"
 
     def _under_target(self, per_user: Range) -> str:
         """'; the low end is under your 20 tokens/s' when the per-user range dips below the stated latency

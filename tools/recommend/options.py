@@ -71,8 +71,10 @@ def to_option(
     else:
         why = _why(c, label, p) + list(c.why)
     campaign = _campaign_usd(c, eng, p)
-    if campaign is not None:
-        why.insert(1, f"{p.runs_total} runs: {present.usd_range(campaign)} of compute in all")
+    campaign_hours = _campaign_hours(c, eng, p) if campaign is not None else None
+    if campaign is not None and campaign_hours is not None:
+        hours, usd = present.hours_range(campaign_hours), present.usd_range(campaign)
+        why.insert(1, f"{p.runs_total} runs: {hours} one after another, {usd} of compute in all")
     spare = spare_note(c.serving, p)
     if spare:
         why.insert(1, spare)
@@ -139,6 +141,7 @@ def to_option(
         meets_budget=None if c.budget_status is None else c.budget_status != "misses",
         runs_total=p.runs_total if campaign is not None else None,
         campaign_usd=campaign,
+        campaign_wall_hours=campaign_hours,
         deadline_status=c.deadline_status,
         budget_status=c.budget_status,
         price_as_of=c.offer.as_of,
@@ -253,6 +256,22 @@ def _campaign_usd(c: Candidate, eng: Engine, p: WorkloadProfile) -> Range | None
         runs_total=p.runs_total,
         run_usd_low=c.cost_usd.low,
         run_usd_high=c.cost_usd.high,
+    )
+    return total
+
+
+def _campaign_hours(c: Candidate, eng: Engine, p: WorkloadProfile) -> Range:
+    """A campaign's wall-clock, its runs one after another on the option's GPUs: runs_total x one run's
+    (expert review 19, R05: 'the wall-clock time per run and in total' printed no total); traced."""
+    total = c.wall_hours.scale(p.runs_total or 1)
+    eng.tb.step(
+        f"campaign_wall_hours ({c.key.text()})",
+        "runs_total x one run's wall-clock (runs one after another)",
+        total.mid,
+        "h",
+        runs_total=p.runs_total,
+        run_hours_low=c.wall_hours.low,
+        run_hours_high=c.wall_hours.high,
     )
     return total
 

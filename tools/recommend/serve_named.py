@@ -94,7 +94,9 @@ def named_speed_check(
         verdict, answer = "cannot_hold", "No, too slow"
         against = f", below the {present.count(floor)} tokens/s per user {said}"
     rent = _rental_text(outcome, catalog, gpu, n)
-    text = f"{answer}: on {n}x {gpu.name} it fits: {fits}; {speed}{against}.{rent}"
+    # under a purchase question a "Yes" reads as "yes, buy" (tools.recommend.buy_verdict answers that)
+    opener = "On" if p.buy_asked and verdict == "holds" else f"{answer}: on"
+    text = f"{opener} {n}x {gpu.name} it fits: {fits}; {speed}{against}.{rent}"
     return ExpectationCheck(
         claim=f"serve it on {n}x {gpu.name}",
         verdict=verdict,
