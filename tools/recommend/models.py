@@ -18,6 +18,7 @@ from tools.defaults import INTERACTIVE_TOKENS_PER_S_DEFAULT
 from tools.preference import objective_basis
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend import memory_rule
 from tools.recommend.option_id import OptionId, option_id_from_text
 from tools.trace import Traced
 from tools.vocabulary import OptionPricing
@@ -60,10 +61,20 @@ class MemoryFit(_Frozen):
     breakdown_gib: dict[str, float] = Field(default_factory=dict)
     peak_phase: str | None = Field(default=None, description="training phase of the peak (tools.memory)")
     memory_basis: str | None = Field(default=None, description="reserved (nvidia-smi) or allocated")
+    need_gib_per_gpu: float | None = Field(
+        default=None,
+        description="what the fit is judged on, GiB per GPU: tensors at the peak + CUDA context "
+        "(tools.recommend.memory_rule); None: the peak itself",
+    )
+
+    @property
+    def judged_gib(self) -> float:
+        """GiB per GPU the fit rule compares with the usable memory (tools.recommend.memory_rule)."""
+        return self.peak_gib_per_gpu if self.need_gib_per_gpu is None else self.need_gib_per_gpu
 
     @property
     def fits(self) -> bool:
-        return self.peak_gib_per_gpu <= self.usable_gib_per_gpu * (1 - self.required_headroom_fraction)
+        return memory_rule.fits(self.judged_gib, self.usable_gib_per_gpu, self.required_headroom_fraction)
 
 
 class TopologySummary(_Frozen):
