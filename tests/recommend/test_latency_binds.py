@@ -85,12 +85,13 @@ def test_a_70b_answer_target_on_one_cloud_names_latency_and_the_fastest_there() 
 
 def test_a_moe_answer_target_on_azure_offers_another_provider_with_its_figure() -> None:
     _out, advice = _advice(
-        "Mixtral 8x7B on Azure only; p95 latency below 2 s for 600-token responses; about 50 requests per "
-        "minute."
+        "Mixtral 8x7B on Azure only, no spot; p95 latency below 2 s for 600-token responses; about 50 "
+        "requests per minute."
     )
     assert "latency is what rules" in advice[0]
     other = [a for a in advice if a.startswith("Another provider: without 'only azure'")]
     assert other and "s per 600-token answer" in other[0]
+    assert "'no spot'" not in other[0]  # pricing does not move latency: not dropped for this line
     assert any(a.startswith("Quantise the weights to int8") and "s per 600-token answer" in a for a in advice)
 
 

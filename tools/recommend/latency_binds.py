@@ -27,7 +27,7 @@ from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
-from tools.profile import WorkloadProfile
+from tools.profile import Status, WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.candidates import GpuNotes
 from tools.recommend.engine import Engine
@@ -123,6 +123,11 @@ def _target_words(p: WorkloadProfile) -> str:
     return f"your {kind[1]:g} ms per token ({1000.0 / kind[1]:,.0f} tokens/s per user)"
 
 
+WHERE_FIELDS = frozenset(
+    {"providers_required", "providers_excluded", "eu_only", "gpus_wanted", "gpus_excluded"}
+)
+"""Stated constraints on where and on what the model runs, dropped together for 'another provider or GPU'."""
+
 PROVIDERS_NAMED = 3
 """Providers named for the fastest set-up; more are counted ('and 2 more')."""
 
@@ -217,7 +222,7 @@ def _run(
     s: RecommendSettings,
     eng: Engine,
     changes: dict[str, Any],
-    status: str = "assumed",
+    status: Status = "assumed",
 ) -> Outcome | None:
     """The primary-only run with `changes` (None when the changed profile is refused)."""
     try:
@@ -236,8 +241,9 @@ def _elsewhere_line(
     dropped: dict[str, Any] = {}
     names: list[str] = []
     for label, changes in stated_constraints(p, limits=False):
-        dropped.update(changes)
-        names.append(f"'{label}'")
+        if changes.keys() <= WHERE_FIELDS:  # pricing ('no spot') and GPU counts do not move latency
+            dropped.update(changes)
+            names.append(f"'{label}'")
     if not dropped:
         return None
     out = _run(w, catalog, s, eng, dropped, status="stated")
@@ -256,8 +262,9 @@ def _elsewhere_line(
         if got.high <= kind[1]
         else "within your target only at the fast end"
     )
+    what = "Another provider" if dropped.keys() - {"gpus_wanted", "gpus_excluded"} else "Another GPU"
     return (
-        f"Another provider: without {' and '.join(names)}, the fastest in the catalog is {_setup(best)}, "
+        f"{what}: without {' and '.join(names)}, the fastest in the catalog is {_setup(best)}, "
         f"{_band(best, p)}: {verdict}."
     )
 

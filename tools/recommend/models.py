@@ -481,8 +481,9 @@ class RecommendSettings(_Frozen):
         default=0.10,
         ge=0,
         lt=1,
-        description="share of usable memory left free: a configuration fits when peak <= (1 - this) x usable "
-        "(issue 3; allocator fragmentation and transient spikes). Recorded as an assumption on every run.",
+        description="share of usable memory left free: a configuration fits when tensors + CUDA context <= "
+        "(1 - this) x usable (issue 3; allocator fragmentation and transient spikes; "
+        "tools.recommend.memory_rule). Recorded as an assumption on every run.",
     )
     mfu: Range | None = Field(default=None, description="override the calculators' MFU range")
     flops_factor: float | None = Field(default=None, gt=0, description="FLOPs per param per token")
