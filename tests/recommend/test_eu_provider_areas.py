@@ -100,3 +100,11 @@ def test_us_only_is_unchanged_by_the_eu_rule(run: Runner) -> None:
     rec = run(us_only=True)
     assert rec.primary is not None
     assert not any(o.eu for o in rec.options)  # Nebius (EU region) never serves a US-only request
+
+
+def test_the_providers_left_out_under_eu_only_are_named_with_the_reason(run: Runner) -> None:
+    rec = run(eu_only=True)
+    said = [a for a in rec.assumptions if a.name == "constraint applied: EU only"]
+    assert said and "vast-ai" in said[0].source and "spheron" in said[0].source
+    assert "residency cannot be confirmed" in said[0].source
+    assert not any(a.name == "constraint applied: EU only" for a in run().assumptions)
