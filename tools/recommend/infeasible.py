@@ -151,10 +151,8 @@ def infeasible_advice(
             best = latency_binds.fastest(eng, allowed)
             if latency_binds.binds(workload.profile, best):
                 assert best is not None
-                one = need <= limit
-                holder = biggest.name if one or sharded_fit is None else sharded_fit.name
                 return [
-                    latency_binds.head_line(workload.profile, need, holder, sharded=not one),
+                    latency_binds.head_line(workload.profile, need, best),
                     latency_binds.fastest_line(eng, best),
                     *latency_binds.remedy_lines(workload, catalog, settings, eng, best, allowed),
                     *relax_advice(workload=workload, catalog=catalog, settings=settings, outcome=outcome),

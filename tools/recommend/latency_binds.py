@@ -154,13 +154,14 @@ def _band(best: Fastest, p: WorkloadProfile) -> str:
     return per_token
 
 
-def head_line(p: WorkloadProfile, need_gib: float, holder: str, sharded: bool) -> str:
-    """Why nothing fits, when latency binds: the target, and that memory is not it (the GPU `holder` holds
-    the model, on one GPU or `sharded` over several)."""
-    holds = f"{holder} holds sharded over several GPUs" if sharded else f"{holder} holds"
+def head_line(p: WorkloadProfile, need_gib: float, best: Fastest) -> str:
+    """Why nothing fits, when latency binds: the target, and that memory is not it (the fastest set-up holds
+    the model: it was chosen among the layouts that fit)."""
+    hold = "holds" if best.n_gpus == 1 else "hold"
     return (
         f"Nothing in the catalog meets {_target_words(p)} under your constraints: latency is what rules each "
-        f"configuration out, not memory (one GPU would need {need_gib:.1f} GiB, which {holds})."
+        f"configuration out, not memory (one GPU would need {need_gib:.1f} GiB; {best.n_gpus}x "
+        f"{best.gpu.name} {hold} it)."
     )
 
 
