@@ -465,7 +465,9 @@ def _check_option(key: str, want: Any, p: Any) -> CheckResult:
     elif key == "min_vram_gib":
         actual, ok = p.vram_gib_per_gpu, p.vram_gib_per_gpu >= want
     elif key == "eu_provider":
-        actual = getattr(p, "eu", None)
+        # in the EU by the offer's region, or at a provider whose sourced region list has EU data centres
+        # (tools/recommend/regions.py: EU only keeps both since expert review 19, R12)
+        actual = bool(getattr(p, "eu", False)) or "eu" in getattr(p, "areas", ())
         ok = actual is bool(want)
     elif key == "provider_not_in":
         actual, ok = p.provider, not provider_matches(p.provider, _options(want))

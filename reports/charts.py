@@ -104,6 +104,9 @@ class MemoryBar:
     headroom_fraction: float = 0.10
     sublabel: str = ""
     highlight: bool = False
+    judged_gib: float | None = None
+    """What the fit is judged on (tensors + CUDA context, tools.recommend.memory_rule); None: the bar's total.
+    The bar shows the allocator's reserve too, which is released before an out-of-memory error."""
 
     @property
     def total_gib(self) -> float:
@@ -194,8 +197,9 @@ def memory_fit_svg(bars: Sequence[MemoryBar], value_fmt: Callable[[float], str])
             f'<line x1="{_f(cap_x)}" y1="{_f(y - 4)}" x2="{_f(cap_x)}" y2="{_f(y + bar_h + 4)}" '
             f'stroke="#000" stroke-width="2"/>'
         )
-        fits = b.total_gib <= b.limit_gib
-        verdict = "fits" if fits else ("tight" if b.total_gib <= b.capacity_gib else "does not fit")
+        judged = b.total_gib if b.judged_gib is None else b.judged_gib
+        fits = judged <= b.limit_gib
+        verdict = "fits" if fits else ("tight" if judged <= b.capacity_gib else "does not fit")
         share = b.total_gib / b.capacity_gib if b.capacity_gib else 0
         out.append(
             f'<text x="{_f(width - right_w + 6)}" y="{_f(y + 9)}">'

@@ -169,6 +169,7 @@ def memory_chart(options: tuple[Option, ...]) -> str:
                 capacity_gib=o.memory.usable_gib_per_gpu,
                 headroom_fraction=o.memory.required_headroom_fraction,
                 highlight=o.label == "primary",
+                judged_gib=o.memory.judged_gib,
             )
         )
     return charts.memory_fit_svg(bars, present.gib)

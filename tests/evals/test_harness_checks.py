@@ -46,6 +46,9 @@ def _pick(**over: Any) -> SimpleNamespace:
         ("deployment", ["owned", "colocation"], _pick(deployment="colocation"), True),
         ("eu_provider", True, _pick(provider="nebius", eu=True), True),
         ("eu_provider", True, _pick(), False),
+        # a provider whose sourced region list has EU data centres (review 19, R12); a list without them
+        ("eu_provider", True, _pick(provider="runpod-secure", areas=("us", "eu", "other")), True),
+        ("eu_provider", True, _pick(provider="lambda", areas=("us", "other")), False),
     ],
 )
 def test_option_checks_pass_and_fail(key: str, want: Any, pick: SimpleNamespace, ok: bool) -> None:

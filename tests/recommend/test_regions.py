@@ -63,8 +63,9 @@ def test_not_listed_is_kept_and_named_under_us_only_but_dropped_under_eu_only() 
     assert allowed(None, False, (), US)  # not assumed outside the US
     assert allowed(None, False, ("us", "eu"), US) and not allowed(None, False, ("eu",), US)
     assert not allowed(None, False, (), EU)  # data residency is not assumed either
-    # nor from a provider's EU data centres: the GPU's stock and price there are not listed
-    assert not allowed(None, False, ("us", "eu"), EU) and allowed(None, True, (), EU)
+    # a provider's sourced EU data centres count (expert review 19, R12), said as such (region_note)
+    assert allowed(None, False, ("us", "eu"), EU) and allowed(None, True, (), EU)
+    assert not allowed(None, False, ("us", "other"), EU)
     note = region_note(provider="spheron", region=None, eu=False, areas=(), deployment="cloud", p=US)
     assert note is not None and note.startswith("region not listed") and "spheron" in note
     assert "non-US" not in note and "outside" not in note
@@ -99,8 +100,10 @@ def test_eu_only_picks_an_eu_located_provider() -> None:
         "We need to QLoRA fine-tune Mistral 7B on 20M tokens. Our data must stay in the EU. Cheapest option?"
     )["reply"])  # fmt: skip
     head = _line(reply, "Recommended:")
-    eu_located = {r.provider for r in load_catalog().prices if r.eu}
+    # in an EU region (Nebius eu-north1) or at a provider whose sourced region list has EU data centres
+    eu_located = {r.provider for r in load_catalog().prices if r.eu or "eu" in r.areas}
     assert any(f"at {name} " in head for name in eu_located), head
     outside_eu = ("lambda", "lambda-cluster", "spheron", "vast-ai", "aws")
     assert not any(f"at {name} " in head for name in outside_eu)
-    assert "at nebius " in head  # the catalog's EU-region records (prices.yaml: Nebius eu-north1)
+    if not any(f"at {r.provider} " in head for r in load_catalog().prices if r.eu):
+        assert "EU data centres on" in _line(reply, "Why:")  # placed by the list, said so

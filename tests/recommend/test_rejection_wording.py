@@ -36,5 +36,7 @@ def test_training_memory_rejection_matches_the_issue_example(catalog: Catalog) -
     assert PATTERN.match(r.reason), r.reason
     # 47.4 since issue 15 (was 47.1): the peak is the loss phase's live memory (12 B/value logits, final
     # norm, reserve on the live dynamic bytes), not the sum of every line; 48.0 since mem16 (2026-11-28): the
-    # reserve is the caching allocator's cached logits segment (tools/memory_reserve.py), seed 001's "~47"
-    assert r.reason.startswith("NVIDIA A10: needs 48.0 GiB per GPU, has 22.4")
+    # reserve is the caching allocator's cached logits segment (tools/memory_reserve.py), seed 001's "~47";
+    # 46.1 since the fit is judged on tensors + CUDA context (tools.recommend.memory_rule: the reserve is
+    # released before an out-of-memory error)
+    assert r.reason.startswith("NVIDIA A10: needs 46.1 GiB per GPU, has 22.4")

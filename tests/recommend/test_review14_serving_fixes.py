@@ -107,8 +107,9 @@ def test_a_p95_ttft_is_judged_under_steady_arrivals_and_the_pick_agrees(text: st
     assert "arriving steadily" in reply and "within your p95 0.5 s target" in reply
     assert "all 50 prompts arriving at once" not in reply
     pick = _primary(text)
-    # review: 1x H100 at nebius ($3.85 x 730 h = $2,811 per month) meets both targets; 2x was picked before
-    assert pick["total_gpus"] == 1 and pick["gpu"] == "h100-sxm"
+    # review: 1x H100 at nebius ($3.85 x 730 h = $2,811 per month) meets both targets; 2x was picked before.
+    # Since RunPod's EU data centres count (expert review 19, R12), 1x A100 80GB at runpod-secure does too
+    assert pick["total_gpus"] == 1 and pick["gpu"] in ("h100-sxm", "a100-80gb-sxm")
 
 
 def test_near_miss_a_ttft_target_without_a_percentile_keeps_the_serving_range() -> None:

@@ -52,11 +52,13 @@ _CLUSTER = "We have 16x A100 80GB SXM in our own cluster (2 nodes, InfiniBand)."
     ],
 )  # fmt: skip
 def test_a_tight_sharded_fit_is_not_called_a_misfit_and_is_timed(turns: tuple[str, ...]) -> None:
+    # 77.1 GiB of tensors + CUDA context since the fit is judged on them (tools.recommend.memory_rule; 77.9
+    # with the allocator's reserve, which is released before an out-of-memory error)
     reply = _reply(*turns)
     check = _line(reply, "Check: ")
     assert check, reply
     assert "does not fit" not in check and not check.startswith("Check: No")
-    assert "Memory is tight: 77.9 GiB per GPU of 79.6 usable" in check
+    assert "Memory is tight: 77.1 GiB per GPU of 79.6 usable" in check
     m = re.search(r"it takes about ([\d,]+)-([\d,]+) h", check)
     assert m is not None, check
     low, high = (float(x.replace(",", "")) for x in m.groups())
@@ -75,19 +77,19 @@ def test_a_tight_sharded_fit_is_not_called_a_misfit_and_is_timed(turns: tuple[st
 def test_owned_gpus_with_a_tight_fit_say_the_sharded_need_and_the_time(text: str) -> None:
     reply = _reply(text)
     note = _line(reply, "Your 16x NVIDIA A100 80GB")
-    assert note.count("needs 77.9 GiB per GPU") == 1 and "even over 16 GPUs (zero3)" in note, reply
+    assert note.count("needs 77.1 GiB per GPU") == 1 and "even over 16 GPUs (zero3)" in note, reply
     assert "so it is tight (it would take" in note and "8-bit AdamW" in note
     assert "misses the stated deadline" not in note
 
 
 def test_near_miss_owned_gpus_that_truly_do_not_fit_stay_a_misfit() -> None:
-    # 16 A100 40GB: 77.9 GiB per GPU over 39.8 usable, no "tight" and no time
+    # 16 A100 40GB: 77.1 GiB per GPU over 39.8 usable, no "tight" and no time
     reply = _reply(
         "We own 16x A100 40GB. Continued pre-training of Llama 3.1 70B on 10B tokens: can we do it within "
         "6 weeks?"
     )
     note = _line(reply, "Your 16x NVIDIA A100 40GB")
-    assert "needs 77.9 GiB per GPU, has 39.8" in note, reply
+    assert "needs 77.1 GiB per GPU, has 39.8" in note, reply
     assert "tight" not in note
 
 

@@ -11,17 +11,18 @@ Pipeline (seed 001: "whether it works" before "what it costs"):
    of the same kind (pricing, tier class, managed, cloud, EU, node sizes, fabric) only the cheapest
    is kept: the others give the same fit, time and risk at a higher price.
 3. For each offer, GPU counts as offered (1, 2, 4, 8 per node) and whole-node clusters. A count is
-   feasible when the per-GPU peak memory (tools.memory, sharded: ZeRO-3/FSDP for full training,
-   data parallel for LoRA/QLoRA, tensor parallel for inference) is at most (1 - headroom) of usable
+   feasible when the per-GPU tensors at the peak + CUDA context (tools.memory, sharded: ZeRO-3/FSDP for
+   full training, data parallel for LoRA/QLoRA, tensor parallel for inference; the allocator's reserve is
+   released before an OOM, tools.recommend.memory_rule) are at most (1 - headroom) of usable
    memory, and tools.topology accepts the interconnect (no cross-node tensor parallelism over
    Ethernet). Per offer we keep the smallest feasible count, the largest single node, and the
    smallest count that meets the deadline (without one: finishes within a month, so a long job is
    also offered on a cluster). Excluded and preferred providers match by family ('runpod' covers
    runpod-community and runpod-secure). Serving with a throughput target adds replicas.
-4. Constraints: eu_only keeps EU-region records only; excluded providers are dropped; a consumer
-   or on-premises wish keeps consumer GPUs or owned hardware only; budget and deadline reject what
-   surely misses them (low end beyond the limit). If nothing meets them, the answer says so plainly
-   and shows the closest configurations.
+4. Constraints: eu_only keeps EU-region records and providers with sourced EU data centres (regions);
+   excluded providers are dropped; a consumer or on-premises wish keeps consumer GPUs or owned hardware
+   only; budget and deadline reject what surely misses them (low end beyond the limit). If nothing meets
+   them, the answer says so plainly and shows the closest configurations.
 5. Cost: wall-clock and GPU-hour ranges from the MFU range (tools.compute); cost range = GPU-hours x
    price (+ the managed premium for managed services); four TCO rows (tools.cost) per data scenario:
    dataset cached after the first pull vs pulled on every run (egress is zero same-cloud).

@@ -14,6 +14,7 @@ from tools.compute import serving as compute_serving
 from tools.compute import training as compute_training
 from tools.compute.serving_constants import OUTPUT_TOKENS_DEFAULT, PROMPT_TOKENS_DEFAULT
 from tools.compute.serving_copies import engine_copies
+from tools.recommend import memory_rule
 from tools.recommend.caches import MemoryCache
 from tools.recommend.candidates import Layout, layouts_for, memory_fit, topology_summary
 from tools.recommend.models import MemoryFit, TopologySummary
@@ -313,10 +314,11 @@ class Calculators(Part):
         return got[1]
 
     def smallest_peak(self, gpu: GpuSpec, pairs: Iterable[tuple[int, int]]) -> tuple[float, Layout]:
+        """The smallest per-GPU need (tools.recommend.memory_rule.need_gib) over the counts `pairs`."""
         best: tuple[float, Layout] | None = None
         for gpn, nodes in pairs:
             for layout in layouts_for(self.w, gpn, nodes):
-                peak = float(self.prefilter_memory(layout).peak_gib_per_gpu)
+                peak = memory_rule.need_gib(self.prefilter_memory(layout))
                 if best is None or peak < best[0]:
                     best = (peak, layout)
         assert best is not None

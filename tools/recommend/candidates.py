@@ -19,6 +19,7 @@ from typing import Any
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.defaults import ResolvedWorkload
 from tools.ranges import Range
+from tools.recommend import memory_rule
 from tools.recommend.models import Deployment, FitStatus, MemoryFit, TcoScenario, TopologySummary
 from tools.recommend.option_id import OptionId
 from tools.vocabulary import OptionPricing
@@ -251,17 +252,22 @@ def _smaller_tps(tp: int) -> list[int]:
 
 
 def memory_fit(est: Any, gpu: GpuSpec, headroom_fraction: float, sharding: str) -> MemoryFit:
-    """A MemoryEstimate against one GPU's usable memory."""
+    """A MemoryEstimate against one GPU's usable memory: judged on tensors + CUDA context, shown as the card
+    would show it (tools.recommend.memory_rule, the one place for the rule)."""
     b = est.breakdown_gib
     breakdown = {
         k: float(getattr(b, k))
         for k in ("weights", "gradients", "optimizer", "activations", "kv_cache", "adapters", "overhead")
         if hasattr(b, k)
     }
+    shown = memory_rule.shown_peak_gib(est, gpu.usable_memory_gib)
+    if "overhead" in breakdown:  # the reserve as the card shows it: the lines add up to the peak shown
+        breakdown["overhead"] += shown - float(est.peak_gib_per_gpu)
     return MemoryFit(
-        peak_gib_per_gpu=float(est.peak_gib_per_gpu),
+        peak_gib_per_gpu=shown,
         usable_gib_per_gpu=gpu.usable_memory_gib,
-        headroom_gib=gpu.usable_memory_gib - float(est.peak_gib_per_gpu),
+        headroom_gib=gpu.usable_memory_gib - shown,
+        need_gib_per_gpu=memory_rule.need_gib(est),
         required_headroom_fraction=headroom_fraction,
         sharding=sharding,
         breakdown_gib=breakdown,

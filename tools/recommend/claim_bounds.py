@@ -43,7 +43,7 @@ def fit_on(
 
 
 def _said(fit: MemoryFit, n: int, gpu: GpuSpec) -> str:
-    need, usable = fit.peak_gib_per_gpu, gpu.usable_memory_gib
+    need, usable = fit.judged_gib, gpu.usable_memory_gib
     return f"on {n}x {gpu.name} {need:.1f} GiB per GPU needed, {usable:.1f} usable"
 
 
@@ -66,7 +66,7 @@ def check_count_bound(
     """The claim that `n` of `gpu` is the minimum (or too few), checked against the memory fit of every
     count it speaks about."""
     at_n = fit_on(w, gpu, n, settings, outcome)
-    factor = at_n.peak_gib_per_gpu / gpu.usable_memory_gib
+    factor = at_n.judged_gib / gpu.usable_memory_gib
     kept = f" ({settings.headroom_fraction:.0%} of usable memory kept free)"
     if w.profile.claimed_gpu_bound == "too_few":
         claim = f"{n}x {gpu.name} is not enough"
@@ -82,7 +82,7 @@ def check_count_bound(
         fit = fit_on(w, gpu, k, settings, outcome)
         if fit.fits:
             return ExpectationCheck(
-                claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
+                claim=claim, verdict="cannot_hold", factor=fit.judged_gib / gpu.usable_memory_gib,
                 asked=True, explanation=f"Fewer do it: it fits {_said(fit, k, gpu)}{kept}, so {n} is not "
                 "the minimum (memory; more GPUs still finish sooner).",
             )  # fmt: skip

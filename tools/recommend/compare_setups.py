@@ -177,7 +177,7 @@ def _no_run(w: ResolvedWorkload, outcome: Outcome, gpu: GpuSpec, n: int, setting
     fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
     if not fit.fits:
         return (
-            f"{n}x {gpu.name}: does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
+            f"{n}x {gpu.name}: does not fit: {fit.judged_gib:.1f} GiB per GPU needed, "
             f"{fit.usable_gib_per_gpu:.1f} usable ({fit.required_headroom_fraction:.0%} kept free)."
         )
     return f"{n}x {gpu.name}: fits, but no on-demand offer in the catalog sells that count."

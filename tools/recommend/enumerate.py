@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar
 from tools import present
 from tools.catalog.schema import GpuSpec, PriceRecord
 from tools.ranges import Range
+from tools.recommend import memory_rule
 from tools.recommend.caches import CostedRun, EnumeratedGpu, Enumeration
 from tools.recommend.calculators import Calculators
 from tools.recommend.candidates import (
@@ -198,7 +199,7 @@ class Enumerator(Part):
             # 16 owned H100s was a one-GPU offer's note, the unsharded total)
             if not feasible and not memory_fits and (notes.memory is None or yours):
                 single = self.calc.prefilter_memory(layouts_for(self.w, 1, 1)[0])
-                peak1 = float(single.peak_gib_per_gpu)
+                peak1 = memory_rule.need_gib(single)  # what the fit is judged on
                 best_peak, best_layout = self.calc.smallest_peak(gpu, pairs)
                 limit = gpu.usable_memory_gib * (1 - self.headroom)
                 has = (
@@ -271,7 +272,7 @@ class Enumerator(Part):
         Memory only: the time estimate is the same optimizer step count, so no candidate is built."""
         if memory_method(self.w) not in ("full", "pretraining") or layout.sharding != "zero3":
             return ""
-        peak = float(self.calc.memory_with_optimizer(layout, "adamw-8bit").peak_gib_per_gpu)
+        peak = memory_rule.need_gib(self.calc.memory_with_optimizer(layout, "adamw-8bit"))
         if peak > limit_gib:
             return ""
         return f"; with 8-bit AdamW states (bitsandbytes): {peak:.1f}, which fits with the headroom"
@@ -285,7 +286,7 @@ class Enumerator(Part):
         offload's host-transfer slowdown, so the note says so and no candidate is built."""
         if memory_method(self.w) not in ("lora", "qlora") or layout.sharding != "zero3" or layout.n_gpus < 2:
             return ""
-        peak = float(self.calc.mem.get(replace(layout, offload="params")).peak_gib_per_gpu)
+        peak = memory_rule.need_gib(self.calc.mem.get(replace(layout, offload="params")))
         if peak > limit_gib:
             return ""
         # "how long on our cards?" (expert review 16, R06): the compute alone, the floor offload's host

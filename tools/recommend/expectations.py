@@ -14,6 +14,7 @@ from tools.compute import claims as compute_claims
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
 from tools.profile import WorkloadProfile
+from tools.recommend import memory_rule
 from tools.recommend.buy_verdict import fit_opener
 from tools.recommend.candidates import (
     Candidate,
@@ -173,10 +174,10 @@ def check_claimed_speed(
     limit_gib = gpu.usable_memory_gib * (1 - settings.headroom_fraction)
     # over the headroom but within the GPU's memory: tight, not "does not fit" (expert review 7, R19: "does
     # not fit: 73.6 GiB per GPU needed, 79.6 usable" read as a contradiction and turned the answer to No)
-    tight_memory = not fits and fit.peak_gib_per_gpu <= gpu.usable_memory_gib
+    tight_memory = not fits and fit.judged_gib <= gpu.usable_memory_gib
     if tight_memory:
         fit_note = (
-            f" Memory is tight: {fit.peak_gib_per_gpu:.1f} GiB per GPU of {gpu.usable_memory_gib:.1f} "
+            f" Memory is tight: {fit.judged_gib:.1f} GiB per GPU of {gpu.usable_memory_gib:.1f} "
             "usable, "
             f"inside the {settings.headroom_fraction:.0%} ({limit_gib:.1f}) kept free for fragmentation and "
             f"spikes{_lean_optimizer_text(outcome, layout, limit_gib)}."
@@ -184,7 +185,7 @@ def check_claimed_speed(
         fits = True
     elif not fits:
         fit_note = (
-            f" It also does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU needed, "
+            f" It also does not fit: {fit.judged_gib:.1f} GiB per GPU needed, "
             f"{gpu.usable_memory_gib:.1f} usable ({limit_gib:.1f} with {settings.headroom_fraction:.0%} kept "
             "free)."
         )
@@ -257,7 +258,7 @@ def _lean_optimizer_text(outcome: Outcome, layout: Layout, limit_gib: float) -> 
     not fit either."""
     if layout.sharding != "zero3" or outcome.engine.method not in ("full", "pretraining"):
         return ""
-    peak = float(outcome.engine.calc.memory_with_optimizer(layout, "adamw-8bit").peak_gib_per_gpu)
+    peak = memory_rule.need_gib(outcome.engine.calc.memory_with_optimizer(layout, "adamw-8bit"))
     return f"; with 8-bit AdamW states (bitsandbytes) it needs {peak:.1f}" if peak <= limit_gib else ""
 
 
@@ -352,7 +353,7 @@ def check_own_gpus(
             break
     assert fit is not None and chosen is not None
     tight_note = ""
-    if not fit.fits and fit.peak_gib_per_gpu <= gpu.usable_memory_gib:
+    if not fit.fits and fit.judged_gib <= gpu.usable_memory_gib:
         # within the GPU's memory, inside the headroom: tight, timed (expert review 7, R19)
         limit_gib = gpu.usable_memory_gib * (1 - settings.headroom_fraction)
         tight_note = (
@@ -363,8 +364,8 @@ def check_own_gpus(
         return ExpectationCheck(
             claim=claim,
             verdict="cannot_hold",
-            factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
-            explanation=f"No, not on {n}x {gpu.name}: it does not fit: {fit.peak_gib_per_gpu:.1f} GiB per GPU"
+            factor=fit.judged_gib / gpu.usable_memory_gib,
+            explanation=f"No, not on {n}x {gpu.name}: it does not fit: {fit.judged_gib:.1f} GiB per GPU"
             f" needed, {gpu.usable_memory_gib:.1f} usable ({fit.required_headroom_fraction:.0%} kept free)."
             f"{lighter_method_text(w, gpu, chosen, settings, outcome)}",
             asked=True, leads=True,  # the reply opens with the "No" (expert review 15, R04)
@@ -377,7 +378,7 @@ def check_own_gpus(
     return ExpectationCheck(
         claim=claim,
         verdict="tight" if tight_note else "holds",
-        factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
+        factor=fit.judged_gib / gpu.usable_memory_gib,
         explanation=f"{fit_opener(bool(tight_note), bool(p.buy_asked))} {n}x {gpu.name} it fits: "
         f"{fit.peak_gib_per_gpu:.1f} GiB per GPU of "
         f"{gpu.usable_memory_gib:.1f} usable{tight_note}; it takes "
@@ -402,7 +403,7 @@ def _serve_on_named(
     nodes = max(1, -(-n // per_node))
     layout = layouts_for(w, per_node, nodes)[0]
     fit = memory_fit(outcome.engine.mem.get(layout), gpu, settings.headroom_fraction, layout.sharding)
-    need = f"{fit.peak_gib_per_gpu:.1f} GiB per GPU needed, {gpu.usable_memory_gib:.1f} usable"
+    need = f"{fit.judged_gib:.1f} GiB per GPU needed, {gpu.usable_memory_gib:.1f} usable"
     if fit.fits:
         speed = check_claimed_rate(w, gpu, n, layout, outcome) or _speed_on_named(w, gpu, n, layout, outcome)
         if speed is not None:
@@ -414,7 +415,7 @@ def _serve_on_named(
     if conc > 1 and w.profile.status_of("concurrency") != "assumed":  # "2,000 users?": how many it holds
         said = concurrency_verdict(outcome, gpu, n, layout, conc, f"{need} (tensor parallel {layout.tp})")
         if said is not None:
-            factor = fit.peak_gib_per_gpu / gpu.usable_memory_gib
+            factor = fit.judged_gib / gpu.usable_memory_gib
             return ExpectationCheck(
                 claim=claim, verdict="cannot_hold", factor=factor, explanation=said, asked=True, leads=True
             )
@@ -425,7 +426,7 @@ def _serve_on_named(
         if fp8_fit.fits:
             text += f" With FP8 weights it fits: {fp8_fit.peak_gib_per_gpu:.1f} GiB per GPU."
     return ExpectationCheck(
-        claim=claim, verdict="cannot_hold", factor=fit.peak_gib_per_gpu / gpu.usable_memory_gib,
+        claim=claim, verdict="cannot_hold", factor=fit.judged_gib / gpu.usable_memory_gib,
         explanation=text, asked=True, leads=True,  # the reply opens with the "No" (expert review 15, R14)
     )  # fmt: skip
 

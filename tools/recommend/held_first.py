@@ -17,6 +17,7 @@ from __future__ import annotations
 from tools import present
 from tools.defaults import CatalogView, ResolvedWorkload
 from tools.errors import InputError
+from tools.recommend import memory_rule
 from tools.recommend.caches import Caches
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
@@ -74,7 +75,7 @@ def held_with_lean_optimizer(
             f"({share:.0%} at the slow end)"
         )
     # the same layout with the framework's default optimizer: the figure "does not fit" rests on
-    as_described_gib = float(out.engine.mem.get(c.layout).peak_gib_per_gpu)
+    as_described_gib = memory_rule.need_gib(out.engine.mem.get(c.layout))  # what the fit is judged on
     note = (
         f"On the {c.total_gpus}x {c.gpu.name} you already hold (capacity paid for, so answered first): full "
         f"training with fp32 AdamW states (16 B per parameter) does not fit ({as_described_gib:.1f} GiB per "

@@ -13,6 +13,7 @@ from typing import Any
 from tools import present
 from tools.defaults import CatalogView, ResolvedWorkload, resolve_workload
 from tools.errors import InputError
+from tools.recommend import latency_binds, memory_rule
 from tools.recommend.candidates import layouts_for
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
@@ -130,7 +131,7 @@ def infeasible_advice(
         advice.append(
             f"Nothing in the catalog is left under your constraints: every GPU type's offers are ruled out "
             f"(the reason for each is listed with the rejected GPUs); one GPU would need "
-            f"{float(single.peak_gib_per_gpu):.1f} GiB."
+            f"{memory_rule.need_gib(single):.1f} GiB."
         )
     elif gpus:
         biggest = max(gpus, key=lambda g: g.usable_memory_gib)
@@ -144,7 +145,18 @@ def infeasible_advice(
             g for g in gpus if notes.get(g.id) and notes[g.id].throughput and not notes[g.id].memory
         ]
         sharded_fit = max(speed_only, key=lambda g: g.usable_memory_gib) if speed_only else None
-        need = float(single.peak_gib_per_gpu)
+        need = memory_rule.need_gib(single)
+        if workload.profile.workload == "inference" and (need <= limit or sharded_fit is not None):
+            # a stated latency target even the fastest allowed engine misses: latency binds, not memory
+            best = latency_binds.fastest(eng, allowed)
+            if latency_binds.binds(workload.profile, best):
+                assert best is not None
+                return [
+                    latency_binds.head_line(workload.profile, need, best),
+                    latency_binds.fastest_line(eng, best),
+                    *latency_binds.remedy_lines(workload, catalog, settings, eng, best, allowed),
+                    *relax_advice(workload=workload, catalog=catalog, settings=settings, outcome=outcome),
+                ]
         advice.append(_first_line(workload, need, biggest, limit, scope, settings, sharded_fit))
         target_s = workload.profile.ttft_target_s
         # rejected for the first token: the layout that comes closest, by how much (srv15)
@@ -169,7 +181,7 @@ def infeasible_advice(
         except (InputError, ValueError):
             continue
         if out.primary is None:
-            peak = float(out.engine.mem.get(layouts_for(w, 1, 1)[0]).peak_gib_per_gpu)
+            peak = memory_rule.need_gib(out.engine.mem.get(layouts_for(w, 1, 1)[0]))
             if prof_changes:
                 advice.append(f"{text}: not enough on its own (one GPU would still need {peak:.1f} GiB).")
             continue

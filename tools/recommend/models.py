@@ -18,6 +18,7 @@ from tools.defaults import INTERACTIVE_TOKENS_PER_S_DEFAULT
 from tools.preference import objective_basis
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend import memory_rule
 from tools.recommend.option_id import OptionId, option_id_from_text
 from tools.trace import Traced
 from tools.units import ms_per_token_to_tokens_per_s
@@ -61,10 +62,20 @@ class MemoryFit(_Frozen):
     breakdown_gib: dict[str, float] = Field(default_factory=dict)
     peak_phase: str | None = Field(default=None, description="training phase of the peak (tools.memory)")
     memory_basis: str | None = Field(default=None, description="reserved (nvidia-smi) or allocated")
+    need_gib_per_gpu: float | None = Field(
+        default=None,
+        description="what the fit is judged on, GiB per GPU: tensors at the peak + CUDA context "
+        "(tools.recommend.memory_rule); None: the peak itself",
+    )
+
+    @property
+    def judged_gib(self) -> float:
+        """GiB per GPU the fit rule compares with the usable memory (tools.recommend.memory_rule)."""
+        return self.peak_gib_per_gpu if self.need_gib_per_gpu is None else self.need_gib_per_gpu
 
     @property
     def fits(self) -> bool:
-        return self.peak_gib_per_gpu <= self.usable_gib_per_gpu * (1 - self.required_headroom_fraction)
+        return memory_rule.fits(self.judged_gib, self.usable_gib_per_gpu, self.required_headroom_fraction)
 
 
 class TopologySummary(_Frozen):
@@ -476,8 +487,9 @@ class RecommendSettings(_Frozen):
         default=0.10,
         ge=0,
         lt=1,
-        description="share of usable memory left free: a configuration fits when peak <= (1 - this) x usable "
-        "(issue 3; allocator fragmentation and transient spikes). Recorded as an assumption on every run.",
+        description="share of usable memory left free: a configuration fits when tensors + CUDA context <= "
+        "(1 - this) x usable (issue 3; allocator fragmentation and transient spikes; "
+        "tools.recommend.memory_rule). Recorded as an assumption on every run.",
     )
     mfu: Range | None = Field(default=None, description="override the calculators' MFU range")
     flops_factor: float | None = Field(default=None, gt=0, description="FLOPs per param per token")

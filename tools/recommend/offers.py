@@ -100,6 +100,20 @@ class OfferSelector(Part):
                 f"{_said(p, 'providers_required')}offers from other providers and owned hardware are never "
                 "picked or listed",
             )
+        if p.eu_only:
+            unlisted = sorted(
+                {r.provider for r in self.catalog.prices if not r.eu and r.region is None and not r.areas}
+            )
+            left_out = ", ".join(unlisted) if unlisted else "none"
+            self.tb.assume(
+                "constraint applied: EU only",
+                "EU regions and providers' listed EU data centres",
+                "",
+                f"{_said(p, 'eu_only')}kept: offers priced in an EU region, and providers whose sourced "
+                "region list (tools/catalog/prices.yaml areas) has EU data centres, chosen at launch; left "
+                f"out: {left_out} (no published region list, so residency cannot be confirmed) and providers "
+                "listed outside the EU",
+            )
         if p.pricing_excluded:
             self.tb.assume(
                 "constraint applied: pricing excluded",
@@ -285,7 +299,10 @@ def _dropped_note(
     """Why a GPU type has no offer left, naming the constraints that removed its records."""
     hit = [name for name, n in dropped.items() if n]
     if hit == ["EU-only"]:
-        return "no EU-region offer in the catalog (EU-only data residency)"
+        return (
+            "no offer in the EU in the catalog (EU-only data residency: an EU region or a provider's listed "
+            "EU data centres)"
+        )
     if hit == ["US-only"]:
         return "no offer in a US region (or of unknown region) in the catalog (US regions only)"
     if hit == ["excluded-provider"]:

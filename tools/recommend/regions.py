@@ -22,6 +22,7 @@ US_REGION = re.compile(
 'westus2', 'southcentralus' (the clouds' region lists)."""
 
 _AREA_WORD = {"us": "US", "eu": "EU"}
+_ARTICLE = {"us": "a", "eu": "an"}
 
 
 def outside_us(region: str | None, eu: bool) -> bool:
@@ -59,13 +60,17 @@ def asked_area(p: WorkloadProfile) -> AskedArea | None:
 def allowed(region: str | None, eu: bool, areas: Sequence[str], p: WorkloadProfile) -> bool:
     """Whether a price record may serve the request. US only keeps what is not known to be outside (a
     provider with no region list stays, marked 'region not listed'). EU only, a data-residency rule, keeps
-    only records priced in an EU region: a provider's list of EU data centres does not say this GPU is
-    stocked there at this price, so it is not taken as residency (expert reviews validated the EU picks)."""
+    records priced in an EU region and records of a provider whose sourced region list has EU data centres
+    (RunPod: RO, SE, NL, CZ, FR; CoreWeave: Spain; tools/catalog/prices.yaml areas): the team launches in
+    one of them, and the option says so and that this GPU's stock per location is not listed (region_note).
+    Expert review 19, R12/P12: leaving them out picked 8x H100 at Nebius for $22,484 a month where RunPod's
+    EU data centres hold the load for about half, and ignored "on RunPod (EU data centre)". A provider with
+    no region list stays out: residency is never assumed."""
     area = asked_area(p)
     if area is None:
         return True
     s = standing(region, eu, areas, area)
-    return s != "outside" if area == "us" else s == "region"
+    return s != "outside" if area == "us" else s in ("region", "provider")
 
 
 def region_note(
@@ -82,13 +87,29 @@ def region_note(
         return f"{word} region {region}" if region else f"{word} region"
     if s == "provider":
         return (
-            f"{word} data centres on {provider}'s published region list (catalog areas): choose a {word} "
-            "location at launch; this GPU's stock per location is not listed"
+            f"{word} data centres on {provider}'s published region list (catalog areas): choose "
+            f"{_ARTICLE[area]} {word} location at launch; this GPU's stock per location is not listed"
         )
     return (
         f"region not listed: the catalog has no region list for {provider}; confirm it can host this in "
         f"a {word} region"
     )
+
+
+COMMUNITY_EU_NOTE = (
+    "community cloud under EU residency: the host is a third party's machine in one of the provider's EU "
+    "locations, not a data-centre partner's; check that your data-processing terms cover such hosts"
+)
+"""Said of a community-tier offer kept under EU only (RunPod Community Cloud: third parties' machines; Secure
+Cloud runs in vetted partners' data centres, docs.runpod.io/hosting/partner-requirements): residency holds by
+location, the contract behind the host is the buyer's to check."""
+
+
+def community_eu_note(tier_is_community: bool, deployment: str, p: WorkloadProfile) -> str | None:
+    """COMMUNITY_EU_NOTE for a community or marketplace tier under EU only; None otherwise."""
+    if not tier_is_community or asked_area(p) != "eu" or deployment in ("owned", "colocation"):
+        return None
+    return COMMUNITY_EU_NOTE
 
 
 def region_known(

@@ -9,7 +9,7 @@ from tools import present
 from tools.profile import WorkloadProfile
 from tools.recommend.candidates import Candidate
 from tools.recommend.models import YOURS_PROVIDER, FitStatus
-from tools.recommend.regions import region_note
+from tools.recommend.regions import community_eu_note, region_note
 
 RISK_SPOT = 0.30
 RISK_SPOT_PER_DOUBLING_DAY = 0.15
@@ -92,6 +92,9 @@ def assess_risk(c: Candidate, p: WorkloadProfile, inference: bool) -> None:
     if where and not where.startswith(("US region", "EU region")):
         # placed by the provider's region list, or not listed at all: said, not assumed (expert review 15)
         c.risks.append(where)
+    third_party = community_eu_note(o.tier.lower() in COMMUNITY_TIERS, o.deployment, p)
+    if third_party:  # kept under EU only by location; the host's contract is the buyer's to check
+        c.risks.append(third_party)
     c.risk = risk
 
 

@@ -99,7 +99,7 @@ class ServingLoad:
         if not at_load.fits and plan.why_not is None:
             # a load that does not fit is never a fit (negative free memory shown as one)
             plan = replace(plan, why_not=f"{per} sequences per replica need "
-                           f"{at_load.peak_gib_per_gpu:.1f} GiB per GPU, more than fits")  # fmt: skip
+                           f"{at_load.judged_gib:.1f} GiB per GPU, more than fits")  # fmt: skip
         return plan, at_load
 
     def fit_at(self, gpu: GpuSpec, layout: Layout, concurrency: int) -> MemoryFit:
