@@ -57,7 +57,8 @@ _SAME_FIELDS: dict[str, tuple[str, ...]] = {
 # words that carry no fact of their own around the named ones
 _FILLER = re.compile(
     r"\b(?:no|not|only|never|please|pls|thanks|thank\s+you|and|or|oh|also|the|a|an|our|we|i|dont|don't|do"
-    r"|want|use|using|allowed|ok|okay|fine|is|are|it|its|it's|on|at|in|with|from|via|of|by|as|keep)\b",
+    r"|want|use|using|allowed|ok|okay|fine|is|are|it|its|it's|on|at|in|with|from|via|of|by|as|keep"
+    r"|so|too|risky)\b",  # "so spot is risky" beside spot ruled out (fix32)
     I,
 )
 

@@ -5,7 +5,7 @@
   providers" excluded the catalog's whole community / marketplace tier. The class words after a lead item
   ("not Vast or any marketplace", "no Vast.ai or other marketplaces", "avoid Vast and similar marketplace
   hosts", "no spot or community hosts") now exclude that tier as "no marketplace" does (COMMUNITY_OUT,
-  used by rules_constraints.rule_providers). A plural is the class too ("no marketplaces").
+  used by rules_provider_cues.rule_providers). A plural is the class too ("no marketplaces").
   Near misses: the class allowed ("not Vast, but any marketplace is fine", "not AWS, and community hosts
   are OK"), a class not after an exclusion ("Vast or any marketplace would do").
 - A list of required providers with a label after it: "must run on AWS, GCP or Azure (approved vendors)"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_constraints import _community_providers
 from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_provider_cues import community_providers
 
 _NO = (
     r"(?:can't|cannot|can\s+not|don't|do\s+not|doesn't|does\s+not|won't|unable\s+to|couldn't"
@@ -26,21 +26,36 @@ _CANNOT_RESUME = keyed(
     r"|\bno\s+(?:way\s+to\s+)?(?:checkpointing|checkpoint/resume|resum(?:e|ing)|checkpoints?)\b(?!\s+(?:size|format))"
     r"|\bcheckpointing\s+(?:doesn't|does\s+not|won't|isn't|is\s+not)\s+(?:work|reliable|supported|possible|an\s+option)"
     r"|\b(?:has|have|needs?)\s+to\s+run\s+(?:from\s+)?start\s+to\s+finish\b"
-    r"|\b(?:must\s+not|mustn't|can't|cannot|can\s+not)\s+be\s+(?:resumed|restarted)\b",
+    r"|\b(?:must\s+not|mustn't|can't|cannot|can\s+not)\s+be\s+(?:resumed|restarted|checkpointed)\b"
+    # the job said not to resume (fix32): "the job is not restartable", "it isn't resumable", "a
+    # non-restartable job", "we can't restart it if it dies", "it has to run in one go", "in a single
+    # uninterrupted run", "a crash means starting over"
+    r"|\b(?:is|are|it's|they're|was)\s+not\s+(?:really\s+)?(?:restartable|resumable|resumeable)\b"
+    r"|\b(?:isn't|aren't|wasn't)\s+(?:really\s+)?(?:restartable|resumable|resumeable)\b"
+    r"|\bnon[\s-]?(?:restartable|resumable|resumeable)\b"
+    rf"|\b{_NO}\s+(?:restart|resume)\s+(?:it|them|the\s+(?:job|run|training|pipeline))\b"
+    r"|\b(?:(?:has|have|needs?)\s+to|must)\s+(?:run|finish|complete|be\s+done|go)\s+(?:through\s+)?"
+    r"(?:in\s+(?:one|a\s+single)\s+(?:uninterrupted\s+)?(?:go|run|pass|shot|sitting|session)"
+    r"|without\s+(?:any\s+)?(?:interruptions?|stopping|restarts?)|uninterrupted)\b"
+    r"|\b(?:means|meaning)\s+(?:starting|restarting|we\s+start)\s+(?:over|again|from\s+scratch)\b",
     I,
 )
 
 
 def rule_cannot_resume(ctx: Ctx) -> None:
-    """spot and community / marketplace hosts excluded for a job that cannot resume (module docstring)."""
+    """spot and community / marketplace hosts excluded for a job that cannot resume (module docstring).
+    Every wording of it in the sentence is evidence ("not restartable, and it has to run in one go": the
+    second clause is no constraint left not understood)."""
     for s in ctx.sentences_with(_CANNOT_RESUME):  # a finding needs it to match
-        m = _CANNOT_RESUME.search(s.text)
-        if m is None:
+        found = list(_CANNOT_RESUME.finditer(s.text))
+        if not found:
             continue
+        m = found[0]
         why = f'"{q(m)}": a run that cannot resume must not be interrupted'
-        ctx.add(s, "cannot_resume", True, q(m), "stated", m.start())
+        for each in found:
+            ctx.add(s, "cannot_resume", True, q(each), "stated", each.start())
         ctx.add(s, "pricing_excluded", ["spot"], f"{why} (no spot)", "inferred", m.start())
-        if ids := _community_providers():
+        if ids := community_providers():
             ev = f"{why} (no community or marketplace hosts: no uptime commitment)"
             ctx.add(s, "providers_excluded", ids, ev, "inferred", m.start())
         return
@@ -53,8 +68,11 @@ def rule_cannot_resume(ctx: Ctx) -> None:
 # negation ("not restartable", handled above as cannot_resume).
 _CAN_RESUME = keyed(
     r"\b(?:is|are|it's|they're|being|fully|easily)\s+(?:fully\s+|easily\s+)?(?:restartable|resumable|resumeable)\b"
-    r"|\b(?:can|could|will)\s+(?:be\s+)?(?:easily\s+)?(?:resume[ds]?|restart(?:ed)?)\s+from\s+"
-    r"(?:(?:the|a|its|our)\s+)?(?:last\s+|latest\s+)?checkpoints?\b"
+    r"|\b(?:(?:can|could|will)\s+(?:be\s+)?(?:easily\s+)?(?:resume[ds]?|restart(?:ed)?)|resumes|restarts)\s+from\s+"
+    r"(?:(?:the|a|its|our)\s+)?(?:last\s+|latest\s+|most\s+recent\s+)?checkpoints?\b"
+    # "it can be resumed at any time", "the run can be restarted safely", "it supports resuming" (fix32)
+    r"|\bcan\s+(?:always\s+|safely\s+|easily\s+)?be\s+(?:safely\s+|easily\s+)?(?:resumed|restarted)\b(?!\s*\?)"
+    r"|\bsupports?\s+(?:resuming|resumption|restarts?|checkpoint(?:ing|/resume|\s+and\s+resume))\b"
     r"|\bcheckpoints?\s+every\s+(?:few\s+|couple\s+(?:of\s+)?|\d+\s*|one\s+|an?\s+)?(?:minutes?|mins?|hours?|hrs?|steps?)\b"
     r"|\b(?:losing|lose|a\s+lost)\s+(?:a\s+|one\s+|the\s+)?(?:host|node|machine|instance|gpu|box)\s+(?:only\s+)?"
     r"(?:loses|costs|means)\s+(?:only\s+|just\s+)?(?:a\s+few\s+)?(?:minutes|the\s+in[\s-]flight)",

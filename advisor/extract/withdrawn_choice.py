@@ -5,7 +5,7 @@ The provider named inside the withdrawal is no preference, requirement or exclus
 (rules_corrections._withdrawn takes it off the earlier turns' lists), and the cue words of the withdrawal
 ("scratch", "preference") do not reach the providers after it: what follows the withdrawal is read on its
 own ("it has to be GCP" is a requirement). "Scratch Lambda" with no choice word stays an exclusion
-(rules_constraints._EXCLUDE).
+(rules_provider_cues._EXCLUDE).
 """
 
 from __future__ import annotations

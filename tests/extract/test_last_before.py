@@ -7,7 +7,7 @@ import random
 import re
 
 from advisor.extract.base import clip_evidence
-from advisor.extract.rules_constraints import _EXCLUDE, _PREFER, _REQUIRE
+from advisor.extract.rules_provider_cues import _EXCLUDE, _PREFER, _REQUIRE
 from advisor.extract.scan import HeadCues, LastBefore
 from bench.extraction_speed import mixed_message
 

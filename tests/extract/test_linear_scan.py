@@ -7,9 +7,9 @@ import re
 
 from advisor.extract.rules import RulesExtractor
 from advisor.extract.rules_claim_forms import _CHECK_ASKED
-from advisor.extract.rules_constraints import _HEAD_CUES
 from advisor.extract.rules_gpu_lists import _COUNT_BEFORE, _COUNT_WORD_BEFORE, _count_before
 from advisor.extract.rules_models import find_providers
+from advisor.extract.rules_provider_cues import _HEAD_CUES
 from advisor.extract.rules_workload import _ARTIFACT_BEFORE, _ARTIFACT_WORDS
 from advisor.extract.scan import MatchAhead, Spans, comma_clauses, live_patterns, words_back
 

@@ -14,8 +14,8 @@ from advisor.extract.rules_ctx import Gated
 
 _MODULES = (
     "accounting", "odd_values", "rules_claims", "rules_constraints", "rules_context", "rules_ctx",
-    "rules_data", "rules_gpus", "rules_models", "rules_money_time", "rules_pricing", "rules_serving_io",
-    "rules_text", "rules_workload",
+    "rules_data", "rules_gpus", "rules_models", "rules_money_time", "rules_pricing", "rules_provider_cues",
+    "rules_serving_io", "rules_text", "rules_workload",
 )  # fmt: skip
 
 

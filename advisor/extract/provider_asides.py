@@ -1,0 +1,57 @@
+"""Asides that name providers with a cue of their own (issue 12; a gap noticed after expert review 20).
+
+"It must run on AWS, GCP or Azure (not Oracle)" required AWS and excluded GCP and Azure: the cue looked for
+after a name ran on into the parenthesis, so its "not" (meant for Oracle) was read as GCP's and Azure's. The
+same happened the other way round: "Not on AWS, GCP or Azure (Lambda is fine)" excluded Lambda, and with a
+dash: "Must be on AWS, GCP or Azure - not Oracle". An aside (a parenthesis, or the words after a spaced dash)
+that names a provider and holds a cue of its own (an exclusion, a preference, a requirement, an "is fine")
+is its own statement: its cue is for the names inside it, and the sentence around it is read as if the aside
+were not there. A name inside the aside is read with the words before it (a list of names opened outside,
+"approved vendors (AWS, Azure; not Oracle)", keeps its requirement) but not those after the aside.
+Not an aside of its own: a label of a list ("AWS, GCP or Azure (approved vendors)", no provider inside, read
+by rules_list_leads.names_only), examples without a cue ("only EU providers (e.g. Scaleway, OVHcloud)"), a
+reason with no provider ("Nebius (we have an MSA)").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from advisor.extract.rules_ctx import I
+
+Span = tuple[int, int]
+# a parenthesis, or a spaced dash's words up to the next spaced dash or the end of the sentence
+_ASIDE = re.compile(r"\([^()]*\)|(?<=\s)(?:--|[-–—])\s(?:(?!\s(?:--|[-–—])\s)[^.;!?])*", I)
+# an allowance is a cue of its own: "(Lambda is fine)", "(CoreWeave would be OK)"
+_ALLOWED = re.compile(
+    r"\b(?:is|are|would\s+be|will\s+be|seems?)\s+(?:also\s+)?(?:fine|ok|okay|acceptable|allowed|welcome)\b", I
+)
+
+
+def own_cue_asides(
+    text: str, named: list[tuple[str, int, int]], has_cue: Callable[[str], bool]
+) -> list[Span]:
+    """The (start, end) of each aside of `text` that holds one of the `named` providers and a cue of its own
+    (`has_cue` of the aside's words, or an allowance)."""
+    out: list[Span] = []
+    if "(" not in text and " -" not in text and "– " not in text and "— " not in text:
+        return out  # most sentences hold no aside
+    for m in _ASIDE.finditer(text):
+        a, b = m.span()
+        if any(a <= at < b for _, at, _ in named) and (has_cue(m.group(0)) or _ALLOWED.search(m.group(0))):
+            out.append((a, b))
+    return out
+
+
+def without(text: str, asides: list[Span]) -> str:
+    """`text` with the asides made spaces (positions kept): the sentence read as if they were not there."""
+    chars = list(text)
+    for a, b in asides:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def up_to(text: str, end: int) -> str:
+    """`text` with everything from `end` on made spaces: an aside's names read with the words before them."""
+    return text[:end] + " " * (len(text) - end)
