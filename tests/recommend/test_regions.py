@@ -1,6 +1,6 @@
 """Where offers run under "US only" / "EU only" (expert review 15, R13; review 16, R10): a provider's sourced
 region list (tools/catalog/prices.yaml `areas`) places offers whose records have no region; a provider with
-no list is named "region not listed", never treated as outside the US."""
+no list is left out under either rule (expert review 20, R02), and the run's assumptions name it."""
 
 from __future__ import annotations
 
@@ -59,8 +59,9 @@ def test_standing(region: str | None, eu: bool, areas: tuple[str, ...], area: st
     assert standing(region, eu, areas, area) == want  # type: ignore[arg-type]
 
 
-def test_not_listed_is_kept_and_named_under_us_only_but_dropped_under_eu_only() -> None:
-    assert allowed(None, False, (), US)  # not assumed outside the US
+def test_not_listed_is_left_out_under_us_only_as_under_eu_only() -> None:
+    # expert review 20, R02: a marketplace with no region list was the cheapest alternative of a US-only SLO
+    assert not allowed(None, False, (), US)  # a US location is not assumed
     assert allowed(None, False, ("us", "eu"), US) and not allowed(None, False, ("eu",), US)
     assert not allowed(None, False, (), EU)  # data residency is not assumed either
     # a provider's sourced EU data centres count (expert review 19, R12), said as such (region_note)
@@ -107,3 +108,42 @@ def test_eu_only_picks_an_eu_located_provider() -> None:
     assert not any(f"at {name} " in head for name in outside_eu)
     if not any(f"at {r.provider} " in head for r in load_catalog().prices if r.eu):
         assert "EU data centres on" in _line(reply, "Why:")  # placed by the list, said so
+
+
+R02 = (
+    "Requirement REQ-114: The inference platform shall serve Qwen2.5-72B-Instruct to up to 200 concurrent "
+    "sessions with a p95 time-to-first-token of no more than 2 s and an output rate of not less than 20 "
+    "tokens/s per session. Typical prompts are 3,000 tokens; completions 400 tokens. Hosting shall be in the "
+    "United States. FP8 weights are acceptable."
+)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["Hosting shall be in the United States.", "US regions only.", "Everything has to stay in the US."],
+)
+def test_r02_no_offer_without_a_listed_region_under_us_only(where: str) -> None:
+    # expert review 20, R02: spheron spot ("region not listed") was the cheapest alternative of a US-only SLO
+    reply = str(ask(R02.replace("Hosting shall be in the United States.", where))["reply"])
+    options = reply.split("Recommended:")[1].split("Assumed")[0]
+    assert "region not listed" not in options
+    assert not any(name in options for name in NOT_LISTED), options
+
+
+def test_r02_near_miss_without_a_region_rule_keeps_the_marketplaces() -> None:
+    reply = str(ask(R02.replace(" Hosting shall be in the United States.", ""))["reply"])
+    assert "spheron" in reply.split("Recommended:")[1]  # the cheapest offer when no place is asked
+
+
+def test_the_providers_left_out_under_us_only_are_named_with_the_reason() -> None:
+    from tools.recommend import recommend
+
+    p = WorkloadProfile(
+        workload="inference", model_id="llama-3.1-8b", concurrency=8, us_only=True,
+        prompt_tokens=1000, output_tokens=200,
+    )  # fmt: skip
+    rec = recommend(profile=p, catalog=load_catalog())
+    said = [a for a in rec.assumptions if a.name == "constraint applied: US only"]
+    assert said and "spheron" in said[0].source and "vast-ai" in said[0].source
+    assert "a US location cannot be confirmed" in said[0].source
+    assert "seed-" not in said[0].source  # a worked example's quote is no provider

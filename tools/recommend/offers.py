@@ -100,19 +100,27 @@ class OfferSelector(Part):
                 f"{_said(p, 'providers_required')}offers from other providers and owned hardware are never "
                 "picked or listed",
             )
-        if p.eu_only:
+        area = asked_area(p)
+        if area is not None:
+            # the same rule both ways (regions.allowed): a provider with no region list is left out, named
             unlisted = sorted(
-                {r.provider for r in self.catalog.prices if not r.eu and r.region is None and not r.areas}
+                {
+                    r.provider
+                    for r in self.catalog.prices
+                    if not r.eu and r.region is None and not r.areas and not r.reference_only
+                }
             )
             left_out = ", ".join(unlisted) if unlisted else "none"
+            word, field = ("EU", "eu_only") if area == "eu" else ("US", "us_only")
+            rule = "residency" if area == "eu" else "a US location"
             self.tb.assume(
-                "constraint applied: EU only",
-                "EU regions and providers' listed EU data centres",
+                f"constraint applied: {word} only",
+                f"{word} regions and providers' listed {word} data centres",
                 "",
-                f"{_said(p, 'eu_only')}kept: offers priced in an EU region, and providers whose sourced "
-                "region list (tools/catalog/prices.yaml areas) has EU data centres, chosen at launch; left "
-                f"out: {left_out} (no published region list, so residency cannot be confirmed) and providers "
-                "listed outside the EU",
+                f"{_said(p, field)}kept: offers priced in {'an' if area == 'eu' else 'a'} {word} region, and "
+                f"providers whose sourced region list (tools/catalog/prices.yaml areas) has {word} data "
+                f"centres, chosen at launch; left out: {left_out} (no published region list, so {rule} "
+                f"cannot be confirmed) and providers listed outside the {word}",
             )
         if p.pricing_excluded:
             self.tb.assume(
@@ -304,7 +312,10 @@ def _dropped_note(
             "EU data centres)"
         )
     if hit == ["US-only"]:
-        return "no offer in a US region (or of unknown region) in the catalog (US regions only)"
+        return (
+            "no offer in the US in the catalog (US regions only: a US region or a provider's listed US data "
+            "centres)"
+        )
     if hit == ["excluded-provider"]:
         return f"offered only by excluded providers ({', '.join(sorted(excluded))})"
     if hit == ["required-provider"]:

@@ -111,9 +111,9 @@ def select(
     else:
         ranked = order(pool, p, eng.inference)
     # US regions only: an offer whose region the catalog does not list (neither the record's region nor a
-    # sourced provider region list) is no primary while a placed one is feasible; it stays an alternative
-    # marked "region not listed" (expert review 15, R13: spheron spot was the primary under "US providers
-    # only"; Lambda, RunPod and CoreWeave now carry their US data centres, tools/catalog/prices.yaml areas)
+    # sourced provider region list) is no primary while a placed one is feasible (expert review 15, R13:
+    # spheron spot was the primary under "US providers only"); since review 20 (R02) such offers are left out
+    # before ranking (regions.allowed), so this keeps only owned or colocated hardware's standing in check
     pickable = ([c for c in ranked if _region_known(c, p)] or ranked) if p.us_only else ranked
     if p.region_asked is not None:  # "hosted in Japan": a provider with data centres outside the US and EU
         o = [c for c in pickable if reaches_elsewhere(c.offer.areas, c.offer.deployment, p)]

@@ -1,6 +1,7 @@
 """Where an offer runs against a request's "US only" / "EU only": known from the price record's region, from
 the provider's published region list (the record's `areas`, sourced in tools/catalog/prices.yaml), or not
-listed at all - said as such, never silently read as outside (expert review 15, R13; review 16, R10)."""
+listed at all (expert review 15, R13; review 16, R10). An offer whose place is not listed is left out under
+either rule, and the run's assumptions name its provider and why (expert review 20, R02)."""
 
 from __future__ import annotations
 
@@ -58,19 +59,21 @@ def asked_area(p: WorkloadProfile) -> AskedArea | None:
 
 
 def allowed(region: str | None, eu: bool, areas: Sequence[str], p: WorkloadProfile) -> bool:
-    """Whether a price record may serve the request. US only keeps what is not known to be outside (a
-    provider with no region list stays, marked 'region not listed'). EU only, a data-residency rule, keeps
-    records priced in an EU region and records of a provider whose sourced region list has EU data centres
-    (RunPod: RO, SE, NL, CZ, FR; CoreWeave: Spain; tools/catalog/prices.yaml areas): the team launches in
-    one of them, and the option says so and that this GPU's stock per location is not listed (region_note).
-    Expert review 19, R12/P12: leaving them out picked 8x H100 at Nebius for $22,484 a month where RunPod's
-    EU data centres hold the load for about half, and ignored "on RunPod (EU data centre)". A provider with
-    no region list stays out: residency is never assumed."""
+    """Whether a price record may serve the request. Under EU only or US only it is kept when its place is
+    known to meet the rule: priced in a region of the area, or of a provider whose sourced region list has
+    data centres there (RunPod: RO, SE, NL, CZ, FR and US; CoreWeave: Spain and US; Lambda: US;
+    tools/catalog/prices.yaml areas): the team launches in one of them, and the option says so and that this
+    GPU's stock per location is not listed (region_note). Expert review 19, R12/P12: leaving them out picked
+    8x H100 at Nebius for $22,484 a month where RunPod's EU data centres hold the load for about half, and
+    ignored "on RunPod (EU data centre)". A provider with no region list stays out under either rule: the
+    place is never assumed. Expert review 20, R02: a marketplace with no listed region (spheron spot) was the
+    cheapest alternative of a production SLO whose "Hosting shall be in the United States"; a buyer checks
+    a residency rule before an offer is shown, as under EU only, and the run's assumptions name the providers
+    left out and why (offers.OfferSelector.record_constraints)."""
     area = asked_area(p)
     if area is None:
         return True
-    s = standing(region, eu, areas, area)
-    return s != "outside" if area == "us" else s in ("region", "provider")
+    return standing(region, eu, areas, area) in ("region", "provider")
 
 
 def region_note(
