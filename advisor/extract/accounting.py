@@ -250,6 +250,11 @@ def clause_kind(text: str, alone: bool = False) -> ClauseKind:
     return "context"
 
 
+def _joined(text: str, c: Clause, after: Clause) -> bool:
+    """Whether clause `c` leads into `after` within one sentence (a comma, colon or dash between)."""
+    return text[c.end : after.start].strip() in (",", ":", "-", "–", "—")
+
+
 def _trim(text: str) -> str:
     return text if len(text) <= MAX_CLAUSE_CHARS else text[: MAX_CLAUSE_CHARS - 1].rstrip() + "…"
 
@@ -310,6 +315,8 @@ def account_input(
             asked = [(c.start + a, c.start + b) for a, b in ls.asks_about_hardware(c.text)]
             if i not in claimed and any(not coverage.overlaps(*span) for span in asked):
                 unused.append(UnusedClause(text=_trim(c.text), kind="question"))
+        elif i + 1 in evidenced and _joined(cleaned, c, clauses[i + 1]) and ls.SOURCE_LEAD.fullmatch(c.text):
+            used.append(_trim(c.text))  # "Per our cloud policy, [all ML workloads must run on AWS ...]"
         else:
             unused.append(UnusedClause(text=_trim(c.text), kind=clause_kind(c.text, c.alone)))
     unused = _with_unreadable(unused, unreadable)

@@ -62,6 +62,8 @@ _REQUEST_WORDS = frozenset(
         "overall", "monthly", "rough", "ballpark", "gpu", "gpus", "type", "types", "count", "number",
         "numbers", "of", "figures", "hours", "time", "duration", "wall-clock", "cost", "costs", "price",
         "pricing", "provider", "card", "cards", "instance",
+        # "Give us the configuration and estimated cost" (expert review 20, R19): the pick is the set-up
+        "configuration", "config", "setup", "set-up",
         # "Estimate the wall-clock time per run and in total" (expert review 19, R05): a campaign's pick
         # prints both
         "per", "run", "runs", "each", "in", "all",
@@ -70,7 +72,8 @@ _REQUEST_WORDS = frozenset(
 _SUBSTANCE = frozenset(
     {
         "type", "types", "count", "number", "numbers", "figures", "estimate", "estimates", "ballpark",
-        "hours", "time", "duration", "cost", "costs", "price", "pricing", "provider",
+        "hours", "time", "duration", "cost", "costs", "price", "pricing", "provider", "configuration",
+        "config", "setup", "set-up",
     }
 )  # fmt: skip
 _JOB_ONLY = frozenset({"hours", "time", "duration", "wall-clock"})

@@ -118,3 +118,17 @@ def csv_row(line: str) -> bool:
 
 # "a=1&b=2": the "&" of a form body or query string
 QUERY_SEPARATOR = r"(?<=\w)&(?=[\w ]+=)"  # the reader has turned "_" into " " ("budget usd=30")
+
+
+# the source of a rule said in a clause of its own before the rule: "Per our cloud policy, all ML workloads
+# must run on AWS ...", "According to our security team, no spot" (expert review 20, R19: listed as a
+# constraint not understood beside the required providers read from the next clause). It states no fact of
+# its own: the clause after it, read, holds the rule (accounting.account_input).
+SOURCE_LEAD = re.compile(
+    r"\W*(?:(?:as\s+)?per|according\s+to|under|following|in\s+line\s+with|in\s+accordance\s+with"
+    r"|as\s+(?:required|mandated|set\s+out)\s+(?:by|in)|due\s+to|because\s+of|by)\s+"
+    r"(?:(?:our|the|company|corporate|internal|their|its|my|group)\s+)*(?:[\w-]+\s+){0,3}?"
+    r"(?:polic(?:y|ies)|rules?|guidelines?|standards?|compliance|requirements?|regulations?|contracts?"
+    r"|mandate|team|department|security|legal|procurement|infosec|auditors?|cto|ciso)\W*",
+    I,
+)

@@ -69,6 +69,9 @@ _EXCLUDE = keyed(
 _REQUIRE = keyed(
     r"\b(?:must\s+(?:\w+\s+){0,3}?(?:on|in|with|use|using|through|via)|(?:has|have|need|needs)\s+to\s+"
     r"(?:\w+\s+){0,2}?(?:on|in|with|use)|only(?:\s+(?:use|on|in|with|through|via))?"
+    # the object between: "we need it on AWS", "we need everything in Azure" (fix32)
+    r"|(?<!don't\s)(?<!not\s)(?:need|needs)\s+(?:it|this|them|everything|all\s+of\s+it)\s+"
+    r"(?:to\s+(?:be|run|stay)\s+)?(?:on|in)"
     r"|exclusively(?:\s+(?:on|in|with|use))?|(?:required|mandated|obliged) to (?:use|run on|be on)"
     r"|mandatory|(?:company|corporate|security|it|procurement) policy|policy(?: says| is)?:"
     r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?"

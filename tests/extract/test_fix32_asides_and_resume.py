@@ -145,3 +145,33 @@ def test_no_clause_of_it_is_left_not_understood(said: str) -> None:
         ]
     )
     assert "I did not use" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # expert review 20, R19: the rule's source in a clause of its own, the request itself
+        "Per our cloud policy, all ML workloads must run on AWS, GCP or Azure (approved vendors), in US "
+        "regions. Give us the configuration and estimated cost.",
+        "According to our security team, no spot instances.",
+        "As per company policy: EU only.",
+        "Under our procurement rules, we can only use Azure.",
+        "We need it on AWS.",
+    ],
+)
+def test_a_rules_source_and_the_request_are_used(said: str) -> None:
+    from advisor.api import ask
+
+    reply = str(ask("Full fine-tune Llama 3.1 8B on 1B tokens. " + said)["reply"])
+    assert "I did not use" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Per our cloud policy, things are complicated.", "Per our cloud policy. Lambda has nice people."],
+)
+def test_a_source_before_nothing_read_is_still_listed(said: str) -> None:
+    from advisor.api import ask
+
+    reply = str(ask("Full fine-tune Llama 3.1 8B on 1B tokens. " + said)["reply"])
+    assert "'Per our cloud policy'" in reply.split("Recommended:")[0], reply
