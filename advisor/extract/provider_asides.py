@@ -6,8 +6,10 @@ same happened the other way round: "Not on AWS, GCP or Azure (Lambda is fine)" e
 dash: "Must be on AWS, GCP or Azure - not Oracle". An aside (a parenthesis, or the words after a spaced dash)
 that names a provider and holds a cue of its own (an exclusion, a preference, a requirement, an "is fine")
 is its own statement: its cue is for the names inside it, and the sentence around it is read as if the aside
-were not there. A name inside the aside is read with the words before it (a list of names opened outside,
-"approved vendors (AWS, Azure; not Oracle)", keeps its requirement) but not those after the aside.
+were not there. A name inside the aside is read on the aside's words alone ("No Oracle (use AWS, GCP or
+Azure)" does not exclude the three; "No AWS (Lambda is fine)" does not exclude Lambda); one those give no
+cue is read with the words before it too (a list of names opened outside, "approved vendors (AWS, Azure;
+not Oracle)", keeps its requirement), never with those after the aside.
 Not an aside of its own: a label of a list ("AWS, GCP or Azure (approved vendors)", no provider inside, read
 by rules_list_leads.names_only), examples without a cue ("only EU providers (e.g. Scaleway, OVHcloud)"), a
 reason with no provider ("Nebius (we have an MSA)").
@@ -25,7 +27,12 @@ Span = tuple[int, int]
 _ASIDE = re.compile(r"\([^()]*\)|(?<=\s)(?:--|[-–—])\s(?:(?!\s(?:--|[-–—])\s)[^.;!?])*", I)
 # an allowance is a cue of its own: "(Lambda is fine)", "(CoreWeave would be OK)"
 _ALLOWED = re.compile(
-    r"\b(?:is|are|would\s+be|will\s+be|seems?)\s+(?:also\s+)?(?:fine|ok|okay|acceptable|allowed|welcome)\b", I
+    r"\b(?:is|are|would\s+be|will\s+be|seems?)\s+(?:also\s+)?(?:fine|ok|okay|acceptable|allowed|welcome)\b",
+    I,
+)
+# ... and so is an aside that opens with a choice: "No Oracle (use AWS, GCP or Azure)", "(go with Lambda)"
+CHOICE_OPEN = re.compile(
+    r"^\W*(?:use|try|go\s+with|pick|choose|stick\s+(?:to|with)|instead|rather|prefer(?:ably)?)\b", I
 )
 
 
@@ -39,7 +46,9 @@ def own_cue_asides(
         return out  # most sentences hold no aside
     for m in _ASIDE.finditer(text):
         a, b = m.span()
-        if any(a <= at < b for _, at, _ in named) and (has_cue(m.group(0)) or _ALLOWED.search(m.group(0))):
+        if any(a <= at < b for _, at, _ in named) and (
+            has_cue(m.group(0)) or _ALLOWED.search(m.group(0)) or CHOICE_OPEN.match(m.group(0))
+        ):
             out.append((a, b))
     return out
 
@@ -55,3 +64,8 @@ def without(text: str, asides: list[Span]) -> str:
 def up_to(text: str, end: int) -> str:
     """`text` with everything from `end` on made spaces: an aside's names read with the words before them."""
     return text[:end] + " " * (len(text) - end)
+
+
+def only(text: str, start: int, end: int) -> str:
+    """`text` with everything outside [start, end) made spaces: an aside read on its own."""
+    return " " * start + text[start:end] + " " * (len(text) - end)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from advisor.extract.provider_asides import own_cue_asides, up_to, without
+from advisor.extract.provider_asides import CHOICE_OPEN, only, own_cue_asides, up_to, without
 from advisor.extract.regex_keys import Keyed, keyed
-from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
 from advisor.extract.rules_list_leads import COMMUNITY_OUT
 from advisor.extract.rules_list_leads import names_only as names_only_clause
 from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
@@ -155,7 +155,31 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
         return
     _read_names(ctx, s, without(t, asides), [n for n in named if not any(a <= n[1] < b for a, b in asides)])
     for a, b in asides:
-        _read_names(ctx, s, up_to(t, b), [n for n in named if a <= n[1] < b])
+        inner = [n for n in named if a <= n[1] < b]
+        seen = len(ctx.findings)
+        _read_names(ctx, s, only(t, a, b), inner)  # "(use AWS, GCP or Azure)", "(Lambda is fine)": its own
+        shift = s.start - (QUOTED_PENALTY if s.quoted else 0)  # a finding's position: Ctx.add
+        got = {f.position - shift for f in ctx.findings[seen:] if f.field.startswith("providers_")}
+        rest = [n for n in inner if n[1] not in got]
+        if rest and CHOICE_OPEN.match(t[a:b]):  # "No Oracle (use AWS, GCP or Azure)": the ones to use
+            for pid, at, _ in rest:
+                ctx.add(s, "providers_preferred", [pid], s.text[a:b], "stated", at)
+            continue
+        # the names the aside alone gives no cue: read with the words before ("approved vendors (AWS, Azure;
+        # not Oracle)" keeps AWS and Azure required)
+        _read_names(ctx, s, up_to(t, b), rest)
+
+
+# a few words between a cue and the name it leads: "not on Oracle", "no use of the Oracle cloud"
+_TO_NAME = re.compile(r"\s*(?:(?:on|in|at|with|of|the|using|use|any|cloud)\s+){0,3}", I)
+
+
+def _leads_a_name(rest: str, end: int) -> bool:
+    """Whether the cue ending at `end` of `rest` (the words after a provider name) stands before another
+    provider's name, so it is that name's cue: "AWS, Azure; not Oracle" does not exclude AWS (fix32)."""
+    at = _TO_NAME.match(rest, end)
+    start = at.end() if at else end
+    return any(a == start for _, a, _ in find_providers(rest[: start + 40]))
 
 
 def _own_cue(words: str) -> bool:
@@ -173,10 +197,17 @@ def _read_names(ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]]
     spans = Spans(named)  # each clause's names by bisection (advisor/extract/scan.py), read linearly
     after_live: bool | None = None  # whether _ONLY_THIS_AFTER's words occur after the first name: asked once
     withdrawn = withdrawn_spans(t)  # "Scratch the Nebius preference: ..." (withdrawn_choice.py)
+    # names in clauses of names alone that no cue reached yet: a cue after the list's last names is theirs
+    # too ("AWS, GCP and Azure are out" excluded GCP and Azure only; fix32)
+    pending: list[tuple[str, int, int]] = []
+    last_end = -1  # where the name before ends: "Must be AWS/GCP/Azure" joins them with no clause between
     for n, (idx, clause) in enumerate(clauses):
         names_only: bool | None = None  # the clause is nothing but names and joiners: asked once
         first, live = -1, frozenset[Keyed]()  # the clause this one continues; the cues its words allow
-        for pid, a, b in spans.starting_in(idx, idx + len(clause)):
+        here = spans.starting_in(idx, idx + len(clause))
+        if not here:
+            pending = []
+        for pid, a, b in here:
             if inside(withdrawn, a):
                 continue
             if first < 0:
@@ -185,9 +216,11 @@ def _read_names(ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]]
                 cues = HeadCues(t, idx + len(clause))  # the last cue before each name: one pass (scan.py)
             if after_live is None:
                 after_live = _ONLY_THIS_AFTER.may_match(t[a:])
+            joined = last_end >= 0 and _JOINED.fullmatch(t, last_end, a) is not None
+            last_end = b
             if kept and names_only is None:
                 names_only = names_only_clause(spans.blanked(clause, idx))
-            if kept and names_only:
+            if kept and (names_only or joined):
                 # a list's later items share its cue: "must be on our approved list: AWS, Azure or GCP"
                 for kind in kept:
                     ctx.add(s, kind, [pid], s.text[kept_at : idx + len(clause)], "stated", a)
@@ -221,9 +254,8 @@ def _read_names(ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]]
                 ctx.add(s, kind, [pid], said, "stated", a)
                 kept, kept_at = (kind,), clauses[first][0]
                 continue
-            if (
-                pref is None and ex is None
-            ):  # a cue after the name: "Lambda or Nebius would be our first choices"
+            after_cue = pref is None and ex is None
+            if after_cue:  # a cue after the name: "Lambda or Nebius would be our first choices"
                 if _PREFER in live or _EXCLUDE in live:  # else neither occurs after the name either
                     rest = clause[a - idx :]
                     rest = rest[: m.start()] if (m := _CONTRAST.search(rest)) else rest  # "Azure but now GCP"
@@ -231,6 +263,7 @@ def _read_names(ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]]
                 if ex and (_OTHER_OBJECT.match(rest, ex.end()) or _NOT_REQUIRED.match(rest, ex.end())):
                     ex = None  # "GCP, and we can't use anything other than spot": not about GCP; "GCP
                     # would be nice but it's not mandatory": a requirement lifted, not an exclusion
+                pref, ex = (None if m and _leads_a_name(rest, m.end()) else m for m in (pref, ex))
                 if pref is not None and ex is not None:
                     # after the name the nearest cue is its own: "Nebius or Scaleway ideally (EU
                     # sovereignty thing: no US hyperscalers)" prefers both
@@ -245,14 +278,20 @@ def _read_names(ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]]
                 kind = "providers_preferred"  # "we'd prefer Lambda, or RunPod"
             else:
                 kept = ()
+                if names_only is None:
+                    names_only = names_only_clause(spans.blanked(clause, idx))
+                pending = [*pending, (pid, a, idx)] if names_only else []
                 continue
             if kind == "providers_preferred" and data_like.search(local):
-                kept = ()
+                kept, pending = (), []
                 continue  # "our data is in S3" names a location, not a preference
             ctx.add(s, kind, [pid], said, "stated", a)
-            kept, kept_at = (kind,), clauses[first][0]
+            for p_id, p_at, p_idx in pending if after_cue else ():
+                ctx.add(s, kind, [p_id], s.text[p_idx : idx + len(clause)], "stated", p_at)
+            kept, kept_at, pending = (kind,), clauses[first][0], []
 
 
+_JOINED = re.compile(r"\s*(?:/|&|\+)\s*")  # "AWS/GCP/Azure", "AWS & GCP": one item of names
 _OPEN_TO_OTHERS = re.compile(
     r"[^.;!?]{0,60}?\b(?:open\s+to\s+(?:others|other\s+\w+|alternatives|anything|any\s+\w+)"
     r"|(?:doesn't|does\s+not|don't|do\s+not)\s+have\s+to\s+be)\b",

@@ -29,6 +29,10 @@ BIG3 = {"aws", "gcp", "azure"}
         ("Must be on AWS (not Oracle) or GCP.", {"aws", "gcp"}, {"oci"}),
         ("We must use one of our approved vendors (AWS, Azure; not Oracle).", {"aws", "azure"}, {"oci"}),
         ("We can only use AWS or Azure (not GCP).", {"aws", "azure"}, {"gcp"}),
+        ("Must run on AWS, GCP or Azure (excluding Oracle).", BIG3, {"oci"}),
+        ("Must run on AWS, GCP or Azure (Oracle is not approved).", BIG3, {"oci"}),
+        ("Must be AWS/GCP/Azure (no OCI).", BIG3, {"oci"}),  # names joined by slashes are one item
+        ("Only AWS & GCP.", {"aws", "gcp"}, set()),
         # read before, kept
         ("Must be on AWS, GCP or Azure, but not Oracle.", BIG3, {"oci"}),
         ("AWS, GCP or Azure only (not Oracle).", BIG3, {"oci"}),
@@ -49,6 +53,10 @@ def test_an_aside_excludes_only_its_own_names(
     [
         ("Not on AWS, GCP or Azure (Lambda is fine).", BIG3, "lambda"),
         ("No AWS (too expensive), Lambda or Nebius preferred.", {"aws"}, "nebius"),
+        ("No AWS (Lambda is fine).", {"aws"}, "lambda"),
+        ("No AWS (use Lambda instead).", {"aws"}, "lambda"),
+        ("Not AWS - go with Lambda.", {"aws"}, "lambda"),
+        ("No Oracle (use AWS, GCP or Azure).", {"oci"}, "gcp"),
     ],
 )
 def test_an_aside_allowing_a_name_is_not_an_exclusion(
@@ -57,6 +65,23 @@ def test_an_aside_allowing_a_name_is_not_an_exclusion(
     p = extract(TRAIN + said)
     assert set(p.providers_excluded) == excluded, (said, p.providers_excluded)
     assert not_excluded not in p.providers_excluded
+
+
+@pytest.mark.parametrize(
+    ("said", "excluded"),
+    [
+        ("AWS, GCP and Azure are out.", BIG3),  # the lead item shares the cue after the list
+        ("No AWS/GCP.", {"aws", "gcp"}),
+        # near misses: a cue before a later name is that name's alone
+        ("AWS, no GCP.", {"gcp"}),
+        ("AWS or GCP, not Azure.", {"azure"}),
+        ("We use AWS, Lambda is out.", {"lambda"}),
+        ("AWS, for training, Lambda is out.", {"lambda"}),
+    ],
+)
+def test_a_list_shares_the_cue_after_it(extract: Extract, said: str, excluded: set[str]) -> None:
+    p = extract(TRAIN + said)
+    assert set(p.providers_excluded) == excluded, (said, p.providers_excluded)
 
 
 @pytest.mark.parametrize(
