@@ -147,3 +147,18 @@ def test_the_providers_left_out_under_us_only_are_named_with_the_reason() -> Non
     assert said and "spheron" in said[0].source and "vast-ai" in said[0].source
     assert "a US location cannot be confirmed" in said[0].source
     assert "seed-" not in said[0].source  # a worked example's quote is no provider
+
+
+@pytest.mark.parametrize(
+    ("text", "area"),
+    [
+        ("QLoRA Llama 3.1 8B on 50M tokens. We only use Spheron, US regions only.", "a US region"),
+        ("QLoRA Llama 3.1 8B on 50M tokens. We only use Vast.ai, data must stay in the EU.", "an EU region"),
+    ],
+)
+def test_a_required_provider_without_a_region_list_is_kept_and_marked(text: str, area: str) -> None:
+    # the user's own choice: shown, marked region-unverified with a request to confirm, not an empty answer
+    reply = str(ask(text)["reply"])
+    head = _line(reply, "Recommended:")
+    assert "region not listed" in head
+    assert f"confirm it can host this in {area}" in _line(reply, "Why:")

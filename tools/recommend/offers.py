@@ -56,7 +56,7 @@ class OfferSelector(Part):
             for r in records:
                 if r.reference_only and not provider_matches(r.provider, shortlisted):
                     continue  # a worked example's quote, not a provider a buyer can sign with
-                if not region_allowed(r.region, r.eu, r.areas, p):
+                if not region_allowed(r.region, r.eu, r.areas, p) and not _chosen_unlisted(r, required, p):
                     # outside the asked area by the record's region or its provider's sourced region list
                     dropped["EU-only" if p.eu_only else "US-only"] += 1
                     continue
@@ -103,12 +103,9 @@ class OfferSelector(Part):
         area = asked_area(p)
         if area is not None:
             # the same rule both ways (regions.allowed): a provider with no region list is left out, named
+            # a required one is kept, marked "region not listed" (_chosen_unlisted)
             unlisted = sorted(
-                {
-                    r.provider
-                    for r in self.catalog.prices
-                    if not r.eu and r.region is None and not r.areas and not r.reference_only
-                }
+                {r.provider for r in self.catalog.prices if _unlisted(r)} - set(p.providers_required)
             )
             left_out = ", ".join(unlisted) if unlisted else "none"
             word, field = ("EU", "eu_only") if area == "eu" else ("US", "us_only")
@@ -293,6 +290,24 @@ def pricing_ruled_out(pricing: str, tier: str, excluded: Sequence[str]) -> bool:
     """Whether a price record's pricing is one the user ruled out ('no spot' also rules out
     interruptible tiers)."""
     return pricing in excluded or ("spot" in excluded and tier.lower() in PREEMPTIBLE_TIERS)
+
+
+def _unlisted(r: PriceRecord) -> bool:
+    """A provider's record with no published place: no region, not EU, no sourced region list (a worked
+    example's quote is no provider)."""
+    return not r.eu and r.region is None and not r.areas and not r.reference_only
+
+
+def _chosen_unlisted(r: PriceRecord, required: Sequence[str], p: WorkloadProfile) -> bool:
+    """Whether a record with no published place is kept under EU or US only because the user requires its
+    provider ("We only use Spheron, US regions only"): their choice, shown marked "region not listed" with
+    a request to confirm the location (regions.region_note), not an empty answer."""
+    area = asked_area(p)
+    return (
+        area is not None
+        and provider_matches(r.provider, required)
+        and region_standing(r.region, r.eu, r.areas, area) == "not_listed"
+    )
 
 
 def _said(p: WorkloadProfile, field: str) -> str:

@@ -95,7 +95,7 @@ def region_note(
         )
     return (
         f"region not listed: the catalog has no region list for {provider}; confirm it can host this in "
-        f"a {word} region"
+        f"{_ARTICLE[area]} {word} region"
     )
 
 
