@@ -24,7 +24,8 @@ from advisor.extract.rules_ctx import I
 
 Span = tuple[int, int]
 # a parenthesis, or a spaced dash's words up to the next spaced dash or the end of the sentence
-_ASIDE = re.compile(r"\([^()]*\)|(?<=\s)(?:--|[-–—])\s(?:(?!\s(?:--|[-–—])\s)[^.;!?])*", I)
+_PAREN = re.compile(r"\([^()]*\)")
+_DASH = re.compile(r"(?<=\s)(?:--|[-–—])\s(?:(?!\s(?:--|[-–—])\s)[^.;!?])*")
 # an allowance is a cue of its own: "(Lambda is fine)", "(CoreWeave would be OK)"
 _ALLOWED = re.compile(
     r"\b(?:is|are|would\s+be|will\s+be|seems?)\s+(?:also\s+)?(?:fine|ok|okay|acceptable|allowed|welcome)\b",
@@ -37,20 +38,24 @@ CHOICE_OPEN = re.compile(
 
 
 def own_cue_asides(
-    text: str, named: list[tuple[str, int, int]], has_cue: Callable[[str], bool]
+    text: str, named: list[tuple[str, int, int]], has_cue: Callable[[str], bool], skip: int | None = None
 ) -> list[Span]:
-    """The (start, end) of each aside of `text` that holds one of the `named` providers and a cue of its own
-    (`has_cue` of the aside's words, or an allowance)."""
+    """The (start, end) of each outermost aside of `text` that holds one of the `named` providers and a cue
+    of its own (`has_cue` of the aside's words, or an allowance); `skip`: the start of the aside `text`
+    shows (its asides are those inside it)."""
     out: list[Span] = []
     if "(" not in text and " -" not in text and "– " not in text and "— " not in text:
         return out  # most sentences hold no aside
-    for m in _ASIDE.finditer(text):
+    for m in (*_PAREN.finditer(text), *_DASH.finditer(text)):  # a parenthesis may lie in a dash's aside
         a, b = m.span()
+        if a == skip:
+            continue
         if any(a <= at < b for _, at, _ in named) and (
             has_cue(m.group(0)) or _ALLOWED.search(m.group(0)) or CHOICE_OPEN.match(m.group(0))
         ):
             out.append((a, b))
-    return out
+    # the outermost only: a parenthesis inside a dash's aside is read with it (rules_provider_cues._read_view)
+    return [x for x in out if not any(y != x and y[0] <= x[0] and x[1] <= y[1] for y in out)]
 
 
 def without(text: str, asides: list[Span]) -> str:

@@ -65,6 +65,25 @@ _SPOT_KEY = Gated(
 )  # fmt: skip
 
 
+_JOINER = re.compile(r"\s*(?:,\s*(?:or|and)?|\bor\b|\band\b|/|\||&)\s*", I)
+
+
+def _listed_after(t: str, start: int) -> list[tuple[str, int, int]]:
+    """The providers after the one at `start` that continue its list with joiners only (", GCP or Azure")."""
+    names = [n for n in find_providers(t) if n[1] >= start]
+    out: list[tuple[str, int, int]] = []
+    end = names[0][2] if names else start
+    for pid, a, b in names[1:]:
+        if a == names[0][1] or (out and a == out[-1][1]):
+            out.append((pid, a, b))  # a family's other ids at the same place
+            continue
+        if _JOINER.fullmatch(t, end, a) is None:
+            break
+        out.append((pid, a, b))
+        end = b
+    return [(p, a, b) for pid, a, b in out for p in PROVIDER_FAMILIES.get(pid, (pid,))]
+
+
 def rule_form_values(ctx: Ctx) -> None:
     """providers_required, max_gpus and pricing_excluded from a form's or a config's values."""
     entries = (_CLOUD_KEY, _GPU_CAP_KEY, _TOTAL_CAP, _SPOT_ANSWER, _SPOT_KEY)  # a finding needs one to match
@@ -77,6 +96,10 @@ def rule_form_values(ctx: Ctx) -> None:
                     for p in PROVIDER_FAMILIES.get(pid, (pid,)):
                         ctx.add(s, "providers_required", [p], q(m), "stated", m.start("name"))
                         ctx.add(s, "providers_preferred", [p], q(m), "stated", m.start("name"))
+                for pid, at, end in _listed_after(t, m.start("name")):
+                    # the key's value is a list: "Cloud: AWS, GCP or Azure" required AWS alone (fix32)
+                    ctx.add(s, "providers_required", [pid], t[m.start() : end], "stated", at)
+                    ctx.add(s, "providers_preferred", [pid], t[m.start() : end], "stated", at)
         for rx in (_GPU_CAP_KEY, _TOTAL_CAP):
             for m in rx.finditer(t):
                 n = int(m.group("num"))

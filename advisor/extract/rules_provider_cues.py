@@ -148,17 +148,25 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     named = find_providers(t)
     if not named:
         return
-    # an aside with its own names and cue is read apart: "AWS, GCP or Azure (not Oracle)" (provider_asides)
-    asides = own_cue_asides(t, named, _own_cue)
+    _read_view(ctx, s, t, named)
+
+
+def _read_view(
+    ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]], within: int | None = None
+) -> None:
+    """The providers `named` in `t` (the sentence or a view of it), an aside with its own names and cue read
+    apart: "AWS, GCP or Azure (not Oracle)" (provider_asides.py). `within`: where the aside `t` shows
+    begins (an aside inside it, "- must run on AWS, GCP or Azure (not Oracle)", is read apart in turn)."""
+    asides = own_cue_asides(t, named, _own_cue, within)
     if not asides:
         _read_names(ctx, s, t, named)
         return
     _read_names(ctx, s, without(t, asides), [n for n in named if not any(a <= n[1] < b for a, b in asides)])
+    shift = s.start - (QUOTED_PENALTY if s.quoted else 0)  # a finding's position: Ctx.add
     for a, b in asides:
         inner = [n for n in named if a <= n[1] < b]
         seen = len(ctx.findings)
-        _read_names(ctx, s, only(t, a, b), inner)  # "(use AWS, GCP or Azure)", "(Lambda is fine)": its own
-        shift = s.start - (QUOTED_PENALTY if s.quoted else 0)  # a finding's position: Ctx.add
+        _read_view(ctx, s, only(t, a, b), inner, a)  # "(use AWS, GCP or Azure)", "(Lambda is fine)": its own
         got = {f.position - shift for f in ctx.findings[seen:] if f.field.startswith("providers_")}
         rest = [n for n in inner if n[1] not in got]
         if rest and CHOICE_OPEN.match(t[a:b]):  # "No Oracle (use AWS, GCP or Azure)": the ones to use

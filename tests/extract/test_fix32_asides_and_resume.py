@@ -33,6 +33,10 @@ BIG3 = {"aws", "gcp", "azure"}
         ("Must run on AWS, GCP or Azure (Oracle is not approved).", BIG3, {"oci"}),
         ("Must be AWS/GCP/Azure (no OCI).", BIG3, {"oci"}),  # names joined by slashes are one item
         ("Only AWS & GCP.", {"aws", "gcp"}, set()),
+        # a parenthesis inside a dash's aside
+        ("We're an enterprise shop - must run on AWS, GCP or Azure (not Oracle), no spot.", BIG3, {"oci"}),
+        ("Cloud: AWS, GCP or Azure (not Oracle).", BIG3, {"oci"}),  # a form key's value is the whole list
+        ("Cloud: AWS, but Lambda is out.", {"aws"}, {"lambda"}),
         # read before, kept
         ("Must be on AWS, GCP or Azure, but not Oracle.", BIG3, {"oci"}),
         ("AWS, GCP or Azure only (not Oracle).", BIG3, {"oci"}),
