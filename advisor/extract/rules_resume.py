@@ -4,9 +4,14 @@ can be taken away or that has no uptime commitment. Read as cannot_resume (the p
 placed where it is), spot excluded (pricing_excluded) and the price catalog's community and marketplace
 hosts excluded (providers_excluded), with the user's words as the reason. Forms: "can't checkpoint
 (well)", "no checkpointing", "checkpointing doesn't work for us",
-"can't resume", "can't restart from a checkpoint", "has to run start to finish without interruption".
+"can't resume", "can't restart from a checkpoint", "has to run start to finish without interruption"; since
+fix32 (issue 12) also "the job is not restartable", "isn't resumable", "non-restartable", "we can't restart
+it if it dies", "it has to run in one go", "must run without interruption", "a crash means starting over",
+"if the job dies we lose everything", "doesn't support resuming", "can't be paused".
 Near misses: a checkpoint said to work ("we checkpoint every hour"), a checkpoint as a model ("the
-Llama 3 checkpoint"), checkpoint size ("checkpoints are 140 GB")."""
+Llama 3 checkpoint"), checkpoint size ("checkpoints are 140 GB"), a past loss ("we lost everything when the
+server crashed"), a wish to batch ("we'd like to process everything in one go"), a question ("can it be
+resumed?")."""
 
 from __future__ import annotations
 
@@ -19,6 +24,14 @@ from advisor.extract.rules_provider_cues import community_providers
 _NO = (
     r"(?:can't|cannot|can\s+not|don't|do\s+not|doesn't|does\s+not|won't|unable\s+to|couldn't"
     r"|aren't\s+able\s+to)"
+)
+_STOPS = (
+    r"(?:dies|die|died|crash(?:es|ed)?|fails?|failed|interrupted|interruption|pre-?empt(?:ed|ion)|killed"
+    r"|reclaimed|evicted)"
+)
+_LOSES = (
+    r"(?:lose|loses|losing)\s+(?:everything|all\s+(?:the\s+)?(?:progress|work)|the\s+(?:whole|entire)\s+run)\b"
+    r"|(?:have|has)\s+to\s+(?:start|restart|begin)\s+(?:over|again|from\s+scratch|from\s+the\s+beginning)\b"
 )
 _CANNOT_RESUME = keyed(
     rf"\b{_NO}\s+(?:really\s+|reliably\s+|easily\s+)?(?:checkpoint|resume|restart\s+from\s+(?:a\s+)?checkpoints?"
@@ -37,7 +50,13 @@ _CANNOT_RESUME = keyed(
     r"|\b(?:(?:has|have|needs?)\s+to|must)\s+(?:run|finish|complete|be\s+done|go)\s+(?:through\s+)?"
     r"(?:in\s+(?:one|a\s+single)\s+(?:uninterrupted\s+)?(?:go|run|pass|shot|sitting|session)"
     r"|without\s+(?:any\s+)?(?:interruptions?|stopping|restarts?)|uninterrupted)\b"
-    r"|\b(?:means|meaning)\s+(?:starting|restarting|we\s+start)\s+(?:over|again|from\s+scratch)\b",
+    r"|\b(?:means|meaning)\s+(?:starting|restarting|we\s+start)\s+(?:over|again|from\s+scratch)\b"
+    # a lost host loses the run: "if the job dies we lose everything", "a preemption would kill the run and
+    # we'd have to start from scratch", "we lose all progress if it gets interrupted"
+    rf"|\b{_STOPS}\b[^.;!?]{{0,60}}?\b(?:{_LOSES})"
+    rf"|\b(?:{_LOSES})[^.;!?]{{0,30}}?\b(?:if|when|whenever|once)\s+(?:it|the\s+\w+|a\s+\w+|we)\s+(?:\w+\s+)?{_STOPS}"
+    rf"|\b{_NO}\s+support\s+(?:resuming|resumption|resume|restarts?|checkpointing)\b"
+    r"|\b(?:can't|cannot|can\s+not)\s+be\s+(?:paused|stopped)(?:\s+and\s+(?:resumed|restarted))?\b",
     I,
 )
 
@@ -72,7 +91,10 @@ _CAN_RESUME = keyed(
     r"(?:(?:the|a|its|our)\s+)?(?:last\s+|latest\s+|most\s+recent\s+)?checkpoints?\b"
     # "it can be resumed at any time", "the run can be restarted safely", "it supports resuming" (fix32)
     r"|\bcan\s+(?:always\s+|safely\s+|easily\s+)?be\s+(?:safely\s+|easily\s+)?(?:resumed|restarted)\b(?!\s*\?)"
-    r"|\bsupports?\s+(?:resuming|resumption|restarts?|checkpoint(?:ing|/resume|\s+and\s+resume))\b"
+    r"|(?<!n't\s)(?<!not\s)\bsupports?\s+(?:resuming|resumption|restarts?|checkpoint(?:ing|/resume|\s+and\s+resume))\b"
+    # "we can resume if it crashes", "if it crashes we just resume from the last shard"
+    r"|\b(?:we|it|they)\s+(?:can|could|will)\s+(?:always\s+|just\s+|simply\s+)?resume\b(?![^.;!?]*\?)"
+    r"|\b(?:just|simply)\s+resume\s+from\s+(?:the|a|its|our)\s+(?:last|latest)\s+\w+"
     r"|\bcheckpoints?\s+every\s+(?:few\s+|couple\s+(?:of\s+)?|\d+\s*|one\s+|an?\s+)?(?:minutes?|mins?|hours?|hrs?|steps?)\b"
     r"|\b(?:losing|lose|a\s+lost)\s+(?:a\s+|one\s+|the\s+)?(?:host|node|machine|instance|gpu|box)\s+(?:only\s+)?"
     r"(?:loses|costs|means)\s+(?:only\s+|just\s+)?(?:a\s+few\s+)?(?:minutes|the\s+in[\s-]flight)",

@@ -115,6 +115,11 @@ def test_an_aside_without_its_own_names_and_cue_reads_as_before(
         "We can't restart it if it dies.",
         "A crash means starting over, so it must run without interruption.",
         "The pipeline is not resumable, so spot is risky.",
+        "If the job dies we lose everything.",
+        "A preemption would kill the run and we'd have to start from scratch.",
+        "We lose all progress if it gets interrupted.",
+        "Once started, it cannot be stopped and resumed.",
+        "Our pipeline doesn't support resuming.",
     ],
 )
 def test_a_job_that_cannot_resume(extract: Extract, said: str) -> None:
@@ -132,6 +137,8 @@ def test_a_job_that_cannot_resume(extract: Extract, said: str) -> None:
         "Our trainer supports checkpoint/resume.",
         "Spot is fine since the job is restartable.",
         "We checkpoint every hour.",
+        "We can resume if it crashes.",
+        "If it crashes we just resume from the last shard.",
     ],
 )
 def test_a_job_that_resumes(extract: Extract, said: str) -> None:
@@ -150,6 +157,10 @@ def test_a_job_that_resumes(extract: Extract, said: str) -> None:
         "We restart the server every night.",
         "We use the Llama 3 checkpoint.",
         "Checkpoints are 140 GB.",
+        "Can we resume if it crashes?",
+        "We lost everything last week when the server crashed, so we bought a UPS.",  # the past
+        "If a node fails, Kubernetes restarts it.",
+        "We'd have to start over with a new dataset.",  # no interruption named
     ],
 )
 def test_near_misses_leave_resume_unknown(extract: Extract, said: str) -> None:
@@ -163,6 +174,7 @@ def test_near_misses_leave_resume_unknown(extract: Extract, said: str) -> None:
         "A crash means starting over, so it must run without interruption.",
         "The pipeline is not resumable, so spot is risky.",  # spot ruled out: honoured
         "It must run on AWS, GCP or Azure (not Oracle).",
+        "We lose all progress if it gets interrupted.",
     ],
 )
 def test_no_clause_of_it_is_left_not_understood(said: str) -> None:
