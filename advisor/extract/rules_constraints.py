@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
-from advisor.extract.rules_list_leads import COMMUNITY_OUT
+from advisor.extract.rules_list_leads import COMMUNITY_OUT, community_providers
 from advisor.extract.rules_list_leads import names_only as names_only_clause
 from advisor.extract.rules_models import HYPERSCALERS, PROVIDER_RE, _catalog, find_providers
 from advisor.extract.rules_text import NUMBER, Sentence
@@ -250,17 +250,6 @@ _HYPER = keyed(
     r"(?:three|3|clouds?|cloud\s+providers|hyperscalers|providers)\b",
     I,
 )
-_COMMUNITY_TIERS = ("community", "marketplace")  # the price catalog's tiers of shared or resold capacity
-
-
-def _community_providers() -> list[str]:
-    """Provider ids of the price catalog's community and marketplace tiers."""
-    cat = _catalog()
-    if cat is None:
-        return []
-    return sorted({str(r.provider) for r in cat.prices if str(r.tier).lower() in _COMMUNITY_TIERS})
-
-
 _CONSUMER = keyed(
     r"\b(?:my|our|a)\s+(?:own\s+)?(?:gaming\s+(?:pc|rig)|home\s+(?:pc|server|rig)|workstation|desktop"
     r"|laptop)\b|\bat home\b|\bmy\s+(?:rtx\s?)?\d{4}\b|\bmy\s+rtx\b"
@@ -448,7 +437,7 @@ def rule_providers(ctx: Ctx, s: Sentence) -> None:
     hyper = _HYPER.search(t)
     if hyper:
         ctx.add(s, "providers_excluded", list(HYPERSCALERS), q(hyper), "stated", hyper.start())
-    if (crowd := COMMUNITY_OUT.search(t)) is not None and (ids := _community_providers()):
+    if (crowd := COMMUNITY_OUT.search(t)) is not None and (ids := community_providers()):
         ctx.add(s, "providers_excluded", ids, q(crowd), "stated", crowd.start())
     named = find_providers(t)
     if not named:

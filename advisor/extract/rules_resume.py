@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from advisor.extract.regex_keys import keyed
-from advisor.extract.rules_constraints import _community_providers
 from advisor.extract.rules_ctx import Ctx, I, negated, q
+from advisor.extract.rules_list_leads import community_providers
 
 _NO = (
     r"(?:can't|cannot|can\s+not|don't|do\s+not|doesn't|does\s+not|won't|unable\s+to|couldn't"
@@ -40,7 +40,7 @@ def rule_cannot_resume(ctx: Ctx) -> None:
         why = f'"{q(m)}": a run that cannot resume must not be interrupted'
         ctx.add(s, "cannot_resume", True, q(m), "stated", m.start())
         ctx.add(s, "pricing_excluded", ["spot"], f"{why} (no spot)", "inferred", m.start())
-        if ids := _community_providers():
+        if ids := community_providers():
             ev = f"{why} (no community or marketplace hosts: no uptime commitment)"
             ctx.add(s, "providers_excluded", ids, ev, "inferred", m.start())
         return
