@@ -254,10 +254,16 @@ def plan_topology(
     intra = SCALE_UP_NAMES.get(gpu.scale_up_link, gpu.scale_up_link)
     tp_cross_node = tp > per_node
     if tp > 1 and not tp_cross_node and gpu.scale_up_link not in TP_CAPABLE_LINKS:
-        warnings.append(
-            f"tensor parallel {tp} over {intra}: every layer all-reduces activations over "
-            f"PCIe, expect a large slowdown; prefer pipeline parallel or fewer, larger GPUs"
-        )
+        if training:
+            warnings.append(
+                f"tensor parallel {tp} over {intra}: every layer all-reduces activations over "
+                f"PCIe, expect a large slowdown; prefer pipeline parallel or fewer, larger GPUs"
+            )
+        else:  # the serving model times these all-reduces over PCIe (tools.compute.serving_steps.link_kind)
+            warnings.append(
+                f"tensor parallel {tp} over {intra}: every layer all-reduces activations over PCIe; the "
+                f"serving figures include that cost, and GPUs joined by NVLink or NVSwitch avoid it"
+            )
     if (
         per_node > 1
         and method in ("full", "pretraining")

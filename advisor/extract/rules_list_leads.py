@@ -20,6 +20,7 @@ import re
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import I
+from advisor.extract.rules_models import _catalog
 
 _CLASS = (
     r"(?:community|marketplace|peer[\s-]to[\s-]peer|p2p|decentrali[sz]ed|crowd[\s-]?sourced)s?"
@@ -65,3 +66,14 @@ def names_only(blanked: str) -> bool:
     if "(" not in blanked:
         return False
     return _NAMES_ONLY.fullmatch(_PAREN.sub(_label_dropped, blanked)) is not None
+
+
+_COMMUNITY_TIERS = ("community", "marketplace")  # the price catalog's tiers of shared or resold capacity
+
+
+def community_providers() -> list[str]:
+    """Provider ids of the price catalog's community and marketplace tiers (what COMMUNITY_OUT excludes)."""
+    cat = _catalog()
+    if cat is None:
+        return []
+    return sorted({str(r.provider) for r in cat.prices if str(r.tier).lower() in _COMMUNITY_TIERS})

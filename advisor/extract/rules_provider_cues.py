@@ -10,9 +10,9 @@ from collections.abc import Callable
 from advisor.extract.provider_asides import CHOICE_OPEN, only, own_cue_asides, up_to, without
 from advisor.extract.regex_keys import Keyed, keyed
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, negated, q
-from advisor.extract.rules_list_leads import COMMUNITY_OUT
+from advisor.extract.rules_list_leads import COMMUNITY_OUT, community_providers
 from advisor.extract.rules_list_leads import names_only as names_only_clause
-from advisor.extract.rules_models import HYPERSCALERS, _catalog, find_providers
+from advisor.extract.rules_models import HYPERSCALERS, find_providers
 from advisor.extract.rules_text import Sentence
 from advisor.extract.scan import HeadCues, Spans, comma_clauses, last_match, live_patterns
 from advisor.extract.withdrawn_choice import after_withdrawal, inside, withdrawn_spans
@@ -126,15 +126,6 @@ HYPER = keyed(
     r"(?:three|3|clouds?|cloud\s+providers|hyperscalers|providers)\b",
     I,
 )
-_COMMUNITY_TIERS = ("community", "marketplace")  # the price catalog's tiers of shared or resold capacity
-
-
-def community_providers() -> list[str]:
-    """Provider ids of the price catalog's community and marketplace tiers."""
-    cat = _catalog()
-    if cat is None:
-        return []
-    return sorted({str(r.provider) for r in cat.prices if str(r.tier).lower() in _COMMUNITY_TIERS})
 
 
 def rule_providers(ctx: Ctx, s: Sentence) -> None:

@@ -19,7 +19,7 @@ import re
 
 from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I, negated, q
-from advisor.extract.rules_provider_cues import community_providers
+from advisor.extract.rules_list_leads import community_providers
 
 _NO = (
     r"(?:can't|cannot|can\s+not|don't|do\s+not|doesn't|does\s+not|won't|unable\s+to|couldn't"

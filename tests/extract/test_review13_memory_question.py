@@ -64,8 +64,11 @@ def test_r16_gives_the_total_and_the_fewest_cards() -> None:
 
 def test_r14_gives_a_per_card_figure_for_a_smaller_card() -> None:
     line = _memory_line(R14)
-    assert "on the pick, 8x NVIDIA B200" in line and "each GPU a whole copy" in line
-    assert "Smallest card that holds it: 8x NVIDIA H100 SXM5 80GB" in line
+    # since RunPod's EU data centres count under EU only (fix27), the cheapest EU pick is 8x L40S sharded
+    # (28.4 GiB per GPU): the pick is the smallest card itself, so the line names the fewest GPUs instead
+    assert "on the pick, 8x NVIDIA L40S" in line and "GiB in all" in line
+    assert "Fewest GPUs that hold it: 1x NVIDIA B200" in line
+    assert "Smallest card that holds it" not in line
 
 
 def test_no_memory_line_unless_asked() -> None:

@@ -48,8 +48,9 @@ def test_r04_reply_opens_with_no_and_says_what_fits() -> None:
     reply = str(ask(R04)["reply"])
     first = reply.split("\n\n")[1]  # after "I understood: ..."
     # 16 B/param full 7B with mixed Adam: 108.7 GiB in review 15, 105.9 since mem16's allocator reserve
-    # the claim is the vendor's ("a vendor told us ..."): theirs after the verdict (expert review 18, R08)
-    verdict = "No, not on 1x NVIDIA GeForce RTX 4090 (a vendor's claim): it does not fit: 105.9 GiB"
+    # the claim is the vendor's ("a vendor told us ..."): theirs after the verdict (expert review 18, R08);
+    # 104.7 GiB since fit is judged on tensors + CUDA context, as the card shows it (fix27)
+    verdict = "No, not on 1x NVIDIA GeForce RTX 4090 (a vendor's claim): it does not fit: 104.7 GiB"
     assert first.startswith(verdict)
     assert "What does fit on it: LoRA" in first and "QLoRA" in first
     assert "'single 24GB RTX 4090'" not in reply and "is that actually true?" not in reply

@@ -61,8 +61,11 @@ class _Setup:
 def applies(w: ResolvedWorkload) -> bool:
     """Whether the profile holds a serving claim on named hardware and a set-up asked about beside it."""
     p = w.profile
+    # a claim has its reporter (claim_source): "on one L4 vs one L40S" names a GPU, no one's claim, and gets
+    # the two set-ups compared (tools/recommend/compare_setups.py), not a claim's check
     return (
         p.workload == "inference"
+        and p.claim_source is not None
         and p.claimed_gpu is not None
         and p.claimed_gpu_count is not None
         and len(p.gpus_compared) == 2
