@@ -25,6 +25,7 @@ from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
 from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
+from tools.recommend.keep_renting import current_rental
 from tools.recommend.memory_answer import memory_answer
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.named_buy_rent import named_buy_vs_rent
@@ -234,9 +235,10 @@ def recommend(
             narrowing = tuple(eng.calc.training_time(c.gpu, c.layout, scale_out).narrowing)
     workload_class, deployment_advice = _classify(eng, out.primary)
     timeline = None
+    kept = current_rental(out, catalog)  # "cheaper than keeping renting?": what they rent now (review 20)
     if out.primary is not None:
         rented = next((c for c in out.ranked if c.offer.deployment not in ("owned", "colocation")), None)
-        timeline = buy_vs_rent_for(out.primary, eng, p, rented)
+        timeline = buy_vs_rent_for(out.primary, eng, p, rented, kept)
         if timeline is None and rented is None:
             # an on-prem ask ranks no rental: the pick's buy vs rent compares with the best rented option for
             # the same work, so the paragraph is about the pick (expert review 16, R19 turn 3: 8x MI300X was
@@ -255,7 +257,7 @@ def recommend(
                 if timeline is not None:
                     break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
-    timeline = named_buy_vs_rent(out, catalog) or timeline
+    timeline = named_buy_vs_rent(out, catalog, kept) or timeline
     checks = with_pick_layout(checks, out, timeline)  # the named GPUs as the pick lays them out (review 19)
     # a purchase that costs more over the horizon than renting the same GPUs: the rental is the pick
     primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
