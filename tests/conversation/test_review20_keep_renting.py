@@ -71,7 +71,7 @@ def test_the_same_cards_rented_and_bought_keep_the_plain_comparison() -> None:
 
 
 def test_a_rental_that_cannot_run_the_work_is_no_rent_side() -> None:
-    # one L4 (22 GiB usable) cannot hold Llama 3.1 70B: the purchase is weighed against renting the cards bought
+    # one L4 (22 GiB usable) cannot hold Llama 3.1 70B: weighed against renting the cards bought
     _reply, rec = _buy_turn(
         "We serve Llama 3.1 70B around the clock to 10 users. We're currently renting 1x L4 on GCP.",
         "Would buying 4 H100s be cheaper over 3 years than keeping renting?",

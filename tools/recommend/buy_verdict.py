@@ -76,8 +76,8 @@ def buy_verdict(p: WorkloadProfile, t: BuyRentTimeline | None) -> ExpectationChe
         best = f" Cheapest over the horizon: {cheapest.basis.name}." if cheapest is not None else ""
         if t.kept_rental and cheapest is not None:
             best = (
-                f" Renting on is cheaper: {kept}{cheapest.basis.name} costs {present.usd(cheapest.total_usd)} "
-                f"over the same {months} months.{_not_needed(t)}"
+                f" Renting on is cheaper: {kept}{cheapest.basis.name} costs "
+                f"{present.usd(cheapest.total_usd)} over the same {months} months.{_not_needed(t)}"
             )
         text = (
             f"No: buying {what} does not pay off within {months} months {_use(t, p)}: {totals}{tail}.{best}"

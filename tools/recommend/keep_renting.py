@@ -33,7 +33,8 @@ def current_rental(outcome: Outcome, catalog: CatalogView) -> Candidate | None:
     runs = [c for c in price_named(outcome, catalog, gpu, p.current_gpu_count) if not c.short_of_target]
     if not runs:
         return None
-    here = [c for c in runs if p.current_provider and provider_matches(c.offer.provider, [p.current_provider])]
+    now = [p.current_provider] if p.current_provider else []
+    here = [c for c in runs if now and provider_matches(c.offer.provider, now)]
 
     def key(c: Candidate) -> tuple[bool, float]:
         return (c.offer.tier.lower() in COMMUNITY_TIERS, c.cost_mid)
