@@ -67,15 +67,8 @@ _REPORT_RE = re.compile(
     re.IGNORECASE,
 )
 # fields a user cannot be asked about (internal assumptions of the engine)
-_ASKABLE = set(PROFILE_FIELDS) - {
-    "provenance",
-    "claimed_gpu",
-    "claimed_gpu_count",
-    "claimed_gpu_bound",
-    "claim_source",
-    "claimed_hours",
-    "claimed_speedup",
-}
+_ASKABLE = set(PROFILE_FIELDS) - {"provenance", "claimed_gpu", "claimed_gpu_count", "claimed_gpu_bound",
+                                   "claim_source", "claimed_hours", "claimed_speedup"}
 
 # Inferred by a rough conversion (tokens from GB of text): still worth asking when it changes the pick.
 _ESTIMATED = {"dataset_tokens"}
@@ -88,7 +81,6 @@ def _estimated(profile: WorkloadProfile, name: str) -> bool:
         return False
     prov = profile.provenance.get(name)
     return is_token_estimate(prov.evidence if prov else None)
-
 
 ReplySource = Literal["template", "model", "regenerated"]
 

@@ -136,9 +136,7 @@ _SET_ASIDE = Gated(
         rf"|(?:{MONEY_NUM}|{NUM})(?:\s*{MULT})?\s*(?:usd|eur|euros?|dollars?|gbp|pounds?|chf|{'|'.join(_CODES)})\b)",
         I,
     ),
-    "not",
-    "rather",
-    "instead",
+    "not", "rather", "instead",
 )
 
 

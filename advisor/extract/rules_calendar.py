@@ -22,7 +22,9 @@ from advisor.extract.rules_money_time import _end_of_day
 from advisor.extract.rules_text import NUMBER, parse_number
 
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
-_WORKING_DAYS = keyed(rf"\b(?P<num>{NUMBER})\s+(?:business|working|work)[\s-]+days?\b", I)
+_WORKING_DAYS = keyed(
+    rf"\b(?P<num>{NUMBER})\s+(?:business|working|work)[\s-]+days?\b", I
+)
 _WEEKDAY_WEEK = keyed(
     rf"\b(?:by|before|until|till|due|on|for)\s+(?P<day>{_DAY})\s+week\b"
     rf"|\ba\s+week\s+(?:on|from)\s+(?P<day2>{_DAY})\b",
@@ -94,8 +96,6 @@ def rule_calendar_deadlines(ctx: Ctx) -> None:
             start = d1 * 24 + int(m.group("h1")) + int(m.group("m1")) / 60
             end = d2 * 24 + int(m.group("h2")) + int(m.group("m2")) / 60
             hours = (end - start) % (7 * 24) or 7 * 24
-            how = (
-                f'"{q(m)}": {m.group("d1")} {m.group("h1")}:{m.group("m1")} to {m.group("d2")} '
-                f"{m.group('h2')}:{m.group('m2')} = {hours:g} h"
-            )
+            how = f'"{q(m)}": {m.group("d1")} {m.group("h1")}:{m.group("m1")} to {m.group("d2")} ' \
+                  f'{m.group("h2")}:{m.group("m2")} = {hours:g} h'
             ctx.add(s, "deadline_hours", hours, how, "inferred", m.end())

@@ -207,7 +207,7 @@ PER_ITEM_MAX_TOKENS = 2e6  # above: no sequence's length, so "each" is per run (
 
 
 def _per_run(after: re.Match[str], m: re.Match[str]) -> bool:
-    """ "2B tokens each" after "weekly runs" is each run's data, not a sequence length (review 13 R17)."""
+    """"2B tokens each" after "weekly runs" is each run's data, not a sequence length (review 13 R17)."""
     return after.group(0).strip().lower() == "each" and parse_scaled(m.group("num"), m.group("mult")) > (
         PER_ITEM_MAX_TOKENS
     )

@@ -474,8 +474,7 @@ _VENDOR_SHOP = Gated(
         r"(?P<vendor>amd|nvidia)(?:[\s-]+only)?[\s-]+(?:shop|house)\b",
         I,
     ),
-    "shop",
-    "house",
+    "shop", "house",
 )
 _PER_NODE = keyed(r"^\s*(?:per|each|a|in\s+(?:a|one|each))\s+(?:node|server|box|machine)\b", I)
 

@@ -72,10 +72,8 @@ def rule_length_pairs(ctx: Ctx) -> None:
             for m in rx.finditer(s.text):
                 if _PERIOD_AFTER.match(s.text, m.end()):
                     continue
-                if (
-                    rx is _AFTER
-                    and "tok" not in m.group(0).lower()
-                    and any(_PLURAL.search(m.group(r)) and m.group(r).lower() != "ins" for r in ("r1", "r2"))
+                if rx is _AFTER and "tok" not in m.group(0).lower() and any(
+                    _PLURAL.search(m.group(r)) and m.group(r).lower() != "ins" for r in ("r1", "r2")
                 ):
                     continue  # "4k prompts, 1k outputs": counted items
                 first_in = bool(_IN_WORD.match(m.group("r1")))

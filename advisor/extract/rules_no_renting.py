@@ -41,12 +41,6 @@ def rule_no_renting(ctx: Ctx) -> None:
             continue
         if _OPEN.search(s.text[max(0, m.start() - 40) : m.end() + 60]):
             continue
-        ctx.add(
-            s,
-            "deployment_preference",
-            "on_prem",
-            f"{q(m)} (the owned GPUs, no rented ones)",
-            "inferred",
-            m.start(),
-        )
+        ctx.add(s, "deployment_preference", "on_prem", f"{q(m)} (the owned GPUs, no rented ones)", "inferred",
+                m.start())
         return

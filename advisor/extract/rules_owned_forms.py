@@ -252,7 +252,7 @@ _OURS_ANYWHERE = re.compile(r"\b(?:our|my|we|i)\b", I)
 
 
 def _boxes_each(ctx: Ctx, s: Sentence) -> bool:
-    """ "two servers with 8 H100 SXM each in our colo" = 16 (the team's, by "our" in the sentence)."""
+    """"two servers with 8 H100 SXM each in our colo" = 16 (the team's, by "our" in the sentence)."""
     t = s.text
     if _OURS_ANYWHERE.search(t) is None or _NOT_GIVEN.search(t) or _WEIGHED.search(t) or find_providers(t):
         return False
@@ -573,11 +573,8 @@ def _table(ctx: Ctx) -> bool:
             g = GPU_RE.search(cells[card])
             n = re.fullmatch(r"\d{1,4}", cells[qty])
             rest = " ".join(c for j, c in enumerate(cells) if j not in (card, qty))
-            owned = (
-                any(_OWNED_CELL.match(c) for c in cells)
-                or _OWNED_TITLE.search(title) is not None
-                or re.search(r"\b(?:our|my)\b", rest, I) is not None
-            )  # "| A100 | 4 | our rack |"
+            owned = (any(_OWNED_CELL.match(c) for c in cells) or _OWNED_TITLE.search(title) is not None
+                     or re.search(r"\b(?:our|my)\b", rest, I) is not None)  # "| A100 | 4 | our rack |"
             if g is None or n is None or not owned or _RENTED_CELL.search(rest):
                 continue
             s = row[0]

@@ -78,15 +78,10 @@ def _nodes_held(ctx: Ctx) -> None:
 # be said after the GPUs instead ("we have a reserved 8x H100 node on AWS for 3 more months")
 _TERM_HELD = keyed(
     r"\b(?:(?:we|i)(?:'ve|\s+have)?\s+(?:already\s+|currently\s+|still\s+|also\s+)?(?:have|hold|got)"
-    r"(?:\s+got)?|(?:our|my))\s+(?:an?\s+|the\s+)?(?:(?P<nodes>"
-    + NUMBER
-    + r")\s+)?(?:(?:"
-    + NUMBER
+    r"(?:\s+got)?|(?:our|my))\s+(?:an?\s+|the\s+)?(?:(?P<nodes>" + NUMBER + r")\s+)?(?:(?:" + NUMBER
     + r")[\s-](?:years?|yrs?|months?|mos?)[\s-]+)?(?:reserved|committed|pre-?paid)\s+"
     # an instance type before the GPUs it holds: "a reserved p5.48xlarge (8x H100)" (expert review 9, R10)
-    + r"(?:[a-z][\w.-]*\d[\w.-]*\s*\(\s*)?(?P<per>"
-    + NUMBER
-    + r")\s*(?:x|×)?\s*",
+    + r"(?:[a-z][\w.-]*\d[\w.-]*\s*\(\s*)?(?P<per>" + NUMBER + r")\s*(?:x|×)?\s*",
     I,
 )
 

@@ -28,8 +28,7 @@ _HEARD: dict[str, str] = {
 }  # fmt: skip
 _REAL = frozenset({"gemma", "llama", "mistral", "mixtral", "qwen", "deepseek", "phi", "falcon"})
 _FAMILY = keyed(
-    r"\b(?P<family>"
-    + "|".join(sorted((k.replace(" ", r"[\s-]+") for k in _HEARD), key=len, reverse=True))
+    r"\b(?P<family>" + "|".join(sorted((k.replace(" ", r"[\s-]+") for k in _HEARD), key=len, reverse=True))
     + r")(?P<rest>(?:[\s,-]+(?:[a-z]+|\d+(?:\.\d+)?))+)",
     re.I,
 )

@@ -76,7 +76,9 @@ MULTIPLIERS: dict[str, float] = {
     # Indonesian/Malay "juta" and German/Danish "Mio." are millions (evals v16: "Rp 25 juta", "1,4 mio. DKK")
     "juta": 1e6, "mio": 1e6, "mrd": 1e9,  # and German "8 Mrd. tokens" (Milliarden)
 }  # fmt: skip
-MULT = r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|juta|mio|mrd|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
+MULT = (
+    r"(?:thousand|millions?|billions?|trillion|lakhs?|crores?|grand|juta|mio|mrd|mln|bln|mm|mn|bn|tn|k|m|b|t)\b"
+)
 APPROX = r"(?:~|≈|about|around|approx\.?|approximately|roughly|some|circa|ca\.|nearly|almost|up to|over|under|max(?:imum)?|at most|at least|less than|more than|below)?\s*"  # noqa: E501
 # "4B tokens out of Llama 3.1 405B": tokens a model is to emit (a batch generation volume), not a training
 # set; "out of" must be followed by a model (a family or a size) so "50B tokens out of our corpus" is data

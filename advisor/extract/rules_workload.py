@@ -196,13 +196,9 @@ def rule_workload(ctx: Ctx) -> None:
                 if kind == "fine_tuning" and negated(s.text, m.start()):
                     continue
                 # the cue spans at most _ARTIFACT_WORDS words: searched from there, not the whole head
-                if (
-                    kind == "fine_tuning"
-                    and _ARTIFACT_BEFORE.search(
-                        s.text, words_back(s.text, m.start(), _ARTIFACT_WORDS), m.start()
-                    )
-                    and _ARTIFACT_AFTER.match(s.text, m.end())
-                ):
+                if kind == "fine_tuning" and _ARTIFACT_BEFORE.search(
+                    s.text, words_back(s.text, m.start(), _ARTIFACT_WORDS), m.start()
+                ) and _ARTIFACT_AFTER.match(s.text, m.end()):
                     continue  # "12 checkpoints of our Qwen3 8B fine-tune": the model made, run by this job
                 if kind == "fine_tuning" and _DATA_FOR.match(s.text, m.end()) and _MAKES_DATA.search(s.text):
                     continue  # "synthetic data gen for our math SFT set": the data is for a later fine-tune

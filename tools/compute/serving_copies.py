@@ -29,12 +29,8 @@ def engine_copies(one: ServingTime, copies: int, concurrency: int) -> ServingTim
     step = TraceStep(
         step="engine copies on the node",
         formula="node tokens/s = copy tokens/s x concurrency / requests per copy",
-        inputs={
-            "copies": copies,
-            "gpus_per_copy": one.n_gpus,
-            "requests_per_copy": per_copy,
-            "concurrency": concurrency,
-        },  # fmt: skip
+        inputs={"copies": copies, "gpus_per_copy": one.n_gpus, "requests_per_copy": per_copy,
+                "concurrency": concurrency},  # fmt: skip
         output=filled,
         unit="copies' worth of tokens/s",
         source="tools/compute/serving_copies.py (data parallelism across engines)",
