@@ -37,6 +37,7 @@ from tools.recommend.provider_gaps import provider_gap_check
 from tools.recommend.rate_load import trace_rate_load
 from tools.recommend.relax import relax_advice
 from tools.recommend.rent_vs_owned import rent_within_budget_note
+from tools.recommend.reserved_answer import reserved_answer
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
@@ -263,6 +264,8 @@ def recommend(
     primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
     # "is it worth buying 8x H100?": the block's verdict opens the answer (review 19, R13), not a fit check
     checks = with_buy_verdict(checks, p, timeline)
+    reserved = reserved_answer(out)  # "and with a year paid up front?": the term's figures (review 20, R07)
+    checks = [reserved, *checks] if reserved is not None else checks
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,
