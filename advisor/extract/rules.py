@@ -108,7 +108,6 @@ from advisor.extract.rules_reported_need import rule_reported_need
 from advisor.extract.rules_reservation import rule_reservation
 from advisor.extract.rules_reservation_term import rule_reservation_term
 from advisor.extract.rules_reserved_cloud import rule_reserved_cloud
-from advisor.extract.rules_reserved_question import rule_reserved_question
 from advisor.extract.rules_resume import rule_can_resume, rule_cannot_resume
 from advisor.extract.rules_runs import rule_runs_total
 from advisor.extract.rules_schedule import rule_serving_schedule
@@ -255,7 +254,6 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_required_over_preferred,  # after the provider rules: "It has to be GCP" after "we'd prefer Nebius"
     rule_pricing_list,  # "Procurement constraint: AWS only, on-demand, no spot"
     rule_current_fleet,  # after the provider rules: "we're spending $40k/month on 8x H100 at AWS" is no rule
-    rule_reserved_question,  # after rule_current_fleet: "and with a year paid up front?" on the work sized
     rule_framework,
     rule_capex_budget,  # after the constraints: "Capex budget EUR 250k" buys hardware, unless told otherwise
     rule_total_budget,  # after rule_capex_budget: a budget for a buy-vs-rent over years is its total

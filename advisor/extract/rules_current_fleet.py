@@ -38,6 +38,7 @@ from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import _CUR_SYM, _CUR_WORD, _MONEY
+from advisor.extract.rules_reserved_question import rule_reserved_question
 from advisor.extract.rules_text import MULTIPLIERS, NUMBER, Sentence, parse_money, parse_number
 
 # a present spending cue: the amount is what the fleet costs now
@@ -97,7 +98,13 @@ _RENT_COUNT = re.compile(rf"\s*(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?|a\s+single
 
 
 def rule_current_fleet(ctx: Ctx) -> None:
-    """The capacity rented now, its cost, and the price question on it (module docstring)."""
+    """The capacity rented now, its cost, and the price question on it (module docstring); then a reserved
+    term asked about the work itself when no fleet question took it (rules_reserved_question)."""
+    _current_fleet(ctx)
+    rule_reserved_question(ctx)
+
+
+def _current_fleet(ctx: Ctx) -> None:
     for i, s in enumerate(ctx.sentences):
         if _fleet(ctx, s):
             _asked(ctx, ctx.sentences[i:])
