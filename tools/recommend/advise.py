@@ -23,6 +23,7 @@ from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
+from tools.recommend.fp8_lever import fp8_lever_note
 from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.keep_renting import current_rental
@@ -226,6 +227,8 @@ def recommend(
     # a budget said beside owned GPUs that run the job: what renting buys within it, against the owned run
     renting = rent_within_budget_note(out, w.profile, eng.inference)
     relaxed = [renting, *relaxed] if renting else relaxed
+    fp8 = fp8_lever_note(w, out, profile, catalog, settings, caches)  # 16-bit misses a latency (review 20)
+    relaxed = [*relaxed, fp8] if fp8 else relaxed
     tb = eng.tb
     narrowing: tuple[str, ...] = ()
     if out.primary is not None:
