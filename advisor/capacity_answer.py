@@ -3,7 +3,9 @@ month on 8x H100 on-demand at AWS. What would the same capacity cost at Lambda o
 reservation?" is answered with each provider's monthly figure (tools/capacity_price.py on the bundled
 catalog), with or without a model to size: the question is about the capacity, not a job. Asked whenever the
 profile holds the fleet (WorkloadProfile.current_gpu and current_gpu_count, advisor/extract/
-rules_current_fleet.py); the turn carries the figures (Turn.capacity) and the reply opens with them."""
+rules_current_fleet.py); the turn carries the figures (Turn.capacity) and the reply opens with them. A
+fleet said with neither its bill nor a price question ("currently renting 1x L40S") is not priced
+elsewhere: nothing was asked about it."""
 
 from __future__ import annotations
 
@@ -22,6 +24,11 @@ def capacity_for(profile: WorkloadProfile) -> CapacityPrices | None:
     count the catalog cannot price)."""
     gpu, n = profile.current_gpu, profile.current_gpu_count
     if gpu is None or n is None:
+        return None
+    asked = profile.providers_asked or profile.reserved_months_asked
+    if profile.current_usd_per_month is None and not asked:
+        # "Currently renting 1x L40S on RunPod" with no bill and no price asked: the fleet is context (the
+        # rent side of a purchase question, tools.recommend.keep_renting), not a question (review 20, R18)
         return None
     util = profile.utilization if profile.status_of("utilization") in _SAID else None
     required = profile.providers_required

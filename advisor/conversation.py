@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import prompts
+from advisor.both_parts import with_both_parts
 from advisor.capacity_answer import CAPACITY_FIELDS, CAPACITY_Q, capacity_for
 from advisor.extract import get_extractor
 from advisor.extract.accounting import account_for
@@ -269,6 +270,7 @@ class Conversation:
             error = str(exc)
         # "Can one box do both?" of a message with two workloads: answered by sizing both (expert review 18)
         rec = with_one_box(rec, profile, account, self.recommend)
+        rec = with_both_parts(rec, profile, account, self.recommend)  # "what would each cost?" (review 20)
         # 'buy or rent?' is answered by its section: not a question left open
         account = answered_questions(account, rec) or account
         # a precision what-if ("What if we run it in FP8 instead?"): the pick before -> after (review 12, R19)

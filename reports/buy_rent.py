@@ -72,6 +72,8 @@ def summary_line(t: BuyRentTimeline) -> str:
         if t.rented_instead
         else ""
     )
+    if t.kept_rental:
+        instead += f" Renting is keeping what you rent now, {t.kept_rental}, which runs the same work."
     return (
         f"Buy vs rent ({_gpus(t)}, {present.use(t.utilization)} use, {t.horizon_months} months): purchase "
         f"{present.usd(t.purchase_usd)}{_price_detail(t)} + {present.usd(t.running_usd_per_month)}/month "

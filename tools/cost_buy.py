@@ -275,6 +275,14 @@ class BuyRentTimeline(Traced):
     gpu_name: str | None = Field(
         default=None, description="the GPU bought or owned, e.g. 'NVIDIA H100 SXM5 80GB'"
     )
+    kept_rental: str | None = Field(
+        default=None,
+        description="the set-up the team rents now, which the rent lines price keeping (tools.recommend."
+        "keep_renting), e.g. '1x NVIDIA L40S'; None: the GPUs bought, rented",
+    )
+    kept_n_gpus: int | None = Field(default=None, description="GPUs in the kept rental")
+    kept_peak_gib_per_gpu: float | None = Field(default=None, description="the work's peak on a kept GPU")
+    kept_usable_gib_per_gpu: float | None = Field(default=None, description="usable memory of a kept GPU")
     quote: PurchaseQuote | None = Field(
         default=None,
         exclude=True,  # its figures and trace are in the recommendation's trace ('buy vs rent purchase: ')

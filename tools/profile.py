@@ -115,6 +115,11 @@ class WorkloadProfile(BaseModel):
         description="the percentile a stated latency target is at ('p95 latency under 4 s', '95% of requests "
         "under 4 s': 95): it must hold at the slow end of the predicted range, not only in its middle",
     )
+    latency_median: bool | None = Field(
+        default=None,
+        description="the stated latency target is a median ('p50 latency under 400 ms', 'median response "
+        "time'): judged at the middle of the predicted range, not its slow end (recommend.latency_point)",
+    )
     utilization: float | None = Field(default=None, ge=0, le=1, description="sustained GPU use, 0..1")
     horizon_months: float | None = Field(default=None, gt=0)
     eu_only: bool | None = None

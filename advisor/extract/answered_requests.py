@@ -139,6 +139,18 @@ _NODE_SIZE = (
     r"(?:\d{1,2}[\s-]*(?:x\s*)?(?:gpus?|cards?|(?:nvidia\s+)?[ahbl]\d{2,3}\w*|l40s|mi\d{3}x?)?[\s-]*"
     r"|eight[\s-]gpu\s+)?"
 )
+# "what would each cost?" of two workloads (expert review 20, R08): advisor/both_parts.py answers it
+EACH_Q = re.compile(
+    r"\b(?:what|how\s+much)\b[^.?!]{0,40}\b(?:each|both)\b[^.?!]{0,25}\b(?:cost|run|come\s+to|be)\b"
+    r"|\b(?:each|both)\s+(?:one\s+|part\s+|of\s+them\s+|of\s+these\s+)?(?:would\s+)?(?:cost|come\s+to)\b"
+    r"|\bcost\s+(?:of\s+)?(?:each|both)\b"
+    r"|\bwhich\s+(?:of\s+(?:these|the\s+two|them|the\s+two\s+(?:jobs|parts|workloads))\s+|one\s+|part\s+|job\s+)?"
+    r"(?:needs?|requires?|takes?)\s+(?:the\s+)?(?:bigger|larger|more|biggest|largest)\b",
+    I,
+)
+"""A question that compares the two parts: 'what would each cost?', 'which of these needs the bigger box?'."""
+
+
 ONE_BOX_Q = re.compile(
     rf"\b(?:one|a\s+single|the\s+same|single|1)\s+{_NODE_SIZE}(?:box|server|machine|node|instance|gpu\s+server"
     r"|setup|set-up|cluster|rig)\b[^.?!]{0,40}\b(?:both|two|everything|all\s+of\s+(?:it|this)|it\s+all)\b"
@@ -178,6 +190,7 @@ def question_patterns(rec: Recommendation) -> list[re.Pattern[str]]:
 
     one_box = any(c.claim.startswith(CLAIM_PREFIX) for c in rec.expectation_checks)
     out += [ONE_BOX_Q] if one_box else []
+    out += [EACH_Q] if any(c.claim.startswith("both parts:") for c in rec.expectation_checks) else []
     out += alternative_patterns(rec)  # "better off renting 8x H200?", "is that plausible?" (review 19, R06)
     return out + ([VERIFY_Q] if rec.expectation_checks else []) + ([WHICH_SETUP_Q] if compared else [])
 

@@ -32,6 +32,8 @@ _BUY_RENT_Q = re.compile(
     r"|\b(?:pays?\s+(?:it(?:self)?\s+)?off|pay\s*back|payback|break(?:s|ing)?[\s-]even|amorti[sz]e)\b",
     I,
 )
+# a reserved term asked about, answered by tools.recommend.reserved_answer (expert review 20, P07)
+_RESERVED_Q = re.compile(r"\breserv\w*|\bcommit\w*|\bup[\s-]?front\b|\bpre-?pa\w*|\bannual\w*", I)
 _HOW_LONG_Q = re.compile(r"\bhow (?:long|fast|quickly|many (?:hours|days|weeks))\b|\bwhen will\b", I)
 _COST_Q = re.compile(r"\bhow much\b|\bcosts?\b|\bprice(?:\s*tag)?\b|\bspend\b|\bbill\b|\bexpensive\b", I)
 _WHICH_GPU_Q = re.compile(r"\b(?:which|what)\s+(?:gpus?|cards?|hardware|instances?|accelerators?)\b", I)
@@ -45,6 +47,8 @@ def _answers(rec: Recommendation) -> list[re.Pattern[str]]:
     out = []
     if rec.buy_vs_rent is not None:
         out.append(_BUY_RENT_Q)
+    if any(c.claim.startswith("reserved ") for c in rec.expectation_checks):
+        out.append(_RESERVED_Q)
     if rec.primary is not None:
         out += [_COST_Q, _WHICH_GPU_Q, _FIT_Q]  # the pick's memory line answers "will it fit?"
         if rec.primary.cost_basis == "per_job":

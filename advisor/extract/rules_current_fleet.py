@@ -17,6 +17,13 @@ budget. Read as:
   Nebius?", "how much would that be on CoreWeave?", "compare it with Nebius"; reserved_months_asked from
   its reserved term ("and with a 1-year reservation?" -> 12). The term is the price asked, not a planning
   horizon, so the horizon read from the same words is dropped.
+A fleet said without its cost ("Currently renting 1x L40S on RunPod", "we're renting two H100s at Lambda
+right now") gives current_gpu, current_gpu_count and current_provider alone, from a present renting cue
+("currently/now/already renting", "we're renting"; in a question only "keep renting the/our") just before
+a counted GPU: what the team rents now is
+what a purchase question ("would buying 2 L40S be cheaper than keeping renting?", expert review 20, R18)
+is weighed against (tools.recommend.keep_renting). Its other findings stand (nothing was spent to take
+back). Not a plan or a question ("we rent 64x H100 for 3 months to pretrain", "could we rent 8x H100?").
 The findings the fleet sentence gave other rules (providers_required/preferred for its provider,
 gpus_wanted for its GPU, a budget for its spend) are taken back; a requirement said elsewhere ("our policy
 is AWS only") stands. tools/capacity_price.py prices the capacity at each provider.
@@ -31,6 +38,7 @@ from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import QUOTED_PENALTY, Ctx, I, q
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
 from advisor.extract.rules_money_time import _CUR_SYM, _CUR_WORD, _MONEY
+from advisor.extract.rules_reserved_question import rule_reserved_question
 from advisor.extract.rules_text import MULTIPLIERS, NUMBER, Sentence, parse_money, parse_number
 
 # a present spending cue: the amount is what the fleet costs now
@@ -78,12 +86,31 @@ _TERM = keyed(
     I,
 )
 _WORD_NUMBERS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}
+# a present renting cue with no amount: "currently renting", "we're renting", "we rent ... right now"
+_RENTING_NOW = keyed(
+    r"\b(?:currently|now|already|presently)\s+(?:renting|rent|using|running\s+on)\b"
+    r"|\bwe(?:'re|\s+are)\s+(?:currently\s+|now\s+|already\s+|presently\s+)?renting\b",
+    I,
+)
+# the same said inside the purchase question: "than keeping renting the one L40S?", "keep renting our 2 H100s"
+_KEEP_RENTING = keyed(r"\bkeep(?:ing)?\s+(?:on\s+)?rent(?:ing)?\s+(?:the|our)\b", I)
+_RENT_COUNT = re.compile(rf"\s*(?:(?P<num>{NUMBER})\s*(?:x\s*|×\s*)?|a\s+single\s+|an?\s+)(?:nvidia\s+)?$", I)
 
 
 def rule_current_fleet(ctx: Ctx) -> None:
-    """The capacity rented now, its cost, and the price question on it (module docstring)."""
+    """The capacity rented now, its cost, and the price question on it (module docstring); then a reserved
+    term asked about the work itself when no fleet question took it (rules_reserved_question)."""
+    _current_fleet(ctx)
+    rule_reserved_question(ctx)
+
+
+def _current_fleet(ctx: Ctx) -> None:
     for i, s in enumerate(ctx.sentences):
         if _fleet(ctx, s):
+            _asked(ctx, ctx.sentences[i:])
+            return
+    for i, s in enumerate(ctx.sentences):
+        if _rented_now(ctx, s):
             _asked(ctx, ctx.sentences[i:])
             return
     if ctx.prior is not None and ctx.prior.current_gpu is not None:
@@ -129,6 +156,36 @@ def _fleet(ctx: Ctx, s: Sentence) -> bool:
         ctx.add(s, "utilization", 1.0, f'"{q(m)}": all 730 hours of the month', "inferred", m.start())
     _take_back(ctx, s, {pid for pid, _a, _b in providers}, gid, money.start())
     return True
+
+
+def _rented_now(ctx: Ctx, s: Sentence) -> bool:
+    """A fleet said without its cost: "Currently renting 1x L40S on RunPod" (module docstring)."""
+    t = s.text
+    if ctx.has("current_gpu"):
+        return False
+    cues = [*_KEEP_RENTING.finditer(t)] + ([] if t.rstrip().endswith("?") else [*_RENTING_NOW.finditer(t)])
+    for cue in cues:
+        gpu = GPU_RE.search(t, cue.end(), min(len(t), cue.end() + 24))
+        if gpu is None:
+            continue
+        count = _RENT_COUNT.fullmatch(t, cue.end(), gpu.start())
+        if count is None:
+            continue
+        num = count.group("num")
+        n = int(parse_number(num)) if num else 1
+        if n < 1:
+            return False
+        gid = resolve_gpu(gpu.group("gpu"))
+        said = t[cue.start() : gpu.end()]
+        ctx.add(s, "current_gpu", gid, f'"{said}": the GPUs you rent now', "stated", gpu.start())
+        ctx.add(s, "current_gpu_count", n, f'"{said}"', "stated", gpu.start())
+        providers = find_providers(t[gpu.end() :])
+        if providers:
+            pid, a, b = providers[0]
+            at = gpu.end() + a
+            ctx.add(s, "current_provider", pid, f'"{t[at : gpu.end() + b]}": where it runs now', "stated", at)
+        return True
+    return False
 
 
 def _count_before(t: str, at: int) -> re.Match[str] | None:

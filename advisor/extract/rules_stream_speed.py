@@ -111,6 +111,8 @@ _PERCENTILE = re.compile(
     r"|queries|users|completions)\b",
     I,
 )
+# "p50 latency", "median latency", "50th percentile": a median target (expert review 20, R04)
+_MEDIAN = re.compile(r"\bp50\b|\bmedian\b|\b50(?:th)?[\s-]+percentile\b", I)
 _LATENCY_TARGETS = ("response_target_s", "ttft_target_s", "latency_ms_per_token")
 # "95% of requests under 4 s", "99% of answers must come back within 2 seconds": a whole answer's time at a
 # percentile, in a form the per-answer rule (rules_serving_io._END_TO_END) does not read
@@ -133,6 +135,10 @@ def rule_latency_percentile(ctx: Ctx) -> None:
                 ctx.add(s, "response_target_s", seconds, m.group(0), "stated", m.start())
                 break
     timed = [f.position for f in ctx.findings if f.field in _LATENCY_TARGETS]
+    for s in ctx.sentences_with(_MEDIAN):  # "p50 latency under 400 ms": judged at the range's middle
+        if any(s.start <= pos < s.start + len(s.text) for pos in timed) and (m := _MEDIAN.search(s.text)):
+            ctx.add(s, "latency_median", True, m.group(0), "stated", m.start())
+            break
     for s in ctx.sentences_with(_PERCENTILE):  # a finding needs it to match
         in_sentence = any(s.start <= pos < s.start + len(s.text) for pos in timed)
         if not in_sentence or (m := _PERCENTILE.search(s.text)) is None:

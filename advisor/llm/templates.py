@@ -21,6 +21,7 @@ from tools.profile import WorkloadProfile
 from tools.units import ms_per_token_to_tokens_per_s
 
 WORDED_FLAGS = (
+    "latency_median",
     "serving_scheduled",
     "no_latency_target",
     "cannot_resume",

@@ -73,6 +73,7 @@ WHAT_IF_FIELDS = (
     "ttft_target_s",
     "response_target_s",
     "latency_percentile",
+    "latency_median",
     "gpus_wanted",
     "gpus_excluded",
     "max_gpus",

@@ -23,8 +23,10 @@ from tools.recommend.compare_setups import check_compared_setups
 from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
+from tools.recommend.fp8_lever import fp8_lever_note
 from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
+from tools.recommend.keep_renting import current_rental
 from tools.recommend.memory_answer import memory_answer
 from tools.recommend.models import Option, Recommendation, RecommendSettings
 from tools.recommend.named_buy_rent import named_buy_vs_rent
@@ -36,6 +38,7 @@ from tools.recommend.provider_gaps import provider_gap_check
 from tools.recommend.rate_load import trace_rate_load
 from tools.recommend.relax import relax_advice
 from tools.recommend.rent_vs_owned import rent_within_budget_note
+from tools.recommend.reserved_answer import reserved_answer
 from tools.recommend.run import run_engine
 from tools.recommend.score import score
 from tools.recommend.sensitivity import run_sensitivity
@@ -224,6 +227,8 @@ def recommend(
     # a budget said beside owned GPUs that run the job: what renting buys within it, against the owned run
     renting = rent_within_budget_note(out, w.profile, eng.inference)
     relaxed = [renting, *relaxed] if renting else relaxed
+    fp8 = fp8_lever_note(w, out, profile, catalog, settings, caches)  # 16-bit misses a latency (review 20)
+    relaxed = [*relaxed, fp8] if fp8 else relaxed
     tb = eng.tb
     narrowing: tuple[str, ...] = ()
     if out.primary is not None:
@@ -234,9 +239,10 @@ def recommend(
             narrowing = tuple(eng.calc.training_time(c.gpu, c.layout, scale_out).narrowing)
     workload_class, deployment_advice = _classify(eng, out.primary)
     timeline = None
+    kept = current_rental(out, catalog)  # "cheaper than keeping renting?": what they rent now (review 20)
     if out.primary is not None:
         rented = next((c for c in out.ranked if c.offer.deployment not in ("owned", "colocation")), None)
-        timeline = buy_vs_rent_for(out.primary, eng, p, rented)
+        timeline = buy_vs_rent_for(out.primary, eng, p, rented, kept)
         if timeline is None and rented is None:
             # an on-prem ask ranks no rental: the pick's buy vs rent compares with the best rented option for
             # the same work, so the paragraph is about the pick (expert review 16, R19 turn 3: 8x MI300X was
@@ -255,12 +261,14 @@ def recommend(
                 if timeline is not None:
                     break
     # "buying 4x H100 vs renting, which is cheaper?": the named set-up's buy vs rent (review 13, R02)
-    timeline = named_buy_vs_rent(out, catalog) or timeline
+    timeline = named_buy_vs_rent(out, catalog, kept) or timeline
     checks = with_pick_layout(checks, out, timeline)  # the named GPUs as the pick lays them out (review 19)
     # a purchase that costs more over the horizon than renting the same GPUs: the rental is the pick
     primary, alternatives = _rent_over_buy(w, out, timeline, primary, alternatives, catalog, settings, caches)
     # "is it worth buying 8x H100?": the block's verdict opens the answer (review 19, R13), not a fit check
     checks = with_buy_verdict(checks, p, timeline)
+    reserved = reserved_answer(out)  # "and with a year paid up front?": the term's figures (review 20, R07)
+    checks = [reserved, *checks] if reserved is not None else checks
     as_of = catalog.as_of_dates()
     return Recommendation(
         profile=p,

@@ -179,6 +179,11 @@ def _rented_instead(
     GPU-hour x (the rented option's GPU-hours / c's GPU-hours) = a rate per GPU-hour of c's GPUs."""
     if rented is None or rented.gpu.id == c.gpu.id:
         return [], None
+    return _moved_rents(c, rented, eng)
+
+
+def _moved_rents(c: Candidate, rented: Candidate, eng: Engine) -> tuple[list[RentBasis], str | None]:
+    """`rented`'s rent lines as rates per GPU-hour of c's GPUs (_rented_instead), and its set-up in words."""
     rents = _rents(rented, eng)
     mine = _gpu_hours(c, eng)
     if not rents or mine <= 0:
@@ -212,11 +217,16 @@ def _colocated(c: Candidate, p: WorkloadProfile) -> bool:
 
 
 def buy_vs_rent_for(
-    c: Candidate, eng: Engine, p: WorkloadProfile, rented: Candidate | None = None
+    c: Candidate,
+    eng: Engine,
+    p: WorkloadProfile,
+    rented: Candidate | None = None,
+    kept: Candidate | None = None,
 ) -> BuyRentTimeline | None:
     """The timeline for the candidate's GPUs, or None when not wanted or without a purchase price or
     TDP, or with no rental price for that GPU and no other rented option (`rented`, the best-ranked one)
-    to compare with."""
+    to compare with. `kept`: the set-up the team rents now (tools.recommend.keep_renting); when it differs
+    from c's GPUs, the rent lines are what keeping it costs."""
     if not wanted(p) or one_off_rental(c, p, eng.inference):
         return None
     if is_yours(c):
@@ -224,6 +234,12 @@ def buy_vs_rent_for(
     quote = quote_for(c, eng, p)
     rents = _rents(c, eng)
     instead: str | None = None
+    kept_setup: str | None = None
+    if kept is not None and (kept.gpu.id, kept.total_gpus) != (c.gpu.id, c.total_gpus):
+        # "cheaper than keeping renting?": the rental they have is the rent side (expert review 20, R18)
+        moved, kept_setup = _moved_rents(c, kept, eng)
+        rents = moved or rents
+        kept_setup = kept_setup if moved else None
     if not rents:  # nobody rents this GPU: the same work on the best rented option
         rents, instead = _rented_instead(c, rented, eng)
     price = purchase_price(c, p)
@@ -261,4 +277,12 @@ def buy_vs_rent_for(
         return None
     eng.tb.extend(quote, prefix="buy vs rent purchase: ")
     eng.tb.extend(timeline, prefix="buy vs rent: ")
-    return timeline.model_copy(update={"rented_instead": instead, "gpu_name": c.gpu.name, "quote": quote})
+    update = {"rented_instead": instead, "gpu_name": c.gpu.name, "quote": quote}
+    if kept is not None and kept_setup is not None:
+        update |= {
+            "kept_rental": kept_setup,
+            "kept_peak_gib_per_gpu": kept.fit.peak_gib_per_gpu,
+            "kept_usable_gib_per_gpu": kept.fit.usable_gib_per_gpu,
+            "kept_n_gpus": kept.total_gpus,
+        }
+    return timeline.model_copy(update=update)

@@ -57,8 +57,9 @@ def buy_verdict(p: WorkloadProfile, t: BuyRentTimeline | None) -> ExpectationChe
     cheapest = min(t.rents, key=lambda ln: ln.total_usd, default=None)
     up_front = present.usd(t.purchase_usd)
     totals = f"over {months} months buying costs {present.usd(buy_total)} ({up_front} up front)"
+    kept = f"keeping your {t.kept_rental} rented " if t.kept_rental else "renting "
     if od is not None:
-        totals += f" against {present.usd(od.total_usd)} renting {od.basis.name}"
+        totals += f" against {present.usd(od.total_usd)} {kept}{od.basis.name}"
     tail = f"; {_break_even(od, months)}" if od is not None else ""
     beats_on_demand = od is not None and od.break_even_month is not None and od.break_even_month <= months
     if t.cheapest == "buy":
@@ -73,6 +74,11 @@ def buy_verdict(p: WorkloadProfile, t: BuyRentTimeline | None) -> ExpectationChe
         verdict = "tight"
     else:
         best = f" Cheapest over the horizon: {cheapest.basis.name}." if cheapest is not None else ""
+        if t.kept_rental and cheapest is not None:
+            best = (
+                f" Renting on is cheaper: {kept}{cheapest.basis.name} costs "
+                f"{present.usd(cheapest.total_usd)} over the same {months} months.{_not_needed(t)}"
+            )
         text = (
             f"No: buying {what} does not pay off within {months} months {_use(t, p)}: {totals}{tail}.{best}"
         )
@@ -80,6 +86,20 @@ def buy_verdict(p: WorkloadProfile, t: BuyRentTimeline | None) -> ExpectationChe
     factor = buy_total / od.total_usd if od is not None and od.total_usd > 0 else None
     return ExpectationCheck(
         claim=f"buy {what}", verdict=verdict, factor=factor, explanation=text, asked=True, leads=True
+    )
+
+
+def _not_needed(t: BuyRentTimeline) -> str:
+    """' Your 1x NVIDIA L40S already runs this work (25.9 GiB per GPU of 44.8 usable): the other 1 GPU bought
+    would not be needed.' when the rental kept has fewer GPUs than the purchase; else ''."""
+    n = t.kept_n_gpus
+    if n is None or n >= t.n_gpus or t.kept_peak_gib_per_gpu is None or t.kept_usable_gib_per_gpu is None:
+        return ""
+    extra = t.n_gpus - n
+    return (
+        f" Your {t.kept_rental} already runs this work ({t.kept_peak_gib_per_gpu:.1f} GiB per GPU of "
+        f"{t.kept_usable_gib_per_gpu:.1f} usable): the other {extra} GPU{'s' if extra > 1 else ''} bought "
+        "would not be needed."
     )
 
 

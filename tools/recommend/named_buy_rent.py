@@ -12,11 +12,14 @@ from tools.cost_buy import BuyRentTimeline
 from tools.defaults import CatalogView
 from tools.errors import InputError
 from tools.recommend.buy_rent import buy_vs_rent_for, wanted
+from tools.recommend.candidates import Candidate
 from tools.recommend.outcome import Outcome
 from tools.recommend.price_named import price_named
 
 
-def named_buy_vs_rent(outcome: Outcome, catalog: CatalogView) -> BuyRentTimeline | None:
+def named_buy_vs_rent(
+    outcome: Outcome, catalog: CatalogView, kept: Candidate | None = None
+) -> BuyRentTimeline | None:
     """The buy-vs-rent timeline of the named set-up when buying is weighed (buy_rent.wanted) and those
     GPUs run the work; None otherwise (the pick's own timeline then stands)."""
     p = outcome.engine.p
@@ -30,4 +33,4 @@ def named_buy_vs_rent(outcome: Outcome, catalog: CatalogView) -> BuyRentTimeline
     if not priced:
         return None
     rented = min(priced, key=lambda c: c.cost_mid)  # the rental that runs it; its GPUs are the ones bought
-    return buy_vs_rent_for(rented, outcome.engine, p, rented)
+    return buy_vs_rent_for(rented, outcome.engine, p, rented, kept)

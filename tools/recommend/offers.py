@@ -169,14 +169,17 @@ class OfferSelector(Part):
         return kept + list(best.values())
 
     def _reserved_plausible(self, o: Offer) -> bool:
-        """Reserved capacity only when the stated horizon covers the commitment and use is sustained, or
-        when the user rules out both on-demand and spot ("reserved only")."""
+        """Reserved capacity only when the stated horizon (or a reserved term asked about) covers the
+        commitment and use is sustained, or when the user rules out both on-demand and spot ("reserved
+        only")."""
         if o.pricing != "reserved" or {"on_demand", "spot"} <= set(self.p.pricing_excluded):
             return True
         horizon_stated = self.p.status_of("horizon_months") in ("stated", "inferred")
         util = self.p.utilization
         term = o.commitment_months or 1.0
         long_enough = horizon_stated and (self.p.horizon_months or 0) >= term
+        # "and with a year paid up front?": a term asked about is one the user would commit to (review 20)
+        long_enough = long_enough or (self.p.reserved_months_asked or 0) >= term
         return bool(long_enough and util and util >= RESERVED_UTILIZATION_MIN)
 
     def owned_offers(self, gpu: GpuSpec) -> list[Offer]:

@@ -17,6 +17,7 @@ from tools import present
 from tools.compute.serving import ServingTime
 from tools.profile import WorkloadProfile
 from tools.ranges import Range
+from tools.recommend.latency_point import answer_verdict, percentile_words
 from tools.recommend.models import ServingFigures
 from tools.recommend.rate_load import rate_load
 from tools.recommend.ttft_target import at_percentile, ttft_range
@@ -363,11 +364,6 @@ def latency_source(p: WorkloadProfile) -> str | None:
     return f"your {percentile_words(p)}{p.response_target_s:g} s for a {p.output_tokens:,}-token answer"
 
 
-def percentile_words(p: WorkloadProfile) -> str:
-    """'p95 ' for a percentile target, '' without one."""
-    return "" if p.latency_percentile is None else f"p{present.number(p.latency_percentile)} "
-
-
 def arrivals_words(concurrency: int) -> str:
     """'the slow end: all 20 prompts arriving at once': what the TTFT band's slow end assumes
     (tools/compute/serving_steps.py `time_to_first_token`, its wave term; tools/recommend/ttft_burst.py)."""
@@ -418,9 +414,7 @@ def response_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     n = p.output_tokens
     s = answer_seconds(t, n)
     low, high = s.low, s.high
-    verdict = "within" if high <= target else ("over at the slow end of" if low <= target else "over")
-    if p.latency_percentile is not None and high > target:  # a p95 target must hold at the slow end
-        verdict = "misses (at the slow end of the range)"
+    verdict = answer_verdict(p, low, high, target)  # p95 at the slow end, p50 at the middle
     return (
         f"{low:,.2g}-{high:,.2g} s per {n:,}-token answer ({ttft_text(t)} + {n:,} x {ms.low:,.0f}-"
         f"{ms.high:,.0f} ms per token): {verdict} your {percentile_words(p)}{target:g} s target"
