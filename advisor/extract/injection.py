@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import alternatives
+
 I = re.I  # noqa: E741
 
 LABEL = r"(?:ai|a\.i\.|assistant|system|chatgpt|gpt-?\d*|claude|gemini|llm|bot|chatbot)"
@@ -27,7 +29,7 @@ SPEAKER = re.compile(
     rf"(?:the|any|all)?\s*{_MACHINE}\b)",
     I,
 )
-STEERING = re.compile(
+STEERING = alternatives(
     r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|rules"
     r"|guidelines|above|previous|prior|everything|system)\b"
     r"|\b(?:you are now|from now on you|you must now|act as an?|pretend (?:to be|you are)|new instructions|"

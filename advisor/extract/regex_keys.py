@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from advisor.extract.regex_first import with_first_char
 from advisor.extract.regex_memo import Remembered
 
 # the parser `re` itself uses (no public API exposes the tree); private, so typed loosely and any
@@ -413,3 +414,103 @@ def keyed(pattern: str, flags: int = 0, min_chars: int = MIN_WORD_CHARS) -> Keye
     """`re.compile(pattern, flags)`, run only on texts that hold one of its required words (words of
     at least `min_chars` characters: 1 admits a pattern that needs "?" or "~")."""
     return Keyed(re.compile(pattern, flags), min_chars)
+
+
+# --------------------------------------------------------------------------- alternatives
+def split_alternatives(source: str) -> list[str]:
+    """The top-level alternatives of a pattern's source ("a|b(c|d)|[|]" -> "a", "b(c|d)", "[|]"): each `|`
+    outside every group and character set, not escaped."""
+    parts: list[str] = []
+    depth, start, i, in_set = 0, 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_set:
+            in_set = ch != "]"
+        elif ch == "[":
+            in_set = True
+            i += 1 + source.startswith("^", i + 1)  # "[^": the set's first character comes next
+            i += source.startswith("]", i)  # "[]...]", "[^]...]": a literal "]" opens the set
+            continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return parts
+
+
+class _FirstOf:
+    """A pattern's search, match, fullmatch and finditer answered from its alternatives (`Alternatives`)."""
+
+    def __init__(self, alternatives: tuple[Keyed, ...]) -> None:
+        self.alternatives = alternatives
+
+    def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        # at the leftmost place any alternative matches, the first of them that matches there: as `re` does
+        best: re.Match[str] | None = None
+        for alt in self.alternatives:
+            if alt.may_match(string):
+                m = alt.regex.search(string, pos, endpos)
+                if m is not None and (best is None or m.start() < best.start()):
+                    best = m
+        return best
+
+    def match(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        for alt in self.alternatives:
+            if alt.may_match(string) and (m := alt.regex.match(string, pos, endpos)) is not None:
+                return m
+        return None
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
+        for alt in self.alternatives:
+            if alt.may_match(string) and (m := alt.regex.fullmatch(string, pos, endpos)) is not None:
+                return m
+        return None
+
+    def finditer(self, string: str, pos: int = 0, endpos: int = _MAX) -> Iterator[re.Match[str]]:
+        # each match is non-empty (checked by Alternatives): the next search starts where it ended
+        while (m := self.search(string, pos, endpos)) is not None:
+            yield m
+            pos = m.end()
+
+
+class Alternatives(Keyed):
+    """A Keyed pattern written as one alternation without groups ("\\bignore ...|\\byou are now\\b|..."),
+    run as its alternatives, each a Keyed pattern of its own: only those whose words the text holds run,
+    each with its first-character form (regex_first.py), and the match is the leftmost, the earlier
+    alternative at the same place, as `re` chooses (each alternative's search gives its leftmost match;
+    where several start at the same place, `re` tries them in order there). A big alternation whose first
+    characters are too many for one lookahead ("\\?|^...|\\b(?:...)") is tried at every place as a whole;
+    split, a sentence holding "you" runs the one alternative that needs it (issue 12, speed9: the steering
+    pattern, the claim cues, the on-prem and US-only constraints). Matches are the pattern's own but for
+    `.re`; a pattern with groups, or one that can match empty, is refused (ValueError)."""
+
+    __slots__ = ("alternatives",)
+
+    def __init__(self, regex: re.Pattern[str], min_chars: int = MIN_WORD_CHARS) -> None:
+        super().__init__(regex, min_chars)
+        parts = split_alternatives(regex.pattern)
+        tree = sre_parse.parse(regex.pattern, regex.flags)
+        if regex.groups or len(parts) < 2 or regex.flags & re.VERBOSE or "(?#" in regex.pattern:
+            raise ValueError(f"not a plain alternation: {regex.pattern[:60]!r}")
+        if tree.getwidth()[0] == 0:
+            raise ValueError(f"may match empty: {regex.pattern[:60]!r}")
+        alternatives = []
+        for part in parts:
+            alt = Keyed(re.compile(part, regex.flags), min_chars)
+            alt.regex, alt._pending = with_first_char(alt.original), False
+            alternatives.append(alt)
+        self.alternatives = tuple(alternatives)
+        self.regex, self._pending = _FirstOf(self.alternatives), False  # type: ignore[assignment]
+
+
+def alternatives(pattern: str, flags: int = 0, min_chars: int = MIN_WORD_CHARS) -> Alternatives:
+    """`keyed(pattern, flags, min_chars)` for a pattern that is one alternation: run as its alternatives."""
+    return Alternatives(re.compile(pattern, flags), min_chars)

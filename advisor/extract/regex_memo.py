@@ -72,10 +72,17 @@ class Remembered:
     def _fresh(self, epoch: int) -> Tables:
         tables: Tables = ({}, {}, {}, {})
         self._tables = (epoch, tables)
-        if self._pending:  # compiled when first needed, not at import: most patterns' gates stay closed
-            self.regex = with_first_char(self.original)
-            self._pending = False
+        if self._pending:
+            self._first()
         return tables
+
+    def _first(self) -> re.Pattern[str]:
+        """The first-character form, compiled when first needed, not at import (most patterns' gates stay
+        closed): in a reading, or outside one (the input's accounting, the guard; speed9: they ran as
+        compiled unless a reading had run them first)."""
+        self.regex = with_first_char(self.original)
+        self._pending = False
+        return self.regex
 
     @property
     def pattern(self) -> str:
@@ -85,7 +92,7 @@ class Remembered:
     def search(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
         epoch = _EPOCH.get()
         if not epoch:
-            return self.regex.search(string, pos, endpos)
+            return (self._first() if self._pending else self.regex).search(string, pos, endpos)
         seen, tables = self._tables
         if seen != epoch:
             tables = self._fresh(epoch)
@@ -98,7 +105,7 @@ class Remembered:
     def match(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
         epoch = _EPOCH.get()
         if not epoch:
-            return self.regex.match(string, pos, endpos)
+            return (self._first() if self._pending else self.regex).match(string, pos, endpos)
         seen, tables = self._tables
         if seen != epoch:
             tables = self._fresh(epoch)
@@ -111,7 +118,7 @@ class Remembered:
     def fullmatch(self, string: str, pos: int = 0, endpos: int = _MAX) -> re.Match[str] | None:
         epoch = _EPOCH.get()
         if not epoch:
-            return self.regex.fullmatch(string, pos, endpos)
+            return (self._first() if self._pending else self.regex).fullmatch(string, pos, endpos)
         seen, tables = self._tables
         if seen != epoch:
             tables = self._fresh(epoch)
@@ -124,7 +131,7 @@ class Remembered:
     def finditer(self, string: str, pos: int = 0, endpos: int = _MAX) -> Iterator[re.Match[str]]:
         epoch = _EPOCH.get()
         if not epoch:
-            return self.regex.finditer(string, pos, endpos)
+            return (self._first() if self._pending else self.regex).finditer(string, pos, endpos)
         seen, tables = self._tables
         if seen != epoch:
             tables = self._fresh(epoch)

@@ -65,7 +65,7 @@ def _counted_gpus(text: str) -> list[tuple[re.Match[str], str, int]]:
 
 def _reported(ctx: Ctx) -> tuple[Sentence, re.Match[str], str, int, re.Match[str]] | None:
     """The first reported claim on counted hardware: (sentence, GPU match, id, count, reporter match)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(*_SOURCES):  # each step needs a reporter (a sentence without one is passed)
         t = s.text
         src = next((m for rx in _SOURCES if (m := rx.search(t)) is not None), None)
         if src is None or _RULE.search(t) or _OWNED.search(t) or not _DOES.search(t):
@@ -81,7 +81,7 @@ def _alternative(
     ctx: Ctx, claim: Sentence, claim_gpu: str
 ) -> tuple[Sentence, re.Match[str], str, int] | None:
     """The set-up of another GPU type the user asks about in a sentence of its own (module docstring)."""
-    for s in ctx.sentences:
+    for s in ctx.sentences_with(_ASKS):
         if s.start == claim.start or not _ASKS.search(s.text):
             continue
         for g, gid, n in _counted_gpus(s.text):

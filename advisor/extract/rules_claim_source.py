@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_ctx import Ctx, I
 
 _CLAIM_FIELDS = frozenset({"claimed_gpu", "claimed_gpu_count", "claimed_gpu_bound", "claimed_hours"})
@@ -33,9 +34,9 @@ _VERB = (
 )
 _SOURCES = (
     # "my vendor says", "Our CTO (Dana) thinks", "the reseller, when asked, claimed"
-    re.compile(rf"\b{_OWNER}{_WHO}\b(?:\s*\([^)]{{0,30}}\))?,?\s+(?:\w+\s+)?{_VERB}\b", I),
-    re.compile(rf"\baccording\s+to\s+{_OWNER}{_WHO}\b", I),
-    re.compile(rf"\b(?:told|quoted|advised)\s+by\s+{_OWNER}{_WHO}\b", I),
+    keyed(rf"\b{_OWNER}{_WHO}\b(?:\s*\([^)]{{0,30}}\))?,?\s+(?:\w+\s+)?{_VERB}\b", I),
+    keyed(rf"\baccording\s+to\s+{_OWNER}{_WHO}\b", I),
+    keyed(rf"\b(?:told|quoted|advised)\s+by\s+{_OWNER}{_WHO}\b", I),
 )
 _YOURS = frozenset({"my", "our", "one of our"})
 # kept upper-case: "our ML lead", "the IT team", "our CTO"
@@ -51,9 +52,12 @@ def source_words(m: re.Match[str]) -> str:
 
 def rule_claim_source(ctx: Ctx) -> None:
     """claim_source from the sentence of a claim the claim rules read (module docstring)."""
-    for s in ctx.sentences:
+    claims = [f.position for f in ctx.findings if f.field in _CLAIM_FIELDS]  # once, not once per sentence
+    if not claims:
+        return
+    for s in ctx.sentences_with(*_SOURCES):  # a sentence without a reporter has nothing to read
         end = s.start + len(s.text)
-        if not any(f.field in _CLAIM_FIELDS and s.start <= f.position <= end for f in ctx.findings):
+        if not any(s.start <= p <= end for p in claims):
             continue
         for rx in _SOURCES:
             if (m := rx.search(s.text)) is not None:

@@ -13,7 +13,7 @@ import re
 
 from advisor.extract import units_text as U
 from advisor.extract.base import Finding
-from advisor.extract.regex_keys import keyed
+from advisor.extract.regex_keys import alternatives, keyed
 from advisor.extract.rules_claim_bounds import count_bound
 from advisor.extract.rules_count_question import asks_count
 from advisor.extract.rules_ctx import Ctx, I, q
@@ -29,7 +29,7 @@ from advisor.extract.rules_text import (
 )
 
 # =========================================================================== claims
-_CLAIM_CUE = keyed(
+_CLAIM_CUE = alternatives(
     r"\b(?:claim\w*|told|tells|said|says|promis\w*|quoted|advertis\w*|vendor|blog|someone|supposedly"
     r"|reportedly|"
     r"according to|we could do|could do|can do|benchmark\w*|marketing|their sales|will do it|would do it"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.extract.regex_keys import keyed
+from advisor.extract.regex_keys import alternatives, keyed
 from advisor.extract.rules_ctx import PROTOTYPE, Ctx, I, negated, q
 from advisor.extract.rules_list_leads import COMMUNITY_OUT
 from advisor.extract.rules_models import PROVIDER_RE, _catalog
@@ -149,7 +149,7 @@ _CONSUMER = keyed(
     I,
 )
 # a request that opens "On-prem DeepSeek-V3 ...", an "on-prem deployment", a verb ... "on prem", buying
-_ONPREM_DEPLOY = keyed(
+_ONPREM_DEPLOY = alternatives(
     r"^\W*on[\s-]?prem(?:ise|ises)?\b(?!\s*(?:or|vs\.?|versus)\b)"
     r"|\bon[\s-]?prem(?:ise|ises)?\s+(?:deployment|serving|inference|hosting|install\w*|setup|set-up)\b"
     r"|\b(?:run|host|deploy|train|keep|operate)\w*\b[^.]{0,30}\bon[\s-]?prem\w*|\b(?:buy(?:ing)?|purchas\w+"
@@ -207,7 +207,7 @@ _WEIGHING = keyed(r"\b(?:or|vs\.?|versus|whether|compare\w*|consider\w*|rent\w*|
 # US regions only (expert review 5, R12): "US regions only", "must be hosted in the US", "US-only",
 # "data can't leave the US"; "US" in capitals, so the pronoun ("give us", "let us know") is not read
 _US = r"(?:(?-i:US|U\.S\.?|USA)|united\s+states)"
-_US_ONLY = keyed(
+_US_ONLY = alternatives(
     rf"\b{_US}[\s-](?:(?:cloud\s+)?regions?|data\s?cent(?:er|re)s?|hosting|providers?|soil)?\s*only\b"
     rf"|\bonly\s+(?:(?:run|host|deploy|operate|use)\s+)?(?:in\s+|within\s+)?(?:the\s+)?{_US}"
     r"(?:\s+(?:regions?|data\s?cent(?:er|re)s?))?\b"

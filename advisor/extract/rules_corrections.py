@@ -239,9 +239,22 @@ def _known(ctx: Ctx, s: Sentence) -> dict[str, Any]:
     known: dict[str, Any] = {}
     if ctx.prior is not None:
         known = {name: getattr(ctx.prior, name) for name in (*_UNITS, "owned_gpu")}
-    for f in sorted(ctx.findings, key=lambda f: f.position):
+    # each field's finding latest in position before `s` (the later one in the list on a tie), in one pass:
+    # sorting every finding for each correcting sentence grew with the square of a long brief (speed9)
+    # (a field new to `known` goes in where its earliest such finding stands: `_replaced_figure` reads them
+    # in order)
+    first: dict[str, tuple[int, int]] = {}
+    latest: dict[str, tuple[int, int]] = {}
+    for i, f in enumerate(ctx.findings):
         if f.position < s.start and (f.field in _UNITS or f.field == "owned_gpu"):
-            known[f.field] = f.value
+            if f.field not in latest:
+                first[f.field] = latest[f.field] = (f.position, i)
+            elif (f.position, i) > latest[f.field]:
+                latest[f.field] = (f.position, i)
+            elif (f.position, i) < first[f.field]:
+                first[f.field] = (f.position, i)
+    for name in sorted(latest, key=first.__getitem__):
+        known[name] = ctx.findings[latest[name][1]].value
     return {k: v for k, v in known.items() if v is not None}
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, TypeAlias
 
 from advisor.extract.base import Finding, clip_evidence
@@ -44,6 +45,10 @@ class Ctx:
     claim_sentences: set[int] = field(default_factory=set)
     prior: WorkloadProfile | None = None  # the earlier turns' profile: a correction may name its values
     _corrections: dict[int, bool] = field(default_factory=dict)  # sentence start -> says "actually"...
+    # sentences_with's: the scope asked last, the sentences' text ids, whether that scope holds them all
+    _text_ids: tuple[Scope | None, tuple[int, ...], bool] = field(
+        default=(None, (), False), init=False, repr=False, compare=False
+    )
 
     def is_correction(self, s: Sentence) -> bool:
         """Whether sentence `s` corrects an earlier statement; read once per sentence, so a long
@@ -101,6 +106,13 @@ class Ctx:
                 return self.sentences
             union |= held
         ids = scope.ids
+        seen, own, inside = self._text_ids
+        if seen is not scope:  # once per scope: each sentence's text id, and whether the scope holds them all
+            own = tuple(id(s.text) for s in self.sentences)
+            self._text_ids = (scope, own, ids.issuperset(own))
+            inside = self._text_ids[2]
+        if inside:  # the usual case (rules.py reads a part in a scope of its own sentences): picked in C
+            return tuple(compress(self.sentences, map(union.__contains__, own)))
         return tuple(s for s in self.sentences if id(s.text) in union or id(s.text) not in ids)
 
 

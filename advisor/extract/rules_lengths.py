@@ -33,6 +33,7 @@ _FIGURE = (
     r"(?P<unit>[\s-]*tok(?:en)?s?\b)?"
 )
 _FIGURE_RX = re.compile(_FIGURE, I)
+_DIGIT = re.compile(r"\d")  # the same digits as NUM's \d (Unicode)
 # what makes a figure a rate or a volume rather than one request's length
 _NOT_LENGTH_AFTER = re.compile(
     r"\s*(?:/\s*(?:s|sec|min|h|hr|day)\b|(?:per|an?|each|every)\s+(?:s|sec|second|minute|min|hour|hr|day|week"
@@ -94,11 +95,15 @@ def _value(num: str, k: str | None) -> int | None:
 def _figures(t: str) -> list[tuple[re.Match[str], int, str]]:
     """Token figures in `t` with their value and role: 'out', 'in' or '' (not marked)."""
     out: list[tuple[re.Match[str], int, str]] = []
+    if not _DIGIT.search(t):
+        return out  # every figure holds a digit (NUM): a third of a brief's sentences hold none
     for m in _FIGURE_RX.finditer(t):
+        if not m.group("unit") and not m.group("k"):
+            continue  # a bare figure is a length only as "1-1.5k back" (most numbers: asked first)
         after = t[m.end() : m.end() + 60]
         marked_out = _OUT_AFTER.match(after) is not None
-        if not m.group("unit") and not (m.group("k") and marked_out):
-            continue  # a bare figure is a length only as "1-1.5k back"
+        if not m.group("unit") and not marked_out:
+            continue
         if _NOT_LENGTH_AFTER.match(after):
             continue
         value = _value(m.group("num"), m.group("k"))

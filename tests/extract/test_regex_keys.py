@@ -24,7 +24,7 @@ def _patterns() -> list[re.Pattern[str]]:
     for name in _MODULES:
         for value in vars(importlib.import_module(f"advisor.extract.{name}")).values():
             if isinstance(value, Keyed):
-                out.append(value.regex)
+                out.append(value.original)  # as compiled (`regex` may be a faster form)
             elif isinstance(value, Gated):
                 out.append(value.pattern)
             elif isinstance(value, re.Pattern) and isinstance(value.pattern, str):

@@ -49,3 +49,19 @@ def test_every_sentence_when_the_index_cannot_say() -> None:
         assert ctx.sentences_with(wordless) == ctx.sentences
         assert ctx.sentences_with(plain) == ctx.sentences
         assert ctx.sentences_with(keyed(r"\bgdpr\b", re.I)) == ()
+
+
+def test_sentences_outside_the_scope_are_kept_and_a_new_scope_is_asked_again() -> None:
+    """The text ids kept per scope (speed9): a scope holding only some of the sentences keeps the others
+    (the index cannot say for them), and the next scope is asked afresh, not answered from the last."""
+    ctx = _ctx()
+    spot = keyed(r"\bspot\b", re.I)
+    texts = [s.text for s in ctx.sentences]
+    with reading(texts[:3]):  # "Spot is fine." is in it; the three after it are not
+        assert [s.text for s in ctx.sentences_with(spot)] == [
+            "Spot is fine.", "EU only, no AWS.", "Budget $5k.", "Serve 50 users."
+        ]  # fmt: skip
+    with reading(texts):
+        assert [s.text for s in ctx.sentences_with(spot)] == ["Spot is fine."]
+    with reading(texts[3:]):
+        assert [s.text for s in ctx.sentences_with(spot)] == texts[:3]  # kept: outside the scope
