@@ -55,8 +55,8 @@ more than the regex), a trigram filter for absent index words (building it cost 
 CPU ms, min of 9 runs each, base and branch interleaved (stage 080bebe vs speed9, load 0.3-2): mixed
 briefs 429 -> 380, eval briefs repeated 276 -> 242, mixed 5,000 characters 93 -> 85; the hostile messages
 4-18% less ('$5 ' 212 -> 184, '1 ' 229 -> 208, 'not AWS or ' 284 -> 273), 'EU only. ' as it was (176 ->
-180). Under 100 ms is still NOT met (~4x over). What is left is no hot spot but the
-design: ~290 patterns (of ~850) probing each sentence of each reading, a second reading of a two-workload brief's
+180). Under 100 ms is still NOT met (~4x over). What is left is no hot spot but the design: ~290
+patterns (of ~850) probing each sentence of each reading, a second reading of a two-workload brief's
 shared sentences, and the accounting re-scanning the clauses with its own patterns. The rewrite that would
 reach it: one lexer pass over the message (one combined scan, or a multi-pattern engine, emitting typed
 tokens: figures with units, GPU, model and provider names, policy and date words) that the rules match as
