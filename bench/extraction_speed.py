@@ -38,6 +38,30 @@ still NOT met (~4x over). What is left on the mixed message (425 ms): the rules 
 282 and 302 sentences; the heaviest, rule_constraints, serving_io, model, lengths, claims, corrections,
 ~15-20 ms each, open on most sentences: numbers and provider names are everywhere), the accounting
 124 ms (its own clause-by-clause pass: leftovers 17%, the instruction guard 16%, signals 13%, clauses 11%).
+
+Speed9 (issue 12; py-spy over whole reads, and each pattern's own regex time replayed): the readings' regex
+time is spread over ~290 patterns, the rest over ~130 rules, the word index (~8%) and the accounting (~25%).
+Changes, readings identical (bench.extraction_equivalence, 571 digests, after each): a big alternation whose
+first characters are too many for one lookahead (the steering pattern, tried at every place of every
+sentence holding "you" or "set"; the claim cues; on-prem and US-only) runs as its alternatives, each keyed
+and with its first-character form, the leftmost match kept as `re` keeps it (regex_keys.Alternatives;
+split, the steering pattern's regex time fell ~65%); a pattern asked outside a reading (the accounting, the
+unreadable values) gets its first-character form too (it ran as compiled unless a reading ran it first);
+the lengths' token figures only in sentences with a digit; two rules that went over every finding for every
+sentence (the corrections' values said before, the claim's reporter) do it once; sentences_with picks in C.
+Measured and dropped: the accounting's clauses in a word index of their own (no faster: the index's words
+cost what the gates did), the guard's instruction patterns keyed (no faster: on short sentences a gate costs
+more than the regex), a trigram filter for absent index words (building it cost what it saved). Whole read,
+CPU ms, min of 9 runs each, base and branch interleaved (stage 080bebe vs speed9, load 0.3-2): mixed
+briefs 429 -> 380, eval briefs repeated 276 -> 242, mixed 5,000 characters 93 -> 85; the hostile messages
+4-18% less ('$5 ' 212 -> 184, '1 ' 229 -> 208, 'not AWS or ' 284 -> 273), 'EU only. ' as it was (176 ->
+180). Under 100 ms is still NOT met (~4x over). What is left is no hot spot but the design: ~290
+patterns (of ~850) probing each sentence of each reading, a second reading of a two-workload brief's
+shared sentences, and the accounting re-scanning the clauses with its own patterns. The rewrite that would
+reach it: one lexer pass over the message (one combined scan, or a multi-pattern engine, emitting typed
+tokens: figures with units, GPU, model and provider names, policy and date words) that the rules match as
+token sequences and the accounting reuses; rules as functions of (sentence, tokens) with what depends on
+the workload part applied after one reading, so a two-workload brief is read once.
 """
 
 from __future__ import annotations

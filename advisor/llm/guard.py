@@ -20,29 +20,26 @@ from advisor.extract.injection import (
     cut_speaker,
     trim_sentence,
 )
-from advisor.extract.regex_keys import keyed
 
 _TAGS = ("user_brief", "user_message")
 _CLOSE_RE = re.compile(r"<\s*/?\s*(user_brief|user_message)\s*>", re.IGNORECASE)
 
-# keyed (regex_keys.py): each runs only on a sentence holding one of the words every match needs; the
-# same answers, asked of every sentence of every message
 _INSTRUCTION_RES = (
     # a speaker label: "SYSTEM:", "[assistant]", "(AI)"; a ")" closes a label only after its "(" (a wrapped
     # line "instructions) ..." ends a parenthesis of the line before)
-    keyed(
+    re.compile(
         r"^\s*[#>*\-]*\s*(?:\(\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*\)"
         r"|\[?\s*(?:system|assistant|developer|ai|gpt|instructions?)\s*[:\]>])",
         re.IGNORECASE,
     ),
-    keyed(
+    re.compile(
         r"\b(ignore|disregard|forget|override)\b[^.\n]{0,40}\b(instruction|instructions|rules?|prompt|"
         r"above|previous|prior|system)\b",
         re.IGNORECASE,
     ),
     # "system prompt" as a topic: STEERING's own test (not "a 300-token system prompt")
-    keyed(r"\b(you are now|you must now|new instructions|jailbreak)\b", re.IGNORECASE),
-    keyed(
+    re.compile(r"\b(you are now|you must now|new instructions|jailbreak)\b", re.IGNORECASE),
+    re.compile(
         r"(^|[.!?]\s+)(please\s+)?(set|change|make|force|report)\s+(the\s+|my\s+|our\s+)?"
         r"(budget|deadline|price|cost|epochs?|model|gpu|answer|recommendation|output)\b[^.\n]*\bto\b",
         re.IGNORECASE | re.MULTILINE,
