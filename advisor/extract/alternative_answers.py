@@ -21,7 +21,10 @@ BETTER_OFF_Q = re.compile(
 )
 PLAUSIBLE_Q = re.compile(
     r"\b(?:is|was|does)\s+(?:that|this|it|the\s+claim)\s+(?:even\s+|really\s+)?(?:plausible|believable|credible"
-    r"|sound|hold\s+up|add\s+up|check\s+out|legit)\b",
+    r"|sound|hold\s+up|add\s+up|check\s+out|legit)\b"
+    # "Is that even physically possible?" of a claim (expert review 20, R06)
+    r"|\b(?:is|was)\s+(?:that|this|it|the\s+claim)\s+(?:even\s+)?(?:physically|technically|really|actually)\s+"
+    r"(?:possible|feasible|achievable|realistic)\b",
     I,
 )
 

@@ -277,7 +277,7 @@ def buy_vs_rent_for(
         return None
     eng.tb.extend(quote, prefix="buy vs rent purchase: ")
     eng.tb.extend(timeline, prefix="buy vs rent: ")
-    update = {"rented_instead": instead, "gpu_name": c.gpu.name, "quote": quote}
+    update: dict[str, object] = {"rented_instead": instead, "gpu_name": c.gpu.name, "quote": quote}
     if kept is not None and kept_setup is not None:
         update |= {
             "kept_rental": kept_setup,

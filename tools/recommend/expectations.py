@@ -25,6 +25,7 @@ from tools.recommend.candidates import (
 )
 from tools.recommend.claim_bounds import as_reported, check_count_bound, check_unnamed_bound
 from tools.recommend.claim_methods import lighter_method_text
+from tools.recommend.claim_physics import physics_note
 from tools.recommend.claim_rate import check_claimed_rate
 from tools.recommend.claim_streams import concurrency_verdict
 from tools.recommend.models import ExpectationCheck, Label, RecommendSettings
@@ -411,6 +412,7 @@ def _serve_on_named(
         # its speed at the stated load and its rent, not the memory alone (expert review 18, R20)
         return named_speed_check(w, catalog, gpu, n, layout, outcome, f"{need} (tensor parallel {layout.tp})")
     text = f"No: on {n}x {gpu.name} it does not fit: {need} (tensor parallel {layout.tp})."
+    text += physics_note(w, gpu, n, outcome, settings.headroom_fraction)  # a claimed speed (review 20, R06)
     conc = w.profile.concurrency or 1
     if conc > 1 and w.profile.status_of("concurrency") != "assumed":  # "2,000 users?": how many it holds
         said = concurrency_verdict(outcome, gpu, n, layout, conc, f"{need} (tensor parallel {layout.tp})")

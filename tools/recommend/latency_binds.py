@@ -31,11 +31,12 @@ from tools.profile import Status, WorkloadProfile
 from tools.ranges import Range
 from tools.recommend.candidates import GpuNotes
 from tools.recommend.engine import Engine
+from tools.recommend.latency_point import percentile_words
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.relax import stated_constraints
 from tools.recommend.run import run_engine
-from tools.recommend.serving_plan import answer_seconds, latency_is_floor, percentile_words
+from tools.recommend.serving_plan import answer_seconds, latency_is_floor
 from tools.trace import TraceBuilder
 
 QUANTISED_PRECISIONS = (
