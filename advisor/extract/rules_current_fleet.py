@@ -158,6 +158,9 @@ def _fleet(ctx: Ctx, s: Sentence) -> bool:
     return True
 
 
+_RULE_WORDS = re.compile(r"\b(?:must|only|required?|policy|have\s+to|has\s+to|stay)\b", re.I)
+
+
 def _rented_now(ctx: Ctx, s: Sentence) -> bool:
     """A fleet said without its cost: "Currently renting 1x L40S on RunPod" (module docstring)."""
     t = s.text
@@ -184,6 +187,10 @@ def _rented_now(ctx: Ctx, s: Sentence) -> bool:
             pid, a, b = providers[0]
             at = gpu.end() + a
             ctx.add(s, "current_provider", pid, f'"{t[at : gpu.end() + b]}": where it runs now', "stated", at)
+        # "Currently renting 1x L40S on RunPod" says where the fleet runs, not that nothing else is allowed;
+        # a rule in the same sentence ("..., and we must stay on RunPod") keeps what it says
+        if _RULE_WORDS.search(t) is None:
+            _take_back(ctx, s, {pid for pid, _a, _b in providers}, gid, None)
         return True
     return False
 
@@ -205,12 +212,12 @@ def _usd(money: re.Match[str]) -> float:
     return U.usd_from(_amount(money), cur).value
 
 
-def _take_back(ctx: Ctx, s: Sentence, providers: set[str], gpu: str, money_at: int) -> None:
+def _take_back(ctx: Ctx, s: Sentence, providers: set[str], gpu: str, money_at: int | None) -> None:
     """Drop the findings other rules read from the fleet sentence: its provider required or preferred, its
-    GPU wanted, its spend as a budget (module docstring)."""
+    GPU wanted, its spend as a budget (module docstring); `money_at` None: a fleet said without its bill."""
     lo = s.start - (QUOTED_PENALTY if s.quoted else 0)
     hi = lo + len(s.text)
-    spend_at = lo + money_at
+    spend_at = None if money_at is None else lo + money_at
 
     def keep(f: object) -> bool:
         field, at, value = getattr(f, "field"), getattr(f, "position"), getattr(f, "value")  # noqa: B009
