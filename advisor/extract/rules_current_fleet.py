@@ -89,7 +89,9 @@ _WORD_NUMBERS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}
 # a present renting cue with no amount: "currently renting", "we're renting", "we rent ... right now"
 _RENTING_NOW = keyed(
     r"\b(?:currently|now|already|presently)\s+(?:renting|rent|using|running\s+on)\b"
-    r"|\bwe(?:'re|\s+are)\s+(?:currently\s+|now\s+|already\s+|presently\s+)?renting\b",
+    r"|\bwe(?:'re|\s+are)\s+(?:currently\s+|now\s+|already\s+|presently\s+)?renting\b"
+    # "Right now we rent two A100 80GB on Lambda", "At the moment, we rent ...": a time word makes it today's
+    r"|\b(?:right\s+now|at\s+the\s+moment|at\s+present|these\s+days|today)\s*,?\s+we\s+rent\b",
     I,
 )
 # the same said inside the purchase question: "than keeping renting the one L40S?", "keep renting our 2 H100s"

@@ -16,6 +16,8 @@ SERVE = "We're serving Llama 3.1 8B 24/7 for an internal tool, about 20 concurre
     [
         "Currently renting 1x L40S on RunPod.",
         "We currently rent 2x A100 80GB on Lambda.",
+        "Right now we rent two A100 80GB on Lambda.",
+        "At the moment, we rent 4x H100 at Nebius.",
         "Today we're renting 4x H100 from Lambda.",
         "At the moment we're renting a single H100 at Nebius.",
     ],
@@ -30,3 +32,14 @@ def test_a_rule_beside_the_fleet_stays_a_requirement() -> None:
     p = RulesExtractor().extract(SERVE + "Currently renting 1x L40S on RunPod and we must stay on RunPod.")
     assert p.current_provider is not None
     assert p.providers_required and all(pid.startswith("runpod") for pid in p.providers_required)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Next month we rent 8x H100 on Lambda for the run.",  # a plan, not today's fleet
+        "Today we want to know: should we rent 2x A100 on Lambda?",
+    ],
+)
+def test_near_misses_are_no_fleet(text: str) -> None:
+    assert RulesExtractor().extract(SERVE + text).current_gpu is None
