@@ -198,7 +198,6 @@ def test_a_held_term_is_no_horizon(extract: Extract, text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "months"),
     [
-        ("Should we sign a 3-year reservation for 8x H100 or stay on demand?", 36),  # weighed, not held
         ("EUR 180,000 for the full 24-month term.", 24),  # a tender's term
         ("We have a 1-year reservation of 8x H100, and we plan over 3 years.", 36),  # the horizon said
         ("We have a 1-month reservation of 8x H200 on Nebius.", 1),  # nothing said left: its window
@@ -207,6 +206,14 @@ def test_a_held_term_is_no_horizon(extract: Extract, text: str) -> None:
 def test_a_term_weighed_is_the_horizon(extract: Extract, text: str, months: float) -> None:
     p = extract(f"Serve Llama 3.1 8B to 200 concurrent users. {text}")
     assert p.horizon_months == months
+
+
+def test_a_term_asked_about_is_its_price_question(extract: Extract) -> None:
+    # weighed, not held: since review 20's R07 (fix31) the term asked is priced as asked
+    # (reserved_months_asked), not the plan's horizon
+    p = extract("Serve Llama 3.1 8B to 200 concurrent users. Should we sign a 3-year reservation for 8x H100 "
+                "or stay on demand?")  # fmt: skip
+    assert p.reserved_months_asked == 36 and p.horizon_months is None
 
 
 # ------------------------------------------------------------------ people working on it are a team
