@@ -13,10 +13,9 @@ short of a stated target) is no rent side: the purchase is then weighed against 
 from __future__ import annotations
 
 from tools.defaults import CatalogView
-from tools.errors import InputError
 from tools.recommend.candidates import Candidate, provider_matches
 from tools.recommend.outcome import Outcome
-from tools.recommend.price_named import price_named
+from tools.recommend.price_named import offers_that_run
 from tools.recommend.risk import COMMUNITY_TIERS
 
 
@@ -26,11 +25,7 @@ def current_rental(outcome: Outcome, catalog: CatalogView) -> Candidate | None:
     p = outcome.engine.p
     if not p.buy_asked or p.current_gpu is None or p.current_gpu_count is None or p.owned_gpu:
         return None
-    try:
-        gpu = catalog.gpu(p.current_gpu)
-    except (InputError, KeyError, LookupError):  # a GPU the catalog lacks: nothing to price
-        return None
-    runs = [c for c in price_named(outcome, catalog, gpu, p.current_gpu_count) if not c.short_of_target]
+    runs = offers_that_run(outcome, catalog, p.current_gpu, p.current_gpu_count)
     if not runs:
         return None
     now = [p.current_provider] if p.current_provider else []

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from tools.cost_buy import BuyRentTimeline
 from tools.defaults import CatalogView
-from tools.errors import InputError
 from tools.recommend.buy_rent import buy_vs_rent_for, wanted
 from tools.recommend.candidates import Candidate
 from tools.recommend.outcome import Outcome
-from tools.recommend.price_named import price_named
+from tools.recommend.price_named import offers_that_run
 
 
 def named_buy_vs_rent(
@@ -25,11 +24,7 @@ def named_buy_vs_rent(
     p = outcome.engine.p
     if p.claimed_gpu is None or p.claimed_gpu_count is None or p.owned_gpu or not wanted(p):
         return None
-    try:
-        gpu = catalog.gpu(p.claimed_gpu)
-    except (InputError, KeyError, LookupError):  # a GPU the catalog lacks: nothing to cost
-        return None
-    priced = [c for c in price_named(outcome, catalog, gpu, p.claimed_gpu_count) if not c.short_of_target]
+    priced = offers_that_run(outcome, catalog, p.claimed_gpu, p.claimed_gpu_count)
     if not priced:
         return None
     rented = min(priced, key=lambda c: c.cost_mid)  # the rental that runs it; its GPUs are the ones bought

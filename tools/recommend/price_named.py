@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
+from tools.errors import InputError
 from tools.recommend.candidates import Candidate, provider_matches, topology_summary
 from tools.recommend.outcome import Outcome
 from tools.recommend.regions import allowed as region_allowed
@@ -61,3 +62,13 @@ def price_named(outcome: Outcome, catalog: CatalogView, gpu: GpuSpec, n: int) ->
             built = eng.enumerator.build(gpu, offer, layout, fit, topology_summary(plan, offer.scale_out))
             out.append(eng.pricer.price(built))
     return out
+
+
+def offers_that_run(outcome: Outcome, catalog: CatalogView, gpu_id: str, n: int) -> list[Candidate]:
+    """price_named for a GPU id the profile names (a fleet rented now, a claimed box), without the offers
+    short of the target; empty when the catalog lacks the GPU (nothing to price)."""
+    try:
+        gpu = catalog.gpu(gpu_id)
+    except (InputError, KeyError, LookupError):
+        return []
+    return [c for c in price_named(outcome, catalog, gpu, n) if not c.short_of_target]
