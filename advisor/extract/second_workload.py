@@ -99,6 +99,9 @@ def shares(s: Sentence, read: Read) -> bool:
     if _TRAINING_WORD.search(s.text) and _SERVING_WORD.search(s.text):
         fields.discard("workload")  # "Training and serving both on Lambda only": the parts' names, no job
     if _WHOLE_SCOPE.search(s.text):
+        if fields & _CONSTRAINT_FIELDS:
+            # "Everything must be hosted in the EU": the rule's verb names no job of its own (evals v18)
+            fields.discard("workload")
         return not (fields - _CONSTRAINT_FIELDS - {"budget_usd", "horizon_months"})
     return bool(fields) and fields <= _CONSTRAINT_FIELDS
 
