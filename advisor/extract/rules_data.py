@@ -318,7 +318,8 @@ _EPOCHS2 = Gated(
 )  # "epochs: 3", "num_train_epochs=3"
 _SEQ = Gated(
     re.compile(
-        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
+        # (not across a command line's next flag: "--lora-r 32 --seq-len 4096" is no length of 32)
+        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?(?:\s|-(?!-))*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
         rf"|\s+length)?|ctx|"
         rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|seq\b|token\s+sequences"
         rf"|tokens?\s+per\s+sequence|"
@@ -326,6 +327,8 @@ _SEQ = Gated(
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         # "ctx 4k", "ctx: 8192" (expert review 20, R15); a bare "ctx" only before its figure
         rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|ctx(?=\s*[:=]?\s*~?\s*\d)|"
+        # "sequences of 1024", "sequences of 4,096 tokens" (evals v18): the figure is the length
+        rf"sequences?(?=\s+of\s+~?\d[\d,.]*\s*(?:k\b)?\s*(?:tokens?\b|[,.;)]|$))|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training)"
         # "Context per conversation: 8,192 tokens" (rd12)
         rf"|\s+per\s+(?:conversation|session|chat|request|user|query|call|turn|document|doc))?"
@@ -354,7 +357,8 @@ _SEQ_ITEMS = Gated(
 _RANK = Gated(
     re.compile(
         r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
-        r"|\blora[\s-]?r?(?P<num3>\d+)\b",
+        # "lora16", "LoRA-r 32", "--lora-r 32", "--lora-rank 16" (a command line's flag, evals v18)
+        r"|\blora[\s_-]?(?:r(?:ank)?)?[\s_=:-]*(?P<num3>\d+)\b",
         I,
     ),
     "rank",

@@ -77,8 +77,12 @@ _HELD_UNTIL = keyed(
 # ownership said after the card, in a relative clause: "the single 4090 I already have at home", "the two
 # A100s we own", "4 L40S that we bought last year" (not "the H100s we have reserved", "the A100s we had")
 _OWNED_AFTER = keyed(
-    r"(?:\s+(?:cards?|gpus?|boxes))?\s+(?:that\s+|which\s+)?(?:we|i)(?:'ve|\s+have)?\s+"
-    r"(?:already\s+|currently\s+|still\s+|also\s+|actually\s+|just\s+)?(?:have|own|got|bought|purchased)\b"
+    r"(?:\s+(?:cards?|gpus?|boxes))?\s+(?:that\s+|which\s+)?(?:we|i"
+    # the organisation as the owner (evals v18): "16x A100 80GB SXM that the university owns outright"
+    r"|(?:the|our)\s+(?:university|company|lab|institute|department|team|group|school|hospital|firm"
+    r"|organi[sz]ation|faculty|college))(?:'ve|\s+have)?\s+"
+    r"(?:already\s+|currently\s+|still\s+|also\s+|actually\s+|just\s+)?(?:have|has|own|owns|got|bought"
+    r"|purchased)\b"
     r"(?!\s+(?:to\b|reserved|rented|leased|booked|access|on\s+order|in\s+the\s+cloud))",
     I,
 )
