@@ -116,7 +116,10 @@ _OTHER_OBJECT = re.compile(
 _REQUIRE_AFTER = keyed(
     r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?()\-–—]|$|please\b|for\b|as\b))|\s+exclusively\b"
     r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription|project|vpc|landing\s+zone"
-    r"|enterprise agreement)s?\b)",
+    r"|enterprise agreement)s?\b"
+    # the requirement said after the name (evals v18): "Processor: Nebius (required; ...)", "Nebius is mandatory"
+    r"|\s*\(\s*(?:required|mandatory|compulsory|obligatory|a\s+must)\b"
+    r"|\s+(?:is|are)\s+(?:required|mandatory|compulsory|obligatory|a\s+must)\b(?!\s+(?:for|to)\b))",
     I,
 )
 HYPER = keyed(

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding
 from advisor.extract.rules_text import Sentence
-from advisor.extract.second_workload import shares
+from advisor.extract.second_workload import CONSTRAINT_FIELDS, shares
 from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings, with_data_of
 
 _ORDER = (
@@ -36,9 +36,12 @@ _ORDER = (
 _MARK = re.compile(
     r"(?:(?<![\w)])\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
     # "Line 1  Compute for ..." (a purchase order's lines), "Item 2:"
-    r"|\b(?:step|phase|stage|job|task|workload|part|line|item)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b"
+    # a tender's lots (evals v18): "Lot 1: fine-tuning ... Lot 2: serving ..."
+    r"|\b(?:step|phase|stage|job|task|workload|part|line|item|lot)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b"
     r"\s*[:.)-]?"
     r"|^\s*(?P<num>\d)[.)]\s"
+    # numbered sub-sections of one section (evals v18 DPIA): "4.1 Training. ... 4.2 Inference. ..."
+    r"|^\s*\d{1,2}\.(?P<dec>\d)\.?\s"
     # a letter without its opening parenthesis at a sentence's start or after one: "A) Full SFT ...",
     # "Has to run on CoreWeave. b) Then score ..."
     r"|(?:^|(?<=[.;:!?])\s+)\s*(?P<bare>[a-e]|i{1,3}|iv)\)\s"
@@ -90,7 +93,7 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
     order: tuple[str, ...] | None = None
     for i, s in enumerate(sentences):
         for m in _MARK.finditer(s.text):
-            said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "bare", "cap")) if g).lower()
+            said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "dec", "bare", "cap")) if g).lower()
             if order is None:
                 order = next((o for o in _ORDER if o[0] == said), None)
                 if order is None:
@@ -231,6 +234,7 @@ def step_parts(
     if other < 0 or kinds[other] is None:
         return Split(training=tuple(profile), serving=())
     second = read((*shared, *steps[other].sentences))
+    second += _same_as(profile, second, steps[other])
     if kinds[other] == "serving":
         # "Job A: generate 1.5B tokens ... Job B: full fine-tune the 8B on those outputs": A's output
         serving = serving_findings(second, steps[other].sentences, profile)
@@ -240,3 +244,21 @@ def step_parts(
         second = [f for f in second if f.field not in ("model_id", "params_b")]
         second += borrowed_model(profile, "the model the step before trains")
     return Split(training=tuple(profile), serving=tuple(second))
+
+
+# a step that takes another's rules by reference (evals v18 DPIA): "Same location and processor requirements
+# as 4.1", "the same constraints as step 1 apply", "same rules as above"
+_SAME_AS = re.compile(
+    r"\bsame\s+(?:[\w-]+\s+(?:and\s+)?){0,4}?(?:requirements?|constraints?|rules?|conditions?|restrictions?)"
+    r"\s+(?:as|like|apply)\b",
+    re.I,
+)
+
+
+def _same_as(profile: Sequence[Finding], second: Sequence[Finding], step: _Step) -> list[Finding]:
+    """The profile step's constraints (region, providers, pricing) for a step that says it has the same ones,
+    where it states none of that kind itself."""
+    if not any(_SAME_AS.search(s.text) for s in step.sentences):
+        return []
+    own = {f.field for f in second}
+    return [f for f in profile if f.field in CONSTRAINT_FIELDS and f.field not in own]
