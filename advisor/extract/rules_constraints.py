@@ -216,9 +216,14 @@ _US_ONLY = alternatives(
     rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
     rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!?]|$))"  # listed
     # a region code, "--region us-only" (evals v16): hyphenated, so not the pronoun "us"
-    r"|(?<![\w-])us-only\b",
+    r"|(?<![\w-])us-only\b"
+    # the country before a residency or hosting word (evals v18): "US data residency", "it must be US-hosted"
+    rf"|\b{_US}[\s-](?:data\s+(?:residency|sovereignty|locality)|hosted\b|hosting\s+(?:is\s+)?(?:required|mandatory))",
     I,
 )
+
+
+_US_BEFORE = re.compile(rf"{_US}[\s-]*$", I)
 
 
 @read_once
@@ -226,7 +231,8 @@ def rule_constraints(ctx: Ctx) -> None:
     """eu_only, ops_capacity, objective, deployment_preference, then providers."""
     for s in ctx.sentences_with(*_ENTRIES):
         t = s.text
-        eu = list(_EU.finditer(t))
+        # "US data residency": a residency word said of another country is no EU rule (evals v18)
+        eu = [x for x in _EU.finditer(t) if not _US_BEFORE.search(t, 0, x.start())]
         if not eu and (lifted := _EU_NO.search(t)):
             ctx.add(s, "eu_only", False, q(lifted), "stated", lifted.start())
         if eu:

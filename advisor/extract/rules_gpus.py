@@ -426,7 +426,12 @@ _MAX_GPUS = Gated(
         # after a GPU count ("ideally 1 GPU, at most 2")
         rf"|\b(?:no\s+(?:bigger|larger|more)\s+than|at\s+most|up\s+to|limited\s+to|only)\s+(?:an?\s+|one\s+)?"
         rf"(?:single\s+)?(?P<num12>\d+)\s*(?:[\s-]*gpu|[x×]\s*[a-z]+\d+\w*)\s+(?:box|node|server|machine)\b"
-        rf"|\b(?:gpus?|cards?)\s*,?\s*(?:but\s+)?(?:at\s+most|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?!\s*\w)",
+        # ... or after a GPU's name, the count alone (evals v18): "H100 only, at most 32 at once"
+        rf"|\b(?:gpus?|cards?|(?:[ahlb]\d{{2,3}}|rtx\s*\d{{4}})s?(?:\s+only)?)\s*,?\s*(?:but\s+)?(?:at\s+(?:the\s+very\s+)?most"
+        rf"|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?:\s+(?:at\s+once|at\s+a\s+time|in\s+total"
+        rf"|concurrently|simultaneously))?(?!\s*\w)"
+        # a count word before "at the (very) most" after a GPU count: "one GPU, two at the very most"
+        rf"|\b(?:gpus?|cards?)\b[^.;?!]{{0,30}}?,\s*(?P<num14>{NUMBER})\s+at\s+(?:the\s+)?(?:very\s+)?most\b",
         I,
     ),
     "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
@@ -511,7 +516,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", *(f"num{i}" for i in range(2, 14)))
+            groups = ("num", *(f"num{i}" for i in range(2, 15)))
             num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:

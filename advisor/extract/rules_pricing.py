@@ -209,7 +209,9 @@ _SPOT_HELP = re.compile(rf"\b(?:can|could|would|does|will)\s+(?:{_SPOT}){_NOUN}\
 def _spot_ok(ctx: Ctx, s: Sentence) -> None:
     """spot_ok from a sentence that welcomes spot capacity (not negated, not a past run)."""
     t = s.text
-    if (m := _SPOT_OK.search(t)) is not None and not negated(t, m.start()) and not _PAST.search(t):
+    if (m := _SPOT_OK.search(t)) is not None and not negated(t, m.start()) and not _PAST.search(t) and not (
+        _EXCLUDED["spot"].search(t)  # "spot OK for this rule only; the cpt rule must NOT run on spot": whose?
+    ):
         ctx.add(s, "spot_ok", True, q(m), "stated", m.start())
     elif (h := _SPOT_HELP.search(t)) is not None:
         ctx.add(s, "spot_ok", True, f'"{q(h)}": spot weighed as asked', "inferred", h.start())
