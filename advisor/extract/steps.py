@@ -40,8 +40,10 @@ _MARK = re.compile(
     r"|\b(?:step|phase|stage|job|task|workload|part|line|item|lot)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b"
     r"\s*[:.)-]?"
     r"|^\s*(?P<num>\d)[.)]\s"
-    # numbered sub-sections of one section (evals v18 DPIA): "4.1 Training. ... 4.2 Inference. ..."
-    r"|^\s*\d{1,2}\.(?P<dec>\d)\.?\s"
+    # numbered sub-sections of one section headed by a workload (evals v18 DPIA): "4.1 Training. ... 4.2
+    # Inference. ..."; not a contract's numbered clauses ("3.1 Consultant shall adapt ...", evals v12)
+    r"|^\s*\d{1,2}\.(?P<dec>\d)\.?\s+(?=(?:training|fine[\s-]?tuning|inference|serving|hosting|deployment"
+    r"|generation|batch|pre-?training|evaluation)\b)"
     # a letter without its opening parenthesis at a sentence's start or after one: "A) Full SFT ...",
     # "Has to run on CoreWeave. b) Then score ..."
     r"|(?:^|(?<=[.;:!?])\s+)\s*(?P<bare>[a-e]|i{1,3}|iv)\)\s"
