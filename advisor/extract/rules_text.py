@@ -248,6 +248,10 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
 _last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one read cleans it three times
 
 
+# a figure in bold, its markers blanked (same length, so offsets stay): "**40B**", "__2048__"
+_BOLD_FIGURE = re.compile(r"(?<![*\w])(?:\*\*|__)(?P<fig>[~≈$€£]?\d[^*_\n]{0,30}?)(?:\*\*|__)(?![*\w])")
+
+
 def clean(text: str) -> str:
     """Remove hidden HTML (comments, scripts, styles) and tags; keep offsets of the rest stable enough.
     The sentence splitter and the input's accounting (twice) clean the same text: it is cleaned once."""
@@ -270,6 +274,7 @@ def _clean(text: str) -> str:
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
+    text = _BOLD_FIGURE.sub(r"  \g<fig>  ", text)  # "Tokens: **40B**" (reStructuredText, Markdown; evals v18)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
     text = settings_lines(form_body_rows(text))  # a form POST's body, YAML/INI/dataclass/textproto lines
