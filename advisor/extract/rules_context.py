@@ -160,7 +160,7 @@ _NOT_NEEDED = re.compile(
 )
 _ALWAYS_ON = Gated(
     re.compile(
-        r"\b24\s*/\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
+        r"\b24\s*[/x×]\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
     ),
     "24",
     "clock",

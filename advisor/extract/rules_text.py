@@ -252,6 +252,32 @@ _last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one r
 _BOLD_FIGURE = re.compile(r"(?<![*\w])(?:\*\*|__)(?P<fig>[~≈$€£]?\d[^*_\n]{0,30}?)(?:\*\*|__)(?![*\w])")
 
 
+# a numbered question and its answer on the next line, as tender clarification logs and FAQs write them:
+# "Q6 (Bidder B): Availability?" / "A6: 99.9% monthly" is one statement, "Availability: 99.9% monthly"
+_QA_PAIR = re.compile(
+    r"^(?P<label>[ \t]*Q(?P<n>\d{1,3})\b[^:\n?]{0,40}:[ \t]*)(?P<q>[^\n?]{1,120})\?[ \t]*\n"
+    r"[ \t]*A(?P=n)\b[ \t]*[:.)-][ \t]*(?P<a>[^\n]*)",
+    re.M,
+)
+# a yes/no question about whether something is allowed: "Is spot / pre-emptible capacity acceptable?" / "No."
+_ALLOWED_ASKED = re.compile(
+    r"^(?:is|are)\s+(?P<x>.+?)\s+(?:acceptable|allowed|permitted|ok(?:ay)?|fine|an\s+option)$", re.I
+)
+_YES_NO = re.compile(r"^(?P<yn>yes|no)\b[.!]?\s*(?P<rest>.*)$", re.I)
+
+
+def _qa_pair(m: re.Match[str]) -> str:
+    question, answer = m.group("q").strip(), m.group("a").strip()
+    yn = _YES_NO.match(answer)
+    if yn is not None:
+        allowed = _ALLOWED_ASKED.match(question)
+        if allowed is None:
+            return m.group(0)  # "Is the deadline firm?" / "Yes.": no statement to rebuild
+        verdict = "allowed" if yn.group("yn").lower() == "yes" else "no"
+        return f"{m.group('label')}{allowed.group('x')}: {verdict}. {yn.group('rest')}".rstrip()
+    return f"{m.group('label')}{question}: {answer}"
+
+
 def clean(text: str) -> str:
     """Remove hidden HTML (comments, scripts, styles) and tags; keep offsets of the rest stable enough.
     The sentence splitter and the input's accounting (twice) clean the same text: it is cleaned once."""
@@ -274,6 +300,7 @@ def _clean(text: str) -> str:
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
+    text = _QA_PAIR.sub(_qa_pair, text)  # a clarification log's "Q6 ...: Availability?" / "A6: 99.9%" (v18)
     text = _BOLD_FIGURE.sub(r"  \g<fig>  ", text)  # "Tokens: **40B**" (reStructuredText, Markdown; evals v18)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)

@@ -31,7 +31,7 @@ _ONLY = re.compile(
     r"|\boff\s+(?:at\s+|during\s+|on\s+)?(?:nights?|weekends?)\b",
     I,
 )
-_ALWAYS = re.compile(r"\b24\s*/\s*7\b|\baround the clock\b|\balways[\s-]on\b", I)
+_ALWAYS = re.compile(r"\b24\s*[/x×]\s*7\b|\baround the clock\b|\balways[\s-]on\b", I)
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peaking|busiest|rush)\b[^.;]{0,30}$", I)  # a peak, not the whole use
 _NEAR_CHARS = 20  # the day range and the clock range within this many characters of each other
 
