@@ -188,6 +188,11 @@ _OFFICE_HOURS = Gated(
     ),
     "hours", "9", "nine",
 )  # fmt: skip
+# the service itself is up that long (not its load: "busy 12 hours a day" runs around the clock)
+_UP_FOR = re.compile(
+    r"\b(?:runs?|running|(?:is\s+)?(?:online|up|available|open|live|on)|needed|operates?|operating)\s+(?:for\s+|only\s+)?$",
+    I,
+)
 OFFICE_HOURS_PER_DAY = 9.0  # 9 to 6, the usual office day
 NINE_TO_FIVE_HOURS_PER_DAY = 8.0  # "9 to 5" said: 09:00 to 17:00 (evals v11: it was read as 9 h)
 OFFICE_DAYS_PER_WEEK = 5.0
@@ -224,6 +229,10 @@ def rule_utilisation(ctx: Ctx) -> None:
             if 0 < h <= 24 and re.search(r"\b(?:run|use|serv|inference|busy|online|up)\w*", t, I):
                 conv = U.utilization_from_schedule(h, days)
                 ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+                if h < 24 and ctx.workload == "inference" and (up := _UP_FOR.search(t, 0, m.start())):
+                    # "The service runs 12 hours a day": off the other hours, so rented GPUs stop (evals v18)
+                    ev = f'"{q(up)}{q(m)}": up only those hours, rented GPUs stopped outside them'
+                    ctx.add(s, "serving_scheduled", True, ev, "inferred", m.start())
         for m in _OFFICE_HOURS.finditer(t):
             said = m.group(0)[:1].isdigit() or m.group(0).lower().startswith("nine")
             day = NINE_TO_FIVE_HOURS_PER_DAY if said else OFFICE_HOURS_PER_DAY

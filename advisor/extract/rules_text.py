@@ -248,6 +248,9 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
 _last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one read cleans it three times
 
 
+# an org-mode timestamp, its brackets blanked (same length): "<2026-12-04 Fri>", "[2026-11-20 Fri 10:00]"
+# (org always writes the weekday: a chat log's "[2026-11-17 16:02]" is no such stamp)
+_ORG_STAMP = re.compile(r"[<\[](?P<stamp>\d{4}-\d{2}-\d{2}\s+[A-Za-z]{2,3}\.?(?:\s+\d{1,2}:\d{2})?)[>\]]")
 # a figure in bold, its markers blanked (same length, so offsets stay): "**40B**", "__2048__"
 _BOLD_FIGURE = re.compile(r"(?<![*\w])(?:\*\*|__)(?P<fig>[~≈$€£]?\d[^*_\n]{0,30}?)(?:\*\*|__)(?![*\w])")
 
@@ -301,6 +304,7 @@ def _clean(text: str) -> str:
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
     text = _QA_PAIR.sub(_qa_pair, text)  # a clarification log's "Q6 ...: Availability?" / "A6: 99.9%" (v18)
+    text = _ORG_STAMP.sub(r" \g<stamp> ", text)  # org-mode "DEADLINE: <2026-12-04 Fri>" (evals v18)
     text = _BOLD_FIGURE.sub(r"  \g<fig>  ", text)  # "Tokens: **40B**" (reStructuredText, Markdown; evals v18)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
