@@ -87,7 +87,13 @@ _VRAM_WORDS = keyed(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
 # Between an item count and a size, these say the size is the total ("400k documents, which is about
 # 250M tokens", "30k tickets (~15M tokens)", "100 chats, prompts around 1,500 tokens"), not per item.
 _TOTAL_GAP = re.compile(r"[(,:]|\b(?:which|that|is|are|was|were|total\w*|altogether|overall)\b", I)
-_PER_ITEM = re.compile(r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×", I)
+_PER_ITEM = re.compile(
+    r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×"
+    # "95k rows, ~700 tokens a row" (evals v18): the size of one item, named after it
+    r"|\ban?\s+(?:row|record|item|doc(?:ument)?|example|sample|conversation|chat|ticket|file|message|pair"
+    r"|article|transcript|call|e-?mail|review|post|note|letter|contract|report|prompt)\b",
+    I,
+)
 # "generate 2 billion tokens": an output volume (batch inference), not a training set ("we generated" is)
 _GENERATE_BEFORE = keyed(
     r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emits?)\W+(?:\w+\W+){0,3}$", I
@@ -326,7 +332,7 @@ _SEQ = Gated(
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         # "ctx 4k", "ctx: 8192" (expert review 20, R15); a bare "ctx" only before its figure
-        rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|ctx(?=\s*[:=]?\s*~?\s*\d)|"
+        rf"|max(?:imum)?\s+length|max_?seq_?len|(?<=--)max-len(?:gth)?|seq(?=\s*[:=]?\s*\d)|ctx(?=\s*[:=]?\s*~?\s*\d)|"
         # "sequences of 1024", "sequences of 4,096 tokens" (evals v18): the figure is the length
         rf"sequences?(?=\s+of\s+~?\d[\d,.]*\s*(?:k\b)?\s*(?:tokens?\b|[,.;)]|$))|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training)"

@@ -248,6 +248,20 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
 _last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one read cleans it three times
 
 
+# a --help line with the value the team passes: "--lora-rank N   default 8 (we pass 16)", "--method
+# {full,lora,qlora} (we pass: lora)": the flag with that value (the default and the choices are not used)
+_PASSED_FLAG = re.compile(
+    r"^(?P<lead>[ \t]*(?:-\w,\s*)?)(?P<flag>--[\w-]+)\b[^\n(]*\(\s*we\s+(?:pass|use|set|run\s+with)\s*:?\s*"
+    r"(?P<v>[^()\s]+)\s*\)",
+    re.M | re.I,
+)
+
+
+def _passed_flag(m: re.Match[str]) -> str:
+    said = f"{m.group('lead')}{m.group('flag')} {m.group('v')}"
+    return said.ljust(len(m.group(0)))  # the same length: offsets after it stay
+
+
 # an org-mode timestamp, its brackets blanked (same length): "<2026-12-04 Fri>", "[2026-11-20 Fri 10:00]"
 # (org always writes the weekday: a chat log's "[2026-11-17 16:02]" is no such stamp)
 _ORG_STAMP = re.compile(r"[<\[](?P<stamp>\d{4}-\d{2}-\d{2}\s+[A-Za-z]{2,3}\.?(?:\s+\d{1,2}:\d{2})?)[>\]]")
@@ -304,6 +318,7 @@ def _clean(text: str) -> str:
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
     text = _QA_PAIR.sub(_qa_pair, text)  # a clarification log's "Q6 ...: Availability?" / "A6: 99.9%" (v18)
+    text = _PASSED_FLAG.sub(_passed_flag, text)  # "--epochs E  default 1 (we pass 4)" -> "--epochs 4" (v18)
     text = _ORG_STAMP.sub(r" \g<stamp> ", text)  # org-mode "DEADLINE: <2026-12-04 Fri>" (evals v18)
     text = _BOLD_FIGURE.sub(r"  \g<fig>  ", text)  # "Tokens: **40B**" (reStructuredText, Markdown; evals v18)
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
