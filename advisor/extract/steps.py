@@ -48,7 +48,9 @@ _MARK = re.compile(
     # "Has to run on CoreWeave. b) Then score ..."
     r"|(?:^|(?<=[.;:!?])\s+)\s*(?P<bare>[a-e]|i{1,3}|iv)\)\s"
     # a capital letter anywhere: lines without full stops run into one sentence ("... 3 epochs B) serve it")
-    r"|(?<=\s)(?P<cap>(?-i:[A-E]))\)\s)",
+    r"|(?<=\s)(?P<cap>(?-i:[A-E]))\)\s"
+    # a workflow's named rules, counted in order (evals v18 Snakefile): "rule cpt:" ... "rule generate:"
+    r"|^\s*rule\s+(?P<named>[A-Za-z_]\w*)\s*:)",
     re.I,
 )
 _TRAINING_WORKLOADS = ("fine_tuning", "pretraining", "continual_pretraining")
@@ -95,7 +97,11 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
     order: tuple[str, ...] | None = None
     for i, s in enumerate(sentences):
         for m in _MARK.finditer(s.text):
-            said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "dec", "bare", "cap")) if g).lower()
+            if m.group("named"):  # a named rule: the next in order
+                said = _ORDER[0][len(marks)] if len(marks) < len(_ORDER[0]) else ""
+            else:
+                said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "dec", "bare", "cap")) if g)
+            said = said.lower()
             if order is None:
                 order = next((o for o in _ORDER if o[0] == said), None)
                 if order is None:
