@@ -431,7 +431,10 @@ _MAX_GPUS = Gated(
         rf"|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?:\s+(?:at\s+once|at\s+a\s+time|in\s+total"
         rf"|concurrently|simultaneously))?(?!\s*\w)"
         # a count word before "at the (very) most" after a GPU count: "one GPU, two at the very most"
-        rf"|\b(?:gpus?|cards?)\b[^.;?!]{{0,30}}?,\s*(?P<num14>{NUMBER})\s+at\s+(?:the\s+)?(?:very\s+)?most\b",
+        rf"|\b(?:gpus?|cards?)\b[^.;?!]{{0,30}}?,\s*(?P<num14>{NUMBER})\s+at\s+(?:the\s+)?(?:very\s+)?most\b"
+        # a setting whose comment calls it the cap (evals v18 Snakefile): "gpus=8    # upper bound: the quota"
+        rf"|\bgpus?\s*[:=]\s*(?P<num15>\d+)\s*(?:#|//)\s*(?:an?\s+|the\s+)?(?:upper\s+bound|max(?:imum)?|cap|limit"
+        rf"|ceiling|quota|at\s+most)\b",
         I,
     ),
     "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
@@ -516,7 +519,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", *(f"num{i}" for i in range(2, 15)))
+            groups = ("num", *(f"num{i}" for i in range(2, 16)))
             num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
