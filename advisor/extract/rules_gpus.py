@@ -434,7 +434,10 @@ _MAX_GPUS = Gated(
         rf"|\b(?:gpus?|cards?)\b[^.;?!]{{0,30}}?,\s*(?P<num14>{NUMBER})\s+at\s+(?:the\s+)?(?:very\s+)?most\b"
         # a setting whose comment calls it the cap (evals v18 Snakefile): "gpus=8    # upper bound: the quota"
         rf"|\bgpus?\s*[:=]\s*(?P<num15>\d+)\s*(?:#|//)\s*(?:an?\s+|the\s+)?(?:upper\s+bound|max(?:imum)?|cap|limit"
-        rf"|ceiling|quota|at\s+most)\b",
+        rf"|ceiling|quota|at\s+most)\b"
+        # a form's count row with its cap (evals v18): "GPU count: at most 8", "GPU-Anzahl: höchstens 8"
+        rf"|\b(?:gpus?|cards?)[\s-]+(?:count|number|anzahl)\s*:\s*[^\n.;:]{{0,30}}?(?:at\s+most|max(?:imum)?\.?"
+        rf"|no\s+more\s+than|up\s+to|höchstens|maximal)\s+(?P<num16>\d+)\b",
         I,
     ),
     "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
@@ -519,7 +522,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", *(f"num{i}" for i in range(2, 16)))
+            groups = ("num", *(f"num{i}" for i in range(2, 17)))
             num = next((m.group(g) for g in groups if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
