@@ -262,6 +262,10 @@ def _passed_flag(m: re.Match[str]) -> str:
     return said.ljust(len(m.group(0)))  # the same length: offsets after it stay
 
 
+# a spoken filler in a dictation or transcript, blanked (same length): "five hundred um and it's gotta be"
+_FILLER = re.compile(r"(?<![\w'-])(?-i:[Uu]m+|[Uu]h+|[Ee]rm+|[Uu]hm+)(?![\w'-])\s*,?")
+
+
 # an org-mode timestamp, its brackets blanked (same length): "<2026-12-04 Fri>", "[2026-11-20 Fri 10:00]"
 # (org always writes the weekday: a chat log's "[2026-11-17 16:02]" is no such stamp)
 _ORG_STAMP = re.compile(r"[<\[](?P<stamp>\d{4}-\d{2}-\d{2}\s+[A-Za-z]{2,3}\.?(?:\s+\d{1,2}:\d{2})?)[>\]]")
@@ -316,6 +320,7 @@ def _clean(text: str) -> str:
     text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
+    text = _FILLER.sub(lambda m: " " * len(m.group(0)), text)  # "answers maybe five hundred um and ..." (v18)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
     text = _QA_PAIR.sub(_qa_pair, text)  # a clarification log's "Q6 ...: Availability?" / "A6: 99.9%" (v18)
     text = _PASSED_FLAG.sub(_passed_flag, text)  # "--epochs E  default 1 (we pass 4)" -> "--epochs 4" (v18)
