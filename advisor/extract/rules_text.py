@@ -173,7 +173,8 @@ _HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.
 _TAGS = re.compile(r"<(?=[A-Za-z/!?])[^<>\n]{1,200}>")
 _SPEAKER = SPEAKER  # re-exported: the accounting sorts clauses with the same patterns
 _STEERING = STEERING
-_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
+# a list item's number is short: "4096. We want ..." is a figure wrapped onto its line (evals v18), no item
+_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d{1,3}[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
     r"(?<!\bmax\.)(?<!\bmin\.)"  # "max. 4 gpus", "min. 40 tok/s" (rd15): an abbreviation, not a sentence end
