@@ -35,8 +35,8 @@ _SIGN = {"zł": "PLN", "zl": "PLN", "złotych": "PLN", "zloty": "PLN", "zlotys":
          "грн": "UAH",
          # the ringgit's sign before the amount and the name (evals v18): "RM4,000", "4,000 ringgit"
          "rm": "MYR", "ringgit": "MYR"}  # fmt: skip
-_CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS", "NGN", "UAH", "MYR",
-          "CLP", "ISK", "AED")
+_CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS", "NGN", "UAH",
+          "MYR", "CLP", "ISK", "AED")
 _CODE = r"(?P<code>" + "|".join(_CODES) + r")"
 _AMOUNT = rf"(?P<num>{MONEY_NUM}|{NUM})(?:\s*(?P<mult>{MULT}))?"
 _CODED = Gated(
@@ -50,8 +50,8 @@ _CODED = Gated(
         I,
     ),
     "sek", "nok", "dkk", "pln", "aud", "cad", "cny", "krw", "brl", "zł", "zl", "huf", "idr", "ils", "ft",
-    "forint", "rupiah", "shekel", "rp", "₪", "nis", "ngn", "uah", "₦", "naira", "₴", "hryvn", "грн", "myr", "rm",
-    "ringgit", "clp", "isk", "aed",
+    "forint", "rupiah", "shekel", "rp", "₪", "nis", "ngn", "uah", "₦", "naira", "₴", "hryvn", "грн", "myr",
+    "rm", "ringgit", "clp", "isk", "aed",
 )  # fmt: skip
 _LABEL_CUE = (
     r"(?:max(?:imum)?\s+spend|spend(?:ing)?\s+(?:cap|limit|ceiling)|total\s+spend|budget(?:\s+cap|\s+limit)?"

@@ -318,7 +318,7 @@ _EPOCHS = Gated(
     "ep",
 )
 # "we'd only make a single pass over it": one epoch
-_ONE_PASS = re.compile(r"\b(?:a\s+single|single|just\s+one|only\s+one|one)\s+(?:pass|epoch)\b", I)  # "one pass"
+_ONE_PASS = re.compile(r"\b(?:a\s+single|single|just\s+one|only\s+one|one)\s+(?:pass|epoch)\b", I)
 _EPOCHS2 = Gated(
     re.compile(rf"(?:\b|_)epochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch"
 )  # "epochs: 3", "num_train_epochs=3"

@@ -117,7 +117,7 @@ _REQUIRE_AFTER = keyed(
     r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?()\-–—]|$|please\b|for\b|as\b))|\s+exclusively\b"
     r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription|project|vpc|landing\s+zone"
     r"|enterprise agreement)s?\b"
-    # the requirement said after the name (evals v18): "Processor: Nebius (required; ...)", "Nebius is mandatory"
+    # the requirement after the name (evals v18): "Processor: Nebius (required; ...)", "Nebius is mandatory"
     r"|\s*\(\s*(?:required|mandatory|compulsory|obligatory|a\s+must)\b"
     r"|\s+(?:is|are)\s+(?:required|mandatory|compulsory|obligatory|a\s+must)\b(?!\s+(?:for|to)\b))",
     I,

@@ -52,7 +52,8 @@ def _hours(c: re.Match[str]) -> float | None:
     )
     start = _hour(c.group("h1"), c.group("m1"), ap1)
     end = _hour(c.group("h2"), c.group("m2"), c.group("ap2"))
-    if not (c.group("ap1") or c.group("ap2")) and start < 12 <= start + 12 and end < start and end + 12 > start:
+    said_ap = c.group("ap1") or c.group("ap2")
+    if not said_ap and start < 12 <= start + 12 and end < start and end + 12 > start:
         end += 12  # "9 to 5:30" with no am/pm: a working day, 09:00 to 17:30 (evals v18), not past midnight
     if start >= 24 or end > 24:
         return None

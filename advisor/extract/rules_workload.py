@@ -250,7 +250,9 @@ _FULL = keyed(
 _QLORA = keyed(r"\bQ-?LoRA\b", I)
 _FOURBIT = keyed(r"\b(?:4|four)[- ]?bit\b|\bnf4\b|\bbitsandbytes\b", I)
 # not Q-LoRA; a command line's flag or a script's name is LoRA ("--lora-r 32", "train_lora.py", evals v18)
-_LORA = keyed(r"(?<![Qq])(?<![Qq]-)(?:\b|(?<=_))LoRA(?:\b|(?=_))|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I)
+_LORA = keyed(
+    r"(?<![Qq])(?<![Qq]-)(?:\b|(?<=_))LoRA(?:\b|(?=_))|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I
+)
 
 
 # a command line's set of choices ("--method {full,lora,qlora} (we pass: lora)"): options, not the one used

@@ -100,7 +100,8 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
             if m.group("named"):  # a named rule: the next in order
                 said = _ORDER[0][len(marks)] if len(marks) < len(_ORDER[0]) else ""
             else:
-                said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "dec", "bare", "cap")) if g)
+                keys = ("paren", "word", "num", "dec", "bare", "cap")
+                said = next(g for g in (m.group(k) for k in keys) if g)
             said = said.lower()
             if order is None:
                 order = next((o for o in _ORDER if o[0] == said), None)

@@ -113,7 +113,9 @@ def test_a_labelled_feasibility_question_asks_about_the_owned_cards(extract: Ext
 
 
 # --------------------------------------------------------------------------- training shape
-@pytest.mark.parametrize(("said", "n"), [("sequences of 1024", 1024), ("with sequences of 4,096 tokens", 4096)])
+@pytest.mark.parametrize(
+    ("said", "n"), [("sequences of 1024", 1024), ("with sequences of 4,096 tokens", 4096)]
+)
 def test_sequences_of_n_is_the_length(extract: Extract, said: str, n: int) -> None:
     assert extract(f"Full fine-tune of Qwen2.5 1.5B on 240M tokens, {said}.").seq_len == n
 
