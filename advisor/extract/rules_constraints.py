@@ -191,7 +191,8 @@ _CLOUD_ONLY = keyed(
     r"(?:servers?|clusters?|hardware|gpus|machines|boxes|racks|metal|data\s?cent(?:er|re)s?)\b"
     r"|\bcloud[\s-]only\b|\bonly\s+(?:in|on)\s+the\s+cloud\b"
     r"|\b(?:must|has\s+to|needs?\s+to|have\s+to)\s+(?:be|run|stay|live)\s+(?:in|on)\s+(?:the\s+|a\s+)?(?:public\s+)?cloud\b"
-    r"|\bno\s+on[\s-]?prem\w*|\b(?:on[\s-]?prem\w*|buying\s+(?:hardware|gpus|servers))\s+is\s+(?:out|not\s+an\s+option"
+    # "hosted on a cloud GPU, not on-prem" (evals v18): on-prem named to rule it out
+    r"|\b(?:no|not|never)\s+on[\s-]?prem\w*|\b(?:on[\s-]?prem\w*|buying\s+(?:hardware|gpus|servers))\s+is\s+(?:out|not\s+an\s+option"
     r"|off\s+the\s+table)\b"
     r"|\brent(?:ing)?,?\s+(?:not|never)\s+buy",
     I,
@@ -214,7 +215,7 @@ _US_ONLY = alternatives(
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
     rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
-    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!?]|$))"  # listed
+    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;()!?]|$))"  # listed
     # a region code, "--region us-only" (evals v16): hyphenated, so not the pronoun "us"
     r"|(?<![\w-])us-only\b"
     # the country before a residency or hosting word (evals v18): "US data residency", "it must be US-hosted"
@@ -309,8 +310,8 @@ def _deployment(ctx: Ctx, s: Sentence) -> None:
         and (_WEIGHING.search(t) or negated(t, op.start()))
     ):
         op = None
-    if op is not None and cloud is not None and cloud.start() <= op.start() < cloud.end():
-        op = None  # "on-prem is off the table", "no on-prem": on-prem named to rule it out
+    if op is not None and cloud is not None and op.start() < cloud.end() and cloud.start() < op.end():
+        op = None  # "on-prem is off the table", "no on-prem", "hosted on a cloud GPU, not on-prem": ruled out
     if op is not None:
         ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
     elif cloud is not None:

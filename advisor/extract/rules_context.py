@@ -258,6 +258,9 @@ _CONC = Gated(
         rf"|streams|calls|chats|conversations"
         rf"|people|employees|analysts|agents|developers|devs|engineers|customers|handlers|lawyers|staff|seats"
         rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues"
+        # more people a service has at once (evals v18: "~60 guests chatting at once")
+        rf"|guests|visitors|clients|patients|players|learners|shoppers|buyers|viewers|callers|officers|citizens"
+        rf"|residents|tenants|subscribers|attendees|participants|pupils|teachers|partners"
         # people by their job ("25 radiologists at once", "60 of them hit the bot at the same time")
         rf"|[a-z]{{3,}}(?:ists|ians|ers|ors|ants|ents)|of\s+(?:them|those|these))\s+"
         rf"(?:\w+\s+){{0,4}}?"

@@ -332,7 +332,7 @@ _SEQ = Gated(
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         # "ctx 4k", "ctx: 8192" (expert review 20, R15); a bare "ctx" only before its figure
-        rf"|max(?:imum)?\s+length|max_?seq_?len|(?<=--)max-len(?:gth)?|seq(?=\s*[:=]?\s*\d)|ctx(?=\s*[:=]?\s*~?\s*\d)|"
+        rf"|max(?:imum)?\s+length|max_?seq_?len|(?<=--)max-len(?:gth)?|seq(?=\s*[:=]?\s*\d)|(?<!num_)ctx(?=\s*[:=]?\s*~?\s*\d)|"
         # "sequences of 1024", "sequences of 4,096 tokens" (evals v18): the figure is the length
         rf"sequences?(?=\s+of\s+~?\d[\d,.]*\s*(?:k\b)?\s*(?:tokens?\b|[,.;)]|$))|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training)"

@@ -249,6 +249,11 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
 _last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one read cleans it three times
 
 
+# an Ollama model tag, name and size joined by a colon: "qwen2.5:14b", "llama3.1:70b" (same length)
+_OLLAMA_TAG = re.compile(
+    r"\b(?P<name>(?:llama|qwen|mistral|mixtral|gemma|phi|deepseek|codellama|falcon|yi)[\w.-]*):(?P<size>\d+(?:\.\d+)?[bm])\b",
+    re.I,
+)
 # a --help line with the value the team passes: "--lora-rank N   default 8 (we pass 16)", "--method
 # {full,lora,qlora} (we pass: lora)": the flag with that value (the default and the choices are not used)
 _PASSED_FLAG = re.compile(
@@ -324,6 +329,7 @@ def _clean(text: str) -> str:
     text = _FILLER.sub(lambda m: " " * len(m.group(0)), text)  # "answers maybe five hundred um and ..." (v18)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
     text = _QA_PAIR.sub(_qa_pair, text)  # a clarification log's "Q6 ...: Availability?" / "A6: 99.9%" (v18)
+    text = _OLLAMA_TAG.sub(r"\g<name> \g<size>", text)  # "FROM qwen2.5:14b" (an Ollama tag; evals v18)
     text = _PASSED_FLAG.sub(_passed_flag, text)  # "--epochs E  default 1 (we pass 4)" -> "--epochs 4" (v18)
     text = _ORG_STAMP.sub(r" \g<stamp> ", text)  # org-mode "DEADLINE: <2026-12-04 Fri>" (evals v18)
     text = _BOLD_FIGURE.sub(r"  \g<fig>  ", text)  # "Tokens: **40B**" (reStructuredText, Markdown; evals v18)
