@@ -310,10 +310,10 @@ def rule_precision(ctx: Ctx) -> None:
     in a follow-up that names none ("What if we run it in FP8 instead?"), the earlier turns' (expert review
     12, R19: the FP8 what-if after a serving conversation was dropped and BF16 kept)."""
     workload = ctx.workload or (ctx.prior.workload if ctx.prior is not None else None)
-    # QLoRA stores the frozen base in 4 bits: "4-bit" / "NF4" beside it is the stored weights' precision
-    # (evals v10, v17, v18: "QLoRA (4-bit)", "4-bit NF4 (QLoRA)")
-    qlora = any(_QLORA.search(s.text) for s in ctx.sentences_with(_QLORA))
     for s in ctx.sentences_with(*(rx for rx, _prec in _PRECISION)):  # a finding needs one to match
+        # QLoRA stores the frozen base in 4 bits: "4-bit" / "NF4" said beside it (the same sentence) is the
+        # stored weights' precision (evals v10, v17, v18: "QLoRA (4-bit)", "4-bit NF4 (QLoRA)")
+        qlora = _QLORA.search(s.text) is not None
         for rx, prec in _PRECISION:
             for m in rx.finditer(s.text):
                 if prec in ("int4", "nf4", "int8", "fp8") and workload != "inference":

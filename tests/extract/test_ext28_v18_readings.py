@@ -196,3 +196,151 @@ def test_everything_hosted_in_the_eu_is_both_parts(rules: RulesExtractor, extrac
     analysis = rules.analyse(text)
     assert extract(text).eu_only is True
     assert any(f.field == "eu_only" and f.value is True for f in analysis.other)
+
+
+# --------------------------------------------------------------------------- logs, forms and pastes
+def test_a_clarification_logs_answer_belongs_to_its_question(extract: Extract) -> None:
+    p = extract(
+        _SERVE + "\n\nQ6 (Bidder B): Availability?\nA6: 99.9% monthly, 24x7 service.\n\n"
+        "Q7 (Bidder C): Is spot / pre-emptible capacity acceptable?\nA7: No.\n"
+    )
+    assert (p.availability_target, p.utilization) == (0.999, 1.0) and "spot" in p.pricing_excluded
+
+
+def test_a_yes_no_answer_to_another_question_states_nothing(extract: Extract) -> None:
+    p = extract(_SERVE + "\n\nQ2: Is the deadline firm?\nA2: Yes.\n")
+    assert p.deadline_hours is None and p.spot_ok is None
+
+
+def test_an_exercises_parts_are_one_workload(extract: Extract) -> None:
+    p = extract(
+        "Scenario: fully fine-tune Qwen2.5 14B with sequences of 4,096 tokens.\n"
+        "Part A: how much GPU memory does the job need?\n"
+        "Part B: propose a GPU count. Constraints: at most 8 GPUs; no consumer cards.\n"
+        "Part C: the team believes 8x A100 80GB can do 3 epochs over 500M tokens in 48 hours. Check it."
+    )
+    assert (p.max_gpus, p.memory_asked, p.claimed_hours) == (8, True, 48) and p.gpus_excluded
+
+
+def test_an_alert_threshold_on_the_first_token_is_the_target(extract: Extract) -> None:
+    assert extract(_SERVE + 'summary: "p95 time to first token above 1.5 s"').ttft_target_s == 1.5
+
+
+def test_a_measured_first_token_time_is_no_target(extract: Extract) -> None:
+    assert extract(_SERVE + "Time to first token is above 3 s today.").ttft_target_s is None
+
+
+def test_a_spoken_filler_does_not_hide_the_figure(extract: Extract) -> None:
+    p = extract("we wanna run mixtral eight by seven B, prompts like three thousand tokens, answers maybe "
+                "five hundred um and it has to be in Europe")  # fmt: skip
+    assert p.output_tokens == 500
+
+
+def test_a_corrigendum_replaces_the_figure(extract: Extract) -> None:
+    p = extract(_FT + 'At most 32 GPUs. Corrigendum 1: in M3, "32 GPUs" is replaced by "16 GPUs".')
+    assert p.max_gpus == 16
+
+
+def test_an_org_mode_deadline(extract: Extract) -> None:
+    p = extract(
+        "* TODO QLoRA run\n  DEADLINE: <2026-12-04 Fri>\n** Setup\n   - QLoRA on Llama 3.3 70B, 180M tokens"
+    )
+    assert p.deadline_hours is not None and 375 <= p.deadline_hours <= 407  # end of 4 Dec, any US/EU zone
+
+
+def test_a_chat_logs_timestamp_is_no_date(extract: Extract) -> None:
+    assert extract("[2026-11-20 16:02] alice: LoRA on Llama 3.1 8B, 20M tokens").deadline_hours is None
+
+
+def test_a_help_paste_reads_the_values_passed(extract: Extract) -> None:
+    p = extract(
+        "Hi, that's our fine-tuning script.\n"
+        "  --method        {full,lora,qlora} (we pass: lora)\n"
+        "  --lora-rank N   default 8 (we pass 16)\n"
+        "  --epochs E      default 1 (we pass 4)\n"
+        "  --max-len L     default 512 (we pass 2048)\n"
+        "  --data PATH     jsonl; ours has 95k rows, ~700 tokens a row\n"
+        "Model: Llama 3.2 3B."
+    )
+    want = ("lora", 16, 4, 2048, 95_000 * 700)
+    assert (p.method, p.lora_rank, p.epochs, p.seq_len, p.dataset_tokens) == want
+
+
+def test_a_snakefiles_rules_are_two_workloads(rules: RulesExtractor) -> None:
+    text = (
+        "rule cpt:\n    # continued pre-training of Qwen2.5 14B on our 6B-token corpus, 1 epoch\n"
+        "    resources: gpus=8    # upper bound: the cluster quota\n\n"
+        "rule generate_abstracts:\n"
+        "    # after cpt: generate 2M abstracts, ~250 tokens each, within 72 hours\n"
+    )
+    analysis = rules.analyse(text)
+    mine = {f.field: f.value for f in analysis.findings}
+    other = {f.field: f.value for f in analysis.other}
+    assert mine.get("max_gpus") == 8 and "deadline_hours" not in mine and other.get("deadline_hours") == 72
+
+
+def test_a_setting_turned_off(extract: Extract) -> None:
+    p = extract("Full DPO on Qwen2.5 7B, 22,000 pairs.\nprecompute_ref_log_probs: false\n")
+    assert p.ref_log_probs_precomputed is False
+
+
+def test_a_reservation_on_the_teams_invoice_is_held(extract: Extract) -> None:
+    p = extract(
+        "Microsoft Azure invoice, October 2026: Reservations - ND H100 v5 (8x H100) 3-Year, billed monthly, "
+        "USD 61,320.00. About 13 months are left on it. Can we serve Qwen3 32B to 70 users on it?"
+    )
+    want = (8, True, "azure", 13)
+    assert (p.owned_gpu_count, p.owned_reserved, p.owned_provider, p.owned_months_left) == want
+
+
+def test_a_quote_for_a_reservation_is_not_held(extract: Extract) -> None:
+    p = extract("AWS sent a quote for a 1-year reservation of one p5.48xlarge (8x H100). Serve Qwen3 32B.")
+    assert p.owned_gpu_count is None
+
+
+@pytest.mark.parametrize(("said", "want"), [("Hosted on a cloud GPU, not on-prem.", "cloud"),
+                                            ("We host on-prem, not in the cloud.", "on_prem")])  # fmt: skip
+def test_the_negated_deployment_is_the_one_ruled_out(extract: Extract, said: str, want: str) -> None:
+    assert extract(_SERVE + said).deployment_preference == want
+
+
+def test_an_ollama_modelfile(extract: Extract) -> None:
+    p = extract(
+        "FROM qwen2.5:14b\nPARAMETER num_ctx 8192\n# fine for one user. Going live:\n"
+        "#   - ~60 guests chatting at once\n#   - prompts ~3,000 tokens, replies up to 512\n"
+        "#   - hosted on a cloud GPU; US region (the guests are US)"
+    )
+    assert (p.model_id, p.concurrency, p.context_len, p.us_only) == ("qwen2.5-14b", 60, 3512, True)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Previous model we trained on 1.2 billion tokens, but this is not important now.",
+     "The bank's total outsourcing spend (EUR 14.2M) is reported separately.",
+     "The server cost USD 1.9 million, for your information."],
+)  # fmt: skip
+def test_figures_set_aside(extract: Extract, said: str) -> None:
+    p = extract("LoRA fine-tune of Llama 3.1 8B on 20M tokens, 2 epochs. Budget EUR 250. " + said)
+    assert p.dataset_tokens == 20e6 and p.budget_usd == pytest.approx(usd_from(250, "EUR").value)
+
+
+def test_a_forms_gpu_count_and_a_german_date(extract: Extract) -> None:
+    p = extract(
+        "Batch job with Qwen2.5 32B over 4.2 million files, ~120 output tokens each.\n"
+        "| Frist / Deadline | spätestens Freitag, 11.12.2026 |\n"
+        "| GPU-Anzahl / GPU count | höchstens 8 / at most 8 |"
+    )
+    assert p.max_gpus == 8 and p.deadline_hours is not None and 543 <= p.deadline_hours <= 575
+
+
+def test_a_service_up_some_hours_a_day_is_scheduled(extract: Extract) -> None:
+    p = extract(_SERVE + "The service runs 12 hours a day, every day.")
+    assert p.utilization == 0.5 and p.serving_scheduled is True
+
+
+def test_a_busy_share_of_the_day_is_not_a_schedule(extract: Extract) -> None:
+    assert extract(_SERVE + "It is busy 12 hours a day.").serving_scheduled is not True
+
+
+def test_one_pass_is_one_epoch(extract: Extract) -> None:
+    assert extract("QLoRA on Llama 3.3 70B, 180M tokens of contracts, one pass.").epochs == 1
