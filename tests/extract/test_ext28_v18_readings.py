@@ -344,3 +344,8 @@ def test_a_busy_share_of_the_day_is_not_a_schedule(extract: Extract) -> None:
 
 def test_one_pass_is_one_epoch(extract: Extract) -> None:
     assert extract("QLoRA on Llama 3.3 70B, 180M tokens of contracts, one pass.").epochs == 1
+
+
+def test_letters_of_n_tokens_each(extract: Extract) -> None:
+    p = extract("A LoRA adapter is trained on Mistral 7B using 12,000 discharge letters of ~1,500 tokens each.")
+    assert p.dataset_tokens == 12_000 * 1_500
