@@ -36,6 +36,7 @@ from advisor.extract.settings_rows import form_body_rows, record_table, settings
 from advisor.extract.spaced_groups import comma_groups
 from advisor.extract.table_columns import column_tables
 from advisor.extract.table_parts import part_columns
+from advisor.extract.text_forms import pasted_forms, without_fillers
 
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
@@ -249,62 +250,6 @@ def _blocks(text: str) -> list[tuple[int, list[tuple[int, str]], SectionKind | N
 _last_clean: tuple[str | None, str] = (None, "")  # the last text cleaned: one read cleans it three times
 
 
-# an Ollama model tag, name and size joined by a colon: "qwen2.5:14b", "llama3.1:70b" (same length)
-_OLLAMA_TAG = re.compile(
-    r"\b(?P<name>(?:llama|qwen|mistral|mixtral|gemma|phi|deepseek|codellama|falcon|yi)[\w.-]*):(?P<size>\d+(?:\.\d+)?[bm])\b",
-    re.I,
-)
-# a --help line with the value the team passes: "--lora-rank N   default 8 (we pass 16)", "--method
-# {full,lora,qlora} (we pass: lora)": the flag with that value (the default and the choices are not used)
-_PASSED_FLAG = re.compile(
-    r"^(?P<lead>[ \t]*(?:-\w,\s*)?)(?P<flag>--[\w-]+)\b[^\n(]*\(\s*we\s+(?:pass|use|set|run\s+with)\s*:?\s*"
-    r"(?P<v>[^()\s]+)\s*\)",
-    re.M | re.I,
-)
-
-
-def _passed_flag(m: re.Match[str]) -> str:
-    said = f"{m.group('lead')}{m.group('flag')} {m.group('v')}"
-    return said.ljust(len(m.group(0)))  # the same length: offsets after it stay
-
-
-# a spoken filler in a dictation or transcript, blanked (same length): "five hundred um and it's gotta be"
-_FILLER = re.compile(r"(?<![\w'-])(?-i:[Uu]m+|[Uu]h+|[Ee]rm+|[Uu]hm+)(?![\w'-])\s*,?")
-
-
-# an org-mode timestamp, its brackets blanked (same length): "<2026-12-04 Fri>", "[2026-11-20 Fri 10:00]"
-# (org always writes the weekday: a chat log's "[2026-11-17 16:02]" is no such stamp)
-_ORG_STAMP = re.compile(r"[<\[](?P<stamp>\d{4}-\d{2}-\d{2}\s+[A-Za-z]{2,3}\.?(?:\s+\d{1,2}:\d{2})?)[>\]]")
-# a figure in bold, its markers blanked (same length, so offsets stay): "**40B**", "__2048__"
-_BOLD_FIGURE = re.compile(r"(?<![*\w])(?:\*\*|__)(?P<fig>[~≈$€£]?\d[^*_\n]{0,30}?)(?:\*\*|__)(?![*\w])")
-
-
-# a numbered question and its answer on the next line, as tender clarification logs and FAQs write them:
-# "Q6 (Bidder B): Availability?" / "A6: 99.9% monthly" is one statement, "Availability: 99.9% monthly"
-_QA_PAIR = re.compile(
-    r"^(?P<label>[ \t]*Q(?P<n>\d{1,3})\b[^:\n?]{0,40}:[ \t]*)(?P<q>[^\n?]{1,120})\?[ \t]*\n"
-    r"[ \t]*A(?P=n)\b[ \t]*[:.)-][ \t]*(?P<a>[^\n]*)",
-    re.M,
-)
-# a yes/no question about whether something is allowed: "Is spot / pre-emptible capacity acceptable?" / "No."
-_ALLOWED_ASKED = re.compile(
-    r"^(?:is|are)\s+(?P<x>.+?)\s+(?:acceptable|allowed|permitted|ok(?:ay)?|fine|an\s+option)$", re.I
-)
-_YES_NO = re.compile(r"^(?P<yn>yes|no)\b[.!]?\s*(?P<rest>.*)$", re.I)
-
-
-def _qa_pair(m: re.Match[str]) -> str:
-    question, answer = m.group("q").strip(), m.group("a").strip()
-    yn = _YES_NO.match(answer)
-    if yn is not None:
-        allowed = _ALLOWED_ASKED.match(question)
-        if allowed is None:
-            return m.group(0)  # "Is the deadline firm?" / "Yes.": no statement to rebuild
-        verdict = "allowed" if yn.group("yn").lower() == "yes" else "no"
-        return f"{m.group('label')}{allowed.group('x')}: {verdict}. {yn.group('rest')}".rstrip()
-    return f"{m.group('label')}{question}: {answer}"
-
-
 def clean(text: str) -> str:
     """Remove hidden HTML (comments, scripts, styles) and tags; keep offsets of the rest stable enough.
     The sentence splitter and the input's accounting (twice) clean the same text: it is cleaned once."""
@@ -326,13 +271,9 @@ def _clean(text: str) -> str:
     text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
-    text = _FILLER.sub(lambda m: " " * len(m.group(0)), text)  # "answers maybe five hundred um and ..." (v18)
+    text = without_fillers(text)  # "answers maybe five hundred um and ..." (text_forms.py)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
-    text = _QA_PAIR.sub(_qa_pair, text)  # a clarification log's "Q6 ...: Availability?" / "A6: 99.9%" (v18)
-    text = _OLLAMA_TAG.sub(r"\g<name> \g<size>", text)  # "FROM qwen2.5:14b" (an Ollama tag; evals v18)
-    text = _PASSED_FLAG.sub(_passed_flag, text)  # "--epochs E  default 1 (we pass 4)" -> "--epochs 4" (v18)
-    text = _ORG_STAMP.sub(r" \g<stamp> ", text)  # org-mode "DEADLINE: <2026-12-04 Fri>" (evals v18)
-    text = _BOLD_FIGURE.sub(r"  \g<fig>  ", text)  # "Tokens: **40B**" (reStructuredText, Markdown; evals v18)
+    text = pasted_forms(text)  # a Q/A log, an Ollama tag, a --help paste, org-mode dates, bold figures
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
     text = settings_lines(form_body_rows(text))  # a form POST's body, YAML/INI/dataclass/textproto lines

@@ -347,5 +347,5 @@ def test_one_pass_is_one_epoch(extract: Extract) -> None:
 
 
 def test_letters_of_n_tokens_each(extract: Extract) -> None:
-    p = extract("A LoRA adapter is trained on Mistral 7B using 12,000 discharge letters of ~1,500 tokens each.")
+    p = extract("A LoRA adapter is trained on Mistral 7B using 12,000 letters of ~1,500 tokens each.")
     assert p.dataset_tokens == 12_000 * 1_500
