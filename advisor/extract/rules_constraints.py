@@ -191,7 +191,8 @@ _CLOUD_ONLY = keyed(
     r"(?:servers?|clusters?|hardware|gpus|machines|boxes|racks|metal|data\s?cent(?:er|re)s?)\b"
     r"|\bcloud[\s-]only\b|\bonly\s+(?:in|on)\s+the\s+cloud\b"
     r"|\b(?:must|has\s+to|needs?\s+to|have\s+to)\s+(?:be|run|stay|live)\s+(?:in|on)\s+(?:the\s+|a\s+)?(?:public\s+)?cloud\b"
-    r"|\bno\s+on[\s-]?prem\w*|\b(?:on[\s-]?prem\w*|buying\s+(?:hardware|gpus|servers))\s+is\s+(?:out|not\s+an\s+option"
+    # "hosted on a cloud GPU, not on-prem" (evals v18): on-prem named to rule it out
+    r"|\b(?:no|not|never)\s+on[\s-]?prem\w*|\b(?:on[\s-]?prem\w*|buying\s+(?:hardware|gpus|servers))\s+is\s+(?:out|not\s+an\s+option"
     r"|off\s+the\s+table)\b"
     r"|\brent(?:ing)?,?\s+(?:not|never)\s+buy",
     I,
@@ -214,11 +215,16 @@ _US_ONLY = alternatives(
     rf"|\b(?:must|has\s+to|have\s+to|needs?\s+to|shall|required\s+to)\s+(?:\w+\s+){{0,3}}?(?:in|within|inside)"
     rf"\s+(?:the\s+)?{_US}\b"
     rf"|(?:n't|\bnot|\bcannot|\bnever)\s+(?:\w+\s+){{0,2}}?(?:leave|leaves|go|move)\s+(?:out\s+of\s+)?(?:the\s+)?{_US}\b"
-    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;)!?]|$))"  # listed
+    rf"|(?<!non-)\b{_US}[\s-](?:based\s+)?(?:providers?|clouds?|regions?)(?=\s*(?:[.,;()!?]|$))"  # listed
     # a region code, "--region us-only" (evals v16): hyphenated, so not the pronoun "us"
-    r"|(?<![\w-])us-only\b",
+    r"|(?<![\w-])us-only\b"
+    # the country before a residency or hosting word (evals v18): "US data residency", "it must be US-hosted"
+    rf"|\b{_US}[\s-](?:data\s+(?:residency|sovereignty|locality)|hosted\b|hosting\s+(?:is\s+)?(?:required|mandatory))",
     I,
 )
+
+
+_US_BEFORE = re.compile(rf"{_US}[\s-]*$", I)
 
 
 @read_once
@@ -226,7 +232,8 @@ def rule_constraints(ctx: Ctx) -> None:
     """eu_only, ops_capacity, objective, deployment_preference, then providers."""
     for s in ctx.sentences_with(*_ENTRIES):
         t = s.text
-        eu = list(_EU.finditer(t))
+        # "US data residency": a residency word said of another country is no EU rule (evals v18)
+        eu = [x for x in _EU.finditer(t) if not _US_BEFORE.search(t, 0, x.start())]
         if not eu and (lifted := _EU_NO.search(t)):
             ctx.add(s, "eu_only", False, q(lifted), "stated", lifted.start())
         if eu:
@@ -303,8 +310,8 @@ def _deployment(ctx: Ctx, s: Sentence) -> None:
         and (_WEIGHING.search(t) or negated(t, op.start()))
     ):
         op = None
-    if op is not None and cloud is not None and cloud.start() <= op.start() < cloud.end():
-        op = None  # "on-prem is off the table", "no on-prem": on-prem named to rule it out
+    if op is not None and cloud is not None and op.start() < cloud.end() and cloud.start() < op.end():
+        op = None  # "on-prem is off the table", "no on-prem", "hosted on a cloud GPU, not on-prem": ruled out
     if op is not None:
         ctx.add(s, "deployment_preference", "on_prem", q(op), "stated", op.start())
     elif cloud is not None:

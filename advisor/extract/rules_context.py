@@ -160,7 +160,7 @@ _NOT_NEEDED = re.compile(
 )
 _ALWAYS_ON = Gated(
     re.compile(
-        r"\b24\s*/\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
+        r"\b24\s*[/x×]\s*7\b|\baround the clock\b|\bround the clock\b|\balways[\s-]on\b|\bcontinuously\b", I
     ),
     "24",
     "clock",
@@ -188,6 +188,11 @@ _OFFICE_HOURS = Gated(
     ),
     "hours", "9", "nine",
 )  # fmt: skip
+# the service itself is up that long (not its load: "busy 12 hours a day" runs around the clock)
+_UP_FOR = re.compile(
+    r"\b(?:runs?|running|(?:is\s+)?(?:online|up|available|open|live|on)|needed|operates?|operating)\s+(?:for\s+|only\s+)?$",
+    I,
+)
 OFFICE_HOURS_PER_DAY = 9.0  # 9 to 6, the usual office day
 NINE_TO_FIVE_HOURS_PER_DAY = 8.0  # "9 to 5" said: 09:00 to 17:00 (evals v11: it was read as 9 h)
 OFFICE_DAYS_PER_WEEK = 5.0
@@ -224,6 +229,10 @@ def rule_utilisation(ctx: Ctx) -> None:
             if 0 < h <= 24 and re.search(r"\b(?:run|use|serv|inference|busy|online|up)\w*", t, I):
                 conv = U.utilization_from_schedule(h, days)
                 ctx.add(s, "utilization", conv.value, f'"{q(m)}": {conv.how}', "inferred", m.start())
+                if h < 24 and ctx.workload == "inference" and (up := _UP_FOR.search(t, 0, m.start())):
+                    # "The service runs 12 hours a day": off the other hours, so rented GPUs stop (evals v18)
+                    ev = f'"{q(up)}{q(m)}": up only those hours, rented GPUs stopped outside them'
+                    ctx.add(s, "serving_scheduled", True, ev, "inferred", m.start())
         for m in _OFFICE_HOURS.finditer(t):
             said = m.group(0)[:1].isdigit() or m.group(0).lower().startswith("nine")
             day = NINE_TO_FIVE_HOURS_PER_DAY if said else OFFICE_HOURS_PER_DAY
@@ -249,6 +258,9 @@ _CONC = Gated(
         rf"|streams|calls|chats|conversations"
         rf"|people|employees|analysts|agents|developers|devs|engineers|customers|handlers|lawyers|staff|seats"
         rf"|clinicians|doctors|nurses|students|reps|operators|translators|writers|members|colleagues"
+        # more people a service has at once (evals v18: "~60 guests chatting at once")
+        rf"|guests|visitors|clients|patients|players|learners|shoppers|buyers|viewers|callers|officers|citizens"
+        rf"|residents|tenants|subscribers|attendees|participants|pupils|teachers|partners"
         # people by their job ("25 radiologists at once", "60 of them hit the bot at the same time")
         rf"|[a-z]{{3,}}(?:ists|ians|ers|ors|ants|ents)|of\s+(?:them|those|these))\s+"
         rf"(?:\w+\s+){{0,4}}?"

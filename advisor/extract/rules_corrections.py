@@ -67,13 +67,15 @@ _OLD_BEFORE = re.compile(
     I,
 )
 _OLD_AFTER = re.compile(
-    r"^\s*(?:[a-z]+\s+)?(?:->|→|=>|is\s+now|are\s+now|should\s+(?:be|read|have\s+been)|becomes?|became"
+    # a corrigendum's wording (evals v18): '"32 GPUs" is replaced by "16 GPUs"', "8 weeks is amended to 6"
+    r"^\s*(?:[a-z]+\s*)?[\"'”’]?\s*(?:->|→|=>|is\s+now|are\s+now|should\s+(?:be|read|have\s+been)|becomes?|became"
+    r"|(?:is|are|shall\s+be)\s+(?:replaced\s+(?:by|with)|amended\s+to|changed\s+to)"
     r"|(?:is|was|were)\s+(?:wrong|a\s+typo|off|outdated|out\s+of\s+date|too\s+(?:high|low|much|many))|(?P<weak>to\s+\d))",
     I,
 )
 # any of the words above: a sentence without one (and no correction cue) replaces nothing
 _OLD_CUE = keyed(
-    r"\b(?:scratch|forget|ignore|disregard|not|instead|rather|replace|now|should|becomes?|became|wrong|typo|off"
+    r"\b(?:scratch|forget|ignore|disregard|not|instead|rather|replace|replaced|amended|now|should|becomes?|became|wrong|typo|off"
     r"|outdated|too)\b|n't|->|→|=>",
     I,
 )

@@ -47,6 +47,8 @@ _ITEM_NOUNS = (
     r"examples?|samples?|rows|records|conversations?|dialogues?|pairs|instructions|tickets|chats|prompts|"
     r"documents?|docs|articles|papers|contracts|files|reports|emails|transcripts|q&a pairs|items|summaries"
     r"|claims|notes|reviews|messages|posts|abstracts|threads|cases|calls|tickets"
+    # more documents teams hold (evals v18: "12,000 pseudonymised discharge letters of ~1,500 tokens each")
+    r"|letters|invoices|forms|applications|memos|briefs|filings|manuals"
 )
 _ITEMS_TOKENS = Gated(
     re.compile(
@@ -87,7 +89,13 @@ _VRAM_WORDS = keyed(r"\b(?:vram|memory|hbm|enough|card|gpus?|ram)\b", I)
 # Between an item count and a size, these say the size is the total ("400k documents, which is about
 # 250M tokens", "30k tickets (~15M tokens)", "100 chats, prompts around 1,500 tokens"), not per item.
 _TOTAL_GAP = re.compile(r"[(,:]|\b(?:which|that|is|are|was|were|total\w*|altogether|overall)\b", I)
-_PER_ITEM = re.compile(r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×", I)
+_PER_ITEM = re.compile(
+    r"\b(?:each|per|avg|averag\w*|apiece|a piece|x)\b|×"
+    # "95k rows, ~700 tokens a row" (evals v18): the size of one item, named after it
+    r"|\ban?\s+(?:row|record|item|doc(?:ument)?|example|sample|conversation|chat|ticket|file|message|pair"
+    r"|article|transcript|call|e-?mail|review|post|note|letter|contract|report|prompt)\b",
+    I,
+)
 # "generate 2 billion tokens": an output volume (batch inference), not a training set ("we generated" is)
 _GENERATE_BEFORE = keyed(
     r"\b(?:generat(?:e|es|ing)|produc(?:e|es|ing)|synthesi[sz](?:e|es|ing)|emits?)\W+(?:\w+\W+){0,3}$", I
@@ -312,20 +320,23 @@ _EPOCHS = Gated(
     "ep",
 )
 # "we'd only make a single pass over it": one epoch
-_ONE_PASS = re.compile(r"\b(?:a\s+single|single|just\s+one|only\s+one)\s+(?:pass|epoch)\b", I)
+_ONE_PASS = re.compile(r"\b(?:a\s+single|single|just\s+one|only\s+one|one)\s+(?:pass|epoch)\b", I)
 _EPOCHS2 = Gated(
     re.compile(rf"(?:\b|_)epochs?\s*(?:[:=]|of|is|are|to)?\s*(?P<num>{NUMBER})\b", I), "epoch"
 )  # "epochs: 3", "num_train_epochs=3"
 _SEQ = Gated(
     re.compile(
-        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?[\s-]*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
+        # (not across a command line's next flag: "--lora-r 32 --seq-len 4096" is no length of 32)
+        rf"(?:(?P<num>{NUM})\s*(?P<mult>k)?(?:\s|-(?!-))*(?:tokens?[\s-]+)?(?P<kind>context(?:\s+window"
         rf"|\s+length)?|ctx|"
         rf"sequence(?:\s+length)?s?|seq(?:uence)?[\s_-]?len(?:gth)?|seq\b|token\s+sequences"
         rf"|tokens?\s+per\s+sequence|"
         rf"tokens?\s+of\s+context|max(?:imum)?\s+length))"
         rf"|(?:(?P<kind2>sequence\s+length|seq[\s_-]?len(?:gth)?|context(?:\s+length|\s+window)?"
         # "ctx 4k", "ctx: 8192" (expert review 20, R15); a bare "ctx" only before its figure
-        rf"|max(?:imum)?\s+length|max_?seq_?len|seq(?=\s*[:=]?\s*\d)|ctx(?=\s*[:=]?\s*~?\s*\d)|"
+        rf"|max(?:imum)?\s+length|max_?seq_?len|(?<=--)max-len(?:gth)?|seq(?=\s*[:=]?\s*\d)|(?<!num_)ctx(?=\s*[:=]?\s*~?\s*\d)|"
+        # "sequences of 1024", "sequences of 4,096 tokens" (evals v18): the figure is the length
+        rf"sequences?(?=\s+of\s+~?\d[\d,.]*\s*(?:k\b)?\s*(?:tokens?\b|[,.;)]|$))|"
         rf"context\s+of)(?:\s+(?:at|for|during|in)\s+(?:inference|serving|training)"
         # "Context per conversation: 8,192 tokens" (rd12)
         rf"|\s+per\s+(?:conversation|session|chat|request|user|query|call|turn|document|doc))?"
@@ -354,7 +365,8 @@ _SEQ_ITEMS = Gated(
 _RANK = Gated(
     re.compile(
         r"\b(?:lora[\s-]+)?rank\s*(?:[:=]|of)?\s*(?P<num>\d+)\b|\br\s*=\s*(?P<num2>\d+)\b"
-        r"|\blora[\s-]?r?(?P<num3>\d+)\b",
+        # "lora16", "LoRA-r 32", "--lora-r 32", "--lora-rank 16" (a command line's flag, evals v18)
+        r"|\blora[\s_-]?(?:r(?:ank)?)?[\s_=:-]*(?P<num3>\d+)\b",
         I,
     ),
     "rank",

@@ -25,6 +25,8 @@ from advisor.extract.regex_keys import keyed
 from advisor.extract.rules_allocation import find_share
 from advisor.extract.rules_ctx import CORRECTION, PROTOTYPE, Ctx, Gated, I, negated, q
 from advisor.extract.rules_fleet import LEASED_FOR_YEARS, Fleet, find_fleet
+from advisor.extract.rules_gpu_caps import MAX_GPU_GROUPS
+from advisor.extract.rules_gpu_caps import MAX_GPUS as _MAX_GPUS
 from advisor.extract.rules_models import GPU_RE, _catalog, resolve_gpu
 from advisor.extract.rules_text import NUMBER, Sentence, parse_number
 
@@ -77,8 +79,12 @@ _HELD_UNTIL = keyed(
 # ownership said after the card, in a relative clause: "the single 4090 I already have at home", "the two
 # A100s we own", "4 L40S that we bought last year" (not "the H100s we have reserved", "the A100s we had")
 _OWNED_AFTER = keyed(
-    r"(?:\s+(?:cards?|gpus?|boxes))?\s+(?:that\s+|which\s+)?(?:we|i)(?:'ve|\s+have)?\s+"
-    r"(?:already\s+|currently\s+|still\s+|also\s+|actually\s+|just\s+)?(?:have|own|got|bought|purchased)\b"
+    r"(?:\s+(?:cards?|gpus?|boxes))?\s+(?:that\s+|which\s+)?(?:we|i"
+    # the organisation as the owner (evals v18): "16x A100 80GB SXM that the university owns outright"
+    r"|(?:the|our)\s+(?:university|company|lab|institute|department|team|group|school|hospital|firm"
+    r"|organi[sz]ation|faculty|college))(?:'ve|\s+have)?\s+"
+    r"(?:already\s+|currently\s+|still\s+|also\s+|actually\s+|just\s+)?(?:have|has|own|owns|got|bought"
+    r"|purchased)\b"
     r"(?!\s+(?:to\b|reserved|rented|leased|booked|access|on\s+order|in\s+the\s+cloud))",
     I,
 )
@@ -381,53 +387,6 @@ def _vendor_ids(vendor: str, keep: bool) -> list[str]:
     return [str(g.id) for g in cat.gpus if (str(g.vendor).lower() == vendor) == keep]
 
 
-_MAX_GPUS = Gated(
-    re.compile(
-        rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|max(?:imum)?(?:\s+of|\s+is)?|up\s+to|limited\s+to"
-        rf"|capped\s+at|cap(?:ped)?\s+(?:it\s+)?(?:at|to)|a\s+cap\s+of|a\s+quota\s+of|quota\s+(?:is|of)"
-        rf"|only\s+(?:get|have|use)|only)\s+"
-        rf"(?P<num>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
-        rf"|\b(?:on|to|in(?:to)?|with|using|fits?\s+(?:on|in(?:to)?))\s+(?:a\s+single|one|1|single)"
-        rf"[\s-]+(?:gpus?|cards?)\b"
-        rf"|\bsingle[\s-]gpu\b"
-        rf"|\b(?P<num2>{NUMBER})\s+(?:gpus?|cards?)\s+(?:max(?:imum)?|at\s+most|tops|(?:is|are)\s+(?:the|our)\s+"
-        rf"(?:ceiling|limit|cap|max(?:imum)?)|(?:is|are)\s+all\s+we\s+can\s+(?:get|afford|use|fit))\b"
-        # "H100s only, max 8 of em", "(only got) quota for 2 gpus"
-        rf"|\bmax(?:imum)?\s+(?P<num3>{NUMBER})\s+of\s+(?:em|them|those)\b"
-        rf"|\bquota\s+for\s+(?P<num4>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
-        # one machine of N GPUs, or money for N: "served from a single 8-GPU box", "budget for ONE gpu"
-        rf"|\b(?:a\s+single|one|1)\s+(?P<num6>\d+)[\s-]*gpu\s+(?:box|node|server|machine)\b"
-        rf"|\bbudget\s+for\s+(?P<num7>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?)\b"
-        # a cap before a GPU's name: "we can get up to 64 H100s", "at most 16x A100"
-        rf"|\b(?:up\s+to|at\s+most|no\s+more\s+than|max(?:imum)?(?:\s+of)?)\s+(?P<num5>{NUMBER})\s*(?:x\s*|×\s*)?"
-        r"(?=(?:nvidia\s+)?(?:[ahlbv]\d{2,3}|rtx|gh200|gb200|mi\d{3})\w*s?\b)"
-        # rd15, the other ways a cap is written: a refusal verb ("we can't use more than 2 GPUs", "must not
-        # exceed 8 GPUs"), an abbreviation or sign ("max. 4 gpus", "≤ 8 GPUs"), a cap noun ("a hard cap of
-        # 32 GPUs"), a key and its value ("GPU limit: 4", "max GPUs = 8"), room in a case ("we can only
-        # fit 2 in the chassis"), money that caps the count ("budget caps us at 4x")
-        rf"|(?:\b(?:(?:can(?:no|')?t|cannot|won'?t|must\s+not|shouldn'?t|don'?t\s+want\s+to)\s+(?:use|get|have"
-        rf"|rent|run\s+on|go\s+(?:above|beyond|over|past)|exceed)(?:\s+more\s+than)?|(?:room|space|slots)\s+for"
-        rf"|anything\s+(?:more\s+than|above|beyond|over)|(?:not|never)\s+(?:exceed"
-        rf"|more\s+than)|max\.|(?:a\s+)?(?:hard|firm|strict)\s+(?:cap|limit|ceiling)\s+of|(?:limit|ceiling)\s+of)"
-        rf"|≤|<=|=<)\s*(?P<num8>{NUMBER})\s+(?:\w+\s+)?(?:gpus?|cards?|accelerators?)\b"
-        rf"|\b(?:(?:max(?:imum)?|total)\s+(?:number\s+of\s+)?(?:gpus?|cards?)|(?:gpus?|cards?)\s+(?:limit|cap"
-        # "GPU quota on our account is 4 max" (evals v15): whose quota may stand between
-        rf"|ceiling|quota|max(?:imum)?)(?:\s+(?:on|for|in)\s+(?:our|the|my|this)\s+\w+)?)\s*(?::|=|is|of)\s*"
-        rf"(?:max\s+|≤\s*|<=\s*|up\s+to\s+)?(?P<num9>\d+)\b"
-        rf"(?!\s*(?:%|gb|gib|h|hours?|per\s+node))"
-        rf"|\b(?:only\s+)?fit\s+(?P<num10>{NUMBER})\s+(?:\w+\s+)?(?:(?:gpus?|cards?)\s+)?(?:in(?:to)?|inside)\s+"
-        rf"(?:the|our|a|this|that|my)\s+(?:\w+\s+)?(?:chassis|case|box|workstation|tower|server|machine)\b"
-        rf"|\b(?:caps?|limits?|restricts?)\s+us\s+(?:at|to)\s+(?P<num11>\d+)\s*(?:x\b|×|gpus?\b|cards?\b)"
-        # a box of N as the cap ("no bigger than a 4-GPU box", "limited to a single 8xH100 node"); a cap
-        # after a GPU count ("ideally 1 GPU, at most 2")
-        rf"|\b(?:no\s+(?:bigger|larger|more)\s+than|at\s+most|up\s+to|limited\s+to|only)\s+(?:an?\s+|one\s+)?"
-        rf"(?:single\s+)?(?P<num12>\d+)\s*(?:[\s-]*gpu|[x×]\s*[a-z]+\d+\w*)\s+(?:box|node|server|machine)\b"
-        rf"|\b(?:gpus?|cards?)\s*,?\s*(?:but\s+)?(?:at\s+most|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?!\s*\w)",
-        I,
-    ),
-    "gpu", "card", "accelerator", "max", "up to", "at most", "no more", "budget for", "≤", "<=", "=<", "fit",
-    "caps us", "limits us", "node", "box", "server", "machine",
-)  # fmt: skip
 # one GPU asked for as a wish, the count after it ("one GPU if possible", "a single card ideally") or the
 # wish before it ("ideally on one GPU", "preferably a single GPU") (rd15)
 _ONE_GPU_WISH = Gated(
@@ -507,8 +466,7 @@ def rule_gpu_choice(ctx: Ctx) -> None:
                 after = re.sub(r"^\S+", "", after, count=1)
             if _PER_NODE.match(after):
                 continue
-            groups = ("num", *(f"num{i}" for i in range(2, 14)))
-            num = next((m.group(g) for g in groups if m.group(g)), None)
+            num = next((m.group(g) for g in MAX_GPU_GROUPS if m.group(g)), None)
             n = int(parse_number(num)) if num else 1
             if n >= 1:
                 ctx.add(s, "max_gpus", n, q(m), "stated", m.start())

@@ -12,7 +12,10 @@ from advisor.extract.rules_ctx import I
 # a numeric date after a deadline word: "until 15.01.2027", "Deadline 03/12", "by 3/12/2026"
 NUMERIC_DATE = keyed(
     r"\b(?:by|before|until|till|due(?:\s+(?:on|by))?|deadline(?:\s+is)?:?|finish(?:ed)?\s+(?:until|by)|on"
-    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?(?P<a>\d{1,2})(?P<sep>[./]|-(?=\d{1,2}-20\d\d\b))(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b"
+    r"|no\s+later\s+than|(?:due|deadline)\s+date:?)\s+(?:the\s+)?"
+    # a weekday or "at the latest" between (evals v18 form): "Deadline: spätestens Freitag, 11.12.2026"
+    r"(?:(?:at\s+the\s+latest|spätestens|latest)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+"
+    r"|(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag),?\s+)?(?P<a>\d{1,2})(?P<sep>[./]|-(?=\d{1,2}-20\d\d\b))(?P<b>\d{1,2})(?:(?P=sep)(?P<y>(?:20)?\d\d))?\b"
     r"(?![./]\d)"  # a hyphen only with a 4-digit year: Dutch "30-11-2026" (dd-mm-jjjj), not "by 3-4 days"
     # not a quantity: "on 1.5 billion tokens", "on 2.5 TB of text", "on 1.5k pairs", "on 8.5 hours"
     r"(?!\s*(?:[kmbt]\b|bn\b|mn\b|mln\b|bln\b|thousand|million|billion|trillion|tokens?\b|toks?\b|[gtm]i?b\b"

@@ -20,7 +20,7 @@ from advisor.extract import units_text as U
 from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_text import NUM, parse_number
 
-_CODES = "AUD|CAD|INR|SEK|NOK|DKK|PLN|CHF|JPY|CNY|KRW|BRL|HUF|IDR|ILS|NIS|NGN|UAH|EUR|GBP|USD"
+_CODES = "AUD|CAD|INR|SEK|NOK|DKK|PLN|CHF|JPY|CNY|KRW|BRL|HUF|IDR|ILS|NIS|NGN|UAH|ISK|AED|MYR|CLP|EUR|GBP|USD"
 _SYMBOLS = {
     "₹": "INR", "rs": "INR", "rs.": "INR", "a$": "AUD", "c$": "CAD", "¥": "JPY", "€": "EUR", "£": "GBP",
     "₪": "ILS", "nis": "ILS",  # the shekel's sign and its common abbreviation (evals v16)

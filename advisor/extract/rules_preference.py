@@ -76,6 +76,8 @@ _NOT_PRECOMPUTED = re.compile(
     r"|\bref(?:erence)?\s+(?:model\s+)?log[\s-]?probs?\s+(?:are\s+)?computed\s+on\s+the\s+fly\b",
     I,
 )
+# a setting's value after its key: "precompute ref log probs: false", "precompute_ref_log_probs=False"
+_SET_FALSE = re.compile(r"\s*[:=]\s*[\"']?(?:false|no|off|0|disabled)\b", I)
 _PAIRS = Gated(
     re.compile(
         rf"{APPROX}(?P<count>{NUMBER})\s*(?P<mult>{MULT})?\s*(?:(?:rlhf[\s-]style|dpo|preference|comparison"
@@ -133,7 +135,10 @@ def rule_preference(ctx: Ctx) -> None:
             ctx.add(s, "ref_log_probs_precomputed", False, q(no), "stated", no.start())
             continue
         for m in _PRECOMPUTED.finditer(t):
-            if not negated(t, m.start()):
+            if (off := _SET_FALSE.match(t, m.end())) is not None:
+                # a setting turned off: "precompute_ref_log_probs: false" (evals v18, a review suggestion)
+                ctx.add(s, "ref_log_probs_precomputed", False, q(m) + off.group(0), "stated", m.start())
+            elif not negated(t, m.start()):
                 ctx.add(s, "ref_log_probs_precomputed", True, q(m), "stated", m.start())
     if not named and generic and not ctx.has("training_objective"):
         s, m = generic[0]

@@ -38,7 +38,10 @@ _NEG = (
     r"(?: (?:up )?(?:to|for))?"
     # a negation without its auxiliary, as non-native writers put it (expert review 17, R06): "we not use
     # spot", "we no want spot"; "not need" is left out ("we do not need spot" excludes nothing)
-    r"|(?:not|no|never)\s+(?:use|want|accept|allow|take|like)s?)"
+    r"|(?:not|no|never)\s+(?:use|want|accept|allow|take|like)s?"
+    # the same in the Spanish and German a bilingual writer mixes in (evals v18): "nada de spot", "sin spot",
+    # "kein Spot"
+    r"|nada\s+de|sin|kein(?:e|en)?)"
 )
 _NOUN = (
     r"(?:\s*/\s*[\w-]+)?"  # "interruptible / low-priority VMs"
@@ -59,7 +62,7 @@ _EXCLUDED = {
             rf"|\b(?:{rx}){_NOUN}\s+(?:we|i)\s+(?:really\s+)?(?:do\s+not|don'?t|won'?t|will\s+not|cannot|can'?t)\s+"
             r"(?:want|use|accept|take|do)\b(?![^.;]{0,20}\bbut\b)"
             # a key and its answer: "Spot: no", "spot's a no from security", "spot ❌" (rd12)
-            rf"|\b(?:{rx}){_NOUN}(?:(?:\s*:\s*|'s\s+a\s+)(?:no\b(?=\s*(?:[,.;:)!?]|$)|\s+(?:from|for|by|per)\b)|not\s+(?:ok|allowed)\b)"
+            rf"|\b(?:{rx}){_NOUN}(?:(?:\s*[:\u2013\u2014-]\s*|'s\s+a\s+)(?:no\b(?=\s*(?:[,.;:)!?]|$)|\s+(?:from|for|by|per)\b)|not\s+(?:ok|allowed)\b)"
             r"|\s*:?\s*[❌✗✘🚫⛔])",
             I,
         ),
@@ -192,7 +195,12 @@ _SPOT_OK = re.compile(
     # "Spot instances is no problem, we save checkpoint" (evals v16)
     rf"|allowed|welcome|(?:really\s+)?no\s+(?:problem|issue)|not\s+(?:a\s+problem|an\s+issue))\b"
     r"(?!\s+for\s+(?:them|others|him|her|other\s+teams?)\b)"
-    rf"|\b(?:can|could)\s+(?:use|live\s+with|tolerate|handle)\s+(?:{_SPOT})",
+    rf"|\b(?:can|could)\s+(?:use|live\s+with|tolerate|handle)\s+(?:{_SPOT})"
+    # the kind and its verdict with no verb (evals v18): "Spot OK.", "still spot OK", "Spot / Preemptible |
+    # allowed", "Spot can, no problem" (Malaysian English), "Spot is lekker" (South African: good); not a
+    # question ("spot acceptable?")
+    rf"|\b(?:{_SPOT}){_NOUN}(?:\s*[:|=\u2013\u2014-]\s*|\s+(?:is|are)\s+|\s+)(?:ok(?:ay)?|fine|allowed|acceptable"
+    r"|permitted|zulässig|erlaubt|lekker|can(?=\s*[,.;!]|\s*$))\b(?!\s*\?)",
     I,
 )
 _SPOT_HELP = re.compile(rf"\b(?:can|could|would|does|will)\s+(?:{_SPOT}){_NOUN}\s+help\b", I)
@@ -201,7 +209,9 @@ _SPOT_HELP = re.compile(rf"\b(?:can|could|would|does|will)\s+(?:{_SPOT}){_NOUN}\
 def _spot_ok(ctx: Ctx, s: Sentence) -> None:
     """spot_ok from a sentence that welcomes spot capacity (not negated, not a past run)."""
     t = s.text
-    if (m := _SPOT_OK.search(t)) is not None and not negated(t, m.start()) and not _PAST.search(t):
+    if (m := _SPOT_OK.search(t)) is not None and not negated(t, m.start()) and not _PAST.search(t) and not (
+        _EXCLUDED["spot"].search(t)  # "spot OK for this rule only; the cpt rule must NOT run on spot": whose?
+    ):
         ctx.add(s, "spot_ok", True, q(m), "stated", m.start())
     elif (h := _SPOT_HELP.search(t)) is not None:
         ctx.add(s, "spot_ok", True, f'"{q(h)}": spot weighed as asked', "inferred", h.start())

@@ -51,6 +51,9 @@ _EXCLUDE = keyed(
     r"\b(?:not|no|anything but|except|avoid|excluding|exclude|can't use|cannot use|can not use"
     r"|not allowed to use|won't use|will not use|don't want|never|without|ban(?:ned)?|other than"
     r"|(?:don't|do not|please don't|please do not)\s+(?:suggest|recommend|propose|pick|offer)"
+    # a request not to use it (evals v18): "don't use Azure", "just don't use Vast ya", "stay away from GCP"
+    r"|(?:don't|dont|do\s+not)\s+(?:use|go\s+(?:with|to)|run\s+(?:it\s+|this\s+)?on|put\s+(?:it|this)\s+on)"
+    r"|stay\s+away\s+from"
     r"|excluded|exclusions?|blacklist\w*|rule[sd]? out|rather than|instead of|over|is out|are out"
     # a sign-off refused (rd15): "security won't approve Azure", "procurement will not sign off on GCP"
     r"|(?:won't|will\s+not|wouldn't|doesn't|does\s+not|didn't|never)\s+(?:approve|sign\s+off\s+on|allow)"
@@ -113,7 +116,10 @@ _OTHER_OBJECT = re.compile(
 _REQUIRE_AFTER = keyed(
     r"^(?:-only\b|\s+only(?=\s*(?:[,.;:!?()\-–—]|$|please\b|for\b|as\b))|\s+exclusively\b"
     r"|\s+(?:account|org(?:ani[sz]ation)?|tenant|subscription|project|vpc|landing\s+zone"
-    r"|enterprise agreement)s?\b)",
+    r"|enterprise agreement)s?\b"
+    # the requirement after the name (evals v18): "Processor: Nebius (required; ...)", "Nebius is mandatory"
+    r"|\s*\(\s*(?:required|mandatory|compulsory|obligatory|a\s+must)\b"
+    r"|\s+(?:is|are)\s+(?:required|mandatory|compulsory|obligatory|a\s+must)\b(?!\s+(?:for|to)\b))",
     I,
 )
 HYPER = keyed(

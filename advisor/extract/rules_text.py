@@ -36,6 +36,7 @@ from advisor.extract.settings_rows import form_body_rows, record_table, settings
 from advisor.extract.spaced_groups import comma_groups
 from advisor.extract.table_columns import column_tables
 from advisor.extract.table_parts import part_columns
+from advisor.extract.text_forms import pasted_forms, without_fillers
 
 # --------------------------------------------------------------------------- numbers
 # 20,000 | 1.200.000 (European thousands, two or more groups) | 1,5 (European decimal comma) | 2.5 | .5
@@ -173,7 +174,8 @@ _HIDDEN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)", re.
 _TAGS = re.compile(r"<(?=[A-Za-z/!?])[^<>\n]{1,200}>")
 _SPEAKER = SPEAKER  # re-exported: the accounting sorts clauses with the same patterns
 _STEERING = STEERING
-_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|\|)")
+# a list item's number is short: "4096. We want ..." is a figure wrapped onto its line (evals v18), no item
+_BLOCK_START = re.compile(r"^\s*(?:#{1,6}\s|[-*+•]\s|\d{1,3}[.)]\s|\|)")
 _ABBREV = (
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bca\.)(?<!\bno\.)(?<!\bapprox\.)(?<!\bincl\.)"
     r"(?<!\bmax\.)(?<!\bmin\.)"  # "max. 4 gpus", "min. 40 tok/s" (rd15): an abbreviation, not a sentence end
@@ -269,7 +271,9 @@ def _clean(text: str) -> str:
     text = _TOGGLE.sub(r"\1##", text)  # a Notion toggle "▾ Phase 2 — Serve" is a heading
     text = _ABBREV_MULT.sub(r"\1 ", text)  # "8 Mrd. tokens", "1,4 mio. DKK": the abbreviation's dot
     text = transcript_lines(text)  # "0:06 extractor. Um, ..." (an auto-transcript's timestamps)
+    text = without_fillers(text)  # "answers maybe five hundred um and ..." (text_forms.py)
     text = _ASKED_TURN.sub(r"\g<asked>\g<who>\g<q>: \g<a>", text)  # "Priya: epochs?" / "Tom: two."
+    text = pasted_forms(text)  # a Q/A log, an Ollama tag, a --help paste, org-mode dates, bold figures
     text = _BOLD_KEY.sub(r"\g<lead>\g<key>: ", text)  # "*Model:* Gemma 3", "**GPU type:** L40S"
     text = record_rows(text)  # a SQL INSERT, a command line, camelCase keys (record_rows.py)
     text = settings_lines(form_body_rows(text))  # a form POST's body, YAML/INI/dataclass/textproto lines

@@ -41,7 +41,7 @@ _TTFT = keyed(
 def rule_ttft(ctx: Ctx) -> None:
     """ttft_target_s from the first phrase that bounds the time to the first token."""
     # a sentence none of these may match goes on to the next (speed8: Ctx.sentences_with)
-    for s in ctx.sentences_with(_TTFT, _NOW_THEN, _FIRST_WORDS, _WORDS_TO_FIRST, _SEE_START):
+    for s in ctx.sentences_with(_TTFT, _NOW_THEN, _FIRST_WORDS, _WORDS_TO_FIRST, _SEE_START, _ALERT_ABOVE):
         if s.start in ctx.claim_sentences:
             continue
         m = next((m for m in _TTFT.finditer(s.text) if not _measured(s.text, m)), None)
@@ -51,7 +51,7 @@ def rule_ttft(ctx: Ctx) -> None:
             m2 = _NOW_THEN.search(s.text) or next(
                 (
                     x
-                    for rx in (_FIRST_WORDS, _WORDS_TO_FIRST, _SEE_START)
+                    for rx in (_FIRST_WORDS, _WORDS_TO_FIRST, _SEE_START, _ALERT_ABOVE)
                     if (x := rx.search(s.text)) and not _measured(s.text, x)
                 ),
                 None,
@@ -127,6 +127,16 @@ _WORDS_TO_FIRST = re.compile(
 _SEE_START = re.compile(
     rf"\b(?:see|get|have)\s+(?:the\s+|an\s+|a\s+|their\s+)?(?:answer|reply|response|text|output)\s+"
     rf"(?:start|begin)(?:\s+(?:streaming|appearing|to\s+appear|to\s+stream))?\s+{_WITHIN}{_AMOUNT}",
+    I,
+)
+
+
+# an alert's threshold on the time to the first token (evals v18 Prometheus rules): "p95 time to first token
+# above 1.5 s" fires when the bound is broken, so the bound is the target; a percentile or an alert word
+# marks it as a threshold, not a measurement ("TTFT is above 3 s today" is measured: _measured)
+_ALERT_ABOVE = re.compile(
+    rf"(?:\bp\d{{2}}(?:\.\d)?\s+|\b(?:alert|alarm|page|fires?|breach\w*|violat\w*)\b[^.;]{{0,40}}?){_FIRST}\s+"
+    rf"(?:is\s+|goes\s+)?(?:above|over|exceeds?|exceeding|>)\s*{_AMOUNT}",
     I,
 )
 

@@ -31,7 +31,7 @@ _ONLY = re.compile(
     r"|\boff\s+(?:at\s+|during\s+|on\s+)?(?:nights?|weekends?)\b",
     I,
 )
-_ALWAYS = re.compile(r"\b24\s*/\s*7\b|\baround the clock\b|\balways[\s-]on\b", I)
+_ALWAYS = re.compile(r"\b24\s*[/x×]\s*7\b|\baround the clock\b|\balways[\s-]on\b", I)
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peaking|busiest|rush)\b[^.;]{0,30}$", I)  # a peak, not the whole use
 _NEAR_CHARS = 20  # the day range and the clock range within this many characters of each other
 
@@ -52,6 +52,9 @@ def _hours(c: re.Match[str]) -> float | None:
     )
     start = _hour(c.group("h1"), c.group("m1"), ap1)
     end = _hour(c.group("h2"), c.group("m2"), c.group("ap2"))
+    said_ap = c.group("ap1") or c.group("ap2")
+    if not said_ap and start < 12 <= start + 12 and end < start and end + 12 > start:
+        end += 12  # "9 to 5:30" with no am/pm: a working day, 09:00 to 17:30 (evals v18), not past midnight
     if start >= 24 or end > 24:
         return None
     span = end - start if end > start else end + 24 - start  # a window past midnight

@@ -249,7 +249,18 @@ _FULL = keyed(
 )
 _QLORA = keyed(r"\bQ-?LoRA\b", I)
 _FOURBIT = keyed(r"\b(?:4|four)[- ]?bit\b|\bnf4\b|\bbitsandbytes\b", I)
-_LORA = keyed(r"(?<![Qq-])\bLoRA\b|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I)
+# not Q-LoRA; a command line's flag or a script's name is LoRA ("--lora-r 32", "train_lora.py", evals v18)
+_LORA = keyed(
+    r"(?<![Qq])(?<![Qq]-)(?:\b|(?<=_))LoRA(?:\b|(?=_))|\bPEFT\b|\badapters?\b|\bparameter[- ]efficient\b", I
+)
+
+
+# a command line's set of choices ("--method {full,lora,qlora} (we pass: lora)"): options, not the one used
+_CHOICES = re.compile(r"\{[\w\s-]*(?:,[\w\s-]*)+\}")
+
+
+def _in_choices(text: str, at: int) -> bool:
+    return any(c.start() < at < c.end() for c in _CHOICES.finditer(text))
 
 
 def rule_method(ctx: Ctx) -> None:
@@ -266,7 +277,7 @@ def rule_method(ctx: Ctx) -> None:
             (_LORA, "lora", "stated", 1),
         ):
             for m in rx.finditer(s.text):
-                if negated(s.text, m.start()):
+                if negated(s.text, m.start()) or _in_choices(s.text, m.start()):
                     continue
                 if method == "lora" and m.group(0).lower() != "lora":
                     status = "inferred"
@@ -300,12 +311,18 @@ def rule_precision(ctx: Ctx) -> None:
     12, R19: the FP8 what-if after a serving conversation was dropped and BF16 kept)."""
     workload = ctx.workload or (ctx.prior.workload if ctx.prior is not None else None)
     for s in ctx.sentences_with(*(rx for rx, _prec in _PRECISION)):  # a finding needs one to match
+        # QLoRA stores the frozen base in 4 bits: "4-bit" / "NF4" said beside it (the same sentence) is the
+        # stored weights' precision (evals v10, v17, v18: "QLoRA (4-bit)", "4-bit NF4 (QLoRA)")
+        qlora = _QLORA.search(s.text) is not None
         for rx, prec in _PRECISION:
             for m in rx.finditer(s.text):
                 if prec in ("int4", "nf4", "int8", "fp8") and workload != "inference":
                     # `precision` is the stored weights' precision. In training, 4-bit means QLoRA (the
                     # method rule); "train in fp8" is compute precision on bf16 master weights.
-                    continue
+                    if not (qlora and prec in ("int4", "nf4")):
+                        continue
+                    if prec == "int4" and re.search(r"\bnf4\b", s.text, I):
+                        continue  # "4-bit NF4": the NF4 reading says which 4 bits
                 if prec == "int8" and re.search(r"optimi[sz]er|adam", s.text[m.end() : m.end() + 20], I):
                     continue
                 ctx.add(s, "precision", prec, q(m), "stated", m.start())

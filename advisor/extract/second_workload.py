@@ -42,7 +42,7 @@ _OWN_PART = re.compile(
     re.I,
 )
 # fields a sentence may hold and still be about the whole request
-_CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "cannot_resume", "providers_excluded",
+CONSTRAINT_FIELDS = frozenset({"eu_only", "us_only", "spot_ok", "cannot_resume", "providers_excluded",
                                 "providers_required", "providers_preferred", "pricing_excluded",
                                 "data_location"})  # fmt: skip
 
@@ -72,7 +72,7 @@ def _named_part(s: Sentence, read: Read) -> Part | None:
     if (train is None) == (serve is None) or _WHOLE_SCOPE.search(s.text):
         return None
     fields = {f.field for f in read((s,))} - {"workload"}  # "The fine-tuning has to ...": its name
-    if not fields or not fields <= _CONSTRAINT_FIELDS | {"budget_usd"}:
+    if not fields or not fields <= CONSTRAINT_FIELDS | {"budget_usd"}:
         return None
     return "training" if train is not None else "serving"
 
@@ -99,8 +99,11 @@ def shares(s: Sentence, read: Read) -> bool:
     if _TRAINING_WORD.search(s.text) and _SERVING_WORD.search(s.text):
         fields.discard("workload")  # "Training and serving both on Lambda only": the parts' names, no job
     if _WHOLE_SCOPE.search(s.text):
-        return not (fields - _CONSTRAINT_FIELDS - {"budget_usd", "horizon_months"})
-    return bool(fields) and fields <= _CONSTRAINT_FIELDS
+        if fields & CONSTRAINT_FIELDS:
+            # "Everything must be hosted in the EU": the rule's verb names no job of its own (evals v18)
+            fields.discard("workload")
+        return not (fields - CONSTRAINT_FIELDS - {"budget_usd", "horizon_months"})
+    return bool(fields) and fields <= CONSTRAINT_FIELDS
 
 
 # --------------------------------------------------------------------------- serving plus a batch job

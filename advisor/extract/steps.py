@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from advisor.extract.base import Finding
 from advisor.extract.rules_text import Sentence
-from advisor.extract.second_workload import shares
+from advisor.extract.second_workload import CONSTRAINT_FIELDS, shares
 from advisor.extract.workloads import TRAINING_FIELDS, Split, borrowed_model, serving_findings, with_data_of
 
 _ORDER = (
@@ -36,14 +36,21 @@ _ORDER = (
 _MARK = re.compile(
     r"(?:(?<![\w)])\(\s*(?P<paren>\d|[a-e]|i{1,3}|iv|v)\s*\)"
     # "Line 1  Compute for ..." (a purchase order's lines), "Item 2:"
-    r"|\b(?:step|phase|stage|job|task|workload|part|line|item)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b"
+    # a tender's lots (evals v18): "Lot 1: fine-tuning ... Lot 2: serving ..."
+    r"|\b(?:step|phase|stage|job|task|workload|part|line|item|lot)\s+(?P<word>\d|[a-e]|one|two|three|four|five)\b"
     r"\s*[:.)-]?"
     r"|^\s*(?P<num>\d)[.)]\s"
+    # numbered sub-sections of one section headed by a workload (evals v18 DPIA): "4.1 Training. ... 4.2
+    # Inference. ..."; not a contract's numbered clauses ("3.1 Consultant shall adapt ...", evals v12)
+    r"|^\s*\d{1,2}\.(?P<dec>\d)\.?\s+(?=(?:training|fine[\s-]?tuning|inference|serving|hosting|deployment"
+    r"|generation|batch|pre-?training|evaluation)\b)"
     # a letter without its opening parenthesis at a sentence's start or after one: "A) Full SFT ...",
     # "Has to run on CoreWeave. b) Then score ..."
     r"|(?:^|(?<=[.;:!?])\s+)\s*(?P<bare>[a-e]|i{1,3}|iv)\)\s"
     # a capital letter anywhere: lines without full stops run into one sentence ("... 3 epochs B) serve it")
-    r"|(?<=\s)(?P<cap>(?-i:[A-E]))\)\s)",
+    r"|(?<=\s)(?P<cap>(?-i:[A-E]))\)\s"
+    # a workflow's named rules, counted in order (evals v18 Snakefile): "rule cpt:" ... "rule generate:"
+    r"|^\s*rule\s+(?P<named>[A-Za-z_]\w*)\s*:)",
     re.I,
 )
 _TRAINING_WORKLOADS = ("fine_tuning", "pretraining", "continual_pretraining")
@@ -90,7 +97,12 @@ def _steps(sentences: Sequence[Sentence]) -> tuple[tuple[Sentence, ...], list[_S
     order: tuple[str, ...] | None = None
     for i, s in enumerate(sentences):
         for m in _MARK.finditer(s.text):
-            said = next(g for g in (m.group(k) for k in ("paren", "word", "num", "bare", "cap")) if g).lower()
+            if m.group("named"):  # a named rule: the next in order
+                said = _ORDER[0][len(marks)] if len(marks) < len(_ORDER[0]) else ""
+            else:
+                keys = ("paren", "word", "num", "dec", "bare", "cap")
+                said = next(g for g in (m.group(k) for k in keys) if g)
+            said = said.lower()
             if order is None:
                 order = next((o for o in _ORDER if o[0] == said), None)
                 if order is None:
@@ -215,7 +227,9 @@ def step_parts(
     shared, steps = _referenced(*_trailing_shared(*found, read))
     own = [read(st.sentences) for st in steps]
     kinds = [_kind(f, st) for f, st in zip(own, steps, strict=True)]
-    if not any(kinds):
+    if sum(1 for k in kinds if k) < 2:  # noqa: PLR2004
+        # one workload in parts that are no jobs of their own ("Part A: how much memory ...? Part B:
+        # propose a GPU count. Constraints: at most 8 GPUs"; evals v18): read as one, nothing left out
         return None
     whole = " ".join(s.text for s in sentences)
     here = (i for i, st in enumerate(steps) if any(_NOW_HERE.search(s.text) for s in st.sentences))
@@ -231,6 +245,7 @@ def step_parts(
     if other < 0 or kinds[other] is None:
         return Split(training=tuple(profile), serving=())
     second = read((*shared, *steps[other].sentences))
+    second += _same_as(profile, second, steps[other])
     if kinds[other] == "serving":
         # "Job A: generate 1.5B tokens ... Job B: full fine-tune the 8B on those outputs": A's output
         serving = serving_findings(second, steps[other].sentences, profile)
@@ -240,3 +255,21 @@ def step_parts(
         second = [f for f in second if f.field not in ("model_id", "params_b")]
         second += borrowed_model(profile, "the model the step before trains")
     return Split(training=tuple(profile), serving=tuple(second))
+
+
+# a step that takes another's rules by reference (evals v18 DPIA): "Same location and processor requirements
+# as 4.1", "the same constraints as step 1 apply", "same rules as above"
+_SAME_AS = re.compile(
+    r"\bsame\s+(?:[\w-]+\s+(?:and\s+)?){0,4}?(?:requirements?|constraints?|rules?|conditions?|restrictions?)"
+    r"\s+(?:as|like|apply)\b",
+    re.I,
+)
+
+
+def _same_as(profile: Sequence[Finding], second: Sequence[Finding], step: _Step) -> list[Finding]:
+    """The profile step's constraints (region, providers, pricing) for a step that says it has the same ones,
+    where it states none of that kind itself."""
+    if not any(_SAME_AS.search(s.text) for s in step.sentences):
+        return []
+    own = {f.field for f in second}
+    return [f for f in profile if f.field in CONSTRAINT_FIELDS and f.field not in own]

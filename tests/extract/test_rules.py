@@ -107,12 +107,16 @@ def test_finished_fine_tuning_is_not_the_workload(extract: Extract) -> None:
     assert p.workload == "inference" and p.concurrency == 500
 
 
-def test_precision_for_inference_but_not_for_qlora_training(extract: Extract) -> None:
+def test_precision_for_inference_and_for_a_qlora_base(extract: Extract) -> None:
     assert extract("serve llama 3.1 70b at 4-bit (AWQ)").precision == "int4"
     assert extract("deploy it in fp8 for 10 concurrent users").precision == "fp8"
     assert extract("Full FT of Llama 3.1 8B in fp8 on 500M tokens").precision is None  # compute, not weights
+    # QLoRA's 4-bit base is the stored weights' precision (evals v10, v17, v18 expect it; tools.memory's
+    # default for QLoRA is NF4, the same 4 bits)
     p = extract("QLoRA, 4-bit, Mixtral 8x7B")
-    assert p.precision is None and p.method == "qlora"
+    assert p.precision in ("int4", "nf4") and p.method == "qlora"
+    later = "Full fine-tune of Mixtral 8x7B. We quantise to 4-bit for serving later."
+    assert extract(later).precision is None
 
 
 # --------------------------------------------------------------------------- dataset sizes
