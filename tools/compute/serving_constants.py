@@ -285,6 +285,16 @@ VLLM_V0_CPU_SOURCE = (
     "multi-step scheduling runs the model n steps per scheduling; vLLM V1 blog (Jan 2025): up to 1.7x V0's "
     "throughput, 'mainly due to the architectural improvements (reduced CPU overheads)'"
 )
+VLLM_V0_FP8_KV_PAGED_ATTENTION_SOURCE = (
+    "vLLM V0 attention backend selector (vllm/attention/selector.py, v0.4-v0.7): 'Cannot use "
+    "FlashAttention-2 backend for FP8 KV cache' -> XFORMERS, whose decode runs vLLM's own paged-attention "
+    "kernel (csrc/attention/attention_kernels.cu: one thread block per query head, head_idx = blockIdx.x, "
+    "kv_head_idx = head_idx / num_queries_per_kv), so each KV head is read once per query head of its "
+    "group, like TensorRT-LLM's pre-XQA kernel (UNGROUPED_KV_READS_SOURCE); NVIDIA GPUs only (ROCm runs "
+    "its own kernel)"
+)
+"""vLLM's V0 engine with an FP8 KV cache on an NVIDIA GPU: the XFormers backend's paged-attention decode
+reads a GQA model's KV cache once per query head (tools.compute.serving: kv_reads_per_step)."""
 EARLY_MLA_KERNELS: Final = ((0, 0), "2025-04")
 """DeepSeek-V3/R1 (MLA attention, 256 fine-grained experts, block-wise FP8) served by engines released
 before April 2025 ran on their first kernels: FlashMLA and DeepGEMM were published in the last week of
