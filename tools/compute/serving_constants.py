@@ -290,8 +290,9 @@ VLLM_V0_FP8_KV_PAGED_ATTENTION_SOURCE = (
     "FlashAttention-2 backend for FP8 KV cache' -> XFORMERS, whose decode runs vLLM's own paged-attention "
     "kernel (csrc/attention/attention_kernels.cu: one thread block per query head, head_idx = blockIdx.x, "
     "kv_head_idx = head_idx / num_queries_per_kv), so each KV head is read once per query head of its "
-    "group, like TensorRT-LLM's pre-XQA kernel (UNGROUPED_KV_READS_SOURCE); NVIDIA GPUs only (ROCm runs "
-    "its own kernel)"
+    "group, like TensorRT-LLM's pre-XQA kernel (UNGROUPED_KV_READS_SOURCE); NVIDIA GPUs only: ROCm's "
+    "csrc/rocm/attention.cu paged_attention_ll4mi_QKV_kernel runs a block per KV head's group (grid num_seqs "
+    "x partitions x num_heads / gqa_ratio) and reads an FP8 cache once"
 )
 """vLLM's V0 engine with an FP8 KV cache on an NVIDIA GPU: the XFormers backend's paged-attention decode
 reads a GQA model's KV cache once per query head (tools.compute.serving: kv_reads_per_step)."""
