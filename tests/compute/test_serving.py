@@ -127,6 +127,10 @@ def test_tensorrt_llm_reserves_the_whole_length_vllm_the_mean(cat: Catalog) -> N
     vllm = _t(cat, framework="vllm", **kw)
     # held length 4000 vs 2500 tokens: 1.6x the requests, less the rounding down
     assert 1.5 < vllm.max_concurrency / trt.max_concurrency < 1.7
+    # SGLang's PrefillAdder admits a request only with room for prompt + max_new_tokens: the whole length
+    sgl = _t(cat, framework="sglang", **kw)
+    assert sgl.max_concurrency == trt.max_concurrency
+    assert any(a.name == "kv_admitted_at_full_length" and a.value == "true" for a in sgl.assumptions)
 
 
 def test_time_to_first_token_queues_behind_other_prompts(cat: Catalog) -> None:

@@ -251,7 +251,9 @@ expert imbalance (fitted on the Qwen3 235B-A22B fit rows; MegaBlocks, Gale et al
 KV_RESERVED_AT_FULL_LENGTH: dict[str, bool] = {
     "tensorrt-llm": True,  # capacity scheduler default GUARANTEED_NO_EVICT: blocks for prompt + max output
     "vllm": False,  # PagedAttention admits by current use and preempts when full (Kwon et al. 2023)
-    "sglang": False,  # radix cache admits by current use, new-token reserve ratio, retracts when full
+    # PrefillAdder admits a request only with room for prompt + max_new_tokens; running requests keep
+    # remaining output x new_token_ratio (0.7, decaying; reset up on retraction): read at the whole length
+    "sglang": True,
     "tgi": False,  # paged attention, admits by max_batch_total_tokens of current use (estimate)
     "transformers": True,  # generate(): one padded batch, every sequence's cache grows to prompt + output
 }
@@ -259,8 +261,11 @@ KV_RESERVED_AT_FULL_LENGTH: dict[str, bool] = {
 by current use so that sequences are held at their mean length (prompt + output/2)."""
 KV_ADMISSION_SOURCE = (
     "TensorRT-LLM docs: CapacitySchedulerPolicy GUARANTEED_NO_EVICT (default) reserves KV for the maximum "
-    "length; vLLM/SGLang schedule by allocated blocks and preempt; the fit prefers full-length admission "
-    "on the TensorRT-LLM fit families"
+    "length; vLLM schedules by allocated blocks and preempts; SGLang python/sglang/srt/managers/"
+    "schedule_policy.py PrefillAdder: rem_total_token_offset += extend_input_len + max_new_tokens for an "
+    "entering request, running requests reserve (max_new_tokens - output_len) x new_token_ratio "
+    "(SGLANG_INIT_NEW_TOKEN_RATIO 0.7); the fit prefers full-length admission on the TensorRT-LLM fit "
+    "families"
 )
 FP8_KV_WITH_FP8_WEIGHTS: Final = True
 """With FP8 weights on TensorRT-LLM the KV cache is FP8 unless stated (ModelOpt FP8 checkpoints quantise
