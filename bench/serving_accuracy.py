@@ -140,6 +140,10 @@ collected apart, and only it is a clean test). Throughput + inter-token latency,
   12.5% -> 288/381 (75.6%) 1.54x 12.9%; fresh-5 55 -> 63/94, fresh-6 29 -> 40/60. The CV reads the serving
   files once (~16 min).
 
+- issue-14 round 17 (bench/data/README.md, "Round 17 (serving, srv20)"): vLLM V0's FP8-KV fallback to a
+  paged-attention kernel that reads the cache per query head; SGLang's admission at the whole length
+  (PrefillAdder): CV 288/381 (75.6%) 1.54x 12.9% -> 290/381 (76.1%) 1.54x 12.3%; fresh-5 / fresh-6 unchanged.
+
 Run: python -m bench.serving_accuracy [--fit | --cv [--jobs N] [--criterion coverage|log] [--cache FILE]
 [--width-cap W]] [--rows] [--side fit]
 `--fit` searches the efficiency centres on all families (all are development data now) and prints the

@@ -366,9 +366,14 @@ def estimate_serving_time(
     w_read = with_prompt * _weights_read(arch, precision, (live + chunk) / pp) + (
         1.0 - with_prompt
     ) * _weights_read(arch, precision, live / pp)
-    kv_passes = 1.0 if grouped_kv_reads or arch.uses_mla else arch.n_heads / arch.n_kv_heads
+    # vLLM V0 cannot run FlashAttention on an FP8 cache and falls back to its paged-attention kernel, which
+    # reads a KV head once per query head (VLLM_V0_FP8_KV_PAGED_ATTENTION_SOURCE)
+    v0_fp8_kv = v0_engine and kv_prec == "fp8" and gpu.vendor == "nvidia"
+    grouped = grouped_kv_reads and not v0_fp8_kv
+    kv_passes = 1.0 if grouped or arch.uses_mla else arch.n_heads / arch.n_kv_heads
     if kv_passes > 1:
-        tb.assume("kv_reads_per_step", kv_passes, "x the KV cache", K.UNGROUPED_KV_READS_SOURCE)
+        why = K.VLLM_V0_FP8_KV_PAGED_ATTENTION_SOURCE if v0_fp8_kv else K.UNGROUPED_KV_READS_SOURCE
+        tb.assume("kv_reads_per_step", kv_passes, "x the KV cache", why)
     kv_read = live * arch.kv_cache_bytes(int(mean_ctx), kv_bytes_value) * replication * kv_passes / pp
     bw_eff = eff.bandwidth.scale(fw_factor)
     mem_s = Range(

@@ -251,7 +251,9 @@ expert imbalance (fitted on the Qwen3 235B-A22B fit rows; MegaBlocks, Gale et al
 KV_RESERVED_AT_FULL_LENGTH: dict[str, bool] = {
     "tensorrt-llm": True,  # capacity scheduler default GUARANTEED_NO_EVICT: blocks for prompt + max output
     "vllm": False,  # PagedAttention admits by current use and preempts when full (Kwon et al. 2023)
-    "sglang": False,  # radix cache admits by current use, new-token reserve ratio, retracts when full
+    # PrefillAdder admits a request only with room for prompt + max_new_tokens; running requests keep
+    # remaining output x new_token_ratio (0.7, decaying; reset up on retraction): read at the whole length
+    "sglang": True,
     "tgi": False,  # paged attention, admits by max_batch_total_tokens of current use (estimate)
     "transformers": True,  # generate(): one padded batch, every sequence's cache grows to prompt + output
 }
@@ -259,8 +261,11 @@ KV_RESERVED_AT_FULL_LENGTH: dict[str, bool] = {
 by current use so that sequences are held at their mean length (prompt + output/2)."""
 KV_ADMISSION_SOURCE = (
     "TensorRT-LLM docs: CapacitySchedulerPolicy GUARANTEED_NO_EVICT (default) reserves KV for the maximum "
-    "length; vLLM/SGLang schedule by allocated blocks and preempt; the fit prefers full-length admission "
-    "on the TensorRT-LLM fit families"
+    "length; vLLM schedules by allocated blocks and preempts; SGLang python/sglang/srt/managers/"
+    "schedule_policy.py PrefillAdder: rem_total_token_offset += extend_input_len + max_new_tokens for an "
+    "entering request, running requests reserve (max_new_tokens - output_len) x new_token_ratio "
+    "(SGLANG_INIT_NEW_TOKEN_RATIO 0.7); the fit prefers full-length admission on the TensorRT-LLM fit "
+    "families"
 )
 FP8_KV_WITH_FP8_WEIGHTS: Final = True
 """With FP8 weights on TensorRT-LLM the KV cache is FP8 unless stated (ModelOpt FP8 checkpoints quantise
@@ -285,6 +290,17 @@ VLLM_V0_CPU_SOURCE = (
     "multi-step scheduling runs the model n steps per scheduling; vLLM V1 blog (Jan 2025): up to 1.7x V0's "
     "throughput, 'mainly due to the architectural improvements (reduced CPU overheads)'"
 )
+VLLM_V0_FP8_KV_PAGED_ATTENTION_SOURCE = (
+    "vLLM V0 attention backend selector (vllm/attention/selector.py, v0.4-v0.7): 'Cannot use "
+    "FlashAttention-2 backend for FP8 KV cache' -> XFORMERS, whose decode runs vLLM's own paged-attention "
+    "kernel (csrc/attention/attention_kernels.cu: one thread block per query head, head_idx = blockIdx.x, "
+    "kv_head_idx = head_idx / num_queries_per_kv), so each KV head is read once per query head of its "
+    "group, like TensorRT-LLM's pre-XQA kernel (UNGROUPED_KV_READS_SOURCE); NVIDIA GPUs only: ROCm's "
+    "csrc/rocm/attention.cu paged_attention_ll4mi_QKV_kernel runs a block per KV head's group (grid num_seqs "
+    "x partitions x num_heads / gqa_ratio) and reads an FP8 cache once"
+)
+"""vLLM's V0 engine with an FP8 KV cache on an NVIDIA GPU: the XFormers backend's paged-attention decode
+reads a GQA model's KV cache once per query head (tools.compute.serving: kv_reads_per_step)."""
 EARLY_MLA_KERNELS: Final = ((0, 0), "2025-04")
 """DeepSeek-V3/R1 (MLA attention, 256 fine-grained experts, block-wise FP8) served by engines released
 before April 2025 ran on their first kernels: FlashMLA and DeepGEMM were published in the last week of
