@@ -9,7 +9,8 @@ instruction guard, the accounting of that profile). Also bench/extraction_speed.
 messages (hostile tokens, the eval briefs repeated, different briefs one after another). One SHA-256 per
 case (per message) goes to the file; nothing of a case's text or reading is printed.
 
-Blind sets (evals/cases_v18): digests only, keyed by position, and a mismatch is reported as a count.
+Blind sets (evals/cases_v19, v20, v21): digests only, keyed by position, and a mismatch is reported as a
+count.
 
 Run: .venv/bin/python -m bench.extraction_equivalence --write /tmp/before.json   (before the change)
      .venv/bin/python -m bench.extraction_equivalence --check /tmp/before.json   (after it)
@@ -31,7 +32,8 @@ from bench.extraction_speed import HOSTILE_CHARS, HOSTILE_TOKENS, mixed_message
 from evals.harness import CASES_DIR, REFERENCE_TIME, case_turns, load_cases
 from tools.profile import WorkloadProfile
 
-BLIND_SETS = ("cases_v18",)  # compared by digest only: never printed, never opened beyond reading
+# compared by digest only: never printed, never opened beyond reading
+BLIND_SETS = ("cases_v19", "cases_v20", "cases_v21")
 
 
 def _analysis_text(analysis: Analysis) -> str:
