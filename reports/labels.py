@@ -49,6 +49,7 @@ FIELD_LABELS: dict[str, str] = {
     "runs_per_month": "Runs per month",
     "budget_usd": "Budget",
     "deadline_hours": "Deadline",
+    "deadline_soft": "Deadline kind",
     "concurrency": "Concurrent sequences",
     "context_len": "Context length",
     "target_tokens_per_s": "Target decode rate",
@@ -148,6 +149,9 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
         "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
         "no_latency_target": lambda v: "none" if v else "stated",
+        "deadline_soft": lambda v: (
+            "a preference, not a limit (options that miss it are not ruled out)" if v else "a hard limit"
+        ),
         "serving_scheduled": lambda v: "only those stated (stopped outside them)" if v else "all month",
         "ttft_target_s": lambda v: f"under {present.number(v)} s",
         "response_target_s": lambda v: f"under {present.number(v)} s per answer",

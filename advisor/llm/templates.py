@@ -25,6 +25,7 @@ WORDED_FLAGS = (
     "serving_scheduled",
     "no_latency_target",
     "cannot_resume",
+    "deadline_soft",
     "memory_asked",
     "count_asked",
     "buy_what_if",
