@@ -253,6 +253,8 @@ def _assumptions(rec: Recommendation) -> list[dict[str, str]]:
     for o in rec.options:  # options carry none, but keep the door open for per-option traces
         items.extend(getattr(o, "assumptions", ()) or ())
     skip = TRAINING_CLASS_ASSUMPTIONS if _is_serving(rec) else frozenset()
+    if rec.primary is not None and rec.primary.pricing == "owned":
+        skip |= {"deployment_preference (default)"}  # 'rent unless a reason to own' beside a buy (fix34)
     for a in items:
         if a.name in seen or a.name in skip:
             continue
