@@ -43,7 +43,8 @@ def test_the_set_up_a_reservation_question_names_is_priced_beside_the_pick() -> 
     assert "Reserved 3 years for the 8x NVIDIA H100 SXM5 80GB you named:" in reply
     assert "8x NVIDIA H100 SXM5 80GB is far more than this load needs" in reply
     # the on-demand month of the named set-up is the same figure the set-up's check quotes (one tools path)
-    named = reply.split("Reserved 3 years for the 8x NVIDIA H100 SXM5 80GB you named:")[1].split(" on demand")[0]
+    lead = "Reserved 3 years for the 8x NVIDIA H100 SXM5 80GB you named:"
+    named = reply.split(lead)[1].split(" on demand")[0]
     on_demand = named.split("against ")[1].split(" a month")[0]
     assert f"Renting 8x NVIDIA H100 SXM5 80GB: {on_demand} per month" in reply
     # ... and the pick's own reserved and on-demand figures follow
@@ -148,7 +149,11 @@ LORA_8B = "Fine-tune Llama 3.1 8B with LoRA on 200M tokens"
 @pytest.mark.parametrize(
     ("said", "excluded", "note"),
     [
-        (" on AWS or GCP (not IBM).", ["ibm"], "IBM Cloud is not among the providers priced; nothing to exclude"),
+        (
+            " on AWS or GCP (not IBM).",
+            ["ibm"],
+            "IBM Cloud is not among the providers priced; nothing to exclude",
+        ),
         (
             ". Not Oracle Cloud, not Azure.",
             ["oci", "azure"],
@@ -219,8 +224,8 @@ def test_a_rented_pick_still_shows_the_assumed_deployment(tmp_path: Path) -> Non
 
 # ---------------------------------------------------------------------------- 6. both workloads sized
 R08 = (
-    "Two things for Q1: (a) fine-tune Llama 3.1 8B with LoRA on 300M tokens, and (b) afterwards serve the 70B "
-    "version (Llama 3.1 70B, not the 8B) for an internal RAG tool, ~25 concurrent users, 16k context each."
+    "Two things for Q1: (a) fine-tune Llama 3.1 8B with LoRA on 300M tokens, and (b) afterwards serve the "
+    "70B version (Llama 3.1 70B, not the 8B) for an internal RAG tool, ~25 concurrent users, 16k context each."
 )
 
 
