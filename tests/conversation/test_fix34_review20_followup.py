@@ -225,7 +225,8 @@ def test_a_rented_pick_still_shows_the_assumed_deployment(tmp_path: Path) -> Non
 # ---------------------------------------------------------------------------- 6. both workloads sized
 R08 = (
     "Two things for Q1: (a) fine-tune Llama 3.1 8B with LoRA on 300M tokens, and (b) afterwards serve the "
-    "70B version (Llama 3.1 70B, not the 8B) for an internal RAG tool, ~25 concurrent users, 16k context each."
+    "70B version (Llama 3.1 70B, not the 8B) for an internal RAG tool, ~25 concurrent users, 16k context "
+    "each."
 )
 
 
