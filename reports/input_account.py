@@ -70,8 +70,8 @@ def other_workload_line(account: InputAccount | None) -> str:
     """'Your brief also describes serving (300 users, 32,768-token context): ... ask 'size the serving part'
     to get it.', or '' when the input held one workload."""
     other = account.other_workload if account is not None else None
-    if other is None:
-        return ""
+    if other is None or (account is not None and account.other_sized):
+        return ""  # both parts sized: the answer's both-parts line says so (expert review 20, R08; fix34)
     part = "serving" if other.workload == "inference" else "training"
     this = "training" if part == "serving" else "serving"
     if other.generation_tokens is not None:  # a batch job writing a volume, not an endpoint

@@ -4,12 +4,15 @@ deployment kinds, option keys. Numbers inside go through tools.present."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import prompts
 from reports import charts
 from tools import present
+from tools.catalog.load import load_catalog
 from tools.preference import OBJECTIVE_TEXT
+from tools.provider_scope import provider_name, unpriced
 from tools.recommend.models import Option
 from tools.recommend.option_id import OptionId
 from tools.recommend.owned import FABRIC_WORDS
@@ -46,6 +49,7 @@ FIELD_LABELS: dict[str, str] = {
     "runs_per_month": "Runs per month",
     "budget_usd": "Budget",
     "deadline_hours": "Deadline",
+    "deadline_soft": "Deadline kind",
     "concurrency": "Concurrent sequences",
     "context_len": "Context length",
     "target_tokens_per_s": "Target decode rate",
@@ -119,6 +123,8 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
     """A profile value as the report prints it (`workload` names the method of a pre-training job)."""
     if value is None:
         return present.UNKNOWN
+    if name == "providers_excluded" and value:  # a name the catalog does not price changes nothing (fix34)
+        return excluded_providers_text(value)
     if isinstance(value, list | tuple):
         words = [PRICING_TEXT.get(str(v), str(v)) if name == "pricing_excluded" else str(v) for v in value]
         return ", ".join(words) if words else "none"
@@ -143,6 +149,9 @@ def field_value(name: str, value: Any, workload: str | None = None) -> str:
         "target_tokens_per_s": lambda v: f"{present.number(v)} tokens/s",
         "latency_ms_per_token": lambda v: f"{present.number(v)} ms/token",
         "no_latency_target": lambda v: "none" if v else "stated",
+        "deadline_soft": lambda v: (
+            "a preference, not a limit (options that miss it are not ruled out)" if v else "a hard limit"
+        ),
         "serving_scheduled": lambda v: "only those stated (stopped outside them)" if v else "all month",
         "ttft_target_s": lambda v: f"under {present.number(v)} s",
         "response_target_s": lambda v: f"under {present.number(v)} s per answer",
@@ -215,3 +224,19 @@ def option_key_text(key: OptionId | None, options: tuple[Option, ...] = (), cata
         with contextlib.suppress(ValueError, KeyError, AttributeError):
             gpu = str(catalog.gpu(gpu).name)
     return f"{key.total_gpus}× {gpu} at {key.provider} ({PRICING_TEXT.get(key.pricing, key.pricing)})"
+
+
+def excluded_providers_text(names: Sequence[str]) -> str:
+    """The excluded providers as read, those the catalog does not price said to change nothing: 'azure, Oracle
+    Cloud (Oracle Cloud is not among the providers priced; nothing to exclude)' (tools/provider_scope.py;
+    "(not IBM)" was dropped, or read as an exclusion of the providers before it). The chat reply
+    (advisor.llm.templates.understood) and the report's workload section say it alike."""
+    missing = unpriced(names, load_catalog().prices)
+    if not missing:
+        return ", ".join(names) or "none"
+    shown = [provider_name(n) if n in missing else n for n in names]
+    gone = [provider_name(n) for n in missing]
+    said = gone[0] if len(gone) == 1 else ", ".join(gone[:-1]) + " and " + gone[-1]
+    key = "provider_not_priced_one" if len(gone) == 1 else "provider_not_priced_many"
+    note = prompts.fill(prompts.sections("summary")[key], names=said)
+    return f"{', '.join(shown)} ({note})"

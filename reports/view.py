@@ -202,10 +202,15 @@ def _fit_word(status: FitStatus | None, *, favourable_end: str) -> str:
 def _profile_rows(rec: Recommendation) -> list[dict[str, Any]]:
     p = rec.profile
     rows = []
+    bought = rec.primary is not None and rec.primary.pricing == "owned"
     for name in PROFILE_FIELDS:
         value = getattr(p, name)
         prov = p.provenance.get(name)
         if (value is None or value == []) and prov is None:
+            continue
+        if name == "deployment_preference" and bought and (prov is None or prov.status == "assumed"):
+            # "cloud (assumed)" beside a pick to buy contradicts it; the chat reply leaves it out the same way
+            # (advisor.llm.templates.assumptions): the pick's own lines say it is a purchase (fix34)
             continue
         status = prov.status if prov else ("stated" if value not in (None, []) else "assumed")
         rows.append(
@@ -218,6 +223,19 @@ def _profile_rows(rec: Recommendation) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+TOP_RISKS_SHOWN = 5
+"""Risks printed under "Top risks" beside "Why this pick"."""
+
+
+def _said_once(risks: list[str], why: list[str]) -> list[str]:
+    """The why lines less those printed under Top risks: a line the engine gives both as a reason and as a
+    risk (the purchase price's age, tools.recommend.purchase_age: "said on the buy itself and among its
+    risks") is printed once, under Top risks where a buyer looks for caveats; one cut from the top risks
+    (past TOP_RISKS_SHOWN) stays a reason (expert review 20 follow-up, fix34: the price-date caveat twice)."""
+    shown = set(risks[:TOP_RISKS_SHOWN])
+    return [w for w in why if w not in shown]
 
 
 TRAINING_CLASS_ASSUMPTIONS = frozenset({"fine_tuning_max_tokens", "fine_tuning_max_duration_hours"})
@@ -235,6 +253,8 @@ def _assumptions(rec: Recommendation) -> list[dict[str, str]]:
     for o in rec.options:  # options carry none, but keep the door open for per-option traces
         items.extend(getattr(o, "assumptions", ()) or ())
     skip = TRAINING_CLASS_ASSUMPTIONS if _is_serving(rec) else frozenset()
+    if rec.primary is not None and rec.primary.pricing == "owned":
+        skip |= {"deployment_preference (default)"}  # 'rent unless a reason to own' beside a buy (fix34)
     for a in items:
         if a.name in seen or a.name in skip:
             continue
@@ -426,6 +446,9 @@ def build_context(
     ]
     risks = list(p.risks) if p else []
     risks += [f"{c['claim']}: {c['explanation']}" for c in checks if c["raw"] in ("cannot_hold", "tight")]
+    primary_row = _option_row(p) if p else None
+    if primary_row is not None:
+        primary_row["why"] = _said_once(risks, primary_row["why"])
     model_name = _model_name(prof, catalog)
     trace_rows, trace_left_out = _trace_rows(rec, catalog)
     workload = field_value("workload", prof.workload) if prof.workload else "workload"
@@ -441,7 +464,7 @@ def build_context(
         "catalog_date": catalog_date,
         "catalog_dates": [{"name": k.replace("_", " "), "date": d.isoformat()} for k, d in dates],
         "feasible": p is not None,
-        "primary": _option_row(p) if p else None,
+        "primary": primary_row,
         "time_basis": rec.time_basis or "",
         "alternatives": [_option_row(o) for o in rec.alternatives],
         "options": [_option_row(o) for o in options],
@@ -452,7 +475,7 @@ def build_context(
         "closest_misses": _closest_misses(rec),
         "infeasible_advice": list(rec.infeasible_advice),
         "notes": list(rec.notes),
-        "risks": risks[:5],
+        "risks": risks[:TOP_RISKS_SHOWN],
         "what_changes": _what_changes(rec, catalog),
         "sensitivity_count": len(rec.sensitivity),
         "sensitivity": _sensitivity_rows(rec, catalog),

@@ -44,7 +44,9 @@ class InputAccount(BaseModel):
     """Every clause of one input, used or not. `used` quotes the clauses a profile fact came from;
     `unused` the others with their kind; `more_unused` counts those past MAX_CLAUSES. `other_workload`: the
     second workload of a brief with a training and a serving section (advisor/extract/workloads.py), read
-    but not sized by this answer; the reply names it and how to ask for it."""
+    but not sized by this answer; the reply names it and how to ask for it. `other_sized`: this answer sized
+    the other workload too ("what would each cost?", tools.recommend.two_parts), so it is not named as left
+    out."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -52,6 +54,7 @@ class InputAccount(BaseModel):
     unused: tuple[UnusedClause, ...] = ()
     more_unused: int = 0
     other_workload: WorkloadProfile | None = None
+    other_sized: bool = False
 
     def of_kind(self, *kinds: ClauseKind) -> list[str]:
         """The unused clauses of the given kinds, in input order."""
@@ -73,4 +76,5 @@ class InputAccount(BaseModel):
             unused=unused[:MAX_CLAUSES],
             more_unused=self.more_unused + later.more_unused + max(0, len(unused) - MAX_CLAUSES),
             other_workload=later.other_workload or self.other_workload,
+            other_sized=later.other_sized,
         )

@@ -84,6 +84,12 @@ class WorkloadProfile(BaseModel):
     )
     budget_usd: float | None = Field(default=None, gt=0)
     deadline_hours: float | None = Field(default=None, gt=0, description="wall-clock hours until due")
+    deadline_soft: bool | None = Field(
+        default=None,
+        description="the deadline is a preference, not a limit ('under 3 days would be nice', 'ideally by "
+        "Friday', 'if possible within a week'): options that miss it are not ruled out, those that meet it "
+        "come first; None or False: a hard deadline ('must finish within 3 days', 'deadline is Friday')",
+    )
     concurrency: int | None = Field(default=None, gt=0, description="concurrent sequences (inference)")
     context_len: int | None = Field(default=None, gt=0, description="tokens per sequence (inference)")
     target_tokens_per_s: float | None = Field(default=None, gt=0, description="aggregate decode rate")
@@ -316,3 +322,7 @@ class WorkloadProfile(BaseModel):
 
 
 PROFILE_FIELDS: tuple[str, ...] = tuple(f for f in WorkloadProfile.model_fields if f != "provenance")
+RESERVED_SETUP_HOW = "the set-up the reserved term is asked for"
+"""Evidence note of a claimed_gpu read from a reserved-term question ("a 3-year reservation for 8x H100 or
+stay on demand?", advisor/extract/rules_reserved_question.py): a set-up to price and check against the load
+(tools.recommend.reserved_answer), not a wish the ranking puts first (tools.recommend.rank)."""

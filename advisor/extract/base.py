@@ -169,6 +169,13 @@ def merge_findings(prior: WorkloadProfile | None, findings: Iterable[Finding]) -
         data["claim_source"] = None
         prov.pop("claim_source", None)
 
+    # ... and a new deadline says its own kind: "would be nice" earlier, then "it must be done by Friday", is
+    # a hard deadline again (advisor/extract/rules_deadline_soft.py)
+    fields = {f.field for f in findings}
+    if "deadline_hours" in fields and "deadline_soft" not in fields:
+        data["deadline_soft"] = None
+        prov.pop("deadline_soft", None)
+
     # Lists accumulate; a provider moves between preferred (or required) and excluded when the user says so.
     # A list's evidence is every distinct quote of this text that added to it ("no on-demand; no spot").
     quotes: dict[str, list[str]] = {}

@@ -62,6 +62,13 @@ def answered_questions(account: InputAccount | None, rec: Recommendation | None)
     2026-11-25). Other questions stay listed."""
     if account is None or rec is None:
         return account
+    if account.other_workload is not None:
+        # lazy: tools.recommend loads the whole recommender; the extractors import this module without it
+        from tools.recommend.two_parts import CLAIM_PREFIX  # noqa: PLC0415
+
+        if any(c.claim.startswith(CLAIM_PREFIX) for c in rec.expectation_checks):
+            # the other workload sized too: not named as left for later (expert review 20, R08; fix34)
+            account = account.model_copy(update={"other_sized": True})
     answers = _answers(rec)
     done = [
         c

@@ -57,6 +57,7 @@ from advisor.extract.rules_deadline_forms import rule_deadline_forms
 from advisor.extract.rules_deadline_limits import rule_deadline_limits
 from advisor.extract.rules_deadline_margin import rule_deadline_margin
 from advisor.extract.rules_deadline_rate import rule_rate_for_new_deadline
+from advisor.extract.rules_deadline_soft import rule_deadline_soft
 from advisor.extract.rules_document_dates import rule_document_due_dates
 from advisor.extract.rules_dollar_prefix import rule_dollar_prefix
 from advisor.extract.rules_followup_share import rule_followup_share
@@ -265,6 +266,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_deadline_margin,  # after the deadline rules: "two weeks for QA before the deadline"
     rule_amount_label,  # after rule_aside_figures: a form's "Amount: EUR 1.800" when no other budget stands
     rule_rate_for_new_deadline,  # after rule_corrections: a later turn's new deadline, the earlier volume
+    rule_deadline_soft,  # after the deadline rules: "under 3 days would be nice" is a preference, no limit
     rule_ignored_quotes,  # last: "ignore the numbers in the thread below" drops the quoted message's findings
 )
 

@@ -90,6 +90,17 @@ PROVIDERS: dict[str, str] = {
     r"genesis cloud": "genesiscloud",
     r"jarvis ?labs": "jarvislabs",
     r"spheron": "spheron",
+    # clouds the price catalog does not list, named so an exclusion of one reads as its own statement ("AWS or
+    # GCP (not IBM)" excluded AWS and GCP: the aside's "not" found no provider inside and ran on to theirs)
+    # and is reported as nothing to exclude (tools/provider_scope.py); the company, not its models or other
+    # products ("IBM Granite", "Alibaba's Qwen": Alibaba only with "Cloud")
+    r"ibm(?:\s+cloud)?(?![\s-]+(?:granite|watson|research|power|z\b|mainframe))": "ibm",
+    r"alibaba\s+cloud|aliyun": "alibaba-cloud",
+    r"tencent\s+cloud": "tencent-cloud",
+    r"digital\s?ocean": "digitalocean",
+    r"vultr": "vultr",
+    r"akamai(?:\s+cloud)?|linode": "akamai",
+    r"cudo(?:\s+compute)?": "cudo",
 }
 # A name that covers several catalog ids: the price catalog splits RunPod by tier, and a user who writes
 # "RunPod" means either of them.

@@ -232,7 +232,9 @@ def _read_names(ctx: Ctx, s: Sentence, t: str, named: list[tuple[str, int, int]]
                 continue
             at = after_withdrawal(withdrawn, clauses[first][0], a)
             local, cue = t[at:a], cues.at(at)  # the cue's clause to the name; the last cue in it
-            said = s.text[clauses[first][0] : idx + len(clause)]  # the evidence: from the cue's clause on
+            said_at = clauses[first][0]  # the evidence: from the cue's clause on, its words shown in the view
+            said_at += len(t[said_at:a]) - len(t[said_at:a].lstrip())  # an aside's words, not the blanks
+            said = s.text[said_at : idx + len(clause)]
             ex = cue(_EXCLUDE, local) if _EXCLUDE in live else None
             pref = cue(_PREFER, local) if _PREFER in live else None
             no_from = max(0, pref.start() - 40) if pref else 0  # _NO_BEFORE spans at most 35 characters

@@ -25,6 +25,7 @@ WORDED_FLAGS = (
     "serving_scheduled",
     "no_latency_target",
     "cannot_resume",
+    "deadline_soft",
     "memory_asked",
     "count_asked",
     "buy_what_if",
@@ -38,7 +39,9 @@ def format_value(field: str, value: Any, workload: str | None = None) -> str:
     (`workload` names the method of a pre-training job)."""
     if value is None:
         return "unknown"
-    if field in WORDED_FLAGS or field == "owned_fabric":  # the report's words: "latency target: none", "RoCE"
+    if field in WORDED_FLAGS or field in ("owned_fabric", "providers_excluded"):
+        # the report's words: "latency target: none", "RoCE"; an excluded provider the catalog does not
+        # price said to change nothing (fix34)
         return field_value(field, value, workload)
     if isinstance(value, bool):
         return "yes" if value else "no"

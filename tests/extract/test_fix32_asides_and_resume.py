@@ -23,7 +23,8 @@ BIG3 = {"aws", "gcp", "azure"}
     [
         ("It must run on AWS, GCP or Azure (not Oracle).", BIG3, {"oci"}),
         ("Must run on AWS, GCP, or Azure (no Oracle).", BIG3, {"oci"}),
-        ("Approved clouds: AWS, GCP and Azure (not Oracle, not IBM).", BIG3, {"oci"}),
+        # IBM Cloud is read since fix34 (the catalog does not price it: the reply says nothing is excluded)
+        ("Approved clouds: AWS, GCP and Azure (not Oracle, not IBM).", BIG3, {"oci", "ibm"}),
         ("Must be on AWS, GCP or Azure - not Oracle.", BIG3, {"oci"}),
         ("Must be on AWS, GCP or Azure — no Oracle please.", BIG3, {"oci"}),
         ("Must be on AWS (not Oracle) or GCP.", {"aws", "gcp"}, {"oci"}),

@@ -140,6 +140,7 @@ class Candidate:
     risks: list[str] = field(default_factory=list)
     why: list[str] = field(default_factory=list)
     deadline_status: FitStatus | None = None
+    deadline_soft: bool = False  # a preferred deadline (WorkloadProfile.deadline_soft): a miss is no reject
     budget_status: FitStatus | None = None
     capex_usd: float | None = None  # the purchase a capex budget is held to (tools/recommend/pricing.py)
     score: float = 0.0
@@ -199,7 +200,8 @@ class Candidate:
 
     @property
     def misses(self) -> bool:
-        return self.deadline_status == "misses" or self.budget_status == "misses"
+        """Misses a limit surely: the budget, or a deadline that is a limit (a preferred one is no limit)."""
+        return (self.deadline_status == "misses" and not self.deadline_soft) or self.budget_status == "misses"
 
 
 def _at(r: Range, point: str) -> float:

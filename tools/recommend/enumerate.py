@@ -481,4 +481,5 @@ class Enumerator(Part):
             c.risks.append(idle)
         if not self.inference or self.state.batch_job:
             c.deadline_status = deadline_status(c, self.p)
+            c.deadline_soft = bool(self.p.deadline_soft)
         return c

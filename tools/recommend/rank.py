@@ -9,7 +9,7 @@ from collections.abc import Callable
 from tools import present
 from tools.catalog.schema import GpuSpec
 from tools.defaults import CatalogView
-from tools.profile import WorkloadProfile
+from tools.profile import RESERVED_SETUP_HOW, WorkloadProfile
 from tools.recommend.budget_ceiling import cheaper_within_budget, say_budget_pick
 from tools.recommend.buyer_rules import (
     DOMINATED_COST_MULTIPLE,
@@ -110,6 +110,10 @@ def select(
         ranked = pool
     else:
         ranked = order(pool, p, eng.inference)
+        if p.deadline_soft:  # a preferred deadline: those that meet it first, the rest kept (review 20, R14)
+            ranked = [c for c in ranked if c.deadline_status != "misses"] + [
+                c for c in ranked if c.deadline_status == "misses"
+            ]
     # US regions only: an offer whose region the catalog does not list (neither the record's region nor a
     # sourced provider region list) is no primary while a placed one is feasible (expert review 15, R13:
     # spheron spot was the primary under "US providers only"); since review 20 (R02) such offers are left out
@@ -200,6 +204,9 @@ def _named_gpu_first(ranked: list[Candidate], p: WorkloadProfile, catalog: Catal
     8x B200 server. Empty when no GPU was named or the GPU comes with a speed claim."""
     if not p.claimed_gpu or p.claimed_hours is not None:
         return []  # a speed claim ('10B tokens in 15 h on one L40S') is checked, not taken as a wish
+    said = p.provenance.get("claimed_gpu")
+    if said is not None and RESERVED_SETUP_HOW in (said.evidence or ""):
+        return []  # 'reserve 8x H100 for 3 years?': priced beside the pick (reserved_answer), not a wish
     named = next((g for g in catalog.gpus if g.id == p.claimed_gpu), None)
     pool = [c for c in ranked if c.gpu.id == p.claimed_gpu]
     if not pool and named is not None and named.consumer:
