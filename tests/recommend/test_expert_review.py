@@ -60,7 +60,8 @@ def test_an_unmeasured_gpu_is_scored_at_the_slow_end_of_its_range(catalog: Catal
     setup = gaudi.layout.n_gpus * gaudi.replicas * JOB_SETUP_HOURS * gaudi.offer.usd_per_gpu_hour_mid
     hours = max(gaudi.wall_hours.high, MIN_SCORED_WALL_HOURS)
     distributed = MULTI_GPU_TRAINING_SETUP if gaudi.total_gpus > 1 else 0.0
-    expected = math.log(gaudi.total_usd.high + setup) + TIME_WEIGHT * math.log(hours) + gaudi.risk + distributed
+    points = gaudi.risk + distributed
+    expected = math.log(gaudi.total_usd.high + setup) + TIME_WEIGHT * math.log(hours) + points
     assert gaudi.score == pytest.approx(expected)
 
 

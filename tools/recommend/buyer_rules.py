@@ -69,7 +69,7 @@ def dominates(a: Candidate, b: Candidate, inference: bool, *, with_setup: bool =
     shown side by side)."""
     if with_setup:
         if not inference and a.total_gpus > 1 and b.total_gpus == 1:
-            return False  # one GPU spares the distributed set-up (score.MULTI_GPU_TRAINING_SETUP): a trade-off
+            return False  # one GPU spares a distributed set-up (score.MULTI_GPU_TRAINING_SETUP): a trade-off
         cost_a, cost_b = ranked_cost_usd(a, inference), ranked_cost_usd(b, inference)
     else:
         cost_a, cost_b = a.cost_mid, b.cost_mid

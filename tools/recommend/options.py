@@ -343,9 +343,9 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile, named_unpriced: bool = 
         # "Phi-3 mini QLoRA on a single T4?": the card is named, so the answer says what we can tell of it
         # (its memory need), never that it is a consumer card like the pick (evals/cases, phi3-t4)
         out.append(
-            f"the {p.claimed_gpu.upper()} you named is not in the GPU catalog (no specs or prices here): this "
-            f"run peaks at {c.fit.peak_gib_per_gpu:.1f} GiB per GPU, so a card with that much free memory holds "
-            f"it; the pick is the best {p.objective or 'balanced'} choice among the GPUs priced"
+            f"the {p.claimed_gpu.upper()} you named is not in the GPU catalog (no specs or prices here): "
+            f"this run peaks at {c.fit.peak_gib_per_gpu:.1f} GiB per GPU, so a card with that much free "
+            f"memory holds it; the pick is the best {p.objective or 'balanced'} choice among the GPUs priced"
         )
     elif label == "primary" and p.claimed_gpu and p.claimed_hours is None and c.gpu.consumer:
         out.append(f"a consumer card like the {p.claimed_gpu} you named, which has no feasible option here")
