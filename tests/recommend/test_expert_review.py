@@ -16,7 +16,13 @@ from tools.recommend import recommend
 from tools.recommend.buyer_rules import consumer_or_community
 from tools.recommend.models import Recommendation, RecommendSettings
 from tools.recommend.run import run_engine
-from tools.recommend.score import JOB_SETUP_HOURS, MIN_SCORED_WALL_HOURS, TIME_WEIGHT, unmeasured
+from tools.recommend.score import (
+    JOB_SETUP_HOURS,
+    MIN_SCORED_WALL_HOURS,
+    MULTI_GPU_TRAINING_SETUP,
+    TIME_WEIGHT,
+    unmeasured,
+)
 
 QUIET = RecommendSettings(sensitivity=False)
 # "Pre-train a 13B model on 260B tokens. We'll keep running it for 3 years; buy or rent? power $0.10/kWh"
@@ -53,7 +59,9 @@ def test_an_unmeasured_gpu_is_scored_at_the_slow_end_of_its_range(catalog: Catal
     assert unmeasured(gaudi, False) and not unmeasured(nvidia, False)
     setup = gaudi.layout.n_gpus * gaudi.replicas * JOB_SETUP_HOURS * gaudi.offer.usd_per_gpu_hour_mid
     hours = max(gaudi.wall_hours.high, MIN_SCORED_WALL_HOURS)
-    expected = math.log(gaudi.total_usd.high + setup) + TIME_WEIGHT * math.log(hours) + gaudi.risk
+    distributed = MULTI_GPU_TRAINING_SETUP if gaudi.total_gpus > 1 else 0.0
+    points = gaudi.risk + distributed
+    expected = math.log(gaudi.total_usd.high + setup) + TIME_WEIGHT * math.log(hours) + points
     assert gaudi.score == pytest.approx(expected)
 
 

@@ -34,7 +34,9 @@ Ranking (lower is better; `cost` = the TCO total of the expected data scenario, 
 - objective "balanced" (default): score = ln(cost + setup) + 0.3 x ln(max(hours, 1)) + risk. A 2x speed-up
   is worth paying 2**0.3 = 23% more; under an hour, speed counts for nothing (setup takes that long);
   one risk point weighs like e = 2.7x the cost. `setup` (training only) = GPUs x 0.5 h x price: the
-  set-up every run bills on all its GPUs, so a short job is not spread over 8 GPUs for a few minutes.
+  set-up every run bills on all its GPUs, so a short job is not spread over 8 GPUs for a few minutes;
+  training on more than one GPU adds 0.2 (a distributed launch to set up, score.MULTI_GPU_TRAINING_SETUP),
+  and several GPUs never dominate one when the primary is chosen. "cheapest" counts that set-up too.
 Operational risk points: spot/preemptible +0.30, +0.15 per doubling of wall-clock beyond a day;
 any run +0.05 per doubling beyond a week; community/marketplace tier +0.20; multi-node
 +0.10 + 0.10 x log2(nodes); owned or colocated hardware +0.30 (+0.05 with dedicated ops staff);

@@ -64,9 +64,12 @@ def _speed(c: Candidate, inference: bool) -> float:
 
 def dominates(a: Candidate, b: Candidate, inference: bool, *, with_setup: bool = False) -> bool:
     """a costs no more, is no slower and carries no more risk than b, and is better in cost or speed.
-    `with_setup`: cost with the set-up charge (choosing the primary); else the displayed cost (what a
-    buyer compares between the options shown side by side)."""
+    `with_setup`: cost with the set-up charge (choosing the primary), and a training run on several GPUs
+    never dominates one on a single GPU; else the displayed cost (what a buyer compares between the options
+    shown side by side)."""
     if with_setup:
+        if not inference and a.total_gpus > 1 and b.total_gpus == 1:
+            return False  # one GPU spares a distributed set-up (score.MULTI_GPU_TRAINING_SETUP): a trade-off
         cost_a, cost_b = ranked_cost_usd(a, inference), ranked_cost_usd(b, inference)
     else:
         cost_a, cost_b = a.cost_mid, b.cost_mid

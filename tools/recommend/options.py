@@ -69,7 +69,8 @@ def to_option(
         if rent:
             why.append(rent)
     else:
-        why = _why(c, label, p) + list(c.why)
+        unpriced = bool(p.claimed_gpu) and all(g.id != p.claimed_gpu for g in eng.catalog.gpus)
+        why = _why(c, label, p, named_unpriced=unpriced) + list(c.why)
     campaign = _campaign_usd(c, eng, p)
     campaign_hours = _campaign_hours(c, eng, p) if campaign is not None else None
     if campaign is not None and campaign_hours is not None:
@@ -303,7 +304,8 @@ def _setup_why(c: Candidate) -> list[str]:
     return out
 
 
-def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
+def _why(c: Candidate, label: Label, p: WorkloadProfile, named_unpriced: bool = False) -> list[str]:
+    """Why this option, in words. `named_unpriced`: the GPU the user named is not in the catalog."""
     out = _setup_why(c)
     if c.layout.dp > 1:  # engine copies (tools.compute.serving_copies; expert review 15, R07)
         lay = c.layout
@@ -336,6 +338,14 @@ def _why(c: Candidate, label: Label, p: WorkloadProfile) -> list[str]:
             else "the GPU and count you named"
             if total == named
             else f"the GPU you named: {total} of them, the nearest feasible option to the {named} you named"
+        )
+    elif label == "primary" and p.claimed_gpu and p.claimed_hours is None and named_unpriced:
+        # "Phi-3 mini QLoRA on a single T4?": the card is named, so the answer says what we can tell of it
+        # (its memory need), never that it is a consumer card like the pick (evals/cases, phi3-t4)
+        out.append(
+            f"the {p.claimed_gpu.upper()} you named is not in the GPU catalog (no specs or prices here): "
+            f"this run peaks at {c.fit.peak_gib_per_gpu:.1f} GiB per GPU, so a card with that much free "
+            f"memory holds it; the pick is the best {p.objective or 'balanced'} choice among the GPUs priced"
         )
     elif label == "primary" and p.claimed_gpu and p.claimed_hours is None and c.gpu.consumer:
         out.append(f"a consumer card like the {p.claimed_gpu} you named, which has no feasible option here")

@@ -21,6 +21,15 @@ JOB_SETUP_HOURS = 0.5
 pull the image and the base model, load it, write the final checkpoint), billed while the GPUs do no
 training. The cost figures leave it out (it varies by team); the ranking needs it, or a 40-minute job
 looks as cheap on 8 GPUs as on 1 (seed 000: over-provisioning fine-tuning is the common mistake)."""
+MULTI_GPU_TRAINING_SETUP = 0.20
+"""Balanced score, training on more than one GPU: a distributed launch to set up and debug (torchrun or
+accelerate, DDP or FSDP / ZeRO, NCCL) that one GPU avoids (seed 003: for 7B-13B LoRA/QLoRA "a single L40S or
+A100 40GB ... you avoid the complexity of distributed training entirely"; seed 000: over-provisioning
+fine-tuning is the common mistake). Weighed like a community tier (tools.recommend.risk.RISK_COMMUNITY), so 8
+GPUs finishing a small LoRA job in an hour no longer outrank one GPU finishing it overnight for about the same
+money (evals/cases: "what gpu do I need to fine-tune mistral 7b with lora?" was answered with 8x L40S). A
+ranking preference, not an operational risk: the 'lowest operational risk' alternative does not weigh it, or
+a slow single GPU beaten on cost and time is offered as the safe choice."""
 
 
 def unmeasured(c: Candidate, inference: bool) -> bool:
@@ -55,14 +64,16 @@ def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
         speed = 1.0 / max(c.decode_tokens_per_s.mid if c.decode_tokens_per_s else 1.0, 1e-9)
     else:
         speed = max(_ranked_cost_and_hours(c, inference)[1], 1e-9)
-    if obj == "cheapest":
-        return c.cost_mid + 1e-6 * speed
+    if obj == "cheapest":  # the set-up every training run bills on all its GPUs is money too
+        return ranked_cost_usd(c, inference) + 1e-6 * speed
     if obj == "fastest":
         return speed + 1e-9 * c.cost_mid
     cost = ranked_cost_usd(c, inference)
     if not inference:
         speed = max(speed, MIN_SCORED_WALL_HOURS)
     maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
+    if not inference and c.total_gpus > 1:
+        maybe += MULTI_GPU_TRAINING_SETUP
     runs = budget_runs(p, inference)
     if c.budget_status == "maybe" and p.budget_usd and c.total_usd.mid * runs > p.budget_usd:
         maybe += RISK_BUDGET_MID_OVER
