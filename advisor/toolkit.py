@@ -179,6 +179,11 @@ def size_workload(
     fsdp_limit_all_gathers: Annotated[bool | None, _req("fsdp_limit_all_gathers")] = _default(
         "fsdp_limit_all_gathers"
     ),
+    fp8_linears: Annotated[bool | None, _req("fp8_linears")] = _default("fp8_linears"),
+    fp8_params: Annotated[bool | None, _req("fp8_params")] = _default("fp8_params"),
+    grad_reduce_in_fp32: Annotated[bool | None, _req("grad_reduce_in_fp32")] = _default(
+        "grad_reduce_in_fp32"
+    ),
     training_objective: Annotated[str, _req("training_objective")] = _default("training_objective"),
     precompute_ref_log_probs: Annotated[bool, _req("precompute_ref_log_probs")] = _default(
         "precompute_ref_log_probs"

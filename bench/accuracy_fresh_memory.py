@@ -34,8 +34,7 @@ Mapping rules (row field -> calculator input):
   name for LoRA on a quantised base).
 - training_precision mixed|pure-bf16 as is, fp16-mixed/bf16-mixed/amp -> mixed (same bytes as bf16
   AMP), bf16-true -> pure-bf16, pure-fp16/fp16-true (an fp16-loaded model trained without autocast,
-  e.g. axolotl `float16: true`) -> pure-fp16; null -> the framework's way: torchtune pure-bf16, every
-  other stack mixed.
+  e.g. axolotl `float16: true`) -> pure-fp16; null -> the framework's way: torchtune pure-bf16, else mixed.
 - weights_precision: bf16/fp16/fp32/fp8/int8/int4/nf4; source words 4bit/bnb-4bit/qlora -> nf4,
   gptq/int4-gptq/awq -> int4, 8bit/bnb-8bit -> int8; nf4 with double quantisation (nf4-dq) -> nf4 (the
   calculator's NF4 counts double quantisation's constants); null -> nf4 for QLoRA, bf16 otherwise.
@@ -75,7 +74,9 @@ Mapping rules (row field -> calculator input):
 - measured: unit GiB|GB|MiB|MB converted with tools.units; per_gpu false over N GPUs -> value / N (null:
   per GPU); basis allocated -> the allocated estimate (memory_basis allocated), reserved ->
   max_memory_reserved (allocator reserve, no CUDA context), device -> what nvidia-smi shows (+ context);
-  null (a README's "uses about X GB of VRAM", basis unstated) -> device, printed.
+  null -> the family's memory logger where bench.memory_fresh_stacks names it (printed), else (a README's
+  "uses about X GB of VRAM", basis unstated) device, printed. A family's recipe options (quantised-base
+  loading for QLoRA, Megatron precision options for full training) apply as _SOURCE_STACKS lists them.
 - ambiguous rows are skipped unless --include-ambiguous (their reason is printed).
 """
 
@@ -96,7 +97,7 @@ from bench.memory_fresh_archs import fresh_arch, present_targets
 from bench.memory_fresh_basis import CardSkip, card_usable_gib
 from bench.memory_fresh_basis import bounded_error as bounded_error  # re-exported: the scorer's API
 from bench.memory_fresh_basis import on_basis as _on_basis
-from bench.memory_fresh_stacks import _SOURCE_STACKS, config_accumulation, fused_linear_loss
+from bench.memory_fresh_stacks import _SOURCE_STACKS, config_accumulation, fused_linear_loss, recipe_options
 from tools.catalog.load import load_catalog
 from tools.catalog.schema import ModelArch
 from tools.catalog.synthetic import synthetic_arch
@@ -431,10 +432,6 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in (stack.lora if stack is not None else {}).items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's adapter code)")
-    if method == "qlora" and precision in ("nf4", "int4", "int8"):
-        for key, val in (stack.quant if stack is not None else {}).items():
-            inputs[key] = val
-            notes.append(f"{key} {val} (the source's quantised-base loading)")
     accumulation = int(row.get("grad_accumulation_steps") or 0) or config_accumulation(row, stack)
     if accumulation > 1:
         inputs["grad_accumulation_steps"] = accumulation
@@ -455,12 +452,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         for key, val in stack.loss_without_autocast.items():
             inputs[key] = val
             notes.append(f"{key} {val} (the source's loss, {framework} engine without autocast)")
-    if stack is not None and stack.model_code is not None:
-        inputs["model_code"] = stack.model_code
-        notes.append(f"model_code {stack.model_code} (the source's model code, tools.memory_model_code)")
-    if stack is not None and stack.variable_length:
-        inputs["variable_length"] = True
-        notes.append("variable_length True: batches padded to their longest sample (the source's collator)")
+    for key, val, why in recipe_options(stack, method, precision):  # bench.memory_fresh_stacks
+        inputs[key] = val
+        notes.append(f"{key} {val} ({why})")
     if isinstance(model, dict) and _glm_remote(model) and not (chunked or fused):
         inputs["loss_impl"] = "shift-logits-downcast"
         notes.append("ChatGLM/GLM-4 remote code: loss_impl shift-logits-downcast")
@@ -470,7 +464,9 @@ def map_row(row: dict[str, Any], include_ambiguous: bool = False) -> Mapped:
         notes.append(f"total over {gpus} GPUs / {gpus}")
     elif measured.get("per_gpu") is None and gpus > 1:
         notes.append("per_gpu not stated: taken as per GPU")
-    basis = str(measured.get("basis") or "")
+    basis = str(measured.get("basis") or (stack.basis if stack is not None else "") or "")
+    if basis and not measured.get("basis"):
+        notes.append(f"basis {basis} (the source's memory logger, bench.memory_fresh_stacks)")
     if not basis:  # a "uses about X GB of VRAM" figure: what a GPU monitor (nvidia-smi, W&B) shows
         basis = "device"
         notes.append("basis not stated: taken as device (nvidia-smi)")

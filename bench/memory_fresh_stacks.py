@@ -44,6 +44,11 @@ class SourceStack:
     variable_length: bool = False
     """The script pads each batch to its longest sample on data of varying length (tools.memory's
     variable_length: the caching allocator's stale logits segments on the reserved basis)."""
+    precision: dict[str, Any] = field(default_factory=dict)
+    """The precision options of the family's recipe (tools.memory_megatron: fp8_linears, fp8_params,
+    grad_reduce_in_fp32), for its full-training and pretraining rows."""
+    basis: str = ""
+    """The basis of the figure the family's own memory logger prints, where a row leaves it null."""
 
 
 _SOURCE_STACKS: dict[str, SourceStack] = {
@@ -194,6 +199,24 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
         "tensor_parallel.vocab_parallel_cross_entropy on the vocab-split logits (loss_impl vocab-parallel)",
         model_code="plain",
     ),
+    "megatron-bridge-skill-docs-llama3-70b": SourceStack(
+        None, None, {},
+        "NVIDIA-NeMo/Megatron-Bridge (read 2026-11-29): the skill docs' runs are the perf harness's "
+        "llama3_70b SFT H100 FP8-CS workload (skills/mbridge-perf-activation-recompute/card.yaml: 'measured "
+        "PR #3107'); scripts/performance/configs/llama/llama3_llm_finetune.py llama3_70b_h100_sft_config "
+        "calls set_llama3_common_peft_configs: `cfg.ddp.grad_reduce_in_fp32 = False` (bf16 gradient "
+        "buffer), distributed optimizer on, `disable_parameter_transpose_cache = True`; "
+        "scripts/performance/utils/helpers.py get_precision_config('fp8_cs') is "
+        "bf16_with_fp8_current_scaling_mixed() (src/megatron/bridge/training/mixed_precision.py: fp8 "
+        "'hybrid', `fp8_param_gather = True`: FP8 primary weights) with first_last_layers_bf16 False. "
+        "Memory figures: src/megatron/bridge/training/utils/train_utils.py report_memory prints "
+        "torch.cuda.memory_stats()['allocated_bytes.all.peak'] / 1e9 as mem-max-allocated-gigabytes, the "
+        "figure the harness's scripts/performance/utils/evaluate.py reads as its peak ('max_alloc'): "
+        "allocated basis, decimal GB. Which rank's line the docs quote is not printed (the card says the "
+        "baseline OOMed on rank 0)",
+        precision={"fp8_linears": True, "fp8_params": True, "grad_reduce_in_fp32": False},
+        basis="allocated",
+    ),
     "canifinetune-rtx4080-baselines": SourceStack(
         None, None, {"logits_held": True},
         "DaoyuanLi2816/can-i-finetune-this (stored 669dffc8 / 1e8b68fb, read 2026-11-28): "
@@ -209,6 +232,28 @@ _SOURCE_STACKS: dict[str, SourceStack] = {
 }  # fmt: skip
 """Per source family (the row's `family`): its training script's optimizer implementation, checkpointing and
 loss, applied where the row leaves them null and named in the mapping notes."""
+
+
+def recipe_options(
+    stack: SourceStack | None, method: str, precision: str | None
+) -> list[tuple[str, Any, str]]:
+    """The calculator options a family's code fixes for a row of this method and weight precision, each with
+    why: quantised-base loading (QLoRA on a 4/8-bit base), the recipe's precision options (full training),
+    the model code and a variable-length collator."""
+    if stack is None:
+        return []
+    found: list[tuple[str, Any, str]] = []
+    if method == "qlora" and precision in ("nf4", "int4", "int8"):
+        found += [(k, v, "the source's quantised-base loading") for k, v in stack.quant.items()]
+    if method in ("full", "pretraining"):
+        found += [(k, v, "the source's precision recipe") for k, v in stack.precision.items()]
+    if stack.model_code is not None:
+        found.append(("model_code", stack.model_code, "the source's model code, tools.memory_model_code"))
+    if stack.variable_length:
+        found.append(
+            ("variable_length", True, "batches padded to their longest sample, the source's collator")
+        )
+    return found
 
 
 def config_accumulation(row: dict[str, Any], stack: SourceStack | None) -> int:

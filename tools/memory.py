@@ -54,6 +54,7 @@ from tools.memory_frameworks import (
     OPTIMIZER_IMPLS,
     framework_defaults,
 )
+from tools.memory_megatron import check_fp8
 from tools.memory_model_code import model_code_extras
 from tools.memory_options import OptionPicker, option_values
 from tools.memory_phases import PhaseLines, largest_phase, training_phases, variable_length_reserve
@@ -163,6 +164,9 @@ def _plan(
     quant_saves_input: bool | None = None,
     lora_fp32_adapters: bool | None = None,
     fsdp_limit_all_gathers: bool | None = None,
+    fp8_linears: bool | None = None,
+    fp8_params: bool | None = None,
+    grad_reduce_in_fp32: bool | None = None,
     picker: OptionPicker | None = None,
 ) -> Plan:
     """Validate every input (one-line InputError that says what to do) and resolve the defaults."""
@@ -303,7 +307,14 @@ def _plan(
         quant_saves_input=pick.pick("quant_saves_input", quant_saves_input) and quant and training,
         lora_fp32_adapters=pick.pick("lora_fp32_adapters", lora_fp32_adapters) and adapters and not quant,
         fsdp_limit_all_gathers=pick.pick("fsdp_limit_all_gathers", fsdp_limit_all_gathers),
+        fused_swiglu=preset.fused_swiglu,
+        fp8_linears=pick.pick("fp8_linears", fp8_linears),
+        fp8_params=pick.pick("fp8_params", fp8_params),
+        grad_reduce_in_fp32=pick.pick(
+            "grad_reduce_in_fp32", grad_reduce_in_fp32, preset.persistent_fp32_grads
+        ),
     )
+    check_fp8(plan)
     if plan.loss_chunking and given_loss and loss_impl != LOSS_IMPL_DEFAULT:
         raise InputError(f"loss implementation {loss_impl!r} is an unchunked loss: set loss_chunking False")
     pick.assume(tb, preset.source)
@@ -350,6 +361,9 @@ def estimate_memory(
     quant_saves_input: bool | None = None,
     lora_fp32_adapters: bool | None = None,
     fsdp_limit_all_gathers: bool | None = None,
+    fp8_linears: bool | None = None,
+    fp8_params: bool | None = None,
+    grad_reduce_in_fp32: bool | None = None,
     training_objective: str = TRAINING_OBJECTIVE_DEFAULT,
     precompute_ref_log_probs: bool = False,
     reserved_at_reset_gib: float = 0.0,
@@ -361,8 +375,7 @@ def estimate_memory(
     Inputs: `arch` (a catalog or config.json architecture); `method` full | lora | qlora | pretraining |
     inference; weight `precision` (default nf4 for QLoRA, bf16 otherwise); `training_precision` mixed
     (fp32 master + fp32 states) or pure-bf16 / pure-fp16 (all 16-bit); `optimizer`; LoRA `lora_rank` and
-    `lora_targets`;
-    micro-batch `batch_size` x `seq_len` tokens per data-parallel rank; `grad_checkpointing`;
+    `lora_targets`; micro-batch `batch_size` x `seq_len` tokens per data-parallel rank; `grad_checkpointing`;
     `flash_attention` (memory-efficient attention); `gpus`, `sharding`, `tp`, `pp`; `offload` to CPU;
     inference `concurrency` x `context_len` (default: seq_len); `loss_chunking` (chunked cross-entropy)
     and `optimizer_in_backward` (fused step in backward frees each gradient at once) for stacks that use
@@ -371,7 +384,8 @@ def estimate_memory(
     `returns_kv_cache`: tools.memory_use_cache, `model_code`: tools.memory_model_code,
     `grad_accumulation_steps`), the data (`variable_length`), the adapters (`lora_fused_qkv`,
     `lora_fp32_adapters`: tools.memory_lora), the quantised base (`fp32_unquantized`, `quant_saves_input`:
-    tools.memory_quant), FSDP1's `fsdp_limit_all_gathers` (tools.memory_fsdp) and preference training
+    tools.memory_quant), FSDP1's `fsdp_limit_all_gathers` (tools.memory_fsdp), Megatron's `fp8_linears`,
+    `fp8_params` and `grad_reduce_in_fp32` (tools.memory_megatron) and preference training
     (`training_objective`, `precompute_ref_log_probs`:
     tools.memory_preference). InputError on impossible inputs. GiB.
     `reserved_at_reset_gib`: what the caching allocator already held (reserved) when the run reset its peak
@@ -428,6 +442,9 @@ def estimate_memory(
         quant_saves_input=quant_saves_input,
         lora_fp32_adapters=lora_fp32_adapters,
         fsdp_limit_all_gathers=fsdp_limit_all_gathers,
+        fp8_linears=fp8_linears,
+        fp8_params=fp8_params,
+        grad_reduce_in_fp32=grad_reduce_in_fp32,
         picker=picker,
     )
     if kv_cache_precision is not None:  # "an fp8 KV cache" (expert review 19, P03)

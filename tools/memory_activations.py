@@ -27,6 +27,7 @@ from tools.catalog.schema import ModelArch
 from tools.compute.serving_constants import MLA_KV_SOURCE
 from tools.memory_arch import adapted_linears, largest_linear_params
 from tools.memory_fused_loss import FUSED_LINEAR, FUSED_LINEAR_SOURCE, fused_linear_loss_bytes
+from tools.memory_megatron import layer_delta_bytes_per_token
 from tools.memory_quant import (
     FP32_FINAL_NORM_BYTES_PER_H,
     FP32_FORWARD_SCALE,
@@ -316,6 +317,7 @@ def training_activations(plan: Plan, tb: TraceBuilder) -> ActivationParts:
         extra_bytes_per_h=extra_h,
         source="Korthikanti et al. 2022 Table 2, adapted to SwiGLU/GQA, no dropout; + simulator extras",
     )
+    per_layer += layer_delta_bytes_per_token(plan, tb)  # Megatron's fused SwiGLU, FP8 linears
     if plan.adapters:
         attn, mlp = adapted_linears(arch, plan.lora_targets)
         experts = float(arch.n_active_experts or 1) if arch.is_moe else 1.0

@@ -64,7 +64,14 @@ class FrameworkMemoryDefaults:
     """Gradients of the trained parameters live in one fp32 buffer allocated when the model is wrapped and
     zeroed, never freed, between steps (Megatron-core DistributedDataParallel's param_and_grad_buffer; bf16
     forces accumulate_allreduce_grads_in_fp32): 4 B per trained parameter in every phase, not 2 B from the
-    backward on. The distributed optimizer shards the master and states, not this buffer."""
+    backward on. The distributed optimizer shards the master and states, not this buffer. Its dtype is the
+    `grad_reduce_in_fp32` option (Megatron's name; this preset value unless given): off, bf16 gradients."""
+    fused_swiglu: bool = False
+    """The gated MLP runs a fused SwiGLU that keeps only its input (Megatron-core, tools.memory_megatron)."""
+    fp8_linears: bool = False
+    """Linears in FP8 (Transformer Engine): off in every preset, a run's choice (tools.memory_megatron)."""
+    fp8_params: bool = False
+    """FP8 primary weights (Megatron fp8_param_gather): off in every preset (tools.memory_megatron)."""
     ddp_bucket_copies: bool = False
     """Data parallelism is torch DistributedDataParallel with gradient_as_bucket_view False (its default, kept
     by accelerate's DistributedDataParallelKwargs and Lightning's DDPStrategy): the reducer allocates its
@@ -140,11 +147,13 @@ _MEGATRON = FrameworkMemoryDefaults(
         "Megatron-LM / NeMo distributed optimizer: Apex/TE FusedAdam, bf16 params + fp32 main; "
         "megatron/training/arguments.py: bf16 sets accumulate_allreduce_grads_in_fp32 (fp32 grad buffer, "
         "core/distributed/param_and_grad_buffer.py); loss core/tensor_parallel/cross_entropy.py "
-        "VocabParallelCrossEntropy (calculate_logits_max: .float(); exp in place; softmax saved)"
+        "VocabParallelCrossEntropy (calculate_logits_max: .float(); exp in place; softmax saved); "
+        "bias_activation_fusion on (fused SwiGLU: megatron/core/fusions/fused_bias_swiglu.py)"
     ),
     loss_impl="vocab-parallel",
     persistent_fp32_grads=True,
     hf_layer_extras=False,
+    fused_swiglu=True,
 )
 _DEEPSPEED = FrameworkMemoryDefaults(
     optimizer_impl="fused",

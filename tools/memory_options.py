@@ -98,6 +98,9 @@ def option_values(plan: Plan) -> dict[str, object]:
         "quant_saves_input": plan.quant_saves_input,
         "fsdp_limit_all_gathers": plan.fsdp_limit_all_gathers or plan.sharding != "fsdp",
         "lora_fp32_adapters": memory_lora.applies(plan),
+        "fp8_linears": plan.fp8_linears,
+        "fp8_params": plan.fp8_params,
+        "grad_reduce_in_fp32": plan.grad_reduce_in_fp32,
     }
 
 

@@ -20,6 +20,7 @@ from tools.memory_arch import (
 )
 from tools.memory_frameworks import framework_defaults
 from tools.memory_fsdp import LIMITER_SOURCE, units_in_flight
+from tools.memory_megatron import step_grad_copy_bytes
 from tools.memory_quant import unquantized_bytes
 from tools.memory_types import Plan
 from tools.memory_zero import zero_fp32_grad_partition as _zero_grads
@@ -161,6 +162,15 @@ def _weight_bytes(plan: Plan, tb: TraceBuilder) -> float:
         vocab=arch.vocab_size,
     )
     w = WEIGHT_BYTES[plan.precision]
+    if plan.fp8_params:  # tools.memory_megatron: FP8 primary weights of the layers' linears
+        return tb.step(
+            "weights_bytes",
+            "linear_params x 1 B (FP8 primary weights) + other_params x 2 B",
+            stored_weight_bytes(arch, "fp8"),
+            "B",
+            linear_params=linear,
+            other_params=total - linear,
+        )
     if not plan.quantized:
         return tb.step(
             "weights_bytes", "params x bytes(precision)", total * w, "B", params=total, bytes_per_param=w
@@ -321,7 +331,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             else "pure 16-bit: weights, grads and optimizer states all 16-bit",
         )
         g_bytes = AMP_WEIGHT_BYTES if plan.amp else WEIGHT_BYTES[plan.precision]
-        if persistent_grad_buffer(plan):
+        if persistent_grad_buffer(plan) and plan.grad_reduce_in_fp32:
             g_bytes = 4.0  # the fp32 main-grad buffer (FrameworkMemoryDefaults.persistent_fp32_grads)
             tb.assume("persistent_fp32_grad_buffer", True, "", framework_defaults(plan.framework).source)
         grads = total * g_bytes * split / plan.shard("gradients")
@@ -453,6 +463,7 @@ def model_states(plan: Plan, tb: TraceBuilder) -> StateBytes:
             offloaded_states_bytes=states if plan.offload in ("optimizer", "params") else 0.0,
         )
     temps = optimizer_step_temporaries(plan, trainable, split, tb) + _zero_grads(plan, trainable, split, tb)
+    temps += step_grad_copy_bytes(plan, trainable, split, persistent_grad_buffer(plan), tb)
     return StateBytes(
         root_gathered=root_gathered,
         adapter_grads=adapter_grads,

@@ -97,6 +97,14 @@ class Plan:
     fsdp_limit_all_gathers: bool = True
     """FSDP1's all-gather rate limiter (torch's default on): off, every unit of the stage may be gathered at
     once (tools.memory_fsdp)."""
+    fused_swiglu: bool = False
+    """Megatron-core's fused SwiGLU keeps only its input (tools.memory_megatron; the framework preset's)."""
+    fp8_linears: bool = False
+    """The linears run FP8 GEMMs (Transformer Engine) and keep their inputs in FP8 (tools.memory_megatron)."""
+    fp8_params: bool = False
+    """The layers' linear weights are stored in FP8 (Megatron fp8_param_gather; tools.memory_megatron)."""
+    grad_reduce_in_fp32: bool = True
+    """Megatron's persistent gradient buffer is fp32 (off: bf16, with an fp32 copy for the step)."""
     loss_impl: str = "shift-labels"
     """Where the unchunked fp32 loss shifts (tools.memory_frameworks.LOSS_IMPLS): the labels (no logits copy),
     a contiguous copy of the logits, or that copy plus a 16-bit downcast of the output (GLM remote code)."""

@@ -132,6 +132,21 @@ class SizingRequest(BaseModel):
         description="FSDP1's all-gather rate limiter; off, every layer's weights may be gathered at once "
         "(default: the framework's, on as torch's)",
     )
+    fp8_linears: bool | None = Field(
+        None,
+        description="full training with FP8 linears (Transformer Engine, Megatron --fp8): each linear "
+        "keeps its input in FP8 (default: off)",
+    )
+    fp8_params: bool | None = Field(
+        None,
+        description="with fp8-linears: the layers' weights stored in FP8 (Megatron --fp8-param-gather, "
+        "set by Megatron-Bridge's FP8 recipes; default: off)",
+    )
+    grad_reduce_in_fp32: bool | None = Field(
+        None,
+        description="megatron/nemo: the persistent gradient buffer is fp32 (default: the framework's, "
+        "on); off, bf16 gradients and an fp32 copy for the optimizer step",
+    )
     variable_length: bool = Field(
         False,
         description="batches padded to their longest sample on data of varying length (unpacked SFT): the "

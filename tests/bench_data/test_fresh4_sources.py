@@ -54,3 +54,17 @@ def test_rasbt_sdpa_rows_within_10_percent(rows: dict[str, dict[str, Any]]) -> N
     for rid in ("step7", "step8", "step9", "step10", "stepddp4"):
         m = fresh.map_row(rows[f"rasbt-gpt2-163m-a100-{rid}"], include_ambiguous=True)
         assert abs(fresh.estimate_gib(m) / m.measured_gib - 1) <= 0.10, rid
+
+
+def test_megatron_bridge_rows_take_the_perf_recipes_precision_and_the_loggers_basis(
+    rows: dict[str, dict[str, Any]],
+) -> None:
+    # scripts/performance llama3_70b_h100_sft_config: bf16 grad buffer, FP8-CS with fp8_param_gather; the
+    # bridge's report_memory prints mem-max-allocated-gigabytes (allocated, 1e9 B)
+    m = fresh.map_row(rows["mbridge-llama3-70b-sft-fp8-32xh100-tp4-pp8-vpp5"], include_ambiguous=True)
+    assert m.basis == "allocated" and m.measured_gib == pytest.approx(53.2e9 / 2**30)
+    assert (m.inputs["fp8_linears"], m.inputs["fp8_params"], m.inputs["grad_reduce_in_fp32"]) == (
+        True, True, False,
+    )  # fmt: skip
+    stack = fresh._SOURCE_STACKS["megatron-bridge-skill-docs-llama3-70b"]
+    assert not fresh.recipe_options(stack, "lora", "bf16")  # a precision recipe is for full training only
