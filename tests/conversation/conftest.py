@@ -26,4 +26,5 @@ def server() -> Iterator[FakeOpenAIServer]:
 
 @pytest.fixture
 def settings(server: FakeOpenAIServer) -> LLMSettings:
-    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=1.0, model="fake-model")
+    # no test here makes the server stall; a loaded CI machine can take seconds for one local reply
+    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=30.0, model="fake-model")

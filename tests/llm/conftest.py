@@ -30,11 +30,24 @@ def server() -> Iterator[FakeOpenAIServer]:
         yield srv
 
 
+PATIENT_TIMEOUT_S = 30.0
+"""Timeout for tests that expect the fake server's reply: one local reply once took over 2.5 s on a CI machine
+loaded by other jobs, and the extractor fell back to the rules (session 15: the grounding test saw no values
+dropped because no model values came)."""
+FAULT_TIMEOUT_S = 2.5
+"""Timeout for the tests that make the server stall: under the 3 s delay they send."""
+
+
 @pytest.fixture
 def settings(server: FakeOpenAIServer) -> LLMSettings:
-    """Settings aimed at the fake server: no retries, a short timeout (2.5 s: under the 3 s delay the agent's
-    timeout test sends, over what a loaded CI machine took for one local reply; 1 s failed once there)."""
-    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=2.5, model="fake-model")
+    """Settings aimed at the fake server: no retries, a timeout no loaded machine reaches."""
+    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=PATIENT_TIMEOUT_S, model="fake-model")
+
+
+@pytest.fixture
+def fault_settings(server: FakeOpenAIServer) -> LLMSettings:
+    """Settings for the tests where the server stalls on purpose: the request times out before it answers."""
+    return LLMSettings(base_url=server.url, max_retries=0, timeout_s=FAULT_TIMEOUT_S, model="fake-model")
 
 
 @pytest.fixture

@@ -210,9 +210,11 @@ def test_server_descriptions_come_from_docstrings(server: FakeOpenAIServer, chat
     [http_error(500), http_error(429), malformed(), delayed(3.0)],
     ids=["http500", "http429", "malformed", "timeout"],
 )
-def test_server_faults_end_in_template(server: FakeOpenAIServer, chat: Any, fault: Any) -> None:
+def test_server_faults_end_in_template(
+    server: FakeOpenAIServer, settings: LLMSettings, fault_settings: LLMSettings, fault: Any
+) -> None:
     server.enqueue(fault)
-    reply, _ = run(chat)
+    reply, _ = run(make_chat_model(fault_settings if fault.delay_s else settings))
     assert reply.source == "template" and reply.error
     assert "not available" in reply.text
 

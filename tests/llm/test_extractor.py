@@ -138,7 +138,7 @@ def test_unparseable_structured_answer_is_retried(
 
 
 def test_transport_faults_fall_back_to_rules(
-    settings: LLMSettings, server: FakeOpenAIServer, rules: TinyRulesExtractor
+    settings: LLMSettings, fault_settings: LLMSettings, server: FakeOpenAIServer, rules: TinyRulesExtractor
 ) -> None:
     expected = rules.extract(ASK)
     for fault, word in (
@@ -148,7 +148,7 @@ def test_transport_faults_fall_back_to_rules(
         (delayed(3.0), "timed out"),
     ):
         server.enqueue(fault)
-        ex = make(settings, rules)
+        ex = make(fault_settings if fault.delay_s else settings, rules)
         p = ex.extract(ASK)
         assert p == expected
         assert ex.last_error and word in ex.last_error
