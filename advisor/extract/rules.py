@@ -33,6 +33,7 @@ from advisor.extract.rules_always_on import rule_always_on_serving
 from advisor.extract.rules_amount_label import rule_amount_label
 from advisor.extract.rules_aside_figures import rule_aside_figures
 from advisor.extract.rules_availability import rule_availability
+from advisor.extract.rules_baa_provider import rule_baa_provider
 from advisor.extract.rules_budget_codes import rule_budget_codes
 from advisor.extract.rules_budget_forms import rule_budget_forms
 from advisor.extract.rules_buy_question import rule_buy_question
@@ -244,6 +245,7 @@ RULES: tuple[Callable[[Ctx], None], ...] = (
     rule_colocation,  # "we have no data centre, we would need colocation": the buy side is colocated
     rule_provider_lists,  # "rules out Amazon, Microsoft and Google", "keep it off vast"
     rule_team_provider,  # after the provider rules: "We are on CoreWeave", "Our provider is CoreWeave"
+    rule_baa_provider,  # after the provider rules: "on AWS (our BAA is there)": required
     rule_gpu_at_provider,  # "one L4 vs one L40S on GCP": the GPUs priced at that provider
     rule_pricing,
     rule_cannot_resume,  # after the pricing rules: 'our jobs can't checkpoint well': no spot, no community

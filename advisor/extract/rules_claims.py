@@ -20,7 +20,12 @@ from advisor.extract.rules_ctx import Ctx, I, q
 from advisor.extract.rules_dates import _DATE, date_of
 from advisor.extract.rules_fleet import machine_gpus
 from advisor.extract.rules_models import GPU_RE, find_providers, resolve_gpu
-from advisor.extract.rules_owned_refs import INDIRECT_QUESTION, OWN_MACHINE_AHEAD, RESERVATION_REF
+from advisor.extract.rules_owned_refs import (
+    INDIRECT_QUESTION,
+    OWN_MACHINE_AHEAD,
+    RESERVATION_REF,
+    owned_name_ref,
+)
 from advisor.extract.rules_text import (
     APPROX,
     NUMBER,
@@ -58,10 +63,12 @@ _CLAIM_CUE = alternatives(
     I,
     min_chars=1,  # "?" alone is a cue
 )
+# what a duration asked about is called: "would 3 days be enough", "Would 3 days be realistic on those 6?"
+_ASKED_OK = r"(?:enough|realistic|doable|feasible|achievable|possible|reasonable)\b"
 _CLAIM_HOURS = keyed(
     rf"(?:\b(?:in|into|inside|takes?|took|within|under|about|quoted|promised|estimated|like|say"
     rf"|(?:is|are|would|will)(?=\s+{APPROX}"
-    rf"{NUMBER}\s*\w+\s+(?:be\s+)?enough))\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
+    rf"{NUMBER}\s*\w+\s+(?:be\s+)?{_ASKED_OK}))\s+|\(\s*){APPROX}(?P<num>{NUMBER})\s*(?P<unit>hours?|hrs?|h|days?"
     rf"|weeks?|months?|minutes?|mins?)\b",
     I,
 )
@@ -382,11 +389,16 @@ _AT_PROVIDER = re.compile(r"s?\s*(?:(?:sxm|pcie)\w*\s*)?(?:gpus?\s+)?(?:on|at|fr
 # the owned cards asked about after they are named, by a pronoun or the machine ("We have 4 A6000s. Could
 # they finish it within a week?", "I reckon it'd take ~5 days on ours", "How many days on the box? Our
 # guess is a week"): the hours are a claim about those cards, not a deadline (evals v10)
+# The cards may also be counted out of the whole ("Reckon 4 of 'em will ...", evals v17) or called by a word
+# of the owned GPU's name ("Could our four NVLs get through it", evals v16: rules_owned_refs.owned_name_ref).
 _PRONOUN_HW = re.compile(
-    r"\b(?:they|those|these|them|ours|(?:the|our|that|this|those|these)\s+(?:(?P<said>\d+)\s+)?(?:cards|gpus|box"
-    rf"|machines?|servers?|cluster|rig|workstations?|node))\b|\bon\s+(?P<nodes>{NUMBER})\s+(?:of\s+(?:the|our|them)\s+)?(?:nodes|servers|boxes)\b",
+    rf"\b(?:they|those|these|them|ours|(?:the|our|that|this|those|these)\s+(?:(?P<said>{NUMBER})\s+)?(?:cards|gpus"
+    r"|box|machines?|servers?|cluster|rig|workstations?|node|colo))\b"
+    rf"|(?<!\w)(?:(?P<part>{NUMBER})\s+of\s+)?(?:them|['\u2019]em)\b"
+    rf"|\bon\s+(?P<nodes>{NUMBER})\s+(?:of\s+(?:the|our|them)\s+)?(?:nodes|servers|boxes)\b",
     I,
 )
+
 # a feasibility question with no hardware of its own ("Can we get that done over a long weekend?") asks
 # about the hardware the team owns when no other is named in the conversation
 _CAN_WE = re.compile(
@@ -434,6 +446,8 @@ _ONE_RUN = re.compile(
 )
 _GUESS_CUE = re.compile(
     r"\b(?:our|my|the\s+team'?s)\s+(?:guess|estimate|bet|hunch)\b|\b(?:i|we)\s+(?:reckon|guess)\b"
+    # the subject left out, as in chat (evals v17): "Reckon 4 of 'em will knock it over in about 12 hours"
+    r"|^\W*(?:reckon|guess|bet|figure)\b(?!\s+(?:out|of)\b)"
     # someone's belief about the owned cards (evals v18): "Our supervisor thinks the 16 cards can do it"
     r"|\b(?:boss|manager|cto|ceo|lead|supervisor|professor|advisor|pi|colleague|director|head)\s+(?:thinks|reckons"
     r"|believes|says|claims|insists|figures|expects)\b",
@@ -466,20 +480,21 @@ def rule_owned_question(ctx: Ctx) -> None:
         if (s.start + len(t) <= after and ahead is None) or s.start in ctx.claim_sentences:
             continue
         asks = "?" in t or _GUESS_CUE.search(t) is not None or INDIRECT_QUESTION.search(t) is not None
-        pron = _PRONOUN_HW.search(t)
+        pron = _PRONOUN_HW.search(t) or owned_name_ref(t, str(gpu_value))
         ref = pron is not None or _THAT_WINDOW.search(t) is not None or RESERVATION_REF.search(t) is not None
         if not asks or not (ref or (_CAN_WE.search(t) and not other_hw)):
             continue
         said, hours = _owned_claim_hours(ctx, t, i)
         if hours is None and not (pron is not None and _ENOUGH_ASKED.search(t)):
             continue
-        if pron is not None and pron.group("said"):
-            count_value = int(pron.group("said"))  # "the 8 cards": that many of them
+        part = pron.groupdict().get("said") or pron.groupdict().get("part") if pron is not None else None
+        if part:
+            count_value = int(parse_number(part))  # "the 8 cards", "4 of 'em": that many of them
         ctx.claim_sentences.add(s.start)
         ev = f"{owned['owned_gpu'].evidence if 'owned_gpu' in owned else gpu_value} (asked about: {said})"
         ctx.add(s, "claimed_gpu", gpu_value, ev, "inferred", 0)
         fleet = _NODES_OF.search(count_f.evidence) if count_f is not None else None
-        if pron is not None and pron.group("nodes") and fleet is not None and count_f is not None:
+        if pron is not None and pron.groupdict().get("nodes") and fleet is not None and count_f is not None:
             # "on 2 nodes" of an owned "4 nodes with 4x A100": that many nodes' cards
             per_node = int(count_f.value) // int(parse_number(fleet.group("num")))
             count_value = int(parse_number(pron.group("nodes"))) * per_node

@@ -52,9 +52,11 @@ MAX_GPUS = Gated(
         # after a GPU count ("ideally 1 GPU, at most 2")
         rf"|\b(?:no\s+(?:bigger|larger|more)\s+than|at\s+most|up\s+to|limited\s+to|only)\s+(?:an?\s+|one\s+)?"
         rf"(?:single\s+)?(?P<num12>\d+)\s*(?:[\s-]*gpu|[x×]\s*[a-z]+\d+\w*)\s+(?:box|node|server|machine)\b"
-        # ... or after a GPU's name, the count alone (evals v18): "H100 only, at most 32 at once"
-        rf"|\b(?:gpus?|cards?|(?:[ahlb]\d{{2,3}}|rtx\s*\d{{4}})s?(?:\s+only)?)\s*,?\s*(?:but\s+)?(?:at\s+(?:the\s+very\s+)?most"
-        rf"|max(?:imum)?|no\s+more\s+than)\s+(?P<num13>\d+)\b(?:\s+(?:at\s+once|at\s+a\s+time|in\s+total"
+        # ... or after a GPU's name, the count alone (evals v18): "H100 only, at most 32 at once"; also after
+        # what the count is per (evals v15 Makefile comment): "one GPU per job, never more than 1"
+        rf"|\b(?:gpus?|cards?|(?:[ahlb]\d{{2,3}}|rtx\s*\d{{4}})s?(?:\s+only)?)"
+        rf"(?:\s+(?:per|a|each)\s+(?:job|run|user|experiment|task|person))?\s*,?\s*(?:but\s+)?(?:at\s+(?:the\s+very\s+)?most"
+        rf"|max(?:imum)?|no\s+more\s+than|(?:never|not)\s+more\s+than)\s+(?P<num13>\d+)\b(?:\s+(?:at\s+once|at\s+a\s+time|in\s+total"
         rf"|concurrently|simultaneously))?(?!\s*\w)"
         # a count word before "at the (very) most" after a GPU count: "one GPU, two at the very most"
         rf"|\b(?:gpus?|cards?)\b[^.;?!]{{0,30}}?,\s*(?P<num14>{NUMBER})\s+at\s+(?:the\s+)?(?:very\s+)?most\b"

@@ -64,7 +64,12 @@ GPU_RE = re.compile(
 PROVIDERS: dict[str, str] = {
     # spelt out or heard by voice-to-text (rd12): "A W S", "G C P", "a zur", "lamda", "core weave"
     r"aws|a\.w\.s\.?|a w s|amazon(?: web services)?|sagemaker|ec2": "aws",
-    r"gcp|g\.c\.p\.?|g c p|google cloud(?: platform)?|vertex(?: ai)?": "gcp",
+    # the company alone for its cloud (evals v15: "no AWS, no Azure, no Google"); not its models, other
+    # products or a Hugging Face id ("Google's Gemma", "Gemma by Google", "google/gemma-3-27b", "Colab")
+    r"gcp|g\.c\.p\.?|g c p|google cloud(?: platform)?|vertex(?: ai)?"
+    r"|(?<!by\s)google(?!['\u2019]s\b|\s*/|[\s-]+(?:gemma|gemini|colab|docs?|drive|sheets|search|scholar|meet"
+    r"|workspace|deepmind|brain|research|models?|t5|flan|palm|bert|ai\s+studio|analytics|ads|play|maps|chrome"
+    r"|android|fonts?|forms?|translate|paper|team)\b)": "gcp",
     # the company for its cloud (rd15): "our enterprise agreement is with Microsoft"; not its other
     # products or models ("Microsoft Teams", "Microsoft's Phi-3")
     r"azure|microsoft azure|azure ml|a zur(?:e)?|microsoft(?!['\u2019]s\b|[\s-]+(?:teams|365|office|word"

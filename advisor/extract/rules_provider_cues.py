@@ -76,6 +76,10 @@ _REQUIRE = keyed(
     r"|(?<!don't\s)(?<!not\s)(?:need|needs)\s+(?:it|this|them|everything|all\s+of\s+it)\s+"
     r"(?:to\s+(?:be|run|stay)\s+)?(?:on|in)"
     r"|exclusively(?:\s+(?:on|in|with|use))?|(?:required|mandated|obliged) to (?:use|run on|be on)"
+    # a rule as its verb (evals v12 grant text): "policy requires that funded cloud usage go through the
+    # institution's existing Google Cloud or AWS agreements", "the contract mandates that we use Azure"
+    r"|(?:requires?|mandates?|stipulates?|dictates?)\s+that\s+(?:[\w'\u2019-]+\s+){0,5}?(?:(?:go|goes|run|runs"
+    r"|be|is|stay|stays)\s+)?(?:on|in|with|use|using|through|via)"
     r"|mandatory|(?:company|corporate|security|it|procurement) policy|policy(?: says| is)?:"
     r"|standardi[sz]ed on|all[\s-]in on|locked in(?:to)?"
     # "Must be AWS", a priority table's first rank "Must: AWS", "Hard requirements from infra: in AWS"

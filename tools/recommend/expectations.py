@@ -23,6 +23,7 @@ from tools.recommend.candidates import (
     memory_fit,
     provider_matches,
 )
+from tools.recommend.claim_batch import check_claimed_batch
 from tools.recommend.claim_bounds import as_reported, check_count_bound, check_unnamed_bound
 from tools.recommend.claim_methods import lighter_method_text
 from tools.recommend.claim_physics import physics_note
@@ -566,7 +567,7 @@ def check_expectations(
         out.append(check_deadline(outcome, p.deadline_hours))
     if p.budget_usd:
         out.append(check_budget(outcome, p.budget_usd))
-    for check in (check_claimed_speed, check_own_gpus, check_unnamed_bound):
+    for check in (check_claimed_speed, check_claimed_batch, check_own_gpus, check_unnamed_bound):
         found = check(workload, catalog, settings, outcome)
         if found is not None:
             found = _leads_when_elsewhere(found, p, outcome) if check is check_claimed_speed else found
