@@ -71,13 +71,13 @@ def score(c: Candidate, p: WorkloadProfile, inference: bool) -> float:
     cost = ranked_cost_usd(c, inference)
     if not inference:
         speed = max(speed, MIN_SCORED_WALL_HOURS)
-    maybe = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0
+    points = RISK_LIMIT_MAYBE if c.limit_maybe else 0.0  # on top of the operational risk points
     if not inference and c.total_gpus > 1:
-        maybe += MULTI_GPU_TRAINING_SETUP
+        points += MULTI_GPU_TRAINING_SETUP
     runs = budget_runs(p, inference)
     if c.budget_status == "maybe" and p.budget_usd and c.total_usd.mid * runs > p.budget_usd:
-        maybe += RISK_BUDGET_MID_OVER
-    return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + maybe
+        points += RISK_BUDGET_MID_OVER
+    return math.log(max(cost, 1e-9)) + TIME_WEIGHT * math.log(speed) + c.risk + points
 
 
 def order(cands: list[Candidate], p: WorkloadProfile, inference: bool) -> list[Candidate]:
