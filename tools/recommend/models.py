@@ -314,7 +314,7 @@ class Option(_Frozen):
         if reaches_target(per_user.low, wanted):
             assumed = self.serving is not None and self.serving.latency_target_assumed
             return "" if assumed else f"; meets your {present.number(wanted)} tokens/s"
-        if not reaches_target(per_user.high, wanted):  # kept as the closest on the GPUs named (serving_closest)
+        if not reaches_target(per_user.high, wanted):  # the closest on the GPUs named (serving_closest)
             return f"; even the fast end is under your {present.number(wanted)} tokens/s"
         return f"; the low end is under your {present.number(wanted)} tokens/s"
 
