@@ -3,14 +3,16 @@
 weights leave KV cache for 31 of the 40; v13 "Qwen3 32B AWQ, 60 sessions at full 16k context, 4x L40S" the
 same with a 16-bit KV cache holding 34 of 60).
 
-An expert serving on an L40S, H100 or other GPU that computes FP8 sizes it with FP8 where the precision
-is left open: FP8 weights halve the bytes each output token reads (Pope et al. 2022) and the memory they
-take, and an FP8 KV cache (vLLM --kv-cache-dtype fp8) halves the cache per token. So when the profile names
-the GPU types (p.gpus_wanted), every one of them computes FP8, the engine found no pick, and the named GPUs
-were ruled out by load, speed or memory (not by a constraint such as region or provider), the same profile
-is run again with, in this order, FP8 weights (only when the weights precision was assumed 16-bit), an FP8
-KV cache (only when its precision was not said), and both; the first run with a pick is the answer, its
-changed precision marked inferred with the reason (the primary's `why` leads with it, tools.recommend.advise).
+An expert serving on an L40S, H100 or other GPU that computes FP8 sizes it with FP8 where the precision is
+left open: FP8 weights halve the bytes each output token reads (Pope et al. 2022) and the memory they take,
+and an FP8 KV cache (vLLM --kv-cache-dtype fp8) halves the cache per token. So when the profile names the
+GPU types (p.gpus_wanted), every one of them computes FP8, the engine found no pick, and a named GPU was
+ruled out by memory or by users its KV cache does not hold (not by a constraint such as region or provider,
+nor by a speed: a per-user floor it misses stays said as such, and a stated target it misses is
+tools.recommend.serving_closest's), the same profile is run again with, in this order, FP8 weights (only
+when the weights precision was assumed 16-bit), an FP8 KV cache (only when its precision was not said), and
+both; the first run with a pick is the answer, its changed precision marked inferred with the reason (the
+primary's `why` leads with it, tools.recommend.advise).
 A precision the user stated is kept as stated; GPUs named that do not compute FP8 (A100, RTX 3090) get none.
 """
 
@@ -25,10 +27,14 @@ from tools.recommend.caches import Caches
 from tools.recommend.models import RecommendSettings
 from tools.recommend.outcome import Outcome
 from tools.recommend.run import run_engine
+from tools.recommend.serving_closest import KV_CACHE_SHORT
 
-_SIZING_KINDS = ("throughput", "memory")
-"""Rejection kinds FP8 can change (tools.recommend.models Rejection.kind): load or speed, or memory."""
 _SIXTEEN_BIT = (None, "bf16", "fp16")
+
+
+def _fp8_holds(kind: str, reason: str) -> bool:
+    """Whether a rejection is one FP8 can lift: the memory, or the users the KV cache holds."""
+    return kind == "memory" or (kind == "throughput" and KV_CACHE_SHORT in reason)
 
 
 def fp8_on_named(
@@ -51,7 +57,7 @@ def fp8_on_named(
     if not all(g.fp8_dense_tflops for g in gpus):
         return w, out
     named = {g.id for g in gpus}
-    if not any(r.gpu in named and r.kind in _SIZING_KINDS for r in out.rejected):
+    if not any(r.gpu in named and _fp8_holds(r.kind, r.reason) for r in out.rejected):
         return w, out
     names = " / ".join(g.name for g in gpus)
     tries: list[tuple[dict[str, Any], dict[str, str]]] = []

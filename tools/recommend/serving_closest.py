@@ -26,6 +26,10 @@ LATENCY_SHORTFALL_KEPT = 0.8
 serving_plan's TARGET_SHORTFALL_KEPT keeps an aggregate target: within 20% is 'a little slower than asked',
 which the user can weigh against the GPU they named; below it the pick would not be the workload asked for."""
 
+KV_CACHE_SHORT = "exceed what the KV cache holds"
+"""The words of a serving plan's rejection when the users do not fit the KV cache (serving_plan), which
+tools.recommend.fp8_named reads to tell a load FP8 can hold from a speed it may not reach."""
+
 ServeFn = Callable[[int], ServingTime]
 
 

@@ -20,7 +20,7 @@ from tools.ranges import Range
 from tools.recommend.latency_point import answer_verdict, percentile_words
 from tools.recommend.models import ServingFigures
 from tools.recommend.rate_load import rate_load
-from tools.recommend.serving_closest import closest_replicas
+from tools.recommend.serving_closest import KV_CACHE_SHORT, closest_replicas
 from tools.recommend.serving_closest import split_load as _split
 from tools.recommend.ttft_target import at_percentile, ttft_range
 from tools.recommend.uptime_assumed import uptime_assumed
@@ -317,7 +317,7 @@ def _users_plan(
         t, total = _split(serve, total_conc, r)
         per = t.concurrency
         if per > max(t.max_concurrency, 1):
-            why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
+            why = f"{per} requests per replica {KV_CACHE_SHORT} ({t.max_concurrency})"
             continue
         if latency and (t.ms_per_output_token.high if slow else t.ms_per_output_token.low) > latency:
             why = _floor_why(t, n_gpus, latency) if floor else (
