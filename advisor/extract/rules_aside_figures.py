@@ -13,6 +13,11 @@ numbers in such a sentence are dropped, so the job's own figures (or the derived
 Not set aside: "ignore spot pricing" (no figure is dropped, the words state a preference read elsewhere),
 a figure in another sentence than the cue, and "compared with last year we need 2x the throughput"
 (a comparison that states this job's need has no aside cue).
+
+- a parenthesis opened for reference (evals v15 bot log: "(For reference:\n the last team that asked ran 8B
+  on 1 GPU for 20 users.)" was read as "at most 1 GPU", which ruled out every 70B set-up): from the opener to
+  its closing ")" in the same sentence or at most ASIDE_PAREN_SENTENCES sentences on; the rest of the
+  sentence after the ")" keeps its figures.
 """
 
 from __future__ import annotations
@@ -42,6 +47,13 @@ _UNRELATED = re.compile(
     r"(?:unrelated|not\s+related)\s*(?:lol|btw|fwiw|tbh|\(?fyi\)?)?\s*[.!)]*\s*)$",
     I,
 )
+# "(For reference: the last team ran 8B on 1 GPU.)": an aside parenthesis, up to its ")"
+_ASIDE_PAREN_OPEN = re.compile(
+    r"\(\s*(?:for\s+(?:reference|comparison)|(?:just\s+)?fyi)\s*[:,\u2013\u2014-]", I
+)
+ASIDE_PAREN_SENTENCES = 3
+"""Sentences after the opener searched for the closing ")"; an aside is one or two sentences, so a ")" further
+on closes something else (and no span is dropped without it)."""
 _NUMBER = re.compile(r"\d")
 # fields a number states; a figure set aside gives none of them
 _FIGURE_FIELDS = frozenset({
@@ -59,6 +71,7 @@ def rule_aside_figures(ctx: Ctx) -> None:
     for s in ctx.sentences_with(_UNRELATED):
         if m := _UNRELATED.search(s.text):
             spans.append((s.start + m.start("clause"), s.start + len(s.text)))
+    spans.extend(_paren_spans(ctx))
     if not spans:
         return
     ctx.findings[:] = [
@@ -70,3 +83,20 @@ def rule_aside_figures(ctx: Ctx) -> None:
             and any(a <= f.position < b for a, b in spans)
         )
     ]
+
+
+def _paren_spans(ctx: Ctx) -> list[tuple[int, int]]:
+    """(start, end) of each aside parenthesis, up to its ")" (module docstring)."""
+    out: list[tuple[int, int]] = []
+    sentences = ctx.sentences
+    for i, s in enumerate(sentences):
+        if "(" not in s.text or (m := _ASIDE_PAREN_OPEN.search(s.text)) is None:
+            continue
+        if (close := s.text.find(")", m.end())) >= 0:
+            out.append((s.start + m.start(), s.start + close + 1))
+            continue
+        for later in sentences[i + 1 : i + 1 + ASIDE_PAREN_SENTENCES]:
+            if (close := later.text.find(")")) >= 0:
+                out.append((s.start + m.start(), later.start + close + 1))
+                break
+    return out

@@ -24,6 +24,7 @@ from tools.recommend.count_answer import count_note, unfiltered_alternative
 from tools.recommend.engine import Engine
 from tools.recommend.expectations import check_expectations
 from tools.recommend.fp8_lever import fp8_lever_note
+from tools.recommend.fp8_named import fp8_on_named
 from tools.recommend.held_first import held_with_lean_optimizer
 from tools.recommend.infeasible import infeasible_advice
 from tools.recommend.keep_renting import current_rental
@@ -167,6 +168,7 @@ def recommend(
     w = resolve_workload(profile=profile, catalog=catalog)
     out = run_engine(w, catalog, settings, caches)
     w, out = _quantised_on_owned(w, out, profile, catalog, settings, caches)
+    w, out = fp8_on_named(w, out, profile, catalog, settings, caches)  # the L40S named, 16-bit picks none
     w, out, qlora_note = _qlora_on_owned(w, out, profile, catalog, settings, caches)
     out, settings, held_note = held_with_lean_optimizer(w, out, catalog, settings, caches)  # review 12, R12
     eng = out.engine
@@ -175,6 +177,11 @@ def recommend(
     if primary is not None and p.precision != profile.precision and p.status_of("precision") == "inferred":
         said = p.provenance["precision"].evidence
         primary = primary.model_copy(update={"why": (f"weights {p.precision}: {said}", *primary.why)})
+    if primary is not None and p.kv_cache_precision != profile.kv_cache_precision:
+        said = p.provenance["kv_cache_precision"].evidence
+        primary = primary.model_copy(
+            update={"why": (f"KV cache {p.kv_cache_precision}: {said}", *primary.why)}
+        )
     if primary is not None and p.method != profile.method and p.status_of("method") == "inferred":
         said = p.provenance["method"].evidence
         primary = primary.model_copy(update={"why": (f"method QLoRA: {said}", *primary.why)})

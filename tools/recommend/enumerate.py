@@ -28,9 +28,21 @@ from tools.recommend.candidates import (
 from tools.recommend.models import YOURS_PROVIDER, MemoryFit, TopologySummary
 from tools.recommend.offers import OfferSelector
 from tools.recommend.pricing import Pricer
-from tools.recommend.risk import RISK_LIMIT_MAYBE, RISK_TARGET_MID_MISS, assess_risk, deadline_status
+from tools.recommend.risk import (
+    RISK_LIMIT_MAYBE,
+    RISK_TARGET_FAST_MISS,
+    RISK_TARGET_MID_MISS,
+    assess_risk,
+    deadline_status,
+)
+from tools.recommend.serving_closest import latency_short_risk
 from tools.recommend.serving_load import ServingLoad, with_fewest_gpus
-from tools.recommend.serving_plan import ServingPlan, latency_source, ttft_text, within_max_gpus
+from tools.recommend.serving_plan import (
+    ServingPlan,
+    latency_source,
+    ttft_text,
+    within_max_gpus,
+)
 from tools.recommend.state import Part, RunState
 from tools.trace import TraceBuilder
 
@@ -367,7 +379,15 @@ class Enumerator(Part):
             return plan.why_not or f"{c.total_gpus} GPUs exceed the {self.p.max_gpus} asked for"
         if plan.target_status == "maybe":
             c.risk += RISK_LIMIT_MAYBE
-        if plan.latency_at_risk and self.p.latency_ms_per_token:
+        if plan.latency_short and self.p.latency_ms_per_token:
+            t = plan.replica
+            c.risks.append(
+                latency_short_risk(
+                    t.ms_per_output_token, t.per_user_tokens_per_s, self.p.latency_ms_per_token
+                )
+            )
+            c.risk += RISK_LIMIT_MAYBE + RISK_TARGET_MID_MISS + RISK_TARGET_FAST_MISS
+        elif plan.latency_at_risk and self.p.latency_ms_per_token:
             latency = self.p.latency_ms_per_token
             mid_misses = plan.replica.ms_per_output_token.mid > latency
             source = latency_source(self.p)  # derived from the user's answer time: name theirs (review 11)

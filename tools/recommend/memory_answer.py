@@ -43,8 +43,11 @@ def memory_answer(outcome: Outcome) -> ExpectationCheck | None:
     copy = " (one replica; the other replicas each hold the same)" if pick.replicas > 1 else ""
     # the pick with the fewest GPUs of any option is the minimum set-up ("What's the minimum setup?", expert
     # review 15, R09): said so, as the fewest that hold it
-    least = " It is the minimum set-up: no option with fewer GPUs holds it." if (
-        pick.layout.n_gpus <= fewest.layout.n_gpus) else ""
+    least = (
+        " It is the minimum set-up: no option with fewer GPUs holds it."
+        if (pick.layout.n_gpus <= fewest.layout.n_gpus)
+        else ""
+    )
     parts = [f"Memory needed: on the pick, {_one_copy(pick)}{copy}.{least}"]
     shown = {(pick.gpu.id, pick.layout.n_gpus)}
     for label, c in (("Fewest GPUs that hold it", fewest), ("Smallest card that holds it", smallest)):

@@ -289,7 +289,8 @@ class Option(_Frozen):
     def _under_target(self, per_user: Range) -> str:
         """'; the low end is under your 20 tokens/s' when the per-user range dips below the stated latency
         target (expert review 4: the range was printed without saying so); '; meets your 30 tokens/s' when
-        even the low end reaches it (expert review 7, R11: the answer never said yes); '' with no target."""
+        even the low end reaches it (expert review 7, R11: the answer never said yes); '; even the fast end is
+        under' when the whole range is; '' with no target."""
         target_ms = self.serving.latency_target_ms if self.serving is not None else None
         if not target_ms and self.serving is not None and self.serving.latency_target_waived:
             return ""
@@ -313,6 +314,8 @@ class Option(_Frozen):
         if reaches_target(per_user.low, wanted):
             assumed = self.serving is not None and self.serving.latency_target_assumed
             return "" if assumed else f"; meets your {present.number(wanted)} tokens/s"
+        if not reaches_target(per_user.high, wanted):  # the closest on the GPUs named (serving_closest)
+            return f"; even the fast end is under your {present.number(wanted)} tokens/s"
         return f"; the low end is under your {present.number(wanted)} tokens/s"
 
     def pricing_words(self) -> str:

@@ -40,6 +40,12 @@ RISK_TARGET_MID_MISS = 0.30
 stated target, so users get the speed asked for only if serving goes better than expected (expert review 10,
 R13: 4x H100 at 12.9-20.3 tokens/s per user against "about 20 tok/s each" ranked over 8x H100 at 22-33);
 the same rule as RISK_BUDGET_MID_OVER for a budget."""
+RISK_TARGET_FAST_MISS = 0.30
+"""Balanced score, on top of RISK_TARGET_MID_MISS: even the fast end of the per-token latency range misses
+the stated target (a configuration kept only as the closest on the GPUs the user named,
+tools.recommend.serving_closest LATENCY_SHORTFALL_KEPT): ranked after every one that can meet it."""
+
+
 def budget_runs(p: WorkloadProfile, inference: bool) -> int:
     """Runs a budget is held to: a training campaign's runs_total ("12 LoRA runs ... $2,000 total", expert
     review 10, R14), else one (serving budgets are per month)."""

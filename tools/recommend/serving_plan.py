@@ -20,6 +20,8 @@ from tools.ranges import Range
 from tools.recommend.latency_point import answer_verdict, percentile_words
 from tools.recommend.models import ServingFigures
 from tools.recommend.rate_load import rate_load
+from tools.recommend.serving_closest import KV_CACHE_SHORT, closest_replicas
+from tools.recommend.serving_closest import split_load as _split
 from tools.recommend.ttft_target import at_percentile, ttft_range
 from tools.recommend.uptime_assumed import uptime_assumed
 from tools.units import HOURS_PER_MONTH, ms_to_seconds, seconds_to_ms
@@ -83,6 +85,8 @@ class ServingPlan:
     """Requests per replica the memory is sized for when a stated rate runs a lighter load (rate_load)."""
     spare_left_out: bool = False
     """An assumed uptime's spare replica left out: the GPU cap had no room for it (serving_spare says so)."""
+    latency_short: bool = False
+    """Misses the stated per-token target even at the fast end: kept as the closest (serving_closest)."""
     spare_replicas: int = 0
     """Replicas beyond those the load needs (N+1 for an uptime target); the figures are the survivors'
     (`replicas - spare_replicas` carrying the whole load)."""
@@ -280,6 +284,12 @@ def _plan_load(
             return strict
     slow = floor or p.latency_percentile is not None
     plan = _users_plan(serve, p, n_gpus, max_replicas, slow=slow)
+    if plan.why_not is not None and latency and not slow and p.gpus_wanted:
+        got = closest_replicas(serve, p, max_replicas)  # the closest on the GPUs named (serving_closest)
+        if got is None:
+            return plan
+        kept = _with_ttft(_plan(got[0], got[1], got[2], latency, p.concurrency or 1), ttft, p)
+        return replace(kept, latency_short=True)
     if plan.why_not is None or not (ttft and floor and p.latency_percentile is None):
         return plan
     # a stated TTFT no replica count holds at the slow end (every prompt at once) is held in the middle of
@@ -307,7 +317,7 @@ def _users_plan(
         t, total = _split(serve, total_conc, r)
         per = t.concurrency
         if per > max(t.max_concurrency, 1):
-            why = f"{per} requests per replica exceed what the KV cache holds ({t.max_concurrency})"
+            why = f"{per} requests per replica {KV_CACHE_SHORT} ({t.max_concurrency})"
             continue
         if latency and (t.ms_per_output_token.high if slow else t.ms_per_output_token.low) > latency:
             why = _floor_why(t, n_gpus, latency) if floor else (
@@ -432,18 +442,6 @@ def _with_ttft(plan: ServingPlan, ttft_s: float | None, p: WorkloadProfile) -> S
     if ttft_s is None or plan.why_not:
         return plan
     return replace(plan, ttft_at_risk=ttft_range(plan.replica, p).high > ttft_s)
-
-
-def _split(serve: ServingFn, total_conc: int, replicas: int) -> tuple[ServingTime, Range]:
-    """`total_conc` requests spread as evenly as they go over `replicas`: the busiest replica's time and
-    the total tokens/s (replicas with one request fewer deliver their own, lower, rate)."""
-    q, rem = divmod(total_conc, replicas)
-    busy = serve(q + 1) if rem else serve(q)
-    if not rem:
-        return busy, busy.output_tokens_per_s.scale(replicas)
-    rest = serve(q).output_tokens_per_s.scale(replicas - rem) if q else Range(low=0.0, high=0.0)
-    total = busy.output_tokens_per_s.scale(rem)
-    return busy, Range(low=total.low + rest.low, high=total.high + rest.high)
 
 
 def _plan(
