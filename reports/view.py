@@ -439,7 +439,7 @@ def build_context(
             "claim": c.claim,
             "verdict": c.verdict.replace("_", " "),
             "raw": c.verdict,
-            "factor": (f"{c.factor:.2g}×" if c.factor is not None else present.UNKNOWN),
+            "factor": (f"{present.sig2(c.factor)}×" if c.factor is not None else present.UNKNOWN),
             "explanation": c.explanation,
         }
         for c in rec.expectation_checks

@@ -76,6 +76,18 @@ def scientific(v: float) -> str:
     return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
+def sig2(x: float) -> str:
+    """Two significant figures in plain notation, as a person writes a rough figure: 0.74 -> '0.74',
+    8.66 -> '8.7', 154.3 -> '150', 1234 -> '1,200' (Python's .2g writes 154.3 as '1.5e+02')."""
+    r = float(f"{float(x):.2g}")
+    return f"{round(r):,}" if abs(r) >= 100 else f"{r:g}"
+
+
+def sig2_span(r: Any) -> str:
+    """A range's ends with two significant figures each: Range(0.74, 8.66) -> '0.74-8.7'."""
+    return f"{sig2(r.low)}-{sig2(r.high)}"
+
+
 def number(x: Any) -> str:
     """Any trace value: numbers to 4 significant figures (large ones as a power of ten), text as is."""
     if x is None:

@@ -75,3 +75,14 @@ def test_a_first_token_range_across_one_second_keeps_each_end_readable() -> None
     # before: 'Time to first token 0.0329 – 1.32 s' (DeepSeek-V3 on 16x MI300X)
     assert f.seconds_range(Range(low=0.0329, high=1.32)) == "32.9 ms – 1.32 s"
     assert f.seconds_range(Range(low=1.2, high=3.4)) == "1.20 – 3.40 s"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.74, "0.74"), (8.66, "8.7"), (154.3, "150"), (1234.0, "1,200"), (99.6, "100"), (1.0, "1")],
+)
+def test_two_significant_figures_never_in_scientific_notation(value: float, text: str) -> None:
+    # Python's .2g wrote a 154x 'off by' factor as '1.5e+02×' in the report's expectations table, and a
+    # 120 s answer as '1.2e+02 s' in the serving lines
+    assert f.sig2(value) == text
+    assert f.sig2_span(Range(low=0.74, high=154.3)) == "0.74-150"

@@ -41,7 +41,7 @@ def _slow_end(c: Candidate, p: WorkloadProfile) -> tuple[float, float, float, st
     t = plan.replica
     if p.response_target_s is not None and p.output_tokens:
         got = answer_seconds(t, p.output_tokens)
-        said = f"{got.low:,.2g}-{got.high:,.2g} s per {p.output_tokens:,}-token answer"
+        said = f"{present.sig2_span(got)} s per {p.output_tokens:,}-token answer"
         return got.low, got.high, p.response_target_s, said
     if p.latency_ms_per_token is not None and p.status_of("latency_ms_per_token") in _SAID:
         ms = t.ms_per_output_token

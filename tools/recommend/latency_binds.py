@@ -147,11 +147,11 @@ def _band(best: Fastest, p: WorkloadProfile) -> str:
     t = best.time
     ms = t.ms_per_output_token
     speed = present.tokens_per_s_range(t.per_user_tokens_per_s)
-    per_token = f"{ms.low:,.2g}-{ms.high:,.2g} ms per token, {speed}"
+    per_token = f"{present.sig2_span(ms)} ms per token, {speed}"
     kind = _target(p)
     if kind is not None and kind[0] == "answer":
         s = _figure(t, p)
-        return f"{s.low:,.2g}-{s.high:,.2g} s per {p.output_tokens:,}-token answer ({per_token})"
+        return f"{present.sig2_span(s)} s per {p.output_tokens:,}-token answer ({per_token})"
     return per_token
 
 
@@ -180,8 +180,8 @@ def fastest_line(eng: Engine, best: Fastest) -> str:
     if got.low > limit:
         over = got.low - limit
         return (
-            f"{head}: {over:,.2g} {unit} ({over / limit:.0%}) over your {limit:g} {unit} target even at the "
-            "fast end."
+            f"{head}: {present.sig2(over)} {unit} ({over / limit:.0%}) over your {limit:g} {unit} target "
+            "even at the fast end."
         )
     return (
         f"{head}: it meets your {limit:g} {unit} target only at the fast end, not at the slow end a "

@@ -31,7 +31,7 @@ def answer_verdict(p: WorkloadProfile, low: float, high: float, target: float) -
         return "within" if high <= target else "misses (at the slow end of the range)"
     if p.latency_median:
         mid = low + (high - low) * MEDIAN_POINT
-        where = f"{mid:,.2g} s, the middle of the range, taken as the median"
+        where = f"{present.sig2(mid)} s, the middle of the range, taken as the median"
         if high <= target:
             return "within"
         return f"within at the middle ({where}; the slow end is over)" if mid <= target else f"over ({where})"

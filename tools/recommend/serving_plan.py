@@ -356,7 +356,7 @@ def _answer_why(t: ServingTime, answer: tuple[float, int], p: WorkloadProfile, n
     """Why a replica misses a percentile answer-time target at the slow end."""
     s = answer_seconds(t, answer[1])
     return (
-        f"{s.low:,.2g}-{s.high:,.2g} s per {answer[1]:,}-token answer at {t.concurrency} requests per "
+        f"{present.sig2_span(s)} s per {answer[1]:,}-token answer at {t.concurrency} requests per "
         f"replica of {n_gpus} GPU(s): over your {percentile_words(p)}{answer[0]:g} s target at the slow end"
     )
 
@@ -392,7 +392,7 @@ def ttft_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     if at_percentile(p):
         # steady arrivals: the percentile of prefill + queue wait (tools/compute/ttft_percentile.py)
         return (
-            f"{first.low:,.2g}-{first.high:,.2g} s to the first token at the {percentile_words(p).strip()} "
+            f"{present.sig2_span(first)} s to the first token at the {percentile_words(p).strip()} "
             f"with {t.concurrency} requests per replica{each} arriving steadily (prefill + queue wait): "
             f"{verdict} your {percentile_words(p)}{p.ttft_target_s:g} s target"
         )
@@ -426,15 +426,15 @@ def response_note(plan: ServingPlan | None, p: WorkloadProfile) -> str | None:
     low, high = s.low, s.high
     verdict = answer_verdict(p, low, high, target)  # p95 at the slow end, p50 at the middle
     return (
-        f"{low:,.2g}-{high:,.2g} s per {n:,}-token answer ({ttft_text(t)} + {n:,} x {ms.low:,.0f}-"
-        f"{ms.high:,.0f} ms per token): {verdict} your {percentile_words(p)}{target:g} s target"
+        f"{present.sig2(low)}-{present.sig2(high)} s per {n:,}-token answer ({ttft_text(t)} + {n:,} x "
+        f"{ms.low:,.0f}-{ms.high:,.0f} ms per token): {verdict} your {percentile_words(p)}{target:g} s target"
     )
 
 
 def ttft_text(t: ServingTime) -> str:
     """The replica's time to first token in words: '0.19-6.2 s to the first token'."""
     ttft = t.time_to_first_token_s
-    return f"{ttft.low:,.2g}-{ttft.high:,.2g} s to the first token"
+    return f"{present.sig2_span(ttft)} s to the first token"
 
 
 def _with_ttft(plan: ServingPlan, ttft_s: float | None, p: WorkloadProfile) -> ServingPlan:

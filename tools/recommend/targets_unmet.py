@@ -44,7 +44,8 @@ def _targets_missed(c: Candidate, p: WorkloadProfile) -> list[str]:
         missed.append(f"the {wanted} tokens/s per user ({low} at the slow end)")
     if plan.ttft_at_risk and p.ttft_target_s:
         slow_s = plan.replica.time_to_first_token_s.high
-        missed.append(f"the {p.ttft_target_s:g} s to the first token ({slow_s:,.2g} s at the slow end)")
+        slow = present.sig2(slow_s)
+        missed.append(f"the {p.ttft_target_s:g} s to the first token ({slow} s at the slow end)")
     return missed
 
 
@@ -60,7 +61,7 @@ def _summary(c: Candidate) -> str:
     return (
         f"{c.total_gpus}x {c.gpu.name} at {c.offer.provider} "
         f"({present.tokens_per_s_range(t.per_user_tokens_per_s)} per user, "
-        f"{first.low:,.2g}-{first.high:,.2g} s to the first token)"
+        f"{present.sig2_span(first)} s to the first token)"
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools import present
 from tools.ranges import Range
 from tools.recommend.engine import Engine
 
@@ -44,11 +45,11 @@ def closest_ttft_words(eng: Engine, gpu: Any, target_s: float, max_gpus: int | N
         return None
     n, first = got
     layout = f"{n}x {gpu.name}" + (" as one tensor-parallel engine" if n > 1 else "")
-    band = f"{first.low:,.2g}-{first.high:,.2g} s to the first token"
+    band = f"{present.sig2_span(first)} s to the first token"
     if first.low > target_s:
         over_s = first.low - target_s
         return (
-            f"The closest: {layout} with a single request on it, {band}, {over_s:,.2g} s "
+            f"The closest: {layout} with a single request on it, {band}, {present.sig2(over_s)} s "
             f"({over_s / target_s:.0%}) over your {target_s:g} s target even at the fast end."
         )
     return (

@@ -101,6 +101,6 @@ def ttft_within_budget_note(
     )
     return (
         f"Within your {budget} budget: {best.total_gpus}x {best.gpu.name} at {best.offer.provider} "
-        f"({_price(best, p)}) meets the {target} time to first token ({first.low:,.2g}-{first.high:,.2g} s) "
+        f"({_price(best, p)}) meets the {target} time to first token ({present.sig2_span(first)} s) "
         f"and gives {speed} per user{wanted}."
     )
