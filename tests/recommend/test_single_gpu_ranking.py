@@ -56,3 +56,10 @@ def test_a_named_gpu_missing_from_the_catalog_is_said_so() -> None:
     assert "the T4 you named is not in the GPU catalog" in reply
     assert "consumer card like the t4" not in reply  # a T4 is a data-centre card
     assert _primary_gpus(reply) == 1
+
+
+def test_the_pick_says_why_one_gpu_is_enough() -> None:
+    # the ranking's preference is said in the Why line, so a buyer sees what it weighed
+    reply = str(ask("what gpu do I need to fine-tune mistral 7b with lora?")["reply"])
+    why = next(x for x in reply.splitlines() if x.startswith("Why: "))
+    assert "one GPU: no distributed launch (torchrun, FSDP or ZeRO) to set up" in why

@@ -301,6 +301,8 @@ def _setup_why(c: Candidate) -> list[str]:
         out.append(f"each of the {replicas} replicas on one node: no InfiniBand or multi-node NCCL set-up")
     elif c.layout.nodes == 1:
         out.append("single node: no InfiniBand or multi-node NCCL set-up")
+    if c.serving is None and c.total_gpus == 1:  # training: what the ranking weighs (score.py)
+        out.append("one GPU: no distributed launch (torchrun, FSDP or ZeRO) to set up")
     return out
 
 
