@@ -134,13 +134,8 @@ def test_near_miss_a_power_price_read_is_not_listed() -> None:
 
 # --------------------------------------------------------------------------- questions
 def test_a_question_about_named_hardware_answered_by_nothing_is_listed() -> None:
-    # v16-multi-owned-nvl-corrected-then-claim: the hours were read as a deadline, the claim by nobody
-    turns = (
-        "We have 2 H100 NVL cards in the lab.",
-        "Sorry, 4, not 2. Job: LoRA on Qwen2.5 32B, 50M tokens, 2 epochs.",
-        "Could our four NVLs get through it in 36 hours?",
-    )
-    assert ("question", "Could our four NVLs get through it in 36 hours?") in _unused(*turns)
+    # (v16-multi-owned-nvl-corrected-then-claim, "Could our four NVLs get through it in 36 hours?", was
+    # listed here until the owned-claim reading took "our four NVLs": tests/extract/test_owned_claim_refs.py)
     text = "Full fine-tune of Llama 3.1 70B over 2B tokens. Is 16 of those enough to finish in 5 days?"
     assert ("question", "Is 16 of those enough to finish in 5 days?") in _unused(text)
     text = "LoRA Llama 3 8B on 20M tokens. Will 2x L40S finish it by Friday?"
